@@ -1,0 +1,283 @@
+/**
+ * Column vectors: one typed array per column plus a validity byte map (1 = value present).
+ *
+ * Internal values (what kernels see): BOOLEAN 0/1, INT/DATE numbers (DATE = days since epoch),
+ * BIGINT numbers, TIMESTAMP microseconds since epoch as numbers, DOUBLE numbers, STRING JS
+ * strings, BINARY Uint8Array, ARRAY JS arrays of internal values, MAP JS Map, STRUCT a child
+ * vector per field (row values are plain objects keyed by field name).
+ */
+import type { DataType, StructType } from "../types/datatypes.js";
+
+export type VectorValues = Uint8Array | Int32Array | Float64Array | unknown[];
+
+export interface Vector {
+  readonly type: DataType;
+  readonly length: number;
+  readonly values: VectorValues;
+  /** null means "no nulls". */
+  readonly validity: Uint8Array | null;
+  /** Struct fields, in type order. */
+  readonly children?: readonly Vector[];
+}
+
+export type Physical = "u8" | "i32" | "f64" | "obj" | "struct";
+
+export function physicalOf(type: DataType): Physical {
+  switch (type.kind) {
+    case "boolean":
+      return "u8";
+    case "int":
+    case "date":
+      return "i32";
+    case "bigint":
+    case "double":
+    case "timestamp":
+    case "interval":
+      return "f64";
+    case "struct":
+      return "struct";
+    default:
+      return "obj";
+  }
+}
+
+export function allocValues(type: DataType, n: number): VectorValues {
+  switch (physicalOf(type)) {
+    case "u8":
+      return new Uint8Array(n);
+    case "i32":
+      return new Int32Array(n);
+    case "f64":
+      return new Float64Array(n);
+    case "struct":
+      return [];
+    default:
+      return new Array<unknown>(n).fill(null);
+  }
+}
+
+export function makeVector(
+  type: DataType,
+  values: VectorValues,
+  validity: Uint8Array | null,
+  length: number = values.length,
+  children?: readonly Vector[],
+): Vector {
+  return children ? { type, length, values, validity, children } : { type, length, values, validity };
+}
+
+export function isValid(v: Vector, i: number): boolean {
+  return v.validity === null || v.validity[i] === 1;
+}
+
+/** Internal value at row i, or null. */
+export function getValue(v: Vector, i: number): unknown {
+  if (v.validity !== null && v.validity[i] === 0) return null;
+  if (v.children) {
+    const t = v.type as StructType;
+    const o: Record<string, unknown> = {};
+    for (let f = 0; f < t.fields.length; f++) o[t.fields[f]!.name] = getValue(v.children[f]!, i);
+    return o;
+  }
+  if (v.type.kind === "null") return null;
+  return v.values[i];
+}
+
+/** Build a vector from internal values (null = SQL NULL). */
+export function vectorFromValues(type: DataType, vals: ArrayLike<unknown>): Vector {
+  const n = vals.length;
+  if (type.kind === "struct") {
+    let validity: Uint8Array | null = null;
+    for (let i = 0; i < n; i++) {
+      if (vals[i] == null) {
+        validity ??= new Uint8Array(n).fill(1);
+        validity[i] = 0;
+      }
+    }
+    const children = type.fields.map((f) =>
+      vectorFromValues(
+        f.type,
+        Array.from(vals, (row) => {
+          if (row == null) return null;
+          const r = row as Record<string, unknown>;
+          return r[f.name] ?? null;
+        }),
+      ),
+    );
+    return makeVector(type, [], validity, n, children);
+  }
+  const values = allocValues(type, n);
+  let validity: Uint8Array | null = null;
+  for (let i = 0; i < n; i++) {
+    const x = vals[i];
+    if (x == null || type.kind === "null") {
+      validity ??= new Uint8Array(n).fill(1);
+      validity[i] = 0;
+      continue;
+    }
+    if (type.kind === "boolean") (values as Uint8Array)[i] = x ? 1 : 0;
+    else (values as unknown[] | Float64Array)[i] = x as number;
+  }
+  return makeVector(type, values, validity, n);
+}
+
+export function nullVector(type: DataType, n: number): Vector {
+  if (type.kind === "struct") {
+    return makeVector(
+      type,
+      [],
+      new Uint8Array(n),
+      n,
+      type.fields.map((f) => nullVector(f.type, n)),
+    );
+  }
+  return makeVector(type, allocValues(type, n), new Uint8Array(n), n);
+}
+
+/** A vector of n copies of one internal value. */
+export function constantVector(type: DataType, value: unknown, n: number): Vector {
+  if (value == null) return nullVector(type, n);
+  if (type.kind === "struct") {
+    const o = value as Record<string, unknown>;
+    return makeVector(
+      type,
+      [],
+      null,
+      n,
+      type.fields.map((f) => constantVector(f.type, o[f.name], n)),
+    );
+  }
+  const values = allocValues(type, n);
+  if (type.kind === "boolean") (values as Uint8Array).fill(value ? 1 : 0);
+  else if (values instanceof Float64Array || values instanceof Int32Array) values.fill(value as number);
+  else (values as unknown[]).fill(value);
+  return makeVector(type, values, null, n);
+}
+
+/** Gather rows by index (indices may repeat; -1 produces NULL, used by outer joins). */
+export function take(v: Vector, idx: ArrayLike<number>, n: number = idx.length): Vector {
+  let validity: Uint8Array | null = null;
+  const src = v.validity;
+  let hasNeg = false;
+  for (let i = 0; i < n; i++) {
+    if (idx[i]! < 0) {
+      hasNeg = true;
+      break;
+    }
+  }
+  if (src !== null || hasNeg) {
+    validity = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const j = idx[i]!;
+      validity[i] = j >= 0 && (src === null || src[j] === 1) ? 1 : 0;
+    }
+  }
+  if (v.children) {
+    return makeVector(
+      v.type,
+      [],
+      validity,
+      n,
+      v.children.map((c) => take(c, idx, n)),
+    );
+  }
+  const values = allocValues(v.type, n);
+  const sv = v.values;
+  if (values instanceof Float64Array || values instanceof Int32Array || values instanceof Uint8Array) {
+    const s = sv as Float64Array;
+    for (let i = 0; i < n; i++) {
+      const j = idx[i]!;
+      if (j >= 0) values[i] = s[j]!;
+    }
+  } else {
+    const s = sv as unknown[];
+    for (let i = 0; i < n; i++) {
+      const j = idx[i]!;
+      values[i] = j >= 0 ? s[j] : null;
+    }
+  }
+  return makeVector(v.type, values, validity, n);
+}
+
+export function slice(v: Vector, start: number, end: number): Vector {
+  const n = Math.max(0, end - start);
+  const validity = v.validity ? v.validity.subarray(start, end) : null;
+  if (v.children) {
+    return makeVector(
+      v.type,
+      [],
+      validity,
+      n,
+      v.children.map((c) => slice(c, start, end)),
+    );
+  }
+  const values =
+    v.values instanceof Array ? v.values.slice(start, end) : (v.values as Float64Array).subarray(start, end);
+  return makeVector(v.type, values, validity, n);
+}
+
+/** Concatenate vectors of one type. */
+export function concatVectors(type: DataType, parts: readonly Vector[]): Vector {
+  if (parts.length === 1) return parts[0]!;
+  let n = 0;
+  let anyNull = false;
+  for (const p of parts) {
+    n += p.length;
+    if (p.validity) anyNull = true;
+  }
+  let validity: Uint8Array | null = null;
+  if (anyNull) {
+    validity = new Uint8Array(n);
+    let o = 0;
+    for (const p of parts) {
+      if (p.validity) validity.set(p.validity.subarray(0, p.length), o);
+      else validity.fill(1, o, o + p.length);
+      o += p.length;
+    }
+  }
+  if (type.kind === "struct") {
+    return makeVector(
+      type,
+      [],
+      validity,
+      n,
+      type.fields.map((f, i) =>
+        concatVectors(
+          f.type,
+          parts.map((p) => p.children![i]!),
+        ),
+      ),
+    );
+  }
+  const values = allocValues(type, n);
+  let o = 0;
+  for (const p of parts) {
+    if (values instanceof Array) {
+      const s = p.values as unknown[];
+      for (let i = 0; i < p.length; i++) values[o + i] = s[i];
+    } else {
+      (values as Float64Array).set((p.values as Float64Array).subarray(0, p.length), o);
+    }
+    o += p.length;
+  }
+  return makeVector(type, values, validity, n);
+}
+
+/** Rows where mask[i] === 1 (mask from a boolean predicate; NULL counts as false). */
+export function selectionFromMask(mask: Vector): Int32Array {
+  const m = mask.values as Uint8Array;
+  const valid = mask.validity;
+  let count = 0;
+  for (let i = 0; i < mask.length; i++) if (m[i] === 1 && (valid === null || valid[i] === 1)) count++;
+  const sel = new Int32Array(count);
+  let k = 0;
+  for (let i = 0; i < mask.length; i++) if (m[i] === 1 && (valid === null || valid[i] === 1)) sel[k++] = i;
+  return sel;
+}
+
+export function countNulls(v: Vector): number {
+  if (!v.validity) return 0;
+  let c = 0;
+  for (let i = 0; i < v.length; i++) if (v.validity[i] === 0) c++;
+  return c;
+}

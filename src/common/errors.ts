@@ -1,0 +1,53 @@
+/**
+ * Typed errors. Messages follow Spark's where Spark has one, so users can search for them.
+ */
+
+/** Base class: every error arus raises on purpose is an ArusError. */
+export class ArusError extends Error {
+  /** Spark-style error class, e.g. `UNRESOLVED_COLUMN.WITH_SUGGESTION`. */
+  readonly errorClass: string;
+  constructor(errorClass: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.errorClass = errorClass;
+  }
+}
+
+/** Query analysis failed (unknown column, bad types, unsupported streaming shape). */
+export class AnalysisException extends ArusError {}
+
+/** SQL or DDL text could not be parsed. */
+export class ParseException extends ArusError {
+  constructor(message: string, readonly text: string, readonly position: number) {
+    super("PARSE_SYNTAX_ERROR", `${message}(line 1, pos ${position})\n\n== SQL ==\n${text}\n${"-".repeat(position)}^^^\n`);
+  }
+}
+
+/** An option, argument or configuration value is invalid. */
+export class IllegalArgumentException extends ArusError {
+  constructor(message: string) {
+    super("ILLEGAL_ARGUMENT", message);
+  }
+}
+
+/** Malformed input data (FAILFAST read mode, unparsable files). */
+export class MalformedInputException extends ArusError {
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+  ) {
+    super("MALFORMED_RECORD_IN_PARSING", message);
+  }
+}
+
+/** A streaming query failed; `cause` holds the original error. */
+export class StreamingQueryException extends ArusError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("STREAM_FAILED", message, options);
+  }
+}
+
+export function analysisError(message: string, errorClass = "ANALYSIS_ERROR"): AnalysisException {
+  return new AnalysisException(errorClass, message);
+}

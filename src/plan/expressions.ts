@@ -1,0 +1,241 @@
+/**
+ * Expression nodes: frozen plain data with a `kind` discriminant. They evaluate nothing.
+ *
+ * Unresolved forms (`column`, `star`, `call` before analysis) come from the DataFrame API and
+ * the SQL parser; the analyzer replaces column references with `attribute` nodes (which carry
+ * an exprId, a type and metadata) and checks every call against the function registry.
+ * Operators such as `a + b` or `a = b` are calls too (names `+`, `=`, `and`, ...), so one
+ * registry decides their types and kernels.
+ */
+import type { DataType } from "../types/datatypes.js";
+
+let nextExprId = 1;
+/** Unique id for attributes and aliases (Spark's ExprId). */
+export function newExprId(): number {
+  return nextExprId++;
+}
+
+/** A reference such as `a`, `t.a` or `window.start`, not yet bound to an input attribute. */
+export interface ColumnRef {
+  readonly kind: "column";
+  readonly nameParts: readonly string[];
+}
+/** A resolved reference to an attribute of the child plan's output. */
+export interface Attribute {
+  readonly kind: "attribute";
+  readonly name: string;
+  readonly type: DataType;
+  readonly nullable: boolean;
+  readonly exprId: number;
+  /** Relation alias(es) this attribute can be qualified with (`t` in `t.a`). */
+  readonly qualifier: readonly string[];
+  /** Column metadata, e.g. `spark.watermarkDelayMs`. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+export interface Literal {
+  readonly kind: "literal";
+  /** Internal value (timestamps in micros, dates in days); null for NULL. */
+  readonly value: unknown;
+  readonly type: DataType;
+}
+export interface Alias {
+  readonly kind: "alias";
+  readonly child: Expr;
+  readonly name: string;
+  readonly exprId: number;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+/** Function or operator call: `upper(x)`, `+`, `count(DISTINCT x)`. */
+export interface Call {
+  readonly kind: "call";
+  /** Lower-case function name, or an operator symbol. */
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly distinct: boolean;
+}
+export interface Cast {
+  readonly kind: "cast";
+  readonly child: Expr;
+  readonly to: DataType;
+}
+export interface CaseWhen {
+  readonly kind: "caseWhen";
+  readonly branches: readonly (readonly [Expr, Expr])[];
+  readonly otherwise: Expr | null;
+}
+/** `*` or `t.*`. */
+export interface Star {
+  readonly kind: "star";
+  readonly qualifier: string | null;
+}
+export interface SortOrder {
+  readonly kind: "sortOrder";
+  readonly child: Expr;
+  readonly ascending: boolean;
+  readonly nullsFirst: boolean;
+}
+/** Scalar subquery placeholder is not supported; `in` lists are calls named `in`. */
+export type Expr = ColumnRef | Attribute | Literal | Alias | Call | Cast | CaseWhen | Star | SortOrder;
+export type NamedExpr = Attribute | Alias;
+
+const f = Object.freeze;
+
+export function columnRef(nameParts: readonly string[]): ColumnRef {
+  return f({ kind: "column", nameParts: f([...nameParts]) });
+}
+/** Parse `a.b.c` (with backticks allowed) into a column reference. */
+export function columnFromName(name: string): ColumnRef {
+  return columnRef(splitName(name));
+}
+export function splitName(name: string): string[] {
+  if (!name.includes("`")) return name === "" ? [""] : name.split(".");
+  const parts: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < name.length; i++) {
+    const ch = name[i]!;
+    if (ch === "`") {
+      if (quoted && name[i + 1] === "`") {
+        cur += "`";
+        i++;
+      } else quoted = !quoted;
+    } else if (ch === "." && !quoted) {
+      parts.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  parts.push(cur);
+  return parts;
+}
+export function attribute(
+  name: string,
+  type: DataType,
+  nullable = true,
+  opts: { exprId?: number; qualifier?: readonly string[]; metadata?: Record<string, unknown> } = {},
+): Attribute {
+  return f({
+    kind: "attribute",
+    name,
+    type,
+    nullable,
+    exprId: opts.exprId ?? newExprId(),
+    qualifier: f([...(opts.qualifier ?? [])]),
+    metadata: f({ ...(opts.metadata ?? {}) }),
+  });
+}
+export function literal(value: unknown, type: DataType): Literal {
+  return f({ kind: "literal", value, type });
+}
+export function alias(child: Expr, name: string, metadata?: Record<string, unknown>): Alias {
+  return f(
+    metadata
+      ? { kind: "alias", child, name, exprId: newExprId(), metadata: f({ ...metadata }) }
+      : { kind: "alias", child, name, exprId: newExprId() },
+  );
+}
+export function call(name: string, args: readonly Expr[], distinct = false): Call {
+  return f({ kind: "call", name: name.toLowerCase(), args: f([...args]), distinct });
+}
+export function cast(child: Expr, to: DataType): Cast {
+  return f({ kind: "cast", child, to });
+}
+export function caseWhen(branches: readonly (readonly [Expr, Expr])[], otherwise: Expr | null): CaseWhen {
+  return f({ kind: "caseWhen", branches: f(branches.map((b) => f([b[0], b[1]] as const))), otherwise });
+}
+export function star(qualifier: string | null = null): Star {
+  return f({ kind: "star", qualifier });
+}
+export function sortOrder(child: Expr, ascending = true, nullsFirst?: boolean): SortOrder {
+  // Spark: ASC defaults to NULLS FIRST, DESC to NULLS LAST.
+  return f({ kind: "sortOrder", child, ascending, nullsFirst: nullsFirst ?? ascending });
+}
+
+export function withAttributeMetadata(a: Attribute, metadata: Record<string, unknown>): Attribute {
+  return f({ ...a, metadata: f({ ...metadata }) });
+}
+export function withQualifier(a: Attribute, qualifier: readonly string[]): Attribute {
+  return f({ ...a, qualifier: f([...qualifier]) });
+}
+export function withNullable(a: Attribute, nullable: boolean): Attribute {
+  return a.nullable === nullable ? a : f({ ...a, nullable });
+}
+
+/** The children of an expression, in order. */
+export function exprChildren(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case "column":
+    case "attribute":
+    case "literal":
+    case "star":
+      return [];
+    case "alias":
+    case "cast":
+    case "sortOrder":
+      return [e.child];
+    case "call":
+      return e.args;
+    case "caseWhen":
+      return [...e.branches.flatMap((b) => [b[0], b[1]]), ...(e.otherwise ? [e.otherwise] : [])];
+    default:
+      return assertNever(e);
+  }
+}
+
+/** Rebuild an expression with new children (same order as exprChildren). */
+export function withChildren(e: Expr, c: readonly Expr[]): Expr {
+  switch (e.kind) {
+    case "column":
+    case "attribute":
+    case "literal":
+    case "star":
+      return e;
+    case "alias":
+      return f({ ...e, child: c[0]! });
+    case "cast":
+      return f({ ...e, child: c[0]! });
+    case "sortOrder":
+      return f({ ...e, child: c[0]! });
+    case "call":
+      return f({ ...e, args: f([...c]) });
+    case "caseWhen": {
+      const branches: [Expr, Expr][] = [];
+      for (let i = 0; i < e.branches.length; i++) branches.push([c[2 * i]!, c[2 * i + 1]!]);
+      return caseWhen(branches, e.otherwise ? c[c.length - 1]! : null);
+    }
+    default:
+      return assertNever(e);
+  }
+}
+
+/** Bottom-up rewrite: `fn` sees each node after its children were rewritten. */
+export function transformUp(e: Expr, fn: (e: Expr) => Expr): Expr {
+  const kids = exprChildren(e);
+  let node = e;
+  if (kids.length > 0) {
+    const next = kids.map((k) => transformUp(k, fn));
+    if (next.some((k, i) => k !== kids[i])) node = withChildren(e, next);
+  }
+  return fn(node);
+}
+/** Top-down rewrite: when `fn` returns a different node, its children are not visited. */
+export function transformDown(e: Expr, fn: (e: Expr) => Expr): Expr {
+  const r = fn(e);
+  if (r !== e) return r;
+  const kids = exprChildren(e);
+  if (kids.length === 0) return e;
+  const next = kids.map((k) => transformDown(k, fn));
+  return next.some((k, i) => k !== kids[i]) ? withChildren(e, next) : e;
+}
+export function anyExpr(e: Expr, pred: (e: Expr) => boolean): boolean {
+  if (pred(e)) return true;
+  return exprChildren(e).some((c) => anyExpr(c, pred));
+}
+export function collectAttributes(e: Expr, out: Attribute[] = []): Attribute[] {
+  if (e.kind === "attribute") out.push(e);
+  for (const c of exprChildren(e)) collectAttributes(c, out);
+  return out;
+}
+
+export function assertNever(x: never): never {
+  throw new Error(`unhandled node: ${JSON.stringify(x)}`);
+}

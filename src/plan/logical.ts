@@ -1,0 +1,285 @@
+/**
+ * Logical plan nodes: frozen plain data with a `kind` discriminant; no session, no execution.
+ *
+ * Leaves carry their output attributes. `output(plan)` in ./output.ts derives every other node's
+ * output, so nothing derivable is stored twice.
+ */
+import type { Batch } from "../columnar/batch.js";
+import type { Attribute, Expr, NamedExpr, SortOrder } from "./expressions.js";
+
+export type JoinType =
+  | "inner"
+  | "left_outer"
+  | "right_outer"
+  | "full_outer"
+  | "left_semi"
+  | "left_anti"
+  | "cross";
+
+/** In-memory rows (createDataFrame, memory-sink tables, a micro-batch's data). */
+export interface LocalRelation {
+  readonly kind: "localRelation";
+  readonly output: readonly Attribute[];
+  readonly batches: readonly Batch[];
+  readonly isStreaming: boolean;
+}
+export interface RangeRelation {
+  readonly kind: "range";
+  readonly start: number;
+  readonly end: number;
+  readonly step: number;
+  readonly output: readonly Attribute[];
+}
+/** A batch read of files (json/csv/parquet/text) or an on-disk arus table. */
+export interface FileRelation {
+  readonly kind: "fileRelation";
+  readonly format: string;
+  readonly paths: readonly string[];
+  readonly options: Readonly<Record<string, string>>;
+  readonly output: readonly Attribute[];
+}
+/** An unbounded input; the runtime swaps it for a LocalRelation per micro-batch. */
+export interface StreamingRelation {
+  readonly kind: "streamingRelation";
+  /** Index into the query's source list, assigned when the DataFrame is created. */
+  readonly sourceId: string;
+  readonly format: string;
+  readonly options: Readonly<Record<string, string>>;
+  readonly output: readonly Attribute[];
+}
+/** A name to be looked up in the catalog (temp views, tables): `FROM t`. */
+export interface UnresolvedRelation {
+  readonly kind: "unresolvedRelation";
+  readonly name: string;
+}
+export interface Project {
+  readonly kind: "project";
+  readonly projectList: readonly Expr[];
+  readonly child: LogicalPlan;
+}
+export interface Filter {
+  readonly kind: "filter";
+  readonly condition: Expr;
+  readonly child: LogicalPlan;
+}
+export interface Aggregate {
+  readonly kind: "aggregate";
+  readonly groupingExprs: readonly Expr[];
+  readonly aggregateExprs: readonly Expr[];
+  readonly child: LogicalPlan;
+}
+export interface Join {
+  readonly kind: "join";
+  readonly left: LogicalPlan;
+  readonly right: LogicalPlan;
+  readonly joinType: JoinType;
+  readonly condition: Expr | null;
+  /** `join(other, ["k"])`: USING columns, merged into one output column each. */
+  readonly usingColumns: readonly string[] | null;
+}
+export interface Sort {
+  readonly kind: "sort";
+  readonly orders: readonly SortOrder[];
+  readonly child: LogicalPlan;
+}
+export interface Limit {
+  readonly kind: "limit";
+  readonly n: number;
+  readonly child: LogicalPlan;
+}
+export interface Union {
+  readonly kind: "union";
+  readonly children: readonly LogicalPlan[];
+  readonly byName: boolean;
+  readonly allowMissingColumns: boolean;
+}
+export interface Distinct {
+  readonly kind: "distinct";
+  readonly child: LogicalPlan;
+}
+/** dropDuplicates / dropDuplicatesWithinWatermark. `keys` null = all columns. */
+export interface Deduplicate {
+  readonly kind: "deduplicate";
+  readonly keys: readonly string[] | null;
+  readonly withinWatermark: boolean;
+  readonly child: LogicalPlan;
+}
+export interface EventTimeWatermark {
+  readonly kind: "watermark";
+  readonly eventTime: string;
+  readonly delayMs: number;
+  readonly child: LogicalPlan;
+}
+export interface SubqueryAlias {
+  readonly kind: "subqueryAlias";
+  readonly alias: string;
+  readonly child: LogicalPlan;
+}
+/** One output row per projection per input row (sliding windows). */
+export interface Expand {
+  readonly kind: "expand";
+  readonly projections: readonly (readonly Expr[])[];
+  readonly output: readonly Attribute[];
+  readonly child: LogicalPlan;
+}
+
+export type LogicalPlan =
+  | LocalRelation
+  | RangeRelation
+  | FileRelation
+  | StreamingRelation
+  | UnresolvedRelation
+  | Project
+  | Filter
+  | Aggregate
+  | Join
+  | Sort
+  | Limit
+  | Union
+  | Distinct
+  | Deduplicate
+  | EventTimeWatermark
+  | SubqueryAlias
+  | Expand;
+
+export type PlanKind = LogicalPlan["kind"];
+
+const f = Object.freeze;
+
+export const Plans = {
+  localRelation(output: readonly Attribute[], batches: readonly Batch[], isStreaming = false): LocalRelation {
+    return f({ kind: "localRelation", output: f([...output]), batches: f([...batches]), isStreaming });
+  },
+  range(start: number, end: number, step: number, output: readonly Attribute[]): RangeRelation {
+    return f({ kind: "range", start, end, step, output: f([...output]) });
+  },
+  fileRelation(
+    format: string,
+    paths: readonly string[],
+    options: Record<string, string>,
+    output: readonly Attribute[],
+  ): FileRelation {
+    return f({ kind: "fileRelation", format, paths: f([...paths]), options: f({ ...options }), output: f([...output]) });
+  },
+  streamingRelation(
+    sourceId: string,
+    format: string,
+    options: Record<string, string>,
+    output: readonly Attribute[],
+  ): StreamingRelation {
+    return f({ kind: "streamingRelation", sourceId, format, options: f({ ...options }), output: f([...output]) });
+  },
+  unresolvedRelation(name: string): UnresolvedRelation {
+    return f({ kind: "unresolvedRelation", name });
+  },
+  project(projectList: readonly Expr[], child: LogicalPlan): Project {
+    return f({ kind: "project", projectList: f([...projectList]), child });
+  },
+  filter(condition: Expr, child: LogicalPlan): Filter {
+    return f({ kind: "filter", condition, child });
+  },
+  aggregate(groupingExprs: readonly Expr[], aggregateExprs: readonly Expr[], child: LogicalPlan): Aggregate {
+    return f({
+      kind: "aggregate",
+      groupingExprs: f([...groupingExprs]),
+      aggregateExprs: f([...aggregateExprs]),
+      child,
+    });
+  },
+  join(
+    left: LogicalPlan,
+    right: LogicalPlan,
+    joinType: JoinType,
+    condition: Expr | null,
+    usingColumns: readonly string[] | null = null,
+  ): Join {
+    return f({
+      kind: "join",
+      left,
+      right,
+      joinType,
+      condition,
+      usingColumns: usingColumns ? f([...usingColumns]) : null,
+    });
+  },
+  sort(orders: readonly SortOrder[], child: LogicalPlan): Sort {
+    return f({ kind: "sort", orders: f([...orders]), child });
+  },
+  limit(n: number, child: LogicalPlan): Limit {
+    return f({ kind: "limit", n, child });
+  },
+  union(children: readonly LogicalPlan[], byName = false, allowMissingColumns = false): Union {
+    return f({ kind: "union", children: f([...children]), byName, allowMissingColumns });
+  },
+  distinct(child: LogicalPlan): Distinct {
+    return f({ kind: "distinct", child });
+  },
+  deduplicate(keys: readonly string[] | null, child: LogicalPlan, withinWatermark = false): Deduplicate {
+    return f({ kind: "deduplicate", keys: keys ? f([...keys]) : null, withinWatermark, child });
+  },
+  watermark(eventTime: string, delayMs: number, child: LogicalPlan): EventTimeWatermark {
+    return f({ kind: "watermark", eventTime, delayMs, child });
+  },
+  subqueryAlias(alias: string, child: LogicalPlan): SubqueryAlias {
+    return f({ kind: "subqueryAlias", alias, child });
+  },
+  expand(projections: readonly (readonly Expr[])[], output: readonly Attribute[], child: LogicalPlan): Expand {
+    return f({ kind: "expand", projections: f(projections.map((p) => f([...p]))), output: f([...output]), child });
+  },
+};
+
+export function planChildren(p: LogicalPlan): readonly LogicalPlan[] {
+  switch (p.kind) {
+    case "localRelation":
+    case "range":
+    case "fileRelation":
+    case "streamingRelation":
+    case "unresolvedRelation":
+      return [];
+    case "join":
+      return [p.left, p.right];
+    case "union":
+      return p.children;
+    default:
+      return [p.child];
+  }
+}
+
+export function withPlanChildren(p: LogicalPlan, c: readonly LogicalPlan[]): LogicalPlan {
+  switch (p.kind) {
+    case "localRelation":
+    case "range":
+    case "fileRelation":
+    case "streamingRelation":
+    case "unresolvedRelation":
+      return p;
+    case "join":
+      return f({ ...p, left: c[0]!, right: c[1]! });
+    case "union":
+      return f({ ...p, children: f([...c]) });
+    default:
+      return f({ ...p, child: c[0]! }) as LogicalPlan;
+  }
+}
+
+export function transformPlanUp(p: LogicalPlan, fn: (p: LogicalPlan) => LogicalPlan): LogicalPlan {
+  const kids = planChildren(p);
+  let node = p;
+  if (kids.length > 0) {
+    const next = kids.map((k) => transformPlanUp(k, fn));
+    if (next.some((k, i) => k !== kids[i])) node = withPlanChildren(p, next);
+  }
+  return fn(node);
+}
+
+export function anyPlan(p: LogicalPlan, pred: (p: LogicalPlan) => boolean): boolean {
+  return pred(p) || planChildren(p).some((c) => anyPlan(c, pred));
+}
+
+export function isStreamingPlan(p: LogicalPlan): boolean {
+  return anyPlan(p, (n) => n.kind === "streamingRelation" || (n.kind === "localRelation" && n.isStreaming));
+}
+
+export function namedOutput(e: NamedExpr): string {
+  return e.name;
+}

@@ -1,0 +1,164 @@
+/**
+ * Spark SQL data types as frozen plain data.
+ *
+ * Physical layout (see src/columnar/vector.ts): BOOLEAN → Uint8Array, INT/DATE → Int32Array,
+ * BIGINT/TIMESTAMP/DOUBLE → Float64Array (BIGINT and TIMESTAMP hold integers; exact up to 2^53,
+ * which covers every timestamp in micros until the year 2255), STRING → string[],
+ * BINARY/ARRAY/MAP → JS values, STRUCT → one child vector per field.
+ */
+
+export type AtomicTypeName =
+  | "null"
+  | "boolean"
+  | "int"
+  | "bigint"
+  | "double"
+  | "string"
+  | "timestamp"
+  | "date"
+  | "binary"
+  /** Day-time interval, microseconds (Spark's INTERVAL DAY TO SECOND). */
+  | "interval";
+
+export interface AtomicType {
+  readonly kind: AtomicTypeName;
+}
+export interface ArrayType {
+  readonly kind: "array";
+  readonly elementType: DataType;
+  readonly containsNull: boolean;
+}
+export interface MapType {
+  readonly kind: "map";
+  readonly keyType: DataType;
+  readonly valueType: DataType;
+  readonly valueContainsNull: boolean;
+}
+export interface StructField {
+  readonly name: string;
+  readonly type: DataType;
+  readonly nullable: boolean;
+  /** Column metadata, e.g. `spark.watermarkDelayMs` on an event-time column. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+export interface StructType {
+  readonly kind: "struct";
+  readonly fields: readonly StructField[];
+}
+
+export type DataType = AtomicType | ArrayType | MapType | StructType;
+
+const atomic = (kind: AtomicTypeName): AtomicType => Object.freeze({ kind });
+
+export const NullType = atomic("null");
+export const BooleanType = atomic("boolean");
+export const IntegerType = atomic("int");
+export const LongType = atomic("bigint");
+export const DoubleType = atomic("double");
+export const StringType = atomic("string");
+export const TimestampType = atomic("timestamp");
+export const DateType = atomic("date");
+export const BinaryType = atomic("binary");
+export const IntervalType = atomic("interval");
+
+export function ArrayOf(elementType: DataType, containsNull = true): ArrayType {
+  return Object.freeze({ kind: "array", elementType, containsNull });
+}
+export function MapOf(keyType: DataType, valueType: DataType, valueContainsNull = true): MapType {
+  return Object.freeze({ kind: "map", keyType, valueType, valueContainsNull });
+}
+export function field(
+  name: string,
+  type: DataType,
+  nullable = true,
+  metadata?: Record<string, unknown>,
+): StructField {
+  return Object.freeze(metadata ? { name, type, nullable, metadata } : { name, type, nullable });
+}
+export function StructOf(fields: readonly StructField[]): StructType {
+  return Object.freeze({ kind: "struct", fields: Object.freeze([...fields]) });
+}
+
+/** The type of `window(...)` / `session_window(...)` columns. */
+export const WindowStructType = StructOf([
+  field("start", TimestampType, true),
+  field("end", TimestampType, true),
+]);
+
+export function isNumeric(t: DataType): boolean {
+  return t.kind === "int" || t.kind === "bigint" || t.kind === "double";
+}
+export function isIntegral(t: DataType): boolean {
+  return t.kind === "int" || t.kind === "bigint";
+}
+export function isAtomic(t: DataType): t is AtomicType {
+  return t.kind !== "array" && t.kind !== "map" && t.kind !== "struct";
+}
+
+/** Spark's simpleString: `int`, `bigint`, `struct<start:timestamp,end:timestamp>`. */
+export function simpleString(t: DataType): string {
+  switch (t.kind) {
+    case "null":
+      return "void";
+    case "array":
+      return `array<${simpleString(t.elementType)}>`;
+    case "map":
+      return `map<${simpleString(t.keyType)},${simpleString(t.valueType)}>`;
+    case "struct":
+      return `struct<${t.fields.map((f) => `${f.name}:${simpleString(f.type)}`).join(",")}>`;
+    default:
+      return t.kind;
+  }
+}
+
+/** Spark's SQL type name (as in error messages): `"INT"`, `"STRUCT<start: TIMESTAMP, ...>"`. */
+export function sqlTypeName(t: DataType): string {
+  switch (t.kind) {
+    case "null":
+      return "VOID";
+    case "array":
+      return `ARRAY<${sqlTypeName(t.elementType)}>`;
+    case "map":
+      return `MAP<${sqlTypeName(t.keyType)}, ${sqlTypeName(t.valueType)}>`;
+    case "struct":
+      return `STRUCT<${t.fields.map((f) => `${f.name}: ${sqlTypeName(f.type)}`).join(", ")}>`;
+    default:
+      return t.kind.toUpperCase();
+  }
+}
+
+/** Name used by printSchema (`integer`, `long`, `string`, ...). */
+export function treeTypeName(t: DataType): string {
+  switch (t.kind) {
+    case "int":
+      return "integer";
+    case "bigint":
+      return "long";
+    case "null":
+      return "void";
+    default:
+      return t.kind;
+  }
+}
+
+export function typesEqual(a: DataType, b: DataType): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case "array":
+      return typesEqual(a.elementType, (b as ArrayType).elementType);
+    case "map":
+      return (
+        typesEqual(a.keyType, (b as MapType).keyType) &&
+        typesEqual(a.valueType, (b as MapType).valueType)
+      );
+    case "struct": {
+      const bf = (b as StructType).fields;
+      return (
+        a.fields.length === bf.length &&
+        a.fields.every((f, i) => f.name === bf[i]!.name && typesEqual(f.type, bf[i]!.type))
+      );
+    }
+    default:
+      return true;
+  }
+}
