@@ -57,6 +57,8 @@ export interface Cast {
   readonly kind: "cast";
   readonly child: Expr;
   readonly to: DataType;
+  /** Inserted by type coercion (not written by the user): invisible in generated names. */
+  readonly implicit?: boolean;
 }
 export interface CaseWhen {
   readonly kind: "caseWhen";
@@ -136,8 +138,8 @@ export function alias(child: Expr, name: string, metadata?: Record<string, unkno
 export function call(name: string, args: readonly Expr[], distinct = false): Call {
   return f({ kind: "call", name: name.toLowerCase(), args: f([...args]), distinct });
 }
-export function cast(child: Expr, to: DataType): Cast {
-  return f({ kind: "cast", child, to });
+export function cast(child: Expr, to: DataType, implicit = false): Cast {
+  return f(implicit ? { kind: "cast", child, to, implicit } : { kind: "cast", child, to });
 }
 export function caseWhen(branches: readonly (readonly [Expr, Expr])[], otherwise: Expr | null): CaseWhen {
   return f({ kind: "caseWhen", branches: f(branches.map((b) => f([b[0], b[1]] as const))), otherwise });

@@ -1,0 +1,92 @@
+/**
+ * Aggregation rules: which calls are aggregates, Spark's MISSING_AGGREGATION check, and
+ * HAVING / ORDER BY clauses that mention aggregates the SELECT list does not have (they are
+ * added to the Aggregate as hidden columns and projected away afterwards).
+ */
+import { AnalysisException } from "../common/errors.js";
+import { lookupFunction } from "../functions/index.js";
+import { alias, type Attribute, type Expr, exprChildren, transformDown } from "../plan/expressions.js";
+import { type Aggregate, type LogicalPlan, Plans } from "../plan/logical.js";
+import { semanticKey } from "../plan/semantic.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { outputOf, toAttribute } from "./types.js";
+
+export function isAggregateCall(e: Expr): boolean {
+  return e.kind === "call" && lookupFunction(e.name)?.kind === "aggregate";
+}
+
+/** Every column in the SELECT list must be grouped or inside an aggregate function. */
+export function checkAggregate(agg: Aggregate): void {
+  const groupKeys = new Set(agg.groupingExprs.map(semanticKey));
+  const visit = (e: Expr, top: Expr): void => {
+    if (groupKeys.has(semanticKey(e))) return;
+    if (isAggregateCall(e)) {
+      for (const a of exprChildren(e)) {
+        if (anyAggregate(a)) {
+          throw new AnalysisException(
+            "NESTED_AGGREGATE_FUNCTION",
+            `[NESTED_AGGREGATE_FUNCTION] It is not allowed to use an aggregate function in the argument of another aggregate function. Please use the inner aggregate function in a sub-query.`,
+          );
+        }
+      }
+      return;
+    }
+    if (e.kind === "attribute") {
+      throw new AnalysisException(
+        "MISSING_AGGREGATION",
+        `[MISSING_AGGREGATION] The non-aggregating expression "${e.name}" is based on columns which are not participating in the GROUP BY clause.\n` +
+          `Add the columns or the expression to the GROUP BY, aggregate the expression, or use "any_value(${e.name})" if you do not care which of the values within a group is returned. (in "${exprToSql(top)}")`,
+      );
+    }
+    for (const c of exprChildren(e)) visit(c, top);
+  };
+  for (const e of agg.aggregateExprs) visit(e.kind === "alias" ? e.child : e, e);
+}
+
+function anyAggregate(e: Expr): boolean {
+  return isAggregateCall(e) || exprChildren(e).some(anyAggregate);
+}
+
+/**
+ * Resolve `exprs` (a HAVING condition or ORDER BY keys) above `agg`: names bind to the
+ * aggregate's output first, then to its input; aggregate calls and grouping expressions not
+ * in the output become hidden output columns.
+ */
+export function resolveHiddenAggregates<T extends Expr>(
+  agg: Aggregate,
+  exprs: readonly T[],
+  build: (agg: LogicalPlan, resolved: Expr[]) => LogicalPlan,
+  resolveExpr: (e: Expr, input: readonly Attribute[]) => Expr,
+): LogicalPlan {
+  const visible = outputOf(agg);
+  const below = outputOf(agg.child);
+  const byKey = new Map<string, Attribute>();
+  agg.aggregateExprs.forEach((e, i) => byKey.set(semanticKey(e), visible[i]!));
+  const hidden: Expr[] = [];
+  const resolved = exprs.map((e) => {
+    let r: Expr;
+    try {
+      r = resolveExpr(e, visible);
+    } catch {
+      r = resolveExpr(e, [...visible, ...below]);
+    }
+    return transformDown(r, (x) => {
+      const visibleHit = x.kind === "attribute" && visible.some((v) => v.exprId === x.exprId);
+      if (visibleHit) return x;
+      if (!isAggregateCall(x) && !(x.kind === "attribute")) return x;
+      const key = semanticKey(x);
+      let attr = byKey.get(key);
+      if (!attr) {
+        const a = alias(x, exprToSql(x));
+        hidden.push(a);
+        attr = toAttribute(a);
+        byKey.set(key, attr);
+      }
+      return attr;
+    });
+  });
+  const widened = Plans.aggregate(agg.groupingExprs, [...agg.aggregateExprs, ...hidden], agg.child);
+  checkAggregate(widened);
+  const top = build(widened, resolved);
+  return hidden.length ? Plans.project(visible, top) : top;
+}

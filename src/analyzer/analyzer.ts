@@ -1,0 +1,305 @@
+/**
+ * The analyzer: turns a plan built by the DataFrame API or the SQL parser into a resolved plan
+ * (every column bound to an attribute, every call type-checked, implicit casts inserted,
+ * `window()` rewritten, `*` expanded). It runs bottom-up, one node at a time.
+ */
+import { AnalysisException } from "../common/errors.js";
+import { lookupFunction } from "../functions/index.js";
+import {
+  alias,
+  anyExpr,
+  type Attribute,
+  type Expr,
+  exprChildren,
+  type SortOrder,
+  transformDown,
+  transformUp,
+  withChildren,
+} from "../plan/expressions.js";
+import { type LogicalPlan, planChildren, Plans, withPlanChildren } from "../plan/logical.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { semanticKey } from "../plan/semantic.js";
+import { widerType } from "../types/coercion.js";
+import { sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
+import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
+import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
+import { outputOf, toAttribute, typeOf } from "./types.js";
+import { castTo } from "../functions/registry.js";
+import { resolveJoin } from "./join-rules.js";
+
+/** Named relations the analyzer can see (temp views, memory-sink tables, saved tables). */
+export interface Catalog {
+  lookupRelation(name: string): LogicalPlan | undefined;
+}
+
+export function analyze(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
+  const children = planChildren(plan).map((c) => analyze(c, catalog));
+  const p = children.length ? withPlanChildren(plan, children) : plan;
+  return resolveNode(p, catalog);
+}
+
+function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
+  switch (p.kind) {
+    case "localRelation":
+    case "range":
+    case "fileRelation":
+    case "streamingRelation":
+    case "expand":
+      return p;
+    case "unresolvedRelation": {
+      const found = catalog.lookupRelation(p.name);
+      if (!found) {
+        throw new AnalysisException(
+          "TABLE_OR_VIEW_NOT_FOUND",
+          `[TABLE_OR_VIEW_NOT_FOUND] The table or view \`${p.name}\` cannot be found. Verify the spelling and correctness of the schema and catalog.`,
+        );
+      }
+      return Plans.subqueryAlias(p.name, found);
+    }
+    case "project": {
+      const input = outputOf(p.child);
+      let exprs = expandStars(p.projectList, input).map((e) => resolveExpr(e, input));
+      let child = p.child;
+      if (hasTimeWindow(exprs)) ({ exprs, child } = extractTimeWindow(exprs, child));
+      if (exprs.some((e) => anyExpr(e, isAggregateCall))) {
+        // select(count(x)) without groupBy is a global aggregate, as in Spark.
+        return resolveNode(Plans.aggregate([], exprs.map(named), child), catalog);
+      }
+      return Plans.project(exprs.map(named), child);
+    }
+    case "filter": {
+      const input = outputOf(p.child);
+      if (p.child.kind === "aggregate" && anyExpr(p.condition, (e) => e.kind === "call" && isAggregateCall(e))) {
+        return resolveHiddenAggregates(p.child, [p.condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);
+      }
+      let cond = resolveExpr(p.condition, input);
+      let child = p.child;
+      if (hasTimeWindow([cond])) [cond, child] = ((r) => [r.exprs[0]!, r.child] as const)(extractTimeWindow([cond], child));
+      requireBoolean(cond, "filter");
+      return child === p.child ? Plans.filter(cond, child) : Plans.project(input, Plans.filter(cond, child));
+    }
+    case "aggregate": {
+      const input = outputOf(p.child);
+      let groups = p.groupingExprs.map((e) => resolveExpr(e, input));
+      let aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, input));
+      let child = p.child;
+      if (hasTimeWindow([...groups, ...aggs])) {
+        const r = extractTimeWindow([...groups, ...aggs], child);
+        groups = r.exprs.slice(0, groups.length);
+        aggs = r.exprs.slice(groups.length);
+        child = r.child;
+      }
+      const result = Plans.aggregate(groups, aggs.map(named), child);
+      checkAggregate(result);
+      return result;
+    }
+    case "sort": {
+      const input = outputOf(p.child);
+      const tryResolve = (e: Expr) => {
+        try {
+          return resolveExpr(e, input);
+        } catch (err) {
+          if (err instanceof AnalysisException && p.child.kind === "aggregate") return null;
+          if (err instanceof AnalysisException && p.child.kind === "project") return null;
+          throw err;
+        }
+      };
+      const orders = p.orders.map(tryResolve);
+      if (orders.every((o) => o !== null)) return Plans.sort(orders as SortOrder[], p.child);
+      return resolveSortWithHiddenColumns(p.orders, p.child);
+    }
+    case "limit":
+    case "subqueryAlias":
+      return p;
+    case "distinct": {
+      const out = outputOf(p.child);
+      return Plans.aggregate(out, out, p.child);
+    }
+    case "deduplicate": {
+      const out = outputOf(p.child);
+      for (const k of p.keys ?? []) if (!resolveColumn([k], out)) throw unresolvedColumn([k], out);
+      return p;
+    }
+    case "watermark": {
+      const out = outputOf(p.child);
+      const ts = resolveColumn([p.eventTime], out);
+      if (!ts) throw unresolvedColumn([p.eventTime], out);
+      const t = typeOf(ts);
+      const isWindow = t.kind === "struct" && t.fields.length === 2 && t.fields.every((f) => f.type.kind === "timestamp");
+      if (t.kind !== "timestamp" && !isWindow) {
+        throw new AnalysisException(
+          "EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
+          `[EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE] The event time \`${p.eventTime}\` has the invalid type "${sqlTypeName(t)}", but expected "TIMESTAMP".`,
+        );
+      }
+      return p;
+    }
+    case "union":
+      return resolveUnion(p);
+    case "join":
+      return resolveJoin(p, resolveExpr);
+  }
+}
+
+function named(e: Expr): Expr {
+  if (e.kind === "attribute" || e.kind === "alias") return e;
+  return alias(e, exprToSql(e));
+}
+
+function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[] {
+  return exprs.flatMap((e) => {
+    if (e.kind !== "star") return [e];
+    if (e.qualifier === null) return [...input];
+    const q = e.qualifier.toLowerCase();
+    const hits = input.filter((a) => a.qualifier.some((x) => x.toLowerCase() === q));
+    if (hits.length === 0) {
+      throw new AnalysisException(
+        "CANNOT_RESOLVE_STAR_EXPAND",
+        `[CANNOT_RESOLVE_STAR_EXPAND] Cannot resolve \`${e.qualifier}\`.* given input columns ${input.map((a) => `\`${a.name}\``).join(", ")}.`,
+      );
+    }
+    return hits;
+  });
+}
+
+function requireBoolean(e: Expr, where: string): void {
+  const t = typeOf(e);
+  if (t.kind !== "boolean" && t.kind !== "null") {
+    throw new AnalysisException(
+      "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+      `[DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN] Cannot resolve "${exprToSql(e)}" due to data type mismatch: Filter expression "${exprToSql(e)}" of type "${sqlTypeName(t)}" is not a boolean. (in ${where})`,
+    );
+  }
+}
+
+/** Resolve one expression against input attributes: bind names, check calls, insert casts. */
+export function resolveExpr(e: Expr, input: readonly Attribute[]): Expr {
+  const bound = transformDown(e, (x) => {
+    if (x.kind !== "column") return x;
+    const r = resolveColumn(x.nameParts, input);
+    if (!r) throw unresolvedColumn(x.nameParts, input);
+    return r;
+  });
+  return transformUp(bound, resolveCall);
+}
+
+function resolveCall(e: Expr): Expr {
+  if (e.kind === "caseWhen") return resolveCaseWhen(e);
+  if (e.kind === "cast") return e;
+  if (e.kind !== "call") return e;
+  if (e.name === "window" || e.name === "session_window") return e;
+  const fn = lookupFunction(e.name);
+  if (!fn) {
+    throw new AnalysisException(
+      "UNRESOLVED_ROUTINE",
+      `[UNRESOLVED_ROUTINE] Cannot resolve routine \`${e.name}\` on search path [\`system\`.\`builtin\`, \`system\`.\`session\`].`,
+    );
+  }
+  if (e.args.some((a) => a.kind === "star") && !(e.name === "count")) {
+    throw new AnalysisException("INVALID_USAGE_OF_STAR_OR_REGEX", `[INVALID_USAGE_OF_STAR_OR_REGEX] Invalid usage of '*' in ${e.name}.`);
+  }
+  const args = e.name === "count" ? e.args.map((a) => (a.kind === "star" ? ({ kind: "literal", value: 1, type: { kind: "int" } } as Expr) : a)) : e.args;
+  const types = args.map(typeOf);
+  const r = fn.kind === "scalar" ? fn.resolve(args, types, e) : fn.resolve(args, types, e, e.distinct);
+  return withChildren(e, r.args);
+}
+
+function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {
+  const values = [...e.branches.map((b) => b[1]), ...(e.otherwise ? [e.otherwise] : [])];
+  let t = typeOf(values[0]!);
+  for (const v of values.slice(1)) {
+    const w = widerType(t, typeOf(v));
+    if (!w) {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+        `[DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve "${exprToSql(e)}" due to data type mismatch: Input to \`casewhen\` should all be the same type, but it's [${values.map((x) => `"${sqlTypeName(typeOf(x))}"`).join(", ")}].`,
+      );
+    }
+    t = w;
+  }
+  for (const [c] of e.branches) requireBoolean(c, "CASE WHEN");
+  const fix = (v: Expr) => castTo(v, typeOf(v), t);
+  const kids = exprChildren(e).map((k, i) => (i < e.branches.length * 2 ? (i % 2 === 1 ? fix(k) : k) : fix(k)));
+  return withChildren(e, kids);
+}
+
+function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
+  const first = outputOf(p.children[0]!);
+  let children = p.children;
+  if (p.byName) {
+    children = children.map((c, ci) => {
+      if (ci === 0) return c;
+      const out = outputOf(c);
+      return Plans.project(
+        first.map((a) => {
+          const hit = out.find((b) => b.name.toLowerCase() === a.name.toLowerCase());
+          if (hit) return hit;
+          if (p.allowMissingColumns) return alias({ kind: "literal", value: null, type: a.type }, a.name);
+          throw new AnalysisException("NUM_COLUMNS_MISMATCH", `[UNRESOLVED_COLUMN] Cannot resolve column name "${a.name}" among (${out.map((b) => b.name).join(", ")}).`);
+        }),
+        c,
+      );
+    });
+  }
+  const outs = children.map(outputOf);
+  outs.forEach((o, i) => {
+    if (o.length !== first.length) {
+      throw new AnalysisException(
+        "NUM_COLUMNS_MISMATCH",
+        `[NUM_COLUMNS_MISMATCH] UNION can only be performed on inputs with the same number of columns, but the first input has ${first.length} columns and the ${ordinal(i + 1)} input has ${o.length} columns.`,
+      );
+    }
+  });
+  const types = first.map((a, c) => {
+    let t = a.type;
+    for (const o of outs) {
+      const w = widerType(t, o[c]!.type);
+      if (!w) {
+        throw new AnalysisException(
+          "INCOMPATIBLE_COLUMN_TYPE",
+          `[INCOMPATIBLE_COLUMN_TYPE] UNION can only be performed on inputs with compatible column types. The ${ordinal(c + 1)} column of an input is "${sqlTypeName(o[c]!.type)}" type which is not compatible with "${sqlTypeName(t)}".`,
+        );
+      }
+      t = w;
+    }
+    return t;
+  });
+  children = children.map((c, i) =>
+    outs[i]!.every((a, k) => typesEqual(a.type, types[k]!)) ? c : Plans.project(outs[i]!.map((a, k) => (typesEqual(a.type, types[k]!) ? a : alias(castTo(a, a.type, types[k]!), a.name))), c),
+  );
+  return Plans.union(children, false, false);
+}
+
+function ordinal(n: number): string {
+  return n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `${n}th`;
+}
+
+/** ORDER BY a column the SELECT dropped: add it to the child, sort, then project it away. */
+function resolveSortWithHiddenColumns(orders: readonly SortOrder[], child: LogicalPlan): LogicalPlan {
+  if (child.kind === "aggregate") {
+    return resolveHiddenAggregates(child, orders, (agg, os) => Plans.sort(os as SortOrder[], agg), resolveExpr);
+  }
+  if (child.kind !== "project") throw new Error("unreachable");
+  const visible = outputOf(child);
+  const below = outputOf(child.child);
+  const resolved = orders.map((o) => {
+    try {
+      return resolveExpr(o, visible) as SortOrder;
+    } catch {
+      return resolveExpr(o, below) as SortOrder;
+    }
+  });
+  const visibleIds = new Set(visible.map((a) => a.exprId));
+  const extra: Attribute[] = [];
+  for (const o of resolved) {
+    transformUp(o, (x) => {
+      if (x.kind === "attribute" && !visibleIds.has(x.exprId) && !extra.some((a) => a.exprId === x.exprId)) extra.push(x);
+      return x;
+    });
+  }
+  const widened = Plans.project([...child.projectList, ...extra], child.child);
+  return Plans.project(visible, Plans.sort(resolved, widened));
+}
+
+export { semanticKey, toAttribute };

@@ -1,0 +1,72 @@
+/**
+ * Join resolution: the ON condition is bound against both sides; `join(other, ["k"])` (USING)
+ * becomes an equi-join plus a projection that keeps one `k` column, as Spark does (the left
+ * key for inner/left joins, the right key for right joins, coalesce(l.k, r.k) for full joins).
+ */
+import { AnalysisException } from "../common/errors.js";
+import { alias, type Attribute, call, type Expr } from "../plan/expressions.js";
+import { type Join, type LogicalPlan, Plans } from "../plan/logical.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { sqlTypeName } from "../types/datatypes.js";
+import { resolveColumn } from "./resolve-names.js";
+import { outputOf, typeOf } from "./types.js";
+
+type ResolveExpr = (e: Expr, input: readonly Attribute[]) => Expr;
+
+export function resolveJoin(p: Join, resolveExpr: ResolveExpr): LogicalPlan {
+  const l = outputOf(p.left);
+  const r = outputOf(p.right);
+  if (p.usingColumns) return resolveUsing(p, l, r, resolveExpr);
+  if (!p.condition) return p;
+  const cond = resolveExpr(p.condition, [...l, ...r]);
+  const t = typeOf(cond);
+  if (t.kind !== "boolean") {
+    throw new AnalysisException(
+      "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+      `[JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE] The join condition ${exprToSql(cond)} has the invalid type "${sqlTypeName(t)}", expected "BOOLEAN".`,
+    );
+  }
+  return Plans.join(p.left, p.right, p.joinType, cond);
+}
+
+function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[], resolveExpr: ResolveExpr): LogicalPlan {
+  const pairs = p.usingColumns!.map((name) => {
+    const lk = resolveColumn([name], l);
+    const rk = resolveColumn([name], r);
+    if (!lk || lk.kind !== "attribute") {
+      throw new AnalysisException(
+        "UNRESOLVED_USING_COLUMN_FOR_JOIN",
+        `[UNRESOLVED_USING_COLUMN_FOR_JOIN] USING column \`${name}\` cannot be resolved on the left side of the join. The left-side columns: [${l.map((a) => `\`${a.name}\``).join(", ")}].`,
+      );
+    }
+    if (!rk || rk.kind !== "attribute") {
+      throw new AnalysisException(
+        "UNRESOLVED_USING_COLUMN_FOR_JOIN",
+        `[UNRESOLVED_USING_COLUMN_FOR_JOIN] USING column \`${name}\` cannot be resolved on the right side of the join. The right-side columns: [${r.map((a) => `\`${a.name}\``).join(", ")}].`,
+      );
+    }
+    return [lk, rk] as const;
+  });
+  const cond = pairs
+    .map(([a, b]) => call("=", [a, b]) as Expr)
+    .reduce((acc, e) => call("and", [acc, e]));
+  const resolvedCond = resolveExpr(cond, [...l, ...r]);
+  const join = Plans.join(p.left, p.right, p.joinType, resolvedCond);
+  const lIds = new Set(pairs.map(([a]) => a.exprId));
+  const rIds = new Set(pairs.map(([, b]) => b.exprId));
+  const keys: Expr[] = pairs.map(([a, b]) => {
+    switch (p.joinType) {
+      case "right_outer":
+        return b;
+      case "full_outer":
+        return resolveExpr(alias(call("coalesce", [a, b]), a.name), [...l, ...r]);
+      default:
+        return a;
+    }
+  });
+  const restL = l.filter((a) => !lIds.has(a.exprId));
+  const restR = r.filter((a) => !rIds.has(a.exprId));
+  const semi = p.joinType === "left_semi" || p.joinType === "left_anti";
+  return Plans.project(semi ? [...keys, ...restL] : [...keys, ...restL, ...restR], join);
+}
+

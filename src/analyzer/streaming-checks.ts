@@ -1,0 +1,90 @@
+/**
+ * Spark's UnsupportedOperationChecker for streaming queries: which plan shapes each output
+ * mode accepts. Every rejection happens at start() with a message that says what to change.
+ */
+import { AnalysisException } from "../common/errors.js";
+import { anyExpr } from "../plan/expressions.js";
+import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
+import { isAggregateCall } from "./aggregate-rules.js";
+
+type Mode = "append" | "update" | "complete";
+
+function fail(msg: string): never {
+  throw new AnalysisException("_LEGACY_ERROR_TEMP_3102", msg);
+}
+
+const hasWatermarkMeta = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
+  p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.watermarkDelayMs"] !== undefined);
+
+const isSessionAgg = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
+  p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
+
+export function checkStreamingPlan(plan: LogicalPlan, mode: Mode): void {
+  const aggs: (LogicalPlan & { kind: "aggregate" })[] = [];
+  const visit = (p: LogicalPlan): void => {
+    planChildren(p).forEach(visit);
+    if (!isStreamingPlan(p)) return;
+    switch (p.kind) {
+      case "aggregate": {
+        aggs.push(p);
+        if (p.aggregateExprs.some((e) => anyExpr(e, (x) => x.kind === "call" && x.distinct && isAggregateCall(x)))) {
+          fail("Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.");
+        }
+        if (mode === "append" && !hasWatermarkMeta(p)) {
+          fail(
+            "Append output mode not supported when there are streaming aggregations on streaming DataFrames/DataSets without watermark; " +
+              "add withWatermark(...) on the event-time column and group by it (or by a window over it), or use outputMode('update') / ('complete').",
+          );
+        }
+        if (mode === "update" && isSessionAgg(p)) fail("Update output mode not supported for session window on streaming DataFrames/DataSets; use append or complete.");
+        if (isSessionAgg(p) && p.groupingExprs.length < 2) fail("Grouping key must be specified when using sessionWindow: add a column besides session_window(...) to groupBy().");
+        break;
+      }
+      case "sort":
+        if (!(mode === "complete" && anyPlan(p.child, (c) => c.kind === "aggregate"))) {
+          fail("Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode.");
+        }
+        break;
+      case "limit":
+        if (mode === "update") fail("Limits are not supported on streaming DataFrames/Datasets in Update output mode.");
+        break;
+      case "union":
+        if (p.children.some((c) => !isStreamingPlan(c))) fail("Union between streaming and batch DataFrames/Datasets is not supported.");
+        break;
+      case "deduplicate":
+        if (p.withinWatermark && !anyPlan(p.child, (c) => c.kind === "watermark")) {
+          fail("dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark; call withWatermark(...) first.");
+        }
+        break;
+      case "join":
+        checkJoin(p, mode);
+        break;
+    }
+  };
+  visit(plan);
+  if (mode === "complete" && aggs.length === 0) {
+    fail("Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets; use append or update.");
+  }
+  if (aggs.length > 1 && mode !== "append") {
+    fail(
+      "Detected pattern of possible 'correctness' issue due to global watermark. The query contains stateful operation which can emit rows older than the current watermark plus allowed late record delay, which are \"late rows\" in downstream stateful operations and these rows can be discarded. Multiple streaming aggregations are only supported in Append output mode.",
+    );
+  }
+}
+
+function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
+  const ls = isStreamingPlan(p.left);
+  const rs = isStreamingPlan(p.right);
+  const jt = p.joinType;
+  const name = { left_outer: "LeftOuter", right_outer: "RightOuter", full_outer: "FullOuter", left_semi: "LeftSemi", left_anti: "LeftAnti", inner: "Inner", cross: "Cross" }[jt];
+  if (ls && rs) {
+    if (mode !== "append") fail(`Join between two streaming DataFrames/Datasets is not supported in ${mode[0]!.toUpperCase()}${mode.slice(1)} output mode, only in Append output mode.`);
+    fail("Stream-stream joins are not supported by arus yet; join a stream with a static DataFrame instead.");
+  }
+  if (ls && (jt === "right_outer" || jt === "full_outer")) {
+    fail(`${name} join with a streaming DataFrame/Dataset on the left and a static DataFrame/DataSet on the right not supported.`);
+  }
+  if (rs && (jt === "left_outer" || jt === "left_semi" || jt === "left_anti" || jt === "full_outer")) {
+    fail(`${name} join with a streaming DataFrame/Dataset on the right and a static DataFrame/DataSet on the left not supported.`);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The session catalog: temporary views and tables (memory-sink tables, saved tables) by name,
+ * case-insensitively.
+ */
+import { AnalysisException } from "../common/errors.js";
+import type { Catalog } from "../analyzer/analyzer.js";
+import type { LogicalPlan } from "../plan/logical.js";
+
+export class SessionCatalog implements Catalog {
+  private readonly views = new Map<string, LogicalPlan>();
+  private readonly resolvers: ((name: string) => LogicalPlan | undefined)[] = [];
+
+  registerTempView(name: string, plan: LogicalPlan, replace: boolean): void {
+    const key = name.toLowerCase();
+    if (!replace && this.views.has(key)) {
+      throw new AnalysisException("TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", `[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create the temporary view \`${name}\` because it already exists.`);
+    }
+    this.views.set(key, plan);
+  }
+  dropTempView(name: string): boolean {
+    return this.views.delete(name.toLowerCase());
+  }
+  /** Extra name sources (memory-sink tables, on-disk tables), consulted after temp views. */
+  addResolver(r: (name: string) => LogicalPlan | undefined): void {
+    this.resolvers.push(r);
+  }
+  lookupRelation(name: string): LogicalPlan | undefined {
+    const v = this.views.get(name.toLowerCase());
+    if (v) return v;
+    for (const r of this.resolvers) {
+      const p = r(name);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  listTempViews(): string[] {
+    return [...this.views.keys()];
+  }
+}

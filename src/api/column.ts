@@ -1,0 +1,178 @@
+/**
+ * Column: an immutable wrapper around an expression node, with Spark's Column methods
+ * (Scala names: `plus`, `equalTo`, `isin`, ...). Plain values passed to these methods are
+ * literals; in `functions` plain strings are column names, as in PySpark.
+ */
+import { IllegalArgumentException } from "../common/errors.js";
+import { alias, call, cast, caseWhen, columnFromName, type Expr, literal, sortOrder } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { parseDataType } from "../sql/index.js";
+import { type DataType, StringType } from "../types/datatypes.js";
+import { inferLiteralType, toInternal } from "./values.js";
+
+export type ColumnOrValue = Column | string | number | boolean | bigint | Date | null;
+export type ColumnOrName = Column | string;
+
+export class Column {
+  /** @internal */
+  constructor(readonly expr: Expr) {}
+
+  toString(): string {
+    return `Column<'${exprToSql(this.expr)}'>`;
+  }
+
+  private bin(name: string, other: ColumnOrValue): Column {
+    return new Column(call(name, [this.expr, lit(other).expr]));
+  }
+  plus(o: ColumnOrValue): Column {
+    return this.bin("+", o);
+  }
+  minus(o: ColumnOrValue): Column {
+    return this.bin("-", o);
+  }
+  multiply(o: ColumnOrValue): Column {
+    return this.bin("*", o);
+  }
+  divide(o: ColumnOrValue): Column {
+    return this.bin("/", o);
+  }
+  mod(o: ColumnOrValue): Column {
+    return this.bin("%", o);
+  }
+  equalTo(o: ColumnOrValue): Column {
+    return this.bin("=", o);
+  }
+  eqNullSafe(o: ColumnOrValue): Column {
+    return this.bin("<=>", o);
+  }
+  notEqual(o: ColumnOrValue): Column {
+    return this.bin("!=", o);
+  }
+  gt(o: ColumnOrValue): Column {
+    return this.bin(">", o);
+  }
+  geq(o: ColumnOrValue): Column {
+    return this.bin(">=", o);
+  }
+  lt(o: ColumnOrValue): Column {
+    return this.bin("<", o);
+  }
+  leq(o: ColumnOrValue): Column {
+    return this.bin("<=", o);
+  }
+  and(o: ColumnOrValue): Column {
+    return this.bin("and", o);
+  }
+  or(o: ColumnOrValue): Column {
+    return this.bin("or", o);
+  }
+  not(): Column {
+    return new Column(call("not", [this.expr]));
+  }
+  negate(): Column {
+    return new Column(call("negative", [this.expr]));
+  }
+  isNull(): Column {
+    return new Column(call("isnull", [this.expr]));
+  }
+  isNotNull(): Column {
+    return new Column(call("isnotnull", [this.expr]));
+  }
+  isin(...values: (ColumnOrValue | ColumnOrValue[])[]): Column {
+    const flat = values.flat() as ColumnOrValue[];
+    return new Column(call("in", [this.expr, ...flat.map((v) => lit(v).expr)]));
+  }
+  between(lower: ColumnOrValue, upper: ColumnOrValue): Column {
+    return this.geq(lower).and(this.leq(upper));
+  }
+  like(pattern: string): Column {
+    return this.bin("like", pattern);
+  }
+  rlike(pattern: string): Column {
+    return this.bin("rlike", pattern);
+  }
+  contains(o: ColumnOrValue): Column {
+    return this.bin("contains", o);
+  }
+  startsWith(o: ColumnOrValue): Column {
+    return this.bin("startswith", o);
+  }
+  endsWith(o: ColumnOrValue): Column {
+    return this.bin("endswith", o);
+  }
+  substr(start: ColumnOrValue, length: ColumnOrValue): Column {
+    return new Column(call("substring", [this.expr, lit(start).expr, lit(length).expr]));
+  }
+  /** `cast("int")`, `cast("STRUCT<a: INT>")` or `cast(T.IntegerType)`. */
+  cast(to: string | DataType): Column {
+    return new Column(cast(this.expr, typeof to === "string" ? parseDataType(to) : to));
+  }
+  astype(to: string | DataType): Column {
+    return this.cast(to);
+  }
+  alias(name: string, metadata?: Record<string, unknown>): Column {
+    const child = this.expr.kind === "alias" ? this.expr.child : this.expr;
+    return new Column(alias(child, name, metadata));
+  }
+  as(name: string): Column {
+    return this.alias(name);
+  }
+  name(name: string): Column {
+    return this.alias(name);
+  }
+  asc(): Column {
+    return new Column(sortOrder(this.expr, true));
+  }
+  desc(): Column {
+    return new Column(sortOrder(this.expr, false));
+  }
+  asc_nulls_first(): Column {
+    return new Column(sortOrder(this.expr, true, true));
+  }
+  asc_nulls_last(): Column {
+    return new Column(sortOrder(this.expr, true, false));
+  }
+  desc_nulls_first(): Column {
+    return new Column(sortOrder(this.expr, false, true));
+  }
+  desc_nulls_last(): Column {
+    return new Column(sortOrder(this.expr, false, false));
+  }
+  getField(name: string): Column {
+    return new Column(call("getfield", [this.expr, literal(name, StringType)]));
+  }
+  getItem(key: ColumnOrValue): Column {
+    return new Column(call("getitem", [this.expr, lit(key).expr]));
+  }
+  /** `when(...).when(...)` chaining on a CASE expression built by `F.when`. */
+  when(condition: Column, value: ColumnOrValue): Column {
+    if (this.expr.kind !== "caseWhen" || this.expr.otherwise) {
+      throw new IllegalArgumentException("when() can only be applied on a Column previously generated by when() function");
+    }
+    return new Column(caseWhen([...this.expr.branches, [condition.expr, lit(value).expr]], null));
+  }
+  otherwise(value: ColumnOrValue): Column {
+    if (this.expr.kind !== "caseWhen" || this.expr.otherwise) {
+      throw new IllegalArgumentException("otherwise() can only be applied on a Column previously generated by when() function, and cannot be applied once otherwise() is applied");
+    }
+    return new Column(caseWhen(this.expr.branches, lit(value).expr));
+  }
+}
+
+/** A literal column (a Column passes through unchanged). */
+export function lit(v: ColumnOrValue | unknown): Column {
+  if (v instanceof Column) return v;
+  const type = inferLiteralType(v);
+  return new Column(literal(toInternal(v, type, "UTC", "lit"), type));
+}
+
+/** A column by name, or the Column itself. */
+export function col(c: ColumnOrName): Column {
+  if (c instanceof Column) return c;
+  if (typeof c !== "string") throw new IllegalArgumentException(`Expected a column name or Column, got ${typeof c}`);
+  if (c === "*") return new Column({ kind: "star", qualifier: null });
+  if (c.endsWith(".*")) return new Column({ kind: "star", qualifier: c.slice(0, -2) });
+  return new Column(columnFromName(c));
+}
+
+export const toExpr = (c: ColumnOrName): Expr => col(c).expr;

@@ -1,0 +1,68 @@
+/**
+ * Runtime configuration: Spark's keys with Spark's defaults. Values are strings, as in Spark.
+ */
+import { IllegalArgumentException } from "../common/errors.js";
+import { defaultTimeZone, resolveTimeZone } from "../common/time.js";
+
+export const DEFAULTS: Readonly<Record<string, string>> = {
+  "spark.sql.shuffle.partitions": "200",
+  "spark.sql.streaming.multipleWatermarkPolicy": "min",
+  "spark.sql.streaming.noDataMicroBatches.enabled": "true",
+  "spark.sql.streaming.minBatchesToRetain": "100",
+  "spark.sql.streaming.stateStore.providerClass": "arus.state.MemoryStateStoreProvider",
+  "spark.sql.streaming.stateStore.minDeltasForSnapshot": "10",
+  "spark.sql.streaming.statefulOperator.allowMultiple": "true",
+  "spark.sql.streaming.statefulOperator.checkCorrectness.enabled": "true",
+  "spark.sql.streaming.pollingDelay": "10ms",
+  "spark.sql.streaming.noDataProgressEventInterval": "10000ms",
+  "spark.sql.streaming.numRecentProgressUpdates": "100",
+  "spark.sql.streaming.fileSink.log.compactInterval": "10",
+  "spark.sql.ansi.enabled": "true",
+  "spark.sql.caseSensitive": "false",
+};
+
+export class RuntimeConfig {
+  private readonly values = new Map<string, string>();
+  constructor(initial: Record<string, string> = {}) {
+    for (const [k, v] of Object.entries(initial)) this.set(k, v);
+  }
+  set(key: string, value: string | number | boolean): void {
+    const v = String(value);
+    if (key === "spark.sql.session.timeZone") resolveTimeZone(v);
+    if (key === "spark.sql.streaming.multipleWatermarkPolicy" && !["min", "max"].includes(v.toLowerCase())) {
+      throw new IllegalArgumentException(`spark.sql.streaming.multipleWatermarkPolicy must be 'min' or 'max', got '${v}'.`);
+    }
+    this.values.set(key, v);
+  }
+  get(key: string, fallback?: string): string {
+    const v = this.values.get(key) ?? DEFAULTS[key] ?? fallback;
+    if (v === undefined) {
+      if (key === "spark.sql.session.timeZone") return defaultTimeZone();
+      throw new IllegalArgumentException(`[SQL_CONF_NOT_FOUND] The SQL config "${key}" cannot be found.`);
+    }
+    return v;
+  }
+  getOption(key: string): string | undefined {
+    return this.values.get(key) ?? DEFAULTS[key];
+  }
+  getInt(key: string): number {
+    const v = Number.parseInt(this.get(key), 10);
+    if (!Number.isFinite(v)) throw new IllegalArgumentException(`Config ${key} must be an integer, got '${this.get(key)}'.`);
+    return v;
+  }
+  getBool(key: string): boolean {
+    return this.get(key).toLowerCase() === "true";
+  }
+  /** Milliseconds of a duration config such as "10ms" or "10s". */
+  getMs(key: string): number {
+    const m = /^(\d+)\s*(ms|s|m)?$/.exec(this.get(key).trim());
+    if (!m) throw new IllegalArgumentException(`Config ${key} must be a duration like 10ms, got '${this.get(key)}'.`);
+    return Number(m[1]) * (m[2] === "s" ? 1000 : m[2] === "m" ? 60000 : 1);
+  }
+  get timeZone(): string {
+    return resolveTimeZone(this.get("spark.sql.session.timeZone"));
+  }
+  all(): Record<string, string> {
+    return { ...DEFAULTS, ...Object.fromEntries(this.values) };
+  }
+}

@@ -1,0 +1,354 @@
+/**
+ * DataFrame: an immutable wrapper around an analyzed logical plan. Transformations return a
+ * new DataFrame around a new plan node (analysis runs eagerly, so mistakes surface where they
+ * are made, as in Spark); actions are async and run the plan.
+ */
+import { outputOf } from "../analyzer/types.js";
+import type { Batch } from "../columnar/batch.js";
+import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
+import { delayMs } from "../common/interval.js";
+import { alias, type Attribute, columnFromName, type Expr, sortOrder, type SortOrder } from "../plan/expressions.js";
+import { isStreamingPlan, type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
+import { parseExpression } from "../sql/index.js";
+import { field, StructOf, type StructType, treeTypeName, simpleString } from "../types/datatypes.js";
+import { Column, type ColumnOrName, col, toExpr } from "./column.js";
+import { GroupedData } from "./grouped.js";
+import type { SessionInternals } from "./session-internals.js";
+import { formatCell, showString } from "../common/show.js";
+import { batchToRows, type Row } from "./values.js";
+import { DataFrameWriter } from "./writer.js";
+import { DataStreamWriter } from "./streaming/writer.js";
+
+type ColumnArgs = (ColumnOrName | ColumnOrName[])[];
+const flatCols = (cs: ColumnArgs): ColumnOrName[] => cs.flat();
+
+const JOIN_TYPES: Record<string, JoinType> = {
+  inner: "inner",
+  cross: "cross",
+  outer: "full_outer",
+  full: "full_outer",
+  fullouter: "full_outer",
+  full_outer: "full_outer",
+  left: "left_outer",
+  leftouter: "left_outer",
+  left_outer: "left_outer",
+  right: "right_outer",
+  rightouter: "right_outer",
+  right_outer: "right_outer",
+  semi: "left_semi",
+  leftsemi: "left_semi",
+  left_semi: "left_semi",
+  anti: "left_anti",
+  leftanti: "left_anti",
+  left_anti: "left_anti",
+};
+
+export class DataFrame {
+  /** @internal the analyzed plan */
+  readonly plan: LogicalPlan;
+
+  /** @internal */
+  constructor(
+    readonly session: SessionInternals,
+    plan: LogicalPlan,
+  ) {
+    this.plan = session.analyze(plan);
+  }
+
+  private with(plan: LogicalPlan): DataFrame {
+    return new DataFrame(this.session, plan);
+  }
+
+  // ---------------------------------------------------------------- schema
+
+  /** @internal */
+  get output(): readonly Attribute[] {
+    return outputOf(this.plan);
+  }
+  get schema(): StructType {
+    return StructOf(this.output.map((a) => field(a.name, a.type, a.nullable, Object.keys(a.metadata).length ? { ...a.metadata } : undefined)));
+  }
+  get columns(): string[] {
+    return this.output.map((a) => a.name);
+  }
+  get dtypes(): [string, string][] {
+    return this.output.map((a) => [a.name, simpleString(a.type)]);
+  }
+  get isStreaming(): boolean {
+    return isStreamingPlan(this.plan);
+  }
+  /** The schema as a tree, as Spark prints it. */
+  schemaString(): string {
+    const lines = ["root"];
+    const walk = (fields: StructType["fields"], depth: number) => {
+      for (const f of fields) {
+        const t = f.type;
+        lines.push(`${" |   ".repeat(depth)} |-- ${f.name}: ${treeTypeName(t)} (nullable = ${f.nullable})`);
+        if (t.kind === "struct") walk(t.fields, depth + 1);
+        if (t.kind === "array") {
+          lines.push(`${" |   ".repeat(depth + 1)} |-- element: ${treeTypeName(t.elementType)} (containsNull = ${t.containsNull})`);
+          if (t.elementType.kind === "struct") walk(t.elementType.fields, depth + 2);
+        }
+      }
+    };
+    walk(this.schema.fields, 0);
+    return `${lines.join("\n")}\n`;
+  }
+  printSchema(): void {
+    process.stdout.write(`${this.schemaString()}\n`);
+  }
+  /** The plans as text; `extended` adds the analyzed and optimized logical plans. */
+  explainString(extended = false): string {
+    return this.session.explain(this.plan, extended);
+  }
+  explain(extended = false): void {
+    process.stdout.write(`${this.explainString(extended)}\n`);
+  }
+
+  // ---------------------------------------------------------------- transformations
+
+  select(...cols: ColumnArgs): DataFrame {
+    return this.with(Plans.project(flatCols(cols).map(toExpr), this.plan));
+  }
+  selectExpr(...exprs: (string | string[])[]): DataFrame {
+    return this.with(Plans.project(exprs.flat().map((e) => parseExpression(e)), this.plan));
+  }
+  withColumn(name: string, c: Column): DataFrame {
+    return this.withColumns({ [name]: c });
+  }
+  withColumns(cols: Record<string, Column>): DataFrame {
+    const out = this.output;
+    const names = Object.keys(cols);
+    const replaced = new Set<string>();
+    const list: Expr[] = out.map((a) => {
+      const hit = names.find((n) => n.toLowerCase() === a.name.toLowerCase());
+      if (!hit) return a;
+      replaced.add(hit);
+      return alias(cols[hit]!.expr, hit);
+    });
+    for (const n of names) if (!replaced.has(n)) list.push(alias(cols[n]!.expr, n));
+    return this.with(Plans.project(list, this.plan));
+  }
+  withColumnRenamed(existing: string, newName: string): DataFrame {
+    const out = this.output;
+    if (!out.some((a) => a.name.toLowerCase() === existing.toLowerCase())) return this;
+    return this.with(Plans.project(out.map((a) => (a.name.toLowerCase() === existing.toLowerCase() ? alias(a, newName) : a)), this.plan));
+  }
+  withColumnsRenamed(mapping: Record<string, string>): DataFrame {
+    let df: DataFrame = this;
+    for (const [k, v] of Object.entries(mapping)) df = df.withColumnRenamed(k, v);
+    return df;
+  }
+  drop(...cols: ColumnOrName[]): DataFrame {
+    const names = new Set(cols.filter((c): c is string => typeof c === "string").map((c) => c.toLowerCase()));
+    const ids = new Set(
+      cols
+        .filter((c): c is Column => c instanceof Column)
+        .map((c) => (this.session.analyzeExpr(c.expr, this.output) as Attribute).exprId),
+    );
+    const keep = this.output.filter((a) => !names.has(a.name.toLowerCase()) && !ids.has(a.exprId));
+    return keep.length === this.output.length ? this : this.with(Plans.project(keep, this.plan));
+  }
+  filter(condition: Column | string): DataFrame {
+    const e = typeof condition === "string" ? parseExpression(condition) : condition.expr;
+    return this.with(Plans.filter(e, this.plan));
+  }
+  where(condition: Column | string): DataFrame {
+    return this.filter(condition);
+  }
+  groupBy(...cols: ColumnArgs): GroupedData {
+    return new GroupedData(this, flatCols(cols).map(toExpr));
+  }
+  groupby(...cols: ColumnArgs): GroupedData {
+    return this.groupBy(...cols);
+  }
+  /** Global aggregate: `df.agg(F.sum("x"))`. */
+  agg(...exprs: (Column | Column[])[]): DataFrame {
+    return this.groupBy().agg(...exprs);
+  }
+  /**
+   * Join with `on` as a column name, a list of names (USING), or a condition Column.
+   * `how`: inner, left, left_outer, right, right_outer, full, full_outer, outer, left_semi,
+   * left_anti, cross.
+   */
+  join(other: DataFrame, on?: string | string[] | Column, how = "inner"): DataFrame {
+    const jt = JOIN_TYPES[how.toLowerCase().replace(/\s+/g, "")];
+    if (!jt) {
+      throw new IllegalArgumentException(
+        `[UNSUPPORTED_JOIN_TYPE] Unsupported join type '${how}'. Supported join types include: 'inner', 'outer', 'full', 'fullouter', 'full_outer', 'leftouter', 'left', 'left_outer', 'rightouter', 'right', 'right_outer', 'leftsemi', 'left_semi', 'semi', 'leftanti', 'left_anti', 'anti', 'cross'.`,
+      );
+    }
+    if (on === undefined) return this.with(Plans.join(this.plan, other.plan, jt === "inner" ? "cross" : jt, null));
+    if (typeof on === "string" || Array.isArray(on)) {
+      return this.with(Plans.join(this.plan, other.plan, jt, null, typeof on === "string" ? [on] : on));
+    }
+    return this.with(Plans.join(this.plan, other.plan, jt, on.expr));
+  }
+  crossJoin(other: DataFrame): DataFrame {
+    return this.join(other, undefined, "cross");
+  }
+  orderBy(...cols: ColumnArgs): DataFrame {
+    const orders: SortOrder[] = flatCols(cols).map((c) => {
+      const e = toExpr(c);
+      return e.kind === "sortOrder" ? e : sortOrder(e, true);
+    });
+    return this.with(Plans.sort(orders, this.plan));
+  }
+  sort(...cols: ColumnArgs): DataFrame {
+    return this.orderBy(...cols);
+  }
+  limit(n: number): DataFrame {
+    if (!Number.isInteger(n) || n < 0) throw new IllegalArgumentException(`The limit expression must be a non-negative integer, got ${n}.`);
+    return this.with(Plans.limit(n, this.plan));
+  }
+  union(other: DataFrame): DataFrame {
+    return this.with(Plans.union([this.plan, other.plan]));
+  }
+  unionAll(other: DataFrame): DataFrame {
+    return this.union(other);
+  }
+  unionByName(other: DataFrame, allowMissingColumns = false): DataFrame {
+    return this.with(Plans.union([this.plan, other.plan], true, allowMissingColumns));
+  }
+  distinct(): DataFrame {
+    return this.with(Plans.distinct(this.plan));
+  }
+  dropDuplicates(subset?: string[]): DataFrame {
+    return this.with(Plans.deduplicate(subset ?? null, this.plan));
+  }
+  drop_duplicates(subset?: string[]): DataFrame {
+    return this.dropDuplicates(subset);
+  }
+  /** Streaming only: duplicates within the watermark delay of the first occurrence are dropped. */
+  dropDuplicatesWithinWatermark(subset?: string[]): DataFrame {
+    if (!this.isStreaming) {
+      throw new AnalysisException("UNSUPPORTED_FEATURE", "dropDuplicatesWithinWatermark is not supported with batch DataFrames/DataSets!");
+    }
+    return this.with(Plans.deduplicate(subset ?? null, this.plan, true));
+  }
+  alias(name: string): DataFrame {
+    return this.with(Plans.subqueryAlias(name, this.plan));
+  }
+  /** Declare `eventTime` the event-time column, tolerating `delay` of lateness ("10 seconds"). */
+  withWatermark(eventTime: string, delay: string): DataFrame {
+    const ms = delayMs(delay);
+    return this.with(Plans.watermark(eventTime, ms, this.plan));
+  }
+  /** A DataFrame is immutable; cache() returns it unchanged (results are recomputed). */
+  cache(): DataFrame {
+    return this;
+  }
+  persist(): DataFrame {
+    return this;
+  }
+  /** Bind a column of this DataFrame (`df.col("a")`). */
+  col(name: string): Column {
+    const e = this.session.analyzeExpr(columnFromName(name), this.output);
+    return new Column(e);
+  }
+
+  createOrReplaceTempView(name: string): void {
+    this.session.catalog.registerTempView(name, this.plan, true);
+  }
+  createTempView(name: string): void {
+    this.session.catalog.registerTempView(name, this.plan, false);
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** @internal run the plan and return its batches. */
+  async executeBatches(): Promise<Batch[]> {
+    this.assertBatch();
+    return this.session.execute(this.plan);
+  }
+  private assertBatch(): void {
+    if (this.isStreaming) {
+      throw new AnalysisException(
+        "STREAMING_QUERY_REQUIRED",
+        "Queries with streaming sources must be executed with writeStream.start();",
+      );
+    }
+  }
+  async collect(): Promise<Row[]> {
+    const out = this.output;
+    const names = out.map((a) => a.name);
+    const types = out.map((a) => a.type);
+    return (await this.executeBatches()).flatMap((b) => batchToRows(names, types, b));
+  }
+  async toArray(): Promise<Row[]> {
+    return this.collect();
+  }
+  async count(): Promise<number> {
+    this.assertBatch();
+    let n = 0;
+    for (const b of await this.executeBatches()) n += b.numRows;
+    return n;
+  }
+  async take(n: number): Promise<Row[]> {
+    return this.limit(n).collect();
+  }
+  async head(n = 1): Promise<Row[]> {
+    return this.take(n);
+  }
+  async first(): Promise<Row | null> {
+    return (await this.take(1))[0] ?? null;
+  }
+  async isEmpty(): Promise<boolean> {
+    return (await this.take(1)).length === 0;
+  }
+  /** Exactly what Spark's `show()` prints, as a string. */
+  async showString(n = 20, truncate: boolean | number = true): Promise<string> {
+    this.assertBatch();
+    const t = truncate === true ? 20 : truncate === false ? 0 : truncate;
+    const rows = await this.limit(n + 1).executeBatches();
+    return renderShow(this.output, rows, n, t, this.session.timeZone);
+  }
+  async show(n = 20, truncate: boolean | number = true): Promise<void> {
+    process.stdout.write(`${await this.showString(n, truncate)}\n`);
+  }
+
+  get write(): DataFrameWriter {
+    this.assertBatch();
+    return new DataFrameWriter(this);
+  }
+  get writeStream(): DataStreamWriter {
+    if (!this.isStreaming) {
+      throw new AnalysisException(
+        "WRITE_STREAM_NOT_ALLOWED",
+        "'writeStream' can be called only on streaming Dataset/DataFrame. (Queries without streaming sources cannot be executed with writeStream.start().)",
+      );
+    }
+    return new DataStreamWriter(this);
+  }
+}
+
+/** Format batches (already limited to at most n+1 rows) the way show() prints them. */
+export function renderShow(output: readonly Attribute[], batches: readonly Batch[], n: number, truncate: number, tz: string): string {
+  const cells: string[][] = [];
+  for (const b of batches) {
+    for (let i = 0; i < b.numRows && cells.length <= n; i++) {
+      cells.push(
+        output.map((a, c) => {
+          const v = b.columns[c]!;
+          const isNull = v.validity !== null && v.validity[i] === 0;
+          return formatCell(isNull ? null : cellValue(v, i), a.type, tz);
+        }),
+      );
+    }
+  }
+  const hasMore = cells.length > n;
+  return showString(
+    output.map((a) => a.name),
+    cells.slice(0, n),
+    n,
+    truncate,
+    hasMore,
+  );
+}
+
+import { getValue } from "../columnar/vector.js";
+function cellValue(v: Batch["columns"][number], i: number): unknown {
+  return getValue(v, i);
+}
+
+export { col };

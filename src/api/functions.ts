@@ -1,0 +1,109 @@
+/**
+ * `functions` (imported as `F`): PySpark's function names in snake_case. Arguments that are
+ * plain strings are column names, except where PySpark takes a literal (formats, durations,
+ * patterns).
+ */
+import { call, caseWhen, type Expr, literal } from "../plan/expressions.js";
+import { parseExpression } from "../sql/index.js";
+import { BooleanType, IntegerType, StringType } from "../types/datatypes.js";
+import { Column, type ColumnOrName, type ColumnOrValue, col, lit, toExpr } from "./column.js";
+
+const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
+const str = (s: string) => literal(s, StringType);
+
+export { col, lit };
+export const column = col;
+
+/** Parse a Spark SQL expression: `F.expr("value % 2 = 0")`. */
+export function expr(sqlText: string): Column {
+  return new Column(parseExpression(sqlText));
+}
+
+export function when(condition: Column, value: ColumnOrValue): Column {
+  return new Column(caseWhen([[condition.expr, lit(value).expr]], null));
+}
+
+// ---- aggregates
+export const count = (c: ColumnOrName) => fn("count", c === "*" ? { kind: "literal", value: 1, type: IntegerType } : toExpr(c));
+export const sum = (c: ColumnOrName) => fn("sum", toExpr(c));
+export const avg = (c: ColumnOrName) => fn("avg", toExpr(c));
+export const mean = (c: ColumnOrName) => fn("mean", toExpr(c));
+export const min = (c: ColumnOrName) => fn("min", toExpr(c));
+export const max = (c: ColumnOrName) => fn("max", toExpr(c));
+export const first = (c: ColumnOrName, ignoreNulls = false) => fn("first", toExpr(c), literal(ignoreNulls ? 1 : 0, BooleanType));
+export const last = (c: ColumnOrName, ignoreNulls = false) => fn("last", toExpr(c), literal(ignoreNulls ? 1 : 0, BooleanType));
+export const count_distinct = (c: ColumnOrName, ...more: ColumnOrName[]) => new Column(call("count", [toExpr(c), ...more.map(toExpr)], true));
+export const countDistinct = count_distinct;
+export const approx_count_distinct = (c: ColumnOrName, _rsd?: number) => fn("approx_count_distinct", toExpr(c));
+export const collect_list = (c: ColumnOrName) => fn("collect_list", toExpr(c));
+export const collect_set = (c: ColumnOrName) => fn("collect_set", toExpr(c));
+export const sum_distinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(c)], true));
+
+// ---- date and time
+export const unix_timestamp = (c?: ColumnOrName, format?: string) =>
+  c === undefined ? fn("unix_timestamp") : format === undefined ? fn("unix_timestamp", toExpr(c)) : fn("unix_timestamp", toExpr(c), str(format));
+export const to_timestamp = (c: ColumnOrName, format?: string) => (format === undefined ? fn("to_timestamp", toExpr(c)) : fn("to_timestamp", toExpr(c), str(format)));
+export const to_date = (c: ColumnOrName, format?: string) => (format === undefined ? fn("to_date", toExpr(c)) : fn("to_date", toExpr(c), str(format)));
+export const from_unixtime = (c: ColumnOrName, format = "yyyy-MM-dd HH:mm:ss") => fn("from_unixtime", toExpr(c), str(format));
+export const date_format = (c: ColumnOrName, format: string) => fn("date_format", toExpr(c), str(format));
+export const current_timestamp = () => fn("current_timestamp");
+export const current_date = () => fn("current_date");
+export const timestamp_seconds = (c: ColumnOrName) => fn("timestamp_seconds", toExpr(c));
+export const timestamp_millis = (c: ColumnOrName) => fn("timestamp_millis", toExpr(c));
+export const year = (c: ColumnOrName) => fn("year", toExpr(c));
+export const month = (c: ColumnOrName) => fn("month", toExpr(c));
+export const dayofmonth = (c: ColumnOrName) => fn("dayofmonth", toExpr(c));
+export const dayofweek = (c: ColumnOrName) => fn("dayofweek", toExpr(c));
+export const hour = (c: ColumnOrName) => fn("hour", toExpr(c));
+export const minute = (c: ColumnOrName) => fn("minute", toExpr(c));
+export const second = (c: ColumnOrName) => fn("second", toExpr(c));
+export const date_add = (c: ColumnOrName, days: number | Column) => fn("date_add", toExpr(c), lit(days).expr);
+export const date_sub = (c: ColumnOrName, days: number | Column) => fn("date_sub", toExpr(c), lit(days).expr);
+export const datediff = (end: ColumnOrName, start: ColumnOrName) => fn("datediff", toExpr(end), toExpr(start));
+
+/** Tumbling or sliding event-time window: `window("ts", "10 seconds", "5 seconds")`. */
+export function window(timeColumn: ColumnOrName, windowDuration: string, slideDuration?: string, startTime?: string): Column {
+  const args: Expr[] = [toExpr(timeColumn), str(windowDuration)];
+  if (slideDuration !== undefined || startTime !== undefined) args.push(str(slideDuration ?? windowDuration));
+  if (startTime !== undefined) args.push(str(startTime));
+  return new Column(call("window", args));
+}
+/** Session window with a static gap ("5 minutes") or a per-row gap column. */
+export function session_window(timeColumn: ColumnOrName, gapDuration: string | Column): Column {
+  return fn("session_window", toExpr(timeColumn), typeof gapDuration === "string" ? str(gapDuration) : gapDuration.expr);
+}
+export const window_time = (windowColumn: ColumnOrName) => fn("window_time", toExpr(windowColumn));
+/**
+ * arus-only: the watermark in force for the current micro-batch, as a TIMESTAMP (epoch when no
+ * watermark has been set yet). `where(col("event_time").geq(current_watermark()))` keeps only
+ * rows at or above the watermark in a stateless query.
+ */
+export const current_watermark = () => fn("current_watermark");
+
+// ---- collections, strings, math, conditionals
+export const array = (...cs: ColumnOrName[]) => fn("array", ...cs.map(toExpr));
+export const struct = (...cs: ColumnOrName[]) => fn("struct", ...cs.map(toExpr));
+export const element_at = (c: ColumnOrName, extraction: ColumnOrValue) => fn("element_at", toExpr(c), lit(extraction).expr);
+export const size = (c: ColumnOrName) => fn("size", toExpr(c));
+export const array_contains = (c: ColumnOrName, value: ColumnOrValue) => fn("array_contains", toExpr(c), lit(value).expr);
+export const concat = (...cs: ColumnOrName[]) => fn("concat", ...cs.map(toExpr));
+export const concat_ws = (sep: string, ...cs: ColumnOrName[]) => fn("concat_ws", str(sep), ...cs.map(toExpr));
+export const upper = (c: ColumnOrName) => fn("upper", toExpr(c));
+export const lower = (c: ColumnOrName) => fn("lower", toExpr(c));
+export const length = (c: ColumnOrName) => fn("length", toExpr(c));
+export const trim = (c: ColumnOrName) => fn("trim", toExpr(c));
+export const substring = (c: ColumnOrName, pos: number, len: number) => fn("substring", toExpr(c), lit(pos).expr, lit(len).expr);
+export const regexp_replace = (c: ColumnOrName, pattern: string, replacement: string) => fn("regexp_replace", toExpr(c), str(pattern), str(replacement));
+export const regexp_extract = (c: ColumnOrName, pattern: string, idx: number) => fn("regexp_extract", toExpr(c), str(pattern), lit(idx).expr);
+export const coalesce = (...cs: ColumnOrName[]) => fn("coalesce", ...cs.map(toExpr));
+export const isnull = (c: ColumnOrName) => fn("isnull", toExpr(c));
+export const abs = (c: ColumnOrName) => fn("abs", toExpr(c));
+export const round = (c: ColumnOrName, scale = 0) => fn("round", toExpr(c), lit(scale).expr);
+export const floor = (c: ColumnOrName) => fn("floor", toExpr(c));
+export const ceil = (c: ColumnOrName) => fn("ceil", toExpr(c));
+export const sqrt = (c: ColumnOrName) => fn("sqrt", toExpr(c));
+export const pow = (a: ColumnOrName, b: ColumnOrValue) => fn("pow", toExpr(a), lit(b).expr);
+export const greatest = (...cs: ColumnOrName[]) => fn("greatest", ...cs.map(toExpr));
+export const least = (...cs: ColumnOrName[]) => fn("least", ...cs.map(toExpr));
+export const asc = (c: string) => col(c).asc();
+export const desc = (c: string) => col(c).desc();

@@ -1,0 +1,72 @@
+/**
+ * DataFrameReader (`session.read`): json / csv / parquet / text files and tables. With no
+ * schema given, the schema is inferred from the files right away (as Spark does), so `load`
+ * returns a DataFrame synchronously.
+ */
+import { inferFileSchemaSync, listInputFilesSync } from "../connectors/files/index.js";
+import { IllegalArgumentException } from "../common/errors.js";
+import { attribute } from "../plan/expressions.js";
+import { Plans } from "../plan/logical.js";
+import { parseSchema } from "../sql/index.js";
+import type { StructType } from "../types/datatypes.js";
+import { DataFrame } from "./dataframe.js";
+import type { Session } from "./session.js";
+
+export const FILE_FORMATS = ["json", "csv", "parquet", "text"];
+
+export function checkFormat(format: string): string {
+  const f = format.toLowerCase();
+  if (!FILE_FORMATS.includes(f)) {
+    throw new IllegalArgumentException(
+      `[DATA_SOURCE_NOT_FOUND] Failed to find the data source: ${format}. Supported formats: ${FILE_FORMATS.join(", ")}.`,
+    );
+  }
+  return f;
+}
+
+export class DataFrameReader {
+  private fmt = "parquet";
+  private userSchema: StructType | null = null;
+  private readonly opts: Record<string, string> = {};
+  /** @internal */
+  constructor(private readonly session: Session) {}
+
+  format(source: string): this {
+    this.fmt = source.toLowerCase();
+    return this;
+  }
+  schema(schema: string | StructType): this {
+    this.userSchema = typeof schema === "string" ? parseSchema(schema) : schema;
+    return this;
+  }
+  option(key: string, value: string | number | boolean): this {
+    this.opts[key] = String(value);
+    return this;
+  }
+  options(opts: Record<string, string | number | boolean>): this {
+    for (const [k, v] of Object.entries(opts)) this.option(k, v);
+    return this;
+  }
+  load(...paths: string[]): DataFrame {
+    const format = checkFormat(this.fmt);
+    if (paths.length === 0) throw new IllegalArgumentException("'path' is not specified: load() needs at least one path.");
+    const schema = this.userSchema ?? inferFileSchemaSync(format, paths.flatMap((p) => listInputFilesSync(p)), this.opts, this.session.timeZone);
+    const output = schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
+    return new DataFrame(this.session, Plans.fileRelation(format, paths, this.opts, output));
+  }
+  json(...paths: string[]): DataFrame {
+    return this.format("json").load(...paths);
+  }
+  csv(...paths: string[]): DataFrame {
+    return this.format("csv").load(...paths);
+  }
+  parquet(...paths: string[]): DataFrame {
+    return this.format("parquet").load(...paths);
+  }
+  text(...paths: string[]): DataFrame {
+    return this.format("text").load(...paths);
+  }
+  table(name: string): DataFrame {
+    return this.session.table(name);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Session: the entry point (Spark's SparkSession). Holds the configuration, the catalog and the
+ * streaming query manager, and runs batch plans (analyze → optimize → plan → execute).
+ */
+import { analyze } from "../analyzer/analyzer.js";
+import { resolveExpr } from "../analyzer/analyzer.js";
+import { outputOf } from "../analyzer/types.js";
+import { type Batch, batchFromRows } from "../columnar/batch.js";
+import { IllegalArgumentException } from "../common/errors.js";
+import { explainPhysical, type ExecContext } from "../execution/operator.js";
+import { optimize } from "../optimizer/optimizer.js";
+import { attribute, type Attribute, type Expr } from "../plan/expressions.js";
+import { explainLogical } from "../plan/explain.js";
+import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { planPhysical } from "../planner/planner.js";
+import { parseQuery, parseSchema } from "../sql/index.js";
+import { LongType, type StructType } from "../types/datatypes.js";
+import { SessionCatalog } from "./catalog.js";
+import { RuntimeConfig } from "./conf.js";
+import { DataFrame } from "./dataframe.js";
+import { DataFrameReader } from "./reader.js";
+import type { SessionInternals } from "./session-internals.js";
+import { DataStreamReader } from "./streaming/reader.js";
+import { MemoryStream } from "./streaming/memory-stream.js";
+import { StreamingQueryManager } from "./streaming/manager.js";
+import { toInternal } from "./values.js";
+
+export class SessionBuilder {
+  private readonly settings: Record<string, string> = {};
+  appName(name: string): this {
+    this.settings["spark.app.name"] = name;
+    return this;
+  }
+  /** `local[N]`: N worker partitions (accepted; arus runs in-process). */
+  master(master: string): this {
+    if (!/^local(\[(\d+|\*)\])?$/.test(master)) {
+      throw new IllegalArgumentException(`Unsupported master '${master}': arus runs embedded; use local, local[N] or local[*].`);
+    }
+    this.settings["spark.master"] = master;
+    return this;
+  }
+  config(key: string, value: string | number | boolean): this {
+    this.settings[key] = String(value);
+    return this;
+  }
+  /** Returns the active session (updated with this builder's settings) or a new one. */
+  getOrCreate(): Session {
+    if (Session.active && !Session.active.stopped) {
+      for (const [k, v] of Object.entries(this.settings)) Session.active.conf.set(k, v);
+      return Session.active;
+    }
+    const s = new Session(this.settings);
+    Session.active = s;
+    return s;
+  }
+}
+
+export class Session implements SessionInternals {
+  /** @internal */
+  static active: Session | null = null;
+  static builder(): SessionBuilder {
+    return new SessionBuilder();
+  }
+
+  readonly conf: RuntimeConfig;
+  readonly catalog = new SessionCatalog();
+  readonly streams: StreamingQueryManager;
+  /** @internal */
+  stopped = false;
+
+  /** @internal use Session.builder() */
+  constructor(settings: Record<string, string> = {}) {
+    this.conf = new RuntimeConfig(settings);
+    this.streams = new StreamingQueryManager(this);
+  }
+
+  get timeZone(): string {
+    return this.conf.timeZone;
+  }
+  get version(): string {
+    return "4.0.0-arus";
+  }
+
+  // ---------------------------------------------------------------- DataFrames
+
+  /**
+   * Rows are objects keyed by column name, or arrays in schema order. TIMESTAMP values may be
+   * Dates, ISO strings (read in the session time zone) or epoch milliseconds.
+   */
+  createDataFrame(rows: readonly (Record<string, unknown> | readonly unknown[])[], schema: string | StructType): DataFrame {
+    const st = typeof schema === "string" ? parseSchema(schema) : schema;
+    const tz = this.timeZone;
+    const internal = rows.map((r, i) =>
+      st.fields.map((f, c) => toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `row ${i}, column ${f.name}`)),
+    );
+    const output = st.fields.map((f) => attribute(f.name, f.type, f.nullable));
+    return new DataFrame(this, Plans.localRelation(output, [batchFromRows(st.fields.map((f) => f.type), internal)]));
+  }
+  range(startOrEnd: number, end?: number, step = 1): DataFrame {
+    const [s, e] = end === undefined ? [0, startOrEnd] : [startOrEnd, end];
+    if (step === 0) throw new IllegalArgumentException("The step of range() must not be 0.");
+    return new DataFrame(this, Plans.range(s, e, step, [attribute("id", LongType, false)]));
+  }
+  get read(): DataFrameReader {
+    return new DataFrameReader(this);
+  }
+  get readStream(): DataStreamReader {
+    return new DataStreamReader(this);
+  }
+  /** A test source: each `addData` call becomes (part of) one micro-batch. */
+  memoryStream(schema: string | StructType): MemoryStream {
+    return new MemoryStream(this, typeof schema === "string" ? parseSchema(schema) : schema);
+  }
+  sql(text: string): DataFrame {
+    return new DataFrame(this, parseQuery(text));
+  }
+  table(name: string): DataFrame {
+    return new DataFrame(this, Plans.unresolvedRelation(name));
+  }
+
+  async stop(): Promise<void> {
+    await this.streams.stopAll();
+    this.stopped = true;
+    if (Session.active === this) Session.active = null;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** @internal */
+  analyze(plan: LogicalPlan): LogicalPlan {
+    return analyze(plan, this.catalog);
+  }
+  /** @internal */
+  analyzeExpr(e: Expr, input: readonly Attribute[]): Expr {
+    return resolveExpr(e, input);
+  }
+  /** @internal */
+  excludedRules(): Set<string> {
+    const v = this.conf.getOption("arus.optimizer.excludedRules") ?? this.conf.getOption("spark.sql.optimizer.excludedRules") ?? "";
+    return new Set(
+      v
+        .split(",")
+        .map((s) => s.trim().replace(/^.*\./, ""))
+        .filter(Boolean),
+    );
+  }
+  /** @internal */
+  execContext(): ExecContext {
+    return {
+      eval: { timeZone: this.timeZone, batchTimestampMs: Date.now(), watermarkMs: 0, ansi: this.conf.getBool("spark.sql.ansi.enabled") },
+    };
+  }
+  /** @internal */
+  async execute(plan: LogicalPlan): Promise<Batch[]> {
+    const physical = planPhysical(optimize(plan, this.excludedRules()));
+    return physical.execute(this.execContext());
+  }
+  /** @internal */
+  explain(plan: LogicalPlan, extended: boolean): string {
+    const optimized = optimize(plan, this.excludedRules());
+    const physical = `== Physical Plan ==\n${explainPhysical(planPhysical(optimized))}\n`;
+    if (!extended) return physical;
+    return `== Analyzed Logical Plan ==\n${outputOf(plan).map((a) => `${a.name}: ${a.type.kind}`).join(", ")}\n${explainLogical(plan)}\n\n== Optimized Logical Plan ==\n${explainLogical(optimized)}\n\n${physical}`;
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * StreamingQuery: the handle of a running query (id, runId, status, progress, awaitTermination,
+ * stop, processAllAvailable). It wires the analyzed DataFrame, the sources, the sink and the
+ * checkpoint into a MicroBatchExecution and runs it in the background.
+ */
+import { randomUUID } from "node:crypto";
+import { outputOf } from "../../analyzer/types.js";
+import { checkStreamingPlan } from "../../analyzer/streaming-checks.js";
+import { makeBatch } from "../../columnar/batch.js";
+import { constantVector } from "../../columnar/vector.js";
+import { ArusError, IllegalArgumentException, StreamingQueryException } from "../../common/errors.js";
+import { lookupSource } from "../../connectors/registry.js";
+import type { StreamSink, StreamSource } from "../../connectors/source.js";
+import type { LateRows } from "../../execution/stateful/context.js";
+import { optimize } from "../../optimizer/optimizer.js";
+import { attribute } from "../../plan/expressions.js";
+import { anyPlan, type LogicalPlan, Plans, type StreamingRelation } from "../../plan/logical.js";
+import { planStreaming } from "../../planner/streaming.js";
+import { explainPhysical } from "../../execution/operator.js";
+import { CheckpointStore } from "../../runtime/checkpoint-store.js";
+import { type Clock, SystemClock } from "../../runtime/clock.js";
+import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
+import type { StreamingQueryProgress } from "../../runtime/progress.js";
+import { StateStoreRegistry } from "../../runtime/state-registry.js";
+import type { Trigger } from "../../runtime/trigger.js";
+import { field, LongType, StringType, StructOf, TimestampType } from "../../types/datatypes.js";
+import { DataFrame } from "../dataframe.js";
+import type { Session } from "../session.js";
+import type { LateRowsHandler, OutputMode } from "./writer.js";
+
+export interface StartSpec {
+  session: Session;
+  df: DataFrame;
+  name: string | null;
+  outputMode: OutputMode;
+  trigger: Trigger;
+  checkpointLocation: string | null;
+  makeSink: () => StreamSink;
+  lateRows: LateRowsHandler | null;
+  clock: Clock | null;
+}
+
+function streamingRelations(plan: LogicalPlan): StreamingRelation[] {
+  const out: StreamingRelation[] = [];
+  const seen = new Set<string>();
+  anyPlan(plan, (p) => {
+    if (p.kind === "streamingRelation" && !seen.has(p.sourceId)) {
+      seen.add(p.sourceId);
+      out.push(p);
+    }
+    return false;
+  });
+  return out;
+}
+
+export class StreamingQuery {
+  readonly runId = randomUUID();
+  readonly recentProgress: StreamingQueryProgress[] = [];
+  exception: StreamingQueryException | null = null;
+  private execution: MicroBatchExecution | null = null;
+  private finished: Promise<void> = Promise.resolve();
+  private active = true;
+  private terminationWaiters: (() => void)[] = [];
+  private sources: StreamSource[] = [];
+  private physicalText = "";
+
+  private constructor(
+    readonly id: string,
+    readonly name: string | null,
+    private readonly session: Session,
+    private readonly clock: Clock,
+  ) {}
+
+  static async start(spec: StartSpec): Promise<StreamingQuery> {
+    const { session, df } = spec;
+    if (spec.name && session.streams.active.some((q) => q.name === spec.name)) {
+      throw new IllegalArgumentException(`Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`);
+    }
+    checkStreamingPlan(df.plan, spec.outputMode);
+    const sink = spec.makeSink();
+    const conf = session.conf;
+    const checkpoint = await CheckpointStore.open(spec.checkpointLocation, conf);
+    const clock = spec.clock ?? new SystemClock();
+    const q = new StreamingQuery(checkpoint.queryId, spec.name, session, clock);
+    if (session.streams.active.some((other) => other.id === q.id)) {
+      throw new ArusError(
+        "CONCURRENT_QUERY",
+        `Cannot start query with id ${q.id} as another query with the same id is already active. Perhaps you are attempting to restart a query from checkpoint ${checkpoint.describe()} that is already active.`,
+      );
+    }
+    const plan = optimize(df.plan, session.excludedRules());
+    const relations = streamingRelations(plan);
+    q.sources = relations.map((r, i) =>
+      lookupSource(r.format).create(r.options, StructOf(r.output.map((a) => field(a.name, a.type, a.nullable))), {
+        metadataDir: checkpoint.sourceDir(i),
+        timeZone: session.timeZone,
+        now: () => clock.now(),
+      }),
+    );
+    const streamingPlan = planStreaming(plan);
+    q.physicalText = explainPhysical(streamingPlan.physical);
+    const output = outputOf(df.plan);
+    const exec = new MicroBatchExecution({
+      id: q.id,
+      runId: q.runId,
+      name: spec.name,
+      plan: streamingPlan,
+      sourceIds: relations.map((r) => r.sourceId),
+      sources: q.sources,
+      sink,
+      outputNames: output.map((a) => a.name),
+      outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
+      outputMode: spec.outputMode,
+      trigger: spec.trigger,
+      conf,
+      clock,
+      checkpoint,
+      states: new StateStoreRegistry(checkpoint, conf),
+      events: {
+        onProgress: (p) => q.recordProgress(p, false),
+        onIdle: (p) => q.recordProgress(p, true),
+        onLateRows: (late, batchId) => q.deliverLateRows(spec.lateRows, late, batchId),
+      },
+    });
+    q.execution = exec;
+    session.streams.register(q);
+    exec.status = { message: "Initializing sources", isDataAvailable: false, isTriggerActive: false };
+    await exec.recover();
+    session.streams.post("onQueryStarted", { id: q.id, runId: q.runId, name: q.name, timestamp: new Date(clock.now()).toISOString() });
+    q.finished = q.runLoop(exec, sink);
+    return q;
+  }
+
+  private async runLoop(exec: MicroBatchExecution, sink: StreamSink): Promise<void> {
+    try {
+      await exec.run();
+      exec.status = { message: "Stopped", isDataAvailable: false, isTriggerActive: false };
+    } catch (e) {
+      this.exception = e instanceof StreamingQueryException ? e : wrapFailure(e, "[]", "[]");
+      exec.status = { message: `Terminated with exception: ${(e as Error).message}`, isDataAvailable: false, isTriggerActive: false };
+    } finally {
+      this.active = false;
+      for (const s of this.sources) await s.stop().catch(() => {});
+      await sink.stop?.().catch(() => {});
+      this.session.streams.terminated(this);
+      for (const w of this.terminationWaiters) w();
+      this.terminationWaiters = [];
+    }
+  }
+
+  private recordProgress(p: StreamingQueryProgress, idle: boolean): void {
+    this.recentProgress.push(p);
+    const keep = this.session.conf.getInt("spark.sql.streaming.numRecentProgressUpdates");
+    // Spark drops while size >= limit after appending: at most limit - 1 entries remain.
+    while (this.recentProgress.length >= keep) this.recentProgress.shift();
+    this.session.streams.post(idle ? "onQueryIdle" : "onQueryProgress", { id: this.id, runId: this.runId, progress: p });
+  }
+
+  private async deliverLateRows(handler: LateRowsHandler | null, late: LateRows, batchId: number): Promise<void> {
+    if (!handler) return;
+    const n = late.batch.numRows;
+    const lateBy = new Float64Array(n);
+    for (let i = 0; i < n; i++) lateBy[i] = Math.max(0, late.watermarkMs - Math.floor(late.eventTimeMicros[i]! / 1000));
+    const output = [
+      ...late.output,
+      attribute("_late_operator", StringType, false),
+      attribute("_late_watermark", TimestampType, false),
+      attribute("_late_by_ms", LongType, false),
+    ];
+    const batch = makeBatch(
+      [
+        ...late.batch.columns,
+        constantVector(StringType, `${late.operatorName}#${late.operatorId}`, n),
+        constantVector(TimestampType, late.watermarkMs * 1000, n),
+        { type: LongType, length: n, values: lateBy, validity: null },
+      ],
+      n,
+    );
+    await handler(new DataFrame(this.session, Plans.localRelation(output, [batch])), batchId);
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+  get status(): QueryStatus {
+    return { ...(this.execution?.status ?? { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false }) };
+  }
+  get lastProgress(): StreamingQueryProgress | null {
+    return this.recentProgress.at(-1) ?? null;
+  }
+  /** arus: the global watermark now (ms since epoch). */
+  get currentWatermarkMs(): number {
+    return this.execution?.currentWatermarkMs ?? 0;
+  }
+
+  /** Resolve with true once the query ended (false on timeout); reject if it failed. */
+  async awaitTermination(timeoutSeconds?: number): Promise<boolean> {
+    if (timeoutSeconds !== undefined && Math.trunc(timeoutSeconds * 1000) <= 0) {
+      throw new IllegalArgumentException(`Timeout ${timeoutSeconds} should be positive`);
+    }
+    if (this.active) {
+      const ended = new Promise<void>((r) => this.terminationWaiters.push(r));
+      if (timeoutSeconds === undefined) await ended;
+      else {
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = await Promise.race([
+          ended.then(() => false),
+          new Promise<boolean>((r) => {
+            timer = setTimeout(() => r(true), Math.trunc(timeoutSeconds * 1000));
+          }),
+        ]);
+        clearTimeout(timer);
+        if (timedOut) return false;
+      }
+    }
+    if (this.exception) throw this.exception;
+    return true;
+  }
+
+  /** Stop after the trigger in flight; the query can be restarted from its checkpoint. */
+  async stop(): Promise<void> {
+    this.execution?.requestStop();
+    await this.finished;
+  }
+
+  /** Resolve once everything available now is processed and the query is idle. */
+  async processAllAvailable(): Promise<void> {
+    if (!this.active) {
+      if (this.exception) throw this.exception;
+      return;
+    }
+    await Promise.race([this.execution!.waitForIdle(), this.finished]);
+    if (this.exception) throw this.exception;
+  }
+
+  explainString(): string {
+    return `== Physical Plan ==\n${this.physicalText}\n`;
+  }
+  explain(): void {
+    process.stdout.write(`${this.explainString()}\n`);
+  }
+  /** @internal */
+  get clockForTests(): Clock {
+    return this.clock;
+  }
+}

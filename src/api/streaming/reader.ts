@@ -1,0 +1,61 @@
+/**
+ * DataStreamReader (`session.readStream`): a streaming DataFrame over a source from the
+ * connector registry (rate, rate-micro-batch, json/csv/parquet/text directories, tables).
+ */
+import { randomUUID } from "node:crypto";
+import { lookupSource } from "../../connectors/registry.js";
+import { attribute } from "../../plan/expressions.js";
+import { Plans } from "../../plan/logical.js";
+import { parseSchema } from "../../sql/index.js";
+import type { StructType } from "../../types/datatypes.js";
+import { DataFrame } from "../dataframe.js";
+import type { Session } from "../session.js";
+import "../../connectors/builtin.js";
+
+export class DataStreamReader {
+  private fmt = "";
+  private userSchema: StructType | null = null;
+  private readonly opts: Record<string, string> = {};
+  /** @internal */
+  constructor(private readonly session: Session) {}
+
+  format(source: string): this {
+    this.fmt = source;
+    return this;
+  }
+  schema(schema: string | StructType): this {
+    this.userSchema = typeof schema === "string" ? parseSchema(schema) : schema;
+    return this;
+  }
+  option(key: string, value: string | number | boolean): this {
+    this.opts[key] = String(value);
+    return this;
+  }
+  options(opts: Record<string, string | number | boolean>): this {
+    for (const [k, v] of Object.entries(opts)) this.option(k, v);
+    return this;
+  }
+  load(path?: string): DataFrame {
+    const options = path === undefined ? { ...this.opts } : { ...this.opts, path };
+    const provider = lookupSource(this.fmt || "parquet");
+    const schema = provider.schema(options, this.userSchema, this.session.timeZone);
+    const output = schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
+    return new DataFrame(this.session, Plans.streamingRelation(randomUUID(), this.fmt.toLowerCase(), options, output));
+  }
+  json(path: string): DataFrame {
+    return this.format("json").load(path);
+  }
+  csv(path: string): DataFrame {
+    return this.format("csv").load(path);
+  }
+  parquet(path: string): DataFrame {
+    return this.format("parquet").load(path);
+  }
+  text(path: string): DataFrame {
+    return this.format("text").load(path);
+  }
+  /** A streaming read of a table written by `writeStream.toTable` or `saveAsTable`. */
+  table(name: string): DataFrame {
+    return this.format("arus-table").option("table", name).load();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Sinks that need the session: memory (results as a table), foreachBatch (a DataFrame per
+ * batch) and foreach (a row writer).
+ */
+import { attribute } from "../../plan/expressions.js";
+import { Plans } from "../../plan/logical.js";
+import type { Batch } from "../../columnar/batch.js";
+import type { SinkBatch, StreamSink } from "../../connectors/source.js";
+import { DataFrame } from "../dataframe.js";
+import type { Session } from "../session.js";
+import { batchToRows, type Row } from "../values.js";
+
+function batchDataFrame(session: Session, data: SinkBatch): DataFrame {
+  const output = data.schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
+  return new DataFrame(session, Plans.localRelation(output, data.batches));
+}
+
+/** Results kept in memory and visible as `session.table(queryName)`; replayed batch ids are ignored. */
+export function memorySink(session: Session, name: string, mode: "append" | "update" | "complete"): StreamSink {
+  let batches: Batch[] = [];
+  let schema: SinkBatch["schema"] | null = null;
+  let lastBatchId = -1;
+  session.catalog.addResolver((n) => {
+    if (n.toLowerCase() !== name.toLowerCase() || !schema) return undefined;
+    return Plans.localRelation(
+      schema.fields.map((f) => attribute(f.name, f.type, f.nullable)),
+      batches,
+    );
+  });
+  return {
+    description: "MemorySink",
+    reportsOutputRows: true,
+    async addBatch(batchId, data) {
+      schema = data.schema;
+      if (batchId <= lastBatchId) return;
+      lastBatchId = batchId;
+      batches = mode === "complete" ? [...data.batches] : [...batches, ...data.batches];
+    },
+  };
+}
+
+export function foreachBatchSink(session: Session, fn: (df: DataFrame, batchId: number) => unknown): StreamSink {
+  return {
+    description: "ForeachBatchSink",
+    reportsOutputRows: false,
+    async addBatch(batchId, data) {
+      await fn(batchDataFrame(session, data), batchId);
+    },
+  };
+}
+
+export interface ForeachWriter {
+  open?(partitionId: number, epochId: number): boolean | Promise<boolean>;
+  process(row: Row): unknown;
+  close?(error: Error | null): unknown;
+}
+
+export function foreachSink(w: ForeachWriter | ((row: Row) => unknown)): StreamSink {
+  const writer: ForeachWriter = typeof w === "function" ? { process: w } : w;
+  return {
+    description: "ForeachSink",
+    reportsOutputRows: false,
+    async addBatch(batchId, data) {
+      const open = writer.open ? await writer.open(0, batchId) : true;
+      let error: Error | null = null;
+      try {
+        if (open) {
+          for (const b of data.batches) {
+            for (const row of batchToRows(data.names, data.schema.fields.map((f) => f.type), b)) await writer.process(row);
+          }
+        }
+      } catch (e) {
+        error = e as Error;
+      }
+      await writer.close?.(error);
+      if (error) throw error;
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Conversions between user values (Date, numbers, plain objects) and internal values
+ * (micros, days, ...), in both directions.
+ */
+import { getValue, type Vector } from "../columnar/vector.js";
+import type { Batch } from "../columnar/batch.js";
+import { IllegalArgumentException } from "../common/errors.js";
+import { parseDate, parseTimestamp } from "../common/time.js";
+import { ArrayOf, BooleanType, type DataType, DateType, DoubleType, IntegerType, LongType, NullType, StringType, TimestampType } from "../types/datatypes.js";
+
+const MICROS_PER_DAY = 86_400_000_000;
+
+/** A result row: plain object keyed by column name. */
+export type Row = Record<string, unknown>;
+
+/** User value → internal value of `type`. Numbers for TIMESTAMP are epoch milliseconds. */
+export function toInternal(v: unknown, type: DataType, tz: string, where = "value"): unknown {
+  if (v === null || v === undefined) return null;
+  switch (type.kind) {
+    case "timestamp":
+      if (v instanceof Date) return v.getTime() * 1000;
+      if (typeof v === "number") return v * 1000;
+      if (typeof v === "string") {
+        const m = parseTimestamp(v, tz);
+        if (m === null) throw new IllegalArgumentException(`Cannot convert "${v}" to TIMESTAMP for ${where}.`);
+        return m;
+      }
+      break;
+    case "date":
+      if (v instanceof Date) return Math.floor(v.getTime() / 86_400_000);
+      if (typeof v === "string") {
+        const d = parseDate(v);
+        if (d === null) throw new IllegalArgumentException(`Cannot convert "${v}" to DATE for ${where}.`);
+        return d;
+      }
+      if (typeof v === "number") return v;
+      break;
+    case "int":
+    case "bigint":
+    case "double":
+      if (typeof v === "number") return type.kind === "double" ? v : Math.trunc(v);
+      if (typeof v === "bigint") return Number(v);
+      break;
+    case "boolean":
+      if (typeof v === "boolean") return v ? 1 : 0;
+      break;
+    case "string":
+      if (typeof v === "string") return v;
+      break;
+    case "binary":
+      if (v instanceof Uint8Array) return v;
+      if (typeof v === "string") return new TextEncoder().encode(v);
+      break;
+    case "interval":
+      if (typeof v === "number") return v;
+      break;
+    case "array":
+      if (Array.isArray(v)) return v.map((x) => toInternal(x, type.elementType, tz, where));
+      break;
+    case "map": {
+      const entries = v instanceof Map ? [...v] : typeof v === "object" ? Object.entries(v as object) : null;
+      if (entries) return new Map(entries.map(([k, x]) => [toInternal(k, type.keyType, tz, where), toInternal(x, type.valueType, tz, where)]));
+      break;
+    }
+    case "struct": {
+      if (typeof v === "object") {
+        const o: Record<string, unknown> = {};
+        type.fields.forEach((f, i) => {
+          const x = Array.isArray(v) ? v[i] : (v as Record<string, unknown>)[f.name];
+          o[f.name] = toInternal(x, f.type, tz, `${where}.${f.name}`);
+        });
+        return o;
+      }
+      break;
+    }
+    case "null":
+      return null;
+  }
+  throw new IllegalArgumentException(
+    `[CANNOT_CONVERT] ${where}: cannot use ${typeof v === "object" ? JSON.stringify(v) : `${typeof v} ${String(v)}`} as ${type.kind.toUpperCase()}.`,
+  );
+}
+
+/** Internal value → user value (Date for timestamps and dates, objects for structs). */
+export function toExternal(v: unknown, type: DataType): unknown {
+  if (v === null || v === undefined) return null;
+  switch (type.kind) {
+    case "timestamp":
+      return new Date(Math.floor((v as number) / 1000));
+    case "date":
+      return new Date((v as number) * 86_400_000);
+    case "boolean":
+      return v === true || v === 1;
+    case "array":
+      return (v as unknown[]).map((x) => toExternal(x, type.elementType));
+    case "map":
+      return new Map([...(v as Map<unknown, unknown>)].map(([k, x]) => [toExternal(k, type.keyType), toExternal(x, type.valueType)]));
+    case "struct": {
+      const o = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const f of type.fields) out[f.name] = toExternal(o[f.name], f.type);
+      return out;
+    }
+    default:
+      return v;
+  }
+}
+
+export function vectorToExternal(v: Vector, i: number): unknown {
+  return toExternal(getValue(v, i), v.type);
+}
+
+export function batchToRows(names: readonly string[], types: readonly DataType[], b: Batch): Row[] {
+  const rows: Row[] = [];
+  for (let i = 0; i < b.numRows; i++) {
+    const r: Row = {};
+    for (let c = 0; c < names.length; c++) r[names[c]!] = toExternal(getValue(b.columns[c]!, i), types[c]!);
+    rows.push(r);
+  }
+  return rows;
+}
+
+/** Type of a JS literal, as `F.lit` infers it. */
+export function inferLiteralType(v: unknown): DataType {
+  if (v === null || v === undefined) return NullType;
+  if (typeof v === "boolean") return BooleanType;
+  if (typeof v === "number") return Number.isInteger(v) ? (v >= -2147483648 && v <= 2147483647 ? IntegerType : LongType) : DoubleType;
+  if (typeof v === "bigint") return LongType;
+  if (typeof v === "string") return StringType;
+  if (v instanceof Date) return TimestampType;
+  if (Array.isArray(v)) return ArrayOf(v.length ? inferLiteralType(v.find((x) => x != null)) : NullType);
+  throw new IllegalArgumentException(`[UNSUPPORTED_LITERAL] Cannot make a literal from ${JSON.stringify(v)}.`);
+}
+
+export { MICROS_PER_DAY, DateType };

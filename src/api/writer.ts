@@ -1,0 +1,63 @@
+/**
+ * DataFrameWriter (`df.write`): json / csv / parquet / text files with Spark's save modes.
+ */
+import { writeFiles } from "../connectors/files/index.js";
+import { IllegalArgumentException } from "../common/errors.js";
+import type { DataFrame } from "./dataframe.js";
+import { checkFormat } from "./reader.js";
+
+const MODES = ["append", "overwrite", "error", "errorifexists", "ignore"] as const;
+type SaveMode = (typeof MODES)[number];
+
+export class DataFrameWriter {
+  private fmt = "parquet";
+  private saveMode: SaveMode = "errorifexists";
+  private readonly opts: Record<string, string> = {};
+  private partitionCols: string[] = [];
+  /** @internal */
+  constructor(private readonly df: DataFrame) {}
+
+  format(source: string): this {
+    this.fmt = source.toLowerCase();
+    return this;
+  }
+  mode(mode: string): this {
+    const m = mode.toLowerCase() as SaveMode;
+    if (!MODES.includes(m)) {
+      throw new IllegalArgumentException(`Unknown save mode: ${mode}. Accepted save modes are 'overwrite', 'append', 'ignore', 'error', 'errorifexists', 'default'.`);
+    }
+    this.saveMode = m;
+    return this;
+  }
+  option(key: string, value: string | number | boolean): this {
+    this.opts[key] = String(value);
+    return this;
+  }
+  options(opts: Record<string, string | number | boolean>): this {
+    for (const [k, v] of Object.entries(opts)) this.option(k, v);
+    return this;
+  }
+  partitionBy(...cols: (string | string[])[]): this {
+    this.partitionCols = cols.flat();
+    return this;
+  }
+  async save(path?: string): Promise<void> {
+    const p = path ?? this.opts.path;
+    if (!p) throw new IllegalArgumentException("'path' is not specified: save() needs a path.");
+    const format = checkFormat(this.fmt);
+    const batches = await this.df.executeBatches();
+    await writeFiles(format, p, this.df.schema, batches, this.opts, this.saveMode, this.df.session.timeZone, this.partitionCols);
+  }
+  json(path: string): Promise<void> {
+    return this.format("json").save(path);
+  }
+  csv(path: string): Promise<void> {
+    return this.format("csv").save(path);
+  }
+  parquet(path: string): Promise<void> {
+    return this.format("parquet").save(path);
+  }
+  text(path: string): Promise<void> {
+    return this.format("text").save(path);
+  }
+}

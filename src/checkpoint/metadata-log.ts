@@ -1,0 +1,124 @@
+/**
+ * A small generic write-ahead log (Spark's HDFSMetadataLog): one file per batch id, named by
+ * the decimal id, each starting with a version line. Entries are written atomically and never
+ * overwritten; reading validates the version and names the file on any problem.
+ */
+import path from "node:path";
+import { ArusError } from "../common/errors.js";
+import { type CheckpointFs, nodeFs, writeAtomic } from "./atomic-file.js";
+
+export class CheckpointCorruptError extends ArusError {
+  constructor(file: string, problem: string) {
+    super("CHECKPOINT_CORRUPT", `Checkpoint file ${file} is unusable: ${problem}. Nothing was skipped or overwritten; restore the file or start the query with a new checkpointLocation.`);
+  }
+}
+
+export class ConcurrentUpdateError extends ArusError {
+  constructor(file: string) {
+    super(
+      "CONCURRENT_QUERY",
+      `Multiple streaming queries are concurrently using the same checkpoint: ${file} was written by another run. Make sure only one query runs per checkpointLocation.`,
+    );
+  }
+}
+
+/** How entries are turned into text and back; `version` is the first line. */
+export interface LogCodec<T> {
+  readonly version: number;
+  serialize(entry: T): string;
+  deserialize(body: string, file: string): T;
+}
+
+export interface MetadataLog<T> {
+  add(batchId: number, entry: T): Promise<void>;
+  get(batchId: number): Promise<T | undefined>;
+  latest(): Promise<{ batchId: number; entry: T } | undefined>;
+  /** Ids present, ascending. */
+  ids(): Promise<number[]>;
+  /** Delete entries with id < threshold. */
+  purge(threshold: number): Promise<void>;
+}
+
+export class FileMetadataLog<T> implements MetadataLog<T> {
+  constructor(
+    readonly dir: string,
+    private readonly codec: LogCodec<T>,
+    private readonly fsys: CheckpointFs = nodeFs,
+  ) {}
+
+  private file(id: number): string {
+    return path.join(this.dir, String(id));
+  }
+
+  async add(batchId: number, entry: T): Promise<void> {
+    const text = `v${this.codec.version}\n${this.codec.serialize(entry)}`;
+    try {
+      await writeAtomic(this.fsys, this.file(batchId), text, false);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new ConcurrentUpdateError(this.file(batchId));
+      throw e;
+    }
+  }
+
+  async get(batchId: number): Promise<T | undefined> {
+    const f = this.file(batchId);
+    if (!(await this.fsys.exists(f))) return undefined;
+    const text = (await this.fsys.readFile(f)).toString("utf8");
+    if (text.length === 0) throw new CheckpointCorruptError(f, "the file is empty");
+    const nl = text.indexOf("\n");
+    const first = nl < 0 ? text : text.slice(0, nl);
+    const m = /^v(\d+)$/.exec(first);
+    if (!m) throw new CheckpointCorruptError(f, `the first line should be a version like "v${this.codec.version}", found "${first.slice(0, 40)}"`);
+    const v = Number(m[1]);
+    if (v > this.codec.version) {
+      throw new CheckpointCorruptError(f, `it was written by a newer version of the log format (v${v}; this arus reads up to v${this.codec.version})`);
+    }
+    if (nl < 0) throw new CheckpointCorruptError(f, "the file ends after the version line (truncated)");
+    try {
+      return this.codec.deserialize(text.slice(nl + 1), f);
+    } catch (e) {
+      if (e instanceof CheckpointCorruptError) throw e;
+      throw new CheckpointCorruptError(f, `its content cannot be parsed (${(e as Error).message})`);
+    }
+  }
+
+  async ids(): Promise<number[]> {
+    return (await this.fsys.readdir(this.dir))
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  async latest(): Promise<{ batchId: number; entry: T } | undefined> {
+    const ids = await this.ids();
+    const last = ids.at(-1);
+    if (last === undefined) return undefined;
+    return { batchId: last, entry: (await this.get(last))! };
+  }
+
+  async purge(threshold: number): Promise<void> {
+    for (const id of await this.ids()) if (id < threshold) await this.fsys.unlink(this.file(id)).catch(() => {});
+  }
+}
+
+/** The same log without a checkpoint location: entries live in memory. */
+export class MemoryMetadataLog<T> implements MetadataLog<T> {
+  private readonly entries = new Map<number, T>();
+  async add(batchId: number, entry: T): Promise<void> {
+    if (this.entries.has(batchId)) throw new ConcurrentUpdateError(`<memory>/${batchId}`);
+    this.entries.set(batchId, entry);
+  }
+  async get(batchId: number): Promise<T | undefined> {
+    return this.entries.get(batchId);
+  }
+  async ids(): Promise<number[]> {
+    return [...this.entries.keys()].sort((a, b) => a - b);
+  }
+  async latest(): Promise<{ batchId: number; entry: T } | undefined> {
+    const last = (await this.ids()).at(-1);
+    return last === undefined ? undefined : { batchId: last, entry: this.entries.get(last)! };
+  }
+  async purge(threshold: number): Promise<void> {
+    for (const id of [...this.entries.keys()]) if (id < threshold) this.entries.delete(id);
+  }
+}

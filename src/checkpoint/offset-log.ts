@@ -1,0 +1,58 @@
+/**
+ * The offset log (`offsets/N`): what batch N reads, written before the batch runs.
+ * Format v1 as Spark: version line, metadata JSON (batch watermark, batch timestamp, sticky
+ * confs), then one offset JSON per source ("-" when a source has none).
+ */
+import type { Offset } from "../connectors/source.js";
+import type { LogCodec } from "./metadata-log.js";
+
+export interface OffsetSeqMetadata {
+  batchWatermarkMs: number;
+  batchTimestampMs: number;
+  conf: Record<string, string>;
+}
+
+export interface OffsetSeq {
+  metadata: OffsetSeqMetadata;
+  offsets: (Offset | null)[];
+}
+
+/** Confs frozen into the checkpoint at the first batch and re-applied on restart. */
+export const STICKY_CONFS = [
+  "spark.sql.shuffle.partitions",
+  "spark.sql.streaming.stateStore.providerClass",
+  "spark.sql.streaming.multipleWatermarkPolicy",
+  "spark.sql.streaming.aggregation.stateFormatVersion",
+  "spark.sql.streaming.stateStore.compression.codec",
+];
+
+export const offsetCodec: LogCodec<OffsetSeq> = {
+  version: 1,
+  serialize(e) {
+    return [JSON.stringify(e.metadata), ...e.offsets.map((o) => (o === null ? "-" : JSON.stringify(o)))].join("\n");
+  },
+  deserialize(body, file) {
+    const lines = body.split("\n");
+    const meta = JSON.parse(lines[0]!) as Partial<OffsetSeqMetadata>;
+    if (typeof meta.batchWatermarkMs !== "number" || typeof meta.batchTimestampMs !== "number") {
+      throw new Error(`${file}: metadata line lacks batchWatermarkMs/batchTimestampMs`);
+    }
+    return {
+      metadata: { batchWatermarkMs: meta.batchWatermarkMs, batchTimestampMs: meta.batchTimestampMs, conf: meta.conf ?? {} },
+      offsets: lines.slice(1).map((l) => (l === "-" ? null : (JSON.parse(l) as Offset))),
+    };
+  },
+};
+
+export interface CommitMetadata {
+  nextBatchWatermarkMs: number;
+}
+
+export const commitCodec: LogCodec<CommitMetadata> = {
+  version: 1,
+  serialize: (e) => JSON.stringify(e),
+  deserialize(body) {
+    const c = JSON.parse(body) as Partial<CommitMetadata>;
+    return { nextBatchWatermarkMs: c.nextBatchWatermarkMs ?? 0 };
+  },
+};

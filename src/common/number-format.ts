@@ -1,0 +1,2 @@
+/** Java-style number text; the implementation lives with show() rendering. */
+export { javaDoubleToString as formatDouble } from "./show.js";

@@ -1,0 +1,4 @@
+/** Registers the built-in streaming connectors (import for side effects). */
+import "./rate/rate-source.js";
+import "./rate/rate-micro-batch-source.js";
+import "./console/console-sink.js";

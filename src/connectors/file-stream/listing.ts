@@ -1,0 +1,36 @@
+/**
+ * What a trigger sees in the watched directory: every data file with its modification time,
+ * oldest first (newest first with `latestFirst`), ties broken by path. A directory written by a
+ * file sink is read through its `_spark_metadata` manifest instead, as Spark does, so files of
+ * uncommitted (or failed) batches stay invisible.
+ */
+import { stat } from "node:fs/promises";
+import { listInputFiles } from "../files/index.js";
+import { hasSinkMetadata, readCommittedEntries } from "./sink-log.js";
+
+export interface ListedFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** Modification time, ms since the epoch. */
+  readonly mtime: number;
+}
+
+async function listDirectory(dir: string): Promise<ListedFile[]> {
+  const out: ListedFile[] = [];
+  for (const path of await listInputFiles(dir)) {
+    // A file may vanish between listing and stat (a writer renaming, a cleaner): skip it.
+    const st = await stat(path).catch(() => null);
+    if (st?.isFile()) out.push({ path, mtime: Math.floor(st.mtimeMs) });
+  }
+  return out;
+}
+
+export async function listSourceFiles(dir: string, latestFirst: boolean): Promise<{ files: ListedFile[]; fromManifest: boolean }> {
+  const fromManifest = await hasSinkMetadata(dir);
+  const files = fromManifest
+    ? (await readCommittedEntries(dir)).map((e) => ({ path: e.path, mtime: e.modificationTime }))
+    : await listDirectory(dir);
+  const dir1 = latestFirst ? -1 : 1;
+  files.sort((a, b) => dir1 * (a.mtime - b.mtime) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, fromManifest };
+}

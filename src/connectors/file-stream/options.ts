@@ -1,0 +1,104 @@
+/**
+ * The file source's own options (Spark's FileStreamOptions), parsed once with Spark's messages.
+ * Everything else in the option map is passed through to the format's reader.
+ */
+import { resolve } from "node:path";
+import { IllegalArgumentException } from "../../common/errors.js";
+import { findOption } from "../registry.js";
+
+export type CleanSourceMode = "off" | "delete" | "archive";
+
+export interface FileStreamOptions {
+  /** Absolute directory being watched. */
+  readonly path: string;
+  readonly maxFilesPerTrigger: number | null;
+  readonly latestFirst: boolean;
+  readonly fileNameOnly: boolean;
+  readonly cleanSource: CleanSourceMode;
+  /** Absolute, set iff cleanSource is archive. */
+  readonly sourceArchiveDir: string | null;
+}
+
+function boolOption(options: Readonly<Record<string, string>>, name: string): boolean {
+  const raw = findOption(options, name);
+  if (raw === undefined) return false;
+  const v = raw.toLowerCase();
+  if (v === "true" || v === "false") return v === "true";
+  throw new IllegalArgumentException(`Invalid value '${raw}' for option '${name}', must be 'true' or 'false'`);
+}
+
+function maxFiles(options: Readonly<Record<string, string>>): number | null {
+  const raw = findOption(options, "maxFilesPerTrigger");
+  if (raw === undefined) return null;
+  const v = Number(raw.trim());
+  // Java's toInt: an integer in int range; then Spark requires it positive.
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isInteger(v) || v <= 0 || v > 2147483647) {
+    throw new IllegalArgumentException(`Invalid value '${raw}' for option 'maxFilesPerTrigger', must be a positive integer`);
+  }
+  return v;
+}
+
+function cleanMode(options: Readonly<Record<string, string>>): CleanSourceMode {
+  const raw = findOption(options, "cleanSource");
+  if (raw === undefined) return "off";
+  const v = raw.toLowerCase();
+  if (v === "off" || v === "delete" || v === "archive") return v;
+  // Spark prints the Scala Option here, hence `Some(...)`.
+  throw new IllegalArgumentException(`Invalid mode for clean source option Some(${raw}). Must be one of ARCHIVE,DELETE,OFF`);
+}
+
+/** Path segments of an absolute path (`/a/b` → ["a", "b"]). */
+function segments(abs: string): string[] {
+  return abs.split(/[\\/]+/).filter(Boolean);
+}
+
+/**
+ * Spark refuses an archive directory that could match the source pattern: compared at the
+ * smaller of the two depths, the paths must differ (so archived files are never re-listed).
+ */
+function checkArchiveDir(source: string, archive: string): void {
+  const s = segments(source);
+  const a = segments(archive);
+  const depth = Math.min(s.length, a.length);
+  if (s.slice(0, depth).join("/") === a.slice(0, depth).join("/")) {
+    throw new IllegalArgumentException(
+      "requirement failed: Base archive path cannot be set to the path where archived path can possibly match with source pattern. Ensure the base archive path doesn't match with source pattern in depth, where the depth is minimum of depth on both paths.",
+    );
+  }
+}
+
+export function parseFileStreamOptions(options: Readonly<Record<string, string>>): FileStreamOptions {
+  for (const banned of ["modifiedBefore", "modifiedAfter"]) {
+    if (findOption(options, banned) !== undefined) {
+      throw new IllegalArgumentException(`option '${banned}' is not allowed in file stream sources`);
+    }
+  }
+  const rawPath = findOption(options, "path");
+  if (rawPath === undefined || rawPath === "") throw new IllegalArgumentException("'path' is not specified");
+  const path = resolve(rawPath);
+  const cleanSource = cleanMode(options);
+  const archiveRaw = findOption(options, "sourceArchiveDir");
+  if (cleanSource === "archive" && archiveRaw === undefined) {
+    throw new IllegalArgumentException("Archive mode must be used with 'sourceArchiveDir' option.");
+  }
+  const sourceArchiveDir = cleanSource === "archive" ? resolve(archiveRaw!) : null;
+  if (sourceArchiveDir) checkArchiveDir(path, sourceArchiveDir);
+  return {
+    path,
+    maxFilesPerTrigger: maxFiles(options),
+    latestFirst: boolOption(options, "latestFirst"),
+    fileNameOnly: boolOption(options, "fileNameOnly"),
+    cleanSource,
+    sourceArchiveDir,
+  };
+}
+
+/** Source-only keys are not the reader's business; `basePath` anchors partition discovery. */
+const SOURCE_KEYS = new Set(["path", "maxfilespertrigger", "latestfirst", "filenameonly", "cleansource", "sourcearchivedir", "maxfileage"]);
+
+export function readerOptions(options: Readonly<Record<string, string>>, basePath: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(options)) if (!SOURCE_KEYS.has(k.toLowerCase())) out[k] = v;
+  if (findOption(out, "basePath") === undefined) out.basePath = basePath;
+  return out;
+}

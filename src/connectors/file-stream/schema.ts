@@ -1,0 +1,35 @@
+/**
+ * The schema of a streaming file source when the query is defined (synchronously, like
+ * `readStream...load()`): the user's, else inferred from the files present right now. `text`
+ * always has one: `value STRING` (plus any `k=v` partition columns of files already there).
+ */
+import { statSync } from "node:fs";
+import { AnalysisException, IllegalArgumentException } from "../../common/errors.js";
+import type { StructType } from "../../types/datatypes.js";
+import { inferFileSchemaSync, listInputFilesSync } from "../files/index.js";
+import { TEXT_SCHEMA } from "../files/text.js";
+import { parseFileStreamOptions, readerOptions } from "./options.js";
+import { readCommittedFilesSync } from "./sink-log.js";
+
+export function fileStreamSchema(
+  format: string,
+  options: Readonly<Record<string, string>>,
+  userSchema: StructType | null,
+  timeZone: string,
+): StructType {
+  const { path } = parseFileStreamOptions(options);
+  // Spark checks the directory exists when the stream is defined, schema or not.
+  if (!statSync(path, { throwIfNoEntry: false })) {
+    throw new AnalysisException("PATH_NOT_FOUND", `[PATH_NOT_FOUND] Path does not exist: file:${path}.`);
+  }
+  if (userSchema) return userSchema;
+  const files = readCommittedFilesSync(path) ?? listInputFilesSync(path);
+  const fmt = format.toLowerCase();
+  if (files.length === 0) {
+    if (fmt === "text") return TEXT_SCHEMA;
+    throw new IllegalArgumentException(
+      "Schema must be specified when creating a streaming source DataFrame. If some files already exist in the directory, then depending on the file format you may be able to create a static DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it.",
+    );
+  }
+  return inferFileSchemaSync(fmt, files, readerOptions(options, path), timeZone);
+}

@@ -1,0 +1,152 @@
+/**
+ * The file sink's manifest (Spark's FileStreamSinkLog) in `<output>/_spark_metadata`: batch N
+ * lists the data files it committed. Readers trust only files listed here, which is what makes
+ * the sink exactly-once: data files of a failed attempt exist on disk but are never listed.
+ * Every `compactInterval` batches, `N.compact` holds all live entries so readers open one file
+ * plus a few deltas instead of the whole history.
+ */
+import { statSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { ArusError } from "../../common/errors.js";
+import { writeAtomic } from "./atomic.js";
+import { type LogFileName, listLog, listLogSync, readLog, readLogSync, serializeLog } from "./metadata-log.js";
+import { fromFileUri, toFileUri } from "./uri.js";
+
+export const SINK_METADATA_DIR = "_spark_metadata";
+/** `spark.sql.streaming.fileSink.log.compactInterval`. */
+export const DEFAULT_COMPACT_INTERVAL = 10;
+/** Hadoop's local file system reports 32 MiB blocks; Spark copies the value into each entry. */
+const BLOCK_SIZE = 33_554_432;
+
+/** One manifest line (Spark's SinkFileStatus); `txn` is arus's table-writer marker, ignored by Spark. */
+export interface SinkFileStatus {
+  readonly path: string;
+  readonly size: number;
+  readonly isDir: boolean;
+  readonly modificationTime: number;
+  readonly blockReplication: number;
+  readonly blockSize: number;
+  readonly action: "add" | "delete";
+  readonly txn?: string;
+}
+
+/** A live (added, not deleted) file: absolute path plus its manifest data. */
+export interface CommittedFile {
+  readonly path: string;
+  readonly size: number;
+  readonly modificationTime: number;
+  readonly txn: string | undefined;
+}
+
+export function sinkMetadataDir(outputDir: string): string {
+  return join(outputDir, SINK_METADATA_DIR);
+}
+
+export async function addEntryFor(file: string, txn?: string): Promise<SinkFileStatus> {
+  const st = await stat(file);
+  const e: SinkFileStatus = {
+    path: toFileUri(file),
+    size: st.size,
+    isDir: false,
+    modificationTime: Math.floor(st.mtimeMs),
+    blockReplication: 1,
+    blockSize: BLOCK_SIZE,
+    action: "add",
+  };
+  return txn === undefined ? e : { ...e, txn };
+}
+
+export function deleteEntryFor(f: CommittedFile, uri: string): SinkFileStatus {
+  return { path: uri, size: f.size, isDir: false, modificationTime: f.modificationTime, blockReplication: 1, blockSize: BLOCK_SIZE, action: "delete" };
+}
+
+/** The files a reader must open: the newest `.compact` (if any) and every batch after it. */
+function liveFiles(files: readonly LogFileName[]): LogFileName[] {
+  let from = 0;
+  files.forEach((f, i) => {
+    if (f.compact) from = i;
+  });
+  return files.slice(from);
+}
+
+/** Applies `delete` actions: a deleted path is gone however often it was added. */
+function liveEntries(entries: readonly SinkFileStatus[]): SinkFileStatus[] {
+  const deleted = new Set(entries.filter((e) => e.action === "delete").map((e) => e.path));
+  return entries.filter((e) => e.action === "add" && !deleted.has(e.path));
+}
+
+function committed(e: SinkFileStatus): CommittedFile {
+  return { path: fromFileUri(e.path), size: e.size, modificationTime: e.modificationTime, txn: e.txn };
+}
+
+export class FileStreamSinkLog {
+  readonly dir: string;
+
+  constructor(
+    outputDir: string,
+    readonly compactInterval = DEFAULT_COMPACT_INTERVAL,
+  ) {
+    this.dir = sinkMetadataDir(outputDir);
+  }
+
+  async latestBatchId(): Promise<number> {
+    const files = await listLog(this.dir);
+    return files.length === 0 ? -1 : files[files.length - 1]!.id;
+  }
+
+  /** Live entries after every committed batch. */
+  async entries(): Promise<SinkFileStatus[]> {
+    const all: SinkFileStatus[] = [];
+    for (const f of liveFiles(await listLog(this.dir))) all.push(...(await readLog<SinkFileStatus>(this.dir, f)));
+    return liveEntries(all);
+  }
+
+  isCompactionBatch(batchId: number): boolean {
+    return (batchId + 1) % this.compactInterval === 0;
+  }
+
+  /**
+   * Commits batch `batchId`. False when that id already exists (another writer, or a replay that
+   * raced us); the caller decides whether that is an error.
+   */
+  async add(batchId: number, entries: readonly SinkFileStatus[]): Promise<boolean> {
+    if (!this.isCompactionBatch(batchId)) return writeAtomic(this.dir, String(batchId), serializeLog(entries));
+    const all = liveEntries([...(await this.entries()), ...entries]);
+    return writeAtomic(this.dir, `${batchId}.compact`, serializeLog(all));
+  }
+}
+
+export async function hasSinkMetadata(outputDir: string): Promise<boolean> {
+  return (await stat(sinkMetadataDir(outputDir)).catch(() => null))?.isDirectory() ?? false;
+}
+
+export function hasSinkMetadataSync(outputDir: string): boolean {
+  return statSync(sinkMetadataDir(outputDir), { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/** Live files of a sink's output directory, in manifest order. */
+export async function readCommittedEntries(outputDir: string): Promise<CommittedFile[]> {
+  return (await new FileStreamSinkLog(outputDir).entries()).map(committed);
+}
+
+/**
+ * The data files a file sink committed under `path` (absolute paths), or null when `path` has no
+ * `_spark_metadata` directory. Batch readers use this so a sink's output shows committed files only.
+ */
+export async function readCommittedFiles(path: string): Promise<string[] | null> {
+  if (!(await hasSinkMetadata(path))) return null;
+  return (await readCommittedEntries(path)).map((e) => e.path);
+}
+
+export function readCommittedFilesSync(path: string): string[] | null {
+  if (!hasSinkMetadataSync(path)) return null;
+  const dir = sinkMetadataDir(path);
+  const all: SinkFileStatus[] = [];
+  for (const f of liveFiles(listLogSync(dir))) all.push(...readLogSync<SinkFileStatus>(dir, f));
+  return liveEntries(all).map((e) => committed(e).path);
+}
+
+export function raceError(batchId: number): ArusError {
+  return new ArusError("CONCURRENT_STREAM_LOG_UPDATE", `Race while writing batch ${batchId}`);
+}

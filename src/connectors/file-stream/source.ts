@@ -1,0 +1,157 @@
+/**
+ * The streaming file source (Spark's FileStreamSource). Each `latestOffset` lists the directory,
+ * picks files it has not handed out before (oldest first, at most maxFilesPerTrigger) and records
+ * them durably as the next log offset before returning it. `getBatch(start, end]` reads the
+ * files of those log offsets, so a batch replayed after a crash reads exactly the same files
+ * whatever the directory holds by then.
+ */
+import { basename } from "node:path";
+import type { Batch } from "../../columnar/batch.js";
+import { ArusError } from "../../common/errors.js";
+import type { StructType } from "../../types/datatypes.js";
+import { readFile } from "../files/index.js";
+import type { Offset, ReadLimit, SourceContext, StreamSource } from "../source.js";
+import { type Cleaner, makeCleaner } from "./cleaner.js";
+import { type ListedFile, listSourceFiles } from "./listing.js";
+import { fileOffset, logOffsetOf } from "./offset.js";
+import { type FileStreamOptions, parseFileStreamOptions, readerOptions } from "./options.js";
+import { type FileEntry, FileStreamSourceLog } from "./source-log.js";
+import { fromFileUri, toFileUri } from "./uri.js";
+
+/** Spark keeps leftover listed files for the next trigger unless fewer than 20% of a batch remain. */
+const DISCARD_UNSEEN_RATIO = 0.2;
+const MAX_CACHED_UNSEEN_FILES = 10_000;
+
+export class FileStreamSource implements StreamSource {
+  readonly description: string;
+  readonly supportsAvailableNow = true;
+  private readonly opts: FileStreamOptions;
+  private readonly readOpts: Record<string, string>;
+  private readonly cleaner: Cleaner | null;
+  private logOpen: Promise<FileStreamSourceLog> | null = null;
+  /** Files already handed out, by path (or by name with fileNameOnly). */
+  private readonly seen = new Set<string>();
+  /** AvailableNow: the listing taken at start; later triggers never look past it. */
+  private snapshot: ListedFile[] | null = null;
+  /** New files listed but not yet taken because of maxFilesPerTrigger (reused before relisting). */
+  private unread: ListedFile[] | null = null;
+  private lastCleaned: number | null = null;
+
+  constructor(
+    readonly format: string,
+    options: Readonly<Record<string, string>>,
+    readonly schema: StructType,
+    private readonly ctx: SourceContext,
+  ) {
+    this.opts = parseFileStreamOptions(options);
+    this.readOpts = readerOptions(options, this.opts.path);
+    this.cleaner = makeCleaner(this.opts.cleanSource, this.opts.sourceArchiveDir);
+    this.description = `FileStreamSource[file:${this.opts.path}]`;
+  }
+
+  private key(path: string): string {
+    return this.opts.fileNameOnly ? basename(path) : path;
+  }
+
+  /** Opens the durable log once; its entries are the files already seen. */
+  private log(): Promise<FileStreamSourceLog> {
+    this.logOpen ??= FileStreamSourceLog.open(this.ctx.metadataDir).then((log) => {
+      for (const e of log.all()) this.seen.add(this.key(fromFileUri(e.path)));
+      return log;
+    });
+    return this.logOpen;
+  }
+
+  private async listAll(): Promise<ListedFile[]> {
+    const { files, fromManifest } = await listSourceFiles(this.opts.path, this.opts.latestFirst);
+    if (fromManifest && this.cleaner) {
+      throw new ArusError(
+        "_LEGACY_ERROR_TEMP_2261",
+        "Clean up source files is not supported when reading from the output directory of FileStreamSink.",
+      );
+    }
+    return files;
+  }
+
+  /** Unseen files in listing order, a file name counted once with fileNameOnly. */
+  private unseen(files: readonly ListedFile[]): ListedFile[] {
+    const keys = new Set<string>();
+    return files.filter((f) => {
+      const k = this.key(f.path);
+      if (this.seen.has(k) || keys.has(k)) return false;
+      keys.add(k);
+      return true;
+    });
+  }
+
+  /** The files of the next log offset under `limit`, keeping Spark's unread-file cache. */
+  private select(candidates: ListedFile[], limit: ReadLimit): ListedFile[] {
+    this.unread = null;
+    if (limit.kind !== "maxFiles") return candidates;
+    const taken = candidates.slice(0, limit.max);
+    const rest = candidates.slice(limit.max);
+    // latestFirst relists every trigger so newer arrivals jump the queue.
+    if (!this.opts.latestFirst && rest.length > 0 && rest.length >= limit.max * DISCARD_UNSEEN_RATIO) {
+      this.unread = rest.slice(0, MAX_CACHED_UNSEEN_FILES);
+    }
+    return taken;
+  }
+
+  defaultReadLimit(): ReadLimit {
+    return this.opts.maxFilesPerTrigger === null ? { kind: "all" } : { kind: "maxFiles", max: this.opts.maxFilesPerTrigger };
+  }
+
+  async prepareForAvailableNow(): Promise<void> {
+    await this.log();
+    this.snapshot = await this.listAll();
+    this.unread = null;
+  }
+
+  async latestOffset(_start: Offset | null, limit: ReadLimit): Promise<Offset | null> {
+    const log = await this.log();
+    const candidates = this.unread ?? this.unseen(this.snapshot ?? (await this.listAll()));
+    const batch = this.select(candidates, limit);
+    if (batch.length > 0) {
+      const id = log.latestOffset() + 1;
+      const entries: FileEntry[] = batch.map((f) => ({ path: toFileUri(f.path), timestamp: f.mtime, batchId: id }));
+      // Durable before the offset is returned: the engine writes offsets/N right after.
+      await log.add(id, entries);
+      for (const f of batch) this.seen.add(this.key(f.path));
+    }
+    const latest = log.latestOffset();
+    return latest < 0 ? null : fileOffset(latest);
+  }
+
+  async getBatch(start: Offset | null, end: Offset): Promise<Batch[]> {
+    const log = await this.log();
+    const from = start === null ? 0 : logOffsetOf(start) + 1;
+    const out: Batch[] = [];
+    for (const e of log.get(from, logOffsetOf(end))) out.push(...(await this.readOne(fromFileUri(e.path))));
+    return out;
+  }
+
+  private async readOne(file: string): Promise<Batch[]> {
+    try {
+      return await readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone);
+    } catch (e) {
+      // The reader's own errors usually name the file; make sure every failure does.
+      if (e instanceof Error && e.message.includes(file)) throw e;
+      throw new ArusError("FAILED_READ_FILE.NO_HINT", `[FAILED_READ_FILE.NO_HINT] Encountered error while reading file file:${file}. ${(e as Error)?.message ?? e}`, {
+        cause: e,
+      });
+    }
+  }
+
+  async commit(end: Offset): Promise<void> {
+    if (!this.cleaner) return;
+    const log = await this.log();
+    const to = logOffsetOf(end);
+    // Everything since the last commit we saw (Spark cleans only `end`'s own entry; after a
+    // restart between log write and offset write, one batch can span two log offsets).
+    const from = this.lastCleaned === null ? to : this.lastCleaned + 1;
+    for (const e of log.get(from, to)) await this.cleaner(fromFileUri(e.path));
+    this.lastCleaned = Math.max(this.lastCleaned ?? -1, to);
+  }
+
+  async stop(): Promise<void> {}
+}

@@ -1,0 +1,178 @@
+/**
+ * Growable column builders: readers append decoded values straight into typed arrays, so no
+ * row objects exist between the parser and the finished Vector.
+ */
+import { type Vector, allocValues, makeVector, physicalOf, vectorFromValues } from "../../columnar/vector.js";
+import type { DataType, StructType } from "../../types/datatypes.js";
+
+export interface ColumnBuilder {
+  readonly type: DataType;
+  readonly length: number;
+  /** Append an internal value (null = SQL NULL). */
+  append(v: unknown): void;
+  appendNull(): void;
+  /** Build the vector of everything appended so far and start over. */
+  finish(): Vector;
+}
+
+/** Validity tracking shared by all builders: allocated only once a null shows up. */
+class Validity {
+  bits: Uint8Array | null = null;
+  mark(i: number, valid: boolean, cap: number): void {
+    if (valid) {
+      if (this.bits !== null) {
+        this.ensure(cap);
+        this.bits[i] = 1;
+      }
+      return;
+    }
+    if (this.bits === null) {
+      this.bits = new Uint8Array(Math.max(cap, 16));
+      this.bits.fill(1, 0, i);
+    }
+    this.ensure(cap);
+    this.bits[i] = 0;
+  }
+  private ensure(cap: number): void {
+    if (this.bits!.length < cap) {
+      const g = new Uint8Array(Math.max(cap, this.bits!.length * 2));
+      g.set(this.bits!);
+      this.bits = g;
+    }
+  }
+  take(n: number): Uint8Array | null {
+    const b = this.bits;
+    this.bits = null;
+    return b === null ? null : b.slice(0, n);
+  }
+}
+
+type Typed = Uint8Array | Int32Array | Float64Array;
+
+class TypedBuilder implements ColumnBuilder {
+  length = 0;
+  private values: Typed;
+  private readonly validity = new Validity();
+  constructor(readonly type: DataType) {
+    this.values = allocValues(type, 64) as Typed;
+  }
+  append(v: unknown): void {
+    if (v === null || v === undefined) {
+      this.appendNull();
+      return;
+    }
+    const i = this.length;
+    if (i === this.values.length) this.grow();
+    this.values[i] = typeof v === "boolean" ? (v ? 1 : 0) : (v as number);
+    this.validity.mark(i, true, i + 1);
+    this.length = i + 1;
+  }
+  appendNull(): void {
+    const i = this.length;
+    if (i === this.values.length) this.grow();
+    this.values[i] = 0;
+    this.validity.mark(i, false, this.values.length);
+    this.length = i + 1;
+  }
+  private grow(): void {
+    const g = new (this.values.constructor as new (n: number) => Typed)(this.values.length * 2);
+    g.set(this.values);
+    this.values = g;
+  }
+  finish(): Vector {
+    const n = this.length;
+    const vec = makeVector(this.type, this.values.slice(0, n), this.validity.take(n), n);
+    this.values = allocValues(this.type, 64) as Typed;
+    this.length = 0;
+    return vec;
+  }
+}
+
+class ObjectBuilder implements ColumnBuilder {
+  private values: unknown[] = [];
+  private readonly validity = new Validity();
+  constructor(readonly type: DataType) {}
+  get length(): number {
+    return this.values.length;
+  }
+  append(v: unknown): void {
+    if (v === null || v === undefined) {
+      this.appendNull();
+      return;
+    }
+    const i = this.values.length;
+    this.values.push(v);
+    this.validity.mark(i, true, i + 1);
+  }
+  appendNull(): void {
+    const i = this.values.length;
+    this.values.push(null);
+    this.validity.mark(i, false, i + 1);
+  }
+  finish(): Vector {
+    const n = this.values.length;
+    const vec = makeVector(this.type, this.values, this.validity.take(n), n);
+    this.values = [];
+    return vec;
+  }
+}
+
+class StructBuilder implements ColumnBuilder {
+  length = 0;
+  readonly children: ColumnBuilder[];
+  private readonly validity = new Validity();
+  constructor(readonly type: StructType) {
+    this.children = type.fields.map((f) => columnBuilder(f.type));
+  }
+  /** Append a struct given as an object keyed by field name (internal values). */
+  append(v: unknown): void {
+    if (v === null || v === undefined) {
+      this.appendNull();
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    const fs = this.type.fields;
+    for (let f = 0; f < fs.length; f++) this.children[f]!.append(o[fs[f]!.name] ?? null);
+    this.validity.mark(this.length, true, this.length + 1);
+    this.length++;
+  }
+  appendNull(): void {
+    for (const c of this.children) c.appendNull();
+    this.validity.mark(this.length, false, this.length + 1);
+    this.length++;
+  }
+  finish(): Vector {
+    const n = this.length;
+    const vec = makeVector(this.type, [], this.validity.take(n), n, this.children.map((c) => c.finish()));
+    this.length = 0;
+    return vec;
+  }
+}
+
+class NullBuilder implements ColumnBuilder {
+  length = 0;
+  constructor(readonly type: DataType) {}
+  append(): void {
+    this.length++;
+  }
+  appendNull(): void {
+    this.length++;
+  }
+  finish(): Vector {
+    const n = this.length;
+    this.length = 0;
+    return vectorFromValues(this.type, new Array(n).fill(null));
+  }
+}
+
+export function columnBuilder(type: DataType): ColumnBuilder {
+  if (type.kind === "null") return new NullBuilder(type);
+  switch (physicalOf(type)) {
+    case "struct":
+      return new StructBuilder(type as StructType);
+    case "obj":
+      return new ObjectBuilder(type);
+    default:
+      return new TypedBuilder(type);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * CSV schema inference (Spark's CSVInferSchema): per column, each token climbs the ladder
+ * int → bigint → double → date (preferDate) → timestamp → boolean → string from the type seen
+ * so far; date and timestamp mixed give string; an all-null column is string. Column names come
+ * from the header (blank → `_cN`, duplicates get their index appended) or are `_c0.._cN`.
+ */
+import {
+  BooleanType,
+  type DataType,
+  DateType,
+  DoubleType,
+  IntegerType,
+  LongType,
+  NullType,
+  StringType,
+  StructOf,
+  type StructType,
+  TimestampType,
+  field,
+} from "../../types/datatypes.js";
+import type { CsvReadOptions } from "./csv-options.js";
+import { tokenValue } from "./csv-options.js";
+import { CsvTokenizer } from "./csv-tokenizer.js";
+import { parseJavaBoolean, parseJavaDouble, parseJavaInt, parseJavaLong } from "./text-values.js";
+import type { DateTimeText } from "./datetime-text.js";
+
+const LADDER: readonly DataType[] = [IntegerType, LongType, DoubleType, DateType, TimestampType, BooleanType, StringType];
+const STRICT_DATE = /^[+-]?\d{4,}-\d{2}-\d{2}$/;
+
+function fits(t: DataType, s: string, o: CsvReadOptions, dt: DateTimeText): boolean {
+  switch (t.kind) {
+    case "int":
+      return parseJavaInt(s) !== null;
+    case "bigint":
+      return parseJavaLong(s) !== null;
+    case "double":
+      return parseJavaDouble(s) !== null || s === o.nanValue || s === o.positiveInf || s === o.negativeInf;
+    case "date":
+      return o.preferDate && (o.customDateFormat || STRICT_DATE.test(s)) && dt.parseDate(s) !== null;
+    case "timestamp":
+      return dt.parseTimestamp(s) !== null;
+    case "boolean":
+      return parseJavaBoolean(s) !== null;
+    default:
+      return true;
+  }
+}
+
+const NUMERIC_RANK: Record<string, number> = { int: 1, bigint: 2, double: 3 };
+
+function compatible(a: DataType, b: DataType): DataType {
+  if (a.kind === b.kind) return a;
+  if (a.kind === "null") return b;
+  if (b.kind === "null") return a;
+  const ra = NUMERIC_RANK[a.kind];
+  const rb = NUMERIC_RANK[b.kind];
+  if (ra && rb) return ra > rb ? a : b;
+  return StringType;
+}
+
+function inferToken(soFar: DataType, s: string, o: CsvReadOptions, dt: DateTimeText): DataType {
+  if (soFar.kind === "string") return soFar;
+  let i = soFar.kind === "null" ? 0 : LADDER.findIndex((t) => t.kind === soFar.kind);
+  while (!fits(LADDER[i]!, s, o, dt)) i++;
+  return compatible(soFar, LADDER[i]!);
+}
+
+/** Spark's makeSafeHeader. */
+export function headerNames(tokens: readonly string[]): string[] {
+  const names = tokens.map((t, i) => (t === "" ? `_c${i}` : t));
+  const lower = names.map((n) => n.toLowerCase());
+  return names.map((n, i) => (lower.indexOf(lower[i]!) !== lower.lastIndexOf(lower[i]!) ? `${n}${i}` : n));
+}
+
+export function inferCsvSchema(texts: readonly string[], o: CsvReadOptions, inferTypes: boolean, dt: DateTimeText): StructType {
+  let names: string[] | null = null;
+  let types: DataType[] = [];
+  for (const text of texts) {
+    const tk = new CsvTokenizer(text, o.syntax);
+    let first = true;
+    while (tk.next()) {
+      const isHeaderLine = first && o.header;
+      if (names === null) {
+        const toks = tk.fields.slice(0, tk.count);
+        names = o.header ? headerNames(toks) : toks.map((_, i) => `_c${i}`);
+        types = names.map(() => NullType);
+      }
+      first = false;
+      if (isHeaderLine) continue;
+      if (!inferTypes) break;
+      const m = Math.min(tk.count, types.length);
+      for (let c = 0; c < m; c++) {
+        const v = tokenValue(tk.fields[c]!, tk.quoted[c]!, o);
+        if (v !== null) types[c] = inferToken(types[c]!, v, o, dt);
+      }
+    }
+    if (!inferTypes && names !== null) break;
+  }
+  return StructOf((names ?? []).map((n, i) => field(n, types[i]!.kind === "null" ? StringType : types[i]!)));
+}

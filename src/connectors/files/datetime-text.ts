@@ -1,0 +1,39 @@
+/**
+ * Timestamp and date text for the JSON and CSV sources and sinks. Defaults are Spark's: read
+ * with the lenient cast parser (`parseTimestamp`/`parseDate`), write
+ * `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` in the session zone (millisecond precision, `Z` for UTC) and
+ * `yyyy-MM-dd`. The `timestampFormat` / `dateFormat` options switch both ways to a pattern.
+ */
+import { compilePattern } from "../../common/datetime-format.js";
+import { MICROS_PER_DAY, formatDate, parseDate, parseTimestamp } from "../../common/time.js";
+import type { SourceOptions } from "./options.js";
+
+export const DEFAULT_WRITE_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+
+export interface DateTimeText {
+  readonly zone: string;
+  formatTimestamp(micros: number): string;
+  formatDate(days: number): string;
+  parseTimestamp(s: string): number | null;
+  parseDate(s: string): number | null;
+}
+
+export function dateTimeText(o: SourceOptions | null, zone: string): DateTimeText {
+  const tsFormat = o?.get("timestampFormat");
+  const dateFormat = o?.get("dateFormat");
+  const writeTs = compilePattern(tsFormat ?? DEFAULT_WRITE_TIMESTAMP_FORMAT);
+  const datePattern = dateFormat ? compilePattern(dateFormat) : null;
+  const readTs = tsFormat ? compilePattern(tsFormat) : null;
+  return {
+    zone,
+    formatTimestamp: (micros) => writeTs.format(micros, zone),
+    formatDate: datePattern ? (days) => datePattern.format(days * MICROS_PER_DAY, "UTC") : formatDate,
+    parseTimestamp: readTs ? (s) => readTs.parse(s, zone) : (s) => parseTimestamp(s, zone),
+    parseDate: datePattern
+      ? (s) => {
+          const m = datePattern.parse(s, "UTC");
+          return m === null ? null : Math.floor(m / MICROS_PER_DAY);
+        }
+      : parseDate,
+  };
+}

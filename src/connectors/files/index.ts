@@ -1,0 +1,12 @@
+/**
+ * File sources and sinks: json, csv, text, parquet.
+ *
+ *   listInputFiles[Sync](path)                 data files under a path (PATH_NOT_FOUND if missing)
+ *   inferFileSchema[Sync](format, files, opts, tz)  Spark-style inference (+ partition columns)
+ *   readFile / readFiles(format, ..., schema)  decode into column batches in `schema`'s order
+ *   writeFiles(format, dir, schema, batches, opts, saveMode, tz, partitionBy?)
+ */
+export { listInputFiles, listInputFilesSync } from "./paths.js";
+export { inferFileSchema, inferFileSchemaSync, readFile, readFiles } from "./reader.js";
+export { type SaveMode, writeFiles } from "./writer.js";
+export { type FileFormat, fileFormat } from "./format.js";

@@ -1,0 +1,130 @@
+/**
+ * Reading files: per-format dispatch, partition columns filled from `k=v` directories, and
+ * schema inference over a list of files (synchronous, because `load()` returns a DataFrame
+ * with its schema right away; `inferFileSchema` is the promise-returning form).
+ */
+import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { constantVector, nullVector } from "../../columnar/vector.js";
+import { AnalysisException } from "../../common/errors.js";
+import { StructOf, type StructField, type StructType } from "../../types/datatypes.js";
+import { csvReadOptions } from "./csv-options.js";
+import { inferCsvSchema } from "./csv-infer.js";
+import { readCsvText } from "./csv-read.js";
+import { dateTimeText } from "./datetime-text.js";
+import { type FileFormat, fileFormat } from "./format.js";
+import { inferJsonSchema } from "./json-infer.js";
+import { readJsonText } from "./json-read.js";
+import { readInputText, readInputTextSync } from "./lines.js";
+import { SourceOptions, corruptColumnName, effectiveZone, parseMode } from "./options.js";
+import { parquetFileSchema, readParquetFile } from "./parquet.js";
+import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
+import { TEXT_SCHEMA, readTextContent } from "./text.js";
+
+const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "Text", parquet: "Parquet" };
+
+function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOptions, tz: string): StructType {
+  switch (fmt) {
+    case "json": {
+      const inputs = files.map((file) => ({ file, text: readInputTextSync(file) }));
+      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), o.get("lineSep"));
+    }
+    case "csv":
+      return inferCsvSchema(files.map(readInputTextSync), csvReadOptions(o), o.bool("inferSchema", false), dateTimeText(o, tz));
+    case "text":
+      return TEXT_SCHEMA;
+    case "parquet": {
+      // Spark takes one file's footer unless mergeSchema is set (then: union by name).
+      if (!o.bool("mergeSchema", false)) return parquetFileSchema(files[0]!);
+      const byName = new Map<string, StructField>();
+      for (const f of files) for (const fld of parquetFileSchema(f).fields) if (!byName.has(fld.name)) byName.set(fld.name, fld);
+      return StructOf([...byName.values()]);
+    }
+  }
+}
+
+/** The schema of `files`: the format's data columns, then any partition columns. */
+export function inferFileSchemaSync(
+  format: string,
+  files: readonly string[],
+  options: Readonly<Record<string, string>>,
+  timeZone: string,
+): StructType {
+  const fmt = fileFormat(format);
+  const o = new SourceOptions(options);
+  const tz = effectiveZone(o, timeZone);
+  if (files.length === 0) {
+    throw new AnalysisException(
+      "UNABLE_TO_INFER_SCHEMA",
+      `[UNABLE_TO_INFER_SCHEMA] Unable to infer schema for ${DISPLAY[fmt]}. It must be specified manually.`,
+    );
+  }
+  const data = inferDataSchema(fmt, files, o, tz);
+  const parts = inferPartitionFields(files, tz, o.get("basePath"));
+  const have = new Set(data.fields.map((f) => f.name.toLowerCase()));
+  return StructOf([...data.fields, ...parts.filter((p) => !have.has(p.name.toLowerCase()))]);
+}
+
+export async function inferFileSchema(
+  format: string,
+  files: readonly string[],
+  options: Readonly<Record<string, string>>,
+  timeZone: string,
+): Promise<StructType> {
+  return inferFileSchemaSync(format, files, options, timeZone);
+}
+
+async function readData(fmt: FileFormat, file: string, schema: StructType, o: SourceOptions, tz: string): Promise<Batch[]> {
+  switch (fmt) {
+    case "json":
+      return readJsonText(file, await readInputText(file), schema, {
+        mode: parseMode(o),
+        corruptColumn: corruptColumnName(o),
+        dateTime: dateTimeText(o, tz),
+        lineSep: o.get("lineSep"),
+      });
+    case "csv":
+      return readCsvText(file, await readInputText(file), schema, csvReadOptions(o), dateTimeText(o, tz));
+    case "text":
+      return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
+    case "parquet":
+      return readParquetFile(file, schema);
+  }
+}
+
+/** One file → batches whose columns follow `schema` (partition columns from its directories). */
+export async function readFile(
+  format: string,
+  file: string,
+  schema: StructType,
+  options: Readonly<Record<string, string>>,
+  timeZone: string,
+): Promise<Batch[]> {
+  const fmt = fileFormat(format);
+  const o = new SourceOptions(options);
+  const tz = effectiveZone(o, timeZone);
+  const spec = new Map(partitionSpecOf(file, o.get("basePath")).map(([k, v]) => [k.toLowerCase(), v]));
+  const isPart = schema.fields.map((f) => spec.has(f.name.toLowerCase()));
+  const dataSchema = isPart.some(Boolean) ? StructOf(schema.fields.filter((_, i) => !isPart[i])) : schema;
+  let batches = await readData(fmt, file, dataSchema, o, tz);
+  if (batches.length === 0) batches = [makeBatch(dataSchema.fields.map((f) => nullVector(f.type, 0)), 0)];
+  if (dataSchema === schema) return batches;
+  const values = schema.fields.map((f, i) => (isPart[i] ? partitionValue(spec.get(f.name.toLowerCase())!, f.type, tz) : null));
+  return batches.map((b) => {
+    let d = 0;
+    const cols = schema.fields.map((f, i) => (isPart[i] ? constantVector(f.type, values[i], b.numRows) : b.columns[d++]!));
+    return makeBatch(cols, b.numRows);
+  });
+}
+
+export async function readFiles(
+  format: string,
+  files: readonly string[],
+  schema: StructType,
+  options: Readonly<Record<string, string>>,
+  timeZone: string,
+): Promise<Batch[]> {
+  const out: Batch[] = [];
+  // Sequential on purpose: two cores, and the WASM Parquet heap grows with concurrent files.
+  for (const f of files) out.push(...(await readFile(format, f, schema, options, timeZone)));
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * The streaming source contract. A source hands out offsets (JSON values, written verbatim
+ * into the offset log) and, for a range of offsets, the rows in between. Differences between
+ * sources are adapted here, once, so the micro-batch loop never branches on a source's kind.
+ *
+ * Offsets must be replayable: `getBatch(start, end)` for a range already handed out returns
+ * the same rows after a restart (the recovery rule re-runs an uncommitted batch with the same
+ * offsets). Sources with partitions (files, Kafka) keep per-partition positions inside their
+ * offset JSON, e.g. `{"topic":{"0":42,"1":17}}`.
+ */
+import type { Batch } from "../columnar/batch.js";
+import type { StructType } from "../types/datatypes.js";
+
+export type Offset = string | number | boolean | null | Offset[] | { [k: string]: Offset };
+
+/** Per-trigger read limit (Spark's ReadLimit): all, or at most N rows / files. */
+export type ReadLimit = { kind: "all" } | { kind: "maxRows"; max: number } | { kind: "maxFiles"; max: number };
+
+export interface SourceContext {
+  /** `<checkpoint>/sources/<index>`: where a source keeps its own metadata, if it needs any. */
+  readonly metadataDir: string | null;
+  readonly timeZone: string;
+  /** Wall clock (or the test kit's manual clock), ms. */
+  now(): number;
+}
+
+export interface StreamSource {
+  /** Spark's toString of the source, shown in progress `sources[i].description`. */
+  readonly description: string;
+  readonly schema: StructType;
+  /** False when AvailableNow must fall back to a single batch (Spark's `rate` source). */
+  readonly supportsAvailableNow: boolean;
+  /** The read limit the source's options ask for (maxFilesPerTrigger, rowsPerBatch, ...). */
+  defaultReadLimit(): ReadLimit;
+  /** AvailableNow: fix the end offset now; later `latestOffset` calls never go past it. */
+  prepareForAvailableNow(): Promise<void>;
+  /** The end offset of the next batch starting at `start` (null start = from the beginning). */
+  latestOffset(start: Offset | null, limit: ReadLimit): Promise<Offset | null>;
+  /** Rows in (start, end]. */
+  getBatch(start: Offset | null, end: Offset): Promise<Batch[]>;
+  /** Everything up to `end` is committed and may be discarded. */
+  commit(end: Offset): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StreamSink {
+  /** Progress `sink.description`. */
+  readonly description: string;
+  /** V1 sinks (foreachBatch, file sink, foreach) report numOutputRows = -1, as in Spark. */
+  readonly reportsOutputRows: boolean;
+  addBatch(batchId: number, data: SinkBatch): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+export interface SinkBatch {
+  readonly names: readonly string[];
+  readonly schema: StructType;
+  readonly batches: readonly Batch[];
+  readonly outputMode: "append" | "update" | "complete";
+  readonly timeZone: string;
+}
+
+export function sameOffset(a: Offset | null, b: Offset | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

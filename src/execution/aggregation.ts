@@ -1,0 +1,94 @@
+/**
+ * The shape of an aggregation, shared by the batch HashAggregate and the streaming state-store
+ * aggregation: grouping expressions, the distinct aggregate calls with their accumulators, and
+ * the projection that builds the output row from (grouping keys, aggregate results).
+ */
+import type { Batch } from "../columnar/batch.js";
+import type { Vector } from "../columnar/vector.js";
+import { typeOf } from "../analyzer/types.js";
+import { isAggregateCall } from "../analyzer/aggregate-rules.js";
+import { type Accumulator, type AggregateFunction, type EvalContext, lookupFunction } from "../functions/index.js";
+import { type Attribute, attribute, type Call, type Expr, transformDown } from "../plan/expressions.js";
+import { semanticKey } from "../plan/semantic.js";
+import { exprToSql } from "../plan/sql-text.js";
+import type { DataType } from "../types/datatypes.js";
+import { bindIndex, type CompiledExpr, compileExpr } from "./compile.js";
+
+interface AggCall {
+  readonly call: Call;
+  readonly fn: AggregateFunction;
+  readonly args: readonly CompiledExpr[];
+  readonly argTypes: readonly DataType[];
+  readonly resultType: DataType;
+  readonly literals: readonly unknown[];
+  readonly attr: Attribute;
+}
+
+export class AggregationSpec {
+  readonly groupAttrs: Attribute[];
+  readonly aggCalls: AggCall[] = [];
+  /** Output expressions over [...groupAttrs, ...aggCalls.attr]. */
+  readonly resultExprs: Expr[];
+  private readonly groupExprs: CompiledExpr[];
+
+  constructor(
+    readonly groupingExprs: readonly Expr[],
+    readonly aggregateExprs: readonly Expr[],
+    input: readonly Attribute[],
+  ) {
+    const index = bindIndex(input);
+    this.groupAttrs = groupingExprs.map((g) =>
+      g.kind === "attribute" ? g : attribute(exprToSql(g), typeOf(g), true),
+    );
+    this.groupExprs = groupingExprs.map((g) => compileExpr(g, input, index));
+    const groupKeys = new Map(groupingExprs.map((g, i) => [semanticKey(g), this.groupAttrs[i]!]));
+    const callAttrs = new Map<string, Attribute>();
+    this.resultExprs = aggregateExprs.map((e) =>
+      transformDown(e, (x) => {
+        const g = groupKeys.get(semanticKey(x));
+        if (g && x.kind !== "alias") return g;
+        if (x.kind === "call" && isAggregateCall(x)) {
+          const key = semanticKey(x);
+          let a = callAttrs.get(key);
+          if (!a) {
+            a = attribute(exprToSql(x), typeOf(x), true);
+            callAttrs.set(key, a);
+            const fn = lookupFunction(x.name) as AggregateFunction;
+            this.aggCalls.push({
+              call: x,
+              fn,
+              args: x.args.map((arg) => compileExpr(arg, input, index)),
+              argTypes: x.args.map(typeOf),
+              resultType: typeOf(x),
+              literals: x.args.map((arg) => (arg.kind === "literal" ? arg.value : undefined)),
+              attr: a,
+            });
+          }
+          return a;
+        }
+        return x;
+      }),
+    );
+  }
+
+  /** Attributes of [...groupAttrs, ...agg results], the input of `resultExprs`. */
+  get intermediateAttrs(): Attribute[] {
+    return [...this.groupAttrs, ...this.aggCalls.map((c) => c.attr)];
+  }
+
+  groupKeys(b: Batch, ctx: EvalContext): Vector[] {
+    return this.groupExprs.map((f) => f(b, ctx));
+  }
+
+  aggInputs(b: Batch, ctx: EvalContext): Vector[][] {
+    return this.aggCalls.map((c) => c.args.map((f) => f(b, ctx)));
+  }
+
+  newAccumulators(): Accumulator[] {
+    return this.aggCalls.map((c) => c.fn.create(c.argTypes, c.resultType, c.call.distinct, c.literals));
+  }
+
+  bufferTypes(): DataType[][] {
+    return this.aggCalls.map((c) => c.fn.bufferTypes(c.argTypes, c.call.distinct));
+  }
+}

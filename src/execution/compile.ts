@@ -1,0 +1,108 @@
+/**
+ * Expression compilation: a resolved expression becomes a closure that computes a whole
+ * column vector for a batch. Attributes are bound to column positions once, here, so the
+ * closures do no name lookups at run time.
+ */
+import type { Batch } from "../columnar/batch.js";
+import { concatVectors, constantVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
+import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
+import type { Attribute, Expr } from "../plan/expressions.js";
+import { typeOf } from "../analyzer/types.js";
+import { type DataType, typesEqual } from "../types/datatypes.js";
+
+export type CompiledExpr = (batch: Batch, ctx: EvalContext) => Vector;
+
+export function bindIndex(input: readonly Attribute[]): Map<number, number> {
+  const m = new Map<number, number>();
+  input.forEach((a, i) => {
+    if (!m.has(a.exprId)) m.set(a.exprId, i);
+  });
+  return m;
+}
+
+export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIndex(input)): CompiledExpr {
+  switch (e.kind) {
+    case "attribute": {
+      const i = index.get(e.exprId);
+      if (i === undefined) {
+        throw new Error(`attribute ${e.name}#${e.exprId} not found in input [${input.map((a) => `${a.name}#${a.exprId}`).join(", ")}]`);
+      }
+      return (b) => b.columns[i]!;
+    }
+    case "literal": {
+      const { type, value } = e;
+      return (b) => constantVector(type, value, b.numRows);
+    }
+    case "alias":
+    case "sortOrder":
+      return compileExpr(e.child, input, index);
+    case "cast": {
+      const child = compileExpr(e.child, input, index);
+      const to = e.to;
+      return (b, ctx) => castVector(child(b, ctx), to, b.numRows, ctx);
+    }
+    case "caseWhen":
+      return compileCaseWhen(e, input, index);
+    case "call": {
+      const fn = lookupFunction(e.name);
+      if (!fn || fn.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
+      const args = e.args.map((a) => compileExpr(a, input, index));
+      const kernel = fn.kernel;
+      const type = typeOf(e);
+      return (b, ctx) => {
+        const v = kernel(
+          args.map((a) => a(b, ctx)),
+          b.numRows,
+          ctx,
+        );
+        // Kernels of nested types may not know field names; the resolved type is authoritative.
+        return v.type === type || typesEqual(v.type, type) ? v : { ...v, type };
+      };
+    }
+    case "column":
+    case "star":
+      throw new Error(`unresolved ${e.kind} reached execution`);
+  }
+}
+
+/**
+ * CASE WHEN: every branch value is computed over the batch (kernels are cheap and branch-free),
+ * then each row takes its value from the first branch whose condition holds.
+ */
+function compileCaseWhen(e: Expr & { kind: "caseWhen" }, input: readonly Attribute[], index: Map<number, number>): CompiledExpr {
+  const conds = e.branches.map(([c]) => compileExpr(c, input, index));
+  const vals = [...e.branches.map(([, v]) => v), ...(e.otherwise ? [e.otherwise] : [])].map((v) => compileExpr(v, input, index));
+  const type = typeOf(e);
+  return (b, ctx) => {
+    const n = b.numRows;
+    const which = new Int32Array(n).fill(e.otherwise ? conds.length : -1);
+    const decided = new Uint8Array(n);
+    for (let k = 0; k < conds.length; k++) {
+      const m = conds[k]!(b, ctx);
+      const mv = m.values as Uint8Array;
+      for (let i = 0; i < n; i++) {
+        if (decided[i] === 0 && mv[i] === 1 && (m.validity === null || m.validity[i] === 1)) {
+          which[i] = k;
+          decided[i] = 1;
+        }
+      }
+    }
+    const all = concatVectors(
+      type,
+      vals.map((f) => withType(f(b, ctx), type)),
+    );
+    const idx = new Int32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = which[i]! >= 0 ? which[i]! * n + i : -1;
+    return take(all, idx);
+  };
+}
+
+function withType(v: Vector, type: DataType): Vector {
+  return v.type === type ? v : { ...v, type };
+}
+
+/** Evaluate a predicate and return the selected row indices. */
+export function compilePredicate(e: Expr, input: readonly Attribute[]): (b: Batch, ctx: EvalContext) => Int32Array {
+  const f = compileExpr(e, input);
+  return (b, ctx) => selectionFromMask(f(b, ctx));
+}

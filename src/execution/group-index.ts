@@ -1,0 +1,226 @@
+/**
+ * Assigns a dense group id to every distinct key tuple: the core of hash aggregation, hash
+ * joins, distinct and deduplication. Keys are flattened into "leaf" columns (struct fields
+ * become separate leaves, nested values a canonical string), hashed a column at a time, and
+ * looked up in an open-addressing table of typed arrays — no JS object per row.
+ */
+import { concatVectors, take, type Vector } from "../columnar/vector.js";
+import type { DataType } from "../types/datatypes.js";
+
+type NumArray = Float64Array | Int32Array | Uint8Array;
+interface Leaf {
+  readonly numeric: boolean;
+  readonly values: NumArray | unknown[];
+  /** 1 = valid; null = no nulls. */
+  readonly validity: Uint8Array | null;
+}
+
+function canonical(v: unknown): string {
+  if (v instanceof Uint8Array) return `b:${Array.from(v).join(",")}`;
+  if (v instanceof Map) return `m:${JSON.stringify([...v])}`;
+  return JSON.stringify(v);
+}
+
+function leavesOf(v: Vector, n: number, out: Leaf[]): void {
+  if (v.children) {
+    if (v.validity) out.push({ numeric: true, values: v.validity, validity: null });
+    for (const c of v.children) leavesOf(c, n, out);
+    return;
+  }
+  const k = v.type.kind;
+  if (k === "array" || k === "map" || k === "binary") {
+    const vals = new Array<string>(n);
+    for (let i = 0; i < n; i++) vals[i] = v.validity && v.validity[i] === 0 ? "" : canonical(v.values[i]);
+    out.push({ numeric: false, values: vals, validity: v.validity });
+    return;
+  }
+  out.push({ numeric: !(v.values instanceof Array), values: v.values, validity: k === "null" ? new Uint8Array(n) : v.validity });
+}
+
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+function mix(h: number, k: number): number {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, C2);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+function hashNumber(x: number): number {
+  const lo = x | 0;
+  const hi = (x / 4294967296) | 0;
+  const frac = ((x - Math.floor(x)) * 1e9) | 0;
+  return lo ^ Math.imul(hi, 0x9e3779b1) ^ Math.imul(frac, 0x85ebca6b);
+}
+
+/** Hash every row of the key leaves into `out` (a column at a time). */
+export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): void {
+  out.fill(0x2545f491, 0, n);
+  for (const leaf of leaves) {
+    const valid = leaf.validity;
+    if (leaf.numeric) {
+      const v = leaf.values as NumArray;
+      for (let i = 0; i < n; i++) out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? 0x7fffffff : hashNumber(v[i]!));
+    } else {
+      const v = leaf.values as unknown[];
+      for (let i = 0; i < n; i++) {
+        const x = v[i];
+        out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? 0x7fffffff : typeof x === "string" ? hashString(x) : hashString(canonical(x)));
+      }
+    }
+  }
+}
+
+/** Growable store of one leaf's values for the representative row of each group. */
+class LeafStore {
+  num: Float64Array = new Float64Array(64);
+  obj: unknown[] = [];
+  nulls: Uint8Array = new Uint8Array(64);
+  constructor(readonly numeric: boolean) {}
+  push(g: number, leaf: Leaf, i: number): void {
+    if (g >= this.nulls.length) {
+      const nn = new Uint8Array(this.nulls.length * 2);
+      nn.set(this.nulls);
+      this.nulls = nn;
+      if (this.numeric) {
+        const nv = new Float64Array(this.num.length * 2);
+        nv.set(this.num);
+        this.num = nv;
+      }
+    }
+    const isNull = leaf.validity !== null && leaf.validity[i] === 0;
+    this.nulls[g] = isNull ? 1 : 0;
+    if (this.numeric) this.num[g] = isNull ? 0 : (leaf.values as NumArray)[i]!;
+    else this.obj[g] = isNull ? null : (leaf.values as unknown[])[i];
+  }
+  equals(g: number, leaf: Leaf, i: number): boolean {
+    const isNull = leaf.validity !== null && leaf.validity[i] === 0;
+    if (isNull || this.nulls[g] === 1) return isNull && this.nulls[g] === 1;
+    if (this.numeric) {
+      const a = this.num[g]!;
+      const b = (leaf.values as NumArray)[i]!;
+      return a === b || (a !== a && b !== b); // NaN groups with NaN, as in Spark
+    }
+    return this.obj[g] === (leaf.values as unknown[])[i];
+  }
+}
+
+export class GroupIndex {
+  private slots: Int32Array = new Int32Array(1024).fill(-1);
+  private slotHashes: Int32Array = new Int32Array(1024);
+  private mask = 1023;
+  private stores: LeafStore[] | null = null;
+  private keyChunks: Vector[][] = [];
+  numGroups = 0;
+
+  constructor(readonly keyTypes: readonly DataType[]) {}
+
+  /** Group id for each of the n rows of `keys`; new keys get the next ids. */
+  assign(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    if (keys.length === 0) {
+      // Global aggregation: one group.
+      if (this.numGroups === 0 && n > 0) {
+        this.numGroups = 1;
+        this.keyChunks.push([]);
+      }
+      out.fill(0, 0, n);
+      return out;
+    }
+    const leaves: Leaf[] = [];
+    for (const k of keys) leavesOf(k, n, leaves);
+    if (!this.stores) this.stores = leaves.map((l) => new LeafStore(l.numeric));
+    const stores = this.stores;
+    const hashes = new Int32Array(n);
+    hashRows(leaves, n, hashes);
+    const newRows: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const h = hashes[i]!;
+      let s = h & this.mask;
+      for (;;) {
+        const g = this.slots[s]!;
+        if (g === -1) {
+          const id = this.numGroups++;
+          this.slots[s] = id;
+          this.slotHashes[s] = h;
+          for (let l = 0; l < leaves.length; l++) stores[l]!.push(id, leaves[l]!, i);
+          newRows.push(i);
+          out[i] = id;
+          if (this.numGroups * 2 > this.mask) this.grow();
+          break;
+        }
+        if (this.slotHashes[s] === h && this.rowEquals(g, leaves, i)) {
+          out[i] = g;
+          break;
+        }
+        s = (s + 1) & this.mask;
+      }
+    }
+    if (newRows.length > 0) this.keyChunks.push(keys.map((k) => take(k, newRows)));
+    return out;
+  }
+
+  /** Group id of each row without inserting; -1 when the key is unknown. */
+  probe(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    if (keys.length === 0) return out.fill(this.numGroups > 0 ? 0 : -1, 0, n);
+    const leaves: Leaf[] = [];
+    for (const k of keys) leavesOf(k, n, leaves);
+    const hashes = new Int32Array(n);
+    hashRows(leaves, n, hashes);
+    for (let i = 0; i < n; i++) {
+      const h = hashes[i]!;
+      let s = h & this.mask;
+      out[i] = -1;
+      for (;;) {
+        const g = this.slots[s]!;
+        if (g === -1) break;
+        if (this.slotHashes[s] === h && this.rowEquals(g, leaves, i)) {
+          out[i] = g;
+          break;
+        }
+        s = (s + 1) & this.mask;
+      }
+    }
+    return out;
+  }
+
+  private rowEquals(g: number, leaves: readonly Leaf[], i: number): boolean {
+    const stores = this.stores!;
+    for (let l = 0; l < leaves.length; l++) if (!stores[l]!.equals(g, leaves[l]!, i)) return false;
+    return true;
+  }
+
+  private grow(): void {
+    const cap = (this.mask + 1) * 2;
+    const slots = new Int32Array(cap).fill(-1);
+    const hashes = new Int32Array(cap);
+    const mask = cap - 1;
+    for (let s = 0; s <= this.mask; s++) {
+      const g = this.slots[s]!;
+      if (g === -1) continue;
+      const h = this.slotHashes[s]!;
+      let t = h & mask;
+      while (slots[t] !== -1) t = (t + 1) & mask;
+      slots[t] = g;
+      hashes[t] = h;
+    }
+    this.slots = slots;
+    this.slotHashes = hashes;
+    this.mask = mask;
+  }
+
+  /** The distinct keys, in group-id order. */
+  keyVectors(): Vector[] {
+    return this.keyTypes.map((t, k) =>
+      concatVectors(
+        t,
+        this.keyChunks.map((c) => c[k]!),
+      ),
+    );
+  }
+}

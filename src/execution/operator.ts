@@ -1,0 +1,31 @@
+/**
+ * The physical operator contract. Every operator turns its children's batches into output
+ * batches; `execute` is the only required step. Stateful streaming operators additionally
+ * read and write their state through `ctx.state` (see src/execution/stateful/).
+ */
+import type { Batch } from "../columnar/batch.js";
+import type { EvalContext } from "../functions/index.js";
+import type { Attribute } from "../plan/expressions.js";
+import type { StatefulContext } from "./stateful/context.js";
+
+export interface ExecContext {
+  readonly eval: EvalContext;
+  /** Present while a streaming micro-batch runs; absent for batch queries. */
+  readonly state?: StatefulContext;
+}
+
+export interface PhysicalOperator {
+  /** Spark-style name, e.g. `HashAggregate`, shown by explain(). */
+  readonly name: string;
+  readonly output: readonly Attribute[];
+  readonly children: readonly PhysicalOperator[];
+  execute(ctx: ExecContext): Promise<Batch[]>;
+  /** One-line description for explain(), without the name. */
+  describe(): string;
+}
+
+export function explainPhysical(op: PhysicalOperator, indent = 0): string {
+  const pad = indent === 0 ? "" : `${"   ".repeat(indent - 1)}+- `;
+  const line = `${pad}${op.name} ${op.describe()}`.trimEnd();
+  return [line, ...op.children.map((c) => explainPhysical(c, indent + 1))].join("\n");
+}

@@ -1,0 +1,197 @@
+/**
+ * Stateless row operators: scans of in-memory data and ranges, project, filter, expand,
+ * union and limit.
+ */
+import { type Batch, makeBatch, sliceBatch, takeBatch } from "../../columnar/batch.js";
+import { makeVector } from "../../columnar/vector.js";
+import type { Attribute, Expr } from "../../plan/expressions.js";
+import { exprToSql } from "../../plan/sql-text.js";
+import { LongType } from "../../types/datatypes.js";
+import { bindIndex, compileExpr, compilePredicate } from "../compile.js";
+import type { ExecContext, PhysicalOperator } from "../operator.js";
+
+const BATCH_ROWS = 65_536;
+
+const attrList = (as: readonly Attribute[]) => `[${as.map((a) => `${a.name}#${a.exprId}`).join(", ")}]`;
+
+export class LocalScanExec implements PhysicalOperator {
+  readonly name = "LocalTableScan";
+  readonly children = [];
+  constructor(
+    readonly output: readonly Attribute[],
+    readonly batches: readonly Batch[],
+  ) {}
+  async execute(): Promise<Batch[]> {
+    return [...this.batches];
+  }
+  describe(): string {
+    return attrList(this.output);
+  }
+}
+
+export class RangeExec implements PhysicalOperator {
+  readonly name = "Range";
+  readonly children = [];
+  constructor(
+    readonly output: readonly Attribute[],
+    readonly start: number,
+    readonly end: number,
+    readonly step: number,
+  ) {}
+  async execute(): Promise<Batch[]> {
+    const { start, end, step } = this;
+    const total = Math.max(0, Math.ceil((end - start) / step));
+    const out: Batch[] = [];
+    for (let off = 0; off < total; off += BATCH_ROWS) {
+      const n = Math.min(BATCH_ROWS, total - off);
+      const v = new Float64Array(n);
+      for (let i = 0; i < n; i++) v[i] = start + (off + i) * step;
+      out.push(makeBatch([makeVector(LongType, v, null, n)], n));
+    }
+    return out;
+  }
+  describe(): string {
+    return `(${this.start}, ${this.end}, step=${this.step})`;
+  }
+}
+
+export class ProjectExec implements PhysicalOperator {
+  readonly name = "Project";
+  readonly children: PhysicalOperator[];
+  private readonly compiled;
+  constructor(
+    readonly exprs: readonly Expr[],
+    readonly output: readonly Attribute[],
+    readonly child: PhysicalOperator,
+  ) {
+    this.children = [child];
+    const index = bindIndex(child.output);
+    this.compiled = exprs.map((e) => compileExpr(e, child.output, index));
+  }
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    return (await this.child.execute(ctx)).map((b) => this.apply(b, ctx));
+  }
+  apply(b: Batch, ctx: ExecContext): Batch {
+    return makeBatch(
+      this.compiled.map((f) => f(b, ctx.eval)),
+      b.numRows,
+    );
+  }
+  describe(): string {
+    return `[${this.exprs.map((e) => (e.kind === "alias" ? `${exprToSql(e.child)} AS ${e.name}#${e.exprId}` : exprToSql(e))).join(", ")}]`;
+  }
+}
+
+export class FilterExec implements PhysicalOperator {
+  readonly name = "Filter";
+  readonly children: PhysicalOperator[];
+  readonly output: readonly Attribute[];
+  private readonly predicate;
+  constructor(
+    readonly condition: Expr,
+    readonly child: PhysicalOperator,
+  ) {
+    this.children = [child];
+    this.output = child.output;
+    this.predicate = compilePredicate(condition, child.output);
+  }
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const out: Batch[] = [];
+    for (const b of await this.child.execute(ctx)) {
+      const sel = this.predicate(b, ctx.eval);
+      if (sel.length === b.numRows) out.push(b);
+      else if (sel.length > 0) out.push(takeBatch(b, sel));
+    }
+    return out;
+  }
+  describe(): string {
+    return exprToSql(this.condition);
+  }
+}
+
+export class ExpandExec implements PhysicalOperator {
+  readonly name = "Expand";
+  readonly children: PhysicalOperator[];
+  private readonly compiled;
+  constructor(
+    readonly projections: readonly (readonly Expr[])[],
+    readonly output: readonly Attribute[],
+    readonly child: PhysicalOperator,
+  ) {
+    this.children = [child];
+    const index = bindIndex(child.output);
+    this.compiled = projections.map((p) => p.map((e) => compileExpr(e, child.output, index)));
+  }
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const out: Batch[] = [];
+    for (const b of await this.child.execute(ctx)) {
+      // Interleave so each input row's projections are adjacent (newest window first).
+      const parts = this.compiled.map((p) => p.map((f) => f(b, ctx.eval)));
+      const k = parts.length;
+      const n = b.numRows;
+      const idx = new Int32Array(n * k);
+      for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) idx[i * k + j] = j * n + i;
+      const stacked = this.output.map((a, c) =>
+        concatColumn(
+          a,
+          parts.map((p) => p[c]!),
+        ),
+      );
+      out.push(takeBatch(makeBatch(stacked, n * k), idx));
+    }
+    return out;
+  }
+  describe(): string {
+    return `${this.projections.length} projections, ${attrList(this.output)}`;
+  }
+}
+
+import { concatVectors, type Vector } from "../../columnar/vector.js";
+function concatColumn(a: Attribute, parts: readonly Vector[]): Vector {
+  return concatVectors(
+    a.type,
+    parts.map((p) => (p.type === a.type ? p : { ...p, type: a.type })),
+  );
+}
+
+export class UnionExec implements PhysicalOperator {
+  readonly name = "Union";
+  readonly output: readonly Attribute[];
+  constructor(readonly children: readonly PhysicalOperator[]) {
+    this.output = children[0]!.output;
+  }
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const parts = await Promise.all(this.children.map((c) => c.execute(ctx)));
+    return parts.flat();
+  }
+  describe(): string {
+    return "";
+  }
+}
+
+export class LimitExec implements PhysicalOperator {
+  readonly name = "GlobalLimit";
+  readonly children: PhysicalOperator[];
+  readonly output: readonly Attribute[];
+  constructor(
+    readonly n: number,
+    readonly child: PhysicalOperator,
+  ) {
+    this.children = [child];
+    this.output = child.output;
+  }
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const out: Batch[] = [];
+    let left = this.n;
+    for (const b of await this.child.execute(ctx)) {
+      if (left <= 0) break;
+      const take = Math.min(left, b.numRows);
+      out.push(take === b.numRows ? b : sliceBatch(b, 0, take));
+      left -= take;
+    }
+    return out;
+  }
+  describe(): string {
+    return String(this.n);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Batch scan of json / csv / parquet / text files through the file connectors.
+ */
+import type { Batch } from "../../columnar/batch.js";
+import { listInputFiles, readFiles } from "../../connectors/files/index.js";
+import type { Attribute } from "../../plan/expressions.js";
+import { field, StructOf } from "../../types/datatypes.js";
+import type { ExecContext, PhysicalOperator } from "../operator.js";
+
+export class FileScanExec implements PhysicalOperator {
+  readonly name = "FileScan";
+  readonly children = [];
+  constructor(
+    readonly format: string,
+    readonly paths: readonly string[],
+    readonly options: Readonly<Record<string, string>>,
+    readonly output: readonly Attribute[],
+  ) {}
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const schema = StructOf(this.output.map((a) => field(a.name, a.type, a.nullable)));
+    const files = (await Promise.all(this.paths.map((p) => listInputFiles(p)))).flat();
+    return readFiles(this.format, files, schema, { ...this.options }, ctx.eval.timeZone);
+  }
+  describe(): string {
+    return `${this.format} [${this.output.map((a) => `${a.name}#${a.exprId}`).join(", ")}] Location: [${this.paths.join(", ")}]`;
+  }
+}

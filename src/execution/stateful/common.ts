@@ -1,0 +1,52 @@
+/**
+ * Helpers shared by the stateful operators: which column carries event time, reading event
+ * times as micros, state partitioning by key hash, fresh metric records.
+ */
+import type { Vector } from "../../columnar/vector.js";
+import type { Attribute } from "../../plan/expressions.js";
+import type { StateOperatorMetrics } from "./context.js";
+
+export const WATERMARK_KEY = "spark.watermarkDelayMs";
+
+/** Index of the attribute carrying watermark metadata, or -1. */
+export function eventTimeKeyIndex(attrs: readonly Attribute[]): number {
+  return attrs.findIndex((a) => a.metadata[WATERMARK_KEY] !== undefined);
+}
+
+/** Event time per row in micros: timestamps as is, window structs by their `end`. */
+export function eventTimeMicros(v: Vector, n: number): Float64Array {
+  const src = v.children ? v.children[1]! : v;
+  const out = new Float64Array(n);
+  const vals = src.values as Float64Array;
+  for (let i = 0; i < n; i++) {
+    const isNull = (v.validity !== null && v.validity[i] === 0) || (src.validity !== null && src.validity[i] === 0);
+    out[i] = isNull ? Number.NEGATIVE_INFINITY : vals[i]!;
+  }
+  return out;
+}
+
+/** Partition of an encoded key: FNV-1a of the key text, modulo the partition count. */
+export function partitionOf(key: string, numPartitions: number): number {
+  if (numPartitions <= 1) return 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % numPartitions;
+}
+
+export function newMetrics(operatorName: string, numPartitions: number): StateOperatorMetrics {
+  return {
+    operatorName,
+    numRowsTotal: 0,
+    numRowsUpdated: 0,
+    allUpdatesTimeMs: 0,
+    numRowsRemoved: 0,
+    allRemovalsTimeMs: 0,
+    commitTimeMs: 0,
+    memoryUsedBytes: 0,
+    numRowsDroppedByWatermark: 0,
+    numLateInputRows: 0,
+    numShufflePartitions: numPartitions,
+    numStateStoreInstances: numPartitions,
+    customMetrics: {},
+  };
+}

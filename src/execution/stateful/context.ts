@@ -1,0 +1,61 @@
+/**
+ * What a stateful streaming operator gets from the micro-batch runtime: its state stores,
+ * the two watermarks Spark gives each stateful operator, and a place to report metrics and
+ * late rows.
+ */
+import type { Batch } from "../../columnar/batch.js";
+import type { Attribute } from "../../plan/expressions.js";
+import type { StateStore } from "../../state/store.js";
+
+export interface StateOperatorMetrics {
+  operatorName: string;
+  numRowsTotal: number;
+  numRowsUpdated: number;
+  numRowsRemoved: number;
+  allUpdatesTimeMs: number;
+  allRemovalsTimeMs: number;
+  commitTimeMs: number;
+  memoryUsedBytes: number;
+  numRowsDroppedByWatermark: number;
+  /** arus: input rows (not groups) that were late. */
+  numLateInputRows: number;
+  numShufflePartitions: number;
+  numStateStoreInstances: number;
+  customMetrics: Record<string, number>;
+}
+
+export interface LateRows {
+  readonly operatorId: number;
+  readonly operatorName: string;
+  readonly output: readonly Attribute[];
+  readonly batch: Batch;
+  /** Watermark the rows were judged against, ms. */
+  readonly watermarkMs: number;
+  /** Event time (micros) of each late row, to report how late it was. */
+  readonly eventTimeMicros: Float64Array;
+}
+
+export interface StatefulContext {
+  readonly batchId: number;
+  readonly outputMode: "append" | "update" | "complete";
+  /** W(N): evicts state (emits finished windows). */
+  readonly evictionWatermarkMs: number;
+  /** W(N-1): drops late input (Spark 3.4+ with allowMultiple=true). */
+  readonly lateWatermarkMs: number;
+  readonly numPartitions: number;
+  /** The store of (operator, partition), opened at version batchId. */
+  store(operatorId: number, partition: number, storeName?: string): Promise<StateStore>;
+  reportMetrics(operatorId: number, m: StateOperatorMetrics): void;
+  reportLateRows(late: LateRows): void;
+  /** Event-time stats (ms) seen by watermark node `nodeId` in this batch. */
+  reportEventTime(nodeId: number, stats: EventTimeStats): void;
+  /** The rows source `sourceId` contributes to this batch. */
+  sourceData(sourceId: string): readonly Batch[];
+}
+
+export interface EventTimeStats {
+  max: number;
+  min: number;
+  sum: number;
+  count: number;
+}

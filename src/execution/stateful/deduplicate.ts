@@ -1,0 +1,129 @@
+/**
+ * Streaming dropDuplicates / dropDuplicatesWithinWatermark (Spark's StreamingDeduplicateExec
+ * and StreamingDeduplicateWithinWatermarkExec). Rows at or below the late watermark are
+ * dropped first (whenever the input has an event-time column); the first row of each key
+ * passes and is remembered. Keys are evicted when the event-time column is a key and its value
+ * is <= the eviction watermark, or (within-watermark) once the eviction watermark reaches the
+ * first row's event time + delay.
+ */
+import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { getValue } from "../../columnar/vector.js";
+import type { Attribute } from "../../plan/expressions.js";
+import { encodeKey, type StateStore } from "../../state/store.js";
+import type { ExecContext, PhysicalOperator } from "../operator.js";
+import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf, WATERMARK_KEY } from "./common.js";
+
+export class StreamingDeduplicateExec implements PhysicalOperator {
+  readonly name: string;
+  readonly children: PhysicalOperator[];
+  readonly output: readonly Attribute[];
+  private readonly keyCols: number[];
+  private readonly eventTimeCol: number;
+  /** Position of the event-time column among the keys, or -1 (then state is never evicted). */
+  private readonly eventTimeKey: number;
+
+  constructor(
+    readonly operatorId: number,
+    readonly keys: readonly Attribute[],
+    readonly withinWatermark: boolean,
+    readonly child: PhysicalOperator,
+  ) {
+    this.children = [child];
+    this.output = child.output;
+    this.name = withinWatermark ? "DeduplicateWithinWatermark" : "Deduplicate";
+    this.keyCols = keys.map((k) => child.output.findIndex((a) => a.exprId === k.exprId));
+    this.eventTimeCol = eventTimeKeyIndex(child.output);
+    this.eventTimeKey = eventTimeKeyIndex(keys.map((k, i) => child.output[this.keyCols[i]!]!));
+  }
+
+  private delayMs(): number {
+    return Number(this.child.output[this.eventTimeCol]?.metadata[WATERMARK_KEY] ?? 0);
+  }
+
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const st = ctx.state!;
+    const metrics = newMetrics(this.withinWatermark ? "dedupeWithinWatermark" : "dedupe", st.numPartitions);
+    const started = Date.now();
+    const stores: StateStore[] = [];
+    for (let p = 0; p < st.numPartitions; p++) stores.push(await st.store(this.operatorId, p));
+    const lateMicros = st.lateWatermarkMs * 1000;
+    const out: Batch[] = [];
+    let dupes = 0;
+    for (const b of await this.child.execute(ctx)) {
+      const et = this.eventTimeCol >= 0 ? eventTimeMicros(b.columns[this.eventTimeCol]!, b.numRows) : null;
+      const keep: number[] = [];
+      const lateRows: number[] = [];
+      for (let i = 0; i < b.numRows; i++) {
+        if (et && et[i]! <= lateMicros) {
+          lateRows.push(i);
+          continue;
+        }
+        const key = encodeKey(this.keyCols.map((c) => getValue(b.columns[c]!, i)));
+        const store = stores[partitionOf(key, st.numPartitions)]!;
+        if (store.get(key) !== undefined) {
+          dupes++;
+          continue;
+        }
+        const expiresAt = this.withinWatermark && et ? et[i]! + this.delayMs() * 1000 : null;
+        store.put(key, expiresAt === null ? [] : [expiresAt]);
+        metrics.numRowsUpdated++;
+        keep.push(i);
+      }
+      if (lateRows.length) {
+        metrics.numRowsDroppedByWatermark += lateRows.length;
+        metrics.numLateInputRows += lateRows.length;
+        const late = takeBatch(b, lateRows);
+        st.reportLateRows({
+          operatorId: this.operatorId,
+          operatorName: metrics.operatorName,
+          output: this.output,
+          batch: late,
+          watermarkMs: st.lateWatermarkMs,
+          eventTimeMicros: eventTimeMicros(late.columns[this.eventTimeCol]!, lateRows.length),
+        });
+      }
+      if (keep.length) out.push(keep.length === b.numRows ? b : takeBatch(b, keep));
+    }
+    metrics.allUpdatesTimeMs = Date.now() - started;
+    metrics.numRowsRemoved = this.evict(stores, st.evictionWatermarkMs * 1000);
+    const commitStart = Date.now();
+    let total = 0;
+    let bytes = 0;
+    for (const s of stores) {
+      await s.commit();
+      total += s.numKeys;
+      bytes = s.memoryUsedBytes();
+    }
+    metrics.commitTimeMs = Date.now() - commitStart;
+    metrics.numRowsTotal = total;
+    metrics.memoryUsedBytes = bytes;
+    metrics.customMetrics = { numDroppedDuplicateRows: dupes };
+    st.reportMetrics(this.operatorId, metrics);
+    return out;
+  }
+
+  private evict(stores: StateStore[], evictMicros: number): number {
+    if (this.eventTimeCol < 0) return 0;
+    if (!this.withinWatermark && this.eventTimeKey < 0) return 0;
+    let removed = 0;
+    for (const s of stores) {
+      const doomed: string[] = [];
+      for (const [k, row] of s.entries()) {
+        if (this.withinWatermark) {
+          if (evictMicros >= (row[0] as number)) doomed.push(k);
+        } else {
+          const v = (JSON.parse(k) as unknown[])[this.eventTimeKey];
+          const t = typeof v === "number" ? v : (v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY;
+          if (t <= evictMicros) doomed.push(k);
+        }
+      }
+      for (const k of doomed) s.remove(k);
+      removed += doomed.length;
+    }
+    return removed;
+  }
+
+  describe(): string {
+    return `[${this.keys.map((k) => k.name).join(", ")}], operator ${this.operatorId}`;
+  }
+}

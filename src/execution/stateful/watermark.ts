@@ -1,0 +1,50 @@
+/**
+ * EventTimeWatermark in a streaming batch: passes rows through unchanged and reports the
+ * max / min / sum / count of the event-time column (in ms, floored) to the runtime, which
+ * folds them into the global watermark after the batch.
+ */
+import type { Batch } from "../../columnar/batch.js";
+import type { Attribute } from "../../plan/expressions.js";
+import type { ExecContext, PhysicalOperator } from "../operator.js";
+import { eventTimeMicros } from "./common.js";
+
+export class WatermarkExec implements PhysicalOperator {
+  readonly name = "EventTimeWatermark";
+  readonly children: PhysicalOperator[];
+  readonly output: readonly Attribute[];
+  private readonly column: number;
+  constructor(
+    readonly nodeId: number,
+    readonly eventTime: Attribute,
+    readonly delayMs: number,
+    readonly child: PhysicalOperator,
+  ) {
+    this.children = [child];
+    this.output = child.output;
+    this.column = child.output.findIndex((a) => a.exprId === eventTime.exprId);
+  }
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const batches = await this.child.execute(ctx);
+    let max = Number.NEGATIVE_INFINITY;
+    let min = Number.POSITIVE_INFINITY;
+    let sum = 0;
+    let count = 0;
+    for (const b of batches) {
+      const et = eventTimeMicros(b.columns[this.column]!, b.numRows);
+      for (let i = 0; i < b.numRows; i++) {
+        const micros = et[i]!;
+        // A NULL event time counts as 0, as Spark's UnsafeRow.getLong on a null field does.
+        const ms = micros === Number.NEGATIVE_INFINITY ? 0 : Math.floor(micros / 1000);
+        if (ms > max) max = ms;
+        if (ms < min) min = ms;
+        sum += ms;
+        count++;
+      }
+    }
+    ctx.state?.reportEventTime(this.nodeId, { max, min, sum, count });
+    return batches;
+  }
+  describe(): string {
+    return `${this.eventTime.name}#${this.eventTime.exprId}: ${this.delayMs / 1000} seconds`;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Arithmetic operators: + - * / % div and unary minus, including timestamp ± interval and
+ * date ± days. INT results wrap like Java's int unless ANSI mode flags the overflow.
+ */
+import { makeVector, type Vector } from "../columnar/vector.js";
+import { ArusError } from "../common/errors.js";
+import type { Expr } from "../plan/expressions.js";
+import { widerNumeric } from "../types/coercion.js";
+import {
+  type DataType,
+  DateType,
+  DoubleType,
+  IntegerType,
+  IntervalType,
+  isNumeric,
+  LongType,
+  TimestampType,
+} from "../types/datatypes.js";
+import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
+import {
+  castTo,
+  checkArity,
+  type EvalContext,
+  type Resolved,
+  register,
+  type ScalarFunction,
+  typeMismatch,
+} from "./registry.js";
+
+function overflow(op: string): ArusError {
+  return new ArusError(
+    "ARITHMETIC_OVERFLOW",
+    `[ARITHMETIC_OVERFLOW] integer overflow. Use 'try_${op}' to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
+  );
+}
+function divideByZero(): ArusError {
+  return new ArusError(
+    "DIVIDE_BY_ZERO",
+    `[DIVIDE_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
+  );
+}
+
+function resolveNumericPair(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
+  checkArity("arithmetic", args, 2);
+  const [a, b] = types as [DataType, DataType];
+  const na = a.kind === "null" ? b : a;
+  const nb = b.kind === "null" ? a : b;
+  // Strings in arithmetic are cast to DOUBLE, as Spark's legacy coercion does.
+  const ta = na.kind === "string" ? DoubleType : na;
+  const tb = nb.kind === "string" ? DoubleType : nb;
+  if (!isNumeric(ta)) throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, a);
+  if (!isNumeric(tb)) throw typeMismatch(call, 1, '"NUMERIC"', args[1]!, b);
+  const t = widerNumeric(ta, tb)!;
+  return { args: [castTo(args[0]!, a, t), castTo(args[1]!, b, t)], type: t };
+}
+
+function resolveAdditive(sign: 1 | -1) {
+  return (args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved => {
+    const [a, b] = types as [DataType, DataType];
+    if (a.kind === "timestamp" && b.kind === "interval") return { args, type: TimestampType };
+    if (sign === 1 && a.kind === "interval" && b.kind === "timestamp") return { args: [args[1]!, args[0]!], type: TimestampType };
+    if (a.kind === "date" && (b.kind === "int" || b.kind === "bigint")) return { args: [args[0]!, castTo(args[1]!, b, IntegerType)], type: DateType };
+    if (a.kind === "date" && b.kind === "interval") return { args: [castTo(args[0]!, a, TimestampType), args[1]!], type: TimestampType };
+    if (a.kind === "interval" && b.kind === "interval") return { args, type: IntervalType };
+    if (sign === -1 && a.kind === "timestamp" && b.kind === "timestamp") return { args, type: IntervalType };
+    return resolveNumericPair(args, types, call);
+  };
+}
+
+function intCheck(ctx: EvalContext, op: string, fn: (x: number, y: number) => number) {
+  return (x: number, y: number): number => {
+    const r = fn(x, y);
+    const w = r | 0;
+    if (w !== r && ctx.ansi) throw overflow(op);
+    return w;
+  };
+}
+
+function additiveKernel(sign: 1 | -1, op: string) {
+  return (args: readonly Vector[], n: number, ctx: EvalContext): Vector => {
+    const [a, b] = args as [Vector, Vector];
+    if (a.type.kind === "date") {
+      // date ± days
+      return mapBinary(DateType, a, b, n, (x, y) => x + sign * y);
+    }
+    if (a.type.kind === "timestamp" && b.type.kind === "timestamp") return mapBinary(IntervalType, a, b, n, (x, y) => x - y);
+    const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
+    if (t.kind === "int") return mapBinary(IntegerType, a, b, n, intCheck(ctx, op, (x, y) => x + sign * y));
+    return mapBinary(t, a, b, n, sign === 1 ? (x, y) => x + y : (x, y) => x - y);
+  };
+}
+
+const plus: ScalarFunction = { kind: "scalar", name: "+", resolve: resolveAdditive(1), kernel: additiveKernel(1, "add") };
+const minus: ScalarFunction = { kind: "scalar", name: "-", resolve: resolveAdditive(-1), kernel: additiveKernel(-1, "subtract") };
+
+const times: ScalarFunction = {
+  kind: "scalar",
+  name: "*",
+  resolve: resolveNumericPair,
+  kernel(args, n, ctx) {
+    const [a, b] = args as [Vector, Vector];
+    if (a.type.kind === "int") {
+      return mapBinary(IntegerType, a, b, n, (x, y) => {
+        const r = x * y;
+        if (r === (r | 0)) return r;
+        if (ctx.ansi) throw overflow("multiply");
+        return Math.imul(x, y);
+      });
+    }
+    return mapBinary(a.type, a, b, n, (x, y) => x * y);
+  },
+};
+
+/** Division and remainder: a zero divisor gives NULL, or an error in ANSI mode. */
+function zeroAware(
+  type: DataType,
+  a: Vector,
+  b: Vector,
+  n: number,
+  ctx: EvalContext,
+  fn: (x: number, y: number) => number,
+): Vector {
+  const out = type.kind === "int" ? new Int32Array(n) : new Float64Array(n);
+  const av = nums(a);
+  const bv = nums(b);
+  let validity = andValidity(a.validity, b.validity, n);
+  for (let i = 0; i < n; i++) {
+    if (validity !== null && validity[i] === 0) continue;
+    const y = bv[i]!;
+    if (y === 0) {
+      if (ctx.ansi) throw divideByZero();
+      validity ??= new Uint8Array(n).fill(1);
+      validity[i] = 0;
+      continue;
+    }
+    out[i] = fn(av[i]!, y);
+  }
+  return makeVector(type, out, validity, n);
+}
+
+const divide: ScalarFunction = {
+  kind: "scalar",
+  name: "/",
+  resolve(args, types, call) {
+    const r = resolveNumericPair(args, types, call);
+    return { args: r.args.map((e) => castTo(e, r.type, DoubleType)), type: DoubleType };
+  },
+  kernel: (args, n, ctx) => zeroAware(DoubleType, args[0]!, args[1]!, n, ctx, (x, y) => x / y),
+};
+
+const intDivide: ScalarFunction = {
+  kind: "scalar",
+  name: "div",
+  resolve(args, types, call) {
+    const r = resolveNumericPair(args, types, call);
+    return { args: r.args, type: LongType };
+  },
+  kernel: (args, n, ctx) => zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
+};
+
+const remainder: ScalarFunction = {
+  kind: "scalar",
+  name: "%",
+  resolve: resolveNumericPair,
+  // JS % has Java's sign rule (sign of the dividend).
+  kernel: (args, n, ctx) => zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
+};
+
+const pmod: ScalarFunction = {
+  kind: "scalar",
+  name: "pmod",
+  resolve: resolveNumericPair,
+  kernel: (args, n, ctx) =>
+    zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
+      const r = x % y;
+      return r < 0 ? (r + y) % y : r;
+    }),
+};
+
+const negative: ScalarFunction = {
+  kind: "scalar",
+  name: "negative",
+  resolve(args, types, call) {
+    checkArity("negative", args, 1);
+    const t = types[0]!;
+    if (!isNumeric(t) && t.kind !== "interval") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
+    return { args, type: t };
+  },
+  kernel: (args, n) =>
+    mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+};
+
+register(plus, minus, times, divide, intDivide, remainder, pmod, negative);
+register({ ...negative, name: "positive", kernel: (args) => args[0]! });

@@ -1,0 +1,188 @@
+/**
+ * CAST between Spark types. Numeric casts run as typed loops; string and nested casts go row
+ * by row. Invalid input gives NULL, or Spark's CAST_INVALID_INPUT error in ANSI mode.
+ */
+import { allocValues, getValue, makeVector, nullVector, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { ArusError } from "../common/errors.js";
+import { formatDouble } from "../common/number-format.js";
+import { formatDate, formatTimestamp, localToUtcMicros, offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
+import { type DataType, isNumeric, sqlTypeName, type StructType } from "../types/datatypes.js";
+import type { EvalContext } from "./registry.js";
+
+const MICROS_PER_DAY = 86_400_000_000;
+
+function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
+  return new ArusError(
+    "CAST_INVALID_INPUT",
+    `[CAST_INVALID_INPUT] The value '${String(value)}' of the type "${sqlTypeName(from)}" cannot be cast to "${sqlTypeName(to)}" because it is malformed. ` +
+      "Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead.",
+  );
+}
+
+/** Can `from` be cast to `to` at all? (Spark's Cast.canCast, simplified.) */
+export function canCast(from: DataType, to: DataType): boolean {
+  if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map") return true;
+  if (from.kind === "null") return true;
+  if (to.kind === "string") return true;
+  if (from.kind === "struct" && to.kind === "struct") {
+    return from.fields.length === to.fields.length && from.fields.every((f, i) => canCast(f.type, to.fields[i]!.type));
+  }
+  if (from.kind === "array" && to.kind === "array") return canCast(from.elementType, to.elementType);
+  if (from.kind === "map" && to.kind === "map") return canCast(from.keyType, to.keyType) && canCast(from.valueType, to.valueType);
+  const scalar = ["boolean", "int", "bigint", "double", "timestamp", "string"];
+  if (isNumeric(to) || to.kind === "boolean") return scalar.includes(from.kind);
+  if (to.kind === "timestamp") return [...scalar, "date"].includes(from.kind);
+  if (to.kind === "date") return ["string", "timestamp", "date"].includes(from.kind);
+  if (to.kind === "binary") return from.kind === "string";
+  if (to.kind === "interval") return from.kind === "string";
+  return false;
+}
+
+/** One non-null internal value, cast; undefined marks invalid input (→ NULL or error). */
+export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalContext): unknown {
+  if (to.kind === "string") return valueToString(v, from, ctx.timeZone);
+  switch (from.kind) {
+    case "string":
+      return fromString(v as string, to, ctx);
+    case "boolean":
+      if (to.kind === "timestamp") return v ? 1 : 0;
+      return isNumeric(to) ? (v ? 1 : 0) : undefined;
+    case "int":
+    case "bigint":
+    case "double": {
+      const x = v as number;
+      if (to.kind === "boolean") return x !== 0 ? 1 : 0;
+      if (to.kind === "int") return Number.isFinite(x) ? Math.trunc(x) | 0 : undefined;
+      if (to.kind === "bigint") return Number.isFinite(x) ? Math.trunc(x) : undefined;
+      if (to.kind === "double") return x;
+      if (to.kind === "timestamp") return Number.isFinite(x) ? Math.trunc(x * 1_000_000) : undefined;
+      return undefined;
+    }
+    case "timestamp": {
+      const m = v as number;
+      if (to.kind === "date") return Math.floor((m + offsetMicros(ctx.timeZone, m)) / MICROS_PER_DAY);
+      if (to.kind === "bigint" || to.kind === "int") return Math.floor(m / 1_000_000);
+      if (to.kind === "double") return m / 1_000_000;
+      if (to.kind === "boolean") return m !== 0 ? 1 : 0;
+      return undefined;
+    }
+    case "date":
+      if (to.kind === "timestamp") return localToUtcMicros(ctx.timeZone, (v as number) * MICROS_PER_DAY);
+      return undefined;
+    case "struct": {
+      if (to.kind !== "struct") return undefined;
+      const o = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      from.fields.forEach((f, i) => {
+        const tf = to.fields[i]!;
+        const x = o[f.name];
+        out[tf.name] = x == null ? null : (castValue(x, f.type, tf.type, ctx) ?? null);
+      });
+      return out;
+    }
+    case "array":
+      if (to.kind !== "array") return undefined;
+      return (v as unknown[]).map((x) => (x == null ? null : (castValue(x, from.elementType, to.elementType, ctx) ?? null)));
+    default:
+      return undefined;
+  }
+}
+
+function fromString(s: string, to: DataType, ctx: EvalContext): unknown {
+  const t = s.trim();
+  switch (to.kind) {
+    case "int":
+    case "bigint": {
+      if (!/^[+-]?\d+(\.\d*)?$/.test(t)) return undefined;
+      const x = Math.trunc(Number(t));
+      if (to.kind === "int" && (x > 2147483647 || x < -2147483648)) return undefined;
+      return x;
+    }
+    case "double": {
+      if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)[dDfF]?$/.test(t)) return Number(t.replace(/[dDfF]$/, ""));
+      const l = t.toLowerCase();
+      if (l === "nan") return Number.NaN;
+      if (l === "infinity" || l === "+infinity" || l === "inf") return Infinity;
+      if (l === "-infinity" || l === "-inf") return -Infinity;
+      return undefined;
+    }
+    case "boolean": {
+      const l = t.toLowerCase();
+      if (["t", "true", "y", "yes", "1"].includes(l)) return 1;
+      if (["f", "false", "n", "no", "0"].includes(l)) return 0;
+      return undefined;
+    }
+    case "timestamp":
+      return parseTimestamp(s, ctx.timeZone) ?? undefined;
+    case "date":
+      return parseDate(s) ?? undefined;
+    case "binary":
+      return new TextEncoder().encode(s);
+    default:
+      return undefined;
+  }
+}
+
+/** Spark's cast-to-string text (also used for nested values in show()). */
+export function valueToString(v: unknown, type: DataType, tz: string): string {
+  switch (type.kind) {
+    case "string":
+      return v as string;
+    case "boolean":
+      return v ? "true" : "false";
+    case "double":
+      return formatDouble(v as number);
+    case "timestamp":
+      return formatTimestamp(v as number, tz);
+    case "date":
+      return formatDate(v as number);
+    case "binary":
+      return new TextDecoder().decode(v as Uint8Array);
+    case "interval":
+      return `INTERVAL '${(v as number) / 1e6}' SECOND`;
+    case "array":
+      return `[${(v as unknown[]).map((x) => (x == null ? "null" : valueToString(x, type.elementType, tz))).join(", ")}]`;
+    case "map":
+      return `{${[...(v as Map<unknown, unknown>)].map(([k, x]) => `${valueToString(k, type.keyType, tz)} -> ${x == null ? "null" : valueToString(x, type.valueType, tz)}`).join(", ")}}`;
+    case "struct": {
+      const o = v as Record<string, unknown>;
+      return `{${type.fields.map((f) => (o[f.name] == null ? "null" : valueToString(o[f.name], f.type, tz))).join(", ")}}`;
+    }
+    default:
+      return String(v);
+  }
+}
+
+export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext): Vector {
+  const from = v.type;
+  if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map") return { ...v, type: to };
+  if (from.kind === "null") return nullVector(to, n);
+  // Fast numeric paths.
+  if (isNumeric(from) && (to.kind === "double" || to.kind === "bigint") && from.kind !== "double") {
+    return makeVector(to, Float64Array.from(v.values as Int32Array), v.validity, n);
+  }
+  const out = allocValues(to, n);
+  let validity: Uint8Array | null = v.validity ? v.validity.slice(0, n) : null;
+  const isStruct = to.kind === "struct";
+  const structVals: unknown[] = isStruct ? new Array(n).fill(null) : [];
+  for (let i = 0; i < n; i++) {
+    if (v.validity !== null && v.validity[i] === 0) continue;
+    const r = castValue(getValue(v, i), from, to, ctx);
+    if (r === undefined || r === null) {
+      if (ctx.ansi && r === undefined && from.kind === "string") throw invalidInput(getValue(v, i), from, to);
+      validity ??= new Uint8Array(n).fill(1);
+      validity[i] = 0;
+    } else if (isStruct) structVals[i] = r;
+    else if (out instanceof Uint8Array) out[i] = r ? 1 : 0;
+    else (out as unknown[])[i] = r;
+  }
+  if (isStruct) {
+    const st = to as StructType;
+    const children = st.fields.map((f) => {
+      const vals = structVals.map((o) => (o == null ? null : (o as Record<string, unknown>)[f.name]));
+      return vectorFromValues(f.type, vals);
+    });
+    return makeVector(to, [], validity, n, children);
+  }
+  return makeVector(to, out, validity, n);
+}

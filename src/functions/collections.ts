@@ -1,0 +1,239 @@
+/**
+ * Nested values: array(), struct(), element_at, size, array_contains, field access (`a.b`),
+ * subscripts (`a[0]`, `m['k']`), plus the conditional functions coalesce / nvl / nullif / if.
+ */
+import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
+import type { Expr } from "../plan/expressions.js";
+import { widerTypeOfAll } from "../types/coercion.js";
+import {
+  ArrayOf,
+  BooleanType,
+  type DataType,
+  field,
+  IntegerType,
+  NullType,
+  StructOf,
+  type StructType,
+  sqlTypeName,
+} from "../types/datatypes.js";
+import { mapRows } from "./kernel-util.js";
+import { compareValues } from "./predicates.js";
+import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+
+function rowsOf(v: Vector, n: number): unknown[] {
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) out[i] = getValue(v, i);
+  return out;
+}
+
+const array: ScalarFunction = {
+  kind: "scalar",
+  name: "array",
+  resolve(args, types, call) {
+    const t = types.length === 0 ? NullType : widerTypeOfAll(types);
+    if (!t) throw typeMismatch(call, 1, `"${sqlTypeName(types[0]!)}"`, args[1]!, types[1]!);
+    return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: ArrayOf(t, true) };
+  },
+  kernel(args, n) {
+    const cols = args.map((a) => rowsOf(a, n));
+    const t = args.length ? ArrayOf(args[0]!.type) : ArrayOf(NullType);
+    return vectorFromValues(
+      t,
+      Array.from({ length: n }, (_, i) => cols.map((c) => c[i])),
+    );
+  },
+};
+
+/** Field name Spark gives `struct(x)`'s argument: its column/alias name, else `colN`. */
+function structFieldName(e: Expr, i: number): string {
+  if (e.kind === "attribute" || e.kind === "alias") return e.name;
+  if (e.kind === "column") return e.nameParts[e.nameParts.length - 1]!;
+  if (e.kind === "call" && e.name === "getfield" && e.args[1]?.kind === "literal") return String(e.args[1].value);
+  return `col${i + 1}`;
+}
+
+const struct: ScalarFunction = {
+  kind: "scalar",
+  name: "struct",
+  resolve(args, types) {
+    return { args, type: StructOf(args.map((a, i) => field(structFieldName(a, i), types[i]!))) };
+  },
+  kernel(args, n) {
+    return makeVector(
+      StructOf(args.map((a, i) => field(`col${i + 1}`, a.type))),
+      [],
+      null,
+      n,
+      args,
+    );
+  },
+};
+
+const namedStruct: ScalarFunction = {
+  kind: "scalar",
+  name: "named_struct",
+  resolve(args, types) {
+    const fields = [];
+    for (let i = 0; i + 1 < args.length; i += 2) {
+      const nameExpr = args[i]!;
+      if (nameExpr.kind !== "literal") throw new AnalysisException("DATATYPE_MISMATCH", "named_struct expects literal field names");
+      fields.push(field(String(nameExpr.value), types[i + 1]!));
+    }
+    return { args, type: StructOf(fields) };
+  },
+  kernel(args, n) {
+    const values = args.filter((_, i) => i % 2 === 1);
+    const names = args.filter((_, i) => i % 2 === 0).map((a) => String(a.values[0]));
+    return makeVector(
+      StructOf(values.map((v, i) => field(names[i]!, v.type))),
+      [],
+      null,
+      n,
+      values,
+    );
+  },
+};
+
+/** Index of a struct field by name, case-insensitively as Spark's default resolver does. */
+export function structFieldIndex(t: StructType, name: string): number {
+  const exact = t.fields.findIndex((f) => f.name === name);
+  return exact >= 0 ? exact : t.fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
+}
+
+const getField: ScalarFunction = {
+  kind: "scalar",
+  name: "getfield",
+  resolve(args, types, call) {
+    const t = types[0]!;
+    const name = args[1]?.kind === "literal" ? String(args[1].value) : "";
+    if (t.kind !== "struct") throw typeMismatch(call, 0, '"STRUCT"', args[0]!, t);
+    const idx = structFieldIndex(t, name);
+    if (idx < 0) {
+      throw new AnalysisException(
+        "FIELD_NOT_FOUND",
+        `[FIELD_NOT_FOUND] No such struct field \`${name}\` in ${t.fields.map((f) => `\`${f.name}\``).join(", ")}.`,
+      );
+    }
+    return { args, type: t.fields[idx]!.type };
+  },
+  kernel(args, n) {
+    const [s, nameVec] = args as [Vector, Vector];
+    const idx = structFieldIndex(s.type as StructType, String(nameVec.values[0]));
+    const child = s.children![idx]!;
+    if (!s.validity) return child;
+    const validity = new Uint8Array(n);
+    for (let i = 0; i < n; i++) validity[i] = s.validity[i]! & (child.validity ? child.validity[i]! : 1);
+    return { ...child, validity };
+  },
+};
+
+function indexError(i: number, size: number): ArusError {
+  return new ArusError(
+    "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
+    `[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index ${i} is out of bounds. The array has ${size} elements. Use \`try_element_at\` to tolerate accessing element at invalid index and return NULL instead.`,
+  );
+}
+
+/** element_at (1-based, negative from the end) and `a[i]` (0-based). */
+function elementAt(name: string, oneBased: boolean): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 2);
+      const t = types[0]!;
+      if (t.kind === "array") return { args: [args[0]!, castTo(args[1]!, types[1]!, IntegerType)], type: t.elementType };
+      if (t.kind === "map") return { args: [args[0]!, castTo(args[1]!, types[1]!, t.keyType)], type: t.valueType };
+      if (t.kind === "struct" && args[1]?.kind === "literal") return getField.resolve(args, types, call);
+      throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, t);
+    },
+    kernel(args, n, ctx: EvalContext) {
+      const [c, k] = args as [Vector, Vector];
+      if (c.type.kind === "struct") return getField.kernel(args, n, ctx);
+      const rt = c.type.kind === "array" ? c.type.elementType : c.type.kind === "map" ? c.type.valueType : NullType;
+      return mapRows(rt, args, n, (coll, key) => {
+        if (coll instanceof Map) {
+          for (const [mk, mv] of coll) if (compareValues(mk, key) === 0) return mv;
+          return null;
+        }
+        const arr = coll as unknown[];
+        const i = key as number;
+        if (oneBased) {
+          if (i === 0) throw new ArusError("INVALID_INDEX_OF_ZERO", "[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).");
+          const j = i > 0 ? i - 1 : arr.length + i;
+          if (j < 0 || j >= arr.length) {
+            if (ctx.ansi) throw indexError(i, arr.length);
+            return null;
+          }
+          return arr[j];
+        }
+        return i >= 0 && i < arr.length ? arr[i] : null;
+      });
+    },
+  };
+}
+
+const size: ScalarFunction = {
+  kind: "scalar",
+  name: "size",
+  resolve(args, types, call) {
+    checkArity("size", args, 1);
+    if (types[0]!.kind !== "array" && types[0]!.kind !== "map") throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, types[0]!);
+    return { args, type: IntegerType };
+  },
+  kernel: (args, n) => mapRows(IntegerType, args, n, (c) => (c instanceof Map ? c.size : (c as unknown[]).length)),
+};
+
+const arrayContains: ScalarFunction = {
+  kind: "scalar",
+  name: "array_contains",
+  resolve(args, types, call) {
+    checkArity("array_contains", args, 2);
+    const t = types[0]!;
+    if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
+    return { args: [args[0]!, castTo(args[1]!, types[1]!, t.elementType)], type: BooleanType };
+  },
+  kernel: (args, n) => mapRows(BooleanType, args, n, (arr, x) => (arr as unknown[]).some((e) => e != null && compareValues(e, x) === 0)),
+};
+
+const coalesce: ScalarFunction = {
+  kind: "scalar",
+  name: "coalesce",
+  resolve(args, types, call) {
+    checkArity("coalesce", args, 1, Infinity);
+    const t = widerTypeOfAll(types);
+    if (!t) throw typeMismatch(call, 1, `"${sqlTypeName(types[0]!)}"`, args[1]!, types[1]!);
+    return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: t };
+  },
+  kernel(args, n) {
+    const t = args[0]!.type;
+    const vals = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      vals[i] = null;
+      for (const a of args) {
+        const v = getValue(a, i);
+        if (v !== null) {
+          vals[i] = v;
+          break;
+        }
+      }
+    }
+    return vectorFromValues(t, vals);
+  },
+};
+
+const nullif: ScalarFunction = {
+  kind: "scalar",
+  name: "nullif",
+  resolve(args, types, call) {
+    checkArity("nullif", args, 2);
+    return coalesce.resolve(args, types, call);
+  },
+  kernel: (args, n) => mapRows(args[0]!.type, args, n, (a, b) => (b != null && compareValues(a, b) === 0 ? null : a), false),
+};
+
+register(array, struct, namedStruct, getField, elementAt("element_at", true), elementAt("getitem", false), size, arrayContains, coalesce, nullif);
+registerAlias("nvl", "coalesce");
+registerAlias("ifnull", "coalesce");
+registerAlias("cardinality", "size");

@@ -1,0 +1,217 @@
+/**
+ * Date and time functions. Timestamps are micros since epoch; fields (year, hour, ...) are
+ * read in the session time zone, as Spark does.
+ */
+import { constantVector, type Vector } from "../columnar/vector.js";
+import { compilePattern } from "../common/datetime-format.js";
+import { offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
+import type { Expr } from "../plan/expressions.js";
+import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import { mapRows, mapUnary } from "./kernel-util.js";
+import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+
+const MICROS_PER_DAY = 86_400_000_000;
+const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
+
+/** Proleptic Gregorian civil date from days since epoch (Howard Hinnant's algorithm). */
+export function civilFromDays(days: number): { y: number; m: number; d: number } {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
+}
+
+function localMicros(m: number, tz: string): number {
+  return m + offsetMicros(tz, m);
+}
+
+/** A field of a timestamp (or date) in the session zone, returned as INT. */
+function field(name: string, fromLocal: (local: number) => number): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 1);
+      const t = types[0]!;
+      if (t.kind === "date") return { args, type: IntegerType };
+      if (t.kind !== "timestamp" && t.kind !== "string") throw typeMismatch(call, 0, '"TIMESTAMP"', args[0]!, t);
+      return { args: [castTo(args[0]!, t, TimestampType)], type: IntegerType };
+    },
+    kernel(args, n, ctx) {
+      const a = args[0]!;
+      const tz = ctx.timeZone;
+      if (a.type.kind === "date") return mapUnary(IntegerType, a, n, (d) => fromLocal(d * MICROS_PER_DAY));
+      return mapUnary(IntegerType, a, n, (m) => fromLocal(localMicros(m, tz)));
+    },
+  };
+}
+
+const dayOf = (local: number): number => Math.floor(local / MICROS_PER_DAY);
+const microsOfDay = (local: number): number => local - dayOf(local) * MICROS_PER_DAY;
+
+function toTimestampLike(name: string, result: DataType): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 1, 2);
+      const t = types[0]!;
+      if (args.length === 1 && t.kind !== "string") {
+        return { args: [castTo(args[0]!, t, result.kind === "bigint" ? TimestampType : result)], type: result };
+      }
+      if (t.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, t);
+      return { args, type: result };
+    },
+    kernel(args, n, ctx) {
+      const [a, f] = args as [Vector, Vector | undefined];
+      const tz = ctx.timeZone;
+      const toResult = (micros: number | null): number | null => {
+        if (micros === null) return null;
+        if (result.kind === "bigint") return Math.floor(micros / 1_000_000);
+        if (result.kind === "date") return Math.floor(localMicros(micros, tz) / MICROS_PER_DAY);
+        return micros;
+      };
+      if (a.type.kind === "timestamp") return mapUnary(result, a, n, (m) => toResult(m)!);
+      if (a.type.kind === "date") return mapUnary(result, a, n, (d) => d);
+      if (!f) {
+        const parse = result.kind === "date" ? (s: string) => parseDate(s) : (s: string) => toResult(parseTimestamp(s, tz));
+        if (result.kind === "bigint" && name === "unix_timestamp") {
+          const p = compilePattern(DEFAULT_FORMAT);
+          return mapRows(result, args, n, (s) => toResult(p.parse(s as string, tz)));
+        }
+        return mapRows(result, args, n, (s) => parse(s as string));
+      }
+      return mapRows(result, args, n, (s, fmt) => toResult(compilePattern(fmt as string).parse(s as string, tz)));
+    },
+  };
+}
+
+const unixTimestamp: ScalarFunction = {
+  ...toTimestampLike("unix_timestamp", LongType),
+  resolve(args, types, call) {
+    if (args.length === 0) return { args, type: LongType };
+    return toTimestampLike("unix_timestamp", LongType).resolve(args, types, call);
+  },
+  kernel(args, n, ctx) {
+    if (args.length === 0) return constantVector(LongType, Math.floor(ctx.batchTimestampMs / 1000), n);
+    return toTimestampLike("unix_timestamp", LongType).kernel(args, n, ctx);
+  },
+  foldable: false,
+};
+
+const fromUnixtime: ScalarFunction = {
+  kind: "scalar",
+  name: "from_unixtime",
+  resolve(args, types) {
+    checkArity("from_unixtime", args, 1, 2);
+    return { args: [castTo(args[0]!, types[0]!, LongType), ...(args[1] ? [castTo(args[1], types[1]!, StringType)] : [])], type: StringType };
+  },
+  kernel: (args, n, ctx) =>
+    mapRows(StringType, args, n, (s, fmt) => compilePattern((fmt as string | undefined) ?? DEFAULT_FORMAT).format((s as number) * 1_000_000, ctx.timeZone)),
+};
+
+const dateFormat: ScalarFunction = {
+  kind: "scalar",
+  name: "date_format",
+  resolve(args, types) {
+    checkArity("date_format", args, 2);
+    return { args: [castTo(args[0]!, types[0]!, TimestampType), castTo(args[1]!, types[1]!, StringType)], type: StringType };
+  },
+  kernel: (args, n, ctx) => mapRows(StringType, args, n, (m, fmt) => compilePattern(fmt as string).format(m as number, ctx.timeZone)),
+};
+
+function contextual(name: string, type: DataType, value: (ctx: EvalContext) => number): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args) {
+      checkArity(name, args, 0);
+      return { args, type };
+    },
+    kernel: (_args, n, ctx) => constantVector(type, value(ctx), n),
+    foldable: false,
+  };
+}
+
+function fromNumber(name: string, scale: number): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types) {
+      checkArity(name, args, 1);
+      return { args: [castTo(args[0]!, types[0]!, types[0]!.kind === "double" ? types[0]! : LongType)], type: TimestampType };
+    },
+    kernel: (args, n) => mapUnary(TimestampType, args[0]!, n, (x) => Math.trunc(x * scale)),
+  };
+}
+
+function dateArith(name: string, sign: 1 | -1): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types) {
+      checkArity(name, args, 2);
+      return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
+    },
+    kernel: (args, n) => mapRows(DateType, args, n, (d, k) => (d as number) + sign * (k as number)),
+  };
+}
+
+const datediff: ScalarFunction = {
+  kind: "scalar",
+  name: "datediff",
+  resolve(args, types) {
+    checkArity("datediff", args, 2);
+    return { args: args.map((a, i) => castTo(a, types[i]!, DateType)), type: IntegerType };
+  },
+  kernel: (args, n) => mapRows(IntegerType, args, n, (a, b) => (a as number) - (b as number)),
+};
+
+/** `window_time(window)`: the window's end minus one microsecond. */
+const windowTime: ScalarFunction = {
+  kind: "scalar",
+  name: "window_time",
+  resolve(args: readonly Expr[], types, call) {
+    checkArity("window_time", args, 1);
+    if (types[0]!.kind !== "struct") throw typeMismatch(call, 0, `"${"STRUCT<start: TIMESTAMP, end: TIMESTAMP>"}"`, args[0]!, types[0]!);
+    return { args, type: TimestampType };
+  },
+  kernel(args, n) {
+    const end = args[0]!.children![1]!;
+    const out = mapUnary(TimestampType, end, n, (e) => e - 1);
+    return args[0]!.validity ? { ...out, validity: args[0]!.validity } : out;
+  },
+};
+
+register(
+  field("year", (l) => civilFromDays(dayOf(l)).y),
+  field("month", (l) => civilFromDays(dayOf(l)).m),
+  field("dayofmonth", (l) => civilFromDays(dayOf(l)).d),
+  field("hour", (l) => Math.floor(microsOfDay(l) / 3_600_000_000)),
+  field("minute", (l) => Math.floor(microsOfDay(l) / 60_000_000) % 60),
+  field("second", (l) => Math.floor(microsOfDay(l) / 1_000_000) % 60),
+  field("dayofweek", (l) => ((((dayOf(l) + 4) % 7) + 7) % 7) + 1),
+  field("quarter", (l) => Math.floor((civilFromDays(dayOf(l)).m - 1) / 3) + 1),
+  unixTimestamp,
+  toTimestampLike("to_timestamp", TimestampType),
+  toTimestampLike("to_date", DateType),
+  fromUnixtime,
+  dateFormat,
+  contextual("current_timestamp", TimestampType, (ctx) => ctx.batchTimestampMs * 1000),
+  contextual("current_date", DateType, (ctx) => Math.floor(localMicros(ctx.batchTimestampMs * 1000, ctx.timeZone) / MICROS_PER_DAY)),
+  contextual("current_watermark", TimestampType, (ctx) => ctx.watermarkMs * 1000),
+  fromNumber("timestamp_seconds", 1_000_000),
+  fromNumber("timestamp_millis", 1_000),
+  fromNumber("timestamp_micros", 1),
+  dateArith("date_add", 1),
+  dateArith("date_sub", -1),
+  datediff,
+  windowTime,
+);
+registerAlias("day", "dayofmonth");
+registerAlias("now", "current_timestamp");

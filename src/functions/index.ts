@@ -1,0 +1,16 @@
+/**
+ * Loads every function family into the registry. Import this module (not the families) to
+ * make sure all functions are registered.
+ */
+import "./arithmetic.js";
+import "./predicates.js";
+import "./strings.js";
+import "./math.js";
+import "./collections.js";
+import "./datetime.js";
+import "./aggregates.js";
+import "./windows.js";
+
+export { castVector, canCast, castValue, valueToString } from "./cast.js";
+export { compareValues } from "./predicates.js";
+export * from "./registry.js";

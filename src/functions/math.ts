@@ -1,0 +1,144 @@
+/**
+ * Math functions: abs, round (HALF_UP like Spark), bround, floor, ceil, sqrt, pow, exp, log,
+ * greatest, least.
+ */
+import type { Vector } from "../columnar/vector.js";
+import type { Expr } from "../plan/expressions.js";
+import { widerTypeOfAll } from "../types/coercion.js";
+import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
+import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
+import { compareValues } from "./predicates.js";
+import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+
+function numericArg(name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
+  const t = types[i]!;
+  if (t.kind === "string") return DoubleType;
+  if (t.kind === "null") return DoubleType;
+  if (!isNumeric(t)) throw typeMismatch(call, i, '"NUMERIC"', args[i]!, t);
+  return t;
+}
+
+/** Round half away from zero at `d` decimal places (Spark's HALF_UP on decimals). */
+export function roundHalfUp(x: number, d: number): number {
+  if (!Number.isFinite(x)) return x;
+  const f = 10 ** d;
+  const y = Math.abs(x) * f;
+  // Nudge by a relative epsilon so 2.675 (stored as 2.67499..) rounds like a decimal would.
+  const r = Math.floor(y + 0.5 + y * Number.EPSILON) / f;
+  return Math.sign(x) * r;
+}
+
+function roundHalfEven(x: number, d: number): number {
+  const f = 10 ** d;
+  const y = x * f;
+  const r = Math.round(y);
+  return (Math.abs(y % 1) === 0.5 ? 2 * Math.round(y / 2) : r) / f;
+}
+
+function roundFn(name: string, fn: (x: number, d: number) => number): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 1, 2);
+      const t = numericArg(name, args, types, call);
+      return { args: [castTo(args[0]!, types[0]!, t), ...(args[1] ? [castTo(args[1], types[1]!, IntegerType)] : [])], type: t };
+    },
+    kernel(args, n) {
+      const [a, s] = args as [Vector, Vector | undefined];
+      const d = s ? ((s.values as Int32Array)[0] ?? 0) : 0;
+      if (a.type.kind !== "double" && d >= 0) return a;
+      return mapUnary(a.type, a, n, (x) => fn(x, d));
+    },
+  };
+}
+
+function unaryDouble(name: string, fn: (x: number) => number): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 1);
+      return { args: [castTo(args[0]!, types[0]!, DoubleType)], type: (numericArg(name, args, types, call), DoubleType) };
+    },
+    kernel: (args, n) => mapRows(DoubleType, args, n, (x) => fn(x as number)),
+  };
+}
+
+function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 1);
+      const t = numericArg(name, args, types, call);
+      return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
+    },
+    kernel: (args, n) => mapUnary(args[0]!.type.kind === "int" ? IntegerType : LongType, args[0]!, n, fn),
+  };
+}
+
+function extremum(name: string, sign: 1 | -1): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call): Resolved {
+      checkArity(name, args, 2, Infinity);
+      const t = widerTypeOfAll(types);
+      if (!t) throw typeMismatch(call, 1, `"${types[0]!.kind.toUpperCase()}"`, args[1]!, types[1]!);
+      return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: t };
+    },
+    // NULLs are skipped; the result is NULL only when every argument is NULL.
+    kernel: (args, n) =>
+      mapRows(
+        args[0]!.type,
+        args,
+        n,
+        (...v) => {
+          let best: unknown = null;
+          for (const x of v) if (x != null && (best === null || sign * compareValues(x, best) > 0)) best = x;
+          return best;
+        },
+        false,
+      ),
+  };
+}
+
+const abs: ScalarFunction = {
+  kind: "scalar",
+  name: "abs",
+  resolve(args, types, call) {
+    checkArity("abs", args, 1);
+    const t = numericArg("abs", args, types, call);
+    return { args: [castTo(args[0]!, types[0]!, t)], type: t };
+  },
+  kernel: (args, n) => mapUnary(args[0]!.type, args[0]!, n, Math.abs),
+};
+
+const pow: ScalarFunction = {
+  kind: "scalar",
+  name: "pow",
+  resolve(args, types) {
+    checkArity("pow", args, 2);
+    return { args: args.map((a, i) => castTo(a, types[i]!, DoubleType)), type: DoubleType };
+  },
+  kernel: (args, n) => mapBinary(DoubleType, args[0]!, args[1]!, n, (x, y) => x ** y),
+};
+
+register(
+  abs,
+  roundFn("round", roundHalfUp),
+  roundFn("bround", roundHalfEven),
+  floorCeil("floor", Math.floor),
+  floorCeil("ceil", Math.ceil),
+  unaryDouble("sqrt", (x) => (x < 0 ? Number.NaN : Math.sqrt(x))),
+  unaryDouble("exp", Math.exp),
+  unaryDouble("ln", (x) => (x <= 0 ? (null as unknown as number) : Math.log(x))),
+  unaryDouble("log10", (x) => (x <= 0 ? (null as unknown as number) : Math.log10(x))),
+  pow,
+  extremum("greatest", 1),
+  extremum("least", -1),
+);
+registerAlias("power", "pow");
+registerAlias("ceiling", "ceil");
+registerAlias("log", "ln");

@@ -1,0 +1,127 @@
+/**
+ * The function registry: one entry per SQL function or operator, holding both its analysis
+ * rule (argument checks, implicit casts, result type) and its vectorized kernel. Keeping the
+ * two together means a function cannot be known to the analyzer but missing at run time.
+ */
+import type { Vector } from "../columnar/vector.js";
+import { AnalysisException } from "../common/errors.js";
+import { cast, type Expr } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { type DataType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+
+/** What kernels may read besides their arguments. */
+export interface EvalContext {
+  /** Session time zone (IANA id). */
+  readonly timeZone: string;
+  /** Batch timestamp for `current_timestamp()` (stable across a re-run of the same batch). */
+  readonly batchTimestampMs: number;
+  /** Watermark in force for the current batch, ms (`current_watermark()`); 0 when none. */
+  readonly watermarkMs: number;
+  /** ANSI mode (`spark.sql.ansi.enabled`): errors instead of NULL on bad casts / division by 0. */
+  readonly ansi: boolean;
+}
+
+export interface Resolved {
+  /** Arguments after implicit casts were inserted. */
+  readonly args: readonly Expr[];
+  readonly type: DataType;
+}
+
+export type Kernel = (args: readonly Vector[], n: number, ctx: EvalContext) => Vector;
+
+export interface ScalarFunction {
+  readonly kind: "scalar";
+  readonly name: string;
+  /** Checks argument types; throws AnalysisException naming the offending argument. */
+  resolve(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved;
+  readonly kernel: Kernel;
+  /** Non-deterministic or context-dependent functions are never constant-folded. */
+  readonly foldable?: boolean;
+}
+
+/** Columnar per-group accumulator for one aggregate call. */
+export interface Accumulator {
+  /** Make room for groups [0, n). */
+  resize(n: number): void;
+  /** Fold raw input rows into their groups. */
+  update(groupIds: Int32Array, n: number, input: readonly Vector[]): void;
+  /** Fold partial buffers (as returned by `buffers`) into groups. */
+  merge(groupIds: Int32Array, n: number, buffers: readonly Vector[]): void;
+  /** Buffer columns for groups [0, numGroups). */
+  buffers(numGroups: number): Vector[];
+  /** Final values for groups [0, numGroups). */
+  evaluate(numGroups: number): Vector;
+}
+
+export interface AggregateFunction {
+  readonly kind: "aggregate";
+  readonly name: string;
+  resolve(args: readonly Expr[], types: readonly DataType[], call: Expr, distinct: boolean): Resolved;
+  /** Buffer column types for the resolved argument types. */
+  bufferTypes(argTypes: readonly DataType[], distinct: boolean): DataType[];
+  /** `literals[i]` is argument i's value when it is a literal, else undefined. */
+  create(
+    argTypes: readonly DataType[],
+    resultType: DataType,
+    distinct: boolean,
+    literals: readonly unknown[],
+  ): Accumulator;
+}
+
+export type FunctionDef = ScalarFunction | AggregateFunction;
+
+const registry = new Map<string, FunctionDef>();
+
+export function register(...defs: FunctionDef[]): void {
+  for (const d of defs) registry.set(d.name, d);
+}
+export function registerAlias(alias: string, name: string): void {
+  const d = registry.get(name);
+  if (!d) throw new Error(`no function ${name}`);
+  registry.set(alias, d);
+}
+export function lookupFunction(name: string): FunctionDef | undefined {
+  return registry.get(name);
+}
+export function registeredNames(): string[] {
+  return [...registry.keys()];
+}
+
+// ---- helpers for resolve() implementations ----
+
+export function castTo(e: Expr, from: DataType, to: DataType): Expr {
+  return typesEqual(from, to) ? e : cast(e, to, true);
+}
+
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+
+/** Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE error. */
+export function typeMismatch(
+  call: Expr,
+  argIndex: number,
+  required: string,
+  arg: Expr,
+  actual: DataType,
+): AnalysisException {
+  return new AnalysisException(
+    "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+    `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ` +
+      `The ${ORDINALS[argIndex] ?? `${argIndex + 1}th`} parameter requires the ${required} type, however "${exprToSql(arg)}" has the type "${sqlTypeName(actual)}".`,
+  );
+}
+
+export function arityError(name: string, expected: string, got: number): AnalysisException {
+  return new AnalysisException(
+    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+    `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${name}\` requires ${expected} parameters but the actual number is ${got}.`,
+  );
+}
+
+export function checkArity(name: string, args: readonly unknown[], min: number, max = min): void {
+  if (args.length < min || args.length > max) {
+    arityErrorThrow(name, min === max ? String(min) : max === Infinity ? `>= ${min}` : `[${min}, ${max}]`, args.length);
+  }
+}
+function arityErrorThrow(name: string, expected: string, got: number): never {
+  throw arityError(name, expected, got);
+}

@@ -1,0 +1,112 @@
+/**
+ * String functions. Strings are JS strings in a `string[]`; positions are 1-based as in SQL.
+ */
+import type { Expr } from "../plan/expressions.js";
+import { BooleanType, type DataType, IntegerType, StringType } from "../types/datatypes.js";
+import { mapRows } from "./kernel-util.js";
+import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction } from "./registry.js";
+
+/** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
+function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
+  return (args: readonly Expr[], types: readonly DataType[]): Resolved => {
+    checkArity(name, args, minArgs, argTypes.length);
+    return { args: args.map((a, i) => castTo(a, types[i]!, argTypes[i]!)), type: result };
+  };
+}
+
+function stringFn(
+  name: string,
+  argTypes: DataType[],
+  result: DataType,
+  fn: (...vals: never[]) => unknown,
+  minArgs?: number,
+): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve: signature(name, argTypes, result, minArgs),
+    kernel: (args, n) => mapRows(result, args, n, fn as (...v: unknown[]) => unknown),
+  };
+}
+
+const S = StringType;
+const I = IntegerType;
+
+/** Spark's substring: pos is 1-based, 0 acts as 1, negative counts from the end. */
+export function sqlSubstring(s: string, pos: number, len = Number.MAX_SAFE_INTEGER): string {
+  const cps = Array.from(s);
+  let start = pos > 0 ? pos - 1 : pos < 0 ? cps.length + pos : 0;
+  let end = start + len;
+  if (start < 0) start = 0;
+  if (len <= 0 || end <= 0) return "";
+  if (end > cps.length) end = cps.length;
+  return cps.slice(start, end).join("");
+}
+
+function pad(left: boolean) {
+  return (s: string, len: number, p = " "): string => {
+    const cps = Array.from(s);
+    if (len <= cps.length) return cps.slice(0, Math.max(0, len)).join("");
+    if (p === "") return s;
+    const fill = Array.from(p.repeat(Math.ceil((len - cps.length) / p.length))).slice(0, len - cps.length).join("");
+    return left ? fill + s : s + fill;
+  };
+}
+
+const concat: ScalarFunction = {
+  kind: "scalar",
+  name: "concat",
+  resolve: (args, types) => ({ args: args.map((a, i) => castTo(a, types[i]!, S)), type: S }),
+  kernel: (args, n) => mapRows(S, args, n, (...v) => v.join("")),
+};
+
+const concatWs: ScalarFunction = {
+  kind: "scalar",
+  name: "concat_ws",
+  resolve: (args, types) => {
+    checkArity("concat_ws", args, 1, Infinity);
+    return { args: args.map((a, i) => (types[i]!.kind === "array" ? a : castTo(a, types[i]!, S))), type: S };
+  },
+  kernel: (args, n) =>
+    mapRows(
+      S,
+      args,
+      n,
+      (sep, ...v) =>
+        sep == null
+          ? null
+          : v
+              .flatMap((x) => (Array.isArray(x) ? x : [x]))
+              .filter((x) => x != null)
+              .join(sep as string),
+      false,
+    ),
+};
+
+register(
+  stringFn("upper", [S], S, (s: string) => s.toUpperCase()),
+  stringFn("lower", [S], S, (s: string) => s.toLowerCase()),
+  stringFn("length", [S], I, (s: string) => Array.from(s).length),
+  stringFn("substring", [S, I, I], S, (s: string, p: number, l?: number) => sqlSubstring(s, p, l ?? Number.MAX_SAFE_INTEGER), 2),
+  stringFn("trim", [S], S, (s: string) => s.replace(/^ +| +$/g, "")),
+  stringFn("ltrim", [S], S, (s: string) => s.replace(/^ +/, "")),
+  stringFn("rtrim", [S], S, (s: string) => s.replace(/ +$/, "")),
+  stringFn("contains", [S, S], BooleanType, (s: string, t: string) => s.includes(t)),
+  stringFn("startswith", [S, S], BooleanType, (s: string, t: string) => s.startsWith(t)),
+  stringFn("endswith", [S, S], BooleanType, (s: string, t: string) => s.endsWith(t)),
+  stringFn("instr", [S, S], I, (s: string, t: string) => s.indexOf(t) + 1),
+  stringFn("lpad", [S, I, S], S, pad(true), 2),
+  stringFn("rpad", [S, I, S], S, pad(false), 2),
+  stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
+  stringFn("reverse", [S], S, (s: string) => Array.from(s).reverse().join("")),
+  stringFn("initcap", [S], S, (s: string) => s.toLowerCase().replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
+  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(new RegExp(p, "g"), r.replace(/\$(\d)/g, "$$$1"))),
+  stringFn("regexp_extract", [S, S, I], S, (s: string, p: string, g: number) => {
+    const m = new RegExp(p).exec(s);
+    return m ? (m[g] ?? "") : "";
+  }),
+  concat,
+  concatWs,
+);
+registerAlias("substr", "substring");
+registerAlias("char_length", "length");

@@ -1,0 +1,18 @@
+/**
+ * The optimizer: an ordered list of rules, each of which can be switched off (tests compare
+ * optimized and unoptimized plans; users can set `arus.optimizer.excludedRules`, like Spark's
+ * `spark.sql.optimizer.excludedRules`).
+ */
+import type { LogicalPlan } from "../plan/logical.js";
+import { constantFolding } from "./constant-folding.js";
+import { pruneColumns } from "./prune-columns.js";
+import { pushDownPredicates } from "./push-down-predicates.js";
+import type { Rule } from "./rule.js";
+
+export const RULES: readonly Rule[] = [constantFolding, pushDownPredicates, pruneColumns];
+
+export function optimize(plan: LogicalPlan, excluded: ReadonlySet<string> = new Set()): LogicalPlan {
+  let p = plan;
+  for (const r of RULES) if (!excluded.has(r.name)) p = r.apply(p);
+  return p;
+}

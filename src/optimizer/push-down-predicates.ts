@@ -1,0 +1,61 @@
+/**
+ * PushDownPredicates: moves filters towards the scans — through projections (substituting
+ * aliases), into the matching side of inner joins and the preserved side of outer joins — and
+ * merges adjacent filters. Non-deterministic conditions stay where they are.
+ */
+import { anyExpr, call, collectAttributes, type Expr, transformUp } from "../plan/expressions.js";
+import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
+import { outputOf } from "../analyzer/types.js";
+import type { Rule } from "./rule.js";
+
+const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
+const isVolatile = (e: Expr) => anyExpr(e, (x) => x.kind === "call" && (VOLATILE.has(x.name) || x.name.startsWith("__")));
+
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
+}
+const and = (es: Expr[]): Expr => es.reduce((a, b) => call("and", [a, b]));
+
+function refersOnlyTo(e: Expr, plan: LogicalPlan): boolean {
+  const ids = new Set(outputOf(plan).map((a) => a.exprId));
+  return collectAttributes(e).every((a) => ids.has(a.exprId));
+}
+
+function push(p: LogicalPlan): LogicalPlan {
+  if (p.kind !== "filter" || isVolatile(p.condition)) return p;
+  const child = p.child;
+  switch (child.kind) {
+    case "filter":
+      return push(Plans.filter(call("and", [child.condition, p.condition]), child.child));
+    case "project": {
+      if (child.projectList.some(isVolatile)) return p;
+      const aliases = new Map<number, Expr>();
+      for (const e of child.projectList) if (e.kind === "alias") aliases.set(e.exprId, e.child);
+      const cond = transformUp(p.condition, (x) => (x.kind === "attribute" && aliases.has(x.exprId) ? aliases.get(x.exprId)! : x));
+      return Plans.project(child.projectList, push(Plans.filter(cond, child.child)));
+    }
+    case "join": {
+      const jt = child.joinType;
+      const toLeft: Expr[] = [];
+      const toRight: Expr[] = [];
+      const stay: Expr[] = [];
+      for (const c of conjuncts(p.condition)) {
+        if ((jt === "inner" || jt === "cross" || jt === "left_outer" || jt === "left_semi" || jt === "left_anti") && refersOnlyTo(c, child.left)) toLeft.push(c);
+        else if ((jt === "inner" || jt === "cross" || jt === "right_outer") && refersOnlyTo(c, child.right)) toRight.push(c);
+        else stay.push(c);
+      }
+      if (!toLeft.length && !toRight.length) return p;
+      const left = toLeft.length ? push(Plans.filter(and(toLeft), child.left)) : child.left;
+      const right = toRight.length ? push(Plans.filter(and(toRight), child.right)) : child.right;
+      const join = Plans.join(left, right, child.joinType, child.condition, null);
+      return stay.length ? Plans.filter(and(stay), join) : join;
+    }
+    default:
+      return p;
+  }
+}
+
+export const pushDownPredicates: Rule = {
+  name: "PushDownPredicates",
+  apply: (plan) => transformPlanUp(plan, push),
+};

@@ -1,0 +1,32 @@
+/**
+ * Semantic equality of resolved expressions: the same computation over the same attributes,
+ * whatever the aliases. Used to match `groupBy(expr)` with the same `expr` in `select`.
+ */
+import type { Expr } from "./expressions.js";
+
+export function semanticKey(e: Expr): string {
+  switch (e.kind) {
+    case "attribute":
+      return `#${e.exprId}`;
+    case "alias":
+      return semanticKey(e.child);
+    case "literal":
+      return `lit(${e.type.kind}:${JSON.stringify(e.value)})`;
+    case "column":
+      return `col(${e.nameParts.join(".")})`;
+    case "star":
+      return `*${e.qualifier ?? ""}`;
+    case "cast":
+      return `cast(${semanticKey(e.child)}:${JSON.stringify(e.to)})`;
+    case "sortOrder":
+      return `sort(${semanticKey(e.child)},${e.ascending},${e.nullsFirst})`;
+    case "caseWhen":
+      return `case(${e.branches.map(([c, v]) => `${semanticKey(c)}=>${semanticKey(v)}`).join(";")};${e.otherwise ? semanticKey(e.otherwise) : ""})`;
+    case "call":
+      return `${e.name}${e.distinct ? "!d" : ""}(${e.args.map(semanticKey).join(",")})`;
+  }
+}
+
+export function semanticEquals(a: Expr, b: Expr): boolean {
+  return semanticKey(a) === semanticKey(b);
+}

@@ -1,0 +1,92 @@
+/**
+ * Expressions printed as Spark prints them: the auto-generated column names
+ * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
+ */
+import { sqlTypeName } from "../types/datatypes.js";
+import { assertNever, type Expr } from "./expressions.js";
+
+const INFIX = new Set(["+", "-", "*", "/", "%", "div", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
+
+/** Render an internal literal value (timestamps already in micros) as Spark's toString would. */
+function literalText(value: unknown, kind: string): string {
+  if (value === null || value === undefined) return "NULL";
+  if (kind === "string") return String(value);
+  if (kind === "boolean") return value ? "true" : "false";
+  if (kind === "double") {
+    const n = value as number;
+    return Number.isInteger(n) && Math.abs(n) < 1e7 ? `${n}.0` : String(n);
+  }
+  if (kind === "bigint") return `${value}L`;
+  if (kind === "interval") return `INTERVAL '${(value as number) / 1e6}' SECOND`;
+  if (kind === "timestamp") return `TIMESTAMP_MICROS ${value}`;
+  return String(value);
+}
+
+export function exprToSql(e: Expr): string {
+  switch (e.kind) {
+    case "column":
+      return e.nameParts[e.nameParts.length - 1]!.length && e.nameParts.length === 1
+        ? e.nameParts[0]!
+        : e.nameParts.join(".");
+    case "attribute":
+      return e.name;
+    case "literal":
+      return literalText(e.value, e.type.kind);
+    case "alias":
+      return e.name;
+    case "star":
+      return e.qualifier ? `${e.qualifier}.*` : "*";
+    case "cast":
+      if (e.implicit) return exprToSql(e.child);
+      return `CAST(${exprToSql(e.child)} AS ${sqlTypeName(e.to)})`;
+    case "sortOrder":
+      return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
+    case "caseWhen": {
+      const parts = e.branches.map(([c, v]) => ` WHEN ${exprToSql(c)} THEN ${exprToSql(v)}`).join("");
+      return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
+    }
+    case "call":
+      return callToSql(e.name, e.args, e.distinct);
+    default:
+      return assertNever(e);
+  }
+}
+
+function callToSql(name: string, args: readonly Expr[], distinct: boolean): string {
+  const a = args.map(exprToSql);
+  if (INFIX.has(name) && args.length === 2) return `(${a[0]} ${name.toUpperCase() === name ? name : name.toUpperCase()} ${a[1]})`;
+  switch (name) {
+    case "not":
+      return `(NOT ${a[0]})`;
+    case "negative":
+      return `(- ${a[0]})`;
+    case "isnull":
+      return `(${a[0]} IS NULL)`;
+    case "isnotnull":
+      return `(${a[0]} IS NOT NULL)`;
+    case "in":
+      return `(${a[0]} IN (${a.slice(1).join(", ")}))`;
+    case "like":
+      return `${a[0]} LIKE ${a[1]}`;
+    case "rlike":
+      return `RLIKE(${a[0]}, ${a[1]})`;
+    case "getfield":
+      return a[1]!;
+    case "getitem":
+      return `${a[0]}[${a[1]}]`;
+    case "count":
+      if (args.length === 1 && args[0]!.kind === "star") return "count(1)";
+      break;
+    case "window":
+    case "session_window":
+    case "window_time":
+      return name;
+    case "current_timestamp":
+    case "current_watermark":
+    case "current_date":
+      return `${name}()`;
+    case "mean":
+      return `avg(${a.join(", ")})`;
+  }
+  return `${name}(${distinct ? "DISTINCT " : ""}${a.join(", ")})`;
+}

@@ -1,0 +1,331 @@
+/**
+ * The micro-batch loop. One trigger is:
+ *   plan   — ask every source for its end offset; run a batch if any has new data, or if the
+ *            watermark moved and a stateful operator needs a no-data batch;
+ *   log    — write `offsets/N` (what batch N reads, its watermark and timestamp);
+ *   run    — execute the incremental plan on the new rows, state versions N → N+1;
+ *   sink   — hand the result to the sink with batch id N;
+ *   commit — fold event-time stats into the watermark, write `commits/N`, release sources.
+ *
+ * Recovery rule (Spark's populateStartOffsets), applied once at start:
+ *   no offsets → batch 0 from the beginning, watermark 0;
+ *   offsets/L and commits/L → continue with batch L+1 from the offsets of L;
+ *   offsets/L without commits/L → re-run batch L with exactly the offsets, watermark and
+ *   timestamp recorded in offsets/L (so current_timestamp() and the output are the same).
+ */
+import type { Batch } from "../columnar/batch.js";
+import type { RuntimeConfig } from "../api/conf.js";
+import { ArusError, StreamingQueryException } from "../common/errors.js";
+import { type Offset, type ReadLimit, sameOffset, type StreamSink, type StreamSource } from "../connectors/source.js";
+import type { ExecContext } from "../execution/operator.js";
+import type { LateRows, StateOperatorMetrics, StatefulContext } from "../execution/stateful/context.js";
+import type { StreamingPlan } from "../planner/streaming.js";
+import type { StateStore } from "../state/store.js";
+import type { Clock } from "./clock.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import { ProgressBuilder } from "./progress-builder.js";
+import type { StreamingQueryProgress } from "./progress.js";
+import { nextTriggerTime, type Trigger } from "./trigger.js";
+import { type EventTimeStats, WatermarkTracker } from "./watermark-tracker.js";
+import type { StateStoreRegistry } from "./state-registry.js";
+
+export interface QueryStatus {
+  message: string;
+  isDataAvailable: boolean;
+  isTriggerActive: boolean;
+}
+
+/** What the loop tells its query handle. */
+export interface QueryEvents {
+  onProgress(p: StreamingQueryProgress): void;
+  onIdle(p: StreamingQueryProgress): void;
+  onLateRows(late: LateRows, batchId: number): Promise<void>;
+}
+
+export interface MicroBatchConfig {
+  readonly id: string;
+  readonly runId: string;
+  readonly name: string | null;
+  readonly plan: StreamingPlan;
+  readonly sourceIds: readonly string[];
+  readonly sources: readonly StreamSource[];
+  readonly sink: StreamSink;
+  readonly outputNames: readonly string[];
+  readonly outputSchema: import("../types/datatypes.js").StructType;
+  readonly outputMode: "append" | "update" | "complete";
+  readonly trigger: Trigger;
+  readonly conf: RuntimeConfig;
+  readonly clock: Clock;
+  readonly checkpoint: CheckpointStore;
+  readonly states: StateStoreRegistry;
+  readonly events: QueryEvents;
+}
+
+interface PlannedBatch {
+  batchId: number;
+  starts: (Offset | null)[];
+  ends: (Offset | null)[];
+  watermarkMs: number;
+  lateWatermarkMs: number;
+  timestampMs: number;
+}
+
+export class MicroBatchExecution {
+  status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
+  /** Offsets committed so far (start offsets of the next batch). */
+  private committed: (Offset | null)[];
+  private nextBatchId = 0;
+  private pending: PlannedBatch | null = null;
+  private readonly tracker: WatermarkTracker;
+  /** Watermark the last executed batch used for eviction (for the no-data batch rule). */
+  private lastBatchWatermarkMs = 0;
+  /** W(N-1): the previous batch's watermark, the late-row filter of the next batch. */
+  private prevWatermarkMs = 0;
+  private executedAnyBatch = false;
+  private stopRequested = false;
+  private readonly abort = new AbortController();
+  private idleWaiters: { after: number; resolve: () => void }[] = [];
+  private triggerSeq = 0;
+  private readonly progress: ProgressBuilder;
+  private readonly hasWatermark: boolean;
+
+  constructor(private readonly cfg: MicroBatchConfig) {
+    this.committed = cfg.sources.map(() => null);
+    const policy = cfg.conf.get("spark.sql.streaming.multipleWatermarkPolicy").toLowerCase() as "min" | "max";
+    this.tracker = new WatermarkTracker(policy);
+    this.progress = new ProgressBuilder(cfg);
+    this.hasWatermark = cfg.plan.watermarkNodes.length > 0;
+  }
+
+  get currentWatermarkMs(): number {
+    return this.tracker.currentWatermarkMs;
+  }
+  get lastBatchId(): number {
+    return this.nextBatchId - 1;
+  }
+
+  /** Restore from the checkpoint (see the recovery rule at the top of this file). */
+  async recover(): Promise<void> {
+    const { checkpoint } = this.cfg;
+    const latest = await checkpoint.offsets.latest();
+    if (!latest) return;
+    const L = latest.batchId;
+    const lastCommit = await checkpoint.commits.latest();
+    const prev = L > 0 ? await checkpoint.offsets.get(L - 1) : undefined;
+    if (L > 0 && !prev) {
+      throw new ArusError("CHECKPOINT_CORRUPT", `Checkpoint ${checkpoint.describe()} has offsets/${L} but not offsets/${L - 1}, which batch ${L} starts from.`);
+    }
+    const offsets = latest.entry.offsets;
+    if (offsets.length !== this.cfg.sources.length) {
+      throw new ArusError(
+        "STREAMING_SOURCES_CHANGED",
+        `The query has ${this.cfg.sources.length} source(s) but checkpoint ${checkpoint.describe()} recorded ${offsets.length}. Adding or removing sources needs a new checkpointLocation.`,
+      );
+    }
+    const W = latest.entry.metadata.batchWatermarkMs;
+    this.tracker.setWatermark(W);
+    if (lastCommit && lastCommit.batchId === L) {
+      this.committed = offsets;
+      this.nextBatchId = L + 1;
+      this.tracker.setWatermark(Math.max(W, lastCommit.entry.nextBatchWatermarkMs));
+      this.prevWatermarkMs = W;
+      this.lastBatchWatermarkMs = W;
+    } else {
+      this.committed = prev ? prev.offsets : this.cfg.sources.map(() => null);
+      this.nextBatchId = L;
+      this.pending = {
+        batchId: L,
+        starts: this.committed,
+        ends: offsets,
+        watermarkMs: W,
+        lateWatermarkMs: prev?.metadata.batchWatermarkMs ?? 0,
+        timestampMs: latest.entry.metadata.batchTimestampMs,
+      };
+    }
+  }
+
+  /** Run triggers until the trigger says stop or stop() is called. */
+  async run(): Promise<void> {
+    const { trigger, clock } = this.cfg;
+    if (trigger.kind === "availableNow") {
+      for (const s of this.cfg.sources) if (s.supportsAvailableNow) await s.prepareForAvailableNow();
+    }
+    const limits = this.readLimits();
+    const pollMs = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
+    while (!this.stopRequested) {
+      const started = clock.now();
+      const ran = await this.runTrigger(limits);
+      if (this.stopRequested) break;
+      if (trigger.kind === "once") break;
+      if (trigger.kind === "availableNow" && !ran) break;
+      if (!ran) this.notifyIdle();
+      if (trigger.kind === "processingTime" && trigger.intervalMs > 0) {
+        const now = clock.now();
+        if (ran && now - started > trigger.intervalMs) {
+          process.emitWarning(`Current batch is falling behind. The trigger interval is ${trigger.intervalMs} milliseconds, but spent ${now - started} milliseconds`);
+          continue;
+        }
+        this.status = { ...this.status, message: "Waiting for next trigger", isTriggerActive: false };
+        await clock.waitUntil(nextTriggerTime(now, trigger.intervalMs), this.abort.signal);
+      } else if (!ran && trigger.kind === "processingTime") {
+        await clock.waitUntil(clock.now() + pollMs, this.abort.signal);
+      }
+    }
+    this.notifyIdle(true);
+  }
+
+  private readLimits(): ReadLimit[] {
+    // Trigger.Once ignores read limits (Spark logs that it does).
+    return this.cfg.sources.map((s) => (this.cfg.trigger.kind === "once" ? { kind: "all" } : s.defaultReadLimit()));
+  }
+
+  requestStop(): void {
+    this.stopRequested = true;
+    this.abort.abort();
+  }
+
+  /** Resolves at the next trigger that starts after this call and finds nothing to do. */
+  waitForIdle(): Promise<void> {
+    return new Promise((resolve) => this.idleWaiters.push({ after: this.triggerSeq, resolve }));
+  }
+  /** Wake waiters registered before the trigger that just found nothing started (all at the end). */
+  private notifyIdle(all = false): void {
+    const due = this.idleWaiters.filter((w) => all || w.after < this.triggerSeq);
+    this.idleWaiters = this.idleWaiters.filter((w) => !due.includes(w));
+    for (const w of due) w.resolve();
+  }
+
+  /** One trigger; true when a batch ran. */
+  private async runTrigger(limits: ReadLimit[]): Promise<boolean> {
+    this.triggerSeq++;
+    const t0 = this.cfg.clock.now();
+    const prog = this.progress.startTrigger(t0);
+    this.status = { message: "Getting offsets", isDataAvailable: false, isTriggerActive: true };
+    let planned = this.pending;
+    this.pending = null;
+    if (!planned) {
+      const ends: (Offset | null)[] = [];
+      await prog.time("latestOffset", async () => {
+        for (let i = 0; i < this.cfg.sources.length; i++) ends.push(await this.cfg.sources[i]!.latestOffset(this.committed[i]!, limits[i]!));
+      });
+      const hasData = ends.some((e, i) => e !== null && !sameOffset(e, this.committed[i]!));
+      const W = this.tracker.currentWatermarkMs;
+      if (!hasData && !this.needsNoDataBatch(W)) {
+        this.status = { message: "Waiting for data to arrive", isDataAvailable: false, isTriggerActive: false };
+        const idle = prog.finishIdle(this.nextBatchId, W, this.hasWatermark);
+        if (idle) this.cfg.events.onIdle(idle);
+        return false;
+      }
+      planned = {
+        batchId: this.nextBatchId,
+        starts: this.committed,
+        ends: ends.map((e, i) => e ?? this.committed[i]!),
+        watermarkMs: W,
+        lateWatermarkMs: this.prevWatermarkMs,
+        timestampMs: this.cfg.clock.now(),
+      };
+      this.status = { message: "Writing offsets to log", isDataAvailable: hasData, isTriggerActive: true };
+      await prog.time("walCommit", async () => {
+        await this.cfg.checkpoint.offsets.add(planned!.batchId, {
+          metadata: { batchWatermarkMs: W, batchTimestampMs: planned!.timestampMs, conf: this.cfg.checkpoint.stickyConf },
+          offsets: planned!.ends,
+        });
+        await this.cfg.checkpoint.purge(planned!.batchId);
+      });
+    }
+    await this.runBatch(planned, prog);
+    return true;
+  }
+
+  /** Spark's shouldRunAnotherBatch: a stateful operator downstream of a watermark saw it move. */
+  private needsNoDataBatch(W: number): boolean {
+    if (!this.executedAnyBatch) return false;
+    if (!this.cfg.conf.getBool("spark.sql.streaming.noDataMicroBatches.enabled")) return false;
+    if (W <= this.lastBatchWatermarkMs) return false;
+    return this.cfg.plan.statefulOperators.some((op) => op.hasWatermark && (op.kind !== "aggregate" || this.cfg.outputMode !== "complete"));
+  }
+
+  private async runBatch(b: PlannedBatch, prog: ReturnType<ProgressBuilder["startTrigger"]>): Promise<void> {
+    const hasData = b.ends.some((e, i) => !sameOffset(e, b.starts[i]!));
+    this.status = { message: hasData ? "Processing new data" : "No new data but cleaning up state", isDataAvailable: hasData, isTriggerActive: true };
+    const data = new Map<string, Batch[]>();
+    const inputRows: number[] = [];
+    await prog.time("getBatch", async () => {
+      for (let i = 0; i < this.cfg.sources.length; i++) {
+        const same = sameOffset(b.ends[i]!, b.starts[i]!);
+        const rows = same || b.ends[i] === null ? [] : await this.cfg.sources[i]!.getBatch(b.starts[i]!, b.ends[i]!);
+        data.set(this.cfg.sourceIds[i]!, rows);
+        inputRows.push(rows.reduce((n, x) => n + x.numRows, 0));
+      }
+    });
+    const metrics = new Map<number, StateOperatorMetrics>();
+    const stats = new Map<number, EventTimeStats>();
+    const opened: StateStore[] = [];
+    const lates: LateRows[] = [];
+    const state: StatefulContext = {
+      batchId: b.batchId,
+      outputMode: this.cfg.outputMode,
+      evictionWatermarkMs: b.watermarkMs,
+      lateWatermarkMs: b.lateWatermarkMs,
+      numPartitions: this.cfg.checkpoint.numShufflePartitions,
+      store: async (op, part, name) => {
+        const s = await this.cfg.states.store(op, part, name, b.batchId);
+        opened.push(s);
+        return s;
+      },
+      reportMetrics: (op, m) => metrics.set(op, m),
+      reportLateRows: (late) => lates.push(late),
+      reportEventTime: (node, s) => stats.set(node, s),
+      sourceData: (id) => data.get(id) ?? [],
+    };
+    const ctx: ExecContext = {
+      eval: { timeZone: this.cfg.conf.timeZone, batchTimestampMs: b.timestampMs, watermarkMs: b.watermarkMs, ansi: this.cfg.conf.getBool("spark.sql.ansi.enabled") },
+      state,
+    };
+    let output: Batch[] = [];
+    try {
+      await prog.time("addBatch", async () => {
+        output = await this.cfg.plan.physical.execute(ctx);
+        for (const late of lates) await this.cfg.events.onLateRows(late, b.batchId);
+        await this.cfg.sink.addBatch(b.batchId, {
+          names: this.cfg.outputNames,
+          schema: this.cfg.outputSchema,
+          batches: output,
+          outputMode: this.cfg.outputMode,
+          timeZone: this.cfg.conf.timeZone,
+        });
+      });
+    } catch (e) {
+      for (const s of opened) s.abort();
+      throw e;
+    }
+    this.tracker.update(this.cfg.plan.watermarkNodes, stats);
+    await prog.time("commitOffsets", async () => {
+      await this.cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: this.tracker.currentWatermarkMs });
+      for (let i = 0; i < this.cfg.sources.length; i++) if (b.ends[i] !== null) await this.cfg.sources[i]!.commit(b.ends[i]!);
+    });
+    await this.cfg.states.maintenance();
+    this.committed = b.ends;
+    this.nextBatchId = b.batchId + 1;
+    this.lastBatchWatermarkMs = b.watermarkMs;
+    this.prevWatermarkMs = b.watermarkMs;
+    this.executedAnyBatch = true;
+    const outRows = output.reduce((n, x) => n + x.numRows, 0);
+    const p = prog.finishBatch({
+      batch: b,
+      inputRows,
+      outputRows: outRows,
+      stats: stats.get(0) ?? null,
+      metrics: [...metrics.entries()].sort(([a], [c]) => a - c).map(([, m]) => m),
+      lates,
+      hasWatermark: this.hasWatermark,
+    });
+    this.status = { message: "Waiting for next trigger", isDataAvailable: hasData, isTriggerActive: false };
+    this.cfg.events.onProgress(p);
+  }
+}
+
+export function wrapFailure(e: unknown, starts: string, ends: string): StreamingQueryException {
+  const cause = e instanceof Error ? e : new Error(String(e));
+  return new StreamingQueryException(`[STREAM_FAILED] Query terminated with exception: ${cause.message}\n=== Streaming Query ===\nCurrent Committed Offsets: ${starts}\nCurrent Available Offsets: ${ends}`, { cause });
+}

@@ -1,0 +1,98 @@
+/**
+ * StreamingQueryProgress: the per-trigger report with Spark's field names, key order and
+ * number formats (rates rounded HALF_UP to one decimal; empty maps and non-finite rates left
+ * out), so tools that read Spark's progress JSON read arus's too.
+ */
+import { isoUtcMillis } from "../common/time.js";
+import type { StateOperatorMetrics } from "../execution/stateful/context.js";
+import type { Offset } from "../connectors/source.js";
+
+export interface SourceProgress {
+  description: string;
+  startOffset: Offset | null;
+  endOffset: Offset | null;
+  latestOffset: Offset | null;
+  numInputRows: number;
+  inputRowsPerSecond?: number;
+  processedRowsPerSecond?: number;
+  metrics?: Record<string, string>;
+}
+
+export interface StateOperatorProgress extends Omit<StateOperatorMetrics, "numLateInputRows"> {}
+
+export interface StreamingQueryProgress {
+  id: string;
+  runId: string;
+  name: string | null;
+  timestamp: string;
+  batchId: number;
+  batchDuration: number;
+  numInputRows: number;
+  inputRowsPerSecond?: number;
+  processedRowsPerSecond?: number;
+  durationMs?: Record<string, number>;
+  eventTime?: Record<string, string>;
+  stateOperators: StateOperatorProgress[];
+  sources: SourceProgress[];
+  sink: { description: string; numOutputRows: number; metrics?: Record<string, string> };
+  observedMetrics?: Record<string, unknown>;
+  /** arus: late input rows per stateful operator (Spark counts groups, not rows). */
+  arus?: ArusProgress;
+}
+
+export interface ArusProgress {
+  numLateInputRows: number;
+  lateness?: Record<string, LatenessProfile>;
+}
+
+/** How far rows trailed the max event time seen before them, per watermark column (ms). */
+export interface LatenessProfile {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** Delay that would have kept 99 % / 99.9 % of rows. */
+  delayFor99: number;
+  delayFor999: number;
+}
+
+/** Spark's HALF_UP rounding to one decimal, or undefined for NaN / infinity. */
+export function rate(x: number): number | undefined {
+  if (!Number.isFinite(x)) return undefined;
+  return Math.sign(x) * Math.floor(Math.abs(x) * 10 + 0.5 + 1e-9) / 10;
+}
+
+export function eventTimeMap(stats: { max: number; min: number; sum: number; count: number } | null, watermarkMs: number | null): Record<string, string> | undefined {
+  const m: Record<string, string> = {};
+  if (stats && stats.count > 0) {
+    m.avg = isoUtcMillis(Math.round(stats.sum / stats.count));
+    m.max = isoUtcMillis(stats.max);
+    m.min = isoUtcMillis(stats.min);
+  }
+  if (watermarkMs !== null) m.watermark = isoUtcMillis(watermarkMs);
+  return Object.keys(m).length ? m : undefined;
+}
+
+/** Drop undefined keys and empty maps so JSON.stringify gives Spark's shape. */
+export function clean<T extends object>(o: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined) continue;
+    if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0 && k !== "startOffset") continue;
+    out[k] = v;
+  }
+  return out as T;
+}
+
+/** Sort a map's keys alphabetically (Spark serializes durationMs / eventTime sorted). */
+export function sortedMap<V>(m: Record<string, V>): Record<string, V> {
+  return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Percentiles of lateness samples (ms). */
+export function latenessProfile(samples: Float64Array): LatenessProfile {
+  const s = Float64Array.from(samples).sort();
+  const q = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]! : 0);
+  return { count: s.length, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: s.length ? s[s.length - 1]! : 0, delayFor99: q(0.99), delayFor999: q(0.999) };
+}

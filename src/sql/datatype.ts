@@ -1,0 +1,199 @@
+/**
+ * Data type and DDL schema parsing (`INT`, `ARRAY<STRING>`, `"id INT NOT NULL, ts TIMESTAMP"`).
+ *
+ * arus has fewer physical types than Spark, so several Spark names collapse onto one type:
+ * TINYINT/SMALLINT → INT, FLOAT/DECIMAL → DOUBLE, VARCHAR/CHAR → STRING.
+ */
+import { ParseException } from "../common/errors.js";
+import {
+  ArrayOf,
+  BinaryType,
+  BooleanType,
+  type DataType,
+  DateType,
+  DoubleType,
+  IntegerType,
+  IntervalType,
+  LongType,
+  MapOf,
+  NullType,
+  StringType,
+  type StructField,
+  StructOf,
+  type StructType,
+  TimestampType,
+  field,
+} from "../types/datatypes.js";
+import { Cursor } from "./cursor.js";
+
+const SIMPLE: Readonly<Record<string, DataType>> = {
+  BOOLEAN: BooleanType,
+  TINYINT: IntegerType,
+  BYTE: IntegerType,
+  SMALLINT: IntegerType,
+  SHORT: IntegerType,
+  INT: IntegerType,
+  INTEGER: IntegerType,
+  BIGINT: LongType,
+  LONG: LongType,
+  FLOAT: DoubleType,
+  REAL: DoubleType,
+  DOUBLE: DoubleType,
+  STRING: StringType,
+  TIMESTAMP: TimestampType,
+  TIMESTAMP_LTZ: TimestampType,
+  DATE: DateType,
+  BINARY: BinaryType,
+  VOID: NullType,
+};
+
+const DAY_TIME_UNITS = new Set(["DAY", "HOUR", "MINUTE", "SECOND"]);
+
+export function monthIntervalError(cur: Cursor, at = cur.peek()): ParseException {
+  return cur.fail(
+    "[UNSUPPORTED_FEATURE] Month and year intervals are not supported: arus intervals are day-time only " +
+      "(use days, hours, minutes, seconds).",
+    at,
+  );
+}
+
+/** Parse one data type at the cursor. */
+export function readDataType(cur: Cursor): DataType {
+  const tok = cur.peek();
+  if (tok.kind !== "ident") throw cur.error();
+  const name = tok.value.toUpperCase();
+  cur.next();
+  const simple = SIMPLE[name];
+  if (simple) return simple;
+  switch (name) {
+    case "DECIMAL":
+    case "DEC":
+    case "NUMERIC":
+      // No decimal type: precision and scale are checked for shape, then dropped.
+      readSizeParams(cur, 2);
+      return DoubleType;
+    case "VARCHAR":
+    case "CHAR":
+    case "CHARACTER":
+      readSizeParams(cur, 1);
+      return StringType;
+    case "ARRAY": {
+      openAngle(cur);
+      const element = readDataType(cur);
+      closeAngle(cur);
+      return ArrayOf(element);
+    }
+    case "MAP": {
+      openAngle(cur);
+      const key = readDataType(cur);
+      cur.expectOp(",");
+      const value = readDataType(cur);
+      closeAngle(cur);
+      return MapOf(key, value);
+    }
+    case "STRUCT": {
+      if (cur.acceptOp("<>")) return StructOf([]);
+      openAngle(cur);
+      const fields: StructField[] = [];
+      if (!cur.isOp(">")) {
+        do fields.push(readField(cur));
+        while (cur.acceptOp(","));
+      }
+      closeAngle(cur);
+      return StructOf(fields);
+    }
+    case "INTERVAL":
+      return readIntervalType(cur);
+    default:
+      throw cur.fail(`[UNSUPPORTED_DATATYPE] Unsupported data type "${name}".`, tok);
+  }
+}
+
+/** `INTERVAL [DAY|HOUR|MINUTE|SECOND [TO ...]]`: all day-time forms map to IntervalType. */
+function readIntervalType(cur: Cursor): DataType {
+  const unitTok = cur.peek();
+  const unit = unitTok.kind === "ident" ? unitTok.value.toUpperCase() : "";
+  if (unit === "YEAR" || unit === "MONTH") throw monthIntervalError(cur, unitTok);
+  if (!DAY_TIME_UNITS.has(unit)) return IntervalType;
+  cur.next();
+  if (cur.acceptKeyword("TO")) {
+    const toTok = cur.peek();
+    if (toTok.kind !== "ident" || !DAY_TIME_UNITS.has(toTok.value.toUpperCase())) throw cur.error(toTok);
+    cur.next();
+  }
+  return IntervalType;
+}
+
+function openAngle(cur: Cursor): void {
+  cur.expectOp("<");
+}
+function closeAngle(cur: Cursor): void {
+  cur.expectOp(">");
+}
+
+/** Optional `(n)` or `(p, s)` size parameters: integers only, at most `max` of them. */
+function readSizeParams(cur: Cursor, max: number): void {
+  if (!cur.acceptOp("(")) return;
+  for (let k = 0; k < max; k++) {
+    const t = cur.peek();
+    if (t.kind !== "number" || !/^\d+$/.test(t.text)) throw cur.error(t);
+    cur.next();
+    if (!cur.acceptOp(",")) break;
+  }
+  cur.expectOp(")");
+}
+
+/**
+ * A column / struct field: `name [:] type [NOT NULL] [COMMENT 'text']`. The colon is optional
+ * both in STRUCT<...> and in schema strings (PySpark accepts `"a: int, b: string"`).
+ */
+function readField(cur: Cursor): StructField {
+  const nameTok = cur.peek();
+  if (nameTok.kind !== "ident" && nameTok.kind !== "qident") throw cur.error();
+  cur.next();
+  cur.acceptOp(":");
+  const type = readDataType(cur);
+  let nullable = true;
+  let comment: string | null = null;
+  for (;;) {
+    if (cur.acceptKeyword("NOT", "NULL")) nullable = false;
+    else if (cur.acceptKeyword("COMMENT")) {
+      const t = cur.peek();
+      if (t.kind !== "string") throw cur.error(t);
+      comment = cur.next().value;
+    } else break;
+  }
+  return comment === null ? field(nameTok.value, type, nullable) : field(nameTok.value, type, nullable, { comment });
+}
+
+export function parseDataType(text: string): DataType {
+  const cur = new Cursor(text);
+  if (cur.atEnd()) throw emptyError(text, "data type");
+  const t = readDataType(cur);
+  cur.expectEnd();
+  return t;
+}
+
+/** `"a INT, b STRING"` (or a whole `STRUCT<...>`) → StructType. */
+export function parseSchema(ddl: string): StructType {
+  const cur = new Cursor(ddl);
+  if (cur.atEnd()) throw emptyError(ddl, "schema");
+  if (cur.isKeyword("STRUCT") && (cur.isOp("<", 1) || cur.isOp("<>", 1))) {
+    const t = readDataType(cur);
+    cur.expectEnd();
+    return t as StructType;
+  }
+  const fields: StructField[] = [];
+  do fields.push(readField(cur));
+  while (cur.acceptOp(","));
+  cur.expectEnd();
+  return StructOf(fields);
+}
+
+function emptyError(text: string, what: string): ParseException {
+  return new ParseException(
+    `[PARSE_EMPTY_STATEMENT] Syntax error, unexpected empty statement: the ${what} string is empty.`,
+    text,
+    0,
+  );
+}

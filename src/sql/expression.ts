@@ -1,0 +1,363 @@
+/**
+ * Expression parser: recursive descent, one function per precedence level, lowest first.
+ *
+ * Levels follow Spark's grammar (SqlBaseParser.g4): OR < AND < NOT < predicate (IS NULL, IN,
+ * BETWEEN, LIKE) and comparison < `|` < `^` < `&` < `+ - ||` < `* / % DIV` < unary < postfix
+ * (`.field`, `[i]`, `::type`) < primary. Operators become calls named after the operator.
+ */
+import {
+  alias,
+  call,
+  caseWhen,
+  cast,
+  columnRef,
+  type Expr,
+  literal,
+  star,
+} from "../plan/expressions.js";
+import { BooleanType, NullType, StringType } from "../types/datatypes.js";
+import type { Cursor } from "./cursor.js";
+import { readDataType } from "./datatype.js";
+import {
+  binaryLiteral,
+  isTypedLiteralStart,
+  niladicCall,
+  numberLiteral,
+  stringLiteral,
+  typedLiteral,
+} from "./literals.js";
+
+/** Keywords that can never be a bare column reference. */
+export const NON_EXPR_KEYWORDS: ReadonlySet<string> = new Set([
+  "SELECT", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT",
+  "JOIN", "ON", "USING", "AS", "AND", "OR", "IS", "IN", "BETWEEN", "LIKE", "RLIKE", "REGEXP", "ILIKE",
+  "WHEN", "THEN", "ELSE", "END", "NOT",
+]);
+
+/** Keywords that cannot be an alias written without AS (`SELECT a x`, `FROM t x`). */
+export const ALIAS_RESERVED: ReadonlySet<string> = new Set([
+  ...NON_EXPR_KEYWORDS,
+  "ASC", "DESC", "NULLS", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "SEMI", "ANTI", "OUTER",
+  "LATERAL", "WINDOW", "ESCAPE", "OVER", "FILTER", "SORT", "CLUSTER", "DISTRIBUTE", "OFFSET",
+  "MINUS", "QUALIFY", "DIV", "TABLESAMPLE", "PIVOT", "UNPIVOT", "FOR",
+]);
+
+const COMPARISON: Readonly<Record<string, string>> = {
+  "=": "=",
+  "==": "=",
+  "<=>": "<=>",
+  "!=": "!=",
+  "<>": "!=",
+  "<": "<",
+  "<=": "<=",
+  ">": ">",
+  ">=": ">=",
+};
+
+export function readExpression(cur: Cursor): Expr {
+  return readOr(cur);
+}
+
+/** An expression with an optional alias: `expr AS name` or (if allowed) `expr name`. */
+export function readNamedExpression(cur: Cursor): Expr {
+  const e = readExpression(cur);
+  if (cur.acceptKeyword("AS")) {
+    if (cur.isOp("(")) throw cur.fail("[UNSUPPORTED_FEATURE] Multi-name aliases `AS (a, b)` are not supported.");
+    return alias(e, cur.identifier());
+  }
+  if (cur.isIdentifier(ALIAS_RESERVED)) return alias(e, cur.next().value);
+  return e;
+}
+
+function readOr(cur: Cursor): Expr {
+  let left = readAnd(cur);
+  while (cur.acceptKeyword("OR")) left = call("or", [left, readAnd(cur)]);
+  return left;
+}
+
+function readAnd(cur: Cursor): Expr {
+  let left = readNot(cur);
+  while (cur.acceptKeyword("AND")) left = call("and", [left, readNot(cur)]);
+  return left;
+}
+
+function readNot(cur: Cursor): Expr {
+  if (cur.acceptKeyword("NOT") || cur.acceptOp("!")) return call("not", [readNot(cur)]);
+  if (cur.isKeyword("EXISTS") && cur.isOp("(", 1)) {
+    throw cur.fail("[UNSUPPORTED_FEATURE] EXISTS subqueries are not supported.");
+  }
+  return readPredicate(cur);
+}
+
+const negate = (e: Expr, not: boolean): Expr => (not ? call("not", [e]) : e);
+
+/** A comparison chain followed by at most one predicate, as in Spark's `valueExpression predicate?`. */
+function readPredicate(cur: Cursor): Expr {
+  const value = readComparison(cur);
+  if (cur.acceptKeyword("IS")) {
+    const not = cur.acceptKeyword("NOT");
+    if (cur.acceptKeyword("NULL")) return call(not ? "isnotnull" : "isnull", [value]);
+    if (cur.acceptKeyword("TRUE")) return negate(call("<=>", [value, literal(true, BooleanType)]), not);
+    if (cur.acceptKeyword("FALSE")) return negate(call("<=>", [value, literal(false, BooleanType)]), not);
+    if (cur.acceptKeyword("UNKNOWN")) return call(not ? "isnotnull" : "isnull", [value]);
+    if (cur.acceptKeyword("DISTINCT", "FROM")) return negate(call("<=>", [value, readComparison(cur)]), !not);
+    throw cur.error();
+  }
+  let not = false;
+  if (cur.isKeyword("NOT") && ["IN", "BETWEEN", "LIKE", "RLIKE", "REGEXP", "ILIKE"].some((k) => cur.isKeyword(k, 1))) {
+    cur.next();
+    not = true;
+  }
+  if (cur.acceptKeyword("IN")) {
+    cur.expectOp("(");
+    if (cur.isKeyword("SELECT") || cur.isKeyword("WITH")) {
+      throw cur.fail("[UNSUPPORTED_FEATURE] IN subqueries are not supported.");
+    }
+    const list = [readExpression(cur)];
+    while (cur.acceptOp(",")) list.push(readExpression(cur));
+    cur.expectOp(")");
+    return negate(call("in", [value, ...list]), not);
+  }
+  if (cur.acceptKeyword("BETWEEN")) {
+    const lower = readComparison(cur);
+    cur.expectKeyword("AND");
+    const upper = readComparison(cur);
+    return negate(call("and", [call(">=", [value, lower]), call("<=", [value, upper])]), not);
+  }
+  const likeKw = ["LIKE", "RLIKE", "REGEXP", "ILIKE"].find((k) => cur.isKeyword(k));
+  if (likeKw) {
+    cur.next();
+    if (cur.isKeyword("ANY") || cur.isKeyword("ALL") || cur.isKeyword("SOME")) {
+      throw cur.fail(`[UNSUPPORTED_FEATURE] ${likeKw} ANY/ALL is not supported.`);
+    }
+    const pattern = readComparison(cur);
+    const name = likeKw === "REGEXP" ? "rlike" : likeKw.toLowerCase();
+    if (likeKw !== "RLIKE" && likeKw !== "REGEXP" && cur.acceptKeyword("ESCAPE")) {
+      const t = cur.peek();
+      if (t.kind !== "string") throw cur.error(t);
+      if (t.value.length !== 1) {
+        throw cur.fail(`[INVALID_ESCAPE_CHAR] The escape character must be a single character, got '${t.value}'.`, t);
+      }
+      cur.next();
+      return negate(call(name, [value, pattern, literal(t.value, StringType)]), not);
+    }
+    return negate(call(name, [value, pattern]), not);
+  }
+  if (not) throw cur.error();
+  return value;
+}
+
+function readComparison(cur: Cursor): Expr {
+  let left = readBitOr(cur);
+  for (;;) {
+    const t = cur.peek();
+    const op = t.kind === "op" ? COMPARISON[t.value] : undefined;
+    if (!op) return left;
+    cur.next();
+    left = call(op, [left, readBitOr(cur)]);
+  }
+}
+
+/** Left-associative binary level over `next`, for operator tokens in `ops`. */
+function binaryLevel(cur: Cursor, ops: readonly string[], next: (c: Cursor) => Expr): Expr {
+  let left = next(cur);
+  for (;;) {
+    const t = cur.peek();
+    if (t.kind !== "op" || !ops.includes(t.value)) return left;
+    cur.next();
+    left = call(t.value === "||" ? "concat" : t.value, [left, next(cur)]);
+  }
+}
+
+function readBitOr(cur: Cursor): Expr {
+  return binaryLevel(cur, ["|"], readBitXor);
+}
+function readBitXor(cur: Cursor): Expr {
+  return binaryLevel(cur, ["^"], readBitAnd);
+}
+function readBitAnd(cur: Cursor): Expr {
+  return binaryLevel(cur, ["&"], readAdditive);
+}
+/** Spark puts `||` on the same level as binary `+` and `-`. */
+function readAdditive(cur: Cursor): Expr {
+  return binaryLevel(cur, ["+", "-", "||"], readMultiplicative);
+}
+
+function readMultiplicative(cur: Cursor): Expr {
+  let left = readUnary(cur);
+  for (;;) {
+    const t = cur.peek();
+    let name: string;
+    if (t.kind === "op" && (t.value === "*" || t.value === "/" || t.value === "%")) name = t.value;
+    else if (cur.isKeyword("DIV")) name = "div";
+    else return left;
+    cur.next();
+    left = call(name, [left, readUnary(cur)]);
+  }
+}
+
+function readUnary(cur: Cursor): Expr {
+  if (cur.isOp("-") || cur.isOp("+")) {
+    const minus = cur.next().value === "-";
+    // `-5` is one literal (so -2147483648 is still an INT), then any postfix applies to it.
+    if (cur.peek().kind === "number") return readPostfix(cur, numberLiteral(cur, cur.next(), minus));
+    const operand = readUnary(cur);
+    if (!minus) return call("positive", [operand]);
+    if (operand.kind === "literal" && operand.type.kind === "interval" && typeof operand.value === "number") {
+      return literal(-operand.value, operand.type);
+    }
+    return call("negative", [operand]);
+  }
+  if (cur.acceptOp("~")) return call("~", [readUnary(cur)]);
+  return readPostfix(cur, readPrimary(cur));
+}
+
+function readPostfix(cur: Cursor, base: Expr): Expr {
+  let e = base;
+  for (;;) {
+    if (cur.acceptOp(".")) {
+      e = call("getfield", [e, literal(cur.identifier(), StringType)]);
+    } else if (cur.acceptOp("[")) {
+      const idx = readExpression(cur);
+      cur.expectOp("]");
+      e = call("getitem", [e, idx]);
+    } else if (cur.acceptOp("::")) {
+      e = cast(e, readDataType(cur));
+    } else return e;
+  }
+}
+
+function readPrimary(cur: Cursor): Expr {
+  const t = cur.peek();
+  switch (t.kind) {
+    case "number":
+      cur.next();
+      return numberLiteral(cur, t, false);
+    case "string":
+      return stringLiteral(cur);
+    case "binary":
+      cur.next();
+      return binaryLiteral(t);
+    case "qident":
+      return readNameOrCall(cur);
+    case "op":
+      if (t.value === "*") {
+        cur.next();
+        return star();
+      }
+      if (t.value === "(") return readParenthesized(cur);
+      throw cur.error();
+    case "ident":
+      return readKeywordOrName(cur);
+    default:
+      throw cur.error();
+  }
+}
+
+/** `(expr)`, or `(a, b)` which Spark reads as an anonymous struct. */
+function readParenthesized(cur: Cursor): Expr {
+  cur.expectOp("(");
+  if (cur.isKeyword("SELECT") || cur.isKeyword("WITH")) {
+    throw cur.fail("[UNSUPPORTED_FEATURE] Scalar subqueries are not supported.");
+  }
+  const first = readExpression(cur);
+  if (!cur.isOp(",")) {
+    cur.expectOp(")");
+    return first;
+  }
+  const items = [first];
+  while (cur.acceptOp(",")) items.push(readExpression(cur));
+  cur.expectOp(")");
+  return call("struct", items);
+}
+
+function readKeywordOrName(cur: Cursor): Expr {
+  const t = cur.peek();
+  const kw = t.value.toUpperCase();
+  if (kw === "CASE") return readCase(cur);
+  if (kw === "CAST" && cur.isOp("(", 1)) return readCast(cur);
+  if (isTypedLiteralStart(cur)) return typedLiteral(cur);
+  const niladic = niladicCall(cur);
+  if (niladic) return niladic;
+  if (!cur.isOp(".", 1)) {
+    if (kw === "TRUE" || kw === "FALSE") {
+      cur.next();
+      return literal(kw === "TRUE", BooleanType);
+    }
+    if (kw === "NULL") {
+      cur.next();
+      return literal(null, NullType);
+    }
+  }
+  if (NON_EXPR_KEYWORDS.has(kw)) throw cur.error();
+  return readNameOrCall(cur);
+}
+
+/** `a`, `t.a.b`, `t.*`, or a call `f(...)` / `db.f(...)`. */
+function readNameOrCall(cur: Cursor): Expr {
+  const parts = [cur.next().value];
+  while (cur.isOp(".")) {
+    if (cur.isOp("*", 1)) {
+      cur.next();
+      cur.next();
+      return star(parts.join("."));
+    }
+    if (!cur.isIdentifier(undefined, 1)) break;
+    cur.next();
+    parts.push(cur.next().value);
+  }
+  if (cur.isOp("(")) return readCall(cur, parts.join("."));
+  return columnRef(parts);
+}
+
+function readCall(cur: Cursor, name: string): Expr {
+  cur.expectOp("(");
+  let distinct = false;
+  if (cur.acceptKeyword("DISTINCT")) distinct = true;
+  else cur.acceptKeyword("ALL");
+  const args: Expr[] = [];
+  if (!cur.isOp(")")) {
+    do {
+      args.push(readExpression(cur));
+      if (cur.isOp("->")) throw cur.fail("[UNSUPPORTED_FEATURE] Lambda functions (x -> ...) are not supported.");
+    } while (cur.acceptOp(","));
+  }
+  cur.expectOp(")");
+  const lower = name.toLowerCase();
+  // `first(x) IGNORE NULLS` is Spark's spelling of first(x, true).
+  if ((lower === "first" || lower === "last") && cur.acceptKeyword("IGNORE", "NULLS")) {
+    args.push(literal(true, BooleanType));
+  } else cur.acceptKeyword("RESPECT", "NULLS");
+  if (cur.isKeyword("FILTER") && cur.isOp("(", 1)) {
+    throw cur.fail("[UNSUPPORTED_FEATURE] Aggregate FILTER (WHERE ...) clauses are not supported.");
+  }
+  if (cur.isKeyword("OVER")) throw cur.fail("[UNSUPPORTED_FEATURE] Window functions (OVER ...) are not supported.");
+  return call(lower, args, distinct);
+}
+
+function readCast(cur: Cursor): Expr {
+  cur.next();
+  cur.expectOp("(");
+  const child = readExpression(cur);
+  cur.expectKeyword("AS");
+  const to = readDataType(cur);
+  cur.expectOp(")");
+  return cast(child, to);
+}
+
+/** Both CASE forms; `CASE x WHEN v THEN r` becomes `CASE WHEN x = v THEN r`. */
+function readCase(cur: Cursor): Expr {
+  cur.next();
+  const subject = cur.isKeyword("WHEN") ? null : readExpression(cur);
+  const branches: [Expr, Expr][] = [];
+  while (cur.acceptKeyword("WHEN")) {
+    const cond = readExpression(cur);
+    cur.expectKeyword("THEN");
+    const value = readExpression(cur);
+    branches.push([subject ? call("=", [subject, cond]) : cond, value]);
+  }
+  if (branches.length === 0) throw cur.error();
+  const otherwise = cur.acceptKeyword("ELSE") ? readExpression(cur) : null;
+  cur.expectKeyword("END");
+  return caseWhen(branches, otherwise);
+}

@@ -1,0 +1,39 @@
+/**
+ * Spark SQL parsing entry points. Everything here produces unresolved plan data; names and
+ * functions are checked later by the analyzer.
+ */
+import type { Expr } from "../plan/expressions.js";
+import type { LogicalPlan } from "../plan/logical.js";
+import { Cursor } from "./cursor.js";
+import { readNamedExpression } from "./expression.js";
+import { readQuery } from "./query.js";
+import { ParseException } from "../common/errors.js";
+
+export { parseDataType, parseSchema } from "./datatype.js";
+export { intervalStringToMicros, parseIntervalString, type ParsedInterval } from "./interval.js";
+export { type Token, tokenize } from "./lexer.js";
+
+/**
+ * One expression as used by `F.expr`, `selectExpr` and `filter("...")`. Like Spark's
+ * `parseExpression`, a trailing alias (`a + 1 AS b` or `a + 1 b`) yields an Alias node.
+ */
+export function parseExpression(text: string): Expr {
+  const cur = new Cursor(text);
+  if (cur.atEnd()) throw emptyStatement(text);
+  const e = readNamedExpression(cur);
+  cur.expectEnd();
+  return e;
+}
+
+/** A SELECT query (with UNION, JOIN, GROUP BY, ... ) → unresolved logical plan. */
+export function parseQuery(text: string): LogicalPlan {
+  const cur = new Cursor(text);
+  if (cur.atEnd()) throw emptyStatement(text);
+  const plan = readQuery(cur);
+  cur.expectEnd();
+  return plan;
+}
+
+function emptyStatement(text: string): ParseException {
+  return new ParseException("[PARSE_EMPTY_STATEMENT] Syntax error, unexpected empty statement.", text, 0);
+}

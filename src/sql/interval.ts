@@ -1,0 +1,181 @@
+/**
+ * Interval parsing: interval strings (`'1 minute 30 seconds'`, as used by withWatermark and
+ * window durations) and SQL interval literals (`INTERVAL 5 MINUTES`, `INTERVAL '10:30' HOUR TO
+ * MINUTE`). arus intervals are day-time only, held as microseconds (a day is exactly 24 h).
+ */
+import { IllegalArgumentException } from "../common/errors.js";
+import type { Cursor } from "./cursor.js";
+import { monthIntervalError } from "./datatype.js";
+
+export const MICROS_PER_SECOND = 1_000_000;
+export const MICROS_PER_DAY = 86_400 * MICROS_PER_SECOND;
+
+/** Microseconds per day-time unit; months/years are counted separately. */
+const UNIT_MICROS: Readonly<Record<string, number>> = {
+  WEEK: 7 * MICROS_PER_DAY,
+  DAY: MICROS_PER_DAY,
+  HOUR: 3_600 * MICROS_PER_SECOND,
+  MINUTE: 60 * MICROS_PER_SECOND,
+  SECOND: MICROS_PER_SECOND,
+  MILLISECOND: 1_000,
+  MICROSECOND: 1,
+};
+const UNIT_MONTHS: Readonly<Record<string, number>> = { YEAR: 12, MONTH: 1 };
+
+/** Canonical (singular, upper-case) unit name, or null if `word` is not an interval unit. */
+export function intervalUnit(word: string): string | null {
+  let u = word.toUpperCase();
+  if (u.endsWith("S") && u !== "S") u = u.slice(0, -1);
+  return u in UNIT_MICROS || u in UNIT_MONTHS ? u : null;
+}
+
+/** Spark's CalendarInterval, minus the separate day field (days are folded into micros). */
+export interface ParsedInterval {
+  readonly months: number;
+  readonly micros: number;
+}
+
+/**
+ * Parse an interval string such as `"10 seconds"`, `"1 minute 30 seconds"`, `"-5 minutes"` or
+ * `"interval 2 days"` (Spark's IntervalUtils.stringToInterval). Only seconds may be fractional.
+ * Throws IllegalArgumentException naming the problem.
+ */
+export function parseIntervalString(text: string): ParsedInterval {
+  const bad = (why: string): never => {
+    throw new IllegalArgumentException(`Error parsing '${text}' to interval, ${why}`);
+  };
+  const words = text.trim().split(/\s+/).filter((w) => w !== "");
+  if (words.length > 0 && words[0]!.toLowerCase() === "interval") words.shift();
+  if (words.length === 0) bad("interval string cannot be empty");
+  let months = 0;
+  let micros = 0;
+  for (let i = 0; i < words.length; i += 2) {
+    const num = words[i]!;
+    const unitWord = words[i + 1];
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(num)) bad(`invalid value '${num}'`);
+    if (unitWord === undefined) bad(`missing unit after '${num}'`);
+    const unit = intervalUnit(unitWord!);
+    if (!unit) bad(`invalid unit '${unitWord}'`);
+    if (num.includes(".") && unit !== "SECOND") bad(`'${num}' cannot have fractional part`);
+    const value = Number(num);
+    if (unit! in UNIT_MONTHS) months += value * UNIT_MONTHS[unit!]!;
+    else micros += Math.trunc(value * UNIT_MICROS[unit!]!);
+  }
+  return { months, micros };
+}
+
+/**
+ * Interval string → microseconds, rejecting month components the way window durations do
+ * ("Intervals greater than a month is not supported").
+ */
+export function intervalStringToMicros(text: string): number {
+  const iv = parseIntervalString(text);
+  if (iv.months !== 0) {
+    throw new IllegalArgumentException(`Intervals greater than a month is not supported (${text}).`);
+  }
+  return iv.micros;
+}
+
+const DAY_TIME_ORDER = ["DAY", "HOUR", "MINUTE", "SECOND"] as const;
+/** Upper bounds for non-leading fields of `'d h:m:s'` strings. */
+const FIELD_MAX: Readonly<Record<string, number>> = { HOUR: 23, MINUTE: 59, SECOND: 59 };
+
+/** `'1 10:30:00'` for DAY TO SECOND etc.; returns null when the text does not fit the range. */
+function parseDayTimeString(text: string, from: string, to: string): number | null {
+  const a = DAY_TIME_ORDER.indexOf(from as (typeof DAY_TIME_ORDER)[number]);
+  const b = DAY_TIME_ORDER.indexOf(to as (typeof DAY_TIME_ORDER)[number]);
+  if (a < 0 || b < 0 || b <= a) return null;
+  const fields = DAY_TIME_ORDER.slice(a, b + 1);
+  const m = /^\s*([+-]?)(.*?)\s*$/.exec(text)!;
+  const sign = m[1] === "-" ? -1 : 1;
+  let rest = m[2]!;
+  const values: number[] = [];
+  if (fields[0] === "DAY") {
+    const d = /^(\d+)\s+(.*)$/.exec(rest);
+    if (!d) return null;
+    values.push(Number(d[1]));
+    rest = d[2]!;
+  }
+  const parts = rest.split(":");
+  if (parts.length !== fields.length - values.length) return null;
+  for (const p of parts) {
+    if (!/^\d+(\.\d+)?$/.test(p)) return null;
+    values.push(Number(p));
+  }
+  let micros = 0;
+  for (let k = 0; k < fields.length; k++) {
+    const f = fields[k]!;
+    const v = values[k]!;
+    if (f !== "SECOND" && !Number.isInteger(v)) return null;
+    if (k > 0 && v > FIELD_MAX[f]! + (f === "SECOND" ? 0.999999999 : 0)) return null;
+    micros += v * UNIT_MICROS[f]!;
+  }
+  return sign * Math.trunc(micros);
+}
+
+/**
+ * Read an interval literal after the INTERVAL keyword (already consumed) and return micros:
+ * `'10 seconds'`, `5 MINUTES`, `'5' MINUTE`, `1 HOUR 30 MINUTES`, `'10:30' HOUR TO MINUTE`.
+ */
+export function readIntervalLiteral(cur: Cursor): number {
+  const start = cur.peek();
+  const invalid = (value: string): never => {
+    throw cur.fail(`[INVALID_TYPED_LITERAL] The value of the typed literal "INTERVAL" is invalid: '${value}'.`, start);
+  };
+  // A lone string: the whole interval is spelled inside it.
+  if (start.kind === "string" && !unitAt(cur, 1)) {
+    cur.next();
+    let iv: ParsedInterval;
+    try {
+      iv = parseIntervalString(start.value);
+    } catch {
+      return invalid(start.value);
+    }
+    if (iv.months !== 0) throw monthIntervalError(cur, start);
+    return iv.micros;
+  }
+  let micros = 0;
+  let pairs = 0;
+  while (valueAt(cur)) {
+    const signTok = cur.peek();
+    let sign = 1;
+    if (cur.acceptOp("-")) sign = -1;
+    else cur.acceptOp("+");
+    const valueTok = cur.next();
+    const unitTok = cur.next();
+    const unit = intervalUnit(unitTok.value)!;
+    if (unit in UNIT_MONTHS) throw monthIntervalError(cur, unitTok);
+    if (pairs === 0 && cur.isKeyword("TO")) {
+      cur.next();
+      const toTok = cur.next();
+      const to = toTok.kind === "ident" ? intervalUnit(toTok.value) : null;
+      if (to === null) throw cur.error(toTok);
+      if (to in UNIT_MONTHS) throw monthIntervalError(cur, toTok);
+      if (valueTok.kind !== "string") throw cur.error(valueTok);
+      const v = parseDayTimeString(valueTok.value, unit, to);
+      if (v === null) return invalid(valueTok.value);
+      return sign * v;
+    }
+    const text = valueTok.kind === "string" ? valueTok.value.trim() : valueTok.text;
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return invalid(text);
+    if (text.includes(".") && unit !== "SECOND") {
+      throw cur.fail(`[INVALID_TYPED_LITERAL] '${text}' cannot have fractional part for unit ${unit}.`, signTok);
+    }
+    micros += sign * Math.trunc(Number(text) * UNIT_MICROS[unit]!);
+    pairs++;
+  }
+  if (pairs === 0) throw cur.error();
+  return micros;
+}
+
+/** Is there `[+-] (number | string) unit` at the cursor? */
+function valueAt(cur: Cursor): boolean {
+  let k = cur.isOp("-") || cur.isOp("+") ? 1 : 0;
+  const t = cur.peek(k);
+  if (t.kind !== "number" && t.kind !== "string") return false;
+  return unitAt(cur, ++k);
+}
+function unitAt(cur: Cursor, k: number): boolean {
+  const t = cur.peek(k);
+  return t.kind === "ident" && intervalUnit(t.value) !== null;
+}

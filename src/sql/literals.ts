@@ -1,0 +1,113 @@
+/**
+ * Literal tokens → Literal expressions, with Spark's typing rules: an integer is INT when it
+ * fits in 32 bits, else BIGINT, else (Spark: DECIMAL) DOUBLE; suffixes L/S/Y/D/F/BD force a type.
+ */
+import {
+  call,
+  cast,
+  type Expr,
+  literal,
+} from "../plan/expressions.js";
+import {
+  BinaryType,
+  DateType,
+  DoubleType,
+  IntegerType,
+  IntervalType,
+  LongType,
+  StringType,
+  TimestampType,
+} from "../types/datatypes.js";
+import type { Cursor } from "./cursor.js";
+import type { Token } from "./lexer.js";
+import { readIntervalLiteral } from "./interval.js";
+
+const INT_MIN = -(2n ** 31n);
+const INT_MAX = 2n ** 31n - 1n;
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+/** Range-checked integer types reached through a suffix. */
+const SUFFIX_RANGES: Readonly<Record<string, { type: string; min: bigint; max: bigint }>> = {
+  L: { type: "bigint", min: LONG_MIN, max: LONG_MAX },
+  S: { type: "smallint", min: -32768n, max: 32767n },
+  Y: { type: "tinyint", min: -128n, max: 127n },
+};
+
+/** A number token (optionally negated, since Spark's `number` rule owns its minus sign). */
+export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr {
+  const m = /^(\d*\.?\d*(?:[eE][+-]?\d+)?)(BD|[LSYDF])?$/i.exec(tok.text);
+  if (!m) throw cur.error(tok);
+  const body = m[1]!;
+  const suffix = m[2]?.toUpperCase() ?? "";
+  const isIntegral = /^\d+$/.test(body);
+  const range = SUFFIX_RANGES[suffix];
+  if (range) {
+    if (!isIntegral) throw cur.error(tok);
+    const v = negative ? -BigInt(body) : BigInt(body);
+    if (v < range.min || v > range.max) {
+      throw cur.fail(
+        `[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal ${v} is outside the valid range for ${range.type} ` +
+          `with minimum value of ${range.min} and maximum value of ${range.max}. Please adjust the value accordingly.`,
+        tok,
+      );
+    }
+    return literal(Number(v), suffix === "L" ? LongType : IntegerType);
+  }
+  if (isIntegral && suffix === "") {
+    const v = negative ? -BigInt(body) : BigInt(body);
+    if (v >= INT_MIN && v <= INT_MAX) return literal(Number(v), IntegerType);
+    if (v >= LONG_MIN && v <= LONG_MAX) return literal(Number(v), LongType);
+    // Spark makes this a DECIMAL; arus has none, so it becomes the nearest double.
+    return literal(Number(v), DoubleType);
+  }
+  const d = Number(body);
+  if (Number.isNaN(d)) throw cur.error(tok);
+  return literal(negative ? -d : d, DoubleType);
+}
+
+/** One or more adjacent string tokens: Spark concatenates `'a' 'b'` into `'ab'`. */
+export function stringLiteral(cur: Cursor): Expr {
+  let s = "";
+  while (cur.peek().kind === "string") s += cur.next().value;
+  return literal(s, StringType);
+}
+
+export function binaryLiteral(tok: Token): Expr {
+  const hex = tok.value.length % 2 === 1 ? `0${tok.value}` : tok.value;
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return literal(bytes, BinaryType);
+}
+
+/** Keywords that introduce a typed literal (`DATE '2026-01-01'`) or an interval. */
+export function isTypedLiteralStart(cur: Cursor): boolean {
+  const t = cur.peek();
+  if (t.kind !== "ident") return false;
+  const kw = t.value.toUpperCase();
+  const nx = cur.peek(1);
+  if (kw === "INTERVAL") {
+    return nx.kind === "string" || nx.kind === "number" || ((nx.value === "-" || nx.value === "+") && nx.kind === "op");
+  }
+  return (kw === "DATE" || kw === "TIMESTAMP" || kw === "TIMESTAMP_LTZ") && nx.kind === "string";
+}
+
+/**
+ * `TIMESTAMP '...'` / `DATE '...'` stay casts of a string literal so the session time zone
+ * applies when the analyzer folds them; `INTERVAL ...` becomes a literal in microseconds.
+ */
+export function typedLiteral(cur: Cursor): Expr {
+  const kw = cur.next().value.toUpperCase();
+  if (kw === "INTERVAL") return literal(readIntervalLiteral(cur), IntervalType);
+  const str = stringLiteral(cur);
+  return cast(str, kw === "DATE" ? DateType : TimestampType);
+}
+
+/** Keywords Spark accepts as zero-argument function calls without parentheses. */
+const NILADIC = new Set(["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_USER"]);
+export function niladicCall(cur: Cursor): Expr | null {
+  const t = cur.peek();
+  if (t.kind !== "ident" || !NILADIC.has(t.value.toUpperCase()) || cur.isOp("(", 1)) return null;
+  cur.next();
+  return call(t.value, []);
+}

@@ -1,0 +1,229 @@
+/**
+ * SELECT statements → unresolved logical plans, shaped the way Spark's AstBuilder shapes them:
+ * FROM (joins) → Filter (WHERE) → Aggregate | Project → Filter (HAVING) → Distinct, and for the
+ * whole query (including UNIONs) → Sort (ORDER BY) → Limit.
+ */
+import {
+  columnRef,
+  type Expr,
+  type SortOrder,
+  sortOrder,
+} from "../plan/expressions.js";
+import { type LogicalPlan, Plans } from "../plan/logical.js";
+import type { Cursor } from "./cursor.js";
+import { NON_EXPR_KEYWORDS, readExpression, readNamedExpression } from "./expression.js";
+import type { Token } from "./lexer.js";
+import { type CteScope, readRelation } from "./relation.js";
+
+interface QueryPart {
+  readonly plan: LogicalPlan;
+  /** Select list of the (first) SELECT, for ORDER BY ordinals; null for parenthesized queries. */
+  readonly items: readonly Expr[] | null;
+}
+
+/** `[WITH ...] body [ORDER BY ...] [LIMIT n]`. */
+export function readQuery(cur: Cursor, outer: CteScope = new Map()): LogicalPlan {
+  const ctes = cur.isKeyword("WITH") ? readWith(cur, outer) : outer;
+  const body = readSetExpression(cur, ctes);
+  let plan = body.plan;
+  if (cur.acceptKeyword("ORDER", "BY")) {
+    const orders: SortOrder[] = [];
+    do orders.push(readSortItem(cur, body.items));
+    while (cur.acceptOp(","));
+    plan = Plans.sort(orders, plan);
+  }
+  if (cur.acceptKeyword("LIMIT")) {
+    const n = readLimit(cur);
+    if (n !== null) plan = Plans.limit(n, plan);
+  }
+  if (cur.isKeyword("OFFSET")) throw cur.fail("[UNSUPPORTED_FEATURE] OFFSET is not supported.");
+  return plan;
+}
+
+/** `WITH a AS (query), b AS (query)`: later CTEs and the body see earlier ones. */
+function readWith(cur: Cursor, outer: CteScope): CteScope {
+  cur.expectKeyword("WITH");
+  if (cur.isKeyword("RECURSIVE")) throw cur.fail("[UNSUPPORTED_FEATURE] Recursive CTEs are not supported.");
+  const scope = new Map(outer);
+  do {
+    const name = cur.identifier(NON_EXPR_KEYWORDS);
+    if (cur.isOp("(")) throw cur.fail("[UNSUPPORTED_FEATURE] CTE column lists are not supported.");
+    cur.expectKeyword("AS");
+    cur.expectOp("(");
+    const plan = readQuery(cur, scope);
+    cur.expectOp(")");
+    scope.set(name.toLowerCase(), plan);
+  } while (cur.acceptOp(","));
+  return scope;
+}
+
+/** SELECTs combined with UNION [ALL | DISTINCT], left-associative. */
+function readSetExpression(cur: Cursor, ctes: CteScope): QueryPart {
+  const first = readQueryPrimary(cur, ctes);
+  let plan = first.plan;
+  // Children of a run of UNION ALLs, flattened into one Union node.
+  let allRun: LogicalPlan[] | null = null;
+  for (;;) {
+    const t = cur.peek();
+    const kw = t.kind === "ident" ? t.value.toUpperCase() : "";
+    if (kw === "EXCEPT" || kw === "INTERSECT" || kw === "MINUS") {
+      throw cur.fail(`[UNSUPPORTED_FEATURE] ${kw} is not supported.`);
+    }
+    if (kw !== "UNION") break;
+    cur.next();
+    const all = cur.acceptKeyword("ALL");
+    if (!all) cur.acceptKeyword("DISTINCT");
+    const right = readQueryPrimary(cur, ctes).plan;
+    if (all) {
+      allRun = allRun ? [...allRun, right] : [plan, right];
+      plan = Plans.union(allRun);
+    } else {
+      allRun = null;
+      plan = Plans.distinct(Plans.union([plan, right]));
+    }
+  }
+  return { plan, items: first.items };
+}
+
+function readQueryPrimary(cur: Cursor, ctes: CteScope): QueryPart {
+  if (cur.isKeyword("SELECT")) return readSelect(cur, ctes);
+  if (cur.acceptOp("(")) {
+    const plan = readQuery(cur, ctes);
+    cur.expectOp(")");
+    return { plan, items: null };
+  }
+  throw cur.error();
+}
+
+const ONE_ROW_BATCH = Object.freeze({ columns: Object.freeze([]), numRows: 1 });
+
+function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
+  cur.expectKeyword("SELECT");
+  const distinct = cur.acceptKeyword("DISTINCT");
+  if (!distinct) cur.acceptKeyword("ALL");
+  const items: Expr[] = [];
+  do items.push(readNamedExpression(cur));
+  while (cur.acceptOp(","));
+
+  // Without FROM, Spark selects from a one-row, zero-column relation.
+  let plan: LogicalPlan = Plans.localRelation([], [ONE_ROW_BATCH]);
+  if (cur.acceptKeyword("FROM")) {
+    plan = readRelation(cur, ctes, readQuery);
+    // `FROM a, b` is an inner join without condition (Spark's plan for comma joins).
+    while (cur.acceptOp(",")) plan = Plans.join(plan, readRelation(cur, ctes, readQuery), "inner", null);
+  }
+  if (cur.acceptKeyword("WHERE")) plan = Plans.filter(readExpression(cur), plan);
+
+  let groups: Expr[] | null = null;
+  if (cur.acceptKeyword("GROUP", "BY")) groups = readGroupBy(cur, items);
+  const having = cur.acceptKeyword("HAVING") ? readExpression(cur) : null;
+  if (cur.isKeyword("WINDOW") || cur.isKeyword("QUALIFY")) {
+    throw cur.fail(`[UNSUPPORTED_FEATURE] ${cur.peek().value.toUpperCase()} clauses are not supported.`);
+  }
+
+  // HAVING without GROUP BY makes the select a global aggregate, as in Spark.
+  if (groups !== null || having !== null) plan = Plans.aggregate(groups ?? [], items, plan);
+  else plan = Plans.project(items, plan);
+  if (having !== null) plan = Plans.filter(having, plan);
+  if (distinct) plan = Plans.distinct(plan);
+  return { plan, items };
+}
+
+const GROUPING_ANALYTICS = new Set(["ROLLUP", "CUBE", "GROUPING"]);
+
+function readGroupBy(cur: Cursor, items: readonly Expr[]): Expr[] {
+  const groups: Expr[] = [];
+  do {
+    const t = cur.peek();
+    if (t.kind === "ident" && GROUPING_ANALYTICS.has(t.value.toUpperCase()) &&
+        (cur.isOp("(", 1) || cur.isKeyword("SETS", 1))) {
+      throw cur.fail(`[UNSUPPORTED_FEATURE] GROUP BY ${t.value.toUpperCase()} is not supported.`);
+    }
+    const e = readExpression(cur);
+    groups.push(ordinalIndex(e) === null ? e : groupByOrdinal(cur, t, e, items));
+  } while (cur.acceptOp(","));
+  if (cur.isKeyword("WITH") && (cur.isKeyword("ROLLUP", 1) || cur.isKeyword("CUBE", 1))) {
+    throw cur.fail(`[UNSUPPORTED_FEATURE] GROUP BY ... WITH ${cur.peek(1).value.toUpperCase()} is not supported.`);
+  }
+  return groups;
+}
+
+/** An integer literal in GROUP BY / ORDER BY is a 1-based position in the select list. */
+function ordinalIndex(e: Expr): number | null {
+  return e.kind === "literal" && e.type.kind === "int" && typeof e.value === "number" ? e.value : null;
+}
+
+function groupByOrdinal(cur: Cursor, at: Token, e: Expr, items: readonly Expr[]): Expr {
+  const pos = ordinalIndex(e)!;
+  if (pos < 1 || pos > items.length) {
+    throw cur.fail(
+      `[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ${pos} is not in select list (valid range is [1, ${items.length}]).`,
+      at,
+    );
+  }
+  const item = items[pos - 1]!;
+  if (item.kind === "star") {
+    throw cur.fail(
+      "[STAR_GROUP_BY_POS] Star (*) is not allowed in a select list when GROUP BY an ordinal position is used.",
+      at,
+    );
+  }
+  return item.kind === "alias" ? item.child : item;
+}
+
+function readSortItem(cur: Cursor, items: readonly Expr[] | null): SortOrder {
+  const at = cur.peek();
+  let e = readExpression(cur);
+  const pos = ordinalIndex(e);
+  if (pos !== null) e = orderByOrdinal(cur, at, pos, items);
+  let ascending = true;
+  if (cur.acceptKeyword("DESC")) ascending = false;
+  else cur.acceptKeyword("ASC");
+  let nullsFirst: boolean | undefined;
+  if (cur.acceptKeyword("NULLS")) {
+    if (cur.acceptKeyword("FIRST")) nullsFirst = true;
+    else if (cur.acceptKeyword("LAST")) nullsFirst = false;
+    else throw cur.error();
+  }
+  return sortOrder(e, ascending, nullsFirst);
+}
+
+/**
+ * ORDER BY n sorts by the n-th output column. The Sort sits above the projection, so a named
+ * item is referenced by its output name; an unnamed one repeats its expression.
+ */
+function orderByOrdinal(cur: Cursor, at: Token, pos: number, items: readonly Expr[] | null): Expr {
+  if (items === null) throw cur.fail("[UNSUPPORTED_FEATURE] ORDER BY position over a parenthesized query.", at);
+  if (pos < 1 || pos > items.length) {
+    throw cur.fail(
+      `[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ${pos} is not in select list (valid range is [1, ${items.length}]).`,
+      at,
+    );
+  }
+  const item = items[pos - 1]!;
+  if (item.kind === "star") throw cur.fail("[UNSUPPORTED_FEATURE] ORDER BY position of a star (*) item.", at);
+  return item.kind === "alias" ? columnRef([item.name]) : item;
+}
+
+/** LIMIT takes a non-negative integer literal (or ALL, meaning no limit). */
+function readLimit(cur: Cursor): number | null {
+  if (cur.acceptKeyword("ALL")) return null;
+  const at = cur.peek();
+  const e = readExpression(cur);
+  if (e.kind !== "literal" || (e.type.kind !== "int" && e.type.kind !== "bigint")) {
+    throw cur.fail(
+      "[INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE] The limit like expression is invalid. " +
+        "The limit expression must be an integer literal.",
+      at,
+    );
+  }
+  const n = e.value as number;
+  if (n < 0) {
+    throw cur.fail(
+      `[INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE] The limit like expression "${n}" is invalid. ` +
+        `The limit expression must be equal to or greater than 0, but got ${n}.`,
+      at,
+    );
+  }
+  return n;
+}

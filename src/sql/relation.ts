@@ -1,0 +1,144 @@
+/**
+ * FROM-clause relations: table names, CTE references, subqueries, `range(...)`, and
+ * left-deep chains of JOINs with ON / USING.
+ */
+import { attribute } from "../plan/expressions.js";
+import { type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
+import { LongType } from "../types/datatypes.js";
+import type { Cursor } from "./cursor.js";
+import { ALIAS_RESERVED, NON_EXPR_KEYWORDS, readExpression } from "./expression.js";
+
+/** Common table expressions in scope, keyed by lower-case name. */
+export type CteScope = ReadonlyMap<string, LogicalPlan>;
+/** The query parser, passed in so relations can hold subqueries without an import cycle. */
+export type QueryReader = (cur: Cursor, ctes: CteScope) => LogicalPlan;
+
+/** A primary relation followed by any number of joins. */
+export function readRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader): LogicalPlan {
+  let plan = readPrimaryRelation(cur, ctes, readQuery);
+  for (;;) {
+    const joinType = readJoinType(cur);
+    if (joinType === null) return plan;
+    const right = readPrimaryRelation(cur, ctes, readQuery);
+    if (cur.acceptKeyword("ON")) {
+      plan = Plans.join(plan, right, joinType, readExpression(cur));
+    } else if (cur.acceptKeyword("USING")) {
+      cur.expectOp("(");
+      const cols = [cur.identifier()];
+      while (cur.acceptOp(",")) cols.push(cur.identifier());
+      cur.expectOp(")");
+      plan = Plans.join(plan, right, joinType, null, cols);
+    } else {
+      plan = Plans.join(plan, right, joinType, null);
+    }
+  }
+}
+
+function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader): LogicalPlan {
+  let plan: LogicalPlan;
+  if (cur.isOp("(")) {
+    plan = readParenthesizedRelation(cur, ctes, readQuery);
+  } else if (cur.isKeyword("LATERAL")) {
+    throw cur.fail("[UNSUPPORTED_FEATURE] LATERAL subqueries are not supported.");
+  } else {
+    const nameTok = cur.peek();
+    const parts = [cur.identifier(NON_EXPR_KEYWORDS)];
+    while (cur.isOp(".") && cur.isIdentifier(undefined, 1)) {
+      cur.next();
+      parts.push(cur.next().value);
+    }
+    if (cur.isOp("(")) {
+      if (parts.length === 1 && parts[0]!.toLowerCase() === "range") plan = readRange(cur);
+      else throw cur.fail(`[UNSUPPORTED_FEATURE] Table-valued function ${parts.join(".")}(...) is not supported.`, nameTok);
+    } else {
+      const cte = parts.length === 1 ? ctes.get(parts[0]!.toLowerCase()) : undefined;
+      plan = cte ? Plans.subqueryAlias(parts[0]!, cte) : Plans.unresolvedRelation(tableName(parts));
+    }
+  }
+  const alias = readOptionalAlias(cur);
+  if (alias !== null && cur.isOp("(")) {
+    throw cur.fail("[UNSUPPORTED_FEATURE] Column aliases on a relation (`t(a, b)`) are not supported.");
+  }
+  return alias === null ? plan : Plans.subqueryAlias(alias, plan);
+}
+
+/** `(SELECT ...)` or a parenthesized join `(a JOIN b ON ...)`. */
+function readParenthesizedRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader): LogicalPlan {
+  cur.expectOp("(");
+  let k = 0;
+  while (cur.isOp("(", k)) k++;
+  const looksLikeQuery = cur.isKeyword("SELECT", k) || cur.isKeyword("WITH", k);
+  let plan: LogicalPlan;
+  if (looksLikeQuery && k === 0) plan = readQuery(cur, ctes);
+  else if (looksLikeQuery) {
+    // `((SELECT ...) x JOIN ...)` is a relation, `((SELECT ...) UNION ...)` a query: try the query first.
+    const save = cur.index;
+    try {
+      plan = readQuery(cur, ctes);
+      if (!cur.isOp(")")) throw cur.error();
+    } catch {
+      cur.reset(save);
+      plan = readRelation(cur, ctes, readQuery);
+    }
+  } else plan = readRelation(cur, ctes, readQuery);
+  cur.expectOp(")");
+  return plan;
+}
+
+/** `range(end)`, `range(start, end[, step])`: Spark's built-in table function, column `id` BIGINT. */
+function readRange(cur: Cursor): LogicalPlan {
+  const open = cur.expectOp("(");
+  const args: number[] = [];
+  if (!cur.isOp(")")) {
+    do {
+      const at = cur.peek();
+      const e = readExpression(cur);
+      if (e.kind !== "literal" || typeof e.value !== "number" || !Number.isInteger(e.value)) {
+        throw cur.fail("[UNSUPPORTED_FEATURE] range() arguments must be integer literals.", at);
+      }
+      args.push(e.value);
+    } while (cur.acceptOp(","));
+  }
+  cur.expectOp(")");
+  if (args.length < 1 || args.length > 3) {
+    throw cur.fail(`[WRONG_NUM_ARGS] range() takes 1 to 3 arguments, got ${args.length}.`, open);
+  }
+  const [start, end, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
+  if (step === 0) throw cur.fail("[INVALID_PARAMETER_VALUE] range() step must not be 0.", open);
+  return Plans.range(start, end, step, [attribute("id", LongType, false)]);
+}
+
+/** Multi-part names are joined with dots; parts that need it are backticked. */
+function tableName(parts: readonly string[]): string {
+  if (parts.length === 1) return parts[0]!;
+  return parts.map((p) => (/^[\p{L}_][\p{L}\d_]*$/u.test(p) ? p : `\`${p.replaceAll("`", "``")}\``)).join(".");
+}
+
+/** Join keywords up to and including JOIN → JoinType; null when no join starts here. */
+function readJoinType(cur: Cursor): JoinType | null {
+  if (cur.isKeyword("NATURAL")) throw cur.fail("[UNSUPPORTED_FEATURE] NATURAL JOIN is not supported.");
+  for (const [words, type] of JOIN_FORMS) if (cur.acceptKeyword(...words)) return type;
+  return null;
+}
+const JOIN_FORMS: readonly (readonly [string[], JoinType])[] = [
+  [["JOIN"], "inner"],
+  [["INNER", "JOIN"], "inner"],
+  [["CROSS", "JOIN"], "cross"],
+  [["LEFT", "OUTER", "JOIN"], "left_outer"],
+  [["LEFT", "SEMI", "JOIN"], "left_semi"],
+  [["LEFT", "ANTI", "JOIN"], "left_anti"],
+  [["LEFT", "JOIN"], "left_outer"],
+  [["SEMI", "JOIN"], "left_semi"],
+  [["ANTI", "JOIN"], "left_anti"],
+  [["RIGHT", "OUTER", "JOIN"], "right_outer"],
+  [["RIGHT", "JOIN"], "right_outer"],
+  [["FULL", "OUTER", "JOIN"], "full_outer"],
+  [["FULL", "JOIN"], "full_outer"],
+];
+
+/** `AS name` or a bare name that is not a clause keyword. */
+function readOptionalAlias(cur: Cursor): string | null {
+  if (cur.acceptKeyword("AS")) return cur.identifier();
+  if (cur.isIdentifier(ALIAS_RESERVED)) return cur.next().value;
+  return null;
+}

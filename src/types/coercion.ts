@@ -1,0 +1,61 @@
+/**
+ * Implicit type coercion, following Spark's `TypeCoercion.findWiderTypeForTwo` closely enough
+ * for the functions arus supports: numeric widening INT < BIGINT < DOUBLE, DATE < TIMESTAMP,
+ * NULL widens to anything, and (for functions that allow it) any atomic type with STRING
+ * becomes STRING.
+ */
+import {
+  ArrayOf,
+  type DataType,
+  DoubleType,
+  isAtomic,
+  isNumeric,
+  LongType,
+  StringType,
+  TimestampType,
+  typesEqual,
+} from "./datatypes.js";
+
+const numericRank: Record<string, number> = { int: 1, bigint: 2, double: 3 };
+
+export function widerNumeric(a: DataType, b: DataType): DataType | null {
+  if (!isNumeric(a) || !isNumeric(b)) return null;
+  return numericRank[a.kind]! >= numericRank[b.kind]! ? a : b;
+}
+
+/** Wider type of two, or null when none exists. */
+export function widerType(a: DataType, b: DataType, allowStringPromotion = true): DataType | null {
+  if (typesEqual(a, b)) return a;
+  if (a.kind === "null") return b;
+  if (b.kind === "null") return a;
+  const n = widerNumeric(a, b);
+  if (n) return n;
+  const pair = new Set([a.kind, b.kind]);
+  if (pair.has("date") && pair.has("timestamp")) return TimestampType;
+  if (a.kind === "array" && b.kind === "array") {
+    const e = widerType(a.elementType, b.elementType, allowStringPromotion);
+    return e ? ArrayOf(e, a.containsNull || b.containsNull) : null;
+  }
+  if (allowStringPromotion && isAtomic(a) && isAtomic(b) && pair.has("string") && !pair.has("binary")) {
+    return StringType;
+  }
+  return null;
+}
+
+export function widerTypeOfAll(types: readonly DataType[], allowStringPromotion = true): DataType | null {
+  let acc: DataType | null = types[0] ?? null;
+  for (let i = 1; i < types.length && acc; i++) acc = widerType(acc, types[i]!, allowStringPromotion);
+  return acc;
+}
+
+/**
+ * The common type for a binary comparison (`=`, `<`, ...). Spark compares a string with a
+ * numeric as numbers, and a string with a timestamp/date as timestamps/dates.
+ */
+export function comparisonType(a: DataType, b: DataType): DataType | null {
+  if (a.kind === "string" && isNumeric(b)) return b.kind === "int" ? LongType : b.kind === "bigint" ? LongType : DoubleType;
+  if (b.kind === "string" && isNumeric(a)) return comparisonType(b, a);
+  if (a.kind === "string" && (b.kind === "timestamp" || b.kind === "date")) return b;
+  if (b.kind === "string" && (a.kind === "timestamp" || a.kind === "date")) return a;
+  return widerType(a, b, false);
+}

@@ -1,0 +1,30 @@
+/**
+ * `types` (imported as `T`): Spark SQL data types for schemas, as in `pyspark.sql.types`.
+ * `T.StructType([T.StructField("id", T.IntegerType, false)])`.
+ */
+export {
+  ArrayOf as ArrayType,
+  BinaryType,
+  BooleanType,
+  type DataType,
+  DateType,
+  DoubleType,
+  IntegerType,
+  LongType,
+  MapOf as MapType,
+  NullType,
+  StringType,
+  TimestampType,
+  simpleString,
+} from "./datatypes.js";
+import { type DataType, field, StructOf, type StructField as Field, type StructType as Struct } from "./datatypes.js";
+
+export function StructField(name: string, dataType: DataType, nullable = true): Field {
+  return field(name, dataType, nullable);
+}
+export function StructType(fields: readonly Field[] = []): Struct {
+  return StructOf(fields);
+}
+export const FloatType = { kind: "double" } as const satisfies DataType;
+export const ShortType = { kind: "int" } as const satisfies DataType;
+export const ByteType = { kind: "int" } as const satisfies DataType;
