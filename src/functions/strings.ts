@@ -2,14 +2,18 @@
  * String functions. Strings are JS strings in a `string[]`; positions are 1-based as in SQL.
  */
 import type { Expr } from "../plan/expressions.js";
-import { BooleanType, type DataType, IntegerType, StringType } from "../types/datatypes.js";
+import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
 function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
-  return (args: readonly Expr[], types: readonly DataType[]): Resolved => {
+  return (args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved => {
     checkArity(name, args, minArgs, argTypes.length);
+    types.forEach((t, i) => {
+      // Only atomic values are implicitly cast (Spark never turns an ARRAY into a STRING).
+      if (!isAtomic(t)) throw typeMismatch(call, i, `"${sqlTypeName(argTypes[i]!)}"`, args[i]!, t);
+    });
     return { args: args.map((a, i) => castTo(a, types[i]!, argTypes[i]!)), type: result };
   };
 }

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { FileStreamSource, readCommittedFiles, readCommittedFilesSync } from "../../src/connectors/file-stream/index.js";
 import { listInputFiles, readFiles } from "../../src/connectors/files/index.js";
-import { type SinkContext, lookupSink } from "../../src/connectors/registry.js";
+import { lookupSink, type SinkContext } from "../../src/connectors/registry.js";
 import type { SinkBatch, StreamSink } from "../../src/connectors/source.js";
-import { IntegerType, StringType, StructOf, field } from "../../src/types/datatypes.js";
+import { field, IntegerType, StringType, StructOf } from "../../src/types/datatypes.js";
 import { batchOf, rowsOf, tempDir } from "./helpers.js";
 
 const schema = StructOf([field("id", IntegerType), field("cat", StringType)]);
@@ -45,14 +45,30 @@ describe("file stream sink", () => {
     assert.equal(s.description, `FileSink[${dir}]`);
     assert.equal(s.reportsOutputRows, false);
 
-    await s.addBatch(0, data([[1, "a"], [2, "b"]]));
-    await s.addBatch(0, data([[1, "a"], [2, "b"]])); // replay after a crash before commits/0
+    await s.addBatch(
+      0,
+      data([
+        [1, "a"],
+        [2, "b"],
+      ]),
+    );
+    await s.addBatch(
+      0,
+      data([
+        [1, "a"],
+        [2, "b"],
+      ]),
+    ); // replay after a crash before commits/0
     await s.addBatch(1, data([])); // a no-data batch still commits (an empty list)
     await s.addBatch(2, data([[3, "c"]]));
     // A restarted query re-runs batch 2: a new sink object, same directory.
     await sink("json", sinkCtx(dir)).addBatch(2, data([[3, "c"]]));
 
-    assert.deepEqual(await readBack(dir), [[1, "a"], [2, "b"], [3, "c"]]);
+    assert.deepEqual(await readBack(dir), [
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
     const dataFiles = (await readdir(dir)).filter((f) => !f.startsWith("_")).sort();
     assert.equal(dataFiles.length, 2, "one data file per non-empty batch, none for replays");
     for (const f of dataFiles) assert.match(f, /^part-00000-[0-9a-f-]{36}-c000\.json$/);
@@ -101,22 +117,39 @@ describe("file stream sink", () => {
     const dir = await tempDir();
     const s = sink("json", sinkCtx(dir, { options: { "spark.sql.streaming.fileSink.log.compactInterval": "3" } }));
     for (let b = 0; b < 7; b++) await s.addBatch(b, data([[b, "x"]]));
-    const names = (await readdir(join(dir, "_spark_metadata"))).sort((a, b) => parseInt(a) - parseInt(b));
+    const names = (await readdir(join(dir, "_spark_metadata"))).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
     assert.deepEqual(names, ["0", "1", "2.compact", "3", "4", "5.compact", "6"]);
     const compact = (await readFile(join(dir, "_spark_metadata", "5.compact"), "utf8")).split("\n");
     assert.equal(compact.length, 1 + 6, "all live entries of batches 0..5");
-    assert.deepEqual((await readBack(dir)).map((r) => r[0]), [0, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      (await readBack(dir)).map((r) => r[0]),
+      [0, 1, 2, 3, 4, 5, 6],
+    );
     await s.addBatch(5, data([[5, "x"]]));
     assert.equal((await readBack(dir)).length, 7, "an id covered by a compact file is skipped too");
   });
 
   it("partitionBy writes col=value directories listed in the manifest", async () => {
     const dir = await tempDir();
-    await sink("json", sinkCtx(dir, { partitionBy: ["cat"] })).addBatch(0, data([[1, "a"], [2, "b"], [3, "a"]]));
+    await sink("json", sinkCtx(dir, { partitionBy: ["cat"] })).addBatch(
+      0,
+      data([
+        [1, "a"],
+        [2, "b"],
+        [3, "a"],
+      ]),
+    );
     const files = (await readCommittedFiles(dir))!.map((f) => relative(dir, f).split("/")[0]).sort();
     assert.deepEqual(files, ["cat=a", "cat=b"]);
     const rows = rowsOf(await readFiles("json", (await readCommittedFiles(dir))!, schema, { basePath: dir }, "UTC"));
-    assert.deepEqual(rows.sort((a, b) => Number(a[0]) - Number(b[0])), [[1, "a"], [2, "b"], [3, "a"]]);
+    assert.deepEqual(
+      rows.sort((a, b) => Number(a[0]) - Number(b[0])),
+      [
+        [1, "a"],
+        [2, "b"],
+        [3, "a"],
+      ],
+    );
   });
 
   it("needs a path", () => {

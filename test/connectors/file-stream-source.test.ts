@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, readdir, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -8,7 +8,7 @@ import "../../src/connectors/file-stream/index.js";
 import { FileStreamSource, fileStreamSchema } from "../../src/connectors/file-stream/index.js";
 import { lookupSink, lookupSource } from "../../src/connectors/registry.js";
 import type { Offset, ReadLimit, SourceContext } from "../../src/connectors/source.js";
-import { LongType, StringType, StructOf, field } from "../../src/types/datatypes.js";
+import { field, LongType, StringType, StructOf } from "../../src/types/datatypes.js";
 import { rowsOf, tempDir } from "./helpers.js";
 
 const schema = StructOf([field("id", LongType), field("name", StringType)]);
@@ -96,11 +96,23 @@ describe("file stream source: discovery", () => {
 
   it("validates its options with Spark's messages", async () => {
     const dir = await tempDir();
-    assert.throws(() => source(dir, null, { maxFilesPerTrigger: "0" }), /Invalid value '0' for option 'maxFilesPerTrigger', must be a positive integer/);
-    assert.throws(() => source(dir, null, { latestFirst: "yes" }), /Invalid value 'yes' for option 'latestFirst', must be 'true' or 'false'/);
-    assert.throws(() => source(dir, null, { cleanSource: "move" }), /Invalid mode for clean source option Some\(move\)\. Must be one of ARCHIVE,DELETE,OFF/);
+    assert.throws(
+      () => source(dir, null, { maxFilesPerTrigger: "0" }),
+      /Invalid value '0' for option 'maxFilesPerTrigger', must be a positive integer/,
+    );
+    assert.throws(
+      () => source(dir, null, { latestFirst: "yes" }),
+      /Invalid value 'yes' for option 'latestFirst', must be 'true' or 'false'/,
+    );
+    assert.throws(
+      () => source(dir, null, { cleanSource: "move" }),
+      /Invalid mode for clean source option Some\(move\)\. Must be one of ARCHIVE,DELETE,OFF/,
+    );
     assert.throws(() => source(dir, null, { cleanSource: "archive" }), /Archive mode must be used with 'sourceArchiveDir' option\./);
-    assert.throws(() => source(dir, null, { cleanSource: "archive", sourceArchiveDir: join(dir, "done") }), /Base archive path cannot be set/);
+    assert.throws(
+      () => source(dir, null, { cleanSource: "archive", sourceArchiveDir: join(dir, "done") }),
+      /Base archive path cannot be set/,
+    );
     assert.throws(() => new FileStreamSource("json", {}, schema, ctx(null)), /'path' is not specified/);
   });
 });
@@ -127,8 +139,14 @@ describe("file stream source: durable log", () => {
     // New files arrive while the query is down; the restarted source replays batch 1 as before.
     await put(dir, "c.json", [4], 3000);
     const again = source(dir, meta, { maxFilesPerTrigger: "1" });
-    assert.deepEqual(rowsOf(await again.getBatch(t0.end, t1.end!)).map((r) => r[0]), [3]);
-    assert.deepEqual(rowsOf(await again.getBatch(null, t0.end!)).map((r) => r[0]), [1, 2]);
+    assert.deepEqual(
+      rowsOf(await again.getBatch(t0.end, t1.end!)).map((r) => r[0]),
+      [3],
+    );
+    assert.deepEqual(
+      rowsOf(await again.getBatch(null, t0.end!)).map((r) => r[0]),
+      [1, 2],
+    );
     const t2 = await trigger(again, t1.end);
     assert.deepEqual(t2, { end: { logOffset: 2 }, ids: [4] }, "seen files are not read again");
   });
@@ -192,12 +210,18 @@ describe("file stream source: schema and errors", () => {
   it("infers from files present, requires a schema otherwise; text has a fixed one", async () => {
     const dir = await tempDir();
     const empty = await tempDir();
-    assert.throws(() => fileStreamSchema("json", { path: empty }, null, "UTC"), /^IllegalArgumentException: Schema must be specified when creating a streaming source DataFrame/);
+    assert.throws(
+      () => fileStreamSchema("json", { path: empty }, null, "UTC"),
+      /^IllegalArgumentException: Schema must be specified when creating a streaming source DataFrame/,
+    );
     assert.deepEqual(fileStreamSchema("text", { path: empty }, null, "UTC"), StructOf([field("value", StringType, true)]));
     await put(dir, "a.json", [1], 1000);
     assert.deepEqual(
       fileStreamSchema("json", { path: dir }, null, "UTC").fields.map((f) => [f.name, f.type.kind]),
-      [["id", "bigint"], ["name", "string"]],
+      [
+        ["id", "bigint"],
+        ["name", "string"],
+      ],
     );
     assert.throws(() => fileStreamSchema("json", { path: join(dir, "nope") }, schema, "UTC"), /PATH_NOT_FOUND/);
   });

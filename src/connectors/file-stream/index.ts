@@ -12,22 +12,22 @@ import { fileStreamSchema } from "./schema.js";
 import { FileStreamSink } from "./sink.js";
 import { FileStreamSource } from "./source.js";
 
-export { FileStreamSource } from "./source.js";
+export { type FileStreamOptions, parseFileStreamOptions } from "./options.js";
 export { fileStreamSchema } from "./schema.js";
-export { FileStreamSink, COMPACT_INTERVAL_KEY } from "./sink.js";
+export { COMPACT_INTERVAL_KEY, FileStreamSink } from "./sink.js";
 export {
-  FileStreamSinkLog,
-  type SinkFileStatus,
   type CommittedFile,
+  FileStreamSinkLog,
   hasSinkMetadata,
   hasSinkMetadataSync,
+  readCommittedEntries,
   readCommittedFiles,
   readCommittedFilesSync,
-  readCommittedEntries,
   SINK_METADATA_DIR,
+  type SinkFileStatus,
 } from "./sink-log.js";
-export { FileStreamSourceLog, type FileEntry } from "./source-log.js";
-export { parseFileStreamOptions, type FileStreamOptions } from "./options.js";
+export { FileStreamSource } from "./source.js";
+export { type FileEntry, FileStreamSourceLog } from "./source-log.js";
 
 export const FILE_STREAM_FORMATS = ["json", "csv", "parquet", "text"] as const;
 

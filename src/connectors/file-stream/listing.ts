@@ -1,6 +1,6 @@
 /**
  * What a trigger sees in the watched directory: every data file with its modification time,
- * oldest first (newest first with `latestFirst`), ties broken by path. A directory written by a
+ * oldest first (newest first with `latestFirst`). A directory written by a
  * file sink is read through its `_spark_metadata` manifest instead, as Spark does, so files of
  * uncommitted (or failed) batches stay invisible.
  */
@@ -30,7 +30,9 @@ export async function listSourceFiles(dir: string, latestFirst: boolean): Promis
   const files = fromManifest
     ? (await readCommittedEntries(dir)).map((e) => ({ path: e.path, mtime: e.modificationTime }))
     : await listDirectory(dir);
+  // Stable sort on mtime alone (as Spark): ties keep listing order, i.e. path order for a
+  // directory and commit order for a manifest.
   const dir1 = latestFirst ? -1 : 1;
-  files.sort((a, b) => dir1 * (a.mtime - b.mtime) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort((a, b) => dir1 * (a.mtime - b.mtime));
   return { files, fromManifest };
 }

@@ -30,7 +30,10 @@ export function parseLog<T>(text: string, where: string): T[] {
       `UnsupportedLogVersion: maximum supported log version is v${LOG_VERSION}, but encountered v${version[1]} in ${where}. The log file was produced by a newer version.`,
     );
   }
-  return lines.slice(1).filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as T);
+  return lines
+    .slice(1)
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as T);
 }
 
 function parseName(name: string): LogFileName | null {

@@ -58,7 +58,15 @@ export async function addEntryFor(file: string, txn?: string): Promise<SinkFileS
 }
 
 export function deleteEntryFor(f: CommittedFile, uri: string): SinkFileStatus {
-  return { path: uri, size: f.size, isDir: false, modificationTime: f.modificationTime, blockReplication: 1, blockSize: BLOCK_SIZE, action: "delete" };
+  return {
+    path: uri,
+    size: f.size,
+    isDir: false,
+    modificationTime: f.modificationTime,
+    blockReplication: 1,
+    blockSize: BLOCK_SIZE,
+    action: "delete",
+  };
 }
 
 /** The files a reader must open: the newest `.compact` (if any) and every batch after it. */

@@ -3,15 +3,15 @@
  * files, then commits them by writing `_spark_metadata/N`; a batch whose id is already in the
  * manifest is skipped whole, so replaying a batch after a crash never duplicates output.
  */
-import { stat, rm } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { Batch } from "../../columnar/batch.js";
 import { IllegalArgumentException } from "../../common/errors.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
 import { writeFiles } from "../files/index.js";
-import { intOption } from "../registry.js";
-import type { SinkContext } from "../registry.js";
+import { intOption, type SinkContext } from "../registry.js";
 import type { SinkBatch, StreamSink } from "../source.js";
-import { DEFAULT_COMPACT_INTERVAL, FileStreamSinkLog, addEntryFor, raceError } from "./sink-log.js";
+import { addEntryFor, DEFAULT_COMPACT_INTERVAL, FileStreamSinkLog, raceError } from "./sink-log.js";
 
 export const COMPACT_INTERVAL_KEY = "spark.sql.streaming.fileSink.log.compactInterval";
 
@@ -28,15 +28,17 @@ export function namedSchema(data: SinkBatch): StructType {
 export async function writeDataFiles(
   format: string,
   dir: string,
-  data: SinkBatch,
+  schema: StructType,
+  data: readonly Batch[],
+  timeZone: string,
   options: Readonly<Record<string, string>>,
   partitionBy: readonly string[],
 ): Promise<string[]> {
-  const batches = data.batches.filter((b) => b.numRows > 0);
+  const batches = data.filter((b) => b.numRows > 0);
   if (batches.length === 0) return [];
   const marker = join(dir, "_SUCCESS");
   const hadMarker = (await stat(marker).catch(() => null)) !== null;
-  const files = await writeFiles(format, dir, namedSchema(data), batches, options, "append", data.timeZone, partitionBy);
+  const files = await writeFiles(format, dir, schema, batches, options, "append", timeZone, partitionBy);
   if (!hadMarker) await rm(marker, { force: true });
   return files;
 }
@@ -60,7 +62,15 @@ export class FileStreamSink implements StreamSink {
   async addBatch(batchId: number, data: SinkBatch): Promise<void> {
     // "Skipping already committed batch": the manifest, not the checkpoint, decides.
     if (batchId <= (await this.log.latestBatchId())) return;
-    const files = await writeDataFiles(this.format, this.dir, data, this.ctx.options, this.ctx.partitionBy);
+    const files = await writeDataFiles(
+      this.format,
+      this.dir,
+      namedSchema(data),
+      data.batches,
+      data.timeZone,
+      this.ctx.options,
+      this.ctx.partitionBy,
+    );
     const entries = await Promise.all(files.map((f) => addEntryFor(f)));
     if (!(await this.log.add(batchId, entries))) throw raceError(batchId);
   }

@@ -136,9 +136,13 @@ export class FileStreamSource implements StreamSource {
     } catch (e) {
       // The reader's own errors usually name the file; make sure every failure does.
       if (e instanceof Error && e.message.includes(file)) throw e;
-      throw new ArusError("FAILED_READ_FILE.NO_HINT", `[FAILED_READ_FILE.NO_HINT] Encountered error while reading file file:${file}. ${(e as Error)?.message ?? e}`, {
-        cause: e,
-      });
+      throw new ArusError(
+        "FAILED_READ_FILE.NO_HINT",
+        `[FAILED_READ_FILE.NO_HINT] Encountered error while reading file file:${file}. ${(e as Error)?.message ?? e}`,
+        {
+          cause: e,
+        },
+      );
     }
   }
 
