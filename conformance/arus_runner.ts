@@ -10,8 +10,8 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type CaseDef, type CaseInput, type CaseSpec, type FileInput, inputFiles, type RateMicroBatchInput } from "./case.js";
 import { canonRow } from "./canonical.js";
+import { type CaseDef, type CaseInput, type CaseSpec, type FileInput, inputFiles, type RateMicroBatchInput } from "./case.js";
 import { loadCases } from "./load_cases.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the engine's types are not available yet
@@ -49,7 +49,11 @@ export function phaseBounds(restartAt: number[], n: number): [number, number][] 
   return pts.slice(0, -1).map((p, i) => [p, pts[i + 1]] as [number, number]);
 }
 
+/** Where a failure happened: building the query, writeStream.start(), or while batches ran. */
+export type Phase = "build" | "start" | "run";
+
 interface RunOutput {
+  phase: Phase | null;
   batches: Map<number, unknown[]>;
   batchIds: number[];
   schema: { name: string; type: string; nullable: boolean }[] | null;
@@ -138,7 +142,7 @@ function cutConsole(text: string, limit: number): string {
 }
 
 function newOutput(): RunOutput {
-  return { batches: new Map(), batchIds: [], schema: null, progress: [], console: "" };
+  return { phase: null, batches: new Map(), batchIds: [], schema: null, progress: [], console: "" };
 }
 
 async function runQuery(
@@ -179,6 +183,7 @@ async function runQuery(
         utimesSync(p, mtime0 + i, mtime0 + i);
       }
     }
+    out.phase = "build";
     const dfs: Any[] = [];
     const inputs: Record<string, Any> = {};
     for (const inp of spec.inputs) {
@@ -189,7 +194,10 @@ async function runQuery(
         df = r.load();
       } else {
         const fi = inp as FileInput;
-        let r = session.readStream.format(fi.format ?? "json").schema(fi.schema).option("maxFilesPerTrigger", 1);
+        let r = session.readStream
+          .format(fi.format ?? "json")
+          .schema(fi.schema)
+          .option("maxFilesPerTrigger", 1);
         for (const [k, v] of Object.entries(fi.options ?? {})) r = r.option(k, v);
         df = r.load(join(base, "in", inp.name));
       }
@@ -224,7 +232,9 @@ async function runQuery(
     }
     if (!rate) w = w.trigger(spec.trigger === "once" ? { once: true } : { availableNow: true });
     const exec = async () => {
+      out.phase = "start";
       const q = await w.start();
+      out.phase = "run";
       try {
         if (rate) {
           const deadline = Date.now() + 120_000;
@@ -295,18 +305,19 @@ export async function runArusCase(
     try {
       await runQuery(mod, session, spec, def, join(work, "main"), "foreachBatch", res);
     } catch (e) {
-      meta.error = errorInfo(e);
+      meta.error = { ...errorInfo(e), phase: res.phase };
     }
     for (const [id, rows] of res.batches) writeJsonl(join(outdir, "batches", `${id}.jsonl`), rows);
     writeFileSync(join(outdir, "batch_ids.json"), JSON.stringify(res.batchIds));
     writeFileSync(join(outdir, "schema.json"), JSON.stringify(res.schema, null, 1));
     writeJsonl(join(outdir, "progress.jsonl"), res.progress);
     if (spec.console && !meta.error) {
+      const c = newOutput();
       try {
-        const c = await runQuery(mod, session, spec, def, join(work, "console"), "console");
+        await runQuery(mod, session, spec, def, join(work, "console"), "console", c);
         writeFileSync(join(outdir, "console.txt"), c.console);
       } catch (e) {
-        meta.error = errorInfo(e);
+        meta.error = { ...errorInfo(e), phase: c.phase };
         meta.errorIn = "console run";
       }
     }

@@ -238,7 +238,12 @@ export function canonValue(v: unknown, t: SparkType): unknown {
     case "binary":
       return b64(v);
     default:
-      if (t.name.startsWith("interval day") || t.name.startsWith("interval hour") || t.name.startsWith("interval minute") || t.name.startsWith("interval second")) {
+      if (
+        t.name.startsWith("interval day") ||
+        t.name.startsWith("interval hour") ||
+        t.name.startsWith("interval minute") ||
+        t.name.startsWith("interval second")
+      ) {
         return intValue(v);
       }
       if (t.name.startsWith("interval")) return intValue(v);

@@ -27,7 +27,7 @@ export interface Diff {
 export interface EngineMeta {
   id?: string;
   status: string;
-  error?: { type?: string; condition?: string; message: string } | null;
+  error?: { type?: string; condition?: string; conditions?: string[]; message: string; phase?: string | null } | null;
   sparkVersion?: string;
   hash?: string;
   durationSec?: number;
@@ -101,7 +101,10 @@ export function readResult(dir: string): EngineResult {
       if (m) batches.set(Number(m[1]), readJsonl(join(bdir, f)));
     }
   }
-  const batchIds = readJson<number[]>(join(dir, "batch_ids.json"), [...batches.keys()].sort((a, b) => a - b));
+  const batchIds = readJson<number[]>(
+    join(dir, "batch_ids.json"),
+    [...batches.keys()].sort((a, b) => a - b),
+  );
   const consolePath = join(dir, "console.txt");
   return {
     meta,
@@ -223,8 +226,7 @@ export function compareBatchData(spark: EngineResult, arus: EngineResult, opts: 
   const onlySpark = [...sIds].filter((i) => !aIds.has(i)).sort((a, b) => a - b);
   const onlyArus = [...aIds].filter((i) => !sIds.has(i)).sort((a, b) => a - b);
   if (onlySpark.length || onlyArus.length) {
-    const desc = (ids: number[], r: EngineResult) =>
-      ids.map((i) => `${i} (${r.batches.get(i)?.length ?? 0} rows)`).join(", ");
+    const desc = (ids: number[], r: EngineResult) => ids.map((i) => `${i} (${r.batches.get(i)?.length ?? 0} rows)`).join(", ");
     diffs.push({
       kind: "batch-ids",
       message:
@@ -279,11 +281,7 @@ function progressView(p: ProgressEntry, ignore: Set<string>): Record<string, unk
 }
 
 /** Per executed (non-idle) batch id: PROGRESS_FIELDS minus `ignore`. */
-export function compareProgressEntries(
-  spark: ProgressEntry[],
-  arus: ProgressEntry[],
-  ignore: string[] = [],
-): Diff[] {
+export function compareProgressEntries(spark: ProgressEntry[], arus: ProgressEntry[], ignore: string[] = []): Diff[] {
   const ig = new Set(ignore);
   const byId = (ps: ProgressEntry[]) => {
     const m = new Map<number, ProgressEntry>();
@@ -360,9 +358,25 @@ export function compareResults(
   }
   if (expectError) {
     if (arus.meta.error) {
+      const sp = spark.meta.error?.phase ?? null;
+      const ap = arus.meta.error.phase ?? null;
+      const arusMsg = arus.meta.error.message.split("\n")[0].slice(0, 200);
+      if (sp && ap && sp !== ap) {
+        return {
+          id,
+          verdict: "fail",
+          reason: `Spark failed at ${sp}, arus at ${ap}: ${arusMsg}`,
+          diffs: [{ kind: "status", message: `failure phase differs: Spark ${sp}, arus ${ap}; arus said: ${arusMsg}` }],
+        };
+      }
       // batches delivered before the failure must still agree
       const diffs = compareBatchData(spark, arus, opts);
-      return { id, verdict: diffs.length ? "fail" : "pass", reason: diffs[0]?.message ?? "both engines failed the query", diffs };
+      return {
+        id,
+        verdict: diffs.length ? "fail" : "pass",
+        reason: diffs[0]?.message ?? `both engines failed (${ap ?? "?"}): arus said ${arusMsg}`,
+        diffs,
+      };
     }
     return {
       id,

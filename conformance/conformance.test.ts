@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { type ArusModule, runArusCase } from "./arus_runner.js";
-import { defineCase, inputFiles, microsToIso, t, toSpec } from "./case.js";
 import { canonRow, canonValue, isoToMicros, parseType } from "./canonical.js";
+import { defineCase, inputFiles, microsToIso, t, toSpec } from "./case.js";
 import {
   compareConsole,
   compareProgressEntries,
@@ -36,10 +36,9 @@ describe("case helpers", () => {
 
   test("inputFiles writes JSON lines and CSV in schema order", () => {
     assert.deepEqual(inputFiles({ schema: "a INT, b STRING", batches: [[{ a: 1, b: "x" }], []] }), ['{"a":1,"b":"x"}\n', ""]);
-    assert.deepEqual(
-      inputFiles({ format: "csv", schema: "b STRING, a INT, m MAP<STRING, INT>", batches: [[{ a: 1, b: "x,y" }]] }),
-      ['"x,y",1,\n'],
-    );
+    assert.deepEqual(inputFiles({ format: "csv", schema: "b STRING, a INT, m MAP<STRING, INT>", batches: [[{ a: 1, b: "x,y" }]] }), [
+      '"x,y",1,\n',
+    ]);
   });
 
   test("toSpec fills defaults and rejects incomplete cases", () => {
@@ -70,7 +69,19 @@ describe("canonical values", () => {
     assert.equal(canonValue(Number.NaN, parseType("double")), "NaN");
     assert.equal(canonValue("1.5", parseType("decimal(10,3)")), "1.500");
     assert.equal(canonValue(-0.001, parseType("decimal(12,3)")), "-0.001");
-    assert.deepEqual(canonValue(new Map([["b", 2], ["a", 1]]), parseType("map<string,int>")), [["a", 1], ["b", 2]]);
+    assert.deepEqual(
+      canonValue(
+        new Map([
+          ["b", 2],
+          ["a", 1],
+        ]),
+        parseType("map<string,int>"),
+      ),
+      [
+        ["a", 1],
+        ["b", 2],
+      ],
+    );
     assert.deepEqual(
       canonRow({ w: { start: new Date(0), end: new Date(10_000) }, n: 3n }, [
         { name: "w", type: "struct<start:timestamp,end:timestamp>" },
@@ -104,7 +115,12 @@ describe("comparison", () => {
 
   test("progress per batch id, idle entries ignored", () => {
     const s = [
-      { batchId: 0, numInputRows: 2, watermark: "1970-01-01T00:00:00.000Z", stateOperators: [{ numRowsTotal: 2, numRowsDroppedByWatermark: 0 }] },
+      {
+        batchId: 0,
+        numInputRows: 2,
+        watermark: "1970-01-01T00:00:00.000Z",
+        stateOperators: [{ numRowsTotal: 2, numRowsDroppedByWatermark: 0 }],
+      },
       { batchId: 1, idle: true, numInputRows: 0 },
     ];
     assert.deepEqual(compareProgressEntries(s, [s[0]]), []);
@@ -138,7 +154,13 @@ describe("cases", () => {
       const dir = join(SPARK_CACHE, c.id);
       if (!existsSync(join(dir, "meta.json"))) continue;
       const r = readResult(dir);
-      const o = compareResults(c.id, r, { ...r, meta: { ...r.meta, status: r.meta.error ? "error" : "ok" } }, c.spec.compare, c.spec.expectError);
+      const o = compareResults(
+        c.id,
+        r,
+        { ...r, meta: { ...r.meta, status: r.meta.error ? "error" : "ok" } },
+        c.spec.compare,
+        c.spec.expectError,
+      );
       if (r.meta.status === "ok" || r.meta.status === "expected-error") assert.equal(o.verdict, "pass", `${c.id}: ${o.reason}`);
     }
   });
@@ -160,11 +182,19 @@ function replayEngine(sparkDir: string): ArusModule {
   let sink: any = { kind: "foreachBatch" };
   const started = new Set<string>();
   // biome-ignore lint/suspicious/noExplicitAny: test double
-  const chain: any = new Proxy(function () {}, {
+  const chain: any = new Proxy(() => {}, {
     get(_t, prop) {
       if (prop === "then") return undefined;
-      if (prop === "foreachBatch") return (fn: unknown) => ((sink = { kind: "fb", fn }), chain);
-      if (prop === "format") return (f: string) => (f === "console" && (sink = { kind: "console" }), chain);
+      if (prop === "foreachBatch")
+        return (fn: unknown) => {
+          sink = { kind: "fb", fn };
+          return chain;
+        };
+      if (prop === "format")
+        return (f: string) => {
+          if (f === "console") sink = { kind: "console" };
+          return chain;
+        };
       if (prop === "start")
         return async () => {
           // restart phases: everything was delivered by the first run of each sink
@@ -213,4 +243,3 @@ describe("arus_runner plumbing", () => {
     }
   });
 });
-

@@ -30,7 +30,10 @@ export function findCaseFiles(root: string = CASES_DIR): string[] {
 
 export function caseId(file: string): string {
   const rel = relative(CASES_DIR, file);
-  return rel.split(sep).join("/").replace(/\.case\.ts$/, "");
+  return rel
+    .split(sep)
+    .join("/")
+    .replace(/\.case\.ts$/, "");
 }
 
 /** Loads every case under the given files/dirs; `filter` keeps ids containing any of the substrings. */

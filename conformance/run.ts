@@ -63,9 +63,7 @@ async function main() {
       const r = spawnSync(py, sargs, { stdio: ["ignore", "inherit", "inherit"] });
       if (r.status !== 0) process.stderr.write(`[conformance] spark_runner exited with ${r.status}\n`);
     } else {
-      process.stderr.write(
-        `[conformance] no PySpark venv at ${py}; run scripts/setup-pyspark.sh. Using cached Spark results only.\n`,
-      );
+      process.stderr.write(`[conformance] no PySpark venv at ${py}; run scripts/setup-pyspark.sh. Using cached Spark results only.\n`);
     }
   }
   if (flags.has("--spark-only")) return;
@@ -104,4 +102,3 @@ async function main() {
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   await main();
 }
-

@@ -327,7 +327,7 @@ def build_query(spark, spec: dict, dfs: list):
 
 
 def new_result() -> dict:
-    return {"batches": {}, "batch_ids": [], "schema": None, "progress": [], "console": ""}
+    return {"batches": {}, "batch_ids": [], "schema": None, "progress": [], "console": "", "phase": None}
 
 
 def run_query(host: SparkHost, spec: dict, base: str, sink: str, result: dict) -> dict:
@@ -375,6 +375,7 @@ def run_query(host: SparkHost, spec: dict, base: str, sink: str, result: dict) -
                 with open(p, "w") as f:
                     f.write(contents[inp["name"]][i])
                 os.utime(p, (mtime0 + i, mtime0 + i))
+        result["phase"] = "build"
         dfs = []
         for inp in inputs:
             if is_rate(inp):
@@ -405,7 +406,9 @@ def run_query(host: SparkHost, spec: dict, base: str, sink: str, result: dict) -
         if not rate:
             w = w.trigger(availableNow=True) if spec["trigger"] == "availableNow" else w.trigger(once=True)
         mark = host.stdout_mark()
+        result["phase"] = "start"
         q = w.start()
+        result["phase"] = "run"
         try:
             if rate:
                 deadline = time.time() + 120
@@ -503,6 +506,7 @@ def run_case(host: SparkHost, spec: dict, outdir: str, h: str, workroot: str, wi
             raise
         except Exception as e:  # Spark refused or failed the query
             meta["error"] = error_info(e)
+            meta["error"]["phase"] = res["phase"]
         for bid, rows in res["batches"].items():
             write_jsonl(os.path.join(tmp_out, "batches", f"{bid}.jsonl"), rows)
         with open(os.path.join(tmp_out, "batch_ids.json"), "w") as f:
@@ -512,12 +516,14 @@ def run_case(host: SparkHost, spec: dict, outdir: str, h: str, workroot: str, wi
         write_jsonl(os.path.join(tmp_out, "progress.jsonl"), [compact_progress(p) for p in res["progress"]])
         write_jsonl(os.path.join(tmp_out, "progress_full.jsonl"), res["progress"])
         if spec.get("console") and with_console and meta["error"] is None:
+            cres = new_result()
             try:
-                cres = run_query(host, spec, os.path.join(work, "console"), "console", new_result())
+                run_query(host, spec, os.path.join(work, "console"), "console", cres)
                 with open(os.path.join(tmp_out, "console.txt"), "w") as f:
                     f.write(cres["console"])
             except Exception as e:
                 meta["error"] = error_info(e)
+                meta["error"]["phase"] = cres["phase"]
                 meta["errorIn"] = "console run"
         expect = spec.get("expectError")
         if expect:

@@ -12,7 +12,10 @@ export default defineCase({
         { k: "a", v: 3 },
         { k: "a", v: null },
       ],
-      [{ k: "a", v: 2 }, { k: "b", v: null }],
+      [
+        { k: "a", v: 2 },
+        { k: "b", v: null },
+      ],
     ],
   },
   outputMode: "update",

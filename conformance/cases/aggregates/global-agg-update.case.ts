@@ -1,7 +1,8 @@
 import { defineCase } from "../../case.js";
 
 export default defineCase({
-  description: "Global aggregation in update mode: the single group is emitted in every batch that has input rows (what about empty ones?).",
+  description:
+    "Global aggregation in update mode: the single group is emitted in every batch that has input rows (what about empty ones?).",
   input: {
     schema: "v BIGINT",
     batches: [[{ v: 1 }], [], [{ v: 2 }, { v: 3 }]],

@@ -15,6 +15,5 @@ export default defineCase({
   },
   outputMode: "complete",
   pyspark: `df.groupBy("k").agg(F.sum("d").alias("sd"), F.avg("d").alias("ad"), F.sum("f").alias("sf"), F.sum("s").alias("ss"))`,
-  arus: ({ df, F }) =>
-    df.groupBy("k").agg(F.sum("d").alias("sd"), F.avg("d").alias("ad"), F.sum("f").alias("sf"), F.sum("s").alias("ss")),
+  arus: ({ df, F }) => df.groupBy("k").agg(F.sum("d").alias("sd"), F.avg("d").alias("ad"), F.sum("f").alias("sf"), F.sum("s").alias("ss")),
 });

@@ -10,7 +10,10 @@ export default defineCase({
         { d: 3.99, i: 42, b: true },
         { d: -3.99, i: -1, b: false },
       ],
-      [{ d: 1e20, i: 0, b: null }, { d: 0.1, i: 7, b: true }],
+      [
+        { d: 1e20, i: 0, b: null },
+        { d: 0.1, i: 7, b: true },
+      ],
     ],
   },
   pyspark: `df.select(F.when(F.abs("d") < 1e9, df.d.cast("int")).alias("d_int"), df.i.cast("string").alias("i_str"),

@@ -10,9 +10,6 @@ export default defineCase({
   outputMode: "update",
   pyspark: `df.withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).agg(F.count("*").alias("n"), F.max("ts").alias("latest"))`,
   arus: ({ df, F }) =>
-    df
-      .withWatermark("ts", "10 seconds")
-      .groupBy(F.window("ts", "10 seconds"))
-      .agg(F.count("*").alias("n"), F.max("ts").alias("latest")),
+    df.withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).agg(F.count("*").alias("n"), F.max("ts").alias("latest")),
   console: { truncate: false },
 });

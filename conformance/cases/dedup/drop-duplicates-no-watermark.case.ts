@@ -11,8 +11,14 @@ export default defineCase({
         { k: "a", v: 2 },
         { k: "b", v: 3 },
       ],
-      [{ k: "a", v: 4 }, { k: "c", v: 5 }],
-      [{ k: null, v: 6 }, { k: null, v: 7 }],
+      [
+        { k: "a", v: 4 },
+        { k: "c", v: 5 },
+      ],
+      [
+        { k: null, v: 6 },
+        { k: null, v: 7 },
+      ],
     ],
   },
   outputMode: "append",

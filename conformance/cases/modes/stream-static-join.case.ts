@@ -4,7 +4,16 @@ export default defineCase({
   description: "Inner and left outer stream-static joins (stateless): every batch joins against the static table.",
   input: {
     schema: "id INT, v STRING",
-    batches: [[{ id: 1, v: "a" }, { id: 2, v: "b" }], [{ id: 3, v: "c" }, { id: null, v: "d" }]],
+    batches: [
+      [
+        { id: 1, v: "a" },
+        { id: 2, v: "b" },
+      ],
+      [
+        { id: 3, v: "c" },
+        { id: null, v: "d" },
+      ],
+    ],
   },
   outputMode: "append",
   pyspark: `def build(spark, df):

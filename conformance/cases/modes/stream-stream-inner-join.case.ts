@@ -8,18 +8,33 @@ export default defineCase({
       name: "imp",
       schema: "ad INT, it TIMESTAMP",
       watermark: { column: "it", delay: "5 seconds" },
-      batches: [[{ ad: 1, it: t(0) }, { ad: 2, it: t(1) }], [{ ad: 3, it: t(20) }], [], [{ ad: 4, it: t(60) }]],
+      batches: [
+        [
+          { ad: 1, it: t(0) },
+          { ad: 2, it: t(1) },
+        ],
+        [{ ad: 3, it: t(20) }],
+        [],
+        [{ ad: 4, it: t(60) }],
+      ],
     },
     {
       name: "clk",
       schema: "cad INT, ct TIMESTAMP",
       watermark: { column: "ct", delay: "5 seconds" },
-      batches: [[{ cad: 1, ct: t(2) }], [{ cad: 2, ct: t(8) }], [{ cad: 3, ct: t(21) }, { cad: 1, ct: t(30) }], [{ cad: 4, ct: t(61) }]],
+      batches: [
+        [{ cad: 1, ct: t(2) }],
+        [{ cad: 2, ct: t(8) }],
+        [
+          { cad: 3, ct: t(21) },
+          { cad: 1, ct: t(30) },
+        ],
+        [{ cad: 4, ct: t(61) }],
+      ],
     },
   ],
   outputMode: "append",
   pyspark: `def build(spark, imp, clk):
     return imp.join(clk, F.expr("ad = cad AND ct >= it AND ct <= it + interval 10 seconds"))`,
-  arus: ({ inputs, F }) =>
-    inputs.imp.join(inputs.clk, F.expr("ad = cad AND ct >= it AND ct <= it + interval 10 seconds")),
+  arus: ({ inputs, F }) => inputs.imp.join(inputs.clk, F.expr("ad = cad AND ct >= it AND ct <= it + interval 10 seconds")),
 });

@@ -8,7 +8,15 @@ export default defineCase({
       name: "imp",
       schema: "ad INT, it TIMESTAMP",
       watermark: { column: "it", delay: "5 seconds" },
-      batches: [[{ ad: 1, it: t(0) }, { ad: 2, it: t(1) }], [{ ad: 3, it: t(20) }], [], [{ ad: 4, it: t(60) }]],
+      batches: [
+        [
+          { ad: 1, it: t(0) },
+          { ad: 2, it: t(1) },
+        ],
+        [{ ad: 3, it: t(20) }],
+        [],
+        [{ ad: 4, it: t(60) }],
+      ],
     },
     {
       name: "clk",
@@ -20,6 +28,5 @@ export default defineCase({
   outputMode: "append",
   pyspark: `def build(spark, imp, clk):
     return imp.join(clk, F.expr("ad = cad AND ct >= it AND ct <= it + interval 10 seconds"), "left_outer")`,
-  arus: ({ inputs, F }) =>
-    inputs.imp.join(inputs.clk, F.expr("ad = cad AND ct >= it AND ct <= it + interval 10 seconds"), "left_outer"),
+  arus: ({ inputs, F }) => inputs.imp.join(inputs.clk, F.expr("ad = cad AND ct >= it AND ct <= it + interval 10 seconds"), "left_outer"),
 });

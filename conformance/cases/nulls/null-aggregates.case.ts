@@ -1,8 +1,7 @@
 import { defineCase } from "../../case.js";
 
 export default defineCase({
-  description:
-    "Aggregates skip NULLs: count(v) vs count(*), sum/avg/min/max over a group that is all NULL give NULL; complete mode.",
+  description: "Aggregates skip NULLs: count(v) vs count(*), sum/avg/min/max over a group that is all NULL give NULL; complete mode.",
   input: {
     schema: "k STRING, v INT",
     batches: [
@@ -11,7 +10,10 @@ export default defineCase({
         { k: "b", v: 1 },
         { k: "b", v: null },
       ],
-      [{ k: "a", v: null }, { k: "b", v: 4 }],
+      [
+        { k: "a", v: null },
+        { k: "b", v: 4 },
+      ],
     ],
   },
   outputMode: "complete",

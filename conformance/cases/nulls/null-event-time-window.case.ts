@@ -1,8 +1,7 @@
 import { defineCase, t } from "../../case.js";
 
 export default defineCase({
-  description:
-    "Rows with a NULL event time are dropped by window() and do not move the watermark; update mode with watermark.",
+  description: "Rows with a NULL event time are dropped by window() and do not move the watermark; update mode with watermark.",
   input: {
     schema: "k STRING, ts TIMESTAMP",
     batches: [

@@ -1,8 +1,7 @@
 import { defineCase } from "../../case.js";
 
 export default defineCase({
-  description:
-    "filter with a Column predicate and where with a SQL string; rows whose predicate is NULL are dropped like false ones.",
+  description: "filter with a Column predicate and where with a SQL string; rows whose predicate is NULL are dropped like false ones.",
   input: {
     schema: "k STRING, v INT",
     batches: [

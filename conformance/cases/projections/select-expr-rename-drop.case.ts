@@ -7,9 +7,5 @@ export default defineCase({
     batches: [[{ a: 1, b: "x", c: 0.5 }], [{ a: 2, b: null, c: -1.25 }]],
   },
   pyspark: `df.selectExpr("a * 2 AS a2", "b", "c", "concat_ws('-', b, 'y') AS bc").withColumnRenamed("c", "cc").drop("b")`,
-  arus: ({ df }) =>
-    df
-      .selectExpr("a * 2 AS a2", "b", "c", "concat_ws('-', b, 'y') AS bc")
-      .withColumnRenamed("c", "cc")
-      .drop("b"),
+  arus: ({ df }) => df.selectExpr("a * 2 AS a2", "b", "c", "concat_ws('-', b, 'y') AS bc").withColumnRenamed("c", "cc").drop("b"),
 });

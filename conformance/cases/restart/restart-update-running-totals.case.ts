@@ -4,7 +4,14 @@ export default defineCase({
   description: "Update-mode running sums continue after a restart from the state checkpoint.",
   input: {
     schema: "k STRING, v INT",
-    batches: [[{ k: "a", v: 1 }], [{ k: "a", v: 2 }, { k: "b", v: 5 }], [{ k: "a", v: 3 }]],
+    batches: [
+      [{ k: "a", v: 1 }],
+      [
+        { k: "a", v: 2 },
+        { k: "b", v: 5 },
+      ],
+      [{ k: "a", v: 3 }],
+    ],
   },
   restartAt: [1],
   outputMode: "update",

@@ -9,5 +9,9 @@ export default defineCase({
   },
   outputMode: "update",
   pyspark: `df.withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds", "5 seconds")).count()`,
-  arus: ({ df, F }) => df.withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds", "5 seconds")).count(),
+  arus: ({ df, F }) =>
+    df
+      .withWatermark("ts", "10 seconds")
+      .groupBy(F.window("ts", "10 seconds", "5 seconds"))
+      .count(),
 });

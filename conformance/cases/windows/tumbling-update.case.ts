@@ -11,8 +11,14 @@ export default defineCase({
         { k: "b", ts: t(12) },
       ],
       [{ k: "c", ts: t(35) }],
-      [{ k: "d", ts: t(8) }, { k: "e", ts: t(13) }],
-      [{ k: "f", ts: t(9) }, { k: "g", ts: t(22) }],
+      [
+        { k: "d", ts: t(8) },
+        { k: "e", ts: t(13) },
+      ],
+      [
+        { k: "f", ts: t(9) },
+        { k: "g", ts: t(22) },
+      ],
     ],
   },
   outputMode: "update",

@@ -5,7 +5,14 @@ export default defineCase({
   input: {
     schema: "k STRING, ts TIMESTAMP",
     watermark: { column: "ts", delay: "5 seconds" },
-    batches: [[{ k: "a", ts: t(1) }, { k: "b", ts: t(6) }], [{ k: "a", ts: t(12) }], [{ k: "c", ts: t(40) }]],
+    batches: [
+      [
+        { k: "a", ts: t(1) },
+        { k: "b", ts: t(6) },
+      ],
+      [{ k: "a", ts: t(12) }],
+      [{ k: "c", ts: t(40) }],
+    ],
   },
   outputMode: "append",
   sql: "SELECT window(ts, '10 seconds') AS w, k, count(*) AS n FROM input GROUP BY window(ts, '10 seconds'), k",

@@ -15,10 +15,5 @@ export default defineCase({
       .withWatermark("ts", "0 seconds")
       .groupBy(F.window("ts", "5 seconds"))
       .count()
-      .select(
-        F.col("window.start").alias("start"),
-        F.col("window.end").alias("end"),
-        F.window_time("window").alias("wt"),
-        "count",
-      ),
+      .select(F.col("window.start").alias("start"), F.col("window.end").alias("end"), F.window_time("window").alias("wt"), "count"),
 });

@@ -17,6 +17,5 @@ export default defineCase({
   },
   outputMode: "append",
   pyspark: `df.withWatermark("ts", "2 seconds").groupBy(F.window("ts", "10 seconds"), "k").agg(F.sum("v").alias("total"))`,
-  arus: ({ df, F }) =>
-    df.withWatermark("ts", "2 seconds").groupBy(F.window("ts", "10 seconds"), "k").agg(F.sum("v").alias("total")),
+  arus: ({ df, F }) => df.withWatermark("ts", "2 seconds").groupBy(F.window("ts", "10 seconds"), "k").agg(F.sum("v").alias("total")),
 });

@@ -57,9 +57,9 @@ export async function addEntryFor(file: string, txn?: string): Promise<SinkFileS
   return txn === undefined ? e : { ...e, txn };
 }
 
-export function deleteEntryFor(f: CommittedFile, uri: string): SinkFileStatus {
+export function deleteEntryFor(f: CommittedFile): SinkFileStatus {
   return {
-    path: uri,
+    path: toFileUri(f.path),
     size: f.size,
     isDir: false,
     modificationTime: f.modificationTime,

@@ -18,7 +18,6 @@ import {
   readCommittedFilesSync,
   type SinkFileStatus,
 } from "../file-stream/sink-log.js";
-import { toFileUri } from "../file-stream/uri.js";
 import { readFiles } from "../files/index.js";
 import { alignToTable } from "./align.js";
 import { parseTableName, qualifiedName, type TableIdent, tableDir } from "./layout.js";
@@ -225,7 +224,7 @@ export async function overwriteTable(
   const t = info(old.ident, old.dir, meta);
   const files = await writeAligned(t, data, opts);
   const live = await readCommittedEntries(t.dir);
-  const entries = [...live.map((f) => deleteEntryFor(f, toFileUri(f.path))), ...(await Promise.all(files.map((f) => addEntryFor(f))))];
+  const entries = [...live.map((f) => deleteEntryFor(f)), ...(await Promise.all(files.map((f) => addEntryFor(f))))];
   const version = entries.length > 0 ? await commitVersion(t.dir, entries) : null;
   writeTableMetadataSync(t.dir, meta);
   for (const f of live) await rm(f.path, { force: true });
