@@ -4,6 +4,8 @@
  * returns a DataFrame synchronously.
  */
 import { inferFileSchemaSync, listInputFilesSync } from "../connectors/files/index.js";
+import { readCommittedFilesSync } from "../connectors/file-stream/index.js";
+import { statSync } from "node:fs";
 import { IllegalArgumentException } from "../common/errors.js";
 import { attribute } from "../plan/expressions.js";
 import { Plans } from "../plan/logical.js";
@@ -22,6 +24,14 @@ export function checkFormat(format: string): string {
     );
   }
   return f;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export class DataFrameReader {
@@ -50,9 +60,13 @@ export class DataFrameReader {
   load(...paths: string[]): DataFrame {
     const format = checkFormat(this.fmt);
     if (paths.length === 0) throw new IllegalArgumentException("'path' is not specified: load() needs at least one path.");
-    const schema = this.userSchema ?? inferFileSchemaSync(format, paths.flatMap((p) => listInputFilesSync(p)), this.opts, this.session.timeZone);
+    const opts = { ...this.opts };
+    // Loading one directory: partition columns are discovered below it, not above.
+    if (paths.length === 1 && opts.basePath === undefined && isDirectory(paths[0]!)) opts.basePath = paths[0]!;
+    const files = () => (paths.length === 1 ? readCommittedFilesSync(paths[0]!) : null) ?? paths.flatMap((p) => listInputFilesSync(p));
+    const schema = this.userSchema ?? inferFileSchemaSync(format, files(), opts, this.session.timeZone);
     const output = schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
-    return new DataFrame(this.session, Plans.fileRelation(format, paths, this.opts, output));
+    return new DataFrame(this.session, Plans.fileRelation(format, paths, opts, output));
   }
   json(...paths: string[]): DataFrame {
     return this.format("json").load(...paths);

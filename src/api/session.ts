@@ -24,6 +24,7 @@ import { DataStreamReader } from "./streaming/reader.js";
 import { MemoryStream } from "./streaming/memory-stream.js";
 import { StreamingQueryManager } from "./streaming/manager.js";
 import { toInternal } from "./values.js";
+import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 
 export class SessionBuilder {
   private readonly settings: Record<string, string> = {};
@@ -72,10 +73,21 @@ export class Session implements SessionInternals {
   constructor(settings: Record<string, string> = {}) {
     this.conf = new RuntimeConfig(settings);
     this.streams = new StreamingQueryManager(this);
+    // Saved tables (saveAsTable / toTable) are found by name after temp views.
+    this.catalog.addResolver((name) => {
+      const t = tableInfoSync(this.warehouse, name);
+      if (!t) return undefined;
+      const output = t.schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
+      return Plans.fileRelation("parquet", [t.dir], {}, output);
+    });
   }
 
   get timeZone(): string {
     return this.conf.timeZone;
+  }
+  /** `spark.sql.warehouse.dir` (default ./spark-warehouse), absolute. */
+  get warehouse(): string {
+    return warehouseDir({ [WAREHOUSE_KEY]: this.conf.get(WAREHOUSE_KEY, DEFAULT_WAREHOUSE) });
   }
   get version(): string {
     return "4.0.0-arus";

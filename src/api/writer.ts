@@ -5,6 +5,8 @@ import { writeFiles } from "../connectors/files/index.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import type { DataFrame } from "./dataframe.js";
 import { checkFormat } from "./reader.js";
+import { saveAsTable } from "../connectors/table/index.js";
+import type { Session } from "./session.js";
 
 const MODES = ["append", "overwrite", "error", "errorifexists", "ignore"] as const;
 type SaveMode = (typeof MODES)[number];
@@ -47,6 +49,12 @@ export class DataFrameWriter {
     const format = checkFormat(this.fmt);
     const batches = await this.df.executeBatches();
     await writeFiles(format, p, this.df.schema, batches, this.opts, this.saveMode, this.df.session.timeZone, this.partitionCols);
+  }
+  /** Save as a named table in the warehouse (readable with `session.table(name)`). */
+  async saveAsTable(name: string): Promise<void> {
+    const session = this.df.session as Session;
+    const batches = await this.df.executeBatches();
+    await saveAsTable(session.warehouse, name, { schema: this.df.schema, batches, timeZone: session.timeZone }, this.saveMode, this.partitionCols);
   }
   json(path: string): Promise<void> {
     return this.format("json").save(path);

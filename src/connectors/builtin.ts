@@ -2,3 +2,5 @@
 import "./rate/rate-source.js";
 import "./rate/rate-micro-batch-source.js";
 import "./console/console-sink.js";
+import "./file-stream/index.js";
+import "./table/index.js";

@@ -39,7 +39,32 @@ export function compareValues(x: unknown, y: unknown): number {
     for (let i = 0; i < Math.min(x.length, b.length); i++) if (x[i] !== b[i]) return x[i]! - b[i]!;
     return x.length - b.length;
   }
-  return JSON.stringify(x) < JSON.stringify(y) ? -1 : JSON.stringify(x) > JSON.stringify(y) ? 1 : 0;
+  if (Array.isArray(x)) {
+    // Arrays: element by element (NULL first), then by length.
+    const b = y as unknown[];
+    for (let i = 0; i < Math.min(x.length, b.length); i++) {
+      const c = compareNullable(x[i], b[i]);
+      if (c !== 0) return c;
+    }
+    return x.length - b.length;
+  }
+  if (x !== null && typeof x === "object" && !(x instanceof Map)) {
+    // Structs: field by field in declaration order.
+    const b = y as Record<string, unknown>;
+    for (const k of Object.keys(x)) {
+      const c = compareNullable((x as Record<string, unknown>)[k], b[k]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+  const sx = JSON.stringify(x);
+  const sy = JSON.stringify(y);
+  return sx < sy ? -1 : sx > sy ? 1 : 0;
+}
+
+function compareNullable(a: unknown, b: unknown): number {
+  if (a == null || b == null) return a == null ? (b == null ? 0 : -1) : 1;
+  return compareValues(a, b);
 }
 
 function comparison(name: string, test: (c: number) => boolean): ScalarFunction {

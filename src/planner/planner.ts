@@ -22,7 +22,9 @@ import { AnalysisException } from "../common/errors.js";
 import type { LogicalPlan } from "../plan/logical.js";
 import { extractEquiKeys } from "./join-keys.js";
 import { resolveColumn } from "../analyzer/resolve-names.js";
-import type { Attribute } from "../plan/expressions.js";
+import type { Attribute, Expr } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { MergeSessionsExec } from "../execution/operators/merge-sessions.js";
 
 /** Hooks the streaming planner uses to substitute stateful operators. */
 export interface PlannerHooks {
@@ -51,8 +53,12 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       return new ProjectExec(p.projectList, outputOf(p), planChild(p.child));
     case "filter":
       return new FilterExec(p.condition, planChild(p.child));
-    case "aggregate":
-      return new HashAggregateExec(p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child));
+    case "aggregate": {
+      let child = planChild(p.child);
+      const session = sessionColumns(p.groupingExprs, child.output);
+      if (session) child = new MergeSessionsExec(session.keyColumns, session.sessionColumn, child);
+      return new HashAggregateExec(p.groupingExprs, p.aggregateExprs, outputOf(p), child);
+    }
     case "join": {
       const left = planChild(p.left);
       const right = planChild(p.right);
@@ -76,6 +82,19 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
     case "distinct":
       throw new Error("distinct is rewritten by the analyzer");
   }
+}
+
+/** For a session-window aggregate: the column of the session window and of the other keys. */
+export function sessionColumns(groupingExprs: readonly Expr[], input: readonly Attribute[]): { sessionColumn: number; keyColumns: number[] } | null {
+  const isSession = (e: Expr) => e.kind === "attribute" && e.metadata["spark.sessionWindow"] === true;
+  const s = groupingExprs.find(isSession) as Attribute | undefined;
+  if (!s) return null;
+  const index = (a: Expr) => {
+    const i = a.kind === "attribute" ? input.findIndex((x) => x.exprId === a.exprId) : -1;
+    if (i < 0) throw new AnalysisException("UNSUPPORTED_FEATURE", `Group by a column (not an expression) next to session_window: ${exprToSql(a)}.`);
+    return i;
+  };
+  return { sessionColumn: index(s), keyColumns: groupingExprs.filter((e) => !isSession(e)).map(index) };
 }
 
 export function dedupKeys(keys: readonly string[] | null, out: readonly Attribute[]): Attribute[] {

@@ -10,6 +10,7 @@ import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { WatermarkExec } from "../execution/stateful/watermark.js";
+import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
 import type { Attribute } from "../plan/expressions.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { dedupKeys, planPhysical } from "./planner.js";
@@ -65,6 +66,9 @@ export function planStreaming(plan: LogicalPlan): StreamingPlan {
           const id = stateful.length;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
           stateful.push({ id, kind: "aggregate", hasWatermark });
+          if (p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true)) {
+            return new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child));
+          }
           return new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child), hasWatermark);
         }
         case "deduplicate": {

@@ -14,6 +14,7 @@ import { foreachBatchSink, foreachSink, type ForeachWriter, memorySink } from ".
 import { StreamingQuery } from "./query.js";
 import type { Session } from "../session.js";
 import "../../connectors/builtin.js";
+import { createTableSync } from "../../connectors/table/index.js";
 
 export type OutputMode = "append" | "update" | "complete";
 export type LateRowsHandler = (late: DataFrame, batchId: number) => void | Promise<void>;
@@ -107,6 +108,8 @@ export class DataStreamWriter {
         return memorySink(session, this.name, this.mode);
       }
       const provider = lookupSink(format);
+      const compact = session.conf.getOption("spark.sql.streaming.fileSink.log.compactInterval");
+      if (compact !== undefined) this.opts["spark.sql.streaming.fileSink.log.compactInterval"] ??= compact;
       if (!provider.outputModes.includes(this.mode)) {
         throw new IllegalArgumentException(`Data source ${format} does not support ${this.mode[0]!.toUpperCase()}${this.mode.slice(1)} output mode; use ${provider.outputModes.join(" or ")}.`);
       }
@@ -135,8 +138,11 @@ export class DataStreamWriter {
 
   /** Write to a table (created if missing) and start. */
   async toTable(name: string): Promise<StreamingQuery> {
+    const session = this.df.session as Session;
+    createTableSync(session.warehouse, name, this.df.schema, { partitionBy: this.partitionCols, ifNotExists: true });
     this.fmt = "arus-table";
     this.opts.table = name;
+    this.opts["spark.sql.warehouse.dir"] = session.warehouse;
     return this.start();
   }
 }

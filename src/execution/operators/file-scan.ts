@@ -3,6 +3,7 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import { listInputFiles, readFiles } from "../../connectors/files/index.js";
+import { readCommittedFiles } from "../../connectors/file-stream/index.js";
 import type { Attribute } from "../../plan/expressions.js";
 import { field, StructOf } from "../../types/datatypes.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
@@ -18,7 +19,10 @@ export class FileScanExec implements PhysicalOperator {
   ) {}
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const schema = StructOf(this.output.map((a) => field(a.name, a.type, a.nullable)));
-    const files = (await Promise.all(this.paths.map((p) => listInputFiles(p)))).flat();
+    // A single directory written by a streaming file sink is read through its manifest, so
+    // files of uncommitted (or failed) batches stay invisible, as in Spark.
+    const committed = this.paths.length === 1 ? await readCommittedFiles(this.paths[0]!) : null;
+    const files = committed ?? (await Promise.all(this.paths.map((p) => listInputFiles(p)))).flat();
     return readFiles(this.format, files, schema, { ...this.options }, ctx.eval.timeZone);
   }
   describe(): string {
