@@ -53,16 +53,20 @@ export class ManualClock implements Clock {
   waitUntil(t: number, signal?: AbortSignal): Promise<void> {
     if (t <= this.time || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      const w = { t, resolve };
-      this.waiters.push(w);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          this.waiters = this.waiters.filter((x) => x !== w);
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        resolve();
+      };
+      // Reached by setTime: drop the abort listener too, or one leaks per wait on a shared signal.
+      const w = {
+        t,
+        resolve: () => {
+          signal?.removeEventListener("abort", onAbort);
           resolve();
         },
-        { once: true },
-      );
+      };
+      this.waiters.push(w);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 }

@@ -28,6 +28,7 @@ import type { StreamingQueryProgress } from "./progress.js";
 import { nextTriggerTime, type Trigger } from "./trigger.js";
 import { type EventTimeStats, WatermarkTracker } from "./watermark-tracker.js";
 import type { StateStoreRegistry } from "./state-registry.js";
+import { openWindows, type WatermarkReport } from "./watermark-report.js";
 
 export interface QueryStatus {
   message: string;
@@ -100,6 +101,24 @@ export class MicroBatchExecution {
   get currentWatermarkMs(): number {
     return this.tracker.currentWatermarkMs;
   }
+  /** arus: explainWatermark()'s facts. */
+  watermarkReport(): WatermarkReport {
+    const nodes = this.cfg.plan.watermarkNodes;
+    const own = nodes.map((n) => this.tracker.nodeWatermark(n.id) ?? null);
+    const values = own.map((v) => v ?? 0);
+    const chosen = this.tracker.policyName === "min" ? Math.min(...values) : Math.max(...values);
+    return {
+      watermarkMs: this.tracker.currentWatermarkMs,
+      policy: this.tracker.policyName,
+      inputs: nodes.map((n, i) => ({ column: n.column, delayMs: n.delayMs, watermarkMs: own[i]!, holdsBack: nodes.length > 1 && values[i] === chosen })),
+      openWindows: openWindows(this.cfg.plan.physical, nodes.length ? Math.min(...nodes.map((n) => n.delayMs)) : 0),
+      droppedGroups: this.droppedGroups,
+      droppedInputRows: this.droppedInputRows,
+    };
+  }
+  private droppedGroups = 0;
+  private droppedInputRows = 0;
+
   get lastBatchId(): number {
     return this.nextBatchId - 1;
   }
@@ -311,11 +330,16 @@ export class MicroBatchExecution {
     this.prevWatermarkMs = b.watermarkMs;
     this.executedAnyBatch = true;
     const outRows = output.reduce((n, x) => n + x.numRows, 0);
+    for (const m of metrics.values()) {
+      this.droppedGroups += m.numRowsDroppedByWatermark;
+      this.droppedInputRows += m.numLateInputRows;
+    }
     const p = prog.finishBatch({
       batch: b,
       inputRows,
       outputRows: outRows,
-      stats: stats.get(0) ?? null,
+      stats: [...stats.values()].find((s) => s.count > 0) ?? null,
+      allStats: new Map(this.cfg.plan.watermarkNodes.filter((n) => stats.has(n.id)).map((n) => [n.column, stats.get(n.id)!])),
       metrics: [...metrics.entries()].sort(([a], [c]) => a - c).map(([, m]) => m),
       lates,
       hasWatermark: this.hasWatermark,

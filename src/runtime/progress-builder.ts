@@ -14,6 +14,8 @@ interface BatchFacts {
   inputRows: number[];
   outputRows: number;
   stats: EventTimeStats | null;
+  /** Event-time stats of every watermark node, by column name. */
+  allStats: Map<string, EventTimeStats>;
   metrics: StateOperatorMetrics[];
   lates: LateRows[];
   hasWatermark: boolean;
@@ -50,10 +52,7 @@ export class ProgressBuilder {
         const total = f.inputRows.reduce((a, b) => a + b, 0);
         const lateRows = f.metrics.reduce((n, m) => n + m.numLateInputRows, 0);
         const lateness: Record<string, ReturnType<typeof latenessProfile>> = {};
-        for (const l of f.lates) {
-          const samples = Float64Array.from(l.eventTimeMicros, (m) => Math.max(0, l.watermarkMs - m / 1000));
-          lateness[`operator${l.operatorId}`] = latenessProfile(samples);
-        }
+        for (const [column, s] of f.allStats) if (s.lateness && s.lateness.length) lateness[column] = latenessProfile(s.lateness);
         self.lastMetrics = f.metrics;
         self.lastProgressAt = end;
         self.lastEnds = f.batch.ends;

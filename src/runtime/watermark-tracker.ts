@@ -3,16 +3,9 @@
  * delay, only ever moving forward; the global value is the min (default) or max over nodes,
  * also monotonic, starting at 0. A node that has never seen a row counts as 0.
  */
-export interface EventTimeStats {
-  max: number;
-  min: number;
-  sum: number;
-  count: number;
-}
+import type { EventTimeStats } from "../execution/stateful/context.js";
 
-export function emptyStats(): EventTimeStats {
-  return { max: Number.NEGATIVE_INFINITY, min: Number.POSITIVE_INFINITY, sum: 0, count: 0 };
-}
+export type { EventTimeStats };
 
 export class WatermarkTracker {
   private readonly perNode = new Map<number, number>();
@@ -20,6 +13,13 @@ export class WatermarkTracker {
 
   constructor(private readonly policy: "min" | "max") {}
 
+  /** Each node's own watermark (undefined = has not seen a row, counts as 0). */
+  nodeWatermark(id: number): number | undefined {
+    return this.perNode.get(id);
+  }
+  get policyName(): "min" | "max" {
+    return this.policy;
+  }
   get currentWatermarkMs(): number {
     return this.global;
   }

@@ -23,6 +23,7 @@ import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtim
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
 import { StateStoreRegistry } from "../../runtime/state-registry.js";
 import type { Trigger } from "../../runtime/trigger.js";
+import { formatWatermarkReport, type WatermarkReport } from "../../runtime/watermark-report.js";
 import { field, LongType, StringType, StructOf, TimestampType } from "../../types/datatypes.js";
 import { DataFrame } from "../dataframe.js";
 import type { Session } from "../session.js";
@@ -231,6 +232,19 @@ export class StreamingQuery {
     }
     await Promise.race([this.execution!.waitForIdle(), this.finished]);
     if (this.exception) throw this.exception;
+  }
+
+  /**
+   * arus: why is this window still open? The watermark in force, each input's part in it,
+   * when each open window closes, and how much was dropped as late so far.
+   */
+  explainWatermark(): string {
+    return formatWatermarkReport(this.watermarkInfo());
+  }
+  /** The facts behind explainWatermark(), as data. */
+  watermarkInfo(): WatermarkReport {
+    if (!this.execution) throw new IllegalArgumentException("The query has not started.");
+    return this.execution.watermarkReport();
   }
 
   explainString(): string {

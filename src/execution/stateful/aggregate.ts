@@ -30,6 +30,8 @@ export class StatefulAggregateExec implements PhysicalOperator {
   /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
   readonly eventTimeKey: number;
   private readonly bufferTypes: DataType[][];
+  /** Stores of the last batch, for explainWatermark(). */
+  private lastStores: StateStore[] = [];
 
   constructor(
     readonly operatorId: number,
@@ -141,6 +143,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
       total += s.numKeys;
     }
     metrics.commitTimeMs = Date.now() - commitStart;
+    this.lastStores = [...stores.values()];
     metrics.numRowsTotal = total;
     metrics.memoryUsedBytes = [...stores.values()].reduce((n, s) => n + s.memoryUsedBytes(), 0);
     metrics.numStateStoreInstances = stores.size;
@@ -240,6 +243,14 @@ export class StatefulAggregateExec implements PhysicalOperator {
         eventTimeMicros: etIdx >= 0 ? eventTimeMicros(lateBatch.columns[etIdx]!, rows.length) : new Float64Array(rows.length),
       });
     });
+  }
+
+  /** Event times (micros) of the groups still in state: window ends or timestamps. */
+  openEventTimes(): number[] {
+    if (this.eventTimeKey < 0) return [];
+    const out: number[] = [];
+    for (const s of this.lastStores) for (const [, row] of s.entries()) out.push(stateEventTime(row[this.eventTimeKey]));
+    return out;
   }
 
   describe(): string {

@@ -58,4 +58,6 @@ export interface EventTimeStats {
   min: number;
   sum: number;
   count: number;
+  /** arus: per row, how far (ms) it trailed the max event time seen before it. */
+  lateness?: Float64Array;
 }

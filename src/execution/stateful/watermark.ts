@@ -13,6 +13,8 @@ export class WatermarkExec implements PhysicalOperator {
   readonly children: PhysicalOperator[];
   readonly output: readonly Attribute[];
   private readonly column: number;
+  /** Max event time (ms) seen so far by this run, for the lateness profile. */
+  private runningMax = Number.NEGATIVE_INFINITY;
   constructor(
     readonly nodeId: number,
     readonly eventTime: Attribute,
@@ -29,6 +31,7 @@ export class WatermarkExec implements PhysicalOperator {
     let min = Number.POSITIVE_INFINITY;
     let sum = 0;
     let count = 0;
+    const lateness: number[] = [];
     for (const b of batches) {
       const et = eventTimeMicros(b.columns[this.column]!, b.numRows);
       for (let i = 0; i < b.numRows; i++) {
@@ -39,9 +42,11 @@ export class WatermarkExec implements PhysicalOperator {
         if (ms < min) min = ms;
         sum += ms;
         count++;
+        lateness.push(this.runningMax > ms ? this.runningMax - ms : 0);
+        if (ms > this.runningMax) this.runningMax = ms;
       }
     }
-    ctx.state?.reportEventTime(this.nodeId, { max, min, sum, count });
+    ctx.state?.reportEventTime(this.nodeId, { max, min, sum, count, lateness: Float64Array.from(lateness) });
     return batches;
   }
   describe(): string {

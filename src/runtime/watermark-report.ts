@@ -1,0 +1,60 @@
+/**
+ * "Why is this window still open?" — arus's explainWatermark(): the watermark in force, each
+ * input's part in it (which one holds it back under the min policy), when each open window
+ * will close, and how much was dropped as late so far.
+ */
+import { isoUtcMillis } from "../common/time.js";
+import type { PhysicalOperator } from "../execution/operator.js";
+import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
+
+export interface WatermarkInput {
+  column: string;
+  delayMs: number;
+  /** This input's own watermark (max event time − delay); null before its first row. */
+  watermarkMs: number | null;
+  holdsBack: boolean;
+}
+export interface OpenWindow {
+  operatorId: number;
+  /** Window end (or event time) of the group, ms. */
+  endMs: number;
+  /** The watermark closes it when it reaches endMs; this is the max event time that takes. */
+  closesAtMaxEventTimeMs: number;
+}
+export interface WatermarkReport {
+  watermarkMs: number;
+  policy: "min" | "max";
+  inputs: WatermarkInput[];
+  openWindows: OpenWindow[];
+  droppedGroups: number;
+  droppedInputRows: number;
+}
+
+export function openWindows(physical: PhysicalOperator, minDelayMs: number): OpenWindow[] {
+  const out: OpenWindow[] = [];
+  const visit = (op: PhysicalOperator) => {
+    if (op instanceof StatefulAggregateExec) {
+      const ends = [...new Set(op.openEventTimes().map((m) => Math.floor(m / 1000)))].sort((a, b) => a - b);
+      for (const endMs of ends) out.push({ operatorId: op.operatorId, endMs, closesAtMaxEventTimeMs: endMs + minDelayMs });
+    }
+    op.children.forEach(visit);
+  };
+  visit(physical);
+  return out;
+}
+
+export function formatWatermarkReport(r: WatermarkReport): string {
+  const lines = [`Watermark: ${isoUtcMillis(r.watermarkMs)} (policy ${r.policy} over ${r.inputs.length} input${r.inputs.length === 1 ? "" : "s"})`];
+  if (r.inputs.length === 0) lines.push("  no withWatermark in this query: nothing is ever late and state is only evicted by complete/update semantics");
+  for (const i of r.inputs) {
+    const own = i.watermarkMs === null ? "no rows yet (counts as 1970-01-01T00:00:00.000Z)" : isoUtcMillis(i.watermarkMs);
+    lines.push(`  ${i.column}: delay ${i.delayMs} ms, own watermark ${own}${i.holdsBack ? "  <- holds the global watermark" : ""}`);
+  }
+  lines.push(`Open windows: ${r.openWindows.length}`);
+  for (const w of r.openWindows.slice(0, 20)) {
+    lines.push(`  operator ${w.operatorId}: ends ${isoUtcMillis(w.endMs)}; closes once an event at or after ${isoUtcMillis(w.closesAtMaxEventTimeMs)} arrives (then one more batch)`);
+  }
+  if (r.openWindows.length > 20) lines.push(`  ... ${r.openWindows.length - 20} more`);
+  lines.push(`Dropped as late so far: ${r.droppedGroups} group(s) (Spark's numRowsDroppedByWatermark), ${r.droppedInputRows} input row(s)`);
+  return `${lines.join("\n")}\n`;
+}
