@@ -72,6 +72,8 @@ export interface CompareOptions {
   ignoreProgress?: string[];
   /** Skip comparing the output schema (names and types). */
   ignoreSchema?: boolean;
+  /** Compare the order of console table rows too (only for queries whose output order is defined, e.g. orderBy in complete mode). */
+  consoleRowOrder?: boolean;
   /** Skip comparing the console text even if `console` is set. */
   ignoreConsole?: boolean;
 }

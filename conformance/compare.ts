@@ -313,18 +313,50 @@ export function compareProgressEntries(spark: ProgressEntry[], arus: ProgressEnt
   return diffs;
 }
 
-export function compareConsole(sparkText: string | null, arusText: string | null): Diff[] {
+/**
+ * Sorts the data rows of every table in console output. Rows of an aggregation come out in
+ * state-store hash order, which arus need not reproduce (semantics 10.1), so by default the rows
+ * of each table are compared as a multiset while everything else (headers, widths, separators,
+ * footers, batch headers, blank lines) stays exact.
+ */
+export function normalizeConsole(text: string): string {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const l = lines[i];
+    // a table: +---+ / |hdr| / +---+ / |row|... / +---+
+    if (l.startsWith("+") && lines[i + 1]?.startsWith("|") && lines[i + 2] === l) {
+      out.push(l, lines[i + 1], l);
+      let j = i + 3;
+      const rows: string[] = [];
+      while (j < lines.length && lines[j].startsWith("|")) rows.push(lines[j++]);
+      out.push(...rows.sort());
+      i = j;
+      continue;
+    }
+    out.push(l);
+    i++;
+  }
+  return out.join("\n");
+}
+
+export function compareConsole(sparkText: string | null, arusText: string | null, ordered = false): Diff[] {
   if (sparkText === null) return [];
   if (arusText === null) return [{ kind: "console", message: "console text: arus printed nothing (no console.txt)" }];
-  if (sparkText === arusText) return [];
-  const sl = sparkText.split("\n");
-  const al = arusText.split("\n");
+  const s = ordered ? sparkText : normalizeConsole(sparkText);
+  const a = ordered ? arusText : normalizeConsole(arusText);
+  if (s === a) return [];
+  const sl = s.split("\n");
+  const al = a.split("\n");
   let i = 0;
   while (i < sl.length && i < al.length && sl[i] === al[i]) i++;
   return [
     {
       kind: "console",
-      message: `console text differs at line ${i + 1}: Spark ${JSON.stringify(sl[i] ?? "<end>")}, arus ${JSON.stringify(al[i] ?? "<end>")}`,
+      message:
+        `console text differs at line ${i + 1}${ordered ? "" : " (table rows sorted)"}: ` +
+        `Spark ${JSON.stringify(sl[i] ?? "<end>")}, arus ${JSON.stringify(al[i] ?? "<end>")}`,
     },
   ];
 }
@@ -397,7 +429,7 @@ export function compareResults(
     ...compareBatchData(spark, arus, opts),
     ...(opts.ignoreSchema ? [] : compareSchema(spark, arus)),
     ...compareProgressEntries(spark.progress, arus.progress, opts.ignoreProgress),
-    ...(opts.ignoreConsole ? [] : compareConsole(spark.console, arus.console)),
+    ...(opts.ignoreConsole ? [] : compareConsole(spark.console, arus.console, opts.consoleRowOrder ?? false)),
   ];
   return { id, verdict: diffs.length ? "fail" : "pass", reason: diffs[0]?.message ?? "", diffs };
 }

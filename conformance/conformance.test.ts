@@ -133,6 +133,10 @@ describe("comparison", () => {
     assert.deepEqual(compareConsole("a\nb\n", "a\nb\n"), []);
     assert.match(compareConsole("a\nb\n", "a\nc\n")[0].message, /line 2/);
     assert.deepEqual(compareConsole(null, "anything"), []);
+    const sp = "Batch: 0\n+---+\n|  k|\n+---+\n|  b|\n|  a|\n+---+\n\n";
+    const ar = "Batch: 0\n+---+\n|  k|\n+---+\n|  a|\n|  b|\n+---+\n\n";
+    assert.deepEqual(compareConsole(sp, ar), []);
+    assert.equal(compareConsole(sp, ar, true).length, 1);
   });
 });
 

@@ -42,6 +42,10 @@ export class RuntimeConfig {
     }
     return v;
   }
+  /** Was the key set by the user (not a default)? */
+  isExplicit(key: string): boolean {
+    return this.values.has(key);
+  }
   getOption(key: string): string | undefined {
     return this.values.get(key) ?? DEFAULTS[key];
   }

@@ -15,9 +15,16 @@ import type { Attribute } from "../plan/expressions.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { dedupKeys, planPhysical } from "./planner.js";
 import { resolveColumn } from "../analyzer/resolve-names.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { simpleString } from "../types/datatypes.js";
 
 export interface StatefulOperatorInfo {
   readonly id: number;
+  /** Spark's operator name (progress `operatorName`). */
+  readonly name: string;
+  /** `name: type` of the state key and value columns, for change detection. */
+  readonly keySchema: string[];
+  readonly valueSchema: string[];
   readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark";
   /** Does a watermark flow into this operator (no-data batches, eviction)? */
   readonly hasWatermark: boolean;
@@ -45,6 +52,8 @@ class StreamingScanExec implements PhysicalOperator {
   }
 }
 
+const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simpleString(a.type)}`);
+
 export function planStreaming(plan: LogicalPlan): StreamingPlan {
   const watermarkNodes: { id: number; delayMs: number; column: string }[] = [];
   const stateful: StatefulOperatorInfo[] = [];
@@ -65,18 +74,28 @@ export function planStreaming(plan: LogicalPlan): StreamingPlan {
           if (!isStreamingPlan(p.child)) return null;
           const id = stateful.length;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
-          stateful.push({ id, kind: "aggregate", hasWatermark });
-          if (p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true)) {
-            return new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child));
-          }
-          return new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child), hasWatermark);
+          const session = p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
+          const exec = session
+            ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child))
+            : new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child), hasWatermark);
+          stateful.push({
+            id,
+            kind: "aggregate",
+            hasWatermark,
+            name: session ? "sessionWindowStateStoreSaveExec" : "stateStoreSave",
+            keySchema: columns(exec.spec.groupAttrs),
+            valueSchema: exec.spec.aggCalls.flatMap((c, i) => exec.spec.bufferTypes()[i]!.map((t, k) => `${exprToSql(c.call)}[${k}]: ${simpleString(t)}`)),
+          });
+          return exec;
         }
         case "deduplicate": {
           if (!isStreamingPlan(p.child)) return null;
           const id = stateful.length;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
-          stateful.push({ id, kind: p.withinWatermark ? "dedupeWithinWatermark" : "dedupe", hasWatermark });
-          return new StreamingDeduplicateExec(id, dedupKeys(p.keys, outputOf(p.child)), p.withinWatermark, planChild(p.child));
+          const keys = dedupKeys(p.keys, outputOf(p.child));
+          const kind = p.withinWatermark ? "dedupeWithinWatermark" : "dedupe";
+          stateful.push({ id, kind, hasWatermark, name: kind, keySchema: columns(keys), valueSchema: p.withinWatermark ? ["expiresAtMicros: bigint"] : [] });
+          return new StreamingDeduplicateExec(id, keys, p.withinWatermark, planChild(p.child));
         }
         default:
           return null;

@@ -11,6 +11,16 @@ import type { RuntimeConfig } from "../api/conf.js";
 import { nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
 import { type CommitMetadata, commitCodec, offsetCodec, type OffsetSeq, STICKY_CONFS } from "../checkpoint/offset-log.js";
+import { ArusError } from "../common/errors.js";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 export class CheckpointStore {
   readonly offsets: MetadataLog<OffsetSeq>;
@@ -51,6 +61,14 @@ export class CheckpointStore {
     const store = new CheckpointStore(dir, id, conf.getInt("spark.sql.streaming.minBatchesToRetain"));
     const latest = await store.offsets.latest();
     const frozen = latest?.entry.metadata.conf ?? {};
+    const parts = "spark.sql.shuffle.partitions";
+    if (frozen[parts] !== undefined && conf.isExplicit(parts) && conf.get(parts) !== frozen[parts]) {
+      throw new ArusError(
+        "STATE_SCHEMA_CHANGED",
+        `spark.sql.shuffle.partitions is ${conf.get(parts)} but checkpoint ${dir} was written with ${frozen[parts]}; the partition count of a checkpoint's state cannot change. ` +
+          `Use ${frozen[parts]} (or leave it unset) to continue, or start with a new checkpointLocation.`,
+      );
+    }
     for (const k of STICKY_CONFS) {
       const v = frozen[k] ?? conf.getOption(k);
       if (v !== undefined) store.stickyConf[k] = v;
@@ -78,6 +96,42 @@ export class CheckpointStore {
     await this.offsets.purge(threshold);
     await this.commits.purge(threshold);
   }
+
+  /**
+   * One query per checkpoint, across processes: an exclusive `.arus-lock` file holding the
+   * owner's pid. A lock whose process is gone (killed) is taken over.
+   */
+  async acquireLock(): Promise<void> {
+    if (!this.dir) return;
+    const lock = path.join(this.dir, ".arus-lock");
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const h = await fs.open(lock, "wx");
+        await h.writeFile(String(process.pid));
+        await h.close();
+        this.locked = lock;
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+        const pid = Number(await fs.readFile(lock, "utf8").catch(() => "0"));
+        if (pid > 0 && pid !== process.pid && isAlive(pid)) {
+          throw new ArusError(
+            "CONCURRENT_QUERY",
+            `Checkpoint ${this.dir} is in use by another running query (process ${pid}). Only one query may use a checkpointLocation at a time; stop it or use another location.`,
+          );
+        }
+        if (pid === process.pid) {
+          throw new ArusError("CONCURRENT_QUERY", `Checkpoint ${this.dir} is already used by an active query in this process.`);
+        }
+        await fs.unlink(lock).catch(() => {});
+      }
+    }
+  }
+  async releaseLock(): Promise<void> {
+    if (this.locked) await fs.unlink(this.locked).catch(() => {});
+    this.locked = null;
+  }
+  private locked: string | null = null;
 
   describe(): string {
     return this.dir ?? "<in memory>";

@@ -29,6 +29,7 @@ import { nextTriggerTime, type Trigger } from "./trigger.js";
 import { type EventTimeStats, WatermarkTracker } from "./watermark-tracker.js";
 import type { StateStoreRegistry } from "./state-registry.js";
 import { openWindows, type WatermarkReport } from "./watermark-report.js";
+import { crashPoint } from "../common/crash-points.js";
 
 export interface QueryStatus {
   message: string;
@@ -245,11 +246,13 @@ export class MicroBatchExecution {
       };
       this.status = { message: "Writing offsets to log", isDataAvailable: hasData, isTriggerActive: true };
       await prog.time("walCommit", async () => {
+        crashPoint("beforeOffsetLog", planned!.batchId);
         await this.cfg.checkpoint.offsets.add(planned!.batchId, {
           metadata: { batchWatermarkMs: W, batchTimestampMs: planned!.timestampMs, conf: this.cfg.checkpoint.stickyConf },
           offsets: planned!.ends,
         });
         await this.cfg.checkpoint.purge(planned!.batchId);
+        crashPoint("afterOffsetLog", planned!.batchId);
       });
     }
     await this.runBatch(planned, prog);
@@ -306,6 +309,7 @@ export class MicroBatchExecution {
       await prog.time("addBatch", async () => {
         output = await this.cfg.plan.physical.execute(ctx);
         for (const late of lates) await this.cfg.events.onLateRows(late, b.batchId);
+        crashPoint("beforeSink", b.batchId);
         await this.cfg.sink.addBatch(b.batchId, {
           names: this.cfg.outputNames,
           schema: this.cfg.outputSchema,
@@ -313,6 +317,7 @@ export class MicroBatchExecution {
           outputMode: this.cfg.outputMode,
           timeZone: this.cfg.conf.timeZone,
         });
+        crashPoint("afterSink", b.batchId);
       });
     } catch (e) {
       for (const s of opened) s.abort();
@@ -320,7 +325,9 @@ export class MicroBatchExecution {
     }
     this.tracker.update(this.cfg.plan.watermarkNodes, stats);
     await prog.time("commitOffsets", async () => {
+      crashPoint("beforeCommitLog", b.batchId);
       await this.cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: this.tracker.currentWatermarkMs });
+      crashPoint("afterCommitLog", b.batchId);
       for (let i = 0; i < this.cfg.sources.length; i++) if (b.ends[i] !== null) await this.cfg.sources[i]!.commit(b.ends[i]!);
     });
     await this.cfg.states.maintenance();

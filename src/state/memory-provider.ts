@@ -7,13 +7,15 @@
  */
 import path from "node:path";
 import { Packr } from "msgpackr";
+import { crashPoint } from "../common/crash-points.js";
 import { type CheckpointFs, nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
 import type { StateRow, StateStore, StateStoreProvider } from "./store.js";
 
 const MAGIC = "arus-state";
 const FORMAT_VERSION = 1;
-const packr = new Packr({ moreTypes: true, structuredClone: false, mapsAsObjects: false, useRecords: false });
+// structuredClone keeps Map (MAP values) and plain objects (STRUCT values) apart.
+const packr = new Packr({ moreTypes: true, structuredClone: true });
 
 interface StateFile {
   magic: string;
@@ -148,6 +150,7 @@ export class MemoryStateStoreProvider implements StateStoreProvider {
     const lastSnap = Math.max(0, ...snaps);
     if (this.version - lastSnap >= this.opts.minDeltasForSnapshot) {
       const snap: StateFile = { magic: MAGIC, format: FORMAT_VERSION, puts: [...this.map], removes: [] };
+      crashPoint("insideStateSnapshot", this.version - 1);
       await writeAtomic(this.fsys, path.join(this.dir, `${this.version}.snapshot`), packr.pack(snap), true);
     }
     // Keep what rebuilds versions >= latest - minBatchesToRetain.

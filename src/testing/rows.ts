@@ -147,7 +147,6 @@ function isoMicros(micros: number): string {
 
 /** Render rows for messages (used for actions' descriptions too). */
 export function renderRows(rows: readonly (ExpectedRow | Row)[], schema: StructType | null, tz: string, max = 3): string {
-  if (rows.length === 0) return "(no rows)";
   const shown = rows.slice(0, max).map((r) => (schema ? renderNorm(normalizeRow(r, schema, tz)) : renderNorm(normalizePlain(r))));
-  return rows.length > max ? `${shown.join(", ")}, ... (${rows.length} rows)` : shown.join(", ");
+  return rows.length > max ? `[${shown.join(", ")}, ... ${rows.length - max} more]` : `[${shown.join(", ")}]`;
 }

@@ -10,4 +10,5 @@ export default defineCase({
   pyspark: `df.groupBy("k").count().orderBy("k")`,
   arus: ({ df }) => df.groupBy("k").count().orderBy("k"),
   console: {},
+  compare: { consoleRowOrder: true },
 });

@@ -18,6 +18,8 @@ import { anyPlan, type LogicalPlan, Plans, type StreamingRelation } from "../../
 import { planStreaming } from "../../planner/streaming.js";
 import { explainPhysical } from "../../execution/operator.js";
 import { CheckpointStore } from "../../runtime/checkpoint-store.js";
+import { armCrashPoint } from "../../common/crash-points.js";
+import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
 import { type Clock, SystemClock } from "../../runtime/clock.js";
 import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
@@ -78,6 +80,7 @@ export class StreamingQuery {
       throw new IllegalArgumentException(`Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`);
     }
     checkStreamingPlan(df.plan, spec.outputMode);
+    armCrashPoint(session.conf.getOption("arus.test.crashPoint"));
     const sink = spec.makeSink();
     const conf = session.conf;
     const checkpoint = await CheckpointStore.open(spec.checkpointLocation, conf);
@@ -98,37 +101,50 @@ export class StreamingQuery {
         now: () => clock.now(),
       }),
     );
-    const streamingPlan = planStreaming(plan);
-    q.physicalText = explainPhysical(streamingPlan.physical);
-    const output = outputOf(df.plan);
-    const exec = new MicroBatchExecution({
-      id: q.id,
-      runId: q.runId,
-      name: spec.name,
-      plan: streamingPlan,
-      sourceIds: relations.map((r) => r.sourceId),
-      sources: q.sources,
-      sink,
-      outputNames: output.map((a) => a.name),
-      outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
-      outputMode: spec.outputMode,
-      trigger: spec.trigger,
-      conf,
-      clock,
-      checkpoint,
-      states: new StateStoreRegistry(checkpoint, conf),
-      events: {
-        onProgress: (p) => q.recordProgress(p, false),
-        onIdle: (p) => q.recordProgress(p, true),
-        onLateRows: (late, batchId) => q.deliverLateRows(spec.lateRows, late, batchId),
-      },
-    });
-    q.execution = exec;
-    session.streams.register(q);
-    exec.status = { message: "Initializing sources", isDataAvailable: false, isTriggerActive: false };
-    await exec.recover();
-    session.streams.post("onQueryStarted", { id: q.id, runId: q.runId, name: q.name, timestamp: new Date(clock.now()).toISOString() });
-    q.finished = q.runLoop(exec, sink);
+    await checkpoint.acquireLock();
+    try {
+      const streamingPlan = planStreaming(plan);
+      if (checkpoint.dir) {
+        await checkOperatorMetadata(
+          checkpoint.dir,
+          streamingPlan.statefulOperators.map((o) => ({ operatorId: o.id, operatorName: o.name, numPartitions: checkpoint.numShufflePartitions, keySchema: o.keySchema, valueSchema: o.valueSchema })),
+          (await checkpoint.offsets.latest()) !== undefined,
+        );
+      }
+      q.physicalText = explainPhysical(streamingPlan.physical);
+      const output = outputOf(df.plan);
+      const exec = new MicroBatchExecution({
+        id: q.id,
+        runId: q.runId,
+        name: spec.name,
+        plan: streamingPlan,
+        sourceIds: relations.map((r) => r.sourceId),
+        sources: q.sources,
+        sink,
+        outputNames: output.map((a) => a.name),
+        outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
+        outputMode: spec.outputMode,
+        trigger: spec.trigger,
+        conf,
+        clock,
+        checkpoint,
+        states: new StateStoreRegistry(checkpoint, conf),
+        events: {
+          onProgress: (p) => q.recordProgress(p, false),
+          onIdle: (p) => q.recordProgress(p, true),
+          onLateRows: (late, batchId) => q.deliverLateRows(spec.lateRows, late, batchId),
+        },
+      });
+      q.execution = exec;
+      exec.status = { message: "Initializing sources", isDataAvailable: false, isTriggerActive: false };
+      await exec.recover();
+      session.streams.register(q);
+      session.streams.post("onQueryStarted", { id: q.id, runId: q.runId, name: q.name, timestamp: new Date(clock.now()).toISOString() });
+    } catch (e) {
+      await checkpoint.releaseLock();
+      throw e;
+    }
+    q.finished = q.runLoop(q.execution!, sink).finally(() => checkpoint.releaseLock());
     return q;
   }
 

@@ -3,6 +3,7 @@
  * files, then commits them by writing `_spark_metadata/N`; a batch whose id is already in the
  * manifest is skipped whole, so replaying a batch after a crash never duplicates output.
  */
+import { crashPoint } from "../../common/crash-points.js";
 import { rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Batch } from "../../columnar/batch.js";
@@ -72,6 +73,7 @@ export class FileStreamSink implements StreamSink {
       this.ctx.partitionBy,
     );
     const entries = await Promise.all(files.map((f) => addEntryFor(f)));
+    crashPoint("insideSink", batchId);
     if (!(await this.log.add(batchId, entries))) throw raceError(batchId);
   }
 }
