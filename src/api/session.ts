@@ -73,6 +73,14 @@ export class Session implements SessionInternals {
   constructor(settings: Record<string, string> = {}) {
     this.conf = new RuntimeConfig(settings);
     this.streams = new StreamingQueryManager(this);
+    // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark).
+    this.catalog.addResolver((name) => {
+      const m = /^(json|csv|parquet|text)\.`(.+)`$/i.exec(name);
+      if (!m) return undefined;
+      const reader = this.read.format(m[1]!.toLowerCase());
+      if (m[1]!.toLowerCase() === "csv") reader.option("header", "true").option("inferSchema", "true");
+      return reader.load(m[2]!).plan;
+    });
     // Saved tables (saveAsTable / toTable) are found by name after temp views.
     this.catalog.addResolver((name) => {
       const t = tableInfoSync(this.warehouse, name);

@@ -130,7 +130,12 @@ export async function hasSinkMetadata(outputDir: string): Promise<boolean> {
 }
 
 export function hasSinkMetadataSync(outputDir: string): boolean {
-  return statSync(sinkMetadataDir(outputDir), { throwIfNoEntry: false })?.isDirectory() ?? false;
+  try {
+    return statSync(sinkMetadataDir(outputDir), { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    // ENOTDIR: the path is a file, which has no manifest.
+    return false;
+  }
 }
 
 /** Live files of a sink's output directory, in manifest order. */

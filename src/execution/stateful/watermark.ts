@@ -6,7 +6,7 @@
 import type { Batch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
-import { eventTimeMicros } from "./common.js";
+import { eventTimeMicros, WATERMARK_KEY } from "./common.js";
 
 export class WatermarkExec implements PhysicalOperator {
   readonly name = "EventTimeWatermark";
@@ -22,7 +22,13 @@ export class WatermarkExec implements PhysicalOperator {
     readonly child: PhysicalOperator,
   ) {
     this.children = [child];
-    this.output = child.output;
+    // Mark the event-time column (and unmark an earlier one) as the logical plan does, so a
+    // stateful operator right on top (dropDuplicates) finds it.
+    this.output = child.output.map((a) => {
+      const { [WATERMARK_KEY]: _old, ...rest } = a.metadata;
+      if (a.exprId === eventTime.exprId) return { ...a, metadata: { ...rest, [WATERMARK_KEY]: delayMs } };
+      return _old === undefined ? a : { ...a, metadata: rest };
+    });
     this.column = child.output.findIndex((a) => a.exprId === eventTime.exprId);
   }
   async execute(ctx: ExecContext): Promise<Batch[]> {
