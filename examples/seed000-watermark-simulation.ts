@@ -175,7 +175,7 @@ export async function seed000WatermarkSimulation(opts: ExampleOptions = {}): Pro
     const d = dedup.events[i]!;
     const w = windowed.events[i]!;
     say(
-      `${pad(sec(r.event_time), 3)} ${pad(r.sumber, 7)} | ${cell(simWm, sim[i]!.includes("DIBUANG"), 31)}| ${cell(d.lateFilterWatermark, d.dropped, 24)}| ${cell(w.lateFilterWatermark, w.dropped, 0)}`,
+      `${pad(sec(r.event_time), 3)} ${pad(r.sumber, 7)} | ${cell(simWm, sim[i]!.includes("DIBUANG"), 31)}| ${cell(d.lateFilterWatermark, d.dropped, 24)}| ${cell(w.lateFilterWatermark, w.dropped, 0)}`.trimEnd(),
     );
   });
   const counted = windowed.events.filter((e) => !e.dropped).length;

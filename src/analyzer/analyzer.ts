@@ -112,10 +112,10 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     case "limit":
     case "subqueryAlias":
       return p;
-    case "distinct": {
-      const out = outputOf(p.child);
-      return Plans.aggregate(out, out, p.child);
-    }
+    case "distinct":
+      // distinct() is dropDuplicates() on every column; on a stream that is the (stateful)
+      // Deduplicate operator, which is allowed in append mode without a watermark, as in Spark.
+      return Plans.deduplicate(null, p.child);
     case "deduplicate": {
       const out = outputOf(p.child);
       for (const k of p.keys ?? []) if (!resolveColumn([k], out)) throw unresolvedColumn([k], out);

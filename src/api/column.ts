@@ -4,7 +4,7 @@
  * literals; in `functions` plain strings are column names, as in PySpark.
  */
 import { IllegalArgumentException } from "../common/errors.js";
-import { alias, call, cast, caseWhen, columnFromName, type Expr, literal, sortOrder } from "../plan/expressions.js";
+import { alias, call, cast, caseWhen, tryCast, columnFromName, type Expr, literal, sortOrder } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { parseDataType } from "../sql/index.js";
 import { type DataType, StringType } from "../types/datatypes.js";
@@ -106,6 +106,10 @@ export class Column {
   /** `cast("int")`, `cast("STRUCT<a: INT>")` or `cast(T.IntegerType)`. */
   cast(to: string | DataType): Column {
     return new Column(cast(this.expr, typeof to === "string" ? parseDataType(to) : to));
+  }
+  /** Like cast, but invalid input gives NULL even in ANSI mode. */
+  try_cast(to: string | DataType): Column {
+    return new Column(tryCast(this.expr, typeof to === "string" ? parseDataType(to) : to));
   }
   astype(to: string | DataType): Column {
     return this.cast(to);

@@ -18,6 +18,8 @@ import { formatCell, showString } from "../common/show.js";
 import { batchToRows, type Row } from "./values.js";
 import { DataFrameWriter } from "./writer.js";
 import { DataStreamWriter } from "./streaming/writer.js";
+import { Table as ArrowTable } from "apache-arrow";
+import { batchToArrow, toArrowSchema } from "../columnar/arrow.js";
 
 type ColumnArgs = (ColumnOrName | ColumnOrName[])[];
 const flatCols = (cs: ColumnArgs): ColumnOrName[] => cs.flat();
@@ -305,6 +307,13 @@ export class DataFrame {
   }
   async show(n = 20, truncate: boolean | number = true): Promise<void> {
     process.stdout.write(`${await this.showString(n, truncate)}\n`);
+  }
+
+  /** The result as an Apache Arrow table (zero-copy for numeric columns). */
+  async toArrow(): Promise<ArrowTable> {
+    const schema = this.schema;
+    const batches = (await this.executeBatches()).filter((b) => b.numRows > 0).map((b) => batchToArrow(schema, b));
+    return batches.length ? new ArrowTable(batches) : new ArrowTable(toArrowSchema(schema));
   }
 
   get write(): DataFrameWriter {

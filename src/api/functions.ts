@@ -43,6 +43,9 @@ export const sum_distinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(
 export const unix_timestamp = (c?: ColumnOrName, format?: string) =>
   c === undefined ? fn("unix_timestamp") : format === undefined ? fn("unix_timestamp", toExpr(c)) : fn("unix_timestamp", toExpr(c), str(format));
 export const to_timestamp = (c: ColumnOrName, format?: string) => (format === undefined ? fn("to_timestamp", toExpr(c)) : fn("to_timestamp", toExpr(c), str(format)));
+/** to_timestamp that returns NULL instead of failing on malformed input (ANSI mode). */
+export const try_to_timestamp = (c: ColumnOrName, format?: string) =>
+  format === undefined ? fn("try_to_timestamp", toExpr(c)) : fn("try_to_timestamp", toExpr(c), str(format));
 export const to_date = (c: ColumnOrName, format?: string) => (format === undefined ? fn("to_date", toExpr(c)) : fn("to_date", toExpr(c), str(format)));
 export const from_unixtime = (c: ColumnOrName, format = "yyyy-MM-dd HH:mm:ss") => fn("from_unixtime", toExpr(c), str(format));
 export const date_format = (c: ColumnOrName, format: string) => fn("date_format", toExpr(c), str(format));

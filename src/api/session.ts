@@ -24,6 +24,8 @@ import { DataStreamReader } from "./streaming/reader.js";
 import { MemoryStream } from "./streaming/memory-stream.js";
 import { StreamingQueryManager } from "./streaming/manager.js";
 import { toInternal } from "./values.js";
+import { type RecordBatch, Table as ArrowTable } from "apache-arrow";
+import { arrowToBatch } from "../columnar/arrow.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 
 export class SessionBuilder {
@@ -115,6 +117,13 @@ export class Session implements SessionInternals {
     );
     const output = st.fields.map((f) => attribute(f.name, f.type, f.nullable));
     return new DataFrame(this, Plans.localRelation(output, [batchFromRows(st.fields.map((f) => f.type), internal)]));
+  }
+  /** A DataFrame over an Apache Arrow table or record batch (numeric columns are not copied). */
+  createDataFrameFromArrow(table: ArrowTable | RecordBatch): DataFrame {
+    const batches = table instanceof ArrowTable ? table.batches : [table];
+    const first = arrowToBatch(batches[0] ?? new ArrowTable((table as ArrowTable).schema));
+    const output = first.schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
+    return new DataFrame(this, Plans.localRelation(output, [first.batch, ...batches.slice(1).map((b) => arrowToBatch(b).batch)]));
   }
   range(startOrEnd: number, end?: number, step = 1): DataFrame {
     const [s, e] = end === undefined ? [0, startOrEnd] : [startOrEnd, end];

@@ -18,7 +18,7 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
   if (v === null || v === undefined) return null;
   switch (type.kind) {
     case "timestamp":
-      if (v instanceof Date) return v.getTime() * 1000;
+      if (v instanceof Date) return (v as Date & { micros?: number }).micros ?? v.getTime() * 1000;
       if (typeof v === "number") return v * 1000;
       if (typeof v === "string") {
         const m = parseTimestamp(v, tz);
@@ -85,8 +85,14 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
 export function toExternal(v: unknown, type: DataType): unknown {
   if (v === null || v === undefined) return null;
   switch (type.kind) {
-    case "timestamp":
-      return new Date(Math.floor((v as number) / 1000));
+    case "timestamp": {
+      // A Date holds milliseconds; the exact microseconds ride along as a non-enumerable
+      // `micros` property (ignored by equality checks and JSON).
+      const micros = v as number;
+      const d = new Date(Math.floor(micros / 1000));
+      Object.defineProperty(d, "micros", { value: micros, enumerable: false });
+      return d;
+    }
     case "date":
       return new Date((v as number) * 86_400_000);
     case "boolean":

@@ -39,6 +39,7 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
     case "cast": {
       const child = compileExpr(e.child, input, index);
       const to = e.to;
+      if (e.tryCast) return (b, ctx) => castVector(child(b, ctx), to, b.numRows, ctx, "null");
       return (b, ctx) => castVector(child(b, ctx), to, b.numRows, ctx);
     }
     case "caseWhen":

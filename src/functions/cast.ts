@@ -93,7 +93,8 @@ function fromString(s: string, to: DataType, ctx: EvalContext): unknown {
   switch (to.kind) {
     case "int":
     case "bigint": {
-      if (!/^[+-]?\d+(\.\d*)?$/.test(t)) return undefined;
+      // ANSI casts accept integer syntax only ("3.9" is malformed); legacy casts truncate.
+      if (!(ctx.ansi ? /^[+-]?\d+$/ : /^[+-]?\d+(\.\d*)?$/).test(t)) return undefined;
       const x = Math.trunc(Number(t));
       if (to.kind === "int" && (x > 2147483647 || x < -2147483648)) return undefined;
       return x;
@@ -153,7 +154,8 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
   }
 }
 
-export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext): Vector {
+/** `onError: "null"` is TRY_CAST: ANSI syntax rules, but NULL instead of an error. */
+export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext, onError: "throw" | "null" = "throw"): Vector {
   const from = v.type;
   if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map") return { ...v, type: to };
   if (from.kind === "null") return nullVector(to, n);
@@ -169,7 +171,7 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext)
     if (v.validity !== null && v.validity[i] === 0) continue;
     const r = castValue(getValue(v, i), from, to, ctx);
     if (r === undefined || r === null) {
-      if (ctx.ansi && r === undefined && from.kind === "string") throw invalidInput(getValue(v, i), from, to);
+      if (ctx.ansi && onError === "throw" && r === undefined && from.kind === "string") throw invalidInput(getValue(v, i), from, to);
       validity ??= new Uint8Array(n).fill(1);
       validity[i] = 0;
     } else if (isStruct) structVals[i] = r;

@@ -119,6 +119,9 @@ const getField: ScalarFunction = {
   },
   kernel(args, n) {
     const [s, nameVec] = args as [Vector, Vector];
+    // Zero rows: the name literal has no value to read either. Any empty vector will do;
+    // compileExpr stamps the resolved field type on it.
+    if (n === 0) return { type: s.type, length: 0, values: [], validity: null };
     const idx = structFieldIndex(s.type as StructType, String(nameVec.values[0]));
     const child = s.children![idx]!;
     if (!s.validity) return child;

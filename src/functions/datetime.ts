@@ -214,4 +214,6 @@ register(
   windowTime,
 );
 registerAlias("day", "dayofmonth");
+// Malformed text already gives NULL here (arus does not raise CANNOT_PARSE_TIMESTAMP).
+register({ ...toTimestampLike("to_timestamp", TimestampType), name: "try_to_timestamp" });
 registerAlias("now", "current_timestamp");

@@ -27,6 +27,12 @@ function push(p: LogicalPlan): LogicalPlan {
   switch (child.kind) {
     case "filter":
       return push(Plans.filter(call("and", [child.condition, p.condition]), child.child));
+    case "watermark": {
+      // Through a watermark only when the event-time column is not involved (Spark's rule):
+      // filtering event times before the watermark node would change the watermark.
+      const uses = collectAttributes(p.condition).some((a) => a.name === child.eventTime);
+      return uses ? p : Plans.watermark(child.eventTime, child.delayMs, push(Plans.filter(p.condition, child.child)));
+    }
     case "project": {
       if (child.projectList.some(isVolatile)) return p;
       const aliases = new Map<number, Expr>();

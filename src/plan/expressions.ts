@@ -59,6 +59,8 @@ export interface Cast {
   readonly to: DataType;
   /** Inserted by type coercion (not written by the user): invisible in generated names. */
   readonly implicit?: boolean;
+  /** TRY_CAST: invalid input gives NULL even in ANSI mode. */
+  readonly tryCast?: boolean;
 }
 export interface CaseWhen {
   readonly kind: "caseWhen";
@@ -140,6 +142,9 @@ export function call(name: string, args: readonly Expr[], distinct = false): Cal
 }
 export function cast(child: Expr, to: DataType, implicit = false): Cast {
   return f(implicit ? { kind: "cast", child, to, implicit } : { kind: "cast", child, to });
+}
+export function tryCast(child: Expr, to: DataType): Cast {
+  return f({ kind: "cast", child, to, tryCast: true });
 }
 export function caseWhen(branches: readonly (readonly [Expr, Expr])[], otherwise: Expr | null): CaseWhen {
   return f({ kind: "caseWhen", branches: f(branches.map((b) => f([b[0], b[1]] as const))), otherwise });

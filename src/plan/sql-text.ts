@@ -38,7 +38,7 @@ export function exprToSql(e: Expr): string {
       return e.qualifier ? `${e.qualifier}.*` : "*";
     case "cast":
       if (e.implicit) return exprToSql(e.child);
-      return `CAST(${exprToSql(e.child)} AS ${sqlTypeName(e.to)})`;
+      return `${e.tryCast ? "TRY_CAST" : "CAST"}(${exprToSql(e.child)} AS ${sqlTypeName(e.to)})`;
     case "sortOrder":
       return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
     case "caseWhen": {

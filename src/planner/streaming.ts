@@ -11,7 +11,12 @@ import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { WatermarkExec } from "../execution/stateful/watermark.js";
 import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
-import type { Attribute } from "../plan/expressions.js";
+import { StreamingLimitExec } from "../execution/stateful/limit.js";
+import { type Attribute, call, type Expr } from "../plan/expressions.js";
+import type { EvalContext } from "../functions/index.js";
+import { compilePredicate } from "../execution/compile.js";
+import { FilterExec } from "../execution/operators/basic.js";
+import { takeBatch } from "../columnar/batch.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { dedupKeys, planPhysical } from "./planner.js";
 import { resolveColumn } from "../analyzer/resolve-names.js";
@@ -25,7 +30,7 @@ export interface StatefulOperatorInfo {
   /** `name: type` of the state key and value columns, for change detection. */
   readonly keySchema: string[];
   readonly valueSchema: string[];
-  readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark";
+  readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark" | "limit";
   /** Does a watermark flow into this operator (no-data batches, eviction)? */
   readonly hasWatermark: boolean;
 }
@@ -36,25 +41,63 @@ export interface StreamingPlan {
   readonly statefulOperators: readonly StatefulOperatorInfo[];
 }
 
+/**
+ * The scan of one source in a micro-batch. For json/csv, simple predicates are applied while
+ * scanning (Spark pushes them into those readers), which is why progress `numInputRows` — the
+ * rows scans produce — counts only rows that pass them.
+ */
 class StreamingScanExec implements PhysicalOperator {
   readonly name = "StreamingScan";
   readonly children = [];
+  private readonly filter: ((b: Batch, ctx: EvalContext) => Int32Array) | null;
   constructor(
     readonly sourceId: string,
     readonly format: string,
     readonly output: readonly Attribute[],
-  ) {}
+    readonly pushed: Expr | null = null,
+  ) {
+    this.filter = pushed ? compilePredicate(pushed, output) : null;
+  }
   async execute(ctx: ExecContext): Promise<Batch[]> {
-    return [...(ctx.state?.sourceData(this.sourceId) ?? [])];
+    let out = [...(ctx.state?.sourceData(this.sourceId) ?? [])];
+    if (this.filter) {
+      out = out.map((b) => {
+        const sel = this.filter!(b, ctx.eval);
+        return sel.length === b.numRows ? b : takeBatch(b, sel);
+      });
+    }
+    ctx.state?.reportScanRows(this.sourceId, out.reduce((n, b) => n + b.numRows, 0));
+    return out;
   }
   describe(): string {
-    return `${this.format} [${this.output.map((a) => `${a.name}#${a.exprId}`).join(", ")}]`;
+    return `${this.format} [${this.output.map((a) => `${a.name}#${a.exprId}`).join(", ")}]${this.pushed ? `, PushedFilters: [${exprToSql(this.pushed)}]` : ""}`;
   }
+}
+
+const PUSHDOWN_FORMATS = new Set(["json", "csv"]);
+const COMPARISONS = new Set(["=", "<=>", "<", "<=", ">", ">="]);
+
+/** A predicate Spark can translate to a data source filter: column vs literal, null tests, IN. */
+function pushable(e: Expr): boolean {
+  if (e.kind !== "call") return false;
+  const isCol = (x: Expr) => x.kind === "attribute";
+  const isLit = (x: Expr) => x.kind === "literal";
+  if (COMPARISONS.has(e.name)) return (isCol(e.args[0]!) && isLit(e.args[1]!)) || (isLit(e.args[0]!) && isCol(e.args[1]!));
+  if (e.name === "isnull" || e.name === "isnotnull") return isCol(e.args[0]!);
+  if (e.name === "in") return isCol(e.args[0]!) && e.args.slice(1).every(isLit);
+  if (e.name === "startswith" || e.name === "endswith" || e.name === "contains") return isCol(e.args[0]!) && isLit(e.args[1]!);
+  if (e.name === "and" || e.name === "or") return e.args.every(pushable);
+  if (e.name === "not") return pushable(e.args[0]!);
+  return false;
+}
+
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
 }
 
 const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simpleString(a.type)}`);
 
-export function planStreaming(plan: LogicalPlan): StreamingPlan {
+export function planStreaming(plan: LogicalPlan, outputMode: "append" | "update" | "complete"): StreamingPlan {
   const watermarkNodes: { id: number; delayMs: number; column: string }[] = [];
   const stateful: StatefulOperatorInfo[] = [];
   const physical = planPhysical(plan, {
@@ -62,6 +105,14 @@ export function planStreaming(plan: LogicalPlan): StreamingPlan {
       switch (p.kind) {
         case "streamingRelation":
           return new StreamingScanExec(p.sourceId, p.format, p.output);
+        case "filter": {
+          if (p.child.kind !== "streamingRelation" || !PUSHDOWN_FORMATS.has(p.child.format)) return null;
+          const parts = conjuncts(p.condition).filter(pushable);
+          if (!parts.length) return null;
+          const r = p.child;
+          const pushed = parts.reduce((a, b) => call("and", [a, b]));
+          return new FilterExec(p.condition, new StreamingScanExec(r.sourceId, r.format, r.output, pushed));
+        }
         case "watermark": {
           if (!isStreamingPlan(p.child)) return null;
           const id = watermarkNodes.length;
@@ -87,6 +138,12 @@ export function planStreaming(plan: LogicalPlan): StreamingPlan {
             valueSchema: exec.spec.aggCalls.flatMap((c, i) => exec.spec.bufferTypes()[i]!.map((t, k) => `${exprToSql(c.call)}[${k}]: ${simpleString(t)}`)),
           });
           return exec;
+        }
+        case "limit": {
+          if (!isStreamingPlan(p.child) || outputMode !== "append") return null;
+          const id = stateful.length;
+          stateful.push({ id, kind: "limit", hasWatermark: false, name: "globalLimit", keySchema: [], valueSchema: ["count: bigint"] });
+          return new StreamingLimitExec(id, p.n, planChild(p.child));
         }
         case "deduplicate": {
           if (!isStreamingPlan(p.child)) return null;

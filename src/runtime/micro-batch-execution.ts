@@ -281,6 +281,7 @@ export class MicroBatchExecution {
       }
     });
     const metrics = new Map<number, StateOperatorMetrics>();
+    const scanned = new Map<string, number>();
     const stats = new Map<number, EventTimeStats>();
     const opened: StateStore[] = [];
     const lates: LateRows[] = [];
@@ -299,6 +300,7 @@ export class MicroBatchExecution {
       reportLateRows: (late) => lates.push(late),
       reportEventTime: (node, s) => stats.set(node, s),
       sourceData: (id) => data.get(id) ?? [],
+      reportScanRows: (id, rows) => scanned.set(id, (scanned.get(id) ?? 0) + rows),
     };
     const ctx: ExecContext = {
       eval: { timeZone: this.cfg.conf.timeZone, batchTimestampMs: b.timestampMs, watermarkMs: b.watermarkMs, ansi: this.cfg.conf.getBool("spark.sql.ansi.enabled") },
@@ -343,7 +345,8 @@ export class MicroBatchExecution {
     }
     const p = prog.finishBatch({
       batch: b,
-      inputRows,
+      // Spark counts the rows its scans produced (after pushed filters; twice for a self-union).
+      inputRows: this.cfg.sourceIds.map((id, i) => (scanned.has(id) ? scanned.get(id)! : inputRows[i]!)),
       outputRows: outRows,
       stats: [...stats.values()].find((s) => s.count > 0) ?? null,
       allStats: new Map(this.cfg.plan.watermarkNodes.filter((n) => stats.has(n.id)).map((n) => [n.column, stats.get(n.id)!])),

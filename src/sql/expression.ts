@@ -5,16 +5,7 @@
  * BETWEEN, LIKE) and comparison < `|` < `^` < `&` < `+ - ||` < `* / % DIV` < unary < postfix
  * (`.field`, `[i]`, `::type`) < primary. Operators become calls named after the operator.
  */
-import {
-  alias,
-  call,
-  caseWhen,
-  cast,
-  columnRef,
-  type Expr,
-  literal,
-  star,
-} from "../plan/expressions.js";
+import { alias, call, caseWhen, cast, columnRef, type Expr, literal, star, tryCast } from "../plan/expressions.js";
 import { BooleanType, NullType, StringType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { readDataType } from "./datatype.js";
@@ -275,7 +266,7 @@ function readKeywordOrName(cur: Cursor): Expr {
   const t = cur.peek();
   const kw = t.value.toUpperCase();
   if (kw === "CASE") return readCase(cur);
-  if (kw === "CAST" && cur.isOp("(", 1)) return readCast(cur);
+  if ((kw === "CAST" || kw === "TRY_CAST") && cur.isOp("(", 1)) return readCast(cur, kw === "TRY_CAST");
   if (isTypedLiteralStart(cur)) return typedLiteral(cur);
   const niladic = niladicCall(cur);
   if (niladic) return niladic;
@@ -335,14 +326,14 @@ function readCall(cur: Cursor, name: string): Expr {
   return call(lower, args, distinct);
 }
 
-function readCast(cur: Cursor): Expr {
+function readCast(cur: Cursor, isTry = false): Expr {
   cur.next();
   cur.expectOp("(");
   const child = readExpression(cur);
   cur.expectKeyword("AS");
   const to = readDataType(cur);
   cur.expectOp(")");
-  return cast(child, to);
+  return isTry ? tryCast(child, to) : cast(child, to);
 }
 
 /** Both CASE forms; `CASE x WHEN v THEN r` becomes `CASE WHEN x = v THEN r`. */

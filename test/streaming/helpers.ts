@@ -1,5 +1,7 @@
 /** Shared helpers for the streaming semantics tests (not a test file itself). */
-import { Session } from "../../src/index.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Session, type StreamingQuery, type StreamingQueryProgress } from "../../src/index.js";
 
 /** The session every streaming test uses: UTC, 2 shuffle partitions (state spread over 2 stores). */
 export function utcSession(): Session {
@@ -14,4 +16,23 @@ export function sec(s: number): Date {
 /** ISO text of `s` seconds after the epoch, as progress `eventTime` prints it. */
 export function iso(s: number): string {
   return new Date(s * 1000).toISOString();
+}
+
+/** `batchWatermarkMs` / `batchTimestampMs` recorded in `<checkpoint>/offsets/<n>`. */
+export function offsetsMeta(checkpoint: string, n: number): { batchWatermarkMs: number; batchTimestampMs: number } {
+  const text = readFileSync(path.join(checkpoint, "offsets", String(n)), "utf8");
+  return JSON.parse(text.split("\n")[1]!) as { batchWatermarkMs: number; batchTimestampMs: number };
+}
+
+/** `nextBatchWatermarkMs` recorded in `<checkpoint>/commits/<n>`. */
+export function commitWatermark(checkpoint: string, n: number): number {
+  const text = readFileSync(path.join(checkpoint, "commits", String(n)), "utf8");
+  return (JSON.parse(text.split("\n")[1]!) as { nextBatchWatermarkMs: number }).nextBatchWatermarkMs;
+}
+
+/** The state operator entry `i` of a query's last progress (fails loudly when absent). */
+export function stateOp(q: StreamingQuery, i = 0): StreamingQueryProgress["stateOperators"][number] {
+  const op = q.lastProgress?.stateOperators[i];
+  if (!op) throw new Error(`no stateOperators[${i}] in the last progress: ${JSON.stringify(q.lastProgress)}`);
+  return op;
 }

@@ -103,7 +103,7 @@ export class StreamingQuery {
     );
     await checkpoint.acquireLock();
     try {
-      const streamingPlan = planStreaming(plan);
+      const streamingPlan = planStreaming(plan, spec.outputMode);
       if (checkpoint.dir) {
         await checkOperatorMetadata(
           checkpoint.dir,

@@ -39,6 +39,30 @@ export function memorySink(session: Session, name: string, mode: "append" | "upd
   };
 }
 
+/**
+ * arus: an in-memory table that only grows (late rows): every `append` adds its rows, and the
+ * table is readable as `session.table(name)`. Unlike the memory sink it takes several appends
+ * per batch id.
+ */
+export function growingTable(session: Session, name: string): { append(df: DataFrame): Promise<void> } {
+  let batches: Batch[] = [];
+  let schema: SinkBatch["schema"] | null = null;
+  session.catalog.addResolver((n) =>
+    n.toLowerCase() === name.toLowerCase() && schema
+      ? Plans.localRelation(
+          schema.fields.map((f) => attribute(f.name, f.type, f.nullable)),
+          batches,
+        )
+      : undefined,
+  );
+  return {
+    async append(df) {
+      schema = df.schema;
+      batches = [...batches, ...(await df.executeBatches())];
+    },
+  };
+}
+
 export function foreachBatchSink(session: Session, fn: (df: DataFrame, batchId: number) => unknown): StreamSink {
   return {
     description: "ForeachBatchSink",

@@ -10,7 +10,7 @@ import type { TriggerSpec } from "../../runtime/trigger.js";
 import { parseTrigger } from "../../runtime/trigger.js";
 import type { DataFrame } from "../dataframe.js";
 import type { Row } from "../values.js";
-import { foreachBatchSink, foreachSink, type ForeachWriter, memorySink } from "./sinks.js";
+import { foreachBatchSink, foreachSink, type ForeachWriter, growingTable, memorySink } from "./sinks.js";
 import { StreamingQuery } from "./query.js";
 import type { Session } from "../session.js";
 import "../../connectors/builtin.js";
@@ -123,6 +123,17 @@ export class DataStreamWriter {
         outputMode: this.mode,
       });
     };
+    let lateRows = this.lateHandler;
+    const lateTable = this.opts.lateRowsTable;
+    if (lateTable) {
+      // arus: late rows land in an in-memory table, queryable as session.table(lateTable).
+      const table = growingTable(session, lateTable);
+      const user = lateRows;
+      lateRows = async (df, batchId) => {
+        await table.append(df);
+        await user?.(df, batchId);
+      };
+    }
     return StreamingQuery.start({
       session,
       df: this.df,
@@ -131,7 +142,7 @@ export class DataStreamWriter {
       trigger,
       checkpointLocation: checkpoint,
       makeSink,
-      lateRows: this.lateHandler,
+      lateRows,
       clock: this.clockOverride,
     });
   }

@@ -18,7 +18,8 @@ export function consoleText(batchId: number, data: SinkBatch, numRows: number, t
     }
   }
   const table = showString([...data.names], cells.slice(0, numRows), numRows, truncate, total > numRows);
-  return `${DASHES}\nBatch: ${batchId}\n${DASHES}\n${table}\n`;
+  // Spark 4's console sink prints no blank line after the "only showing top N rows" footer.
+  return `${DASHES}\nBatch: ${batchId}\n${DASHES}\n${table}${total > numRows ? "" : "\n"}`;
 }
 
 class ConsoleSink implements StreamSink {

@@ -77,6 +77,12 @@ export class StatefulAggregateExec implements PhysicalOperator {
       for (const a of accs) a.resize(index.numGroups);
       accs.forEach((a, i) => a.update(gids, b.numRows, inputs[i]!));
     }
+    // A global aggregate (no keys) has its one row in every batch, even an empty one (Spark
+    // merges an empty partial buffer and re-emits the row in update/complete mode).
+    if (nKeys === 0 && index.numGroups === 0) {
+      index.assign([], 1);
+      for (const a of accs) a.resize(1);
+    }
     const G = index.numGroups;
     const keyVecs = index.keyVectors();
     const partialBuffers = accs.map((a) => a.buffers(G));

@@ -51,6 +51,8 @@ export interface StatefulContext {
   reportEventTime(nodeId: number, stats: EventTimeStats): void;
   /** The rows source `sourceId` contributes to this batch. */
   sourceData(sourceId: string): readonly Batch[];
+  /** Rows a scan of `sourceId` produced (progress numInputRows counts these, as Spark does). */
+  reportScanRows(sourceId: string, rows: number): void;
 }
 
 export interface EventTimeStats {

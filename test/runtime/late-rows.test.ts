@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { functions as F, Session } from "../../src/index.js";
+
+const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "1").getOrCreate();
+
+it("late rows are counted as rows and groups, kept in a table, and explained", async () => {
+  const ms = s.memoryStream("id INT, event_time TIMESTAMP");
+  const seen: number[] = [];
+  const q = await ms
+    .toDF()
+    .withWatermark("event_time", "5 seconds")
+    .groupBy(F.window("event_time", "10 seconds"))
+    .count()
+    .writeStream.format("memory")
+    .queryName("counts")
+    .option("lateRowsTable", "late")
+    .onLateRows(async (df) => {
+      seen.push(await df.count());
+    })
+    .start();
+  for (const et of [12, 20, 27]) {
+    ms.addData([{ id: et, event_time: new Date(et * 1000) }]);
+    await q.processAllAvailable();
+  }
+  // Two rows for the closed window [10, 20) in one batch: Spark counts 1 group, arus 2 rows.
+  ms.addData([
+    { id: 13, event_time: new Date(13_000) },
+    { id: 14, event_time: new Date(14_000) },
+  ]);
+  await q.processAllAvailable();
+  const late = await s.table("late").orderBy("id").collect();
+  assert.deepEqual(
+    late.map((r) => [r.id, r._late_operator, (r._late_watermark as Date).toISOString(), r._late_by_ms]),
+    [
+      [13, "stateStoreSave#0", "1970-01-01T00:00:22.000Z", 9000],
+      [14, "stateStoreSave#0", "1970-01-01T00:00:22.000Z", 8000],
+    ],
+  );
+  assert.deepEqual(seen, [2]);
+  const dropped = q.recentProgress.find((p) => p.stateOperators[0]!.numRowsDroppedByWatermark > 0)!;
+  assert.equal(dropped.stateOperators[0]!.numRowsDroppedByWatermark, 1);
+  assert.equal(dropped.arus!.numLateInputRows, 2);
+  assert.equal(dropped.arus!.lateness!.event_time!.max, 14_000);
+  const info = q.watermarkInfo();
+  assert.equal(info.watermarkMs, 22_000);
+  assert.deepEqual([info.droppedGroups, info.droppedInputRows], [1, 2]);
+  assert.match(q.explainWatermark(), /Open windows: 1\n {2}operator 0: ends 1970-01-01T00:00:30.000Z; closes once an event at or after 1970-01-01T00:00:35.000Z arrives/);
+  await q.stop();
+});
