@@ -361,7 +361,7 @@ export function compareConsole(sparkText: string | null, arusText: string | null
   ];
 }
 
-export type Verdict = "pass" | "fail" | "skip";
+export type Verdict = "pass" | "fail" | "skip" | "known";
 
 export interface CaseOutcome {
   id: string;

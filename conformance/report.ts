@@ -16,6 +16,7 @@ export function renderReport(r: ReportInput): string {
   const pass = r.outcomes.filter((o) => o.verdict === "pass").length;
   const fail = r.outcomes.filter((o) => o.verdict === "fail").length;
   const skip = r.outcomes.filter((o) => o.verdict === "skip").length;
+  const known = r.outcomes.filter((o) => o.verdict === "known").length;
   const lines: string[] = [];
   lines.push("# Spark conformance report");
   lines.push("");
@@ -26,15 +27,15 @@ export function renderReport(r: ReportInput): string {
     "- Settings: local[1], spark.sql.shuffle.partitions=1, session time zone UTC, file source with maxFilesPerTrigger=1 (or rate-micro-batch), trigger availableNow",
   );
   if (r.arusNote) lines.push(`- arus: ${r.arusNote}`);
-  lines.push(`- Result: ${pass} passed, ${fail} failed, ${skip} skipped, ${r.outcomes.length} cases`);
+  lines.push(`- Result: ${pass} passed, ${fail} failed, ${known} known differences (conformance/known-differences.ts), ${skip} skipped, ${r.outcomes.length} cases`);
   lines.push("");
   lines.push("| case | result | first difference / note |");
   lines.push("|---|---|---|");
   for (const o of r.outcomes) {
-    const mark = o.verdict === "pass" ? "pass" : o.verdict === "fail" ? "**FAIL**" : "skip";
+    const mark = o.verdict === "pass" ? "pass" : o.verdict === "fail" ? "**FAIL**" : o.verdict === "known" ? "known difference" : "skip";
     lines.push(`| \`${o.id}\` | ${mark} | ${esc(o.reason).slice(0, 200)} |`);
   }
-  const failed = r.outcomes.filter((o) => o.verdict === "fail" && o.diffs.length > 0);
+  const failed = r.outcomes.filter((o) => (o.verdict === "fail" || o.verdict === "known") && o.diffs.length > 0);
   if (failed.length) {
     lines.push("");
     lines.push("## Differences");

@@ -86,8 +86,7 @@ export function windowCountsWriter(opts: WriterOptions): (df: DataFrame, batchId
   const countCol = opts.countColumn ?? "count";
   const cols = ["window_start", "window_end", ...keys, "count", "batch_id"];
   const types = ["timestamptz", "timestamptz", ...keys.map(() => "text"), "bigint", "bigint"];
-  const upsert =
-    `INSERT INTO ${ident(opts.table)} AS t (${cols.map(ident).join(", ")})
+  const upsert = `INSERT INTO ${ident(opts.table)} AS t (${cols.map(ident).join(", ")})
      SELECT * FROM unnest(${types.map((ty, i) => `$${i + 1}::${ty}[]`).join(", ")})
      ON CONFLICT (window_start, window_end${keys.map((k) => `, ${ident(k)}`).join("")})
      DO UPDATE SET count = EXCLUDED.count, batch_id = EXCLUDED.batch_id
@@ -103,7 +102,10 @@ export function windowCountsWriter(opts: WriterOptions): (df: DataFrame, batchId
     }
     await opts.client.query("BEGIN");
     try {
-      const fence = await opts.client.query("INSERT INTO arus_batches (query_id, batch_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [queryId, batchId]);
+      const fence = await opts.client.query("INSERT INTO arus_batches (query_id, batch_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+        queryId,
+        batchId,
+      ]);
       if (fence.rowCount === 0) {
         // Committed by an earlier attempt of this batch: nothing to do.
         await opts.client.query("ROLLBACK");
@@ -148,7 +150,7 @@ const PG_MODULE = "pg";
 
 async function main(): Promise<void> {
   const url = process.env.ARUS_PG_URL;
-  if (!url) throw new Error("set ARUS_PG_URL (e.g. ARUS_PG_URL=\"$(scripts/start-postgres.sh)\")");
+  if (!url) throw new Error('set ARUS_PG_URL (e.g. ARUS_PG_URL="$(scripts/start-postgres.sh)")');
   const argCkpt = process.argv.indexOf("--checkpoint");
   const work = mkdtempSync(join(tmpdir(), "arus-pg-example-"));
   const checkpoint = argCkpt > 0 ? process.argv[argCkpt + 1]! : join(work, "checkpoint");
@@ -161,10 +163,16 @@ async function main(): Promise<void> {
     writeFileSync(join(input, `events-${f}.json`), `${lines.join("\n")}\n`);
   }
 
-  const { default: pg } = (await import(PG_MODULE)) as { default: { Client: new (url: string) => SqlClient & { connect(): Promise<void>; end(): Promise<void> } } };
+  const { default: pg } = (await import(PG_MODULE)) as {
+    default: { Client: new (url: string) => SqlClient & { connect(): Promise<void>; end(): Promise<void> } };
+  };
   const client = new pg.Client(url);
   await client.connect();
-  const spark = Session.builder().appName("postgres-upsert").config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
+  const spark = Session.builder()
+    .appName("postgres-upsert")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.sql.shuffle.partitions", "2")
+    .getOrCreate();
   const counts = spark.readStream
     .format("json")
     .schema("sensor STRING, ts TIMESTAMP")
@@ -174,10 +182,18 @@ async function main(): Promise<void> {
     .groupBy(F.window("ts", "10 seconds"), F.col("sensor"))
     .count();
   try {
-    const q = await startWindowCountsToPostgres(counts, { client, checkpointLocation: checkpoint, table: "sensor_counts", keys: ["sensor"] });
+    const q = await startWindowCountsToPostgres(counts, {
+      client,
+      checkpointLocation: checkpoint,
+      table: "sensor_counts",
+      keys: ["sensor"],
+    });
     await q.awaitTermination();
     const { rows } = await client.query("SELECT window_start, window_end, sensor, count, batch_id FROM sensor_counts ORDER BY 1, 3");
-    for (const r of rows) console.log(`${(r.window_start as Date).toISOString()} .. ${(r.window_end as Date).toISOString()}  ${r.sensor}  count=${r.count}  (batch ${r.batch_id})`);
+    for (const r of rows)
+      console.log(
+        `${(r.window_start as Date).toISOString()} .. ${(r.window_end as Date).toISOString()}  ${r.sensor}  count=${r.count}  (batch ${r.batch_id})`,
+      );
     console.log(`checkpoint: ${checkpoint}`);
   } finally {
     await client.end();

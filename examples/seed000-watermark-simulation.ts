@@ -118,19 +118,25 @@ export async function seed000WatermarkSimulation(opts: ExampleOptions = {}): Pro
     const awal = windowMulai(et);
     if (out.length === 0) {
       dibuang++;
-      emit(`tiba=${pad(row.tiba, 3)} et=${pad(et, 3)} ${pad(row.sumber, 6)} | wm=${pad(wm, 3)} -> DIBUANG  (et ${wm - et} detik di bawah watermark)`);
+      emit(
+        `tiba=${pad(row.tiba, 3)} et=${pad(et, 3)} ${pad(row.sumber, 6)} | wm=${pad(wm, 3)} -> DIBUANG  (et ${wm - et} detik di bawah watermark)`,
+      );
     } else {
       if (sec(out[0]!.wm as Date) !== wm) throw new Error("current_watermark() disagrees with the progress watermark");
       diterima++;
       status.set(awal, (status.get(awal) ?? 0) + 1);
-      emit(`tiba=${pad(row.tiba, 3)} et=${pad(et, 3)} ${pad(row.sumber, 6)} | wm=${pad(wm, 3)} -> diterima, window [${awal},${awal + DURASI}) = ${status.get(awal)}`);
+      emit(
+        `tiba=${pad(row.tiba, 3)} et=${pad(et, 3)} ${pad(row.sumber, 6)} | wm=${pad(wm, 3)} -> diterima, window [${awal},${awal + DURASI}) = ${status.get(awal)}`,
+      );
     }
     // The watermark after this batch: max event time so far minus the allowed lateness.
     const wmBaru = sec(q.currentWatermarkMs);
     for (const w0 of [...status.keys()].sort((a, b) => a - b)) {
       if (!ditutup.has(w0) && wmBaru >= w0 + DURASI) {
         ditutup.add(w0);
-        emit(`    >> watermark ${wmBaru} menyentuh akhir window [${w0},${w0 + DURASI}) -> window ditutup, hitungan final ${status.get(w0)}`);
+        emit(
+          `    >> watermark ${wmBaru} menyentuh akhir window [${w0},${w0 + DURASI}) -> window ditutup, hitungan final ${status.get(w0)}`,
+        );
       }
     }
   }
@@ -148,9 +154,14 @@ export async function seed000WatermarkSimulation(opts: ExampleOptions = {}): Pro
   // the previous batch. For a windowed count that column is the window (its end); for
   // dropDuplicates on event_time it is the event time itself.
   const windowed = await runSparkRule(spark, rows, (df) =>
-    df.withWatermark("event_time", `${TOLERANSI} seconds`).groupBy(F.window("event_time", `${DURASI} seconds`)).count(),
+    df
+      .withWatermark("event_time", `${TOLERANSI} seconds`)
+      .groupBy(F.window("event_time", `${DURASI} seconds`))
+      .count(),
   );
-  const dedup = await runSparkRule(spark, rows, (df) => df.withWatermark("event_time", `${TOLERANSI} seconds`).dropDuplicates(["event_time", "tiba"]));
+  const dedup = await runSparkRule(spark, rows, (df) =>
+    df.withWatermark("event_time", `${TOLERANSI} seconds`).dropDuplicates(["event_time", "tiba"]),
+  );
 
   say();
   say("== Spark's rule, windowed count: withWatermark + groupBy(window).count(), append mode, one event per micro-batch ==");
@@ -159,9 +170,13 @@ export async function seed000WatermarkSimulation(opts: ExampleOptions = {}): Pro
     const verdict = e.dropped
       ? `DIBUANG  (window [${w0},${w0 + DURASI}) berakhir ${w0 + DURASI} <= ${e.lateFilterWatermark})`
       : `diterima, window [${w0},${w0 + DURASI})`;
-    say(`batch ${pad(e.batchId, 2)}  et=${pad(e.et, 3)} ${pad(e.sumber, 6)} | wm batch sebelumnya=${pad(e.lateFilterWatermark, 3)} -> ${verdict}`);
+    say(
+      `batch ${pad(e.batchId, 2)}  et=${pad(e.et, 3)} ${pad(e.sumber, 6)} | wm batch sebelumnya=${pad(e.lateFilterWatermark, 3)} -> ${verdict}`,
+    );
     for (const w of windowed.emitted.filter((x) => x.batchId === e.batchId + 1)) {
-      say(`    >> batch ${pad(w.batchId, 2)} tanpa data, wm=${windowed.watermarks.get(w.batchId)} -> window [${w.start},${w.end}) final ${w.count}`);
+      say(
+        `    >> batch ${pad(w.batchId, 2)} tanpa data, wm=${windowed.watermarks.get(w.batchId)} -> window [${w.start},${w.end}) final ${w.count}`,
+      );
     }
   }
   say();
@@ -179,8 +194,10 @@ export async function seed000WatermarkSimulation(opts: ExampleOptions = {}): Pro
     );
   });
   const counted = windowed.events.filter((e) => !e.dropped).length;
-  say(`window count (Spark's rule): diterima=${counted} dibuang=${windowed.events.length - counted}; ` +
-    windowed.emitted.map((w) => `[${w.start},${w.end}) final ${w.count}`).join(", "));
+  say(
+    `window count (Spark's rule): diterima=${counted} dibuang=${windowed.events.length - counted}; ` +
+      windowed.emitted.map((w) => `[${w.start},${w.end}) final ${w.count}`).join(", "),
+  );
 
   await spark.stop();
   return {
@@ -239,7 +256,14 @@ async function runSparkRule(spark: Session, rows: EventRow[], build: (df: DataFr
     if (late.length > 0 && sec(late[0]!._late_watermark as Date) !== lateFilterWatermark) {
       throw new Error("onLateRows reports another late-row watermark than the previous batch's");
     }
-    events.push({ et: sec(row.event_time), sumber: row.sumber, batchId, watermark: watermarks.get(batchId)!, lateFilterWatermark, dropped: late.length > 0 });
+    events.push({
+      et: sec(row.event_time),
+      sumber: row.sumber,
+      batchId,
+      watermark: watermarks.get(batchId)!,
+      lateFilterWatermark,
+      dropped: late.length > 0,
+    });
   }
   await q.stop();
   const noDataBatches = [...inputs.entries()].filter(([, n]) => n === 0).map(([b]) => b);

@@ -16,7 +16,7 @@ import { planPhysical } from "../planner/planner.js";
 import { parseQuery, parseSchema } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
-import { RuntimeConfig } from "./conf.js";
+import { RuntimeConfig } from "../common/conf.js";
 import { DataFrame } from "./dataframe.js";
 import { DataFrameReader } from "./reader.js";
 import type { SessionInternals } from "./session-internals.js";

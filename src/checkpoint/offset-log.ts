@@ -3,8 +3,10 @@
  * Format v1 as Spark: version line, metadata JSON (batch watermark, batch timestamp, sticky
  * confs), then one offset JSON per source ("-" when a source has none).
  */
-import type { Offset } from "../connectors/source.js";
 import type { LogCodec } from "./metadata-log.js";
+
+/** A source offset: any JSON value, written verbatim into `offsets/N`. */
+export type Offset = string | number | boolean | null | Offset[] | { [k: string]: Offset };
 
 export interface OffsetSeqMetadata {
   batchWatermarkMs: number;

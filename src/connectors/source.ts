@@ -11,7 +11,9 @@
 import type { Batch } from "../columnar/batch.js";
 import type { StructType } from "../types/datatypes.js";
 
-export type Offset = string | number | boolean | null | Offset[] | { [k: string]: Offset };
+import type { Offset } from "../checkpoint/offset-log.js";
+
+export type { Offset };
 
 /** Per-trigger read limit (Spark's ReadLimit): all, or at most N rows / files. */
 export type ReadLimit = { kind: "all" } | { kind: "maxRows"; max: number } | { kind: "maxFiles"; max: number };

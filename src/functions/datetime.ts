@@ -72,7 +72,8 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       const tz = ctx.timeZone;
       const toResult = (micros: number | null): number | null => {
         if (micros === null) return null;
-        if (result.kind === "bigint") return Math.floor(micros / 1_000_000);
+        // unix_timestamp divides toward zero (Spark's micros / 1e6 on a long).
+        if (result.kind === "bigint") return Math.trunc(micros / 1_000_000);
         if (result.kind === "date") return Math.floor(localMicros(micros, tz) / MICROS_PER_DAY);
         return micros;
       };

@@ -24,6 +24,8 @@ export function roundHalfUp(x: number, d: number): number {
   const f = 10 ** d;
   const y = Math.abs(x) * f;
   // Nudge by a relative epsilon so 2.675 (stored as 2.67499..) rounds like a decimal would.
+  // Past 2^52 every double is an integer already: no rounding to do.
+  if (y >= 2 ** 52) return x;
   const r = Math.floor(y + 0.5 + y * Number.EPSILON) / f;
   return Math.sign(x) * r;
 }

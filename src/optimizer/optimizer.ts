@@ -5,12 +5,13 @@
  */
 import type { LogicalPlan } from "../plan/logical.js";
 import { constantFolding } from "./constant-folding.js";
+import { eliminateSubqueryAliases } from "./eliminate-subquery-aliases.js";
 import { inferJoinFilters } from "./infer-join-filters.js";
 import { pruneColumns } from "./prune-columns.js";
 import { pushDownPredicates } from "./push-down-predicates.js";
 import type { Rule } from "./rule.js";
 
-export const RULES: readonly Rule[] = [constantFolding, inferJoinFilters, pushDownPredicates, pruneColumns];
+export const RULES: readonly Rule[] = [eliminateSubqueryAliases, constantFolding, inferJoinFilters, pushDownPredicates, pruneColumns];
 
 export function optimize(plan: LogicalPlan, excluded: ReadonlySet<string> = new Set()): LogicalPlan {
   let p = plan;

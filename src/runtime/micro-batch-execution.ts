@@ -14,7 +14,7 @@
  *   timestamp recorded in offsets/L (so current_timestamp() and the output are the same).
  */
 import type { Batch } from "../columnar/batch.js";
-import type { RuntimeConfig } from "../api/conf.js";
+import type { RuntimeConfig } from "../common/conf.js";
 import { ArusError, StreamingQueryException } from "../common/errors.js";
 import { type Offset, type ReadLimit, sameOffset, type StreamSink, type StreamSource } from "../connectors/source.js";
 import type { ExecContext } from "../execution/operator.js";

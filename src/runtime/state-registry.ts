@@ -2,7 +2,7 @@
  * One state store provider per (operator, partition, store name), created on first use and
  * kept for the query's life, so the live map stays in memory between batches.
  */
-import type { RuntimeConfig } from "../api/conf.js";
+import type { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";

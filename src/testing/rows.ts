@@ -24,7 +24,7 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
   switch (type?.kind) {
     case "timestamp": {
       // Internal unit is micros; a Date or a number is epoch ms (as MemoryStream.addData reads it).
-      const micros = v instanceof Date ? v.getTime() * 1000 : typeof v === "number" ? Math.round(v * 1000) : typeof v === "string" ? parseTimestamp(v, tz) : null;
+      const micros = v instanceof Date ? dateMicros(v) : typeof v === "number" ? Math.round(v * 1000) : typeof v === "string" ? parseTimestamp(v, tz) : null;
       return micros === null || Number.isNaN(micros) ? String(v) : { ts: micros };
     }
     case "date": {
@@ -63,13 +63,19 @@ function normalizePlain(v: unknown): Norm {
     return Number(v.toPrecision(12));
   }
   if (typeof v === "boolean" || typeof v === "string") return v;
-  if (v instanceof Date) return { ts: v.getTime() * 1000 };
+  if (v instanceof Date) return { ts: dateMicros(v) };
   if (v instanceof Uint8Array) return `0x${Buffer.from(v).toString("hex")}`;
   if (Array.isArray(v)) return v.map(normalizePlain);
   if (v instanceof Map) return [...v.entries()].map(([k, x]) => [normalizePlain(k), normalizePlain(x)]);
   const out: { [k: string]: Norm } = {};
   for (const k of Object.keys(v as object).sort()) out[k] = normalizePlain((v as Record<string, unknown>)[k]);
   return out;
+}
+
+/** Result Dates carry their exact microseconds in a non-enumerable `micros` property. */
+function dateMicros(d: Date): number {
+  const micros = (d as Date & { micros?: unknown }).micros;
+  return typeof micros === "number" ? micros : d.getTime() * 1000;
 }
 
 function cmp(a: string, b: string): number {

@@ -12,7 +12,7 @@ import path from "node:path";
 import type { DataFrame } from "../api/dataframe.js";
 import type { StreamingQuery } from "../api/streaming/query.js";
 import type { OutputMode } from "../api/streaming/writer.js";
-import type { RuntimeConfig } from "../api/conf.js";
+import type { RuntimeConfig } from "../common/conf.js";
 import { ManualClock } from "../runtime/clock.js";
 import { parseTrigger, type TriggerSpec } from "../runtime/trigger.js";
 import type { StructType } from "../types/datatypes.js";

@@ -9,7 +9,11 @@ import { test } from "node:test";
 import { type Row, Session } from "../../src/index.js";
 
 test("withWatermark + dropDuplicates drops rows at or below the previous batch's watermark", async () => {
-  const spark = Session.builder().appName("dedup-wm").config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC").getOrCreate();
+  const spark = Session.builder()
+    .appName("dedup-wm")
+    .config("spark.sql.shuffle.partitions", "2")
+    .config("spark.sql.session.timeZone", "UTC")
+    .getOrCreate();
   const ms = spark.memoryStream("event_time TIMESTAMP, tiba INT");
   const late: Row[] = [];
   const q = await ms
@@ -37,6 +41,12 @@ test("withWatermark + dropDuplicates drops rows at or below the previous batch's
   const kept = (await spark.table("dedup_wm").collect()).map((r) => r.tiba).sort();
   await spark.stop();
   assert.deepEqual(kept, [12, 27, 29]);
-  assert.deepEqual(late.map((r) => [r.tiba, (r._late_watermark as Date).getTime(), r._late_by_ms]), [[28, 22_000, 9_000]]);
-  assert.equal(ops.reduce((a, b) => a + b, 0), 1);
+  assert.deepEqual(
+    late.map((r) => [r.tiba, (r._late_watermark as Date).getTime(), r._late_by_ms]),
+    [[28, 22_000, 9_000]],
+  );
+  assert.equal(
+    ops.reduce((a, b) => a + b, 0),
+    1,
+  );
 });

@@ -9,7 +9,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { functions as F, type Row, Session } from "../../src/index.js";
 
-const spark = Session.builder().appName("empty-struct-field").config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC").getOrCreate();
+const spark = Session.builder()
+  .appName("empty-struct-field")
+  .config("spark.sql.shuffle.partitions", "2")
+  .config("spark.sql.session.timeZone", "UTC")
+  .getOrCreate();
 
 test("selecting and filtering on a struct field of an empty DataFrame", async () => {
   const empty = spark.createDataFrame([], "id INT, w STRUCT<a: INT, b: STRING>");

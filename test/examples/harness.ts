@@ -12,7 +12,12 @@ export interface ExampleRun<R> {
 }
 
 /** Run `examples/<file>`'s `exportName(options)`; `clockStartMs` becomes a ManualClock. */
-export async function runExample<R>(file: string, exportName: string, options: Record<string, unknown>, timeoutMs = 30_000): Promise<ExampleRun<R>> {
+export async function runExample<R>(
+  file: string,
+  exportName: string,
+  options: Record<string, unknown>,
+  timeoutMs = 30_000,
+): Promise<ExampleRun<R>> {
   const worker = new Worker(new URL("./worker-boot.mjs", import.meta.url), {
     workerData: { file: new URL(`../../examples/${file}`, import.meta.url).href, exportName, options },
     stdout: true,
@@ -24,10 +29,7 @@ export async function runExample<R>(file: string, exportName: string, options: R
   worker.stderr.setEncoding("utf8");
   worker.stdout.on("data", (d: string) => (stdout += d));
   worker.stderr.on("data", (d: string) => (stderr += d));
-  const streamsDone = Promise.all([
-    new Promise((r) => worker.stdout.on("end", r)),
-    new Promise((r) => worker.stderr.on("end", r)),
-  ]);
+  const streamsDone = Promise.all([new Promise((r) => worker.stdout.on("end", r)), new Promise((r) => worker.stderr.on("end", r))]);
   let message: { result?: R; error?: string } | undefined;
   worker.on("message", (m) => (message = m));
   const timer = setTimeout(() => void worker.terminate(), timeoutMs);
@@ -40,7 +42,8 @@ export async function runExample<R>(file: string, exportName: string, options: R
   } finally {
     clearTimeout(timer);
   }
-  if (!message) throw new Error(`example ${file} posted no result (timed out after ${timeoutMs} ms?)\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+  if (!message)
+    throw new Error(`example ${file} posted no result (timed out after ${timeoutMs} ms?)\nstdout:\n${stdout}\nstderr:\n${stderr}`);
   if (message.error !== undefined) throw new Error(`example ${file} failed: ${message.error}\nstdout:\n${stdout}`);
   return { stdout, stderr, result: message.result as R };
 }
@@ -52,7 +55,10 @@ export interface ConsoleBatch {
 }
 
 function cells(line: string): string[] {
-  return line.slice(1, -1).split("|").map((c) => c.trim());
+  return line
+    .slice(1, -1)
+    .split("|")
+    .map((c) => c.trim());
 }
 
 /** The micro-batches the console sink printed: header, then show()'s table. */
@@ -68,7 +74,10 @@ export function parseConsoleBatches(text: string): ConsoleBatch[] {
     while (j < lines.length && /^[+|]/.test(lines[j]!)) table.push(lines[j++]!);
     // +---+ / |header| / +---+ / rows... / +---+
     const columns = table[1] ? cells(table[1]) : [];
-    const rows = table.slice(3, -1).filter((l) => l.startsWith("|")).map(cells);
+    const rows = table
+      .slice(3, -1)
+      .filter((l) => l.startsWith("|"))
+      .map(cells);
     out.push({ batchId: Number(m[1]), columns, rows });
     i = j - 1;
   }

@@ -44,7 +44,10 @@ test("seed 000 simulation: current_watermark() reproduces the Python output exac
   // Spark's rule on the same ten events, one per micro-batch (no-data batches in between).
   // Row level (dropDuplicates on event_time): late iff et <= previous batch's watermark.
   const dd = r.sparkDropDuplicates.events;
-  assert.deepEqual(dd.filter((e) => e.dropped).map((e) => e.et), [13, 22, 25]);
+  assert.deepEqual(
+    dd.filter((e) => e.dropped).map((e) => e.et),
+    [13, 22, 25],
+  );
   // The no-data batch after each watermark move makes "the previous batch's watermark" the
   // same number the simulation compares with.
   assert.deepEqual(
@@ -54,7 +57,10 @@ test("seed 000 simulation: current_watermark() reproduces the Python output exac
   // Windowed count: the operator's event-time column is the window, so a row is late only
   // when its window's end <= the previous batch's watermark: 22 and 25 still count in [20,30).
   const w = r.sparkWindowed;
-  assert.deepEqual(w.events.filter((e) => e.dropped).map((e) => e.et), [13]);
+  assert.deepEqual(
+    w.events.filter((e) => e.dropped).map((e) => e.et),
+    [13],
+  );
   assert.deepEqual(
     w.emitted.map(({ start, end, count }) => ({ start, end, count })),
     [

@@ -28,13 +28,22 @@ test("seed 001: empty batches in between, first window partial, full windows 40,
     batches.map((b) => b.batchId),
     Array.from({ length: 13 }, (_, i) => i),
   );
-  assert.deepEqual(result.batchIds, batches.map((b) => b.batchId));
+  assert.deepEqual(
+    result.batchIds,
+    batches.map((b) => b.batchId),
+  );
   for (const b of batches) assert.deepEqual(b.columns, ["window", "count"]);
 
   // Seed: "Batch 1-4, 6, 8, dan 10 mencetak tabel kosong seperti Batch 0 dan 12".
   const nonEmpty = batches.filter((b) => b.rows.length > 0);
-  assert.deepEqual(nonEmpty.map((b) => b.batchId), [5, 7, 9, 11]);
-  assert.ok(nonEmpty.every((b: ConsoleBatch) => b.rows.length === 1), "one window per non-empty batch");
+  assert.deepEqual(
+    nonEmpty.map((b) => b.batchId),
+    [5, 7, 9, 11],
+  );
+  assert.ok(
+    nonEmpty.every((b: ConsoleBatch) => b.rows.length === 1),
+    "one window per non-empty batch",
+  );
 
   // The windows come out in order, 8 s apart, each once.
   const rows = nonEmpty.map((b) => b.rows[0]!);

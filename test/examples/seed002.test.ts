@@ -20,10 +20,14 @@ const KATEGORI: Record<string, string> = {
 };
 
 test("seed 002: windowed counts + static join in append mode, checkpoint layout, foreachBatch 0/6/12/12", async () => {
-  const { stdout, result } = await runExample<Seed002Result>("seed002-stateful-checkpoint-foreachbatch.ts", "seed002StatefulCheckpointForeachBatch", {
-    clockStartMs: START,
-    timeZone: "UTC",
-  });
+  const { stdout, result } = await runExample<Seed002Result>(
+    "seed002-stateful-checkpoint-foreachbatch.ts",
+    "seed002StatefulCheckpointForeachBatch",
+    {
+      clockStartMs: START,
+      timeZone: "UTC",
+    },
+  );
   assert.match(stdout, /^lokasi checkpoint: .*ckpt_demo_\S+\n/);
 
   const batches = parseConsoleBatches(stdout);
@@ -38,10 +42,7 @@ test("seed 002: windowed counts + static join in append mode, checkpoint layout,
 
   // Batch 4: the first window, partial: 2 orders per product, each with its category.
   const first = batches[4]!.rows;
-  assert.deepEqual(
-    first.map((r) => r[2]).sort(),
-    Object.keys(KATEGORI).sort(),
-  );
+  assert.deepEqual(first.map((r) => r[2]).sort(), Object.keys(KATEGORI).sort());
   for (const [mulai, selesai, produk, kategori, count] of first) {
     assert.equal(mulai, "2026-10-16 14:10:08");
     assert.equal(selesai, "2026-10-16 14:10:16");
@@ -68,7 +69,10 @@ test("seed 002: windowed counts + static join in append mode, checkpoint layout,
   assert.equal(entries.metadata!.isDir, false);
   assert.deepEqual(entries.sources!.children, ["0"]);
   assert.deepEqual(entries.state!.children, ["0"]);
-  assert.match(stdout, /\n== isi direktori checkpoint ==\n {2}commits\/ \(8 entri: 0, 1, 2, 3, 4, 5\)\n {2}metadata\n {2}offsets\/ \(8 entri: 0, 1, 2, 3, 4, 5\)\n {2}sources\/ \(1 entri: 0\)\n {2}state\/ \(1 entri: 0\)\n/);
+  assert.match(
+    stdout,
+    /\n== isi direktori checkpoint ==\n {2}commits\/ \(8 entri: 0, 1, 2, 3, 4, 5\)\n {2}metadata\n {2}offsets\/ \(8 entri: 0, 1, 2, 3, 4, 5\)\n {2}sources\/ \(1 entri: 0\)\n {2}state\/ \(1 entri: 0\)\n/,
+  );
 
   // foreachBatch: 0, 6, 12, 12 rows (3 rows/s, 4 s trigger, the first interval cut short).
   assert.deepEqual(result.foreachBatchRows, [
@@ -77,7 +81,10 @@ test("seed 002: windowed counts + static join in append mode, checkpoint layout,
     { batchId: 2, rows: 12 },
     { batchId: 3, rows: 12 },
   ]);
-  assert.match(stdout, /\nforeachBatch batch 0: 0 baris\nforeachBatch batch 1: 6 baris\nforeachBatch batch 2: 12 baris\nforeachBatch batch 3: 12 baris\n/);
+  assert.match(
+    stdout,
+    /\nforeachBatch batch 0: 0 baris\nforeachBatch batch 1: 6 baris\nforeachBatch batch 2: 12 baris\nforeachBatch batch 3: 12 baris\n/,
+  );
   assert.match(stdout, /\ndurasi script: 44\.0 detik\n$/);
   // Like shutil.rmtree at the end of the seed script.
   assert.equal(existsSync(result.checkpoint), false);

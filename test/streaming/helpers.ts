@@ -36,3 +36,11 @@ export function stateOp(q: StreamingQuery, i = 0): StreamingQueryProgress["state
   if (!op) throw new Error(`no stateOperators[${i}] in the last progress: ${JSON.stringify(q.lastProgress)}`);
   return op;
 }
+
+/** State operator `i` of the most recent progress that read input rows (skips no-data batches). */
+export function dataBatchOp(q: StreamingQuery, i = 0): StreamingQueryProgress["stateOperators"][number] {
+  const p = [...q.recentProgress].reverse().find((x) => x.numInputRows > 0);
+  const op = p?.stateOperators[i];
+  if (!op) throw new Error(`no data batch with stateOperators[${i}] in recentProgress`);
+  return op;
+}

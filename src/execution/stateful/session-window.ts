@@ -88,10 +88,13 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
     for (const [ks, { key, sessions }] of partial) {
       const store = stores[partitionOf(ks, st.numPartitions)]!;
       const old = store.get(ks);
-      const all = [...((old?.[key.length] as Session[] | undefined) ?? []), ...sessions];
-      const merged = this.mergeSessions(all);
+      const stored = (old?.[key.length] as Session[] | undefined) ?? [];
+      const merged = this.mergeSessions([...stored, ...sessions]);
       store.put(ks, [...key, merged]);
-      metrics.numRowsUpdated += sessions.length;
+      // Spark keeps one state row per session: every session of a touched key is rewritten,
+      // and stored sessions that merged into another are removed.
+      metrics.numRowsUpdated += merged.length;
+      metrics.numRowsRemoved += Math.max(0, stored.length - merged.length);
     }
 
     // 4. output

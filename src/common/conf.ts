@@ -1,8 +1,8 @@
 /**
  * Runtime configuration: Spark's keys with Spark's defaults. Values are strings, as in Spark.
  */
-import { IllegalArgumentException } from "../common/errors.js";
-import { defaultTimeZone, resolveTimeZone } from "../common/time.js";
+import { IllegalArgumentException } from "./errors.js";
+import { defaultTimeZone, resolveTimeZone } from "./time.js";
 
 export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.shuffle.partitions": "200",

@@ -1,0 +1,159 @@
+/**
+ * Child process of the crash tests (started by driver.ts; not a test file itself):
+ *
+ *   node --import tsx test/recovery/crash-harness.ts '<ChildConfig as JSON>'
+ *
+ * Runs the workload's checkpointed query — file source (maxFilesPerTrigger=1) → watermark →
+ * count per 10 s window and key, append mode, trigger availableNow — into a JSON file sink
+ * and/or a foreachBatch writer to PostgreSQL (examples/postgres-upsert.ts), each with its own
+ * checkpoint under `work`. availableNow makes every run end on its own once the input is done.
+ *
+ * Protocol on stdout: `boot` (modules loaded), `ready` (every query started, i.e. recovered
+ * from its checkpoint), `done` (all queries finished). Exit 0 after `done`; any query failure
+ * prints the error on stderr and exits 1. The parent SIGKILLs it at random moments; a named
+ * crash point (`crashPoint: "afterOffsetLog:3"`) makes it SIGKILL itself through the engine's
+ * `arus.test.crashPoint` conf. For the PostgreSQL writer, `insideSink` fires between the
+ * upsert and COMMIT (the writer's transaction is open), via a wrapper around the client.
+ *
+ * Before each PostgreSQL write the child appends `{"b":batchId,"d":digest,"n":rows}` (fsynced)
+ * to `deliveries-pg.log`, so the parent can check that a replayed batch id carried the same rows.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { type SqlClient, ensureTables, windowCountsWriter } from "../../examples/postgres-upsert.js";
+import { crashPoint } from "../../src/common/crash-points.js";
+import { type DataFrame, functions as F, Session, type StreamingQuery } from "../../src/index.js";
+import { DELAY_MS, outRow, SCHEMA, WINDOW_MS } from "./workload.js";
+
+export type SinkKind = "file" | "pg";
+
+export interface ChildConfig {
+  input: string;
+  /** Episode directory: ckpt-file/, out/, ckpt-pg/, deliveries-pg.log. */
+  work: string;
+  sinks: SinkKind[];
+  /** `point:batchId`, see src/common/crash-points.ts. */
+  crashPoint?: string;
+  pg?: { url: string; schema: string; table: string };
+  /** Engine confs (state snapshot interval, retention, ...). */
+  conf?: Record<string, string>;
+}
+
+export const PG_MODULE = "pg";
+
+export function paths(work: string) {
+  return {
+    fileCheckpoint: join(work, "ckpt-file"),
+    fileOutput: join(work, "out"),
+    pgCheckpoint: join(work, "ckpt-pg"),
+    pgDeliveries: join(work, "deliveries-pg.log"),
+  };
+}
+
+function counts(session: Session, input: string): DataFrame {
+  return session.readStream
+    .format("json")
+    .schema(SCHEMA)
+    .option("maxFilesPerTrigger", 1)
+    .load(input)
+    .withWatermark("ts", `${DELAY_MS / 1000} seconds`)
+    .groupBy(F.window("ts", `${WINDOW_MS / 1000} seconds`), F.col("key"))
+    .count();
+}
+
+function appendDurably(file: string, text: string): void {
+  const fd = openSync(file, "a");
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function startPg(session: Session, cfg: ChildConfig, close: (() => Promise<void>)[]): Promise<StreamingQuery> {
+  const p = paths(cfg.work);
+  const pgcfg = cfg.pg!;
+  const { default: pg } = (await import(PG_MODULE)) as { default: { Client: new (url: string) => SqlClient & { connect(): Promise<void>; end(): Promise<void> } } };
+  const client = new pg.Client(pgcfg.url);
+  await client.connect();
+  close.push(() => client.end());
+  await client.query(`SET search_path TO "${pgcfg.schema}"`);
+  let batch = -1;
+  // The writer's COMMIT is where "inside the sink write" is for a database: rows written, the
+  // transaction still open.
+  const hooked: SqlClient = {
+    query(text, values) {
+      if (text === "COMMIT") crashPoint("insideSink", batch);
+      return client.query(text, values);
+    },
+  };
+  const spec = { table: pgcfg.table, keys: ["key"] };
+  await ensureTables(client, spec);
+  let resolveId!: (id: string) => void;
+  const queryId = new Promise<string>((r) => {
+    resolveId = r;
+  });
+  const write = windowCountsWriter({ ...spec, client: hooked, queryId: () => queryId });
+  const q = await counts(session, cfg.input)
+    .writeStream.outputMode("append")
+    .option("checkpointLocation", p.pgCheckpoint)
+    .trigger({ availableNow: true })
+    .foreachBatch(async (df, batchId) => {
+      batch = batchId;
+      const rows = (await df.collect()).map((r) => {
+        const w = r.window as { start: Date; end: Date };
+        return outRow(w.start, w.end, r.key, r.count);
+      });
+      rows.sort();
+      const digest = createHash("sha1").update(rows.join("\n")).digest("hex").slice(0, 16);
+      appendDurably(p.pgDeliveries, `${JSON.stringify({ b: batchId, d: digest, n: rows.length })}\n`);
+      await write(df, batchId);
+    })
+    .start();
+  resolveId(q.id);
+  return q;
+}
+
+async function main(cfg: ChildConfig): Promise<void> {
+  const p = paths(cfg.work);
+  let b = Session.builder()
+    .appName("arus-crash-harness")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.sql.shuffle.partitions", "2");
+  for (const [k, v] of Object.entries(cfg.conf ?? {})) b = b.config(k, v);
+  if (cfg.crashPoint) b = b.config("arus.test.crashPoint", cfg.crashPoint);
+  const session = b.getOrCreate();
+  process.stdout.write("boot\n");
+  const close: (() => Promise<void>)[] = [];
+  const queries: StreamingQuery[] = [];
+  for (const sink of cfg.sinks) {
+    if (sink === "file") {
+      queries.push(
+        await counts(session, cfg.input)
+          .writeStream.format("json")
+          .outputMode("append")
+          .option("checkpointLocation", p.fileCheckpoint)
+          .trigger({ availableNow: true })
+          .start(p.fileOutput),
+      );
+    } else {
+      queries.push(await startPg(session, cfg, close));
+    }
+  }
+  process.stdout.write("ready\n");
+  await Promise.all(queries.map((q) => q.awaitTermination()));
+  for (const c of close) await c();
+  process.stdout.write("done\n");
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  try {
+    await main(JSON.parse(process.argv[2]!) as ChildConfig);
+    process.exit(0);
+  } catch (e) {
+    process.stderr.write(`crash-harness: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  }
+}
