@@ -175,6 +175,9 @@ export class MicroBatchExecution {
     while (!this.stopRequested) {
       const started = clock.now();
       const ran = await this.runTrigger(limits);
+      // Let timers and I/O callbacks run between triggers: with in-memory sources and logs a
+      // trigger never leaves the microtask queue, and back-to-back batches would starve them.
+      await new Promise<void>((r) => setImmediate(r));
       if (this.stopRequested) break;
       if (trigger.kind === "once") break;
       if (trigger.kind === "availableNow" && !ran) break;
