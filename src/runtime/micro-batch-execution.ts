@@ -223,13 +223,16 @@ export class MicroBatchExecution {
     this.triggerSeq++;
     const t0 = this.cfg.clock.now();
     const prog = this.progress.startTrigger(t0);
-    this.status = { message: "Getting offsets", isDataAvailable: false, isTriggerActive: true };
     let planned = this.pending;
     this.pending = null;
     if (!planned) {
       const ends: (Offset | null)[] = [];
       await prog.time("latestOffset", async () => {
-        for (let i = 0; i < this.cfg.sources.length; i++) ends.push(await this.cfg.sources[i]!.latestOffset(this.committed[i]!, limits[i]!));
+        for (let i = 0; i < this.cfg.sources.length; i++) {
+          const source = this.cfg.sources[i]!;
+          this.status = { message: `Getting offsets from ${source.description}`, isDataAvailable: false, isTriggerActive: true };
+          ends.push(await source.latestOffset(this.committed[i]!, limits[i]!));
+        }
       });
       const hasData = ends.some((e, i) => e !== null && !sameOffset(e, this.committed[i]!));
       const W = this.tracker.currentWatermarkMs;
@@ -244,7 +247,8 @@ export class MicroBatchExecution {
         starts: this.committed,
         ends: ends.map((e, i) => e ?? this.committed[i]!),
         watermarkMs: W,
-        lateWatermarkMs: this.prevWatermarkMs,
+        // allowMultiple=false (Spark's UseSingleWatermarkPropagator): late rows use W(N) too.
+        lateWatermarkMs: this.cfg.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple") ? this.prevWatermarkMs : W,
         timestampMs: this.cfg.clock.now(),
       };
       this.status = { message: "Writing offsets to log", isDataAvailable: hasData, isTriggerActive: true };
