@@ -6,6 +6,9 @@ import { AnalysisException } from "../common/errors.js";
 import { anyExpr } from "../plan/expressions.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
 import { isAggregateCall } from "./aggregate-rules.js";
+import { deriveCleanup } from "./join-cleanup.js";
+import { outputOf } from "./types.js";
+import { extractEquiKeys } from "../plan/join-keys.js";
 
 type Mode = "append" | "update" | "complete";
 
@@ -79,7 +82,20 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
   const name = { left_outer: "LeftOuter", right_outer: "RightOuter", full_outer: "FullOuter", left_semi: "LeftSemi", left_anti: "LeftAnti", inner: "Inner", cross: "Cross" }[jt];
   if (ls && rs) {
     if (mode !== "append") fail(`Join between two streaming DataFrames/Datasets is not supported in ${mode[0]!.toUpperCase()}${mode.slice(1)} output mode, only in Append output mode.`);
-    fail("Stream-stream joins are not supported by arus yet; join a stream with a static DataFrame instead.");
+    if (jt === "left_anti") fail("Left anti joins between two streaming DataFrames/Datasets are not supported.");
+    if (jt === "inner" || jt === "cross") return;
+    const l = outputOf(p.left);
+    const r = outputOf(p.right);
+    const { leftKeys, rightKeys } = extractEquiKeys(p.condition, l, r);
+    const cleanup = deriveCleanup(leftKeys, rightKeys, p.condition, l, r);
+    const ok = jt === "left_outer" || jt === "left_semi" ? cleanup.left : jt === "right_outer" ? cleanup.right : cleanup.left || cleanup.right;
+    if (!ok) {
+      fail(
+        `Stream-stream ${name} join between two streaming DataFrame/Datasets is not supported without a watermark in the join keys, or a watermark on the nullable side and an appropriate range condition; ` +
+          "add withWatermark(...) on both sides and a condition such as `l.ts >= r.ts - interval 5 minutes AND l.ts <= r.ts + interval 5 minutes`.",
+      );
+    }
+    return;
   }
   if (ls && (jt === "right_outer" || jt === "full_outer")) {
     fail(`${name} join with a streaming DataFrame/Dataset on the left and a static DataFrame/DataSet on the right not supported.`);

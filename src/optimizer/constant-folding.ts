@@ -12,6 +12,16 @@ import { constantVector } from "../columnar/vector.js";
 
 // Folding never depends on the session: functions that read the context are not foldable.
 const FOLD_CTX: EvalContext = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: false };
+// The session decides ANSI mode at run time, so fold only what both modes agree on: an ANSI
+// error (1 / 0, cast('a' as int)) throws here and the expression is left to fail at run time.
+const ANSI_CTX: EvalContext = { ...FOLD_CTX, ansi: true };
+
+function agreed(evalIn: (ctx: EvalContext) => unknown): unknown {
+  const strict = evalIn(ANSI_CTX);
+  const lax = evalIn(FOLD_CTX);
+  if (!Object.is(strict, lax) && JSON.stringify(strict) !== JSON.stringify(lax)) throw new Error("ANSI-dependent result");
+  return strict;
+}
 
 function fold(e: Expr): Expr {
   if (e.kind !== "call" && e.kind !== "cast") return e;
@@ -23,8 +33,10 @@ function fold(e: Expr): Expr {
       const from = (e.child as Expr & { kind: "literal" }).type;
       if (["timestamp", "date"].includes(from.kind) || ["timestamp", "date"].includes(e.to.kind)) return e;
       const c = e.child as Expr & { kind: "literal" };
-      const v = castVector(constantVector(c.type, c.value, 1), e.to, 1, FOLD_CTX);
-      return literal(getValue(v, 0), e.to);
+      return literal(
+        agreed((ctx) => getValue(castVector(constantVector(c.type, c.value, 1), e.to, 1, ctx), 0)),
+        e.to,
+      );
     }
     const fn = lookupFunction(e.name);
     if (!fn || fn.kind !== "scalar" || fn.foldable === false || e.name.startsWith("__")) return e;
@@ -34,7 +46,10 @@ function fold(e: Expr): Expr {
     });
     const type = typeOf(e);
     if (["timestamp", "date"].includes(type.kind)) return e;
-    return literal(getValue(fn.kernel(args, 1, FOLD_CTX), 0), type);
+    return literal(
+      agreed((ctx) => getValue(fn.kernel(args, 1, ctx), 0)),
+      type,
+    );
   } catch {
     // Errors (e.g. ANSI division by zero) must surface at run time, not while planning.
     return e;

@@ -20,7 +20,7 @@ import { SortExec } from "../execution/operators/sort.js";
 import type { PhysicalOperator } from "../execution/operator.js";
 import { AnalysisException } from "../common/errors.js";
 import type { LogicalPlan } from "../plan/logical.js";
-import { extractEquiKeys } from "./join-keys.js";
+import { extractEquiKeys } from "../plan/join-keys.js";
 import { resolveColumn } from "../analyzer/resolve-names.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";

@@ -5,13 +5,15 @@
  * Stateful operators get ids 0, 1, ... in plan order; they name the state directories.
  */
 import type { Batch } from "../columnar/batch.js";
-import { outputOf } from "../analyzer/types.js";
+import { outputOf, typeOf } from "../analyzer/types.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { WatermarkExec } from "../execution/stateful/watermark.js";
 import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
 import { StreamingLimitExec } from "../execution/stateful/limit.js";
+import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
+import { extractEquiKeys } from "../plan/join-keys.js";
 import { type Attribute, call, type Expr } from "../plan/expressions.js";
 import type { EvalContext } from "../functions/index.js";
 import { compilePredicate } from "../execution/compile.js";
@@ -30,7 +32,7 @@ export interface StatefulOperatorInfo {
   /** `name: type` of the state key and value columns, for change detection. */
   readonly keySchema: string[];
   readonly valueSchema: string[];
-  readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark" | "limit";
+  readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark" | "limit" | "join";
   /** Does a watermark flow into this operator (no-data batches, eviction)? */
   readonly hasWatermark: boolean;
 }
@@ -136,6 +138,24 @@ export function planStreaming(plan: LogicalPlan, outputMode: "append" | "update"
             name: session ? "sessionWindowStateStoreSaveExec" : "stateStoreSave",
             keySchema: columns(exec.spec.groupAttrs),
             valueSchema: exec.spec.aggCalls.flatMap((c, i) => exec.spec.bufferTypes()[i]!.map((t, k) => `${exprToSql(c.call)}[${k}]: ${simpleString(t)}`)),
+          });
+          return exec;
+        }
+        case "join": {
+          if (!isStreamingPlan(p.left) || !isStreamingPlan(p.right)) return null;
+          const id = stateful.length;
+          const left = planChild(p.left);
+          const right = planChild(p.right);
+          const { leftKeys, rightKeys } = extractEquiKeys(p.condition, left.output, right.output);
+          const exec = new StreamStreamJoinExec(id, leftKeys, rightKeys, p.joinType, p.condition, left, right, outputOf(p));
+          const cleanup = StreamStreamJoinExec.cleanupOf(exec);
+          stateful.push({
+            id,
+            kind: "join",
+            hasWatermark: cleanup.left || cleanup.right,
+            name: "symmetricHashJoin",
+            keySchema: leftKeys.map((k) => `${exprToSql(k)}: ${simpleString(typeOf(k))}`),
+            valueSchema: [...columns(left.output), ...columns(right.output)],
           });
           return exec;
         }

@@ -13,6 +13,9 @@ import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type Metada
 import { type CommitMetadata, commitCodec, offsetCodec, type OffsetSeq, STICKY_CONFS } from "../checkpoint/offset-log.js";
 import { ArusError } from "../common/errors.js";
 
+/** Lock files held by queries of this process. */
+const heldLocks = new Set<string>();
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -106,9 +109,9 @@ export class CheckpointStore {
     const lock = path.join(this.dir, ".arus-lock");
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const h = await fs.open(lock, "wx");
-        await h.writeFile(String(process.pid));
-        await h.close();
+        // Created with its content in one step (temp file + link): never seen empty.
+        await writeAtomic(nodeFs, lock, String(process.pid), false);
+        heldLocks.add(lock);
         this.locked = lock;
         return;
       } catch (e) {
@@ -120,7 +123,9 @@ export class CheckpointStore {
             `Checkpoint ${this.dir} is in use by another running query (process ${pid}). Only one query may use a checkpointLocation at a time; stop it or use another location.`,
           );
         }
-        if (pid === process.pid) {
+        // Our pid but not held here: left by an earlier process with the same pid (a restarted
+        // container's pid 1), as stale as a dead pid's.
+        if (pid === process.pid && heldLocks.has(lock)) {
           throw new ArusError("CONCURRENT_QUERY", `Checkpoint ${this.dir} is already used by an active query in this process.`);
         }
         await fs.unlink(lock).catch(() => {});
@@ -128,7 +133,10 @@ export class CheckpointStore {
     }
   }
   async releaseLock(): Promise<void> {
-    if (this.locked) await fs.unlink(this.locked).catch(() => {});
+    if (this.locked) {
+      heldLocks.delete(this.locked);
+      await fs.unlink(this.locked).catch(() => {});
+    }
     this.locked = null;
   }
   private locked: string | null = null;

@@ -93,7 +93,8 @@ export class MicroBatchExecution {
 
   constructor(private readonly cfg: MicroBatchConfig) {
     this.committed = cfg.sources.map(() => null);
-    const policy = cfg.conf.get("spark.sql.streaming.multipleWatermarkPolicy").toLowerCase() as "min" | "max";
+    // The policy is frozen in the checkpoint's offset log; a restart keeps it whatever the session says.
+    const policy = (cfg.checkpoint.stickyConf["spark.sql.streaming.multipleWatermarkPolicy"] ?? cfg.conf.get("spark.sql.streaming.multipleWatermarkPolicy")).toLowerCase() as "min" | "max";
     this.tracker = new WatermarkTracker(policy);
     this.progress = new ProgressBuilder(cfg);
     this.hasWatermark = cfg.plan.watermarkNodes.length > 0;
@@ -170,6 +171,8 @@ export class MicroBatchExecution {
     if (trigger.kind === "availableNow") {
       for (const s of this.cfg.sources) if (s.supportsAvailableNow) await s.prepareForAvailableNow();
     }
+    // Spark 4.0: AvailableNow with a source that cannot fix its end offset runs a single batch.
+    const singleBatch = trigger.kind === "once" || (trigger.kind === "availableNow" && this.cfg.sources.some((s) => !s.supportsAvailableNow));
     const limits = this.readLimits();
     const pollMs = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
     while (!this.stopRequested) {
@@ -179,7 +182,7 @@ export class MicroBatchExecution {
       // trigger never leaves the microtask queue, and back-to-back batches would starve them.
       await new Promise<void>((r) => setImmediate(r));
       if (this.stopRequested) break;
-      if (trigger.kind === "once") break;
+      if (singleBatch) break;
       if (trigger.kind === "availableNow" && !ran) break;
       if (!ran) this.notifyIdle();
       if (trigger.kind === "processingTime" && trigger.intervalMs > 0) {
@@ -314,6 +317,8 @@ export class MicroBatchExecution {
       state,
     };
     let output: Batch[] = [];
+    // The incremental plan is built once at start; the key is still reported, as Spark does.
+    await prog.time("queryPlanning", async () => {});
     try {
       await prog.time("addBatch", async () => {
         output = await this.cfg.plan.physical.execute(ctx);

@@ -1,37 +1,68 @@
 /**
  * One state store provider per (operator, partition, store name), created on first use and
- * kept for the query's life, so the live map stays in memory between batches.
+ * kept for the query's life, so the live state stays loaded between batches. The provider
+ * class comes from `spark.sql.streaming.stateStore.providerClass` (sticky: the checkpoint's
+ * value wins): the in-memory provider (default; Spark's HDFS-backed class name maps to it) or
+ * the lmdb one for state larger than memory (Spark's RocksDB class name maps to it). The lmdb
+ * module is imported only when that provider is chosen. docs/state.md.
  */
+
+import path from "node:path";
 import type { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
+import type { ProviderOptions } from "../state/provider-base.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 
-const PROVIDERS = new Set(["arus.state.MemoryStateStoreProvider", "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider"]);
+type ProviderKind = "memory" | "lmdb";
+const PROVIDERS: Record<string, ProviderKind> = {
+  "arus.state.MemoryStateStoreProvider": "memory",
+  "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider": "memory",
+  "arus.state.LmdbStateStoreProvider": "lmdb",
+  "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider": "lmdb",
+};
+/** Optional: put the lmdb environments under this local directory instead of the checkpoint. */
+export const LMDB_LOCAL_DIR_CONF = "arus.state.lmdb.localDir";
 
 export class StateStoreRegistry {
   private readonly providers = new Map<string, StateStoreProvider>();
   private batchesSinceMaintenance = 0;
+  private readonly kind: ProviderKind;
 
   constructor(
     private readonly checkpoint: CheckpointStore,
     private readonly conf: RuntimeConfig,
   ) {
-    const cls = checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
-    if (!PROVIDERS.has(cls)) {
-      throw new IllegalArgumentException(`Unknown state store provider '${cls}'. Available: ${[...PROVIDERS].join(", ")}.`);
+    const cls =
+      checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
+    const kind = PROVIDERS[cls];
+    if (!kind) {
+      throw new IllegalArgumentException(`Unknown state store provider '${cls}'. Available: ${Object.keys(PROVIDERS).join(", ")}.`);
     }
+    this.kind = kind;
+  }
+
+  private async create(op: number, partition: number, name: string | undefined): Promise<StateStoreProvider> {
+    const dir = this.checkpoint.stateDir(op, partition, name);
+    const opts: ProviderOptions = {
+      minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
+      minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
+    };
+    if (this.kind === "memory") return new MemoryStateStoreProvider(dir, opts);
+    const { LmdbStateStoreProvider } = await import("../state/lmdb-provider.js");
+    const local = this.conf.get(LMDB_LOCAL_DIR_CONF, "");
+    const parts = [String(op), String(partition), ...(name && name !== "default" ? [name] : [])];
+    // Without a checkpoint the provider uses a temp dir it deletes on close.
+    const lmdbDir = local && dir ? path.join(local, this.checkpoint.queryId, ...parts) : undefined;
+    return new LmdbStateStoreProvider(dir, { ...opts, lmdbDir });
   }
 
   async store(op: number, partition: number, name: string | undefined, version: number): Promise<StateStore> {
     const key = `${op}/${partition}/${name ?? "default"}`;
     let p = this.providers.get(key);
     if (!p) {
-      p = new MemoryStateStoreProvider(this.checkpoint.stateDir(op, partition, name), {
-        minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
-        minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
-      });
+      p = await this.create(op, partition, name);
       this.providers.set(key, p);
     }
     return p.getStore(version);

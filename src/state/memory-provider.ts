@@ -1,246 +1,347 @@
 /**
- * The default state store provider (Spark's HDFSBackedStateStoreProvider): the live map is in
- * memory; every commit writes `<version>.delta` (puts and removes), and every
- * `minDeltasForSnapshot` versions a `<version>.snapshot` with the whole map. Loading version v
- * reads the newest snapshot <= v and replays the deltas after it. Files are msgpack with a
- * format header; writes are atomic. Without a checkpoint directory nothing is written.
+ * The default state store provider (Spark's HDFSBackedStateStoreProvider): the live state is
+ * one JS Map per (operator, partition, store); every commit that changed something writes
+ * `<version>.delta`, and maintenance writes `<version>.snapshot` once `minDeltasForSnapshot`
+ * deltas piled up. Loading version v reads the newest snapshot <= v and replays the deltas
+ * after it (files.ts, codec.ts). Without a checkpoint directory nothing is written.
+ *
+ * Hot path (see docs/state.md for the measurements): a batch's changes go straight into the
+ * live Map and the store keeps only the first previous value of each touched key (the undo
+ * log, which is also the delta at commit). No per-put size accounting: memoryUsedBytes() is
+ * numKeys x an average entry size sampled at commit. New keys are stored flattened (V8 keeps
+ * JSON.stringify results as rope strings, about 50 B more per key).
  */
-import path from "node:path";
-import { Packr } from "msgpackr";
-import { crashPoint } from "../common/crash-points.js";
-import { type CheckpointFs, nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
-import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
-import type { StateRow, StateStore, StateStoreProvider } from "./store.js";
+import type { StateRecord } from "./codec.js";
+import { FileBackedProvider, type OpenStore, type ProviderOptions, StateStoreClosedError } from "./provider-base.js";
+import { entryBytes } from "./size.js";
+import type { StateRow, StateStoreMetrics } from "./store.js";
 
-const MAGIC = "arus-state";
-const FORMAT_VERSION = 1;
-// structuredClone keeps Map (MAP values) and plain objects (STRUCT values) apart.
-const packr = new Packr({ moreTypes: true, structuredClone: true });
+export type { ProviderOptions } from "./provider-base.js";
+export { estimateBytes } from "./size.js";
 
-interface StateFile {
-  magic: string;
-  format: number;
-  puts: [string, StateRow][];
-  removes: string[];
+/**
+ * A flat copy of a rope (cons) string. JSON.stringify returns ropes for results over 32
+ * chars; a Map keeps the rope plus its flattened buffer. `unescape` returns the flattened
+ * buffer itself and changes nothing in a string without '%'.
+ */
+function flatKey(k: string): string {
+  return k.length > 12 && k.indexOf("%") === -1 ? unescape(k) : k;
 }
 
-export function estimateBytes(v: unknown): number {
-  if (v === null || v === undefined) return 1;
-  if (typeof v === "number" || typeof v === "boolean") return 8;
-  if (typeof v === "string") return 2 * v.length + 8;
-  if (v instanceof Uint8Array) return v.length + 8;
-  if (Array.isArray(v)) {
-    let n = 16;
-    for (const x of v) n += estimateBytes(x);
-    return n;
+/**
+ * Struct interning: rows of a windowed aggregation all carry their window as a fresh
+ * `{start, end}` object (80 B each). The store replaces a flat plain object (primitive fields
+ * only) by an equal one it saw earlier in the same batch, copying the row instead of mutating
+ * the caller's array. The table is dropped at commit, so it never outlives a batch.
+ */
+class StructInterner {
+  private table = new Map<string, object>();
+  private last: Record<string, unknown> | null = null;
+
+  /** `row`, or a copy of it with its flat structs replaced by the interned ones; `own`: the caller owns the row, replace in place. */
+  row(row: StateRow, own = false): StateRow {
+    let out: unknown[] | null = own ? (row as unknown[]) : null;
+    for (let i = 0; i < row.length; i++) {
+      const v = row[i];
+      if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype) continue;
+      const c = this.intern(v as Record<string, unknown>);
+      if (c !== v) {
+        out ??= row.slice();
+        out[i] = c;
+      }
+    }
+    return out ?? row;
   }
-  if (v instanceof Map) {
-    let n = 16;
-    for (const [k, x] of v) n += estimateBytes(k) + estimateBytes(x);
-    return n;
+
+  private intern(o: Record<string, unknown>): object {
+    const last = this.last;
+    if (o === last || (last !== null && sameFlat(o, last))) return last!;
+    let sig = "";
+    for (const k in o) {
+      const v = o[k];
+      const t = typeof v;
+      if (t === "object" ? v !== null : t !== "number" && t !== "string" && t !== "boolean") return o;
+      sig += t === "string" ? `${k.length}:${k}s${(v as string).length}:${v},` : `${k.length}:${k}n${v},`;
+    }
+    let c = this.table.get(sig);
+    if (c === undefined) {
+      if (this.table.size >= 65_536) this.table.clear();
+      this.table.set(sig, o);
+      c = o;
+    }
+    this.last = c as Record<string, unknown>;
+    return c;
   }
-  let n = 16;
-  for (const x of Object.values(v as object)) n += estimateBytes(x) + 8;
-  return n;
+
+  clear(): void {
+    this.table = new Map();
+    this.last = null;
+  }
 }
 
-export interface ProviderOptions {
-  minDeltasForSnapshot: number;
-  minBatchesToRetain: number;
-  fs?: CheckpointFs;
+function sameFlat(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const k in a) {
+    const v = a[k];
+    if (v !== b[k] || (typeof v === "object" && v !== null)) return false;
+    if (v === undefined && !(k in b)) return false;
+    n++;
+  }
+  for (const _k in b) n--;
+  return n === 0;
 }
 
-export class MemoryStateStoreProvider implements StateStoreProvider {
+const OPEN = 0;
+const COMMITTED = 1;
+const ABORTED = 2;
+
+export class MemoryStateStoreProvider extends FileBackedProvider {
   private map = new Map<string, StateRow>();
-  private version = -1;
-  private bytes = 0;
-  private readonly fsys: CheckpointFs;
+  /** Average bytes per entry, sampled. */
+  private avgEntry = 0;
 
-  constructor(
-    /** `<ckpt>/state/<op>/<partition>[/<store>]`, or null for no files. */
-    readonly dir: string | null,
-    private readonly opts: ProviderOptions,
-  ) {
-    this.fsys = opts.fs ?? nodeFs;
+  constructor(dir: string | null, opts: ProviderOptions) {
+    super(dir, opts);
   }
 
-  async getStore(version: number): Promise<StateStore> {
-    if (version !== this.version) await this.load(version);
-    return new MemoryStateStore(this, version);
+  protected async load(version: number): Promise<void> {
+    const hadState = this.version > 0;
+    this.map = new Map();
+    this.avgEntry = 0;
+    this.version = -1;
+    if (version === 0) {
+      this.version = 0;
+      return;
+    }
+    if (!this.files) {
+      // Without files only the current version exists; a fresh provider starts empty.
+      if (hadState) throw new Error(`state version ${version} is not available: there is no checkpoint location to load it from`);
+      this.version = version;
+      return;
+    }
+    const plan = await this.files.plan(version);
+    const map = this.map;
+    const interner = new StructInterner();
+    let sampled = 0;
+    let sampleBytes = 0;
+    const apply = (records: StateRecord[]) => {
+      for (let i = 0; i < records.length; i++) {
+        const [k, v] = records[i]!;
+        if (v === null) map.delete(k);
+        else map.set(k, interner.row(v, true));
+      }
+      if (records.length && sampled < 64) {
+        const [k, v] = records[records.length >> 1]!;
+        if (v !== null) {
+          sampleBytes += entryBytes(k, v);
+          sampled++;
+        }
+      }
+    };
+    if (plan.snapshot > 0) for await (const chunk of this.files.read(plan.snapshot, "snapshot")) apply(chunk);
+    for (const d of plan.deltas) for await (const chunk of this.files.read(d, "delta")) apply(chunk);
+    this.avgEntry = sampled ? sampleBytes / sampled : 0;
+    this.version = version;
   }
 
-  /** @internal */
-  liveMap(): Map<string, StateRow> {
-    return this.map;
+  protected newStore(version: number): OpenStore {
+    return new MemoryStateStore(this, version, this.map);
   }
-  /** @internal */
-  addBytes(n: number): void {
-    this.bytes += n;
+
+  protected *snapshotRecords(): Iterable<StateRecord> {
+    for (const e of this.map) yield e;
   }
-  /** @internal */
-  get memoryUsedBytes(): number {
-    return this.bytes;
+
+  protected async closeLive(): Promise<void> {
+    this.map = new Map();
+    this.avgEntry = 0;
   }
 
   /** @internal called by the store's commit */
-  async commitVersion(newVersion: number, puts: Map<string, StateRow>, removes: Set<string>): Promise<void> {
-    // Unchanged partitions write nothing (Spark writes an empty delta per partition per batch:
-    // 200 tiny files per operator per batch by default); a missing delta means "no changes".
-    if (this.dir && (puts.size > 0 || removes.size > 0)) {
-      const delta: StateFile = { magic: MAGIC, format: FORMAT_VERSION, puts: [...puts], removes: [...removes] };
-      await writeAtomic(this.fsys, path.join(this.dir, `${newVersion}.delta`), packr.pack(delta), true);
-    }
-    this.version = newVersion;
+  commitStore(store: MemoryStateStore, records: StateRecord[]): Promise<number> {
+    return this.serial(async () => {
+      this.assertCurrent(store);
+      const next = store.version + 1;
+      await this.writeDelta(next, records);
+      this.version = next;
+      this.released(store);
+      this.sample(records);
+      return next;
+    });
   }
 
-  private async load(version: number): Promise<void> {
-    this.map = new Map();
-    this.bytes = 0;
-    this.version = version;
-    if (version === 0 || !this.dir) return;
-    const files = await this.fsys.readdir(this.dir);
-    const snapshots = files
-      .map((f) => /^(\d+)\.snapshot$/.exec(f))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => Number(m[1]))
-      .filter((v) => v <= version)
-      .sort((a, b) => b - a);
-    const base = snapshots[0] ?? 0;
-    if (base > 0) this.apply(await this.readFile(path.join(this.dir, `${base}.snapshot`)));
-    for (let v = base + 1; v <= version; v++) {
-      const f = path.join(this.dir, `${v}.delta`);
-      if (await this.fsys.exists(f)) this.apply(await this.readFile(f));
-    }
+  /** @internal */
+  releaseStore(store: MemoryStateStore): void {
+    this.released(store);
   }
 
-  private apply(file: StateFile): void {
-    for (const [k, row] of file.puts) {
-      const old = this.map.get(k);
-      if (old) this.bytes -= estimateBytes(k) + estimateBytes(old);
-      this.map.set(k, row);
-      this.bytes += estimateBytes(k) + estimateBytes(row);
+  private sample(records: StateRecord[]): void {
+    let n = 0;
+    let bytes = 0;
+    const step = Math.max(1, Math.floor(records.length / 16));
+    for (let i = 0; i < records.length; i += step) {
+      const [k, v] = records[i]!;
+      if (v === null) continue;
+      bytes += entryBytes(k, v);
+      n++;
     }
-    for (const k of file.removes) {
-      const old = this.map.get(k);
-      if (old) this.bytes -= estimateBytes(k) + estimateBytes(old);
-      this.map.delete(k);
-    }
+    if (n === 0) return;
+    const avg = bytes / n;
+    this.avgEntry = this.avgEntry === 0 ? avg : 0.75 * this.avgEntry + 0.25 * avg;
   }
 
-  private async readFile(f: string): Promise<StateFile> {
-    const buf = await this.fsys.readFile(f);
-    if (buf.length === 0) throw new CheckpointCorruptError(f, "the file is empty");
-    let file: StateFile;
-    try {
-      file = packr.unpack(buf) as StateFile;
-    } catch (e) {
-      throw new CheckpointCorruptError(f, `it is not a readable state file (${(e as Error).message})`);
-    }
-    if (!file || file.magic !== MAGIC) throw new CheckpointCorruptError(f, "it is not an arus state file");
-    if (file.format > FORMAT_VERSION) {
-      throw new CheckpointCorruptError(f, `it was written by a newer state format (v${file.format}; this arus reads up to v${FORMAT_VERSION})`);
-    }
-    return file;
+  /** @internal */
+  estimatedBytes(): number {
+    return Math.round(this.map.size * this.avgEntry);
   }
 
-  async doMaintenance(): Promise<void> {
-    if (!this.dir || this.version <= 0) return;
-    const files = await this.fsys.readdir(this.dir);
-    const snaps = files.map((f) => /^(\d+)\.snapshot$/.exec(f)).filter((m) => m).map((m) => Number(m![1]));
-    const lastSnap = Math.max(0, ...snaps);
-    if (this.version - lastSnap >= this.opts.minDeltasForSnapshot) {
-      const snap: StateFile = { magic: MAGIC, format: FORMAT_VERSION, puts: [...this.map], removes: [] };
-      crashPoint("insideStateSnapshot", this.version - 1);
-      await writeAtomic(this.fsys, path.join(this.dir, `${this.version}.snapshot`), packr.pack(snap), true);
-    }
-    // Keep what rebuilds versions >= latest - minBatchesToRetain.
-    const oldest = this.version - this.opts.minBatchesToRetain;
-    const allSnaps = (await this.fsys.readdir(this.dir)).map((f) => /^(\d+)\.snapshot$/.exec(f)).filter((m) => m).map((m) => Number(m![1]));
-    const baseSnap = Math.max(0, ...allSnaps.filter((s) => s <= oldest));
-    if (baseSnap === 0) return;
-    for (const f of await this.fsys.readdir(this.dir)) {
-      const m = /^(\d+)\.(delta|snapshot)$/.exec(f);
-      if (m && Number(m[1]) < baseSnap) await this.fsys.unlink(path.join(this.dir, f)).catch(() => {});
-    }
-  }
-
-  async close(): Promise<void> {
-    this.map = new Map();
-    this.version = -1;
+  /** @internal */
+  metricsOf(): Record<string, number> {
+    return {
+      ...this.providerMetrics(),
+      stateOnCurrentVersionSizeBytes: this.estimatedBytes(),
+      lastCommitFileBytes: this.lastCommitFileBytes,
+    };
   }
 }
 
-/** One batch's view: changes apply to the live map at once and are undone on abort. */
-class MemoryStateStore implements StateStore {
-  private readonly puts = new Map<string, StateRow>();
-  private readonly removes = new Set<string>();
-  private readonly undo = new Map<string, StateRow | undefined>();
-  private done = false;
+/**
+ * One batch's view: changes apply to the live map at once. The store logs every change
+ * (key, previous value, new value) in three parallel arrays: abort replays the log backwards,
+ * commit writes it as the delta (in order, like Spark's delta stream, so a key put twice in a
+ * batch appears twice). That costs no hash lookup beyond the Map's own, and a `get` followed by
+ * a `put` of the same key looks the key up once.
+ */
+class MemoryStateStore implements OpenStore {
+  private logKeys: string[] = [];
+  /** Previous value; undefined = the key did not exist. */
+  private logOld: (StateRow | undefined)[] = [];
+  /** New value; null = removed. */
+  private logNew: (StateRow | null)[] = [];
+  private state = OPEN;
+  private updated = 0;
+  private removed = 0;
+  /** The last key read or written and its current value (saves the put's lookup). */
+  private lastKey: string | undefined = undefined;
+  private lastVal: StateRow | undefined = undefined;
+  private readonly interner = new StructInterner();
 
   constructor(
     private readonly provider: MemoryStateStoreProvider,
     readonly version: number,
+    private readonly map: Map<string, StateRow>,
   ) {}
 
-  private get map(): Map<string, StateRow> {
-    return this.provider.liveMap();
-  }
   get(key: string): StateRow | undefined {
-    return this.map.get(key);
+    const v = this.map.get(key);
+    this.lastKey = key;
+    this.lastVal = v;
+    return v;
   }
+
   put(key: string, value: StateRow): void {
-    const old = this.map.get(key);
-    if (!this.undo.has(key)) this.undo.set(key, old);
-    if (old) this.provider.addBytes(-(estimateBytes(key) + estimateBytes(old)));
+    if (this.state !== OPEN) throw new StateStoreClosedError(this.state === COMMITTED ? "committed" : "aborted");
+    const old = key === this.lastKey ? this.lastVal : this.map.get(key);
+    if (old === undefined) key = flatKey(key);
+    value = this.interner.row(value);
+    this.logKeys.push(key);
+    this.logOld.push(old);
+    this.logNew.push(value);
+    this.updated++;
     this.map.set(key, value);
-    this.provider.addBytes(estimateBytes(key) + estimateBytes(value));
-    this.puts.set(key, value);
-    this.removes.delete(key);
+    this.lastKey = key;
+    this.lastVal = value;
   }
+
   remove(key: string): void {
-    const old = this.map.get(key);
+    if (this.state !== OPEN) throw new StateStoreClosedError(this.state === COMMITTED ? "committed" : "aborted");
+    const old = key === this.lastKey ? this.lastVal : this.map.get(key);
     if (old === undefined) return;
-    if (!this.undo.has(key)) this.undo.set(key, old);
-    this.provider.addBytes(-(estimateBytes(key) + estimateBytes(old)));
+    this.logKeys.push(key);
+    this.logOld.push(old);
+    this.logNew.push(null);
+    this.removed++;
     this.map.delete(key);
-    this.puts.delete(key);
-    this.removes.add(key);
+    this.lastKey = key;
+    this.lastVal = undefined;
   }
+
   entries(): IterableIterator<[string, StateRow]> {
     return this.map.entries();
   }
+
   *prefixScan(prefix: string): IterableIterator<[string, StateRow]> {
     for (const e of this.map) if (e[0].startsWith(prefix)) yield e;
   }
+
   get numKeys(): number {
     return this.map.size;
   }
+
+  hasChanges(): boolean {
+    return this.state === OPEN && this.logKeys.length > 0;
+  }
+
+  private records(): StateRecord[] {
+    const keys = this.logKeys;
+    const vals = this.logNew;
+    const out: StateRecord[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) out[i] = [keys[i]!, vals[i]!];
+    return out;
+  }
+
+  private clearLog(): void {
+    this.interner.clear();
+    this.logKeys = [];
+    this.logOld = [];
+    this.logNew = [];
+    this.lastKey = undefined;
+    this.lastVal = undefined;
+  }
+
   async commit(): Promise<number> {
-    if (this.done) throw new Error("state store already committed or aborted");
+    if (this.state !== OPEN) throw new StateStoreClosedError(this.state === COMMITTED ? "committed" : "aborted");
+    let v: number;
     try {
-      await this.provider.commitVersion(this.version + 1, this.puts, this.removes);
+      v = await this.provider.commitStore(this, this.records());
     } catch (e) {
-      // A failed write leaves no new version: undo so the next load of this version is exact.
+      // A failed write leaves no new version: undo so the live map is exactly `version` again.
       this.abort();
       throw e;
     }
-    this.done = true;
-    return this.version + 1;
+    this.state = COMMITTED;
+    this.clearLog();
+    return v;
   }
+
   abort(): void {
-    if (this.done) return;
-    this.done = true;
-    for (const [k, old] of this.undo) {
-      const cur = this.map.get(k);
-      if (cur) this.provider.addBytes(-(estimateBytes(k) + estimateBytes(cur)));
-      if (old === undefined) this.map.delete(k);
-      else {
-        this.map.set(k, old);
-        this.provider.addBytes(estimateBytes(k) + estimateBytes(old));
-      }
+    if (this.state !== OPEN) return;
+    this.state = ABORTED;
+    const map = this.map;
+    const keys = this.logKeys;
+    const old = this.logOld;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const o = old[i];
+      if (o === undefined) map.delete(keys[i]!);
+      else map.set(keys[i]!, o);
     }
+    this.clearLog();
+    this.updated = 0;
+    this.removed = 0;
+    this.provider.releaseStore(this);
   }
+
   memoryUsedBytes(): number {
-    return this.provider.memoryUsedBytes;
+    return this.provider.estimatedBytes();
+  }
+
+  metrics(): StateStoreMetrics {
+    return {
+      numKeys: this.map.size,
+      numUpdatedKeys: this.updated,
+      numRemovedKeys: this.removed,
+      memoryUsedBytes: this.provider.estimatedBytes(),
+      customMetrics: this.provider.metricsOf(),
+    };
   }
 }

@@ -38,7 +38,8 @@ export interface QueryContext {
 }
 
 /** Matches an expected failure: a message pattern, a substring, or a predicate. */
-export type FailureMatcher = RegExp | string | ((error: Error) => boolean | undefined | void);
+/** A predicate rejects by returning `false` or throwing; any other result accepts. */
+export type FailureMatcher = RegExp | string | ((error: Error) => unknown);
 
 export type StreamAction =
   | { readonly kind: "addData"; readonly source: MemoryStream; readonly rows: readonly InputRow[] }
@@ -49,7 +50,7 @@ export type StreamAction =
   | { readonly kind: "expectFailure"; readonly matcher: FailureMatcher | undefined }
   | {
       readonly kind: "assertOnQuery";
-      readonly fn: (q: StreamingQuery, ctx: QueryContext) => boolean | undefined | void | Promise<boolean | undefined | void>;
+      readonly fn: (q: StreamingQuery, ctx: QueryContext) => unknown;
       readonly message: string | undefined;
       /** Process all available data first (false for `execute`). */
       readonly sync: boolean;
@@ -93,7 +94,7 @@ export function expectFailure(matcher?: FailureMatcher): StreamAction {
   return { kind: "expectFailure", matcher };
 }
 /** After processing all available data, `fn(query, ctx)` must not return false or throw. */
-export function assertOnQuery(fn: (q: StreamingQuery, ctx: QueryContext) => boolean | undefined | void | Promise<boolean | undefined | void>, message?: string): StreamAction {
+export function assertOnQuery(fn: (q: StreamingQuery, ctx: QueryContext) => unknown, message?: string): StreamAction {
   return { kind: "assertOnQuery", fn, message, sync: true };
 }
 /** Run `fn` right away, without waiting for the query to process anything. */

@@ -17,8 +17,9 @@
  */
 import "../index.js";
 
-export { ManualClock } from "../runtime/clock.js";
 export type { Clock } from "../runtime/clock.js";
+export { ManualClock } from "../runtime/clock.js";
+export type { FailureMatcher, InputRow, QueryContext, StartOptions, StreamAction } from "./actions.js";
 export {
   addData,
   advanceClock,
@@ -33,9 +34,8 @@ export {
   startStream,
   stopStream,
 } from "./actions.js";
-export type { FailureMatcher, InputRow, QueryContext, StartOptions, StreamAction } from "./actions.js";
 export type { SinkBatchRows } from "./kit-sink.js";
 export type { ExpectedRow } from "./rows.js";
-export { StreamTestFailure, testStream } from "./test-stream.js";
 export type { StreamTestResult, TestStreamOptions } from "./test-stream.js";
+export { StreamTestFailure, testStream } from "./test-stream.js";
 export { win } from "./values.js";

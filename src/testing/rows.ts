@@ -24,11 +24,19 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
   switch (type?.kind) {
     case "timestamp": {
       // Internal unit is micros; a Date or a number is epoch ms (as MemoryStream.addData reads it).
-      const micros = v instanceof Date ? dateMicros(v) : typeof v === "number" ? Math.round(v * 1000) : typeof v === "string" ? parseTimestamp(v, tz) : null;
+      const micros =
+        v instanceof Date
+          ? dateMicros(v)
+          : typeof v === "number"
+            ? Math.round(v * 1000)
+            : typeof v === "string"
+              ? parseTimestamp(v, tz)
+              : null;
       return micros === null || Number.isNaN(micros) ? String(v) : { ts: micros };
     }
     case "date": {
-      const days = v instanceof Date ? Math.floor(v.getTime() / 86_400_000) : typeof v === "number" ? v : typeof v === "string" ? parseDate(v) : null;
+      const days =
+        v instanceof Date ? Math.floor(v.getTime() / 86_400_000) : typeof v === "number" ? v : typeof v === "string" ? parseDate(v) : null;
       return days === null ? String(v) : { date: days };
     }
     case "struct": {
@@ -85,10 +93,13 @@ function cmp(a: string, b: string): number {
 /** One row, normalized: columns in schema order, then any extra keys the row has. */
 export function normalizeRow(row: ExpectedRow | Row, schema: StructType, tz: string): Norm {
   const names = schema.fields.map((f) => f.name);
-  const obj: Record<string, unknown> = Array.isArray(row) ? Object.fromEntries(names.map((n, i) => [n, i < row.length ? row[i] : MISSING_VALUE])) : { ...(row as Record<string, unknown>) };
+  const obj: Record<string, unknown> = Array.isArray(row)
+    ? Object.fromEntries(names.map((n, i) => [n, i < row.length ? row[i] : MISSING_VALUE]))
+    : { ...(row as Record<string, unknown>) };
   if (Array.isArray(row) && row.length > names.length) obj["<extra values>"] = row.slice(names.length);
   const out: { [k: string]: Norm } = {};
-  for (const f of schema.fields) out[f.name] = f.name in obj && obj[f.name] !== MISSING_VALUE ? normalizeValue(obj[f.name], f.type, tz) : MISSING;
+  for (const f of schema.fields)
+    out[f.name] = f.name in obj && obj[f.name] !== MISSING_VALUE ? normalizeValue(obj[f.name], f.type, tz) : MISSING;
   for (const k of Object.keys(obj).sort()) if (!(k in out)) out[k] = normalizePlain(obj[k]);
   return out;
 }
@@ -121,7 +132,7 @@ export function diffRows(expected: readonly (ExpectedRow | Row)[], actual: reado
     else matchedActual.add(hit);
   });
   const unexpected = new Set<number>();
-  a.forEach((_, i) => matchedActual.has(i) || unexpected.add(i));
+  for (let i = 0; i < a.length; i++) if (!matchedActual.has(i)) unexpected.add(i);
   return {
     equal: missing.size === 0 && unexpected.size === 0,
     missing,
@@ -138,7 +149,8 @@ export function renderNorm(n: Norm): string {
   if (typeof n !== "object") return String(n);
   if (Array.isArray(n)) return `[${n.map(renderNorm).join(", ")}]`;
   if ("ts" in n && Object.keys(n).length === 1 && typeof n.ts === "number") return isoMicros(n.ts);
-  if ("date" in n && Object.keys(n).length === 1 && typeof n.date === "number") return new Date(n.date * 86_400_000).toISOString().slice(0, 10);
+  if ("date" in n && Object.keys(n).length === 1 && typeof n.date === "number")
+    return new Date(n.date * 86_400_000).toISOString().slice(0, 10);
   return `{${Object.entries(n)
     .map(([k, v]) => `${k}: ${renderNorm(v as Norm)}`)
     .join(", ")}}`;

@@ -63,7 +63,15 @@ class CheckFailure extends Error {
   }
 }
 
-const NEEDS_STREAM = new Set<StreamAction["kind"]>(["check", "advanceClock", "stopStream", "expectFailure", "assertOnQuery", "processAllAvailable", "awaitTermination"]);
+const NEEDS_STREAM = new Set<StreamAction["kind"]>([
+  "check",
+  "advanceClock",
+  "stopStream",
+  "expectFailure",
+  "assertOnQuery",
+  "processAllAvailable",
+  "awaitTermination",
+]);
 
 /** Insert `startStream()` unless the script starts the stream before it first needs one. */
 function withImplicitStart(actions: readonly StreamAction[]): StreamAction[] {
@@ -84,7 +92,12 @@ function withImplicitStart(actions: readonly StreamAction[]): StreamAction[] {
  *   checkLastBatch([{ v: 1, count: 2 }]),
  * ]);
  */
-export async function testStream(df: DataFrame, outputMode: OutputMode, actions: readonly StreamAction[], options: TestStreamOptions = {}): Promise<StreamTestResult> {
+export async function testStream(
+  df: DataFrame,
+  outputMode: OutputMode,
+  actions: readonly StreamAction[],
+  options: TestStreamOptions = {},
+): Promise<StreamTestResult> {
   const runner = new Runner(df, outputMode, withImplicitStart(actions), options);
   return runner.run();
 }
@@ -124,7 +137,8 @@ class Runner {
   async run(): Promise<StreamTestResult> {
     let index = 0;
     try {
-      if (!this.df.isStreaming) throw new StreamTestFailure("testStream needs a streaming DataFrame (from readStream or a MemoryStream).", -1);
+      if (!this.df.isStreaming)
+        throw new StreamTestFailure("testStream needs a streaming DataFrame (from readStream or a MemoryStream).", -1);
       this.ownsDir = !this.options.checkpointLocation;
       this.checkpointDir = this.options.checkpointLocation ?? (await mkdtemp(path.join(tmpdir(), "arus-teststream-")));
       for (; index < this.actions.length; index++) {
@@ -135,8 +149,9 @@ class Runner {
         }
       }
       const q = this.query;
-      if (q && q.isActive) await q.stop();
-      if (q?.exception && q.exception !== this.consumedFailure) throw this.failure(new Error(`the query failed: ${q.exception.message}`), -1);
+      if (q?.isActive) await q.stop();
+      if (q?.exception && q.exception !== this.consumedFailure)
+        throw this.failure(new Error(`the query failed: ${q.exception.message}`), -1);
       return { query: this.query, sinkBatches: this.sink.batches };
     } finally {
       await this.cleanup();
@@ -173,7 +188,7 @@ class Runner {
       case "assertOnQuery": {
         const q = this.requireQuery("assertOnQuery");
         if (a.sync) await this.sync();
-        let ok: boolean | undefined | void;
+        let ok: unknown;
         try {
           ok = await a.fn(q, this.context());
         } catch (e) {
@@ -203,7 +218,8 @@ class Runner {
   }
 
   private requireQuery(what: string): StreamingQuery {
-    if (this.pendingStartError) throw new Error(`${what}: the stream failed to start: ${this.pendingStartError.message}`, { cause: this.pendingStartError });
+    if (this.pendingStartError)
+      throw new Error(`${what}: the stream failed to start: ${this.pendingStartError.message}`, { cause: this.pendingStartError });
     if (!this.query) throw new Error(`${what}: no stream has been started`);
     return this.query;
   }
@@ -221,9 +237,15 @@ class Runner {
     if (opts.clock) this.clock = opts.clock;
     if (manual) this.clock ??= new ManualClock(0);
     if (this.clock && parsed.kind === "processingTime" && !manual) {
-      throw new Error("a manual clock needs a processingTime trigger with an interval, e.g. { processingTime: '1 second' }: the default trigger would poll on it and never advance");
+      throw new Error(
+        "a manual clock needs a processingTime trigger with an interval, e.g. { processingTime: '1 second' }: the default trigger would poll on it and never advance",
+      );
     }
-    let w = this.df.writeStream.format(KIT_SINK_FORMAT).outputMode(this.mode).option("kitSinkId", this.sink.id).option("checkpointLocation", this.checkpointDir);
+    let w = this.df.writeStream
+      .format(KIT_SINK_FORMAT)
+      .outputMode(this.mode)
+      .option("kitSinkId", this.sink.id)
+      .option("checkpointLocation", this.checkpointDir);
     for (const [k, v] of Object.entries(this.options.writerOptions ?? {})) w = w.option(k, v);
     if (this.options.queryName) w = w.queryName(this.options.queryName);
     if (trigger) w = w.trigger(trigger);
@@ -266,7 +288,10 @@ class Runner {
   }
 
   private async advance(ms: number): Promise<void> {
-    if (!this.clock) throw new Error("advanceClock needs a processingTime trigger (the kit then drives a manual clock): pass { trigger: { processingTime: '1 second' } }");
+    if (!this.clock)
+      throw new Error(
+        "advanceClock needs a processingTime trigger (the kit then drives a manual clock): pass { trigger: { processingTime: '1 second' } }",
+      );
     const q = this.query;
     const running = q?.isActive && this.manual;
     if (running) await waitUntilQuiet(q, this.clock, this.timeoutMs);
@@ -292,27 +317,41 @@ class Runner {
       this.consumedFailure = err;
     }
     const verdict = matchFailure(err, matcher);
-    if (verdict !== true) throw new Error(`expectFailure: the query failed, but not as expected: ${verdict}\nactual error: ${err.message}`, { cause: err });
+    if (verdict !== true)
+      throw new Error(`expectFailure: the query failed, but not as expected: ${verdict}\nactual error: ${err.message}`, { cause: err });
   }
 
-  private async check(scope: "all" | "lastBatch" | "newRows", expected: readonly (Readonly<Record<string, unknown>> | readonly unknown[])[]): Promise<void> {
+  private async check(
+    scope: "all" | "lastBatch" | "newRows",
+    expected: readonly (Readonly<Record<string, unknown>> | readonly unknown[])[],
+  ): Promise<void> {
     await this.sync();
     const sink = this.sink;
-    const actual = scope === "all" ? sink.allRows : scope === "lastBatch" ? [...(sink.lastBatch?.rows ?? [])] : sink.rowsAfter(this.fetchedUpTo);
+    const actual =
+      scope === "all" ? sink.allRows : scope === "lastBatch" ? [...(sink.lastBatch?.rows ?? [])] : sink.rowsAfter(this.fetchedUpTo);
     this.fetchedUpTo = sink.lastBatchId;
     const schema = sink.schema ?? this.df.schema;
     const diff = diffRows(expected, actual, schema, this.tz);
     if (diff.equal) return;
-    const what = { all: "sink content", lastBatch: `last batch (${sink.lastBatch ? `batch ${sink.lastBatch.batchId}` : "no batch has run"})`, newRows: "rows since the previous check" }[scope];
+    const what = {
+      all: "sink content",
+      lastBatch: `last batch (${sink.lastBatch ? `batch ${sink.lastBatch.batchId}` : "no batch has run"})`,
+      newRows: "rows since the previous check",
+    }[scope];
     const lines = [`== Expected ${what} (${expected.length} ${plural(expected.length)}) ==`];
-    diff.expectedText.forEach((t, i) => lines.push(`${diff.missing.has(i) ? "!  " : "   "}${t}`));
+    for (const [i, t] of diff.expectedText.entries()) lines.push(`${diff.missing.has(i) ? "!  " : "   "}${t}`);
     lines.push(`== Actual ${what} (${actual.length} ${plural(actual.length)}) ==`);
-    diff.actualText.forEach((t, i) => lines.push(`${diff.unexpected.has(i) ? "!  " : "   "}${t}`));
+    for (const [i, t] of diff.actualText.entries()) lines.push(`${diff.unexpected.has(i) ? "!  " : "   "}${t}`);
     lines.push("(! marks rows without a partner on the other side)");
     if (this.manual && this.dataSinceAdvance) {
-      lines.push("note: data was added after the last advanceClock; with a processingTime trigger it is processed once the clock reaches the next trigger");
+      lines.push(
+        "note: data was added after the last advanceClock; with a processingTime trigger it is processed once the clock reaches the next trigger",
+      );
     }
-    throw new CheckFailure(`${what} does not match (expected ${expected.length} ${plural(expected.length)}, actual ${actual.length})`, lines.join("\n"));
+    throw new CheckFailure(
+      `${what} does not match (expected ${expected.length} ${plural(expected.length)}, actual ${actual.length})`,
+      lines.join("\n"),
+    );
   }
 
   private context(): QueryContext {
@@ -330,9 +369,12 @@ class Runner {
   private failure(e: unknown, index: number): StreamTestFailure {
     if (e instanceof StreamTestFailure) return e;
     const err = e instanceof Error ? e : new Error(String(e));
-    const label = index >= 0 ? `action ${index + 1} of ${this.actions.length} (${describe(this.actions[index]!, this.df.schema, this.tz)})` : "the end of the script";
+    const label =
+      index >= 0
+        ? `action ${index + 1} of ${this.actions.length} (${describe(this.actions[index]!, this.df.schema, this.tz)})`
+        : "the end of the script";
     const parts = [`testStream failed at ${label}: ${err.message}`, "", "== Actions =="];
-    this.actions.forEach((a, i) => parts.push(`${i === index ? "=> " : "   "}${describe(a, this.df.schema, this.tz)}`));
+    for (const [i, a] of this.actions.entries()) parts.push(`${i === index ? "=> " : "   "}${describe(a, this.df.schema, this.tz)}`);
     if (index < 0) parts.push("=> (end of script)");
     if (err instanceof CheckFailure) parts.push("", err.details);
     parts.push("", "== Stream ==", ...this.streamState(), "", "== Sink (per batch) ==", ...this.sinkState());
@@ -341,7 +383,9 @@ class Runner {
 
   private streamState(): string[] {
     const q = this.query;
-    const lines = [`output mode: ${this.mode}; trigger: ${this.trigger ? JSON.stringify(this.trigger) : "default"}; checkpoint: ${this.checkpointDir}`];
+    const lines = [
+      `output mode: ${this.mode}; trigger: ${this.trigger ? JSON.stringify(this.trigger) : "default"}; checkpoint: ${this.checkpointDir}`,
+    ];
     if (this.clock) lines.push(`manual clock: ${this.clock.now()} ms`);
     if (!q) {
       lines.push(this.pendingStartError ? `failed to start: ${this.pendingStartError.message}` : "not started");
@@ -349,7 +393,11 @@ class Runner {
     }
     lines.push(`active: ${q.isActive}; status: ${JSON.stringify(q.status)}`);
     const p = q.lastProgress;
-    lines.push(p ? `last progress: batch ${p.batchId}, ${p.numInputRows} input rows, watermark ${p.eventTime?.watermark ?? "none"}` : "no progress yet");
+    lines.push(
+      p
+        ? `last progress: batch ${p.batchId}, ${p.numInputRows} input rows, watermark ${p.eventTime?.watermark ?? "none"}`
+        : "no progress yet",
+    );
     if (q.exception) lines.push(`exception: ${q.exception.message}`);
     return lines;
   }
@@ -375,7 +423,8 @@ function matchFailure(err: Error, matcher: FailureMatcher | undefined): true | s
   if (matcher === undefined) return true;
   const messages: string[] = [];
   for (let e: unknown = err; e instanceof Error && messages.length < 10; e = e.cause) messages.push(e.message);
-  if (typeof matcher === "string") return messages.some((m) => m.includes(matcher)) ? true : `no message contains ${JSON.stringify(matcher)}`;
+  if (typeof matcher === "string")
+    return messages.some((m) => m.includes(matcher)) ? true : `no message contains ${JSON.stringify(matcher)}`;
   if (matcher instanceof RegExp) return messages.some((m) => matcher.test(m)) ? true : `no message matches ${matcher}`;
   try {
     return matcher(err) === false ? "the predicate returned false" : true;
@@ -396,7 +445,11 @@ export function describe(a: StreamAction, schema: StructType, tz: string): strin
       return `advanceClock(${a.ms})`;
     case "startStream": {
       const o = a.options;
-      const bits = [o.trigger ? `trigger=${JSON.stringify(o.trigger)}` : "", o.conf ? `conf=${JSON.stringify(o.conf)}` : "", o.clock ? "clock" : ""].filter(Boolean);
+      const bits = [
+        o.trigger ? `trigger=${JSON.stringify(o.trigger)}` : "",
+        o.conf ? `conf=${JSON.stringify(o.conf)}` : "",
+        o.clock ? "clock" : "",
+      ].filter(Boolean);
       return `startStream(${bits.join(", ")})${a.implicit ? " [implicit]" : ""}`;
     }
     case "stopStream":

@@ -32,7 +32,9 @@ export async function waitUntilQuiet(q: StreamingQuery, clock: ManualClock, time
   const deadline = Date.now() + timeoutMs;
   while (q.isActive && !clock.isWaiting()) {
     if (Date.now() > deadline) {
-      throw new KitTimeoutError(`timed out after ${timeoutMs} ms waiting for the query to wait for its next trigger (status: ${JSON.stringify(q.status)})`);
+      throw new KitTimeoutError(
+        `timed out after ${timeoutMs} ms waiting for the query to wait for its next trigger (status: ${JSON.stringify(q.status)})`,
+      );
     }
     await new Promise((r) => setTimeout(r, 1));
   }

@@ -3,7 +3,7 @@
  * batch) and foreach (a row writer).
  */
 import { attribute } from "../../plan/expressions.js";
-import { Plans } from "../../plan/logical.js";
+import { type LogicalPlan, Plans } from "../../plan/logical.js";
 import type { Batch } from "../../columnar/batch.js";
 import type { SinkBatch, StreamSink } from "../../connectors/source.js";
 import { DataFrame } from "../dataframe.js";
@@ -15,18 +15,32 @@ function batchDataFrame(session: Session, data: SinkBatch): DataFrame {
   return new DataFrame(session, Plans.localRelation(output, data.batches));
 }
 
-/** Results kept in memory and visible as `session.table(queryName)`; replayed batch ids are ignored. */
-export function memorySink(session: Session, name: string, mode: "append" | "update" | "complete"): StreamSink {
+/** Per session: memory-sink table name (lower case) -> the newest sink's rows as a relation. */
+const memoryTables = new WeakMap<Session, Map<string, () => LogicalPlan | undefined>>();
+
+/**
+ * Results kept in memory and visible as `session.table(queryName)` from start (empty until the
+ * first batch); replayed batch ids are ignored. A new query under the same name replaces the
+ * table, as Spark's createOrReplaceTempView does.
+ */
+export function memorySink(session: Session, name: string, mode: "append" | "update" | "complete", outputSchema?: SinkBatch["schema"]): StreamSink {
   let batches: Batch[] = [];
-  let schema: SinkBatch["schema"] | null = null;
+  let schema: SinkBatch["schema"] | null = outputSchema ?? null;
   let lastBatchId = -1;
-  session.catalog.addResolver((n) => {
-    if (n.toLowerCase() !== name.toLowerCase() || !schema) return undefined;
-    return Plans.localRelation(
-      schema.fields.map((f) => attribute(f.name, f.type, f.nullable)),
-      batches,
-    );
-  });
+  let tables = memoryTables.get(session);
+  if (!tables) {
+    const byName = new Map<string, () => LogicalPlan | undefined>();
+    session.catalog.addResolver((n) => byName.get(n.toLowerCase())?.());
+    memoryTables.set(session, (tables = byName));
+  }
+  tables.set(name.toLowerCase(), () =>
+    schema
+      ? Plans.localRelation(
+          schema.fields.map((f) => attribute(f.name, f.type, f.nullable)),
+          batches,
+        )
+      : undefined,
+  );
   return {
     description: "MemorySink",
     reportsOutputRows: true,

@@ -105,7 +105,7 @@ export class DataStreamWriter {
       if (format === "foreach") return foreachSink(this.rowWriter!);
       if (format === "memory") {
         if (!this.name) throw new IllegalArgumentException("queryName must be specified for memory sink");
-        return memorySink(session, this.name, this.mode);
+        return memorySink(session, this.name, this.mode, this.df.schema);
       }
       const provider = lookupSink(format);
       const compact = session.conf.getOption("spark.sql.streaming.fileSink.log.compactInterval");

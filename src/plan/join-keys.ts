@@ -2,7 +2,7 @@
  * Split a join condition into equi-join key pairs (`l.a = r.b` where each side refers to one
  * input only) and a residual condition evaluated on the joined rows.
  */
-import { type Attribute, call, collectAttributes, type Expr } from "../plan/expressions.js";
+import { type Attribute, call, collectAttributes, type Expr } from "./expressions.js";
 
 function conjuncts(e: Expr): Expr[] {
   return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];

@@ -1,0 +1,338 @@
+/**
+ * The versioned files of one state store directory (`<ckpt>/state/<op>/<part>[/<store>]`):
+ * `<v>.delta` and `<v>.snapshot` (Spark's layout, §7.1/§8.2; the bytes are codec.ts's format).
+ * Shared by every provider, so recovery and retention behave the same whatever holds the live
+ * state.
+ *
+ * Rules:
+ * - A commit that changed nothing writes no file (Spark writes an empty delta per partition per
+ *   batch: 200 tiny files per operator per batch by default). A version without a file is "no
+ *   changes"; the `prev` chain in each header (see codec.ts) tells a version without changes
+ *   from a file that went missing.
+ * - Committing version v first deletes every file of versions >= v: they belong to an attempt
+ *   that was never committed (a crash after the delta write, before the batch's commit log), so
+ *   neither a stale delta nor a stale snapshot can leak into the new history.
+ * - Files are written through a hidden temp file, fsynced, then renamed (§7.4).
+ * - Retention keeps every file needed to rebuild versions >= latest - minBatchesToRetain (§7.6).
+ */
+import { randomUUID } from "node:crypto";
+import { promises as fsp } from "node:fs";
+import path from "node:path";
+import { type CheckpointFs, nodeFs } from "../checkpoint/atomic-file.js";
+import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
+import {
+  type ByteSource,
+  bufferSource,
+  encodeStateFile,
+  type FileKind,
+  newFileId,
+  readHeader,
+  readStateFile,
+  type StateFileHeader,
+  type StateRecord,
+  UNKNOWN_PREV,
+} from "./codec.js";
+
+/** Streaming file access; optional, so a plain CheckpointFs (tests inject failures there) works. */
+export interface StateFs extends CheckpointFs {
+  openWrite?(p: string): Promise<{ write(b: Uint8Array): Promise<void>; sync(): Promise<void>; close(): Promise<void> }>;
+  openRead?(p: string): Promise<ByteSource>;
+}
+
+export const nodeStateFs: StateFs = {
+  ...nodeFs,
+  async openWrite(p) {
+    const h = await fsp.open(p, "w");
+    return {
+      write: async (b) => {
+        let off = 0;
+        while (off < b.length) off += (await h.write(b, off, b.length - off)).bytesWritten;
+      },
+      sync: () => h.sync(),
+      close: () => h.close(),
+    };
+  },
+  async openRead(p) {
+    const h = await fsp.open(p, "r");
+    const { size } = await h.stat();
+    return {
+      size,
+      async read(pos, len) {
+        const buf = Buffer.allocUnsafe(len);
+        let got = 0;
+        while (got < len) {
+          const { bytesRead } = await h.read(buf, got, len - got, pos + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        return got === len ? buf : buf.subarray(0, got);
+      },
+      close: () => h.close(),
+    };
+  },
+};
+
+const FILE_RE = /^(\d+)\.(delta|snapshot)$/;
+const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$/;
+
+export interface LoadPlan {
+  /** Snapshot version to start from (0 = empty state). */
+  snapshot: number;
+  /** Delta versions to replay after it, ascending. */
+  deltas: number[];
+  /** The newest file version <= the loaded version (0 = none), and its id. */
+  head: { version: number; fileId: string };
+}
+
+export interface WriteHooks {
+  /** Called once the first bytes of the temp file are written (crash-injection point). */
+  afterFirstChunk?: () => void;
+}
+
+export class StateFiles {
+  private scanned = false;
+  private readonly deltas = new Set<number>();
+  private readonly snapshots = new Set<number>();
+  private readonly headers = new Map<string, StateFileHeader>();
+  /** Bytes written by the last write (metrics). */
+  lastWriteBytes = 0;
+
+  constructor(
+    readonly dir: string,
+    readonly fs: StateFs = nodeStateFs,
+  ) {}
+
+  private name(version: number, kind: FileKind): string {
+    return `${version}.${kind}`;
+  }
+  path(version: number, kind: FileKind): string {
+    return path.join(this.dir, this.name(version, kind));
+  }
+
+  /** List the directory (once; afterwards this object is the only writer and keeps track). */
+  async scan(force = false): Promise<void> {
+    if (this.scanned && !force) return;
+    this.deltas.clear();
+    this.snapshots.clear();
+    this.headers.clear();
+    for (const f of await this.fs.readdir(this.dir)) {
+      const m = FILE_RE.exec(f);
+      if (!m) continue;
+      (m[2] === "delta" ? this.deltas : this.snapshots).add(Number(m[1]));
+    }
+    this.scanned = true;
+  }
+
+  hasDelta(v: number): boolean {
+    return this.deltas.has(v);
+  }
+  snapshotVersions(): number[] {
+    return [...this.snapshots].sort((a, b) => a - b);
+  }
+  deltaVersions(): number[] {
+    return [...this.deltas].sort((a, b) => a - b);
+  }
+  /** Newest version <= v with a delta or snapshot (0 = none). */
+  latestFileVersion(v: number): number {
+    let best = 0;
+    for (const x of this.deltas) if (x <= v && x > best) best = x;
+    for (const x of this.snapshots) if (x <= v && x > best) best = x;
+    return best;
+  }
+
+  private async source(p: string): Promise<ByteSource> {
+    if (this.fs.openRead) {
+      try {
+        return await this.fs.openRead(p);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT")
+          throw new CheckpointCorruptError(p, "the file is missing (it was listed a moment ago)");
+        throw e;
+      }
+    }
+    return bufferSource(await this.fs.readFile(p));
+  }
+
+  async header(version: number, kind: FileKind): Promise<StateFileHeader> {
+    const key = this.name(version, kind);
+    const cached = this.headers.get(key);
+    if (cached) return cached;
+    const p = this.path(version, kind);
+    const src = await this.source(p);
+    try {
+      const h = await readHeader(src, p);
+      this.checkHeader(h, version, kind, p);
+      this.headers.set(key, h);
+      return h;
+    } finally {
+      await src.close();
+    }
+  }
+
+  private checkHeader(h: StateFileHeader, version: number, kind: FileKind, p: string): void {
+    if (h.format >= 2 && (h.version !== version || h.kind !== kind)) {
+      throw new CheckpointCorruptError(
+        p,
+        `its header says ${h.kind} of version ${h.version}, but the file name says ${kind} of version ${version}`,
+      );
+    }
+  }
+
+  /** Records of one file, a chunk at a time. */
+  async *read(version: number, kind: FileKind): AsyncGenerator<StateRecord[]> {
+    const p = this.path(version, kind);
+    const src = await this.source(p);
+    try {
+      yield* readStateFile(src, p, (h) => {
+        this.checkHeader(h, version, kind, p);
+        this.headers.set(this.name(version, kind), h);
+      });
+    } finally {
+      await src.close();
+    }
+  }
+
+  /**
+   * Which files rebuild `version`: the newest snapshot <= version, then the deltas after it.
+   * Checks the prev chain from that snapshot up to the first file after `version`, so a
+   * version whose files were deleted by retention, or a hole left by a lost file, is an error
+   * naming the file instead of a silently wrong state.
+   */
+  async plan(version: number): Promise<LoadPlan> {
+    await this.scan();
+    let snapshot = 0;
+    for (const s of this.snapshots) if (s <= version && s > snapshot) snapshot = s;
+    const versions = [...new Set([...this.deltas, ...this.snapshots])].filter((x) => x > snapshot).sort((a, b) => a - b);
+    const deltas: number[] = [];
+    let expected = snapshot;
+    let head = { version: 0, fileId: "" };
+    if (snapshot > 0) head = { version: snapshot, fileId: (await this.header(snapshot, "snapshot")).fileId };
+    for (const x of versions) {
+      const kind: FileKind = this.deltas.has(x) ? "delta" : "snapshot";
+      const h = await this.header(x, kind);
+      if (h.prev !== UNKNOWN_PREV && h.prev !== expected) {
+        const p = this.path(x, kind);
+        if (h.prev > expected) {
+          throw new CheckpointCorruptError(
+            p,
+            `it continues version ${h.prev}, but no state file for version ${h.prev} exists, so version ${version} cannot be rebuilt` +
+              (version < x ? " (it is older than what retention keeps, spark.sql.streaming.minBatchesToRetain)" : ""),
+          );
+        }
+        throw new CheckpointCorruptError(
+          p,
+          `it continues version ${h.prev}, but version ${expected} also has a state file: the files come from different histories`,
+        );
+      }
+      if (x > version) break;
+      if (kind === "delta") deltas.push(x);
+      head = { version: x, fileId: h.fileId };
+      expected = x;
+    }
+    return { snapshot, deltas, head };
+  }
+
+  /**
+   * Make `version` the newest version: delete every file of versions >= it (leftovers of an
+   * attempt that was never committed). Called before writing that version's delta.
+   */
+  async supersede(version: number): Promise<void> {
+    await this.scan();
+    for (const v of [...this.deltas]) if (v >= version) await this.remove(v, "delta");
+    for (const v of [...this.snapshots]) if (v >= version) await this.remove(v, "snapshot");
+  }
+
+  private async remove(v: number, kind: FileKind): Promise<void> {
+    await this.fs.unlink(this.path(v, kind)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "ENOENT") throw e;
+    });
+    (kind === "delta" ? this.deltas : this.snapshots).delete(v);
+    this.headers.delete(this.name(v, kind));
+  }
+
+  /** Write `<version>.<kind>` atomically from the records (streamed when the fs can). */
+  async write(version: number, kind: FileKind, records: Iterable<StateRecord>, hooks: WriteHooks = {}): Promise<StateFileHeader> {
+    await this.scan();
+    const prev = this.latestFileVersion(version - 1);
+    const fileId = newFileId();
+    const target = this.path(version, kind);
+    await this.fs.mkdir(this.dir);
+    const tmp = path.join(this.dir, `.${this.name(version, kind)}.${randomUUID()}.tmp`);
+    let bytes = 0;
+    try {
+      const parts = encodeStateFile(kind, version, prev, fileId, records);
+      if (this.fs.openWrite) {
+        const out = await this.fs.openWrite(tmp);
+        try {
+          let n = 0;
+          for (const b of parts) {
+            await out.write(b);
+            bytes += b.length;
+            if (++n === 2) hooks.afterFirstChunk?.();
+          }
+          await out.sync();
+        } finally {
+          await out.close();
+        }
+      } else {
+        const all = [...parts];
+        hooks.afterFirstChunk?.();
+        const data = Buffer.concat(all);
+        bytes = data.length;
+        await this.fs.writeFile(tmp, data);
+        await this.fs.sync(tmp);
+      }
+      await this.fs.rename(tmp, target, true);
+    } catch (e) {
+      await this.fs.unlink(tmp).catch(() => {});
+      throw e;
+    }
+    this.lastWriteBytes = bytes;
+    (kind === "delta" ? this.deltas : this.snapshots).add(version);
+    const header: StateFileHeader = { format: 2, kind, version, prev, fileId };
+    this.headers.set(this.name(version, kind), header);
+    return header;
+  }
+
+  /**
+   * Retention: with `latest` the newest committed version, keep what rebuilds every version
+   * >= latest - minBatchesToRetain (the newest snapshot at or below that, and everything
+   * after), delete older files and any temp files left by crashed writes.
+   */
+  async retain(latest: number, minBatchesToRetain: number): Promise<number> {
+    await this.scan();
+    let deleted = 0;
+    for (const f of await this.fs.readdir(this.dir)) {
+      if (TEMP_RE.test(f)) {
+        await this.fs.unlink(path.join(this.dir, f)).catch(() => {});
+        deleted++;
+      }
+    }
+    const oldest = latest - minBatchesToRetain;
+    let base = 0;
+    for (const s of this.snapshots) if (s <= oldest && s > base) base = s;
+    if (base === 0) return deleted;
+    for (const v of [...this.deltas]) {
+      if (v < base) {
+        await this.remove(v, "delta");
+        deleted++;
+      }
+    }
+    for (const v of [...this.snapshots]) {
+      if (v < base) {
+        await this.remove(v, "snapshot");
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /** Deltas written after the newest snapshot <= v (how stale the snapshot is). */
+  deltasSinceSnapshot(v: number): number {
+    let snap = 0;
+    for (const s of this.snapshots) if (s <= v && s > snap) snap = s;
+    let n = 0;
+    for (const d of this.deltas) if (d > snap && d <= v) n++;
+    return n;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * What every file-backed provider shares: one open store at a time, commits that supersede
+ * stale files then write `<v>.delta`, maintenance (snapshot when enough deltas piled up, then
+ * retention), serialisation of those async steps, and the cache hit/miss counters. Subclasses
+ * own the live state (a JS Map, an lmdb environment).
+ */
+import type { CheckpointFs } from "../checkpoint/atomic-file.js";
+import { crashPoint } from "../common/crash-points.js";
+import type { StateRecord } from "./codec.js";
+import { nodeStateFs, StateFiles, type StateFs } from "./files.js";
+import type { StateStore, StateStoreProvider } from "./store.js";
+
+export interface ProviderOptions {
+  /** Write a snapshot once this many deltas were written since the last one. */
+  minDeltasForSnapshot: number;
+  /** Keep the files that rebuild the last this-many versions. */
+  minBatchesToRetain: number;
+  /** File-system seam (tests inject failures); default: node's fs with streaming. */
+  fs?: CheckpointFs | StateFs;
+}
+
+/** The part of a store the provider drives. */
+export interface OpenStore extends StateStore {
+  /** Abort if still open (the provider is moving to another version or closing). */
+  abort(): void;
+  hasChanges(): boolean;
+}
+
+export class StateStoreClosedError extends Error {
+  constructor(what: string) {
+    super(`state store already ${what}: a store takes no changes after commit or abort`);
+  }
+}
+
+export function checkVersion(version: number): void {
+  if (!Number.isSafeInteger(version) || version < 0) throw new RangeError(`state store version must be an integer >= 0, got ${version}`);
+}
+
+export abstract class FileBackedProvider implements StateStoreProvider {
+  /** Version of the committed live state; -1 = nothing loaded. */
+  protected version = -1;
+  protected readonly files: StateFiles | null;
+  protected openStore: OpenStore | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  protected cacheHits = 0;
+  protected cacheMisses = 0;
+  protected lastCommitFileBytes = 0;
+
+  constructor(
+    /** `<ckpt>/state/<op>/<partition>[/<store>]`, or null for no files. */
+    readonly dir: string | null,
+    protected readonly opts: ProviderOptions,
+  ) {
+    this.files = dir ? new StateFiles(dir, opts.fs ?? nodeStateFs) : null;
+  }
+
+  /** Run async steps one after another (commit, load, maintenance never interleave). */
+  protected serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  getStore(version: number): Promise<StateStore> {
+    checkVersion(version);
+    return this.serial(async () => {
+      this.openStore?.abort();
+      this.openStore = null;
+      if (version === this.version) this.cacheHits++;
+      else {
+        this.cacheMisses++;
+        await this.load(version);
+      }
+      const s = this.newStore(version);
+      this.openStore = s;
+      return s;
+    });
+  }
+
+  /** Make the live state equal to `version` (from files unless it already is). */
+  protected abstract load(version: number): Promise<void>;
+  protected abstract newStore(version: number): OpenStore;
+  /** The committed live state, for a snapshot. */
+  protected abstract snapshotRecords(): Iterable<StateRecord>;
+  protected abstract closeLive(): Promise<void>;
+
+  /** @internal The store's commit: files first (supersede stale ones, write the delta). */
+  protected async writeDelta(newVersion: number, records: StateRecord[]): Promise<void> {
+    this.lastCommitFileBytes = 0;
+    if (!this.files) return;
+    await this.files.supersede(newVersion);
+    if (records.length > 0) {
+      await this.files.write(newVersion, "delta", records);
+      this.lastCommitFileBytes = this.files.lastWriteBytes;
+    }
+  }
+
+  /** @internal checks a store may commit now. */
+  protected assertCurrent(store: OpenStore): void {
+    if (store !== this.openStore || store.version !== this.version) {
+      throw new Error(`state store of version ${store.version} is stale: the provider moved to version ${this.version}`);
+    }
+  }
+
+  /** @internal */
+  protected released(store: OpenStore): void {
+    if (this.openStore === store) this.openStore = null;
+  }
+
+  doMaintenance(): Promise<void> {
+    return this.serial(async () => {
+      const files = this.files;
+      if (!files || this.version <= 0) return;
+      await files.scan();
+      const atHead = files.latestFileVersion(Number.MAX_SAFE_INTEGER) <= this.version;
+      const busy = this.openStore?.hasChanges() ?? false;
+      if (
+        atHead &&
+        !busy &&
+        !files.snapshotVersions().includes(this.version) &&
+        files.deltasSinceSnapshot(this.version) >= Math.max(1, this.opts.minDeltasForSnapshot)
+      ) {
+        const v = this.version;
+        await files.write(v, "snapshot", this.snapshotRecords(), { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) });
+      }
+      await files.retain(this.version, this.opts.minBatchesToRetain);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.serial(async () => {
+      this.openStore?.abort();
+      this.openStore = null;
+      this.version = -1;
+      await this.closeLive();
+    });
+  }
+
+  protected providerMetrics(): Record<string, number> {
+    return { loadedMapCacheHitCount: this.cacheHits, loadedMapCacheMissCount: this.cacheMisses };
+  }
+}
