@@ -16,10 +16,13 @@
  * It stops by itself after a minute, or on Ctrl-C (SIGINT → q.stop()).
  *
  *   npm start
- *   node --import tsx examples/flagship.ts [seconds]
+ *   node --import tsx examples/flagship.ts [seconds] [--fast]    (--fast: manual clock, no waiting)
  */
 import { functions as F, type Row, Session, type StreamingQuery } from "../src/index.js";
-import { type ExampleOptions, isMain, printer, runFor } from "./lib/run.js";
+import { cliOptions, type ExampleOptions, isMain, printer, runFor } from "./lib/run.js";
+
+/** Start instant of accelerated runs (`--fast`). */
+export const FAST_START_MS = Date.UTC(2026, 9, 16, 9, 0, 0, 300);
 
 export interface FlagshipOptions extends ExampleOptions {
   /** Run time before the query stops by itself (default 60 s). */
@@ -147,6 +150,6 @@ export async function flagship(opts: FlagshipOptions = {}): Promise<FlagshipResu
 }
 
 if (isMain(import.meta.filename)) {
-  const arg = process.argv[2];
-  await flagship(arg ? { seconds: Number(arg) } : {});
+  const seconds = process.argv.slice(2).find((a) => /^\d+$/.test(a));
+  await flagship({ ...cliOptions(FAST_START_MS), ...(seconds ? { seconds: Number(seconds) } : {}) });
 }

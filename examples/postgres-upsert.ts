@@ -19,12 +19,13 @@
  *
  *   ARUS_PG_URL="$(scripts/start-postgres.sh)" node --import tsx examples/postgres-upsert.ts
  *
- * It writes a few JSON files into a temp directory, counts events per 10-second window and
- * sensor, and prints the table. Run it again with the same `--checkpoint <dir>` (after killing
- * it half way with `kill -9` if you like) and the table stays exactly the same.
+ * It writes a few JSON files into a work directory, counts events per 10-second window and
+ * sensor, and prints the table. Run it again with `--dir <that directory>` (after killing it
+ * half way with `kill -9` if you like): it resumes from the checkpoint there, and the table
+ * ends up exactly the same.
  * test/recovery/crash.test.ts SIGKILLs this writer at random moments and at named points.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DataFrame, functions as F, Session, type StreamingQuery } from "../src/index.js";
@@ -79,9 +80,10 @@ export interface WriterOptions extends WindowCountsTable {
 
 /**
  * A foreachBatch function writing `(window, keys..., count)` rows: one transaction per batch,
- * fence row first; a batch already fenced is skipped whole.
+ * fence row first; a batch already fenced is skipped whole. Resolves true when the batch was
+ * written, false when it was a replay of a batch already in the table.
  */
-export function windowCountsWriter(opts: WriterOptions): (df: DataFrame, batchId: number) => Promise<void> {
+export function windowCountsWriter(opts: WriterOptions): (df: DataFrame, batchId: number) => Promise<boolean> {
   const keys = opts.keys ?? [];
   const countCol = opts.countColumn ?? "count";
   const cols = ["window_start", "window_end", ...keys, "count", "batch_id"];
@@ -98,7 +100,7 @@ export function windowCountsWriter(opts: WriterOptions): (df: DataFrame, batchId
     for (const r of rows) {
       const w = r.window as { start: Date; end: Date };
       const values = [w.start, w.end, ...keys.map((k) => String(r[k])), Number(r[countCol]), batchId];
-      values.forEach((v, i) => columns[i]!.push(v));
+      for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]);
     }
     await opts.client.query("BEGIN");
     try {
@@ -109,10 +111,11 @@ export function windowCountsWriter(opts: WriterOptions): (df: DataFrame, batchId
       if (fence.rowCount === 0) {
         // Committed by an earlier attempt of this batch: nothing to do.
         await opts.client.query("ROLLBACK");
-        return;
+        return false;
       }
       if (rows.length > 0) await opts.client.query(upsert, columns);
       await opts.client.query("COMMIT");
+      return true;
     } catch (e) {
       await opts.client.query("ROLLBACK").catch(() => {});
       throw e;
@@ -151,16 +154,18 @@ const PG_MODULE = "pg";
 async function main(): Promise<void> {
   const url = process.env.ARUS_PG_URL;
   if (!url) throw new Error('set ARUS_PG_URL (e.g. ARUS_PG_URL="$(scripts/start-postgres.sh)")');
-  const argCkpt = process.argv.indexOf("--checkpoint");
-  const work = mkdtempSync(join(tmpdir(), "arus-pg-example-"));
-  const checkpoint = argCkpt > 0 ? process.argv[argCkpt + 1]! : join(work, "checkpoint");
+  const argDir = process.argv.indexOf("--dir");
+  const work = argDir > 0 ? process.argv[argDir + 1]! : mkdtempSync(join(tmpdir(), "arus-pg-example-"));
+  const checkpoint = join(work, "checkpoint");
   const input = join(work, "events");
-  mkdirSync(input);
+  mkdirSync(input, { recursive: true });
   const t0 = Date.UTC(2024, 0, 1);
   for (let f = 0; f < 4; f++) {
+    const file = join(input, `events-${f}.json`);
+    if (existsSync(file)) continue;
     const lines = [];
     for (let i = 0; i < 6; i++) lines.push(JSON.stringify({ sensor: `s${i % 2}`, ts: new Date(t0 + f * 7_000 + i * 1_000).toISOString() }));
-    writeFileSync(join(input, `events-${f}.json`), `${lines.join("\n")}\n`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
   }
 
   const { default: pg } = (await import(PG_MODULE)) as {
@@ -194,7 +199,7 @@ async function main(): Promise<void> {
       console.log(
         `${(r.window_start as Date).toISOString()} .. ${(r.window_end as Date).toISOString()}  ${r.sensor}  count=${r.count}  (batch ${r.batch_id})`,
       );
-    console.log(`checkpoint: ${checkpoint}`);
+    console.log(`input and checkpoint: ${work} (run again with --dir ${work})`);
   } finally {
     await client.end();
     await spark.stop();

@@ -13,7 +13,10 @@
  * later window holds 5 rows/s × 8 s = 40 rows; after stop() the status message is "Stopped".
  */
 import { functions as F, Session } from "../src/index.js";
-import { type ExampleOptions, isMain, printer, runFor, seedSession } from "./lib/run.js";
+import { cliOptions, type ExampleOptions, isMain, printer, runFor, seedSession } from "./lib/run.js";
+
+/** Seed-like start for accelerated runs: inside the window [13:29:20, 13:29:28), on the seed's 4 s trigger grid. */
+export const FAST_START_MS = Date.UTC(2026, 9, 16, 13, 29, 22, 800);
 
 export interface Seed001Options extends ExampleOptions {
   /** How long the query runs before stop(); the seed uses awaitTermination(48). */
@@ -60,4 +63,4 @@ export async function seed001RateWindowWatermark(opts: Seed001Options = {}): Pro
   return { statusAfterStop: q.status.message, batchIds };
 }
 
-if (isMain(import.meta.filename)) await seed001RateWindowWatermark();
+if (isMain(import.meta.filename)) await seed001RateWindowWatermark(cliOptions(FAST_START_MS));

@@ -69,9 +69,10 @@ export async function runFor(q: StreamingQuery, seconds: number, clock?: ManualC
   return !q.isActive;
 }
 
-/** Resolve on the first SIGINT (Ctrl-C) while `body` runs; the listener is removed afterwards. */
-export function onSigint(handler: () => void): () => void {
-  const h = () => handler();
-  process.once("SIGINT", h);
-  return () => process.removeListener("SIGINT", h);
+/**
+ * Options for running an example from the command line: real time by default; with `--fast`,
+ * a ManualClock starting at `fastStartMs` (the seed-like start the tests use) and UTC output.
+ */
+export function cliOptions(fastStartMs: number, argv: readonly string[] = process.argv.slice(2)): ExampleOptions {
+  return argv.includes("--fast") ? { clock: new ManualClock(fastStartMs), timeZone: "UTC" } : {};
 }

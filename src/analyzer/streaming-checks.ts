@@ -22,7 +22,7 @@ const hasWatermarkMeta = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
 const isSessionAgg = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
   p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
 
-export function checkStreamingPlan(plan: LogicalPlan, mode: Mode): void {
+export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleStatefulOperators = true): void {
   const aggs: (LogicalPlan & { kind: "aggregate" })[] = [];
   const visit = (p: LogicalPlan): void => {
     planChildren(p).forEach(visit);
@@ -53,6 +53,16 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode): void {
         break;
       case "union":
         if (p.children.some((c) => !isStreamingPlan(c))) fail("Union between streaming and batch DataFrames/Datasets is not supported.");
+        break;
+      case "watermark":
+        // Spark 3.4+ propagates watermarks per operator; a second withWatermark downstream of
+        // one already in force would redefine it.
+        if (allowMultipleStatefulOperators && anyPlan(p.child, (c) => c.kind === "watermark")) {
+          throw new AnalysisException(
+            "_LEGACY_ERROR_TEMP_3076",
+            "Redefining watermark is disallowed. You can set the config 'spark.sql.streaming.statefulOperator.allowMultiple' to 'false' to restore the previous behavior. Note that multiple stateful operators will be disallowed.",
+          );
+        }
         break;
       case "deduplicate":
         if (p.withinWatermark && !anyPlan(p.child, (c) => c.kind === "watermark")) {

@@ -42,6 +42,14 @@ export class RuntimeConfig {
     }
     return v;
   }
+  /** Forget a user setting; the default applies again. */
+  unset(key: string): void {
+    this.values.delete(key);
+  }
+  /** The user's own setting of a key (not a default), or undefined. */
+  getExplicit(key: string): string | undefined {
+    return this.values.get(key);
+  }
   /** Was the key set by the user (not a default)? */
   isExplicit(key: string): boolean {
     return this.values.has(key);

@@ -5,11 +5,13 @@
  * deltas piled up. Loading version v reads the newest snapshot <= v and replays the deltas
  * after it (files.ts, codec.ts). Without a checkpoint directory nothing is written.
  *
- * Hot path (see docs/state.md for the measurements): a batch's changes go straight into the
- * live Map and the store keeps only the first previous value of each touched key (the undo
- * log, which is also the delta at commit). No per-put size accounting: memoryUsedBytes() is
- * numKeys x an average entry size sampled at commit. New keys are stored flattened (V8 keeps
- * JSON.stringify results as rope strings, about 50 B more per key).
+ * Hot path (docs/state.md has the measurements): a batch's changes go straight into the live
+ * Map; the store logs (key, old value, new value) per change in three arrays, which is both the
+ * undo log (abort) and the delta (commit), so a put costs the Map's own lookups and nothing
+ * more. No per-put size accounting: memoryUsedBytes() is numKeys x an average entry size
+ * sampled at commit. Heap per entry: new keys are stored flattened (V8 keeps JSON.stringify
+ * results as rope strings, about 50 B more per key) and flat structs in rows (the window of a
+ * windowed aggregation) are interned per batch.
  */
 import type { StateRecord } from "./codec.js";
 import { FileBackedProvider, type OpenStore, type ProviderOptions, StateStoreClosedError } from "./provider-base.js";

@@ -15,7 +15,7 @@ export type StateRow = readonly unknown[];
 export interface StateStoreMetrics {
   /** Keys in the store (after commit: in the committed version). */
   numKeys: number;
-  /** Distinct keys put by this store's batch. */
+  /** Puts by this store's batch (Spark's numRowsUpdated counts puts; a key put twice may count twice). */
   numUpdatedKeys: number;
   /** Distinct keys removed by this store's batch (that existed before). */
   numRemovedKeys: number;

@@ -120,6 +120,7 @@ class Runner {
   private consumedFailure: Error | null = null;
   private fetchedUpTo = -1;
   private dataSinceAdvance = false;
+  private started = false;
 
   constructor(
     private readonly df: DataFrame,
@@ -226,7 +227,10 @@ class Runner {
 
   private async start(opts: StartOptions, index: number): Promise<void> {
     if (this.query?.isActive) throw new Error("startStream: the stream is already running; add stopStream() first");
-    for (const [k, v] of Object.entries({ ...this.options.conf, ...opts.conf })) {
+    // options.conf applies from the first start; a start's own conf sticks for later starts too.
+    const first = !this.started;
+    this.started = true;
+    for (const [k, v] of Object.entries({ ...(first ? this.options.conf : {}), ...opts.conf })) {
       if (!this.confBackup.has(k)) this.confBackup.set(k, readConf(this.conf, k));
       this.conf.set(k, v);
     }
@@ -471,11 +475,10 @@ export function describe(a: StreamAction, schema: StructType, tz: string): strin
 
 // RuntimeConfig has no unset(); the kit restores a conf it set by deleting the key again so
 // the session falls back to Spark's default, which needs the private map.
-type ConfInternals = { values: Map<string, string> };
 function readConf(conf: RuntimeConfig, key: string): string | undefined {
-  return (conf as unknown as ConfInternals).values.get(key);
+  return conf.getExplicit(key);
 }
 function restoreConf(conf: RuntimeConfig, key: string, value: string | undefined): void {
-  if (value === undefined) (conf as unknown as ConfInternals).values.delete(key);
+  if (value === undefined) conf.unset(key);
   else conf.set(key, value);
 }

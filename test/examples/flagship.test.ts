@@ -3,16 +3,16 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import type { FlagshipResult } from "../../examples/flagship.js";
+import { fileURLToPath } from "node:url";
+import { FAST_START_MS, type FlagshipResult } from "../../examples/flagship.js";
 import { parseConsoleBatches, runExample } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 test("flagship: a minute of TokoKita checkouts, late mobile rows reported by onLateRows and lastProgress.arus", async () => {
   const { stdout, result } = await runExample<FlagshipResult>("flagship.ts", "flagship", {
-    clockStartMs: Date.UTC(2026, 9, 16, 9, 0, 0, 300),
+    clockStartMs: FAST_START_MS,
     timeZone: "UTC",
   });
   // Ends by itself after 60 s: batch 0, then one batch per 5 s trigger.

@@ -3,6 +3,7 @@
  * straight to process.stdout — can be captured without touching this process's stdout (which
  * node's test runner uses to report results).
  */
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
 export interface ExampleRun<R> {
@@ -12,17 +13,39 @@ export interface ExampleRun<R> {
 }
 
 /** Run `examples/<file>`'s `exportName(options)`; `clockStartMs` becomes a ManualClock. */
-export async function runExample<R>(
+export function runExample<R>(
   file: string,
   exportName: string,
   options: Record<string, unknown>,
   timeoutMs = 30_000,
 ): Promise<ExampleRun<R>> {
-  const worker = new Worker(new URL("./worker-boot.mjs", import.meta.url), {
-    workerData: { file: new URL(`../../examples/${file}`, import.meta.url).href, exportName, options },
-    stdout: true,
-    stderr: true,
+  const workerData = { file: new URL(`../../examples/${file}`, import.meta.url).href, exportName, options };
+  return runWorker<R>("./worker-boot.mjs", workerData, `example ${file}`, timeoutMs);
+}
+
+/**
+ * Run example files as scripts (their isMain block, with `args` as the command line), one
+ * after the other in one worker; returns what each printed and the failures.
+ */
+export async function runScripts(
+  scripts: [file: string, args: string[]][],
+  timeoutMs = 60_000,
+): Promise<{ outputs: Map<string, string>; failures: string[]; stderr: string }> {
+  const paths = scripts.map(([file, args]) => ({ path: fileURLToPath(new URL(`../../examples/${file}`, import.meta.url)), args }));
+  const run = await runWorker<string[]>("./worker-scripts.mjs", { scripts: paths }, "scripts", timeoutMs);
+  const outputs = new Map<string, string>();
+  let rest = run.stdout;
+  scripts.forEach(([file], i) => {
+    const marker = `\n@@END ${paths[i]!.path}\n`;
+    const at = rest.indexOf(marker);
+    outputs.set(file, at < 0 ? rest : rest.slice(0, at));
+    rest = at < 0 ? "" : rest.slice(at + marker.length);
   });
+  return { outputs, failures: run.result, stderr: run.stderr };
+}
+
+async function runWorker<R>(boot: string, workerData: unknown, label: string, timeoutMs: number): Promise<ExampleRun<R>> {
+  const worker = new Worker(new URL(boot, import.meta.url), { workerData, stdout: true, stderr: true });
   let stdout = "";
   let stderr = "";
   worker.stdout.setEncoding("utf8");
@@ -42,9 +65,8 @@ export async function runExample<R>(
   } finally {
     clearTimeout(timer);
   }
-  if (!message)
-    throw new Error(`example ${file} posted no result (timed out after ${timeoutMs} ms?)\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-  if (message.error !== undefined) throw new Error(`example ${file} failed: ${message.error}\nstdout:\n${stdout}`);
+  if (!message) throw new Error(`${label} posted no result (timed out after ${timeoutMs} ms?)\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+  if (message.error !== undefined) throw new Error(`${label} failed: ${message.error}\nstdout:\n${stdout}`);
   return { stdout, stderr, result: message.result as R };
 }
 

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { WebVsMobileResult } from "../../examples/seed000-web-vs-mobile.js";
+import { FAST_START_MS, type WebVsMobileResult } from "../../examples/seed000-web-vs-mobile.js";
 import { parseConsoleBatches, runExample } from "./harness.js";
 
 // 50 ms after a 6-second window boundary: the first mobile window gets 4 whole seconds of
 // mobile rows from the two batches that still let them through (the seed's "20").
-const START = Date.UTC(2026, 9, 16, 14, 2, 0, 50);
+const START = FAST_START_MS;
 
 test("seed 000 web vs mobile: mobile rows only in the first two batches, mobile count frozen at 20", async () => {
   const { stdout, result } = await runExample<WebVsMobileResult>("seed000-web-vs-mobile.ts", "seed000WebVsMobile", {

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Seed001Result } from "../../examples/seed001-rate-window-watermark.js";
+import { FAST_START_MS, type Seed001Result } from "../../examples/seed001-rate-window-watermark.js";
 import { type ConsoleBatch, parseConsoleBatches, runExample } from "./harness.js";
 
 // 13:29:22.8 UTC: like the seed's run, the query starts in the middle of the window
 // [13:29:20, 13:29:28), and triggers fall on the seed's 4-second grid.
-const START = Date.UTC(2026, 9, 16, 13, 29, 22, 800);
+const START = FAST_START_MS;
 
 function windowStart(row: string[]): number {
   const m = /^\{(.+), (.+)\}$/.exec(row[0]!);

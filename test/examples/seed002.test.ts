@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import type { Seed002Result } from "../../examples/seed002-stateful-checkpoint-foreachbatch.js";
+import { FAST_START_MS, type Seed002Result } from "../../examples/seed002-stateful-checkpoint-foreachbatch.js";
 import { parseConsoleBatches, runExample } from "./harness.js";
 
 // 14:10:13.4 UTC: 2.6 s before the end of the window [14:10:08, 14:10:16), so that window
 // gets 8 orders (2 per product) as in the seed's Batch 4; triggers fall on the 5 s grid.
-const START = Date.UTC(2026, 9, 16, 14, 10, 13, 400);
+const START = FAST_START_MS;
 const KATEGORI: Record<string, string> = {
   "Rok Tenun": "pakaian",
   "Kain Songket": "pakaian",

@@ -16,12 +16,13 @@
  * upsert and COMMIT (the writer's transaction is open), via a wrapper around the client.
  *
  * Before each PostgreSQL write the child appends `{"b":batchId,"d":digest,"n":rows}` (fsynced)
- * to `deliveries-pg.log`, so the parent can check that a replayed batch id carried the same rows.
+ * to `deliveries-pg.log`, and `{"b":batchId,"a":applied}` after it, so the parent can check that
+ * a replayed batch id carried the same rows and was never applied twice.
  */
 import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { type SqlClient, ensureTables, windowCountsWriter } from "../../examples/postgres-upsert.js";
+import { ensureTables, type SqlClient, windowCountsWriter } from "../../examples/postgres-upsert.js";
 import { crashPoint } from "../../src/common/crash-points.js";
 import { type DataFrame, functions as F, Session, type StreamingQuery } from "../../src/index.js";
 import { DELAY_MS, outRow, SCHEMA, WINDOW_MS } from "./workload.js";
@@ -35,7 +36,8 @@ export interface ChildConfig {
   sinks: SinkKind[];
   /** `point:batchId`, see src/common/crash-points.ts. */
   crashPoint?: string;
-  pg?: { url: string; schema: string; table: string };
+  /** `module`: resolved URL of the `pg` package (the child's bundle may live elsewhere). */
+  pg?: { url: string; module?: string; schema: string; table: string };
   /** Engine confs (state snapshot interval, retention, ...). */
   conf?: Record<string, string>;
 }
@@ -75,7 +77,9 @@ function appendDurably(file: string, text: string): void {
 async function startPg(session: Session, cfg: ChildConfig, close: (() => Promise<void>)[]): Promise<StreamingQuery> {
   const p = paths(cfg.work);
   const pgcfg = cfg.pg!;
-  const { default: pg } = (await import(PG_MODULE)) as { default: { Client: new (url: string) => SqlClient & { connect(): Promise<void>; end(): Promise<void> } } };
+  const { default: pg } = (await import(pgcfg.module ?? PG_MODULE)) as {
+    default: { Client: new (url: string) => SqlClient & { connect(): Promise<void>; end(): Promise<void> } };
+  };
   const client = new pg.Client(pgcfg.url);
   await client.connect();
   close.push(() => client.end());
@@ -109,7 +113,8 @@ async function startPg(session: Session, cfg: ChildConfig, close: (() => Promise
       rows.sort();
       const digest = createHash("sha1").update(rows.join("\n")).digest("hex").slice(0, 16);
       appendDurably(p.pgDeliveries, `${JSON.stringify({ b: batchId, d: digest, n: rows.length })}\n`);
-      await write(df, batchId);
+      const applied = await write(df, batchId);
+      appendDurably(p.pgDeliveries, `${JSON.stringify({ b: batchId, a: applied })}\n`);
     })
     .start();
   resolveId(q.id);
@@ -148,7 +153,8 @@ async function main(cfg: ChildConfig): Promise<void> {
   process.stdout.write("done\n");
 }
 
-if (process.argv[1] && import.meta.filename === process.argv[1]) {
+/** Entry point: config from argv[2]; exits the process. */
+export async function runMain(): Promise<never> {
   try {
     await main(JSON.parse(process.argv[2]!) as ChildConfig);
     process.exit(0);
@@ -157,3 +163,5 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
     process.exit(1);
   }
 }
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) await runMain();

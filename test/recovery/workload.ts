@@ -152,31 +152,46 @@ export function duplicates(rows: readonly OutRow[]): OutRow[] {
   return out;
 }
 
-/** Lines `{"b":batchId,"d":digest,"n":rows}` the child appends before each foreachBatch write. */
+/**
+ * Lines the child appends around each foreachBatch write: `{"b":batchId,"d":digest,"n":rows}`
+ * before (one per delivery), `{"b":batchId,"a":applied}` after (false: fenced replay).
+ */
 export interface Delivery {
   b: number;
   d: string;
   n: number;
 }
 
+export interface DeliveryLog {
+  deliveries: Delivery[];
+  /** Batch ids the writer reported as applied (written), one entry per report. */
+  applied: number[];
+  /** Batch ids the writer skipped as already written. */
+  skipped: number[];
+}
+
 /** Read a delivery log; a last line cut short by SIGKILL is ignored. */
-export function readDeliveries(file: string): Delivery[] {
+export function readDeliveries(file: string): DeliveryLog {
+  const log: DeliveryLog = { deliveries: [], applied: [], skipped: [] };
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    return [];
+    return log;
   }
-  const out: Delivery[] = [];
   for (const l of text.split("\n")) {
     if (!l) continue;
+    let v: { b: number; d?: string; n?: number; a?: boolean };
     try {
-      out.push(JSON.parse(l) as Delivery);
+      v = JSON.parse(l) as typeof v;
     } catch {
-      // torn write of the last line
+      continue; // torn write of the last line
     }
+    if (v.a === true) log.applied.push(v.b);
+    else if (v.a === false) log.skipped.push(v.b);
+    else log.deliveries.push(v as Delivery);
   }
-  return out;
+  return log;
 }
 
 /** Batch ids delivered with different rows on different attempts (must be none). */

@@ -5,7 +5,11 @@ import { Session, type StreamingQuery, type StreamingQueryProgress } from "../..
 
 /** The session every streaming test uses: UTC, 2 shuffle partitions (state spread over 2 stores). */
 export function utcSession(): Session {
-  return Session.builder().appName("streaming-tests").config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
+  return Session.builder()
+    .appName("streaming-tests")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.sql.shuffle.partitions", "2")
+    .getOrCreate();
 }
 
 /** A timestamp `s` seconds after the epoch (times in these tests are "within one minute"). */

@@ -49,7 +49,11 @@ describe("late rows at the exact boundary", () => {
     ]);
     // windows shifted by startTime = 1 µs: [:00.000001, :10.000001) ends 1 µs after the watermark
     const ms2 = session.memoryStream("id INT, ts TIMESTAMP");
-    const shifted = ms2.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds", "10 seconds", "1 microsecond")).count();
+    const shifted = ms2
+      .toDF()
+      .withWatermark("ts", "10 seconds")
+      .groupBy(F.window("ts", "10 seconds", "10 seconds", "1 microsecond"))
+      .count();
     await testStream(shifted, "update", [
       addData(ms2, rows),
       processAllAvailable(),
@@ -106,4 +110,3 @@ describe("late rows at the exact boundary", () => {
     ]);
   });
 });
-

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { functions as F } from "../../src/index.js";
-import { addData, assertOnQuery, checkNewRows, execute, startStream, stopStream, testStream, win } from "../../src/testing/index.js";
+import { addData, assertOnQuery, checkNewRows, expectFailure, startStream, stopStream, testStream, win } from "../../src/testing/index.js";
 import { iso, offsetsMeta, sec, utcSession } from "./helpers.js";
 
 const session = utcSession();
@@ -90,6 +90,20 @@ describe("multiple watermarks", () => {
         assert.deepEqual([e.min, e.max, e.avg], [iso(40), iso(40), iso(40)], "only the right input had rows");
       }),
     ]);
+  });
+
+  it("rejects a watermark redefined downstream of one already in force (_LEGACY_ERROR_TEMP_3076, §1.4)", async () => {
+    const ms = session.memoryStream("ts TIMESTAMP");
+    const df = ms
+      .toDF()
+      .withWatermark("ts", "10 seconds")
+      .groupBy(F.window("ts", "10 seconds"))
+      .count()
+      .withWatermark("window", "20 seconds")
+      .groupBy("window")
+      .agg(F.sum("count").alias("total"));
+    // Spark raises it when the first batch is planned; arus may already refuse at start()
+    await testStream(df, "append", [addData(ms, [{ ts: sec(1) }]), expectFailure(/Redefining watermark is disallowed/)], { timeoutMs: 2000 });
   });
 
   it("rejects an unknown policy", () => {

@@ -36,22 +36,35 @@ describe("output modes and query shapes rejected at start()", () => {
 
   it("complete mode without an aggregation", async () => {
     const { df } = events();
-    await rejects(df.filter("v > 0"), "complete", "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets");
+    await rejects(
+      df.filter("v > 0"),
+      "complete",
+      "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets",
+    );
     await rejects(df.withWatermark("ts", "1 second").dropDuplicates(["k", "ts"]), "complete", "Complete output mode not supported");
   });
 
   it("update mode with a session window", async () => {
     const { df } = events();
-    await rejects(df.withWatermark("ts", "1 second").groupBy(F.session_window("ts", "5 seconds"), "k").count(), "update", "Update output mode not supported for session window on streaming DataFrames/DataSets");
+    await rejects(
+      df.withWatermark("ts", "1 second").groupBy(F.session_window("ts", "5 seconds"), "k").count(),
+      "update",
+      "Update output mode not supported for session window on streaming DataFrames/DataSets",
+    );
   });
 
   it("distinct aggregate functions", async () => {
     const { df } = events();
-    await rejects(df.groupBy("k").agg(F.count_distinct("v")), "update", "Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.");
+    await rejects(
+      df.groupBy("k").agg(F.count_distinct("v")),
+      "update",
+      "Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.",
+    );
   });
 
   it("sorting outside complete mode on an aggregation", async () => {
-    const msg = "Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode";
+    const msg =
+      "Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode";
     const { df } = events();
     await rejects(df.orderBy("v"), "append", msg);
     await rejects(df.groupBy("k").count().orderBy("count"), "update", msg);
@@ -59,7 +72,11 @@ describe("output modes and query shapes rejected at start()", () => {
 
   it("limit in update mode; union of a stream with a batch DataFrame", async () => {
     const { df } = events();
-    await rejects(df.groupBy("k").count().limit(1), "update", "Limits are not supported on streaming DataFrames/Datasets in Update output mode");
+    await rejects(
+      df.groupBy("k").count().limit(1),
+      "update",
+      "Limits are not supported on streaming DataFrames/Datasets in Update output mode",
+    );
     const batch = session.createDataFrame([{ k: "x", v: 1, ts: sec(0) }], "k STRING, v INT, ts TIMESTAMP");
     await rejects(df.union(batch), "append", "Union between streaming and batch DataFrames/Datasets is not supported");
   });
@@ -67,15 +84,31 @@ describe("output modes and query shapes rejected at start()", () => {
   it("stream-static outer joins on the wrong side; stream-stream joins outside append", async () => {
     const { df } = events();
     const dim = session.createDataFrame([{ k: "a", name: "A" }], "k STRING, name STRING");
-    await rejects(df.join(dim, "k", "right_outer"), "append", "RightOuter join with a streaming DataFrame/Dataset on the left and a static DataFrame/DataSet on the right not supported");
-    await rejects(dim.join(df, "k", "left_outer"), "append", "LeftOuter join with a streaming DataFrame/Dataset on the right and a static DataFrame/DataSet on the left not supported");
+    await rejects(
+      df.join(dim, "k", "right_outer"),
+      "append",
+      "RightOuter join with a streaming DataFrame/Dataset on the left and a static DataFrame/DataSet on the right not supported",
+    );
+    await rejects(
+      dim.join(df, "k", "left_outer"),
+      "append",
+      "LeftOuter join with a streaming DataFrame/Dataset on the right and a static DataFrame/DataSet on the left not supported",
+    );
     const other = events().df.withColumnRenamed("v", "w").withColumnRenamed("ts", "ts2");
-    await rejects(df.join(other, "k", "inner").groupBy("k").count(), "update", "Join between two streaming DataFrames/Datasets is not supported in Update output mode, only in Append output mode");
+    await rejects(
+      df.join(other, "k", "inner").groupBy("k").count(),
+      "update",
+      "Join between two streaming DataFrames/Datasets is not supported in Update output mode, only in Append output mode",
+    );
   });
 
   it("a stateful operator after a non-append aggregation (global watermark correctness check)", async () => {
     const { df } = events();
-    await rejects(df.groupBy("k").count().groupBy("count").count(), "update", "Detected pattern of possible 'correctness' issue due to global watermark");
+    await rejects(
+      df.groupBy("k").count().groupBy("count").count(),
+      "update",
+      "Detected pattern of possible 'correctness' issue due to global watermark",
+    );
   });
 
   it("batch actions on a stream, and writeStream on a batch DataFrame", async () => {
@@ -87,10 +120,22 @@ describe("output modes and query shapes rejected at start()", () => {
   it("accepts the shapes each mode allows", async () => {
     const { ms, df } = events();
     const windowed = df.withWatermark("ts", "0 seconds").groupBy(F.window("ts", "10 seconds")).agg(F.sum("v").alias("s"));
-    await testStream(windowed, "append", [addData(ms, [{ k: "a", v: 1, ts: sec(1) }, { k: "a", v: 2, ts: sec(15) }]), checkAnswer([{ window: win(0, 10_000), s: 1 }])]);
+    await testStream(windowed, "append", [
+      addData(ms, [
+        { k: "a", v: 1, ts: sec(1) },
+        { k: "a", v: 2, ts: sec(15) },
+      ]),
+      checkAnswer([{ window: win(0, 10_000), s: 1 }]),
+    ]);
     const e2 = events();
-    await testStream(e2.df.groupBy("k").count().orderBy("k"), "complete", [addData(e2.ms, [{ k: "b", v: 1, ts: sec(1) }]), checkAnswer([{ k: "b", count: 1 }])]);
+    await testStream(e2.df.groupBy("k").count().orderBy("k"), "complete", [
+      addData(e2.ms, [{ k: "b", v: 1, ts: sec(1) }]),
+      checkAnswer([{ k: "b", count: 1 }]),
+    ]);
     const e3 = events();
-    await testStream(e3.df.filter("v > 1"), "update", [addData(e3.ms, [{ k: "b", v: 2, ts: sec(1) }]), checkAnswer([{ k: "b", v: 2, ts: sec(1) }])]);
+    await testStream(e3.df.filter("v > 1"), "update", [
+      addData(e3.ms, [{ k: "b", v: 2, ts: sec(1) }]),
+      checkAnswer([{ k: "b", v: 2, ts: sec(1) }]),
+    ]);
   });
 });

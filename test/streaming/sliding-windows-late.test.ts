@@ -13,7 +13,11 @@ const session = utcSession();
 
 function sliding() {
   const ms = session.memoryStream("ts TIMESTAMP");
-  const df = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds", "5 seconds")).count();
+  const df = ms
+    .toDF()
+    .withWatermark("ts", "10 seconds")
+    .groupBy(F.window("ts", "10 seconds", "5 seconds"))
+    .count();
   return { ms, df };
 }
 

@@ -56,7 +56,15 @@ describe("update mode eviction", () => {
         { k: "b", count: 1 },
       ]),
       // the watermark moved to :95 after the data batch: one empty no-data batch follows
-      assertOnQuery((_q, ctx) => assert.deepEqual(ctx.sinkBatches.map((b) => [b.batchId, b.rows.length]), [[0, 2], [1, 0]])),
+      assertOnQuery((_q, ctx) =>
+        assert.deepEqual(
+          ctx.sinkBatches.map((b) => [b.batchId, b.rows.length]),
+          [
+            [0, 2],
+            [1, 0],
+          ],
+        ),
+      ),
       addData(ms, [{ k: "b", ts: sec(2) }]),
       checkLastBatch([{ k: "b", count: 2 }]),
       assertOnQuery((q) => {

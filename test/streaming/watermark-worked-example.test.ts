@@ -8,13 +8,26 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { functions as F } from "../../src/index.js";
-import { addData, advanceClock, assertOnQuery, checkAnswer, checkLastBatch, type ExpectedRow, type StreamAction, testStream, win } from "../../src/testing/index.js";
+import {
+  addData,
+  advanceClock,
+  assertOnQuery,
+  checkAnswer,
+  checkLastBatch,
+  type ExpectedRow,
+  type StreamAction,
+  testStream,
+  win,
+} from "../../src/testing/index.js";
 import { commitWatermark, iso, offsetsMeta, sec, utcSession } from "./helpers.js";
 
 const session = utcSession();
 
 /** Actions asserting what batch `n` did (run right after the tick that ran it). */
-function batch(n: number, e: { evictWm: number; lateWm: number; emitted: ExpectedRow[]; wmAfter: number; inputRows: number }): StreamAction[] {
+function batch(
+  n: number,
+  e: { evictWm: number; lateWm: number; emitted: ExpectedRow[]; wmAfter: number; inputRows: number },
+): StreamAction[] {
   return [
     assertOnQuery((q, ctx) => {
       const p = q.lastProgress!;
@@ -104,7 +117,12 @@ describe("watermark worked example (§1.6)", () => {
         { id: 2, ts: sec(12) },
       ]),
       checkAnswer([]),
-      assertOnQuery((_q, ctx) => assert.deepEqual(ctx.sinkBatches.map((b) => b.batchId), [0, 1])),
+      assertOnQuery((_q, ctx) =>
+        assert.deepEqual(
+          ctx.sinkBatches.map((b) => b.batchId),
+          [0, 1],
+        ),
+      ),
       addData(ms, [{ id: 3, ts: sec(25) }]),
       checkAnswer([{ window: win(0, 10_000), count: 1 }]),
       assertOnQuery((q, ctx) => {

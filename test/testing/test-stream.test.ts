@@ -43,12 +43,19 @@ describe("testStream: passing scripts", () => {
     const ms = session.memoryStream("k STRING");
     await testStream(ms.toDF().groupBy("k").count(), "update", [
       addData(ms, [{ k: "a" }, { k: "a" }, { k: "b" }]),
-      checkLastBatch([{ k: "a", count: 2 }, { k: "b", count: 1 }]),
+      checkLastBatch([
+        { k: "a", count: 2 },
+        { k: "b", count: 1 },
+      ]),
       addData(ms, [{ k: "a" }]),
       checkNewRows([{ k: "a", count: 3 }]),
       checkLastBatch([{ k: "a", count: 3 }]),
       // update mode accumulates every emitted row, like Spark's memory sink
-      checkAnswer([{ k: "a", count: 2 }, { k: "b", count: 1 }, { k: "a", count: 3 }]),
+      checkAnswer([
+        { k: "a", count: 2 },
+        { k: "b", count: 1 },
+        { k: "a", count: 3 },
+      ]),
     ]);
   });
 
@@ -58,7 +65,10 @@ describe("testStream: passing scripts", () => {
       addData(ms, [{ k: "a" }]),
       checkAnswer([{ k: "a", count: 1 }]),
       addData(ms, [{ k: "b" }]),
-      checkAnswer([{ k: "a", count: 1 }, { k: "b", count: 1 }]),
+      checkAnswer([
+        { k: "a", count: 1 },
+        { k: "b", count: 1 },
+      ]),
     ]);
   });
 
@@ -93,7 +103,10 @@ describe("testStream: passing scripts", () => {
       addData(ms, [{ k: "a" }]),
       startStream(),
       checkLastBatch([{ k: "a", count: 2 }]),
-      checkAnswer([{ k: "a", count: 1 }, { k: "a", count: 2 }]),
+      checkAnswer([
+        { k: "a", count: 1 },
+        { k: "a", count: 2 },
+      ]),
       assertOnQuery((_q, ctx) => existsSync(`${ctx.checkpointLocation}/state/0`), "state files exist"),
     ]);
   });
@@ -134,8 +147,21 @@ describe("testStream: passing scripts", () => {
     const key = "spark.sql.streaming.noDataMicroBatches.enabled";
     const before = session.conf.get(key);
     const ms = session.memoryStream("v INT");
-    await testStream(ms.toDF(), "append", [assertOnQuery(() => session.conf.get(key) === "false")], { conf: { [key]: false } });
-    assert.equal(session.conf.get(key), before);
+    const value = () => session.conf.get(key);
+    await testStream(
+      ms.toDF(),
+      "append",
+      [
+        assertOnQuery(() => value() === "false"),
+        stopStream(),
+        startStream({ conf: { [key]: "true" } }),
+        stopStream(),
+        startStream(), // a start's conf sticks; the testStream options apply only to the first start
+        assertOnQuery(() => value() === "true"),
+      ],
+      { conf: { [key]: false } },
+    );
+    assert.equal(value(), before);
   });
 
   it("removes its temporary checkpoint directory at the end", async () => {
@@ -164,7 +190,10 @@ describe("testStream: failure reports", () => {
     );
     assert.equal(f.actionIndex, 4);
     const lines = f.message.split("\n");
-    assert.match(lines[0]!, /^testStream failed at action 5 of 6 \(checkLastBatch\(\[\{k: "b", count: 7\}\]\)\): last batch \(batch 1\) does not match/);
+    assert.match(
+      lines[0]!,
+      /^testStream failed at action 5 of 6 \(checkLastBatch\(\[\{k: "b", count: 7\}\]\)\): last batch \(batch 1\) does not match/,
+    );
     const listing = lines.slice(lines.indexOf("== Actions ==") + 1, lines.indexOf("== Actions ==") + 7);
     assert.deepEqual(listing, [
       "   startStream() [implicit]",
@@ -182,7 +211,9 @@ describe("testStream: failure reports", () => {
 
   it("reports a check on unprocessed manual-clock data with a hint", async () => {
     const ms = session.memoryStream("v INT");
-    const f = await failing(testStream(ms.toDF(), "append", [addData(ms, [{ v: 1 }]), checkAnswer([{ v: 1 }])], { trigger: { processingTime: "10 seconds" } }));
+    const f = await failing(
+      testStream(ms.toDF(), "append", [addData(ms, [{ v: 1 }]), checkAnswer([{ v: 1 }])], { trigger: { processingTime: "10 seconds" } }),
+    );
     assert.match(f.message, /note: data was added after the last advanceClock/);
   });
 

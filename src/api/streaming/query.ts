@@ -79,7 +79,7 @@ export class StreamingQuery {
     if (spec.name && session.streams.active.some((q) => q.name === spec.name)) {
       throw new IllegalArgumentException(`Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`);
     }
-    checkStreamingPlan(df.plan, spec.outputMode);
+    checkStreamingPlan(df.plan, spec.outputMode, session.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"));
     armCrashPoint(session.conf.getOption("arus.test.crashPoint"));
     const sink = spec.makeSink();
     const conf = session.conf;

@@ -92,7 +92,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
     for (const s of stores) {
       await s.commit();
       total += s.numKeys;
-      bytes = s.memoryUsedBytes();
+      bytes += s.memoryUsedBytes();
     }
     metrics.commitTimeMs = Date.now() - commitStart;
     metrics.numRowsTotal = total;
