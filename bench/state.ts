@@ -54,11 +54,19 @@ const T0 = 1_700_000_000_000_000;
 /** Entry i: window i / perWindow, user i % perWindow; every call builds fresh values, like the operator. */
 function makeKey(i: number, perWindow: number): string {
   const w = Math.floor(i / perWindow);
-  return encodeKey([{ start: T0 + w * WINDOW_MICROS, end: T0 + (w + 1) * WINDOW_MICROS }, `user_${String(i % perWindow).padStart(6, "0")}`]);
+  return encodeKey([
+    { start: T0 + w * WINDOW_MICROS, end: T0 + (w + 1) * WINDOW_MICROS },
+    `user_${String(i % perWindow).padStart(6, "0")}`,
+  ]);
 }
 function makeRow(i: number, perWindow: number, sum: number, count: number): StateRow {
   const w = Math.floor(i / perWindow);
-  return [{ start: T0 + w * WINDOW_MICROS, end: T0 + (w + 1) * WINDOW_MICROS }, `user_${String(i % perWindow).padStart(6, "0")}`, sum, count];
+  return [
+    { start: T0 + w * WINDOW_MICROS, end: T0 + (w + 1) * WINDOW_MICROS },
+    `user_${String(i % perWindow).padStart(6, "0")}`,
+    sum,
+    count,
+  ];
 }
 
 function dirBytes(dir: string, filter: (f: string) => boolean): number {
@@ -179,8 +187,23 @@ async function benchProvider(kind: string, args: Args): Promise<void> {
     reloaded.abort();
     await fresh.close();
 
+    // lmdb: the warm reopen above reuses the environment; also time a rebuild without it.
+    let rebuildMs = Number.NaN;
+    if (lmdbBytes) {
+      rmSync(path.join(dir, "lmdb"), { recursive: true, force: true });
+      const cold = await makeProvider(kind, dir);
+      t = now();
+      const rebuilt = await cold.getStore(version);
+      rebuildMs = now() - t;
+      if (rebuilt.numKeys !== n) throw new Error(`rebuild: expected ${n} keys, got ${rebuilt.numKeys}`);
+      rebuilt.abort();
+      await cold.close();
+    }
+
     const perSec = (ms: number) => fmt(n / (ms / 1000));
-    console.log(`\n== ${kind}: ${fmt(n)} (window, key) entries, ${windows} windows, key like ${makeKey(0, perWindow)} (${makeKey(0, perWindow).length} chars)`);
+    console.log(
+      `\n== ${kind}: ${fmt(n)} (window, key) entries, ${windows} windows, key like ${makeKey(0, perWindow)} (${makeKey(0, perWindow).length} chars)`,
+    );
     console.log(`  encodeKey (operator cost, for scale) ${fmt(keyMs)} ms  (${perSec(keyMs)} keys/s)`);
     console.log(`  insert  get+put new keys             ${fmt(insertMs)} ms  (${perSec(insertMs)} updates/s)`);
     console.log(`  commit  1 M-entry delta              ${fmt(commit1Ms)} ms`);
@@ -188,7 +211,10 @@ async function benchProvider(kind: string, args: Args): Promise<void> {
     console.log(`  commit  1 M-entry delta              ${fmt(commit2Ms)} ms`);
     console.log(`  get     existing keys                ${fmt(getMs)} ms  (${perSec(getMs)} gets/s; best of ${args.rounds})`);
     console.log(`  maintenance (snapshot)               ${fmt(snapMs)} ms`);
-    console.log(`  reload from snapshot (fresh provider) ${fmt(reloadMs)} ms`);
+    console.log(
+      `  reload (fresh provider)              ${fmt(reloadMs)} ms${lmdbBytes ? " (lmdb environment reused)" : " (snapshot file)"}`,
+    );
+    if (lmdbBytes) console.log(`  rebuild from snapshot (lmdb dir deleted) ${fmt(rebuildMs)} ms`);
     console.log(`  JS heap per entry (measured)         ${gc ? fmt((h1 - h0) / n, 1) : "n/a (run with --expose-gc)"} B`);
     console.log(`  memoryUsedBytes() per entry          ${fmt(estimate / n, 1)} B`);
     console.log(`  delta file per entry                 ${fmt(deltaBytes / n, 1)} B;  snapshot per entry ${fmt(snapBytes / n, 1)} B`);

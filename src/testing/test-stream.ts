@@ -473,8 +473,8 @@ export function describe(a: StreamAction, schema: StructType, tz: string): strin
   }
 }
 
-// RuntimeConfig has no unset(); the kit restores a conf it set by deleting the key again so
-// the session falls back to Spark's default, which needs the private map.
+// The kit restores a conf it set by unsetting it again, so the session falls back to Spark's
+// default rather than keeping an explicit copy of it.
 function readConf(conf: RuntimeConfig, key: string): string | undefined {
   return conf.getExplicit(key);
 }
