@@ -4,7 +4,7 @@
  */
 import { constantVector, type Vector } from "../columnar/vector.js";
 import { compilePattern } from "../common/datetime-format.js";
-import { offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
+import { civilFromDays, offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
 import type { Expr } from "../plan/expressions.js";
 import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
@@ -12,19 +12,6 @@ import { castTo, checkArity, type EvalContext, register, registerAlias, type Sca
 
 const MICROS_PER_DAY = 86_400_000_000;
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
-
-/** Proleptic Gregorian civil date from days since epoch (Howard Hinnant's algorithm). */
-export function civilFromDays(days: number): { y: number; m: number; d: number } {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
-}
 
 function localMicros(m: number, tz: string): number {
   return m + offsetMicros(tz, m);
@@ -190,14 +177,14 @@ const windowTime: ScalarFunction = {
 };
 
 register(
-  field("year", (l) => civilFromDays(dayOf(l)).y),
-  field("month", (l) => civilFromDays(dayOf(l)).m),
-  field("dayofmonth", (l) => civilFromDays(dayOf(l)).d),
+  field("year", (l) => civilFromDays(dayOf(l)).year),
+  field("month", (l) => civilFromDays(dayOf(l)).month),
+  field("dayofmonth", (l) => civilFromDays(dayOf(l)).day),
   field("hour", (l) => Math.floor(microsOfDay(l) / 3_600_000_000)),
   field("minute", (l) => Math.floor(microsOfDay(l) / 60_000_000) % 60),
   field("second", (l) => Math.floor(microsOfDay(l) / 1_000_000) % 60),
   field("dayofweek", (l) => ((((dayOf(l) + 4) % 7) + 7) % 7) + 1),
-  field("quarter", (l) => Math.floor((civilFromDays(dayOf(l)).m - 1) / 3) + 1),
+  field("quarter", (l) => Math.floor((civilFromDays(dayOf(l)).month - 1) / 3) + 1),
   unixTimestamp,
   toTimestampLike("to_timestamp", TimestampType),
   toTimestampLike("to_date", DateType),

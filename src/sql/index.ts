@@ -10,7 +10,6 @@ import { readQuery } from "./query.js";
 import { ParseException } from "../common/errors.js";
 
 export { parseDataType, parseSchema } from "./datatype.js";
-export { intervalStringToMicros, parseIntervalString, type ParsedInterval } from "./interval.js";
 export { type Token, tokenize } from "./lexer.js";
 
 /**

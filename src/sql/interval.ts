@@ -4,6 +4,7 @@
  * MINUTE`). arus intervals are day-time only, held as microseconds (a day is exactly 24 h).
  */
 import { IllegalArgumentException } from "../common/errors.js";
+import { parseInterval } from "../common/interval.js";
 import type { Cursor } from "./cursor.js";
 import { monthIntervalError } from "./datatype.js";
 
@@ -27,53 +28,6 @@ export function intervalUnit(word: string): string | null {
   let u = word.toUpperCase();
   if (u.endsWith("S") && u !== "S") u = u.slice(0, -1);
   return u in UNIT_MICROS || u in UNIT_MONTHS ? u : null;
-}
-
-/** Spark's CalendarInterval, minus the separate day field (days are folded into micros). */
-export interface ParsedInterval {
-  readonly months: number;
-  readonly micros: number;
-}
-
-/**
- * Parse an interval string such as `"10 seconds"`, `"1 minute 30 seconds"`, `"-5 minutes"` or
- * `"interval 2 days"` (Spark's IntervalUtils.stringToInterval). Only seconds may be fractional.
- * Throws IllegalArgumentException naming the problem.
- */
-export function parseIntervalString(text: string): ParsedInterval {
-  const bad = (why: string): never => {
-    throw new IllegalArgumentException(`Error parsing '${text}' to interval, ${why}`);
-  };
-  const words = text.trim().split(/\s+/).filter((w) => w !== "");
-  if (words.length > 0 && words[0]!.toLowerCase() === "interval") words.shift();
-  if (words.length === 0) bad("interval string cannot be empty");
-  let months = 0;
-  let micros = 0;
-  for (let i = 0; i < words.length; i += 2) {
-    const num = words[i]!;
-    const unitWord = words[i + 1];
-    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(num)) bad(`invalid value '${num}'`);
-    if (unitWord === undefined) bad(`missing unit after '${num}'`);
-    const unit = intervalUnit(unitWord!);
-    if (!unit) bad(`invalid unit '${unitWord}'`);
-    if (num.includes(".") && unit !== "SECOND") bad(`'${num}' cannot have fractional part`);
-    const value = Number(num);
-    if (unit! in UNIT_MONTHS) months += value * UNIT_MONTHS[unit!]!;
-    else micros += Math.trunc(value * UNIT_MICROS[unit!]!);
-  }
-  return { months, micros };
-}
-
-/**
- * Interval string → microseconds, rejecting month components the way window durations do
- * ("Intervals greater than a month is not supported").
- */
-export function intervalStringToMicros(text: string): number {
-  const iv = parseIntervalString(text);
-  if (iv.months !== 0) {
-    throw new IllegalArgumentException(`Intervals greater than a month is not supported (${text}).`);
-  }
-  return iv.micros;
 }
 
 const DAY_TIME_ORDER = ["DAY", "HOUR", "MINUTE", "SECOND"] as const;
@@ -125,9 +79,9 @@ export function readIntervalLiteral(cur: Cursor): number {
   // A lone string: the whole interval is spelled inside it.
   if (start.kind === "string" && !unitAt(cur, 1)) {
     cur.next();
-    let iv: ParsedInterval;
+    let iv: { months: number; micros: number };
     try {
-      iv = parseIntervalString(start.value);
+      iv = parseInterval(start.value);
     } catch {
       return invalid(start.value);
     }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { IllegalArgumentException } from "../../src/common/errors.js";
-import { intervalStringToMicros, parseDataType, parseIntervalString, parseSchema } from "../../src/sql/index.js";
+import { parseDataType, parseSchema } from "../../src/sql/index.js";
 import {
   ArrayOf,
   BinaryType,
@@ -115,24 +115,3 @@ describe("parseSchema", () => {
   });
 });
 
-describe("interval strings", () => {
-  it("parses Spark interval strings to micros", () => {
-    assert.equal(intervalStringToMicros("10 seconds"), 10_000_000);
-    assert.equal(intervalStringToMicros("10 second"), 10_000_000);
-    assert.equal(intervalStringToMicros("1 minute 30 seconds"), 90_000_000);
-    assert.equal(intervalStringToMicros("interval 2 days"), 2 * 86_400_000_000);
-    assert.equal(intervalStringToMicros("100 milliseconds"), 100_000);
-    assert.equal(intervalStringToMicros("0 seconds"), 0);
-    assert.equal(intervalStringToMicros("-5 minutes"), -300_000_000);
-    assert.equal(intervalStringToMicros("1.5 seconds"), 1_500_000);
-    assert.deepEqual(parseIntervalString("1 month 1 day"), { months: 1, micros: 86_400_000_000 });
-  });
-  it("rejects bad strings and months", () => {
-    assert.throws(() => intervalStringToMicros("1 month"), /Intervals greater than a month is not supported/);
-    assert.throws(() => intervalStringToMicros("10 sec"), IllegalArgumentException);
-    assert.throws(() => intervalStringToMicros(""), /cannot be empty/);
-    assert.throws(() => intervalStringToMicros("ten seconds"), /invalid value 'ten'/);
-    assert.throws(() => intervalStringToMicros("1.5 minutes"), /fractional/);
-    assert.throws(() => intervalStringToMicros("5"), /missing unit/);
-  });
-});
