@@ -27,7 +27,9 @@ export function renderReport(r: ReportInput): string {
     "- Settings: local[1], spark.sql.shuffle.partitions=1, session time zone UTC, file source with maxFilesPerTrigger=1 (or rate-micro-batch), trigger availableNow",
   );
   if (r.arusNote) lines.push(`- arus: ${r.arusNote}`);
-  lines.push(`- Result: ${pass} passed, ${fail} failed, ${known} known differences (conformance/known-differences.ts), ${skip} skipped, ${r.outcomes.length} cases`);
+  lines.push(
+    `- Result: ${pass} passed, ${fail} failed, ${known} known differences (conformance/known-differences.ts), ${skip} skipped, ${r.outcomes.length} cases`,
+  );
   lines.push("");
   lines.push("| case | result | first difference / note |");
   lines.push("|---|---|---|");

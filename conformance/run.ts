@@ -11,13 +11,14 @@
  * 4. compares, writes conformance/REPORT.md, prints "N passed, N failed" and exits 1 on failures
  *    (unless --no-fail).
  */
-import { KNOWN_DIFFERENCES } from "./known-differences.js";
+
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { loadEngine, runArusCase } from "./arus_runner.js";
 import { type CaseOutcome, compareResults, readResult } from "./compare.js";
+import { KNOWN_DIFFERENCES } from "./known-differences.js";
 import { loadCases } from "./load_cases.js";
 import { writeReport } from "./report.js";
 

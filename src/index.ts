@@ -5,24 +5,21 @@
 import "./functions/index.js";
 import "./connectors/builtin.js";
 
-export { Session, SessionBuilder } from "./api/session.js";
-export { DataFrame } from "./api/dataframe.js";
 export { Column } from "./api/column.js";
-export { GroupedData } from "./api/grouped.js";
-export { DataFrameReader } from "./api/reader.js";
-export { DataFrameWriter } from "./api/writer.js";
-export { DataStreamReader } from "./api/streaming/reader.js";
-export { DataStreamWriter } from "./api/streaming/writer.js";
-export { StreamingQuery } from "./api/streaming/query.js";
-export { StreamingQueryManager } from "./api/streaming/manager.js";
-export type { StreamingQueryListener } from "./api/streaming/manager.js";
-export { MemoryStream } from "./api/streaming/memory-stream.js";
-export type { Row } from "./api/values.js";
-export type { StreamingQueryProgress } from "./runtime/progress.js";
+export { DataFrame } from "./api/dataframe.js";
 export * as functions from "./api/functions.js";
 export * as F from "./api/functions.js";
-export * as types from "./types/public.js";
-export * as T from "./types/public.js";
+export { GroupedData } from "./api/grouped.js";
+export { DataFrameReader } from "./api/reader.js";
+export { Session, SessionBuilder } from "./api/session.js";
+export type { StreamingQueryListener } from "./api/streaming/manager.js";
+export { StreamingQueryManager } from "./api/streaming/manager.js";
+export { MemoryStream } from "./api/streaming/memory-stream.js";
+export { StreamingQuery } from "./api/streaming/query.js";
+export { DataStreamReader } from "./api/streaming/reader.js";
+export { DataStreamWriter } from "./api/streaming/writer.js";
+export type { Row } from "./api/values.js";
+export { DataFrameWriter } from "./api/writer.js";
 export {
   AnalysisException,
   ArusError,
@@ -31,3 +28,6 @@ export {
   ParseException,
   StreamingQueryException,
 } from "./common/errors.js";
+export type { StreamingQueryProgress } from "./runtime/progress.js";
+export * as types from "./types/public.js";
+export * as T from "./types/public.js";

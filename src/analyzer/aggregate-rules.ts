@@ -5,7 +5,7 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { lookupFunction } from "../functions/index.js";
-import { alias, type Attribute, type Expr, exprChildren, transformDown } from "../plan/expressions.js";
+import { type Attribute, alias, type Expr, exprChildren, transformDown } from "../plan/expressions.js";
 import { type Aggregate, type LogicalPlan, Plans } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -61,7 +61,9 @@ export function resolveHiddenAggregates<T extends Expr>(
   const visible = outputOf(agg);
   const below = outputOf(agg.child);
   const byKey = new Map<string, Attribute>();
-  agg.aggregateExprs.forEach((e, i) => byKey.set(semanticKey(e), visible[i]!));
+  agg.aggregateExprs.forEach((e, i) => {
+    byKey.set(semanticKey(e), visible[i]!);
+  });
   const hidden: Expr[] = [];
   const resolved = exprs.map((e) => {
     let r: Expr;

@@ -5,10 +5,11 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { lookupFunction } from "../functions/index.js";
+import { castTo } from "../functions/registry.js";
 import {
+  type Attribute,
   alias,
   anyExpr,
-  type Attribute,
   type Expr,
   exprChildren,
   type SortOrder,
@@ -16,17 +17,16 @@ import {
   transformUp,
   withChildren,
 } from "../plan/expressions.js";
-import { type LogicalPlan, planChildren, Plans, withPlanChildren } from "../plan/logical.js";
-import { exprToSql } from "../plan/sql-text.js";
+import { type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
+import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
 import { sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
+import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
-import { castTo } from "../functions/registry.js";
-import { resolveJoin } from "./join-rules.js";
 
 /** Named relations the analyzer can see (temp views, memory-sink tables, saved tables). */
 export interface Catalog {
@@ -199,7 +199,10 @@ function resolveCall(e: Expr): Expr {
   if (e.args.some((a) => a.kind === "star") && !(e.name === "count")) {
     throw new AnalysisException("INVALID_USAGE_OF_STAR_OR_REGEX", `[INVALID_USAGE_OF_STAR_OR_REGEX] Invalid usage of '*' in ${e.name}.`);
   }
-  const args = e.name === "count" ? e.args.map((a) => (a.kind === "star" ? ({ kind: "literal", value: 1, type: { kind: "int" } } as Expr) : a)) : e.args;
+  const args =
+    e.name === "count"
+      ? e.args.map((a) => (a.kind === "star" ? ({ kind: "literal", value: 1, type: { kind: "int" } } as Expr) : a))
+      : e.args;
   const types = args.map(typeOf);
   const r = fn.kind === "scalar" ? fn.resolve(args, types, e) : fn.resolve(args, types, e, e.distinct);
   return withChildren(e, r.args);
@@ -236,7 +239,10 @@ function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
           const hit = out.find((b) => b.name.toLowerCase() === a.name.toLowerCase());
           if (hit) return hit;
           if (p.allowMissingColumns) return alias({ kind: "literal", value: null, type: a.type }, a.name);
-          throw new AnalysisException("NUM_COLUMNS_MISMATCH", `[UNRESOLVED_COLUMN] Cannot resolve column name "${a.name}" among (${out.map((b) => b.name).join(", ")}).`);
+          throw new AnalysisException(
+            "NUM_COLUMNS_MISMATCH",
+            `[UNRESOLVED_COLUMN] Cannot resolve column name "${a.name}" among (${out.map((b) => b.name).join(", ")}).`,
+          );
         }),
         c,
       );
@@ -266,7 +272,12 @@ function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
     return t;
   });
   children = children.map((c, i) =>
-    outs[i]!.every((a, k) => typesEqual(a.type, types[k]!)) ? c : Plans.project(outs[i]!.map((a, k) => (typesEqual(a.type, types[k]!) ? a : alias(castTo(a, a.type, types[k]!), a.name))), c),
+    outs[i]!.every((a, k) => typesEqual(a.type, types[k]!))
+      ? c
+      : Plans.project(
+          outs[i]!.map((a, k) => (typesEqual(a.type, types[k]!) ? a : alias(castTo(a, a.type, types[k]!), a.name))),
+          c,
+        ),
   );
   return Plans.union(children, false, false);
 }

@@ -4,7 +4,7 @@
  * key for inner/left joins, the right key for right joins, coalesce(l.k, r.k) for full joins).
  */
 import { AnalysisException } from "../common/errors.js";
-import { alias, type Attribute, call, type Expr } from "../plan/expressions.js";
+import { type Attribute, alias, call, type Expr } from "../plan/expressions.js";
 import { type Join, type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { sqlTypeName } from "../types/datatypes.js";
@@ -33,13 +33,13 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
   const pairs = p.usingColumns!.map((name) => {
     const lk = resolveColumn([name], l);
     const rk = resolveColumn([name], r);
-    if (!lk || lk.kind !== "attribute") {
+    if (lk?.kind !== "attribute") {
       throw new AnalysisException(
         "UNRESOLVED_USING_COLUMN_FOR_JOIN",
         `[UNRESOLVED_USING_COLUMN_FOR_JOIN] USING column \`${name}\` cannot be resolved on the left side of the join. The left-side columns: [${l.map((a) => `\`${a.name}\``).join(", ")}].`,
       );
     }
-    if (!rk || rk.kind !== "attribute") {
+    if (rk?.kind !== "attribute") {
       throw new AnalysisException(
         "UNRESOLVED_USING_COLUMN_FOR_JOIN",
         `[UNRESOLVED_USING_COLUMN_FOR_JOIN] USING column \`${name}\` cannot be resolved on the right side of the join. The right-side columns: [${r.map((a) => `\`${a.name}\``).join(", ")}].`,
@@ -47,9 +47,7 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
     }
     return [lk, rk] as const;
   });
-  const cond = pairs
-    .map(([a, b]) => call("=", [a, b]) as Expr)
-    .reduce((acc, e) => call("and", [acc, e]));
+  const cond = pairs.map(([a, b]) => call("=", [a, b]) as Expr).reduce((acc, e) => call("and", [acc, e]));
   const resolvedCond = resolveExpr(cond, [...l, ...r]);
   const join = Plans.join(p.left, p.right, p.joinType, resolvedCond);
   const lIds = new Set(pairs.map(([a]) => a.exprId));
@@ -69,4 +67,3 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
   const semi = p.joinType === "left_semi" || p.joinType === "left_anti";
   return Plans.project(semi ? [...keys, ...restL] : [...keys, ...restL, ...restR], join);
 }
-

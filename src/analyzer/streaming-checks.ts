@@ -4,11 +4,11 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { anyExpr } from "../plan/expressions.js";
+import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
 import { isAggregateCall } from "./aggregate-rules.js";
 import { deriveCleanup } from "./join-cleanup.js";
 import { outputOf } from "./types.js";
-import { extractEquiKeys } from "../plan/join-keys.js";
 
 type Mode = "append" | "update" | "complete";
 
@@ -39,13 +39,17 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
               "add withWatermark(...) on the event-time column and group by it (or by a window over it), or use outputMode('update') / ('complete').",
           );
         }
-        if (mode === "update" && isSessionAgg(p)) fail("Update output mode not supported for session window on streaming DataFrames/DataSets; use append or complete.");
-        if (isSessionAgg(p) && p.groupingExprs.length < 2) fail("Grouping key must be specified when using sessionWindow: add a column besides session_window(...) to groupBy().");
+        if (mode === "update" && isSessionAgg(p))
+          fail("Update output mode not supported for session window on streaming DataFrames/DataSets; use append or complete.");
+        if (isSessionAgg(p) && p.groupingExprs.length < 2)
+          fail("Grouping key must be specified when using sessionWindow: add a column besides session_window(...) to groupBy().");
         break;
       }
       case "sort":
         if (!(mode === "complete" && anyPlan(p.child, (c) => c.kind === "aggregate"))) {
-          fail("Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode.");
+          fail(
+            "Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode.",
+          );
         }
         break;
       case "limit":
@@ -66,7 +70,9 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
         break;
       case "deduplicate":
         if (p.withinWatermark && !anyPlan(p.child, (c) => c.kind === "watermark")) {
-          fail("dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark; call withWatermark(...) first.");
+          fail(
+            "dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark; call withWatermark(...) first.",
+          );
         }
         break;
       case "join":
@@ -76,7 +82,9 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
   };
   visit(plan);
   if (mode === "complete" && aggs.length === 0) {
-    fail("Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets; use append or update.");
+    fail(
+      "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets; use append or update.",
+    );
   }
   if (aggs.length > 1 && mode !== "append") {
     fail(
@@ -89,16 +97,28 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
   const ls = isStreamingPlan(p.left);
   const rs = isStreamingPlan(p.right);
   const jt = p.joinType;
-  const name = { left_outer: "LeftOuter", right_outer: "RightOuter", full_outer: "FullOuter", left_semi: "LeftSemi", left_anti: "LeftAnti", inner: "Inner", cross: "Cross" }[jt];
+  const name = {
+    left_outer: "LeftOuter",
+    right_outer: "RightOuter",
+    full_outer: "FullOuter",
+    left_semi: "LeftSemi",
+    left_anti: "LeftAnti",
+    inner: "Inner",
+    cross: "Cross",
+  }[jt];
   if (ls && rs) {
-    if (mode !== "append") fail(`Join between two streaming DataFrames/Datasets is not supported in ${mode[0]!.toUpperCase()}${mode.slice(1)} output mode, only in Append output mode.`);
+    if (mode !== "append")
+      fail(
+        `Join between two streaming DataFrames/Datasets is not supported in ${mode[0]!.toUpperCase()}${mode.slice(1)} output mode, only in Append output mode.`,
+      );
     if (jt === "left_anti") fail("Left anti joins between two streaming DataFrames/Datasets are not supported.");
     if (jt === "inner" || jt === "cross") return;
     const l = outputOf(p.left);
     const r = outputOf(p.right);
     const { leftKeys, rightKeys } = extractEquiKeys(p.condition, l, r);
     const cleanup = deriveCleanup(leftKeys, rightKeys, p.condition, l, r);
-    const ok = jt === "left_outer" || jt === "left_semi" ? cleanup.left : jt === "right_outer" ? cleanup.right : cleanup.left || cleanup.right;
+    const ok =
+      jt === "left_outer" || jt === "left_semi" ? cleanup.left : jt === "right_outer" ? cleanup.right : cleanup.left || cleanup.right;
     if (!ok) {
       fail(
         `Stream-stream ${name} join between two streaming DataFrame/Datasets is not supported without a watermark in the join keys, or a watermark on the nullable side and an appropriate range condition; ` +

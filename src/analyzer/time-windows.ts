@@ -7,16 +7,7 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { durationMicros } from "../common/interval.js";
-import {
-  alias,
-  type Attribute,
-  anyExpr,
-  attribute,
-  call,
-  type Expr,
-  literal,
-  transformUp,
-} from "../plan/expressions.js";
+import { type Attribute, alias, anyExpr, attribute, call, type Expr, literal, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { IntervalType, LongType, StringType, WindowStructType } from "../types/datatypes.js";
@@ -66,10 +57,7 @@ export function windowSpec(args: readonly Expr[]): WindowSpec {
  * Rewrite `exprs` of an operator over `child`: returns the new expressions and the new child
  * that computes the window column.
  */
-export function extractTimeWindow(
-  exprs: readonly Expr[],
-  child: LogicalPlan,
-): { exprs: Expr[]; child: LogicalPlan } {
+export function extractTimeWindow(exprs: readonly Expr[], child: LogicalPlan): { exprs: Expr[]; child: LogicalPlan } {
   const calls = new Map<string, Expr>();
   for (const e of exprs) {
     transformUp(e, (x) => {
@@ -109,7 +97,10 @@ export function extractTimeWindow(
     newChild = Plans.project([...input, a], newChild);
     windowAttr = outputOf(newChild).at(-1)!;
     // Sessions of zero or negative length are dropped (dynamic gaps).
-    newChild = Plans.filter(call(">", [call("getfield", [windowAttr, literal("end", StringType)]), call("getfield", [windowAttr, literal("start", StringType)])]), newChild);
+    newChild = Plans.filter(
+      call(">", [call("getfield", [windowAttr, literal("end", StringType)]), call("getfield", [windowAttr, literal("start", StringType)])]),
+      newChild,
+    );
   } else {
     const spec = windowSpec(wcall.args);
     const n = Math.ceil(spec.windowMicros / spec.slideMicros);

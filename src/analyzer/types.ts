@@ -2,7 +2,7 @@
  * Type, nullability and output attributes of resolved expressions and plans.
  */
 import { lookupFunction } from "../functions/index.js";
-import { assertNever, type Attribute, attribute, type Expr, withQualifier } from "../plan/expressions.js";
+import { type Attribute, assertNever, attribute, type Expr, withQualifier } from "../plan/expressions.js";
 import type { LogicalPlan } from "../plan/logical.js";
 import { type DataType, NullType } from "../types/datatypes.js";
 
@@ -32,7 +32,17 @@ export function typeOf(e: Expr): DataType {
   }
 }
 
-const NEVER_NULL = new Set(["count", "isnull", "isnotnull", "<=>", "approx_count_distinct", "current_timestamp", "collect_list", "collect_set", "size"]);
+const NEVER_NULL = new Set([
+  "count",
+  "isnull",
+  "isnotnull",
+  "<=>",
+  "approx_count_distinct",
+  "current_timestamp",
+  "collect_list",
+  "collect_set",
+  "size",
+]);
 
 export function nullableOf(e: Expr): boolean {
   switch (e.kind) {

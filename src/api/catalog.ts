@@ -2,8 +2,9 @@
  * The session catalog: temporary views and tables (memory-sink tables, saved tables) by name,
  * case-insensitively.
  */
-import { AnalysisException } from "../common/errors.js";
+
 import type { Catalog } from "../analyzer/analyzer.js";
+import { AnalysisException } from "../common/errors.js";
 import type { LogicalPlan } from "../plan/logical.js";
 
 export class SessionCatalog implements Catalog {
@@ -13,7 +14,10 @@ export class SessionCatalog implements Catalog {
   registerTempView(name: string, plan: LogicalPlan, replace: boolean): void {
     const key = name.toLowerCase();
     if (!replace && this.views.has(key)) {
-      throw new AnalysisException("TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", `[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create the temporary view \`${name}\` because it already exists.`);
+      throw new AnalysisException(
+        "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
+        `[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create the temporary view \`${name}\` because it already exists.`,
+      );
     }
     this.views.set(key, plan);
   }

@@ -3,23 +3,24 @@
  * new DataFrame around a new plan node (analysis runs eagerly, so mistakes surface where they
  * are made, as in Spark); actions are async and run the plan.
  */
+
+import { Table as ArrowTable } from "apache-arrow";
 import { outputOf } from "../analyzer/types.js";
+import { batchToArrow, toArrowSchema } from "../columnar/arrow.js";
 import type { Batch } from "../columnar/batch.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { delayMs } from "../common/interval.js";
-import { alias, type Attribute, columnFromName, type Expr, sortOrder, type SortOrder } from "../plan/expressions.js";
+import { formatCell, showString } from "../common/show.js";
+import { type Attribute, alias, columnFromName, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
 import { isStreamingPlan, type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { parseExpression } from "../sql/index.js";
-import { field, StructOf, type StructType, treeTypeName, simpleString } from "../types/datatypes.js";
+import { field, StructOf, type StructType, simpleString, treeTypeName } from "../types/datatypes.js";
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";
 import { GroupedData } from "./grouped.js";
 import type { SessionInternals } from "./session-internals.js";
-import { formatCell, showString } from "../common/show.js";
+import { DataStreamWriter } from "./streaming/writer.js";
 import { batchToRows, type Row } from "./values.js";
 import { DataFrameWriter } from "./writer.js";
-import { DataStreamWriter } from "./streaming/writer.js";
-import { Table as ArrowTable } from "apache-arrow";
-import { batchToArrow, toArrowSchema } from "../columnar/arrow.js";
 
 type ColumnArgs = (ColumnOrName | ColumnOrName[])[];
 const flatCols = (cs: ColumnArgs): ColumnOrName[] => cs.flat();
@@ -68,7 +69,9 @@ export class DataFrame {
     return outputOf(this.plan);
   }
   get schema(): StructType {
-    return StructOf(this.output.map((a) => field(a.name, a.type, a.nullable, Object.keys(a.metadata).length ? { ...a.metadata } : undefined)));
+    return StructOf(
+      this.output.map((a) => field(a.name, a.type, a.nullable, Object.keys(a.metadata).length ? { ...a.metadata } : undefined)),
+    );
   }
   get columns(): string[] {
     return this.output.map((a) => a.name);
@@ -113,7 +116,12 @@ export class DataFrame {
     return this.with(Plans.project(flatCols(cols).map(toExpr), this.plan));
   }
   selectExpr(...exprs: (string | string[])[]): DataFrame {
-    return this.with(Plans.project(exprs.flat().map((e) => parseExpression(e)), this.plan));
+    return this.with(
+      Plans.project(
+        exprs.flat().map((e) => parseExpression(e)),
+        this.plan,
+      ),
+    );
   }
   withColumn(name: string, c: Column): DataFrame {
     return this.withColumns({ [name]: c });
@@ -134,7 +142,12 @@ export class DataFrame {
   withColumnRenamed(existing: string, newName: string): DataFrame {
     const out = this.output;
     if (!out.some((a) => a.name.toLowerCase() === existing.toLowerCase())) return this;
-    return this.with(Plans.project(out.map((a) => (a.name.toLowerCase() === existing.toLowerCase() ? alias(a, newName) : a)), this.plan));
+    return this.with(
+      Plans.project(
+        out.map((a) => (a.name.toLowerCase() === existing.toLowerCase() ? alias(a, newName) : a)),
+        this.plan,
+      ),
+    );
   }
   withColumnsRenamed(mapping: Record<string, string>): DataFrame {
     let df: DataFrame = this;
@@ -144,9 +157,7 @@ export class DataFrame {
   drop(...cols: ColumnOrName[]): DataFrame {
     const names = new Set(cols.filter((c): c is string => typeof c === "string").map((c) => c.toLowerCase()));
     const ids = new Set(
-      cols
-        .filter((c): c is Column => c instanceof Column)
-        .map((c) => (this.session.analyzeExpr(c.expr, this.output) as Attribute).exprId),
+      cols.filter((c): c is Column => c instanceof Column).map((c) => (this.session.analyzeExpr(c.expr, this.output) as Attribute).exprId),
     );
     const keep = this.output.filter((a) => !names.has(a.name.toLowerCase()) && !ids.has(a.exprId));
     return keep.length === this.output.length ? this : this.with(Plans.project(keep, this.plan));
@@ -265,10 +276,7 @@ export class DataFrame {
   }
   private assertBatch(): void {
     if (this.isStreaming) {
-      throw new AnalysisException(
-        "STREAMING_QUERY_REQUIRED",
-        "Queries with streaming sources must be executed with writeStream.start();",
-      );
+      throw new AnalysisException("STREAMING_QUERY_REQUIRED", "Queries with streaming sources must be executed with writeStream.start();");
     }
   }
   async collect(): Promise<Row[]> {
@@ -356,6 +364,7 @@ export function renderShow(output: readonly Attribute[], batches: readonly Batch
 }
 
 import { getValue } from "../columnar/vector.js";
+
 function cellValue(v: Batch["columns"][number], i: number): unknown {
   return getValue(v, i);
 }

@@ -32,7 +32,8 @@ export const min = (c: ColumnOrName) => fn("min", toExpr(c));
 export const max = (c: ColumnOrName) => fn("max", toExpr(c));
 export const first = (c: ColumnOrName, ignoreNulls = false) => fn("first", toExpr(c), literal(ignoreNulls ? 1 : 0, BooleanType));
 export const last = (c: ColumnOrName, ignoreNulls = false) => fn("last", toExpr(c), literal(ignoreNulls ? 1 : 0, BooleanType));
-export const count_distinct = (c: ColumnOrName, ...more: ColumnOrName[]) => new Column(call("count", [toExpr(c), ...more.map(toExpr)], true));
+export const count_distinct = (c: ColumnOrName, ...more: ColumnOrName[]) =>
+  new Column(call("count", [toExpr(c), ...more.map(toExpr)], true));
 export const countDistinct = count_distinct;
 export const approx_count_distinct = (c: ColumnOrName, _rsd?: number) => fn("approx_count_distinct", toExpr(c));
 export const collect_list = (c: ColumnOrName) => fn("collect_list", toExpr(c));
@@ -41,12 +42,18 @@ export const sum_distinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(
 
 // ---- date and time
 export const unix_timestamp = (c?: ColumnOrName, format?: string) =>
-  c === undefined ? fn("unix_timestamp") : format === undefined ? fn("unix_timestamp", toExpr(c)) : fn("unix_timestamp", toExpr(c), str(format));
-export const to_timestamp = (c: ColumnOrName, format?: string) => (format === undefined ? fn("to_timestamp", toExpr(c)) : fn("to_timestamp", toExpr(c), str(format)));
+  c === undefined
+    ? fn("unix_timestamp")
+    : format === undefined
+      ? fn("unix_timestamp", toExpr(c))
+      : fn("unix_timestamp", toExpr(c), str(format));
+export const to_timestamp = (c: ColumnOrName, format?: string) =>
+  format === undefined ? fn("to_timestamp", toExpr(c)) : fn("to_timestamp", toExpr(c), str(format));
 /** to_timestamp that returns NULL instead of failing on malformed input (ANSI mode). */
 export const try_to_timestamp = (c: ColumnOrName, format?: string) =>
   format === undefined ? fn("try_to_timestamp", toExpr(c)) : fn("try_to_timestamp", toExpr(c), str(format));
-export const to_date = (c: ColumnOrName, format?: string) => (format === undefined ? fn("to_date", toExpr(c)) : fn("to_date", toExpr(c), str(format)));
+export const to_date = (c: ColumnOrName, format?: string) =>
+  format === undefined ? fn("to_date", toExpr(c)) : fn("to_date", toExpr(c), str(format));
 export const from_unixtime = (c: ColumnOrName, format = "yyyy-MM-dd HH:mm:ss") => fn("from_unixtime", toExpr(c), str(format));
 export const date_format = (c: ColumnOrName, format: string) => fn("date_format", toExpr(c), str(format));
 export const current_timestamp = () => fn("current_timestamp");
@@ -96,8 +103,10 @@ export const lower = (c: ColumnOrName) => fn("lower", toExpr(c));
 export const length = (c: ColumnOrName) => fn("length", toExpr(c));
 export const trim = (c: ColumnOrName) => fn("trim", toExpr(c));
 export const substring = (c: ColumnOrName, pos: number, len: number) => fn("substring", toExpr(c), lit(pos).expr, lit(len).expr);
-export const regexp_replace = (c: ColumnOrName, pattern: string, replacement: string) => fn("regexp_replace", toExpr(c), str(pattern), str(replacement));
-export const regexp_extract = (c: ColumnOrName, pattern: string, idx: number) => fn("regexp_extract", toExpr(c), str(pattern), lit(idx).expr);
+export const regexp_replace = (c: ColumnOrName, pattern: string, replacement: string) =>
+  fn("regexp_replace", toExpr(c), str(pattern), str(replacement));
+export const regexp_extract = (c: ColumnOrName, pattern: string, idx: number) =>
+  fn("regexp_extract", toExpr(c), str(pattern), lit(idx).expr);
 export const coalesce = (...cs: ColumnOrName[]) => fn("coalesce", ...cs.map(toExpr));
 export const isnull = (c: ColumnOrName) => fn("isnull", toExpr(c));
 export const abs = (c: ColumnOrName) => fn("abs", toExpr(c));

@@ -2,9 +2,8 @@
  * GroupedData: the result of `groupBy(...)`; `agg`, `count`, `sum`, ... build the Aggregate.
  * The grouping columns come first in the output, as in Spark.
  */
-import { call, type Expr } from "../plan/expressions.js";
+import { alias, call, type Expr } from "../plan/expressions.js";
 import { Plans } from "../plan/logical.js";
-import { alias } from "../plan/expressions.js";
 import { Column, type ColumnOrName, toExpr } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
 

@@ -3,10 +3,11 @@
  * schema given, the schema is inferred from the files right away (as Spark does), so `load`
  * returns a DataFrame synchronously.
  */
-import { inferFileSchemaSync, listInputFilesSync } from "../connectors/files/index.js";
-import { readCommittedFilesSync } from "../connectors/file-stream/index.js";
+
 import { statSync } from "node:fs";
 import { IllegalArgumentException } from "../common/errors.js";
+import { readCommittedFilesSync } from "../connectors/file-stream/index.js";
+import { inferFileSchemaSync, listInputFilesSync } from "../connectors/files/index.js";
 import { attribute } from "../plan/expressions.js";
 import { Plans } from "../plan/logical.js";
 import { parseSchema } from "../sql/index.js";

@@ -3,9 +3,9 @@
  * each other in a circle.
  */
 import type { Batch } from "../columnar/batch.js";
+import type { RuntimeConfig } from "../common/conf.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import type { LogicalPlan } from "../plan/logical.js";
-import type { RuntimeConfig } from "../common/conf.js";
 import type { SessionCatalog } from "./catalog.js";
 
 export interface SessionInternals {

@@ -2,31 +2,31 @@
  * Session: the entry point (Spark's SparkSession). Holds the configuration, the catalog and the
  * streaming query manager, and runs batch plans (analyze → optimize → plan → execute).
  */
-import { analyze } from "../analyzer/analyzer.js";
-import { resolveExpr } from "../analyzer/analyzer.js";
+
+import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
+import { analyze, resolveExpr } from "../analyzer/analyzer.js";
 import { outputOf } from "../analyzer/types.js";
+import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
+import { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
-import { explainPhysical, type ExecContext } from "../execution/operator.js";
+import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
+import { type ExecContext, explainPhysical } from "../execution/operator.js";
 import { optimize } from "../optimizer/optimizer.js";
-import { attribute, type Attribute, type Expr } from "../plan/expressions.js";
 import { explainLogical } from "../plan/explain.js";
+import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { planPhysical } from "../planner/planner.js";
 import { parseQuery, parseSchema } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
-import { RuntimeConfig } from "../common/conf.js";
 import { DataFrame } from "./dataframe.js";
 import { DataFrameReader } from "./reader.js";
 import type { SessionInternals } from "./session-internals.js";
-import { DataStreamReader } from "./streaming/reader.js";
-import { MemoryStream } from "./streaming/memory-stream.js";
 import { StreamingQueryManager } from "./streaming/manager.js";
+import { MemoryStream } from "./streaming/memory-stream.js";
+import { DataStreamReader } from "./streaming/reader.js";
 import { toInternal } from "./values.js";
-import { type RecordBatch, Table as ArrowTable } from "apache-arrow";
-import { arrowToBatch } from "../columnar/arrow.js";
-import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 
 export class SessionBuilder {
   private readonly settings: Record<string, string> = {};
@@ -113,10 +113,20 @@ export class Session implements SessionInternals {
     const st = typeof schema === "string" ? parseSchema(schema) : schema;
     const tz = this.timeZone;
     const internal = rows.map((r, i) =>
-      st.fields.map((f, c) => toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `row ${i}, column ${f.name}`)),
+      st.fields.map((f, c) =>
+        toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `row ${i}, column ${f.name}`),
+      ),
     );
     const output = st.fields.map((f) => attribute(f.name, f.type, f.nullable));
-    return new DataFrame(this, Plans.localRelation(output, [batchFromRows(st.fields.map((f) => f.type), internal)]));
+    return new DataFrame(
+      this,
+      Plans.localRelation(output, [
+        batchFromRows(
+          st.fields.map((f) => f.type),
+          internal,
+        ),
+      ]),
+    );
   }
   /** A DataFrame over an Apache Arrow table or record batch (numeric columns are not copied). */
   createDataFrameFromArrow(table: ArrowTable | RecordBatch): DataFrame {
@@ -189,6 +199,8 @@ export class Session implements SessionInternals {
     const optimized = optimize(plan, this.excludedRules());
     const physical = `== Physical Plan ==\n${explainPhysical(planPhysical(optimized))}\n`;
     if (!extended) return physical;
-    return `== Analyzed Logical Plan ==\n${outputOf(plan).map((a) => `${a.name}: ${a.type.kind}`).join(", ")}\n${explainLogical(plan)}\n\n== Optimized Logical Plan ==\n${explainLogical(optimized)}\n\n${physical}`;
+    return `== Analyzed Logical Plan ==\n${outputOf(plan)
+      .map((a) => `${a.name}: ${a.type.kind}`)
+      .join(", ")}\n${explainLogical(plan)}\n\n== Optimized Logical Plan ==\n${explainLogical(optimized)}\n\n${physical}`;
   }
 }

@@ -2,11 +2,23 @@
  * Conversions between user values (Date, numbers, plain objects) and internal values
  * (micros, days, ...), in both directions.
  */
-import { getValue, type Vector } from "../columnar/vector.js";
+
 import type { Batch } from "../columnar/batch.js";
+import { getValue, type Vector } from "../columnar/vector.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { parseDate, parseTimestamp } from "../common/time.js";
-import { ArrayOf, BooleanType, type DataType, DateType, DoubleType, IntegerType, LongType, NullType, StringType, TimestampType } from "../types/datatypes.js";
+import {
+  ArrayOf,
+  BooleanType,
+  type DataType,
+  DateType,
+  DoubleType,
+  IntegerType,
+  LongType,
+  NullType,
+  StringType,
+  TimestampType,
+} from "../types/datatypes.js";
 
 const MICROS_PER_DAY = 86_400_000_000;
 
@@ -59,7 +71,8 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
       break;
     case "map": {
       const entries = v instanceof Map ? [...v] : typeof v === "object" ? Object.entries(v as object) : null;
-      if (entries) return new Map(entries.map(([k, x]) => [toInternal(k, type.keyType, tz, where), toInternal(x, type.valueType, tz, where)]));
+      if (entries)
+        return new Map(entries.map(([k, x]) => [toInternal(k, type.keyType, tz, where), toInternal(x, type.valueType, tz, where)]));
       break;
     }
     case "struct": {
@@ -138,4 +151,4 @@ export function inferLiteralType(v: unknown): DataType {
   throw new IllegalArgumentException(`[UNSUPPORTED_LITERAL] Cannot make a literal from ${JSON.stringify(v)}.`);
 }
 
-export { MICROS_PER_DAY, DateType };
+export { DateType, MICROS_PER_DAY };

@@ -1,11 +1,12 @@
 /**
  * DataFrameWriter (`df.write`): json / csv / parquet / text files with Spark's save modes.
  */
-import { writeFiles } from "../connectors/files/index.js";
+
 import { IllegalArgumentException } from "../common/errors.js";
+import { writeFiles } from "../connectors/files/index.js";
+import { saveAsTable } from "../connectors/table/index.js";
 import type { DataFrame } from "./dataframe.js";
 import { checkFormat } from "./reader.js";
-import { saveAsTable } from "../connectors/table/index.js";
 import type { Session } from "./session.js";
 
 const MODES = ["append", "overwrite", "error", "errorifexists", "ignore"] as const;
@@ -26,7 +27,9 @@ export class DataFrameWriter {
   mode(mode: string): this {
     const m = mode.toLowerCase() as SaveMode;
     if (!MODES.includes(m)) {
-      throw new IllegalArgumentException(`Unknown save mode: ${mode}. Accepted save modes are 'overwrite', 'append', 'ignore', 'error', 'errorifexists', 'default'.`);
+      throw new IllegalArgumentException(
+        `Unknown save mode: ${mode}. Accepted save modes are 'overwrite', 'append', 'ignore', 'error', 'errorifexists', 'default'.`,
+      );
     }
     this.saveMode = m;
     return this;
@@ -54,7 +57,13 @@ export class DataFrameWriter {
   async saveAsTable(name: string): Promise<void> {
     const session = this.df.session as Session;
     const batches = await this.df.executeBatches();
-    await saveAsTable(session.warehouse, name, { schema: this.df.schema, batches, timeZone: session.timeZone }, this.saveMode, this.partitionCols);
+    await saveAsTable(
+      session.warehouse,
+      name,
+      { schema: this.df.schema, batches, timeZone: session.timeZone },
+      this.saveMode,
+      this.partitionCols,
+    );
   }
   json(path: string): Promise<void> {
     return this.format("json").save(path);

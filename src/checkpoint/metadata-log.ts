@@ -9,7 +9,10 @@ import { type CheckpointFs, nodeFs, writeAtomic } from "./atomic-file.js";
 
 export class CheckpointCorruptError extends ArusError {
   constructor(file: string, problem: string) {
-    super("CHECKPOINT_CORRUPT", `Checkpoint file ${file} is unusable: ${problem}. Nothing was skipped or overwritten; restore the file or start the query with a new checkpointLocation.`);
+    super(
+      "CHECKPOINT_CORRUPT",
+      `Checkpoint file ${file} is unusable: ${problem}. Nothing was skipped or overwritten; restore the file or start the query with a new checkpointLocation.`,
+    );
   }
 }
 
@@ -68,10 +71,17 @@ export class FileMetadataLog<T> implements MetadataLog<T> {
     const nl = text.indexOf("\n");
     const first = nl < 0 ? text : text.slice(0, nl);
     const m = /^v(\d+)$/.exec(first);
-    if (!m) throw new CheckpointCorruptError(f, `the first line should be a version like "v${this.codec.version}", found "${first.slice(0, 40)}"`);
+    if (!m)
+      throw new CheckpointCorruptError(
+        f,
+        `the first line should be a version like "v${this.codec.version}", found "${first.slice(0, 40)}"`,
+      );
     const v = Number(m[1]);
     if (v > this.codec.version) {
-      throw new CheckpointCorruptError(f, `it was written by a newer version of the log format (v${v}; this arus reads up to v${this.codec.version})`);
+      throw new CheckpointCorruptError(
+        f,
+        `it was written by a newer version of the log format (v${v}; this arus reads up to v${this.codec.version})`,
+      );
     }
     if (nl < 0) throw new CheckpointCorruptError(f, "the file ends after the version line (truncated)");
     try {

@@ -59,24 +59,47 @@ export async function inspectCheckpoint(dir: string, json: boolean): Promise<str
     });
   }
   const operators: OperatorInfo[] = [];
-  for (const op of (await fs.readdir(path.join(root, "state")).catch(() => [] as string[])).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(a) - Number(b))) {
+  for (const op of (await fs.readdir(path.join(root, "state")).catch(() => [] as string[]))
+    .filter((d) => /^\d+$/.test(d))
+    .sort((a, b) => Number(a) - Number(b))) {
     const opDir = path.join(root, "state", op);
     const metaText = await fs.readFile(path.join(opDir, "_metadata", "metadata"), "utf8").catch(() => null);
     const opMeta = metaText ? (JSON.parse(metaText.slice(metaText.indexOf("\n") + 1)) as { operatorName: string }) : null;
     const parts = (await fs.readdir(opDir)).filter((d) => /^\d+$/.test(d));
     const size = await du(opDir);
-    operators.push({ operatorId: Number(op), name: opMeta?.operatorName ?? null, partitions: parts.length, files: size.files, bytes: size.bytes, latestVersion: size.latest });
+    operators.push({
+      operatorId: Number(op),
+      name: opMeta?.operatorName ?? null,
+      partitions: parts.length,
+      files: size.files,
+      bytes: size.bytes,
+      latestVersion: size.latest,
+    });
   }
-  const report = { checkpoint: root, queryId: (JSON.parse(meta) as { id: string }).id, batches, operators, conf: batches.length ? (await offsets.get(batches.at(-1)!.batchId))!.metadata.conf : {} };
+  const report = {
+    checkpoint: root,
+    queryId: (JSON.parse(meta) as { id: string }).id,
+    batches,
+    operators,
+    conf: batches.length ? (await offsets.get(batches.at(-1)!.batchId))!.metadata.conf : {},
+  };
   if (json) return `${JSON.stringify(report, null, 2)}\n`;
-  const lines = [`checkpoint ${root}`, `query id  ${report.queryId}`, `batches   ${batches.length}${batches.length ? ` (${batches[0]!.batchId}..${batches.at(-1)!.batchId})` : ""}`];
+  const lines = [
+    `checkpoint ${root}`,
+    `query id  ${report.queryId}`,
+    `batches   ${batches.length}${batches.length ? ` (${batches[0]!.batchId}..${batches.at(-1)!.batchId})` : ""}`,
+  ];
   for (const b of batches) {
-    lines.push(`  batch ${b.batchId}${b.committed ? "" : " (not committed: re-runs on restart)"}  watermark ${b.watermark}${b.nextWatermark ? ` -> ${b.nextWatermark}` : ""}  at ${b.timestamp}`);
+    lines.push(
+      `  batch ${b.batchId}${b.committed ? "" : " (not committed: re-runs on restart)"}  watermark ${b.watermark}${b.nextWatermark ? ` -> ${b.nextWatermark}` : ""}  at ${b.timestamp}`,
+    );
     lines.push(`    offsets ${b.offsets.map((o) => (o === null ? "-" : JSON.stringify(o))).join("  ")}`);
   }
   lines.push(`state operators ${operators.length}`);
   for (const o of operators) {
-    lines.push(`  operator ${o.operatorId}${o.name ? ` (${o.name})` : ""}: ${o.partitions} partitions, ${o.files} files, ${o.bytes} bytes, latest version ${o.latestVersion}`);
+    lines.push(
+      `  operator ${o.operatorId}${o.name ? ` (${o.name})` : ""}: ${o.partitions} partitions, ${o.files} files, ${o.bytes} bytes, latest version ${o.latestVersion}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

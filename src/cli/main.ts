@@ -3,9 +3,9 @@
  * The `arus` command: run a pipeline file, query files with SQL, inspect a checkpoint.
  */
 import { Command } from "commander";
+import { inspectCheckpoint } from "./inspect.js";
 import { runFile } from "./run.js";
 import { runSql } from "./sql.js";
-import { inspectCheckpoint } from "./inspect.js";
 
 const program = new Command()
   .name("arus")
@@ -21,7 +21,9 @@ program
 
 program
   .command("sql")
-  .description("run a batch SQL query and print the result as Spark's show() does; files are tables: json.`path`, csv.`path`, parquet.`path`")
+  .description(
+    "run a batch SQL query and print the result as Spark's show() does; files are tables: json.`path`, csv.`path`, parquet.`path`",
+  )
   .argument("<query>", "Spark SQL text")
   .option("-v, --view <name=path...>", "register a file or directory as a view (format from the extension)", [])
   .option("-n, --num-rows <n>", "rows to show", "20")

@@ -15,6 +15,7 @@ import {
   type DataType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   IntervalType,
   LongType,
@@ -24,10 +25,9 @@ import {
   StructOf,
   type StructType,
   TimestampType,
-  field,
 } from "../types/datatypes.js";
 import { type Batch, makeBatch } from "./batch.js";
-import { type Vector, concatVectors, getValue, makeVector, take, vectorFromValues } from "./vector.js";
+import { concatVectors, getValue, makeVector, take, type Vector, vectorFromValues } from "./vector.js";
 
 // ---------------------------------------------------------------- types
 
@@ -297,10 +297,7 @@ export function vectorToArrowData(v: Vector): arrow.Data {
         type: entryType,
         length: keys.length,
         nullCount: 0,
-        children: [
-          vectorToArrowData(vectorFromValues(t.keyType, keys)),
-          vectorToArrowData(vectorFromValues(t.valueType, items)),
-        ],
+        children: [vectorToArrowData(vectorFromValues(t.keyType, keys)), vectorToArrowData(vectorFromValues(t.valueType, items))],
       });
       return arrow.makeData({ ...base, type: mt, valueOffsets: offsets, child: entries });
     }
@@ -453,7 +450,12 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       const dt = t as arrow.Date_;
       if (dt.unit === arrow.DateUnit.DAY) return makeVector(type, (d.values as Int32Array).subarray(0, n), validity, n);
       const ms = d.values instanceof BigInt64Array ? fromInt64(d.values, n, true) : Float64Array.from(d.values as ArrayLike<number>);
-      return makeVector(type, Int32Array.from(ms, (x) => Math.floor(x / 86_400_000)), validity, n);
+      return makeVector(
+        type,
+        Int32Array.from(ms, (x) => Math.floor(x / 86_400_000)),
+        validity,
+        n,
+      );
     }
     case arrow.Type.Timestamp:
     case arrow.Type.Duration: {
@@ -470,7 +472,10 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       return makeVector(type, clearNulls(decodeBinaries(d, n, t.typeId === arrow.Type.LargeBinary), validity), validity, n);
     case arrow.Type.Dictionary: {
       const dict = d.dictionary!;
-      const dictVec = concatVectors(type, dict.data.map((c) => arrowDataToVector(c, type)));
+      const dictVec = concatVectors(
+        type,
+        dict.data.map((c) => arrowDataToVector(c, type)),
+      );
       const idx = d.values as ArrayLike<number> | BigInt64Array;
       const indices = new Int32Array(n);
       for (let i = 0; i < n; i++) indices[i] = validity && validity[i] === 0 ? -1 : Number(idx[i]!);

@@ -2,7 +2,7 @@
  * A record batch: equal-length column vectors. The schema lives in the plan (attributes), so
  * a batch is just columns and a row count; `BatchSchema` pairs them where a schema is needed.
  */
-import { type DataType, StructOf, type StructType, field } from "../types/datatypes.js";
+import { type DataType, field, StructOf, type StructType } from "../types/datatypes.js";
 import { concatVectors, getValue, slice, take, type Vector, vectorFromValues } from "./vector.js";
 
 export interface Batch {

@@ -211,8 +211,7 @@ export function slice(v: Vector, start: number, end: number): Vector {
       v.children.map((c) => slice(c, start, end)),
     );
   }
-  const values =
-    v.values instanceof Array ? v.values.slice(start, end) : (v.values as Float64Array).subarray(start, end);
+  const values = Array.isArray(v.values) ? v.values.slice(start, end) : (v.values as Float64Array).subarray(start, end);
   return makeVector(v.type, values, validity, n);
 }
 
@@ -252,7 +251,7 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
   const values = allocValues(type, n);
   let o = 0;
   for (const p of parts) {
-    if (values instanceof Array) {
+    if (Array.isArray(values)) {
       const s = p.values as unknown[];
       for (let i = 0; i < p.length; i++) values[o + i] = s[i];
     } else {

@@ -17,15 +17,15 @@
 import { IllegalArgumentException } from "./errors.js";
 import {
   type Civil,
-  MICROS_PER_SECOND,
-  SECONDS_PER_DAY,
-  type Zone,
   civilFromDays,
   daysFromCivil,
   getZone,
   isValidDate,
   localSecondsToUtc,
+  MICROS_PER_SECOND,
+  SECONDS_PER_DAY,
   splitMicros,
+  type Zone,
 } from "./time.js";
 
 export const DEFAULT_TIMESTAMP_PATTERN = "yyyy-MM-dd HH:mm:ss";
@@ -41,9 +41,7 @@ export interface CompiledPattern {
 type Tok = { k: "lit"; text: string } | { k: "f"; c: string; n: number } | { k: "opt"; toks: Tok[] };
 
 function patternError(pattern: string, detail: string): IllegalArgumentException {
-  return new IllegalArgumentException(
-    `[INVALID_DATETIME_PATTERN] Unrecognized datetime pattern: ${pattern}. ${detail}`,
-  );
+  return new IllegalArgumentException(`[INVALID_DATETIME_PATTERN] Unrecognized datetime pattern: ${pattern}. ${detail}`);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -383,7 +381,8 @@ function formatToks(toks: Tok[], f: Fields): string {
   let out = "";
   for (const t of toks) {
     if (t.k === "lit") out += t.text;
-    else if (t.k === "opt") out += formatToks(t.toks, f); // every field is available: print sections
+    else if (t.k === "opt")
+      out += formatToks(t.toks, f); // every field is available: print sections
     else out += formatField(t, f);
   }
   return out;
@@ -633,7 +632,8 @@ function parseField(t: { c: string; n: number }, s: string, pos: number, p: Pars
       if (c === "Z" && n === 4) r = parseLocalizedOffset(s, pos);
       else {
         const pat = c === "Z" ? (n === 5 ? "+HH:MM:ss" : "+HHMM") : ["+HHmm", "+HHMM", "+HH:MM", "+HHMMss", "+HH:MM:ss"][n - 1]!;
-        const none = c === "X" || (c === "Z" && n === 5) ? "Z" : c === "Z" ? "+0000" : ["+00", "+0000", "+00:00", "+0000", "+00:00"][n - 1]!;
+        const none =
+          c === "X" || (c === "Z" && n === 5) ? "Z" : c === "Z" ? "+0000" : ["+00", "+0000", "+00:00", "+0000", "+00:00"][n - 1]!;
         r = parseOffsetId(s, pos, pat, none);
       }
       return r && put(p, "offset", r[0]) ? r[1] : -1;

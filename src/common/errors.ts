@@ -18,7 +18,11 @@ export class AnalysisException extends ArusError {}
 
 /** SQL or DDL text could not be parsed. */
 export class ParseException extends ArusError {
-  constructor(message: string, readonly text: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly text: string,
+    readonly position: number,
+  ) {
     super("PARSE_SYNTAX_ERROR", `${message}(line 1, pos ${position})\n\n== SQL ==\n${text}\n${"-".repeat(position)}^^^\n`);
   }
 }

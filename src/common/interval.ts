@@ -51,24 +51,12 @@ function wordAt(s: string, i: number): string {
 }
 
 function bad(text: string, detail: string): IllegalArgumentException {
-  return new IllegalArgumentException(
-    `The provided interval (${text}) did not correspond to a valid interval string: ${detail}.`,
-  );
+  return new IllegalArgumentException(`The provided interval (${text}) did not correspond to a valid interval string: ${detail}.`);
 }
 
 type State = "sign" | "value" | "fraction" | "unit" | "suffix" | "unitEnd";
 
-const UNITS = [
-  "year",
-  "month",
-  "week",
-  "day",
-  "hour",
-  "minute",
-  "second",
-  "millisecond",
-  "microsecond",
-] as const;
+const UNITS = ["year", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond"] as const;
 type Unit = (typeof UNITS)[number];
 
 /**
@@ -255,7 +243,10 @@ export function formatDayTimeInterval(micros: number): string {
   const whole = Math.floor(rest / MICROS_PER_SECOND);
   const frac = rest - whole * MICROS_PER_SECOND;
   let secs = String(whole);
-  if (frac !== 0) secs += `.${String(frac + MICROS_PER_SECOND).slice(1).replace(/0+$/, "")}`;
+  if (frac !== 0)
+    secs += `.${String(frac + MICROS_PER_SECOND)
+      .slice(1)
+      .replace(/0+$/, "")}`;
   if (whole < 10) secs = `0${secs}`;
   const p2 = (n: number) => (n < 10 ? `0${n}` : String(n));
   return `INTERVAL '${sign}${days} ${p2(hours)}:${p2(minutes)}:${secs}' DAY TO SECOND`;

@@ -93,8 +93,7 @@ function pretty(value: unknown, type: DataType, tz: string): string {
       return `[${parts.join(", ")}]`;
     }
     case "map": {
-      const entries: Iterable<[unknown, unknown]> =
-        value instanceof Map ? value : Object.entries(value as Record<string, unknown>);
+      const entries: Iterable<[unknown, unknown]> = value instanceof Map ? value : Object.entries(value as Record<string, unknown>);
       const parts: string[] = [];
       for (const [k, v] of entries) {
         parts.push(`${formatCell(k, type.keyType, tz)} -> ${formatCell(v, type.valueType, tz)}`);
@@ -185,18 +184,9 @@ function truncateCell(cell: string, truncate: number): string {
  * @returns text ending in "\n". Spark's show() prints it with println, so the console shows one
  *   more newline (a blank line after each table): callers of show() add "\n" themselves.
  */
-export function showString(
-  headers: string[],
-  rows: string[][],
-  numRows: number,
-  truncate: number,
-  hasMoreRows: boolean,
-): string {
+export function showString(headers: string[], rows: string[][], numRows: number, truncate: number, hasMoreRows: boolean): string {
   const n = Math.max(0, numRows);
-  const table: string[][] = [
-    headers.map(escapeMetaCharacters),
-    ...rows.slice(0, n).map((r) => r.map((c) => truncateCell(c, truncate))),
-  ];
+  const table: string[][] = [headers.map(escapeMetaCharacters), ...rows.slice(0, n).map((r) => r.map((c) => truncateCell(c, truncate)))];
   const widths = headers.map(() => 3);
   for (const row of table) {
     row.forEach((cell, i) => {

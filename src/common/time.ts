@@ -476,8 +476,17 @@ export function formatLocalSeconds(local: number): string {
   const y = scratch.year;
   const ys = y >= 1000 && y <= 9999 ? String(y) : formatYear(y);
   return (
-    ys + "-" + TWO_DIGITS[scratch.month]! + "-" + TWO_DIGITS[scratch.day]! + " " +
-    TWO_DIGITS[h]! + ":" + TWO_DIGITS[m]! + ":" + TWO_DIGITS[s]!
+    ys +
+    "-" +
+    TWO_DIGITS[scratch.month]! +
+    "-" +
+    TWO_DIGITS[scratch.day]! +
+    " " +
+    TWO_DIGITS[h]! +
+    ":" +
+    TWO_DIGITS[m]! +
+    ":" +
+    TWO_DIGITS[s]!
   );
 }
 
@@ -657,8 +666,7 @@ export function parseDate(s: string): number | null {
   let value = 0;
   let digits = 0;
   let j = start;
-  const valid = (segment: number, n: number): boolean =>
-    (segment === 0 && n >= 4 && n <= 7) || (segment !== 0 && n > 0 && n <= 2);
+  const valid = (segment: number, n: number): boolean => (segment === 0 && n >= 4 && n <= 7) || (segment !== 0 && n > 0 && n <= 2);
   const c0 = s.charCodeAt(j);
   if (c0 === 45 || c0 === 43) {
     sign = c0 === 45 ? -1 : 1;

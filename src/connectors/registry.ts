@@ -57,7 +57,12 @@ export function lookupSink(format: string): SinkProvider {
 }
 
 /** Option helpers with errors that name the option. */
-export function intOption(options: Readonly<Record<string, string>>, key: string, fallback: number, min = Number.NEGATIVE_INFINITY): number {
+export function intOption(
+  options: Readonly<Record<string, string>>,
+  key: string,
+  fallback: number,
+  min = Number.NEGATIVE_INFINITY,
+): number {
   const raw = findOption(options, key);
   if (raw === undefined) return fallback;
   const v = Number(raw);

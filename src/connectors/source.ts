@@ -8,10 +8,10 @@
  * offsets). Sources with partitions (files, Kafka) keep per-partition positions inside their
  * offset JSON, e.g. `{"topic":{"0":42,"1":17}}`.
  */
-import type { Batch } from "../columnar/batch.js";
-import type { StructType } from "../types/datatypes.js";
 
 import type { Offset } from "../checkpoint/offset-log.js";
+import type { Batch } from "../columnar/batch.js";
+import type { StructType } from "../types/datatypes.js";
 
 export type { Offset };
 

@@ -3,10 +3,11 @@
  * aggregation: grouping expressions, the distinct aggregate calls with their accumulators, and
  * the projection that builds the output row from (grouping keys, aggregate results).
  */
+
+import { isAggregateCall } from "../analyzer/aggregate-rules.js";
+import { typeOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import type { Vector } from "../columnar/vector.js";
-import { typeOf } from "../analyzer/types.js";
-import { isAggregateCall } from "../analyzer/aggregate-rules.js";
 import { type Accumulator, type AggregateFunction, type EvalContext, lookupFunction } from "../functions/index.js";
 import { type Attribute, attribute, type Call, type Expr, transformDown } from "../plan/expressions.js";
 import { semanticKey } from "../plan/semantic.js";
@@ -37,9 +38,7 @@ export class AggregationSpec {
     input: readonly Attribute[],
   ) {
     const index = bindIndex(input);
-    this.groupAttrs = groupingExprs.map((g) =>
-      g.kind === "attribute" ? g : attribute(exprToSql(g), typeOf(g), true),
-    );
+    this.groupAttrs = groupingExprs.map((g) => (g.kind === "attribute" ? g : attribute(exprToSql(g), typeOf(g), true)));
     this.groupExprs = groupingExprs.map((g) => compileExpr(g, input, index));
     const groupKeys = new Map(groupingExprs.map((g, i) => [semanticKey(g), this.groupAttrs[i]!]));
     const callAttrs = new Map<string, Attribute>();

@@ -3,11 +3,12 @@
  * column vector for a batch. Attributes are bound to column positions once, here, so the
  * closures do no name lookups at run time.
  */
+
+import { typeOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import { concatVectors, constantVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
-import { typeOf } from "../analyzer/types.js";
 import { type DataType, typesEqual } from "../types/datatypes.js";
 
 export type CompiledExpr = (batch: Batch, ctx: EvalContext) => Vector;
@@ -46,7 +47,7 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
       return compileCaseWhen(e, input, index);
     case "call": {
       const fn = lookupFunction(e.name);
-      if (!fn || fn.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
+      if (fn?.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
       const args = e.args.map((a) => compileExpr(a, input, index));
       const kernel = fn.kernel;
       const type = typeOf(e);

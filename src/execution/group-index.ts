@@ -34,7 +34,7 @@ function leavesOf(v: Vector, n: number, out: Leaf[]): void {
     out.push({ numeric: false, values: vals, validity: v.validity });
     return;
   }
-  out.push({ numeric: !(v.values instanceof Array), values: v.values, validity: k === "null" ? new Uint8Array(n) : v.validity });
+  out.push({ numeric: !Array.isArray(v.values), values: v.values, validity: k === "null" ? new Uint8Array(n) : v.validity });
 }
 
 const C1 = 0xcc9e2d51;
@@ -71,7 +71,10 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): v
       const v = leaf.values as unknown[];
       for (let i = 0; i < n; i++) {
         const x = v[i];
-        out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? 0x7fffffff : typeof x === "string" ? hashString(x) : hashString(canonical(x)));
+        out[i] = mix(
+          out[i]!,
+          valid !== null && valid[i] === 0 ? 0x7fffffff : typeof x === "string" ? hashString(x) : hashString(canonical(x)),
+        );
       }
     }
   }
@@ -105,7 +108,7 @@ class LeafStore {
     if (this.numeric) {
       const a = this.num[g]!;
       const b = (leaf.values as NumArray)[i]!;
-      return a === b || (a !== a && b !== b); // NaN groups with NaN, as in Spark
+      return a === b || (Number.isNaN(a) && Number.isNaN(b)); // NaN groups with NaN, as in Spark
     }
     return this.obj[g] === (leaf.values as unknown[])[i];
   }

@@ -7,23 +7,16 @@ import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import {
-  ArrayOf,
-  BooleanType,
-  type DataType,
-  DoubleType,
-  isNumeric,
-  LongType,
-} from "../types/datatypes.js";
+import { ArrayOf, BooleanType, type DataType, DoubleType, isNumeric, LongType } from "../types/datatypes.js";
 import { compareValues } from "./predicates.js";
 import {
   type Accumulator,
   type AggregateFunction,
   castTo,
   checkArity,
+  type Resolved,
   register,
   registerAlias,
-  type Resolved,
   typeMismatch,
 } from "./registry.js";
 
@@ -98,10 +91,18 @@ class DistinctSetAcc implements Accumulator {
     for (let i = 0; i < n; i++) for (const x of (getValue(b, i) as unknown[] | null) ?? []) this.add(g[i]!, x);
   }
   buffers(n: number): Vector[] {
-    return [vectorFromValues(ArrayOf(this.elementType), this.sets.slice(0, n).map((s) => [...s.values()]))];
+    return [
+      vectorFromValues(
+        ArrayOf(this.elementType),
+        this.sets.slice(0, n).map((s) => [...s.values()]),
+      ),
+    ];
   }
   evaluate(n: number): Vector {
-    return vectorFromValues(this.resultType, this.sets.slice(0, n).map((s) => this.finish([...s.values()])));
+    return vectorFromValues(
+      this.resultType,
+      this.sets.slice(0, n).map((s) => this.finish([...s.values()])),
+    );
   }
 }
 
@@ -185,7 +186,7 @@ class PickAcc implements Accumulator {
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[0]!;
-    const numeric = !(v.values instanceof Array) && !v.children;
+    const numeric = !Array.isArray(v.values) && !v.children;
     for (let i = 0; i < n; i++) {
       const x = numeric ? (v.validity !== null && v.validity[i] === 0 ? null : v.values[i]) : getValue(v, i);
       this.offer(g[i]!, x);
@@ -295,7 +296,8 @@ function firstLast(name: string, isFirst: boolean): AggregateFunction {
       return r;
     },
     // first(x, true) / last(x, true) skip NULLs.
-    create: (types, _r, _d, literals) => new PickAcc(types[0]!, isFirst ? () => false : () => true, literals[1] === true || literals[1] === 1),
+    create: (types, _r, _d, literals) =>
+      new PickAcc(types[0]!, isFirst ? () => false : () => true, literals[1] === true || literals[1] === 1),
   };
 }
 

@@ -6,26 +6,9 @@ import { makeVector, type Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerNumeric } from "../types/coercion.js";
-import {
-  type DataType,
-  DateType,
-  DoubleType,
-  IntegerType,
-  IntervalType,
-  isNumeric,
-  LongType,
-  TimestampType,
-} from "../types/datatypes.js";
+import { type DataType, DateType, DoubleType, IntegerType, IntervalType, isNumeric, LongType, TimestampType } from "../types/datatypes.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
-import {
-  castTo,
-  checkArity,
-  type EvalContext,
-  type Resolved,
-  register,
-  type ScalarFunction,
-  typeMismatch,
-} from "./registry.js";
+import { castTo, checkArity, type EvalContext, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function overflow(op: string): ArusError {
   return new ArusError(
@@ -59,7 +42,8 @@ function resolveAdditive(sign: 1 | -1) {
     const [a, b] = types as [DataType, DataType];
     if (a.kind === "timestamp" && b.kind === "interval") return { args, type: TimestampType };
     if (sign === 1 && a.kind === "interval" && b.kind === "timestamp") return { args: [args[1]!, args[0]!], type: TimestampType };
-    if (a.kind === "date" && (b.kind === "int" || b.kind === "bigint")) return { args: [args[0]!, castTo(args[1]!, b, IntegerType)], type: DateType };
+    if (a.kind === "date" && (b.kind === "int" || b.kind === "bigint"))
+      return { args: [args[0]!, castTo(args[1]!, b, IntegerType)], type: DateType };
     if (a.kind === "date" && b.kind === "interval") return { args: [castTo(args[0]!, a, TimestampType), args[1]!], type: TimestampType };
     if (a.kind === "interval" && b.kind === "interval") return { args, type: IntervalType };
     if (sign === -1 && a.kind === "timestamp" && b.kind === "timestamp") return { args, type: IntervalType };
@@ -85,7 +69,14 @@ function additiveKernel(sign: 1 | -1, op: string) {
     }
     if (a.type.kind === "timestamp" && b.type.kind === "timestamp") return mapBinary(IntervalType, a, b, n, (x, y) => x - y);
     const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
-    if (t.kind === "int") return mapBinary(IntegerType, a, b, n, intCheck(ctx, op, (x, y) => x + sign * y));
+    if (t.kind === "int")
+      return mapBinary(
+        IntegerType,
+        a,
+        b,
+        n,
+        intCheck(ctx, op, (x, y) => x + sign * y),
+      );
     return mapBinary(t, a, b, n, sign === 1 ? (x, y) => x + y : (x, y) => x - y);
   };
 }
@@ -112,14 +103,7 @@ const times: ScalarFunction = {
 };
 
 /** Division and remainder: a zero divisor gives NULL, or an error in ANSI mode. */
-function zeroAware(
-  type: DataType,
-  a: Vector,
-  b: Vector,
-  n: number,
-  ctx: EvalContext,
-  fn: (x: number, y: number) => number,
-): Vector {
+function zeroAware(type: DataType, a: Vector, b: Vector, n: number, ctx: EvalContext, fn: (x: number, y: number) => number): Vector {
   const out = type.kind === "int" ? new Int32Array(n) : new Float64Array(n);
   const av = nums(a);
   const bv = nums(b);
@@ -186,8 +170,7 @@ const negative: ScalarFunction = {
     if (!isNumeric(t) && t.kind !== "interval") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
     return { args, type: t };
   },
-  kernel: (args, n) =>
-    mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+  kernel: (args, n) => mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
 };
 
 register(plus, minus, times, divide, intDivide, remainder, pmod, negative);

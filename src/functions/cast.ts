@@ -6,7 +6,7 @@ import { allocValues, getValue, makeVector, nullVector, type Vector, vectorFromV
 import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
 import { formatDate, formatTimestamp, localToUtcMicros, offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
-import { type DataType, isNumeric, sqlTypeName, type StructType } from "../types/datatypes.js";
+import { type DataType, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
 import type { EvalContext } from "./registry.js";
 
 const MICROS_PER_DAY = 86_400_000_000;

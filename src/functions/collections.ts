@@ -6,17 +6,7 @@ import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar
 import { AnalysisException, ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
-import {
-  ArrayOf,
-  BooleanType,
-  type DataType,
-  field,
-  IntegerType,
-  NullType,
-  StructOf,
-  type StructType,
-  sqlTypeName,
-} from "../types/datatypes.js";
+import { ArrayOf, BooleanType, field, IntegerType, NullType, StructOf, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
@@ -60,13 +50,7 @@ const struct: ScalarFunction = {
     return { args, type: StructOf(args.map((a, i) => field(structFieldName(a, i), types[i]!))) };
   },
   kernel(args, n) {
-    return makeVector(
-      StructOf(args.map((a, i) => field(`col${i + 1}`, a.type))),
-      [],
-      null,
-      n,
-      args,
-    );
+    return makeVector(StructOf(args.map((a, i) => field(`col${i + 1}`, a.type))), [], null, n, args);
   },
 };
 
@@ -85,13 +69,7 @@ const namedStruct: ScalarFunction = {
   kernel(args, n) {
     const values = args.filter((_, i) => i % 2 === 1);
     const names = args.filter((_, i) => i % 2 === 0).map((a) => String(a.values[0]));
-    return makeVector(
-      StructOf(values.map((v, i) => field(names[i]!, v.type))),
-      [],
-      null,
-      n,
-      values,
-    );
+    return makeVector(StructOf(values.map((v, i) => field(names[i]!, v.type))), [], null, n, values);
   },
 };
 
@@ -152,7 +130,7 @@ function elementAt(name: string, oneBased: boolean): ScalarFunction {
       throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, t);
     },
     kernel(args, n, ctx: EvalContext) {
-      const [c, k] = args as [Vector, Vector];
+      const [c, _k] = args as [Vector, Vector];
       if (c.type.kind === "struct") return getField.kernel(args, n, ctx);
       const rt = c.type.kind === "array" ? c.type.elementType : c.type.kind === "map" ? c.type.valueType : NullType;
       return mapRows(rt, args, n, (coll, key) => {
@@ -163,7 +141,11 @@ function elementAt(name: string, oneBased: boolean): ScalarFunction {
         const arr = coll as unknown[];
         const i = key as number;
         if (oneBased) {
-          if (i === 0) throw new ArusError("INVALID_INDEX_OF_ZERO", "[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).");
+          if (i === 0)
+            throw new ArusError(
+              "INVALID_INDEX_OF_ZERO",
+              "[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1).",
+            );
           const j = i > 0 ? i - 1 : arr.length + i;
           if (j < 0 || j >= arr.length) {
             if (ctx.ansi) throw indexError(i, arr.length);
@@ -236,7 +218,18 @@ const nullif: ScalarFunction = {
   kernel: (args, n) => mapRows(args[0]!.type, args, n, (a, b) => (b != null && compareValues(a, b) === 0 ? null : a), false),
 };
 
-register(array, struct, namedStruct, getField, elementAt("element_at", true), elementAt("getitem", false), size, arrayContains, coalesce, nullif);
+register(
+  array,
+  struct,
+  namedStruct,
+  getField,
+  elementAt("element_at", true),
+  elementAt("getitem", false),
+  size,
+  arrayContains,
+  coalesce,
+  nullif,
+);
 registerAlias("nvl", "coalesce");
 registerAlias("ifnull", "coalesce");
 registerAlias("cardinality", "size");

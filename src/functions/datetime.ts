@@ -97,10 +97,15 @@ const fromUnixtime: ScalarFunction = {
   name: "from_unixtime",
   resolve(args, types) {
     checkArity("from_unixtime", args, 1, 2);
-    return { args: [castTo(args[0]!, types[0]!, LongType), ...(args[1] ? [castTo(args[1], types[1]!, StringType)] : [])], type: StringType };
+    return {
+      args: [castTo(args[0]!, types[0]!, LongType), ...(args[1] ? [castTo(args[1], types[1]!, StringType)] : [])],
+      type: StringType,
+    };
   },
   kernel: (args, n, ctx) =>
-    mapRows(StringType, args, n, (s, fmt) => compilePattern((fmt as string | undefined) ?? DEFAULT_FORMAT).format((s as number) * 1_000_000, ctx.timeZone)),
+    mapRows(StringType, args, n, (s, fmt) =>
+      compilePattern((fmt as string | undefined) ?? DEFAULT_FORMAT).format((s as number) * 1_000_000, ctx.timeZone),
+    ),
 };
 
 const dateFormat: ScalarFunction = {

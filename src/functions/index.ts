@@ -11,6 +11,6 @@ import "./datetime.js";
 import "./aggregates.js";
 import "./windows.js";
 
-export { castVector, canCast, castValue, valueToString } from "./cast.js";
+export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { compareValues } from "./predicates.js";
 export * from "./registry.js";

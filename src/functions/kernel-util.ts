@@ -25,13 +25,7 @@ export function nums(v: Vector): Float64Array | Int32Array | Uint8Array {
 }
 
 /** Apply fn to each valid pair; result NULL where either input is NULL. */
-export function mapBinary(
-  type: DataType,
-  a: Vector,
-  b: Vector,
-  n: number,
-  fn: (x: number, y: number) => number,
-): Vector {
+export function mapBinary(type: DataType, a: Vector, b: Vector, n: number, fn: (x: number, y: number) => number): Vector {
   const out = allocValues(type, n) as Float64Array;
   const av = nums(a);
   const bv = nums(b);

@@ -10,7 +10,7 @@ import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
-function numericArg(name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
+function numericArg(_name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
   const t = types[i]!;
   if (t.kind === "string") return DoubleType;
   if (t.kind === "null") return DoubleType;
@@ -61,7 +61,8 @@ function unaryDouble(name: string, fn: (x: number) => number): ScalarFunction {
     name,
     resolve(args, types, call) {
       checkArity(name, args, 1);
-      return { args: [castTo(args[0]!, types[0]!, DoubleType)], type: (numericArg(name, args, types, call), DoubleType) };
+      numericArg(name, args, types, call); // type check only
+      return { args: [castTo(args[0]!, types[0]!, DoubleType)], type: DoubleType };
     },
     kernel: (args, n) => mapRows(DoubleType, args, n, (x) => fn(x as number)),
   };

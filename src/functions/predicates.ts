@@ -2,9 +2,9 @@
  * Comparisons, boolean logic with SQL's three-valued semantics, IS [NOT] NULL, IN, LIKE, RLIKE.
  */
 import { makeVector, type Vector } from "../columnar/vector.js";
+import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { AnalysisException } from "../common/errors.js";
 import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { andValidity, mapRows } from "./kernel-util.js";
@@ -76,7 +76,7 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
       const [a, b] = args as [Vector, Vector];
       const out = new Uint8Array(n);
       const validity = andValidity(a.validity, b.validity, n);
-      if (!(a.values instanceof Array)) {
+      if (!Array.isArray(a.values)) {
         const av = a.values as Float64Array;
         const bv = b.values as Float64Array;
         for (let i = 0; i < n; i++) {

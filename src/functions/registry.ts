@@ -60,12 +60,7 @@ export interface AggregateFunction {
   /** Buffer column types for the resolved argument types. */
   bufferTypes(argTypes: readonly DataType[], distinct: boolean): DataType[];
   /** `literals[i]` is argument i's value when it is a literal, else undefined. */
-  create(
-    argTypes: readonly DataType[],
-    resultType: DataType,
-    distinct: boolean,
-    literals: readonly unknown[],
-  ): Accumulator;
+  create(argTypes: readonly DataType[], resultType: DataType, distinct: boolean, literals: readonly unknown[]): Accumulator;
 }
 
 export type FunctionDef = ScalarFunction | AggregateFunction;
@@ -96,13 +91,7 @@ export function castTo(e: Expr, from: DataType, to: DataType): Expr {
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 
 /** Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE error. */
-export function typeMismatch(
-  call: Expr,
-  argIndex: number,
-  required: string,
-  arg: Expr,
-  actual: DataType,
-): AnalysisException {
+export function typeMismatch(call: Expr, argIndex: number, required: string, arg: Expr, actual: DataType): AnalysisException {
   return new AnalysisException(
     "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
     `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ` +

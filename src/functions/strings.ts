@@ -52,7 +52,9 @@ function pad(left: boolean) {
     const cps = Array.from(s);
     if (len <= cps.length) return cps.slice(0, Math.max(0, len)).join("");
     if (p === "") return s;
-    const fill = Array.from(p.repeat(Math.ceil((len - cps.length) / p.length))).slice(0, len - cps.length).join("");
+    const fill = Array.from(p.repeat(Math.ceil((len - cps.length) / p.length)))
+      .slice(0, len - cps.length)
+      .join("");
     return left ? fill + s : s + fill;
   };
 }
@@ -104,7 +106,9 @@ register(
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
   stringFn("reverse", [S], S, (s: string) => Array.from(s).reverse().join("")),
   stringFn("initcap", [S], S, (s: string) => s.toLowerCase().replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
-  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(new RegExp(p, "g"), r.replace(/\$(\d)/g, "$$$1"))),
+  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) =>
+    s.replace(new RegExp(p, "g"), r.replace(/\$(\d)/g, "$$$1")),
+  ),
   stringFn("regexp_extract", [S, S, I], S, (s: string, p: string, g: number) => {
     const m = new RegExp(p).exec(s);
     return m ? (m[g] ?? "") : "";

@@ -40,7 +40,7 @@ const sessionWindow: ScalarFunction = {
   name: "__session_window",
   resolve: (args) => ({ args, type: WindowStructType }),
   kernel(args, n) {
-    const [ts, gap] = args as [typeof args[0] & object, typeof args[0] & object];
+    const [ts, gap] = args as [(typeof args)[0] & object, (typeof args)[0] & object];
     const t = nums(ts);
     const g = nums(gap);
     const end = new Float64Array(n);

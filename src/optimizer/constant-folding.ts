@@ -2,13 +2,13 @@
  * ConstantFolding: a deterministic call whose arguments are all literals is evaluated once at
  * planning time and replaced by its result.
  */
-import { getValue } from "../columnar/vector.js";
-import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
+
 import { typeOf } from "../analyzer/types.js";
+import { constantVector, getValue } from "../columnar/vector.js";
+import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import { type Expr, exprChildren, literal, transformUp } from "../plan/expressions.js";
 import { transformPlanExpressions } from "./plan-expressions.js";
 import type { Rule } from "./rule.js";
-import { constantVector } from "../columnar/vector.js";
 
 // Folding never depends on the session: functions that read the context are not foldable.
 const FOLD_CTX: EvalContext = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: false };
@@ -39,7 +39,7 @@ function fold(e: Expr): Expr {
       );
     }
     const fn = lookupFunction(e.name);
-    if (!fn || fn.kind !== "scalar" || fn.foldable === false || e.name.startsWith("__")) return e;
+    if (fn?.kind !== "scalar" || fn.foldable === false || e.name.startsWith("__")) return e;
     const args = kids.map((k) => {
       const l = k as Expr & { kind: "literal" };
       return constantVector(l.type, l.value, 1);

@@ -3,24 +3,27 @@
  * `isnotnull(key)` can filter the side(s) that must match before the join — Spark does this,
  * and pushes the filter into json/csv readers, which changes what `numInputRows` counts.
  */
+
+import { outputOf } from "../analyzer/types.js";
 import { type Attribute, anyExpr, call, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import type { Rule } from "./rule.js";
-import { outputOf } from "../analyzer/types.js";
 
 function conjuncts(e: Expr): Expr[] {
   return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
 }
 
 function withNotNull(side: LogicalPlan, attrs: Attribute[]): LogicalPlan {
-  const ids = new Set<number>();
-  const needed = attrs.filter((a) => a.nullable && !ids.has(a.exprId) && (ids.add(a.exprId), true));
+  const needed = attrs.filter((a, i) => a.nullable && attrs.findIndex((b) => b.exprId === a.exprId) === i);
   if (!needed.length) return side;
   const existing = side.kind === "filter" ? new Set(conjuncts(side.condition).map(semanticKey)) : new Set<string>();
   const preds = needed.map((a) => call("isnotnull", [a])).filter((p) => !existing.has(semanticKey(p)));
   if (!preds.length) return side;
-  return Plans.filter(preds.reduce((x, y) => call("and", [x, y])), side);
+  return Plans.filter(
+    preds.reduce((x, y) => call("and", [x, y])),
+    side,
+  );
 }
 
 export const inferJoinFilters: Rule = {

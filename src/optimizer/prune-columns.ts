@@ -2,9 +2,10 @@
  * ColumnPruning: file scans read only the columns the query uses (projection push-down).
  * Walks the plan top-down carrying the set of attribute ids still needed.
  */
-import { collectAttributes, type Expr } from "../plan/expressions.js";
-import { type LogicalPlan, planChildren, Plans, withPlanChildren } from "../plan/logical.js";
+
 import { outputOf } from "../analyzer/types.js";
+import { collectAttributes, type Expr } from "../plan/expressions.js";
+import { type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
 function idsOf(exprs: readonly Expr[]): Set<number> {

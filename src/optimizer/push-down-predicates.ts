@@ -3,9 +3,10 @@
  * aliases), into the matching side of inner joins and the preserved side of outer joins — and
  * merges adjacent filters. Non-deterministic conditions stay where they are.
  */
+
+import { outputOf } from "../analyzer/types.js";
 import { anyExpr, call, collectAttributes, type Expr, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
-import { outputOf } from "../analyzer/types.js";
 import type { Rule } from "./rule.js";
 
 const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
@@ -46,7 +47,11 @@ function push(p: LogicalPlan): LogicalPlan {
       const toRight: Expr[] = [];
       const stay: Expr[] = [];
       for (const c of conjuncts(p.condition)) {
-        if ((jt === "inner" || jt === "cross" || jt === "left_outer" || jt === "left_semi" || jt === "left_anti") && refersOnlyTo(c, child.left)) toLeft.push(c);
+        if (
+          (jt === "inner" || jt === "cross" || jt === "left_outer" || jt === "left_semi" || jt === "left_anti") &&
+          refersOnlyTo(c, child.left)
+        )
+          toLeft.push(c);
         else if ((jt === "inner" || jt === "cross" || jt === "right_outer") && refersOnlyTo(c, child.right)) toRight.push(c);
         else stay.push(c);
       }

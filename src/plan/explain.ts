@@ -4,7 +4,8 @@ import { type LogicalPlan, planChildren } from "./logical.js";
 import { exprToSql } from "./sql-text.js";
 
 const attrs = (as: readonly Attribute[]) => `[${as.map((a) => `${a.name}#${a.exprId}`).join(", ")}]`;
-const exprs = (es: readonly Expr[]) => `[${es.map((e) => (e.kind === "alias" ? `${exprToSql(e.child)} AS ${e.name}#${e.exprId}` : e.kind === "attribute" ? `${e.name}#${e.exprId}` : exprToSql(e))).join(", ")}]`;
+const exprs = (es: readonly Expr[]) =>
+  `[${es.map((e) => (e.kind === "alias" ? `${exprToSql(e.child)} AS ${e.name}#${e.exprId}` : e.kind === "attribute" ? `${e.name}#${e.exprId}` : exprToSql(e))).join(", ")}]`;
 
 function describe(p: LogicalPlan): string {
   switch (p.kind) {

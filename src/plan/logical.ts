@@ -7,14 +7,7 @@
 import type { Batch } from "../columnar/batch.js";
 import type { Attribute, Expr, NamedExpr, SortOrder } from "./expressions.js";
 
-export type JoinType =
-  | "inner"
-  | "left_outer"
-  | "right_outer"
-  | "full_outer"
-  | "left_semi"
-  | "left_anti"
-  | "cross";
+export type JoinType = "inner" | "left_outer" | "right_outer" | "full_outer" | "left_semi" | "left_anti" | "cross";
 
 /** In-memory rows (createDataFrame, memory-sink tables, a micro-batch's data). */
 export interface LocalRelation {
@@ -153,20 +146,10 @@ export const Plans = {
   range(start: number, end: number, step: number, output: readonly Attribute[]): RangeRelation {
     return f({ kind: "range", start, end, step, output: f([...output]) });
   },
-  fileRelation(
-    format: string,
-    paths: readonly string[],
-    options: Record<string, string>,
-    output: readonly Attribute[],
-  ): FileRelation {
+  fileRelation(format: string, paths: readonly string[], options: Record<string, string>, output: readonly Attribute[]): FileRelation {
     return f({ kind: "fileRelation", format, paths: f([...paths]), options: f({ ...options }), output: f([...output]) });
   },
-  streamingRelation(
-    sourceId: string,
-    format: string,
-    options: Record<string, string>,
-    output: readonly Attribute[],
-  ): StreamingRelation {
+  streamingRelation(sourceId: string, format: string, options: Record<string, string>, output: readonly Attribute[]): StreamingRelation {
     return f({ kind: "streamingRelation", sourceId, format, options: f({ ...options }), output: f([...output]) });
   },
   unresolvedRelation(name: string): UnresolvedRelation {

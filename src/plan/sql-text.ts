@@ -25,9 +25,7 @@ function literalText(value: unknown, kind: string): string {
 export function exprToSql(e: Expr): string {
   switch (e.kind) {
     case "column":
-      return e.nameParts[e.nameParts.length - 1]!.length && e.nameParts.length === 1
-        ? e.nameParts[0]!
-        : e.nameParts.join(".");
+      return e.nameParts[e.nameParts.length - 1]!.length && e.nameParts.length === 1 ? e.nameParts[0]! : e.nameParts.join(".");
     case "attribute":
       return e.name;
     case "literal":

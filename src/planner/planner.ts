@@ -2,29 +2,22 @@
  * Logical → physical planning. One case per logical node; stateful streaming variants are
  * chosen by src/planner/streaming.ts when the plan runs inside a micro-batch.
  */
-import { outputOf } from "../analyzer/types.js";
-import { FileScanExec } from "../execution/operators/file-scan.js";
-import { HashAggregateExec } from "../execution/operators/aggregate.js";
-import {
-  ExpandExec,
-  FilterExec,
-  LimitExec,
-  LocalScanExec,
-  ProjectExec,
-  RangeExec,
-  UnionExec,
-} from "../execution/operators/basic.js";
-import { DeduplicateExec } from "../execution/operators/deduplicate.js";
-import { HashJoinExec } from "../execution/operators/join.js";
-import { SortExec } from "../execution/operators/sort.js";
-import type { PhysicalOperator } from "../execution/operator.js";
-import { AnalysisException } from "../common/errors.js";
-import type { LogicalPlan } from "../plan/logical.js";
-import { extractEquiKeys } from "../plan/join-keys.js";
+
 import { resolveColumn } from "../analyzer/resolve-names.js";
-import type { Attribute, Expr } from "../plan/expressions.js";
-import { exprToSql } from "../plan/sql-text.js";
+import { outputOf } from "../analyzer/types.js";
+import { AnalysisException } from "../common/errors.js";
+import type { PhysicalOperator } from "../execution/operator.js";
+import { HashAggregateExec } from "../execution/operators/aggregate.js";
+import { ExpandExec, FilterExec, LimitExec, LocalScanExec, ProjectExec, RangeExec, UnionExec } from "../execution/operators/basic.js";
+import { DeduplicateExec } from "../execution/operators/deduplicate.js";
+import { FileScanExec } from "../execution/operators/file-scan.js";
+import { HashJoinExec } from "../execution/operators/join.js";
 import { MergeSessionsExec } from "../execution/operators/merge-sessions.js";
+import { SortExec } from "../execution/operators/sort.js";
+import type { Attribute, Expr } from "../plan/expressions.js";
+import { extractEquiKeys } from "../plan/join-keys.js";
+import type { LogicalPlan } from "../plan/logical.js";
+import { exprToSql } from "../plan/sql-text.js";
 
 /** Hooks the streaming planner uses to substitute stateful operators. */
 export interface PlannerHooks {
@@ -43,10 +36,7 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
     case "fileRelation":
       return new FileScanExec(p.format, p.paths, p.options, p.output);
     case "streamingRelation":
-      throw new AnalysisException(
-        "STREAMING_QUERY_REQUIRED",
-        "Queries with streaming sources must be executed with writeStream.start();",
-      );
+      throw new AnalysisException("STREAMING_QUERY_REQUIRED", "Queries with streaming sources must be executed with writeStream.start();");
     case "unresolvedRelation":
       throw new Error(`unresolved relation ${p.name} reached the planner`);
     case "project":
@@ -85,13 +75,17 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
 }
 
 /** For a session-window aggregate: the column of the session window and of the other keys. */
-export function sessionColumns(groupingExprs: readonly Expr[], input: readonly Attribute[]): { sessionColumn: number; keyColumns: number[] } | null {
+export function sessionColumns(
+  groupingExprs: readonly Expr[],
+  input: readonly Attribute[],
+): { sessionColumn: number; keyColumns: number[] } | null {
   const isSession = (e: Expr) => e.kind === "attribute" && e.metadata["spark.sessionWindow"] === true;
   const s = groupingExprs.find(isSession) as Attribute | undefined;
   if (!s) return null;
   const index = (a: Expr) => {
     const i = a.kind === "attribute" ? input.findIndex((x) => x.exprId === a.exprId) : -1;
-    if (i < 0) throw new AnalysisException("UNSUPPORTED_FEATURE", `Group by a column (not an expression) next to session_window: ${exprToSql(a)}.`);
+    if (i < 0)
+      throw new AnalysisException("UNSUPPORTED_FEATURE", `Group by a column (not an expression) next to session_window: ${exprToSql(a)}.`);
     return i;
   };
   return { sessionColumn: index(s), keyColumns: groupingExprs.filter((e) => !isSession(e)).map(index) };

@@ -4,26 +4,27 @@
  * watermark nodes report event-time stats, and aggregations / deduplications keep state.
  * Stateful operators get ids 0, 1, ... in plan order; they name the state directories.
  */
-import type { Batch } from "../columnar/batch.js";
+
+import { resolveColumn } from "../analyzer/resolve-names.js";
 import { outputOf, typeOf } from "../analyzer/types.js";
+import type { Batch } from "../columnar/batch.js";
+import { takeBatch } from "../columnar/batch.js";
+import { compilePredicate } from "../execution/compile.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
+import { FilterExec } from "../execution/operators/basic.js";
 import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
-import { WatermarkExec } from "../execution/stateful/watermark.js";
-import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
 import { StreamingLimitExec } from "../execution/stateful/limit.js";
+import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
 import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
-import { extractEquiKeys } from "../plan/join-keys.js";
-import { type Attribute, call, type Expr } from "../plan/expressions.js";
+import { WatermarkExec } from "../execution/stateful/watermark.js";
 import type { EvalContext } from "../functions/index.js";
-import { compilePredicate } from "../execution/compile.js";
-import { FilterExec } from "../execution/operators/basic.js";
-import { takeBatch } from "../columnar/batch.js";
+import { type Attribute, call, type Expr } from "../plan/expressions.js";
+import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
-import { dedupKeys, planPhysical } from "./planner.js";
-import { resolveColumn } from "../analyzer/resolve-names.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { simpleString } from "../types/datatypes.js";
+import { dedupKeys, planPhysical } from "./planner.js";
 
 export interface StatefulOperatorInfo {
   readonly id: number;
@@ -68,7 +69,10 @@ class StreamingScanExec implements PhysicalOperator {
         return sel.length === b.numRows ? b : takeBatch(b, sel);
       });
     }
-    ctx.state?.reportScanRows(this.sourceId, out.reduce((n, b) => n + b.numRows, 0));
+    ctx.state?.reportScanRows(
+      this.sourceId,
+      out.reduce((n, b) => n + b.numRows, 0),
+    );
     return out;
   }
   describe(): string {
@@ -137,7 +141,9 @@ export function planStreaming(plan: LogicalPlan, outputMode: "append" | "update"
             hasWatermark,
             name: session ? "sessionWindowStateStoreSaveExec" : "stateStoreSave",
             keySchema: columns(exec.spec.groupAttrs),
-            valueSchema: exec.spec.aggCalls.flatMap((c, i) => exec.spec.bufferTypes()[i]!.map((t, k) => `${exprToSql(c.call)}[${k}]: ${simpleString(t)}`)),
+            valueSchema: exec.spec.aggCalls.flatMap((c, i) =>
+              exec.spec.bufferTypes()[i]!.map((t, k) => `${exprToSql(c.call)}[${k}]: ${simpleString(t)}`),
+            ),
           });
           return exec;
         }
@@ -171,7 +177,14 @@ export function planStreaming(plan: LogicalPlan, outputMode: "append" | "update"
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
           const keys = dedupKeys(p.keys, outputOf(p.child));
           const kind = p.withinWatermark ? "dedupeWithinWatermark" : "dedupe";
-          stateful.push({ id, kind, hasWatermark, name: kind, keySchema: columns(keys), valueSchema: p.withinWatermark ? ["expiresAtMicros: bigint"] : [] });
+          stateful.push({
+            id,
+            kind,
+            hasWatermark,
+            name: kind,
+            keySchema: columns(keys),
+            valueSchema: p.withinWatermark ? ["expiresAtMicros: bigint"] : [],
+          });
           return new StreamingDeduplicateExec(id, keys, p.withinWatermark, planChild(p.child));
         }
         default:

@@ -7,10 +7,10 @@
 import { randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { RuntimeConfig } from "../common/conf.js";
 import { nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
-import { type CommitMetadata, commitCodec, offsetCodec, type OffsetSeq, STICKY_CONFS } from "../checkpoint/offset-log.js";
+import { type CommitMetadata, commitCodec, type OffsetSeq, offsetCodec, STICKY_CONFS } from "../checkpoint/offset-log.js";
+import type { RuntimeConfig } from "../common/conf.js";
 import { ArusError } from "../common/errors.js";
 
 /** Lock files held by queries of this process. */

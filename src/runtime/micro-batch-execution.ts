@@ -15,21 +15,21 @@
  */
 import type { Batch } from "../columnar/batch.js";
 import type { RuntimeConfig } from "../common/conf.js";
+import { crashPoint } from "../common/crash-points.js";
 import { ArusError, StreamingQueryException } from "../common/errors.js";
-import { type Offset, type ReadLimit, sameOffset, type StreamSink, type StreamSource } from "../connectors/source.js";
+import { type Offset, type ReadLimit, type StreamSink, type StreamSource, sameOffset } from "../connectors/source.js";
 import type { ExecContext } from "../execution/operator.js";
-import type { LateRows, StateOperatorMetrics, StatefulContext } from "../execution/stateful/context.js";
+import type { LateRows, StatefulContext, StateOperatorMetrics } from "../execution/stateful/context.js";
 import type { StreamingPlan } from "../planner/streaming.js";
 import type { StateStore } from "../state/store.js";
-import type { Clock } from "./clock.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
-import { ProgressBuilder } from "./progress-builder.js";
+import type { Clock } from "./clock.js";
 import type { StreamingQueryProgress } from "./progress.js";
-import { nextTriggerTime, type Trigger } from "./trigger.js";
-import { type EventTimeStats, WatermarkTracker } from "./watermark-tracker.js";
+import { ProgressBuilder } from "./progress-builder.js";
 import type { StateStoreRegistry } from "./state-registry.js";
+import { nextTriggerTime, type Trigger } from "./trigger.js";
 import { openWindows, type WatermarkReport } from "./watermark-report.js";
-import { crashPoint } from "../common/crash-points.js";
+import { type EventTimeStats, WatermarkTracker } from "./watermark-tracker.js";
 
 export interface QueryStatus {
   message: string;
@@ -94,7 +94,10 @@ export class MicroBatchExecution {
   constructor(private readonly cfg: MicroBatchConfig) {
     this.committed = cfg.sources.map(() => null);
     // The policy is frozen in the checkpoint's offset log; a restart keeps it whatever the session says.
-    const policy = (cfg.checkpoint.stickyConf["spark.sql.streaming.multipleWatermarkPolicy"] ?? cfg.conf.get("spark.sql.streaming.multipleWatermarkPolicy")).toLowerCase() as "min" | "max";
+    const policy = (
+      cfg.checkpoint.stickyConf["spark.sql.streaming.multipleWatermarkPolicy"] ??
+      cfg.conf.get("spark.sql.streaming.multipleWatermarkPolicy")
+    ).toLowerCase() as "min" | "max";
     this.tracker = new WatermarkTracker(policy);
     this.progress = new ProgressBuilder(cfg);
     this.hasWatermark = cfg.plan.watermarkNodes.length > 0;
@@ -112,7 +115,12 @@ export class MicroBatchExecution {
     return {
       watermarkMs: this.tracker.currentWatermarkMs,
       policy: this.tracker.policyName,
-      inputs: nodes.map((n, i) => ({ column: n.column, delayMs: n.delayMs, watermarkMs: own[i]!, holdsBack: nodes.length > 1 && values[i] === chosen })),
+      inputs: nodes.map((n, i) => ({
+        column: n.column,
+        delayMs: n.delayMs,
+        watermarkMs: own[i]!,
+        holdsBack: nodes.length > 1 && values[i] === chosen,
+      })),
       openWindows: openWindows(this.cfg.plan.physical, nodes.length ? Math.min(...nodes.map((n) => n.delayMs)) : 0),
       droppedGroups: this.droppedGroups,
       droppedInputRows: this.droppedInputRows,
@@ -134,7 +142,10 @@ export class MicroBatchExecution {
     const lastCommit = await checkpoint.commits.latest();
     const prev = L > 0 ? await checkpoint.offsets.get(L - 1) : undefined;
     if (L > 0 && !prev) {
-      throw new ArusError("CHECKPOINT_CORRUPT", `Checkpoint ${checkpoint.describe()} has offsets/${L} but not offsets/${L - 1}, which batch ${L} starts from.`);
+      throw new ArusError(
+        "CHECKPOINT_CORRUPT",
+        `Checkpoint ${checkpoint.describe()} has offsets/${L} but not offsets/${L - 1}, which batch ${L} starts from.`,
+      );
     }
     const offsets = latest.entry.offsets;
     if (offsets.length !== this.cfg.sources.length) {
@@ -172,7 +183,8 @@ export class MicroBatchExecution {
       for (const s of this.cfg.sources) if (s.supportsAvailableNow) await s.prepareForAvailableNow();
     }
     // Spark 4.0: AvailableNow with a source that cannot fix its end offset runs a single batch.
-    const singleBatch = trigger.kind === "once" || (trigger.kind === "availableNow" && this.cfg.sources.some((s) => !s.supportsAvailableNow));
+    const singleBatch =
+      trigger.kind === "once" || (trigger.kind === "availableNow" && this.cfg.sources.some((s) => !s.supportsAvailableNow));
     const limits = this.readLimits();
     const pollMs = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
     while (!this.stopRequested) {
@@ -188,7 +200,9 @@ export class MicroBatchExecution {
       if (trigger.kind === "processingTime" && trigger.intervalMs > 0) {
         const now = clock.now();
         if (ran && now - started > trigger.intervalMs) {
-          process.emitWarning(`Current batch is falling behind. The trigger interval is ${trigger.intervalMs} milliseconds, but spent ${now - started} milliseconds`);
+          process.emitWarning(
+            `Current batch is falling behind. The trigger interval is ${trigger.intervalMs} milliseconds, but spent ${now - started} milliseconds`,
+          );
           continue;
         }
         this.status = { ...this.status, message: "Waiting for next trigger", isTriggerActive: false };
@@ -279,7 +293,11 @@ export class MicroBatchExecution {
 
   private async runBatch(b: PlannedBatch, prog: ReturnType<ProgressBuilder["startTrigger"]>): Promise<void> {
     const hasData = b.ends.some((e, i) => !sameOffset(e, b.starts[i]!));
-    this.status = { message: hasData ? "Processing new data" : "No new data but cleaning up state", isDataAvailable: hasData, isTriggerActive: true };
+    this.status = {
+      message: hasData ? "Processing new data" : "No new data but cleaning up state",
+      isDataAvailable: hasData,
+      isTriggerActive: true,
+    };
     const data = new Map<string, Batch[]>();
     const inputRows: number[] = [];
     await prog.time("getBatch", async () => {
@@ -313,7 +331,12 @@ export class MicroBatchExecution {
       reportScanRows: (id, rows) => scanned.set(id, (scanned.get(id) ?? 0) + rows),
     };
     const ctx: ExecContext = {
-      eval: { timeZone: this.cfg.conf.timeZone, batchTimestampMs: b.timestampMs, watermarkMs: b.watermarkMs, ansi: this.cfg.conf.getBool("spark.sql.ansi.enabled") },
+      eval: {
+        timeZone: this.cfg.conf.timeZone,
+        batchTimestampMs: b.timestampMs,
+        watermarkMs: b.watermarkMs,
+        ansi: this.cfg.conf.getBool("spark.sql.ansi.enabled"),
+      },
       state,
     };
     let output: Batch[] = [];
@@ -373,5 +396,8 @@ export class MicroBatchExecution {
 
 export function wrapFailure(e: unknown, starts: string, ends: string): StreamingQueryException {
   const cause = e instanceof Error ? e : new Error(String(e));
-  return new StreamingQueryException(`[STREAM_FAILED] Query terminated with exception: ${cause.message}\n=== Streaming Query ===\nCurrent Committed Offsets: ${starts}\nCurrent Available Offsets: ${ends}`, { cause });
+  return new StreamingQueryException(
+    `[STREAM_FAILED] Query terminated with exception: ${cause.message}\n=== Streaming Query ===\nCurrent Committed Offsets: ${starts}\nCurrent Available Offsets: ${ends}`,
+    { cause },
+  );
 }

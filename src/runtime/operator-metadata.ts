@@ -65,7 +65,9 @@ export async function checkOperatorMetadata(dir: string, ops: readonly OperatorM
       const where = `operator ${op.operatorId} (${old.operatorName})`;
       if (old.operatorName !== op.operatorName) changes.push(`${where} became ${op.operatorName}`);
       if (old.numPartitions !== op.numPartitions) {
-        changes.push(`${where}: spark.sql.shuffle.partitions was ${old.numPartitions}, now ${op.numPartitions} (the partition count is fixed for a checkpoint's life)`);
+        changes.push(
+          `${where}: spark.sql.shuffle.partitions was ${old.numPartitions}, now ${op.numPartitions} (the partition count is fixed for a checkpoint's life)`,
+        );
       }
       diffColumns(`${where} key`, old.keySchema, op.keySchema, changes);
       diffColumns(`${where} state value`, old.valueSchema, op.valueSchema, changes);
@@ -80,7 +82,8 @@ function diffColumns(what: string, before: readonly string[], after: readonly st
   for (const c of before) {
     const same = after.find((a) => name(a) === name(c));
     if (!same) out.push(`${what} column "${name(c)}" was removed`);
-    else if (same !== c) out.push(`${what} column "${name(c)}" changed type: ${c.slice(name(c).length + 2)} -> ${same.slice(name(c).length + 2)}`);
+    else if (same !== c)
+      out.push(`${what} column "${name(c)}" changed type: ${c.slice(name(c).length + 2)} -> ${same.slice(name(c).length + 2)}`);
   }
   for (const a of after) if (!before.some((c) => name(c) === name(a))) out.push(`${what} column "${name(a)}" was added`);
 }

@@ -3,11 +3,11 @@
  * (executed batch) or, at most every noDataProgressEventInterval, an idle progress entry.
  */
 import { isoUtcMillis } from "../common/time.js";
+import type { Offset } from "../connectors/source.js";
 import type { LateRows, StateOperatorMetrics } from "../execution/stateful/context.js";
 import type { MicroBatchConfig } from "./micro-batch-execution.js";
-import { clean, eventTimeMap, latenessProfile, rate, sortedMap, type StreamingQueryProgress } from "./progress.js";
+import { clean, eventTimeMap, latenessProfile, rate, type StreamingQueryProgress, sortedMap } from "./progress.js";
 import type { EventTimeStats } from "./watermark-tracker.js";
-import type { Offset } from "../connectors/source.js";
 
 interface BatchFacts {
   batch: { batchId: number; starts: (Offset | null)[]; ends: (Offset | null)[]; watermarkMs: number };
@@ -35,7 +35,13 @@ export class ProgressBuilder {
     this.prevTriggerStart = start;
     const clock = this.cfg.clock;
     const self = this;
-    const base = (batchId: number) => ({ id: this.cfg.id, runId: this.cfg.runId, name: this.cfg.name, timestamp: isoUtcMillis(start), batchId });
+    const base = (batchId: number) => ({
+      id: this.cfg.id,
+      runId: this.cfg.runId,
+      name: this.cfg.name,
+      timestamp: isoUtcMillis(start),
+      batchId,
+    });
     return {
       async time<T>(key: string, fn: () => Promise<T>): Promise<T> {
         const t = clock.now();
@@ -52,7 +58,7 @@ export class ProgressBuilder {
         const total = f.inputRows.reduce((a, b) => a + b, 0);
         const lateRows = f.metrics.reduce((n, m) => n + m.numLateInputRows, 0);
         const lateness: Record<string, ReturnType<typeof latenessProfile>> = {};
-        for (const [column, s] of f.allStats) if (s.lateness && s.lateness.length) lateness[column] = latenessProfile(s.lateness);
+        for (const [column, s] of f.allStats) if (s.lateness?.length) lateness[column] = latenessProfile(s.lateness);
         self.lastMetrics = f.metrics;
         self.lastProgressAt = end;
         self.lastEnds = f.batch.ends;
@@ -116,5 +122,8 @@ export class ProgressBuilder {
 
 function stripArus(m: StateOperatorMetrics): Omit<StateOperatorMetrics, "numLateInputRows"> {
   const { numLateInputRows: _drop, customMetrics, ...rest } = m;
-  return clean({ ...rest, customMetrics: Object.keys(customMetrics).length ? sortedMap(customMetrics) : undefined }) as Omit<StateOperatorMetrics, "numLateInputRows">;
+  return clean({ ...rest, customMetrics: Object.keys(customMetrics).length ? sortedMap(customMetrics) : undefined }) as Omit<
+    StateOperatorMetrics,
+    "numLateInputRows"
+  >;
 }

@@ -4,8 +4,8 @@
  * out), so tools that read Spark's progress JSON read arus's too.
  */
 import { isoUtcMillis } from "../common/time.js";
-import type { StateOperatorMetrics } from "../execution/stateful/context.js";
 import type { Offset } from "../connectors/source.js";
+import type { StateOperatorMetrics } from "../execution/stateful/context.js";
 
 export interface SourceProgress {
   description: string;
@@ -60,10 +60,13 @@ export interface LatenessProfile {
 /** Spark's HALF_UP rounding to one decimal, or undefined for NaN / infinity. */
 export function rate(x: number): number | undefined {
   if (!Number.isFinite(x)) return undefined;
-  return Math.sign(x) * Math.floor(Math.abs(x) * 10 + 0.5 + 1e-9) / 10;
+  return (Math.sign(x) * Math.floor(Math.abs(x) * 10 + 0.5 + 1e-9)) / 10;
 }
 
-export function eventTimeMap(stats: { max: number; min: number; sum: number; count: number } | null, watermarkMs: number | null): Record<string, string> | undefined {
+export function eventTimeMap(
+  stats: { max: number; min: number; sum: number; count: number } | null,
+  watermarkMs: number | null,
+): Record<string, string> | undefined {
   const m: Record<string, string> = {};
   if (stats && stats.count > 0) {
     m.avg = isoUtcMillis(Math.round(stats.sum / stats.count));
@@ -94,5 +97,13 @@ export function sortedMap<V>(m: Record<string, V>): Record<string, V> {
 export function latenessProfile(samples: Float64Array): LatenessProfile {
   const s = Float64Array.from(samples).sort();
   const q = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]! : 0);
-  return { count: s.length, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: s.length ? s[s.length - 1]! : 0, delayFor99: q(0.99), delayFor999: q(0.999) };
+  return {
+    count: s.length,
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
+    max: s.length ? s[s.length - 1]! : 0,
+    delayFor99: q(0.99),
+    delayFor999: q(0.999),
+  };
 }

@@ -10,10 +10,7 @@
 import { IllegalArgumentException } from "../common/errors.js";
 import { durationMicros } from "../common/interval.js";
 
-export type Trigger =
-  | { kind: "processingTime"; intervalMs: number }
-  | { kind: "once" }
-  | { kind: "availableNow" };
+export type Trigger = { kind: "processingTime"; intervalMs: number } | { kind: "once" } | { kind: "availableNow" };
 
 export type TriggerSpec = { processingTime?: string | number; once?: boolean; availableNow?: boolean; continuous?: string };
 
@@ -21,9 +18,12 @@ export function parseTrigger(spec: TriggerSpec | undefined): Trigger {
   if (!spec) return { kind: "processingTime", intervalMs: 0 };
   const set = Object.entries(spec).filter(([, v]) => v !== undefined && v !== false);
   if (set.length !== 1) {
-    throw new IllegalArgumentException("Only one trigger can be set: pass exactly one of { processingTime }, { once: true }, { availableNow: true }.");
+    throw new IllegalArgumentException(
+      "Only one trigger can be set: pass exactly one of { processingTime }, { once: true }, { availableNow: true }.",
+    );
   }
-  if (spec.continuous !== undefined) throw new IllegalArgumentException("Continuous processing is not supported by arus; use a micro-batch trigger.");
+  if (spec.continuous !== undefined)
+    throw new IllegalArgumentException("Continuous processing is not supported by arus; use a micro-batch trigger.");
   if (spec.once) return { kind: "once" };
   if (spec.availableNow) return { kind: "availableNow" };
   const pt = spec.processingTime!;

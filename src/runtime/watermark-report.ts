@@ -44,15 +44,20 @@ export function openWindows(physical: PhysicalOperator, minDelayMs: number): Ope
 }
 
 export function formatWatermarkReport(r: WatermarkReport): string {
-  const lines = [`Watermark: ${isoUtcMillis(r.watermarkMs)} (policy ${r.policy} over ${r.inputs.length} input${r.inputs.length === 1 ? "" : "s"})`];
-  if (r.inputs.length === 0) lines.push("  no withWatermark in this query: nothing is ever late and state is only evicted by complete/update semantics");
+  const lines = [
+    `Watermark: ${isoUtcMillis(r.watermarkMs)} (policy ${r.policy} over ${r.inputs.length} input${r.inputs.length === 1 ? "" : "s"})`,
+  ];
+  if (r.inputs.length === 0)
+    lines.push("  no withWatermark in this query: nothing is ever late and state is only evicted by complete/update semantics");
   for (const i of r.inputs) {
     const own = i.watermarkMs === null ? "no rows yet (counts as 1970-01-01T00:00:00.000Z)" : isoUtcMillis(i.watermarkMs);
     lines.push(`  ${i.column}: delay ${i.delayMs} ms, own watermark ${own}${i.holdsBack ? "  <- holds the global watermark" : ""}`);
   }
   lines.push(`Open windows: ${r.openWindows.length}`);
   for (const w of r.openWindows.slice(0, 20)) {
-    lines.push(`  operator ${w.operatorId}: ends ${isoUtcMillis(w.endMs)}; closes once an event at or after ${isoUtcMillis(w.closesAtMaxEventTimeMs)} arrives (then one more batch)`);
+    lines.push(
+      `  operator ${w.operatorId}: ends ${isoUtcMillis(w.endMs)}; closes once an event at or after ${isoUtcMillis(w.closesAtMaxEventTimeMs)} arrives (then one more batch)`,
+    );
   }
   if (r.openWindows.length > 20) lines.push(`  ... ${r.openWindows.length - 20} more`);
   lines.push(`Dropped as late so far: ${r.droppedGroups} group(s) (Spark's numRowsDroppedByWatermark), ${r.droppedInputRows} input row(s)`);

@@ -12,6 +12,7 @@ import {
   type DataType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   IntervalType,
   LongType,
@@ -22,7 +23,6 @@ import {
   StructOf,
   type StructType,
   TimestampType,
-  field,
 } from "../types/datatypes.js";
 import { Cursor } from "./cursor.js";
 
@@ -191,9 +191,5 @@ export function parseSchema(ddl: string): StructType {
 }
 
 function emptyError(text: string, what: string): ParseException {
-  return new ParseException(
-    `[PARSE_EMPTY_STATEMENT] Syntax error, unexpected empty statement: the ${what} string is empty.`,
-    text,
-    0,
-  );
+  return new ParseException(`[PARSE_EMPTY_STATEMENT] Syntax error, unexpected empty statement: the ${what} string is empty.`, text, 0);
 }

@@ -9,28 +9,71 @@ import { alias, call, caseWhen, cast, columnRef, type Expr, literal, star, tryCa
 import { BooleanType, NullType, StringType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { readDataType } from "./datatype.js";
-import {
-  binaryLiteral,
-  isTypedLiteralStart,
-  niladicCall,
-  numberLiteral,
-  stringLiteral,
-  typedLiteral,
-} from "./literals.js";
+import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
 
 /** Keywords that can never be a bare column reference. */
 export const NON_EXPR_KEYWORDS: ReadonlySet<string> = new Set([
-  "SELECT", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT",
-  "JOIN", "ON", "USING", "AS", "AND", "OR", "IS", "IN", "BETWEEN", "LIKE", "RLIKE", "REGEXP", "ILIKE",
-  "WHEN", "THEN", "ELSE", "END", "NOT",
+  "SELECT",
+  "FROM",
+  "WHERE",
+  "GROUP",
+  "HAVING",
+  "ORDER",
+  "LIMIT",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "JOIN",
+  "ON",
+  "USING",
+  "AS",
+  "AND",
+  "OR",
+  "IS",
+  "IN",
+  "BETWEEN",
+  "LIKE",
+  "RLIKE",
+  "REGEXP",
+  "ILIKE",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "END",
+  "NOT",
 ]);
 
 /** Keywords that cannot be an alias written without AS (`SELECT a x`, `FROM t x`). */
 export const ALIAS_RESERVED: ReadonlySet<string> = new Set([
   ...NON_EXPR_KEYWORDS,
-  "ASC", "DESC", "NULLS", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "SEMI", "ANTI", "OUTER",
-  "LATERAL", "WINDOW", "ESCAPE", "OVER", "FILTER", "SORT", "CLUSTER", "DISTRIBUTE", "OFFSET",
-  "MINUS", "QUALIFY", "DIV", "TABLESAMPLE", "PIVOT", "UNPIVOT", "FOR",
+  "ASC",
+  "DESC",
+  "NULLS",
+  "INNER",
+  "LEFT",
+  "RIGHT",
+  "FULL",
+  "CROSS",
+  "NATURAL",
+  "SEMI",
+  "ANTI",
+  "OUTER",
+  "LATERAL",
+  "WINDOW",
+  "ESCAPE",
+  "OVER",
+  "FILTER",
+  "SORT",
+  "CLUSTER",
+  "DISTRIBUTE",
+  "OFFSET",
+  "MINUS",
+  "QUALIFY",
+  "DIV",
+  "TABLESAMPLE",
+  "PIVOT",
+  "UNPIVOT",
+  "FOR",
 ]);
 
 const COMPARISON: Readonly<Record<string, string>> = {

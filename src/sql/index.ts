@@ -2,12 +2,13 @@
  * Spark SQL parsing entry points. Everything here produces unresolved plan data; names and
  * functions are checked later by the analyzer.
  */
+
+import { ParseException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import type { LogicalPlan } from "../plan/logical.js";
 import { Cursor } from "./cursor.js";
 import { readNamedExpression } from "./expression.js";
 import { readQuery } from "./query.js";
-import { ParseException } from "../common/errors.js";
 
 export { parseDataType, parseSchema } from "./datatype.js";
 export { type Token, tokenize } from "./lexer.js";

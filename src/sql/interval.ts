@@ -1,9 +1,3 @@
-/**
- * Interval parsing: interval strings (`'1 minute 30 seconds'`, as used by withWatermark and
- * window durations) and SQL interval literals (`INTERVAL 5 MINUTES`, `INTERVAL '10:30' HOUR TO
- * MINUTE`). arus intervals are day-time only, held as microseconds (a day is exactly 24 h).
- */
-import { IllegalArgumentException } from "../common/errors.js";
 import { parseInterval } from "../common/interval.js";
 import type { Cursor } from "./cursor.js";
 import { monthIntervalError } from "./datatype.js";

@@ -38,14 +38,41 @@ export interface Token {
  * token: `MAP<STRING, ARRAY<INT>>` must close two type brackets.
  */
 const OPERATORS = [
-  "<=>", "<>", "<=", ">=", "!=", "==", "||", "::", "->", "=>",
-  "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!",
-  "(", ")", "[", "]", ",", ".", ";", ":",
+  "<=>",
+  "<>",
+  "<=",
+  ">=",
+  "!=",
+  "==",
+  "||",
+  "::",
+  "->",
+  "=>",
+  "=",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&",
+  "|",
+  "^",
+  "~",
+  "!",
+  "(",
+  ")",
+  "[",
+  "]",
+  ",",
+  ".",
+  ";",
+  ":",
 ];
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
-const isIdentStart = (c: string | undefined): boolean =>
-  c !== undefined && (c === "_" || /\p{L}/u.test(c));
+const isIdentStart = (c: string | undefined): boolean => c !== undefined && (c === "_" || /\p{L}/u.test(c));
 const isIdentPart = (c: string | undefined): boolean => isIdentStart(c) || isDigit(c);
 
 /** Build the standard Spark syntax error for a token. */
@@ -164,8 +191,10 @@ function readNumber(source: string, i: number): number {
     i++;
     while (isDigit(source[i])) i++;
   }
-  if ((source[i] === "e" || source[i] === "E") &&
-      (isDigit(source[i + 1]) || ((source[i + 1] === "+" || source[i + 1] === "-") && isDigit(source[i + 2])))) {
+  if (
+    (source[i] === "e" || source[i] === "E") &&
+    (isDigit(source[i + 1]) || ((source[i + 1] === "+" || source[i + 1] === "-") && isDigit(source[i + 2])))
+  ) {
     i += 2;
     while (isDigit(source[i])) i++;
   }
@@ -193,16 +222,33 @@ export function unescapeSql(body: string): string {
       i += 2;
     } else {
       switch (nx) {
-        case "0": out += "\0"; break;
-        case "b": out += "\b"; break;
-        case "n": out += "\n"; break;
-        case "r": out += "\r"; break;
-        case "t": out += "\t"; break;
-        case "Z": out += "\x1a"; break;
+        case "0":
+          out += "\0";
+          break;
+        case "b":
+          out += "\b";
+          break;
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
+        case "Z":
+          out += "\x1a";
+          break;
         // LIKE wildcards keep their backslash so the pattern still sees an escaped wildcard.
-        case "%": out += "\\%"; break;
-        case "_": out += "\\_"; break;
-        default: out += nx;
+        case "%":
+          out += "\\%";
+          break;
+        case "_":
+          out += "\\_";
+          break;
+        default:
+          out += nx;
       }
     }
   }

@@ -2,25 +2,11 @@
  * Literal tokens → Literal expressions, with Spark's typing rules: an integer is INT when it
  * fits in 32 bits, else BIGINT, else (Spark: DECIMAL) DOUBLE; suffixes L/S/Y/D/F/BD force a type.
  */
-import {
-  call,
-  cast,
-  type Expr,
-  literal,
-} from "../plan/expressions.js";
-import {
-  BinaryType,
-  DateType,
-  DoubleType,
-  IntegerType,
-  IntervalType,
-  LongType,
-  StringType,
-  TimestampType,
-} from "../types/datatypes.js";
+import { call, cast, type Expr, literal } from "../plan/expressions.js";
+import { BinaryType, DateType, DoubleType, IntegerType, IntervalType, LongType, StringType, TimestampType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
-import type { Token } from "./lexer.js";
 import { readIntervalLiteral } from "./interval.js";
+import type { Token } from "./lexer.js";
 
 const INT_MIN = -(2n ** 31n);
 const INT_MAX = 2n ** 31n - 1n;

@@ -3,12 +3,7 @@
  * FROM (joins) → Filter (WHERE) → Aggregate | Project → Filter (HAVING) → Distinct, and for the
  * whole query (including UNIONs) → Sort (ORDER BY) → Limit.
  */
-import {
-  columnRef,
-  type Expr,
-  type SortOrder,
-  sortOrder,
-} from "../plan/expressions.js";
+import { columnRef, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import type { Cursor } from "./cursor.js";
 import { NON_EXPR_KEYWORDS, readExpression, readNamedExpression } from "./expression.js";
@@ -135,8 +130,7 @@ function readGroupBy(cur: Cursor, items: readonly Expr[]): Expr[] {
   const groups: Expr[] = [];
   do {
     const t = cur.peek();
-    if (t.kind === "ident" && GROUPING_ANALYTICS.has(t.value.toUpperCase()) &&
-        (cur.isOp("(", 1) || cur.isKeyword("SETS", 1))) {
+    if (t.kind === "ident" && GROUPING_ANALYTICS.has(t.value.toUpperCase()) && (cur.isOp("(", 1) || cur.isKeyword("SETS", 1))) {
       throw cur.fail(`[UNSUPPORTED_FEATURE] GROUP BY ${t.value.toUpperCase()} is not supported.`);
     }
     const e = readExpression(cur);
@@ -156,17 +150,11 @@ function ordinalIndex(e: Expr): number | null {
 function groupByOrdinal(cur: Cursor, at: Token, e: Expr, items: readonly Expr[]): Expr {
   const pos = ordinalIndex(e)!;
   if (pos < 1 || pos > items.length) {
-    throw cur.fail(
-      `[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ${pos} is not in select list (valid range is [1, ${items.length}]).`,
-      at,
-    );
+    throw cur.fail(`[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ${pos} is not in select list (valid range is [1, ${items.length}]).`, at);
   }
   const item = items[pos - 1]!;
   if (item.kind === "star") {
-    throw cur.fail(
-      "[STAR_GROUP_BY_POS] Star (*) is not allowed in a select list when GROUP BY an ordinal position is used.",
-      at,
-    );
+    throw cur.fail("[STAR_GROUP_BY_POS] Star (*) is not allowed in a select list when GROUP BY an ordinal position is used.", at);
   }
   return item.kind === "alias" ? item.child : item;
 }
@@ -195,10 +183,7 @@ function readSortItem(cur: Cursor, items: readonly Expr[] | null): SortOrder {
 function orderByOrdinal(cur: Cursor, at: Token, pos: number, items: readonly Expr[] | null): Expr {
   if (items === null) throw cur.fail("[UNSUPPORTED_FEATURE] ORDER BY position over a parenthesized query.", at);
   if (pos < 1 || pos > items.length) {
-    throw cur.fail(
-      `[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ${pos} is not in select list (valid range is [1, ${items.length}]).`,
-      at,
-    );
+    throw cur.fail(`[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ${pos} is not in select list (valid range is [1, ${items.length}]).`, at);
   }
   const item = items[pos - 1]!;
   if (item.kind === "star") throw cur.fail("[UNSUPPORTED_FEATURE] ORDER BY position of a star (*) item.", at);

@@ -4,17 +4,7 @@
  * NULL widens to anything, and (for functions that allow it) any atomic type with STRING
  * becomes STRING.
  */
-import {
-  ArrayOf,
-  type DataType,
-  DoubleType,
-  isAtomic,
-  isNumeric,
-  LongType,
-  StringType,
-  TimestampType,
-  typesEqual,
-} from "./datatypes.js";
+import { ArrayOf, type DataType, DoubleType, isAtomic, isNumeric, LongType, StringType, TimestampType, typesEqual } from "./datatypes.js";
 
 const numericRank: Record<string, number> = { int: 1, bigint: 2, double: 3 };
 

@@ -67,12 +67,7 @@ export function ArrayOf(elementType: DataType, containsNull = true): ArrayType {
 export function MapOf(keyType: DataType, valueType: DataType, valueContainsNull = true): MapType {
   return Object.freeze({ kind: "map", keyType, valueType, valueContainsNull });
 }
-export function field(
-  name: string,
-  type: DataType,
-  nullable = true,
-  metadata?: Record<string, unknown>,
-): StructField {
+export function field(name: string, type: DataType, nullable = true, metadata?: Record<string, unknown>): StructField {
   return Object.freeze(metadata ? { name, type, nullable, metadata } : { name, type, nullable });
 }
 export function StructOf(fields: readonly StructField[]): StructType {
@@ -80,10 +75,7 @@ export function StructOf(fields: readonly StructField[]): StructType {
 }
 
 /** The type of `window(...)` / `session_window(...)` columns. */
-export const WindowStructType = StructOf([
-  field("start", TimestampType, true),
-  field("end", TimestampType, true),
-]);
+export const WindowStructType = StructOf([field("start", TimestampType, true), field("end", TimestampType, true)]);
 
 export function isNumeric(t: DataType): boolean {
   return t.kind === "int" || t.kind === "bigint" || t.kind === "double";
@@ -147,16 +139,10 @@ export function typesEqual(a: DataType, b: DataType): boolean {
     case "array":
       return typesEqual(a.elementType, (b as ArrayType).elementType);
     case "map":
-      return (
-        typesEqual(a.keyType, (b as MapType).keyType) &&
-        typesEqual(a.valueType, (b as MapType).valueType)
-      );
+      return typesEqual(a.keyType, (b as MapType).keyType) && typesEqual(a.valueType, (b as MapType).valueType);
     case "struct": {
       const bf = (b as StructType).fields;
-      return (
-        a.fields.length === bf.length &&
-        a.fields.every((f, i) => f.name === bf[i]!.name && typesEqual(f.type, bf[i]!.type))
-      );
+      return a.fields.length === bf.length && a.fields.every((f, i) => f.name === bf[i]!.name && typesEqual(f.type, bf[i]!.type));
     }
     default:
       return true;

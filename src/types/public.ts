@@ -14,10 +14,11 @@ export {
   MapOf as MapType,
   NullType,
   StringType,
-  TimestampType,
   simpleString,
+  TimestampType,
 } from "./datatypes.js";
-import { type DataType, field, StructOf, type StructField as Field, type StructType as Struct } from "./datatypes.js";
+
+import { type DataType, type StructField as Field, field, type StructType as Struct, StructOf } from "./datatypes.js";
 
 export function StructField(name: string, dataType: DataType, nullable = true): Field {
   return field(name, dataType, nullable);

@@ -41,7 +41,9 @@ it("src/ imports only go down the layers", () => {
   for (const f of files(SRC)) {
     const from = path.relative(SRC, f).split(path.sep)[0]!;
     const text = readFileSync(f, "utf8");
-    for (const m of text.matchAll(/(?:import|export)[^"']*?from\s+["'](\.[^"']+)["']|import\s*\(\s*["'](\.[^"']+)["']\s*\)|import\s+["'](\.[^"']+)["']/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)[^"']*?from\s+["'](\.[^"']+)["']|import\s*\(\s*["'](\.[^"']+)["']\s*\)|import\s+["'](\.[^"']+)["']/g,
+    )) {
       const spec = m[1] ?? m[2] ?? m[3]!;
       const target = path.relative(SRC, path.resolve(path.dirname(f), spec)).split(path.sep)[0]!;
       if (target === from || target.startsWith("..")) continue;

@@ -9,13 +9,13 @@ import {
   BooleanType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   LongType,
   MapOf,
   StringType,
   StructOf,
   TimestampType,
-  field,
   typesEqual,
 } from "../../src/types/datatypes.js";
 
@@ -35,7 +35,19 @@ const schema = StructOf([
 
 const ts = Date.UTC(2026, 9, 16, 14, 2, 30) * 1000 + 123456;
 const rows: unknown[][] = [
-  [1, 2 ** 53 - 1, 1.5, 1, "héllo wörld ✓ 😀", ts, 20_000, new Uint8Array([1, 2, 3]), [1, null, 3], { x: 7, y: "q" }, new Map([["a", 1.5]])],
+  [
+    1,
+    2 ** 53 - 1,
+    1.5,
+    1,
+    "héllo wörld ✓ 😀",
+    ts,
+    20_000,
+    new Uint8Array([1, 2, 3]),
+    [1, null, 3],
+    { x: 7, y: "q" },
+    new Map([["a", 1.5]]),
+  ],
   [null, null, null, null, null, null, null, null, null, null, null],
   [-5, -(2 ** 40) - 3, -0.25, 0, "", -ts, -1, new Uint8Array([]), [], { x: null, y: null }, new Map()],
   [2147483647, -9007199254740991, Number.NaN, 1, "ascii", 0, 0, new Uint8Array([255]), [42], { x: -1, y: "日本" }, new Map([["k", null]])],
@@ -60,13 +72,26 @@ describe("arrow bridge", () => {
 
   it("survives IPC and reads tables of several chunks", () => {
     const s = StructOf([field("n", LongType), field("s", StringType)]);
-    const b1 = batchFromRows([LongType, StringType], [[1, "a"], [null, "b"]]);
+    const b1 = batchFromRows(
+      [LongType, StringType],
+      [
+        [1, "a"],
+        [null, "b"],
+      ],
+    );
     const b2 = batchFromRows([LongType, StringType], [[3, null]]);
     const table = new arrow.Table([batchToArrow(s, b1), batchToArrow(s, b2)]);
     const again = arrow.tableFromIPC(arrow.tableToIPC(table, "stream"));
     const { batch } = arrowToBatch(again);
     assert.equal(batch.numRows, 3);
-    assert.deepStrictEqual([0, 1, 2].map((i) => rowValues(batch, i)), [[1, "a"], [null, "b"], [3, null]]);
+    assert.deepStrictEqual(
+      [0, 1, 2].map((i) => rowValues(batch, i)),
+      [
+        [1, "a"],
+        [null, "b"],
+        [3, null],
+      ],
+    );
   });
 
   it("shares numeric buffers and reads other Arrow encodings", () => {
@@ -83,7 +108,17 @@ describe("arrow bridge", () => {
       flag: arrow.vectorFromArray([true, false, null, true], new arrow.Bool()),
     });
     const { schema: sch, batch: b } = arrowToBatch(t.slice(1));
-    assert.deepStrictEqual(sch.fields.map((f) => f.type.kind), ["string", "timestamp", "int", "boolean"]);
-    assert.deepStrictEqual([0, 1, 2].map((i) => rowValues(b, i)), [["y", null, -2, 0], [null, -1000, 3, null], ["x", 0, null, 1]]);
+    assert.deepStrictEqual(
+      sch.fields.map((f) => f.type.kind),
+      ["string", "timestamp", "int", "boolean"],
+    );
+    assert.deepStrictEqual(
+      [0, 1, 2].map((i) => rowValues(b, i)),
+      [
+        ["y", null, -2, 0],
+        [null, -1000, 3, null],
+        ["x", 0, null, 1],
+      ],
+    );
   });
 });

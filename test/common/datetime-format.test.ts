@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { IllegalArgumentException } from "../../src/common/errors.js";
 import {
-  DEFAULT_TIMESTAMP_PATTERN,
   compilePattern,
+  DEFAULT_TIMESTAMP_PATTERN,
   formatWithPattern,
   parseWithPattern,
   unixTimestamp,
 } from "../../src/common/datetime-format.js";
+import { IllegalArgumentException } from "../../src/common/errors.js";
 import { daysFromCivil } from "../../src/common/time.js";
 
 const S = 1_000_000;
@@ -154,7 +154,26 @@ describe("to_timestamp (parsing)", () => {
 
 describe("pattern validation", () => {
   it("rejects what Spark rejects", () => {
-    for (const bad of ["YYYY", "ww", "u", "e", "yyyyyyy", "MMMMM", "EEEEE", "ddd", "HHH", "aa", "A", "n", "B", "b", "dd{", "'abc", "dd]", "SSSSSSSSSS"]) {
+    for (const bad of [
+      "YYYY",
+      "ww",
+      "u",
+      "e",
+      "yyyyyyy",
+      "MMMMM",
+      "EEEEE",
+      "ddd",
+      "HHH",
+      "aa",
+      "A",
+      "n",
+      "B",
+      "b",
+      "dd{",
+      "'abc",
+      "dd]",
+      "SSSSSSSSSS",
+    ]) {
       assert.throws(() => compilePattern(bad), IllegalArgumentException, bad);
     }
     assert.throws(() => compilePattern("YYYY"), /week-based/);

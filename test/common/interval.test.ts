@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { IllegalArgumentException } from "../../src/common/errors.js";
-import {
-  delayMs,
-  durationMicros,
-  formatDayTimeInterval,
-  parseInterval,
-} from "../../src/common/interval.js";
+import { delayMs, durationMicros, formatDayTimeInterval, parseInterval } from "../../src/common/interval.js";
 
 const S = 1_000_000;
 

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  escapeMetaCharacters,
-  formatCell,
-  javaDoubleToString,
-  showString,
-  stringHalfWidth,
-} from "../../src/common/show.js";
+import { escapeMetaCharacters, formatCell, javaDoubleToString, showString, stringHalfWidth } from "../../src/common/show.js";
 import { daysFromCivil } from "../../src/common/time.js";
 import {
   ArrayOf,
@@ -14,6 +8,7 @@ import {
   BooleanType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   IntervalType,
   LongType,
@@ -23,7 +18,6 @@ import {
   StructOf,
   TimestampType,
   WindowStructType,
-  field,
 } from "../../src/types/datatypes.js";
 
 const S = 1_000_000;
@@ -95,7 +89,14 @@ describe("formatCell (ToPrettyString)", () => {
     assert.equal(formatCell([null], ArrayOf(IntegerType), "UTC"), "[NULL]");
     assert.equal(formatCell([1.5, 2], ArrayOf(DoubleType), "UTC"), "[1.5, 2.0]");
     assert.equal(
-      formatCell(new Map<string, unknown>([["a", 1], ["b", null]]), MapOf(StringType, IntegerType), "UTC"),
+      formatCell(
+        new Map<string, unknown>([
+          ["a", 1],
+          ["b", null],
+        ]),
+        MapOf(StringType, IntegerType),
+        "UTC",
+      ),
       "{a -> 1, b -> NULL}",
     );
     assert.equal(formatCell(new Map(), MapOf(StringType, IntegerType), "UTC"), "{}");
@@ -130,17 +131,10 @@ describe("escapeMetaCharacters / stringHalfWidth", () => {
 
 describe("showString", () => {
   it("prints an empty table (header only)", () => {
-    assert.equal(
-      showString(["window", "count"], [], 20, 20, false),
-      "+------+-----+\n|window|count|\n+------+-----+\n+------+-----+\n",
-    );
+    assert.equal(showString(["window", "count"], [], 20, 20, false), "+------+-----+\n|window|count|\n+------+-----+\n+------+-----+\n");
   });
   it("prints the window example truncated and right-aligned", () => {
-    const cell = formatCell(
-      { start: utc(2026, 10, 16, 14, 2, 30), end: utc(2026, 10, 16, 14, 2, 36) },
-      WindowStructType,
-      "UTC",
-    );
+    const cell = formatCell({ start: utc(2026, 10, 16, 14, 2, 30), end: utc(2026, 10, 16, 14, 2, 36) }, WindowStructType, "UTC");
     assert.equal(cell.length, 42);
     assert.equal(
       showString(["window", "count"], [[cell, "3"]], 20, 20, false),
@@ -167,22 +161,37 @@ describe("showString", () => {
   });
   it("pads to a minimum width of 3 and shows NULL", () => {
     assert.equal(
-      showString(["a", "b"], [["1", "NULL"], ["22", "x"]], 20, 20, false),
+      showString(
+        ["a", "b"],
+        [
+          ["1", "NULL"],
+          ["22", "x"],
+        ],
+        20,
+        20,
+        false,
+      ),
       "+---+----+\n|  a|   b|\n+---+----+\n|  1|NULL|\n| 22|   x|\n+---+----+\n",
     );
   });
   it("prints the footer when more rows exist, showing only numRows rows", () => {
     const rows = [["0"], ["1"], ["2"]];
-    assert.equal(
-      showString(["id"], rows, 2, 20, true),
-      "+---+\n| id|\n+---+\n|  0|\n|  1|\n+---+\nonly showing top 2 rows\n",
-    );
+    assert.equal(showString(["id"], rows, 2, 20, true), "+---+\n| id|\n+---+\n|  0|\n|  1|\n+---+\nonly showing top 2 rows\n");
     assert.equal(showString(["id"], rows, 1, 20, true), "+---+\n| id|\n+---+\n|  0|\n+---+\nonly showing top 1 row\n");
     assert.equal(showString(["id"], rows, 0, 20, true), "+---+\n| id|\n+---+\n+---+\nonly showing top 0 rows\n");
   });
   it("measures wide characters in half-width units", () => {
     assert.equal(
-      showString(["produk", "kategori"], [["日本茶", "minuman"], ["kopi", "ＡＢ"]], 20, 20, false),
+      showString(
+        ["produk", "kategori"],
+        [
+          ["日本茶", "minuman"],
+          ["kopi", "ＡＢ"],
+        ],
+        20,
+        20,
+        false,
+      ),
       [
         "+------+--------+",
         "|produk|kategori|",

@@ -8,13 +8,13 @@ import {
   BooleanType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   LongType,
   StringType,
   StructOf,
-  TimestampType,
-  field,
   simpleString,
+  TimestampType,
 } from "../../src/types/datatypes.js";
 import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
 
@@ -27,17 +27,16 @@ async function csvFile(text: string, name = "a.csv"): Promise<string> {
 describe("csv: parsing", () => {
   it("handles quotes, embedded separators, newlines and escaped quotes", async () => {
     const f = await csvFile(
-      [
-        'id,text,note',
-        '1,"a, b","line1',
-        'line2"',
-        '2,"say \\"hi\\"","RFC ""double"" quotes"',
-        '3,,""',
-        "",
-        "4,plain,trailing,",
-      ].join("\r\n"),
+      ["id,text,note", '1,"a, b","line1', 'line2"', '2,"say \\"hi\\"","RFC ""double"" quotes"', '3,,""', "", "4,plain,trailing,"].join(
+        "\r\n",
+      ),
     );
-    const schema = StructOf([field("id", IntegerType), field("text", StringType), field("note", StringType), field("_corrupt_record", StringType)]);
+    const schema = StructOf([
+      field("id", IntegerType),
+      field("text", StringType),
+      field("note", StringType),
+      field("_corrupt_record", StringType),
+    ]);
     const rows = rowsOf(await readFile("csv", f, schema, { header: "true" }, "UTC"));
     assert.deepStrictEqual(rows, [
       [1, "a, b", "line1\r\nline2", null],
@@ -58,14 +57,20 @@ describe("csv: parsing", () => {
       ["c", "o'k", null],
     ]);
     const tabs = await csvFile("1\tx\n");
-    assert.deepStrictEqual(rowsOf(await readFile("csv", tabs, StructOf([field("a", IntegerType), field("b", StringType)]), { delimiter: "\t" }, "UTC")), [[1, "x"]]);
+    assert.deepStrictEqual(
+      rowsOf(await readFile("csv", tabs, StructOf([field("a", IntegerType), field("b", StringType)]), { delimiter: "\t" }, "UTC")),
+      [[1, "x"]],
+    );
   });
 
   it("names columns _c0.. without a header", async () => {
     const f = await csvFile("1,x\n2,y\n");
     const s = await inferFileSchema("csv", [f], {}, "UTC");
     assert.equal(simpleString(s), "struct<_c0:string,_c1:string>");
-    assert.deepStrictEqual(rowsOf(await readFile("csv", f, s, {}, "UTC")), [["1", "x"], ["2", "y"]]);
+    assert.deepStrictEqual(rowsOf(await readFile("csv", f, s, {}, "UTC")), [
+      ["1", "x"],
+      ["2", "y"],
+    ]);
   });
 });
 
@@ -158,7 +163,15 @@ describe("csv: writing", () => {
 
   it("round-trips (empty strings read back as NULL, as in Spark)", async () => {
     const dir = join(await tempDir(), "out");
-    await writeFiles("csv", dir, schema, [batchOf(schema, rows.slice(0, 3)), batchOf(schema, rows.slice(3))], { header: "true" }, "error", "UTC");
+    await writeFiles(
+      "csv",
+      dir,
+      schema,
+      [batchOf(schema, rows.slice(0, 3)), batchOf(schema, rows.slice(3))],
+      { header: "true" },
+      "error",
+      "UTC",
+    );
     const files = await listInputFiles(dir);
     assert.equal(files.length, 2);
     const back = rowsOf(await readFiles("csv", files, schema, { header: "true" }, "UTC"));

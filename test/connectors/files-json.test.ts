@@ -9,13 +9,13 @@ import {
   BooleanType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   LongType,
   StringType,
   StructOf,
-  TimestampType,
-  field,
   simpleString,
+  TimestampType,
 } from "../../src/types/datatypes.js";
 import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
 
@@ -156,7 +156,7 @@ describe("json: writing", () => {
   const t = utcMicros(2026, 10, 16, 14, 2, 30, 123456);
   const rows = [
     [1, "plain", t, 1, 1, 20742, ["a", null], { x: 1, y: null }],
-    [2, "ünï \"quoted\" \\ \n new line 😀", null, 1e20, 0, null, [], null],
+    [2, 'ünï "quoted" \\ \n new line 😀', null, 1e20, 0, null, [], null],
     [3, null, -1, -0.5, null, -1, null, { x: null, y: "z" }],
   ];
 

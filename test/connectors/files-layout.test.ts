@@ -1,19 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdir, readdir, readFile as fsReadFile, writeFile } from "node:fs/promises";
+import { readFile as fsReadFile, mkdir, readdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { AnalysisException } from "../../src/common/errors.js";
 import { inferFileSchema, listInputFiles, readFile, readFiles, writeFiles } from "../../src/connectors/files/index.js";
-import {
-  DateType,
-  IntegerType,
-  LongType,
-  StringType,
-  StructOf,
-  TimestampType,
-  field,
-  simpleString,
-} from "../../src/types/datatypes.js";
+import { DateType, field, IntegerType, LongType, StringType, StructOf, simpleString, TimestampType } from "../../src/types/datatypes.js";
 import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
 
 describe("listing input files", () => {
@@ -59,7 +50,10 @@ describe("save modes", () => {
     }
     assert.deepStrictEqual(await writeFiles("text", dir, schema, one("ignored"), {}, "ignore", "UTC"), []);
     await writeFiles("text", dir, schema, one("second"), {}, "append", "UTC");
-    const read = async () => rowsOf(await readFiles("text", await listInputFiles(dir), schema, {}, "UTC")).map((r) => r[0]).sort();
+    const read = async () =>
+      rowsOf(await readFiles("text", await listInputFiles(dir), schema, {}, "UTC"))
+        .map((r) => r[0])
+        .sort();
     assert.deepStrictEqual(await read(), ["first", "second"]);
     await writeFiles("text", dir, schema, one("third"), {}, "overwrite", "UTC");
     assert.deepStrictEqual(await read(), ["third"]);
@@ -82,16 +76,33 @@ describe("save modes", () => {
 
   it("skips _SUCCESS when mapreduce.fileoutputcommitter.marksuccessfuljobs is false", async () => {
     const dir = join(await tempDir(), "out");
-    const files = await writeFiles("json", dir, schema, one("a"), { "mapreduce.fileoutputcommitter.marksuccessfuljobs": "false" }, "error", "UTC");
-    assert.deepStrictEqual(await readdir(dir), files.map((f) => relative(dir, f)));
+    const files = await writeFiles(
+      "json",
+      dir,
+      schema,
+      one("a"),
+      { "mapreduce.fileoutputcommitter.marksuccessfuljobs": "false" },
+      "error",
+      "UTC",
+    );
+    assert.deepStrictEqual(
+      await readdir(dir),
+      files.map((f) => relative(dir, f)),
+    );
   });
 
   it("rejects columns the format cannot hold, before touching the path", async () => {
     const dir = join(await tempDir(), "out");
     const two = StructOf([field("a", StringType), field("b", StringType)]);
-    await assert.rejects(writeFiles("text", dir, two, [], {}, "error", "UTC"), /Text data source supports only a single column, and you have 2 columns/);
+    await assert.rejects(
+      writeFiles("text", dir, two, [], {}, "error", "UTC"),
+      /Text data source supports only a single column, and you have 2 columns/,
+    );
     const arr = StructOf([field("a", StructOf([field("x", IntegerType)]))]);
-    await assert.rejects(writeFiles("csv", dir, arr, [], {}, "error", "UTC"), /UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE\] The CSV datasource doesn't support the column `a`/);
+    await assert.rejects(
+      writeFiles("csv", dir, arr, [], {}, "error", "UTC"),
+      /UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE\] The CSV datasource doesn't support the column `a`/,
+    );
     await assert.rejects(readdir(dir));
   });
 });
@@ -117,12 +128,7 @@ describe("text", () => {
 });
 
 describe("partitionBy", () => {
-  const schema = StructOf([
-    field("id", LongType),
-    field("ts", TimestampType),
-    field("country", StringType),
-    field("year", IntegerType),
-  ]);
+  const schema = StructOf([field("id", LongType), field("ts", TimestampType), field("country", StringType), field("year", IntegerType)]);
   const t = utcMicros(2026, 10, 16, 14, 2, 30, 123000);
   const rows = [
     [1, t, "ID", 2026],
@@ -137,13 +143,23 @@ describe("partitionBy", () => {
       const opts: Record<string, string> = format === "csv" ? { header: "true" } : {};
       const files = await writeFiles(format, dir, schema, [batchOf(schema, rows)], opts, "error", "UTC", ["year", "country"]);
       const dirs = files.map((f) => relative(dir, f).split("/").slice(0, -1).join("/")).sort();
-      assert.deepStrictEqual(dirs, ["year=2025/country=ID", "year=2025/country=__HIVE_DEFAULT_PARTITION__", "year=2026/country=ID", "year=2026/country=a%2Fb%3Dc"]);
+      assert.deepStrictEqual(dirs, [
+        "year=2025/country=ID",
+        "year=2025/country=__HIVE_DEFAULT_PARTITION__",
+        "year=2026/country=ID",
+        "year=2026/country=a%2Fb%3Dc",
+      ]);
       const listed = await listInputFiles(dir);
       const inferOpts: Record<string, string> = format === "csv" ? { header: "true", inferSchema: "true" } : {};
       const inferred = await inferFileSchema(format, listed, inferOpts, "UTC");
       const expectedData = format === "csv" ? "id:int,ts:timestamp" : format === "json" ? "id:bigint,ts:string" : "id:bigint,ts:timestamp";
       assert.equal(simpleString(inferred), `struct<${expectedData},year:int,country:string>`);
-      const readSchema = StructOf([field("id", LongType), field("ts", TimestampType), field("year", IntegerType), field("country", StringType)]);
+      const readSchema = StructOf([
+        field("id", LongType),
+        field("ts", TimestampType),
+        field("year", IntegerType),
+        field("country", StringType),
+      ]);
       const back = rowsOf(await readFiles(format, listed, readSchema, opts, "UTC")).sort((a, b) => (a[0] as number) - (b[0] as number));
       assert.deepStrictEqual(back, [
         [1, t, 2026, "ID"],

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { readFile as fsReadFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { describe, it } from "node:test";
+import { gzipSync } from "node:zlib";
 import { inferFileSchemaSync, listInputFilesSync, readFile, writeFiles } from "../../src/connectors/files/index.js";
-import { DateType, IntegerType, StringType, StructOf, TimestampType, field, simpleString } from "../../src/types/datatypes.js";
+import { DateType, field, IntegerType, StringType, StructOf, simpleString, TimestampType } from "../../src/types/datatypes.js";
 import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
 
 describe("file options", () => {
@@ -30,7 +30,15 @@ describe("file options", () => {
   it("ignoreNullFields=false writes nulls; gzip files are read by extension", async () => {
     const schema = StructOf([field("a", IntegerType), field("b", StringType)]);
     const dir = join(await tempDir(), "out");
-    const [f] = await writeFiles("json", dir, schema, [batchOf(schema, [[1, null]])], { ignoreNullFields: "false", compression: "gzip" }, "error", "UTC");
+    const [f] = await writeFiles(
+      "json",
+      dir,
+      schema,
+      [batchOf(schema, [[1, null]])],
+      { ignoreNullFields: "false", compression: "gzip" },
+      "error",
+      "UTC",
+    );
     assert.match(f!, /\.json\.gz$/);
     assert.deepStrictEqual(rowsOf(await readFile("json", f!, schema, {}, "UTC")), [[1, null]]);
     const plain = join(await tempDir(), "x.json.gz");
@@ -43,7 +51,10 @@ describe("file options", () => {
     await writeFile(join(dir, "a.json"), '{"x":1}\n');
     const files = listInputFilesSync(dir);
     assert.equal(simpleString(inferFileSchemaSync("json", files, {}, "UTC")), "struct<x:bigint>");
-    assert.throws(() => inferFileSchemaSync("json", [], {}, "UTC"), /\[UNABLE_TO_INFER_SCHEMA\] Unable to infer schema for JSON\. It must be specified manually\./);
+    assert.throws(
+      () => inferFileSchemaSync("json", [], {}, "UTC"),
+      /\[UNABLE_TO_INFER_SCHEMA\] Unable to infer schema for JSON\. It must be specified manually\./,
+    );
     assert.throws(() => listInputFilesSync(join(dir, "missing")), /\[PATH_NOT_FOUND\]/);
   });
 
@@ -52,7 +63,10 @@ describe("file options", () => {
     const f = join(dir, "a.json");
     await writeFile(f, "{}\n");
     const bad = StructOf([field("_corrupt_record", IntegerType)]);
-    await assert.rejects(readFile("json", f, bad, {}, "UTC"), /\[INVALID_CORRUPT_RECORD_TYPE\] The column `_corrupt_record` for corrupt records must have the nullable STRING type, but got INT\./);
+    await assert.rejects(
+      readFile("json", f, bad, {}, "UTC"),
+      /\[INVALID_CORRUPT_RECORD_TYPE\] The column `_corrupt_record` for corrupt records must have the nullable STRING type, but got INT\./,
+    );
   });
 
   it("splits large files into several batches", async () => {
@@ -61,6 +75,9 @@ describe("file options", () => {
     await writeFile(f, "x\n".repeat(40_000));
     const batches = await readFile("text", f, StructOf([field("value", StringType)]), {}, "UTC");
     assert.ok(batches.length >= 2);
-    assert.equal(batches.reduce((n, b) => n + b.numRows, 0), 40_000);
+    assert.equal(
+      batches.reduce((n, b) => n + b.numRows, 0),
+      40_000,
+    );
   });
 });

@@ -10,13 +10,13 @@ import {
   BooleanType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   LongType,
   StringType,
   StructOf,
-  TimestampType,
-  field,
   simpleString,
+  TimestampType,
 } from "../../src/types/datatypes.js";
 import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
 
@@ -84,7 +84,10 @@ describe("parquet", () => {
   });
 
   it("writes zstd and uncompressed files", async () => {
-    for (const [codec, ext] of [["zstd", /-c000\.zstd\.parquet$/], ["none", /-c000\.parquet$/]] as const) {
+    for (const [codec, ext] of [
+      ["zstd", /-c000\.zstd\.parquet$/],
+      ["none", /-c000\.parquet$/],
+    ] as const) {
       const dir = join(await tempDir(), "pq");
       const [f] = await writeFiles("parquet", dir, schema, [batchOf(schema, rows)], { compression: codec }, "error", "UTC");
       assert.match(f!, ext);
@@ -103,7 +106,10 @@ describe("parquet", () => {
       [null, null, null],
       ["", 7, null],
     ]);
-    await assert.rejects(readFiles("parquet", files, StructOf([field("name", IntegerType)]), {}, "UTC"), /PARQUET_COLUMN_DATA_TYPE_MISMATCH/);
+    await assert.rejects(
+      readFiles("parquet", files, StructOf([field("name", IntegerType)]), {}, "UTC"),
+      /PARQUET_COLUMN_DATA_TYPE_MISMATCH/,
+    );
   });
 
   it("an empty write still leaves a readable file with the schema", async () => {

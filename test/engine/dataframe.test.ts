@@ -68,7 +68,17 @@ describe("aggregation", () => {
       .orderBy("city")
       .collect();
     assert.deepEqual(rows, [
-      { city: "Bandung", n: 2, n_age: 1, sum_age: 31, avg_score: 8.25, first_name: "Ani", oldest: 31, names: ["Ani", "Citra"], distinct: 2 },
+      {
+        city: "Bandung",
+        n: 2,
+        n_age: 1,
+        sum_age: 31,
+        avg_score: 8.25,
+        first_name: "Ani",
+        oldest: 31,
+        names: ["Ani", "Citra"],
+        distinct: 2,
+      },
       { city: "Jakarta", n: 1, n_age: 1, sum_age: 25, avg_score: null, first_name: "Budi", oldest: 25, names: ["Budi"], distinct: 1 },
       { city: "Surabaya", n: 1, n_age: 1, sum_age: 40, avg_score: 6, first_name: "Dewi", oldest: 40, names: ["Dewi"], distinct: 1 },
     ]);
@@ -87,20 +97,73 @@ describe("aggregation", () => {
   it("distinct and dropDuplicates", async () => {
     assert.equal(await people.select("city").distinct().count(), 3);
     const firsts = await people.dropDuplicates(["city"]).select("name").collect();
-    assert.deepEqual(firsts.map((r) => r.name), ["Ani", "Budi", "Dewi"]);
+    assert.deepEqual(
+      firsts.map((r) => r.name),
+      ["Ani", "Budi", "Dewi"],
+    );
   });
 });
 
 describe("joins", () => {
-  const left = s.createDataFrame([[1, "a"], [2, "b"], [null, "n"]], "k INT, v STRING");
-  const right = s.createDataFrame([[1, "x"], [1, "y"], [3, "z"]], "k INT, w STRING");
+  const left = s.createDataFrame(
+    [
+      [1, "a"],
+      [2, "b"],
+      [null, "n"],
+    ],
+    "k INT, v STRING",
+  );
+  const right = s.createDataFrame(
+    [
+      [1, "x"],
+      [1, "y"],
+      [3, "z"],
+    ],
+    "k INT, w STRING",
+  );
   const cases: [string, unknown[]][] = [
-    ["inner", [{ k: 1, v: "a", w: "x" }, { k: 1, v: "a", w: "y" }]],
-    ["left", [{ k: 1, v: "a", w: "x" }, { k: 1, v: "a", w: "y" }, { k: 2, v: "b", w: null }, { k: null, v: "n", w: null }]],
-    ["right", [{ k: 1, v: "a", w: "x" }, { k: 1, v: "a", w: "y" }, { k: 3, v: null, w: "z" }]],
-    ["full", [{ k: 1, v: "a", w: "x" }, { k: 1, v: "a", w: "y" }, { k: 2, v: "b", w: null }, { k: null, v: "n", w: null }, { k: 3, v: null, w: "z" }]],
+    [
+      "inner",
+      [
+        { k: 1, v: "a", w: "x" },
+        { k: 1, v: "a", w: "y" },
+      ],
+    ],
+    [
+      "left",
+      [
+        { k: 1, v: "a", w: "x" },
+        { k: 1, v: "a", w: "y" },
+        { k: 2, v: "b", w: null },
+        { k: null, v: "n", w: null },
+      ],
+    ],
+    [
+      "right",
+      [
+        { k: 1, v: "a", w: "x" },
+        { k: 1, v: "a", w: "y" },
+        { k: 3, v: null, w: "z" },
+      ],
+    ],
+    [
+      "full",
+      [
+        { k: 1, v: "a", w: "x" },
+        { k: 1, v: "a", w: "y" },
+        { k: 2, v: "b", w: null },
+        { k: null, v: "n", w: null },
+        { k: 3, v: null, w: "z" },
+      ],
+    ],
     ["left_semi", [{ k: 1, v: "a" }]],
-    ["left_anti", [{ k: 2, v: "b" }, { k: null, v: "n" }]],
+    [
+      "left_anti",
+      [
+        { k: 2, v: "b" },
+        { k: null, v: "n" },
+      ],
+    ],
   ];
   for (const [how, expected] of cases) {
     it(`${how} join USING k (NULL keys never match)`, async () => {
@@ -129,19 +192,38 @@ describe("set operations, sorting, limits", () => {
     assert.throws(() => a.union(s.range(3)), /NUM_COLUMNS_MISMATCH/);
   });
   it("orderBy with NULLS FIRST for asc and NULLS LAST for desc, then limit", async () => {
-    assert.deepEqual((await people.orderBy("age").collect()).map((r) => r.age), [null, 25, 31, 40]);
-    assert.deepEqual((await people.orderBy(F.col("age").desc()).limit(2).collect()).map((r) => r.age), [40, 31]);
-    assert.deepEqual((await people.orderBy(F.col("score").desc_nulls_first()).collect()).map((r) => r.score), [null, 9, 7.5, 6]);
+    assert.deepEqual(
+      (await people.orderBy("age").collect()).map((r) => r.age),
+      [null, 25, 31, 40],
+    );
+    assert.deepEqual(
+      (await people.orderBy(F.col("age").desc()).limit(2).collect()).map((r) => r.age),
+      [40, 31],
+    );
+    assert.deepEqual(
+      (await people.orderBy(F.col("score").desc_nulls_first()).collect()).map((r) => r.score),
+      [null, 9, 7.5, 6],
+    );
   });
   it("range with step", async () => {
-    assert.deepEqual((await s.range(2, 11, 4).collect()).map((r) => r.id), [2, 6, 10]);
+    assert.deepEqual(
+      (await s.range(2, 11, 4).collect()).map((r) => r.id),
+      [2, 6, 10],
+    );
   });
 });
 
 describe("temp views and SQL", () => {
   it("runs SELECT ... JOIN ... WHERE ... GROUP BY ... HAVING ... ORDER BY ... LIMIT", async () => {
     people.createOrReplaceTempView("people");
-    s.createDataFrame([["Bandung", "Jawa Barat"], ["Jakarta", "DKI"], ["Surabaya", "Jawa Timur"]], "city STRING, prov STRING").createOrReplaceTempView("cities");
+    s.createDataFrame(
+      [
+        ["Bandung", "Jawa Barat"],
+        ["Jakarta", "DKI"],
+        ["Surabaya", "Jawa Timur"],
+      ],
+      "city STRING, prov STRING",
+    ).createOrReplaceTempView("cities");
     const rows = await s
       .sql(
         "SELECT c.prov, count(*) AS n, max(p.age) AS oldest FROM people p JOIN cities c ON p.city = c.city WHERE p.name <> 'Budi' GROUP BY c.prov HAVING count(*) >= 1 ORDER BY n DESC, prov LIMIT 2",
@@ -156,7 +238,10 @@ describe("temp views and SQL", () => {
     const rows = await s.sql("SELECT city FROM people GROUP BY city HAVING avg(age) > 30 ORDER BY city").collect();
     assert.deepEqual(rows, [{ city: "Bandung" }, { city: "Surabaya" }]);
     const byAge = await s.sql("SELECT name FROM people WHERE age IS NOT NULL ORDER BY age DESC").collect();
-    assert.deepEqual(byAge.map((r) => r.name), ["Dewi", "Ani", "Budi"]);
+    assert.deepEqual(
+      byAge.map((r) => r.name),
+      ["Dewi", "Ani", "Budi"],
+    );
   });
   it("an unknown table names itself", () => {
     assert.throws(() => s.sql("SELECT * FROM nope"), /TABLE_OR_VIEW_NOT_FOUND.*`nope`/);

@@ -14,7 +14,8 @@ describe("errors say what is wrong and where", () => {
     assert.throws(
       () => df.select("prodak"),
       (e: Error) =>
-        e instanceof AnalysisException && /UNRESOLVED_COLUMN.WITH_SUGGESTION.*`prodak`.*Did you mean one of the following\? \[`produk`, `qty`\]/.test(e.message),
+        e instanceof AnalysisException &&
+        /UNRESOLVED_COLUMN.WITH_SUGGESTION.*`prodak`.*Did you mean one of the following\? \[`produk`, `qty`\]/.test(e.message),
     );
   });
   it("bad DDL is a ParseException pointing at the position", () => {
@@ -22,7 +23,10 @@ describe("errors say what is wrong and where", () => {
     assert.throws(() => s.createDataFrame([], "a BLOB"), /UNSUPPORTED_DATATYPE.*BLOB/);
   });
   it("wrong argument types name the function, the argument and its type", () => {
-    assert.throws(() => df.select(F.upper(F.array("qty"))), /Cannot resolve "upper\(array\(qty\)\)".*requires the "STRING" type, however "array\(qty\)" has the type "ARRAY<INT>"/);
+    assert.throws(
+      () => df.select(F.upper(F.array("qty"))),
+      /Cannot resolve "upper\(array\(qty\)\)".*requires the "STRING" type, however "array\(qty\)" has the type "ARRAY<INT>"/,
+    );
     assert.throws(() => df.select(F.col("qty").and(F.col("produk"))), /requires the "BOOLEAN" type, however "qty" has the type "INT"/);
   });
   it("an unknown function is UNRESOLVED_ROUTINE", () => {

@@ -2,7 +2,11 @@ import { Session } from "../../src/index.js";
 
 /** One UTC session shared by a test file. */
 export function utcSession(): Session {
-  return Session.builder().appName("test").config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
+  return Session.builder()
+    .appName("test")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.sql.shuffle.partitions", "2")
+    .getOrCreate();
 }
 
 /** Sort rows by their JSON text, for order-insensitive comparisons. */

@@ -15,7 +15,10 @@ const bool = fc.option(fc.boolean(), { nil: null });
 type R = { x: number | null; y: number | null; d: number | null; p: boolean | null; q: boolean | null };
 const rows = fc.array(fc.record({ x: num, y: num, d: dbl, p: bool, q: bool }), { minLength: 1, maxLength: 40 });
 
-const nn = <T>(f: (...a: number[]) => T) => (...a: (number | null)[]) => (a.some((v) => v === null) ? null : f(...(a as number[])));
+const nn =
+  <T>(f: (...a: number[]) => T) =>
+  (...a: (number | null)[]) =>
+    a.some((v) => v === null) ? null : f(...(a as number[]));
 const cases: [string, string, (r: R) => unknown][] = [
   ["int +", "x + y", (r) => nn((a, b) => (a + b) | 0)(r.x, r.y)],
   ["int -", "x - y", (r) => nn((a, b) => (a - b) | 0)(r.x, r.y)],
@@ -36,7 +39,11 @@ const cases: [string, string, (r: R) => unknown][] = [
   ["greatest skips NULLs", "greatest(x, y)", (r) => (r.x === null ? r.y : r.y === null ? r.x : Math.max(r.x, r.y))],
   ["coalesce", "coalesce(x, y, 0)", (r) => r.x ?? r.y ?? 0],
   ["CASE WHEN", "CASE WHEN p THEN x WHEN q THEN y ELSE -1 END", (r) => (r.p ? r.x : r.q ? r.y : -1)],
-  ["IN with NULL in list", "x IN (1, 2, y)", (r) => (r.x === null ? null : r.x === 1 || r.x === 2 || r.x === r.y ? true : r.y === null ? null : false)],
+  [
+    "IN with NULL in list",
+    "x IN (1, 2, y)",
+    (r) => (r.x === null ? null : r.x === 1 || r.x === 2 || r.x === r.y ? true : r.y === null ? null : false),
+  ],
 ];
 
 describe("vectorized kernels agree with a row-at-a-time reference", () => {

@@ -29,7 +29,13 @@ it("optimized and unoptimized plans give the same rows", async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(row, { maxLength: 30 }), fc.array(predicate, { maxLength: 3 }), projection, async (rows, preds, proj) => {
       const t = s.createDataFrame(rows, "a INT, b DOUBLE, c STRING");
-      const other = s.createDataFrame([{ c: "x", w: 1 }, { c: "z", w: 2 }], "c STRING, w INT");
+      const other = s.createDataFrame(
+        [
+          { c: "x", w: 1 },
+          { c: "z", w: 2 },
+        ],
+        "c STRING, w INT",
+      );
       let df = t.join(other, "c", "left");
       for (const p of preds) df = df.filter(p);
       df = df.selectExpr(...proj, "w");

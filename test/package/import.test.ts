@@ -8,7 +8,9 @@ import { it } from "node:test";
 const root = path.resolve(import.meta.dirname, "../..");
 
 it("the built package exports the spec's names and prints show() as Spark does", () => {
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], { cwd: root });
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], {
+    cwd: root,
+  });
   // A file inside the package folder may import the package by its own name (self-reference).
   const dir = mkdtempSync(path.join(root, ".arus-tmp-"));
   const script = path.join(dir, "consumer.mjs");

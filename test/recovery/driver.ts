@@ -369,17 +369,22 @@ export class CrashDriver {
 
   /**
    * An uninterrupted run must produce the computed expectation (every window, full counts):
-   * this is the baseline the crash runs are compared with. Returns the clean run's timings,
-   * which the random kill times are drawn from.
+   * this is the baseline the crash runs are compared with. Two runs; the faster one's timings
+   * (the first often competes with other test files starting up) are what random kill times
+   * are drawn from.
    */
   async reference(sinks: SinkKind[]): Promise<Timings> {
     const use = this.usable(sinks);
-    const ep = this.newEpisode("reference", this.workload);
-    const r = await runChild(this.config(ep, use));
-    if (r.outcome !== "done") throw new Error("reference run did not finish");
-    for (const [sink, rows] of Object.entries(await this.outputs(ep, use)))
-      assertSame(`uninterrupted run, ${sink} sink`, rows, expectedRows(this.workload), "the computed expectation");
-    return { bootToReadyMs: r.bootToReadyMs ?? 100, readyToDoneMs: r.readyToExitMs ?? 500 };
+    let best: Timings | null = null;
+    for (let i = 0; i < 2; i++) {
+      const ep = this.newEpisode("reference", this.workload);
+      const r = await runChild(this.config(ep, use));
+      if (r.outcome !== "done") throw new Error("reference run did not finish");
+      for (const [sink, rows] of Object.entries(await this.outputs(ep, use))) assertSame(`uninterrupted run, ${sink} sink`, rows, expectedRows(this.workload), "the computed expectation");
+      const t = { bootToReadyMs: r.bootToReadyMs ?? 100, readyToDoneMs: r.readyToExitMs ?? 500 };
+      if (!best || t.readyToDoneMs < best.readyToDoneMs) best = t;
+    }
+    return best!;
   }
 
   async episode(spec: EpisodeSpec): Promise<EpisodeResult> {

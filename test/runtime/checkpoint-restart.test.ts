@@ -32,7 +32,10 @@ describe("checkpoint layout and restart", () => {
     await q1.stop();
     for (const d of ["offsets", "commits", "state"]) assert.ok(existsSync(path.join(dir, d)), d);
     assert.match(readFileSync(path.join(dir, "metadata"), "utf8"), /^\{"id":"[0-9a-f-]{36}"\}$/);
-    assert.match(readFileSync(path.join(dir, "offsets", "0"), "utf8"), /^v1\n\{"batchWatermarkMs":0,"batchTimestampMs":\d+,"conf":\{.*"spark.sql.shuffle.partitions":"2".*\}\}\n0$/);
+    assert.match(
+      readFileSync(path.join(dir, "offsets", "0"), "utf8"),
+      /^v1\n\{"batchWatermarkMs":0,"batchTimestampMs":\d+,"conf":\{.*"spark.sql.shuffle.partitions":"2".*\}\}\n0$/,
+    );
     assert.equal(readFileSync(path.join(dir, "commits", "0"), "utf8"), 'v1\n{"nextBatchWatermarkMs":0}');
     assert.ok(readdirSync(path.join(dir, "state", "0")).includes("_metadata"));
 
@@ -45,19 +48,36 @@ describe("checkpoint layout and restart", () => {
     ms2.addData([{ ts: at(30) }]);
     await q2.processAllAvailable();
     await q2.stop();
-    assert.deepEqual(out.flatMap((b) => b.slice(1)), ["1970-01-01T00:00:00.000Z=3"]);
+    assert.deepEqual(
+      out.flatMap((b) => b.slice(1)),
+      ["1970-01-01T00:00:00.000Z=3"],
+    );
   });
 
   it("refuses a restart whose stateful operator changed, listing what changed", async () => {
     const dir = ckpt();
     const ms = s.memoryStream("k STRING, ts TIMESTAMP");
-    const q = await ms.toDF().groupBy("k").count().writeStream.format("noop").outputMode("update").option("checkpointLocation", dir).start();
+    const q = await ms
+      .toDF()
+      .groupBy("k")
+      .count()
+      .writeStream.format("noop")
+      .outputMode("update")
+      .option("checkpointLocation", dir)
+      .start();
     ms.addData([{ k: "a", ts: at(1) }]);
     await q.processAllAvailable();
     await q.stop();
     const ms2 = s.memoryStream("k STRING, ts TIMESTAMP");
     await assert.rejects(
-      ms2.toDF().groupBy("k", "ts").agg(F.sum(F.lit(1))).writeStream.format("noop").outputMode("update").option("checkpointLocation", dir).start(),
+      ms2
+        .toDF()
+        .groupBy("k", "ts")
+        .agg(F.sum(F.lit(1)))
+        .writeStream.format("noop")
+        .outputMode("update")
+        .option("checkpointLocation", dir)
+        .start(),
       (e: Error) => /operator 0 \(stateStoreSave\) key column "ts" was added/.test(e.message) && /new checkpointLocation/.test(e.message),
     );
   });
@@ -66,7 +86,10 @@ describe("checkpoint layout and restart", () => {
     const dir = ckpt();
     const ms = s.memoryStream("k STRING");
     const q = await ms.toDF().writeStream.format("noop").option("checkpointLocation", dir).start();
-    await assert.rejects(ms.toDF().writeStream.format("noop").option("checkpointLocation", dir).start(), /CONCURRENT_QUERY|already active|in use/);
+    await assert.rejects(
+      ms.toDF().writeStream.format("noop").option("checkpointLocation", dir).start(),
+      /CONCURRENT_QUERY|already active|in use/,
+    );
     await q.stop();
   });
 
@@ -79,8 +102,9 @@ describe("checkpoint layout and restart", () => {
     await q.stop();
     const { writeFileSync } = await import("node:fs");
     writeFileSync(path.join(dir, "offsets", "0"), "v7\n{}");
-    await assert.rejects(s.memoryStream("k STRING").toDF().writeStream.format("noop").option("checkpointLocation", dir).start(), (e: Error) =>
-      e.message.includes(path.join(dir, "offsets", "0")) && /newer version/.test(e.message),
+    await assert.rejects(
+      s.memoryStream("k STRING").toDF().writeStream.format("noop").option("checkpointLocation", dir).start(),
+      (e: Error) => e.message.includes(path.join(dir, "offsets", "0")) && /newer version/.test(e.message),
     );
   });
 });

@@ -45,6 +45,9 @@ it("late rows are counted as rows and groups, kept in a table, and explained", a
   const info = q.watermarkInfo();
   assert.equal(info.watermarkMs, 22_000);
   assert.deepEqual([info.droppedGroups, info.droppedInputRows], [1, 2]);
-  assert.match(q.explainWatermark(), /Open windows: 1\n {2}operator 0: ends 1970-01-01T00:00:30.000Z; closes once an event at or after 1970-01-01T00:00:35.000Z arrives/);
+  assert.match(
+    q.explainWatermark(),
+    /Open windows: 1\n {2}operator 0: ends 1970-01-01T00:00:30.000Z; closes once an event at or after 1970-01-01T00:00:35.000Z arrives/,
+  );
   await q.stop();
 });

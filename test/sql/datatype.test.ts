@@ -1,7 +1,4 @@
-/** parseDataType / parseSchema, plus the interval-string helpers used by window and watermark code. */
-import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { IllegalArgumentException } from "../../src/common/errors.js";
 import { parseDataType, parseSchema } from "../../src/sql/index.js";
 import {
   ArrayOf,
@@ -9,6 +6,7 @@ import {
   BooleanType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   IntervalType,
   LongType,
@@ -17,7 +15,6 @@ import {
   StringType,
   StructOf,
   TimestampType,
-  field,
 } from "../../src/types/datatypes.js";
 import { parseFails, same } from "./helpers.js";
 
@@ -60,10 +57,7 @@ describe("parseDataType", () => {
       ]),
     );
     same(parseDataType("struct<>"), StructOf([]));
-    same(
-      parseDataType("struct<start:timestamp,end:timestamp>"),
-      StructOf([field("start", TimestampType), field("end", TimestampType)]),
-    );
+    same(parseDataType("struct<start:timestamp,end:timestamp>"), StructOf([field("start", TimestampType), field("end", TimestampType)]));
   });
   it("reports unknown types and malformed brackets", () => {
     parseFails(() => parseDataType("FOO"), '[UNSUPPORTED_DATATYPE] Unsupported data type "FOO".', 0);
@@ -114,4 +108,3 @@ describe("parseSchema", () => {
     parseFails(() => parseSchema("id INT COMMENT 5"), "Syntax error at or near '5'", 15);
   });
 });
-

@@ -53,11 +53,7 @@ describe("WHERE, GROUP BY, HAVING", () => {
   it("GROUP BY makes an Aggregate over the filter", () => {
     expectPlan(
       "SELECT k, count(*) AS n FROM t WHERE v > 0 GROUP BY k",
-      Plans.aggregate(
-        [col("k")],
-        [col("k"), alias(op("count", star()), "n")],
-        Plans.filter(op(">", col("v"), int(0)), table("t")),
-      ),
+      Plans.aggregate([col("k")], [col("k"), alias(op("count", star()), "n")], Plans.filter(op(">", col("v"), int(0)), table("t"))),
     );
   });
   it("streaming-style window grouping", () => {
@@ -110,7 +106,11 @@ describe("ORDER BY and LIMIT", () => {
     assert.ok(p.kind === "sort");
     assert.deepEqual(
       p.orders.map((o) => [o.ascending, o.nullsFirst]),
-      [[true, true], [false, false], [false, true]],
+      [
+        [true, true],
+        [false, false],
+        [false, true],
+      ],
     );
   });
   it("DISTINCT then Sort", () => {
@@ -154,10 +154,7 @@ describe("joins", () => {
   ];
   for (const [kw, type] of cases) {
     it(`${kw} → ${type}`, () => {
-      expectPlan(
-        `SELECT * FROM t1 t ${kw} t2 AS u ON t.k = u.k`,
-        Plans.project([star()], Plans.join(t, u, type as "inner", on)),
-      );
+      expectPlan(`SELECT * FROM t1 t ${kw} t2 AS u ON t.k = u.k`, Plans.project([star()], Plans.join(t, u, type as "inner", on)));
     });
   }
   it("CROSS JOIN, USING and comma joins", () => {
@@ -206,10 +203,7 @@ describe("subqueries, CTEs, range, UNION", () => {
       "SELECT * FROM ((SELECT a FROM t) UNION ALL (SELECT a FROM u)) x",
       Plans.project(
         [star()],
-        Plans.subqueryAlias(
-          "x",
-          Plans.union([Plans.project([col("a")], table("t")), Plans.project([col("a")], table("u"))]),
-        ),
+        Plans.subqueryAlias("x", Plans.union([Plans.project([col("a")], table("t")), Plans.project([col("a")], table("u"))])),
       ),
     );
   });
@@ -242,10 +236,7 @@ describe("subqueries, CTEs, range, UNION", () => {
       "SELECT x FROM a UNION ALL SELECT x FROM b ORDER BY x LIMIT 5",
       Plans.limit(5, Plans.sort([sortOrder(col("x"))], Plans.union([a, b]))),
     );
-    expectPlan(
-      "SELECT x FROM a UNION SELECT x FROM b UNION ALL SELECT x FROM c",
-      Plans.union([Plans.distinct(Plans.union([a, b])), c]),
-    );
+    expectPlan("SELECT x FROM a UNION SELECT x FROM b UNION ALL SELECT x FROM c", Plans.union([Plans.distinct(Plans.union([a, b])), c]));
   });
 });
 

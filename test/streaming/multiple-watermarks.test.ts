@@ -103,7 +103,9 @@ describe("multiple watermarks", () => {
       .groupBy("window")
       .agg(F.sum("count").alias("total"));
     // Spark raises it when the first batch is planned; arus may already refuse at start()
-    await testStream(df, "append", [addData(ms, [{ ts: sec(1) }]), expectFailure(/Redefining watermark is disallowed/)], { timeoutMs: 2000 });
+    await testStream(df, "append", [addData(ms, [{ ts: sec(1) }]), expectFailure(/Redefining watermark is disallowed/)], {
+      timeoutMs: 2000,
+    });
   });
 
   it("rejects an unknown policy", () => {

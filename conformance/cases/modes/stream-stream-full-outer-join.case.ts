@@ -8,13 +8,27 @@ export default defineCase({
       name: "imp",
       schema: "ad INT, it TIMESTAMP",
       watermark: { column: "it", delay: "5 seconds" },
-      batches: [[{ ad: 1, it: t(0) }, { ad: 2, it: t(1) }], [{ ad: 3, it: t(20) }], [{ ad: 4, it: t(60) }]],
+      batches: [
+        [
+          { ad: 1, it: t(0) },
+          { ad: 2, it: t(1) },
+        ],
+        [{ ad: 3, it: t(20) }],
+        [{ ad: 4, it: t(60) }],
+      ],
     },
     {
       name: "clk",
       schema: "cad INT, ct TIMESTAMP",
       watermark: { column: "ct", delay: "5 seconds" },
-      batches: [[{ cad: 1, ct: t(2) }, { cad: 7, ct: t(3) }], [], [{ cad: 9, ct: t(61) }]],
+      batches: [
+        [
+          { cad: 1, ct: t(2) },
+          { cad: 7, ct: t(3) },
+        ],
+        [],
+        [{ cad: 9, ct: t(61) }],
+      ],
     },
   ],
   outputMode: "append",

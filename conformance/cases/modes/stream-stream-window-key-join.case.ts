@@ -8,13 +8,27 @@ export default defineCase({
       name: "a",
       schema: "k INT, ts TIMESTAMP",
       watermark: { column: "ts", delay: "5 seconds" },
-      batches: [[{ k: 1, ts: t(1) }, { k: 2, ts: t(3) }], [{ k: 3, ts: t(12) }], [{ k: 4, ts: t(40) }]],
+      batches: [
+        [
+          { k: 1, ts: t(1) },
+          { k: 2, ts: t(3) },
+        ],
+        [{ k: 3, ts: t(12) }],
+        [{ k: 4, ts: t(40) }],
+      ],
     },
     {
       name: "b",
       schema: "j INT, tb TIMESTAMP",
       watermark: { column: "tb", delay: "5 seconds" },
-      batches: [[{ j: 1, tb: t(2) }], [{ j: 2, tb: t(13) }, { j: 3, tb: t(4) }], [{ j: 9, tb: t(41) }]],
+      batches: [
+        [{ j: 1, tb: t(2) }],
+        [
+          { j: 2, tb: t(13) },
+          { j: 3, tb: t(4) },
+        ],
+        [{ j: 9, tb: t(41) }],
+      ],
     },
   ],
   outputMode: "append",

@@ -60,7 +60,10 @@ export class StreamingQueryManager {
       if (timeoutSeconds === undefined) await ended;
       else {
         let timer: NodeJS.Timeout | undefined;
-        const timedOut = await Promise.race([ended.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutSeconds * 1000)))]);
+        const timedOut = await Promise.race([
+          ended.then(() => false),
+          new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutSeconds * 1000))),
+        ]);
         clearTimeout(timer);
         if (timedOut) return false;
       }

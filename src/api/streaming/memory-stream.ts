@@ -8,7 +8,7 @@ import { MemorySource } from "../../connectors/memory/memory-source.js";
 import { registerSource } from "../../connectors/registry.js";
 import { attribute } from "../../plan/expressions.js";
 import { Plans } from "../../plan/logical.js";
-import { simpleString, type StructType } from "../../types/datatypes.js";
+import { type StructType, simpleString } from "../../types/datatypes.js";
 import { DataFrame } from "../dataframe.js";
 import type { Session } from "../session.js";
 import { toInternal } from "../values.js";
@@ -41,7 +41,9 @@ export class MemoryStream {
     const tz = this.session.timeZone;
     const fields = this.schema.fields;
     const internal = rows.map((r, i) =>
-      fields.map((f, c) => toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `addData row ${i}, column ${f.name}`)),
+      fields.map((f, c) =>
+        toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `addData row ${i}, column ${f.name}`),
+      ),
     );
     return this.source.addBlock(
       batchFromRows(

@@ -4,24 +4,24 @@
  * checkpoint into a MicroBatchExecution and runs it in the background.
  */
 import { randomUUID } from "node:crypto";
-import { outputOf } from "../../analyzer/types.js";
 import { checkStreamingPlan } from "../../analyzer/streaming-checks.js";
+import { outputOf } from "../../analyzer/types.js";
 import { makeBatch } from "../../columnar/batch.js";
 import { constantVector } from "../../columnar/vector.js";
+import { armCrashPoint } from "../../common/crash-points.js";
 import { ArusError, IllegalArgumentException, StreamingQueryException } from "../../common/errors.js";
 import { lookupSource } from "../../connectors/registry.js";
 import type { StreamSink, StreamSource } from "../../connectors/source.js";
+import { explainPhysical } from "../../execution/operator.js";
 import type { LateRows } from "../../execution/stateful/context.js";
 import { optimize } from "../../optimizer/optimizer.js";
 import { attribute } from "../../plan/expressions.js";
 import { anyPlan, type LogicalPlan, Plans, type StreamingRelation } from "../../plan/logical.js";
 import { planStreaming } from "../../planner/streaming.js";
-import { explainPhysical } from "../../execution/operator.js";
 import { CheckpointStore } from "../../runtime/checkpoint-store.js";
-import { armCrashPoint } from "../../common/crash-points.js";
-import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
 import { type Clock, SystemClock } from "../../runtime/clock.js";
 import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
+import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
 import { StateStoreRegistry } from "../../runtime/state-registry.js";
 import type { Trigger } from "../../runtime/trigger.js";
@@ -77,7 +77,9 @@ export class StreamingQuery {
   static async start(spec: StartSpec): Promise<StreamingQuery> {
     const { session, df } = spec;
     if (spec.name && session.streams.active.some((q) => q.name === spec.name)) {
-      throw new IllegalArgumentException(`Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`);
+      throw new IllegalArgumentException(
+        `Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`,
+      );
     }
     checkStreamingPlan(df.plan, spec.outputMode, session.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"));
     armCrashPoint(session.conf.getOption("arus.test.crashPoint"));
@@ -107,7 +109,13 @@ export class StreamingQuery {
       if (checkpoint.dir) {
         await checkOperatorMetadata(
           checkpoint.dir,
-          streamingPlan.statefulOperators.map((o) => ({ operatorId: o.id, operatorName: o.name, numPartitions: checkpoint.numShufflePartitions, keySchema: o.keySchema, valueSchema: o.valueSchema })),
+          streamingPlan.statefulOperators.map((o) => ({
+            operatorId: o.id,
+            operatorName: o.name,
+            numPartitions: checkpoint.numShufflePartitions,
+            keySchema: o.keySchema,
+            valueSchema: o.valueSchema,
+          })),
           (await checkpoint.offsets.latest()) !== undefined,
         );
       }

@@ -56,6 +56,9 @@ export class DataStreamReader {
   }
   /** A streaming read of a table written by `writeStream.toTable` or `saveAsTable`. */
   table(name: string): DataFrame {
-    return this.format("arus-table").option("table", name).option("spark.sql.warehouse.dir", (this.session as Session).warehouse).load();
+    return this.format("arus-table")
+      .option("table", name)
+      .option("spark.sql.warehouse.dir", (this.session as Session).warehouse)
+      .load();
   }
 }

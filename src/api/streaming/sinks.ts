@@ -2,10 +2,11 @@
  * Sinks that need the session: memory (results as a table), foreachBatch (a DataFrame per
  * batch) and foreach (a row writer).
  */
-import { attribute } from "../../plan/expressions.js";
-import { type LogicalPlan, Plans } from "../../plan/logical.js";
+
 import type { Batch } from "../../columnar/batch.js";
 import type { SinkBatch, StreamSink } from "../../connectors/source.js";
+import { attribute } from "../../plan/expressions.js";
+import { type LogicalPlan, Plans } from "../../plan/logical.js";
 import { DataFrame } from "../dataframe.js";
 import type { Session } from "../session.js";
 import { batchToRows, type Row } from "../values.js";
@@ -23,7 +24,12 @@ const memoryTables = new WeakMap<Session, Map<string, () => LogicalPlan | undefi
  * first batch); replayed batch ids are ignored. A new query under the same name replaces the
  * table, as Spark's createOrReplaceTempView does.
  */
-export function memorySink(session: Session, name: string, mode: "append" | "update" | "complete", outputSchema?: SinkBatch["schema"]): StreamSink {
+export function memorySink(
+  session: Session,
+  name: string,
+  mode: "append" | "update" | "complete",
+  outputSchema?: SinkBatch["schema"],
+): StreamSink {
   let batches: Batch[] = [];
   let schema: SinkBatch["schema"] | null = outputSchema ?? null;
   let lastBatchId = -1;
@@ -104,7 +110,12 @@ export function foreachSink(w: ForeachWriter | ((row: Row) => unknown)): StreamS
       try {
         if (open) {
           for (const b of data.batches) {
-            for (const row of batchToRows(data.names, data.schema.fields.map((f) => f.type), b)) await writer.process(row);
+            for (const row of batchToRows(
+              data.names,
+              data.schema.fields.map((f) => f.type),
+              b,
+            ))
+              await writer.process(row);
           }
         }
       } catch (e) {

@@ -9,10 +9,10 @@ import type { StreamSink } from "../../connectors/source.js";
 import type { TriggerSpec } from "../../runtime/trigger.js";
 import { parseTrigger } from "../../runtime/trigger.js";
 import type { DataFrame } from "../dataframe.js";
-import type { Row } from "../values.js";
-import { foreachBatchSink, foreachSink, type ForeachWriter, growingTable, memorySink } from "./sinks.js";
-import { StreamingQuery } from "./query.js";
 import type { Session } from "../session.js";
+import type { Row } from "../values.js";
+import { StreamingQuery } from "./query.js";
+import { type ForeachWriter, foreachBatchSink, foreachSink, growingTable, memorySink } from "./sinks.js";
 import "../../connectors/builtin.js";
 import { createTableSync } from "../../connectors/table/index.js";
 
@@ -111,7 +111,9 @@ export class DataStreamWriter {
       const compact = session.conf.getOption("spark.sql.streaming.fileSink.log.compactInterval");
       if (compact !== undefined) this.opts["spark.sql.streaming.fileSink.log.compactInterval"] ??= compact;
       if (!provider.outputModes.includes(this.mode)) {
-        throw new IllegalArgumentException(`Data source ${format} does not support ${this.mode[0]!.toUpperCase()}${this.mode.slice(1)} output mode; use ${provider.outputModes.join(" or ")}.`);
+        throw new IllegalArgumentException(
+          `Data source ${format} does not support ${this.mode[0]!.toUpperCase()}${this.mode.slice(1)} output mode; use ${provider.outputModes.join(" or ")}.`,
+        );
       }
       return provider.create({
         options: this.opts,

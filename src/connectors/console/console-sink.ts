@@ -14,7 +14,8 @@ export function consoleText(batchId: number, data: SinkBatch, numRows: number, t
   let total = 0;
   for (const b of data.batches) {
     for (let i = 0; i < b.numRows; i++, total++) {
-      if (cells.length <= numRows) cells.push(data.schema.fields.map((f, c) => formatCell(getValue(b.columns[c]!, i), f.type, data.timeZone)));
+      if (cells.length <= numRows)
+        cells.push(data.schema.fields.map((f, c) => formatCell(getValue(b.columns[c]!, i), f.type, data.timeZone)));
     }
   }
   const table = showString([...data.names], cells.slice(0, numRows), numRows, truncate, total > numRows);
@@ -47,5 +48,9 @@ registerSink("console", {
 
 registerSink("noop", {
   outputModes: ["append", "update", "complete"],
-  create: () => ({ description: "org.apache.spark.sql.execution.datasources.noop.NoopTable$@arus", reportsOutputRows: true, addBatch: async () => {} }),
+  create: () => ({
+    description: "org.apache.spark.sql.execution.datasources.noop.NoopTable$@arus",
+    reportsOutputRows: true,
+    addBatch: async () => {},
+  }),
 });

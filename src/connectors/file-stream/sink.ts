@@ -3,10 +3,11 @@
  * files, then commits them by writing `_spark_metadata/N`; a batch whose id is already in the
  * manifest is skipped whole, so replaying a batch after a crash never duplicates output.
  */
-import { crashPoint } from "../../common/crash-points.js";
+
 import { rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Batch } from "../../columnar/batch.js";
+import { crashPoint } from "../../common/crash-points.js";
 import { IllegalArgumentException } from "../../common/errors.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
 import { writeFiles } from "../files/index.js";

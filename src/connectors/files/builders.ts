@@ -2,7 +2,7 @@
  * Growable column builders: readers append decoded values straight into typed arrays, so no
  * row objects exist between the parser and the finished Vector.
  */
-import { type Vector, allocValues, makeVector, physicalOf, vectorFromValues } from "../../columnar/vector.js";
+import { allocValues, makeVector, physicalOf, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 
 export interface ColumnBuilder {
@@ -143,7 +143,13 @@ class StructBuilder implements ColumnBuilder {
   }
   finish(): Vector {
     const n = this.length;
-    const vec = makeVector(this.type, [], this.validity.take(n), n, this.children.map((c) => c.finish()));
+    const vec = makeVector(
+      this.type,
+      [],
+      this.validity.take(n),
+      n,
+      this.children.map((c) => c.finish()),
+    );
     this.length = 0;
     return vec;
   }

@@ -9,6 +9,7 @@ import {
   type DataType,
   DateType,
   DoubleType,
+  field,
   IntegerType,
   LongType,
   NullType,
@@ -16,13 +17,12 @@ import {
   StructOf,
   type StructType,
   TimestampType,
-  field,
 } from "../../types/datatypes.js";
 import type { CsvReadOptions } from "./csv-options.js";
 import { tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
-import { parseJavaBoolean, parseJavaDouble, parseJavaInt, parseJavaLong } from "./text-values.js";
 import type { DateTimeText } from "./datetime-text.js";
+import { parseJavaBoolean, parseJavaDouble, parseJavaInt, parseJavaLong } from "./text-values.js";
 
 const LADDER: readonly DataType[] = [IntegerType, LongType, DoubleType, DateType, TimestampType, BooleanType, StringType];
 const STRICT_DATE = /^[+-]?\d{4,}-\d{2}-\d{2}$/;

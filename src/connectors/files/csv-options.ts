@@ -1,6 +1,6 @@
 /** CSV options with Spark's defaults (CSVOptions), split into read and write views. */
 import type { CsvSyntax } from "./csv-tokenizer.js";
-import { type ParseMode, type SourceOptions, corruptColumnName, parseMode } from "./options.js";
+import { corruptColumnName, type ParseMode, parseMode, type SourceOptions } from "./options.js";
 
 export interface CsvReadOptions {
   readonly syntax: CsvSyntax;

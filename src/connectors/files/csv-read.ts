@@ -7,9 +7,9 @@
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
 import { columnBuilder } from "./builders.js";
-import type { DateTimeText } from "./datetime-text.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
+import type { DateTimeText } from "./datetime-text.js";
 import { BATCH_ROWS } from "./json-read.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
 import { FAIL, textConverter } from "./text-values.js";
@@ -29,7 +29,12 @@ export function readCsvText(file: string, text: string, schema: StructType, o: C
   let rows = 0;
   const flush = (): void => {
     if (rows === 0) return;
-    batches.push(makeBatch(builders.map((b) => b.finish()), rows));
+    batches.push(
+      makeBatch(
+        builders.map((b) => b.finish()),
+        rows,
+      ),
+    );
     rows = 0;
   };
 

@@ -5,7 +5,7 @@
  * `yyyy-MM-dd`. The `timestampFormat` / `dateFormat` options switch both ways to a pattern.
  */
 import { compilePattern } from "../../common/datetime-format.js";
-import { MICROS_PER_DAY, formatDate, parseDate, parseTimestamp } from "../../common/time.js";
+import { formatDate, MICROS_PER_DAY, parseDate, parseTimestamp } from "../../common/time.js";
 import type { SourceOptions } from "./options.js";
 
 export const DEFAULT_WRITE_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";

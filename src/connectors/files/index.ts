@@ -6,7 +6,8 @@
  *   readFile / readFiles(format, ..., schema)  decode into column batches in `schema`'s order
  *   writeFiles(format, dir, schema, batches, opts, saveMode, tz, partitionBy?)
  */
+
+export { type FileFormat, fileFormat } from "./format.js";
 export { listInputFiles, listInputFilesSync } from "./paths.js";
 export { inferFileSchema, inferFileSchemaSync, readFile, readFiles } from "./reader.js";
 export { type SaveMode, writeFiles } from "./writer.js";
-export { type FileFormat, fileFormat } from "./format.js";

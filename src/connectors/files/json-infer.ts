@@ -12,11 +12,11 @@ import {
   BooleanType,
   type DataType,
   DoubleType,
+  field,
   LongType,
   StringType,
   StructOf,
   type StructType,
-  field,
 } from "../../types/datatypes.js";
 import { splitLines } from "./lines.js";
 import { malformedRecordError } from "./malformed.js";
@@ -230,12 +230,7 @@ export interface JsonInferInput {
   readonly text: string;
 }
 
-export function inferJsonSchema(
-  inputs: readonly JsonInferInput[],
-  mode: ParseMode,
-  corruptColumn: string,
-  lineSep?: string,
-): StructType {
+export function inferJsonSchema(inputs: readonly JsonInferInput[], mode: ParseMode, corruptColumn: string, lineSep?: string): StructType {
   let root: Shape = { k: "struct", fields: new Map() };
   let sawCorrupt = false;
   for (const { file, text } of inputs) {

@@ -35,7 +35,12 @@ export function readJsonText(file: string, text: string, schema: StructType, s: 
 
   const flush = (): void => {
     if (rows === 0) return;
-    batches.push(makeBatch(builders.map((b) => b.finish()), rows));
+    batches.push(
+      makeBatch(
+        builders.map((b) => b.finish()),
+        rows,
+      ),
+    );
     rows = 0;
   };
 

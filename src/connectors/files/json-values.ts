@@ -5,8 +5,8 @@
  * zone (integers are epoch seconds), BINARY is base64. A mismatch yields FAIL (malformed).
  */
 import type { DataType } from "../../types/datatypes.js";
-import { FAIL, type Converted } from "./text-values.js";
 import type { DateTimeText } from "./datetime-text.js";
+import { type Converted, FAIL } from "./text-values.js";
 
 export type JsonConverter = (v: unknown) => Converted;
 

@@ -4,7 +4,7 @@
  * `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` in the session zone, dates `yyyy-MM-dd`, binary as base64.
  */
 import type { Batch } from "../../columnar/batch.js";
-import { type Vector, isValid } from "../../columnar/vector.js";
+import { isValid, type Vector } from "../../columnar/vector.js";
 import { formatDouble } from "../../common/number-format.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 import type { DateTimeText } from "./datetime-text.js";
@@ -42,7 +42,8 @@ function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): Val
       const w = valueWriter(type.valueType, dt, writeNulls);
       return (v) => {
         const parts: string[] = [];
-        for (const [k, x] of v as Map<unknown, unknown>) parts.push(`${JSON.stringify(String(k))}:${x === null || x === undefined ? "null" : w(x)}`);
+        for (const [k, x] of v as Map<unknown, unknown>)
+          parts.push(`${JSON.stringify(String(k))}:${x === null || x === undefined ? "null" : w(x)}`);
         return `{${parts.join(",")}}`;
       };
     }

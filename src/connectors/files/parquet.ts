@@ -9,20 +9,11 @@
  */
 import * as arrow from "apache-arrow";
 import * as pw from "parquet-wasm";
-import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArrowSchema } from "../../columnar/arrow.js";
-import { type Vector, nullVector } from "../../columnar/vector.js";
+import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { nullVector, type Vector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
-import {
-  ArrayOf,
-  type DataType,
-  MapOf,
-  StructOf,
-  type StructType,
-  field,
-  sqlTypeName,
-  typesEqual,
-} from "../../types/datatypes.js";
+import { ArrayOf, type DataType, field, MapOf, StructOf, type StructType, sqlTypeName, typesEqual } from "../../types/datatypes.js";
 import { readInputBytes, readInputBytesSync } from "./lines.js";
 
 const ROW_GROUP_ROWS = 65_536;

@@ -3,21 +3,21 @@
  * paths, type inference (int → bigint → double → date → timestamp → string) and value parsing.
  */
 import { dirname, resolve, sep } from "node:path";
-import { formatDouble } from "../../common/number-format.js";
 import { AnalysisException } from "../../common/errors.js";
+import { formatDouble } from "../../common/number-format.js";
+import { formatDate, formatTimestamp, parseDate, parseTimestamp } from "../../common/time.js";
 import {
-  DateType,
   type DataType,
+  DateType,
   DoubleType,
+  field,
   IntegerType,
   LongType,
   NullType,
   StringType,
   type StructField,
   TimestampType,
-  field,
 } from "../../types/datatypes.js";
-import { formatDate, formatTimestamp, parseDate, parseTimestamp } from "../../common/time.js";
 import { dateTimeText } from "./datetime-text.js";
 import { FAIL, parseJavaDouble, parseJavaInt, parseJavaLong, textConverter } from "./text-values.js";
 

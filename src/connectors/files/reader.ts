@@ -6,19 +6,19 @@
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { constantVector, nullVector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
-import { StructOf, type StructField, type StructType } from "../../types/datatypes.js";
-import { csvReadOptions } from "./csv-options.js";
+import { type StructField, StructOf, type StructType } from "../../types/datatypes.js";
 import { inferCsvSchema } from "./csv-infer.js";
+import { csvReadOptions } from "./csv-options.js";
 import { readCsvText } from "./csv-read.js";
 import { dateTimeText } from "./datetime-text.js";
 import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json-infer.js";
 import { readJsonText } from "./json-read.js";
 import { readInputText, readInputTextSync } from "./lines.js";
-import { SourceOptions, corruptColumnName, effectiveZone, parseMode } from "./options.js";
+import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet.js";
 import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
-import { TEXT_SCHEMA, readTextContent } from "./text.js";
+import { readTextContent, TEXT_SCHEMA } from "./text.js";
 
 const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "Text", parquet: "Parquet" };
 
@@ -106,7 +106,13 @@ export async function readFile(
   const isPart = schema.fields.map((f) => spec.has(f.name.toLowerCase()));
   const dataSchema = isPart.some(Boolean) ? StructOf(schema.fields.filter((_, i) => !isPart[i])) : schema;
   let batches = await readData(fmt, file, dataSchema, o, tz);
-  if (batches.length === 0) batches = [makeBatch(dataSchema.fields.map((f) => nullVector(f.type, 0)), 0)];
+  if (batches.length === 0)
+    batches = [
+      makeBatch(
+        dataSchema.fields.map((f) => nullVector(f.type, 0)),
+        0,
+      ),
+    ];
   if (dataSchema === schema) return batches;
   const values = schema.fields.map((f, i) => (isPart[i] ? partitionValue(spec.get(f.name.toLowerCase())!, f.type, tz) : null));
   return batches.map((b) => {

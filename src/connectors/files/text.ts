@@ -3,9 +3,9 @@
  * writing takes a single string column, one line per row (NULL → empty line, as Spark).
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
-import { type Vector, makeVector } from "../../columnar/vector.js";
+import { makeVector, type Vector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
-import { StringType, StructOf, type StructType, field } from "../../types/datatypes.js";
+import { field, StringType, StructOf, type StructType } from "../../types/datatypes.js";
 import { BATCH_ROWS } from "./json-read.js";
 import { splitLines } from "./lines.js";
 

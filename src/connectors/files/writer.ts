@@ -17,7 +17,7 @@ import { encodeCsv } from "./csv-write.js";
 import { dateTimeText } from "./datetime-text.js";
 import { checkWritable, type FileFormat, fileFormat } from "./format.js";
 import { encodeJsonLines } from "./json-write.js";
-import { SourceOptions, effectiveZone } from "./options.js";
+import { effectiveZone, SourceOptions } from "./options.js";
 import { encodeParquet, parquetCodec, parquetExtension } from "./parquet.js";
 import { escapePathName, partitionDirValue } from "./partitions.js";
 import { checkTextSchema, encodeText } from "./text.js";
@@ -95,7 +95,10 @@ function resolvePartitionColumns(schema: StructType, partitionBy: readonly strin
     return i;
   });
   if (idx.length > 0 && idx.length === schema.fields.length) {
-    throw new AnalysisException("ALL_PARTITION_COLUMNS_NOT_ALLOWED", "[ALL_PARTITION_COLUMNS_NOT_ALLOWED] Cannot use all columns for partition columns.");
+    throw new AnalysisException(
+      "ALL_PARTITION_COLUMNS_NOT_ALLOWED",
+      "[ALL_PARTITION_COLUMNS_NOT_ALLOWED] Cannot use all columns for partition columns.",
+    );
   }
   return idx;
 }

@@ -47,7 +47,14 @@ export class MemorySource implements StreamSource {
       }
       parts.push(b);
     }
-    return parts.length ? [concatBatches(this.schema.fields.map((f) => f.type), parts)] : [];
+    return parts.length
+      ? [
+          concatBatches(
+            this.schema.fields.map((f) => f.type),
+            parts,
+          ),
+        ]
+      : [];
   }
   async commit(end: Offset): Promise<void> {
     this.committed = Math.max(this.committed, end as number);

@@ -6,15 +6,15 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { nodeFs, writeAtomic } from "../../checkpoint/atomic-file.js";
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { makeVector } from "../../columnar/vector.js";
 import { IllegalArgumentException } from "../../common/errors.js";
 import { durationMicros } from "../../common/interval.js";
-import { parseSchemaText, RATE_SCHEMA } from "./schema.js";
+import { LongType, TimestampType } from "../../types/datatypes.js";
 import { findOption, intOption, registerSource } from "../registry.js";
 import type { Offset, ReadLimit, SourceContext, StreamSource } from "../source.js";
-import { writeAtomic, nodeFs } from "../../checkpoint/atomic-file.js";
-import { LongType, TimestampType } from "../../types/datatypes.js";
+import { parseSchemaText, RATE_SCHEMA } from "./schema.js";
 
 /** Rows emitted before second s (Spark's valueAtSecond). */
 export function valueAtSecond(s: number, rowsPerSecond: number, rampUpSeconds: number): number {
@@ -98,7 +98,8 @@ registerSource("rate", {
   create(options, _schema, ctx) {
     const rowsPerSecond = intOption(options, "rowsPerSecond", 1, 1);
     const ramp = findOption(options, "rampUpTime");
-    const rampUpSeconds = ramp === undefined ? 0 : Math.floor(durationMicros(/^\d+$/.test(ramp) ? `${ramp} seconds` : ramp, "rampUpTime") / 1e6);
+    const rampUpSeconds =
+      ramp === undefined ? 0 : Math.floor(durationMicros(/^\d+$/.test(ramp) ? `${ramp} seconds` : ramp, "rampUpTime") / 1e6);
     if (rampUpSeconds < 0) throw new IllegalArgumentException(`Invalid value '${ramp}' for option 'rampUpTime': must not be negative.`);
     const np = findOption(options, "numPartitions");
     const numPartitions = intOption(options, "numPartitions", 1, 1);

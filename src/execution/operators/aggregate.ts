@@ -33,7 +33,7 @@ export class HashAggregateExec implements PhysicalOperator {
       const gids = index.assign(spec.groupKeys(b, ctx.eval), b.numRows);
       const inputs = spec.aggInputs(b, ctx.eval);
       for (const a of accs) a.resize(index.numGroups);
-      accs.forEach((a, i) => a.update(gids, b.numRows, inputs[i]!));
+      for (let i = 0; i < accs.length; i++) accs[i]!.update(gids, b.numRows, inputs[i]!);
     }
     // A global aggregate over no rows still yields one row (count = 0, sum = NULL).
     if (spec.groupAttrs.length === 0 && index.numGroups === 0) index.assign([], 1);

@@ -147,6 +147,7 @@ export class ExpandExec implements PhysicalOperator {
 }
 
 import { concatVectors, type Vector } from "../../columnar/vector.js";
+
 function concatColumn(a: Attribute, parts: readonly Vector[]): Vector {
   return concatVectors(
     a.type,

@@ -29,7 +29,12 @@ export class DeduplicateExec implements PhysicalOperator {
       );
       const keep: number[] = [];
       let next = before;
-      for (let i = 0; i < b.numRows; i++) if (gids[i] === next) (keep.push(i), next++);
+      for (let i = 0; i < b.numRows; i++) {
+        if (gids[i] === next) {
+          keep.push(i);
+          next++;
+        }
+      }
       if (keep.length) out.push(takeBatch(b, keep));
     }
     return out;

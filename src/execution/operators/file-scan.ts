@@ -2,8 +2,8 @@
  * Batch scan of json / csv / parquet / text files through the file connectors.
  */
 import type { Batch } from "../../columnar/batch.js";
-import { listInputFiles, readFiles } from "../../connectors/files/index.js";
 import { readCommittedFiles } from "../../connectors/file-stream/index.js";
+import { listInputFiles, readFiles } from "../../connectors/files/index.js";
 import type { Attribute } from "../../plan/expressions.js";
 import { field, StructOf } from "../../types/datatypes.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";

@@ -16,7 +16,7 @@ export function sortIndices(keys: readonly Vector[], orders: readonly SortOrder[
     const o = orders[j]!;
     const dir = o.ascending ? 1 : -1;
     const nullCmp = o.nullsFirst ? -1 : 1;
-    const numeric = !(k.values instanceof Array) && !k.children;
+    const numeric = !Array.isArray(k.values) && !k.children;
     const vals = k.values as Float64Array;
     const valid = k.validity;
     return (a: number, b: number): number => {

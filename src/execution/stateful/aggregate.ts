@@ -15,8 +15,8 @@ import { getValue, type Vector, vectorFromValues } from "../../columnar/vector.j
 import type { Accumulator } from "../../functions/index.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
-import type { DataType } from "../../types/datatypes.js";
 import { encodeKey, type StateRow, type StateStore } from "../../state/store.js";
+import type { DataType } from "../../types/datatypes.js";
 import { AggregationSpec } from "../aggregation.js";
 import { compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
@@ -75,7 +75,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
       for (let i = 0; i < b.numRows; i++) rowsPerGroup[gids[i]!] = (rowsPerGroup[gids[i]!] ?? 0) + 1;
       const inputs = spec.aggInputs(b, ctx.eval);
       for (const a of accs) a.resize(index.numGroups);
-      accs.forEach((a, i) => a.update(gids, b.numRows, inputs[i]!));
+      for (let i = 0; i < accs.length; i++) accs[i]!.update(gids, b.numRows, inputs[i]!);
     }
     // A global aggregate (no keys) has its one row in every batch, even an empty one (Spark
     // merges an empty partial buffer and re-emits the row in update/complete mode).
@@ -164,8 +164,14 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const accs = this.spec.newAccumulators();
     for (const a of accs) a.resize(n);
     const withOld: number[] = [];
-    oldRows.forEach((r, j) => r && withOld.push(j));
-    if (withOld.length) this.mergeRows(accs, withOld.map((j) => oldRows[j]!), Int32Array.from(withOld), nKeys);
+    for (let j = 0; j < oldRows.length; j++) if (oldRows[j]) withOld.push(j);
+    if (withOld.length)
+      this.mergeRows(
+        accs,
+        withOld.map((j) => oldRows[j]!),
+        Int32Array.from(withOld),
+        nKeys,
+      );
     const liveIdx = Int32Array.from(live);
     accs.forEach((a, i) => {
       const bufs = partial[i]!.map((v) => takeVector(v, liveIdx));
@@ -216,7 +222,12 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const n = rows.length;
     const accs = spec.newAccumulators();
     for (const a of accs) a.resize(n);
-    this.mergeRows(accs, rows, Int32Array.from({ length: n }, (_, i) => i), nKeys);
+    this.mergeRows(
+      accs,
+      rows,
+      Int32Array.from({ length: n }, (_, i) => i),
+      nKeys,
+    );
     const keys = spec.groupAttrs.map((a, k) =>
       vectorFromValues(
         a.type,

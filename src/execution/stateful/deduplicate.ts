@@ -33,7 +33,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
     this.name = withinWatermark ? "DeduplicateWithinWatermark" : "Deduplicate";
     this.keyCols = keys.map((k) => child.output.findIndex((a) => a.exprId === k.exprId));
     this.eventTimeCol = eventTimeKeyIndex(child.output);
-    this.eventTimeKey = eventTimeKeyIndex(keys.map((k, i) => child.output[this.keyCols[i]!]!));
+    this.eventTimeKey = eventTimeKeyIndex(keys.map((_k, i) => child.output[this.keyCols[i]!]!));
   }
 
   private delayMs(): number {
@@ -113,7 +113,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
           if (evictMicros >= (row[0] as number)) doomed.push(k);
         } else {
           const v = (JSON.parse(k) as unknown[])[this.eventTimeKey];
-          const t = typeof v === "number" ? v : (v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY;
+          const t = typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY);
           if (t <= evictMicros) doomed.push(k);
         }
       }

@@ -65,7 +65,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
       const accs = spec.newAccumulators();
       for (const a of accs) a.resize(merged.numSessions);
       const inputs = spec.aggInputs(b, ctx.eval);
-      accs.forEach((a, i) => a.update(merged.sessionId, n, inputs[i]!));
+      for (let i = 0; i < accs.length; i++) accs[i]!.update(merged.sessionId, n, inputs[i]!);
       const bufs = accs.map((a) => a.buffers(merged.numSessions));
       const firstRow = new Int32Array(merged.numSessions).fill(-1);
       for (let i = 0; i < n; i++) if (firstRow[merged.sessionId[i]!] === -1) firstRow[merged.sessionId[i]!] = i;
@@ -115,7 +115,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
         metrics.numRowsRemoved += sessions.length - keep.length;
         updates.push([ks, keep.length ? [...row.slice(0, nk), keep] : []]);
       }
-      for (const [ks, row] of updates) (row.length ? store.put(ks, row) : store.remove(ks));
+      for (const [ks, row] of updates) row.length ? store.put(ks, row) : store.remove(ks);
     }
     let total = 0;
     for (const s of stores) {
@@ -186,7 +186,11 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
       col += types.length;
     });
     const keyVecs = spec.groupAttrs.map((attr, i) => {
-      if (i === this.sessionKey) return vectorFromValues(attr.type, rows.map((r) => ({ start: r.session[0], end: r.session[1] })));
+      if (i === this.sessionKey)
+        return vectorFromValues(
+          attr.type,
+          rows.map((r) => ({ start: r.session[0], end: r.session[1] })),
+        );
       const k = this.otherKeys.indexOf(i);
       return vectorFromValues(
         attr.type,

@@ -11,6 +11,8 @@
  * lists (Spark keeps four stores per partition; progress reports numStateStoreInstances as
  * Spark's 4 × partitions).
  */
+
+import { deriveCleanup, type SideCleanup } from "../../analyzer/join-cleanup.js";
 import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
@@ -20,7 +22,6 @@ import { encodeKey, type StateStore } from "../../state/store.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
-import { deriveCleanup, type SideCleanup } from "../../analyzer/join-cleanup.js";
 
 type Stored = [number, ...unknown[]];
 const NULL_KEY = "\u0000null";
@@ -128,8 +129,18 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     // Evict; outer joins emit the evicted rows that never matched.
     const evictMs = st.evictionWatermarkMs;
     // Spark counts numRowsRemoved only for the side(s) whose eviction produces no outer rows.
-    const removedLeft = this.evict(stores.left, this.cleanup.left, evictMs, (r) => emitLeft && !r[0] && out.push([...r.slice(1), ...nullsRight]));
-    const removedRight = this.evict(stores.right, this.cleanup.right, evictMs, (r) => emitRight && !r[0] && out.push([...nullsLeft, ...r.slice(1)]));
+    const removedLeft = this.evict(
+      stores.left,
+      this.cleanup.left,
+      evictMs,
+      (r) => emitLeft && !r[0] && out.push([...r.slice(1), ...nullsRight]),
+    );
+    const removedRight = this.evict(
+      stores.right,
+      this.cleanup.right,
+      evictMs,
+      (r) => emitRight && !r[0] && out.push([...nullsLeft, ...r.slice(1)]),
+    );
     metrics.numRowsRemoved = (emitLeft ? 0 : removedLeft) + (emitRight ? 0 : removedRight);
 
     let total = 0;
@@ -141,7 +152,14 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     metrics.numStateStoreInstances = st.numPartitions * 4;
     metrics.memoryUsedBytes = stores.left[0]?.memoryUsedBytes() ?? 0;
     st.reportMetrics(this.operatorId, metrics);
-    return out.length ? [batchFromRows(this.output.map((a) => a.type), out)] : [];
+    return out.length
+      ? [
+          batchFromRows(
+            this.output.map((a) => a.type),
+            out,
+          ),
+        ]
+      : [];
   }
 
   private keysOf(side: Side, rows: unknown[][], ctx: ExecContext): string[] {
@@ -248,7 +266,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         });
         if (keep.length !== list.length) updates.push([key, keep]);
       }
-      for (const [k, v] of updates) (v.length ? s.put(k, v) : s.remove(k));
+      for (const [k, v] of updates) v.length ? s.put(k, v) : s.remove(k);
     }
     return removed;
   }
