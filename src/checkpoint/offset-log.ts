@@ -26,7 +26,16 @@ export const STICKY_CONFS = [
   "spark.sql.streaming.multipleWatermarkPolicy",
   "spark.sql.streaming.aggregation.stateFormatVersion",
   "spark.sql.streaming.stateStore.compression.codec",
+  "arus.state.aggregation.columnar",
 ];
+
+/**
+ * The value a sticky conf had before arus recorded it: a checkpoint whose offset log lacks the
+ * key was written with this behaviour, whatever the default is now.
+ */
+export const STICKY_CONF_BEFORE_RECORDED: Readonly<Record<string, string>> = {
+  "arus.state.aggregation.columnar": "false",
+};
 
 export const offsetCodec: LogCodec<OffsetSeq> = {
   version: 1,

@@ -19,6 +19,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.streaming.fileSink.log.compactInterval": "10",
   "spark.sql.ansi.enabled": "true",
   "spark.sql.caseSensitive": "false",
+  // arus: streaming aggregation state in typed-array columns (docs/state.md); sticky per checkpoint
+  "arus.state.aggregation.columnar": "false",
 };
 
 export class RuntimeConfig {

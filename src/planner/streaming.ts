@@ -13,6 +13,7 @@ import { compilePredicate } from "../execution/compile.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { FilterExec } from "../execution/operators/basic.js";
 import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
+import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { StreamingLimitExec } from "../execution/stateful/limit.js";
 import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
@@ -103,7 +104,16 @@ function conjuncts(e: Expr): Expr[] {
 
 const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simpleString(a.type)}`);
 
-export function planStreaming(plan: LogicalPlan, outputMode: "append" | "update" | "complete"): StreamingPlan {
+export interface StreamingPlanOptions {
+  /** arus.state.aggregation.columnar: aggregations keep their state in the columnar store where it fits. */
+  readonly columnarAggregation?: boolean;
+}
+
+export function planStreaming(
+  plan: LogicalPlan,
+  outputMode: "append" | "update" | "complete",
+  options: StreamingPlanOptions = {},
+): StreamingPlan {
   const watermarkNodes: { id: number; delayMs: number; column: string }[] = [];
   const stateful: StatefulOperatorInfo[] = [];
   const physical = planPhysical(plan, {
@@ -132,9 +142,12 @@ export function planStreaming(plan: LogicalPlan, outputMode: "append" | "update"
           const id = stateful.length;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
           const session = p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
+          const child = planChild(p.child);
           const exec = session
-            ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child))
-            : new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), planChild(p.child), hasWatermark);
+            ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child)
+            : ((options.columnarAggregation
+                ? ColumnarAggregateExec.create(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark)
+                : null) ?? new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark));
           stateful.push({
             id,
             kind: "aggregate",

@@ -9,7 +9,14 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
-import { type CommitMetadata, commitCodec, type OffsetSeq, offsetCodec, STICKY_CONFS } from "../checkpoint/offset-log.js";
+import {
+  type CommitMetadata,
+  commitCodec,
+  type OffsetSeq,
+  offsetCodec,
+  STICKY_CONF_BEFORE_RECORDED,
+  STICKY_CONFS,
+} from "../checkpoint/offset-log.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { ArusError } from "../common/errors.js";
 
@@ -73,7 +80,7 @@ export class CheckpointStore {
       );
     }
     for (const k of STICKY_CONFS) {
-      const v = frozen[k] ?? conf.getOption(k);
+      const v = frozen[k] ?? (latest ? STICKY_CONF_BEFORE_RECORDED[k] : undefined) ?? conf.getOption(k);
       if (v !== undefined) store.stickyConf[k] = v;
     }
     return store;

@@ -311,7 +311,7 @@ export class MicroBatchExecution {
     const metrics = new Map<number, StateOperatorMetrics>();
     const scanned = new Map<string, number>();
     const stats = new Map<number, EventTimeStats>();
-    const opened: StateStore[] = [];
+    const opened: Pick<StateStore, "abort">[] = [];
     const lates: LateRows[] = [];
     const state: StatefulContext = {
       batchId: b.batchId,
@@ -321,6 +321,11 @@ export class MicroBatchExecution {
       numPartitions: this.cfg.checkpoint.numShufflePartitions,
       store: async (op, part, name) => {
         const s = await this.cfg.states.store(op, part, name, b.batchId);
+        opened.push(s);
+        return s;
+      },
+      columnarStore: async (op, schema) => {
+        const s = await this.cfg.states.columnar(op, schema, b.batchId);
         opened.push(s);
         return s;
       },

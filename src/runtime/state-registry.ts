@@ -10,6 +10,7 @@
 import path from "node:path";
 import type { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { ColumnarStateProvider, type ColumnarSchema, type ColumnarStateStore } from "../state/columnar/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { ProviderOptions } from "../state/provider-base.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";
@@ -24,9 +25,23 @@ const PROVIDERS: Record<string, ProviderKind> = {
 };
 /** Optional: put the lmdb environments under this local directory instead of the checkpoint. */
 export const LMDB_LOCAL_DIR_CONF = "arus.state.lmdb.localDir";
+/** Keep streaming aggregation state in the columnar store (sticky: the checkpoint's value wins). */
+export const COLUMNAR_AGGREGATION_CONF = "arus.state.aggregation.columnar";
+
+/**
+ * Does this query keep its aggregation state columnar? The conf as the checkpoint froze it,
+ * and only with the in-memory provider (the lmdb provider keeps state larger than memory in
+ * the row format). Aggregations the columnar store cannot hold still use the row store.
+ */
+export function columnarAggregationEnabled(checkpoint: CheckpointStore, conf: RuntimeConfig): boolean {
+  const flag = checkpoint.stickyConf[COLUMNAR_AGGREGATION_CONF] ?? conf.get(COLUMNAR_AGGREGATION_CONF, "false");
+  const cls =
+    checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
+  return flag.trim().toLowerCase() === "true" && PROVIDERS[cls] === "memory";
+}
 
 export class StateStoreRegistry {
-  private readonly providers = new Map<string, StateStoreProvider>();
+  private readonly providers = new Map<string, StateStoreProvider | ColumnarStateProvider>();
   private batchesSinceMaintenance = 0;
   private readonly kind: ProviderKind;
 
@@ -65,6 +80,23 @@ export class StateStoreRegistry {
       p = await this.create(op, partition, name);
       this.providers.set(key, p);
     }
+    if (p instanceof ColumnarStateProvider) throw new Error(`state of operator ${op} is columnar, not a row store`);
+    return p.getStore(version);
+  }
+
+  /** The columnar aggregation state of operator `op` (all its partitions), opened at `version`. */
+  async columnar(op: number, schema: ColumnarSchema, version: number): Promise<ColumnarStateStore> {
+    const key = `${op}/columnar`;
+    let p = this.providers.get(key);
+    if (!p) {
+      const dirs = Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i));
+      p = new ColumnarStateProvider(dirs, schema, {
+        minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
+        minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
+      });
+      this.providers.set(key, p);
+    }
+    if (!(p instanceof ColumnarStateProvider)) throw new Error(`state of operator ${op} is a row store, not columnar`);
     return p.getStore(version);
   }
 

@@ -6,6 +6,7 @@
 import { isoUtcMillis } from "../common/time.js";
 import type { PhysicalOperator } from "../execution/operator.js";
 import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
+import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
 
 export interface WatermarkInput {
   column: string;
@@ -33,7 +34,7 @@ export interface WatermarkReport {
 export function openWindows(physical: PhysicalOperator, minDelayMs: number): OpenWindow[] {
   const out: OpenWindow[] = [];
   const visit = (op: PhysicalOperator) => {
-    if (op instanceof StatefulAggregateExec) {
+    if (op instanceof StatefulAggregateExec || op instanceof ColumnarAggregateExec) {
       const ends = [...new Set(op.openEventTimes().map((m) => Math.floor(m / 1000)))].sort((a, b) => a - b);
       for (const endMs of ends) out.push({ operatorId: op.operatorId, endMs, closesAtMaxEventTimeMs: endMs + minDelayMs });
     }

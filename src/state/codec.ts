@@ -35,6 +35,14 @@ import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
 import type { StateRow } from "./store.js";
 
 export const STATE_FORMAT_VERSION = 2;
+/**
+ * Format 3: the same header and chunk framing, with columnar chunks of aggregation state
+ * (src/state/columnar/format.ts, written with arus.state.aggregation.columnar=true). Only the
+ * columnar store reads those chunks; the row reader here refuses them by name.
+ */
+export const COLUMNAR_FORMAT_VERSION = 3;
+/** The newest format this arus reads. */
+export const MAX_STATE_FORMAT = COLUMNAR_FORMAT_VERSION;
 export const HEADER_BYTES = 40;
 const MAGIC = Buffer.from("ARUSSTAT", "latin1");
 const CHUNK_HEAD = 8;
@@ -118,7 +126,7 @@ export function crc32(data: Uint8Array): number {
 // ------------------------------------------------------------------------------------------
 // Writing
 
-function writeU64(buf: Buffer, off: number, v: number): void {
+export function writeU64(buf: Buffer, off: number, v: number): void {
   if (v < 0) {
     buf.writeUInt32BE(0xffffffff, off);
     buf.writeUInt32BE(0xffffffff, off + 4);
@@ -127,7 +135,7 @@ function writeU64(buf: Buffer, off: number, v: number): void {
   buf.writeUInt32BE(Math.floor(v / 0x100000000), off);
   buf.writeUInt32BE(v >>> 0, off + 4);
 }
-function readU64(buf: Uint8Array, off: number): number {
+export function readU64(buf: Uint8Array, off: number): number {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const hi = b.readUInt32BE(off);
   const lo = b.readUInt32BE(off + 4);
@@ -139,10 +147,10 @@ export function newFileId(): string {
   return randomBytes(8).toString("hex");
 }
 
-export function encodeHeader(kind: FileKind, version: number, prev: number, fileId: string): Buffer {
+export function encodeHeader(kind: FileKind, version: number, prev: number, fileId: string, format = STATE_FORMAT_VERSION): Buffer {
   const h = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(h, 0);
-  h.writeUInt16BE(STATE_FORMAT_VERSION, 8);
+  h.writeUInt16BE(format, 8);
   h.writeUInt8(kind === "delta" ? 1 : 2, 10);
   h.writeUInt8(0, 11);
   writeU64(h, 12, version);
@@ -203,7 +211,7 @@ export function bufferSource(buf: Uint8Array): ByteSource {
 }
 
 /** Format-2 files start with the magic; anything else non-empty may be a format-1 file (one msgpack value). */
-function isLegacy(head: Uint8Array): boolean {
+export function isLegacy(head: Uint8Array): boolean {
   if (head.length === 0) return false;
   const n = Math.min(head.length, MAGIC.length);
   return !Buffer.from(head.buffer, head.byteOffset, n).equals(MAGIC.subarray(0, n));
@@ -220,15 +228,12 @@ export function decodeHeader(h: Uint8Array, file: string, fileSize: number): Sta
   const b = Buffer.from(h.buffer, h.byteOffset, HEADER_BYTES);
   if (!b.subarray(0, 8).equals(MAGIC)) throw new CheckpointCorruptError(file, "it is not an arus state file (bad magic bytes)");
   const format = b.readUInt16BE(8);
-  if (format > STATE_FORMAT_VERSION) {
-    throw new CheckpointCorruptError(
-      file,
-      `it was written by a newer state format (v${format}; this arus reads up to v${STATE_FORMAT_VERSION})`,
-    );
+  if (format > MAX_STATE_FORMAT) {
+    throw new CheckpointCorruptError(file, `it was written by a newer state format (v${format}; this arus reads up to v${MAX_STATE_FORMAT})`);
   }
   if (crc32(b.subarray(0, 36)) !== b.readUInt32BE(36))
     throw new CheckpointCorruptError(file, "its header fails the checksum (the file is corrupt)");
-  if (format !== STATE_FORMAT_VERSION) throw new CheckpointCorruptError(file, `unknown state format v${format}`);
+  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION) throw new CheckpointCorruptError(file, `unknown state format v${format}`);
   const kindByte = b.readUInt8(10);
   if (kindByte !== 1 && kindByte !== 2) throw new CheckpointCorruptError(file, `unknown file kind ${kindByte}`);
   const codec = b.readUInt8(11);
@@ -296,6 +301,12 @@ export async function* readStateFile(
     return;
   }
   const header = decodeHeader(first, file, src.size);
+  if (header.format === COLUMNAR_FORMAT_VERSION) {
+    throw new CheckpointCorruptError(
+      file,
+      "it holds columnar aggregation state (format v3, written with arus.state.aggregation.columnar=true), which the row state store cannot read",
+    );
+  }
   onHeader?.(header);
   let pos = HEADER_BYTES;
   let total = 0;

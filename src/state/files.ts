@@ -30,6 +30,7 @@ import {
   readStateFile,
   type StateFileHeader,
   type StateRecord,
+  STATE_FORMAT_VERSION,
   UNKNOWN_PREV,
 } from "./codec.js";
 
@@ -251,7 +252,22 @@ export class StateFiles {
   }
 
   /** Write `<version>.<kind>` atomically from the records (streamed when the fs can). */
-  async write(version: number, kind: FileKind, records: Iterable<StateRecord>, hooks: WriteHooks = {}): Promise<StateFileHeader> {
+  write(version: number, kind: FileKind, records: Iterable<StateRecord>, hooks: WriteHooks = {}): Promise<StateFileHeader> {
+    return this.writeEncoded(version, kind, (prev, fileId) => encodeStateFile(kind, version, prev, fileId, records), hooks);
+  }
+
+  /**
+   * Write `<version>.<kind>` atomically from the bytes `encode` produces (header first, then
+   * chunks, streamed when the fs can). `encode` gets the file's `prev` and random file id;
+   * `format` is the header's format version (2 rows, 3 columnar aggregation state).
+   */
+  async writeEncoded(
+    version: number,
+    kind: FileKind,
+    encode: (prev: number, fileId: string) => Iterable<Uint8Array>,
+    hooks: WriteHooks = {},
+    format = STATE_FORMAT_VERSION,
+  ): Promise<StateFileHeader> {
     await this.scan();
     const prev = this.latestFileVersion(version - 1);
     const fileId = newFileId();
@@ -260,7 +276,7 @@ export class StateFiles {
     const tmp = path.join(this.dir, `.${this.name(version, kind)}.${randomUUID()}.tmp`);
     let bytes = 0;
     try {
-      const parts = encodeStateFile(kind, version, prev, fileId, records);
+      const parts = encode(prev, fileId);
       if (this.fs.openWrite) {
         const out = await this.fs.openWrite(tmp);
         try {
@@ -289,9 +305,31 @@ export class StateFiles {
     }
     this.lastWriteBytes = bytes;
     (kind === "delta" ? this.deltas : this.snapshots).add(version);
-    const header: StateFileHeader = { format: 2, kind, version, prev, fileId };
+    const header: StateFileHeader = { format, kind, version, prev, fileId };
     this.headers.set(this.name(version, kind), header);
     return header;
+  }
+
+  /**
+   * Read one file with another decoder (the columnar format): `decode` gets the byte source,
+   * the path to name in errors, and a callback for the header it parsed (checked against the
+   * file name here, as `read` does).
+   */
+  async *readWith<T>(
+    version: number,
+    kind: FileKind,
+    decode: (src: ByteSource, file: string, onHeader: (h: StateFileHeader) => void) => AsyncGenerator<T>,
+  ): AsyncGenerator<T> {
+    const p = this.path(version, kind);
+    const src = await this.source(p);
+    try {
+      yield* decode(src, p, (h) => {
+        this.checkHeader(h, version, kind, p);
+        this.headers.set(this.name(version, kind), h);
+      });
+    } finally {
+      await src.close();
+    }
   }
 
   /**

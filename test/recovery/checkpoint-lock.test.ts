@@ -52,7 +52,10 @@ describe("checkpoint lock left by a killed process", () => {
     const ms = session.memoryStream("k STRING");
     const q = await ms.toDF().writeStream.format("noop").option("checkpointLocation", ckpt).start();
     assert.equal(readFileSync(join(ckpt, ".arus-lock"), "utf8"), String(process.pid));
-    await assert.rejects(ms.toDF().writeStream.format("noop").option("checkpointLocation", ckpt).start(), /CONCURRENT_QUERY|already active|in use/);
+    await assert.rejects(
+      ms.toDF().writeStream.format("noop").option("checkpointLocation", ckpt).start(),
+      /CONCURRENT_QUERY|already active|in use/,
+    );
     await q.stop();
     await runOnce(ckpt);
   });

@@ -47,17 +47,19 @@ describe("crash recovery under SIGKILL", { timeout: 15 * 60_000 }, () => {
   });
 
   it(`random SIGKILLs: ${CYCLES} per sink, output equals the uninterrupted run (seed ${SEED})`, async (t) => {
-    const random = rng(SEED);
     const sinks: SinkKind[] = ["file", "pg"];
+    const killPlan = randomKills(rng(SEED), timings);
     const results: EpisodeResult[] = [];
     let kills = 0;
     for (let i = 0; kills < CYCLES; i++) {
       // Both sinks' queries run in the same child, so every kill hits both of them.
-      const r = await driver.episode({ name: `random-${i}`, sinks, killPlan: randomKills(random, timings), deferred: "any" });
+      const r = await driver.episode({ name: `random-${i}`, sinks, killPlan, deferred: "any" });
       results.push(r);
       kills += r.kills;
     }
-    t.diagnostic(`${driver.usable(sinks).join("+")}: ${summary(results)}`);
+    t.diagnostic(
+      `${driver.usable(sinks).join("+")}: ${summary(results)}; clean run ${Math.round(timings.bootToReadyMs)} ms startup + ${Math.round(timings.readyToDoneMs)} ms batches`,
+    );
     assert.ok(kills >= CYCLES);
   });
 

@@ -294,8 +294,8 @@ export interface EpisodeSpec {
   sinks: SinkKind[];
   /** Named crash point for the first run (`point:batchId`). */
   crashPoint?: string;
-  /** Random SIGKILLs: called before each run; returns the kill plan ({} lets it finish). */
-  killPlan?: (attempt: number) => KillPlan;
+  /** Random SIGKILLs: the kill plan of each run (none: let it finish). */
+  killPlan?: KillPlanner;
   /**
    * Windows the restart rule may defer until new data (see workload.ts), compared exactly:
    * "none" (the default for named points), "any" (random kills), or the exact expected set.
@@ -380,7 +380,8 @@ export class CrashDriver {
       const ep = this.newEpisode("reference", this.workload);
       const r = await runChild(this.config(ep, use));
       if (r.outcome !== "done") throw new Error("reference run did not finish");
-      for (const [sink, rows] of Object.entries(await this.outputs(ep, use))) assertSame(`uninterrupted run, ${sink} sink`, rows, expectedRows(this.workload), "the computed expectation");
+      for (const [sink, rows] of Object.entries(await this.outputs(ep, use)))
+        assertSame(`uninterrupted run, ${sink} sink`, rows, expectedRows(this.workload), "the computed expectation");
       const t = { bootToReadyMs: r.bootToReadyMs ?? 100, readyToDoneMs: r.readyToExitMs ?? 500 };
       if (!best || t.readyToDoneMs < best.readyToDoneMs) best = t;
     }
@@ -399,7 +400,9 @@ export class CrashDriver {
     for (;;) {
       if (runs >= max) throw new Error(`${spec.name}: input not done after ${max} runs`);
       const first = runs === 0;
-      const r = await runChild(this.config(ep, sinks, first ? spec.crashPoint : undefined), spec.killPlan?.(runs) ?? {});
+      const plan = spec.killPlan?.next(runs) ?? {};
+      const r = await runChild(this.config(ep, sinks, first ? spec.crashPoint : undefined), plan);
+      spec.killPlan?.observe?.(plan, r.outcome);
       runs++;
       if (first && spec.crashPoint && r.outcome !== "killed")
         throw new Error(`${spec.name}: crash point ${spec.crashPoint} was never reached`);
@@ -494,15 +497,30 @@ export function rng(seed: number): () => number {
   };
 }
 
+/** Chooses when each run of an episode is killed, and may learn from what happened. */
+export interface KillPlanner {
+  next(attempt: number): KillPlan;
+  observe?(plan: KillPlan, outcome: Outcome): void;
+}
+
 /**
- * Random kill times: 80 % while batches run (uniform over the first 70 % of a clean run's
- * ready→done time, so an episode sees several kills before a run gets to the end), 20 % during
- * startup and recovery (uniform over boot→ready: checkpoint open, lock, operator metadata,
- * the re-run of an uncommitted batch).
+ * Random kill times: 80 % while batches run (uniform over a window that starts at 70 % of a
+ * clean run's ready→done time), 20 % during startup and recovery (uniform over boot→ready:
+ * checkpoint open, lock, operator metadata, the re-run of an uncommitted batch). The batch
+ * window adapts to the machine's speed at the time: it shrinks when a run finished before its
+ * kill and grows slowly when the kill landed, settling where about three runs in four are
+ * killed, so each episode sees several kills whatever the load.
  */
-export function randomKills(random: () => number, ref: Timings): (attempt: number) => KillPlan {
-  return () => {
-    if (random() < 0.2) return { afterBootMs: random() * ref.bootToReadyMs * 1.2 };
-    return { afterReadyMs: random() * ref.readyToDoneMs * 0.7 };
+export function randomKills(random: () => number, ref: Timings): KillPlanner {
+  let windowMs = ref.readyToDoneMs * 0.7;
+  return {
+    next() {
+      if (random() < 0.2) return { afterBootMs: random() * ref.bootToReadyMs * 1.2 };
+      return { afterReadyMs: random() * windowMs };
+    },
+    observe(plan, outcome) {
+      if (plan.afterReadyMs === undefined) return;
+      windowMs = Math.min(ref.readyToDoneMs * 3, Math.max(ref.readyToDoneMs * 0.05, windowMs * (outcome === "killed" ? 1.05 : 0.85)));
+    },
   };
 }

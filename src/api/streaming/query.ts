@@ -23,7 +23,7 @@ import { type Clock, SystemClock } from "../../runtime/clock.js";
 import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
 import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
-import { StateStoreRegistry } from "../../runtime/state-registry.js";
+import { columnarAggregationEnabled, StateStoreRegistry } from "../../runtime/state-registry.js";
 import type { Trigger } from "../../runtime/trigger.js";
 import { formatWatermarkReport, type WatermarkReport } from "../../runtime/watermark-report.js";
 import { field, LongType, StringType, StructOf, TimestampType } from "../../types/datatypes.js";
@@ -105,7 +105,9 @@ export class StreamingQuery {
     );
     await checkpoint.acquireLock();
     try {
-      const streamingPlan = planStreaming(plan, spec.outputMode);
+      const streamingPlan = planStreaming(plan, spec.outputMode, {
+        columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
+      });
       if (checkpoint.dir) {
         await checkOperatorMetadata(
           checkpoint.dir,

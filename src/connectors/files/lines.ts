@@ -35,7 +35,9 @@ export function readInputTextSync(file: string): string {
  */
 export function splitLines(text: string, lineSep?: string): string[] {
   if (text.length === 0) return [];
-  const lines = lineSep ? text.split(lineSep) : text.split(/\r\n|\r|\n/);
+  // Without a '\r' in the text the three terminators reduce to '\n', and a plain string split
+  // is several times faster than the regular expression.
+  const lines = lineSep ? text.split(lineSep) : text.includes("\r") ? text.split(/\r\n|\r|\n/) : text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   return lines;
 }

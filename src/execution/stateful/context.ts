@@ -5,6 +5,7 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
+import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
 import type { StateStore } from "../../state/store.js";
 
 export interface StateOperatorMetrics {
@@ -45,6 +46,11 @@ export interface StatefulContext {
   readonly numPartitions: number;
   /** The store of (operator, partition), opened at version batchId. */
   store(operatorId: number, partition: number, storeName?: string): Promise<StateStore>;
+  /**
+   * arus: the columnar aggregation state of an operator (every partition in one table), opened
+   * at version batchId. Absent where the runtime offers no columnar state.
+   */
+  columnarStore?(operatorId: number, schema: ColumnarSchema): Promise<ColumnarStateStore>;
   reportMetrics(operatorId: number, m: StateOperatorMetrics): void;
   reportLateRows(late: LateRows): void;
   /** Event-time stats (ms) seen by watermark node `nodeId` in this batch. */
