@@ -1,0 +1,140 @@
+/**
+ * Crash soak: the crash test's random SIGKILL cycles, many more of them, plus one round of
+ * every named crash point, and the figures written into docs/reliability.md.
+ *
+ *   npm run soak                          1 000 kills per sink, updates docs/reliability.md
+ *   npm run soak -- --cycles 200 --seed 7 --no-write
+ *
+ * Options: --cycles N (kills per sink, default 1000), --seed S, --files N --rows N (workload per
+ * episode, default 20 × 20), --no-write (print only), --keep (keep the work directory).
+ * PostgreSQL as in the tests: ARUS_PG_URL, else scripts/start-postgres.sh; without it only the
+ * file sink is soaked (the figures say so). The first failure stops the soak with exit code 1
+ * and keeps the failing episode's directory for inspection.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { SinkKind } from "../test/recovery/crash-harness.js";
+import { closePg, connectPg, CrashDriver, type EpisodeResult, randomKills, rng } from "../test/recovery/driver.js";
+import type { Workload } from "../test/recovery/workload.js";
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+const cycles = arg("cycles", 1000);
+const seed = arg("seed", Date.now() % 1_000_000);
+const workload: Workload = { files: arg("files", 20), rows: arg("rows", 20) };
+const DOC = resolve(import.meta.dirname, "..", "docs", "reliability.md");
+const BEGIN = "<!-- soak:begin -->";
+const END = "<!-- soak:end -->";
+
+const pgConn = await connectPg();
+const pg = "skip" in pgConn ? null : pgConn;
+if (!pg) console.error(`soak: PostgreSQL sink skipped: ${(pgConn as { skip: string }).skip}`);
+const root = mkdtempSync(join(tmpdir(), "arus-soak-"));
+const driver = new CrashDriver(root, workload, pg);
+const sinks: SinkKind[] = driver.usable(["file", "pg"]);
+const t0 = performance.now();
+const results: EpisodeResult[] = [];
+let failure: string | null = null;
+let pgVersion = "";
+
+try {
+  if (pg) pgVersion = String((await pg.client.query("SHOW server_version")).rows[0]!.server_version);
+  const timings = await driver.reference(sinks);
+  console.error(`soak: seed ${seed}, ${cycles} kills per sink (${sinks.join(" + ")}), work dir ${root}`);
+  const killPlan = randomKills(rng(seed), timings);
+  let kills = 0;
+  let lastReport = 0;
+  for (let i = 0; kills < cycles; i++) {
+    const r = await driver.episode({ name: `random-${i}`, sinks, killPlan, deferred: "any" });
+    results.push(r);
+    kills += r.kills;
+    if (kills - lastReport >= 50 || kills >= cycles) {
+      lastReport = kills;
+      console.error(`soak: ${kills}/${cycles} kills, ${results.length} episodes, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+  }
+  const named = ["beforeOffsetLog:3", "afterOffsetLog:3", "beforeSink:3", "insideSink:3", "afterSink:3", "beforeCommitLog:3", "afterCommitLog:3", "insideStateSnapshot:9", "insideSink:9", `afterOffsetLog:${workload.files + 2}`, `afterSink:${workload.files + 2}`];
+  for (const sink of sinks) for (const point of named) results.push(await driver.episode({ name: `${sink}-${point}`, sinks: [sink], crashPoint: point }));
+} catch (e) {
+  failure = e instanceof Error ? (e.stack ?? e.message) : String(e);
+} finally {
+  if (pg) await closePg(pg);
+}
+
+const seconds = (performance.now() - t0) / 1000;
+function revision(): string {
+  if (process.env.ARUS_SOAK_REV) return process.env.ARUS_SOAK_REV;
+  try {
+    const rev = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: import.meta.dirname, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: import.meta.dirname, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return dirty ? `${rev} + uncommitted src changes` : rev;
+  } catch {
+    return "unknown";
+  }
+}
+const sum = (k: keyof EpisodeResult) => results.reduce((n, r) => n + (r[k] as number), 0);
+const random = results.filter((r) => r.name.startsWith("random-"));
+const rsum = (k: keyof EpisodeResult) => random.reduce((n, r) => n + (r[k] as number), 0);
+const figures = {
+  date: new Date().toISOString().slice(0, 10),
+  engine: revision(),
+  seed,
+  node: process.version,
+  cpus: cpus().length,
+  postgres: pgVersion || "not run",
+  sinks: sinks.join(" + "),
+  workload: `${workload.files} files × ${workload.rows} rows per episode`,
+  randomKillsPerSink: rsum("kills"),
+  randomEpisodes: random.length,
+  namedPointRuns: results.length - random.length,
+  childRuns: sum("runs"),
+  replayedBatches: sum("replays"),
+  fencedReplays: sum("fencedReplays"),
+  orphanFiles: sum("orphanFiles"),
+  deferredWindows: sum("deferredWindows"),
+  lostOrDuplicatedRows: failure ? "FAILED" : 0,
+  seconds: Math.round(seconds),
+};
+console.log(JSON.stringify(figures, null, 1));
+
+if (failure) {
+  console.error(`soak: FAILED after ${rsum("kills")} kills:\n${failure}\nwork dir kept: ${root}`);
+  process.exit(1);
+}
+if (!flag("keep")) rmSync(root, { recursive: true, force: true });
+
+if (!flag("no-write")) {
+  const table = [
+    BEGIN,
+    `Last soak: ${figures.date}, engine ${figures.engine}, \`npm run soak -- --cycles ${cycles} --seed ${seed}\`, Node ${figures.node}, ${figures.cpus} CPUs, PostgreSQL ${figures.postgres}.`,
+    "",
+    "| figure | value |",
+    "|---|---|",
+    `| sinks (one child runs both queries; every kill hits both) | ${figures.sinks} |`,
+    `| workload | ${figures.workload} |`,
+    `| random SIGKILLs per sink | ${figures.randomKillsPerSink} |`,
+    `| episodes (input run to the end, output compared) | ${figures.randomEpisodes} |`,
+    `| named crash-point episodes | ${figures.namedPointRuns} |`,
+    `| child processes started | ${figures.childRuns} |`,
+    `| batches handed to foreachBatch again after a kill | ${figures.replayedBatches} |`,
+    `| of which skipped by the PostgreSQL batch-id fence | ${figures.fencedReplays} |`,
+    `| orphan data files left by killed attempts (invisible to readers) | ${figures.orphanFiles} |`,
+    `| windows deferred until new data (restart rule) | ${figures.deferredWindows} |`,
+    `| rows lost or duplicated | ${figures.lostOrDuplicatedRows} |`,
+    `| wall time | ${figures.seconds} s |`,
+    END,
+  ].join("\n");
+  const doc = readFileSync(DOC, "utf8");
+  const a = doc.indexOf(BEGIN);
+  const b = doc.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`${DOC} has no ${BEGIN} ... ${END} section`);
+  writeFileSync(DOC, doc.slice(0, a) + table + doc.slice(b + END.length));
+  console.error(`soak: figures written to ${DOC}`);
+}
+process.exit(0);
