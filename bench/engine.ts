@@ -3,7 +3,7 @@
  * keys, and a filter + project, on one core. Data is built as column vectors directly so the
  * figures measure the engine, not object conversion.
  */
-import { makeBatch, type Batch } from "../src/columnar/batch.js";
+import { type Batch, makeBatch } from "../src/columnar/batch.js";
 import { makeVector } from "../src/columnar/vector.js";
 import { DataFrame, functions as F, Session } from "../src/index.js";
 import { attribute } from "../src/plan/expressions.js";
@@ -21,7 +21,7 @@ function dataset(session: Session, rows: number, keys: number): DataFrame {
   const batchRows = 65_536;
   const batches: Batch[] = [];
   let seed = 42;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   for (let off = 0; off < rows; off += batchRows) {
     const n = Math.min(batchRows, rows - off);
     const k = new Int32Array(n);
@@ -53,6 +53,8 @@ export async function engineBenchmarks(rows = 10_000_000): Promise<BenchResult[]
   const df = dataset(session, rows, 1000);
   const results: BenchResult[] = [];
   results.push(await time("group-by count+sum, 1 000 keys", rows, () => df.groupBy("k").agg(F.count("*"), F.sum("v")).executeBatches()));
-  results.push(await time("filter + project", rows, () => df.filter(F.col("v").gt(50)).select(F.col("k"), F.col("v").multiply(2)).executeBatches()));
+  results.push(
+    await time("filter + project", rows, () => df.filter(F.col("v").gt(50)).select(F.col("k"), F.col("v").multiply(2)).executeBatches()),
+  );
   return results;
 }

@@ -1,38 +1,105 @@
 /**
- * `npm run bench`: engine throughput, per-batch overhead and cold start. Prints a table and
- * writes bench/results/latest.json; copy the table into bench/RESULTS.md with the command.
- * `--quick` uses 1 M rows instead of 10 M.
+ * `npm run bench`: every benchmark, then bench/results/latest.json and the generated tables in
+ * bench/RESULTS.md (between the `<!-- bench:... -->` markers; the prose around them is kept).
+ *
+ *   npm run bench -- --quick               small sizes (~3 min, of which ~2 min the engine comparison)
+ *   npm run bench                          full sizes (see docs/benchmarks.md for the run time)
+ *   npm run bench -- --only compare,latency --engines arus
+ *
+ * Sections (--only takes a comma list of these names):
+ *   engine     in-memory group-by and filter+project (bench/engine.ts), 1 M rows (--quick) / 10 M
+ *   streaming  per-batch overhead of the micro-batch loop (bench/streaming.ts)
+ *   cold       process start to first batch on the built package (bench/cold-start.mjs)
+ *   compare    arus vs PySpark 4.x on the same generated files (bench/compare.ts)
+ *   latency    event creation → sink at 10 k events/s, with and without a checkpoint (bench/latency.ts)
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { loadEngine } from "./arus/run.js";
+import { type CompareResult, compare, compareTable } from "./compare.js";
 import { engineBenchmarks } from "./engine.js";
+import { type LatencyResult, latencyBenchmarks, latencyTable } from "./latency.js";
+import { loadAverage } from "./lib/proc.js";
 import { streamingBenchmarks } from "./streaming.js";
 
-const quick = process.argv.includes("--quick");
+const argv = process.argv.slice(2);
+const opt = (k: string) => {
+  const i = argv.indexOf(k);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const quick = argv.includes("--quick");
 const rows = quick ? 1_000_000 : 10_000_000;
+const ALL = ["engine", "streaming", "cold", "compare", "latency"];
+const only = new Set(opt("--only")?.split(",") ?? ALL);
+const root = path.resolve(import.meta.dirname, "..");
+
+function buildDist(): void {
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], {
+    cwd: root,
+  });
+}
 
 function coldStart(): number {
   // Median of 3 fresh processes: process start to the first batch, on the built package.
-  const root = path.resolve(import.meta.dirname, "..");
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], { cwd: root });
-  const runs = [0, 1, 2].map(() => Number(execFileSync(process.execPath, [path.join(root, "bench/cold-start.mjs")], { encoding: "utf8" }).trim()));
+  buildDist();
+  const runs = [0, 1, 2].map(() =>
+    Number(execFileSync(process.execPath, [path.join(root, "bench/cold-start.mjs")], { encoding: "utf8" }).trim()),
+  );
   return runs.sort((a, b) => a - b)[1]!;
 }
 
-const engine = await engineBenchmarks(rows);
-const streaming = await streamingBenchmarks();
-const cold = coldStart();
-const lines = [
+const started = new Date().toISOString();
+const loadBefore = loadAverage();
+const engine = only.has("engine") ? await engineBenchmarks(rows) : [];
+const streaming = only.has("streaming") ? await streamingBenchmarks() : [];
+const cold = only.has("cold") ? coldStart() : null;
+let comparison: CompareResult | null = null;
+if (only.has("compare")) {
+  comparison = await compare({
+    size: opt("--size") ?? (quick ? "quick" : "full"),
+    queries: opt("--queries")?.split(","),
+    engines: opt("--engines")?.split(",") as ("arus" | "pyspark")[] | undefined,
+    checksum: !argv.includes("--no-checksum"),
+    recheck: argv.includes("--recheck"),
+  });
+}
+let latency: LatencyResult[] = [];
+if (only.has("latency")) {
+  buildDist();
+  latency = await latencyBenchmarks(await loadEngine("dist"), quick ? 5 : 30);
+}
+
+const micro = [
   `| benchmark | figure |`,
   `|---|---|`,
-  ...engine.map((r) => `| ${r.name}, ${(r.rows / 1e6).toFixed(0)} M rows | ${(r.rowsPerSec / 1e6).toFixed(1)} M rows/s (${r.ms.toFixed(0)} ms) |`),
+  ...engine.map(
+    (r) => `| ${r.name}, ${(r.rows / 1e6).toFixed(0)} M rows | ${(r.rowsPerSec / 1e6).toFixed(1)} M rows/s (${r.ms.toFixed(0)} ms) |`,
+  ),
   ...streaming.map((r) => `| per-batch overhead: ${r.name} | ${r.msPerBatch.toFixed(2)} ms/batch (mean of ${r.batches}) |`),
-  `| cold start: process start to first batch (built package, median of 3) | ${cold.toFixed(0)} ms |`,
-];
-process.stdout.write(`${lines.join("\n")}\n`);
+  ...(cold === null ? [] : [`| cold start: process start to first batch (built package, median of 3) | ${cold.toFixed(0)} ms |`]),
+].join("\n");
+const sections: Record<string, string> = {};
+if (engine.length || streaming.length || cold !== null)
+  sections.micro = `${micro}\n\nLoad average before: ${loadBefore}; node ${process.version}; ${quick ? "--quick" : "full"}; ${started}.`;
+if (comparison) sections.compare = compareTable(comparison);
+if (latency.length)
+  sections.latency = `${latencyTable(latency)}\n\nLoad average after: ${loadAverage()}; ${quick ? "--quick (5 s per run)" : "30 s per run"}; ${new Date().toISOString()}.`;
+for (const s of Object.values(sections)) process.stdout.write(`${s}\n\n`);
+
 mkdirSync(path.resolve(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(
   path.resolve(import.meta.dirname, "results/latest.json"),
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, engine, streaming, coldStartMs: cold }, null, 2),
+  `${JSON.stringify({ date: started, node: process.version, quick, loadBefore, loadAfter: loadAverage(), engine, streaming, coldStartMs: cold, comparison, latency }, null, 2)}\n`,
 );
+
+// Replace the generated tables in RESULTS.md, leaving the prose alone.
+const resultsMd = path.resolve(import.meta.dirname, "RESULTS.md");
+if (existsSync(resultsMd) && !argv.includes("--no-results-md")) {
+  let md = readFileSync(resultsMd, "utf8");
+  for (const [name, table] of Object.entries(sections)) {
+    const re = new RegExp(`(<!-- bench:${name}:start -->\\n)[\\s\\S]*?(\\n<!-- bench:${name}:end -->)`);
+    if (re.test(md)) md = md.replace(re, (_m, a: string, b: string) => `${a}${table}${b}`);
+  }
+  writeFileSync(resultsMd, md);
+}
