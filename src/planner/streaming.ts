@@ -116,6 +116,8 @@ export function planStreaming(
 ): StreamingPlan {
   const watermarkNodes: { id: number; delayMs: number; column: string }[] = [];
   const stateful: StatefulOperatorInfo[] = [];
+  // Ids are taken before the children are planned, so they follow plan order top-down.
+  let nextOperatorId = 0;
   const physical = planPhysical(plan, {
     plan(p, planChild) {
       switch (p.kind) {
@@ -139,7 +141,7 @@ export function planStreaming(
         }
         case "aggregate": {
           if (!isStreamingPlan(p.child)) return null;
-          const id = stateful.length;
+          const id = nextOperatorId++;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
           const session = p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
           const child = planChild(p.child);
@@ -162,7 +164,7 @@ export function planStreaming(
         }
         case "join": {
           if (!isStreamingPlan(p.left) || !isStreamingPlan(p.right)) return null;
-          const id = stateful.length;
+          const id = nextOperatorId++;
           const left = planChild(p.left);
           const right = planChild(p.right);
           const { leftKeys, rightKeys } = extractEquiKeys(p.condition, left.output, right.output);
@@ -180,13 +182,13 @@ export function planStreaming(
         }
         case "limit": {
           if (!isStreamingPlan(p.child) || outputMode !== "append") return null;
-          const id = stateful.length;
+          const id = nextOperatorId++;
           stateful.push({ id, kind: "limit", hasWatermark: false, name: "globalLimit", keySchema: [], valueSchema: ["count: bigint"] });
           return new StreamingLimitExec(id, p.n, planChild(p.child));
         }
         case "deduplicate": {
           if (!isStreamingPlan(p.child)) return null;
-          const id = stateful.length;
+          const id = nextOperatorId++;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
           const keys = dedupKeys(p.keys, outputOf(p.child));
           const kind = p.withinWatermark ? "dedupeWithinWatermark" : "dedupe";
@@ -205,5 +207,5 @@ export function planStreaming(
       }
     },
   });
-  return { physical, watermarkNodes, statefulOperators: stateful };
+  return { physical, watermarkNodes, statefulOperators: stateful.sort((a, b) => a.id - b.id) };
 }
