@@ -10,7 +10,7 @@
 import path from "node:path";
 import type { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
-import { ColumnarStateProvider, type ColumnarSchema, type ColumnarStateStore } from "../state/columnar/index.js";
+import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { ProviderOptions } from "../state/provider-base.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";

@@ -229,11 +229,15 @@ export function decodeHeader(h: Uint8Array, file: string, fileSize: number): Sta
   if (!b.subarray(0, 8).equals(MAGIC)) throw new CheckpointCorruptError(file, "it is not an arus state file (bad magic bytes)");
   const format = b.readUInt16BE(8);
   if (format > MAX_STATE_FORMAT) {
-    throw new CheckpointCorruptError(file, `it was written by a newer state format (v${format}; this arus reads up to v${MAX_STATE_FORMAT})`);
+    throw new CheckpointCorruptError(
+      file,
+      `it was written by a newer state format (v${format}; this arus reads up to v${MAX_STATE_FORMAT})`,
+    );
   }
   if (crc32(b.subarray(0, 36)) !== b.readUInt32BE(36))
     throw new CheckpointCorruptError(file, "its header fails the checksum (the file is corrupt)");
-  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION) throw new CheckpointCorruptError(file, `unknown state format v${format}`);
+  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION)
+    throw new CheckpointCorruptError(file, `unknown state format v${format}`);
   const kindByte = b.readUInt8(10);
   if (kindByte !== 1 && kindByte !== 2) throw new CheckpointCorruptError(file, `unknown file kind ${kindByte}`);
   const codec = b.readUInt8(11);

@@ -28,9 +28,9 @@ import {
   newFileId,
   readHeader,
   readStateFile,
+  STATE_FORMAT_VERSION,
   type StateFileHeader,
   type StateRecord,
-  STATE_FORMAT_VERSION,
   UNKNOWN_PREV,
 } from "./codec.js";
 

@@ -1,0 +1,47 @@
+/**
+ * Integer hashing for the columnar state table: murmur3's mixing step over 32-bit codes and
+ * its finaliser (dictionary ids are small consecutive ints; the finaliser spreads them over a
+ * power-of-two table). Value hashes (strings, numbers) are stable across processes: they pick
+ * the partition an entry's file records go to.
+ */
+
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+export const SEED = 0x2545f491;
+/** Hash of a NULL key value. */
+export const NULL_HASH = 0x7fffffff;
+
+export function mix(h: number, k: number): number {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, C2);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+export function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h;
+}
+
+/** A number's hash; -0 hashes as 0 and every NaN alike (they group together). */
+export function hashNumber(x: number): number {
+  if (Number.isNaN(x)) return 0x7ff80000;
+  const lo = x | 0;
+  const hi = (x / 4294967296) | 0;
+  const frac = ((x - Math.floor(x)) * 1e9) | 0;
+  return lo ^ Math.imul(hi, 0x9e3779b1) ^ Math.imul(frac, 0x85ebca6b);
+}
+
+/** FNV-1a over the UTF-16 code units. */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}

@@ -1,0 +1,322 @@
+/**
+ * The columnar aggregation state of one stateful operator: one `ColumnarTable` in memory for
+ * all its partitions, and the usual versioned files per partition
+ * (`<ckpt>/state/<op>/<partition>/<v>.delta|snapshot`, format 3, files.ts + format.ts).
+ *
+ * An entry's partition is a hash of its key values, so each partition's files hold a disjoint
+ * set of keys, as with the row store; it is computed when files are written, never per update.
+ *
+ * Versions follow the row providers (provider-base.ts): batch N opens version N and commits
+ * N+1; a commit supersedes every file of versions >= N+1 in every partition, then writes one
+ * delta per partition that changed (removes first, then puts); abort restores the table to
+ * version N (undo log, table.ts); loading version v reads, per partition, the newest snapshot
+ * <= v and the deltas after it, checking the `prev` chain; maintenance writes a partition's
+ * snapshot once `minDeltasForSnapshot` deltas piled up, then applies retention.
+ */
+import { crashPoint } from "../../common/crash-points.js";
+import { COLUMNAR_FORMAT_VERSION } from "../codec.js";
+import { nodeStateFs, StateFiles } from "../files.js";
+import { checkVersion, type ProviderOptions, StateStoreClosedError } from "../provider-base.js";
+import type { StateStoreMetrics } from "../store.js";
+import { type ChunkSource, type ColumnarChunk, ENTRIES_PER_CHUNK, encodeColumnarFile, readColumnarFile } from "./format.js";
+import type { ColumnarSchema } from "./schema.js";
+import { ColumnarTable } from "./table.js";
+
+const OPEN = 0;
+const COMMITTED = 1;
+const ABORTED = 2;
+
+function* chunksOf(table: ColumnarTable, kind: "puts" | "removes", ids: Int32Array): Generator<ChunkSource> {
+  for (let o = 0; o < ids.length; o += ENTRIES_PER_CHUNK) {
+    const part = ids.subarray(o, Math.min(ids.length, o + ENTRIES_PER_CHUNK));
+    yield { kind, n: part.length, keys: () => table.keyVectors(part), buffers: () => table.bufferVectors(part) };
+  }
+}
+
+/** Split ids by partition, keeping their order. */
+function byPartition(table: ColumnarTable, ids: Int32Array, numPartitions: number): Int32Array[] {
+  if (numPartitions === 1) return [ids];
+  const parts = table.partitionsOf(ids, numPartitions);
+  const counts = new Int32Array(numPartitions);
+  for (let i = 0; i < ids.length; i++) counts[parts[i]!]!++;
+  const out = Array.from({ length: numPartitions }, (_, p) => new Int32Array(counts[p]!));
+  counts.fill(0);
+  for (let i = 0; i < ids.length; i++) {
+    const p = parts[i]!;
+    out[p]![counts[p]!++] = ids[i]!;
+  }
+  return out;
+}
+
+export class ColumnarStateProvider {
+  private table: ColumnarTable;
+  /** Version of the committed table; -1 = nothing loaded. */
+  private version = -1;
+  private readonly files: StateFiles[] | null;
+  private openStore: ColumnarStateStore | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private cacheHits = 0;
+  private cacheMisses = 0;
+  private lastCommitFileBytes = 0;
+
+  constructor(
+    /** `<ckpt>/state/<op>/<partition>` per partition; null entries (no checkpoint) keep no files. */
+    readonly dirs: readonly (string | null)[],
+    readonly schema: ColumnarSchema,
+    private readonly opts: ProviderOptions,
+  ) {
+    if (dirs.length === 0) throw new RangeError("a columnar state provider needs at least one partition");
+    this.files = dirs.every((d) => d !== null) ? dirs.map((d) => new StateFiles(d!, opts.fs ?? nodeStateFs)) : null;
+    this.table = new ColumnarTable(schema);
+  }
+
+  get numPartitions(): number {
+    return this.dirs.length;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** The store of `version` (0 = empty). A store still open is aborted first. */
+  getStore(version: number): Promise<ColumnarStateStore> {
+    checkVersion(version);
+    return this.serial(async () => {
+      this.openStore?.abort();
+      this.openStore = null;
+      if (version === this.version) this.cacheHits++;
+      else {
+        this.cacheMisses++;
+        await this.load(version);
+      }
+      this.table.beginBatch();
+      const s = new ColumnarStateStore(this, version, this.table);
+      this.openStore = s;
+      return s;
+    });
+  }
+
+  private async load(version: number): Promise<void> {
+    const hadState = this.version > 0;
+    this.table = new ColumnarTable(this.schema);
+    this.version = -1;
+    if (version === 0) {
+      this.version = 0;
+      return;
+    }
+    if (!this.files) {
+      if (hadState) throw new Error(`state version ${version} is not available: there is no checkpoint location to load it from`);
+      this.version = version;
+      return;
+    }
+    const table = this.table;
+    const apply = (c: ColumnarChunk) => {
+      if (c.kind === "puts") {
+        const ids = table.lookupOrInsert(c.keys, c.n);
+        table.setBuffers(
+          ids,
+          c.n,
+          c.buffers.map((b) => b.values as Float64Array),
+          c.buffers.map((b) => b.validity),
+        );
+      } else {
+        const ids = table.lookup(c.keys, c.n);
+        table.remove(ids.filter((e) => e >= 0));
+      }
+    };
+    const decode = (src: Parameters<typeof readColumnarFile>[0], file: string, onHeader: Parameters<typeof readColumnarFile>[3]) =>
+      readColumnarFile(src, file, this.schema, onHeader);
+    for (const files of this.files) {
+      const plan = await files.plan(version);
+      if (plan.snapshot > 0) for await (const c of files.readWith(plan.snapshot, "snapshot", decode)) apply(c);
+      for (const d of plan.deltas) for await (const c of files.readWith(d, "delta", decode)) apply(c);
+    }
+    this.version = version;
+  }
+
+  /** @internal the store's commit: files first, then the table forgets the batch's undo log. */
+  commitStore(store: ColumnarStateStore): Promise<number> {
+    return this.serial(async () => {
+      if (store !== this.openStore || store.version !== this.version) {
+        throw new Error(`state store of version ${store.version} is stale: the provider moved to version ${this.version}`);
+      }
+      const next = store.version + 1;
+      this.lastCommitFileBytes = 0;
+      if (this.files) {
+        const table = this.table;
+        const puts = byPartition(table, table.changedIds(), this.numPartitions);
+        const removes = byPartition(table, table.removedIds(), this.numPartitions);
+        for (let p = 0; p < this.files.length; p++) {
+          const files = this.files[p]!;
+          await files.supersede(next);
+          if (puts[p]!.length === 0 && removes[p]!.length === 0) continue;
+          const chunks = function* () {
+            yield* chunksOf(table, "removes", removes[p]!);
+            yield* chunksOf(table, "puts", puts[p]!);
+          };
+          await files.writeEncoded(
+            next,
+            "delta",
+            (prev, fileId) => encodeColumnarFile(this.schema, "delta", next, prev, fileId, chunks()),
+            {},
+            COLUMNAR_FORMAT_VERSION,
+          );
+          this.lastCommitFileBytes += files.lastWriteBytes;
+        }
+      }
+      this.table.commitBatch();
+      this.version = next;
+      if (this.openStore === store) this.openStore = null;
+      return next;
+    });
+  }
+
+  /** @internal */
+  abortStore(store: ColumnarStateStore): void {
+    this.table.abortBatch();
+    if (this.openStore === store) this.openStore = null;
+  }
+
+  /** Snapshot partitions with enough deltas since their last snapshot, then retention. */
+  doMaintenance(): Promise<void> {
+    return this.serial(async () => {
+      if (!this.files || this.version <= 0) return;
+      const v = this.version;
+      const busy = this.openStore?.hasChanges() ?? false;
+      let live: Int32Array[] | null = null;
+      for (let p = 0; p < this.files.length; p++) {
+        const files = this.files[p]!;
+        await files.scan();
+        const atHead = files.latestFileVersion(Number.MAX_SAFE_INTEGER) <= v;
+        if (
+          atHead &&
+          !busy &&
+          !files.snapshotVersions().includes(v) &&
+          files.deltasSinceSnapshot(v) >= Math.max(1, this.opts.minDeltasForSnapshot)
+        ) {
+          live ??= byPartition(this.table, this.table.liveIds(), this.numPartitions);
+          const ids = live[p]!;
+          const table = this.table;
+          await files.writeEncoded(
+            v,
+            "snapshot",
+            (prev, fileId) => encodeColumnarFile(this.schema, "snapshot", v, prev, fileId, chunksOf(table, "puts", ids)),
+            { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) },
+            COLUMNAR_FORMAT_VERSION,
+          );
+        }
+        await files.retain(v, this.opts.minBatchesToRetain);
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return this.serial(async () => {
+      this.openStore?.abort();
+      this.openStore = null;
+      this.version = -1;
+      this.table = new ColumnarTable(this.schema);
+    });
+  }
+
+  /** Event times (micros) of the live entries, from key column `col` (explainWatermark). */
+  eventTimes(col: number): number[] {
+    return this.table.eventTimes(col);
+  }
+
+  /** @internal */
+  metricsOf(): Record<string, number> {
+    return {
+      loadedMapCacheHitCount: this.cacheHits,
+      loadedMapCacheMissCount: this.cacheMisses,
+      stateOnCurrentVersionSizeBytes: this.table.bytes(),
+      lastCommitFileBytes: this.lastCommitFileBytes,
+    };
+  }
+}
+
+/**
+ * One batch's view of the columnar state: lookups insert and mark entries (the aggregation
+ * then merges into `table.bv` at those ids), removals, commit, abort. After commit or abort it
+ * refuses changes; reads still show the live table.
+ */
+export class ColumnarStateStore {
+  private state = OPEN;
+  private updated = 0;
+  private removedCount = 0;
+
+  constructor(
+    private readonly provider: ColumnarStateProvider,
+    /** The version this store was loaded at. */
+    readonly version: number,
+    readonly table: ColumnarTable,
+  ) {}
+
+  private checkOpen(): void {
+    if (this.state !== OPEN) throw new StateStoreClosedError(this.state === COMMITTED ? "committed" : "aborted");
+  }
+
+  /**
+   * Entry ids of the rows' keys, inserting new ones; the entries count as updated by this
+   * batch. `ordinals` receives each row's batch-local group id (table.ts `lookupOrInsert`).
+   */
+  lookupOrInsert(keys: Parameters<ColumnarTable["lookupOrInsert"]>[0], n: number, out?: Int32Array, ordinals?: Int32Array): Int32Array {
+    this.checkOpen();
+    return this.table.lookupOrInsert(keys, n, out, ordinals);
+  }
+
+  remove(ids: ArrayLike<number>, n: number = ids.length): void {
+    this.checkOpen();
+    const before = this.table.numLive;
+    this.table.remove(ids, n);
+    this.removedCount += before - this.table.numLive;
+  }
+
+  get numKeys(): number {
+    return this.table.numLive;
+  }
+
+  hasChanges(): boolean {
+    return this.state === OPEN && this.table.hasChanges();
+  }
+
+  async commit(): Promise<number> {
+    this.checkOpen();
+    this.updated = this.table.touchedIds().length;
+    let v: number;
+    try {
+      v = await this.provider.commitStore(this);
+    } catch (e) {
+      // A failed write leaves no new version: the table goes back to exactly `version`.
+      this.abort();
+      throw e;
+    }
+    this.state = COMMITTED;
+    return v;
+  }
+
+  abort(): void {
+    if (this.state !== OPEN) return;
+    this.state = ABORTED;
+    this.updated = 0;
+    this.removedCount = 0;
+    this.provider.abortStore(this);
+  }
+
+  /** Exact bytes of the table's typed arrays and dictionaries. */
+  memoryUsedBytes(): number {
+    return this.table.bytes();
+  }
+
+  metrics(): StateStoreMetrics {
+    return {
+      numKeys: this.table.numLive,
+      numUpdatedKeys: this.state === OPEN ? this.table.touchedIds().length : this.updated,
+      numRemovedKeys: this.removedCount,
+      memoryUsedBytes: this.table.bytes(),
+      customMetrics: this.provider.metricsOf(),
+    };
+  }
+}
