@@ -20,7 +20,7 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.ansi.enabled": "true",
   "spark.sql.caseSensitive": "false",
   // arus: streaming aggregation state in typed-array columns (docs/state.md); sticky per checkpoint
-  "arus.state.aggregation.columnar": "false",
+  "arus.state.aggregation.columnar": "true",
 };
 
 export class RuntimeConfig {
