@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark, then bench/results/latest.json and the generated tables in
- * bench/RESULTS.md (between the `<!-- bench:... -->` markers; the prose around them is kept).
+ * bench/RESULTS.md (between the `<!-- bench:<section>:start/end -->` markers; sections: micro,
+ * compare-<size>, latency; the prose around them is kept; --no-results-md leaves the file alone).
  *
  *   npm run bench -- --quick               small sizes (~3 min, of which ~2 min the engine comparison)
  *   npm run bench                          full sizes (see docs/benchmarks.md for the run time)
@@ -14,13 +15,14 @@
  *   latency    event creation → sink at 10 k events/s, with and without a checkpoint (bench/latency.ts)
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadEngine } from "./arus/run.js";
 import { type CompareResult, compare, compareTable } from "./compare.js";
 import { engineBenchmarks } from "./engine.js";
 import { type LatencyResult, latencyBenchmarks, latencyTable } from "./latency.js";
 import { loadAverage } from "./lib/proc.js";
+import { updateResultsMd } from "./lib/results-md.js";
 import { streamingBenchmarks } from "./streaming.js";
 
 const argv = process.argv.slice(2);
@@ -82,7 +84,7 @@ const micro = [
 const sections: Record<string, string> = {};
 if (engine.length || streaming.length || cold !== null)
   sections.micro = `${micro}\n\nLoad average before: ${loadBefore}; node ${process.version}; ${quick ? "--quick" : "full"}; ${started}.`;
-if (comparison) sections.compare = compareTable(comparison);
+if (comparison) sections[`compare-${comparison.size}`] = compareTable(comparison);
 if (latency.length)
   sections.latency = `${latencyTable(latency)}\n\nLoad average after: ${loadAverage()}; ${quick ? "--quick (5 s per run)" : "30 s per run"}; ${new Date().toISOString()}.`;
 for (const s of Object.values(sections)) process.stdout.write(`${s}\n\n`);
@@ -94,12 +96,7 @@ writeFileSync(
 );
 
 // Replace the generated tables in RESULTS.md, leaving the prose alone.
-const resultsMd = path.resolve(import.meta.dirname, "RESULTS.md");
-if (existsSync(resultsMd) && !argv.includes("--no-results-md")) {
-  let md = readFileSync(resultsMd, "utf8");
-  for (const [name, table] of Object.entries(sections)) {
-    const re = new RegExp(`(<!-- bench:${name}:start -->\\n)[\\s\\S]*?(\\n<!-- bench:${name}:end -->)`);
-    if (re.test(md)) md = md.replace(re, (_m, a: string, b: string) => `${a}${table}${b}`);
-  }
-  writeFileSync(resultsMd, md);
+if (!argv.includes("--no-results-md")) {
+  const done = updateResultsMd(sections);
+  process.stderr.write(`bench/RESULTS.md: updated ${done.join(", ") || "nothing (no markers)"}\n`);
 }
