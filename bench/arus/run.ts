@@ -1,0 +1,193 @@
+/**
+ * Runs the comparison queries in arus, one after the other in this process, and prints one JSON
+ * object per query on stdout (bench/compare.ts reads them; bench/pyspark/run.py prints the same
+ * fields).
+ *
+ *   node --import tsx bench/arus/run.ts --data bench/data/out/quick [--queries q0,q5] [--max-files 1]
+ *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR]
+ *
+ * Per query:
+ *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
+ *      wallS (start() → the query ends by itself), engineS (sum of the progress events'
+ *      durationMs.triggerExecution), cpuS (this process, user + system, all threads),
+ *      peakRssBytes (VmHWM, reset before the run), inputRows (sum of numInputRows), batches.
+ *   2. checksum run (separate, not timed): the same query with a fresh checkpoint and a
+ *      foreachBatch sink that collects every output row; rows are canonicalized and hashed as in
+ *      bench/lib/canonical.ts → outputRows, checksum.
+ * Before the first query, a warm-up run of q2 over the first bid file (not reported) loads and
+ * compiles the engine's code paths, as the PySpark runner warms up the JVM.
+ *
+ * `--cpu-prof DIR` writes DIR/<query>.cpuprofile for each timed run (inspector profiler, only
+ * the query, call frames mapped back to the .ts sources through the source maps when node runs
+ * with --enable-source-maps); `node --import tsx bench/profile.ts DIR/q7.cpuprofile` lists the
+ * hot spots.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type * as Arus from "../../src/index.js";
+import type { DataFrame, Session } from "../../src/index.js";
+import { Checksum, canonForType } from "../lib/canonical.js";
+import { cpuSeconds, loadAverage, peakRssBytes, resetPeakRss } from "../lib/proc.js";
+import { Profiler } from "../lib/profiler.js";
+import { QUERIES, type QueryDef, queryByName } from "./queries.js";
+
+export interface QueryRun {
+  engine: "arus";
+  query: string;
+  title: string;
+  inputRows: number;
+  batches: number;
+  wallS: number;
+  engineS: number;
+  cpuS: number;
+  peakRssBytes: number;
+  outputRows: number | null;
+  checksum: string | null;
+  checksumS: number | null;
+  load: string;
+}
+
+/**
+ * The engine under test: the built package (dist/, what users run; bench/compare.ts builds it
+ * first) or, with `--engine src`, the TypeScript sources through tsx (tsx compiles with
+ * keepNames, which wraps closures in `__name` calls and slows hot loops measurably).
+ */
+export async function loadEngine(which: "dist" | "src"): Promise<typeof Arus> {
+  return (await import(which === "dist" ? "../../dist/index.js" : "../../src/index.js")) as typeof Arus;
+}
+
+export interface Bench {
+  arus: typeof Arus;
+  session: Session;
+  data: string;
+  maxFiles: number;
+}
+
+export function newSession(arus: typeof Arus): Session {
+  return arus.Session.builder()
+    .appName("arus-bench")
+    .master("local[2]")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.sql.shuffle.partitions", "2")
+    .getOrCreate();
+}
+
+interface Progress {
+  numInputRows: number;
+  durationMs?: Record<string, number>;
+}
+
+type Sink = (df: DataFrame) => ReturnType<DataFrame["writeStream"]["format"]>;
+
+async function runOnce(b: Bench, q: QueryDef, sink: Sink, data = b.data): Promise<{ progress: Progress[]; wallS: number }> {
+  const ckpt = mkdtempSync(path.join(tmpdir(), `arus-bench-${q.name}-`));
+  const progress: Progress[] = [];
+  const listener = {
+    onQueryProgress: (e: { progress: Progress }) => {
+      progress.push(e.progress);
+    },
+  };
+  b.session.streams.addListener(listener);
+  try {
+    const df = q.build({ F: b.arus.functions, session: b.session, data, maxFilesPerTrigger: b.maxFiles });
+    const t0 = performance.now();
+    const query = await sink(df).outputMode(q.outputMode).trigger({ availableNow: true }).option("checkpointLocation", ckpt).start();
+    await query.awaitTermination();
+    const wallS = (performance.now() - t0) / 1000;
+    if (query.exception) throw query.exception;
+    return { progress, wallS };
+  } finally {
+    b.session.streams.removeListener(listener);
+    rmSync(ckpt, { recursive: true, force: true });
+  }
+}
+
+export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profileDir: string | null = null): Promise<QueryRun> {
+  const load = loadAverage();
+  const profiler = profileDir ? new Profiler() : null;
+  await profiler?.start();
+  resetPeakRss();
+  const cpu0 = cpuSeconds();
+  const timed = await runOnce(b, q, (df) => df.writeStream.format("noop"));
+  const cpuS = cpuSeconds() - cpu0;
+  const peak = peakRssBytes();
+  if (profiler && profileDir) await profiler.stop(path.join(profileDir, `${q.name}.cpuprofile`));
+  const inputRows = timed.progress.reduce((n, p) => n + p.numInputRows, 0);
+  const engineS = timed.progress.reduce((n, p) => n + (p.durationMs?.triggerExecution ?? 0), 0) / 1000;
+
+  let outputRows: number | null = null;
+  let digest: string | null = null;
+  let checksumS: number | null = null;
+  if (checksum) {
+    const t = performance.now();
+    const sum = new Checksum();
+    await runOnce(
+      b,
+      q,
+      (df) =>
+        df.writeStream.foreachBatch(async (batch: DataFrame) => {
+          const fields = batch.schema.fields;
+          const canons = fields.map((f) => canonForType(f.type.kind));
+          for (const row of await batch.collect()) {
+            sum.add(JSON.stringify(fields.map((f, i) => canons[i]!(row[f.name]))));
+          }
+        }) as ReturnType<DataFrame["writeStream"]["format"]>,
+    );
+    outputRows = sum.rows;
+    digest = sum.digest();
+    checksumS = (performance.now() - t) / 1000;
+  }
+  return {
+    engine: "arus",
+    query: q.name,
+    title: q.title,
+    inputRows,
+    batches: timed.progress.length,
+    wallS: timed.wallS,
+    engineS,
+    cpuS,
+    peakRssBytes: peak,
+    outputRows,
+    checksum: digest,
+    checksumS,
+    load,
+  };
+}
+
+/** Warm-up (not reported): q2 over a directory holding only the first bid file. */
+export async function warmUp(b: Bench): Promise<void> {
+  const warmData = mkdtempSync(path.join(tmpdir(), "arus-bench-warm-"));
+  try {
+    mkdirSync(path.join(warmData, "nexmark/bid"), { recursive: true });
+    symlinkSync(path.join(b.data, "nexmark/bid/part-00000.jsonl"), path.join(warmData, "nexmark/bid/part-00000.jsonl"));
+    await runOnce(b, queryByName("q2"), (df) => df.writeStream.format("noop"), warmData);
+  } finally {
+    rmSync(warmData, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const get = (k: string) => {
+    const i = argv.indexOf(k);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const data = path.resolve(get("--data") ?? path.join(import.meta.dirname, "../data/out/quick"));
+  const names = (get("--queries") ?? QUERIES.map((q) => q.name).join(",")).split(",");
+  // startupS: process start (performance.timeOrigin) → engine loaded and session built.
+  const t0 = performance.now();
+  const arus = await loadEngine(get("--engine") === "src" ? "src" : "dist");
+  const b: Bench = { arus, session: newSession(arus), data, maxFiles: Number(get("--max-files") ?? 1) };
+  process.stdout.write(
+    `${JSON.stringify({ engine: "arus", startupS: performance.now() / 1000, importS: (performance.now() - t0) / 1000, version: process.version })}\n`,
+  );
+  if (!argv.includes("--no-warmup")) await warmUp(b);
+  for (const name of names) {
+    const r = await runQuery(b, queryByName(name), !argv.includes("--no-checksum"), get("--cpu-prof") ?? null);
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  }
+  await b.session.stop();
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) await main();
