@@ -160,12 +160,23 @@ export function encodeHeader(kind: FileKind, version: number, prev: number, file
   return h;
 }
 
-function encodeChunk(flat: unknown[]): Buffer {
-  const payload = valuePackr.pack(flat);
+/** One chunk on disk: payload length, CRC-32 of the payload, the payload. */
+export function frameChunk(payload: Uint8Array): Buffer {
   const head = Buffer.alloc(CHUNK_HEAD);
   head.writeUInt32BE(payload.length, 0);
   head.writeUInt32BE(crc32(payload), 4);
   return Buffer.concat([head, payload]);
+}
+
+/** The end marker: a zero length, then the number of records the file holds. */
+export function endMarker(total: number): Buffer {
+  const end = Buffer.alloc(END_BYTES);
+  writeU64(end, 4, total);
+  return end;
+}
+
+function encodeChunk(flat: unknown[]): Buffer {
+  return frameChunk(valuePackr.pack(flat));
 }
 
 /**
@@ -191,9 +202,7 @@ export function* encodeStateFile(
     }
   }
   if (flat.length) yield encodeChunk(flat);
-  const end = Buffer.alloc(END_BYTES);
-  writeU64(end, 4, total);
-  yield end;
+  yield endMarker(total);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -312,34 +321,13 @@ export async function* readStateFile(
     );
   }
   onHeader?.(header);
-  let pos = HEADER_BYTES;
   let total = 0;
-  for (;;) {
-    if (pos + 4 > src.size) throw new CheckpointCorruptError(file, `it is truncated (ends at byte ${src.size} without the end marker)`);
-    const head = Buffer.from(await src.read(pos, Math.min(CHUNK_HEAD, src.size - pos)));
-    const len = head.readUInt32BE(0);
-    if (len === 0) {
-      if (pos + END_BYTES > src.size) throw new CheckpointCorruptError(file, "it is truncated (the end marker is incomplete)");
-      const end = await src.read(pos, END_BYTES);
-      const count = readU64(end, 4);
-      if (count !== total)
-        throw new CheckpointCorruptError(file, `it should hold ${count} records but holds ${total} (the file is corrupt)`);
-      if (pos + END_BYTES !== src.size)
-        throw new CheckpointCorruptError(file, `it has ${src.size - pos - END_BYTES} unexpected bytes after the end marker`);
-      return;
+  for await (const chunk of readFramedChunks(src, file, HEADER_BYTES, (p) => valuePackr.unpack(p))) {
+    if ("end" in chunk) {
+      checkCount(file, chunk.end, total);
+      continue;
     }
-    if (head.length < CHUNK_HEAD || pos + CHUNK_HEAD + len > src.size) {
-      throw new CheckpointCorruptError(file, `it is truncated (a chunk at byte ${pos} runs past the end of the file)`);
-    }
-    const payload = await src.read(pos + CHUNK_HEAD, len);
-    if (crc32(payload) !== head.readUInt32BE(4))
-      throw new CheckpointCorruptError(file, `the chunk at byte ${pos} fails its checksum (the file is corrupt)`);
-    let flat: unknown;
-    try {
-      flat = valuePackr.unpack(payload);
-    } catch (e) {
-      throw new CheckpointCorruptError(file, `the chunk at byte ${pos} cannot be decoded (${(e as Error).message})`);
-    }
+    const { pos, value: flat } = chunk;
     if (!Array.isArray(flat) || flat.length % 2 !== 0)
       throw new CheckpointCorruptError(file, `the chunk at byte ${pos} is not a list of records`);
     const records: StateRecord[] = new Array(flat.length / 2);
@@ -352,7 +340,55 @@ export async function* readStateFile(
       records[j] = [k, v as StateRow | null];
     }
     total += records.length;
-    pos += CHUNK_HEAD + len;
     yield records;
   }
+}
+
+/** A decoded chunk at byte `pos`, or the end marker with the record count it declares. */
+export type FramedChunk = { pos: number; value: unknown } | { end: number };
+
+/**
+ * Walk a state file's chunks from `start`: lengths, truncation, checksums and the trailing end
+ * marker are checked here, so every state format reports damage the same way, naming the file.
+ */
+export async function* readFramedChunks(
+  src: ByteSource,
+  file: string,
+  start: number,
+  unpack: (payload: Uint8Array) => unknown,
+): AsyncGenerator<FramedChunk> {
+  let pos = start;
+  for (;;) {
+    if (pos + 4 > src.size) throw new CheckpointCorruptError(file, `it is truncated (ends at byte ${src.size} without the end marker)`);
+    const head = Buffer.from(await src.read(pos, Math.min(CHUNK_HEAD, src.size - pos)));
+    const len = head.readUInt32BE(0);
+    if (len === 0) {
+      if (pos + END_BYTES > src.size) throw new CheckpointCorruptError(file, "it is truncated (the end marker is incomplete)");
+      // The caller checks the count first (as it resumes the loop), then the trailing bytes.
+      yield { end: readU64(await src.read(pos, END_BYTES), 4) };
+      if (pos + END_BYTES !== src.size)
+        throw new CheckpointCorruptError(file, `it has ${src.size - pos - END_BYTES} unexpected bytes after the end marker`);
+      return;
+    }
+    if (head.length < CHUNK_HEAD || pos + CHUNK_HEAD + len > src.size) {
+      throw new CheckpointCorruptError(file, `it is truncated (a chunk at byte ${pos} runs past the end of the file)`);
+    }
+    const payload = await src.read(pos + CHUNK_HEAD, len);
+    if (crc32(payload) !== head.readUInt32BE(4))
+      throw new CheckpointCorruptError(file, `the chunk at byte ${pos} fails its checksum (the file is corrupt)`);
+    let value: unknown;
+    try {
+      value = unpack(payload);
+    } catch (e) {
+      throw new CheckpointCorruptError(file, `the chunk at byte ${pos} cannot be decoded (${(e as Error).message})`);
+    }
+    yield { pos, value };
+    pos += CHUNK_HEAD + len;
+  }
+}
+
+/** The end marker's record count must match what the chunks held. */
+export function checkCount(file: string, declared: number, total: number): void {
+  if (declared !== total)
+    throw new CheckpointCorruptError(file, `it should hold ${declared} records but holds ${total} (the file is corrupt)`);
 }

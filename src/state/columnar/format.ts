@@ -21,23 +21,22 @@ import type { DataType } from "../../types/datatypes.js";
 import {
   type ByteSource,
   COLUMNAR_FORMAT_VERSION,
-  crc32,
+  checkCount,
   decodeHeader,
   decodeKeyField,
   encodeHeader,
   encodeKeyField,
+  endMarker,
   type FileKind,
+  frameChunk,
   HEADER_BYTES,
   isLegacy,
-  readU64,
+  readFramedChunks,
   type StateFileHeader,
-  writeU64,
 } from "../codec.js";
 import type { ColumnarSchema } from "./schema.js";
 
 export const ENTRIES_PER_CHUNK = 16_384;
-const CHUNK_HEAD = 8;
-const END_BYTES = 12;
 const TAG_SCHEMA = 0;
 const TAG_PUTS = 1;
 const TAG_REMOVES = 2;
@@ -91,13 +90,6 @@ function encodeVector(v: Vector): unknown {
   return [values.length === n ? values : values.subarray(0, n), v.validity === null ? null : v.validity.subarray(0, n)];
 }
 
-function frame(payload: Uint8Array): Buffer {
-  const head = Buffer.alloc(CHUNK_HEAD);
-  head.writeUInt32BE(payload.length, 0);
-  head.writeUInt32BE(crc32(payload), 4);
-  return Buffer.concat([head, payload]);
-}
-
 /** The bytes of a columnar state file, a chunk at a time. */
 export function* encodeColumnarFile(
   schema: ColumnarSchema,
@@ -108,18 +100,16 @@ export function* encodeColumnarFile(
   chunks: Iterable<ChunkSource>,
 ): Generator<Buffer> {
   yield encodeHeader(kind, version, prev, fileId, COLUMNAR_FORMAT_VERSION);
-  yield frame(packr.pack([TAG_SCHEMA, 0, schema.signature, null]));
+  yield frameChunk(packr.pack([TAG_SCHEMA, 0, schema.signature, null]));
   let total = 0;
   for (const c of chunks) {
     if (c.n === 0) continue;
     const keys = c.keys().map(encodeVector);
     const buffers = c.kind === "puts" ? c.buffers().map(encodeVector) : null;
-    yield frame(packr.pack([c.kind === "puts" ? TAG_PUTS : TAG_REMOVES, c.n, keys, buffers]));
+    yield frameChunk(packr.pack([c.kind === "puts" ? TAG_PUTS : TAG_REMOVES, c.n, keys, buffers]));
     total += c.n;
   }
-  const end = Buffer.alloc(END_BYTES);
-  writeU64(end, 4, total);
-  yield end;
+  yield endMarker(total);
 }
 
 // ------------------------------------------------------------------------------ decoding
@@ -216,36 +206,14 @@ export async function* readColumnarFile(
     );
   }
   onHeader?.(header);
-  let pos = HEADER_BYTES;
   let total = 0;
   let sawSchema = false;
-  for (;;) {
-    if (pos + 4 > src.size) throw new CheckpointCorruptError(file, `it is truncated (ends at byte ${src.size} without the end marker)`);
-    const head = Buffer.from(await src.read(pos, Math.min(CHUNK_HEAD, src.size - pos)));
-    const len = head.readUInt32BE(0);
-    if (len === 0) {
-      if (pos + END_BYTES > src.size) throw new CheckpointCorruptError(file, "it is truncated (the end marker is incomplete)");
-      const end = await src.read(pos, END_BYTES);
-      const count = readU64(end, 4);
-      if (count !== total)
-        throw new CheckpointCorruptError(file, `it should hold ${count} records but holds ${total} (the file is corrupt)`);
-      if (pos + END_BYTES !== src.size)
-        throw new CheckpointCorruptError(file, `it has ${src.size - pos - END_BYTES} unexpected bytes after the end marker`);
-      if (!sawSchema) throw new CheckpointCorruptError(file, "it has no schema chunk (the file is corrupt)");
-      return;
+  for await (const framed of readFramedChunks(src, file, HEADER_BYTES, (p) => packr.unpack(p))) {
+    if ("end" in framed) {
+      checkCount(file, framed.end, total);
+      continue;
     }
-    if (head.length < CHUNK_HEAD || pos + CHUNK_HEAD + len > src.size) {
-      throw new CheckpointCorruptError(file, `it is truncated (a chunk at byte ${pos} runs past the end of the file)`);
-    }
-    const payload = await src.read(pos + CHUNK_HEAD, len);
-    if (crc32(payload) !== head.readUInt32BE(4))
-      throw new CheckpointCorruptError(file, `the chunk at byte ${pos} fails its checksum (the file is corrupt)`);
-    let x: unknown;
-    try {
-      x = packr.unpack(payload);
-    } catch (e) {
-      throw new CheckpointCorruptError(file, `the chunk at byte ${pos} cannot be decoded (${(e as Error).message})`);
-    }
+    const { pos, value: x } = framed;
     if (!Array.isArray(x) || x.length !== 4 || typeof x[0] !== "number" || typeof x[1] !== "number")
       throw new CheckpointCorruptError(file, `the chunk at byte ${pos} is not a columnar chunk`);
     const [tag, n, keys, buffers] = x as [number, number, unknown, unknown];
@@ -258,7 +226,6 @@ export async function* readColumnarFile(
         );
       }
       sawSchema = true;
-      pos += CHUNK_HEAD + len;
       continue;
     }
     if ((tag !== TAG_PUTS && tag !== TAG_REMOVES) || !Number.isSafeInteger(n) || n <= 0)
@@ -281,7 +248,7 @@ export async function* readColumnarFile(
       throw e;
     }
     total += n;
-    pos += CHUNK_HEAD + len;
     yield chunk;
   }
+  if (!sawSchema) throw new CheckpointCorruptError(file, "it has no schema chunk (the file is corrupt)");
 }
