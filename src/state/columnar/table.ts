@@ -22,6 +22,7 @@
  */
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import type { StructType } from "../../types/datatypes.js";
+import { gatherF64, gatherI32, gatherU8, grown, IntList, MIN_CAPACITY, nextCapacity } from "./arrays.js";
 import { StringDict, TupleDict } from "./dictionary.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "./hash.js";
 import type { ColumnarSchema, KeyColumn } from "./schema.js";
@@ -31,7 +32,6 @@ const TOUCHED = 2;
 const INSERTED = 4;
 const REMOVED = 8;
 
-const MIN_CAPACITY = 1024;
 /** Undo granularity: the first touch of an entry saves the buffer values of its page of entries. */
 const PAGE_BITS = 12;
 const PAGE = 1 << PAGE_BITS;
@@ -42,63 +42,6 @@ interface LaneRef {
   readonly index: number;
 }
 
-/** A growable Int32 list. */
-class IntList {
-  data = new Int32Array(256);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const d = new Int32Array(this.data.length * 2);
-      d.set(this.data);
-      this.data = d;
-    }
-    this.data[this.length++] = v;
-  }
-  reserve(n: number): void {
-    if (n <= this.data.length) return;
-    const d = new Int32Array(Math.max(n, this.data.length * 2));
-    d.set(this.data.subarray(0, this.length));
-    this.data = d;
-  }
-  view(): Int32Array {
-    return this.data.subarray(0, this.length);
-  }
-  /** Empty it, and give back memory a big batch took. */
-  reset(): void {
-    this.length = 0;
-    if (this.data.length > 4096) this.data = new Int32Array(256);
-  }
-}
-
-function nextCapacity(cap: number, need: number): number {
-  let c = Math.max(cap, MIN_CAPACITY);
-  // Grow by half while small, then by a quarter: the slack is what costs memory per entry.
-  while (c < need) c = c < 65_536 ? c * 2 : Math.ceil(c * 1.25);
-  return c;
-}
-
-function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: number, fill = 0): T {
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
-}
-
-function gatherF64(src: Float64Array, ids: Int32Array, n: number): Float64Array {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
-  return out;
-}
-function gatherI32(src: Int32Array, ids: Int32Array, n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
-  return out;
-}
-function gatherU8(src: Uint8Array, ids: Int32Array, n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
-  return out;
-}
 /** Field f of the tuples with the given codes (0 for NULL tuples and NULL fields). */
 function tupleField(dict: TupleDict, f: number, codes: Int32Array, n: number): Float64Array {
   const out = new Float64Array(n);

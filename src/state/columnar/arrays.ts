@@ -1,0 +1,64 @@
+/**
+ * Typed-array plumbing for the columnar state table: a growable Int32 list, growth policy,
+ * and gathers by entry id.
+ */
+/** The smallest table capacity. */
+export const MIN_CAPACITY = 1024;
+
+/** A growable Int32 list. */
+export class IntList {
+  data = new Int32Array(256);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = v;
+  }
+  reserve(n: number): void {
+    if (n <= this.data.length) return;
+    const d = new Int32Array(Math.max(n, this.data.length * 2));
+    d.set(this.data.subarray(0, this.length));
+    this.data = d;
+  }
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+  /** Empty it, and give back memory a big batch took. */
+  reset(): void {
+    this.length = 0;
+    if (this.data.length > 4096) this.data = new Int32Array(256);
+  }
+}
+
+export function nextCapacity(cap: number, need: number): number {
+  let c = Math.max(cap, MIN_CAPACITY);
+  // Grow by half while small, then by a quarter: the slack is what costs memory per entry.
+  while (c < need) c = c < 65_536 ? c * 2 : Math.ceil(c * 1.25);
+  return c;
+}
+
+export function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: number, fill = 0): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+}
+
+export function gatherF64(src: Float64Array, ids: Int32Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
+  return out;
+}
+export function gatherI32(src: Int32Array, ids: Int32Array, n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
+  return out;
+}
+export function gatherU8(src: Uint8Array, ids: Int32Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
+  return out;
+}
