@@ -42,6 +42,11 @@ export interface StreamSource {
   getBatch(start: Offset | null, end: Offset): Promise<Batch[]>;
   /** Everything up to `end` is committed and may be discarded. */
   commit(end: Offset): Promise<void>;
+  /**
+   * Optional: call `listener` when new data may be available, so an idle query starts its next
+   * trigger at once instead of after `spark.sql.streaming.pollingDelay`. Returns the unsubscribe.
+   */
+  onDataAvailable?(listener: () => void): () => void;
   stop(): Promise<void>;
 }
 
