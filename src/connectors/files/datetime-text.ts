@@ -12,6 +12,8 @@ export const DEFAULT_WRITE_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
 
 export interface DateTimeText {
   readonly zone: string;
+  /** A `timestampFormat` option is set (timestamps are read with that pattern, not the cast rules). */
+  readonly customTimestampFormat: boolean;
   formatTimestamp(micros: number): string;
   formatDate(days: number): string;
   parseTimestamp(s: string): number | null;
@@ -26,6 +28,7 @@ export function dateTimeText(o: SourceOptions | null, zone: string): DateTimeTex
   const readTs = tsFormat ? compilePattern(tsFormat) : null;
   return {
     zone,
+    customTimestampFormat: readTs !== null,
     formatTimestamp: (micros) => writeTs.format(micros, zone),
     formatDate: datePattern ? (days) => datePattern.format(days * MICROS_PER_DAY, "UTC") : formatDate,
     parseTimestamp: readTs ? (s) => readTs.parse(s, zone) : (s) => parseTimestamp(s, zone),

@@ -1,13 +1,15 @@
 /**
- * JSON lines → column vectors for a given schema. Each line goes through the engine's native
- * `JSON.parse` (far faster than any JS tokenizer) and its fields are converted straight into
- * column builders; a reused scratch row lets DROPMALFORMED discard a record before it lands.
+ * JSON lines → column vectors for a given schema. `JsonRows` is where every record lands, from
+ * either decoder: the byte scanner (json-scan.ts) for flat records, or the engine's native
+ * `JSON.parse` for everything else (`readJsonText`, and the scanner's per-line fallback). Field
+ * values are converted straight into column builders; a reused scratch row lets DROPMALFORMED
+ * discard a record before it lands.
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
-import { columnBuilder } from "./builders.js";
+import { type ColumnBuilder, columnBuilder } from "./builders.js";
 import type { DateTimeText } from "./datetime-text.js";
-import { fieldReader, jsonConverter } from "./json-values.js";
+import { fieldReader, type JsonConverter, jsonConverter } from "./json-values.js";
 import { splitLines } from "./lines.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
 import type { ParseMode } from "./options.js";
@@ -22,72 +24,112 @@ export interface JsonReadSettings {
   readonly lineSep?: string;
 }
 
-export function readJsonText(file: string, text: string, schema: StructType, s: JsonReadSettings): Batch[] {
-  const fields = schema.fields;
-  const nf = fields.length;
-  const corruptIdx = corruptColumnIndex(schema, s.corruptColumn);
-  const builders = fields.map((f) => columnBuilder(f.type));
-  const readers = fields.map((f) => fieldReader(f.name));
-  const convs = fields.map((f) => jsonConverter(f.type, s.dateTime));
-  const scratch = new Array<unknown>(nf);
-  const batches: Batch[] = [];
-  let rows = 0;
+/** The rows of one file being read: scratch row, parse-mode handling, builders and batches. */
+export class JsonRows {
+  readonly fieldCount: number;
+  /** Index of the corrupt-record column, -1 if the schema has none. */
+  readonly corruptIdx: number;
+  readonly converters: readonly JsonConverter[];
+  /** The record being assembled: converted values, null, or FAIL for a value that did not convert. */
+  readonly scratch: unknown[];
+  private readonly builders: ColumnBuilder[];
+  private readonly readers: ((o: Record<string, unknown>) => unknown)[];
+  private readonly batches: Batch[] = [];
+  private rows = 0;
 
-  const flush = (): void => {
-    if (rows === 0) return;
-    batches.push(
-      makeBatch(
-        builders.map((b) => b.finish()),
-        rows,
-      ),
-    );
-    rows = 0;
-  };
+  constructor(
+    private readonly file: string,
+    readonly schema: StructType,
+    private readonly s: JsonReadSettings,
+  ) {
+    const fields = schema.fields;
+    this.fieldCount = fields.length;
+    this.corruptIdx = corruptColumnIndex(schema, s.corruptColumn);
+    this.builders = fields.map((f) => columnBuilder(f.type));
+    this.readers = fields.map((f) => fieldReader(f.name));
+    this.converters = fields.map((f) => jsonConverter(f.type, s.dateTime));
+    this.scratch = new Array<unknown>(this.fieldCount).fill(null);
+  }
 
-  const emit = (doc: unknown, line: string, lineNo: number): void => {
-    let bad = false;
-    if (typeof doc === "object" && doc !== null && !Array.isArray(doc)) {
-      const o = doc as Record<string, unknown>;
-      for (let i = 0; i < nf; i++) {
-        if (i === corruptIdx) continue;
-        const raw = readers[i]!(o);
-        if (raw === null || raw === undefined) scratch[i] = null;
-        else {
-          const v = convs[i]!(raw);
-          if (v === FAIL) {
-            bad = true;
-            scratch[i] = null; // Spark keeps the other fields (partial result)
-          } else scratch[i] = v;
-        }
-      }
-    } else {
-      bad = true;
-      scratch.fill(null);
-    }
-    if (bad) {
-      if (s.mode === "FAILFAST") throw malformedRecordError(file, lineNo, line);
-      if (s.mode === "DROPMALFORMED") return;
-    }
-    if (corruptIdx >= 0) scratch[corruptIdx] = bad ? line : null;
-    for (let i = 0; i < nf; i++) builders[i]!.append(scratch[i]);
-    if (++rows === BATCH_ROWS) flush();
-  };
-
-  const lines = splitLines(text, s.lineSep);
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!;
-    if (line.trim() === "") continue;
+  /** One physical line through `JSON.parse` (blank lines are skipped, as in Spark). */
+  parseLine(line: string, lineNo: number): void {
+    if (line.trim() === "") return;
     let doc: unknown;
     try {
       doc = JSON.parse(line);
     } catch {
-      emit(undefined, line, n + 1);
-      continue;
+      this.parsed(undefined, line, lineNo);
+      return;
     }
-    if (doc === null) continue;
-    if (Array.isArray(doc)) for (const d of doc) emit(d, line, n + 1);
-    else emit(doc, line, n + 1);
+    if (doc === null) return;
+    if (Array.isArray(doc)) for (const d of doc) this.parsed(d, line, lineNo);
+    else this.parsed(doc, line, lineNo);
   }
-  flush();
-  return batches;
+
+  /** A parsed document: an object fills the scratch row, anything else is malformed. */
+  private parsed(doc: unknown, line: string, lineNo: number): void {
+    const scratch = this.scratch;
+    if (typeof doc === "object" && doc !== null && !Array.isArray(doc)) {
+      const o = doc as Record<string, unknown>;
+      for (let i = 0; i < this.fieldCount; i++) {
+        if (i === this.corruptIdx) continue;
+        const raw = this.readers[i]!(o);
+        scratch[i] = raw === null || raw === undefined ? null : this.converters[i]!(raw);
+      }
+      this.commit(false, lineNo, line);
+    } else {
+      scratch.fill(null);
+      this.commit(true, lineNo, line);
+    }
+  }
+
+  /**
+   * Appends the scratch row (then clears it). `malformed` marks a record that did not parse;
+   * a FAIL value in the scratch row marks one whose fields did not convert (Spark keeps the
+   * other fields in PERMISSIVE mode). The record's text — `line`, else `lineText()` — is only
+   * needed for a bad record (corrupt-record column, FAILFAST error).
+   */
+  commit(malformed: boolean, lineNo: number, line?: string): void {
+    const scratch = this.scratch;
+    let bad = malformed;
+    for (let i = 0; i < this.fieldCount; i++) {
+      if (scratch[i] === FAIL) {
+        bad = true;
+        scratch[i] = null;
+      }
+    }
+    if (bad && this.s.mode === "FAILFAST") throw malformedRecordError(this.file, lineNo, line ?? this.lineText());
+    if (!(bad && this.s.mode === "DROPMALFORMED")) {
+      if (this.corruptIdx >= 0) scratch[this.corruptIdx] = bad ? (line ?? this.lineText()) : null;
+      for (let i = 0; i < this.fieldCount; i++) this.builders[i]!.append(scratch[i]);
+      if (++this.rows === BATCH_ROWS) this.flush();
+    }
+    scratch.fill(null);
+  }
+
+  /** The current record's text when `commit` is not given it (set by the byte scanner). */
+  lineText: () => string = () => "";
+
+  private flush(): void {
+    if (this.rows === 0) return;
+    this.batches.push(
+      makeBatch(
+        this.builders.map((b) => b.finish()),
+        this.rows,
+      ),
+    );
+    this.rows = 0;
+  }
+
+  finish(): Batch[] {
+    this.flush();
+    return this.batches;
+  }
+}
+
+export function readJsonText(file: string, text: string, schema: StructType, s: JsonReadSettings): Batch[] {
+  const rows = new JsonRows(file, schema, s);
+  const lines = splitLines(text, s.lineSep);
+  for (let n = 0; n < lines.length; n++) rows.parseLine(lines[n]!, n + 1);
+  return rows.finish();
 }

@@ -13,8 +13,8 @@ import { readCsvText } from "./csv-read.js";
 import { dateTimeText } from "./datetime-text.js";
 import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json-infer.js";
-import { readJsonText } from "./json-read.js";
-import { readInputText, readInputTextSync } from "./lines.js";
+import { readJsonBytes } from "./json-scan.js";
+import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet.js";
 import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
@@ -76,7 +76,7 @@ export async function inferFileSchema(
 async function readData(fmt: FileFormat, file: string, schema: StructType, o: SourceOptions, tz: string): Promise<Batch[]> {
   switch (fmt) {
     case "json":
-      return readJsonText(file, await readInputText(file), schema, {
+      return readJsonBytes(file, await readInputBytes(file), schema, {
         mode: parseMode(o),
         corruptColumn: corruptColumnName(o),
         dateTime: dateTimeText(o, tz),
