@@ -1,12 +1,25 @@
 /**
- * ColumnPruning: file scans read only the columns the query uses (projection push-down).
- * Walks the plan top-down carrying the set of attribute ids still needed.
+ * ColumnPruning: file scans read only the columns the query uses (projection push-down), for
+ * batch file relations and for streaming json / parquet sources. Walks the plan top-down
+ * carrying the set of attribute ids still needed; a node it does not know needs all of its
+ * children's columns.
+ *
+ * A streaming source is created once per source id from the optimized relation's output (its
+ * schema is what the file source decodes), but one source can appear several times in a plan
+ * (a stream joined with itself). So relations are narrowed in a second pass, each to the union
+ * of the column positions any of its occurrences needs.
  */
 
 import { outputOf } from "../analyzer/types.js";
 import { collectAttributes, type Expr } from "../plan/expressions.js";
-import { type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
+import { type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
+
+/** Streaming formats whose reader picks fields by name, so a narrower schema reads less. */
+const PRUNABLE_STREAM_FORMATS = new Set(["json", "parquet"]);
+
+/** Column positions each streaming source id needs (null: all of them). */
+type StreamNeeds = Map<string, Set<number> | null>;
 
 function idsOf(exprs: readonly Expr[]): Set<number> {
   const s = new Set<number>();
@@ -14,7 +27,11 @@ function idsOf(exprs: readonly Expr[]): Set<number> {
   return s;
 }
 
-function prune(p: LogicalPlan, needed: Set<number> | null): LogicalPlan {
+function plus(needed: Set<number>, exprs: readonly Expr[]): Set<number> {
+  return new Set([...needed, ...idsOf(exprs)]);
+}
+
+function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds): LogicalPlan {
   switch (p.kind) {
     case "fileRelation": {
       if (!needed || p.format === "text") return p;
@@ -22,25 +39,95 @@ function prune(p: LogicalPlan, needed: Set<number> | null): LogicalPlan {
       if (keep.length === p.output.length || keep.length === 0) return p;
       return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep);
     }
+    case "streamingRelation": {
+      const prev = streams.get(p.sourceId);
+      if (!needed || prev === null || !PRUNABLE_STREAM_FORMATS.has(p.format)) streams.set(p.sourceId, null);
+      else {
+        const positions = prev ?? new Set<number>();
+        p.output.forEach((a, i) => {
+          if (needed.has(a.exprId)) positions.add(i);
+        });
+        streams.set(p.sourceId, positions);
+      }
+      return p;
+    }
     case "project":
-      return Plans.project(p.projectList, prune(p.child, idsOf(p.projectList)));
+      return Plans.project(p.projectList, prune(p.child, idsOf(p.projectList), streams));
     case "filter": {
-      if (!needed) return withPlanChildren(p, [prune(p.child, null)]);
-      const n = new Set([...needed, ...idsOf([p.condition])]);
-      return Plans.filter(p.condition, prune(p.child, n));
+      if (!needed) return withPlanChildren(p, [prune(p.child, null, streams)]);
+      return Plans.filter(p.condition, prune(p.child, plus(needed, [p.condition]), streams));
     }
     case "aggregate":
-      return Plans.aggregate(p.groupingExprs, p.aggregateExprs, prune(p.child, idsOf([...p.groupingExprs, ...p.aggregateExprs])));
-    default:
-      // Other nodes keep all their children's columns.
-      return withPlanChildren(
-        p,
-        planChildren(p).map((c) => prune(c, null)),
+      return Plans.aggregate(p.groupingExprs, p.aggregateExprs, prune(p.child, idsOf([...p.groupingExprs, ...p.aggregateExprs]), streams));
+    case "watermark": {
+      if (!needed) break;
+      // The event-time column is named, not referenced: keep whichever child column it names.
+      const name = p.eventTime.toLowerCase();
+      const eventTime = outputOf(p.child).filter((a) => a.name.toLowerCase() === name);
+      return withPlanChildren(p, [prune(p.child, plus(needed, eventTime), streams)]);
+    }
+    case "sort":
+      if (!needed) break;
+      return withPlanChildren(p, [
+        prune(
+          p.child,
+          plus(
+            needed,
+            p.orders.map((o) => o.child),
+          ),
+          streams,
+        ),
+      ]);
+    case "limit":
+      if (!needed) break;
+      return withPlanChildren(p, [prune(p.child, needed, streams)]);
+    case "expand": {
+      // Sliding windows: drop output columns nobody reads from every projection.
+      if (!needed) break;
+      const keep = p.output.flatMap((a, j) => (needed.has(a.exprId) ? [j] : []));
+      if (keep.length === 0) break;
+      const projections = p.projections.map((row) => keep.map((j) => row[j]!));
+      return Plans.expand(
+        projections,
+        keep.map((j) => p.output[j]!),
+        prune(p.child, idsOf(projections.flat()), streams),
       );
+    }
+    case "join": {
+      if (!needed || p.usingColumns) break;
+      const n = p.condition ? plus(needed, [p.condition]) : needed;
+      return withPlanChildren(p, [prune(p.left, n, streams), prune(p.right, n, streams)]);
+    }
+    default:
+      break;
   }
+  // Other nodes keep all their children's columns.
+  return withPlanChildren(
+    p,
+    planChildren(p).map((c) => prune(c, null, streams)),
+  );
+}
+
+/** Narrows every streaming relation to the columns its source id needs. */
+function narrowStreams(plan: LogicalPlan, streams: StreamNeeds): LogicalPlan {
+  return transformPlanUp(plan, (p) => {
+    if (p.kind !== "streamingRelation") return p;
+    const keep = streams.get(p.sourceId);
+    if (!keep || keep.size === 0 || keep.size === p.output.length) return p;
+    return Plans.streamingRelation(
+      p.sourceId,
+      p.format,
+      { ...p.options },
+      p.output.filter((_, i) => keep.has(i)),
+    );
+  });
 }
 
 export const pruneColumns: Rule = {
   name: "ColumnPruning",
-  apply: (plan) => prune(plan, new Set(outputOf(plan).map((a) => a.exprId))),
+  apply: (plan) => {
+    const streams: StreamNeeds = new Map();
+    const pruned = prune(plan, new Set(outputOf(plan).map((a) => a.exprId)), streams);
+    return narrowStreams(pruned, streams);
+  },
 };
