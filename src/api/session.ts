@@ -3,6 +3,7 @@
  * streaming query manager, and runs batch plans (analyze → optimize → plan → execute).
  */
 
+import { availableParallelism } from "node:os";
 import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
 import { analyze, resolveExpr } from "../analyzer/analyzer.js";
 import { outputOf } from "../analyzer/types.js";
@@ -10,6 +11,7 @@ import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 import { type ExecContext, explainPhysical } from "../execution/operator.js";
 import { optimize } from "../optimizer/optimizer.js";
@@ -28,13 +30,21 @@ import { MemoryStream } from "./streaming/memory-stream.js";
 import { DataStreamReader } from "./streaming/reader.js";
 import { toInternal } from "./values.js";
 
+/** Threads of a `local[N]` master (`local` = 1, `local[*]` = the cores; the default is local[*], as spark-submit's). */
+export function localThreads(master: string | undefined): number {
+  const m = /^local(?:\[(\d+|\*)\])?$/.exec(master ?? "local[*]");
+  if (!m) return 1;
+  if (m[1] === undefined) return 1;
+  return m[1] === "*" ? availableParallelism() : Math.max(1, Number(m[1]));
+}
+
 export class SessionBuilder {
   private readonly settings: Record<string, string> = {};
   appName(name: string): this {
     this.settings["spark.app.name"] = name;
     return this;
   }
-  /** `local[N]`: N worker partitions (accepted; arus runs in-process). */
+  /** `local[N]`: N threads (big JSON files are decoded on N worker threads; the rest runs on one). */
   master(master: string): this {
     if (!/^local(\[(\d+|\*)\])?$/.test(master)) {
       throw new IllegalArgumentException(`Unsupported master '${master}': arus runs embedded; use local, local[N] or local[*].`);
@@ -50,6 +60,7 @@ export class SessionBuilder {
   getOrCreate(): Session {
     if (Session.active && !Session.active.stopped) {
       for (const [k, v] of Object.entries(this.settings)) Session.active.conf.set(k, v);
+      if (this.settings["spark.master"]) setScanThreads(localThreads(this.settings["spark.master"]));
       return Session.active;
     }
     const s = new Session(this.settings);
@@ -74,6 +85,7 @@ export class Session implements SessionInternals {
   /** @internal use Session.builder() */
   constructor(settings: Record<string, string> = {}) {
     this.conf = new RuntimeConfig(settings);
+    setScanThreads(localThreads(this.conf.getOption("spark.master")));
     this.streams = new StreamingQueryManager(this);
     // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark).
     this.catalog.addResolver((name) => {

@@ -35,5 +35,8 @@ it("chains stateful operators in append mode, each with its own state (Spark 3.4
 it("refuses chained aggregations outside append mode, as Spark does", async () => {
   const ms = s.memoryStream("k STRING, ts TIMESTAMP");
   const twice = ms.toDF().withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds"), "k").count().groupBy("window").count();
-  await assert.rejects(twice.writeStream.format("noop").outputMode("update").start(), /possible 'correctness' issue due to global watermark/);
+  await assert.rejects(
+    twice.writeStream.format("noop").outputMode("update").start(),
+    /possible 'correctness' issue due to global watermark/,
+  );
 });

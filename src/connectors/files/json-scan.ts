@@ -46,17 +46,24 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === CR;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /** Hadoop's reader also ends lines at a lone `\r`; such files take the text path. */
-function hasLoneCarriageReturn(b: Uint8Array): boolean {
+export function hasLoneCarriageReturn(b: Uint8Array): boolean {
   for (let i = b.indexOf(CR); i >= 0; i = b.indexOf(CR, i + 1)) if (b[i + 1] !== NEWLINE) return true;
   return false;
 }
 
-export function readJsonBytes(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings): Batch[] {
-  if (s.lineSep !== undefined || hasLoneCarriageReturn(input)) return readJsonText(file, decodeText(input), schema, s);
+/**
+ * `input` is a whole file, or (`atFileStart` false) a run of whole lines from inside one, as a
+ * parallel scan hands out; line numbers in errors then count from the run's start.
+ */
+export function readJsonBytes(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart = true): Batch[] {
+  if (s.lineSep !== undefined || hasLoneCarriageReturn(input)) {
+    const text = atFileStart ? decodeText(input) : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
+    return readJsonText(file, text, schema, s);
+  }
   const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   const rows = new JsonRows(file, schema, s);
   const scanner = new LineScanner(buf as Buffer & SliceDecoders, rows, !s.dateTime.customTimestampFormat);
-  let pos = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0; // UTF-8 BOM
+  let pos = atFileStart && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0; // UTF-8 BOM
   let lineNo = 0;
   let from = 0;
   let stop = 0;

@@ -11,6 +11,11 @@ export class SourceOptions {
     for (const [k, v] of Object.entries(raw)) if (v !== undefined && v !== null) this.map.set(k.toLowerCase(), String(v));
   }
 
+  /** The options as a plain record (lower-case keys), e.g. to hand them to a worker thread. */
+  toRecord(): Record<string, string> {
+    return Object.fromEntries(this.map);
+  }
+
   get(key: string): string | undefined {
     return this.map.get(key.toLowerCase());
   }

@@ -13,7 +13,9 @@ import { readCsvText } from "./csv-read.js";
 import { dateTimeText } from "./datetime-text.js";
 import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json-infer.js";
+import { readJsonFileParallel } from "./json-parallel.js";
 import { readJsonBytes } from "./json-scan.js";
+import { jsonReadSettings } from "./json-settings.js";
 import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet.js";
@@ -75,13 +77,11 @@ export async function inferFileSchema(
 
 async function readData(fmt: FileFormat, file: string, schema: StructType, o: SourceOptions, tz: string): Promise<Batch[]> {
   switch (fmt) {
-    case "json":
-      return readJsonBytes(file, await readInputBytes(file), schema, {
-        mode: parseMode(o),
-        corruptColumn: corruptColumnName(o),
-        dateTime: dateTimeText(o, tz),
-        lineSep: o.get("lineSep"),
-      });
+    case "json": {
+      const settings = jsonReadSettings(o, tz);
+      const parallel = await readJsonFileParallel(file, schema, o.toRecord(), tz, settings);
+      return parallel ?? readJsonBytes(file, await readInputBytes(file), schema, settings);
+    }
     case "csv":
       return readCsvText(file, await readInputText(file), schema, csvReadOptions(o), dateTimeText(o, tz));
     case "text":

@@ -1,0 +1,33 @@
+/**
+ * Worker-thread entry of the parallel JSON scan (json-parallel.ts): decodes one line-aligned
+ * range of a file held in shared memory and sends the column batches back, moving their typed
+ * arrays instead of copying them.
+ */
+
+import type { Transferable } from "node:worker_threads";
+import type { Batch } from "../../columnar/batch.js";
+import type { Vector } from "../../columnar/vector.js";
+import { serveTasks } from "../../common/worker-pool.js";
+import type { JsonRangeRequest } from "./json-parallel.js";
+import { readJsonBytes } from "./json-scan.js";
+import { jsonReadSettings } from "./json-settings.js";
+import { SourceOptions } from "./options.js";
+
+function buffersOf(v: Vector, out: Transferable[]): void {
+  const movable = (b: ArrayBufferLike): void => {
+    if (b instanceof ArrayBuffer) out.push(b);
+  };
+  if (!Array.isArray(v.values)) movable((v.values as Uint8Array).buffer);
+  if (v.validity) movable(v.validity.buffer);
+  for (const c of v.children ?? []) buffersOf(c, out);
+}
+
+serveTasks<JsonRangeRequest, Batch[]>((r) => {
+  const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
+  const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
+  const result = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+  const transfer: Transferable[] = [];
+  for (const b of result) for (const c of b.columns) buffersOf(c, transfer);
+  // A buffer may back several views (never here, but a duplicate in the list throws).
+  return { result, transfer: [...new Set(transfer)] };
+});
