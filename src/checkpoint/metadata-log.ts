@@ -106,8 +106,20 @@ export class FileMetadataLog<T> implements MetadataLog<T> {
     return { batchId: last, entry: (await this.get(last))! };
   }
 
+  /**
+   * Ids below this were deleted by an earlier purge of this object (null: none yet). Entries
+   * are only ever added at the end, so later purges delete [purgedBelow, threshold) without
+   * listing the folder (Spark lists it on every purge).
+   */
+  private purgedBelow: number | null = null;
+
   async purge(threshold: number): Promise<void> {
-    for (const id of await this.ids()) if (id < threshold) await this.fsys.unlink(this.file(id)).catch(() => {});
+    if (this.purgedBelow === null) {
+      for (const id of await this.ids()) if (id < threshold) await this.fsys.unlink(this.file(id)).catch(() => {});
+    } else {
+      for (let id = this.purgedBelow; id < threshold; id++) await this.fsys.unlink(this.file(id)).catch(() => {});
+    }
+    this.purgedBelow = Math.max(this.purgedBelow ?? 0, threshold);
   }
 }
 
