@@ -13,7 +13,8 @@
  * omission.
  * Query: withWatermark(ts, 4 s) → groupBy(window(ts, 1 s)) → count(), max(seq) → update mode →
  * foreachBatch sink, default trigger (micro-batches back to back, polling every
- * spark.sql.streaming.pollingDelay when idle). The sink collects the batch's rows; max(seq)
+ * spark.sql.streaming.pollingDelay when idle; the memory stream's addData ends that wait
+ * early through StreamSource.onDataAvailable). The sink collects the batch's rows; max(seq)
  * over them is the newest event delivered, and every event up to it not yet delivered gets
  * latency = now − its creation time. The first second is a warm-up and not counted.
  * Per-batch figures come from the progress events (durationMs.triggerExecution and its parts).

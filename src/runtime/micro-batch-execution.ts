@@ -87,6 +87,10 @@ export class MicroBatchExecution {
   private stopRequested = false;
   private readonly abort = new AbortController();
   private idleWaiters: { after: number; resolve: () => void }[] = [];
+  /** A source said data arrived (or a caller waits for idle) since the current trigger began. */
+  private woken = false;
+  /** Ends the current polling wait early; null when the loop is not polling. */
+  private endPoll: (() => void) | null = null;
   private triggerSeq = 0;
   private readonly progress: ProgressBuilder;
   private readonly hasWatermark: boolean;
@@ -178,7 +182,7 @@ export class MicroBatchExecution {
 
   /** Run triggers until the trigger says stop or stop() is called. */
   async run(): Promise<void> {
-    const { trigger, clock } = this.cfg;
+    const { trigger } = this.cfg;
     if (trigger.kind === "availableNow") {
       for (const s of this.cfg.sources) if (s.supportsAvailableNow) await s.prepareForAvailableNow();
     }
@@ -187,8 +191,20 @@ export class MicroBatchExecution {
       trigger.kind === "once" || (trigger.kind === "availableNow" && this.cfg.sources.some((s) => !s.supportsAvailableNow));
     const limits = this.readLimits();
     const pollMs = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
+    const unsubscribe = this.cfg.sources.map((s) => s.onDataAvailable?.(() => this.wake()));
+    try {
+      await this.loop(limits, singleBatch, pollMs);
+    } finally {
+      for (const u of unsubscribe) u?.();
+    }
+    this.notifyIdle(true);
+  }
+
+  private async loop(limits: ReadLimit[], singleBatch: boolean, pollMs: number): Promise<void> {
+    const { trigger, clock } = this.cfg;
     while (!this.stopRequested) {
       const started = clock.now();
+      this.woken = false;
       const ran = await this.runTrigger(limits);
       // Let timers and I/O callbacks run between triggers: with in-memory sources and logs a
       // trigger never leaves the microtask queue, and back-to-back batches would starve them.
@@ -207,11 +223,36 @@ export class MicroBatchExecution {
         }
         this.status = { ...this.status, message: "Waiting for next trigger", isTriggerActive: false };
         await clock.waitUntil(nextTriggerTime(now, trigger.intervalMs), this.abort.signal);
-      } else if (!ran && trigger.kind === "processingTime") {
-        await clock.waitUntil(clock.now() + pollMs, this.abort.signal);
+      } else if (!ran && trigger.kind === "processingTime" && !this.woken) {
+        await this.poll(pollMs);
       }
     }
-    this.notifyIdle(true);
+  }
+
+  /**
+   * Wait the polling delay, or less: a source that reports new data (onDataAvailable), a
+   * waitForIdle() call or stop() ends the wait. Spark sleeps the whole delay; the early end
+   * only moves the next trigger forward, it never skips or merges one.
+   */
+  private async poll(pollMs: number): Promise<void> {
+    const { clock } = this.cfg;
+    if (this.abort.signal.aborted) return;
+    const wake = new AbortController();
+    const end = () => wake.abort();
+    this.endPoll = end;
+    this.abort.signal.addEventListener("abort", end, { once: true });
+    try {
+      await clock.waitUntil(clock.now() + pollMs, wake.signal);
+    } finally {
+      this.abort.signal.removeEventListener("abort", end);
+      this.endPoll = null;
+    }
+  }
+
+  /** New data may be available: start the next trigger now if the loop is polling. */
+  private wake(): void {
+    this.woken = true;
+    this.endPoll?.();
   }
 
   private readLimits(): ReadLimit[] {
@@ -226,7 +267,10 @@ export class MicroBatchExecution {
 
   /** Resolves at the next trigger that starts after this call and finds nothing to do. */
   waitForIdle(): Promise<void> {
-    return new Promise((resolve) => this.idleWaiters.push({ after: this.triggerSeq, resolve }));
+    const p = new Promise<void>((resolve) => this.idleWaiters.push({ after: this.triggerSeq, resolve }));
+    // The answer needs one more trigger that finds nothing: no reason to wait out a poll first.
+    this.wake();
+    return p;
   }
   /** Wake waiters registered before the trigger that just found nothing started (all at the end). */
   private notifyIdle(all = false): void {
@@ -335,9 +379,11 @@ export class MicroBatchExecution {
       sourceData: (id) => data.get(id) ?? [],
       reportScanRows: (id, rows) => scanned.set(id, (scanned.get(id) ?? 0) + rows),
     };
+    // Read once per batch: without spark.sql.session.timeZone each read asks Intl for the system zone (~0.3 ms).
+    const timeZone = this.cfg.conf.timeZone;
     const ctx: ExecContext = {
       eval: {
-        timeZone: this.cfg.conf.timeZone,
+        timeZone,
         batchTimestampMs: b.timestampMs,
         watermarkMs: b.watermarkMs,
         ansi: this.cfg.conf.getBool("spark.sql.ansi.enabled"),
@@ -357,7 +403,7 @@ export class MicroBatchExecution {
           schema: this.cfg.outputSchema,
           batches: output,
           outputMode: this.cfg.outputMode,
-          timeZone: this.cfg.conf.timeZone,
+          timeZone,
         });
         crashPoint("afterSink", b.batchId);
       });

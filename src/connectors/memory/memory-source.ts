@@ -14,6 +14,7 @@ export class MemorySource implements StreamSource {
   /** Blocks with index <= this were committed and dropped. */
   private committed = -1;
   private availableNowEnd: number | null = null;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     readonly schema: StructType,
@@ -22,7 +23,12 @@ export class MemorySource implements StreamSource {
 
   addBlock(b: Batch): number {
     this.blocks.push(b);
+    for (const l of this.listeners) l();
     return this.blocks.length - 1;
+  }
+  onDataAvailable(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
   get latest(): number {
     return this.blocks.length - 1;
