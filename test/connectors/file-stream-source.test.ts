@@ -235,6 +235,24 @@ describe("file stream source: schema and errors", () => {
     await assert.rejects(src.getBatch(null, end!), (e: Error) => e.message.includes(bad));
   });
 
+  it("reading ahead changes nothing: a rewritten next file is read fresh, a bad one fails its own batch", async () => {
+    const dir = await tempDir();
+    for (let i = 0; i < 3; i++) await put(dir, `f${i}.json`, [i], 1000 + i);
+    const src = source(dir, null, { maxFilesPerTrigger: "1", mode: "FAILFAST" });
+    const t0 = await trigger(src, null);
+    assert.deepEqual(t0.ids, [0]);
+    // f1 was decoded ahead during batch 0; it changes before batch 1 lists it.
+    await put(dir, "f1.json", [10, 11], 1500);
+    const t1 = await trigger(src, t0.end);
+    assert.deepEqual(t1.ids, [10, 11]);
+    // f2 (read ahead during batch 1) turns malformed: only batch 2 fails, naming it.
+    const bad = join(dir, "f2.json");
+    await writeFile(bad, "{not json\n");
+    await utimes(bad, 2000, 2000);
+    const end = await src.latestOffset(t1.end, src.defaultReadLimit());
+    await assert.rejects(src.getBatch(t1.end, end!), (e: Error) => e.message.includes(bad));
+  });
+
   it("is registered for json, csv, parquet and text", () => {
     for (const f of ["json", "csv", "parquet", "text"]) {
       assert.ok(lookupSource(f));

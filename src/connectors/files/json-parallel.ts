@@ -57,12 +57,13 @@ function workerPool(): WorkerPool<JsonRangeRequest, Batch[]> {
 /** `parts` ranges of whole lines covering `bytes` (fewer when lines are long). */
 export function lineAlignedRanges(bytes: Uint8Array, parts: number): [number, number][] {
   const n = bytes.length;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // native indexOf
   const out: [number, number][] = [];
   let start = 0;
   for (let k = 1; k <= parts && start < n; k++) {
     let end = k === parts ? n : Math.max(start, Math.floor((n * k) / parts));
     if (end < n) {
-      const nl = bytes.indexOf(0x0a, end === 0 ? 0 : end - 1);
+      const nl = buf.indexOf(0x0a, end === 0 ? 0 : end - 1);
       end = nl < 0 ? n : nl + 1;
     }
     if (end > start) out.push([start, end]);
