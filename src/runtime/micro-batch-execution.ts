@@ -319,7 +319,6 @@ export class MicroBatchExecution {
           metadata: { batchWatermarkMs: W, batchTimestampMs: planned!.timestampMs, conf: this.cfg.checkpoint.stickyConf },
           offsets: planned!.ends,
         });
-        await this.cfg.checkpoint.purge(planned!.batchId);
         crashPoint("afterOffsetLog", planned!.batchId);
       });
     }
@@ -416,6 +415,9 @@ export class MicroBatchExecution {
       crashPoint("beforeCommitLog", b.batchId);
       await this.cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: this.tracker.currentWatermarkMs });
       crashPoint("afterCommitLog", b.batchId);
+      // Retention after the commit rather than before the batch (Spark): the deletes are off the
+      // path from the offset log to the sink, and offsets/N-1 stays until batch N committed.
+      await this.cfg.checkpoint.purge(b.batchId);
       for (let i = 0; i < this.cfg.sources.length; i++) if (b.ends[i] !== null) await this.cfg.sources[i]!.commit(b.ends[i]!);
     });
     await this.cfg.states.maintenance();
