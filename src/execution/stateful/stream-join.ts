@@ -7,9 +7,9 @@
  *   3. rows that can no longer match are evicted (see join-conditions.ts); for outer joins the
  *      evicted rows that never matched are emitted with NULLs for the other side — which is
  *      why outer rows appear only once the watermark passes.
- * State: per side and partition, one entry per join key holding `[matched, ...row values]`
- * lists (Spark keeps four stores per partition; progress reports numStateStoreInstances as
- * Spark's 4 × partitions).
+ * State: per side and partition one store, laid out as Spark's keyToNumValues +
+ * keyWithIndexToValue (join-state.ts): a count per join key and one `[matched, ...row values]`
+ * entry per row. Progress reports numStateStoreInstances as Spark's 4 × partitions.
  */
 
 import { deriveCleanup, type SideCleanup } from "../../analyzer/join-cleanup.js";
@@ -22,8 +22,8 @@ import { encodeKey, type StateStore } from "../../state/store.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
+import { allKeys, appendRow, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
-type Stored = [number, ...unknown[]];
 const NULL_KEY = "\u0000null";
 type Side = "left" | "right";
 
@@ -146,7 +146,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     let total = 0;
     for (const s of [...stores.left, ...stores.right]) {
       await s.commit();
-      for (const [, v] of s.entries()) total += (v as unknown[]).length;
+      total += totalRows(s);
     }
     metrics.numRowsTotal = total;
     metrics.numStateStoreInstances = st.numPartitions * 4;
@@ -178,14 +178,12 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   }
 
   private store(stores: StateStore[], key: string, row: Stored, n: number): void {
-    const s = stores[partitionOf(key, n)]!;
-    const list = (s.get(key) as Stored[] | undefined) ?? [];
-    s.put(key, [...list, row]);
+    appendRow(stores[partitionOf(key, n)]!, key, row);
   }
 
   /**
    * For each input row, the stored rows of the other side it matches (full condition).
-   * `onMatch` may flag a stored row in place; returning true removes it from state.
+   * `onMatch` may flag a stored row (on a copy it is given); returning true removes it from state.
    */
   private match(
     rows: unknown[][],
@@ -199,10 +197,16 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const result: unknown[][][] = rows.map(() => []);
     const pairs: unknown[][] = [];
     const refs: { row: number; key: string; idx: number }[] = [];
+    // Each key's rows, read once; kept current as matches flag them.
+    const lists = new Map<string, Stored[]>();
     rows.forEach((row, i) => {
       const key = keys[i]!;
       if (key === NULL_KEY) return;
-      const list = (other[partitionOf(key, n)]!.get(key) as Stored[] | undefined) ?? [];
+      let list = lists.get(key);
+      if (!list) {
+        list = rowsOf(other[partitionOf(key, n)]!, key);
+        lists.set(key, list);
+      }
       list.forEach((stored, idx) => {
         pairs.push(side === "left" ? [...row, ...stored.slice(1)] : [...stored.slice(1), ...row]);
         refs.push({ row: i, key, idx });
@@ -214,59 +218,52 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       const types = [...this.left.output, ...this.right.output].map((a) => a.type);
       keep = this.condition(batchFromRows(types, pairs), ctx.eval);
     }
-    const changed = new Map<string, Set<number>>();
+    const removed = new Map<string, Set<number>>();
     for (let k = 0; k < keep.length; k++) {
       const ref = refs[keep[k]!]!;
-      const s = other[partitionOf(ref.key, n)]!;
-      const list = s.get(ref.key) as Stored[];
+      const list = lists.get(ref.key)!;
       result[ref.row]!.push(list[ref.idx]!.slice(1));
       if (onMatch) {
         const copy = [...list[ref.idx]!] as Stored;
-        const remove = onMatch(copy);
-        const set = changed.get(ref.key) ?? new Set<number>();
-        if (remove) set.add(ref.idx);
-        changed.set(ref.key, set);
-        const updated = [...list];
-        updated[ref.idx] = copy;
-        s.put(ref.key, updated);
+        if (onMatch(copy)) removed.set(ref.key, (removed.get(ref.key) ?? new Set<number>()).add(ref.idx));
+        list[ref.idx] = copy;
+        setRow(other[partitionOf(ref.key, n)]!, ref.key, ref.idx, copy);
       }
     }
-    for (const [key, removed] of changed) {
-      if (!removed.size) continue;
-      const s = other[partitionOf(key, n)]!;
-      const list = (s.get(key) as Stored[]).filter((_, i) => !removed.has(i));
-      if (list.length) s.put(key, list);
-      else s.remove(key);
+    for (const [key, gone] of removed) {
+      const list = lists.get(key)!;
+      replaceRows(
+        other[partitionOf(key, n)]!,
+        key,
+        list.filter((_, i) => !gone.has(i)),
+        Math.min(...gone),
+      );
     }
     return result;
   }
 
   private evict(stores: StateStore[], cleanup: SideCleanup | null, evictMs: number, onEvict: (r: Stored) => unknown): number {
     if (!cleanup) return 0;
+    const { keyIndex, value } = cleanup;
+    const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
     let removed = 0;
     for (const s of stores) {
-      const updates: [string, Stored[]][] = [];
-      for (const [key, value] of s.entries()) {
-        const list = value as unknown as Stored[];
-        const gone = (r: Stored): boolean => {
-          if (cleanup.keyIndex !== undefined) {
-            const kv = (JSON.parse(key) as unknown[])[cleanup.keyIndex];
-            const t = typeof kv === "number" ? kv : ((kv as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY);
-            return t <= evictMs * 1000;
-          }
-          const v = r[cleanup.value!.column + 1];
-          const t = typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY);
-          return t <= (evictMs + cleanup.value!.offsetMs) * 1000;
-        };
-        const keep = list.filter((r) => {
-          if (!gone(r)) return true;
-          onEvict(r);
-          removed++;
-          return false;
+      for (const key of allKeys(s)) {
+        // A watermark in the join key settles all of the key's rows at once.
+        const keyGone = keyIndex !== undefined && endOf((JSON.parse(key) as unknown[])[keyIndex]) <= evictMs * 1000;
+        if (keyIndex !== undefined && !keyGone) continue;
+        const list = rowsOf(s, key);
+        const keep: Stored[] = [];
+        let first = -1;
+        list.forEach((r, i) => {
+          if (keyGone || endOf(r[value!.column + 1]) <= (evictMs + value!.offsetMs) * 1000) {
+            onEvict(r);
+            removed++;
+            if (first < 0) first = i;
+          } else keep.push(r);
         });
-        if (keep.length !== list.length) updates.push([key, keep]);
+        if (first >= 0) replaceRows(s, key, keep, first);
       }
-      for (const [k, v] of updates) v.length ? s.put(k, v) : s.remove(k);
     }
     return removed;
   }
