@@ -10,7 +10,7 @@
  * of the column positions any of its occurrences needs.
  */
 
-import { outputOf } from "../analyzer/types.js";
+import { outputOf, toAttribute } from "../analyzer/types.js";
 import { collectAttributes, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
@@ -51,8 +51,12 @@ function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds)
       }
       return p;
     }
-    case "project":
-      return Plans.project(p.projectList, prune(p.child, idsOf(p.projectList), streams));
+    case "project": {
+      // Drop items nobody above reads (the window rewrite projects every column through).
+      const kept = needed ? p.projectList.filter((e) => needed.has(toAttribute(e).exprId)) : p.projectList;
+      const list = kept.length > 0 ? kept : p.projectList.slice(0, 1);
+      return Plans.project(list, prune(p.child, idsOf(list), streams));
+    }
     case "filter": {
       if (!needed) return withPlanChildren(p, [prune(p.child, null, streams)]);
       return Plans.filter(p.condition, prune(p.child, plus(needed, [p.condition]), streams));
