@@ -3,42 +3,84 @@
  * the schema's fields by position (the corrupt-record column excluded), as Spark does with
  * `enforceSchema`. A token that doesn't parse as its column's type, or a token count different
  * from the column count, makes the record malformed; PERMISSIVE keeps the parsed tokens.
+ * `CsvRows` is shared with the byte scanner (csv-scan.ts), which fills the same scratch row.
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
-import { columnBuilder } from "./builders.js";
+import { type ColumnBuilder, columnBuilder } from "./builders.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
 import type { DateTimeText } from "./datetime-text.js";
 import { BATCH_ROWS } from "./json-read.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
-import { FAIL, textConverter } from "./text-values.js";
+import { type Converted, FAIL, textConverter } from "./text-values.js";
 
-export function readCsvText(file: string, text: string, schema: StructType, o: CsvReadOptions, dt: DateTimeText): Batch[] {
-  const fields = schema.fields;
-  const nf = fields.length;
-  const corruptIdx = corruptColumnIndex(schema, o.corruptColumn);
-  // Positions of the data columns: every field except the corrupt-record one.
-  const dataIdx: number[] = [];
-  for (let i = 0; i < nf; i++) if (i !== corruptIdx) dataIdx.push(i);
-  const nd = dataIdx.length;
-  const builders = fields.map((f) => columnBuilder(f.type));
-  const convs = fields.map((f) => textConverter(f.type, dt, o));
-  const scratch = new Array<unknown>(nf).fill(null);
-  const batches: Batch[] = [];
-  let rows = 0;
-  const flush = (): void => {
-    if (rows === 0) return;
-    batches.push(
+/** The rows of one CSV file being read: scratch row, parse-mode handling, builders and batches. */
+export class CsvRows {
+  readonly corruptIdx: number;
+  /** Positions of the data columns: every field except the corrupt-record one. */
+  readonly dataIdx: readonly number[];
+  readonly convs: readonly ((s: string) => Converted)[];
+  /** The record being assembled (converted values or null). */
+  readonly scratch: unknown[];
+  private readonly builders: ColumnBuilder[];
+  private readonly batches: Batch[] = [];
+  private rows = 0;
+  /** The current record's raw text; only asked for a malformed record. */
+  recordText: () => string = () => "";
+
+  constructor(
+    private readonly file: string,
+    schema: StructType,
+    private readonly o: CsvReadOptions,
+    dt: DateTimeText,
+  ) {
+    const fields = schema.fields;
+    this.corruptIdx = corruptColumnIndex(schema, o.corruptColumn);
+    const dataIdx: number[] = [];
+    for (let i = 0; i < fields.length; i++) if (i !== this.corruptIdx) dataIdx.push(i);
+    this.dataIdx = dataIdx;
+    this.builders = fields.map((f) => columnBuilder(f.type));
+    this.convs = fields.map((f) => textConverter(f.type, dt, o));
+    this.scratch = new Array<unknown>(fields.length).fill(null);
+  }
+
+  /** Appends the scratch row unless the parse mode drops (or fails on) a malformed record. */
+  commit(bad: boolean, line: number): void {
+    if (bad) {
+      if (this.o.mode === "FAILFAST") throw malformedRecordError(this.file, line, this.recordText());
+      if (this.o.mode === "DROPMALFORMED") return;
+    }
+    const scratch = this.scratch;
+    if (this.corruptIdx >= 0) scratch[this.corruptIdx] = bad ? this.recordText() : null;
+    const builders = this.builders;
+    for (let i = 0; i < builders.length; i++) builders[i]!.append(scratch[i]);
+    if (++this.rows === BATCH_ROWS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.rows === 0) return;
+    this.batches.push(
       makeBatch(
-        builders.map((b) => b.finish()),
-        rows,
+        this.builders.map((b) => b.finish()),
+        this.rows,
       ),
     );
-    rows = 0;
-  };
+    this.rows = 0;
+  }
 
+  finish(): Batch[] {
+    this.flush();
+    return this.batches;
+  }
+}
+
+export function readCsvText(file: string, text: string, schema: StructType, o: CsvReadOptions, dt: DateTimeText): Batch[] {
+  const rows = new CsvRows(file, schema, o, dt);
+  const { dataIdx, convs, scratch } = rows;
+  const nd = dataIdx.length;
   const tk = new CsvTokenizer(text, o.syntax);
+  rows.recordText = () => tk.recordText();
   let first = true;
   while (tk.next()) {
     if (first && o.header) {
@@ -61,14 +103,7 @@ export function readCsvText(file: string, text: string, schema: StructType, o: C
       }
     }
     for (let k = m; k < nd; k++) scratch[dataIdx[k]!] = null;
-    if (bad) {
-      if (o.mode === "FAILFAST") throw malformedRecordError(file, tk.line, tk.recordText());
-      if (o.mode === "DROPMALFORMED") continue;
-    }
-    if (corruptIdx >= 0) scratch[corruptIdx] = bad ? tk.recordText() : null;
-    for (let i = 0; i < nf; i++) builders[i]!.append(scratch[i]);
-    if (++rows === BATCH_ROWS) flush();
+    rows.commit(bad, tk.line);
   }
-  flush();
-  return batches;
+  return rows.finish();
 }

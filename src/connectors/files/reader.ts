@@ -9,7 +9,7 @@ import { AnalysisException } from "../../common/errors.js";
 import { type StructField, StructOf, type StructType } from "../../types/datatypes.js";
 import { inferCsvSchema } from "./csv-infer.js";
 import { csvReadOptions } from "./csv-options.js";
-import { readCsvText } from "./csv-read.js";
+import { readCsvBytes } from "./csv-scan.js";
 import { dateTimeText } from "./datetime-text.js";
 import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json-infer.js";
@@ -83,7 +83,7 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
       return parallel ?? readJsonBytes(file, await readInputBytes(file), schema, settings);
     }
     case "csv":
-      return readCsvText(file, await readInputText(file), schema, csvReadOptions(o), dateTimeText(o, tz));
+      return readCsvBytes(file, await readInputBytes(file), schema, csvReadOptions(o), dateTimeText(o, tz));
     case "text":
       return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
     case "parquet":

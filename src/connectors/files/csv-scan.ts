@@ -1,0 +1,384 @@
+/**
+ * CSV straight from bytes into columns. The scanner follows CsvTokenizer's grammar step by step
+ * on the UTF-8 bytes (every structural character — separator, quote, escape, comment, line end —
+ * is ASCII, and a UTF-8 multi-byte sequence never contains an ASCII byte, so token boundaries are
+ * the same in bytes and in decoded text). Unquoted integers, short decimals and ISO-8601 UTC
+ * timestamps are converted from the bytes; a string is created only for a STRING column, a
+ * quoted token, or a token the fast conversions do not cover, and that string goes through the
+ * same `textConverter` as the text path. Option sets the scanner does not mirror (a multi-char
+ * or non-ASCII separator, quote, escape or comment) take the text path (`readCsvText`) for the
+ * whole file. Both paths give the same rows (test/connectors/csv-scan.property.test.ts).
+ */
+import type { Batch } from "../../columnar/batch.js";
+import type { StructType } from "../../types/datatypes.js";
+import type { CsvReadOptions } from "./csv-options.js";
+import { CsvRows, readCsvText } from "./csv-read.js";
+import type { DateTimeText } from "./datetime-text.js";
+import { isoUtcMicros } from "./json-scan.js";
+import { decodeText } from "./lines.js";
+import { FAIL } from "./text-values.js";
+
+const LF = 0x0a;
+const CR = 0x0d;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+
+/** Buffer's own slice decoders (see json-scan.ts); not in @types/node. */
+interface SliceDecoders {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
+type Bytes = Buffer & SliceDecoders;
+
+/** How an unquoted token becomes its column value. */
+const AS_GENERIC = 0; // decoded text through the column's converter
+const AS_STRING = 1;
+const AS_BIGINT = 2;
+const AS_INT = 3;
+const AS_DOUBLE = 4;
+const AS_TIMESTAMP = 5;
+
+const STOP = 1;
+const NON_ASCII = 2;
+
+/** Exact powers of ten: an integer below 2^53 divided by one is correctly rounded, as Number() is. */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/** A syntax character's byte (-1 = disabled), or null if the scanner cannot mirror it. */
+function syntaxByte(ch: string, disabledIfNul: boolean): number | null {
+  if (ch.length !== 1) return null;
+  const c = ch.charCodeAt(0);
+  if (c === 0 && disabledIfNul) return -1;
+  return c < 0x80 && c !== LF && c !== CR ? c : null;
+}
+
+/** Text equal to `nullValue` is NULL; compared as UTF-8 bytes, which is exact unless it holds U+FFFD or a lone surrogate. */
+function nullValueBytes(v: string): Buffer | null | undefined {
+  if (v === "") return null; // empty tokens are NULL anyway
+  const bytes = Buffer.from(v, "utf8");
+  return v.includes("\uFFFD") || bytes.toString("utf8") !== v ? undefined : bytes;
+}
+
+/** Would the fast decimal grammar (`[+-]?digits[.digits]`) match this text? */
+const decimalLike = (v: string): boolean => /^[+-]?[0-9]*\.?[0-9]*$/.test(v);
+
+export function readCsvBytes(file: string, input: Uint8Array, schema: StructType, o: CsvReadOptions, dt: DateTimeText): Batch[] {
+  const syn = o.syntax;
+  const sep = syntaxByte(syn.sep, false);
+  const quote = syntaxByte(syn.quote, true);
+  const escByte = syntaxByte(syn.escape, true);
+  const comment = syntaxByte(syn.comment, true);
+  const nullBytes = nullValueBytes(o.nullValue);
+  if (sep === null || quote === null || escByte === null || comment === null || nullBytes === undefined)
+    return readCsvText(file, decodeText(input), schema, o, dt);
+  const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength) as Bytes;
+  // decodeText drops two BOMs: TextDecoder strips one, then decodeText another.
+  let pos = 0;
+  for (let k = 0; k < 2; k++) if (buf[pos] === 0xef && buf[pos + 1] === 0xbb && buf[pos + 2] === 0xbf) pos += 3;
+  const rows = new CsvRows(file, schema, o, dt);
+  const fastDouble = !(decimalLike(o.nanValue) || decimalLike(o.positiveInf) || decimalLike(o.negativeInf));
+  const modes = schema.fields.map((f) => {
+    switch (f.type.kind) {
+      case "string":
+        return AS_STRING;
+      case "bigint":
+        return AS_BIGINT;
+      case "int":
+        return AS_INT;
+      case "double":
+        return fastDouble ? AS_DOUBLE : AS_GENERIC;
+      case "timestamp":
+        return dt.customTimestampFormat ? AS_GENERIC : AS_TIMESTAMP;
+      default:
+        return AS_GENERIC;
+    }
+  });
+  new CsvScanner(buf, pos, rows, modes, sep, quote, escByte, comment, nullBytes, o).run();
+  return rows.finish();
+}
+
+class CsvScanner {
+  private readonly n: number;
+  private nextLine = 1;
+  /** Tokens of the current record so far, and how many of them are converted (0 for a header). */
+  private count = 0;
+  private limit = 0;
+  private readonly dataIdx: readonly number[];
+  private readonly convs: readonly ((s: string) => unknown)[];
+  private readonly scratch: unknown[];
+  private bad = false;
+  /** Byte range of the current record (terminator excluded). */
+  private start = 0;
+  private end = 0;
+  private readonly lead: boolean;
+  /** Per byte value: STOP ends an unquoted token, NON_ASCII needs UTF-8 decoding, 0 otherwise. */
+  private readonly stops = new Uint8Array(256);
+  private readonly trail: boolean;
+
+  constructor(
+    private readonly b: Bytes,
+    private pos: number,
+    private readonly rows: CsvRows,
+    private readonly modes: readonly number[],
+    private readonly sep: number,
+    private readonly quote: number,
+    private readonly esc: number,
+    private readonly comment: number,
+    private readonly nullBytes: Buffer | null,
+    private readonly o: CsvReadOptions,
+  ) {
+    this.n = b.length;
+    this.dataIdx = rows.dataIdx;
+    this.convs = rows.convs;
+    this.scratch = rows.scratch;
+    this.lead = o.syntax.ignoreLeadingWhiteSpace;
+    this.trail = o.syntax.ignoreTrailingWhiteSpace;
+    this.stops.fill(NON_ASCII, 0x80);
+    this.stops[LF] = this.stops[CR] = this.stops[sep] = STOP;
+    rows.recordText = () => b.utf8Slice(this.start, this.end);
+  }
+
+  /** CsvTokenizer.skipNewline. */
+  private skipNewline(p: number): number {
+    const c = this.b[p];
+    if (c === CR) {
+      this.nextLine++;
+      return this.b[p + 1] === LF ? p + 2 : p + 1;
+    }
+    if (c === LF) {
+      this.nextLine++;
+      return p + 1;
+    }
+    return p;
+  }
+
+  run(): void {
+    const b = this.b;
+    const n = this.n;
+    const nd = this.dataIdx.length;
+    const rows = this.rows;
+    let p = this.pos;
+    let first = true;
+    for (;;) {
+      // Blank lines and comment lines are not records.
+      for (;;) {
+        if (p >= n) return;
+        const c = b[p]!;
+        if (c === LF || c === CR) p = this.skipNewline(p);
+        else if (c === this.comment) {
+          while (p < n && b[p] !== LF && b[p] !== CR) p++;
+          p = this.skipNewline(p);
+        } else break;
+      }
+      this.start = p;
+      const line = this.nextLine;
+      this.count = 0;
+      this.bad = false;
+      this.limit = first && this.o.header ? 0 : nd;
+      for (;;) {
+        p = this.field(p);
+        if (p < n && b[p] === this.sep) {
+          p++;
+          if (p >= n || b[p] === LF || b[p] === CR) {
+            this.unquoted(p, p, 0); // trailing separator: one more empty token
+            break;
+          }
+          continue;
+        }
+        break;
+      }
+      this.end = p;
+      p = this.skipNewline(p);
+      if (first && this.o.header) {
+        first = false;
+        continue;
+      }
+      first = false;
+      for (let k = this.count; k < nd; k++) this.scratch[this.dataIdx[k]!] = null;
+      rows.commit(this.bad || this.count !== nd, line);
+    }
+  }
+
+  /** One token at p (CsvTokenizer.field); returns the position of the separator/terminator/end. */
+  private field(p: number): number {
+    const b = this.b;
+    const n = this.n;
+    if (this.lead) while (p < n && (b[p] === 0x20 || b[p] === 0x09)) p++;
+    if (p < n && b[p] === this.quote) return this.quotedField(p + 1);
+    const s = p;
+    const stops = this.stops;
+    let t = 0;
+    while (p < n && (t = stops[b[p]!]!) === 0) p++;
+    let high = 0;
+    if (t === NON_ASCII) {
+      high = 0x80;
+      while (p < n && stops[b[p]!] !== STOP) p++;
+    }
+    let e = p;
+    if (this.trail) while (e > s && (b[e - 1] === 0x20 || b[e - 1] === 0x09)) e--;
+    this.unquoted(s, e, high);
+    return p;
+  }
+
+  /** An unquoted token's value (tokenValue + the column converter), fast paths first. */
+  private unquoted(s: number, e: number, high: number): void {
+    const k = this.count++;
+    if (k >= this.limit) return;
+    const col = this.dataIdx[k]!;
+    let v: unknown;
+    if (s === e || (this.nullBytes !== null && this.isNull(s, e))) v = null;
+    else {
+      const b = this.b;
+      switch (this.modes[col]) {
+        case AS_STRING:
+          v = high < 0x80 ? b.latin1Slice(s, e) : b.utf8Slice(s, e);
+          break;
+        case AS_BIGINT:
+          v = this.integer(s, e, col, true);
+          break;
+        case AS_INT:
+          v = this.integer(s, e, col, false);
+          break;
+        case AS_DOUBLE:
+          v = this.decimal(s, e, col);
+          break;
+        case AS_TIMESTAMP:
+          v = isoUtcMicros(b, s, e);
+          if (Number.isNaN(v)) v = this.convs[col]!(b.utf8Slice(s, e));
+          break;
+        default:
+          v = this.convs[col]!(high < 0x80 ? b.latin1Slice(s, e) : b.utf8Slice(s, e));
+      }
+    }
+    if (v === FAIL) {
+      this.bad = true;
+      v = null;
+    }
+    this.scratch[col] = v;
+  }
+
+  private isNull(s: number, e: number): boolean {
+    const nb = this.nullBytes!;
+    if (e - s !== nb.length) return false;
+    for (let j = 0; j < nb.length; j++) if (this.b[s + j] !== nb[j]) return false;
+    return true;
+  }
+
+  /**
+   * Java's parseLong/parseInt (`[+-]?\d+`): any other byte fails, as the converter's regex
+   * does. Up to 15 digits the running value is exact; longer ones go through the converter.
+   */
+  private integer(s: number, e: number, col: number, long: boolean): unknown {
+    const b = this.b;
+    let p = s;
+    const c0 = b[p];
+    const neg = c0 === MINUS;
+    if (neg || c0 === PLUS) p++;
+    if (p === e) return FAIL;
+    let v = 0;
+    for (let q = p; q < e; q++) {
+      const d = b[q]! - 0x30;
+      if (d < 0 || d > 9) return FAIL;
+      v = v * 10 + d;
+    }
+    if (e - p > 15) return this.convs[col]!(b.latin1Slice(s, e));
+    if (long) return neg ? 0 - v : v; // Number(BigInt("-0")) is +0
+    const r = neg ? -v : v; // Number("-0") is -0
+    return r >= -2147483648 && r <= 2147483647 ? r : FAIL;
+  }
+
+  /**
+   * `[+-]?digits[.digits]` with at most 15 digits: digits / 10^fraction is correctly rounded,
+   * so equal to Number() of the text. Anything else (exponent, suffix, NaN, blanks, ...) goes
+   * through the converter.
+   */
+  private decimal(s: number, e: number, col: number): unknown {
+    const b = this.b;
+    let p = s;
+    const c0 = b[p];
+    const neg = c0 === MINUS;
+    if (neg || c0 === PLUS) p++;
+    let v = 0;
+    let digits = 0;
+    let frac = -1;
+    for (; p < e; p++) {
+      const c = b[p]!;
+      const d = c - 0x30;
+      if (d >= 0 && d <= 9) {
+        v = v * 10 + d;
+        digits++;
+        if (frac >= 0) frac++;
+      } else if (c === DOT && frac < 0) frac = 0;
+      else break;
+    }
+    if (p !== e || digits === 0 || digits > 15) return this.convs[col]!(b.utf8Slice(s, e));
+    const r = frac > 0 ? v / POW10[frac]! : v;
+    return neg ? -r : r;
+  }
+
+  /** CsvTokenizer.quotedField, after the opening quote: the token is always a string. */
+  private quotedField(p: number): number {
+    const b = this.b;
+    const n = this.n;
+    const q = this.quote;
+    const esc = this.esc;
+    let out = "";
+    let s = p;
+    for (;;) {
+      if (p >= n) {
+        // Unterminated quote: the rest of the input is the value.
+        this.quotedToken(out + b.utf8Slice(s, p));
+        return p;
+      }
+      const c = b[p]!;
+      if (c === esc && esc !== q) {
+        const d = b[p + 1];
+        if (d === q || d === esc) {
+          out += b.utf8Slice(s, p) + String.fromCharCode(d);
+          p += 2;
+          s = p;
+          continue;
+        }
+      }
+      if (c === q) {
+        if (b[p + 1] === q) {
+          out += b.utf8Slice(s, p + 1);
+          p += 2;
+          s = p;
+          continue;
+        }
+        out += b.utf8Slice(s, p);
+        p++;
+        break;
+      }
+      if (c === LF || (c === CR && b[p + 1] !== LF)) this.nextLine++;
+      p++;
+    }
+    // Text after the closing quote up to the separator stays part of the value.
+    const s2 = p;
+    while (p < n) {
+      const c = b[p]!;
+      if (c === LF || c === CR || c === this.sep) break;
+      p++;
+    }
+    let tail = b.utf8Slice(s2, p);
+    if (this.trail) tail = tail.trimEnd();
+    this.quotedToken(out + tail);
+    return p;
+  }
+
+  private quotedToken(tok: string): void {
+    const k = this.count++;
+    if (k >= this.limit) return;
+    const col = this.dataIdx[k]!;
+    const o = this.o;
+    const t = tok === "" ? o.emptyValue : tok;
+    let v = t === o.nullValue ? null : this.convs[col]!(t);
+    if (v === FAIL) {
+      this.bad = true;
+      v = null;
+    }
+    this.scratch[col] = v;
+  }
+}
