@@ -2,6 +2,7 @@
  * Growable column builders: readers append decoded values straight into typed arrays, so no
  * row objects exist between the parser and the finished Vector.
  */
+import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { allocValues, makeVector, physicalOf, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 
@@ -180,5 +181,42 @@ export function columnBuilder(type: DataType): ColumnBuilder {
       return new ObjectBuilder(type);
     default:
       return new TypedBuilder(type);
+  }
+}
+
+/** Rows per batch a reader produces. */
+export const BATCH_ROWS = 32_768;
+
+/** Rows of internal values (in schema order) into column builders, a batch every BATCH_ROWS rows. */
+export class RowBatches {
+  private readonly builders: ColumnBuilder[];
+  private readonly batches: Batch[] = [];
+  private rows = 0;
+
+  constructor(schema: StructType) {
+    this.builders = schema.fields.map((f) => columnBuilder(f.type));
+  }
+
+  append(row: readonly unknown[]): void {
+    const builders = this.builders;
+    for (let i = 0; i < builders.length; i++) builders[i]!.append(row[i]);
+    if (++this.rows === BATCH_ROWS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.rows === 0) return;
+    this.batches.push(
+      makeBatch(
+        this.builders.map((b) => b.finish()),
+        this.rows,
+      ),
+    );
+    this.rows = 0;
+  }
+
+  /** Everything appended, as batches (the last one possibly short). */
+  finish(): Batch[] {
+    this.flush();
+    return this.batches;
   }
 }

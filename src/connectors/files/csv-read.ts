@@ -5,13 +5,12 @@
  * from the column count, makes the record malformed; PERMISSIVE keeps the parsed tokens.
  * `CsvRows` is shared with the byte scanner (csv-scan.ts), which fills the same scratch row.
  */
-import { type Batch, makeBatch } from "../../columnar/batch.js";
+import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
-import { type ColumnBuilder, columnBuilder } from "./builders.js";
+import { RowBatches } from "./builders.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
 import type { DateTimeText } from "./datetime-text.js";
-import { BATCH_ROWS } from "./json-read.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
 import { type Converted, FAIL, textConverter } from "./text-values.js";
 
@@ -23,9 +22,7 @@ export class CsvRows {
   readonly convs: readonly ((s: string) => Converted)[];
   /** The record being assembled (converted values or null). */
   readonly scratch: unknown[];
-  private readonly builders: ColumnBuilder[];
-  private readonly batches: Batch[] = [];
-  private rows = 0;
+  private readonly out: RowBatches;
   /** The current record's raw text; only asked for a malformed record. */
   recordText: () => string = () => "";
 
@@ -40,7 +37,7 @@ export class CsvRows {
     const dataIdx: number[] = [];
     for (let i = 0; i < fields.length; i++) if (i !== this.corruptIdx) dataIdx.push(i);
     this.dataIdx = dataIdx;
-    this.builders = fields.map((f) => columnBuilder(f.type));
+    this.out = new RowBatches(schema);
     this.convs = fields.map((f) => textConverter(f.type, dt, o));
     this.scratch = new Array<unknown>(fields.length).fill(null);
   }
@@ -53,25 +50,11 @@ export class CsvRows {
     }
     const scratch = this.scratch;
     if (this.corruptIdx >= 0) scratch[this.corruptIdx] = bad ? this.recordText() : null;
-    const builders = this.builders;
-    for (let i = 0; i < builders.length; i++) builders[i]!.append(scratch[i]);
-    if (++this.rows === BATCH_ROWS) this.flush();
-  }
-
-  private flush(): void {
-    if (this.rows === 0) return;
-    this.batches.push(
-      makeBatch(
-        this.builders.map((b) => b.finish()),
-        this.rows,
-      ),
-    );
-    this.rows = 0;
+    this.out.append(scratch);
   }
 
   finish(): Batch[] {
-    this.flush();
-    return this.batches;
+    return this.out.finish();
   }
 }
 

@@ -5,17 +5,15 @@
  * values are converted straight into column builders; a reused scratch row lets DROPMALFORMED
  * discard a record before it lands.
  */
-import { type Batch, makeBatch } from "../../columnar/batch.js";
+import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
-import { type ColumnBuilder, columnBuilder } from "./builders.js";
+import { RowBatches } from "./builders.js";
 import type { DateTimeText } from "./datetime-text.js";
 import { fieldReader, type JsonConverter, jsonConverter } from "./json-values.js";
 import { splitLines } from "./lines.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
 import type { ParseMode } from "./options.js";
 import { FAIL } from "./text-values.js";
-
-export const BATCH_ROWS = 32_768;
 
 export interface JsonReadSettings {
   readonly mode: ParseMode;
@@ -32,10 +30,8 @@ export class JsonRows {
   readonly converters: readonly JsonConverter[];
   /** The record being assembled: converted values, null, or FAIL for a value that did not convert. */
   readonly scratch: unknown[];
-  private readonly builders: ColumnBuilder[];
+  private readonly out: RowBatches;
   private readonly readers: ((o: Record<string, unknown>) => unknown)[];
-  private readonly batches: Batch[] = [];
-  private rows = 0;
 
   constructor(
     private readonly file: string,
@@ -45,7 +41,7 @@ export class JsonRows {
     const fields = schema.fields;
     this.fieldCount = fields.length;
     this.corruptIdx = corruptColumnIndex(schema, s.corruptColumn);
-    this.builders = fields.map((f) => columnBuilder(f.type));
+    this.out = new RowBatches(schema);
     this.readers = fields.map((f) => fieldReader(f.name));
     this.converters = fields.map((f) => jsonConverter(f.type, s.dateTime));
     this.scratch = new Array<unknown>(this.fieldCount).fill(null);
@@ -101,8 +97,7 @@ export class JsonRows {
     if (bad && this.s.mode === "FAILFAST") throw malformedRecordError(this.file, lineNo, line ?? this.lineText());
     if (!(bad && this.s.mode === "DROPMALFORMED")) {
       if (this.corruptIdx >= 0) scratch[this.corruptIdx] = bad ? (line ?? this.lineText()) : null;
-      for (let i = 0; i < this.fieldCount; i++) this.builders[i]!.append(scratch[i]);
-      if (++this.rows === BATCH_ROWS) this.flush();
+      this.out.append(scratch);
     }
     scratch.fill(null);
   }
@@ -110,20 +105,8 @@ export class JsonRows {
   /** The current record's text when `commit` is not given it (set by the byte scanner). */
   lineText: () => string = () => "";
 
-  private flush(): void {
-    if (this.rows === 0) return;
-    this.batches.push(
-      makeBatch(
-        this.builders.map((b) => b.finish()),
-        this.rows,
-      ),
-    );
-    this.rows = 0;
-  }
-
   finish(): Batch[] {
-    this.flush();
-    return this.batches;
+    return this.out.finish();
   }
 }
 

@@ -6,7 +6,7 @@ import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
 import { field, StringType, StructOf, type StructType } from "../../types/datatypes.js";
-import { BATCH_ROWS } from "./json-read.js";
+import { BATCH_ROWS } from "./builders.js";
 import { splitLines } from "./lines.js";
 
 export const TEXT_SCHEMA: StructType = StructOf([field("value", StringType, true)]);
