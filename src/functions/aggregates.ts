@@ -172,6 +172,8 @@ class PickAcc implements Accumulator {
     /** Should candidate x replace the current value? */
     private readonly better: (x: unknown, cur: unknown) => boolean,
     private readonly skipNulls: boolean,
+    /** min (-1) / max (1): `better` is "compares lower / higher", so struct rows can be ranked in place. */
+    private readonly order: -1 | 0 | 1 = 0,
   ) {}
   resize(n: number): void {
     this.set = growU8(this.set, n);
@@ -186,11 +188,30 @@ class PickAcc implements Accumulator {
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[0]!;
+    if (this.order !== 0 && v.children) {
+      this.updateStructs(g, n, v);
+      return;
+    }
     const numeric = !Array.isArray(v.values) && !v.children;
     for (let i = 0; i < n; i++) {
       const x = numeric ? (v.validity !== null && v.validity[i] === 0 ? null : v.values[i]) : getValue(v, i);
       this.offer(g[i]!, x);
     }
+  }
+  /**
+   * min/max of a struct column: each group's best row of the batch is found by comparing the
+   * rows in the vectors, and only that row becomes an object (a struct value per input row was
+   * most of max(struct(...))'s cost). Ties keep the earliest row, as offering rows in order does.
+   */
+  private updateStructs(g: Int32Array, n: number, v: Vector): void {
+    const best = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      if (v.validity !== null && v.validity[i] === 0) continue; // min/max skip NULLs
+      const gid = g[i]!;
+      const b = best.get(gid);
+      if (b === undefined || compareRowsAt(v, i, b) * this.order > 0) best.set(gid, i);
+    }
+    for (const [gid, i] of best) this.offer(gid, getValue(v, i));
   }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {
     const [v, s] = buffers as [Vector, Vector];
@@ -203,6 +224,21 @@ class PickAcc implements Accumulator {
   evaluate(n: number): Vector {
     return vectorFromValues(this.type, this.values.slice(0, n));
   }
+}
+
+/** compareValues(getValue(v, i), getValue(v, j)) for non-null struct rows, without building them. */
+function compareRowsAt(v: Vector, i: number, j: number): number {
+  for (const c of v.children!) {
+    const vi = c.validity === null || c.validity[i] === 1;
+    const vj = c.validity === null || c.validity[j] === 1;
+    if (!vi || !vj) {
+      if (vi !== vj) return vi ? 1 : -1; // NULL first
+      continue;
+    }
+    const r = c.children ? compareRowsAt(c, i, j) : compareValues(c.values[i], c.values[j]);
+    if (r !== 0) return r;
+  }
+  return 0;
 }
 
 class CollectListAcc implements Accumulator {
@@ -268,7 +304,7 @@ function sumLike(name: string, average: boolean): AggregateFunction {
   };
 }
 
-function pick(name: string, better: (x: unknown, cur: unknown) => boolean, orderable: boolean): AggregateFunction {
+function pick(name: string, better: (x: unknown, cur: unknown) => boolean, orderable: boolean, order: -1 | 0 | 1 = 0): AggregateFunction {
   const skipNulls = orderable;
   return {
     kind: "aggregate",
@@ -280,7 +316,7 @@ function pick(name: string, better: (x: unknown, cur: unknown) => boolean, order
       return { args, type: t };
     },
     bufferTypes: (types) => [types[0]!, BooleanType],
-    create: (types) => new PickAcc(types[0]!, better, skipNulls),
+    create: (types) => new PickAcc(types[0]!, better, skipNulls, order),
   };
 }
 
@@ -332,8 +368,8 @@ register(
   count,
   sumLike("sum", false),
   sumLike("avg", true),
-  pick("min", (x, cur) => x !== null && compareValues(x, cur) < 0, true),
-  pick("max", (x, cur) => x !== null && compareValues(x, cur) > 0, true),
+  pick("min", (x, cur) => x !== null && compareValues(x, cur) < 0, true, -1),
+  pick("max", (x, cur) => x !== null && compareValues(x, cur) > 0, true, 1),
   firstLast("first", true),
   firstLast("last", false),
   collect("collect_list", false),
