@@ -9,12 +9,16 @@ import { eliminateSubqueryAliases } from "./eliminate-subquery-aliases.js";
 import { inferJoinFilters } from "./infer-join-filters.js";
 import { pruneColumns } from "./prune-columns.js";
 import { pushDownPredicates } from "./push-down-predicates.js";
-import type { Rule } from "./rule.js";
+import type { OptimizerContext, Rule } from "./rule.js";
 
 export const RULES: readonly Rule[] = [eliminateSubqueryAliases, constantFolding, inferJoinFilters, pushDownPredicates, pruneColumns];
 
-export function optimize(plan: LogicalPlan, excluded: ReadonlySet<string> = new Set()): LogicalPlan {
+export function optimize(
+  plan: LogicalPlan,
+  excluded: ReadonlySet<string> = new Set(),
+  ctx: OptimizerContext = { keepStatefulInputs: false },
+): LogicalPlan {
   let p = plan;
-  for (const r of RULES) if (!excluded.has(r.name)) p = r.apply(p);
+  for (const r of RULES) if (!excluded.has(r.name)) p = r.apply(p, ctx);
   return p;
 }

@@ -8,11 +8,14 @@
  * schema is what the file source decodes), but one source can appear several times in a plan
  * (a stream joined with itself). So relations are narrowed in a second pass, each to the union
  * of the column positions any of its occurrences needs.
+ *
+ * A streaming query that hands late rows to the user keeps its stateful operators' inputs
+ * whole: a late row is delivered with all the columns it had (docs/late-data.md).
  */
 
 import { outputOf, toAttribute } from "../analyzer/types.js";
 import { collectAttributes, type Expr } from "../plan/expressions.js";
-import { type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
+import { isStreamingPlan, type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
 /** Streaming formats whose reader picks fields by name, so a narrower schema reads less. */
@@ -20,6 +23,12 @@ const PRUNABLE_STREAM_FORMATS = new Set(["json", "parquet"]);
 
 /** Column positions each streaming source id needs (null: all of them). */
 type StreamNeeds = Map<string, Set<number> | null>;
+
+interface PruneState {
+  readonly streams: StreamNeeds;
+  /** Late rows go to the user with all their columns: keep stateful operators' inputs whole. */
+  readonly keepStatefulInputs: boolean;
+}
 
 function idsOf(exprs: readonly Expr[]): Set<number> {
   const s = new Set<number>();
@@ -31,7 +40,8 @@ function plus(needed: Set<number>, exprs: readonly Expr[]): Set<number> {
   return new Set([...needed, ...idsOf(exprs)]);
 }
 
-function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds): LogicalPlan {
+function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): LogicalPlan {
+  const streams = st.streams;
   switch (p.kind) {
     case "fileRelation": {
       if (!needed || p.format === "text") return p;
@@ -55,20 +65,26 @@ function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds)
       // Drop items nobody above reads (the window rewrite projects every column through).
       const kept = needed ? p.projectList.filter((e) => needed.has(toAttribute(e).exprId)) : p.projectList;
       const list = kept.length > 0 ? kept : p.projectList.slice(0, 1);
-      return Plans.project(list, prune(p.child, idsOf(list), streams));
+      return Plans.project(list, prune(p.child, idsOf(list), st));
     }
     case "filter": {
-      if (!needed) return withPlanChildren(p, [prune(p.child, null, streams)]);
-      return Plans.filter(p.condition, prune(p.child, plus(needed, [p.condition]), streams));
+      if (!needed) return withPlanChildren(p, [prune(p.child, null, st)]);
+      return Plans.filter(p.condition, prune(p.child, plus(needed, [p.condition]), st));
     }
-    case "aggregate":
-      return Plans.aggregate(p.groupingExprs, p.aggregateExprs, prune(p.child, idsOf([...p.groupingExprs, ...p.aggregateExprs]), streams));
+    case "aggregate": {
+      const whole = st.keepStatefulInputs && isStreamingPlan(p.child);
+      return Plans.aggregate(
+        p.groupingExprs,
+        p.aggregateExprs,
+        prune(p.child, whole ? null : idsOf([...p.groupingExprs, ...p.aggregateExprs]), st),
+      );
+    }
     case "watermark": {
       if (!needed) break;
       // The event-time column is named, not referenced: keep whichever child column it names.
       const name = p.eventTime.toLowerCase();
       const eventTime = outputOf(p.child).filter((a) => a.name.toLowerCase() === name);
-      return withPlanChildren(p, [prune(p.child, plus(needed, eventTime), streams)]);
+      return withPlanChildren(p, [prune(p.child, plus(needed, eventTime), st)]);
     }
     case "sort":
       if (!needed) break;
@@ -79,12 +95,12 @@ function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds)
             needed,
             p.orders.map((o) => o.child),
           ),
-          streams,
+          st,
         ),
       ]);
     case "limit":
       if (!needed) break;
-      return withPlanChildren(p, [prune(p.child, needed, streams)]);
+      return withPlanChildren(p, [prune(p.child, needed, st)]);
     case "expand": {
       // Sliding windows: drop output columns nobody reads from every projection.
       if (!needed) break;
@@ -94,13 +110,14 @@ function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds)
       return Plans.expand(
         projections,
         keep.map((j) => p.output[j]!),
-        prune(p.child, idsOf(projections.flat()), streams),
+        prune(p.child, idsOf(projections.flat()), st),
       );
     }
     case "join": {
       if (!needed || p.usingColumns) break;
+      if (st.keepStatefulInputs && isStreamingPlan(p.left) && isStreamingPlan(p.right)) break;
       const n = p.condition ? plus(needed, [p.condition]) : needed;
-      return withPlanChildren(p, [prune(p.left, n, streams), prune(p.right, n, streams)]);
+      return withPlanChildren(p, [prune(p.left, n, st), prune(p.right, n, st)]);
     }
     default:
       break;
@@ -108,7 +125,7 @@ function prune(p: LogicalPlan, needed: Set<number> | null, streams: StreamNeeds)
   // Other nodes keep all their children's columns.
   return withPlanChildren(
     p,
-    planChildren(p).map((c) => prune(c, null, streams)),
+    planChildren(p).map((c) => prune(c, null, st)),
   );
 }
 
@@ -129,9 +146,9 @@ function narrowStreams(plan: LogicalPlan, streams: StreamNeeds): LogicalPlan {
 
 export const pruneColumns: Rule = {
   name: "ColumnPruning",
-  apply: (plan) => {
+  apply: (plan, ctx) => {
     const streams: StreamNeeds = new Map();
-    const pruned = prune(plan, new Set(outputOf(plan).map((a) => a.exprId)), streams);
+    const pruned = prune(plan, new Set(outputOf(plan).map((a) => a.exprId)), { streams, keepStatefulInputs: ctx.keepStatefulInputs });
     return narrowStreams(pruned, streams);
   },
 };

@@ -3,5 +3,13 @@ import type { LogicalPlan } from "../plan/logical.js";
 
 export interface Rule {
   readonly name: string;
-  apply(plan: LogicalPlan): LogicalPlan;
+  apply(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan;
+}
+
+export interface OptimizerContext {
+  /**
+   * A streaming query hands its late rows to the user (`onLateRows`, `lateRowsTable`): they
+   * keep all their columns, so the input of a stateful operator is not pruned.
+   */
+  readonly keepStatefulInputs: boolean;
 }

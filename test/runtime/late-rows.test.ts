@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { it } from "node:test";
 import { functions as F, Session } from "../../src/index.js";
 
@@ -50,4 +53,31 @@ it("late rows are counted as rows and groups, kept in a table, and explained", a
     /Open windows: 1\n {2}operator 0: ends 1970-01-01T00:00:30.000Z; closes once an event at or after 1970-01-01T00:00:35.000Z arrives/,
   );
   await q.stop();
+});
+
+it("late rows keep every column even where the query reads fewer (column pruning holds back)", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "arus-late-cols-"));
+  const rows = (ts: number[]) =>
+    ts.map((t) => JSON.stringify({ id: t, note: `n${t}`, event_time: new Date(t * 1000).toISOString() })).join("\n");
+  writeFileSync(path.join(dir, "a.json"), rows([12, 20, 27]));
+  const late: Record<string, unknown>[] = [];
+  const q = await s.readStream
+    .schema("id INT, note STRING, event_time TIMESTAMP")
+    .json(dir)
+    .withWatermark("event_time", "5 seconds")
+    .groupBy(F.window("event_time", "10 seconds"))
+    .count()
+    .writeStream.format("noop")
+    .onLateRows(async (df) => {
+      late.push(...(await df.collect()));
+    })
+    .start();
+  await q.processAllAvailable();
+  writeFileSync(path.join(dir, "b.json"), rows([13]));
+  await q.processAllAvailable();
+  await q.stop();
+  assert.deepEqual(
+    late.map((r) => [r.id, r.note, (r.event_time as Date).toISOString()]),
+    [[13, "n13", "1970-01-01T00:00:13.000Z"]],
+  );
 });

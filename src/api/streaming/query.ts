@@ -94,7 +94,7 @@ export class StreamingQuery {
         `Cannot start query with id ${q.id} as another query with the same id is already active. Perhaps you are attempting to restart a query from checkpoint ${checkpoint.describe()} that is already active.`,
       );
     }
-    const plan = optimize(df.plan, session.excludedRules());
+    const plan = optimize(df.plan, session.excludedRules(), { keepStatefulInputs: spec.lateRows !== null });
     const relations = streamingRelations(plan);
     q.sources = relations.map((r, i) =>
       lookupSource(r.format).create(r.options, StructOf(r.output.map((a) => field(a.name, a.type, a.nullable))), {
