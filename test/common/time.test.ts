@@ -67,6 +67,18 @@ describe("resolveTimeZone", () => {
     const tz = defaultTimeZone();
     assert.equal(resolveTimeZone(tz), tz);
   });
+  it("defaultTimeZone follows process.env.TZ when it changes (the zone is cached per value)", () => {
+    const before = process.env.TZ;
+    try {
+      process.env.TZ = "Asia/Jakarta";
+      assert.equal(defaultTimeZone(), "Asia/Jakarta");
+      process.env.TZ = "America/New_York";
+      assert.equal(defaultTimeZone(), "America/New_York");
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
 });
 
 describe("offsets and local time", () => {
