@@ -13,6 +13,7 @@ import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
 import { decodeText } from "../../src/connectors/files/lines.js";
 import { SourceOptions } from "../../src/connectors/files/options.js";
 import { parseSchema } from "../../src/sql/datatype.js";
+import { isoTimestamp } from "./arbitraries.js";
 
 const rowsOf = (batches: Batch[]): unknown[][] => batches.flatMap((b) => Array.from({ length: b.numRows }, (_, i) => rowValues(b, i)));
 
@@ -41,20 +42,6 @@ interface Syntax {
   quote: string;
   escape: string;
 }
-
-const digits = (n: number, max: number) => fc.integer({ min: 0, max }).map((v) => String(v).padStart(n, "0"));
-const isoTimestamp = fc
-  .tuple(
-    digits(4, 9999),
-    digits(2, 14),
-    digits(2, 32),
-    digits(2, 25),
-    digits(2, 61),
-    digits(2, 61),
-    fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 11 }),
-    fc.constantFrom("Z", "Z", "", "+07:00", "z", " Z"),
-  )
-  .map(([y, mo, d, h, mi, s, frac, zone]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${frac === "" ? "" : `.${frac}`}${zone}`);
 
 /** Raw text of a value, before quoting. */
 const value = fc.oneof(

@@ -6,10 +6,12 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type Batch, rowValues } from "../../src/columnar/batch.js";
 import { parseTimestamp } from "../../src/common/time.js";
+import { isoUtcMicros } from "../../src/connectors/files/byte-values.js";
 import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
 import { type JsonReadSettings, readJsonText } from "../../src/connectors/files/json-read.js";
-import { isoUtcMicros, readJsonBytes } from "../../src/connectors/files/json-scan.js";
+import { readJsonBytes } from "../../src/connectors/files/json-scan.js";
 import { parseSchema } from "../../src/sql/datatype.js";
+import { isoTimestamp } from "./arbitraries.js";
 
 const rowsOf = (batches: Batch[]): unknown[][] => batches.flatMap((b) => Array.from({ length: b.numRows }, (_, i) => rowValues(b, i)));
 
@@ -29,20 +31,6 @@ function sameResult(text: string, ddl: string, s: JsonReadSettings): void {
   }
   assert.deepStrictEqual(rowsOf(readJsonBytes("f.json", bytes, schema, s)), expected, JSON.stringify(text));
 }
-
-const digits = (n: number, max: number) => fc.integer({ min: 0, max }).map((v) => String(v).padStart(n, "0"));
-const isoTimestamp = fc
-  .tuple(
-    digits(4, 9999),
-    digits(2, 14),
-    digits(2, 32),
-    digits(2, 25),
-    digits(2, 61),
-    digits(2, 61),
-    fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 11 }),
-    fc.constantFrom("Z", "", "+07:00", "z", " Z"),
-  )
-  .map(([y, mo, d, h, mi, s, frac, zone]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${frac === "" ? "" : `.${frac}`}${zone}`);
 
 const scalar = fc.oneof(
   fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }).map(String),

@@ -11,10 +11,10 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
+import { asBytes, type Bytes, isoUtcMicros } from "./byte-values.js";
 import type { CsvReadOptions } from "./csv-options.js";
 import { CsvRows, readCsvText } from "./csv-read.js";
 import type { DateTimeText } from "./datetime-text.js";
-import { isoUtcMicros } from "./json-scan.js";
 import { decodeText } from "./lines.js";
 import { FAIL } from "./text-values.js";
 
@@ -23,13 +23,6 @@ const CR = 0x0d;
 const MINUS = 0x2d;
 const PLUS = 0x2b;
 const DOT = 0x2e;
-
-/** Buffer's own slice decoders (see json-scan.ts); not in @types/node. */
-interface SliceDecoders {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-type Bytes = Buffer & SliceDecoders;
 
 /** How an unquoted token becomes its column value. */
 const AS_GENERIC = 0; // decoded text through the column's converter
@@ -72,7 +65,7 @@ export function readCsvBytes(file: string, input: Uint8Array, schema: StructType
   const nullBytes = nullValueBytes(o.nullValue);
   if (sep === null || quote === null || escByte === null || comment === null || nullBytes === undefined)
     return readCsvText(file, decodeText(input), schema, o, dt);
-  const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength) as Bytes;
+  const buf = asBytes(input);
   // decodeText drops two BOMs: TextDecoder strips one, then decodeText another.
   let pos = 0;
   for (let k = 0; k < 2; k++) if (buf[pos] === 0xef && buf[pos + 1] === 0xbb && buf[pos + 2] === 0xbf) pos += 3;

@@ -8,8 +8,8 @@
  * reference: the two paths give the same rows (test/connectors/json-scan.test.ts checks it).
  */
 import type { Batch } from "../../columnar/batch.js";
-import { daysFromCivil, isValidDate } from "../../common/time.js";
 import type { StructType } from "../../types/datatypes.js";
+import { asBytes, type Bytes, isoUtcMicros } from "./byte-values.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
 import { decodeText } from "./lines.js";
 
@@ -27,15 +27,6 @@ const DOT = 0x2e;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
-/**
- * Buffer's own slice decoders (what `toString(encoding, start, end)` calls after checking its
- * arguments); called directly on the per-field path. Not in @types/node.
- */
-interface SliceDecoders {
-  latin1Slice(start: number, end: number): string;
-  utf8Slice(start: number, end: number): string;
-}
-
 /** Scan outcome of one line. */
 const FALLBACK = 0;
 const ROW = 1;
@@ -47,8 +38,7 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /** Hadoop's reader also ends lines at a lone `\r`; such files take the text path. */
 export function hasLoneCarriageReturn(bytes: Uint8Array): boolean {
-  // Buffer's indexOf is a native memchr; a plain Uint8Array's is a much slower builtin.
-  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const b = asBytes(bytes); // Buffer's indexOf is a native memchr, a Uint8Array's a slow builtin
   for (let i = b.indexOf(CR); i >= 0; i = b.indexOf(CR, i + 1)) if (b[i + 1] !== NEWLINE) return true;
   return false;
 }
@@ -62,9 +52,9 @@ export function readJsonBytes(file: string, input: Uint8Array, schema: StructTyp
     const text = atFileStart ? decodeText(input) : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
     return readJsonText(file, text, schema, s);
   }
-  const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const buf = asBytes(input);
   const rows = new JsonRows(file, schema, s);
-  const scanner = new LineScanner(buf as Buffer & SliceDecoders, rows, !s.dateTime.customTimestampFormat);
+  const scanner = new LineScanner(buf, rows, !s.dateTime.customTimestampFormat);
   let pos = atFileStart && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0; // UTF-8 BOM
   let lineNo = 0;
   let from = 0;
@@ -106,7 +96,7 @@ class LineScanner {
   private ascii = true;
 
   constructor(
-    private readonly buf: Buffer & SliceDecoders,
+    private readonly buf: Bytes,
     private readonly rows: JsonRows,
     fastTimestamps: boolean,
   ) {
@@ -404,45 +394,4 @@ class LineScanner {
 
 function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-}
-
-/** Two ASCII digits at p as a number, or NaN. */
-function two(b: Buffer, p: number): number {
-  const h = b[p]! - 0x30;
-  const l = b[p + 1]! - 0x30;
-  return h >= 0 && h <= 9 && l >= 0 && l <= 9 ? h * 10 + l : Number.NaN;
-}
-
-/**
- * `yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z` → microseconds since the epoch, or NaN for any other shape
- * (those go through the full parser). The value equals what the lenient cast parser gives:
- * a `Z` suffix is UTC in any session zone, and fraction digits past the sixth are dropped.
- */
-export function isoUtcMicros(b: Buffer, s: number, e: number): number {
-  const n = e - s;
-  if (n < 20 || b[e - 1] !== 0x5a /* Z */) return Number.NaN;
-  if (b[s + 4] !== MINUS || b[s + 7] !== MINUS || b[s + 10] !== 0x54 /* T */ || b[s + 13] !== COLON || b[s + 16] !== COLON)
-    return Number.NaN;
-  const year = two(b, s) * 100 + two(b, s + 2);
-  const month = two(b, s + 5);
-  const day = two(b, s + 8);
-  const hour = two(b, s + 11);
-  const minute = two(b, s + 14);
-  const second = two(b, s + 17);
-  if (!(hour <= 23 && minute <= 59 && second <= 59)) return Number.NaN; // NaN fails too
-  let micros = 0;
-  if (n > 20) {
-    if (b[s + 19] !== DOT) return Number.NaN;
-    const digits = e - 1 - (s + 20);
-    if (digits < 1 || digits > 9) return Number.NaN;
-    let scale = 100_000;
-    for (let p = s + 20; p < e - 1; p++) {
-      const d = b[p]! - 0x30;
-      if (d < 0 || d > 9) return Number.NaN;
-      if (scale >= 1) micros += d * scale;
-      scale /= 10;
-    }
-  }
-  if (!isValidDate(year, month, day)) return Number.NaN; // false for NaN parts too
-  return (daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
 }
