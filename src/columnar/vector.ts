@@ -215,6 +215,46 @@ export function slice(v: Vector, start: number, end: number): Vector {
   return makeVector(v.type, values, validity, n);
 }
 
+/**
+ * Row i of part j lands at i * k + j (k parts of equal length n): the rows of k projections of
+ * one batch, each input row's projections adjacent. One pass, no intermediate copy.
+ */
+export function interleave(type: DataType, parts: readonly Vector[]): Vector {
+  const k = parts.length;
+  if (k === 1) return parts[0]!;
+  const n = parts[0]!.length;
+  const total = n * k;
+  let validity: Uint8Array | null = null;
+  if (parts.some((p) => p.validity !== null)) {
+    validity = new Uint8Array(total);
+    for (let j = 0; j < k; j++) {
+      const src = parts[j]!.validity;
+      for (let i = 0; i < n; i++) validity[i * k + j] = src === null ? 1 : src[i]!;
+    }
+  }
+  if (type.kind === "struct") {
+    return makeVector(
+      type,
+      [],
+      validity,
+      total,
+      type.fields.map((f, c) =>
+        interleave(
+          f.type,
+          parts.map((p) => p.children![c]!),
+        ),
+      ),
+    );
+  }
+  const values = allocValues(type, total);
+  for (let j = 0; j < k; j++) {
+    const src = parts[j]!.values as ArrayLike<unknown>;
+    const dst = values as unknown[];
+    for (let i = 0; i < n; i++) dst[i * k + j] = src[i];
+  }
+  return makeVector(type, values, validity, total);
+}
+
 /** Concatenate vectors of one type. */
 export function concatVectors(type: DataType, parts: readonly Vector[]): Vector {
   if (parts.length === 1) return parts[0]!;

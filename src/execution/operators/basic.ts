@@ -3,7 +3,7 @@
  * union and limit.
  */
 import { type Batch, makeBatch, sliceBatch, takeBatch } from "../../columnar/batch.js";
-import { makeVector } from "../../columnar/vector.js";
+import { interleave, makeVector } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import { LongType } from "../../types/datatypes.js";
@@ -127,32 +127,19 @@ export class ExpandExec implements PhysicalOperator {
     for (const b of await this.child.execute(ctx)) {
       // Interleave so each input row's projections are adjacent (newest window first).
       const parts = this.compiled.map((p) => p.map((f) => f(b, ctx.eval)));
-      const k = parts.length;
-      const n = b.numRows;
-      const idx = new Int32Array(n * k);
-      for (let i = 0; i < n; i++) for (let j = 0; j < k; j++) idx[i * k + j] = j * n + i;
-      const stacked = this.output.map((a, c) =>
-        concatColumn(
-          a,
+      const columns = this.output.map((a, c) =>
+        interleave(
+          a.type,
           parts.map((p) => p[c]!),
         ),
       );
-      out.push(takeBatch(makeBatch(stacked, n * k), idx));
+      out.push(makeBatch(columns, b.numRows * parts.length));
     }
     return out;
   }
   describe(): string {
     return `${this.projections.length} projections, ${attrList(this.output)}`;
   }
-}
-
-import { concatVectors, type Vector } from "../../columnar/vector.js";
-
-function concatColumn(a: Attribute, parts: readonly Vector[]): Vector {
-  return concatVectors(
-    a.type,
-    parts.map((p) => (p.type === a.type ? p : { ...p, type: a.type })),
-  );
 }
 
 export class UnionExec implements PhysicalOperator {
