@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
 import { concatVectors, getValue, interleave, take, vectorFromValues } from "../../src/columnar/vector.js";
-import { field, IntegerType, LongType, StringType, StructOf } from "../../src/types/datatypes.js";
+import { type DataType, field, IntegerType, LongType, StringType, StructOf } from "../../src/types/datatypes.js";
 
 const WINDOW = StructOf([field("start", LongType), field("end", LongType)]);
-const TYPES = [
+const TYPES: { type: DataType; value: fc.Arbitrary<unknown> }[] = [
   { type: IntegerType, value: fc.integer({ min: -5, max: 5 }) },
   { type: StringType, value: fc.string({ maxLength: 3 }) },
   { type: WINDOW, value: fc.record({ start: fc.option(fc.integer(), { nil: null }), end: fc.integer() }) },
