@@ -120,6 +120,16 @@ const BUCKET_DAYS = 128;
 const BUCKET_SECONDS = BUCKET_DAYS * SECONDS_PER_DAY;
 const MAX_CACHED_BUCKETS = 20_000;
 
+/** Which slot of intlOffset's fields each numeric part of the formatted date fills. */
+const WALL_CLOCK_PARTS: ReadonlyMap<string, number> = new Map([
+  ["year", 0],
+  ["month", 1],
+  ["day", 2],
+  ["hour", 3],
+  ["minute", 4],
+  ["second", 5],
+]);
+
 class RegionZone implements Zone {
   readonly fixedOffset = null;
   private readonly fmt: Intl.DateTimeFormat;
@@ -195,40 +205,18 @@ class RegionZone implements Zone {
   /** Offset at one instant, by asking Intl for the local wall clock fields. */
   private intlOffset(utcSeconds: number): number {
     const parts = this.fmt.formatToParts(new Date(utcSeconds * 1000));
-    let y = 0;
-    let mo = 0;
-    let d = 0;
-    let h = 0;
-    let mi = 0;
-    let s = 0;
+    // Slots of WALL_CLOCK_PARTS: year, month, day, hour, minute, second.
+    const f = [0, 0, 0, 0, 0, 0];
     let bc = false;
     for (const p of parts) {
-      switch (p.type) {
-        case "year":
-          y = Number(p.value);
-          break;
-        case "month":
-          mo = Number(p.value);
-          break;
-        case "day":
-          d = Number(p.value);
-          break;
-        case "hour":
-          h = Number(p.value);
-          break;
-        case "minute":
-          mi = Number(p.value);
-          break;
-        case "second":
-          s = Number(p.value);
-          break;
-        case "era":
-          bc = p.value === "BC" || p.value === "B";
-          break;
+      if (p.type === "era") bc = p.value === "BC" || p.value === "B";
+      else {
+        const slot = WALL_CLOCK_PARTS.get(p.type);
+        if (slot !== undefined) f[slot] = Number(p.value);
       }
     }
-    if (bc) y = 1 - y;
-    const local = daysFromCivil(y, mo, d) * SECONDS_PER_DAY + h * 3600 + mi * 60 + s;
+    const [y, mo, d, h, mi, s] = f as [number, number, number, number, number, number];
+    const local = daysFromCivil(bc ? 1 - y : y, mo, d) * SECONDS_PER_DAY + h * 3600 + mi * 60 + s;
     return local - utcSeconds;
   }
 }
