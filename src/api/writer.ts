@@ -6,6 +6,7 @@ import { IllegalArgumentException } from "../common/errors.js";
 import { writeFiles } from "../connectors/files/index.js";
 import { saveAsTable } from "../connectors/table/index.js";
 import type { DataFrame } from "./dataframe.js";
+import { type OptionValue, setOption, setOptions } from "./options.js";
 import { checkFormat } from "./reader.js";
 import type { Session } from "./session.js";
 
@@ -34,13 +35,12 @@ export class DataFrameWriter {
     this.saveMode = m;
     return this;
   }
-  option(key: string, value: string | number | boolean): this {
-    this.opts[key] = String(value);
+  option(key: string, value: OptionValue): this {
+    setOption(this.opts, key, value);
     return this;
   }
-  options(opts: Record<string, string | number | boolean>): this {
-    for (const [k, v] of Object.entries(opts)) this.option(k, v);
-    return this;
+  options(opts: Record<string, OptionValue>): this {
+    return setOptions(this, opts);
   }
   partitionBy(...cols: (string | string[])[]): this {
     this.partitionCols = cols.flat();

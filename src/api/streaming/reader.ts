@@ -9,6 +9,7 @@ import { Plans } from "../../plan/logical.js";
 import { parseSchema } from "../../sql/index.js";
 import type { StructType } from "../../types/datatypes.js";
 import { DataFrame } from "../dataframe.js";
+import { type OptionValue, setOption, setOptions } from "../options.js";
 import type { Session } from "../session.js";
 import "../../connectors/builtin.js";
 
@@ -27,13 +28,12 @@ export class DataStreamReader {
     this.userSchema = typeof schema === "string" ? parseSchema(schema) : schema;
     return this;
   }
-  option(key: string, value: string | number | boolean): this {
-    this.opts[key] = String(value);
+  option(key: string, value: OptionValue): this {
+    setOption(this.opts, key, value);
     return this;
   }
-  options(opts: Record<string, string | number | boolean>): this {
-    for (const [k, v] of Object.entries(opts)) this.option(k, v);
-    return this;
+  options(opts: Record<string, OptionValue>): this {
+    return setOptions(this, opts);
   }
   load(path?: string): DataFrame {
     const options = path === undefined ? { ...this.opts } : { ...this.opts, path };

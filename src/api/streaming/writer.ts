@@ -9,6 +9,7 @@ import type { StreamSink } from "../../connectors/source.js";
 import type { TriggerSpec } from "../../runtime/trigger.js";
 import { parseTrigger } from "../../runtime/trigger.js";
 import type { DataFrame } from "../dataframe.js";
+import { type OptionValue, setOption, setOptions } from "../options.js";
 import type { Session } from "../session.js";
 import type { Row } from "../values.js";
 import { StreamingQuery } from "./query.js";
@@ -51,13 +52,12 @@ export class DataStreamWriter {
     this.triggerSpec = spec;
     return this;
   }
-  option(key: string, value: string | number | boolean): this {
-    this.opts[key] = String(value);
+  option(key: string, value: OptionValue): this {
+    setOption(this.opts, key, value);
     return this;
   }
-  options(opts: Record<string, string | number | boolean>): this {
-    for (const [k, v] of Object.entries(opts)) this.option(k, v);
-    return this;
+  options(opts: Record<string, OptionValue>): this {
+    return setOptions(this, opts);
   }
   queryName(name: string): this {
     this.name = name;
