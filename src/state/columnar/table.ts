@@ -4,7 +4,8 @@
  *
  * - Keys are split into int lanes (dictionary ids of STRING and STRUCT keys, INT/DATE/BOOLEAN
  *   values) and f64 lanes (BIGINT/DOUBLE/TIMESTAMP values); a lane of a nullable numeric key
- *   gets a validity byte column on its first NULL.
+ *   gets a validity byte column on its first NULL. Coding a batch's keys into lanes, and hashing
+ *   and comparing them, lives in key-codes.ts.
  * - Buffer columns (the aggregation buffers) are Float64Arrays, Uint8Arrays for BOOLEAN, each
  *   with a validity byte column when nullable. The aggregation operator merges into them in
  *   place, by entry id.
@@ -23,9 +24,10 @@
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import type { StructType } from "../../types/datatypes.js";
 import { gatherF64, gatherI32, gatherU8, grown, IntList, MIN_CAPACITY, nextCapacity } from "./arrays.js";
-import { StringDict, TupleDict } from "./dictionary.js";
+import type { StringDict, TupleDict } from "./dictionary.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "./hash.js";
-import type { ColumnarSchema, KeyColumn } from "./schema.js";
+import { type Codes, entryMatches, KeyCoder, type LaneRef, simpleKeys } from "./key-codes.js";
+import type { ColumnarSchema } from "./schema.js";
 
 const LIVE = 1;
 const TOUCHED = 2;
@@ -35,12 +37,6 @@ const REMOVED = 8;
 /** Undo granularity: the first touch of an entry saves the buffer values of its page of entries. */
 const PAGE_BITS = 12;
 const PAGE = 1 << PAGE_BITS;
-
-/** Where key column c lives: an int lane, an f64 lane, or nowhere (NULL type). */
-interface LaneRef {
-  readonly lane: "i" | "f" | "none";
-  readonly index: number;
-}
 
 /** Field f of the tuples with the given codes (0 for NULL tuples and NULL fields). */
 function tupleField(dict: TupleDict, f: number, codes: Int32Array, n: number): Float64Array {
@@ -54,22 +50,16 @@ function tupleField(dict: TupleDict, f: number, codes: Int32Array, n: number): F
   return out;
 }
 
-/** Codes of one batch's keys, lane by lane. */
-interface Codes {
-  ints: Int32Array[];
-  f64s: Float64Array[];
-  /** Per lane (ints first, then f64s), null = all valid. */
-  valid: (Uint8Array | null)[];
-}
-
 export class ColumnarTable {
   readonly schema: ColumnarSchema;
-  private readonly lanes: LaneRef[];
+  /** Turns a batch's key vectors into lane codes and hashes (key-codes.ts). */
+  private readonly coder: KeyCoder;
+  private readonly lanes: readonly LaneRef[];
   private readonly nInt: number;
   private readonly nF64: number;
   /** Dictionary of int lane j (STRING / STRUCT keys), or null for inline values. */
-  private readonly strDicts: (StringDict | null)[];
-  private readonly tupleDicts: (TupleDict | null)[];
+  private readonly strDicts: readonly (StringDict | null)[];
+  private readonly tupleDicts: readonly (TupleDict | null)[];
   /** Live entries whose int lane j holds a NULL dictionary code (-1). */
   private readonly nullCodes: number[];
 
@@ -108,19 +98,17 @@ export class ColumnarTable {
 
   constructor(schema: ColumnarSchema) {
     this.schema = schema;
-    let nInt = 0;
-    let nF64 = 0;
-    this.strDicts = [];
-    this.tupleDicts = [];
-    this.lanes = schema.keys.map((k): LaneRef => {
-      if (k.kind === "null") return { lane: "none", index: -1 };
-      if (k.kind === "num" && k.phys === "f64") return { lane: "f", index: nF64++ };
-      this.strDicts.push(k.kind === "str" ? new StringDict() : null);
-      this.tupleDicts.push(k.kind === "struct" ? new TupleDict(k.fields.length) : null);
-      return { lane: "i", index: nInt++ };
-    });
-    this.nInt = nInt;
-    this.nF64 = nF64;
+    const coder = new KeyCoder(schema.keys);
+    this.coder = coder;
+    // Aliases of the coder's layout and dictionaries (fixed for the table's life): the entry
+    // loops below read them as fields of the table.
+    this.lanes = coder.lanes;
+    this.nInt = coder.nInt;
+    this.nF64 = coder.nF64;
+    this.strDicts = coder.strDicts;
+    this.tupleDicts = coder.tupleDicts;
+    const nInt = coder.nInt;
+    const nF64 = coder.nF64;
     this.nullCodes = new Array(nInt).fill(0);
     this.ik = Array.from({ length: nInt }, () => new Int32Array(0));
     this.fk = Array.from({ length: nF64 }, () => new Float64Array(0));
@@ -204,161 +192,7 @@ export class ColumnarTable {
     for (let e = 0; e < this.hwm; e++) if (this.flags[e]! & LIVE) this.indexInsert(e);
   }
 
-  // ------------------------------------------------------------------ key codes of a batch
-
-  /** Per-lane codes for n rows of key vectors; `add`: add unseen dictionary values (else they get -2, "absent"). */
-  private codesOf(keys: readonly Vector[], n: number, add: boolean): Codes {
-    const ints: Int32Array[] = new Array(this.nInt);
-    const f64s: Float64Array[] = new Array(this.nF64);
-    const valid: (Uint8Array | null)[] = new Array(this.nInt + this.nF64).fill(null);
-    this.schema.keys.forEach((k, c) => {
-      const ref = this.lanes[c]!;
-      if (ref.lane === "none") return;
-      const v = keys[c]!;
-      if (ref.lane === "f") {
-        const vals = v.values as Float64Array;
-        const val = v.validity;
-        if (val === null) f64s[ref.index] = vals.length === n ? vals : vals.subarray(0, n);
-        else {
-          const out = new Float64Array(n);
-          for (let i = 0; i < n; i++) out[i] = val[i] === 0 ? 0 : vals[i]!;
-          f64s[ref.index] = out;
-          valid[this.nInt + ref.index] = val;
-        }
-        return;
-      }
-      ints[ref.index] = this.intCodes(k, ref.index, v, n, add, valid);
-    });
-    return { ints, f64s, valid };
-  }
-
-  private intCodes(k: KeyColumn, j: number, v: Vector, n: number, add: boolean, valid: (Uint8Array | null)[]): Int32Array {
-    const out = new Int32Array(n);
-    const val = v.validity;
-    if (k.kind === "num") {
-      const vals = v.values as Int32Array | Uint8Array;
-      for (let i = 0; i < n; i++) out[i] = val !== null && val[i] === 0 ? 0 : vals[i]!;
-      valid[j] = val;
-      return out;
-    }
-    if (k.kind === "str") {
-      const dict = this.strDicts[j]!;
-      const map = dict.index;
-      const vals = v.values as string[];
-      for (let i = 0; i < n; i++) {
-        if (val !== null && val[i] === 0) {
-          out[i] = -1;
-          continue;
-        }
-        const s = vals[i]!;
-        const id = map.get(s);
-        out[i] = id !== undefined ? id : add ? dict.getOrAdd(s) : -2;
-      }
-      return out;
-    }
-    // struct of numeric fields
-    const dict = this.tupleDicts[j]!;
-    const w = dict.width;
-    const kids = v.children!;
-    const fv = kids.map((c) => c.values as Float64Array | Int32Array | Uint8Array);
-    const fval = kids.map((c) => c.validity);
-    const plain = fval.every((x) => x === null);
-    const f0 = fv[0]!;
-    const f1 = w > 1 ? fv[1]! : f0;
-    const row = new Float64Array(w);
-    for (let i = 0; i < n; i++) {
-      if (val !== null && val[i] === 0) {
-        out[i] = -1;
-        continue;
-      }
-      // Runs of one window are the rule: reuse the previous row's code when its fields are equal.
-      if (plain && i > 0 && out[i - 1]! >= 0 && f0[i] === f0[i - 1] && f1[i] === f1[i - 1]) {
-        let same = true;
-        for (let f = 2; f < w; f++) {
-          const col = fv[f]!;
-          if (col[i] !== col[i - 1]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
-          out[i] = out[i - 1]!;
-          continue;
-        }
-      }
-      let m = 0;
-      for (let f = 0; f < w; f++) {
-        const fvv = fval[f];
-        if (fvv !== null && fvv !== undefined && fvv[i] === 0) {
-          m |= 1 << f;
-          row[f] = 0;
-        } else row[f] = fv[f]![i]!;
-      }
-      if (add) out[i] = dict.getOrAdd(row, m);
-      else {
-        const id = dict.idOf(row, m);
-        out[i] = id < 0 ? -2 : id;
-      }
-    }
-    return out;
-  }
-
-  private rowHashes(codes: Codes, n: number): Int32Array {
-    if (this.nF64 === 0 && this.nInt <= 2 && this.nInt > 0 && codes.valid.every((v) => v === null || v === undefined)) {
-      // the common shape (window + string key, string key, ...): one pass
-      const h = new Int32Array(n);
-      const c0 = codes.ints[0]!;
-      if (this.nInt === 1) for (let i = 0; i < n; i++) h[i] = fmix(mix(SEED, c0[i]!));
-      else {
-        const c1 = codes.ints[1]!;
-        for (let i = 0; i < n; i++) h[i] = fmix(mix(mix(SEED, c0[i]!), c1[i]!));
-      }
-      return h;
-    }
-    const h = new Int32Array(n).fill(SEED);
-    for (let j = 0; j < this.nInt; j++) {
-      const c = codes.ints[j]!;
-      const v = codes.valid[j];
-      if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, c[i]!);
-      else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : c[i]!);
-    }
-    for (let j = 0; j < this.nF64; j++) {
-      const c = codes.f64s[j]!;
-      const v = codes.valid[this.nInt + j];
-      if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, hashNumber(c[i]!));
-      else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : hashNumber(c[i]!));
-    }
-    for (let i = 0; i < n; i++) h[i] = fmix(h[i]!);
-    return h;
-  }
-
-  private matches(e: number, codes: Codes, i: number): boolean {
-    for (let j = 0; j < this.nInt; j++) if (this.ik[j]![e] !== codes.ints[j]![i]) return false;
-    for (let j = 0; j < this.nF64; j++) {
-      const a = this.fk[j]![e]!;
-      const b = codes.f64s[j]![i]!;
-      if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return false;
-    }
-    const kv = this.kv;
-    for (let l = 0; l < kv.length; l++) {
-      const ev = kv[l];
-      const rv = codes.valid[l];
-      const a = ev === null ? 1 : ev[e]!;
-      const b = rv === null || rv === undefined ? 1 : rv[i]!;
-      if (a !== b) return false;
-    }
-    return true;
-  }
-
   // ------------------------------------------------------------------ lookups
-
-  /** Can rows be matched on at most two int lanes alone (no f64 lanes, no NULL validity)? */
-  private simpleKeys(codes: Codes): boolean {
-    if (this.nF64 !== 0 || this.nInt === 0 || this.nInt > 2) return false;
-    for (const v of this.kv) if (v !== null) return false;
-    for (const v of codes.valid) if (v !== null && v !== undefined) return false;
-    return true;
-  }
 
   /**
    * First passes over a batch: for probe distance 0, 1, 2, ..., whether the slot there holds
@@ -412,9 +246,9 @@ export class ColumnarTable {
    */
   lookupOrInsert(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n), ordinals?: Int32Array): Int32Array {
     if (n === 0) return out;
-    const codes = this.codesOf(keys, n, true);
-    const hashes = this.rowHashes(codes, n);
-    const simple = this.simpleKeys(codes);
+    const codes = this.coder.codesOf(keys, n, true);
+    const hashes = this.coder.rowHashes(codes, n);
+    const simple = simpleKeys(codes, this.kv);
     if (simple) this.probeHome(codes, hashes, n, out);
     else out.fill(-1, 0, n);
     // Rows not settled by their home slot: probe on, insert when absent.
@@ -449,7 +283,7 @@ export class ColumnarTable {
       } else {
         for (;;) {
           e = slots[s]!;
-          if (e === -1 || (eh[e] === h && this.matches(e, codes, i))) break;
+          if (e === -1 || (eh[e] === h && entryMatches(this.ik, this.fk, this.kv, e, codes, i))) break;
           s = (s + 1) & mask;
         }
       }
@@ -517,9 +351,9 @@ export class ColumnarTable {
   /** Entry id of each row, or -1 when the key is not in the table. Marks nothing. */
   lookup(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
     if (n === 0) return out;
-    const codes = this.codesOf(keys, n, false);
-    const hashes = this.rowHashes(codes, n);
-    const simple = this.simpleKeys(codes);
+    const codes = this.coder.codesOf(keys, n, false);
+    const hashes = this.coder.rowHashes(codes, n);
+    const simple = simpleKeys(codes, this.kv);
     if (simple) this.probeHome(codes, hashes, n, out);
     else out.fill(-1, 0, n);
     const slots = this.slots;
@@ -534,7 +368,7 @@ export class ColumnarTable {
       for (;;) {
         const e = slots[s]!;
         if (e === -1) break;
-        if (this.eh[e] === h && this.matches(e, codes, i)) {
+        if (this.eh[e] === h && entryMatches(this.ik, this.fk, this.kv, e, codes, i)) {
           out[i] = e;
           break;
         }

@@ -1,0 +1,220 @@
+/**
+ * Key coding for the columnar state table (table.ts): a batch's key vectors become per-lane
+ * codes (dictionary ids for STRING and STRUCT keys, values for numeric ones), the row hashes
+ * that place them in the index, and the comparison of a coded row with a stored entry.
+ *
+ * The coder owns the lane layout and the dictionaries; the table aliases them (the arrays never
+ * change after construction) and keeps the entries. Everything here works a column at a time
+ * over typed arrays: no closure or object per row.
+ */
+import type { Vector } from "../../columnar/vector.js";
+import { StringDict, TupleDict } from "./dictionary.js";
+import { fmix, hashNumber, mix, NULL_HASH, SEED } from "./hash.js";
+import type { KeyColumn } from "./schema.js";
+
+/** Where key column c lives: an int lane, an f64 lane, or nowhere (NULL type). */
+export interface LaneRef {
+  readonly lane: "i" | "f" | "none";
+  readonly index: number;
+}
+
+/** Codes of one batch's keys, lane by lane. */
+export interface Codes {
+  ints: Int32Array[];
+  f64s: Float64Array[];
+  /** Per lane (ints first, then f64s), null = all valid. */
+  valid: (Uint8Array | null)[];
+}
+
+export class KeyCoder {
+  readonly lanes: readonly LaneRef[];
+  readonly nInt: number;
+  readonly nF64: number;
+  /** Dictionary of int lane j (STRING / STRUCT keys), or null for inline values. */
+  readonly strDicts: readonly (StringDict | null)[];
+  readonly tupleDicts: readonly (TupleDict | null)[];
+
+  constructor(private readonly keys: readonly KeyColumn[]) {
+    let nInt = 0;
+    let nF64 = 0;
+    const strDicts: (StringDict | null)[] = [];
+    const tupleDicts: (TupleDict | null)[] = [];
+    this.lanes = keys.map((k): LaneRef => {
+      if (k.kind === "null") return { lane: "none", index: -1 };
+      if (k.kind === "num" && k.phys === "f64") return { lane: "f", index: nF64++ };
+      strDicts.push(k.kind === "str" ? new StringDict() : null);
+      tupleDicts.push(k.kind === "struct" ? new TupleDict(k.fields.length) : null);
+      return { lane: "i", index: nInt++ };
+    });
+    this.nInt = nInt;
+    this.nF64 = nF64;
+    this.strDicts = strDicts;
+    this.tupleDicts = tupleDicts;
+  }
+
+  /** Per-lane codes for n rows of key vectors; `add`: add unseen dictionary values (else they get -2, "absent"). */
+  codesOf(keys: readonly Vector[], n: number, add: boolean): Codes {
+    const ints: Int32Array[] = new Array(this.nInt);
+    const f64s: Float64Array[] = new Array(this.nF64);
+    const valid: (Uint8Array | null)[] = new Array(this.nInt + this.nF64).fill(null);
+    this.keys.forEach((k, c) => {
+      const ref = this.lanes[c]!;
+      if (ref.lane === "none") return;
+      const v = keys[c]!;
+      if (ref.lane === "f") {
+        const vals = v.values as Float64Array;
+        const val = v.validity;
+        if (val === null) f64s[ref.index] = vals.length === n ? vals : vals.subarray(0, n);
+        else {
+          const out = new Float64Array(n);
+          for (let i = 0; i < n; i++) out[i] = val[i] === 0 ? 0 : vals[i]!;
+          f64s[ref.index] = out;
+          valid[this.nInt + ref.index] = val;
+        }
+        return;
+      }
+      ints[ref.index] = this.intCodes(k, ref.index, v, n, add, valid);
+    });
+    return { ints, f64s, valid };
+  }
+
+  private intCodes(k: KeyColumn, j: number, v: Vector, n: number, add: boolean, valid: (Uint8Array | null)[]): Int32Array {
+    const out = new Int32Array(n);
+    const val = v.validity;
+    if (k.kind === "num") {
+      const vals = v.values as Int32Array | Uint8Array;
+      for (let i = 0; i < n; i++) out[i] = val !== null && val[i] === 0 ? 0 : vals[i]!;
+      valid[j] = val;
+      return out;
+    }
+    if (k.kind === "str") {
+      const dict = this.strDicts[j]!;
+      const map = dict.index;
+      const vals = v.values as string[];
+      for (let i = 0; i < n; i++) {
+        if (val !== null && val[i] === 0) {
+          out[i] = -1;
+          continue;
+        }
+        const s = vals[i]!;
+        const id = map.get(s);
+        out[i] = id !== undefined ? id : add ? dict.getOrAdd(s) : -2;
+      }
+      return out;
+    }
+    // struct of numeric fields
+    const dict = this.tupleDicts[j]!;
+    const w = dict.width;
+    const kids = v.children!;
+    const fv = kids.map((c) => c.values as Float64Array | Int32Array | Uint8Array);
+    const fval = kids.map((c) => c.validity);
+    const plain = fval.every((x) => x === null);
+    const f0 = fv[0]!;
+    const f1 = w > 1 ? fv[1]! : f0;
+    const row = new Float64Array(w);
+    for (let i = 0; i < n; i++) {
+      if (val !== null && val[i] === 0) {
+        out[i] = -1;
+        continue;
+      }
+      // Runs of one window are the rule: reuse the previous row's code when its fields are equal.
+      if (plain && i > 0 && out[i - 1]! >= 0 && f0[i] === f0[i - 1] && f1[i] === f1[i - 1]) {
+        let same = true;
+        for (let f = 2; f < w; f++) {
+          const col = fv[f]!;
+          if (col[i] !== col[i - 1]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) {
+          out[i] = out[i - 1]!;
+          continue;
+        }
+      }
+      let m = 0;
+      for (let f = 0; f < w; f++) {
+        const fvv = fval[f];
+        if (fvv !== null && fvv !== undefined && fvv[i] === 0) {
+          m |= 1 << f;
+          row[f] = 0;
+        } else row[f] = fv[f]![i]!;
+      }
+      if (add) out[i] = dict.getOrAdd(row, m);
+      else {
+        const id = dict.idOf(row, m);
+        out[i] = id < 0 ? -2 : id;
+      }
+    }
+    return out;
+  }
+
+  rowHashes(codes: Codes, n: number): Int32Array {
+    if (this.nF64 === 0 && this.nInt <= 2 && this.nInt > 0 && codes.valid.every((v) => v === null || v === undefined)) {
+      // the common shape (window + string key, string key, ...): one pass
+      const h = new Int32Array(n);
+      const c0 = codes.ints[0]!;
+      if (this.nInt === 1) for (let i = 0; i < n; i++) h[i] = fmix(mix(SEED, c0[i]!));
+      else {
+        const c1 = codes.ints[1]!;
+        for (let i = 0; i < n; i++) h[i] = fmix(mix(mix(SEED, c0[i]!), c1[i]!));
+      }
+      return h;
+    }
+    const h = new Int32Array(n).fill(SEED);
+    for (let j = 0; j < this.nInt; j++) {
+      const c = codes.ints[j]!;
+      const v = codes.valid[j];
+      if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, c[i]!);
+      else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : c[i]!);
+    }
+    for (let j = 0; j < this.nF64; j++) {
+      const c = codes.f64s[j]!;
+      const v = codes.valid[this.nInt + j];
+      if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, hashNumber(c[i]!));
+      else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : hashNumber(c[i]!));
+    }
+    for (let i = 0; i < n; i++) h[i] = fmix(h[i]!);
+    return h;
+  }
+}
+
+/**
+ * Does stored entry e (key lanes `ik`, `fk`, lane validity `kv` of the table) hold row i's key?
+ * NaN equals NaN; a lane without a validity column is all valid.
+ */
+export function entryMatches(
+  ik: readonly Int32Array[],
+  fk: readonly Float64Array[],
+  kv: readonly (Uint8Array | null)[],
+  e: number,
+  codes: Codes,
+  i: number,
+): boolean {
+  for (let j = 0; j < ik.length; j++) if (ik[j]![e] !== codes.ints[j]![i]) return false;
+  for (let j = 0; j < fk.length; j++) {
+    const a = fk[j]![e]!;
+    const b = codes.f64s[j]![i]!;
+    if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return false;
+  }
+  for (let l = 0; l < kv.length; l++) {
+    const ev = kv[l];
+    const rv = codes.valid[l];
+    const a = ev === null ? 1 : ev[e]!;
+    const b = rv === null || rv === undefined ? 1 : rv[i]!;
+    if (a !== b) return false;
+  }
+  return true;
+}
+
+/**
+ * Can rows be matched on at most two int lanes alone (no f64 lanes, no NULL validity in the
+ * batch, `kv`, nor in the table's entries)?
+ */
+export function simpleKeys(codes: Codes, kv: readonly (Uint8Array | null)[]): boolean {
+  const nInt = codes.ints.length;
+  if (codes.f64s.length !== 0 || nInt === 0 || nInt > 2) return false;
+  for (const v of kv) if (v !== null) return false;
+  for (const v of codes.valid) if (v !== null && v !== undefined) return false;
+  return true;
+}
