@@ -5,9 +5,11 @@
  *   node --import tsx bench/compare.ts --quick                  # small size, ~2 min for both engines
  *   node --import tsx bench/compare.ts --size full              # documented full size
  *   node --import tsx bench/compare.ts --quick --engines arus   # arus only
- *        [--queries q0,q7] [--no-checksum] [--recheck] [--no-results-md]
+ *        [--queries q0,q7] [--no-checksum] [--recheck] [--no-results-md] [--format parquet]
  *
- * Writes bench/results/compare-<size>.json and the `compare-<size>` table of bench/RESULTS.md.
+ * Writes bench/results/compare-<size>.json and the `compare-<size>` table of bench/RESULTS.md
+ * (`compare-<size>-parquet` with `--format parquet`: the same rows as Parquet files, written
+ * by bench/data/parquet.ts).
  *
  * Steps: generate the data (bench/data/generate.ts, cached by its manifest), build dist/ (the
  * arus runner measures the built package), run bench/arus/run.ts and bench/pyspark/run.py as
@@ -23,7 +25,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import path from "node:path";
-import { defaultOutDir, generate, type Manifest } from "./data/generate.js";
+import type { Manifest } from "./data/generate.js";
+import { type DataFormat, dataFor } from "./data/parquet.js";
 import { loadAverage } from "./lib/proc.js";
 import { updateResultsMd } from "./lib/results-md.js";
 
@@ -63,6 +66,7 @@ export interface CompareRow {
 export interface CompareResult {
   date: string;
   size: string;
+  format: DataFormat;
   manifest: Manifest;
   maxFilesPerTrigger: number;
   loadBefore: string;
@@ -76,6 +80,7 @@ export interface CompareResult {
 
 export interface CompareOptions {
   size: string;
+  format?: DataFormat;
   queries?: string[];
   engines?: ("arus" | "pyspark")[];
   checksum?: boolean;
@@ -170,8 +175,10 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   const queries = opts.queries ?? QUERY_NAMES;
   const engines = opts.engines ?? ["arus", "pyspark"];
   const checksum = opts.checksum ?? true;
-  const dataDir = defaultOutDir(opts.size);
-  const manifest = generate(dataDir, opts.size, undefined, false, log);
+  const format = opts.format ?? "json";
+  const { dir: dataDir, manifest } = dataFor(opts.size, format, log);
+  // PySpark's checksums are cached per data set: size, and format when it is not JSON.
+  const dataSet = format === "json" ? opts.size : `${opts.size}-${format}`;
   const maxFiles = 1;
   const loadBefore = loadAverage();
   const startup: Record<string, number> = {};
@@ -209,7 +216,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
     } else {
       const key = checksumKey(manifest, version);
       const cache = readCache();
-      const cached = cache[opts.size]?.key === key ? cache[opts.size]!.queries : {};
+      const cached = cache[dataSet]?.key === key ? cache[dataSet]!.queries : {};
       const needChecksums = checksum && (opts.recheck || queries.some((q) => !cached[q]));
       const args = [path.join(here, "pyspark/run.py"), "--data", dataDir, "--queries", queries.join(","), "--max-files", String(maxFiles)];
       if (!needChecksums) args.push("--no-checksum");
@@ -228,7 +235,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
         } else if (typeof l.startupS === "number") startup.pyspark = l.startupS;
       }
       if (needChecksums) {
-        cache[opts.size] = { key, queries: cached };
+        cache[dataSet] = { key, queries: cached };
         mkdirSync(path.dirname(cachePath), { recursive: true });
         writeFileSync(cachePath, `${JSON.stringify(cache, null, 2)}\n`);
       }
@@ -253,6 +260,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   return {
     date: new Date().toISOString(),
     size: opts.size,
+    format,
     manifest,
     maxFilesPerTrigger: maxFiles,
     loadBefore,
@@ -300,7 +308,7 @@ export function compareTable(r: CompareResult): string {
   const m = r.manifest;
   lines.push(
     "",
-    `Size \`${r.size}\`: ${m.rows.person} persons, ${m.rows.auction} auctions, ${m.rows.bid} bids (${m.files.bid} file${m.files.bid === 1 ? "" : "s"} per Nexmark directory), ${m.rows.orders} checkout orders (${m.files.orders} file${m.files.orders === 1 ? "" : "s"}); maxFilesPerTrigger ${r.maxFilesPerTrigger}. ` +
+    `Size \`${r.size}\`${r.format === "json" ? "" : `, ${r.format === "parquet" ? "Parquet" : r.format} files`}: ${m.rows.person} persons, ${m.rows.auction} auctions, ${m.rows.bid} bids (${m.files.bid} file${m.files.bid === 1 ? "" : "s"} per Nexmark directory), ${m.rows.orders} checkout orders (${m.files.orders} file${m.files.orders === 1 ? "" : "s"}); maxFilesPerTrigger ${r.maxFilesPerTrigger}. ` +
       `Startup (not in the figures): arus ${r.startup.arus?.toFixed(1) ?? "—"} s, PySpark (JVM + session) ${r.startup.pyspark?.toFixed(1) ?? "—"} s. ` +
       `Load average (1/5/15 min) before ${r.loadBefore}, after ${r.loadAfter}, on ${availableParallelism()} cores. PySpark ${r.pysparkVersion ?? "—"}${r.pysparkSkipped ? ` (skipped: ${r.pysparkSkipped})` : ""}${r.rows.some((x) => x.pyspark?.checksumCached) ? " (PySpark checksums from the cache)" : ""}; node ${process.version}. ${r.date}, ${r.totalS.toFixed(0)} s in all.`,
   );
@@ -314,16 +322,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const size = argv.includes("--quick") ? "quick" : (get("--size") ?? "quick");
+  const format = (get("--format") ?? "json") as DataFormat;
+  if (format !== "json" && format !== "parquet") throw new Error(`--format: json or parquet, not ${format}`);
+  const name = format === "json" ? size : `${size}-${format}`;
   const r = await compare({
     size,
+    format,
     queries: get("--queries")?.split(","),
     engines: get("--engines")?.split(",") as ("arus" | "pyspark")[] | undefined,
     checksum: !argv.includes("--no-checksum"),
     recheck: argv.includes("--recheck"),
   });
   mkdirSync(path.join(here, "results"), { recursive: true });
-  writeFileSync(path.join(here, `results/compare-${size}.json`), `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(path.join(here, `results/compare-${name}.json`), `${JSON.stringify(r, null, 2)}\n`);
   const table = compareTable(r);
   process.stdout.write(`${table}\n`);
-  if (!argv.includes("--no-results-md")) updateResultsMd({ [`compare-${size}`]: table });
+  if (!argv.includes("--no-results-md")) updateResultsMd({ [`compare-${name}`]: table });
 }

@@ -3,8 +3,8 @@
  * line for line; any rewrite of the original query is the same in both and documented in
  * docs/benchmarks.md ("Queries").
  *
- * Every query reads JSON-lines files through the streaming file source with an explicit schema
- * and `maxFilesPerTrigger`, so both engines see the same files in the same micro-batches (the
+ * Every query reads JSON-lines files (or their Parquet copies, `format`) through the streaming
+ * file source with an explicit schema and `maxFilesPerTrigger`, so both engines see the same files in the same micro-batches (the
  * generator gives file k the same modification time in every directory).
  */
 import path from "node:path";
@@ -27,6 +27,8 @@ export interface QueryContext {
   /** Generated data directory (bench/data/out/<size>). */
   data: string;
   maxFilesPerTrigger: number;
+  /** Format of the data files (bench/data/parquet.ts makes the Parquet copy). */
+  format: "json" | "parquet";
 }
 
 export interface QueryDef {
@@ -39,7 +41,7 @@ export interface QueryDef {
 
 function stream(ctx: Omit<QueryContext, "F">, dir: string, schema: string): DataFrame {
   return ctx.session.readStream
-    .format("json")
+    .format(ctx.format)
     .schema(schema)
     .option("maxFilesPerTrigger", ctx.maxFilesPerTrigger)
     .load(path.join(ctx.data, dir));
@@ -65,7 +67,7 @@ export const QUERIES: QueryDef[] = [
     outputMode: "append",
     build: (ctx) => {
       const { F } = ctx;
-      const kategori = ctx.session.read.schema(PRODUCT_SCHEMA).json(path.join(ctx.data, "checkout/products"));
+      const kategori = ctx.session.read.format(ctx.format).schema(PRODUCT_SCHEMA).load(path.join(ctx.data, "checkout/products"));
       return stream(ctx, "checkout/orders", ORDER_SCHEMA)
         .withWatermark("event_time", "4 seconds")
         .groupBy(F.window("event_time", "8 seconds"), F.col("produk"))

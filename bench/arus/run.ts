@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type * as Arus from "../../src/index.js";
 import type { DataFrame, Session } from "../../src/index.js";
+import { formatOf } from "../data/parquet.js";
 import { Checksum, canonForType } from "../lib/canonical.js";
 import { cpuSeconds, loadAverage, peakRssBytes, resetPeakRss } from "../lib/proc.js";
 import { Profiler } from "../lib/profiler.js";
@@ -90,7 +91,7 @@ async function runOnce(b: Bench, q: QueryDef, sink: Sink, data = b.data): Promis
   };
   b.session.streams.addListener(listener);
   try {
-    const df = q.build({ F: b.arus.functions, session: b.session, data, maxFilesPerTrigger: b.maxFiles });
+    const df = q.build({ F: b.arus.functions, session: b.session, data, maxFilesPerTrigger: b.maxFiles, format: formatOf(data) });
     const t0 = performance.now();
     const query = await sink(df).outputMode(q.outputMode).trigger({ availableNow: true }).option("checkpointLocation", ckpt).start();
     await query.awaitTermination();

@@ -1,6 +1,6 @@
 """The comparison queries in PySpark: the twin of bench/arus/queries.ts, line for line.
 
-Every query reads JSON-lines files through the streaming file source with an explicit schema and
+Every query reads JSON-lines files (or their Parquet copies, ctx.format) through the streaming file source with an explicit schema and
 maxFilesPerTrigger, so both engines see the same files in the same micro-batches. Rewrites of
 the original Nexmark queries (q5, q7, q8) are the same in both engines; see docs/benchmarks.md.
 """
@@ -29,6 +29,7 @@ class QueryContext:
     spark: SparkSession
     data: str
     max_files_per_trigger: int
+    format: str = "json"  # or "parquet": the copy bench/data/parquet.ts writes
 
 
 @dataclass
@@ -41,7 +42,7 @@ class QueryDef:
 
 def stream(ctx: QueryContext, d: str, schema: str) -> DataFrame:
     return (
-        ctx.spark.readStream.format("json")
+        ctx.spark.readStream.format(ctx.format)
         .schema(schema)
         .option("maxFilesPerTrigger", ctx.max_files_per_trigger)
         .load(os.path.join(ctx.data, d))
@@ -63,7 +64,7 @@ def seed001(ctx: QueryContext) -> DataFrame:
 
 
 def seed002(ctx: QueryContext) -> DataFrame:
-    kategori = ctx.spark.read.schema(PRODUCT_SCHEMA).json(os.path.join(ctx.data, "checkout/products"))
+    kategori = ctx.spark.read.format(ctx.format).schema(PRODUCT_SCHEMA).load(os.path.join(ctx.data, "checkout/products"))
     return (
         stream(ctx, "checkout/orders", ORDER_SCHEMA)
         .withWatermark("event_time", "4 seconds")

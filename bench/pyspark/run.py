@@ -103,6 +103,15 @@ def new_session(driver_memory: str):
     return spark
 
 
+def data_format(data: str) -> str:
+    """The data directory's format, from its manifest (bench/data/parquet.ts marks Parquet copies)."""
+    try:
+        with open(os.path.join(data, "manifest.json")) as f:
+            return json.load(f).get("format", "json")
+    except OSError:
+        return "json"
+
+
 def progress_fields(p) -> tuple[int, float]:
     if isinstance(p, dict):
         return int(p["numInputRows"]), float(p.get("durationMs", {}).get("triggerExecution", 0))
@@ -112,7 +121,7 @@ def progress_fields(p) -> tuple[int, float]:
 def run_once(spark, q, data: str, max_files: int, sink) -> tuple[list, float]:
     ckpt = tempfile.mkdtemp(prefix=f"pyspark-bench-{q.name}-")
     try:
-        df = q.build(QueryContext(spark, data, max_files))
+        df = q.build(QueryContext(spark, data, max_files, data_format(data)))
         t0 = time.perf_counter()
         query = sink(df.writeStream).outputMode(q.output_mode).trigger(availableNow=True).option("checkpointLocation", ckpt).start()
         query.awaitTermination()
