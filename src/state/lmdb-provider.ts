@@ -44,7 +44,7 @@ import path from "node:path";
 import type { Database, RootDatabase } from "lmdb";
 import { decodeKeyField, decodeValue, encodeKeyField, encodeValue, isWellFormed, type StateRecord, valuePackr } from "./codec.js";
 import { FileBackedProvider, type OpenStore, type ProviderOptions, StateStoreClosedError } from "./provider-base.js";
-import { entryBytes } from "./size.js";
+import { sampledEntryBytes } from "./size.js";
 import type { StateRow, StateStoreMetrics } from "./store.js";
 
 type LmdbModule = typeof import("lmdb");
@@ -361,27 +361,9 @@ export class LmdbStateStoreProvider extends FileBackedProvider {
       this.lastFile = lastFile;
       this.version = next;
       this.released(store);
-      this.sample(records);
+      this.avgEntry = sampledEntryBytes(this.avgEntry, records);
       return next;
     });
-  }
-
-  /** @internal */
-  releaseStore(store: LmdbStateStore): void {
-    this.released(store);
-  }
-
-  private sample(records: StateRecord[]): void {
-    let n = 0;
-    let bytes = 0;
-    const step = Math.max(1, Math.floor(records.length / 16));
-    for (let i = 0; i < records.length; i += step) {
-      const [k, v] = records[i]!;
-      if (v === null) continue;
-      bytes += entryBytes(k, v);
-      n++;
-    }
-    if (n) this.avgEntry = this.avgEntry === 0 ? bytes / n : 0.75 * this.avgEntry + 0.25 * (bytes / n);
   }
 
   /** @internal JS heap held by a batch's pending changes. */

@@ -15,7 +15,7 @@
  */
 import type { StateRecord } from "./codec.js";
 import { FileBackedProvider, type OpenStore, type ProviderOptions, StateStoreClosedError } from "./provider-base.js";
-import { entryBytes } from "./size.js";
+import { entryBytes, sampledEntryBytes } from "./size.js";
 import type { StateRow, StateStoreMetrics } from "./store.js";
 
 export type { ProviderOptions } from "./provider-base.js";
@@ -167,29 +167,9 @@ export class MemoryStateStoreProvider extends FileBackedProvider {
       await this.writeDelta(next, records);
       this.version = next;
       this.released(store);
-      this.sample(records);
+      this.avgEntry = sampledEntryBytes(this.avgEntry, records);
       return next;
     });
-  }
-
-  /** @internal */
-  releaseStore(store: MemoryStateStore): void {
-    this.released(store);
-  }
-
-  private sample(records: StateRecord[]): void {
-    let n = 0;
-    let bytes = 0;
-    const step = Math.max(1, Math.floor(records.length / 16));
-    for (let i = 0; i < records.length; i += step) {
-      const [k, v] = records[i]!;
-      if (v === null) continue;
-      bytes += entryBytes(k, v);
-      n++;
-    }
-    if (n === 0) return;
-    const avg = bytes / n;
-    this.avgEntry = this.avgEntry === 0 ? avg : 0.75 * this.avgEntry + 0.25 * avg;
   }
 
   /** @internal */

@@ -107,6 +107,11 @@ export abstract class FileBackedProvider implements StateStoreProvider {
     if (this.openStore === store) this.openStore = null;
   }
 
+  /** @internal called by a store's abort */
+  releaseStore(store: OpenStore): void {
+    this.released(store);
+  }
+
   doMaintenance(): Promise<void> {
     return this.serial(async () => {
       const files = this.files;

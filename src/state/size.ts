@@ -2,6 +2,7 @@
  * Rough JS heap sizes of state entries (V8, 64-bit, no pointer compression: Node's official
  * builds). Checked against measured heap in bench/state.ts (docs/state.md).
  */
+import type { StateRecord } from "./codec.js";
 import type { StateRow } from "./store.js";
 
 /** Bytes of JS heap a value takes, roughly, when held in a row (slot excluded). */
@@ -58,6 +59,26 @@ export function entryBytes(k: string, row: StateRow): number {
     n += estimateBytes(v);
   }
   return n;
+}
+
+/**
+ * The running average entry size after a commit: about 16 of the commit's records are sampled
+ * (a commit can hold millions) and blended in at a weight of 1/4, so the average follows the
+ * state as it changes. `avg` 0 means no average yet; a commit of removals only keeps `avg`.
+ */
+export function sampledEntryBytes(avg: number, records: readonly StateRecord[]): number {
+  let n = 0;
+  let bytes = 0;
+  const step = Math.max(1, Math.floor(records.length / 16));
+  for (let i = 0; i < records.length; i += step) {
+    const [k, v] = records[i]!;
+    if (v === null) continue;
+    bytes += entryBytes(k, v);
+    n++;
+  }
+  if (n === 0) return avg;
+  const sample = bytes / n;
+  return avg === 0 ? sample : 0.75 * avg + 0.25 * sample;
 }
 
 function isFlat(o: Record<string, unknown>): boolean {
