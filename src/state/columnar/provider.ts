@@ -16,7 +16,7 @@
 import { crashPoint } from "../../common/crash-points.js";
 import { COLUMNAR_FORMAT_VERSION } from "../codec.js";
 import { nodeStateFs, StateFiles } from "../files.js";
-import { checkVersion, type ProviderOptions, StateStoreClosedError } from "../provider-base.js";
+import { type ProviderOptions, StateStoreClosedError, snapshotDue, VersionedProvider } from "../provider-base.js";
 import type { StateStoreMetrics } from "../store.js";
 import { type ChunkSource, type ColumnarChunk, ENTRIES_PER_CHUNK, encodeColumnarFile, readColumnarFile } from "./format.js";
 import type { ColumnarSchema } from "./schema.js";
@@ -48,16 +48,10 @@ function byPartition(table: ColumnarTable, ids: Int32Array, numPartitions: numbe
   return out;
 }
 
-export class ColumnarStateProvider {
+/** Versions, the open store, serialisation and close come from `VersionedProvider` (provider-base.ts). */
+export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore> {
   private table: ColumnarTable;
-  /** Version of the committed table; -1 = nothing loaded. */
-  private version = -1;
   private readonly files: StateFiles[] | null;
-  private openStore: ColumnarStateStore | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
-  private cacheHits = 0;
-  private cacheMisses = 0;
-  private lastCommitFileBytes = 0;
 
   constructor(
     /** `<ckpt>/state/<op>/<partition>` per partition; null entries (no checkpoint) keep no files. */
@@ -65,6 +59,7 @@ export class ColumnarStateProvider {
     readonly schema: ColumnarSchema,
     private readonly opts: ProviderOptions,
   ) {
+    super();
     if (dirs.length === 0) throw new RangeError("a columnar state provider needs at least one partition");
     this.files = dirs.every((d) => d !== null) ? dirs.map((d) => new StateFiles(d!, opts.fs ?? nodeStateFs)) : null;
     this.table = new ColumnarTable(schema);
@@ -74,31 +69,12 @@ export class ColumnarStateProvider {
     return this.dirs.length;
   }
 
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => {});
-    return run;
+  protected newStore(version: number): ColumnarStateStore {
+    this.table.beginBatch();
+    return new ColumnarStateStore(this, version, this.table);
   }
 
-  /** The store of `version` (0 = empty). A store still open is aborted first. */
-  getStore(version: number): Promise<ColumnarStateStore> {
-    checkVersion(version);
-    return this.serial(async () => {
-      this.openStore?.abort();
-      this.openStore = null;
-      if (version === this.version) this.cacheHits++;
-      else {
-        this.cacheMisses++;
-        await this.load(version);
-      }
-      this.table.beginBatch();
-      const s = new ColumnarStateStore(this, version, this.table);
-      this.openStore = s;
-      return s;
-    });
-  }
-
-  private async load(version: number): Promise<void> {
+  protected async load(version: number): Promise<void> {
     const hadState = this.version > 0;
     this.table = new ColumnarTable(this.schema);
     this.version = -1;
@@ -139,9 +115,7 @@ export class ColumnarStateProvider {
   /** @internal the store's commit: files first, then the table forgets the batch's undo log. */
   commitStore(store: ColumnarStateStore): Promise<number> {
     return this.serial(async () => {
-      if (store !== this.openStore || store.version !== this.version) {
-        throw new Error(`state store of version ${store.version} is stale: the provider moved to version ${this.version}`);
-      }
+      this.assertCurrent(store);
       const next = store.version + 1;
       this.lastCommitFileBytes = 0;
       if (this.files) {
@@ -168,7 +142,7 @@ export class ColumnarStateProvider {
       }
       this.table.commitBatch();
       this.version = next;
-      if (this.openStore === store) this.openStore = null;
+      this.released(store);
       return next;
     });
   }
@@ -176,7 +150,7 @@ export class ColumnarStateProvider {
   /** @internal */
   abortStore(store: ColumnarStateStore): void {
     this.table.abortBatch();
-    if (this.openStore === store) this.openStore = null;
+    this.released(store);
   }
 
   /** Snapshot partitions with enough deltas since their last snapshot, then retention. */
@@ -189,13 +163,7 @@ export class ColumnarStateProvider {
       for (let p = 0; p < this.files.length; p++) {
         const files = this.files[p]!;
         await files.scan();
-        const atHead = files.latestFileVersion(Number.MAX_SAFE_INTEGER) <= v;
-        if (
-          atHead &&
-          !busy &&
-          !files.snapshotVersions().includes(v) &&
-          files.deltasSinceSnapshot(v) >= Math.max(1, this.opts.minDeltasForSnapshot)
-        ) {
+        if (snapshotDue(files, v, busy, this.opts.minDeltasForSnapshot)) {
           live ??= byPartition(this.table, this.table.liveIds(), this.numPartitions);
           const ids = live[p]!;
           const table = this.table;
@@ -212,13 +180,8 @@ export class ColumnarStateProvider {
     });
   }
 
-  close(): Promise<void> {
-    return this.serial(async () => {
-      this.openStore?.abort();
-      this.openStore = null;
-      this.version = -1;
-      this.table = new ColumnarTable(this.schema);
-    });
+  protected async closeLive(): Promise<void> {
+    this.table = new ColumnarTable(this.schema);
   }
 
   /** Event times (micros) of the live entries, from key column `col` (explainWatermark). */
@@ -229,8 +192,7 @@ export class ColumnarStateProvider {
   /** @internal */
   metricsOf(): Record<string, number> {
     return {
-      loadedMapCacheHitCount: this.cacheHits,
-      loadedMapCacheMissCount: this.cacheMisses,
+      ...this.providerMetrics(),
       stateOnCurrentVersionSizeBytes: this.table.bytes(),
       lastCommitFileBytes: this.lastCommitFileBytes,
     };
