@@ -118,16 +118,16 @@ export class WorkerPool<Req, Res> {
   }
 }
 
-/** Worker side: answers each task with `handler(request)` (and its transfer list). */
-export function serveTasks<Req, Res>(handler: (request: Req) => { result: Res; transfer: Transferable[] }): void {
+/** Worker side: answers each task with `handler(request)` (and its transfer list), sync or async. */
+export function serveTasks<Req, Res>(
+  handler: (request: Req) => { result: Res; transfer: Transferable[] } | Promise<{ result: Res; transfer: Transferable[] }>,
+): void {
   if (isMainThread || !parentPort) throw new Error("serveTasks runs inside a worker thread");
   const port = parentPort;
   port.on("message", ({ id, request }: TaskMessage<Req>) => {
-    try {
-      const { result, transfer } = handler(request);
-      port.postMessage({ id, ok: true, result } satisfies ReplyMessage<Res>, transfer);
-    } catch (e) {
-      port.postMessage({ id, ok: false, message: (e as Error)?.message ?? String(e) } satisfies ReplyMessage<Res>);
-    }
+    Promise.resolve()
+      .then(() => handler(request))
+      .then(({ result, transfer }) => port.postMessage({ id, ok: true, result } satisfies ReplyMessage<Res>, transfer))
+      .catch((e: unknown) => port.postMessage({ id, ok: false, message: (e as Error)?.message ?? String(e) } satisfies ReplyMessage<Res>));
   });
 }

@@ -8,51 +8,10 @@
  */
 import { open } from "node:fs/promises";
 import type { Batch } from "../../columnar/batch.js";
-import { makeVector, type Vector } from "../../columnar/vector.js";
-import { WorkerPool } from "../../common/worker-pool.js";
-import type { DataType, StructType } from "../../types/datatypes.js";
+import type { StructType } from "../../types/datatypes.js";
+import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads } from "./decode-pool.js";
 import type { JsonReadSettings } from "./json-read.js";
 import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
-
-/** Below this a file is decoded on the calling thread (a worker round trip costs ~1 ms). */
-export const MIN_SPLIT_BYTES = 4 << 20;
-
-export interface JsonRangeRequest {
-  readonly file: string;
-  readonly bytes: SharedArrayBuffer;
-  readonly start: number;
-  readonly end: number;
-  readonly schema: StructType;
-  readonly options: Record<string, string>;
-  readonly zone: string;
-}
-
-/** What the parallel scan did in this process (ranges decoded on workers, whole-file re-reads). */
-export const parallelScanCounters = { ranges: 0, fallbacks: 0 };
-
-let threads = 1;
-let pool: WorkerPool<JsonRangeRequest, Batch[]> | null = null;
-
-/** Threads for file decoding (`local[N]` → N); 1 turns the parallel scan off. */
-export function setScanThreads(n: number): void {
-  const next = Math.max(1, Math.floor(n));
-  if (next === threads) return;
-  threads = next;
-  const old = pool;
-  pool = null;
-  void old?.close();
-}
-
-export function scanThreads(): number {
-  return threads;
-}
-
-function workerPool(): WorkerPool<JsonRangeRequest, Batch[]> {
-  // The worker runs the same flavour of module as this one (.ts under tsx, .js when built).
-  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  pool ??= new WorkerPool(new URL(`./json-worker${ext}`, import.meta.url), threads);
-  return pool;
-}
 
 /** `parts` ranges of whole lines covering `bytes` (fewer when lines are long). */
 export function lineAlignedRanges(bytes: Uint8Array, parts: number): [number, number][] {
@@ -90,12 +49,6 @@ async function readShared(file: string): Promise<SharedArrayBuffer> {
   }
 }
 
-/** Gives the cloned vectors this thread's type objects back (a clone is equal, not identical). */
-function retype(v: Vector, type: DataType): Vector {
-  const children = v.children && type.kind === "struct" ? v.children.map((c, i) => retype(c, type.fields[i]!.type)) : undefined;
-  return makeVector(type, v.values, v.validity, v.length, children);
-}
-
 /** Decodes `bytes` (shared) in `parts` ranges on the worker threads. */
 export async function readJsonRanges(
   file: string,
@@ -109,18 +62,17 @@ export async function readJsonRanges(
   const whole = new Uint8Array(bytes);
   // Lone `\r` line ends and custom separators cannot be split on `\n`.
   if (parts < 2 || settings.lineSep !== undefined || hasLoneCarriageReturn(whole)) return readJsonBytes(file, whole, schema, settings);
-  const p = workerPool();
+  const p = decodePool();
   const ranges = lineAlignedRanges(whole, parts);
   let results: Batch[][];
   try {
-    results = await Promise.all(ranges.map(([start, end]) => p.run({ file, bytes, start, end, schema, options, zone })));
+    results = await Promise.all(ranges.map(([start, end]) => p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone })));
   } catch {
     parallelScanCounters.fallbacks++;
     return readJsonBytes(file, whole, schema, settings);
   }
   parallelScanCounters.ranges += ranges.length;
-  const types = schema.fields.map((f) => f.type);
-  return results.flat().map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => retype(c, types[i]!)) }));
+  return retypeBatches(results.flat(), schema);
 }
 
 /** A big uncompressed file on several threads; null when it is not worth it (caller reads it). */
@@ -131,6 +83,7 @@ export async function readJsonFileParallel(
   zone: string,
   settings: JsonReadSettings,
 ): Promise<Batch[] | null> {
+  const threads = scanThreads();
   if (threads < 2 || file.endsWith(".gz") || settings.lineSep !== undefined) return null;
   const fh = await open(file, "r");
   const { size } = await fh.stat().finally(() => fh.close());

@@ -18,7 +18,8 @@ import { readJsonBytes } from "./json-scan.js";
 import { jsonReadSettings } from "./json-settings.js";
 import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
-import { parquetFileSchema, readParquetFile } from "./parquet.js";
+import { parquetFileSchema } from "./parquet.js";
+import { readParquetOffThread } from "./parquet-parallel.js";
 import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
 import { readTextContent, TEXT_SCHEMA } from "./text.js";
 
@@ -87,7 +88,7 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
     case "text":
       return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
     case "parquet":
-      return readParquetFile(file, schema);
+      return readParquetOffThread(file, schema);
   }
 }
 

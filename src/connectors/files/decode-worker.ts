@@ -1,17 +1,18 @@
 /**
- * Worker-thread entry of the parallel JSON scan (json-parallel.ts): decodes one line-aligned
- * range of a file held in shared memory and sends the column batches back, moving their typed
- * arrays instead of copying them.
+ * Worker-thread entry of the decode pool (decode-pool.ts): a line-aligned range of a JSON-lines
+ * file held in shared memory, or a whole Parquet file, decoded into column batches that go back
+ * with their typed arrays moved instead of copied.
  */
 
 import type { Transferable } from "node:worker_threads";
 import type { Batch } from "../../columnar/batch.js";
 import type { Vector } from "../../columnar/vector.js";
 import { serveTasks } from "../../common/worker-pool.js";
-import type { JsonRangeRequest } from "./json-parallel.js";
+import type { DecodeRequest } from "./decode-pool.js";
 import { readJsonBytes } from "./json-scan.js";
 import { jsonReadSettings } from "./json-settings.js";
 import { SourceOptions } from "./options.js";
+import { readParquetFile } from "./parquet.js";
 
 function buffersOf(v: Vector, out: Transferable[]): void {
   const movable = (b: ArrayBufferLike): void => {
@@ -22,12 +23,17 @@ function buffersOf(v: Vector, out: Transferable[]): void {
   for (const c of v.children ?? []) buffersOf(c, out);
 }
 
-serveTasks<JsonRangeRequest, Batch[]>((r) => {
+function decode(r: DecodeRequest): Batch[] | Promise<Batch[]> {
+  if (r.kind === "parquetFile") return readParquetFile(r.file, r.schema);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
-  const result = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+  return readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+}
+
+serveTasks<DecodeRequest, Batch[]>(async (r) => {
+  const result = await decode(r);
   const transfer: Transferable[] = [];
   for (const b of result) for (const c of b.columns) buffersOf(c, transfer);
-  // A buffer may back several views (never here, but a duplicate in the list throws).
+  // A buffer may back several views (Arrow slices, say), and a duplicate in the list throws.
   return { result, transfer: [...new Set(transfer)] };
 });

@@ -1,0 +1,64 @@
+/**
+ * The threads that decode files for `local[N]` (json-parallel.ts: ranges of a JSON-lines file;
+ * parquet-parallel.ts: whole Parquet files). One pool of N worker threads runs
+ * decode-worker.ts; results come back as batches whose typed arrays were moved, not copied.
+ */
+
+import type { Batch } from "../../columnar/batch.js";
+import { makeVector, type Vector } from "../../columnar/vector.js";
+import { WorkerPool } from "../../common/worker-pool.js";
+import type { DataType, StructType } from "../../types/datatypes.js";
+
+/** Below this a file is decoded on the calling thread (a worker round trip costs ~1 ms). */
+export const MIN_SPLIT_BYTES = 4 << 20;
+
+export type DecodeRequest =
+  | {
+      readonly kind: "jsonRange";
+      readonly file: string;
+      readonly bytes: SharedArrayBuffer;
+      readonly start: number;
+      readonly end: number;
+      readonly schema: StructType;
+      readonly options: Record<string, string>;
+      readonly zone: string;
+    }
+  | { readonly kind: "parquetFile"; readonly file: string; readonly schema: StructType };
+
+/** What the decode threads did in this process (tasks run on workers, re-reads on this thread). */
+export const parallelScanCounters = { ranges: 0, fallbacks: 0 };
+
+let threads = 1;
+let pool: WorkerPool<DecodeRequest, Batch[]> | null = null;
+
+/** Threads for file decoding (`local[N]` → N); 1 turns parallel decoding off. */
+export function setScanThreads(n: number): void {
+  const next = Math.max(1, Math.floor(n));
+  if (next === threads) return;
+  threads = next;
+  const old = pool;
+  pool = null;
+  void old?.close();
+}
+
+export function scanThreads(): number {
+  return threads;
+}
+
+export function decodePool(): WorkerPool<DecodeRequest, Batch[]> {
+  // The worker runs the same flavour of module as this one (.ts under tsx, .js when built).
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  pool ??= new WorkerPool(new URL(`./decode-worker${ext}`, import.meta.url), threads);
+  return pool;
+}
+
+/** Gives cloned vectors this thread's type objects back (a clone is equal, not identical). */
+function retype(v: Vector, type: DataType): Vector {
+  const children = v.children && type.kind === "struct" ? v.children.map((c, i) => retype(c, type.fields[i]!.type)) : undefined;
+  return makeVector(type, v.values, v.validity, v.length, children);
+}
+
+export function retypeBatches(batches: readonly Batch[], schema: StructType): Batch[] {
+  const types = schema.fields.map((f) => f.type);
+  return batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => retype(c, types[i]!)) }));
+}
