@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry of the decode pool (decode-pool.ts): a line-aligned range of a JSON-lines
- * file held in shared memory, or a whole Parquet file, decoded into column batches that go back
- * with their typed arrays moved instead of copied.
+ * file held in shared memory, decoded into column batches that go back with their typed arrays
+ * moved instead of copied.
  */
 
 import type { Transferable } from "node:worker_threads";
@@ -12,7 +12,6 @@ import type { DecodeRequest } from "./decode-pool.js";
 import { readJsonBytes } from "./json-scan.js";
 import { jsonReadSettings } from "./json-settings.js";
 import { SourceOptions } from "./options.js";
-import { readParquetFile } from "./parquet.js";
 
 function buffersOf(v: Vector, out: Transferable[]): void {
   const movable = (b: ArrayBufferLike): void => {
@@ -23,15 +22,14 @@ function buffersOf(v: Vector, out: Transferable[]): void {
   for (const c of v.children ?? []) buffersOf(c, out);
 }
 
-function decode(r: DecodeRequest): Batch[] | Promise<Batch[]> {
-  if (r.kind === "parquetFile") return readParquetFile(r.file, r.schema);
+function decode(r: DecodeRequest): Batch[] {
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
   return readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
 }
 
-serveTasks<DecodeRequest, Batch[]>(async (r) => {
-  const result = await decode(r);
+serveTasks<DecodeRequest, Batch[]>((r) => {
+  const result = decode(r);
   const transfer: Transferable[] = [];
   for (const b of result) for (const c of b.columns) buffersOf(c, transfer);
   // A buffer may back several views (Arrow slices, say), and a duplicate in the list throws.

@@ -4,7 +4,7 @@
  *   listInputFiles[Sync](path)                 data files under a path (PATH_NOT_FOUND if missing)
  *   inferFileSchema[Sync](format, files, opts, tz)  Spark-style inference (+ partition columns)
  *   readFile / readFiles(format, ..., schema)  decode into column batches in `schema`'s order
- *   setScanThreads(n)                          local[N]: big JSON / Parquet files decode on N worker threads
+ *   setScanThreads(n)                          local[N]: big JSON-lines files decode on N worker threads
  *   writeFiles(format, dir, schema, batches, opts, saveMode, tz, partitionBy?)
  */
 

@@ -18,8 +18,7 @@ import { readJsonBytes } from "./json-scan.js";
 import { jsonReadSettings } from "./json-settings.js";
 import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
-import { parquetFileSchema } from "./parquet.js";
-import { readParquetOffThread } from "./parquet-parallel.js";
+import { parquetFileSchema, readParquetFile } from "./parquet.js";
 import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
 import { readTextContent, TEXT_SCHEMA } from "./text.js";
 
@@ -88,7 +87,7 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
     case "text":
       return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
     case "parquet":
-      return readParquetOffThread(file, schema);
+      return readParquetFile(file, schema);
   }
 }
 
