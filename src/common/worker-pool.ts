@@ -16,6 +16,11 @@ type ReplyMessage<Res> =
   | { readonly id: number; readonly ok: true; readonly result: Res }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
+/** The thread itself failed (would not start, threw outside a task, exited): not a task's error. */
+export class WorkerCrashError extends Error {
+  override readonly name = "WorkerCrashError";
+}
+
 interface Pending<Res> {
   readonly resolve: (r: Res) => void;
   readonly reject: (e: Error) => void;
@@ -58,8 +63,8 @@ class PooledWorker<Req, Res> {
       p?.reject(e);
       onFree(this);
     };
-    this.worker.on("error", fail);
-    this.worker.on("exit", (code) => fail(new Error(`worker thread exited with code ${code}`)));
+    this.worker.on("error", (e) => fail(new WorkerCrashError(`worker thread failed: ${e.message}`, { cause: e })));
+    this.worker.on("exit", (code) => fail(new WorkerCrashError(`worker thread exited with code ${code}`)));
   }
 
   run(id: number, request: Req, transfer: readonly Transferable[], p: Pending<Res>): void {

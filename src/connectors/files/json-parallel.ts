@@ -8,8 +8,9 @@
  */
 import { open } from "node:fs/promises";
 import type { Batch } from "../../columnar/batch.js";
+import { WorkerCrashError } from "../../common/worker-pool.js";
 import type { StructType } from "../../types/datatypes.js";
-import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads } from "./decode-pool.js";
+import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads, setScanThreads } from "./decode-pool.js";
 import type { JsonReadSettings } from "./json-read.js";
 import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
 
@@ -67,8 +68,11 @@ export async function readJsonRanges(
   let results: Batch[][];
   try {
     results = await Promise.all(ranges.map(([start, end]) => p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone })));
-  } catch {
+  } catch (e) {
     parallelScanCounters.fallbacks++;
+    // A thread that cannot run (a bundle without the worker file, say) would fail every file:
+    // decode on this thread from now on.
+    if (e instanceof WorkerCrashError) setScanThreads(1);
     return readJsonBytes(file, whole, schema, settings);
   }
   parallelScanCounters.ranges += ranges.length;
