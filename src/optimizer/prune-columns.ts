@@ -41,7 +41,6 @@ function plus(needed: Set<number>, exprs: readonly Expr[]): Set<number> {
 }
 
 function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): LogicalPlan {
-  const streams = st.streams;
   switch (p.kind) {
     case "fileRelation": {
       if (!needed || p.format === "text") return p;
@@ -50,6 +49,7 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
       return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep);
     }
     case "streamingRelation": {
+      const streams = st.streams;
       const prev = streams.get(p.sourceId);
       if (!needed || prev === null || !PRUNABLE_STREAM_FORMATS.has(p.format)) streams.set(p.sourceId, null);
       else {

@@ -378,7 +378,6 @@ export class MicroBatchExecution {
       sourceData: (id) => data.get(id) ?? [],
       reportScanRows: (id, rows) => scanned.set(id, (scanned.get(id) ?? 0) + rows),
     };
-    // Read once per batch: without spark.sql.session.timeZone each read asks Intl for the system zone (~0.3 ms).
     const timeZone = this.cfg.conf.timeZone;
     const ctx: ExecContext = {
       eval: {

@@ -5,7 +5,6 @@
  * files of those log offsets, so a batch replayed after a crash reads exactly the same files
  * whatever the directory holds by then.
  */
-import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Batch } from "../../columnar/batch.js";
 import { ArusError } from "../../common/errors.js";
@@ -16,14 +15,9 @@ import { type Cleaner, makeCleaner } from "./cleaner.js";
 import { type ListedFile, listSourceFiles } from "./listing.js";
 import { fileOffset, logOffsetOf } from "./offset.js";
 import { type FileStreamOptions, parseFileStreamOptions, readerOptions } from "./options.js";
+import { ReadAhead } from "./read-ahead.js";
 import { type FileEntry, FileStreamSourceLog } from "./source-log.js";
 import { fromFileUri, toFileUri } from "./uri.js";
-
-/** mtime and size, to tell whether a file changed since it was read ahead (null if gone). */
-async function fileVersion(path: string): Promise<string | null> {
-  const st = await stat(path).catch(() => null);
-  return st ? `${st.mtimeMs}:${st.size}` : null;
-}
 
 /** Spark keeps leftover listed files for the next trigger unless fewer than 20% of a batch remain. */
 const DISCARD_UNSEEN_RATIO = 0.2;
@@ -43,12 +37,8 @@ export class FileStreamSource implements StreamSource {
   /** New files listed but not yet taken because of maxFilesPerTrigger (reused before relisting). */
   private unread: ListedFile[] | null = null;
   private lastCleaned: number | null = null;
-  /**
-   * Files the next batch will most likely read (the head of the unread cache), decoding while
-   * the current batch is processed. Used only if the file's mtime and size are still those seen
-   * before the read ahead started; otherwise the file is read again, as without read-ahead.
-   */
-  private readonly prefetched = new Map<string, { version: Promise<string | null>; batches: Promise<Batch[]> }>();
+  /** The files the next trigger will most likely take (the head of the unread cache), read early. */
+  private readonly ahead = new ReadAhead((path) => this.readOne(path));
 
   constructor(
     readonly format: string,
@@ -138,33 +128,11 @@ export class FileStreamSource implements StreamSource {
   async getBatch(start: Offset | null, end: Offset): Promise<Batch[]> {
     const log = await this.log();
     const from = start === null ? 0 : logOffsetOf(start) + 1;
-    const paths = log.get(from, logOffsetOf(end)).map((e) => fromFileUri(e.path));
-    const ahead = new Map(this.prefetched);
-    this.prefetched.clear();
-    const out: Batch[] = [];
-    for (const path of paths) out.push(...(await this.readAhead(ahead.get(path), path)));
-    this.prefetchNext();
+    const out = await this.ahead.readAll(log.get(from, logOffsetOf(end)).map((e) => fromFileUri(e.path)));
+    if (this.unread && this.opts.maxFilesPerTrigger !== null) {
+      this.ahead.start(this.unread.slice(0, this.opts.maxFilesPerTrigger).map((f) => f.path));
+    }
     return out;
-  }
-
-  /** The read-ahead result if the file is unchanged since it started, else a fresh read. */
-  private async readAhead(hit: { version: Promise<string | null>; batches: Promise<Batch[]> } | undefined, path: string): Promise<Batch[]> {
-    if (hit) {
-      const [before, now] = await Promise.all([hit.version, fileVersion(path)]);
-      if (before !== null && before === now) return hit.batches;
-    }
-    return this.readOne(path);
-  }
-
-  /** Starts decoding the files the next trigger will take, if the unread cache names them. */
-  private prefetchNext(): void {
-    if (!this.unread || this.opts.maxFilesPerTrigger === null) return;
-    for (const f of this.unread.slice(0, this.opts.maxFilesPerTrigger)) {
-      const version = fileVersion(f.path);
-      const batches = version.then(() => this.readOne(f.path));
-      batches.catch(() => {}); // reported if and when a batch reads the file
-      this.prefetched.set(f.path, { version, batches });
-    }
   }
 
   private async readOne(file: string): Promise<Batch[]> {
@@ -195,6 +163,6 @@ export class FileStreamSource implements StreamSource {
   }
 
   async stop(): Promise<void> {
-    this.prefetched.clear();
+    this.ahead.clear();
   }
 }

@@ -10,6 +10,7 @@ import { open } from "node:fs/promises";
 import type { Batch } from "../../columnar/batch.js";
 import { WorkerCrashError } from "../../common/worker-pool.js";
 import type { StructType } from "../../types/datatypes.js";
+import { asBytes } from "./byte-values.js";
 import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads, setScanThreads } from "./decode-pool.js";
 import type { JsonReadSettings } from "./json-read.js";
 import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
@@ -17,7 +18,7 @@ import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
 /** `parts` ranges of whole lines covering `bytes` (fewer when lines are long). */
 export function lineAlignedRanges(bytes: Uint8Array, parts: number): [number, number][] {
   const n = bytes.length;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // native indexOf
+  const buf = asBytes(bytes); // Buffer's indexOf is a native memchr
   const out: [number, number][] = [];
   let start = 0;
   for (let k = 1; k <= parts && start < n; k++) {

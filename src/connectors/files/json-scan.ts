@@ -49,7 +49,7 @@ export function hasLoneCarriageReturn(bytes: Uint8Array): boolean {
  */
 export function readJsonBytes(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart = true): Batch[] {
   if (s.lineSep !== undefined || hasLoneCarriageReturn(input)) {
-    const text = atFileStart ? decodeText(input) : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
+    const text = atFileStart ? decodeText(input) : asBytes(input).toString("utf8");
     return readJsonText(file, text, schema, s);
   }
   const buf = asBytes(input);
