@@ -21,12 +21,16 @@ export interface CheckpointFs {
   exists(p: string): Promise<boolean>;
 }
 
+function isNotFound(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException).code === "ENOENT";
+}
+
 /**
  * Node's file system. The write-side calls are synchronous on purpose: checkpoint writes sit
  * on the micro-batch's serial path (the batch waits for them either way), and every promise
  * call is a round trip through libuv's thread pool and back through the event loop. Measured
  * on the per-batch log writes: about half the time of the same calls through fs.promises, and
- * a much shorter tail under load (docs/reliability.md, "Cost").
+ * a much shorter tail under load (docs/reliability.md, "What a batch writes, and what it costs").
  */
 export const nodeFs: CheckpointFs = {
   writeFile: async (p, d) => fsSync.writeFileSync(p, d),
@@ -50,7 +54,7 @@ export const nodeFs: CheckpointFs = {
     try {
       return await fs.readdir(p);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if (isNotFound(e)) return [];
       throw e;
     }
   },
@@ -60,10 +64,6 @@ export const nodeFs: CheckpointFs = {
   },
   exists: async (p) => fsSync.existsSync(p),
 };
-
-function isNotFound(e: unknown): boolean {
-  return (e as NodeJS.ErrnoException).code === "ENOENT";
-}
 
 export async function writeAtomic(fsys: CheckpointFs, target: string, data: Uint8Array | string, overwrite: boolean): Promise<void> {
   const dir = path.dirname(target);
