@@ -1,0 +1,99 @@
+/**
+ * File decoding on one thread, the byte scanners against the text paths they replaced, on the
+ * first bid file of a generated size (the CSV is that file's rows written as CSV, in memory):
+ *
+ *   npm run build && node --import tsx bench/decode.ts [--data bench/data/out/1000000] [--rounds 7]
+ *
+ * Reads through the built package (dist/), as users run it; prints the median lines/s of each.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+type Files = typeof import("../src/connectors/files/json-scan.js") &
+  typeof import("../src/connectors/files/json-read.js") &
+  typeof import("../src/connectors/files/csv-scan.js") &
+  typeof import("../src/connectors/files/csv-read.js") &
+  typeof import("../src/connectors/files/csv-options.js") &
+  typeof import("../src/connectors/files/datetime-text.js") &
+  typeof import("../src/connectors/files/options.js") &
+  typeof import("../src/sql/datatype.js");
+
+async function load(): Promise<Files> {
+  const dist = path.resolve(import.meta.dirname, "../dist");
+  const mods = await Promise.all(
+    [
+      "connectors/files/json-scan.js",
+      "connectors/files/json-read.js",
+      "connectors/files/csv-scan.js",
+      "connectors/files/csv-read.js",
+      "connectors/files/csv-options.js",
+      "connectors/files/datetime-text.js",
+      "connectors/files/options.js",
+      "sql/datatype.js",
+    ].map((m) => import(path.join(dist, m))),
+  );
+  return Object.assign({}, ...mods) as Files;
+}
+
+const BID_ALL = "auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING, dateTime TIMESTAMP, extra STRING";
+const BID_THREE = "auction BIGINT, price BIGINT, dateTime TIMESTAMP";
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Median lines per second of `run` over `rounds` runs. */
+function rate(lines: number, rounds: number, run: () => unknown): number {
+  const xs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = performance.now();
+    run();
+    xs.push(lines / ((performance.now() - t) / 1000));
+  }
+  return median(xs);
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const get = (k: string) => (argv.indexOf(k) >= 0 ? argv[argv.indexOf(k) + 1] : undefined);
+  const data = path.resolve(get("--data") ?? path.join(import.meta.dirname, "data/out/1000000"));
+  const rounds = Number(get("--rounds") ?? 7);
+  const f = await load();
+  const file = path.join(data, "nexmark/bid/part-00000.jsonl");
+  const json = readFileSync(file);
+  const lines = json
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l !== "");
+  const csv = Buffer.from(
+    `${lines
+      .map((l) => {
+        const o = JSON.parse(l) as Record<string, unknown>;
+        return [o.auction, o.bidder, o.price, o.channel, o.url, o.dateTime, o.extra].join(",");
+      })
+      .join("\n")}\n`,
+  );
+  const settings = { mode: "PERMISSIVE" as const, corruptColumn: "_corrupt_record", dateTime: f.dateTimeText(null, "UTC") };
+  const csvOpts = f.csvReadOptions(new f.SourceOptions({}));
+  const rows: string[] = [];
+  const M = (x: number) => `${(x / 1e6).toFixed(2)} M`;
+  for (const [name, ddl] of [
+    ["all 7 columns", BID_ALL],
+    ["3 columns", BID_THREE],
+  ] as const) {
+    const schema = f.parseSchema(ddl);
+    const text = rate(lines.length, rounds, () => f.readJsonText(file, new TextDecoder().decode(json), schema, settings));
+    const bytes = rate(lines.length, rounds, () => f.readJsonBytes(file, json, schema, settings));
+    rows.push(`| JSON lines, ${name} | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× |`);
+  }
+  const csvSchema = f.parseSchema(BID_ALL);
+  const text = rate(lines.length, rounds, () => f.readCsvText("bid.csv", csv.toString("utf8"), csvSchema, csvOpts, settings.dateTime));
+  const bytes = rate(lines.length, rounds, () => f.readCsvBytes("bid.csv", csv, csvSchema, csvOpts, settings.dateTime));
+  rows.push(`| CSV, all 7 columns | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× |`);
+  console.log(`Decoding ${lines.length} bid lines of ${file}, one thread, median of ${rounds} (lines/s):\n`);
+  console.log("| input | text path | byte scanner | ratio |\n|---|---:|---:|---:|");
+  console.log(rows.join("\n"));
+}
+
+await main();
