@@ -26,19 +26,14 @@ import {
   testStream,
   win,
 } from "../../src/testing/index.js";
-import { dataBatchOp, iso, sec, stateOp, utcSession } from "./helpers.js";
+import { dataBatchOp, iso, sec, stateOp, utcSession, windowedCount } from "./helpers.js";
 
 const session = utcSession();
 const tick = advanceClock(1000);
 
-function windowed() {
-  const ms = session.memoryStream("ts TIMESTAMP");
-  return { ms, df: ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count() };
-}
-
 describe("restart a windowed aggregation from its checkpoint", () => {
   it("reloads open windows from the state files and keeps counting them", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     await testStream(df, "append", [
       addData(ms, [{ ts: sec(1) }, { ts: sec(2) }, { ts: sec(11) }]),
       checkAnswer([]),
@@ -70,7 +65,7 @@ describe("restart a windowed aggregation from its checkpoint", () => {
   });
 
   it("restores the watermark from the commit log and runs no no-data batch after a restart until data arrives", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     await testStream(
       df,
       "append",
@@ -99,7 +94,7 @@ describe("restart a windowed aggregation from its checkpoint", () => {
   });
 
   it("re-runs an uncommitted batch with its recorded offsets and watermark, without double counting", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     let offsetsText = "";
     await testStream(
       df,
@@ -159,7 +154,7 @@ describe("restart a windowed aggregation from its checkpoint", () => {
   });
 
   it("refuses a restart with other shuffle partitions than the checkpoint recorded (arus: Spark silently keeps the old count)", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     await testStream(df, "update", [
       addData(ms, [{ ts: sec(1) }]),
       checkLastBatch([{ window: win(0, 10_000), count: 1 }]),

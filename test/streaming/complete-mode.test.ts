@@ -5,16 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { functions as F } from "../../src/index.js";
 import { addData, assertOnQuery, checkAnswer, checkLastBatch, testStream, win } from "../../src/testing/index.js";
-import { sec, stateOp, utcSession } from "./helpers.js";
+import { sec, stateOp, utcSession, windowedCount } from "./helpers.js";
 
 const session = utcSession();
 
 describe("complete mode", () => {
   it("keeps and re-emits every window, accepts rows far behind the watermark, and runs no no-data batches", async () => {
-    const ms = session.memoryStream("ts TIMESTAMP");
-    const df = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, df } = windowedCount(session);
     await testStream(df, "complete", [
       addData(ms, [{ ts: sec(5) }, { ts: sec(100) }]),
       checkAnswer([

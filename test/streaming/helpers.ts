@@ -1,7 +1,7 @@
 /** Shared helpers for the streaming semantics tests (not a test file itself). */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Session, type StreamingQuery, type StreamingQueryProgress } from "../../src/index.js";
+import { functions as F, Session, type StreamingQuery, type StreamingQueryProgress } from "../../src/index.js";
 
 /** The session every streaming test uses: UTC, 2 shuffle partitions (state spread over 2 stores). */
 export function utcSession(): Session {
@@ -10,6 +10,15 @@ export function utcSession(): Session {
     .config("spark.sql.session.timeZone", "UTC")
     .config("spark.sql.shuffle.partitions", "2")
     .getOrCreate();
+}
+
+/**
+ * A fresh `ts TIMESTAMP` memory stream `ms` and `df`, its count per 10-second window with a
+ * 10-second watermark: the windowed aggregation most of these tests run.
+ */
+export function windowedCount(session: Session) {
+  const ms = session.memoryStream("ts TIMESTAMP");
+  return { ms, df: ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count() };
 }
 
 /** A timestamp `s` seconds after the epoch (times in these tests are "within one minute"). */

@@ -8,20 +8,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { functions as F } from "../../src/index.js";
 import { addData, advanceClock, assertOnQuery, checkLastBatch, testStream, win } from "../../src/testing/index.js";
-import { iso, sec, stateOp, utcSession } from "./helpers.js";
+import { iso, sec, stateOp, utcSession, windowedCount } from "./helpers.js";
 
 const session = utcSession();
 const tick = advanceClock(1000);
 const manual = { trigger: { processingTime: "1 second" } } as const;
 
-function windowedCounts() {
-  const ms = session.memoryStream("ts TIMESTAMP");
-  return { ms, df: ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count() };
-}
-
 describe("late-filter watermark W(N-1) vs eviction watermark W(N)", () => {
   it("append: a row between W(N-1) and W(N) is aggregated and emitted at once; one batch later it is late", async () => {
-    const { ms, df } = windowedCounts();
+    const { ms, df } = windowedCount(session);
     await testStream(
       df,
       "append",
@@ -66,7 +61,7 @@ describe("late-filter watermark W(N-1) vs eviction watermark W(N)", () => {
   });
 
   it("update: the group re-opened between W(N-1) and W(N) is emitted, then removed silently", async () => {
-    const { ms, df } = windowedCounts();
+    const { ms, df } = windowedCount(session);
     await testStream(
       df,
       "update",
@@ -91,7 +86,7 @@ describe("late-filter watermark W(N-1) vs eviction watermark W(N)", () => {
   });
 
   it("with statefulOperator.allowMultiple=false both watermarks are W(N)", async () => {
-    const { ms, df } = windowedCounts();
+    const { ms, df } = windowedCount(session);
     await testStream(
       df,
       "append",

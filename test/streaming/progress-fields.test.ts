@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { functions as F, type StreamingQueryProgress } from "../../src/index.js";
+import type { StreamingQueryProgress } from "../../src/index.js";
 import {
   addData,
   advanceClock,
@@ -19,16 +19,11 @@ import {
   testStream,
   win,
 } from "../../src/testing/index.js";
-import { iso, sec, stateOp, utcSession } from "./helpers.js";
+import { iso, sec, stateOp, utcSession, windowedCount } from "./helpers.js";
 
 const session = utcSession();
 const tick = advanceClock(1000);
 const manual = { trigger: { processingTime: "1 second" } } as const;
-
-function windowed() {
-  const ms = session.memoryStream("ts TIMESTAMP");
-  return { ms, df: ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count() };
-}
 
 /** [numRowsTotal, numRowsUpdated, numRowsRemoved, numRowsDroppedByWatermark] of the last batch. */
 const counts = (q: Parameters<typeof stateOp>[0]) => {
@@ -38,7 +33,7 @@ const counts = (q: Parameters<typeof stateOp>[0]) => {
 
 describe("progress fields", () => {
   it("counts rows in and state rows batch by batch (append windowed count)", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     await testStream(
       df,
       "append",
@@ -81,7 +76,7 @@ describe("progress fields", () => {
   });
 
   it("uses Spark's key order, operator fields, timestamps and rates on a manual clock", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     await testStream(
       df,
       "update",
@@ -180,7 +175,7 @@ describe("progress fields", () => {
   });
 
   it("idle triggers add an entry at most every noDataProgressEventInterval, posted as onQueryIdle", async () => {
-    const { ms, df } = windowed();
+    const { ms, df } = windowedCount(session);
     const events: string[] = [];
     const idle: StreamingQueryProgress[] = [];
     const listener = {

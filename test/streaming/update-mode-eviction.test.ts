@@ -6,16 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { functions as F } from "../../src/index.js";
 import { addData, assertOnQuery, checkAnswer, checkLastBatch, checkNewRows, testStream, win } from "../../src/testing/index.js";
-import { sec, stateOp, utcSession } from "./helpers.js";
+import { sec, stateOp, utcSession, windowedCount } from "./helpers.js";
 
 const session = utcSession();
 
 describe("update mode eviction", () => {
   it("emits changed windows each batch and removes windows behind the watermark without emitting them", async () => {
-    const ms = session.memoryStream("ts TIMESTAMP");
-    const df = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, df } = windowedCount(session);
     await testStream(df, "update", [
       addData(ms, [{ ts: sec(1) }, { ts: sec(2) }, { ts: sec(11) }]),
       checkNewRows([

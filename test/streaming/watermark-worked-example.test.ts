@@ -23,6 +23,19 @@ import { commitWatermark, iso, offsetsMeta, sec, utcSession } from "./helpers.js
 
 const session = utcSession();
 
+/** The §1.6 query over a fresh memory stream: counts per 10-second window, watermark delay 10 s. */
+function workedExample() {
+  const ms = session.memoryStream("id INT, ts TIMESTAMP");
+  const counts = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count();
+  return { ms, counts };
+}
+
+/** §1.6's first input batch (every test starts with it). */
+const FIRST_ROWS = [
+  { id: 1, ts: sec(5) },
+  { id: 2, ts: sec(12) },
+];
+
 /** Actions asserting what batch `n` did (run right after the tick that ran it). */
 function batch(
   n: number,
@@ -46,17 +59,13 @@ function batch(
 
 describe("watermark worked example (§1.6)", () => {
   it("runs batch by batch, no-data batches included", async () => {
-    const ms = session.memoryStream("id INT, ts TIMESTAMP");
-    const counts = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, counts } = workedExample();
     const tick = advanceClock(1000);
     await testStream(
       counts,
       "append",
       [
-        addData(ms, [
-          { id: 1, ts: sec(5) },
-          { id: 2, ts: sec(12) },
-        ]),
+        addData(ms, FIRST_ROWS),
         tick,
         ...batch(0, { inputRows: 2, evictWm: 0, lateWm: 0, emitted: [], wmAfter: 2 }),
         tick,
@@ -77,17 +86,13 @@ describe("watermark worked example (§1.6)", () => {
   });
 
   it("keeps [:10,:20) until a batch has seen max event time >= :30, then emits it in the next no-data batch", async () => {
-    const ms = session.memoryStream("id INT, ts TIMESTAMP");
-    const counts = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, counts } = workedExample();
     const tick = advanceClock(1000);
     await testStream(
       counts,
       "append",
       [
-        addData(ms, [
-          { id: 1, ts: sec(5) },
-          { id: 2, ts: sec(12) },
-        ]),
+        addData(ms, FIRST_ROWS),
         tick,
         tick,
         addData(ms, [{ id: 3, ts: sec(25) }]),
@@ -109,13 +114,9 @@ describe("watermark worked example (§1.6)", () => {
   });
 
   it("gives the same batches with the default trigger: processAllAvailable runs the no-data batch too", async () => {
-    const ms = session.memoryStream("id INT, ts TIMESTAMP");
-    const counts = ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, counts } = workedExample();
     await testStream(counts, "append", [
-      addData(ms, [
-        { id: 1, ts: sec(5) },
-        { id: 2, ts: sec(12) },
-      ]),
+      addData(ms, FIRST_ROWS),
       checkAnswer([]),
       assertOnQuery((_q, ctx) =>
         assert.deepEqual(
