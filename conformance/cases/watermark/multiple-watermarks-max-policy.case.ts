@@ -1,22 +1,9 @@
-import { defineCase, t } from "../../case.js";
-
-const input = (name: string, delay: string, batches: { ts: string }[][]) => ({
-  name,
-  schema: "ts TIMESTAMP",
-  watermark: { column: "ts", delay },
-  batches,
-});
+import { defineCase } from "../../case.js";
+import { fastSlowUnion } from "../fast-slow-union.js";
 
 export default defineCase({
   description:
     "Same union with spark.sql.streaming.multipleWatermarkPolicy=max: the faster stream drives the watermark and the slow stream's rows become late.",
-  inputs: [
-    input("fast", "5 seconds", [[{ ts: t(100) }], [{ ts: t(200) }], [{ ts: t(40) }]]),
-    input("slow", "5 seconds", [[{ ts: t(50) }], [{ ts: t(60) }], [{ ts: t(41) }]]),
-  ],
+  ...fastSlowUnion(),
   confs: { "spark.sql.streaming.multipleWatermarkPolicy": "max" },
-  outputMode: "append",
-  pyspark: `def build(spark, fast, slow):
-    return fast.union(slow).groupBy(F.window("ts", "10 seconds")).count()`,
-  arus: ({ inputs, F }) => inputs.fast.union(inputs.slow).groupBy(F.window("ts", "10 seconds")).count(),
 });
