@@ -4,7 +4,7 @@
  * fields).
  *
  *   node --import tsx bench/arus/run.ts --data bench/data/out/quick [--queries q0,q5] [--max-files 1]
- *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR]
+ *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR]
  *
  * Per query:
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
@@ -63,6 +63,8 @@ export interface Bench {
   session: Session;
   data: string;
   maxFiles: number;
+  /** `--keep-checkpoint DIR`: the timed run's checkpoint stays in DIR/<query> (state sizes). */
+  keepCheckpoint?: string;
 }
 
 export function newSession(arus: typeof Arus): Session {
@@ -81,8 +83,9 @@ interface Progress {
 
 type Sink = (df: DataFrame) => ReturnType<DataFrame["writeStream"]["format"]>;
 
-async function runOnce(b: Bench, q: QueryDef, sink: Sink, data = b.data): Promise<{ progress: Progress[]; wallS: number }> {
-  const ckpt = mkdtempSync(path.join(tmpdir(), `arus-bench-${q.name}-`));
+async function runOnce(b: Bench, q: QueryDef, sink: Sink, data = b.data, keep?: string): Promise<{ progress: Progress[]; wallS: number }> {
+  const ckpt = keep ? path.join(keep, q.name) : mkdtempSync(path.join(tmpdir(), `arus-bench-${q.name}-`));
+  if (keep) rmSync(ckpt, { recursive: true, force: true });
   const progress: Progress[] = [];
   const listener = {
     onQueryProgress: (e: { progress: Progress }) => {
@@ -100,7 +103,7 @@ async function runOnce(b: Bench, q: QueryDef, sink: Sink, data = b.data): Promis
     return { progress, wallS };
   } finally {
     b.session.streams.removeListener(listener);
-    rmSync(ckpt, { recursive: true, force: true });
+    if (!keep) rmSync(ckpt, { recursive: true, force: true });
   }
 }
 
@@ -110,7 +113,7 @@ export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profile
   await profiler?.start();
   resetPeakRss();
   const cpu0 = cpuSeconds();
-  const timed = await runOnce(b, q, (df) => df.writeStream.format("noop"));
+  const timed = await runOnce(b, q, (df) => df.writeStream.format("noop"), b.data, b.keepCheckpoint);
   const cpuS = cpuSeconds() - cpu0;
   const peak = peakRssBytes();
   if (profiler && profileDir) await profiler.stop(path.join(profileDir, `${q.name}.cpuprofile`));
@@ -179,7 +182,13 @@ async function main(): Promise<void> {
   // startupS: process start (performance.timeOrigin) → engine loaded and session built.
   const t0 = performance.now();
   const arus = await loadEngine(get("--engine") === "src" ? "src" : "dist");
-  const b: Bench = { arus, session: newSession(arus), data, maxFiles: Number(get("--max-files") ?? 1) };
+  const b: Bench = {
+    arus,
+    session: newSession(arus),
+    data,
+    maxFiles: Number(get("--max-files") ?? 1),
+    keepCheckpoint: get("--keep-checkpoint"),
+  };
   process.stdout.write(
     `${JSON.stringify({ engine: "arus", startupS: performance.now() / 1000, importS: (performance.now() - t0) / 1000, version: process.version })}\n`,
   );
