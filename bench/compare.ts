@@ -27,28 +27,12 @@ import { availableParallelism, homedir } from "node:os";
 import path from "node:path";
 import type { Manifest } from "./data/generate.js";
 import { type DataFormat, dataFor } from "./data/parquet.js";
+import type { EngineRun } from "./lib/engine-run.js";
 import { loadAverage } from "./lib/proc.js";
 import { updateResultsMd } from "./lib/results-md.js";
 
 const here = import.meta.dirname;
 const root = path.resolve(here, "..");
-
-export interface EngineRun {
-  engine: "arus" | "pyspark";
-  query: string;
-  title: string;
-  inputRows: number;
-  batches: number;
-  wallS: number;
-  engineS: number;
-  cpuS: number;
-  peakRssBytes: number;
-  outputRows: number | null;
-  checksum: string | null;
-  checksumS: number | null;
-  load: string;
-  checksumCached?: boolean;
-}
 
 export interface CompareRow {
   query: string;

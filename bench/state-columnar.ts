@@ -26,6 +26,7 @@ import path from "node:path";
 import { makeVector, type Vector } from "../src/columnar/vector.js";
 import { ColumnarStateProvider, type ColumnarStateStore, columnarSchemaOf } from "../src/state/columnar/index.js";
 import { DoubleType, LongType, StringType, TimestampType, WindowStructType } from "../src/types/datatypes.js";
+import { benchClock, describeClock } from "./lib/proc.js";
 
 interface Args {
   clock: "wall" | "cpu";
@@ -47,7 +48,7 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-let now = (): number => performance.now();
+let now: () => number = benchClock("wall");
 const gc = (globalThis as { gc?: () => void }).gc;
 /**
  * JS heap plus ArrayBuffer backing stores (typed arrays live outside the JS heap). V8 frees
@@ -260,13 +261,8 @@ async function benchEngine(args: Args): Promise<void> {
 }
 
 const args = parseArgs(process.argv.slice(2));
-if (args.clock === "cpu") {
-  now = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-}
-console.log(`clock: ${args.clock === "cpu" ? "process CPU time (user + system, all threads)" : "wall"}`);
+now = benchClock(args.clock);
+console.log(describeClock(args.clock));
 if (!gc) console.log("(run with node --expose-gc for memory figures)");
 if (args.phases.includes("store")) await benchStore(args);
 if (args.phases.includes("engine")) await benchEngine(args);

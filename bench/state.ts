@@ -16,6 +16,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { encodeKey, type StateRow, type StateStoreProvider } from "../src/state/store.js";
+import { benchClock, describeClock } from "./lib/proc.js";
 
 interface Args {
   clock: "wall" | "cpu";
@@ -38,7 +39,7 @@ function parseArgs(argv: string[]): Args {
 }
 
 /** Milliseconds: wall clock, or this process's CPU time (user + system) with --clock cpu. */
-let now = (): number => performance.now();
+let now: () => number = benchClock("wall");
 
 const gc = (globalThis as { gc?: () => void }).gc;
 function heapUsed(): number {
@@ -225,12 +226,7 @@ async function benchProvider(kind: string, args: Args): Promise<void> {
 }
 
 const args = parseArgs(process.argv.slice(2));
-if (args.clock === "cpu") {
-  now = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-}
-console.log(`clock: ${args.clock === "cpu" ? "process CPU time (user + system, all threads)" : "wall"}`);
+now = benchClock(args.clock);
+console.log(describeClock(args.clock));
 if (!gc) console.log("(run with node --expose-gc for heap figures)");
 for (const p of args.providers) await benchProvider(p, args);

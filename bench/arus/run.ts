@@ -29,25 +29,12 @@ import type * as Arus from "../../src/index.js";
 import type { DataFrame, Session } from "../../src/index.js";
 import { formatOf } from "../data/parquet.js";
 import { Checksum, canonForType } from "../lib/canonical.js";
+import type { EngineRun } from "../lib/engine-run.js";
 import { cpuSeconds, loadAverage, peakRssBytes, resetPeakRss } from "../lib/proc.js";
 import { Profiler } from "../lib/profiler.js";
 import { QUERIES, type QueryDef, queryByName } from "./queries.js";
 
-export interface QueryRun {
-  engine: "arus";
-  query: string;
-  title: string;
-  inputRows: number;
-  batches: number;
-  wallS: number;
-  engineS: number;
-  cpuS: number;
-  peakRssBytes: number;
-  outputRows: number | null;
-  checksum: string | null;
-  checksumS: number | null;
-  load: string;
-}
+export type QueryRun = EngineRun & { engine: "arus" };
 
 /**
  * The engine under test: the built package (dist/, what users run; bench/compare.ts builds it

@@ -39,3 +39,16 @@ export function loadAverage(): string {
     return "n/a";
   }
 }
+
+/** Milliseconds for the state benchmarks: wall time, or process CPU time (user + system, all threads). */
+export function benchClock(kind: "wall" | "cpu"): () => number {
+  if (kind === "wall") return () => performance.now();
+  return () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+}
+
+export function describeClock(kind: "wall" | "cpu"): string {
+  return `clock: ${kind === "cpu" ? "process CPU time (user + system, all threads)" : "wall"}`;
+}
