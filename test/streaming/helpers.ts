@@ -14,11 +14,11 @@ export function utcSession(): Session {
 
 /**
  * A fresh `ts TIMESTAMP` memory stream `ms` and `df`, its count per 10-second window with a
- * 10-second watermark: the windowed aggregation most of these tests run.
+ * watermark of `delay` (10 seconds unless given): the windowed aggregation most of these tests run.
  */
-export function windowedCount(session: Session) {
+export function windowedCount(session: Session, delay = "10 seconds") {
   const ms = session.memoryStream("ts TIMESTAMP");
-  return { ms, df: ms.toDF().withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds")).count() };
+  return { ms, df: ms.toDF().withWatermark("ts", delay).groupBy(F.window("ts", "10 seconds")).count() };
 }
 
 /** A timestamp `s` seconds after the epoch (times in these tests are "within one minute"). */

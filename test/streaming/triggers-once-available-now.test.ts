@@ -14,7 +14,6 @@ import { after, describe, it } from "node:test";
 import { batchFromRows } from "../../src/columnar/batch.js";
 import { registerSource } from "../../src/connectors/registry.js";
 import type { Offset, ReadLimit, StreamSource } from "../../src/connectors/source.js";
-import { functions as F } from "../../src/index.js";
 import {
   addData,
   advanceClock,
@@ -30,7 +29,7 @@ import {
   win,
 } from "../../src/testing/index.js";
 import { field, IntegerType, StructOf } from "../../src/types/datatypes.js";
-import { sec, utcSession } from "./helpers.js";
+import { sec, utcSession, windowedCount } from "./helpers.js";
 
 const session = utcSession();
 const batchIds = (q: { recentProgress: { batchId: number; numInputRows: number }[] }) =>
@@ -65,8 +64,7 @@ registerSource("test-two-per-batch", {
 
 describe("trigger once", () => {
   it("runs one batch with every available block, no trailing no-data batch, then ends", async () => {
-    const ms = session.memoryStream("ts TIMESTAMP");
-    const df = ms.toDF().withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, df } = windowedCount(session, "5 seconds");
     await testStream(df, "append", [
       addData(ms, [{ ts: sec(1) }]),
       addData(ms, [{ ts: sec(30) }]),
@@ -112,8 +110,7 @@ describe("trigger once", () => {
 
 describe("trigger availableNow", () => {
   it("processes what was there at start, runs the trailing no-data batch, then ends", async () => {
-    const ms = session.memoryStream("ts TIMESTAMP");
-    const df = ms.toDF().withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const { ms, df } = windowedCount(session, "5 seconds");
     await testStream(df, "append", [
       addData(ms, [{ ts: sec(1) }]),
       addData(ms, [{ ts: sec(30) }]),
