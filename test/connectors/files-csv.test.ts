@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile as fsReadFile, writeFile } from "node:fs/promises";
+import { readFile as fsReadFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { MalformedInputException } from "../../src/common/errors.js";
@@ -16,13 +16,9 @@ import {
   simpleString,
   TimestampType,
 } from "../../src/types/datatypes.js";
-import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
+import { batchOf, rowsOf, tempDir, tempFile, utcMicros } from "./helpers.js";
 
-async function csvFile(text: string, name = "a.csv"): Promise<string> {
-  const p = join(await tempDir(), name);
-  await writeFile(p, text);
-  return p;
-}
+const csvFile = (text: string, name = "a.csv"): Promise<string> => tempFile(name, text);
 
 describe("csv: parsing", () => {
   it("handles quotes, embedded separators, newlines and escaped quotes", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile as fsReadFile, readdir, writeFile } from "node:fs/promises";
+import { readFile as fsReadFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { MalformedInputException } from "../../src/common/errors.js";
@@ -17,14 +17,9 @@ import {
   simpleString,
   TimestampType,
 } from "../../src/types/datatypes.js";
-import { batchOf, rowsOf, tempDir, utcMicros } from "./helpers.js";
+import { batchOf, rowsOf, tempDir, tempFile, utcMicros } from "./helpers.js";
 
-async function jsonFile(lines: string): Promise<string> {
-  const dir = await tempDir();
-  const p = join(dir, "a.json");
-  await writeFile(p, lines);
-  return p;
-}
+const jsonFile = (lines: string): Promise<string> => tempFile("a.json", lines);
 
 describe("json: schema inference", () => {
   it("follows Spark's rules: bigint, double, string, boolean, struct, array, sorted fields", async () => {

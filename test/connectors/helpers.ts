@@ -1,5 +1,5 @@
 /** Shared test helpers for the file connector tests (not a test file itself). */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
@@ -15,6 +15,13 @@ export async function tempDir(): Promise<string> {
   const d = await mkdtemp(join(tmpdir(), "arus-files-"));
   dirs.push(d);
   return d;
+}
+
+/** Writes `text` to a file called `name` in a fresh temp directory; returns its path. */
+export async function tempFile(name: string, text: string): Promise<string> {
+  const p = join(await tempDir(), name);
+  await writeFile(p, text);
+  return p;
 }
 
 export function batchOf(schema: StructType, rows: readonly (readonly unknown[])[]): Batch {
