@@ -1,21 +1,12 @@
 /** Shared test helpers for the file connector tests (not a test file itself). */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { after } from "node:test";
 import { type Batch, batchFromRows, rowValues } from "../../src/columnar/batch.js";
 import type { StructType } from "../../src/types/datatypes.js";
+import { tempDirs } from "../temp-dirs.js";
 
-const dirs: string[] = [];
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-
-export async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), "arus-files-"));
-  dirs.push(d);
-  return d;
-}
+/** A fresh temp directory, removed after the test file's tests. */
+export const tempDir = tempDirs("arus-files-");
 
 /** Writes `text` to a file called `name` in a fresh temp directory; returns its path. */
 export async function tempFile(name: string, text: string): Promise<string> {

@@ -5,23 +5,15 @@
  * entry below the threshold gone, every other entry kept.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { type CheckpointFs, nodeFs, writeAtomic } from "../../src/checkpoint/atomic-file.js";
 import { FileMetadataLog } from "../../src/checkpoint/metadata-log.js";
 import { commitCodec } from "../../src/checkpoint/offset-log.js";
+import { tempDirs } from "../temp-dirs.js";
 
-const dirs: string[] = [];
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(path.join(tmpdir(), "arus-ckw-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("arus-ckw-");
 
 /** nodeFs that counts calls per method. */
 function countingFs(): CheckpointFs & { count: Map<string, number> } {

@@ -6,24 +6,16 @@
  * name, the error reaches the caller, and a retry once the fault is gone succeeds.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { type CheckpointFs, nodeFs, writeAtomic } from "../../src/checkpoint/atomic-file.js";
 import { CheckpointCorruptError, ConcurrentUpdateError, FileMetadataLog, type LogCodec } from "../../src/checkpoint/metadata-log.js";
 import { commitCodec, type OffsetSeq, offsetCodec } from "../../src/checkpoint/offset-log.js";
 import { MemoryStateStoreProvider } from "../../src/state/memory-provider.js";
+import { tempDirs } from "../temp-dirs.js";
 
-const dirs: string[] = [];
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(path.join(tmpdir(), "arus-log-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("arus-log-");
 
 type Op = "writeFile" | "sync" | "rename" | "unlink";
 

@@ -1,0 +1,21 @@
+/** Temp directories for tests, removed when the test file's tests are done (not a test file itself). */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after } from "node:test";
+
+/**
+ * A function that makes a fresh directory `<tmpdir>/<prefix>XXXXXX` each call. Call it at the top
+ * level of a test file: it registers the `after` hook that deletes every directory it made.
+ */
+export function tempDirs(prefix: string): () => Promise<string> {
+  const dirs: string[] = [];
+  after(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  return async () => {
+    const d = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
+}
