@@ -1,0 +1,62 @@
+/**
+ * Event-time scans over the live entries of the columnar state table (table.ts), for watermark
+ * eviction: key column `col` is a timestamp (its value) or a window struct (field 1, its end;
+ * field 0 for a one-field struct). NULL event times count as -infinity.
+ */
+import { IntList } from "./arrays.js";
+import { type ColumnarTable, LIVE } from "./table.js";
+import { keyVector } from "./vectors.js";
+
+/** Live entries whose event time is <= micros, ascending. */
+export function expiredIds(t: ColumnarTable, col: number, micros: number): Int32Array {
+  const ref = t.lanes[col]!;
+  const k = t.schema.keys[col]!;
+  const flags = t.flags;
+  const hwm = t.hwm;
+  const out = new IntList();
+  if (ref.lane === "none") return t.liveIds(); // a NULL-typed key: always NULL
+  if (ref.lane === "i" && k.kind === "struct") {
+    // Decide per window tuple once, then pick the entries by code.
+    const dict = t.tupleDicts[ref.index]!;
+    const f = k.fields.length > 1 ? 1 : 0;
+    const dead = new Uint8Array(dict.highWater + 1);
+    let any = t.nullCodes[ref.index]! > 0;
+    for (let c = 0; c < dict.highWater; c++) {
+      if (dict.refs[c]! <= 0) continue;
+      const v = dict.field(c, f);
+      if (v === null || v <= micros) {
+        dead[c] = 1;
+        any = true;
+      }
+    }
+    if (!any) return new Int32Array(0);
+    const codes = t.ik[ref.index]!;
+    for (let e = 0; e < hwm; e++) {
+      if ((flags[e]! & LIVE) === 0) continue;
+      const c = codes[e]!;
+      if (c < 0 || dead[c] === 1) out.push(e);
+    }
+    return out.view().slice();
+  }
+  // A value in its lane.
+  const vals = ref.lane === "f" ? t.fk[ref.index]! : t.ik[ref.index]!;
+  const valid = t.laneValidity(ref);
+  for (let e = 0; e < hwm; e++) {
+    if ((flags[e]! & LIVE) === 0) continue;
+    if (vals[e]! <= micros || (valid !== null && valid[e] === 0)) out.push(e);
+  }
+  return out.view().slice();
+}
+
+/** Event time (micros) of every live entry, as `expiredIds` reads it. */
+export function eventTimes(t: ColumnarTable, col: number): number[] {
+  const ids = t.liveIds();
+  const out: number[] = new Array(ids.length);
+  const v = keyVector(t, col, ids, ids.length);
+  const src = v.children ? v.children[v.children.length > 1 ? 1 : 0]! : v;
+  for (let i = 0; i < ids.length; i++) {
+    const isNull = (v.validity !== null && v.validity[i] === 0) || (src.validity !== null && src.validity[i] === 0);
+    out[i] = isNull ? Number.NEGATIVE_INFINITY : (src.values as Float64Array)[i]!;
+  }
+  return out;
+}
