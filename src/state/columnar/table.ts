@@ -402,9 +402,10 @@ export class ColumnarTable {
       const e = r[i]!;
       if (this.flags[e] === 0) continue; // inserted this batch: released above
       this.flags[e] = (this.flags[e]! & ~REMOVED) | LIVE;
-      this.numLive++;
+      // grow first (growing copies the index, which does not hold e yet), then insert
       if ((this.numLive + 1) * 4 > (this.mask + 1) * 3) this.growIndex((this.mask + 1) * 2);
-      else slotInsert(this.slots, this.mask, this.eh, e);
+      slotInsert(this.slots, this.mask, this.eh, e);
+      this.numLive++;
     }
     // 3. restore the buffer values it changed
     this.undo.restore(this.bv, this.bvalid);
