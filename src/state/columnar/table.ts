@@ -354,19 +354,23 @@ export class ColumnarTable {
 
   /** Entries changed this batch and still live (the delta's puts), in first-touch order. */
   changedIds(): Int32Array {
-    const t = this.touched.view();
-    const out = new Int32Array(t.length);
-    let k = 0;
-    for (let i = 0; i < t.length; i++) if (this.flags[t[i]!]! & LIVE) out[k++] = t[i]!;
-    return out.subarray(0, k);
+    return this.withFlag(this.touched.view(), LIVE, true);
   }
 
   /** Entries that existed before this batch and were removed by it (the delta's removes). */
   removedIds(): Int32Array {
-    const r = this.removed.view();
-    const out = new Int32Array(r.length);
+    return this.withFlag(this.removed.view(), INSERTED, false);
+  }
+
+  /** The ids of `ids` whose flag `bit` is set (`set`) or clear (`!set`), in order. */
+  private withFlag(ids: Int32Array, bit: number, set: boolean): Int32Array {
+    const flags = this.flags;
+    const out = new Int32Array(ids.length);
     let k = 0;
-    for (let i = 0; i < r.length; i++) if ((this.flags[r[i]!]! & INSERTED) === 0) out[k++] = r[i]!;
+    for (let i = 0; i < ids.length; i++) {
+      const e = ids[i]!;
+      if (((flags[e]! & bit) !== 0) === set) out[k++] = e;
+    }
     return out.subarray(0, k);
   }
 
