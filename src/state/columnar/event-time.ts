@@ -4,7 +4,8 @@
  * field 0 for a one-field struct). NULL event times count as -infinity.
  */
 import { IntList } from "./arrays.js";
-import { type ColumnarTable, LIVE } from "./table.js";
+import { LIVE } from "./flags.js";
+import type { ColumnarTable } from "./table.js";
 import { keyVector } from "./vectors.js";
 
 /** Live entries whose event time is <= micros, ascending. */

@@ -27,17 +27,12 @@ import type { Vector } from "../../columnar/vector.js";
 import { grown, IntList, MIN_CAPACITY, nextCapacity } from "./arrays.js";
 import type { StringDict, TupleDict } from "./dictionary.js";
 import { eventTimes, expiredIds } from "./event-time.js";
+import { INSERTED, LIVE, REMOVED, TOUCHED } from "./flags.js";
 import { type Codes, entryMatches, KeyCoder, type LaneRef, simpleKeys } from "./key-codes.js";
 import type { ColumnarSchema } from "./schema.js";
 import { probeHome, regrownSlots, slotInsert, slotRemove } from "./slot-index.js";
 import { PAGE_BITS, UndoPages } from "./undo-pages.js";
 import { bufferVectors, keyVector, partitionsOf } from "./vectors.js";
-
-/** Entry flags (one byte per entry). */
-export const LIVE = 1;
-const TOUCHED = 2;
-const INSERTED = 4;
-const REMOVED = 8;
 
 export class ColumnarTable {
   readonly schema: ColumnarSchema;
