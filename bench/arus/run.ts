@@ -4,7 +4,7 @@
  * fields).
  *
  *   node --import tsx bench/arus/run.ts --data bench/data/out/quick [--queries q0,q5] [--max-files 1]
- *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR]
+ *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR] [--state-threads N]
  *
  * Per query:
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
@@ -54,12 +54,14 @@ export interface Bench {
   keepCheckpoint?: string;
 }
 
-export function newSession(arus: typeof Arus): Session {
+/** `stateThreads`: arus.state.threads, the threads owning aggregation state partitions (1: the main thread). */
+export function newSession(arus: typeof Arus, stateThreads = 1): Session {
   return arus.Session.builder()
     .appName("arus-bench")
     .master("local[2]")
     .config("spark.sql.session.timeZone", "UTC")
     .config("spark.sql.shuffle.partitions", "2")
+    .config("arus.state.threads", String(stateThreads))
     .getOrCreate();
 }
 
@@ -171,7 +173,7 @@ async function main(): Promise<void> {
   const arus = await loadEngine(get("--engine") === "src" ? "src" : "dist");
   const b: Bench = {
     arus,
-    session: newSession(arus),
+    session: newSession(arus, Number(get("--state-threads") ?? 1)),
     data,
     maxFiles: Number(get("--max-files") ?? 1),
     keepCheckpoint: get("--keep-checkpoint"),

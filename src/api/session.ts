@@ -3,13 +3,12 @@
  * streaming query manager, and runs batch plans (analyze → optimize → plan → execute).
  */
 
-import { availableParallelism } from "node:os";
 import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
 import { analyze, resolveExpr } from "../analyzer/analyzer.js";
 import { outputOf } from "../analyzer/types.js";
 import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
-import { RuntimeConfig } from "../common/conf.js";
+import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
@@ -29,14 +28,6 @@ import { StreamingQueryManager } from "./streaming/manager.js";
 import { MemoryStream } from "./streaming/memory-stream.js";
 import { DataStreamReader } from "./streaming/reader.js";
 import { toInternal } from "./values.js";
-
-/** Threads of a `local[N]` master (`local` = 1, `local[*]` = the cores; the default is local[*], as spark-submit's). */
-export function localThreads(master: string | undefined): number {
-  const m = /^local(?:\[(\d+|\*)\])?$/.exec(master ?? "local[*]");
-  if (!m) return 1;
-  if (m[1] === undefined) return 1;
-  return m[1] === "*" ? availableParallelism() : Math.max(1, Number(m[1]));
-}
 
 export class SessionBuilder {
   private readonly settings: Record<string, string> = {};

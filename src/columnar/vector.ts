@@ -199,6 +199,56 @@ export function take(v: Vector, idx: ArrayLike<number>, n: number = idx.length):
   return makeVector(v.type, values, validity, n);
 }
 
+/**
+ * Split rows into parts: row i goes to part `part[i]` (0 <= part[i] < counts.length), keeping
+ * the order within each part; `counts[j]` is the number of rows of part j. One pass per column
+ * (a take per part would read the column once per part).
+ */
+export function scatter(v: Vector, part: Int32Array, counts: Int32Array): Vector[] {
+  const k = counts.length;
+  const n = part.length;
+  let validity: Uint8Array[] | null = null;
+  if (v.validity !== null) {
+    const src = v.validity;
+    const out = Array.from(counts, (c) => new Uint8Array(c));
+    const pos = new Int32Array(k);
+    for (let i = 0; i < n; i++) {
+      const j = part[i]!;
+      out[j]![pos[j]!++] = src[i]!;
+    }
+    validity = out;
+  }
+  if (v.children) {
+    const kids = v.children.map((c) => scatter(c, part, counts));
+    return Array.from(counts, (c, j) =>
+      makeVector(
+        v.type,
+        [],
+        validity ? validity[j]! : null,
+        c,
+        kids.map((kid) => kid[j]!),
+      ),
+    );
+  }
+  const values = Array.from(counts, (c) => allocValues(v.type, c));
+  const src = v.values as ArrayLike<unknown>;
+  const pos = new Int32Array(k);
+  if (src instanceof Float64Array || src instanceof Int32Array || src instanceof Uint8Array) {
+    const dst = values as unknown as (Float64Array | Int32Array | Uint8Array)[];
+    for (let i = 0; i < n; i++) {
+      const j = part[i]!;
+      dst[j]![pos[j]!++] = src[i]!;
+    }
+  } else {
+    const dst = values as unknown[][];
+    for (let i = 0; i < n; i++) {
+      const j = part[i]!;
+      dst[j]![pos[j]!++] = src[i];
+    }
+  }
+  return values.map((vals, j) => makeVector(v.type, vals, validity ? validity[j]! : null, counts[j]!));
+}
+
 export function slice(v: Vector, start: number, end: number): Vector {
   const n = Math.max(0, end - start);
   const validity = v.validity ? v.validity.subarray(start, end) : null;

@@ -1,6 +1,7 @@
 /**
  * Runtime configuration: Spark's keys with Spark's defaults. Values are strings, as in Spark.
  */
+import { availableParallelism } from "node:os";
 import { IllegalArgumentException } from "./errors.js";
 import { defaultTimeZone, resolveTimeZone } from "./time.js";
 
@@ -79,4 +80,12 @@ export class RuntimeConfig {
   all(): Record<string, string> {
     return { ...DEFAULTS, ...Object.fromEntries(this.values) };
   }
+}
+
+/** Threads of a `local[N]` master (`local` = 1, `local[*]` = the cores; the default is local[*], as spark-submit's). */
+export function localThreads(master: string | undefined): number {
+  const m = /^local(?:\[(\d+|\*)\])?$/.exec(master ?? "local[*]");
+  if (!m) return 1;
+  if (m[1] === undefined) return 1;
+  return m[1] === "*" ? availableParallelism() : Math.max(1, Number(m[1]));
 }

@@ -3,9 +3,16 @@
  * `arus.test.crashPoint = "<point>:<batchId>"` the process kills itself (SIGKILL, no cleanup)
  * when it reaches that point in that batch. Points: beforeOffsetLog, afterOffsetLog,
  * beforeSink, insideSink (file sink: data files written, manifest not), afterSink,
- * beforeCommitLog, afterCommitLog, insideStateSnapshot. Unset, every call is a no-op.
+ * beforeCommitLog, afterCommitLog, insideStateSnapshot, afterStateCommit (an aggregation's
+ * state committed, on whichever thread holds it). Unset, every call is a no-op. Worker threads
+ * have their own module state: the state threads arm the spec they are sent (`armedCrashPoint`).
  */
 let armed: { point: string; batchId: number } | null = null;
+
+/** The armed spec, to hand to a worker thread; undefined when none. */
+export function armedCrashPoint(): string | undefined {
+  return armed ? `${armed.point}:${armed.batchId}` : undefined;
+}
 
 export function armCrashPoint(spec: string | undefined): void {
   if (!spec) {

@@ -3,6 +3,9 @@
  * workers start on first use and are unref'd while idle, so a pool never keeps the process
  * alive. A worker that dies fails its task and is replaced on the next one.
  *
+ * `DedicatedWorker` is one such thread for work that must always reach the same thread (it
+ * holds state between requests); its requests are answered one at a time, in order.
+ *
  * The worker side is `serveTasks(handler)`: the handler's result goes back with the transfer
  * list it names (typed-array buffers move, they are not copied).
  */
@@ -68,6 +71,10 @@ class PooledWorker<Req, Res> {
   }
 
   run(id: number, request: Req, transfer: readonly Transferable[], p: Pending<Res>): void {
+    if (this.dead) {
+      p.reject(new WorkerCrashError("worker thread is no longer running"));
+      return;
+    }
     this.pending = { ...p, id };
     this.worker.ref(); // a running task keeps the process alive until it answers
     this.worker.postMessage({ id, request } satisfies TaskMessage<Req>, transfer);
@@ -120,6 +127,34 @@ export class WorkerPool<Req, Res> {
     const workers = this.all.splice(0);
     this.idle.length = 0;
     await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** One thread that receives every request sent to it, in order (a thread holding state). */
+export class DedicatedWorker<Req, Res> {
+  private readonly worker: PooledWorker<Req, Res>;
+  private last: Promise<unknown> = Promise.resolve();
+  private nextId = 0;
+
+  constructor(script: URL) {
+    this.worker = new PooledWorker<Req, Res>(script, () => {});
+  }
+
+  /** Send `request` once the previous one was answered; resolves with the reply. */
+  call(request: Req, transfer: readonly Transferable[] = []): Promise<Res> {
+    const reply = this.last.then(
+      () => new Promise<Res>((resolve, reject) => this.worker.run(this.nextId++, request, transfer, { resolve, reject })),
+    );
+    this.last = reply.catch(() => {});
+    return reply;
+  }
+
+  get dead(): boolean {
+    return this.worker.dead;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
   }
 }
 

@@ -14,6 +14,17 @@ let nextExprId = 1;
 export function newExprId(): number {
   return nextExprId++;
 }
+/** Every id below this one may be in use (to hand to another thread, see `reserveExprIds`). */
+export function exprIdsInUse(): number {
+  return nextExprId;
+}
+/**
+ * Ids below `n` are taken: a worker thread rebuilding plan pieces made on the main thread calls
+ * this first, so the attributes it creates do not reuse their ids (its counter starts at 1).
+ */
+export function reserveExprIds(n: number): void {
+  if (n > nextExprId) nextExprId = n;
+}
 
 /** A reference such as `a`, `t.a` or `window.start`, not yet bound to an input attribute. */
 export interface ColumnRef {

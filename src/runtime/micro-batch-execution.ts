@@ -356,6 +356,7 @@ export class MicroBatchExecution {
     const stats = new Map<number, EventTimeStats>();
     const opened: Pick<StateStore, "abort">[] = [];
     const lates: LateRows[] = [];
+    const states = this.cfg.states;
     const state: StatefulContext = {
       batchId: b.batchId,
       outputMode: this.cfg.outputMode,
@@ -371,6 +372,9 @@ export class MicroBatchExecution {
         const s = await this.cfg.states.columnar(op, schema, b.batchId);
         opened.push(s);
         return s;
+      },
+      get stateThreads() {
+        return states.threads();
       },
       reportMetrics: (op, m) => metrics.set(op, m),
       reportLateRows: (late) => lates.push(late),

@@ -8,8 +8,9 @@
  */
 
 import path from "node:path";
-import type { RuntimeConfig } from "../common/conf.js";
+import { localThreads, type RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { ProviderOptions } from "../state/provider-base.js";
@@ -27,6 +28,21 @@ const PROVIDERS: Record<string, ProviderKind> = {
 export const LMDB_LOCAL_DIR_CONF = "arus.state.lmdb.localDir";
 /** Keep streaming aggregation state in the columnar store (sticky: the checkpoint's value wins). */
 export const COLUMNAR_AGGREGATION_CONF = "arus.state.aggregation.columnar";
+/**
+ * Threads owning the columnar aggregation state partitions (docs/parallel-execution.md): a
+ * number, or "local" for the N of `spark.master` local[N]. 1 (default): the main thread.
+ */
+export const STATE_THREADS_CONF = "arus.state.threads";
+
+/** The state thread count `arus.state.threads` asks for. */
+export function stateThreadCount(conf: RuntimeConfig): number {
+  const v = conf.get(STATE_THREADS_CONF, "1").trim().toLowerCase();
+  if (v === "local") return localThreads(conf.getOption("spark.master"));
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1)
+    throw new IllegalArgumentException(`${STATE_THREADS_CONF} must be a positive integer or 'local', got '${v}'.`);
+  return n;
+}
 
 /**
  * Does this query keep its aggregation state columnar? The conf as the checkpoint froze it,
@@ -44,10 +60,13 @@ export class StateStoreRegistry {
   private readonly providers = new Map<string, StateStoreProvider | ColumnarStateProvider>();
   private batchesSinceMaintenance = 0;
   private readonly kind: ProviderKind;
+  private stateThreads: StatePartitionThreads | null = null;
 
   constructor(
     private readonly checkpoint: CheckpointStore,
     private readonly conf: RuntimeConfig,
+    /** Threads for the columnar aggregation state (1: this thread). */
+    private readonly threadCount = 1,
   ) {
     const cls =
       checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
@@ -100,15 +119,34 @@ export class StateStoreRegistry {
     return p.getStore(version);
   }
 
+  /** The threads owning columnar aggregation state, started on first use; undefined with one thread. */
+  threads(): StatePartitionThreads | undefined {
+    if (this.threadCount <= 1) return undefined;
+    this.stateThreads ??= new StatePartitionThreads(
+      this.threadCount,
+      this.checkpoint.numShufflePartitions,
+      (op) => Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i)),
+      {
+        minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
+        minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
+      },
+    );
+    return this.stateThreads;
+  }
+
   /** Snapshot and clean up every few batches (Spark runs this on a 60 s timer). */
   async maintenance(): Promise<void> {
     if (++this.batchesSinceMaintenance < 10) return;
     this.batchesSinceMaintenance = 0;
     for (const p of this.providers.values()) await p.doMaintenance();
+    await this.stateThreads?.maintenance();
   }
 
   async close(): Promise<void> {
     for (const p of this.providers.values()) await p.close();
     this.providers.clear();
+    const threads = this.stateThreads;
+    this.stateThreads = null;
+    await threads?.close();
   }
 }

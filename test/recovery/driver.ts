@@ -10,6 +10,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { readCommittedFiles } from "../../src/connectors/file-stream/index.js";
 import { Session } from "../../src/index.js";
 import { type ChildConfig, PG_MODULE, paths, type SinkKind } from "./crash-harness.js";
@@ -153,11 +154,14 @@ async function bundleHarness(): Promise<string[]> {
       plugins: [
         {
           // Each module keeps its own file name, so `isMain(import.meta.filename)` checks
-          // (examples' entry points) stay false inside the bundle.
+          // (examples' entry points) stay false inside the bundle, and its own URL, so worker
+          // threads (state threads, JSON decoding) start their scripts from the sources.
           name: "keep-import-meta-filename",
           setup(b) {
             b.onLoad({ filter: /\.ts$/ }, async (a) => ({
-              contents: (await readFile(a.path, "utf8")).replaceAll("import.meta.filename", JSON.stringify(a.path)),
+              contents: (await readFile(a.path, "utf8"))
+                .replaceAll("import.meta.filename", JSON.stringify(a.path))
+                .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(a.path).href)),
               loader: "ts",
             }));
           },
@@ -330,6 +334,8 @@ export class CrashDriver {
     readonly root: string,
     readonly workload: Workload,
     readonly pg: PgEnv | null,
+    /** Engine confs on top of CHILD_CONF (e.g. arus.state.threads). */
+    readonly conf: Readonly<Record<string, string>> = {},
   ) {
     mkdirSync(root, { recursive: true });
   }
@@ -350,7 +356,7 @@ export class CrashDriver {
       sinks,
       crashPoint,
       pg: this.pg ? { url: this.pg.url, module: this.pg.module, schema: this.pg.schema, table: ep.table } : undefined,
-      conf: CHILD_CONF,
+      conf: { ...CHILD_CONF, ...this.conf },
     };
   }
 

@@ -23,7 +23,7 @@ import { type Clock, SystemClock } from "../../runtime/clock.js";
 import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
 import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
-import { columnarAggregationEnabled, StateStoreRegistry } from "../../runtime/state-registry.js";
+import { columnarAggregationEnabled, StateStoreRegistry, stateThreadCount } from "../../runtime/state-registry.js";
 import type { Trigger } from "../../runtime/trigger.js";
 import { formatWatermarkReport, type WatermarkReport } from "../../runtime/watermark-report.js";
 import { field, LongType, StringType, StructOf, TimestampType } from "../../types/datatypes.js";
@@ -138,7 +138,7 @@ export class StreamingQuery {
         conf,
         clock,
         checkpoint,
-        states: new StateStoreRegistry(checkpoint, conf),
+        states: new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf)),
         events: {
           onProgress: (p) => q.recordProgress(p, false),
           onIdle: (p) => q.recordProgress(p, true),

@@ -7,6 +7,7 @@ import type { Batch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
 import type { StateStore } from "../../state/store.js";
+import type { StatePartitionThreads } from "../parallel/state-threads.js";
 
 export interface StateOperatorMetrics {
   operatorName: string;
@@ -51,6 +52,11 @@ export interface StatefulContext {
    * at version batchId. Absent where the runtime offers no columnar state.
    */
   columnarStore?(operatorId: number, schema: ColumnarSchema): Promise<ColumnarStateStore>;
+  /**
+   * arus: threads that own the state partitions of columnar aggregations (`arus.state.threads`
+   * > 1); absent when that state lives on this thread.
+   */
+  readonly stateThreads?: StatePartitionThreads;
   reportMetrics(operatorId: number, m: StateOperatorMetrics): void;
   reportLateRows(late: LateRows): void;
   /** Event-time stats (ms) seen by watermark node `nodeId` in this batch. */

@@ -1,6 +1,6 @@
 /**
  * The columnar aggregation state of one stateful operator: one `ColumnarTable` in memory for
- * all its partitions, and the usual versioned files per partition
+ * all its partitions (or those a state thread owns: `owned`), and the usual versioned files per partition
  * (`<ckpt>/state/<op>/<partition>/<v>.delta|snapshot`, format 3, files.ts + format.ts).
  *
  * An entry's partition is a hash of its key values, so each partition's files hold a disjoint
@@ -51,17 +51,28 @@ function byPartition(table: ColumnarTable, ids: Int32Array, numPartitions: numbe
 /** Versions, the open store, serialisation and close come from `VersionedProvider` (provider-base.ts). */
 export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore> {
   private table: ColumnarTable;
-  private readonly files: StateFiles[] | null;
+  /** The files of each owned partition, in partition order; null without a checkpoint. */
+  private readonly files: { readonly partition: number; readonly files: StateFiles }[] | null;
 
   constructor(
     /** `<ckpt>/state/<op>/<partition>` per partition; null entries (no checkpoint) keep no files. */
     readonly dirs: readonly (string | null)[],
     readonly schema: ColumnarSchema,
     private readonly opts: ProviderOptions,
+    /**
+     * The partitions this provider holds (default: all). A thread that owns some partitions
+     * (docs/parallel-execution.md) loads and writes only theirs; its table must only ever
+     * receive keys of those partitions (`keyPartitions`, partitioning.ts).
+     */
+    readonly owned: readonly number[] = dirs.map((_, p) => p),
   ) {
     super();
     if (dirs.length === 0) throw new RangeError("a columnar state provider needs at least one partition");
-    this.files = dirs.every((d) => d !== null) ? dirs.map((d) => new StateFiles(d!, opts.fs ?? nodeStateFs)) : null;
+    if (owned.some((p) => !(p >= 0 && p < dirs.length)))
+      throw new RangeError(`owned partitions ${owned.join(", ")} not in 0..${dirs.length - 1}`);
+    this.files = dirs.every((d) => d !== null)
+      ? owned.map((p) => ({ partition: p, files: new StateFiles(dirs[p]!, opts.fs ?? nodeStateFs) }))
+      : null;
     this.table = new ColumnarTable(schema);
   }
 
@@ -104,7 +115,7 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
     };
     const decode = (src: Parameters<typeof readColumnarFile>[0], file: string, onHeader: Parameters<typeof readColumnarFile>[3]) =>
       readColumnarFile(src, file, this.schema, onHeader);
-    for (const files of this.files) {
+    for (const { files } of this.files) {
       const plan = await files.plan(version);
       if (plan.snapshot > 0) for await (const c of files.readWith(plan.snapshot, "snapshot", decode)) apply(c);
       for (const d of plan.deltas) for await (const c of files.readWith(d, "delta", decode)) apply(c);
@@ -122,8 +133,8 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
         const table = this.table;
         const puts = byPartition(table, table.changedIds(), this.numPartitions);
         const removes = byPartition(table, table.removedIds(), this.numPartitions);
-        for (let p = 0; p < this.files.length; p++) {
-          const files = this.files[p]!;
+        this.checkOwned(puts, removes);
+        for (const { partition: p, files } of this.files) {
           await files.supersede(next);
           if (puts[p]!.length === 0 && removes[p]!.length === 0) continue;
           const chunks = function* () {
@@ -147,6 +158,17 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
     });
   }
 
+  /** Keys of a partition this provider does not own would never reach a file: refuse the commit. */
+  private checkOwned(puts: readonly Int32Array[], removes: readonly Int32Array[]): void {
+    if (this.owned.length === this.numPartitions) return;
+    const mine = new Set(this.owned);
+    for (let p = 0; p < this.numPartitions; p++) {
+      if (!mine.has(p) && puts[p]!.length + removes[p]!.length > 0) {
+        throw new Error(`state of partition ${p} reached the provider of partitions [${this.owned.join(", ")}] (${this.dirs[p]})`);
+      }
+    }
+  }
+
   /** @internal */
   abortStore(store: ColumnarStateStore): void {
     this.table.abortBatch();
@@ -160,8 +182,7 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
       const v = this.version;
       const busy = this.openStore?.hasChanges() ?? false;
       let live: Int32Array[] | null = null;
-      for (let p = 0; p < this.files.length; p++) {
-        const files = this.files[p]!;
+      for (const { partition: p, files } of this.files) {
         await files.scan();
         if (snapshotDue(files, v, busy, this.opts.minDeltasForSnapshot)) {
           live ??= byPartition(this.table, this.table.liveIds(), this.numPartitions);

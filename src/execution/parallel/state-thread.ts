@@ -1,0 +1,62 @@
+/**
+ * Worker-thread entry of the state threads (state-threads.ts): holds the columnar aggregation
+ * state of the partitions this thread owns, one provider per operator, loaded on first use and
+ * kept across batches; runs each batch's state-side half (`ColumnarAggregation.run`) on the
+ * rows routed here and answers with the output rows, their typed arrays moved.
+ */
+import { batchTransferList } from "../../columnar/transfer.js";
+import { armCrashPoint } from "../../common/crash-points.js";
+import { serveTasks } from "../../common/worker-pool.js";
+import { reserveExprIds } from "../../plan/expressions.js";
+import { ColumnarStateProvider } from "../../state/columnar/index.js";
+import { AggregationSpec } from "../aggregation.js";
+import { ColumnarAggregation } from "../stateful/columnar-aggregation.js";
+import type { AggregateThreadReply, StateThreadReply, StateThreadRequest } from "./state-threads.js";
+
+interface Operator {
+  readonly agg: ColumnarAggregation;
+  readonly provider: ColumnarStateProvider;
+}
+const operators = new Map<number, Operator>();
+
+function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
+  let op = operators.get(r.op.operatorId);
+  if (!op) {
+    reserveExprIds(r.op.exprIdsInUse);
+    const agg = ColumnarAggregation.of(new AggregationSpec(r.op.groupingExprs, r.op.aggregateExprs, r.op.childOutput));
+    if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
+    op = { agg, provider: new ColumnarStateProvider(r.dirs, agg.plan.schema, r.providerOptions, r.owned) };
+    operators.set(r.op.operatorId, op);
+  }
+  return op;
+}
+
+async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise<AggregateThreadReply> {
+  const { agg, provider } = operatorOf(r);
+  const store = await provider.getStore(r.version);
+  try {
+    const result = await agg.run(store, r.chunks, r.options);
+    const openEventTimes = agg.eventTimeKey >= 0 ? [...new Set(provider.eventTimes(agg.eventTimeKey))] : [];
+    return { ...result, openEventTimes };
+  } catch (e) {
+    store.abort();
+    throw e;
+  }
+}
+
+serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
+  if (r.kind !== "close") armCrashPoint(r.crashPoint);
+  switch (r.kind) {
+    case "aggregate": {
+      const result = await aggregate(r);
+      return { result, transfer: batchTransferList([result.output]) };
+    }
+    case "maintenance":
+      for (const op of operators.values()) await op.provider.doMaintenance();
+      return { result: null, transfer: [] };
+    case "close":
+      for (const op of operators.values()) await op.provider.close();
+      operators.clear();
+      return { result: null, transfer: [] };
+  }
+});

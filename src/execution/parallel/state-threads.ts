@@ -1,0 +1,184 @@
+/**
+ * Threads that own state partitions (`arus.state.threads` > 1; docs/parallel-execution.md).
+ * Thread w owns the partitions p with p mod W = w of every columnar aggregation, keeps their
+ * tables in memory across batches and writes their files; the main thread routes each row to
+ * the owner of its key's partition (`keyPartitions`, the same hash the files are split by) and
+ * merges what the threads answer. Files and versions are laid out exactly as with one thread,
+ * so a checkpoint moves between thread counts in both directions.
+ *
+ * Each thread commits its partitions' state in the request that ran the batch, before the
+ * reply: the same point as on the main thread (state before sink, before `commits/N`), so the
+ * recovery rule of micro-batch-execution.ts is unchanged. A thread that fails a batch aborts
+ * its store before answering; the query then stops with that error.
+ */
+import type { Batch } from "../../columnar/batch.js";
+import { transferListOf } from "../../columnar/transfer.js";
+import { scatter } from "../../columnar/vector.js";
+import { armedCrashPoint } from "../../common/crash-points.js";
+import { DedicatedWorker } from "../../common/worker-pool.js";
+import type { Attribute, Expr } from "../../plan/expressions.js";
+import type { ColumnarSchema } from "../../state/columnar/index.js";
+import { keyPartitions } from "../../state/columnar/partitioning.js";
+import type { ProviderOptions } from "../../state/provider-base.js";
+import type { AggregateChunk, AggregateRunOptions, AggregateRunResult } from "../stateful/columnar-aggregation.js";
+
+/** What a thread needs to rebuild a columnar aggregation (plain data: expressions clone). */
+export interface ColumnarOperatorDef {
+  readonly operatorId: number;
+  readonly groupingExprs: readonly Expr[];
+  readonly aggregateExprs: readonly Expr[];
+  readonly childOutput: readonly Attribute[];
+  /** Expression ids below this are taken on the main thread (`reserveExprIds`). */
+  readonly exprIdsInUse: number;
+}
+
+export type StateThreadRequest =
+  | {
+      readonly kind: "aggregate";
+      readonly op: ColumnarOperatorDef;
+      /** `<ckpt>/state/<op>/<p>` of every partition (null without a checkpoint). */
+      readonly dirs: readonly (string | null)[];
+      readonly owned: readonly number[];
+      readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">;
+      /** The state version the batch opens (= the batch id). */
+      readonly version: number;
+      readonly chunks: readonly AggregateChunk[];
+      readonly options: AggregateRunOptions;
+      /** The crash point armed on the main thread (tests), armed here too. */
+      readonly crashPoint: string | undefined;
+    }
+  | { readonly kind: "maintenance"; readonly crashPoint: string | undefined }
+  | { readonly kind: "close" };
+
+export interface AggregateThreadReply extends AggregateRunResult {
+  /** Distinct event times (micros) of the groups still open, for explainWatermark. */
+  readonly openEventTimes: readonly number[];
+}
+export type StateThreadReply = AggregateThreadReply | null;
+
+export interface MergedAggregateResult extends Omit<AggregateRunResult, "output"> {
+  /** Output rows, one batch per thread that had any, in thread order. */
+  readonly output: Batch[];
+  readonly openEventTimes: number[];
+}
+
+const SCRIPT = new URL(import.meta.url.endsWith(".ts") ? "./state-thread.ts" : "./state-thread.js", import.meta.url);
+
+export class StatePartitionThreads {
+  private readonly threads: DedicatedWorker<StateThreadRequest, StateThreadReply>[];
+  /** Batches run on state threads in this process (tests check the setting took effect). */
+  static batchesRun = 0;
+
+  constructor(
+    readonly size: number,
+    readonly numPartitions: number,
+    private readonly stateDirs: (operatorId: number) => (string | null)[],
+    private readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">,
+  ) {
+    if (!(size >= 2)) throw new RangeError(`state threads: ${size} (use the main thread for 1)`);
+    this.threads = Array.from({ length: size }, () => new DedicatedWorker<StateThreadRequest, StateThreadReply>(SCRIPT));
+  }
+
+  /** The partitions thread w owns. */
+  owned(w: number): number[] {
+    const out: number[] = [];
+    for (let p = w; p < this.numPartitions; p += this.size) out.push(p);
+    return out;
+  }
+
+  /**
+   * Run one batch of a columnar aggregation: every thread gets a request (its stores advance a
+   * version even without rows), with the rows whose keys fall in its partitions.
+   */
+  async aggregate(
+    op: ColumnarOperatorDef,
+    schema: ColumnarSchema,
+    version: number,
+    chunks: readonly AggregateChunk[],
+    options: Omit<AggregateRunOptions, "globalRow">,
+    globalAggregate: boolean,
+  ): Promise<MergedAggregateResult> {
+    StatePartitionThreads.batchesRun++;
+    const W = this.size;
+    const routed = this.route(schema, chunks);
+    // A global aggregate's one row lives in the partition of the empty key.
+    const globalOwner = globalAggregate ? keyPartitions(schema, [], 1, this.numPartitions)[0]! % W : -1;
+    const dirs = this.stateDirs(op.operatorId);
+    const replies = await Promise.all(
+      this.threads.map((t, w) => {
+        const mine = routed[w]!;
+        const transfer = transferListOf(mine.flatMap((c) => [...c.keys, ...c.inputs.flat()]));
+        return t.call(
+          {
+            kind: "aggregate",
+            op,
+            dirs,
+            owned: this.owned(w),
+            providerOptions: this.providerOptions,
+            version,
+            chunks: mine,
+            options: { ...options, globalRow: w === globalOwner },
+            crashPoint: armedCrashPoint(),
+          },
+          transfer,
+        ) as Promise<AggregateThreadReply>;
+      }),
+    );
+    return {
+      output: replies.flatMap((r) => (r.output ? [r.output] : [])),
+      numRowsUpdated: sum(replies, (r) => r.numRowsUpdated),
+      numRowsRemoved: sum(replies, (r) => r.numRowsRemoved),
+      numRowsTotal: sum(replies, (r) => r.numRowsTotal),
+      memoryUsedBytes: sum(replies, (r) => r.memoryUsedBytes),
+      // the threads run side by side: the batch waited for the slowest
+      allUpdatesTimeMs: Math.max(...replies.map((r) => r.allUpdatesTimeMs)),
+      allRemovalsTimeMs: Math.max(...replies.map((r) => r.allRemovalsTimeMs)),
+      commitTimeMs: Math.max(...replies.map((r) => r.commitTimeMs)),
+      openEventTimes: replies.flatMap((r) => r.openEventTimes),
+    };
+  }
+
+  /** Split each chunk's rows by the thread owning their key's partition (fresh copies: they move to the threads). */
+  private route(schema: ColumnarSchema, chunks: readonly AggregateChunk[]): AggregateChunk[][] {
+    const W = this.size;
+    const out: AggregateChunk[][] = Array.from({ length: W }, () => []);
+    for (const c of chunks) {
+      const n = c.n;
+      if (n === 0) continue;
+      const parts = keyPartitions(schema, c.keys, n, this.numPartitions);
+      const counts = new Int32Array(W);
+      for (let i = 0; i < n; i++) {
+        const w = parts[i]! % W;
+        parts[i] = w;
+        counts[w]!++;
+      }
+      const keys = c.keys.map((k) => scatter(k, parts, counts));
+      const inputs = c.inputs.map((vs) => vs.map((v) => scatter(v, parts, counts)));
+      for (let w = 0; w < W; w++) {
+        if (counts[w] === 0) continue;
+        out[w]!.push({ keys: keys.map((k) => k[w]!), inputs: inputs.map((vs) => vs.map((v) => v[w]!)), n: counts[w]! });
+      }
+    }
+    return out;
+  }
+
+  /** Snapshots and retention on every thread (the registry's maintenance turn). */
+  async maintenance(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.call({ kind: "maintenance", crashPoint: armedCrashPoint() })));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.threads.map(async (t) => {
+        if (!t.dead) await t.call({ kind: "close" }).catch(() => {});
+        await t.close();
+      }),
+    );
+  }
+}
+
+function sum<T>(xs: readonly T[], f: (x: T) => number): number {
+  let s = 0;
+  for (const x of xs) s += f(x);
+  return s;
+}

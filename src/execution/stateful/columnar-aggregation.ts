@@ -1,0 +1,174 @@
+/**
+ * The state-side half of one micro-batch of a columnar aggregation, against one store: fold
+ * the batch's rows (keys already evaluated, late rows already taken out) into the state table,
+ * emit by output mode, evict by the watermark, commit. `ColumnarAggregateExec` runs it on the
+ * main thread over a store holding every partition; with state threads
+ * (docs/parallel-execution.md) each thread runs it over the partitions it owns, on the rows
+ * routed to it — the same code, so the two cannot drift apart.
+ *
+ * Steps, as in Spark's StateStoreSaveExec:
+ *   1. look the rows' keys up in the state table (`lookupOrInsert`: entry ids from the
+ *      persistent index, new keys inserted) and fold them into batch-local accumulators by
+ *      dense local ids (the entries' order of first touch in this batch);
+ *   2. merge those partial buffers into the table's typed buffer columns in place, by entry id
+ *      (columnar-kernels.ts);
+ *   3. emit: update = the entries touched this batch, complete = every entry, append = the
+ *      entries evicted by W(N); eviction scans the typed event-time key column (for windows,
+ *      the window dictionary first: nothing is scanned until a window closes);
+ *   4. commit: the table writes the changed entries as columnar deltas.
+ * Output values come from the buffers through fresh accumulators (`merge` + `evaluate`), then
+ * the result projection, as the row operator does.
+ */
+import { type Batch, makeBatch } from "../../columnar/batch.js";
+import type { Vector } from "../../columnar/vector.js";
+import { crashPoint } from "../../common/crash-points.js";
+import type { EvalContext } from "../../functions/index.js";
+import type { ColumnarStateStore } from "../../state/columnar/index.js";
+import type { DataType } from "../../types/datatypes.js";
+import type { AggregationSpec } from "../aggregation.js";
+import { compileExpr } from "../compile.js";
+import { type ColumnarPlan, columnarPlanOf } from "./columnar-kernels.js";
+import { eventTimeKeyIndex } from "./common.js";
+
+/** Rows of one input batch: grouping keys and aggregate inputs, evaluated, late rows removed. */
+export interface AggregateChunk {
+  readonly keys: readonly Vector[];
+  readonly inputs: readonly (readonly Vector[])[];
+  readonly n: number;
+}
+
+export interface AggregateRunOptions {
+  readonly mode: "append" | "update" | "complete";
+  /** Does the watermark evict this state (an event-time key, not complete mode)? */
+  readonly watermarked: boolean;
+  /** W(N) in micros: entries at or below it are evicted. */
+  readonly evictMicros: number;
+  /** A global aggregate's one row goes here (no keys, and this store holds its partition). */
+  readonly globalRow: boolean;
+  readonly eval: EvalContext;
+}
+
+export interface AggregateRunResult {
+  /** Output rows, or null when there are none. */
+  readonly output: Batch | null;
+  readonly numRowsUpdated: number;
+  readonly numRowsRemoved: number;
+  readonly numRowsTotal: number;
+  readonly memoryUsedBytes: number;
+  readonly allUpdatesTimeMs: number;
+  readonly allRemovalsTimeMs: number;
+  readonly commitTimeMs: number;
+}
+
+export class ColumnarAggregation {
+  /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
+  readonly eventTimeKey: number;
+  private readonly bufferTypes: DataType[][];
+
+  private constructor(
+    readonly spec: AggregationSpec,
+    readonly plan: ColumnarPlan,
+  ) {
+    this.eventTimeKey = eventTimeKeyIndex(spec.groupAttrs);
+    this.bufferTypes = spec.bufferTypes();
+  }
+
+  /** The columnar form of this aggregation, or null when its state does not fit the columnar store. */
+  static of(spec: AggregationSpec): ColumnarAggregation | null {
+    const plan = columnarPlanOf(spec);
+    return plan ? new ColumnarAggregation(spec, plan) : null;
+  }
+
+  async run(store: ColumnarStateStore, chunks: readonly AggregateChunk[], o: AggregateRunOptions): Promise<AggregateRunResult> {
+    const started = Date.now();
+    const spec = this.spec;
+    const accs = spec.newAccumulators();
+    const table = store.table;
+    // 1. keys -> entry ids; rows -> batch-local accumulators
+    for (const c of chunks) {
+      if (c.n === 0) continue;
+      const localIds = new Int32Array(c.n);
+      store.lookupOrInsert(c.keys, c.n, new Int32Array(c.n), localIds);
+      const groups = table.touchedIds().length;
+      for (const a of accs) a.resize(groups);
+      for (let i = 0; i < accs.length; i++) accs[i]!.update(localIds, c.n, c.inputs[i]!);
+    }
+    // A global aggregate (no keys) has its one row in every batch, even an empty one.
+    if (o.globalRow && table.touchedIds().length === 0) {
+      store.lookupOrInsert([], 1, new Int32Array(1), new Int32Array(1));
+      for (const a of accs) a.resize(1);
+    }
+    // 2. partial buffers -> the table's buffer columns
+    const touched = table.touchedIds().slice();
+    const G = touched.length;
+    for (let i = 0; i < accs.length && G > 0; i++) {
+      this.plan.kernels[i]!(touched, G, accs[i]!.buffers(G), table.bv, table.bvalid, this.plan.offsets[i]!);
+    }
+    const allUpdatesTimeMs = Date.now() - started;
+
+    // 3. output and eviction
+    const removeStart = Date.now();
+    let output: Batch | null = null;
+    let removed = 0;
+    if (o.mode === "complete") {
+      const ids = table.liveIds();
+      if (ids.length) output = this.evaluateIds(store, ids, o.eval);
+    } else if (o.mode === "update") {
+      if (G > 0) output = this.evaluateIds(store, touched, o.eval);
+      if (o.watermarked) removed = this.evict(store, o.evictMicros, null, o.eval);
+    } else if (o.watermarked) {
+      const collect: Batch[] = [];
+      removed = this.evict(store, o.evictMicros, collect, o.eval);
+      output = collect[0] ?? null;
+    }
+    const allRemovalsTimeMs = Date.now() - removeStart;
+
+    // 4. commit
+    const commitStart = Date.now();
+    await store.commit();
+    crashPoint("afterStateCommit", store.version);
+    return {
+      output: output && output.numRows > 0 ? output : null,
+      numRowsUpdated: G,
+      numRowsRemoved: removed,
+      numRowsTotal: store.numKeys,
+      memoryUsedBytes: store.memoryUsedBytes(),
+      allUpdatesTimeMs,
+      allRemovalsTimeMs,
+      commitTimeMs: Date.now() - commitStart,
+    };
+  }
+
+  /** Remove the entries whose event time is <= the eviction watermark; emit them if asked. */
+  private evict(store: ColumnarStateStore, evictMicros: number, collect: Batch[] | null, ev: EvalContext): number {
+    const ids = store.table.expired(this.eventTimeKey, evictMicros);
+    if (ids.length === 0) return 0;
+    if (collect) collect.push(this.evaluateIds(store, ids, ev));
+    store.remove(ids);
+    return ids.length;
+  }
+
+  /** Output rows of the given entries: final aggregate values, then the result projection. */
+  private evaluateIds(store: ColumnarStateStore, ids: Int32Array, ev: EvalContext): Batch {
+    const spec = this.spec;
+    const n = ids.length;
+    const table = store.table;
+    const keys = table.keyVectors(ids);
+    const bufs = table.bufferVectors(ids);
+    const seq = new Int32Array(n);
+    for (let i = 0; i < n; i++) seq[i] = i;
+    const accs = spec.newAccumulators();
+    const results = accs.map((a, i) => {
+      a.resize(n);
+      const off = this.plan.offsets[i]!;
+      a.merge(seq, n, bufs.slice(off, off + this.bufferTypes[i]!.length));
+      return a.evaluate(n);
+    });
+    const intermediate = makeBatch([...keys, ...results], n);
+    const attrs = spec.intermediateAttrs;
+    return makeBatch(
+      spec.resultExprs.map((e) => compileExpr(e, attrs)(intermediate, ev)),
+      n,
+    );
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `keyPartitions` (a batch's rows, before they reach a table) must give every row the partition
+ * `partitionsOf` gives its entry once stored: the rows of a partition are routed to the thread
+ * that writes that partition's files, so a disagreement would put one key in two threads' files.
+ * Random keys of every columnar key kind, NULLs, NaN and -0 included, over 1-16 partitions.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { vectorFromValues } from "../../src/columnar/vector.js";
+import { ColumnarTable, columnarSchemaOf } from "../../src/state/columnar/index.js";
+import { keyPartitions } from "../../src/state/columnar/partitioning.js";
+import {
+  BooleanType,
+  type DataType,
+  DateType,
+  DoubleType,
+  field,
+  IntegerType,
+  LongType,
+  NullType,
+  StringType,
+  StructOf,
+  TimestampType,
+  WindowStructType,
+} from "../../src/types/datatypes.js";
+
+const PairStruct = StructOf([field("a", IntegerType, true), field("b", DoubleType, true)]);
+
+/** A key type and a generator of its (nullable) values. */
+const KEY_KINDS: readonly [DataType, fc.Arbitrary<unknown>][] = [
+  [BooleanType, fc.boolean()],
+  [IntegerType, fc.integer({ min: -5, max: 5 })],
+  [DateType, fc.integer({ min: 19_000, max: 19_003 })],
+  [LongType, fc.integer({ min: -3, max: 3 }).map((x) => x * 2 ** 40)],
+  [DoubleType, fc.constantFrom(0, -0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -2.25, 1e300)],
+  [TimestampType, fc.integer({ min: 0, max: 4 }).map((x) => x * 1_000_000 + 123)],
+  [StringType, fc.constantFrom("", "a", "b", "ñ", "auction-17", "x".repeat(40))],
+  [WindowStructType, fc.integer({ min: 0, max: 3 }).map((i) => ({ start: i * 5_000_000, end: (i + 2) * 5_000_000 }))],
+  [
+    PairStruct,
+    fc.record({
+      a: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+      b: fc.option(fc.constantFrom(0.5, -1, Number.NaN), { nil: null }),
+    }),
+  ],
+  [NullType, fc.constant(null)],
+];
+
+test("keyPartitions gives each row the partition partitionsOf gives its stored entry", () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.integer({ min: 0, max: KEY_KINDS.length - 1 }), { minLength: 1, maxLength: 3 }),
+      fc.integer({ min: 1, max: 16 }),
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      fc.integer({ min: 1, max: 60 }),
+      (kinds, numPartitions, seed, n) => {
+        const types = kinds.map((k) => KEY_KINDS[k]![0]);
+        const schema = columnarSchemaOf(types, [{ type: LongType, nullable: false }])!;
+        assert.ok(schema, "every key kind above is columnar");
+        const columns = kinds.map((k) => {
+          const [type, arb] = KEY_KINDS[k]!;
+          const vals = fc.sample(fc.option(arb, { nil: null, freq: 5 }), { seed: seed + k, numRuns: n });
+          return vectorFromValues(type, vals);
+        });
+        const table = new ColumnarTable(schema);
+        table.beginBatch();
+        const ids = table.lookupOrInsert(columns, n);
+        assert.deepEqual([...keyPartitions(schema, columns, n, numPartitions)], [...table.partitionsOf(ids, numPartitions)]);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
