@@ -138,6 +138,11 @@ export class MicroBatchExecution {
   }
 
   /** Restore from the checkpoint (see the recovery rule at the top of this file). */
+  /** Release the state stores (and this query's part of the state threads) once the query ended. */
+  async close(): Promise<void> {
+    await this.cfg.states.close();
+  }
+
   async recover(): Promise<void> {
     const { checkpoint } = this.cfg;
     const latest = await checkpoint.offsets.latest();

@@ -12,7 +12,8 @@ import { armCrashPoint } from "../../common/crash-points.js";
 import { ArusError, IllegalArgumentException, StreamingQueryException } from "../../common/errors.js";
 import { lookupSource } from "../../connectors/registry.js";
 import type { StreamSink, StreamSource } from "../../connectors/source.js";
-import { explainPhysical } from "../../execution/operator.js";
+import { explainPhysical, type PhysicalOperator } from "../../execution/operator.js";
+import { ColumnarAggregateExec } from "../../execution/stateful/columnar-aggregate.js";
 import type { LateRows } from "../../execution/stateful/context.js";
 import { optimize } from "../../optimizer/optimizer.js";
 import { attribute } from "../../plan/expressions.js";
@@ -122,6 +123,9 @@ export class StreamingQuery {
         );
       }
       q.physicalText = explainPhysical(streamingPlan.physical);
+      const states = new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf));
+      // State threads boot (load the engine) while the sources start, not inside the first batch.
+      if (someOperator(streamingPlan.physical, (op) => op instanceof ColumnarAggregateExec)) states.threads();
       const output = outputOf(df.plan);
       const exec = new MicroBatchExecution({
         id: q.id,
@@ -138,7 +142,7 @@ export class StreamingQuery {
         conf,
         clock,
         checkpoint,
-        states: new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf)),
+        states,
         events: {
           onProgress: (p) => q.recordProgress(p, false),
           onIdle: (p) => q.recordProgress(p, true),
@@ -169,6 +173,7 @@ export class StreamingQuery {
       this.active = false;
       for (const s of this.sources) await s.stop().catch(() => {});
       await sink.stop?.().catch(() => {});
+      await exec.close().catch(() => {});
       this.session.streams.terminated(this);
       for (const w of this.terminationWaiters) w();
       this.terminationWaiters = [];
@@ -283,4 +288,8 @@ export class StreamingQuery {
   get clockForTests(): Clock {
     return this.clock;
   }
+}
+
+function someOperator(op: PhysicalOperator, test: (op: PhysicalOperator) => boolean): boolean {
+  return test(op) || op.children.some((c) => someOperator(c, test));
 }

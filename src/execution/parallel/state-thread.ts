@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry of the state threads (state-threads.ts): holds the columnar aggregation
- * state of the partitions this thread owns, one provider per operator, loaded on first use and
- * kept across batches; runs each batch's state-side half (`ColumnarAggregation.run`) on the
+ * state of the partitions this thread owns, one provider per (query run, operator), loaded on
+ * first use and kept across batches until the query closes; runs each batch's state-side half (`ColumnarAggregation.run`) on the
  * rows routed here and answers with the output rows, their typed arrays moved.
  */
 import { batchTransferList } from "../../columnar/transfer.js";
@@ -17,16 +17,22 @@ interface Operator {
   readonly agg: ColumnarAggregation;
   readonly provider: ColumnarStateProvider;
 }
-const operators = new Map<number, Operator>();
+/** By `<query>/<operator id>`. */
+const operators = new Map<string, Operator>();
+
+function* ofQuery(query: string): Generator<[string, Operator]> {
+  for (const entry of operators) if (entry[0].startsWith(`${query}/`)) yield entry;
+}
 
 function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
-  let op = operators.get(r.op.operatorId);
+  const key = `${r.query}/${r.op.operatorId}`;
+  let op = operators.get(key);
   if (!op) {
     reserveExprIds(r.op.exprIdsInUse);
     const agg = ColumnarAggregation.of(new AggregationSpec(r.op.groupingExprs, r.op.aggregateExprs, r.op.childOutput));
     if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
     op = { agg, provider: new ColumnarStateProvider(r.dirs, agg.plan.schema, r.providerOptions, r.owned) };
-    operators.set(r.op.operatorId, op);
+    operators.set(key, op);
   }
   return op;
 }
@@ -36,7 +42,7 @@ async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise
   const store = await provider.getStore(r.version);
   try {
     const result = await agg.run(store, r.chunks, r.options);
-    const openEventTimes = agg.eventTimeKey >= 0 ? [...new Set(provider.eventTimes(agg.eventTimeKey))] : [];
+    const openEventTimes = agg.eventTimeKey >= 0 ? provider.distinctEventTimes(agg.eventTimeKey) : [];
     return { ...result, openEventTimes };
   } catch (e) {
     store.abort();
@@ -52,11 +58,13 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
       return { result, transfer: batchTransferList([result.output]) };
     }
     case "maintenance":
-      for (const op of operators.values()) await op.provider.doMaintenance();
+      for (const [, op] of ofQuery(r.query)) await op.provider.doMaintenance();
       return { result: null, transfer: [] };
     case "close":
-      for (const op of operators.values()) await op.provider.close();
-      operators.clear();
+      for (const [key, op] of [...ofQuery(r.query)]) {
+        operators.delete(key);
+        await op.provider.close();
+      }
       return { result: null, transfer: [] };
   }
 });

@@ -35,6 +35,8 @@ export interface ColumnarOperatorDef {
 export type StateThreadRequest =
   | {
       readonly kind: "aggregate";
+      /** The query run whose state this is (threads are shared by the process's queries). */
+      readonly query: string;
       readonly op: ColumnarOperatorDef;
       /** `<ckpt>/state/<op>/<p>` of every partition (null without a checkpoint). */
       readonly dirs: readonly (string | null)[];
@@ -47,8 +49,9 @@ export type StateThreadRequest =
       /** The crash point armed on the main thread (tests), armed here too. */
       readonly crashPoint: string | undefined;
     }
-  | { readonly kind: "maintenance"; readonly crashPoint: string | undefined }
-  | { readonly kind: "close" };
+  | { readonly kind: "maintenance"; readonly query: string; readonly crashPoint: string | undefined }
+  /** Close the query's providers (the thread stays for other queries). */
+  | { readonly kind: "close"; readonly query: string };
 
 export interface AggregateThreadReply extends AggregateRunResult {
   /** Distinct event times (micros) of the groups still open, for explainWatermark. */
@@ -64,8 +67,28 @@ export interface MergedAggregateResult extends Omit<AggregateRunResult, "output"
 
 const SCRIPT = new URL(import.meta.url.endsWith(".ts") ? "./state-thread.ts" : "./state-thread.js", import.meta.url);
 
+type StateThread = DedicatedWorker<StateThreadRequest, StateThreadReply>;
+/**
+ * The process's state threads, shared by its queries as Spark's executors are: a thread boots
+ * (loads the engine) once, and its compiled code stays warm from one query to the next. Idle
+ * threads do not keep the process alive. A thread that died is replaced on the next query.
+ */
+const shared: StateThread[] = [];
+
+function sharedThreads(n: number): StateThread[] {
+  for (let i = 0; i < n; i++) {
+    if (!shared[i] || shared[i]!.dead) shared[i] = new DedicatedWorker<StateThreadRequest, StateThreadReply>(SCRIPT);
+  }
+  return shared.slice(0, n);
+}
+
+let queries = 0;
+
+/** One query run's use of the state threads. */
 export class StatePartitionThreads {
-  private readonly threads: DedicatedWorker<StateThreadRequest, StateThreadReply>[];
+  private readonly threads: StateThread[];
+  /** Names this query run's providers on the shared threads. */
+  private readonly query = `q${++queries}`;
   /** Batches run on state threads in this process (tests check the setting took effect). */
   static batchesRun = 0;
 
@@ -76,7 +99,7 @@ export class StatePartitionThreads {
     private readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">,
   ) {
     if (!(size >= 2)) throw new RangeError(`state threads: ${size} (use the main thread for 1)`);
-    this.threads = Array.from({ length: size }, () => new DedicatedWorker<StateThreadRequest, StateThreadReply>(SCRIPT));
+    this.threads = sharedThreads(size);
   }
 
   /** The partitions thread w owns. */
@@ -111,6 +134,7 @@ export class StatePartitionThreads {
         return t.call(
           {
             kind: "aggregate",
+            query: this.query,
             op,
             dirs,
             owned: this.owned(w),
@@ -164,16 +188,12 @@ export class StatePartitionThreads {
 
   /** Snapshots and retention on every thread (the registry's maintenance turn). */
   async maintenance(): Promise<void> {
-    await Promise.all(this.threads.map((t) => t.call({ kind: "maintenance", crashPoint: armedCrashPoint() })));
+    await Promise.all(this.threads.map((t) => t.call({ kind: "maintenance", query: this.query, crashPoint: armedCrashPoint() })));
   }
 
+  /** Close this query's state on every thread; the threads stay for the next query. */
   async close(): Promise<void> {
-    await Promise.all(
-      this.threads.map(async (t) => {
-        if (!t.dead) await t.call({ kind: "close" }).catch(() => {});
-        await t.close();
-      }),
-    );
+    await Promise.all(this.threads.map((t) => (t.dead ? undefined : t.call({ kind: "close", query: this.query }).catch(() => {}))));
   }
 }
 

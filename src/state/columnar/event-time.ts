@@ -61,3 +61,25 @@ export function eventTimes(t: ColumnarTable, col: number): number[] {
   }
   return out;
 }
+
+/**
+ * The distinct event times of the live entries, in no order. For a window key it reads the
+ * window dictionary (a few tuples) instead of every entry: the state threads send it with each
+ * batch's answer, for explainWatermark.
+ */
+export function distinctEventTimes(t: ColumnarTable, col: number): number[] {
+  const ref = t.lanes[col]!;
+  const k = t.schema.keys[col]!;
+  if (ref.lane === "i" && k.kind === "struct") {
+    const dict = t.tupleDicts[ref.index]!;
+    const f = k.fields.length > 1 ? 1 : 0;
+    const out = new Set<number>();
+    if (t.nullCodes[ref.index]! > 0) out.add(Number.NEGATIVE_INFINITY);
+    for (let c = 0; c < dict.highWater; c++) {
+      if (dict.refs[c]! <= 0) continue;
+      out.add(dict.field(c, f) ?? Number.NEGATIVE_INFINITY);
+    }
+    return [...out];
+  }
+  return [...new Set(eventTimes(t, col))];
+}

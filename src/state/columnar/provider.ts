@@ -18,6 +18,7 @@ import { COLUMNAR_FORMAT_VERSION } from "../codec.js";
 import { nodeStateFs, StateFiles } from "../files.js";
 import { type ProviderOptions, StateStoreClosedError, snapshotDue, VersionedProvider } from "../provider-base.js";
 import type { StateStoreMetrics } from "../store.js";
+import { distinctEventTimes } from "./event-time.js";
 import { type ChunkSource, type ColumnarChunk, ENTRIES_PER_CHUNK, encodeColumnarFile, readColumnarFile } from "./format.js";
 import type { ColumnarSchema } from "./schema.js";
 import { ColumnarTable } from "./table.js";
@@ -208,6 +209,11 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
   /** Event times (micros) of the live entries, from key column `col` (explainWatermark). */
   eventTimes(col: number): number[] {
     return this.table.eventTimes(col);
+  }
+
+  /** The distinct event times of the live entries (cheap for window keys: their dictionary). */
+  distinctEventTimes(col: number): number[] {
+    return distinctEventTimes(this.table, col);
   }
 
   /** @internal */
