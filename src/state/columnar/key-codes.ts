@@ -112,10 +112,21 @@ export class KeyCoder {
     const f0 = fv[0]!;
     const f1 = w > 1 ? fv[1]! : f0;
     const row = new Float64Array(w);
+    // Recently seen tuples by their first field, direct-mapped (16 slots): a sliding window's
+    // rows interleave its k windows (row i, window j at i * k + j), so runs below miss, but a
+    // handful of windows are live in a batch. Ids stay valid for the whole call.
+    const recent = plain && w <= 2 ? new RecentTuples() : null;
     for (let i = 0; i < n; i++) {
       if (val !== null && val[i] === 0) {
         out[i] = -1;
         continue;
+      }
+      if (recent !== null) {
+        const id = recent.get(f0[i]!, f1[i]!);
+        if (id >= 0) {
+          out[i] = id;
+          continue;
+        }
       }
       // Runs of one window are the rule: reuse the previous row's code when its fields are equal.
       if (plain && i > 0 && out[i - 1]! >= 0 && f0[i] === f0[i - 1] && f1[i] === f1[i - 1]) {
@@ -145,6 +156,7 @@ export class KeyCoder {
         const id = dict.idOf(row, m);
         out[i] = id < 0 ? -2 : id;
       }
+      if (recent !== null && out[i]! >= 0) recent.set(f0[i]!, f1[i]!, out[i]!);
     }
     return out;
   }
@@ -217,4 +229,29 @@ export function simpleKeys(codes: Codes, kv: readonly (Uint8Array | null)[]): bo
   for (const v of kv) if (v !== null) return false;
   for (const v of codes.valid) if (v !== null && v !== undefined) return false;
   return true;
+}
+
+/** A 16-slot direct-mapped cache from a (first, second) field pair to a tuple id. */
+class RecentTuples {
+  private readonly a = new Float64Array(16);
+  private readonly b = new Float64Array(16);
+  private readonly ids = new Int32Array(16).fill(-1);
+
+  private static slot(x: number): number {
+    const h = (x | 0) ^ ((x / 4294967296) | 0);
+    return Math.imul(h, 0x9e3779b1) >>> 28;
+  }
+
+  /** The id cached for (x, y), or -1. */
+  get(x: number, y: number): number {
+    const s = RecentTuples.slot(x);
+    return this.ids[s]! >= 0 && this.a[s] === x && this.b[s] === y ? this.ids[s]! : -1;
+  }
+
+  set(x: number, y: number, id: number): void {
+    const s = RecentTuples.slot(x);
+    this.a[s] = x;
+    this.b[s] = y;
+    this.ids[s] = id;
+  }
 }
