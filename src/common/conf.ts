@@ -22,6 +22,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.caseSensitive": "false",
   // arus: streaming aggregation state in typed-array columns (docs/state.md); sticky per checkpoint
   "arus.state.aggregation.columnar": "true",
+  // arus: sliding windows aggregate per pane before expanding (same output); "false" expands every row
+  "arus.state.aggregation.panes": "true",
 };
 
 export class RuntimeConfig {

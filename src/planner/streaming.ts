@@ -107,6 +107,8 @@ const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simple
 export interface StreamingPlanOptions {
   /** arus.state.aggregation.columnar: aggregations keep their state in the columnar store where it fits. */
   readonly columnarAggregation?: boolean;
+  /** arus.state.aggregation.panes: sliding windows of a columnar aggregation aggregate by panes first. */
+  readonly paneAggregation?: boolean;
 }
 
 export function planStreaming(
@@ -148,7 +150,15 @@ export function planStreaming(
           const exec = session
             ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child)
             : ((options.columnarAggregation
-                ? ColumnarAggregateExec.create(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark)
+                ? ColumnarAggregateExec.create(
+                    id,
+                    p.groupingExprs,
+                    p.aggregateExprs,
+                    outputOf(p),
+                    child,
+                    hasWatermark,
+                    options.paneAggregation ?? true,
+                  )
                 : null) ?? new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark));
           stateful.push({
             id,

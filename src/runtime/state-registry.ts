@@ -29,6 +29,11 @@ export const LMDB_LOCAL_DIR_CONF = "arus.state.lmdb.localDir";
 /** Keep streaming aggregation state in the columnar store (sticky: the checkpoint's value wins). */
 export const COLUMNAR_AGGREGATION_CONF = "arus.state.aggregation.columnar";
 /**
+ * Sliding windows of columnar aggregations aggregate per pane before the window expansion
+ * (src/execution/stateful/pane-aggregation.ts; same output). "false" expands every row.
+ */
+export const PANE_AGGREGATION_CONF = "arus.state.aggregation.panes";
+/**
  * Threads owning the columnar aggregation state partitions (docs/parallel-execution.md): a
  * number, or "local" for the N of `spark.master` local[N]. 1 (default): the main thread.
  */

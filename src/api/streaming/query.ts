@@ -24,7 +24,7 @@ import { type Clock, SystemClock } from "../../runtime/clock.js";
 import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
 import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
-import { columnarAggregationEnabled, StateStoreRegistry, stateThreadCount } from "../../runtime/state-registry.js";
+import { columnarAggregationEnabled, PANE_AGGREGATION_CONF, StateStoreRegistry, stateThreadCount } from "../../runtime/state-registry.js";
 import type { Trigger } from "../../runtime/trigger.js";
 import { formatWatermarkReport, type WatermarkReport } from "../../runtime/watermark-report.js";
 import { field, LongType, StringType, StructOf, TimestampType } from "../../types/datatypes.js";
@@ -108,6 +108,7 @@ export class StreamingQuery {
     try {
       const streamingPlan = planStreaming(plan, spec.outputMode, {
         columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
+        paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
       });
       if (checkpoint.dir) {
         await checkOperatorMetadata(

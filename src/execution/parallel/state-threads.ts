@@ -180,7 +180,7 @@ export class StatePartitionThreads {
       const inputs = c.inputs.map((vs) => vs.map((v) => scatter(v, parts, counts)));
       for (let w = 0; w < W; w++) {
         if (counts[w] === 0) continue;
-        out[w]!.push({ keys: keys.map((k) => k[w]!), inputs: inputs.map((vs) => vs.map((v) => v[w]!)), n: counts[w]! });
+        out[w]!.push({ ...c, keys: keys.map((k) => k[w]!), inputs: inputs.map((vs) => vs.map((v) => v[w]!)), n: counts[w]! });
       }
     }
     return out;

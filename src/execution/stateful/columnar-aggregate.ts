@@ -14,7 +14,7 @@
  * operator.
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
-import { take } from "../../columnar/vector.js";
+import { take, type Vector } from "../../columnar/vector.js";
 import { type Attribute, type Expr, exprIdsInUse } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
@@ -24,6 +24,7 @@ import type { ExecContext, PhysicalOperator } from "../operator.js";
 import type { ColumnarOperatorDef } from "../parallel/state-threads.js";
 import { type AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
 import { eventTimeMicros, newMetrics } from "./common.js";
+import { type PaneChunks, type PaneShape, paneChunks, paneShapeOf } from "./pane-aggregation.js";
 
 export class ColumnarAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
@@ -31,10 +32,14 @@ export class ColumnarAggregateExec implements PhysicalOperator {
   /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
   readonly eventTimeKey: number;
   private lastStore: ColumnarStateStore | null = null;
+  /** A sliding window aggregated by panes (pane-aggregation.ts), or null. */
+  readonly panes: PaneShape | null;
   /** Event times of the open groups as the state threads last reported them. */
   private threadEventTimes: number[] = [];
   /** Operators created in this process (tests check the flag took effect). */
   static created = 0;
+  /** Of those, how many aggregate their sliding window by panes (tests check they ran). */
+  static withPanes = 0;
 
   private constructor(
     readonly operatorId: number,
@@ -44,9 +49,14 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     readonly child: PhysicalOperator,
     readonly hasWatermark: boolean,
     private readonly agg: ColumnarAggregation,
+    usePanes: boolean,
   ) {
     this.children = [child];
     this.eventTimeKey = agg.eventTimeKey;
+    const panes = usePanes ? paneShapeOf(child, agg.spec, groupingExprs) : null;
+    // the late filter reads the event-time key: panes need it to be the window
+    this.panes = panes && (this.eventTimeKey < 0 || this.eventTimeKey === panes.windowKey) ? panes : null;
+    if (this.panes) ColumnarAggregateExec.withPanes++;
     ColumnarAggregateExec.created++;
   }
 
@@ -58,10 +68,12 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     output: readonly Attribute[],
     child: PhysicalOperator,
     hasWatermark: boolean,
+    /** Aggregate a sliding window by panes when it qualifies (pane-aggregation.ts). */
+    usePanes = true,
   ): ColumnarAggregateExec | null {
     const agg = ColumnarAggregation.of(new AggregationSpec(groupingExprs, aggregateExprs, child.output));
     if (!agg) return null;
-    return new ColumnarAggregateExec(operatorId, groupingExprs, aggregateExprs, output, child, hasWatermark, agg);
+    return new ColumnarAggregateExec(operatorId, groupingExprs, aggregateExprs, output, child, hasWatermark, agg, usePanes);
   }
 
   get spec(): AggregationSpec {
@@ -92,47 +104,17 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     const watermarked = this.eventTimeKey >= 0 && mode !== "complete";
     const lateMicros = st.lateWatermarkMs * 1000;
 
-    const inputBatches = await this.child.execute(ctx);
-    // keys and inputs of each batch, late rows taken out (and counted by group)
-    const chunks: AggregateChunk[] = [];
-    let lateIndex: GroupIndex | null = null;
-    const lateRows: (Int32Array | null)[] = [];
-    for (const b of inputBatches) {
-      const n = b.numRows;
-      lateRows.push(null);
-      if (n === 0) continue;
-      let keys = spec.groupKeys(b, ctx.eval);
-      let sel: Int32Array | null = null;
-      if (watermarked) {
-        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
-        let nLate = 0;
-        for (let i = 0; i < n; i++) if (et[i]! <= lateMicros) nLate++;
-        if (nLate > 0) {
-          const late = new Int32Array(nLate);
-          sel = new Int32Array(n - nLate);
-          for (let i = 0, a = 0, l = 0; i < n; i++) {
-            if (et[i]! <= lateMicros) late[l++] = i;
-            else sel[a++] = i;
-          }
-          lateRows[lateRows.length - 1] = late;
-          lateIndex ??= new GroupIndex(spec.groupAttrs.map((a) => a.type));
-          lateIndex.assign(
-            keys.map((k) => take(k, late)),
-            nLate,
-          );
-          metrics.numLateInputRows += nLate;
-          keys = keys.map((k) => take(k, sel!));
-        }
-      }
-      const m = sel ? sel.length : n;
-      if (m === 0) continue;
-      let inputs = spec.aggInputs(b, ctx.eval);
-      if (sel) inputs = inputs.map((vs) => vs.map((v) => take(v, sel!)));
-      chunks.push({ keys, inputs, n: m });
-    }
-    if (lateIndex) {
+    // keys and inputs, late rows taken out: per row, or per sliding-window pane group
+    const prepared = this.panes
+      ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
+      : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
+    const chunks = prepared.chunks;
+    if (prepared.lateKeys.length > 0) {
+      const lateIndex = new GroupIndex(spec.groupAttrs.map((a) => a.type));
+      for (const keys of prepared.lateKeys) lateIndex.assign(keys, keys[0]?.length ?? 0);
       metrics.numRowsDroppedByWatermark = lateIndex.numGroups;
-      this.reportLate(ctx, inputBatches, lateRows, st.lateWatermarkMs);
+      metrics.numLateInputRows = prepared.lateInputRows;
+      for (const b of prepared.lateBatches) this.reportLate(ctx, b, st.lateWatermarkMs);
     }
 
     // the state side: here, or on the threads owning the partitions
@@ -166,21 +148,58 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     return output;
   }
 
-  private reportLate(ctx: ExecContext, batches: readonly Batch[], lateRows: readonly (Int32Array | null)[], wm: number): void {
+  /**
+   * Per input batch: its grouping keys and aggregate inputs, the rows whose event time is at or
+   * below W(N-1) taken out (their keys, count and rows kept for the metrics and the late-rows sink).
+   */
+  private rowChunks(batches: readonly Batch[], ctx: ExecContext, watermarked: boolean, lateMicros: number): PaneChunks {
+    const spec = this.spec;
+    const chunks: AggregateChunk[] = [];
+    const lateKeys: Vector[][] = [];
+    const lateBatches: Batch[] = [];
+    let lateInputRows = 0;
+    for (const b of batches) {
+      const n = b.numRows;
+      if (n === 0) continue;
+      let keys = spec.groupKeys(b, ctx.eval);
+      let sel: Int32Array | null = null;
+      if (watermarked) {
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        let nLate = 0;
+        for (let i = 0; i < n; i++) if (et[i]! <= lateMicros) nLate++;
+        if (nLate > 0) {
+          const late = new Int32Array(nLate);
+          sel = new Int32Array(n - nLate);
+          for (let i = 0, a = 0, l = 0; i < n; i++) {
+            if (et[i]! <= lateMicros) late[l++] = i;
+            else sel[a++] = i;
+          }
+          lateKeys.push(keys.map((k) => take(k, late)));
+          lateBatches.push(takeBatch(b, late));
+          lateInputRows += nLate;
+          keys = keys.map((k) => take(k, sel!));
+        }
+      }
+      const m = sel ? sel.length : n;
+      if (m === 0) continue;
+      let inputs = spec.aggInputs(b, ctx.eval);
+      if (sel) inputs = inputs.map((vs) => vs.map((v) => take(v, sel!)));
+      chunks.push({ keys, inputs, n: m });
+    }
+    return { chunks, lateKeys, lateInputRows, lateBatches };
+  }
+
+  private reportLate(ctx: ExecContext, lateBatch: Batch, wm: number): void {
     const child = this.child;
     const etIdx = child.output.findIndex((a) => a.metadata["spark.watermarkDelayMs"] !== undefined);
-    batches.forEach((b, bi) => {
-      const rows = lateRows[bi];
-      if (!rows || rows.length === 0) return;
-      const lateBatch = takeBatch(b, rows);
-      ctx.state!.reportLateRows({
-        operatorId: this.operatorId,
-        operatorName: "stateStoreSave",
-        output: child.output,
-        batch: lateBatch,
-        watermarkMs: wm,
-        eventTimeMicros: etIdx >= 0 ? eventTimeMicros(lateBatch.columns[etIdx]!, rows.length) : new Float64Array(rows.length),
-      });
+    const n = lateBatch.numRows;
+    ctx.state!.reportLateRows({
+      operatorId: this.operatorId,
+      operatorName: "stateStoreSave",
+      output: child.output,
+      batch: lateBatch,
+      watermarkMs: wm,
+      eventTimeMicros: etIdx >= 0 ? eventTimeMicros(lateBatch.columns[etIdx]!, n) : new Float64Array(n),
     });
   }
 

@@ -9,7 +9,8 @@
  * Steps, as in Spark's StateStoreSaveExec:
  *   1. look the rows' keys up in the state table (`lookupOrInsert`: entry ids from the
  *      persistent index, new keys inserted) and fold them into batch-local accumulators by
- *      dense local ids (the entries' order of first touch in this batch);
+ *      dense local ids (the entries' order of first touch in this batch); rows that are groups
+ *      already (sliding-window panes, pane-aggregation.ts) are merged instead;
  *   2. merge those partial buffers into the table's typed buffer columns in place, by entry id
  *      (columnar-kernels.ts);
  *   3. emit: update = the entries touched this batch, complete = every entry, append = the
@@ -33,8 +34,11 @@ import { eventTimeKeyIndex } from "./common.js";
 /** Rows of one input batch: grouping keys and aggregate inputs, evaluated, late rows removed. */
 export interface AggregateChunk {
   readonly keys: readonly Vector[];
+  /** Per aggregate call: its argument vectors, or with `partial` its buffer vectors. */
   readonly inputs: readonly (readonly Vector[])[];
   readonly n: number;
+  /** The rows are groups already aggregated (pane-aggregation.ts): merge their buffers. */
+  readonly partial?: boolean;
 }
 
 export interface AggregateRunOptions {
@@ -91,7 +95,10 @@ export class ColumnarAggregation {
       store.lookupOrInsert(c.keys, c.n, new Int32Array(c.n), localIds);
       const groups = table.touchedIds().length;
       for (const a of accs) a.resize(groups);
-      for (let i = 0; i < accs.length; i++) accs[i]!.update(localIds, c.n, c.inputs[i]!);
+      for (let i = 0; i < accs.length; i++) {
+        if (c.partial) accs[i]!.merge(localIds, c.n, c.inputs[i]!);
+        else accs[i]!.update(localIds, c.n, c.inputs[i]!);
+      }
     }
     // A global aggregate (no keys) has its one row in every batch, even an empty one.
     if (o.globalRow && table.touchedIds().length === 0) {

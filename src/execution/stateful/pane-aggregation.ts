@@ -1,0 +1,246 @@
+/**
+ * Sliding windows by panes (arus; the output equals Spark's). `window(ts, 10 s, 2 s)` becomes an
+ * Expand that copies every row into its 5 windows before the aggregation, so the state table
+ * sees 5 rows per event. When the window is a multiple of the slide, every row of one slide-long
+ * pane lands in the same 5 windows, so the rows can be aggregated per (pane, other keys) first —
+ * once per event — and each pane group's partial buffers then merged into its 5 windows: state
+ * lookups drop from 5 per event to 5 per pane group (Nexmark q5 at 1 M events: 230 000 bids per
+ * batch, 16 000 pane groups).
+ *
+ * The rules stay Spark's, pair by pair: a (row, window) pair is late when the window's end is at
+ * or below W(N-1), exactly as for the expanded row; late pairs are counted as input rows, their
+ * distinct (window, keys) as dropped groups, and handed to the late-rows sink in the Expand's
+ * row order. Only aggregates whose merge is exact regardless of order qualify (count, min, max,
+ * and sum / avg of integers): a sum of doubles would add in another order than the expanded
+ * rows did, first / last would pick another row.
+ */
+import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { makeVector, take, type Vector } from "../../columnar/vector.js";
+import type { EvalContext } from "../../functions/index.js";
+import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
+import { semanticKey } from "../../plan/semantic.js";
+import { WindowStructType } from "../../types/datatypes.js";
+import type { AggregationSpec } from "../aggregation.js";
+import { type CompiledExpr, compileExpr } from "../compile.js";
+import { GroupIndex } from "../group-index.js";
+import type { PhysicalOperator } from "../operator.js";
+import { ExpandExec } from "../operators/basic.js";
+import type { AggregateChunk } from "./columnar-aggregation.js";
+
+export interface PaneShape {
+  /** The sliding window's Expand: the aggregation reads its child instead. */
+  readonly expand: ExpandExec;
+  /** Column of the Expand's output holding the window. */
+  readonly windowColumn: number;
+  /** Position of the window among the grouping keys. */
+  readonly windowKey: number;
+  readonly slideMicros: number;
+  /** Windows per row (window / slide). */
+  readonly windows: number;
+  /** The Expand's first projection (each row's newest window), compiled over its child. */
+  readonly projection: readonly CompiledExpr[];
+}
+
+const EXACT_MERGE = new Set(["count", "min", "max"]);
+const INTEGRAL = new Set(["int", "bigint"]);
+
+/** `__time_window(ts, window, slide, start, i)` with literal parameters: [window, slide, start, i]. */
+function timeWindowArgs(e: Expr): number[] | null {
+  if (e.kind !== "call" || e.name !== "__time_window") return null;
+  const lits = e.args.slice(1);
+  if (lits.some((a) => a.kind !== "literal" || typeof a.value !== "number")) return null;
+  return lits.map((a) => (a as Expr & { kind: "literal" }).value as number);
+}
+
+/** The pane form of an aggregation over `child`, or null when it does not apply. */
+export function paneShapeOf(child: PhysicalOperator, spec: AggregationSpec, groupingExprs: readonly Expr[]): PaneShape | null {
+  if (!(child instanceof ExpandExec) || child.projections.length < 2) return null;
+  const projections = child.projections;
+  const first = projections[0]!;
+  let windowColumn = -1;
+  let slide = 0;
+  for (let c = 0; c < first.length; c++) {
+    const args = timeWindowArgs(first[c]!);
+    if (args) {
+      if (windowColumn >= 0) return null;
+      windowColumn = c;
+      const [windowMicros, slideMicros] = args as [number, number];
+      if (windowMicros % slideMicros !== 0 || windowMicros / slideMicros !== projections.length) return null;
+      slide = slideMicros;
+    }
+  }
+  if (windowColumn < 0) return null;
+  // Projection i: the same expressions, the i-th window of the same parameters.
+  for (let i = 0; i < projections.length; i++) {
+    const p = projections[i]!;
+    for (let c = 0; c < p.length; c++) {
+      if (c === windowColumn) {
+        const args = timeWindowArgs(p[c]!);
+        const a0 = timeWindowArgs(first[c]!)!;
+        if (!args || args[0] !== a0[0] || args[1] !== a0[1] || args[2] !== a0[2] || args[3] !== i) return null;
+        if (semanticKey((p[c] as Expr & { kind: "call" }).args[0]!) !== semanticKey((first[c] as Expr & { kind: "call" }).args[0]!))
+          return null;
+      } else if (semanticKey(p[c]!) !== semanticKey(first[c]!)) return null;
+    }
+  }
+  // The window is a grouping key as is, and nothing else reads it.
+  const window = child.output[windowColumn]!;
+  const readsWindow = (e: Expr) => anyExpr(e, (x) => x.kind === "attribute" && x.exprId === window.exprId);
+  const isWindow = (g: Expr) => g.kind === "attribute" && g.exprId === window.exprId;
+  if (groupingExprs.filter(isWindow).length !== 1) return null;
+  const windowKey = groupingExprs.findIndex(isWindow);
+  if (groupingExprs.some((g) => !(g.kind === "attribute" && g.exprId === window.exprId) && readsWindow(g))) return null;
+  for (const c of spec.aggCalls) {
+    if (c.call.args.some(readsWindow)) return null;
+    const name = c.fn.name;
+    if (!(EXACT_MERGE.has(name) || ((name === "sum" || name === "avg") && INTEGRAL.has(c.argTypes[0]?.kind ?? "")))) return null;
+  }
+  const input: readonly Attribute[] = child.child.output;
+  return {
+    expand: child,
+    windowColumn,
+    windowKey,
+    slideMicros: slide,
+    windows: projections.length,
+    projection: first.map((e) => compileExpr(e, input)),
+  };
+}
+
+export interface PaneChunks {
+  /** Partial buffers per (window, keys), ready for `ColumnarAggregation.run`. */
+  readonly chunks: AggregateChunk[];
+  /** Keys of the late (window, keys) pairs, to count distinct dropped groups. */
+  readonly lateKeys: Vector[][];
+  /** Late (row, window) pairs: Spark's expanded rows dropped by the watermark. */
+  readonly lateInputRows: number;
+  /** Late pairs as Expand output rows, one batch per input batch that had any. */
+  readonly lateBatches: Batch[];
+}
+
+/** Window vector: the given windows moved back by `shift` slides each. */
+function shifted(
+  start: Float64Array,
+  end: Float64Array,
+  rows: ArrayLike<number>,
+  shift: ArrayLike<number> | number,
+  slide: number,
+): Vector {
+  const n = rows.length;
+  const s = new Float64Array(n);
+  const e = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const r = rows[k]!;
+    const back = (typeof shift === "number" ? shift : shift[k]!) * slide;
+    s[k] = start[r]! - back;
+    e[k] = end[r]! - back;
+  }
+  return makeVector(WindowStructType, [], null, n, [
+    makeVector(WindowStructType.fields[0]!.type, s, null, n),
+    makeVector(WindowStructType.fields[1]!.type, e, null, n),
+  ]);
+}
+
+/**
+ * Pre-aggregate the Expand's input batches per (pane, keys) and spread each group over its
+ * windows, leaving out the late pairs (`watermarked`: pairs whose window ends at or below
+ * `lateMicros`).
+ */
+export function paneChunks(
+  shape: PaneShape,
+  spec: AggregationSpec,
+  batches: readonly Batch[],
+  ev: EvalContext,
+  watermarked: boolean,
+  lateMicros: number,
+): PaneChunks {
+  const keyOfWindow = shape.windowKey;
+  const chunks: AggregateChunk[] = [];
+  const lateKeys: Vector[][] = [];
+  const lateBatches: Batch[] = [];
+  let lateInputRows = 0;
+  const k = shape.windows;
+  const slide = shape.slideMicros;
+  for (const b of batches) {
+    const n = b.numRows;
+    if (n === 0) continue;
+    // each row with its newest window, in the Expand's output layout
+    const row0 = makeBatch(
+      shape.projection.map((f) => f(b, ev)),
+      n,
+    );
+    const keys = spec.groupKeys(row0, ev);
+    const groups = new GroupIndex(spec.groupAttrs.map((a) => a.type));
+    const gid = groups.assign(keys, n);
+    const G = groups.numGroups;
+    const accs = spec.newAccumulators();
+    const inputs = spec.aggInputs(row0, ev);
+    for (let a = 0; a < accs.length; a++) {
+      accs[a]!.resize(G);
+      accs[a]!.update(gid, n, inputs[a]!);
+    }
+    const partial = accs.map((a) => a.buffers(G));
+    const groupKeys = groups.keyVectors();
+    const win = groupKeys[keyOfWindow]!;
+    const start = win.children![0]!.values as Float64Array;
+    const end = win.children![1]!.values as Float64Array;
+    // late[i * G + g]: pair (group g, window i) is late
+    const late = watermarked ? new Uint8Array(k * G) : null;
+    const rowsPerGroup = late ? new Int32Array(G) : null;
+    if (rowsPerGroup) for (let i = 0; i < n; i++) rowsPerGroup[gid[i]!]!++;
+    const all = new Int32Array(G);
+    for (let g = 0; g < G; g++) all[g] = g;
+    let anyLate = false;
+    for (let i = 0; i < k; i++) {
+      let sel: Int32Array = all;
+      if (late) {
+        const back = i * slide;
+        const kept: number[] = [];
+        const dropped: number[] = [];
+        for (let g = 0; g < G; g++) {
+          if (end[g]! - back <= lateMicros) {
+            late[i * G + g] = 1;
+            dropped.push(g);
+            lateInputRows += rowsPerGroup![g]!;
+          } else kept.push(g);
+        }
+        if (dropped.length > 0) {
+          anyLate = true;
+          lateKeys.push(groupKeys.map((v, c) => (c === keyOfWindow ? shifted(start, end, dropped, i, slide) : take(v, dropped))));
+        }
+        if (kept.length === 0) continue;
+        if (kept.length < G) sel = Int32Array.from(kept);
+      }
+      const m = sel.length;
+      chunks.push({
+        keys: groupKeys.map((v, c) => (c === keyOfWindow ? shifted(start, end, sel, i, slide) : sel === all ? v : take(v, sel))),
+        inputs: partial.map((bufs) => (sel === all ? bufs : bufs.map((v) => take(v, sel)))),
+        n: m,
+        partial: true,
+      });
+    }
+    if (anyLate) lateBatches.push(lateRowsOf(row0, gid, late!, G, k, shape, slide));
+  }
+  return { chunks, lateKeys, lateInputRows, lateBatches };
+}
+
+/** The late pairs as the Expand would have output them: row by row, newest window first. */
+function lateRowsOf(row0: Batch, gid: Int32Array, late: Uint8Array, G: number, k: number, shape: PaneShape, slide: number): Batch {
+  const rows: number[] = [];
+  const back: number[] = [];
+  for (let r = 0; r < row0.numRows; r++) {
+    const g = gid[r]!;
+    for (let i = 0; i < k; i++) {
+      if (late[i * G + g] === 1) {
+        rows.push(r);
+        back.push(i);
+      }
+    }
+  }
+  const w = row0.columns[shape.windowColumn]!;
+  const start = w.children![0]!.values as Float64Array;
+  const end = w.children![1]!.values as Float64Array;
+  return makeBatch(
+    row0.columns.map((v, c) => (c === shape.windowColumn ? shifted(start, end, rows, back, slide) : take(v, rows))),
+    rows.length,
+  );
+}
