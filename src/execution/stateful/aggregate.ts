@@ -21,7 +21,7 @@ import { AggregationSpec } from "../aggregation.js";
 import { compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
-import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
+import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf } from "./common.js";
 
 export class StatefulAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
@@ -243,22 +243,12 @@ export class StatefulAggregateExec implements PhysicalOperator {
   }
 
   private reportLate(ctx: ExecContext, batches: readonly Batch[], gids: readonly Int32Array[], late: Uint8Array, wm: number): void {
-    const child = this.child;
-    const etIdx = child.output.findIndex((a) => a.metadata["spark.watermarkDelayMs"] !== undefined);
     batches.forEach((b, bi) => {
       const g = gids[bi]!;
       const rows: number[] = [];
       for (let i = 0; i < b.numRows; i++) if (late[g[i]!]) rows.push(i);
       if (!rows.length) return;
-      const lateBatch = takeBatch(b, rows);
-      ctx.state!.reportLateRows({
-        operatorId: this.operatorId,
-        operatorName: "stateStoreSave",
-        output: child.output,
-        batch: lateBatch,
-        watermarkMs: wm,
-        eventTimeMicros: etIdx >= 0 ? eventTimeMicros(lateBatch.columns[etIdx]!, rows.length) : new Float64Array(rows.length),
-      });
+      ctx.state!.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, takeBatch(b, rows), wm));
     });
   }
 

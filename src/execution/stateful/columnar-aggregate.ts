@@ -23,7 +23,7 @@ import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import type { ColumnarOperatorDef } from "../parallel/state-threads.js";
 import { type AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
-import { eventTimeMicros, newMetrics } from "./common.js";
+import { eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { type PaneChunks, type PaneShape, paneChunks, paneShapeOf } from "./pane-aggregation.js";
 
 export class ColumnarAggregateExec implements PhysicalOperator {
@@ -114,7 +114,8 @@ export class ColumnarAggregateExec implements PhysicalOperator {
       for (const keys of prepared.lateKeys) lateIndex.assign(keys, keys[0]?.length ?? 0);
       metrics.numRowsDroppedByWatermark = lateIndex.numGroups;
       metrics.numLateInputRows = prepared.lateInputRows;
-      for (const b of prepared.lateBatches) this.reportLate(ctx, b, st.lateWatermarkMs);
+      for (const b of prepared.lateBatches)
+        st.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, b, st.lateWatermarkMs));
     }
 
     // the state side: here, or on the threads owning the partitions
@@ -187,20 +188,6 @@ export class ColumnarAggregateExec implements PhysicalOperator {
       chunks.push({ keys, inputs, n: m });
     }
     return { chunks, lateKeys, lateInputRows, lateBatches };
-  }
-
-  private reportLate(ctx: ExecContext, lateBatch: Batch, wm: number): void {
-    const child = this.child;
-    const etIdx = child.output.findIndex((a) => a.metadata["spark.watermarkDelayMs"] !== undefined);
-    const n = lateBatch.numRows;
-    ctx.state!.reportLateRows({
-      operatorId: this.operatorId,
-      operatorName: "stateStoreSave",
-      output: child.output,
-      batch: lateBatch,
-      watermarkMs: wm,
-      eventTimeMicros: etIdx >= 0 ? eventTimeMicros(lateBatch.columns[etIdx]!, n) : new Float64Array(n),
-    });
   }
 
   /** Event times (micros) of the groups still in state: window ends or timestamps. */

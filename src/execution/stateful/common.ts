@@ -2,9 +2,10 @@
  * Helpers shared by the stateful operators: which column carries event time, reading event
  * times as micros, state partitioning by key hash, fresh metric records.
  */
+import type { Batch } from "../../columnar/batch.js";
 import type { Vector } from "../../columnar/vector.js";
 import type { Attribute } from "../../plan/expressions.js";
-import type { StateOperatorMetrics } from "./context.js";
+import type { LateRows, StateOperatorMetrics } from "./context.js";
 
 export const WATERMARK_KEY = "spark.watermarkDelayMs";
 
@@ -48,5 +49,19 @@ export function newMetrics(operatorName: string, numPartitions: number): StateOp
     numShufflePartitions: numPartitions,
     numStateStoreInstances: numPartitions,
     customMetrics: {},
+  };
+}
+
+/** The late-rows record of `batch` (rows of an operator's input `output`) dropped by watermark `wm` (ms). */
+export function lateRowsOf(operatorId: number, operatorName: string, output: readonly Attribute[], batch: Batch, wm: number): LateRows {
+  const col = eventTimeKeyIndex(output);
+  const n = batch.numRows;
+  return {
+    operatorId,
+    operatorName,
+    output,
+    batch,
+    watermarkMs: wm,
+    eventTimeMicros: col >= 0 ? eventTimeMicros(batch.columns[col]!, n) : new Float64Array(n),
   };
 }

@@ -11,7 +11,7 @@ import { getValue } from "../../columnar/vector.js";
 import type { Attribute } from "../../plan/expressions.js";
 import { encodeKey, type StateStore } from "../../state/store.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
-import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf, WATERMARK_KEY } from "./common.js";
+import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf, WATERMARK_KEY } from "./common.js";
 
 export class StreamingDeduplicateExec implements PhysicalOperator {
   readonly name: string;
@@ -73,14 +73,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
         metrics.numRowsDroppedByWatermark += lateRows.length;
         metrics.numLateInputRows += lateRows.length;
         const late = takeBatch(b, lateRows);
-        st.reportLateRows({
-          operatorId: this.operatorId,
-          operatorName: metrics.operatorName,
-          output: this.output,
-          batch: late,
-          watermarkMs: st.lateWatermarkMs,
-          eventTimeMicros: eventTimeMicros(late.columns[this.eventTimeCol]!, lateRows.length),
-        });
+        st.reportLateRows(lateRowsOf(this.operatorId, metrics.operatorName, this.output, late, st.lateWatermarkMs));
       }
       if (keep.length) out.push(keep.length === b.numRows ? b : takeBatch(b, keep));
     }
