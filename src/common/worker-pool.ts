@@ -44,6 +44,8 @@ class PooledWorker<Req, Res> {
   private readonly worker: Worker;
   private pending: (Pending<Res> & { id: number }) | null = null;
   dead = false;
+  /** Why the thread stopped (reported to every later request). */
+  private deathCause: Error | null = null;
 
   /** `onFree` runs after each reply and when the thread dies (then `dead` is set). */
   constructor(script: URL, onFree: (w: PooledWorker<Req, Res>) => void) {
@@ -61,6 +63,7 @@ class PooledWorker<Req, Res> {
     const fail = (e: Error): void => {
       if (this.dead) return;
       this.dead = true;
+      this.deathCause = e;
       const p = this.pending;
       this.pending = null;
       p?.reject(e);
@@ -72,7 +75,9 @@ class PooledWorker<Req, Res> {
 
   run(id: number, request: Req, transfer: readonly Transferable[], p: Pending<Res>): void {
     if (this.dead) {
-      p.reject(new WorkerCrashError("worker thread is no longer running"));
+      p.reject(
+        new WorkerCrashError(`worker thread is no longer running (${this.deathCause?.message ?? "stopped"})`, { cause: this.deathCause }),
+      );
       return;
     }
     this.pending = { ...p, id };

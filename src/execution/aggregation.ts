@@ -75,8 +75,9 @@ export class AggregationSpec {
     return [...this.groupAttrs, ...this.aggCalls.map((c) => c.attr)];
   }
 
+  /** The grouping key columns; DOUBLE keys with -0.0 read 0.0 (Spark's NormalizeFloatingNumbers). */
   groupKeys(b: Batch, ctx: EvalContext): Vector[] {
-    return this.groupExprs.map((f) => f(b, ctx));
+    return this.groupExprs.map((f) => normalizeZeros(f(b, ctx)));
   }
 
   aggInputs(b: Batch, ctx: EvalContext): Vector[][] {
@@ -90,4 +91,17 @@ export class AggregationSpec {
   bufferTypes(): DataType[][] {
     return this.aggCalls.map((c) => c.fn.bufferTypes(c.argTypes, c.call.distinct));
   }
+}
+
+/** A DOUBLE vector with every -0.0 as 0.0 (the same vector when it has none). */
+function normalizeZeros(v: Vector): Vector {
+  if (v.type.kind !== "double") return v;
+  const vals = v.values as Float64Array;
+  const negZero = (x: number) => x === 0 && 1 / x < 0;
+  let i = 0;
+  while (i < vals.length && !negZero(vals[i]!)) i++;
+  if (i === vals.length) return v;
+  const out = Float64Array.from(vals);
+  for (; i < out.length; i++) if (negZero(out[i]!)) out[i] = 0;
+  return { ...v, values: out };
 }

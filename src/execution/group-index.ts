@@ -23,7 +23,9 @@ function canonical(v: unknown): string {
 
 function leavesOf(v: Vector, n: number, out: Leaf[]): void {
   if (v.children) {
-    if (v.validity) out.push({ numeric: true, values: v.validity, validity: null });
+    // Always a validity leaf (all ones without a validity array): the same key must give the
+    // same leaves whether or not its batch carried NULLs, or it would hash into another group.
+    out.push({ numeric: true, values: v.validity ?? new Uint8Array(n).fill(1), validity: null });
     for (const c of v.children) leavesOf(c, n, out);
     return;
   }

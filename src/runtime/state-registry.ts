@@ -148,10 +148,13 @@ export class StateStoreRegistry {
   }
 
   async close(): Promise<void> {
-    for (const p of this.providers.values()) await p.close();
-    this.providers.clear();
     const threads = this.stateThreads;
     this.stateThreads = null;
-    await threads?.close();
+    try {
+      for (const p of this.providers.values()) await p.close();
+    } finally {
+      this.providers.clear();
+      await threads?.close(); // the shared threads drop this query's state even if a provider failed
+    }
   }
 }

@@ -24,7 +24,7 @@ import type { ExecContext, PhysicalOperator } from "../operator.js";
 import type { ColumnarOperatorDef } from "../parallel/state-threads.js";
 import { type AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
 import { eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
-import { type PaneChunks, type PaneShape, paneChunks, paneShapeOf } from "./pane-aggregation.js";
+import { type PaneShape, type PreparedChunks, paneChunks, paneShapeOf } from "./pane-aggregation.js";
 
 export class ColumnarAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
@@ -153,7 +153,7 @@ export class ColumnarAggregateExec implements PhysicalOperator {
    * Per input batch: its grouping keys and aggregate inputs, the rows whose event time is at or
    * below W(N-1) taken out (their keys, count and rows kept for the metrics and the late-rows sink).
    */
-  private rowChunks(batches: readonly Batch[], ctx: ExecContext, watermarked: boolean, lateMicros: number): PaneChunks {
+  private rowChunks(batches: readonly Batch[], ctx: ExecContext, watermarked: boolean, lateMicros: number): PreparedChunks {
     const spec = this.spec;
     const chunks: AggregateChunk[] = [];
     const lateKeys: Vector[][] = [];
@@ -198,6 +198,7 @@ export class ColumnarAggregateExec implements PhysicalOperator {
   }
 
   describe(): string {
-    return `[${this.groupingExprs.map(exprToSql).join(", ")}], operator ${this.operatorId}, functions=[${this.agg.spec.aggCalls.map((c) => exprToSql(c.call)).join(", ")}]`;
+    const panes = this.panes ? `, by panes of the Expand's input (${this.panes.windows} windows per pane)` : "";
+    return `[${this.groupingExprs.map(exprToSql).join(", ")}], operator ${this.operatorId}, functions=[${this.agg.spec.aggCalls.map((c) => exprToSql(c.call)).join(", ")}]${panes}`;
   }
 }

@@ -10,16 +10,21 @@
  * The rules stay Spark's, pair by pair: a (row, window) pair is late when the window's end is at
  * or below W(N-1), exactly as for the expanded row; late pairs are counted as input rows, their
  * distinct (window, keys) as dropped groups, and handed to the late-rows sink in the Expand's
- * row order. Only aggregates whose merge is exact regardless of order qualify (count, min, max,
- * and sum / avg of integers): a sum of doubles would add in another order than the expanded
- * rows did, first / last would pick another row.
+ * row order. Only aggregates whose merge is exact regardless of order qualify: count, min / max
+ * of non-floating types, sum / avg of integers (SUM(int) reads its argument as BIGINT). A sum of
+ * doubles would add in another order than the expanded rows did, min / max of doubles keep
+ * another of -0.0 and 0.0 on a tie, first / last pick another row; for the same reason the other
+ * grouping keys may not be floating-point. Integer sums are exact while they stay below 2^53,
+ * on both paths (the buffers are doubles); past that the two round at different points.
  */
+
+import { typeOf } from "../../analyzer/types.js";
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { makeVector, take, type Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
 import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
 import { semanticKey } from "../../plan/semantic.js";
-import { WindowStructType } from "../../types/datatypes.js";
+import { type DataType, WindowStructType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { type CompiledExpr, compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
@@ -41,8 +46,8 @@ export interface PaneShape {
   readonly projection: readonly CompiledExpr[];
 }
 
-const EXACT_MERGE = new Set(["count", "min", "max"]);
-const INTEGRAL = new Set(["int", "bigint"]);
+/** Types whose equal values are one value (not -0.0 and 0.0, nor NaNs). */
+const isFloating = (t: DataType | undefined): boolean => t?.kind === "double";
 
 /** `__time_window(ts, window, slide, start, i)` with literal parameters: [window, slide, start, i]. */
 function timeWindowArgs(e: Expr): number[] | null {
@@ -89,11 +94,16 @@ export function paneShapeOf(child: PhysicalOperator, spec: AggregationSpec, grou
   const isWindow = (g: Expr) => g.kind === "attribute" && g.exprId === window.exprId;
   if (groupingExprs.filter(isWindow).length !== 1) return null;
   const windowKey = groupingExprs.findIndex(isWindow);
-  if (groupingExprs.some((g) => !(g.kind === "attribute" && g.exprId === window.exprId) && readsWindow(g))) return null;
+  if (groupingExprs.some((g) => !isWindow(g) && (readsWindow(g) || isFloating(typeOf(g))))) return null;
   for (const c of spec.aggCalls) {
     if (c.call.args.some(readsWindow)) return null;
     const name = c.fn.name;
-    if (!(EXACT_MERGE.has(name) || ((name === "sum" || name === "avg") && INTEGRAL.has(c.argTypes[0]?.kind ?? "")))) return null;
+    const arg = c.argTypes[0];
+    const exact =
+      name === "count" ||
+      ((name === "min" || name === "max") && !isFloating(arg)) ||
+      ((name === "sum" || name === "avg") && (arg?.kind === "int" || arg?.kind === "bigint"));
+    if (!exact) return null;
   }
   const input: readonly Attribute[] = child.child.output;
   return {
@@ -106,7 +116,7 @@ export function paneShapeOf(child: PhysicalOperator, spec: AggregationSpec, grou
   };
 }
 
-export interface PaneChunks {
+export interface PreparedChunks {
   /** Partial buffers per (window, keys), ready for `ColumnarAggregation.run`. */
   readonly chunks: AggregateChunk[];
   /** Keys of the late (window, keys) pairs, to count distinct dropped groups. */
@@ -152,7 +162,7 @@ export function paneChunks(
   ev: EvalContext,
   watermarked: boolean,
   lateMicros: number,
-): PaneChunks {
+): PreparedChunks {
   const keyOfWindow = shape.windowKey;
   const chunks: AggregateChunk[] = [];
   const lateKeys: Vector[][] = [];

@@ -69,8 +69,9 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
   ) {
     super();
     if (dirs.length === 0) throw new RangeError("a columnar state provider needs at least one partition");
-    if (owned.some((p) => !(p >= 0 && p < dirs.length)))
-      throw new RangeError(`owned partitions ${owned.join(", ")} not in 0..${dirs.length - 1}`);
+    if (owned.some((p) => !(Number.isInteger(p) && p >= 0 && p < dirs.length)) || new Set(owned).size !== owned.length) {
+      throw new RangeError(`owned partitions [${owned.join(", ")}]: distinct integers in 0..${dirs.length - 1} expected`);
+    }
     this.files = dirs.every((d) => d !== null)
       ? owned.map((p) => ({ partition: p, files: new StateFiles(dirs[p]!, opts.fs ?? nodeStateFs) }))
       : null;
@@ -130,12 +131,14 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
       this.assertCurrent(store);
       const next = store.version + 1;
       this.lastCommitFileBytes = 0;
-      if (this.files) {
-        const table = this.table;
+      const table = this.table;
+      const partOnly = this.owned.length < this.numPartitions;
+      if (this.files || partOnly) {
         const puts = byPartition(table, table.changedIds(), this.numPartitions);
         const removes = byPartition(table, table.removedIds(), this.numPartitions);
-        this.checkOwned(puts, removes);
-        for (const { partition: p, files } of this.files) {
+        // checked with or without files: a key in two threads' tables would split its group
+        if (partOnly) this.checkOwned(puts, removes);
+        for (const { partition: p, files } of this.files ?? []) {
           await files.supersede(next);
           if (puts[p]!.length === 0 && removes[p]!.length === 0) continue;
           const chunks = function* () {
@@ -161,7 +164,6 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
 
   /** Keys of a partition this provider does not own would never reach a file: refuse the commit. */
   private checkOwned(puts: readonly Int32Array[], removes: readonly Int32Array[]): void {
-    if (this.owned.length === this.numPartitions) return;
     const mine = new Set(this.owned);
     for (let p = 0; p < this.numPartitions; p++) {
       if (!mine.has(p) && puts[p]!.length + removes[p]!.length > 0) {
