@@ -35,7 +35,7 @@ export class SessionBuilder {
     this.settings["spark.app.name"] = name;
     return this;
   }
-  /** `local[N]`: N threads (big JSON files are decoded on N worker threads; the rest runs on one). */
+  /** `local[N]`: N threads (big JSON files are decoded on N worker threads; `arus.state.threads = "local"` gives aggregation state N threads too). */
   master(master: string): this {
     if (!/^local(\[(\d+|\*)\])?$/.test(master)) {
       throw new IllegalArgumentException(`Unsupported master '${master}': arus runs embedded; use local, local[N] or local[*].`);
