@@ -378,9 +378,7 @@ export class MicroBatchExecution {
         opened.push(s);
         return s;
       },
-      get stateThreads() {
-        return states.threads();
-      },
+      stateThreads: states.startedThreads,
       reportMetrics: (op, m) => metrics.set(op, m),
       reportLateRows: (late) => lates.push(late),
       reportEventTime: (node, s) => stats.set(node, s),

@@ -139,6 +139,11 @@ export class StateStoreRegistry {
     return this.stateThreads;
   }
 
+  /** The state threads if `threads()` started them (the query does, for a plan with columnar aggregations). */
+  get startedThreads(): StatePartitionThreads | undefined {
+    return this.stateThreads ?? undefined;
+  }
+
   /** Snapshot and clean up every few batches (Spark runs this on a 60 s timer). */
   async maintenance(): Promise<void> {
     if (++this.batchesSinceMaintenance < 10) return;
