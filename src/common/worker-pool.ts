@@ -30,6 +30,14 @@ interface Pending<Res> {
 }
 
 /**
+ * The worker script `name` next to the module at `moduleUrl`, of the same flavour (`.ts` when
+ * the engine runs from its sources under tsx, `.js` when built).
+ */
+export function siblingScript(moduleUrl: string, name: string): URL {
+  return new URL(`./${name}${moduleUrl.endsWith(".ts") ? ".ts" : ".js"}`, moduleUrl);
+}
+
+/**
  * A TypeScript script (the engine run from its sources through tsx) needs tsx's loader inside
  * the thread too: Node 20 does not carry `--import` hooks into workers, so register it first.
  */

@@ -2,7 +2,7 @@
  * Values read straight from UTF-8 bytes, shared by the byte scanners (json-scan.ts,
  * csv-scan.ts): Buffer's slice decoders and ISO-8601 UTC timestamps parsed in place.
  */
-import { daysFromCivil, isValidDate } from "../../common/time.js";
+import { daysFromCivil, isValidDate, MICROS_PER_SECOND, SECONDS_PER_DAY } from "../../common/time.js";
 
 /**
  * Buffer's own slice decoders (what `toString(encoding, start, end)` calls after checking its
@@ -63,5 +63,5 @@ export function isoUtcMicros(b: Buffer, s: number, e: number): number {
     }
   }
   if (!isValidDate(year, month, day)) return Number.NaN; // false for NaN parts too
-  return (daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
+  return (daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second) * MICROS_PER_SECOND + micros;
 }

@@ -12,7 +12,7 @@
 import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
 import { asBytes, type Bytes, isoUtcMicros } from "./byte-values.js";
-import type { CsvReadOptions } from "./csv-options.js";
+import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvRows, readCsvText } from "./csv-read.js";
 import type { DateTimeText } from "./datetime-text.js";
 import { decodeText } from "./lines.js";
@@ -365,9 +365,8 @@ class CsvScanner {
     const k = this.count++;
     if (k >= this.limit) return;
     const col = this.dataIdx[k]!;
-    const o = this.o;
-    const t = tok === "" ? o.emptyValue : tok;
-    let v = t === o.nullValue ? null : this.convs[col]!(t);
+    const t = tokenValue(tok, true, this.o);
+    let v = t === null ? null : this.convs[col]!(t);
     if (v === FAIL) {
       this.bad = true;
       v = null;

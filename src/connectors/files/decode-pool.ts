@@ -8,7 +8,7 @@
 
 import type { Batch } from "../../columnar/batch.js";
 import { makeVector, type Vector } from "../../columnar/vector.js";
-import { WorkerPool } from "../../common/worker-pool.js";
+import { siblingScript, WorkerPool } from "../../common/worker-pool.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 
 /** Below this a file is decoded on the calling thread (a worker round trip costs ~1 ms). */
@@ -46,9 +46,7 @@ export function scanThreads(): number {
 }
 
 export function decodePool(): WorkerPool<DecodeRequest, Batch[]> {
-  // The worker runs the same flavour of module as this one (.ts under tsx, .js when built).
-  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  pool ??= new WorkerPool(new URL(`./decode-worker${ext}`, import.meta.url), threads);
+  pool ??= new WorkerPool(siblingScript(import.meta.url, "decode-worker"), threads);
   return pool;
 }
 

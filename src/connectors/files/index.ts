@@ -8,7 +8,7 @@
  *   writeFiles(format, dir, schema, batches, opts, saveMode, tz, partitionBy?)
  */
 
-export { scanThreads, setScanThreads } from "./decode-pool.js";
+export { setScanThreads } from "./decode-pool.js";
 export { type FileFormat, fileFormat } from "./format.js";
 export { listInputFiles, listInputFilesSync } from "./paths.js";
 export { inferFileSchema, inferFileSchemaSync, readFile, readFiles } from "./reader.js";

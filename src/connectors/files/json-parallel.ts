@@ -6,7 +6,7 @@
  * failure in a range (a FAILFAST record, say) re-reads the whole file on this thread, which
  * then reports it with its true line number.
  */
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { Batch } from "../../columnar/batch.js";
 import { WorkerCrashError } from "../../common/worker-pool.js";
 import type { StructType } from "../../types/datatypes.js";
@@ -90,8 +90,6 @@ export async function readJsonFileParallel(
 ): Promise<Batch[] | null> {
   const threads = scanThreads();
   if (threads < 2 || file.endsWith(".gz") || settings.lineSep !== undefined) return null;
-  const fh = await open(file, "r");
-  const { size } = await fh.stat().finally(() => fh.close());
-  if (size < MIN_SPLIT_BYTES) return null;
+  if ((await stat(file)).size < MIN_SPLIT_BYTES) return null;
   return readJsonRanges(file, await readShared(file), schema, options, zone, settings, threads);
 }

@@ -187,7 +187,8 @@ class LineScanner {
   /** A key with non-ASCII bytes: compare decoded text (what `JSON.parse` would produce). */
   private wantedDecoded(s: number, e: number): number {
     const key = this.buf.toString("utf8", s, e);
-    for (let w = 0; w < this.names.length; w++) if (this.names[w]!.toString("utf8") === key) return w;
+    const fields = this.rows.schema.fields;
+    for (let w = 0; w < this.columns.length; w++) if (fields[this.columns[w]!]!.name === key) return w;
     return -1;
   }
 

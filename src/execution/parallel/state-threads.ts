@@ -15,7 +15,7 @@ import type { Batch } from "../../columnar/batch.js";
 import { transferListOf } from "../../columnar/transfer.js";
 import { scatter } from "../../columnar/vector.js";
 import { armedCrashPoint } from "../../common/crash-points.js";
-import { DedicatedWorker } from "../../common/worker-pool.js";
+import { DedicatedWorker, siblingScript } from "../../common/worker-pool.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
 import { keyPartitions } from "../../state/columnar/partitioning.js";
@@ -65,7 +65,7 @@ export interface MergedAggregateResult extends Omit<AggregateRunResult, "output"
   readonly openEventTimes: number[];
 }
 
-const SCRIPT = new URL(import.meta.url.endsWith(".ts") ? "./state-thread.ts" : "./state-thread.js", import.meta.url);
+const SCRIPT = siblingScript(import.meta.url, "state-thread");
 
 type StateThread = DedicatedWorker<StateThreadRequest, StateThreadReply>;
 /**
