@@ -9,9 +9,11 @@ import {
   civilFromDays,
   daysFromCivil,
   getZone,
+  isLeapYear,
   isValidDate,
   localSecondsToUtc,
   MICROS_PER_SECOND,
+  offsetId,
   SECONDS_PER_DAY,
   type Zone,
 } from "./time.js";
@@ -375,7 +377,7 @@ export function parseWith(toks: Tok[], s: string, tz: string): number | null {
   const y = year ?? 1970;
   let days: number;
   if (p.doy !== undefined) {
-    if (p.doy === 366 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return null;
+    if (p.doy === 366 && !isLeapYear(y)) return null;
     days = daysFromCivil(y, 1, 1) + p.doy - 1;
     const c = civilFromDays(days);
     if ((p.month !== undefined && p.month !== c.month) || (p.day !== undefined && p.day !== c.day)) return null;
@@ -389,15 +391,9 @@ export function parseWith(toks: Tok[], s: string, tz: string): number | null {
   const micro = Math.floor((p.nano ?? 0) / 1000);
   let zone: Zone;
   try {
-    zone = p.offset !== undefined ? getZone(offsetText(p.offset)) : (p.zone ?? getZone(tz));
+    zone = p.offset !== undefined ? getZone(offsetId(p.offset)) : (p.zone ?? getZone(tz));
   } catch {
     return null;
   }
   return localSecondsToUtc(zone, local) * MICROS_PER_SECOND + micro;
-}
-
-function offsetText(total: number): string {
-  if (total === 0) return "Z";
-  const abs = Math.abs(total);
-  return `${total < 0 ? "-" : "+"}${num(Math.floor(abs / 3600), 2)}:${num(Math.floor(abs / 60) % 60, 2)}:${num(abs % 60, 2)}`;
 }

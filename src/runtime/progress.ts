@@ -93,10 +93,10 @@ export function sortedMap<V>(m: Record<string, V>): Record<string, V> {
   return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Percentiles of lateness samples (ms). */
 /** Percentiles come from at most this many evenly spaced samples (sorting every row costs). */
 const MAX_SAMPLES = 16_384;
 
+/** Percentiles of lateness samples (ms). */
 export function latenessProfile(samples: Float64Array): LatenessProfile {
   const n = samples.length;
   let max = 0;

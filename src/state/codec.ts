@@ -126,7 +126,7 @@ export function crc32(data: Uint8Array): number {
 // ------------------------------------------------------------------------------------------
 // Writing
 
-export function writeU64(buf: Buffer, off: number, v: number): void {
+function writeU64(buf: Buffer, off: number, v: number): void {
   if (v < 0) {
     buf.writeUInt32BE(0xffffffff, off);
     buf.writeUInt32BE(0xffffffff, off + 4);
@@ -135,7 +135,7 @@ export function writeU64(buf: Buffer, off: number, v: number): void {
   buf.writeUInt32BE(Math.floor(v / 0x100000000), off);
   buf.writeUInt32BE(v >>> 0, off + 4);
 }
-export function readU64(buf: Uint8Array, off: number): number {
+function readU64(buf: Uint8Array, off: number): number {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const hi = b.readUInt32BE(off);
   const lo = b.readUInt32BE(off + 4);

@@ -17,20 +17,13 @@ export type Stored = [number, ...unknown[]];
 /** Join keys are JSON (`encodeKey`) or a fixed marker, so they never hold this character. */
 const SEP = "\u0001";
 
-export const rowKey = (key: string, i: number): string => `${key}${SEP}${i}`;
+const rowKey = (key: string, i: number): string => `${key}${SEP}${i}`;
 
 /** Is this store entry a row (rather than a join key's count)? */
 export const isRowEntry = (entryKey: string): boolean => entryKey.includes(SEP);
 
 function legacyList(v: readonly unknown[]): Stored[] | null {
   return v.length > 0 && Array.isArray(v[0]) ? (v as unknown as Stored[]) : null;
-}
-
-/** Number of rows stored under `key`. */
-export function rowCount(s: StateStore, key: string): number {
-  const v = s.get(key);
-  if (v === undefined) return 0;
-  return legacyList(v)?.length ?? (v[0] as number);
 }
 
 /** The rows of `key`, in the order they were stored. */

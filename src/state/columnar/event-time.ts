@@ -81,5 +81,18 @@ export function distinctEventTimes(t: ColumnarTable, col: number): number[] {
     }
     return [...out];
   }
-  return [...new Set(eventTimes(t, col))];
+  // a timestamp in its lane: one pass over the live entries, no key vector
+  const out = new Set<number>();
+  if (ref.lane === "none") {
+    if (t.numLive > 0) out.add(Number.NEGATIVE_INFINITY);
+    return [...out];
+  }
+  const vals = ref.lane === "f" ? t.fk[ref.index]! : t.ik[ref.index]!;
+  const valid = t.laneValidity(ref);
+  const flags = t.flags;
+  for (let e = 0; e < t.hwm; e++) {
+    if ((flags[e]! & LIVE) === 0) continue;
+    out.add(valid !== null && valid[e] === 0 ? Number.NEGATIVE_INFINITY : vals[e]!);
+  }
+  return [...out];
 }

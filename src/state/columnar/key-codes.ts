@@ -129,7 +129,8 @@ export class KeyCoder {
         }
       }
       // Runs of one window are the rule: reuse the previous row's code when its fields are equal.
-      if (plain && i > 0 && out[i - 1]! >= 0 && f0[i] === f0[i - 1] && f1[i] === f1[i - 1]) {
+      // (with the cache on, the previous row's tuple is always in it: the check would not add)
+      if (recent === null && plain && i > 0 && out[i - 1]! >= 0 && f0[i] === f0[i - 1] && f1[i] === f1[i - 1]) {
         let same = true;
         for (let f = 2; f < w; f++) {
           const col = fv[f]!;

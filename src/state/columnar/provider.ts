@@ -208,11 +208,6 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
     this.table = new ColumnarTable(this.schema);
   }
 
-  /** Event times (micros) of the live entries, from key column `col` (explainWatermark). */
-  eventTimes(col: number): number[] {
-    return this.table.eventTimes(col);
-  }
-
   /** The distinct event times of the live entries (cheap for window keys: their dictionary). */
   distinctEventTimes(col: number): number[] {
     return distinctEventTimes(this.table, col);

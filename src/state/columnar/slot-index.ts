@@ -16,10 +16,7 @@ export function regrownSlots(old: Int32Array, cap: number, eh: Int32Array): Int3
   const mask = cap - 1;
   for (let o = 0; o < old.length; o++) {
     const e = old[o]!;
-    if (e === -1) continue;
-    let s = eh[e]! & mask;
-    while (slots[s] !== -1) s = (s + 1) & mask;
-    slots[s] = e;
+    if (e !== -1) slotInsert(slots, mask, eh, e);
   }
   return slots;
 }
