@@ -322,11 +322,13 @@ export async function* readStateFile(
   }
   onHeader?.(header);
   let total = 0;
-  for await (const chunk of readFramedChunks(src, file, HEADER_BYTES, (p) => valuePackr.unpack(p))) {
-    if ("end" in chunk) {
-      checkCount(file, chunk.end, total);
-      continue;
-    }
+  for await (const chunk of readFramedChunks(
+    src,
+    file,
+    HEADER_BYTES,
+    (p) => valuePackr.unpack(p),
+    () => total,
+  )) {
     const { pos, value: flat } = chunk;
     if (!Array.isArray(flat) || flat.length % 2 !== 0)
       throw new CheckpointCorruptError(file, `the chunk at byte ${pos} is not a list of records`);
@@ -344,18 +346,23 @@ export async function* readStateFile(
   }
 }
 
-/** A decoded chunk at byte `pos`, or the end marker with the record count it declares. */
-export type FramedChunk = { pos: number; value: unknown } | { end: number };
+/** A decoded chunk at byte `pos`. */
+export interface FramedChunk {
+  readonly pos: number;
+  readonly value: unknown;
+}
 
 /**
- * Walk a state file's chunks from `start`: lengths, truncation, checksums and the trailing end
- * marker are checked here, so every state format reports damage the same way, naming the file.
+ * Walk a state file's chunks from `start`: lengths, truncation, checksums, the trailing end
+ * marker and its record count (against `recordsRead()`, the records the caller took from the
+ * chunks) are checked here, so every state format reports damage the same way, naming the file.
  */
 export async function* readFramedChunks(
   src: ByteSource,
   file: string,
   start: number,
   unpack: (payload: Uint8Array) => unknown,
+  recordsRead: () => number,
 ): AsyncGenerator<FramedChunk> {
   let pos = start;
   for (;;) {
@@ -364,8 +371,9 @@ export async function* readFramedChunks(
     const len = head.readUInt32BE(0);
     if (len === 0) {
       if (pos + END_BYTES > src.size) throw new CheckpointCorruptError(file, "it is truncated (the end marker is incomplete)");
-      // The caller checks the count first (as it resumes the loop), then the trailing bytes.
-      yield { end: readU64(await src.read(pos, END_BYTES), 4) };
+      const declared = readU64(await src.read(pos, END_BYTES), 4);
+      if (declared !== recordsRead())
+        throw new CheckpointCorruptError(file, `it should hold ${declared} records but holds ${recordsRead()} (the file is corrupt)`);
       if (pos + END_BYTES !== src.size)
         throw new CheckpointCorruptError(file, `it has ${src.size - pos - END_BYTES} unexpected bytes after the end marker`);
       return;
@@ -385,10 +393,4 @@ export async function* readFramedChunks(
     yield { pos, value };
     pos += CHUNK_HEAD + len;
   }
-}
-
-/** The end marker's record count must match what the chunks held. */
-export function checkCount(file: string, declared: number, total: number): void {
-  if (declared !== total)
-    throw new CheckpointCorruptError(file, `it should hold ${declared} records but holds ${total} (the file is corrupt)`);
 }

@@ -21,7 +21,6 @@ import type { DataType } from "../../types/datatypes.js";
 import {
   type ByteSource,
   COLUMNAR_FORMAT_VERSION,
-  checkCount,
   decodeHeader,
   decodeKeyField,
   encodeHeader,
@@ -208,11 +207,13 @@ export async function* readColumnarFile(
   onHeader?.(header);
   let total = 0;
   let sawSchema = false;
-  for await (const framed of readFramedChunks(src, file, HEADER_BYTES, (p) => packr.unpack(p))) {
-    if ("end" in framed) {
-      checkCount(file, framed.end, total);
-      continue;
-    }
+  for await (const framed of readFramedChunks(
+    src,
+    file,
+    HEADER_BYTES,
+    (p) => packr.unpack(p),
+    () => total,
+  )) {
     const { pos, value: x } = framed;
     if (!Array.isArray(x) || x.length !== 4 || typeof x[0] !== "number" || typeof x[1] !== "number")
       throw new CheckpointCorruptError(file, `the chunk at byte ${pos} is not a columnar chunk`);
