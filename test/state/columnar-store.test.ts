@@ -362,6 +362,11 @@ describe("columnar aggregation state store", () => {
       writeFileSync(f, readFileSync(path.join(dir, "1.delta")));
     }, /file name says/);
     await damaged((f) => writeFileSync(f, Buffer.concat([readFileSync(f), Buffer.from([1, 2, 3])])), /unexpected bytes/);
+    await damaged((f) => {
+      const b = readFileSync(f); // the end marker's record count (its low 32 bits end the file)
+      b.writeUInt32BE(b.readUInt32BE(b.length - 4) + 1, b.length - 4);
+      writeFileSync(f, b);
+    }, /should hold \d+ records but holds \d+/);
     await damaged((f) => rmSync(f), /no state file for version 2 exists/, "2.delta", "3.delta");
     // a row-format (v2) file where columnar state is expected, and the other way round
     // a row-format (v2) file where columnar state is expected, and the other way round
