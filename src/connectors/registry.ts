@@ -4,7 +4,8 @@
  */
 import { IllegalArgumentException } from "../common/errors.js";
 import type { StructType } from "../types/datatypes.js";
-import type { SourceContext, StreamSink, StreamSource } from "./source.js";
+import type { StreamSink } from "./sink.js";
+import type { SourceContext, StreamSource } from "./source.js";
 
 export interface SourceProvider {
   /** The schema when the user gives none (fixed for rate; inferred for files). */

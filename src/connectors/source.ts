@@ -13,6 +13,9 @@ import type { Offset } from "../checkpoint/offset-log.js";
 import type { Batch } from "../columnar/batch.js";
 import type { StructType } from "../types/datatypes.js";
 
+// The sink contract has its own module (sink.ts); re-exported so existing imports keep working.
+export type { SinkBatch, StreamSink } from "./sink.js";
+
 export type { Offset };
 
 /** Per-trigger read limit (Spark's ReadLimit): all, or at most N rows / files. */
@@ -48,23 +51,6 @@ export interface StreamSource {
    */
   onDataAvailable?(listener: () => void): () => void;
   stop(): Promise<void>;
-}
-
-export interface StreamSink {
-  /** Progress `sink.description`. */
-  readonly description: string;
-  /** V1 sinks (foreachBatch, file sink, foreach) report numOutputRows = -1, as in Spark. */
-  readonly reportsOutputRows: boolean;
-  addBatch(batchId: number, data: SinkBatch): Promise<void>;
-  stop?(): Promise<void>;
-}
-
-export interface SinkBatch {
-  readonly names: readonly string[];
-  readonly schema: StructType;
-  readonly batches: readonly Batch[];
-  readonly outputMode: "append" | "update" | "complete";
-  readonly timeZone: string;
 }
 
 export function sameOffset(a: Offset | null, b: Offset | null): boolean {

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { batchToRows, type Row } from "../api/values.js";
 import { registerSink } from "../connectors/registry.js";
-import type { SinkBatch, StreamSink } from "../connectors/source.js";
+import type { SinkBatch, StreamSink } from "../connectors/sink.js";
 import type { StructType } from "../types/datatypes.js";
 
 export const KIT_SINK_FORMAT = "arus-testkit-memory";

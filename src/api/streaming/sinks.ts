@@ -4,7 +4,7 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
-import type { SinkBatch, StreamSink } from "../../connectors/source.js";
+import type { SinkBatch, StreamSink } from "../../connectors/sink.js";
 import { attribute } from "../../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../../plan/logical.js";
 import { DataFrame } from "../dataframe.js";

@@ -5,7 +5,7 @@
  */
 import { IllegalArgumentException } from "../../common/errors.js";
 import { lookupSink } from "../../connectors/registry.js";
-import type { StreamSink } from "../../connectors/source.js";
+import type { StreamSink } from "../../connectors/sink.js";
 import type { TriggerSpec } from "../../runtime/trigger.js";
 import { parseTrigger } from "../../runtime/trigger.js";
 import type { DataFrame } from "../dataframe.js";

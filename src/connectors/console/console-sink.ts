@@ -5,7 +5,7 @@
 import { getValue } from "../../columnar/vector.js";
 import { formatCell, showString } from "../../common/show.js";
 import { findOption, intOption, registerSink } from "../registry.js";
-import type { SinkBatch, StreamSink } from "../source.js";
+import type { SinkBatch, StreamSink } from "../sink.js";
 
 const DASHES = "-".repeat(43);
 

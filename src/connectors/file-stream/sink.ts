@@ -12,7 +12,7 @@ import { IllegalArgumentException } from "../../common/errors.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
 import { writeFiles } from "../files/index.js";
 import { intOption, type SinkContext } from "../registry.js";
-import type { SinkBatch, StreamSink } from "../source.js";
+import type { SinkBatch, StreamSink } from "../sink.js";
 import { addEntryFor, DEFAULT_COMPACT_INTERVAL, FileStreamSinkLog, raceError } from "./sink-log.js";
 
 export const COMPACT_INTERVAL_KEY = "spark.sql.streaming.fileSink.log.compactInterval";

@@ -10,7 +10,7 @@ import { IllegalArgumentException } from "../../common/errors.js";
 import { namedSchema } from "../file-stream/sink.js";
 import { FileStreamSource } from "../file-stream/source.js";
 import { findOption, type SinkContext, type SinkProvider, type SourceProvider } from "../registry.js";
-import type { SinkBatch, StreamSink } from "../source.js";
+import type { SinkBatch, StreamSink } from "../sink.js";
 import { parseTableName, tableDir, warehouseDir } from "./layout.js";
 import { appendToTable, createTableSync, TABLE_FORMAT, tableInfoSync, tableNotFound } from "./table.js";
 
