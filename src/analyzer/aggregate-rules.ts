@@ -4,16 +4,13 @@
  * added to the Aggregate as hidden columns and projected away afterwards).
  */
 import { AnalysisException } from "../common/errors.js";
-import { lookupFunction } from "../functions/index.js";
+import { isAggregateCall, outputOf, toAttribute } from "../functions/typing.js";
 import { type Attribute, alias, type Expr, exprChildren, transformDown } from "../plan/expressions.js";
 import { type Aggregate, type LogicalPlan, Plans } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { outputOf, toAttribute } from "./types.js";
 
-export function isAggregateCall(e: Expr): boolean {
-  return e.kind === "call" && lookupFunction(e.name)?.kind === "aggregate";
-}
+export { isAggregateCall } from "../functions/typing.js";
 
 /** Every column in the SELECT list must be grouped or inside an aggregate function. */
 export function checkAggregate(agg: Aggregate): void {

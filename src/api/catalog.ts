@@ -3,9 +3,9 @@
  * case-insensitively.
  */
 
-import type { Catalog } from "../analyzer/analyzer.js";
 import { AnalysisException } from "../common/errors.js";
 import type { LogicalPlan } from "../plan/logical.js";
+import type { Catalog } from "../runtime/query-execution.js";
 
 export class SessionCatalog implements Catalog {
   private readonly views = new Map<string, LogicalPlan>();

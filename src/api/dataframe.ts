@@ -5,7 +5,6 @@
  */
 
 import { Table as ArrowTable } from "apache-arrow";
-import { outputOf } from "../analyzer/types.js";
 import { batchToArrow, toArrowSchema } from "../columnar/arrow.js";
 import type { Batch } from "../columnar/batch.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
@@ -13,6 +12,7 @@ import { delayMs } from "../common/interval.js";
 import { formatCell, showString } from "../common/show.js";
 import { type Attribute, alias, columnFromName, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
 import { isStreamingPlan, type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
+import { planOutput as outputOf } from "../runtime/query-execution.js";
 import { parseExpression } from "../sql/index.js";
 import { field, StructOf, type StructType, simpleString, treeTypeName } from "../types/datatypes.js";
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";

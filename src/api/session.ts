@@ -1,23 +1,19 @@
 /**
  * Session: the entry point (Spark's SparkSession). Holds the configuration, the catalog and the
- * streaming query manager, and runs batch plans (analyze → optimize → plan → execute).
+ * streaming query manager; batch plans run through the runtime's `BatchQuery`
+ * (runtime/query-execution.ts: analyze → optimize → plan → execute).
  */
 
 import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
-import { analyze, resolveExpr } from "../analyzer/analyzer.js";
-import { outputOf } from "../analyzer/types.js";
 import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
-import { type ExecContext, explainPhysical } from "../execution/operator.js";
-import { optimize } from "../optimizer/optimizer.js";
-import { explainLogical } from "../plan/explain.js";
 import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
-import { planPhysical } from "../planner/planner.js";
+import { analyzePlan, BatchQuery, resolveExpression } from "../runtime/query-execution.js";
 import { parseQuery, parseSchema } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
@@ -170,11 +166,11 @@ export class Session implements SessionInternals {
 
   /** @internal */
   analyze(plan: LogicalPlan): LogicalPlan {
-    return analyze(plan, this.catalog);
+    return analyzePlan(plan, this.catalog);
   }
   /** @internal */
   analyzeExpr(e: Expr, input: readonly Attribute[]): Expr {
-    return resolveExpr(e, input);
+    return resolveExpression(e, input);
   }
   /** @internal */
   excludedRules(): Set<string> {
@@ -186,24 +182,20 @@ export class Session implements SessionInternals {
         .filter(Boolean),
     );
   }
-  /** @internal */
-  execContext(): ExecContext {
-    return {
-      eval: { timeZone: this.timeZone, batchTimestampMs: Date.now(), watermarkMs: 0, ansi: this.conf.getBool("spark.sql.ansi.enabled") },
-    };
+  /** @internal the batch query of an analyzed plan (runtime/query-execution.ts). */
+  batchQuery(plan: LogicalPlan): BatchQuery {
+    return new BatchQuery(plan, {
+      excludedRules: this.excludedRules(),
+      timeZone: this.timeZone,
+      ansi: this.conf.getBool("spark.sql.ansi.enabled"),
+    });
   }
   /** @internal */
   async execute(plan: LogicalPlan): Promise<Batch[]> {
-    const physical = planPhysical(optimize(plan, this.excludedRules()));
-    return physical.execute(this.execContext());
+    return this.batchQuery(plan).execute();
   }
   /** @internal */
   explain(plan: LogicalPlan, extended: boolean): string {
-    const optimized = optimize(plan, this.excludedRules());
-    const physical = `== Physical Plan ==\n${explainPhysical(planPhysical(optimized))}\n`;
-    if (!extended) return physical;
-    return `== Analyzed Logical Plan ==\n${outputOf(plan)
-      .map((a) => `${a.name}: ${a.type.kind}`)
-      .join(", ")}\n${explainLogical(plan)}\n\n== Optimized Logical Plan ==\n${explainLogical(optimized)}\n\n${physical}`;
+    return this.batchQuery(plan).explain(extended);
   }
 }

@@ -4,11 +4,10 @@
  * the projection that builds the output row from (grouping keys, aggregate results).
  */
 
-import { isAggregateCall } from "../analyzer/aggregate-rules.js";
-import { typeOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import type { Vector } from "../columnar/vector.js";
 import { type Accumulator, type AggregateFunction, type EvalContext, lookupFunction } from "../functions/index.js";
+import { isAggregateCall, typeOf } from "../functions/typing.js";
 import { type Attribute, attribute, type Call, type Expr, transformDown } from "../plan/expressions.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";

@@ -4,10 +4,10 @@
  * closures do no name lookups at run time.
  */
 
-import { typeOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import { concatVectors, constantVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
+import { typeOf } from "../functions/typing.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import { type DataType, typesEqual } from "../types/datatypes.js";
 

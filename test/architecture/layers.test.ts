@@ -56,3 +56,47 @@ it("src/ imports only go down the layers", () => {
   }
   assert.deepEqual(violations, []);
 });
+
+// Query execution has one entry point (runtime/query-execution.ts): api/ builds plans, collects
+// options and hands them over; it does not analyze, optimize, plan or execute by itself.
+const API_FORBIDDEN = ["analyzer", "optimizer", "planner", "execution"];
+// Besides the entry point, api/ uses the runtime's public value types (triggers, clocks, progress).
+const API_RUNTIME = ["runtime/query-execution.ts", "runtime/trigger.ts", "runtime/clock.ts", "runtime/progress.ts"];
+
+function imports(f: string): string[] {
+  const text = readFileSync(f, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /(?:import|export)[^"']*?from\s+["'](\.[^"']+)["']|import\s*\(\s*["'](\.[^"']+)["']\s*\)|import\s+["'](\.[^"']+)["']/g,
+  )) {
+    const spec = m[1] ?? m[2] ?? m[3]!;
+    out.push(
+      path
+        .relative(SRC, path.resolve(path.dirname(f), spec))
+        .replace(/\.js$/, ".ts")
+        .split(path.sep)
+        .join("/"),
+    );
+  }
+  return out;
+}
+
+it("api/ reaches query execution only through the runtime's entry point", () => {
+  const violations: string[] = [];
+  for (const f of files(path.join(SRC, "api"))) {
+    for (const target of imports(f)) {
+      const folder = target.split("/")[0]!;
+      if (API_FORBIDDEN.includes(folder) || (folder === "runtime" && !API_RUNTIME.includes(target)))
+        violations.push(`${path.relative(SRC, f)} imports src/${target}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+it("execution/ does not import the analyzer", () => {
+  const violations: string[] = [];
+  for (const f of files(path.join(SRC, "execution"))) {
+    for (const target of imports(f)) if (target.startsWith("analyzer/")) violations.push(`${path.relative(SRC, f)} imports src/${target}`);
+  }
+  assert.deepEqual(violations, []);
+});

@@ -1,34 +1,33 @@
 /**
  * StreamingQuery: the handle of a running query (id, runId, status, progress, awaitTermination,
- * stop, processAllAvailable). It wires the analyzed DataFrame, the sources, the sink and the
- * checkpoint into a MicroBatchExecution and runs it in the background.
+ * stop, processAllAvailable). `start` collects the options, opens the checkpoint and hands the
+ * analyzed plan to the runtime (`startStreamingQuery`), then runs the loop in the background.
  */
 import { randomUUID } from "node:crypto";
-import { checkStreamingPlan } from "../../analyzer/streaming-checks.js";
-import { outputOf } from "../../analyzer/types.js";
 import { makeBatch } from "../../columnar/batch.js";
 import { constantVector } from "../../columnar/vector.js";
 import { armCrashPoint } from "../../common/crash-points.js";
 import { ArusError, IllegalArgumentException, StreamingQueryException } from "../../common/errors.js";
-import { lookupSource } from "../../connectors/registry.js";
 import type { StreamSink } from "../../connectors/sink.js";
 import type { StreamSource } from "../../connectors/source.js";
-import { explainPhysical, type PhysicalOperator } from "../../execution/operator.js";
-import { ColumnarAggregateExec } from "../../execution/stateful/columnar-aggregate.js";
-import type { LateRows } from "../../execution/stateful/context.js";
-import { optimize } from "../../optimizer/optimizer.js";
 import { attribute } from "../../plan/expressions.js";
-import { anyPlan, type LogicalPlan, Plans, type StreamingRelation } from "../../plan/logical.js";
-import { planStreaming } from "../../planner/streaming.js";
-import { CheckpointStore } from "../../runtime/checkpoint-store.js";
-import { type Clock, SystemClock } from "../../runtime/clock.js";
-import { MicroBatchExecution, type QueryStatus, wrapFailure } from "../../runtime/micro-batch-execution.js";
-import { checkOperatorMetadata } from "../../runtime/operator-metadata.js";
+import { Plans } from "../../plan/logical.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
-import { columnarAggregationEnabled, PANE_AGGREGATION_CONF, StateStoreRegistry, stateThreadCount } from "../../runtime/state-registry.js";
+import {
+  CheckpointStore,
+  type Clock,
+  checkStreamingQuery,
+  formatWatermarkReport,
+  type LateRows,
+  type MicroBatchExecution,
+  type QueryStatus,
+  SystemClock,
+  startStreamingQuery,
+  type WatermarkReport,
+  wrapFailure,
+} from "../../runtime/query-execution.js";
 import type { Trigger } from "../../runtime/trigger.js";
-import { formatWatermarkReport, type WatermarkReport } from "../../runtime/watermark-report.js";
-import { field, LongType, StringType, StructOf, TimestampType } from "../../types/datatypes.js";
+import { LongType, StringType, TimestampType } from "../../types/datatypes.js";
 import { DataFrame } from "../dataframe.js";
 import type { Session } from "../session.js";
 import type { LateRowsHandler, OutputMode } from "./writer.js";
@@ -43,19 +42,6 @@ export interface StartSpec {
   makeSink: () => StreamSink;
   lateRows: LateRowsHandler | null;
   clock: Clock | null;
-}
-
-function streamingRelations(plan: LogicalPlan): StreamingRelation[] {
-  const out: StreamingRelation[] = [];
-  const seen = new Set<string>();
-  anyPlan(plan, (p) => {
-    if (p.kind === "streamingRelation" && !seen.has(p.sourceId)) {
-      seen.add(p.sourceId);
-      out.push(p);
-    }
-    return false;
-  });
-  return out;
 }
 
 export class StreamingQuery {
@@ -83,7 +69,7 @@ export class StreamingQuery {
         `Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`,
       );
     }
-    checkStreamingPlan(df.plan, spec.outputMode, session.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"));
+    checkStreamingQuery(df.plan, spec.outputMode, session.conf);
     armCrashPoint(session.conf.getOption("arus.test.crashPoint"));
     const sink = spec.makeSink();
     const conf = session.conf;
@@ -96,70 +82,35 @@ export class StreamingQuery {
         `Cannot start query with id ${q.id} as another query with the same id is already active. Perhaps you are attempting to restart a query from checkpoint ${checkpoint.describe()} that is already active.`,
       );
     }
-    const plan = optimize(df.plan, session.excludedRules(), { keepStatefulInputs: spec.lateRows !== null });
-    const relations = streamingRelations(plan);
-    q.sources = relations.map((r, i) =>
-      lookupSource(r.format).create(r.options, StructOf(r.output.map((a) => field(a.name, a.type, a.nullable))), {
-        metadataDir: checkpoint.sourceDir(i),
-        timeZone: session.timeZone,
-        now: () => clock.now(),
-      }),
-    );
-    await checkpoint.acquireLock();
-    try {
-      const streamingPlan = planStreaming(plan, spec.outputMode, {
-        columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
-        paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
-      });
-      if (checkpoint.dir) {
-        await checkOperatorMetadata(
-          checkpoint.dir,
-          streamingPlan.statefulOperators.map((o) => ({
-            operatorId: o.id,
-            operatorName: o.name,
-            numPartitions: checkpoint.numShufflePartitions,
-            keySchema: o.keySchema,
-            valueSchema: o.valueSchema,
-          })),
-          (await checkpoint.offsets.latest()) !== undefined,
-        );
-      }
-      q.physicalText = explainPhysical(streamingPlan.physical);
-      const states = new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf));
-      // State threads boot (load the engine) while the sources start, not inside the first batch.
-      if (someOperator(streamingPlan.physical, (op) => op instanceof ColumnarAggregateExec)) states.threads();
-      const output = outputOf(df.plan);
-      const exec = new MicroBatchExecution({
-        id: q.id,
-        runId: q.runId,
-        name: spec.name,
-        plan: streamingPlan,
-        sourceIds: relations.map((r) => r.sourceId),
-        sources: q.sources,
-        sink,
-        outputNames: output.map((a) => a.name),
-        outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
-        outputMode: spec.outputMode,
-        trigger: spec.trigger,
-        conf,
-        clock,
-        checkpoint,
-        states,
-        events: {
-          onProgress: (p) => q.recordProgress(p, false),
-          onIdle: (p) => q.recordProgress(p, true),
-          onLateRows: (late, batchId) => q.deliverLateRows(spec.lateRows, late, batchId),
-        },
-      });
-      q.execution = exec;
-      exec.status = { message: "Initializing sources", isDataAvailable: false, isTriggerActive: false };
-      await exec.recover();
-      session.streams.register(q);
-      session.streams.post("onQueryStarted", { id: q.id, runId: q.runId, name: q.name, timestamp: new Date(clock.now()).toISOString() });
-    } catch (e) {
-      await checkpoint.releaseLock();
-      throw e;
-    }
+    const started = await startStreamingQuery({
+      id: q.id,
+      runId: q.runId,
+      name: spec.name,
+      plan: df.plan,
+      outputMode: spec.outputMode,
+      trigger: spec.trigger,
+      conf,
+      excludedRules: session.excludedRules(),
+      timeZone: session.timeZone,
+      clock,
+      checkpoint,
+      sink,
+      keepLateRows: spec.lateRows !== null,
+      events: {
+        onProgress: (p) => q.recordProgress(p, false),
+        onIdle: (p) => q.recordProgress(p, true),
+        onLateRows: (late, batchId) => q.deliverLateRows(spec.lateRows, late, batchId),
+      },
+      onSources: (sources) => {
+        q.sources = [...sources];
+      },
+      onStarted: (execution) => {
+        q.execution = execution;
+        session.streams.register(q);
+        session.streams.post("onQueryStarted", { id: q.id, runId: q.runId, name: q.name, timestamp: new Date(clock.now()).toISOString() });
+      },
+    });
+    q.physicalText = started.physicalText;
     q.finished = q.runLoop(q.execution!, sink).finally(() => checkpoint.releaseLock());
     return q;
   }
@@ -290,8 +241,4 @@ export class StreamingQuery {
   get clockForTests(): Clock {
     return this.clock;
   }
-}
-
-function someOperator(op: PhysicalOperator, test: (op: PhysicalOperator) => boolean): boolean {
-  return test(op) || op.children.some((c) => someOperator(c, test));
 }

@@ -18,10 +18,10 @@
  * on both paths (the buffers are doubles); past that the two round at different points.
  */
 
-import { typeOf } from "../../analyzer/types.js";
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { makeVector, take, type Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
+import { typeOf } from "../../functions/typing.js";
 import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
 import { semanticKey } from "../../plan/semantic.js";
 import { type DataType, WindowStructType } from "../../types/datatypes.js";

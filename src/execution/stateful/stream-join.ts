@@ -12,10 +12,10 @@
  * entry per row. Progress reports numStateStoreInstances as Spark's 4 × partitions.
  */
 
-import { deriveCleanup, type SideCleanup } from "../../analyzer/join-cleanup.js";
 import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
+import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import { encodeKey, type StateStore } from "../../state/store.js";

@@ -1,0 +1,159 @@
+/**
+ * Type, nullability and output attributes of resolved expressions and plans, and which calls
+ * are aggregates. They live with the function registry, not in the analyzer, because the type
+ * of a call is its function's rule (functions own their types) and everything below the
+ * analyzer (optimizer, execution, planner) asks them too; plan/ cannot hold them, being below
+ * functions/.
+ */
+
+import { type Attribute, assertNever, attribute, type Expr, withQualifier } from "../plan/expressions.js";
+import type { LogicalPlan } from "../plan/logical.js";
+import { type DataType, NullType } from "../types/datatypes.js";
+import { lookupFunction } from "./index.js";
+
+export function isAggregateCall(e: Expr): boolean {
+  return e.kind === "call" && lookupFunction(e.name)?.kind === "aggregate";
+}
+
+export function typeOf(e: Expr): DataType {
+  switch (e.kind) {
+    case "attribute":
+    case "literal":
+      return e.type;
+    case "alias":
+    case "sortOrder":
+      return typeOf(e.child);
+    case "cast":
+      return e.to;
+    case "caseWhen":
+      return e.branches.length ? typeOf(e.branches[0]![1]) : e.otherwise ? typeOf(e.otherwise) : NullType;
+    case "call": {
+      const fn = lookupFunction(e.name);
+      if (!fn) throw new Error(`unresolved function ${e.name} reached typeOf`);
+      const types = e.args.map(typeOf);
+      return fn.kind === "scalar" ? fn.resolve(e.args, types, e).type : fn.resolve(e.args, types, e, e.distinct).type;
+    }
+    case "column":
+    case "star":
+      throw new Error(`unresolved expression ${e.kind} reached typeOf`);
+    default:
+      return assertNever(e);
+  }
+}
+
+const NEVER_NULL = new Set([
+  "count",
+  "isnull",
+  "isnotnull",
+  "<=>",
+  "approx_count_distinct",
+  "current_timestamp",
+  "collect_list",
+  "collect_set",
+  "size",
+]);
+
+export function nullableOf(e: Expr): boolean {
+  switch (e.kind) {
+    case "attribute":
+      return e.nullable;
+    case "literal":
+      return e.value === null;
+    case "alias":
+    case "sortOrder":
+      return nullableOf(e.child);
+    case "cast":
+      // Casting from STRING can fail (NULL); widening casts keep the child's nullability.
+      return nullableOf(e.child) || typeOf(e.child).kind === "string";
+    case "caseWhen":
+      return true;
+    case "call":
+      if (NEVER_NULL.has(e.name)) return false;
+      if (e.name === "window" || e.name === "session_window") return false;
+      if (["+", "-", "*", "=", "<", ">", "<=", ">=", "!=", "and", "or", "not", "upper", "lower", "concat"].includes(e.name)) {
+        return e.args.some(nullableOf);
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
+/** The attribute a named expression produces. */
+export function toAttribute(e: Expr): Attribute {
+  if (e.kind === "attribute") return e;
+  if (e.kind === "alias") {
+    const childMeta = e.child.kind === "attribute" ? e.child.metadata : undefined;
+    return attribute(e.name, typeOf(e.child), nullableOf(e.child), {
+      exprId: e.exprId,
+      metadata: { ...(childMeta ?? {}), ...(e.metadata ?? {}) },
+    });
+  }
+  throw new Error(`expression of kind ${e.kind} is not named`);
+}
+
+/** Output attributes of a resolved plan. */
+export function outputOf(p: LogicalPlan): readonly Attribute[] {
+  switch (p.kind) {
+    case "localRelation":
+    case "range":
+    case "fileRelation":
+    case "streamingRelation":
+    case "expand":
+      return p.output;
+    case "unresolvedRelation":
+      throw new Error(`unresolved relation ${p.name} reached outputOf`);
+    case "project":
+      return p.projectList.map(toAttribute);
+    case "aggregate":
+      return p.aggregateExprs.map(toAttribute);
+    case "filter":
+    case "sort":
+    case "limit":
+    case "distinct":
+    case "deduplicate":
+      return outputOf(p.child);
+    case "watermark":
+      return outputOf(p.child).map((a) =>
+        a.name === p.eventTime
+          ? Object.freeze({ ...a, metadata: Object.freeze({ ...a.metadata, "spark.watermarkDelayMs": p.delayMs }) })
+          : a.metadata["spark.watermarkDelayMs"] !== undefined
+            ? Object.freeze({ ...a, metadata: Object.freeze(withoutKey(a.metadata, "spark.watermarkDelayMs")) })
+            : a,
+      );
+    case "subqueryAlias":
+      return outputOf(p.child).map((a) => withQualifier(a, [p.alias]));
+    case "union": {
+      const first = outputOf(p.children[0]!);
+      return first.map((a, i) => {
+        const nullable = p.children.some((c) => outputOf(c)[i]?.nullable);
+        return nullable === a.nullable ? a : Object.freeze({ ...a, nullable });
+      });
+    }
+    case "join": {
+      const l = outputOf(p.left);
+      const r = outputOf(p.right);
+      switch (p.joinType) {
+        case "left_semi":
+        case "left_anti":
+          return l;
+        case "left_outer":
+          return [...l, ...r.map((a) => ({ ...a, nullable: true }))];
+        case "right_outer":
+          return [...l.map((a) => ({ ...a, nullable: true })), ...r];
+        case "full_outer":
+          return [...l, ...r].map((a) => ({ ...a, nullable: true }));
+        default:
+          return [...l, ...r];
+      }
+    }
+    default:
+      return assertNever(p);
+  }
+}
+
+function withoutKey(o: Readonly<Record<string, unknown>>, key: string): Record<string, unknown> {
+  const r = { ...o };
+  delete r[key];
+  return r;
+}

@@ -1,0 +1,217 @@
+/**
+ * Query execution in one place (Spark's QueryExecution and IncrementalExecution): the path from
+ * a logical plan to something that runs. `api/` builds plans and collects options; everything
+ * that analyzes, checks, optimizes, plans and starts a query is reached through this module.
+ *
+ *   analyzePlan / resolveExpression   analysis, eager as in Spark (a DataFrame is analyzed when made)
+ *   BatchQuery                        analyzed -> optimized -> physical; execute() and explain()
+ *   checkStreamingQuery               the streaming checks (output modes, stateful operators)
+ *   startStreamingQuery               optimize, create the sources, lock the checkpoint, plan the
+ *                                     stream, check operator metadata, recover: a MicroBatchExecution
+ *                                     ready to run
+ */
+import { analyze, type Catalog, resolveExpr } from "../analyzer/analyzer.js";
+import { checkStreamingPlan } from "../analyzer/streaming-checks.js";
+import { outputOf } from "../analyzer/types.js";
+import type { Batch } from "../columnar/batch.js";
+import type { RuntimeConfig } from "../common/conf.js";
+import { lookupSource } from "../connectors/registry.js";
+import type { StreamSink } from "../connectors/sink.js";
+import type { StreamSource } from "../connectors/source.js";
+import { explainPhysical, type PhysicalOperator } from "../execution/operator.js";
+import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
+import { optimize } from "../optimizer/optimizer.js";
+import { explainLogical } from "../plan/explain.js";
+import type { Attribute, Expr } from "../plan/expressions.js";
+import { anyPlan, type LogicalPlan, type StreamingRelation } from "../plan/logical.js";
+import { planPhysical } from "../planner/planner.js";
+import { planStreaming } from "../planner/streaming.js";
+import { field, StructOf } from "../types/datatypes.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import type { Clock } from "./clock.js";
+import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
+import { checkOperatorMetadata } from "./operator-metadata.js";
+import { columnarAggregationEnabled, PANE_AGGREGATION_CONF, StateStoreRegistry, stateThreadCount } from "./state-registry.js";
+import type { Trigger } from "./trigger.js";
+
+export type { Catalog } from "../analyzer/analyzer.js";
+export type { LateRows } from "../execution/stateful/context.js";
+export { CheckpointStore } from "./checkpoint-store.js";
+export { type Clock, SystemClock } from "./clock.js";
+export { MicroBatchExecution, type QueryStatus, wrapFailure } from "./micro-batch-execution.js";
+export { formatWatermarkReport, type WatermarkReport } from "./watermark-report.js";
+
+/** Resolves names and types (the analyzer); the result's `outputOf` is the DataFrame's schema. */
+export function analyzePlan(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
+  return analyze(plan, catalog);
+}
+
+/** Resolves an expression against the output of an analyzed plan. */
+export function resolveExpression(e: Expr, input: readonly Attribute[]): Expr {
+  return resolveExpr(e, input);
+}
+
+/** The output attributes of an analyzed plan. */
+export function planOutput(plan: LogicalPlan): readonly Attribute[] {
+  return outputOf(plan);
+}
+
+export interface BatchSettings {
+  /** Optimizer rules to skip (`spark.sql.optimizer.excludedRules`, short names). */
+  readonly excludedRules: ReadonlySet<string>;
+  readonly timeZone: string;
+  readonly ansi: boolean;
+}
+
+/** A batch query: analyzed, optimized and (on first use) planned. */
+export class BatchQuery {
+  readonly optimized: LogicalPlan;
+  private planned: PhysicalOperator | null = null;
+
+  constructor(
+    readonly analyzed: LogicalPlan,
+    private readonly settings: BatchSettings,
+  ) {
+    this.optimized = optimize(analyzed, new Set(settings.excludedRules));
+  }
+
+  get physical(): PhysicalOperator {
+    this.planned ??= planPhysical(this.optimized);
+    return this.planned;
+  }
+
+  execute(): Promise<Batch[]> {
+    const { timeZone, ansi } = this.settings;
+    return this.physical.execute({ eval: { timeZone, batchTimestampMs: Date.now(), watermarkMs: 0, ansi } });
+  }
+
+  /** explain(): the physical plan; `extended` adds the analyzed and optimized logical plans. */
+  explain(extended: boolean): string {
+    const physical = `== Physical Plan ==\n${explainPhysical(this.physical)}\n`;
+    if (!extended) return physical;
+    return `== Analyzed Logical Plan ==\n${outputOf(this.analyzed)
+      .map((a) => `${a.name}: ${a.type.kind}`)
+      .join(", ")}\n${explainLogical(this.analyzed)}\n\n== Optimized Logical Plan ==\n${explainLogical(this.optimized)}\n\n${physical}`;
+  }
+}
+
+/** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
+export function checkStreamingQuery(plan: LogicalPlan, outputMode: "append" | "update" | "complete", conf: RuntimeConfig): void {
+  checkStreamingPlan(plan, outputMode, conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"));
+}
+
+function streamingRelations(plan: LogicalPlan): StreamingRelation[] {
+  const out: StreamingRelation[] = [];
+  const seen = new Set<string>();
+  anyPlan(plan, (p) => {
+    if (p.kind === "streamingRelation" && !seen.has(p.sourceId)) {
+      seen.add(p.sourceId);
+      out.push(p);
+    }
+    return false;
+  });
+  return out;
+}
+
+function someOperator(op: PhysicalOperator, test: (op: PhysicalOperator) => boolean): boolean {
+  return test(op) || op.children.some((c) => someOperator(c, test));
+}
+
+export interface StreamingQuerySpec {
+  readonly id: string;
+  readonly runId: string;
+  readonly name: string | null;
+  /** The analyzed plan (checked by `checkStreamingQuery`). */
+  readonly plan: LogicalPlan;
+  readonly outputMode: "append" | "update" | "complete";
+  readonly trigger: Trigger;
+  readonly conf: RuntimeConfig;
+  readonly excludedRules: ReadonlySet<string>;
+  readonly timeZone: string;
+  readonly clock: Clock;
+  readonly checkpoint: CheckpointStore;
+  readonly sink: StreamSink;
+  /** Late rows go to a handler: the stateful operators keep their input rows for it. */
+  readonly keepLateRows: boolean;
+  readonly events: QueryEvents;
+  /** Called once the sources exist, before the checkpoint is locked (the query stops them at its end). */
+  onSources?(sources: readonly StreamSource[]): void;
+  /** Called after recovery, still under the start's error handling (register and announce the query). */
+  onStarted?(execution: MicroBatchExecution): void;
+}
+
+export interface StartedStream {
+  readonly execution: MicroBatchExecution;
+  readonly sources: readonly StreamSource[];
+  /** explain() of the running query. */
+  readonly physicalText: string;
+}
+
+/**
+ * Optimizes and plans a streaming query over its checkpoint and recovers its position: on
+ * return the checkpoint is locked (release it when the query ends) and `execution.run()`
+ * starts the loop. On failure the lock is released again.
+ */
+export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<StartedStream> {
+  const { checkpoint, conf } = spec;
+  const plan = optimize(spec.plan, new Set(spec.excludedRules), { keepStatefulInputs: spec.keepLateRows });
+  const relations = streamingRelations(plan);
+  const sources = relations.map((r, i) =>
+    lookupSource(r.format).create(r.options, StructOf(r.output.map((a) => field(a.name, a.type, a.nullable))), {
+      metadataDir: checkpoint.sourceDir(i),
+      timeZone: spec.timeZone,
+      now: () => spec.clock.now(),
+    }),
+  );
+  spec.onSources?.(sources);
+  await checkpoint.acquireLock();
+  try {
+    const streamingPlan = planStreaming(plan, spec.outputMode, {
+      columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
+      paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
+    });
+    if (checkpoint.dir) {
+      await checkOperatorMetadata(
+        checkpoint.dir,
+        streamingPlan.statefulOperators.map((o) => ({
+          operatorId: o.id,
+          operatorName: o.name,
+          numPartitions: checkpoint.numShufflePartitions,
+          keySchema: o.keySchema,
+          valueSchema: o.valueSchema,
+        })),
+        (await checkpoint.offsets.latest()) !== undefined,
+      );
+    }
+    const physicalText = explainPhysical(streamingPlan.physical);
+    const states = new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf));
+    // State threads boot (load the engine) while the sources start, not inside the first batch.
+    if (someOperator(streamingPlan.physical, (op) => op instanceof ColumnarAggregateExec)) states.threads();
+    const output = outputOf(spec.plan);
+    const execution = new MicroBatchExecution({
+      id: spec.id,
+      runId: spec.runId,
+      name: spec.name,
+      plan: streamingPlan,
+      sourceIds: relations.map((r) => r.sourceId),
+      sources,
+      sink: spec.sink,
+      outputNames: output.map((a) => a.name),
+      outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
+      outputMode: spec.outputMode,
+      trigger: spec.trigger,
+      conf,
+      clock: spec.clock,
+      checkpoint,
+      states,
+      events: spec.events,
+    });
+    execution.status = { message: "Initializing sources", isDataAvailable: false, isTriggerActive: false };
+    await execution.recover();
+    spec.onStarted?.(execution);
+    return { execution, sources, physicalText };
+  } catch (e) {
+    await checkpoint.releaseLock();
+    throw e;
+  }
+}
