@@ -22,6 +22,20 @@ export interface PhysicalOperator {
   execute(ctx: ExecContext): Promise<Batch[]>;
   /** One-line description for explain(), without the name. */
   describe(): string;
+  /*
+   * Optional reporting. An operator declares what it can tell the runtime; the runtime asks
+   * these, never an operator's class.
+   */
+  /** A stateful aggregation: the groups it keeps open until the watermark passes them (explainWatermark()). */
+  openGroups?(): OpenGroups;
+  /** True for an operator that may run its state on the state threads: the runtime starts them with the query. */
+  readonly usesStateThreads?: boolean;
+}
+
+export interface OpenGroups {
+  readonly operatorId: number;
+  /** Event times (micros) of the open groups: window ends or timestamps. */
+  readonly eventTimesMicros: readonly number[];
 }
 
 export function explainPhysical(op: PhysicalOperator, indent = 0): string {

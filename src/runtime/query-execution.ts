@@ -19,7 +19,6 @@ import { lookupSource } from "../connectors/registry.js";
 import type { StreamSink } from "../connectors/sink.js";
 import type { StreamSource } from "../connectors/source.js";
 import { explainPhysical, type PhysicalOperator } from "../execution/operator.js";
-import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
 import { optimize } from "../optimizer/optimizer.js";
 import { explainLogical } from "../plan/explain.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
@@ -186,7 +185,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     const physicalText = explainPhysical(streamingPlan.physical);
     const states = new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf));
     // State threads boot (load the engine) while the sources start, not inside the first batch.
-    if (someOperator(streamingPlan.physical, (op) => op instanceof ColumnarAggregateExec)) states.threads();
+    if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);
     const execution = new MicroBatchExecution({
       id: spec.id,

@@ -5,8 +5,6 @@
  */
 import { isoUtcMillis } from "../common/time.js";
 import type { PhysicalOperator } from "../execution/operator.js";
-import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
-import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
 
 export interface WatermarkInput {
   column: string;
@@ -34,9 +32,10 @@ export interface WatermarkReport {
 export function openWindows(physical: PhysicalOperator, minDelayMs: number): OpenWindow[] {
   const out: OpenWindow[] = [];
   const visit = (op: PhysicalOperator) => {
-    if (op instanceof StatefulAggregateExec || op instanceof ColumnarAggregateExec) {
-      const ends = [...new Set(op.openEventTimes().map((m) => Math.floor(m / 1000)))].sort((a, b) => a - b);
-      for (const endMs of ends) out.push({ operatorId: op.operatorId, endMs, closesAtMaxEventTimeMs: endMs + minDelayMs });
+    const open = op.openGroups?.();
+    if (open) {
+      const ends = [...new Set(open.eventTimesMicros.map((m) => Math.floor(m / 1000)))].sort((a, b) => a - b);
+      for (const endMs of ends) out.push({ operatorId: open.operatorId, endMs, closesAtMaxEventTimeMs: endMs + minDelayMs });
     }
     op.children.forEach(visit);
   };

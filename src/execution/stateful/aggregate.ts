@@ -20,7 +20,7 @@ import type { DataType } from "../../types/datatypes.js";
 import { AggregationSpec } from "../aggregation.js";
 import { compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
-import type { ExecContext, PhysicalOperator } from "../operator.js";
+import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf } from "./common.js";
 
 export class StatefulAggregateExec implements PhysicalOperator {
@@ -250,6 +250,10 @@ export class StatefulAggregateExec implements PhysicalOperator {
       if (!rows.length) return;
       ctx.state!.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, takeBatch(b, rows), wm));
     });
+  }
+
+  openGroups(): OpenGroups {
+    return { operatorId: this.operatorId, eventTimesMicros: this.openEventTimes() };
   }
 
   /** Event times (micros) of the groups still in state: window ends or timestamps. */

@@ -20,7 +20,7 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
 import { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
-import type { ExecContext, PhysicalOperator } from "../operator.js";
+import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import type { ColumnarOperatorDef } from "../parallel/state-threads.js";
 import { type AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
 import { eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
@@ -28,6 +28,7 @@ import { type PaneShape, type PreparedChunks, paneChunks, paneShapeOf } from "./
 
 export class ColumnarAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
+  readonly usesStateThreads = true;
   readonly children: PhysicalOperator[];
   /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
   readonly eventTimeKey: number;
@@ -188,6 +189,10 @@ export class ColumnarAggregateExec implements PhysicalOperator {
       chunks.push({ keys, inputs, n: m });
     }
     return { chunks, lateKeys, lateInputRows, lateBatches };
+  }
+
+  openGroups(): OpenGroups {
+    return { operatorId: this.operatorId, eventTimesMicros: this.openEventTimes() };
   }
 
   /** Event times (micros) of the groups still in state: window ends or timestamps. */
