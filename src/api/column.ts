@@ -21,6 +21,20 @@ export class Column {
     return `Column<'${exprToSql(this.expr)}'>`;
   }
 
+  /**
+   * JavaScript operators (`%`, `-`, `+`, `<`, `==` with a primitive) would turn a Column into a
+   * primitive: NaN or "[object Object]" at run time, never an expression. They fail loudly
+   * instead, naming the Column method to use. `${col}` and String(col) give the `Column<'...'>`
+   * text, as PySpark's str(col).
+   */
+  [Symbol.toPrimitive](hint: "string" | "number" | "default"): string {
+    if (hint === "string") return this.toString();
+    throw new TypeError(columnOperatorMessage(exprToSql(this.expr)));
+  }
+  valueOf(): never {
+    throw new TypeError(columnOperatorMessage(exprToSql(this.expr)));
+  }
+
   private bin(name: string, other: ColumnOrValue): Column {
     return new Column(call(name, [this.expr, lit(other).expr]));
   }
@@ -163,6 +177,15 @@ export class Column {
     }
     return new Column(caseWhen(this.expr.branches, lit(value).expr));
   }
+}
+
+/** The error for a Column used with a JavaScript operator: the method table and the SQL form. */
+export function columnOperatorMessage(sql: string): string {
+  return (
+    `Column<'${sql}'> was used with a JavaScript operator (+ - * / % < <= > >= == !=), which cannot build a Spark expression. ` +
+    `Use the Column methods: .plus(x) .minus(x) .multiply(x) .divide(x) .mod(x) .equalTo(x) .notEqual(x) .gt(x) .geq(x) .lt(x) .leq(x) .and(c) .or(c) .not() .negate(), ` +
+    `for example .mod(3) instead of % 3, or write SQL: F.expr("${sql} % 3") or F.sql\`${sql} % \${3}\`.`
+  );
 }
 
 /** A literal column (a Column passes through unchanged). */

@@ -9,7 +9,7 @@ import { batchToArrow, toArrowSchema } from "../columnar/arrow.js";
 import type { Batch } from "../columnar/batch.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { delayMs } from "../common/interval.js";
-import { formatCell, showString } from "../common/show.js";
+import { formatCell, showString, showVerticalString } from "../common/show.js";
 import { type Attribute, alias, columnFromName, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
 import { isStreamingPlan, type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { planOutput as outputOf } from "../runtime/query-execution.js";
@@ -18,6 +18,7 @@ import { field, StructOf, type StructType, simpleString, treeTypeName } from "..
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";
 import { GroupedData } from "./grouped.js";
 import type { SessionInternals } from "./session-internals.js";
+import { type ShowOptions, showArgs } from "./show-args.js";
 import { DataStreamWriter } from "./streaming/writer.js";
 import { batchToRows, type Row } from "./values.js";
 import { DataFrameWriter } from "./writer.js";
@@ -307,14 +308,15 @@ export class DataFrame {
     return (await this.take(1)).length === 0;
   }
   /** Exactly what Spark's `show()` prints, as a string. */
-  async showString(n = 20, truncate: boolean | number = true): Promise<string> {
+  async showString(n?: number | boolean | ShowOptions, truncate?: boolean | number, vertical?: boolean): Promise<string> {
     this.assertBatch();
-    const t = truncate === true ? 20 : truncate === false ? 0 : truncate;
-    const rows = await this.limit(n + 1).executeBatches();
-    return renderShow(this.output, rows, n, t, this.session.timeZone);
+    const args = showArgs(n, truncate, vertical);
+    const rows = await this.limit(args.n + 1).executeBatches();
+    return renderShow(this.output, rows, args.n, args.truncate, this.session.timeZone, args.vertical);
   }
-  async show(n = 20, truncate: boolean | number = true): Promise<void> {
-    process.stdout.write(`${await this.showString(n, truncate)}\n`);
+  /** PySpark's forms: `show()`, `show(n)`, `show(n, truncate)`, `show(n, truncate, vertical)`, `show(false)`, `show({ n, truncate, vertical })`. */
+  async show(n?: number | boolean | ShowOptions, truncate?: boolean | number, vertical?: boolean): Promise<void> {
+    process.stdout.write(`${await this.showString(n, truncate, vertical)}\n`);
   }
 
   /** The result as an Apache Arrow table (zero-copy for numeric columns). */
@@ -340,7 +342,14 @@ export class DataFrame {
 }
 
 /** Format batches (already limited to at most n+1 rows) the way show() prints them. */
-export function renderShow(output: readonly Attribute[], batches: readonly Batch[], n: number, truncate: number, tz: string): string {
+export function renderShow(
+  output: readonly Attribute[],
+  batches: readonly Batch[],
+  n: number,
+  truncate: number,
+  tz: string,
+  vertical = false,
+): string {
   const cells: string[][] = [];
   for (const b of batches) {
     for (let i = 0; i < b.numRows && cells.length <= n; i++) {
@@ -354,7 +363,7 @@ export function renderShow(output: readonly Attribute[], batches: readonly Batch
     }
   }
   const hasMore = cells.length > n;
-  return showString(
+  return (vertical ? showVerticalString : showString)(
     output.map((a) => a.name),
     cells.slice(0, n),
     n,

@@ -3,7 +3,8 @@
  * plain strings are column names, except where PySpark takes a literal (formats, durations,
  * patterns).
  */
-import { call, caseWhen, type Expr, literal } from "../plan/expressions.js";
+import { IllegalArgumentException } from "../common/errors.js";
+import { anyExpr, call, caseWhen, type Expr, literal, transformUp } from "../plan/expressions.js";
 import { parseExpression } from "../sql/index.js";
 import { BooleanType, IntegerType, StringType } from "../types/datatypes.js";
 import { Column, type ColumnOrName, type ColumnOrValue, col, lit, toExpr } from "./column.js";
@@ -17,6 +18,36 @@ export const column = col;
 /** Parse a Spark SQL expression: `F.expr("value % 2 = 0")`. */
 export function expr(sqlText: string): Column {
   return new Column(parseExpression(sqlText));
+}
+
+const SQL_ARG = "__arus_sql_arg_";
+
+/**
+ * arus-only: a Spark SQL expression as a tagged template, `` F.sql`value % ${n} = 0` ``.
+ * Each `${...}` becomes a value, never SQL text: a Column stands for itself, anything else is
+ * a literal (a string is a string literal, not a column name), so no value can inject SQL.
+ * Write `${x}` bare, not inside quotes.
+ */
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): Column {
+  let text = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) text += ` ${SQL_ARG}${i}__ ${strings[i + 1] ?? ""}`;
+  const args = values.map((v) => lit(v).expr);
+  const parsed = transformUp(parseExpression(text), (e) => {
+    if (e.kind !== "column" || e.nameParts.length !== 1) return e;
+    const m = new RegExp(`^${SQL_ARG}(\\d+)__$`).exec(e.nameParts[0]!);
+    return m ? args[Number(m[1])]! : e;
+  });
+  const leftOver = anyExpr(
+    parsed,
+    (e) =>
+      (e.kind === "column" && e.nameParts.some((p) => p.includes(SQL_ARG))) || (e.kind === "literal" && String(e.value).includes(SQL_ARG)),
+  );
+  if (leftOver) {
+    throw new IllegalArgumentException(
+      `F.sql: an interpolated value must stand where a value stands, bare (not inside quotes or as part of a name): ${strings.join("<value>")}`,
+    );
+  }
+  return new Column(parsed);
 }
 
 export function when(condition: Column, value: ColumnOrValue): Column {

@@ -4,6 +4,7 @@
  * (runtime/query-execution.ts: analyze → optimize → plan → execute).
  */
 
+import { randomUUID } from "node:crypto";
 import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
 import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
@@ -20,6 +21,7 @@ import { SessionCatalog } from "./catalog.js";
 import { DataFrame } from "./dataframe.js";
 import { DataFrameReader } from "./reader.js";
 import type { SessionInternals } from "./session-internals.js";
+import { SparkContext } from "./spark-context.js";
 import { StreamingQueryManager } from "./streaming/manager.js";
 import { MemoryStream } from "./streaming/memory-stream.js";
 import { DataStreamReader } from "./streaming/reader.js";
@@ -66,21 +68,24 @@ export class Session implements SessionInternals {
   readonly conf: RuntimeConfig;
   readonly catalog = new SessionCatalog();
   readonly streams: StreamingQueryManager;
+  /** PySpark's `spark.sparkContext`: setLogLevel, appName, master, defaultParallelism. */
+  readonly sparkContext: SparkContext;
   /** @internal */
   stopped = false;
 
   /** @internal use Session.builder() */
   constructor(settings: Record<string, string> = {}) {
     this.conf = new RuntimeConfig(settings);
+    if (this.conf.getOption("spark.app.name") === undefined) this.conf.set("spark.app.name", randomUUID());
+    this.sparkContext = new SparkContext(this.conf);
     setScanThreads(localThreads(this.conf.getOption("spark.master")));
     this.streams = new StreamingQueryManager(this);
-    // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark).
+    // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark, with
+    // the reader's defaults: csv.`path` has no header and all-string columns _c0, _c1, ...).
     this.catalog.addResolver((name) => {
-      const m = /^(json|csv|parquet|text)\.`(.+)`$/i.exec(name);
+      const m = /^(json|csv|parquet|text)\.(?:`(.+)`|([\p{L}_][\p{L}\d_]*))$/iu.exec(name);
       if (!m) return undefined;
-      const reader = this.read.format(m[1]!.toLowerCase());
-      if (m[1]!.toLowerCase() === "csv") reader.option("header", "true").option("inferSchema", "true");
-      return reader.load(m[2]!).plan;
+      return this.read.format(m[1]!.toLowerCase()).load((m[2] ?? m[3])!.replaceAll("``", "`")).plan;
     });
     // Saved tables (saveAsTable / toTable) are found by name after temp views.
     this.catalog.addResolver((name) => {

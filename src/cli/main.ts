@@ -25,7 +25,13 @@ program
     "run a batch SQL query and print the result as Spark's show() does; files are tables: json.`path`, csv.`path`, parquet.`path`",
   )
   .argument("<query>", "Spark SQL text")
-  .option("-v, --view <name=path...>", "register a file or directory as a view (format from the extension)", [])
+  // Not variadic (<name=path...> would swallow the query after it): repeat --view per view.
+  .option(
+    "-v, --view <name=path>",
+    "register a file or directory as a view (format from the extension; CSV with a header row); repeat for more views",
+    (v: string, acc: string[]) => [...acc, v],
+    [] as string[],
+  )
   .option("-n, --num-rows <n>", "rows to show", "20")
   .option("--no-truncate", "print cells in full")
   .option("--tz <zone>", "session time zone", process.env.TZ ?? "UTC")

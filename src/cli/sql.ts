@@ -1,4 +1,5 @@
 /** `arus sql "<query>"`: batch SQL over files, printed like Spark's show(). */
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Session } from "../api/session.js";
 
@@ -11,11 +12,24 @@ export async function runSql(query: string, opts: { view: string[]; numRows: str
     if (eq < 1) throw new Error(`--view expects name=path, got "${v}"`);
     const name = v.slice(0, eq);
     const p = v.slice(eq + 1);
-    const format = FORMATS[path.extname(p).toLowerCase()] ?? "parquet";
+    const format = viewFormat(p);
     const reader = session.read.format(format);
     if (format === "csv") reader.option("header", "true").option("inferSchema", "true");
     reader.load(p).createOrReplaceTempView(name);
   }
   await session.sql(query).show(Number(opts.numRows), opts.truncate);
   await session.stop();
+}
+
+/** The format of a view's path: from its extension, or for a directory from its files' extension (default parquet). */
+function viewFormat(p: string): string {
+  const own = FORMATS[path.extname(p).toLowerCase()];
+  if (own) return own;
+  if (statSync(p, { throwIfNoEntry: false })?.isDirectory()) {
+    for (const f of readdirSync(p).sort()) {
+      const ext = FORMATS[path.extname(f).toLowerCase()];
+      if (ext && !f.startsWith(".") && !f.startsWith("_")) return ext;
+    }
+  }
+  return "parquet";
 }

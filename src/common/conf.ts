@@ -15,6 +15,7 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.streaming.statefulOperator.allowMultiple": "true",
   "spark.sql.streaming.statefulOperator.checkCorrectness.enabled": "true",
   "spark.sql.streaming.pollingDelay": "10ms",
+  "spark.sql.streaming.schemaInference": "false",
   "spark.sql.streaming.noDataProgressEventInterval": "10000ms",
   "spark.sql.streaming.numRecentProgressUpdates": "100",
   "spark.sql.streaming.fileSink.log.compactInterval": "10",

@@ -205,3 +205,25 @@ export function showString(headers: string[], rows: string[][], numRows: number,
   if (hasMoreRows) out += `only showing top ${n} ${n === 1 ? "row" : "rows"}\n`;
   return out;
 }
+
+/**
+ * `show(n, truncate, vertical=true)`: one block per row (Spark's extended display mode),
+ * `-RECORD i` padded with dashes to the block's width, ` name | value ` lines, `(0 rows)` when
+ * empty, the same footer as the table otherwise.
+ */
+export function showVerticalString(headers: string[], rows: string[][], numRows: number, truncate: number, hasMoreRows: boolean): string {
+  const n = Math.max(0, numRows);
+  const names = headers.map(escapeMetaCharacters);
+  const data = rows.slice(0, n).map((r) => r.map((c) => truncateCell(c, truncate)));
+  const nameWidth = names.reduce((w, h) => Math.max(w, stringHalfWidth(h)), 3);
+  const dataWidth = data.reduce((w, r) => Math.max(w, ...r.map(stringHalfWidth)), 3);
+  const padRight = (s: string, w: number) => s + " ".repeat(Math.max(0, w - stringHalfWidth(s)));
+  let out = "";
+  data.forEach((row, i) => {
+    out += `${`-RECORD ${i}`.padEnd(nameWidth + dataWidth + 5, "-")}\n`;
+    for (let j = 0; j < row.length; j++) out += ` ${padRight(names[j]!, nameWidth)} | ${padRight(row[j]!, dataWidth)} \n`;
+  });
+  if (data.length === 0) out += "(0 rows)\n";
+  else if (hasMoreRows) out += `only showing top ${n} ${n === 1 ? "row" : "rows"}\n`;
+  return out;
+}

@@ -9,7 +9,8 @@ import type { SourceContext, StreamSource } from "./source.js";
 
 export interface SourceProvider {
   /** The schema when the user gives none (fixed for rate; inferred for files). */
-  schema(options: Readonly<Record<string, string>>, userSchema: StructType | null, timeZone: string): StructType;
+  /** `schemaInference`: `spark.sql.streaming.schemaInference` (file sources infer only when true). */
+  schema(options: Readonly<Record<string, string>>, userSchema: StructType | null, timeZone: string, schemaInference?: boolean): StructType;
   create(options: Readonly<Record<string, string>>, schema: StructType, ctx: SourceContext): StreamSource;
 }
 

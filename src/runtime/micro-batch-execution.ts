@@ -17,6 +17,7 @@ import type { Batch } from "../columnar/batch.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { crashPoint } from "../common/crash-points.js";
 import { ArusError, StreamingQueryException } from "../common/errors.js";
+import { logWarning } from "../common/log.js";
 import type { StreamSink } from "../connectors/sink.js";
 import { type Offset, type ReadLimit, type StreamSource, sameOffset } from "../connectors/source.js";
 import type { ExecContext } from "../execution/operator.js";
@@ -222,7 +223,8 @@ export class MicroBatchExecution {
       if (trigger.kind === "processingTime" && trigger.intervalMs > 0) {
         const now = clock.now();
         if (ran && now - started > trigger.intervalMs) {
-          process.emitWarning(
+          logWarning(
+            "ProcessingTimeExecutor",
             `Current batch is falling behind. The trigger interval is ${trigger.intervalMs} milliseconds, but spent ${now - started} milliseconds`,
           );
           continue;

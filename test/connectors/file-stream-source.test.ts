@@ -207,17 +207,26 @@ describe("file stream source: AvailableNow and cleanSource", () => {
 });
 
 describe("file stream source: schema and errors", () => {
-  it("infers from files present, requires a schema otherwise; text has a fixed one", async () => {
+  it("requires a schema unless spark.sql.streaming.schemaInference, then infers from files present; text has a fixed one", async () => {
     const dir = await tempDir();
     const empty = await tempDir();
-    assert.throws(
-      () => fileStreamSchema("json", { path: empty }, null, "UTC"),
-      /^IllegalArgumentException: Schema must be specified when creating a streaming source DataFrame/,
-    );
+    for (const inference of [false, true]) {
+      assert.throws(
+        () => fileStreamSchema("json", { path: empty }, null, "UTC", inference),
+        /^IllegalArgumentException: Schema must be specified when creating a streaming source DataFrame/,
+      );
+    }
     assert.deepEqual(fileStreamSchema("text", { path: empty }, null, "UTC"), StructOf([field("value", StringType, true)]));
     await put(dir, "a.json", [1], 1000);
+    // As Spark: files present or not, no inference unless the conf says so (text excepted).
+    for (const fmt of ["json", "csv", "parquet"]) {
+      assert.throws(
+        () => fileStreamSchema(fmt, { path: dir }, null, "UTC"),
+        /Schema must be specified.*spark\.sql\.streaming\.schemaInference/,
+      );
+    }
     assert.deepEqual(
-      fileStreamSchema("json", { path: dir }, null, "UTC").fields.map((f) => [f.name, f.type.kind]),
+      fileStreamSchema("json", { path: dir }, null, "UTC", true).fields.map((f) => [f.name, f.type.kind]),
       [
         ["id", "bigint"],
         ["name", "string"],

@@ -185,7 +185,7 @@ describe("trigger processingTime", () => {
 
   it("rejects invalid trigger specs", () => {
     const w = session.memoryStream("v INT").toDF().writeStream;
-    assert.throws(() => w.trigger({ once: true, availableNow: true }), /Only one trigger can be set/);
+    assert.throws(() => w.trigger({ once: true, availableNow: true }), /Only one trigger can be set: pass exactly one of/);
     assert.throws(() => w.trigger({ processingTime: "-1 second" }), /must be non-negative/);
     assert.throws(() => w.trigger({ continuous: "1 second" }), /Continuous processing is not supported/);
   });

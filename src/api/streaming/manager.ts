@@ -2,6 +2,7 @@
  * StreamingQueryManager (`session.streams`): active queries, awaitAnyTermination, and
  * listeners (onQueryStarted / onQueryProgress / onQueryIdle / onQueryTerminated).
  */
+import { logWarning } from "../../common/log.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
 import type { Session } from "../session.js";
 import type { StreamingQuery } from "./query.js";
@@ -94,7 +95,7 @@ export class StreamingQueryManager {
       try {
         (l[event] as ((e: unknown) => void) | undefined)?.call(l, payload);
       } catch (e) {
-        process.emitWarning(`StreamingQueryListener.${event} threw: ${(e as Error).message}`);
+        logWarning("StreamingQueryManager", `StreamingQueryListener.${event} threw: ${(e as Error).message}`);
       }
     }
   }

@@ -38,7 +38,8 @@ export class DataStreamReader {
   load(path?: string): DataFrame {
     const options = path === undefined ? { ...this.opts } : { ...this.opts, path };
     const provider = lookupSource(this.fmt || "parquet");
-    const schema = provider.schema(options, this.userSchema, this.session.timeZone);
+    const inference = this.session.conf.getBool("spark.sql.streaming.schemaInference");
+    const schema = provider.schema(options, this.userSchema, this.session.timeZone, inference);
     const output = schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
     return new DataFrame(this.session, Plans.streamingRelation(randomUUID(), this.fmt.toLowerCase(), options, output));
   }

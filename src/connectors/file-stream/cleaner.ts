@@ -6,12 +6,16 @@
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join, parse } from "node:path";
+import { logWarning } from "../../common/log.js";
 import type { CleanSourceMode } from "./options.js";
 
 export type Cleaner = (file: string) => Promise<void>;
 
 function warn(action: string, file: string, e: unknown): void {
-  process.emitWarning(`Fail to ${action} ${file} / skip ${action === "remove" ? "removing" : "moving"} file. ${(e as Error).message ?? e}`);
+  logWarning(
+    "FileStreamSource",
+    `Fail to ${action} ${file} / skip ${action === "remove" ? "removing" : "moving"} file. ${(e as Error).message ?? e}`,
+  );
 }
 
 /** Where `archive` puts `file`: the archive dir followed by the file's absolute path. */

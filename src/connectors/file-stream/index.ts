@@ -33,7 +33,7 @@ export const FILE_STREAM_FORMATS = ["json", "csv", "parquet", "text"] as const;
 
 function sourceProvider(format: string): SourceProvider {
   return {
-    schema: (options, userSchema, timeZone) => fileStreamSchema(format, options, userSchema, timeZone),
+    schema: (options, userSchema, timeZone, schemaInference) => fileStreamSchema(format, options, userSchema, timeZone, schemaInference),
     create: (options, schema, ctx) => new FileStreamSource(format, options, schema, ctx),
   };
 }

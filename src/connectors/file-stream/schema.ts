@@ -1,7 +1,8 @@
 /**
  * The schema of a streaming file source when the query is defined (synchronously, like
- * `readStream...load()`): the user's, else inferred from the files present right now. `text`
- * always has one: `value STRING` (plus any `k=v` partition columns of files already there).
+ * `readStream...load()`): the user's; else, as in Spark, an error unless
+ * `spark.sql.streaming.schemaInference` is true, and then inferred from the files present right
+ * now. `text` always has one: `value STRING` (plus any `k=v` partition columns of files already there).
  */
 import { statSync } from "node:fs";
 import { AnalysisException, IllegalArgumentException } from "../../common/errors.js";
@@ -16,6 +17,7 @@ export function fileStreamSchema(
   options: Readonly<Record<string, string>>,
   userSchema: StructType | null,
   timeZone: string,
+  schemaInference = false,
 ): StructType {
   const { path } = parseFileStreamOptions(options);
   // Spark checks the directory exists when the stream is defined, schema or not.
@@ -23,13 +25,20 @@ export function fileStreamSchema(
     throw new AnalysisException("PATH_NOT_FOUND", `[PATH_NOT_FOUND] Path does not exist: file:${path}.`);
   }
   if (userSchema) return userSchema;
-  const files = readCommittedFilesSync(path) ?? listInputFilesSync(path);
   const fmt = format.toLowerCase();
+  if (!schemaInference && fmt !== "text") throw schemaRequired();
+  const files = readCommittedFilesSync(path) ?? listInputFilesSync(path);
   if (files.length === 0) {
     if (fmt === "text") return TEXT_SCHEMA;
-    throw new IllegalArgumentException(
-      "Schema must be specified when creating a streaming source DataFrame. If some files already exist in the directory, then depending on the file format you may be able to create a static DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it.",
-    );
+    throw schemaRequired();
   }
   return inferFileSchemaSync(fmt, files, readerOptions(options, path), timeZone);
+}
+
+/** Spark's createStreamingSourceNotSpecifySchemaError, with the two ways out. */
+function schemaRequired(): IllegalArgumentException {
+  return new IllegalArgumentException(
+    "Schema must be specified when creating a streaming source DataFrame. If some files already exist in the directory, then depending on the file format you may be able to create a static DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it. " +
+      '(Pass readStream.schema("..."), or set spark.sql.streaming.schemaInference to true to infer it from the files present when the query is defined.)',
+  );
 }
