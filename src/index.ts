@@ -13,12 +13,15 @@ export { GroupedData } from "./api/grouped.js";
 export type { OptionValue } from "./api/options.js";
 export { DataFrameReader } from "./api/reader.js";
 export { Session, SessionBuilder } from "./api/session.js";
+export type { ShowOptions } from "./api/show-args.js";
+export { SparkContext } from "./api/spark-context.js";
 export type { StreamingQueryListener } from "./api/streaming/manager.js";
 export { StreamingQueryManager } from "./api/streaming/manager.js";
 export { MemoryStream } from "./api/streaming/memory-stream.js";
 export { StreamingQuery } from "./api/streaming/query.js";
 export { DataStreamReader } from "./api/streaming/reader.js";
 export { DataStreamWriter } from "./api/streaming/writer.js";
+export type { TriggerSpec } from "./runtime/trigger.js";
 export type { Row } from "./api/values.js";
 export { DataFrameWriter } from "./api/writer.js";
 export {
