@@ -21,7 +21,6 @@ export { MemoryStream } from "./api/streaming/memory-stream.js";
 export { StreamingQuery } from "./api/streaming/query.js";
 export { DataStreamReader } from "./api/streaming/reader.js";
 export { DataStreamWriter } from "./api/streaming/writer.js";
-export type { TriggerSpec } from "./runtime/trigger.js";
 export type { Row } from "./api/values.js";
 export { DataFrameWriter } from "./api/writer.js";
 export {
@@ -33,5 +32,6 @@ export {
   StreamingQueryException,
 } from "./common/errors.js";
 export type { StreamingQueryProgress } from "./runtime/progress.js";
+export type { TriggerSpec } from "./runtime/trigger.js";
 export * as types from "./types/public.js";
 export * as T from "./types/public.js";
