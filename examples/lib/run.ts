@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import type { Session, StreamingQuery } from "../../src/index.js";
 import { ManualClock } from "../../src/runtime/clock.js";
+import { runFor as runForOnClock } from "../../src/testing/run-for.js";
 
 export { ManualClock };
 
@@ -43,30 +44,14 @@ export function seedSession(S: typeof Session, appName: string, timeZone?: strin
   return b.getOrCreate();
 }
 
-const tick = () => new Promise<void>((r) => setImmediate(r));
-
-/** With a ManualClock: wait until the query sleeps on the clock (or has ended). */
-export async function settle(q: StreamingQuery, clock: ManualClock): Promise<void> {
-  while (q.isActive && !clock.isWaiting()) await tick();
-}
-
-/** Manual time moves in steps on this grid, so aligned trigger instants are hit exactly. */
-const STEP_MS = 100;
-
 /**
- * `q.awaitTermination(seconds)` with a real clock; with a ManualClock, step the clock forward
- * `seconds` (letting every due trigger run) instead. Resolves true if the query ended.
+ * `q.awaitTermination(seconds)` with a real clock; with a ManualClock, `runFor` from the test
+ * kit steps the clock forward `seconds` (letting every due trigger run) instead. Resolves true
+ * if the query ended.
  */
 export async function runFor(q: StreamingQuery, seconds: number, clock?: ManualClock): Promise<boolean> {
   if (!clock) return q.awaitTermination(seconds);
-  const end = clock.now() + seconds * 1000;
-  while (clock.now() < end && q.isActive) {
-    await settle(q, clock);
-    clock.setTime(Math.min(end, Math.floor(clock.now() / STEP_MS) * STEP_MS + STEP_MS));
-  }
-  await settle(q, clock);
-  if (q.exception) throw q.exception;
-  return !q.isActive;
+  return runForOnClock(q, clock, seconds);
 }
 
 /**

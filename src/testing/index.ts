@@ -36,6 +36,8 @@ export {
 } from "./actions.js";
 export type { SinkBatchRows } from "./kit-sink.js";
 export type { ExpectedRow } from "./rows.js";
+export type { RunForOptions } from "./run-for.js";
+export { runFor } from "./run-for.js";
 export type { StreamTestResult, TestStreamOptions } from "./test-stream.js";
 export { StreamTestFailure, testStream } from "./test-stream.js";
 export { win } from "./values.js";
