@@ -6,6 +6,11 @@
  * checkout happened. The query counts checkouts and sums their value per 10-second window and
  * per source, with a 10-second watermark, and prints the changed windows every 5 seconds.
  *
+ * Output mode `update`: each batch prints only the windows whose totals changed in it, so the
+ * same window comes back with a bigger count as more of its checkouts arrive, until the
+ * watermark passes the window's end and it is final. (`append` would print each window once,
+ * final, after the watermark passed it; `complete` would print every window every batch.)
+ *
  * Spark drops rows that come too late without a word. arus can say what it dropped:
  *   - `writeStream.onLateRows(fn)` hands every dropped row to `fn`, with `_late_watermark`
  *     and `_late_by_ms` columns;
@@ -80,6 +85,8 @@ export async function flagship(opts: FlagshipOptions = {}): Promise<FlagshipResu
     .agg(F.count("*").alias("checkout"), F.sum("nilai").alias("omzet_rp"));
 
   const lateBySource: Record<string, number> = {};
+  // Late-row lines of a batch, printed under that batch's table (onLateRows runs before the sink writes).
+  const lateLines = new Map<number, string[]>();
   let batches = 0;
   let lateFromProgress = 0;
   let delayFor99Ms = 0;
@@ -89,7 +96,12 @@ export async function flagship(opts: FlagshipOptions = {}): Promise<FlagshipResu
       batches++;
       // arus extra: the late-row count and lateness profile of this batch.
       const arus = (q?.lastProgress ?? e.progress).arus;
-      if (!arus) return;
+      const late = lateLines.get(e.progress.batchId) ?? [];
+      lateLines.delete(e.progress.batchId);
+      if (!arus) {
+        for (const line of late) say(line);
+        return;
+      }
       lateFromProgress += arus.numLateInputRows;
       for (const [column, p] of Object.entries(arus.lateness ?? {})) {
         delayFor99Ms = Math.max(delayFor99Ms, p.delayFor99);
@@ -98,6 +110,7 @@ export async function flagship(opts: FlagshipOptions = {}): Promise<FlagshipResu
             `${column} lateness p50 ${secs(p.p50)}, p99 ${secs(p.p99)}, max ${secs(p.max)} (a ${secs(p.delayFor99)} watermark would keep 99 %)`,
         );
       }
+      for (const line of late) say(line);
     },
   });
 
@@ -114,14 +127,22 @@ export async function flagship(opts: FlagshipOptions = {}): Promise<FlagshipResu
         .collect()) as Row[];
       for (const r of rows) {
         lateBySource[r.sumber as string] = (lateBySource[r.sumber as string] ?? 0) + (r.n as number);
-        say(
+        const lines = lateLines.get(batchId) ?? [];
+        lines.push(
           `  [arus] batch ${batchId}: ${r.n} late ${r.sumber} checkout(s) dropped — up to ${secs(r.by as number)} behind the watermark ${fmtTime(r.wm as Date)} UTC`,
         );
+        lateLines.set(batchId, lines);
       }
     });
   if (opts.clock) writer = writer.withClock(opts.clock);
 
   say(`TokoKita checkouts: web on time, mobile up to 35 s late; 10 s windows, 10 s watermark. Stops after ${seconds} s or on Ctrl-C.`);
+  say(
+    "Output mode: update — a batch prints only the windows that changed, so a window reappears with a bigger count as its checkouts arrive, until the watermark passes its end.",
+  );
+  say(
+    "Under each table: 'lateness p99' = how far 99 % of the batch's rows trailed the newest event time seen; 'behind the watermark' = how far a dropped row fell below the watermark (too late to count).",
+  );
   q = await writer.queryName("tokokita_checkout").start();
 
   let stoppedBy: FlagshipResult["stoppedBy"] = "timeout";

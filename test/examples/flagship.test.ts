@@ -48,6 +48,17 @@ test("flagship: a minute of TokoKita checkouts, late mobile rows reported by onL
   // The slowest phones are 35 s behind: that is the delay that would keep 99 % of the rows.
   assert.equal(result.delayFor99Ms, 35_000);
   assert.match(stdout, /== why are these windows still open\? \(q\.explainWatermark\(\)\) ==\nWatermark: /);
+  // Every [arus] line of batch N sits under the Batch: N table (after it, before the next one).
+  let current = -1;
+  for (const line of stdout.split("\n")) {
+    const header = /^Batch: (\d+)$/.exec(line);
+    if (header) current = Number(header[1]);
+    const arus = /^ {2}\[arus\] batch (\d+):/.exec(line);
+    if (arus) assert.equal(Number(arus[1]), current, `"${line}" is not under its own table`);
+  }
+  // The demo says which output mode it uses and why counts grow, and what its two lateness figures mean.
+  assert.match(stdout, /^Output mode: update — .*a window reappears with a bigger count/m);
+  assert.match(stdout, /'lateness p99' = .*; 'behind the watermark' = /);
   assert.match(stdout, /\nstatus: Stopped after 13 batches\n$/);
 });
 
