@@ -1,6 +1,6 @@
 /**
  * arus: Spark Structured Streaming's model for TypeScript. The public API (see
- * ../shared/spec/api.md): Session, DataFrame, Column, functions (F), types (T).
+ * docs/api.md): Session, DataFrame, Column, functions (F), types (T).
  */
 import "./functions/index.js";
 import "./connectors/builtin.js";
