@@ -10,6 +10,7 @@ import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { getField } from "../common/row-object.js";
 import { setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
@@ -118,7 +119,7 @@ export class Session implements SessionInternals {
     const tz = this.timeZone;
     const internal = rows.map((r, i) =>
       st.fields.map((f, c) =>
-        toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `row ${i}, column ${f.name}`),
+        toInternal(Array.isArray(r) ? r[c] : getField(r as object, f.name), f.type, tz, `row ${i}, column ${f.name}`),
       ),
     );
     const output = st.fields.map((f) => attribute(f.name, f.type, f.nullable));

@@ -6,6 +6,7 @@
 import type { Batch } from "../columnar/batch.js";
 import { getValue, type Vector } from "../columnar/vector.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { getField, setField } from "../common/row-object.js";
 import { parseDate, parseTimestamp } from "../common/time.js";
 import {
   ArrayOf,
@@ -79,8 +80,8 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
       if (typeof v === "object") {
         const o: Record<string, unknown> = {};
         type.fields.forEach((f, i) => {
-          const x = Array.isArray(v) ? v[i] : (v as Record<string, unknown>)[f.name];
-          o[f.name] = toInternal(x, f.type, tz, `${where}.${f.name}`);
+          const x = Array.isArray(v) ? v[i] : getField(v as object, f.name);
+          setField(o, f.name, toInternal(x, f.type, tz, `${where}.${f.name}`));
         });
         return o;
       }
@@ -117,7 +118,7 @@ export function toExternal(v: unknown, type: DataType): unknown {
     case "struct": {
       const o = v as Record<string, unknown>;
       const out: Record<string, unknown> = {};
-      for (const f of type.fields) out[f.name] = toExternal(o[f.name], f.type);
+      for (const f of type.fields) setField(out, f.name, toExternal(o[f.name], f.type));
       return out;
     }
     default:
@@ -133,7 +134,7 @@ export function batchToRows(names: readonly string[], types: readonly DataType[]
   const rows: Row[] = [];
   for (let i = 0; i < b.numRows; i++) {
     const r: Row = {};
-    for (let c = 0; c < names.length; c++) r[names[c]!] = toExternal(getValue(b.columns[c]!, i), types[c]!);
+    for (let c = 0; c < names.length; c++) setField(r, names[c]!, toExternal(getValue(b.columns[c]!, i), types[c]!));
     rows.push(r);
   }
   return rows;

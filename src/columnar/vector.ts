@@ -6,6 +6,8 @@
  * strings, BINARY Uint8Array, ARRAY JS arrays of internal values, MAP JS Map, STRUCT a child
  * vector per field (row values are plain objects keyed by field name).
  */
+
+import { getField, setField } from "../common/row-object.js";
 import type { DataType, StructType } from "../types/datatypes.js";
 
 export type VectorValues = Uint8Array | Int32Array | Float64Array | unknown[];
@@ -76,7 +78,7 @@ export function getValue(v: Vector, i: number): unknown {
   if (v.children) {
     const t = v.type as StructType;
     const o: Record<string, unknown> = {};
-    for (let f = 0; f < t.fields.length; f++) o[t.fields[f]!.name] = getValue(v.children[f]!, i);
+    for (let f = 0; f < t.fields.length; f++) setField(o, t.fields[f]!.name, getValue(v.children[f]!, i));
     return o;
   }
   if (v.type.kind === "null") return null;
@@ -100,7 +102,7 @@ export function vectorFromValues(type: DataType, vals: ArrayLike<unknown>): Vect
         Array.from(vals, (row) => {
           if (row == null) return null;
           const r = row as Record<string, unknown>;
-          return r[f.name] ?? null;
+          return getField(r, f.name) ?? null;
         }),
       ),
     );
@@ -144,7 +146,7 @@ export function constantVector(type: DataType, value: unknown, n: number): Vecto
       [],
       null,
       n,
-      type.fields.map((f) => constantVector(f.type, o[f.name], n)),
+      type.fields.map((f) => constantVector(f.type, getField(o, f.name), n)),
     );
   }
   const values = allocValues(type, n);

@@ -5,6 +5,7 @@
 import { allocValues, getValue, makeVector, nullVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
+import { setField } from "../common/row-object.js";
 import { formatDate, formatTimestamp, localToUtcMicros, offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
 import { type DataType, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
 import type { EvalContext } from "./registry.js";
@@ -76,7 +77,7 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
       from.fields.forEach((f, i) => {
         const tf = to.fields[i]!;
         const x = o[f.name];
-        out[tf.name] = x == null ? null : (castValue(x, f.type, tf.type, ctx) ?? null);
+        setField(out, tf.name, x == null ? null : (castValue(x, f.type, tf.type, ctx) ?? null));
       });
       return out;
     }

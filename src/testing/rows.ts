@@ -6,6 +6,7 @@
  * compared as multisets, because streaming output order follows state-store hash order.
  */
 import type { Row } from "../api/values.js";
+import { getField, hasField, setField } from "../common/row-object.js";
 import { parseDate, parseTimestamp } from "../common/time.js";
 import type { DataType, StructType } from "../types/datatypes.js";
 
@@ -43,7 +44,7 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
       if (typeof v !== "object") break;
       const out: { [k: string]: Norm } = {};
       type.fields.forEach((f, i) => {
-        out[f.name] = normalizeValue(Array.isArray(v) ? v[i] : (v as Record<string, unknown>)[f.name], f.type, tz);
+        setField(out, f.name, normalizeValue(Array.isArray(v) ? v[i] : getField(v as object, f.name), f.type, tz));
       });
       return out;
     }
@@ -76,7 +77,7 @@ function normalizePlain(v: unknown): Norm {
   if (Array.isArray(v)) return v.map(normalizePlain);
   if (v instanceof Map) return [...v.entries()].map(([k, x]) => [normalizePlain(k), normalizePlain(x)]);
   const out: { [k: string]: Norm } = {};
-  for (const k of Object.keys(v as object).sort()) out[k] = normalizePlain((v as Record<string, unknown>)[k]);
+  for (const k of Object.keys(v as object).sort()) setField(out, k, normalizePlain((v as Record<string, unknown>)[k]));
   return out;
 }
 
@@ -99,8 +100,8 @@ export function normalizeRow(row: ExpectedRow | Row, schema: StructType, tz: str
   if (Array.isArray(row) && row.length > names.length) obj["<extra values>"] = row.slice(names.length);
   const out: { [k: string]: Norm } = {};
   for (const f of schema.fields)
-    out[f.name] = f.name in obj && obj[f.name] !== MISSING_VALUE ? normalizeValue(obj[f.name], f.type, tz) : MISSING;
-  for (const k of Object.keys(obj).sort()) if (!(k in out)) out[k] = normalizePlain(obj[k]);
+    setField(out, f.name, hasField(obj, f.name) && obj[f.name] !== MISSING_VALUE ? normalizeValue(obj[f.name], f.type, tz) : MISSING);
+  for (const k of Object.keys(obj).sort()) if (!hasField(out, k)) setField(out, k, normalizePlain(obj[k]));
   return out;
 }
 /** The result of comparing two multisets of rows. */

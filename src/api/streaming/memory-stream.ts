@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { batchFromRows } from "../../columnar/batch.js";
+import { getField } from "../../common/row-object.js";
 import { MemorySource } from "../../connectors/memory/memory-source.js";
 import { registerSource } from "../../connectors/registry.js";
 import { attribute } from "../../plan/expressions.js";
@@ -42,7 +43,7 @@ export class MemoryStream {
     const fields = this.schema.fields;
     const internal = rows.map((r, i) =>
       fields.map((f, c) =>
-        toInternal(Array.isArray(r) ? r[c] : (r as Record<string, unknown>)[f.name], f.type, tz, `addData row ${i}, column ${f.name}`),
+        toInternal(Array.isArray(r) ? r[c] : getField(r as object, f.name), f.type, tz, `addData row ${i}, column ${f.name}`),
       ),
     );
     return this.source.addBlock(

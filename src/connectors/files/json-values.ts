@@ -4,6 +4,8 @@
  * STRING keeps strings and re-serializes anything else, TIMESTAMP parses strings in the session
  * zone (integers are epoch seconds), BINARY is base64. A mismatch yields FAIL (malformed).
  */
+
+import { setField } from "../../common/row-object.js";
 import type { DataType } from "../../types/datatypes.js";
 import type { DateTimeText } from "./datetime-text.js";
 import { type Converted, FAIL } from "./text-values.js";
@@ -105,11 +107,11 @@ export function jsonConverter(type: DataType, dt: DateTimeText): JsonConverter {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < names.length; i++) {
           const x = readers[i]!(v);
-          if (x === null || x === undefined) out[names[i]!] = null;
+          if (x === null || x === undefined) setField(out, names[i]!, null);
           else {
             const c = convs[i]!(x);
             if (c === FAIL) return FAIL;
-            out[names[i]!] = c;
+            setField(out, names[i]!, c);
           }
         }
         return out;

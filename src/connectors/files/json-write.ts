@@ -6,6 +6,7 @@
 import type { Batch } from "../../columnar/batch.js";
 import { isValid, type Vector } from "../../columnar/vector.js";
 import { formatDouble } from "../../common/number-format.js";
+import { setField } from "../../common/row-object.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 import type { DateTimeText } from "./datetime-text.js";
 
@@ -78,7 +79,7 @@ function rowValue(vec: Vector, i: number): unknown {
     const o: Record<string, unknown> = {};
     t.fields.forEach((f, k) => {
       const c = vec.children![k]!;
-      o[f.name] = isValid(c, i) ? rowValue(c, i) : null;
+      setField(o, f.name, isValid(c, i) ? rowValue(c, i) : null);
     });
     return o;
   }
