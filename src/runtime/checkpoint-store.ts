@@ -22,6 +22,7 @@ import { ArusError } from "../common/errors.js";
 
 /** Lock files held by queries of this process. */
 const heldLocks = new Set<string>();
+let lockQueue: Promise<void> = Promise.resolve();
 
 function isAlive(pid: number): boolean {
   try {
@@ -30,6 +31,10 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+function lockError(lock: string, why: string): ArusError {
+  return new ArusError("CHECKPOINT_LOCK", `Checkpoint lock ${lock}: ${why}. The query does not run without its lock.`);
 }
 
 export class CheckpointStore {
@@ -109,40 +114,99 @@ export class CheckpointStore {
 
   /**
    * One query per checkpoint, across processes: an exclusive `.arus-lock` file holding the
-   * owner's pid. A lock whose process is gone (killed) is taken over.
+   * owner's pid, created in one step (temp file + link, which fails when the
+   * lock exists). A lock whose process is gone (killed) is taken over atomically: it is renamed
+   * to a name only this taker uses, and deleted only if that file still holds the stale content
+   * that was judged; if another query's fresh lock was moved instead, it is put back and this
+   * query stops. Anything unexpected (a lock that cannot be read, a directory at the lock path)
+   * stops the query: it never runs without the lock.
    */
-  async acquireLock(): Promise<void> {
+  acquireLock(): Promise<void> {
+    // Queries of this process take locks one at a time (their lock content, the pid, is the same).
+    const run = lockQueue.then(() => this.acquireLockNow());
+    lockQueue = run.catch(() => {});
+    return run;
+  }
+
+  private async acquireLockNow(): Promise<void> {
     if (!this.dir) return;
     const lock = path.join(this.dir, ".arus-lock");
-    for (let attempt = 0; attempt < 2; attempt++) {
+    const token = String(process.pid);
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        // Created with its content in one step (temp file + link): never seen empty.
-        await writeAtomic(nodeFs, lock, String(process.pid), false);
-        heldLocks.add(lock);
-        this.locked = lock;
-        return;
+        await writeAtomic(nodeFs, lock, token, false);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-        const pid = Number(await fs.readFile(lock, "utf8").catch(() => "0"));
-        if (pid > 0 && pid !== process.pid && isAlive(pid)) {
-          throw new ArusError(
-            "CONCURRENT_QUERY",
-            `Checkpoint ${this.dir} is in use by another running query (process ${pid}). Only one query may use a checkpointLocation at a time; stop it or use another location.`,
-          );
-        }
-        // Our pid but not held here: left by an earlier process with the same pid (a restarted
-        // container's pid 1), as stale as a dead pid's.
-        if (pid === process.pid && heldLocks.has(lock)) {
-          throw new ArusError("CONCURRENT_QUERY", `Checkpoint ${this.dir} is already used by an active query in this process.`);
-        }
-        await fs.unlink(lock).catch(() => {});
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== "EEXIST") throw lockError(lock, `it cannot be created (${code ?? String(e)})`);
+        await this.takeOverStale(lock);
+        continue;
       }
+      // Verify: a racing taker may only move a lock whose content it judged stale, never ours.
+      const now = await fs.readFile(lock, "utf8").catch(() => "");
+      if (now !== token) {
+        throw new ArusError(
+          "CONCURRENT_QUERY",
+          `Checkpoint ${this.dir} is in use by another query: its lock ${lock} changed while this query took it.`,
+        );
+      }
+      heldLocks.add(lock);
+      this.locked = lock;
+      return;
     }
+    throw new ArusError("CONCURRENT_QUERY", `Checkpoint ${this.dir}: could not take its lock ${lock} (other queries keep taking it).`);
+  }
+
+  /** Remove the lock at `lock` if its owner is gone; throw CONCURRENT_QUERY if it is alive. */
+  private async takeOverStale(lock: string): Promise<void> {
+    const st = await fs.lstat(lock).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return null;
+      throw lockError(lock, `it cannot be examined (${e.code})`);
+    });
+    if (st === null) return; // released meanwhile: try again
+    if (!st.isFile()) throw lockError(lock, "it is not a regular file (a directory or other object is in the way); remove it");
+    const content = await fs.readFile(lock, "utf8").catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return null;
+      throw lockError(lock, `it cannot be read (${e.code})`);
+    });
+    if (content === null) return;
+    const pid = Number(content.trim() || "0");
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      throw new ArusError(
+        "CONCURRENT_QUERY",
+        `Checkpoint ${this.dir} is in use by another running query (process ${pid}). Only one query may use a checkpointLocation at a time; stop it or use another location.`,
+      );
+    }
+    // Our pid but not held here: left by an earlier process with the same pid (a restarted
+    // container's pid 1), as stale as a dead pid's.
+    if (pid === process.pid && heldLocks.has(lock)) {
+      throw new ArusError("CONCURRENT_QUERY", `Checkpoint ${this.dir} is already used by an active query in this process.`);
+    }
+    const aside = `${lock}.${randomUUID()}.stale`;
+    try {
+      await fs.rename(lock, aside);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // another taker removed it first
+      throw lockError(lock, `the stale lock cannot be removed (${(e as NodeJS.ErrnoException).code})`);
+    }
+    const moved = await fs.readFile(aside, "utf8").catch(() => null);
+    if (moved === content) {
+      await fs.unlink(aside).catch(() => {});
+      return;
+    }
+    // Another query replaced the stale lock between our read and our rename: give it back.
+    try {
+      await fs.link(aside, lock);
+    } finally {
+      await fs.unlink(aside).catch(() => {});
+    }
+    throw new ArusError("CONCURRENT_QUERY", `Checkpoint ${this.dir} is in use by another query that just took its lock ${lock}.`);
   }
   async releaseLock(): Promise<void> {
     if (this.locked) {
       heldLocks.delete(this.locked);
-      await fs.unlink(this.locked).catch(() => {});
+      // Only our own lock is removed (a lock taken over by another process after ours went stale stays).
+      const content = await fs.readFile(this.locked, "utf8").catch(() => null);
+      if (content === String(process.pid)) await fs.unlink(this.locked).catch(() => {});
     }
     this.locked = null;
   }
