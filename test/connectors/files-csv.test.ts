@@ -33,7 +33,7 @@ describe("csv: parsing", () => {
       field("note", StringType),
       field("_corrupt_record", StringType),
     ]);
-    const rows = rowsOf(await readFile("csv", f, schema, { header: "true" }, "UTC"));
+    const rows = rowsOf(await readFile("csv", f, schema, { header: "true", multiLine: "true" }, "UTC"));
     assert.deepStrictEqual(rows, [
       [1, "a, b", "line1\r\nline2", null],
       [2, 'say "hi"', 'RFC "double" quotes', null],
@@ -118,7 +118,7 @@ describe("csv: read modes", () => {
   it("FAILFAST names the file and the record's first line", async () => {
     const f = await csvFile('h1,h2\n1,"multi\nline"\nbad,x\n');
     const s = StructOf([field("n", IntegerType), field("s", StringType)]);
-    await assert.rejects(readFile("csv", f, s, { header: "true", mode: "FAILFAST" }, "UTC"), (e: unknown) => {
+    await assert.rejects(readFile("csv", f, s, { header: "true", mode: "FAILFAST", multiLine: "true" }, "UTC"), (e: unknown) => {
       assert.ok(e instanceof MalformedInputException);
       assert.equal(e.line, 4);
       assert.ok(e.message.startsWith(`Malformed record in ${f} at line 4: bad,x`), e.message);
@@ -170,10 +170,10 @@ describe("csv: writing", () => {
     );
     const files = await listInputFiles(dir);
     assert.equal(files.length, 2);
-    const back = rowsOf(await readFiles("csv", files, schema, { header: "true" }, "UTC"));
+    const back = rowsOf(await readFiles("csv", files, schema, { header: "true", multiLine: "true" }, "UTC"));
     const expected = rows.map((r) => r.map((v) => (v === "" ? null : v)));
     assert.deepStrictEqual(back, expected);
-    const inferred = await inferFileSchema("csv", files, { header: "true", inferSchema: "true" }, "UTC");
+    const inferred = await inferFileSchema("csv", files, { header: "true", inferSchema: "true", multiLine: "true" }, "UTC");
     assert.equal(simpleString(inferred), "struct<id:int,name:string,ts:timestamp,v:double,ok:boolean,d:date>");
   });
 });

@@ -45,6 +45,7 @@ export function csvReadOptions(o: SourceOptions): CsvReadOptions {
       comment: o.char("comment", "\u0000"),
       ignoreLeadingWhiteSpace: o.bool("ignoreLeadingWhiteSpace", false),
       ignoreTrailingWhiteSpace: o.bool("ignoreTrailingWhiteSpace", false),
+      multiLine: o.bool("multiLine", false),
     },
     header: o.bool("header", false),
     mode: parseMode(o),

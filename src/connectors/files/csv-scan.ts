@@ -108,6 +108,7 @@ class CsvScanner {
   /** Per byte value: STOP ends an unquoted token, NON_ASCII needs UTF-8 decoding, 0 otherwise. */
   private readonly stops = new Uint8Array(256);
   private readonly trail: boolean;
+  private readonly multiLine: boolean;
 
   constructor(
     private readonly b: Bytes,
@@ -127,6 +128,7 @@ class CsvScanner {
     this.scratch = rows.scratch;
     this.lead = o.syntax.ignoreLeadingWhiteSpace;
     this.trail = o.syntax.ignoreTrailingWhiteSpace;
+    this.multiLine = o.syntax.multiLine === true;
     this.stops.fill(NON_ASCII, 0x80);
     this.stops[LF] = this.stops[CR] = this.stops[sep] = STOP;
     rows.recordText = () => b.utf8Slice(this.start, this.end);
@@ -325,6 +327,10 @@ class CsvScanner {
         return p;
       }
       const c = b[p]!;
+      if ((c === LF || c === CR) && !this.multiLine) {
+        this.quotedToken(out + b.utf8Slice(s, p));
+        return p;
+      }
       if (c === esc && esc !== q) {
         const d = b[p + 1];
         if (d === q || d === esc) {

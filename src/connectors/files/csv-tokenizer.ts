@@ -13,6 +13,12 @@ export interface CsvSyntax {
   readonly comment: string;
   readonly ignoreLeadingWhiteSpace: boolean;
   readonly ignoreTrailingWhiteSpace: boolean;
+  /**
+   * Spark's `multiLine` (default false): without it the input is split into lines first, so a
+   * quoted value cannot span lines; an unbalanced quote ends at its line's end (the value is the
+   * rest of that line) and damages only its own record.
+   */
+  readonly multiLine?: boolean;
 }
 
 const LF = 0x0a;
@@ -152,6 +158,11 @@ export class CsvTokenizer {
         return p;
       }
       const c = t.charCodeAt(p);
+      if ((c === LF || c === CR) && !this.syn.multiLine) {
+        // Lines are split first: the unbalanced quote's value ends with its line.
+        this.push(out + t.slice(s, p), true);
+        return p;
+      }
       if (c === esc && esc !== q) {
         const d = t.charCodeAt(p + 1);
         if (d === q || d === esc) {
