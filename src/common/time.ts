@@ -648,7 +648,15 @@ export function parseTimestamp(s: string, tz: string): number | null {
     days = daysFromCivil(y, seg[1]!, seg[2]!);
   }
   const local = days * SECONDS_PER_DAY + h * 3600 + mi * 60 + sec;
-  return localSecondsToUtc(zone, local) * MICROS_PER_SECOND + us;
+  return inTimestampRange(localSecondsToUtc(zone, local) * MICROS_PER_SECOND + us);
+}
+
+/** Spark's TIMESTAMP range: microseconds that fit a long (up to +294247-01-10T04:00:54.775807Z). */
+const MAX_TIMESTAMP_MICROS = 2 ** 63;
+
+/** `micros` if it is a TIMESTAMP Spark can hold, else null (an out-of-range text is invalid). */
+export function inTimestampRange(micros: number): number | null {
+  return micros >= -MAX_TIMESTAMP_MICROS && micros < MAX_TIMESTAMP_MICROS ? micros : null;
 }
 
 /**

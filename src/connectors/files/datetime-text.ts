@@ -5,7 +5,7 @@
  * `yyyy-MM-dd`. The `timestampFormat` / `dateFormat` options switch both ways to a pattern.
  */
 import { compilePattern } from "../../common/datetime-format.js";
-import { formatDate, MICROS_PER_DAY, parseDate, parseTimestamp } from "../../common/time.js";
+import { formatDate, inTimestampRange, MICROS_PER_DAY, parseDate, parseTimestamp } from "../../common/time.js";
 import type { SourceOptions } from "./options.js";
 
 export const DEFAULT_WRITE_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
@@ -31,7 +31,12 @@ export function dateTimeText(o: SourceOptions | null, zone: string): DateTimeTex
     customTimestampFormat: readTs !== null,
     formatTimestamp: (micros) => writeTs.format(micros, zone),
     formatDate: datePattern ? (days) => datePattern.format(days * MICROS_PER_DAY, "UTC") : formatDate,
-    parseTimestamp: readTs ? (s) => readTs.parse(s, zone) : (s) => parseTimestamp(s, zone),
+    parseTimestamp: readTs
+      ? (s) => {
+          const m = readTs.parse(s, zone);
+          return m === null ? null : inTimestampRange(m);
+        }
+      : (s) => parseTimestamp(s, zone),
     parseDate: datePattern
       ? (s) => {
           const m = datePattern.parse(s, "UTC");

@@ -9,7 +9,7 @@ import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
 import { RowBatches } from "./builders.js";
 import type { DateTimeText } from "./datetime-text.js";
-import { fieldReader, type JsonConverter, jsonConverter } from "./json-values.js";
+import { fieldReader, type JsonConverter, jsonConverter, parseJsonExact } from "./json-values.js";
 import { splitLines } from "./lines.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
 import type { ParseMode } from "./options.js";
@@ -52,7 +52,7 @@ export class JsonRows {
     if (line.trim() === "") return;
     let doc: unknown;
     try {
-      doc = JSON.parse(line);
+      doc = parseJsonExact(line);
     } catch {
       this.parsed(undefined, line, lineNo);
       return;

@@ -11,6 +11,7 @@ import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
 import { asBytes, type Bytes, isoUtcMicros } from "./byte-values.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
+import { LongText } from "./json-values.js";
 import { decodeText } from "./lines.js";
 
 const QUOTE = 0x22;
@@ -270,7 +271,7 @@ class LineScanner {
   }
 
   /** A JSON number (strict grammar); null if malformed. Short integers skip the text round trip. */
-  private number(): number | null {
+  private number(): number | LongText | null {
     const b = this.buf;
     const end = this.end;
     const start = this.pos;
@@ -310,6 +311,7 @@ class LineScanner {
     // Up to 15 digits the running value is exact; longer or fractional numbers get the engine's
     // own correctly rounded conversion, as JSON.parse would.
     if (integral && digits <= 15) return neg ? -value : value;
+    if (integral && digits >= 19) return new LongText(b.toString("latin1", start, p));
     return Number(b.toString("latin1", start, p));
   }
 

@@ -12,6 +12,46 @@ import { type Converted, FAIL } from "./text-values.js";
 
 export type JsonConverter = (v: unknown) => Converted;
 
+/**
+ * A JSON integer of 19 or more digits, kept as its text: a double cannot tell 9223372036854775807
+ * (a valid BIGINT) from 9223372036854775808 (out of range), so BIGINT columns judge the text.
+ * DOUBLE columns take its value, STRING columns its text.
+ */
+export class LongText {
+  constructor(readonly text: string) {}
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
+
+const LONG_MIN = -9223372036854775808n;
+const LONG_MAX = 9223372036854775807n;
+/** Largest |epoch seconds| whose microseconds fit a long (Spark: Math.multiplyExact overflows beyond). */
+const MAX_EPOCH_SECONDS = 9223372036854;
+
+/** Exact BIGINT of an integer's text (kept as a double), or FAIL when outside Spark's long range. */
+function longOfText(text: string): Converted {
+  const b = BigInt(text);
+  return b < LONG_MIN || b > LONG_MAX ? FAIL : Number(b);
+}
+
+const BIG_INTEGER = /\d{19}/;
+const BIG_INTEGER_TOKEN = /"(?:[^"\\]|\\.)*"|(?<=^|[:[,\s])(-?\d{19,})(?![.eE\d])/g;
+
+/**
+ * `JSON.parse` of a line, with integers of 19+ digits (outside strings) kept as LongText, so
+ * their exact value decides the BIGINT range check (issue: 9223372036854775807 is valid).
+ */
+export function parseJsonExact(line: string): unknown {
+  if (!BIG_INTEGER.test(line)) return JSON.parse(line);
+  const marked = line.replace(BIG_INTEGER_TOKEN, (m, digits: string | undefined) => (digits ? `{"\\u0000long":"${digits}"}` : m));
+  return JSON.parse(marked, (_k, v) =>
+    typeof v === "object" && v !== null && typeof (v as Record<string, unknown>)["\u0000long"] === "string"
+      ? new LongText((v as Record<string, string>)["\u0000long"]!)
+      : v,
+  );
+}
+
 const SPECIAL_DOUBLES: Record<string, number> = {
   NaN: Number.NaN,
   Infinity: Number.POSITIVE_INFINITY,
@@ -40,21 +80,25 @@ export function jsonConverter(type: DataType, dt: DateTimeText): JsonConverter {
     case "int":
       return (v) => (typeof v === "number" && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? v : FAIL);
     case "bigint":
-      return (v) => (typeof v === "number" && Number.isInteger(v) && v >= -LONG_LIMIT && v < LONG_LIMIT ? v : FAIL);
+      return (v) => {
+        if (v instanceof LongText) return longOfText(v.text);
+        return typeof v === "number" && Number.isInteger(v) && v > -LONG_LIMIT && v < LONG_LIMIT ? v : FAIL;
+      };
     case "double":
       return (v) => {
         if (typeof v === "number") return v;
+        if (v instanceof LongText) return Number(v.text);
         if (typeof v === "string") return SPECIAL_DOUBLES[v] ?? FAIL;
         return FAIL;
       };
     case "string":
-      return (v) => (typeof v === "string" ? v : JSON.stringify(v));
+      return (v) => (typeof v === "string" ? v : v instanceof LongText ? v.text : JSON.stringify(v));
     case "boolean":
       return (v) => (typeof v === "boolean" ? (v ? 1 : 0) : FAIL);
     case "timestamp":
       return (v) => {
         if (typeof v === "string") return v.length === 0 ? FAIL : (dt.parseTimestamp(v) ?? FAIL);
-        if (typeof v === "number" && Number.isInteger(v)) return v * 1_000_000;
+        if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) <= MAX_EPOCH_SECONDS) return v * 1_000_000;
         return FAIL;
       };
     case "date":
