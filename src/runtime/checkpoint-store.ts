@@ -19,6 +19,7 @@ import {
 } from "../checkpoint/offset-log.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { ArusError } from "../common/errors.js";
+import { StateHeads } from "./state-heads.js";
 
 /** Lock files held by queries of this process. */
 const heldLocks = new Set<string>();
@@ -41,6 +42,8 @@ export class CheckpointStore {
   readonly offsets: MetadataLog<OffsetSeq>;
   readonly commits: MetadataLog<CommitMetadata>;
   stickyConf: Record<string, string> = {};
+  /** Which state files the commit log says exist (null without a checkpoint location). */
+  readonly stateHeads: StateHeads | null;
 
   private constructor(
     readonly dir: string | null,
@@ -49,6 +52,19 @@ export class CheckpointStore {
   ) {
     this.offsets = dir ? new FileMetadataLog(path.join(dir, "offsets"), offsetCodec) : new MemoryMetadataLog();
     this.commits = dir ? new FileMetadataLog(path.join(dir, "commits"), commitCodec) : new MemoryMetadataLog();
+    this.stateHeads = dir ? new StateHeads(path.join(dir, "state")) : null;
+  }
+
+  /**
+   * Read what the retained commit entries say about state files. An entry that cannot be read
+   * is skipped here (recovery reads the entries it needs and reports a damaged one by name).
+   */
+  private async loadStateHeads(): Promise<void> {
+    if (!this.stateHeads) return;
+    for (const id of await this.commits.ids()) {
+      const entry = await this.commits.get(id).catch(() => undefined);
+      this.stateHeads.record(id, entry?.stateWrites);
+    }
   }
 
   /** Open (or create) the checkpoint at `dir`; `conf` receives the sticky confs of a restart. */
@@ -74,6 +90,7 @@ export class CheckpointStore {
       dir = abs;
     }
     const store = new CheckpointStore(dir, id, conf.getInt("spark.sql.streaming.minBatchesToRetain"));
+    await store.loadStateHeads();
     const latest = await store.offsets.latest();
     const frozen = latest?.entry.metadata.conf ?? {};
     const parts = "spark.sql.shuffle.partitions";

@@ -365,6 +365,8 @@ export class MicroBatchExecution {
     const opened: Pick<StateStore, "abort">[] = [];
     const lates: LateRows[] = [];
     const states = this.cfg.states;
+    const heads = this.cfg.checkpoint.stateHeads;
+    heads?.dropBatchWrites(); // a failed earlier attempt's writes are superseded by this one's
     const state: StatefulContext = {
       batchId: b.batchId,
       outputMode: this.cfg.outputMode,
@@ -422,7 +424,11 @@ export class MicroBatchExecution {
     this.tracker.update(this.cfg.plan.watermarkNodes, stats);
     await prog.time("commitOffsets", async () => {
       crashPoint("beforeCommitLog", b.batchId);
-      await this.cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: this.tracker.currentWatermarkMs });
+      const stateWrites = heads?.takeBatchWrites(b.batchId);
+      await this.cfg.checkpoint.commits.add(b.batchId, {
+        nextBatchWatermarkMs: this.tracker.currentWatermarkMs,
+        ...(stateWrites ? { stateWrites } : {}),
+      });
       crashPoint("afterCommitLog", b.batchId);
       // Retention after the commit rather than before the batch (Spark): the deletes are off the
       // path from the offset log to the sink, and offsets/N-1 stays until batch N committed.

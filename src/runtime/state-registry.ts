@@ -84,10 +84,7 @@ export class StateStoreRegistry {
 
   private async create(op: number, partition: number, name: string | undefined): Promise<StateStoreProvider> {
     const dir = this.checkpoint.stateDir(op, partition, name);
-    const opts: ProviderOptions = {
-      minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
-      minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
-    };
+    const opts: ProviderOptions = { ...this.retention(), ...this.heads() };
     if (this.kind === "memory") return new MemoryStateStoreProvider(dir, opts);
     const { LmdbStateStoreProvider } = await import("../state/lmdb-provider.js");
     const local = this.conf.get(LMDB_LOCAL_DIR_CONF, "");
@@ -114,10 +111,7 @@ export class StateStoreRegistry {
     let p = this.providers.get(key);
     if (!p) {
       const dirs = Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i));
-      p = new ColumnarStateProvider(dirs, schema, {
-        minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
-        minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
-      });
+      p = new ColumnarStateProvider(dirs, schema, { ...this.retention(), ...this.heads() });
       this.providers.set(key, p);
     }
     if (!(p instanceof ColumnarStateProvider)) throw new Error(`state of operator ${op} is a row store, not columnar`);
@@ -131,10 +125,8 @@ export class StateStoreRegistry {
       this.threadCount,
       this.checkpoint.numShufflePartitions,
       (op) => Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i)),
-      {
-        minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
-        minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
-      },
+      this.retention(),
+      this.checkpoint.stateHeads ?? undefined,
     );
     return this.stateThreads;
   }
@@ -142,6 +134,19 @@ export class StateStoreRegistry {
   /** The state threads if `threads()` started them (the query does, for a plan with columnar aggregations). */
   get startedThreads(): StatePartitionThreads | undefined {
     return this.stateThreads ?? undefined;
+  }
+
+  private retention(): Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain"> {
+    return {
+      minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
+      minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
+    };
+  }
+
+  /** The commit log's word on which state files exist, and the hook that tells it of new ones. */
+  private heads(): Pick<ProviderOptions, "requiredHead" | "onDeltaWritten"> {
+    const h = this.checkpoint.stateHeads;
+    return h ? { requiredHead: h.requiredHead, onDeltaWritten: h.noteWrite } : {};
   }
 
   /** Snapshot and clean up every few batches (Spark runs this on a 60 s timer). */

@@ -205,7 +205,7 @@ export class StateFiles {
    * version whose files were deleted by retention, or a hole left by a lost file, is an error
    * naming the file instead of a silently wrong state.
    */
-  async plan(version: number): Promise<LoadPlan> {
+  async plan(version: number, requiredHead = 0): Promise<LoadPlan> {
     await this.scan();
     let snapshot = 0;
     for (const s of this.snapshots) if (s <= version && s > snapshot) snapshot = s;
@@ -235,6 +235,13 @@ export class StateFiles {
       if (kind === "delta") deltas.push(x);
       head = { version: x, fileId: h.fileId };
       expected = x;
+    }
+    if (requiredHead > head.version && requiredHead <= version) {
+      throw new CheckpointCorruptError(
+        this.path(requiredHead, "delta"),
+        `the file is missing: the commit log (commits/${requiredHead - 1}) says batch ${requiredHead - 1} wrote version ${requiredHead} of this state store, ` +
+          `so version ${version} cannot be rebuilt without it (the newest state file here is ${head.version === 0 ? "none" : `of version ${head.version}`})`,
+      );
     }
     return { snapshot, deltas, head };
   }

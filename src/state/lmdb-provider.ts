@@ -309,7 +309,7 @@ export class LmdbStateStoreProvider extends FileBackedProvider {
       this.version = version;
       return;
     }
-    const plan = await this.files.plan(version);
+    const plan = await this.plan(version);
     const u = meta?.version ?? -1;
     if (meta && u === version && (await this.lineageOk(meta, u))) {
       this.count = meta.count;

@@ -121,7 +121,7 @@ export class MemoryStateStoreProvider extends FileBackedProvider {
       this.version = version;
       return;
     }
-    const plan = await this.files.plan(version);
+    const plan = await this.plan(version);
     const map = this.map;
     const interner = new StructInterner();
     let sampled = 0;

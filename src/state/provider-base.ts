@@ -9,7 +9,7 @@
 import type { CheckpointFs } from "../checkpoint/atomic-file.js";
 import { crashPoint } from "../common/crash-points.js";
 import type { StateRecord } from "./codec.js";
-import { nodeStateFs, StateFiles, type StateFs } from "./files.js";
+import { type LoadPlan, nodeStateFs, StateFiles, type StateFs } from "./files.js";
 import type { StateStore, StateStoreProvider } from "./store.js";
 
 export interface ProviderOptions {
@@ -19,6 +19,13 @@ export interface ProviderOptions {
   minBatchesToRetain: number;
   /** File-system seam (tests inject failures); default: node's fs with streaming. */
   fs?: CheckpointFs | StateFs;
+  /**
+   * The newest version <= `version` that the commit log says store `dir` has a file of (0:
+   * none known). Loading `version` without that file fails naming it (runtime/state-heads.ts).
+   */
+  requiredHead?: (dir: string, version: number) => number;
+  /** Told of every delta a commit writes (the commit log lists them). */
+  onDeltaWritten?: (dir: string, version: number) => void;
 }
 
 /** The part of a store the provider drives. */
@@ -136,6 +143,12 @@ export abstract class FileBackedProvider extends VersionedProvider<OpenStore> im
     this.files = dir ? new StateFiles(dir, opts.fs ?? nodeStateFs) : null;
   }
 
+  /** Which files rebuild `version`, checked against what the commit log says exists. */
+  protected plan(version: number): Promise<LoadPlan> {
+    const files = this.files!;
+    return files.plan(version, this.opts.requiredHead?.(files.dir, version) ?? 0);
+  }
+
   /** The committed live state, for a snapshot. */
   protected abstract snapshotRecords(): Iterable<StateRecord>;
 
@@ -147,6 +160,7 @@ export abstract class FileBackedProvider extends VersionedProvider<OpenStore> im
     if (records.length > 0) {
       await this.files.write(newVersion, "delta", records);
       this.lastCommitFileBytes = this.files.lastWriteBytes;
+      this.opts.onDeltaWritten?.(this.files.dir, newVersion);
     }
   }
 

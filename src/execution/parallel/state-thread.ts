@@ -16,6 +16,9 @@ import type { AggregateThreadReply, StateThreadReply, StateThreadRequest } from 
 interface Operator {
   readonly agg: ColumnarAggregation;
   readonly provider: ColumnarStateProvider;
+  /** The request's required heads by dir, and the partitions the batch's commit wrote. */
+  readonly heads: Map<string, number>;
+  readonly written: number[];
 }
 /** By `<query>/<operator id>`. */
 const operators = new Map<string, Operator>();
@@ -31,19 +34,34 @@ function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
     reserveExprIds(r.op.exprIdsInUse);
     const agg = ColumnarAggregation.of(new AggregationSpec(r.op.groupingExprs, r.op.aggregateExprs, r.op.childOutput));
     if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
-    op = { agg, provider: new ColumnarStateProvider(r.dirs, agg.plan.schema, r.providerOptions, r.owned) };
+    const heads = new Map<string, number>();
+    const written: number[] = [];
+    const providerOptions = {
+      ...r.providerOptions,
+      requiredHead: (dir: string) => heads.get(dir) ?? 0,
+      onDeltaWritten: (dir: string) => {
+        const p = r.dirs.indexOf(dir);
+        if (p >= 0) written.push(p);
+      },
+    };
+    op = { agg, provider: new ColumnarStateProvider(r.dirs, agg.plan.schema, providerOptions, r.owned), heads, written };
     operators.set(key, op);
   }
   return op;
 }
 
 async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise<AggregateThreadReply> {
-  const { agg, provider } = operatorOf(r);
+  const { agg, provider, heads, written } = operatorOf(r);
+  heads.clear();
+  r.dirs.forEach((d, p) => {
+    if (d && r.requiredHeads[p]) heads.set(d, r.requiredHeads[p]!);
+  });
+  written.length = 0;
   const store = await provider.getStore(r.version);
   try {
     const result = await agg.run(store, r.chunks, r.options);
     const openEventTimes = agg.eventTimeKey >= 0 ? provider.distinctEventTimes(agg.eventTimeKey) : [];
-    return { ...result, openEventTimes };
+    return { ...result, openEventTimes, writtenPartitions: [...written] };
   } catch (e) {
     store.abort();
     throw e;

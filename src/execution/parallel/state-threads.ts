@@ -42,6 +42,8 @@ export type StateThreadRequest =
       readonly dirs: readonly (string | null)[];
       readonly owned: readonly number[];
       readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">;
+      /** Per partition: the newest version <= `version` the commit log says has a file (0: none known). */
+      readonly requiredHeads: readonly number[];
       /** The state version the batch opens (= the batch id). */
       readonly version: number;
       readonly chunks: readonly AggregateChunk[];
@@ -56,6 +58,8 @@ export type StateThreadRequest =
 export interface AggregateThreadReply extends AggregateRunResult {
   /** Distinct event times (micros) of the groups still open, for explainWatermark. */
   readonly openEventTimes: readonly number[];
+  /** Partitions whose commit wrote a delta (the commit log lists them). */
+  readonly writtenPartitions: readonly number[];
 }
 export type StateThreadReply = AggregateThreadReply | null;
 
@@ -97,6 +101,11 @@ export class StatePartitionThreads {
     readonly numPartitions: number,
     private readonly stateDirs: (operatorId: number) => (string | null)[],
     private readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">,
+    /** What the commit log says about state files (runtime/state-heads.ts); the threads get plain data. */
+    private readonly heads?: {
+      requiredHead(dir: string, version: number): number;
+      noteWrite(dir: string, version: number): void;
+    },
   ) {
     if (!(size >= 2)) throw new RangeError(`state threads: ${size} (use the main thread for 1)`);
     this.threads = sharedThreads(size);
@@ -139,6 +148,7 @@ export class StatePartitionThreads {
             dirs,
             owned: this.owned(w),
             providerOptions: this.providerOptions,
+            requiredHeads: dirs.map((d) => (d && this.heads ? this.heads.requiredHead(d, version) : 0)),
             version,
             chunks: mine,
             options: { ...options, globalRow: w === globalOwner },
@@ -148,6 +158,7 @@ export class StatePartitionThreads {
         ) as Promise<AggregateThreadReply>;
       }),
     );
+    for (const r of replies) for (const p of r.writtenPartitions) if (dirs[p]) this.heads?.noteWrite(dirs[p]!, version + 1);
     return {
       output: replies.flatMap((r) => (r.output ? [r.output] : [])),
       numRowsUpdated: sum(replies, (r) => r.numRowsUpdated),

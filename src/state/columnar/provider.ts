@@ -118,7 +118,7 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
     const decode = (src: Parameters<typeof readColumnarFile>[0], file: string, onHeader: Parameters<typeof readColumnarFile>[3]) =>
       readColumnarFile(src, file, this.schema, onHeader);
     for (const { files } of this.files) {
-      const plan = await files.plan(version);
+      const plan = await files.plan(version, this.opts.requiredHead?.(files.dir, version) ?? 0);
       if (plan.snapshot > 0) for await (const c of files.readWith(plan.snapshot, "snapshot", decode)) apply(c);
       for (const d of plan.deltas) for await (const c of files.readWith(d, "delta", decode)) apply(c);
     }
@@ -153,6 +153,7 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
             COLUMNAR_FORMAT_VERSION,
           );
           this.lastCommitFileBytes += files.lastWriteBytes;
+          this.opts.onDeltaWritten?.(files.dir, next);
         }
       }
       this.table.commitBatch();
