@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { IllegalArgumentException } from "../../common/errors.js";
+import { ArusError, IllegalArgumentException } from "../../common/errors.js";
 
 export const LOG_VERSION = 1;
 
@@ -30,10 +30,28 @@ export function parseLog<T>(text: string, where: string): T[] {
       `UnsupportedLogVersion: maximum supported log version is v${LOG_VERSION}, but encountered v${version[1]} in ${where}. The log file was produced by a newer version.`,
     );
   }
-  return lines
-    .slice(1)
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as T);
+  const out: T[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.trim() === "") continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(l);
+    } catch (e) {
+      throw logCorrupt(where, `line ${i + 1} is not JSON (${(e as Error).message})`);
+    }
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw logCorrupt(where, `line ${i + 1} is not a JSON object`);
+    out.push(v as T);
+  }
+  return out;
+}
+
+/** A metadata-log file that cannot be used, named with what is wrong. */
+export function logCorrupt(file: string, problem: string): ArusError {
+  return new ArusError(
+    "METADATA_LOG_CORRUPT",
+    `Metadata log file ${file} is unusable: ${problem}. Nothing was skipped; restore the file, or remove the output (and its checkpoint) to start over.`,
+  );
 }
 
 function parseName(name: string): LogFileName | null {

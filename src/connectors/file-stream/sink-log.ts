@@ -10,7 +10,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ArusError } from "../../common/errors.js";
 import { writeAtomic } from "./atomic.js";
-import { type LogFileName, listLog, listLogSync, readLog, readLogSync, serializeLog } from "./metadata-log.js";
+import { type LogFileName, listLog, listLogSync, logCorrupt, readLog, readLogSync, serializeLog } from "./metadata-log.js";
 import { fromFileUri, toFileUri } from "./uri.js";
 
 export const SINK_METADATA_DIR = "_spark_metadata";
@@ -69,13 +69,40 @@ export function deleteEntryFor(f: CommittedFile): SinkFileStatus {
   };
 }
 
-/** The files a reader must open: the newest `.compact` (if any) and every batch after it. */
-function liveFiles(files: readonly LogFileName[]): LogFileName[] {
+/**
+ * The files a reader must open: the newest `.compact` (if any) and every batch after it. Their
+ * ids must be contiguous (from 0 when there is no compact file): a missing batch file would
+ * silently drop that batch's output from every reader and every later compaction.
+ */
+function liveFiles(dir: string, files: readonly LogFileName[]): LogFileName[] {
   let from = 0;
   files.forEach((f, i) => {
     if (f.compact) from = i;
   });
-  return files.slice(from);
+  const live = files.slice(from);
+  let expected = live[0]?.compact ? live[0].id : 0;
+  for (const f of live) {
+    if (f.id > expected) throw missingManifest(dir, expected, f.name);
+    expected = f.id + 1;
+  }
+  return live;
+}
+
+function missingManifest(dir: string, id: number, next: string): ArusError {
+  return logCorrupt(
+    join(dir, String(id)),
+    `the file is missing (nor is there ${id}.compact), but ${next} follows it: batch ${id}'s committed output would be lost`,
+  );
+}
+
+/** Each manifest line must be an entry with a path and an add/delete action. */
+function checkEntries(dir: string, file: LogFileName, entries: SinkFileStatus[]): SinkFileStatus[] {
+  entries.forEach((e, i) => {
+    if (typeof e.path !== "string" || (e.action !== "add" && e.action !== "delete")) {
+      throw logCorrupt(join(dir, file.name), `line ${i + 2} is not a file entry (it needs "path" and "action": "add" or "delete")`);
+    }
+  });
+  return entries;
 }
 
 /** Applies `delete` actions: a deleted path is gone however often it was added. */
@@ -103,10 +130,25 @@ export class FileStreamSinkLog {
     return files.length === 0 ? -1 : files[files.length - 1]!.id;
   }
 
+  /**
+   * Before committing `batchId`: the manifest must end at batchId - 1 (or be empty). A newer
+   * batch after a gap means a committed batch's manifest file was lost.
+   */
+  async checkNext(batchId: number, latest: number): Promise<void> {
+    if (latest >= 0 && latest < batchId - 1) {
+      const id = batchId - 1;
+      throw logCorrupt(
+        join(this.dir, this.isCompactionBatch(id) ? `${id}.compact` : String(id)),
+        `the file is missing: the query committed batch ${id}, but the manifest ends at batch ${latest}, so batch ${id}'s output would be lost`,
+      );
+    }
+  }
+
   /** Live entries after every committed batch. */
   async entries(): Promise<SinkFileStatus[]> {
     const all: SinkFileStatus[] = [];
-    for (const f of liveFiles(await listLog(this.dir))) all.push(...(await readLog<SinkFileStatus>(this.dir, f)));
+    for (const f of liveFiles(this.dir, await listLog(this.dir)))
+      all.push(...checkEntries(this.dir, f, await readLog<SinkFileStatus>(this.dir, f)));
     return liveEntries(all);
   }
 
@@ -156,7 +198,7 @@ export function readCommittedFilesSync(path: string): string[] | null {
   if (!hasSinkMetadataSync(path)) return null;
   const dir = sinkMetadataDir(path);
   const all: SinkFileStatus[] = [];
-  for (const f of liveFiles(listLogSync(dir))) all.push(...readLogSync<SinkFileStatus>(dir, f));
+  for (const f of liveFiles(dir, listLogSync(dir))) all.push(...checkEntries(dir, f, readLogSync<SinkFileStatus>(dir, f)));
   return liveEntries(all).map((e) => committed(e).path);
 }
 

@@ -63,7 +63,9 @@ export class FileStreamSink implements StreamSink {
 
   async addBatch(batchId: number, data: SinkBatch): Promise<void> {
     // "Skipping already committed batch": the manifest, not the checkpoint, decides.
-    if (batchId <= (await this.log.latestBatchId())) return;
+    const latest = await this.log.latestBatchId();
+    if (batchId <= latest) return;
+    await this.log.checkNext(batchId, latest);
     const files = await writeDataFiles(
       this.format,
       this.dir,
