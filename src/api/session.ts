@@ -115,6 +115,14 @@ export class Session implements SessionInternals {
    * Dates, ISO strings (read in the session time zone) or epoch milliseconds.
    */
   createDataFrame(rows: readonly (Record<string, unknown> | readonly unknown[])[], schema: string | StructType): DataFrame {
+    if (!Array.isArray(rows)) {
+      throw new IllegalArgumentException(`createDataFrame: rows must be an array of objects or arrays, got ${describeValue(rows)}.`);
+    }
+    if (typeof schema !== "string" && !(typeof schema === "object" && schema !== null && Array.isArray((schema as StructType).fields))) {
+      throw new IllegalArgumentException(
+        `createDataFrame needs a schema: a DDL string like "name STRING, qty INT" or a StructType (got ${describeValue(schema)}); arus does not infer one from the rows.`,
+      );
+    }
     const st = typeof schema === "string" ? parseSchema(schema) : schema;
     const tz = this.timeZone;
     const internal = rows.map((r, i) =>
@@ -204,4 +212,10 @@ export class Session implements SessionInternals {
   explain(plan: LogicalPlan, extended: boolean): string {
     return this.batchQuery(plan).explain(extended);
   }
+}
+
+function describeValue(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  return Array.isArray(v) ? "an array" : typeof v;
 }

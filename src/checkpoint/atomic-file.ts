@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import fsSync, { promises as fs } from "node:fs";
 import path from "node:path";
+import { withPath } from "../common/errors.js";
 
 /** File-system calls the log uses; tests inject failures through this seam. */
 export interface CheckpointFs {
@@ -81,6 +82,6 @@ export async function writeAtomic(fsys: CheckpointFs, target: string, data: Uint
     await fsys.rename(tmp, target, overwrite);
   } catch (e) {
     await fsys.unlink(tmp).catch(() => {});
-    throw e;
+    throw (e as NodeJS.ErrnoException).code === "EEXIST" ? e : withPath(e, "write", target);
   }
 }

@@ -55,3 +55,15 @@ export class StreamingQueryException extends ArusError {
 export function analysisError(message: string, errorClass = "ANALYSIS_ERROR"): AnalysisException {
   return new AnalysisException(errorClass, message);
 }
+
+/**
+ * A file-system error with the path it concerns in its message (node's ENOSPC, EROFS, EIO from
+ * a write carry no path): `error` itself, its `code` kept, the message prefixed once.
+ */
+export function withPath(error: unknown, action: string, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (e instanceof Error && typeof e.code === "string" && !e.message.includes(path)) {
+    e.message = `${e.code}: cannot ${action} ${path}: ${e.message}`;
+  }
+  return error;
+}

@@ -13,6 +13,8 @@
  *   offsets/L without commits/L → re-run batch L with exactly the offsets, watermark and
  *   timestamp recorded in offsets/L (so current_timestamp() and the output are the same).
  */
+import path from "node:path";
+import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
 import type { Batch } from "../columnar/batch.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { crashPoint } from "../common/crash-points.js";
@@ -148,9 +150,17 @@ export class MicroBatchExecution {
   async recover(): Promise<void> {
     const { checkpoint } = this.cfg;
     const latest = await checkpoint.offsets.latest();
+    const lastCommit = await checkpoint.commits.latest();
+    if (lastCommit && (!latest || lastCommit.batchId > latest.batchId)) {
+      // A batch is committed only after its offsets were written: the offsets file went missing.
+      const file = checkpoint.dir ? path.join(checkpoint.dir, "offsets", String(lastCommit.batchId)) : `offsets/${lastCommit.batchId}`;
+      throw new CheckpointCorruptError(
+        file,
+        `the file is missing, but commits/${lastCommit.batchId} says batch ${lastCommit.batchId} was committed (the offsets log ends at ${latest ? `batch ${latest.batchId}` : "no batch"})`,
+      );
+    }
     if (!latest) return;
     const L = latest.batchId;
-    const lastCommit = await checkpoint.commits.latest();
     const prev = L > 0 ? await checkpoint.offsets.get(L - 1) : undefined;
     if (L > 0 && !prev) {
       throw new ArusError(

@@ -20,6 +20,7 @@ import fsSync, { promises as fsp } from "node:fs";
 import path from "node:path";
 import { type CheckpointFs, nodeFs } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
+import { withPath } from "../common/errors.js";
 import {
   type ByteSource,
   bufferSource,
@@ -318,7 +319,7 @@ export class StateFiles {
     } catch (e) {
       this.tempsPossible = true;
       await this.fs.unlink(tmp).catch(() => {});
-      throw e;
+      throw withPath(e, "write", target);
     }
     this.lastWriteBytes = bytes;
     (kind === "delta" ? this.deltas : this.snapshots).add(version);

@@ -18,6 +18,7 @@ import {
   StructOf,
   type StructType,
 } from "../../types/datatypes.js";
+import { MAX_JSON_NESTING } from "./json-values.js";
 import { splitLines } from "./lines.js";
 import { malformedRecordError } from "./malformed.js";
 import type { ParseMode } from "./options.js";
@@ -38,6 +39,7 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 /** Recursive-descent JSON scanner that yields Shapes. */
 class Scanner {
   pos = 0;
+  private depth = 0;
   constructor(private readonly s: string) {}
 
   private ws(): void {
@@ -61,9 +63,13 @@ class Scanner {
     const c = this.s.charCodeAt(this.pos);
     switch (c) {
       case 0x7b: // {
-        return this.object();
-      case 0x5b: // [
-        return this.array();
+      case 0x5b: {
+        // [ — nesting deeper than Jackson's limit makes the record malformed, as in Spark
+        if (++this.depth > MAX_JSON_NESTING) throw new Malformed();
+        const shape = c === 0x7b ? this.object() : this.array();
+        this.depth--;
+        return shape;
+      }
       case 0x22: // "
         return this.string().length === 0 ? NULL : STRING; // Spark: "" infers like null
       case 0x74: // t

@@ -9,7 +9,7 @@ import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
 import { RowBatches } from "./builders.js";
 import type { DateTimeText } from "./datetime-text.js";
-import { fieldReader, type JsonConverter, jsonConverter, parseJsonExact } from "./json-values.js";
+import { fieldReader, type JsonConverter, jsonConverter, nestsTooDeep, parseJsonExact } from "./json-values.js";
 import { splitLines } from "./lines.js";
 import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
 import type { ParseMode } from "./options.js";
@@ -51,6 +51,10 @@ export class JsonRows {
   parseLine(line: string, lineNo: number): void {
     if (line.trim() === "") return;
     let doc: unknown;
+    if (nestsTooDeep(line)) {
+      this.parsed(undefined, line, lineNo);
+      return;
+    }
     try {
       doc = parseJsonExact(line);
     } catch {

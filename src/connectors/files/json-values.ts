@@ -13,6 +13,31 @@ import { type Converted, FAIL } from "./text-values.js";
 export type JsonConverter = (v: unknown) => Converted;
 
 /**
+ * Jackson's default `StreamReadConstraints.maxNestingDepth` (Spark 4 parses JSON with it): a
+ * record nested deeper is malformed (a corrupt record, dropped, or FAILFAST's error), never a
+ * stack overflow.
+ */
+export const MAX_JSON_NESTING = 1000;
+
+/** Does `line` nest arrays/objects deeper than MAX_JSON_NESTING (strings skipped)? */
+export function nestsTooDeep(line: string): boolean {
+  if (line.length <= MAX_JSON_NESTING) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_NESTING) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
  * A JSON integer of 19 or more digits, kept as its text: a double cannot tell 9223372036854775807
  * (a valid BIGINT) from 9223372036854775808 (out of range), so BIGINT columns judge the text.
  * DOUBLE columns take its value, STRING columns its text.

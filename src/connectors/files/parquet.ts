@@ -12,7 +12,7 @@ import * as pw from "parquet-wasm";
 import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArrowSchema } from "../../columnar/arrow.js";
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { nullVector, type Vector } from "../../columnar/vector.js";
-import { AnalysisException } from "../../common/errors.js";
+import { AnalysisException, ArusError } from "../../common/errors.js";
 import { ArrayOf, type DataType, field, MapOf, StructOf, type StructType, sqlTypeName, typesEqual } from "../../types/datatypes.js";
 import { readInputBytes, readInputBytesSync } from "./lines.js";
 
@@ -80,8 +80,19 @@ function asNullable(t: DataType): DataType {
 
 /** The file's schema, from its footer only (synchronous: schema inference is). */
 export function parquetFileSchema(file: string): StructType {
-  const ipc = pw.readSchema(readInputBytesSync(file)).intoIPCStream();
+  const bytes = readInputBytesSync(file);
+  const ipc = decoding(file, () => pw.readSchema(bytes).intoIPCStream());
   return asNullable(fromArrowSchema(arrow.tableFromIPC(ipc).schema)) as StructType;
+}
+
+/** Run a Parquet decoder call; its failure (a corrupt footer, a bad page) names the file, as Spark's FAILED_READ_FILE does. */
+function decoding<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const cause = e instanceof Error ? e.message : String(e);
+    throw new ArusError("FAILED_READ_FILE", `[FAILED_READ_FILE.NO_HINT] Error while reading file file:${file}: ${cause}`, { cause: e });
+  }
 }
 
 function findField(s: arrow.Schema, name: string): number {
@@ -110,10 +121,10 @@ function compatible(from: DataType, to: DataType): boolean {
 /** Reads one file; columns follow `schema` by name (case-insensitive fallback), missing → NULL. */
 export async function readParquetFile(file: string, schema: StructType): Promise<Batch[]> {
   const bytes = await readInputBytes(file);
-  const fileSchema = arrow.tableFromIPC(pw.readSchema(bytes).intoIPCStream()).schema;
+  const fileSchema = arrow.tableFromIPC(decoding(file, () => pw.readSchema(bytes).intoIPCStream())).schema;
   const wanted = schema.fields.map((f) => findField(fileSchema, f.name));
   const columns = [...new Set(wanted.filter((i) => i >= 0))].map((i) => fileSchema.fields[i]!.name);
-  const table = arrow.tableFromIPC(pw.readParquet(bytes, { columns, batchSize: ROW_GROUP_ROWS }).intoIPCStream());
+  const table = arrow.tableFromIPC(decoding(file, () => pw.readParquet(bytes, { columns, batchSize: ROW_GROUP_ROWS }).intoIPCStream()));
   const out: Batch[] = [];
   for (const rb of table.batches) {
     if (rb.numRows === 0) continue;

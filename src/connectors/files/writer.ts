@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { type Batch, takeBatch } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
-import { AnalysisException, IllegalArgumentException } from "../../common/errors.js";
+import { AnalysisException, IllegalArgumentException, withPath } from "../../common/errors.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
 import { csvWriteOptions } from "./csv-options.js";
 import { encodeCsv } from "./csv-write.js";
@@ -75,11 +75,16 @@ async function pathState(p: string): Promise<"missing" | "empty" | "nonempty"> {
 }
 
 async function writeAtomically(dir: string, name: string, content: Uint8Array | string): Promise<string> {
-  await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${name}.${process.pid}.tmp`);
   const final = join(dir, name);
-  await writeFile(tmp, content);
-  await rename(tmp, final);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(tmp, content);
+    await rename(tmp, final);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw withPath(e, "write", final);
+  }
   return final;
 }
 
