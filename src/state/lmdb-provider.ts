@@ -371,8 +371,8 @@ export class LmdbStateStoreProvider extends FileBackedProvider {
     return Math.round(pending * (this.avgEntry || 200));
   }
 
-  /** @internal */
-  metricsOf(): Record<string, number> {
+  /** @internal Bytes of the lmdb map in use: the pages of its trees (what the state holds, memory-mapped). */
+  mapBytesInUse(): number {
     let dataBytes = 0;
     if (this.env) {
       for (const db of [this.main, this.special]) {
@@ -380,6 +380,12 @@ export class LmdbStateStoreProvider extends FileBackedProvider {
         dataBytes += s.pageSize * (s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages);
       }
     }
+    return dataBytes;
+  }
+
+  /** @internal */
+  metricsOf(): Record<string, number> {
+    const dataBytes = this.mapBytesInUse();
     return {
       ...this.providerMetrics(),
       lmdbCatchUpCount: this.catchUps,
@@ -527,8 +533,9 @@ class LmdbStateStore implements OpenStore {
     this.provider.releaseStore(this);
   }
 
+  /** The lmdb map in use plus the JS heap of the batch's pending changes. */
   memoryUsedBytes(): number {
-    return this.provider.pendingBytes(this.pending.size);
+    return this.provider.mapBytesInUse() + this.provider.pendingBytes(this.pending.size);
   }
 
   metrics(): StateStoreMetrics {

@@ -19,7 +19,7 @@ export interface StateStoreMetrics {
   numUpdatedKeys: number;
   /** Distinct keys removed by this store's batch (that existed before). */
   numRemovedKeys: number;
-  /** Estimated bytes of JS heap the state holds. */
+  /** Bytes the state holds: estimated JS heap (memory, columnar), the lmdb map in use plus pending changes (lmdb). */
   memoryUsedBytes: number;
   /** Provider-specific figures (Spark's customMetrics), sorted by name when reported. */
   customMetrics: Record<string, number>;
