@@ -126,6 +126,7 @@ export const array = (...cs: ColumnOrName[]) => fn("array", ...cs.map(toExpr));
 export const struct = (...cs: ColumnOrName[]) => fn("struct", ...cs.map(toExpr));
 export const element_at = (c: ColumnOrName, extraction: ColumnOrValue) => fn("element_at", toExpr(c), lit(extraction).expr);
 export const size = (c: ColumnOrName) => fn("size", toExpr(c));
+export const sort_array = (c: ColumnOrName, asc = true) => fn("sort_array", toExpr(c), lit(asc).expr);
 export const array_contains = (c: ColumnOrName, value: ColumnOrValue) => fn("array_contains", toExpr(c), lit(value).expr);
 export const concat = (...cs: ColumnOrName[]) => fn("concat", ...cs.map(toExpr));
 export const concat_ws = (sep: string, ...cs: ColumnOrName[]) => fn("concat_ws", str(sep), ...cs.map(toExpr));

@@ -1,10 +1,11 @@
 /**
- * Nested values: array(), struct(), element_at, size, array_contains, field access (`a.b`),
+ * Nested values: array(), struct(), element_at, size, array_contains, sort_array, field access (`a.b`),
  * subscripts (`a[0]`, `m['k']`), plus the conditional functions coalesce / nvl / nullif / if.
  */
 import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException, ArusError } from "../common/errors.js";
-import type { Expr } from "../plan/expressions.js";
+import { type Expr, literal } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { ArrayOf, BooleanType, field, IntegerType, NullType, StructOf, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
@@ -182,6 +183,44 @@ const arrayContains: ScalarFunction = {
   kernel: (args, n) => mapRows(BooleanType, args, n, (arr, x) => (arr as unknown[]).some((e) => e != null && compareValues(e, x) === 0)),
 };
 
+/**
+ * sort_array(arr[, asc = true]) (Spark's SortArray): ascending puts NULL elements first,
+ * descending last; NaN is above every number. The flag must be a BOOLEAN literal.
+ */
+const sortArray: ScalarFunction = {
+  kind: "scalar",
+  name: "sort_array",
+  resolve(args, types, call) {
+    checkArity("sort_array", args, 1, 2);
+    const t = types[0]!;
+    if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
+    if (t.elementType.kind === "map") {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+        `[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: The \`sort_array\` does not support ordering on type "${sqlTypeName(t.elementType)}".`,
+      );
+    }
+    const flag = args[1];
+    if (flag && (flag.kind !== "literal" || flag.type.kind !== "boolean" || flag.value === null)) {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+        `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: The second parameter requires the "BOOLEAN" type, however "${exprToSql(flag)}" has the type "${sqlTypeName(types[1]!)}" and must be a BOOLEAN literal.`,
+      );
+    }
+    return { args: flag ? args : [args[0]!, literal(true, BooleanType)], type: t };
+  },
+  kernel(args, n) {
+    const flag = getValue(args[1]!, 0);
+    const asc = flag !== false && flag !== 0;
+    const order = (x: unknown, y: unknown): number => {
+      if (x === null || x === undefined) return y === null || y === undefined ? 0 : -1;
+      if (y === null || y === undefined) return 1;
+      return compareValues(x, y);
+    };
+    return mapRows(args[0]!.type, [args[0]!], n, (arr) => [...(arr as unknown[])].sort(asc ? order : (x, y) => order(y, x)));
+  },
+};
+
 const coalesce: ScalarFunction = {
   kind: "scalar",
   name: "coalesce",
@@ -227,6 +266,7 @@ register(
   elementAt("getitem", false),
   size,
   arrayContains,
+  sortArray,
   coalesce,
   nullif,
 );
