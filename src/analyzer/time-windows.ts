@@ -10,8 +10,8 @@ import { durationMicros } from "../common/interval.js";
 import { type Attribute, alias, anyExpr, attribute, call, type Expr, literal, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
-import { IntervalType, LongType, StringType, WindowStructType } from "../types/datatypes.js";
-import { outputOf, typeOf } from "./types.js";
+import { IntervalType, LongType, StringType, simpleString, WindowStructType } from "../types/datatypes.js";
+import { carriedMetadata, outputOf, typeOf } from "./types.js";
 
 const isWindowCall = (e: Expr): boolean => e.kind === "call" && (e.name === "window" || e.name === "session_window");
 
@@ -80,12 +80,21 @@ export function extractTimeWindow(exprs: readonly Expr[], child: LogicalPlan): {
       `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${wcall.name}" due to data type mismatch: The first parameter requires the "TIMESTAMP" type, however the time column has the type "${tsType.kind.toUpperCase()}".`,
     );
   }
-  const meta = ts.kind === "attribute" ? ts.metadata : {};
+  const meta = carriedMetadata(ts) ?? {};
   const input = outputOf(child);
   let windowAttr: Attribute;
   let newChild: LogicalPlan;
   if (wcall.name === "session_window") {
     const gap = wcall.args[1]!;
+    const gapType = typeOf(gap);
+    // Spark's SessionWindowing casts the gap to CalendarIntervalType; an ANSI interval (the type
+    // of `interval 5 seconds`) has no such cast and is refused.
+    if (gapType.kind !== "string" && gapType.kind !== "null") {
+      throw new AnalysisException(
+        "_LEGACY_ERROR_TEMP_1040",
+        `[_LEGACY_ERROR_TEMP_1040] Gap duration expression used in session window must be CalendarIntervalType, but got ${gapType.kind === "interval" ? "DayTimeIntervalType" : simpleString(gapType)}.`,
+      );
+    }
     const gapExpr =
       gap.kind === "literal" && gap.type.kind === "string"
         ? literal(durationMicros(gap.value as string, "gapDuration"), IntervalType)
