@@ -6,12 +6,22 @@
 import type { LogicalPlan } from "../plan/logical.js";
 import { constantFolding } from "./constant-folding.js";
 import { eliminateSubqueryAliases } from "./eliminate-subquery-aliases.js";
+import { inferFilterConstraints } from "./infer-filter-constraints.js";
 import { inferJoinFilters } from "./infer-join-filters.js";
+import { likeSimplification } from "./like-simplification.js";
 import { pruneColumns } from "./prune-columns.js";
 import { pushDownPredicates } from "./push-down-predicates.js";
 import type { OptimizerContext, Rule } from "./rule.js";
 
-export const RULES: readonly Rule[] = [eliminateSubqueryAliases, constantFolding, inferJoinFilters, pushDownPredicates, pruneColumns];
+export const RULES: readonly Rule[] = [
+  eliminateSubqueryAliases,
+  constantFolding,
+  likeSimplification,
+  inferFilterConstraints,
+  inferJoinFilters,
+  pushDownPredicates,
+  pruneColumns,
+];
 
 export function optimize(
   plan: LogicalPlan,

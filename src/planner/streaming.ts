@@ -26,6 +26,7 @@ import { anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { simpleString } from "../types/datatypes.js";
 import { dedupKeys, planPhysical } from "./planner.js";
+import { pushedConjuncts } from "./pushed-filters.js";
 
 export interface StatefulOperatorInfo {
   readonly id: number;
@@ -59,6 +60,8 @@ class StreamingScanExec implements PhysicalOperator {
     readonly format: string,
     readonly output: readonly Attribute[],
     readonly pushed: Expr | null = null,
+    /** The pushed filters as Spark's explain prints them (`IsNotNull(k)`, `Not(EqualTo(k,a))`). */
+    readonly pushedText: readonly string[] = [],
   ) {
     this.filter = pushed ? compilePredicate(pushed, output) : null;
   }
@@ -77,31 +80,11 @@ class StreamingScanExec implements PhysicalOperator {
     return out;
   }
   describe(): string {
-    return `${this.format} [${this.output.map((a) => `${a.name}#${a.exprId}`).join(", ")}]${this.pushed ? `, PushedFilters: [${exprToSql(this.pushed)}]` : ""}`;
+    return `${this.format} [${this.output.map((a) => `${a.name}#${a.exprId}`).join(", ")}]${this.pushed ? `, PushedFilters: [${this.pushedText.join(", ")}]` : ""}`;
   }
 }
 
 const PUSHDOWN_FORMATS = new Set(["json", "csv"]);
-const COMPARISONS = new Set(["=", "<=>", "<", "<=", ">", ">="]);
-
-/** A predicate Spark can translate to a data source filter: column vs literal, null tests, IN. */
-function pushable(e: Expr): boolean {
-  if (e.kind !== "call") return false;
-  const isCol = (x: Expr) => x.kind === "attribute";
-  const isLit = (x: Expr) => x.kind === "literal";
-  if (COMPARISONS.has(e.name)) return (isCol(e.args[0]!) && isLit(e.args[1]!)) || (isLit(e.args[0]!) && isCol(e.args[1]!));
-  if (e.name === "isnull" || e.name === "isnotnull") return isCol(e.args[0]!);
-  if (e.name === "in") return isCol(e.args[0]!) && e.args.slice(1).every(isLit);
-  if (e.name === "startswith" || e.name === "endswith" || e.name === "contains") return isCol(e.args[0]!) && isLit(e.args[1]!);
-  if (e.name === "and" || e.name === "or") return e.args.every(pushable);
-  if (e.name === "not") return pushable(e.args[0]!);
-  return false;
-}
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
-}
-
 const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simpleString(a.type)}`);
 
 export interface StreamingPlanOptions {
@@ -127,11 +110,20 @@ export function planStreaming(
           return new StreamingScanExec(p.sourceId, p.format, p.output);
         case "filter": {
           if (p.child.kind !== "streamingRelation" || !PUSHDOWN_FORMATS.has(p.child.format)) return null;
-          const parts = conjuncts(p.condition).filter(pushable);
+          const parts = pushedConjuncts(p.condition);
           if (!parts.length) return null;
           const r = p.child;
-          const pushed = parts.reduce((a, b) => call("and", [a, b]));
-          return new FilterExec(p.condition, new StreamingScanExec(r.sourceId, r.format, r.output, pushed));
+          const pushed = parts.map((x) => x.expr).reduce((a, b) => call("and", [a, b]));
+          return new FilterExec(
+            p.condition,
+            new StreamingScanExec(
+              r.sourceId,
+              r.format,
+              r.output,
+              pushed,
+              parts.map((x) => x.text),
+            ),
+          );
         }
         case "watermark": {
           if (!isStreamingPlan(p.child)) return null;

@@ -1,0 +1,110 @@
+/**
+ * InferFiltersFromConstraints for filters (Spark's rule; join keys are in infer-join-filters.ts):
+ * a condition built only of null-intolerant expressions over a column (`length(k) > 1`,
+ * `k <> 'a'`, `v + 1 = 3`) is false or NULL whenever that column is NULL, so Spark adds
+ * `isnotnull(column)` in front of it. The added test is what file scans can take: Spark pushes
+ * it into the json/csv readers (explain shows `IsNotNull(k)` among the PushedFilters), which
+ * changes what `numInputRows` counts. Non-deterministic conjuncts infer nothing.
+ */
+
+import { type Attribute, anyExpr, call, type Expr } from "../plan/expressions.js";
+import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
+import type { Rule } from "./rule.js";
+
+/** Spark expressions that are NullIntolerant (a NULL input gives a NULL result), by arus name. */
+const NULL_INTOLERANT = new Set([
+  "=",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "not",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "div",
+  "negative",
+  "positive",
+  "abs",
+  "length",
+  "upper",
+  "lower",
+  "substring",
+  "substr",
+  "startswith",
+  "endswith",
+  "contains",
+  "like",
+  "rlike",
+  "year",
+  "month",
+  "dayofmonth",
+  "hour",
+  "minute",
+  "second",
+]);
+const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
+const isVolatile = (e: Expr) => anyExpr(e, (x) => x.kind === "call" && (VOLATILE.has(x.name) || x.name.startsWith("__")));
+
+/** Spark's scanNullIntolerantAttribute: the attributes reached through null-intolerant nodes only. */
+function nullIntolerantAttributes(e: Expr): Attribute[] {
+  if (e.kind === "attribute") return [e];
+  if (e.kind === "cast") return nullIntolerantAttributes(e.child);
+  if (e.kind === "call" && !e.distinct && NULL_INTOLERANT.has(e.name)) return e.args.flatMap(nullIntolerantAttributes);
+  return [];
+}
+
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
+}
+
+/** Ids of the attributes a plan's constraints already hold non-NULL (filters below it, through unary nodes). */
+function knownNotNull(p: LogicalPlan, out = new Set<number>()): Set<number> {
+  switch (p.kind) {
+    case "filter":
+      for (const c of conjuncts(p.condition)) {
+        if (isVolatile(c)) continue;
+        if (c.kind === "call" && c.name === "isnotnull" && c.args[0]!.kind === "attribute") out.add(c.args[0]!.exprId);
+        for (const a of nullIntolerantAttributes(c)) out.add(a.exprId);
+      }
+      return knownNotNull(p.child, out);
+    case "watermark":
+    case "subqueryAlias":
+    case "project":
+    case "limit":
+    case "sort":
+      return knownNotNull(p.child, out);
+    default:
+      return out;
+  }
+}
+
+export const inferFilterConstraints: Rule = {
+  name: "InferFiltersFromConstraints.filter",
+  apply: (plan) =>
+    transformPlanUp(plan, (p) => {
+      if (p.kind !== "filter") return p;
+      const below = knownNotNull(p.child);
+      const own = new Set<number>();
+      for (const c of conjuncts(p.condition)) {
+        if (c.kind === "call" && c.name === "isnotnull" && c.args[0]!.kind === "attribute") own.add(c.args[0]!.exprId);
+      }
+      const added: Attribute[] = [];
+      for (const c of conjuncts(p.condition)) {
+        if (isVolatile(c)) continue;
+        for (const a of nullIntolerantAttributes(c)) {
+          if (!a.nullable || below.has(a.exprId) || own.has(a.exprId) || added.some((b) => b.exprId === a.exprId)) continue;
+          added.push(a);
+        }
+      }
+      if (!added.length) return p;
+      const tests = added.map((a) => call("isnotnull", [a]) as Expr);
+      return Plans.filter(
+        [...tests, p.condition].reduce((x, y) => call("and", [x, y])),
+        p.child,
+      );
+    }),
+};
