@@ -1,2 +1,2 @@
 /** Moved to functions/typing.ts (below execution); re-exported for existing imports. */
-export { nullableOf, outputOf, toAttribute, typeOf } from "../functions/typing.js";
+export { carriedMetadata, nullableOf, outputOf, toAttribute, typeOf } from "../functions/typing.js";

@@ -80,10 +80,25 @@ export function nullableOf(e: Expr): boolean {
 }
 
 /** The attribute a named expression produces. */
+/**
+ * The column metadata an expression's value carries: an attribute's own, and for
+ * `window_time(window)` the window column's without the window markers (Spark's
+ * ResolveWindowTime), so the event-time marker (`spark.watermarkDelayMs`) survives and a
+ * second windowed aggregation on it can run in append mode.
+ */
+export function carriedMetadata(e: Expr): Readonly<Record<string, unknown>> | undefined {
+  if (e.kind === "attribute") return e.metadata;
+  if (e.kind === "call" && e.name === "window_time" && e.args[0]?.kind === "attribute") {
+    const { "spark.sessionWindow": _session, ...rest } = e.args[0].metadata;
+    return rest;
+  }
+  return undefined;
+}
+
 export function toAttribute(e: Expr): Attribute {
   if (e.kind === "attribute") return e;
   if (e.kind === "alias") {
-    const childMeta = e.child.kind === "attribute" ? e.child.metadata : undefined;
+    const childMeta = carriedMetadata(e.child);
     return attribute(e.name, typeOf(e.child), nullableOf(e.child), {
       exprId: e.exprId,
       metadata: { ...(childMeta ?? {}), ...(e.metadata ?? {}) },

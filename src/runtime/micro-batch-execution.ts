@@ -24,6 +24,7 @@ import type { StreamSink } from "../connectors/sink.js";
 import { type Offset, type ReadLimit, type StreamSource, sameOffset } from "../connectors/source.js";
 import type { ExecContext } from "../execution/operator.js";
 import type { LateRows, StatefulContext, StateOperatorMetrics } from "../execution/stateful/context.js";
+import { propagateWatermarks } from "../execution/stateful/watermark-propagation.js";
 import type { StreamingPlan } from "../planner/streaming.js";
 import type { StateStore } from "../state/store.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
@@ -344,6 +345,17 @@ export class MicroBatchExecution {
     return true;
   }
 
+  /**
+   * Each stateful operator's eviction and late-row watermarks (Spark's PropagateWatermarkSimulator,
+   * allowMultiple=true); with allowMultiple=false every operator gets the global ones.
+   */
+  private operatorWatermarks(b: PlannedBatch): Map<number, { evictionMs: number; lateMs: number }> | undefined {
+    if (!this.cfg.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple")) return undefined;
+    const evict = propagateWatermarks(this.cfg.plan.physical, b.watermarkMs);
+    const late = propagateWatermarks(this.cfg.plan.physical, b.lateWatermarkMs);
+    return new Map([...evict].map(([id, ms]) => [id, { evictionMs: ms, lateMs: late.get(id) ?? b.lateWatermarkMs }]));
+  }
+
   /** Spark's shouldRunAnotherBatch: a stateful operator downstream of a watermark saw it move. */
   private needsNoDataBatch(W: number): boolean {
     if (!this.executedAnyBatch) return false;
@@ -382,6 +394,7 @@ export class MicroBatchExecution {
       outputMode: this.cfg.outputMode,
       evictionWatermarkMs: b.watermarkMs,
       lateWatermarkMs: b.lateWatermarkMs,
+      operatorWatermarks: this.operatorWatermarks(b),
       numPartitions: this.cfg.checkpoint.numShufflePartitions,
       store: async (op, part, name) => {
         const s = await this.cfg.states.store(op, part, name, b.batchId);

@@ -22,6 +22,7 @@ import { compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf } from "./common.js";
+import { watermarksOf } from "./context.js";
 
 export class StatefulAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
@@ -56,8 +57,9 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const nKeys = spec.groupAttrs.length;
     const mode = st.outputMode;
     const watermarked = this.eventTimeKey >= 0 && mode !== "complete";
-    const lateMicros = st.lateWatermarkMs * 1000;
-    const evictMicros = st.evictionWatermarkMs * 1000;
+    const wm = watermarksOf(st, this.operatorId);
+    const lateMicros = wm.lateMs * 1000;
+    const evictMicros = wm.evictionMs * 1000;
 
     // 1. partial aggregation of this batch
     const index = new GroupIndex(spec.groupAttrs.map((a) => a.type));
@@ -98,7 +100,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
           metrics.numLateInputRows += rowsPerGroup[g] ?? 0;
         }
       }
-      if (metrics.numRowsDroppedByWatermark > 0) this.reportLate(ctx, inputBatches, perBatchGids, late, st.lateWatermarkMs);
+      if (metrics.numRowsDroppedByWatermark > 0) this.reportLate(ctx, inputBatches, perBatchGids, late, wm.lateMs);
     }
 
     // 3. merge with state

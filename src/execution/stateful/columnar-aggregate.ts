@@ -24,6 +24,7 @@ import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import type { ColumnarOperatorDef } from "../parallel/state-threads.js";
 import { type AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
 import { eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
+import { watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks, paneShapeOf } from "./pane-aggregation.js";
 
 export class ColumnarAggregateExec implements PhysicalOperator {
@@ -103,7 +104,8 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     const metrics = newMetrics("stateStoreSave", st.numPartitions);
     const mode = st.outputMode;
     const watermarked = this.eventTimeKey >= 0 && mode !== "complete";
-    const lateMicros = st.lateWatermarkMs * 1000;
+    const wm = watermarksOf(st, this.operatorId);
+    const lateMicros = wm.lateMs * 1000;
 
     // keys and inputs, late rows taken out: per row, or per sliding-window pane group
     const prepared = this.panes
@@ -116,11 +118,11 @@ export class ColumnarAggregateExec implements PhysicalOperator {
       metrics.numRowsDroppedByWatermark = lateIndex.numGroups;
       metrics.numLateInputRows = prepared.lateInputRows;
       for (const b of prepared.lateBatches)
-        st.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, b, st.lateWatermarkMs));
+        st.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, b, wm.lateMs));
     }
 
     // the state side: here, or on the threads owning the partitions
-    const options = { mode, watermarked, evictMicros: st.evictionWatermarkMs * 1000, eval: ctx.eval };
+    const options = { mode, watermarked, evictMicros: wm.evictionMs * 1000, eval: ctx.eval };
     const globalAggregate = spec.groupAttrs.length === 0;
     const beforeState = Date.now() - started;
     let output: Batch[];

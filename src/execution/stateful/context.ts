@@ -44,6 +44,12 @@ export interface StatefulContext {
   readonly evictionWatermarkMs: number;
   /** W(N-1): drops late input (Spark 3.4+ with allowMultiple=true). */
   readonly lateWatermarkMs: number;
+  /**
+   * Each stateful operator's own input watermarks, by operator id (watermark-propagation.ts):
+   * downstream of a stream-stream join they trail the global ones. Absent: the global ones
+   * apply to every operator (allowMultiple=false). Operators read them through `watermarksOf`.
+   */
+  readonly operatorWatermarks?: ReadonlyMap<number, { readonly evictionMs: number; readonly lateMs: number }>;
   readonly numPartitions: number;
   /** The store of (operator, partition), opened at version batchId. */
   store(operatorId: number, partition: number, storeName?: string): Promise<StateStore>;
@@ -74,4 +80,10 @@ export interface EventTimeStats {
   count: number;
   /** arus: per row, how far (ms) it trailed the max event time seen before it. */
   lateness?: Float64Array;
+}
+
+/** The eviction and late-row watermarks (ms) stateful operator `operatorId` works with in this batch. */
+export function watermarksOf(st: StatefulContext, operatorId: number): { evictionMs: number; lateMs: number } {
+  const own = st.operatorWatermarks?.get(operatorId);
+  return own ? { evictionMs: own.evictionMs, lateMs: own.lateMs } : { evictionMs: st.evictionWatermarkMs, lateMs: st.lateWatermarkMs };
 }

@@ -12,6 +12,7 @@ import type { Attribute } from "../../plan/expressions.js";
 import { encodeKey, type StateStore } from "../../state/store.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf, WATERMARK_KEY } from "./common.js";
+import { watermarksOf } from "./context.js";
 
 export class StreamingDeduplicateExec implements PhysicalOperator {
   readonly name: string;
@@ -46,7 +47,8 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
     const started = Date.now();
     const stores: StateStore[] = [];
     for (let p = 0; p < st.numPartitions; p++) stores.push(await st.store(this.operatorId, p));
-    const lateMicros = st.lateWatermarkMs * 1000;
+    const wm = watermarksOf(st, this.operatorId);
+    const lateMicros = wm.lateMs * 1000;
     const out: Batch[] = [];
     let dupes = 0;
     for (const b of await this.child.execute(ctx)) {
@@ -73,12 +75,12 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
         metrics.numRowsDroppedByWatermark += lateRows.length;
         metrics.numLateInputRows += lateRows.length;
         const late = takeBatch(b, lateRows);
-        st.reportLateRows(lateRowsOf(this.operatorId, metrics.operatorName, this.output, late, st.lateWatermarkMs));
+        st.reportLateRows(lateRowsOf(this.operatorId, metrics.operatorName, this.output, late, wm.lateMs));
       }
       if (keep.length) out.push(keep.length === b.numRows ? b : takeBatch(b, keep));
     }
     metrics.allUpdatesTimeMs = Date.now() - started;
-    metrics.numRowsRemoved = this.evict(stores, st.evictionWatermarkMs * 1000);
+    metrics.numRowsRemoved = this.evict(stores, wm.evictionMs * 1000);
     const commitStart = Date.now();
     let total = 0;
     let bytes = 0;

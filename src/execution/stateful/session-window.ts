@@ -20,6 +20,7 @@ import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { mergeSessionRows } from "../operators/merge-sessions.js";
 import { newMetrics, partitionOf } from "./common.js";
+import { watermarksOf } from "./context.js";
 
 type Session = [number, number, ...unknown[]];
 
@@ -72,7 +73,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
       for (let s = 0; s < merged.numSessions; s++) {
         const row = firstRow[s]!;
         const end = merged.end[row]!;
-        if (end <= st.lateWatermarkMs * 1000) {
+        if (end <= watermarksOf(st, this.operatorId).lateMs * 1000) {
           metrics.numRowsDroppedByWatermark++;
           continue;
         }
@@ -99,7 +100,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
 
     // 4. output
     const out: { key: unknown[]; session: Session }[] = [];
-    const evictMicros = st.evictionWatermarkMs * 1000;
+    const evictMicros = watermarksOf(st, this.operatorId).evictionMs * 1000;
     for (const store of stores) {
       const updates: [string, unknown[]][] = [];
       for (const [ks, row] of store.entries()) {

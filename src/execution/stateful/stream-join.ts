@@ -22,9 +22,12 @@ import { encodeKey, type StateStore } from "../../state/store.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
+import { watermarksOf } from "./context.js";
 import { allKeys, appendRow, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
 const NULL_KEY = "\u0000null";
+/** A time (micros) or a window's end, as eviction compares them. */
+const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
 type Side = "left" | "right";
 
 export class StreamStreamJoinExec implements PhysicalOperator {
@@ -53,6 +56,19 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     return { left: join.cleanup.left !== null, right: join.cleanup.right !== null };
   }
 
+  /**
+   * Spark's produceOutputWatermark: the minimum of the input watermark and both sides' state
+   * watermarks (a key predicate: the input watermark; a value predicate: input + its offset, e.g.
+   * -10 s - 1 ms for `a.t <= b.t + interval 10 seconds`), so downstream operators can rely on
+   * either side's event time.
+   */
+  produceOutputWatermark(inputWatermarkMs: number): number {
+    const state = [this.cleanup.left, this.cleanup.right].flatMap((c) =>
+      c === null ? [] : [c.value ? inputWatermarkMs + c.value.offsetMs : inputWatermarkMs],
+    );
+    return Math.min(inputWatermarkMs, ...state);
+  }
+
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const st = ctx.state!;
     const metrics = newMetrics("symmetricHashJoin", st.numPartitions);
@@ -61,6 +77,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       stores.left.push(await st.store(this.operatorId, p, "left"));
       stores.right.push(await st.store(this.operatorId, p, "right"));
     }
+    const wm = watermarksOf(st, this.operatorId);
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
     const late = (side: Side, batches: Batch[]) => {
       const op = side === "left" ? this.left : this.right;
@@ -69,7 +86,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       for (const b of batches) {
         const et = col >= 0 ? eventTimeMicros(b.columns[col]!, b.numRows) : null;
         for (let i = 0; i < b.numRows; i++) {
-          if (et && et[i]! <= st.lateWatermarkMs * 1000) metrics.numRowsDroppedByWatermark++;
+          if (et && et[i]! <= wm.lateMs * 1000) metrics.numRowsDroppedByWatermark++;
           else rows.push(rowValues(b, i));
         }
       }
@@ -90,6 +107,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const nullsLeft = new Array<unknown>(nl).fill(null);
     const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
     const emitRight = this.joinType === "right_outer" || this.joinType === "full_outer";
+    // Left rows stored in this batch, per key (they are the last ones of the key's list).
+    const newLeft = new Map<string, number>();
     leftRows.forEach((row, i) => {
       const hits = leftMatches[i]!;
       if (lk[i] === NULL_KEY) {
@@ -98,23 +117,38 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         return;
       }
       if (semi) {
-        if (hits.length) out.push(row);
-        else this.store(stores.left, lk[i]!, [0, ...row], st.numPartitions);
+        // Left semi: a row that matches on arrival is emitted and never stored.
+        if (hits.length) {
+          out.push(row);
+          return;
+        }
+        this.store(stores.left, lk[i]!, [0, ...row], st.numPartitions);
       } else {
         for (const r of hits) out.push([...row, ...r]);
         this.store(stores.left, lk[i]!, [hits.length ? 1 : 0, ...row], st.numPartitions);
       }
+      newLeft.set(lk[i]!, (newLeft.get(lk[i]!) ?? 0) + 1);
       metrics.numRowsUpdated++;
     });
     // Right input against the left state (including this batch's left rows), then stored.
     const rk = this.keysOf("right", rightRows, ctx);
-    const rightMatches = this.match(rightRows, rk, stores.left, "right", ctx, (stored) => {
-      // A stored left row that matches is flagged; left semi emits it on its first match only
-      // (the flag, kept in state, stops a second emission).
-      if (semi && stored[0] === 0) out.push(stored.slice(1));
+    const rightMatches = this.match(rightRows, rk, stores.left, "right", ctx, (stored, key, idx, listLength) => {
+      if (!semi) {
+        stored[0] = 1;
+        return false;
+      }
+      // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
+      // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
+      // batch counts neither as updated nor as removed.
+      if (stored[0] === 0) {
+        out.push(stored.slice(1));
+        if (idx >= listLength - (newLeft.get(key) ?? 0)) metrics.numRowsUpdated--;
+        else metrics.numRowsRemoved++;
+      }
       stored[0] = 1;
-      return false;
+      return true;
     });
+    const semiRemoved = metrics.numRowsRemoved;
     rightRows.forEach((row, i) => {
       const hits = rightMatches[i]!;
       if (rk[i] === NULL_KEY) {
@@ -122,12 +156,15 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         return;
       }
       if (!semi) for (const l of hits) out.push([...l, ...row]);
+      // Spark stores a right row only if this batch's eviction would not remove it at once,
+      // except an unmatched one of a right/full outer join (evicting it emits its outer row).
+      if (this.evictsNow(this.cleanup.right, rk[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
       this.store(stores.right, rk[i]!, [hits.length ? 1 : 0, ...row], st.numPartitions);
       metrics.numRowsUpdated++;
     });
 
     // Evict; outer joins emit the evicted rows that never matched.
-    const evictMs = st.evictionWatermarkMs;
+    const evictMs = wm.evictionMs;
     // Spark counts numRowsRemoved only for the side(s) whose eviction produces no outer rows.
     const removedLeft = this.evict(
       stores.left,
@@ -141,7 +178,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       evictMs,
       (r) => emitRight && !r[0] && out.push([...nullsLeft, ...r.slice(1)]),
     );
-    metrics.numRowsRemoved = (emitLeft ? 0 : removedLeft) + (emitRight ? 0 : removedRight);
+    metrics.numRowsRemoved = semiRemoved + (emitLeft ? 0 : removedLeft) + (emitRight ? 0 : removedRight);
 
     let total = 0;
     for (const s of [...stores.left, ...stores.right]) {
@@ -183,7 +220,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
 
   /**
    * For each input row, the stored rows of the other side it matches (full condition).
-   * `onMatch` may flag a stored row (on a copy it is given); returning true removes it from state.
+   * `onMatch` may flag a stored row (on a copy it is given, with its key, position and the key's
+   * row count); returning true removes it from state.
    */
   private match(
     rows: unknown[][],
@@ -191,7 +229,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     other: StateStore[],
     side: Side,
     ctx: ExecContext,
-    onMatch?: (stored: Stored) => boolean,
+    onMatch?: (stored: Stored, key: string, idx: number, listLength: number) => boolean,
   ): unknown[][][] {
     const n = other.length;
     const result: unknown[][][] = rows.map(() => []);
@@ -225,7 +263,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       result[ref.row]!.push(list[ref.idx]!.slice(1));
       if (onMatch) {
         const copy = [...list[ref.idx]!] as Stored;
-        if (onMatch(copy)) removed.set(ref.key, (removed.get(ref.key) ?? new Set<number>()).add(ref.idx));
+        if (onMatch(copy, ref.key, ref.idx, list.length)) removed.set(ref.key, (removed.get(ref.key) ?? new Set<number>()).add(ref.idx));
         list[ref.idx] = copy;
         setRow(other[partitionOf(ref.key, n)]!, ref.key, ref.idx, copy);
       }
@@ -242,10 +280,16 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     return result;
   }
 
+  /** Would this batch's eviction remove a row of this side (key, row values) right away? */
+  private evictsNow(cleanup: SideCleanup | null, key: string, row: unknown[], evictMs: number): boolean {
+    if (!cleanup) return false;
+    if (cleanup.keyIndex !== undefined) return endOf((JSON.parse(key) as unknown[])[cleanup.keyIndex]) <= evictMs * 1000;
+    return endOf(row[cleanup.value!.column]) <= (evictMs + cleanup.value!.offsetMs) * 1000;
+  }
+
   private evict(stores: StateStore[], cleanup: SideCleanup | null, evictMs: number, onEvict: (r: Stored) => unknown): number {
     if (!cleanup) return 0;
     const { keyIndex, value } = cleanup;
-    const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
     let removed = 0;
     for (const s of stores) {
       for (const key of allKeys(s)) {
