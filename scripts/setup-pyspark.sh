@@ -11,7 +11,7 @@
 # not install it (on Debian: apt-get install -y openjdk-17-jre-headless).
 set -euo pipefail
 
-PYSPARK_VERSION="4.1.4"
+PYSPARK_VERSION="4.3.0"
 VENV="${ARUS_PYSPARK_VENV:-$HOME/.cache/arus/pyspark-venv}"
 PYTHON="${ARUS_PYTHON:-python3}"
 

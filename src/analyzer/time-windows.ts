@@ -92,7 +92,7 @@ export function extractTimeWindow(exprs: readonly Expr[], child: LogicalPlan): {
     if (gapType.kind !== "string" && gapType.kind !== "null") {
       throw new AnalysisException(
         "_LEGACY_ERROR_TEMP_1040",
-        `[_LEGACY_ERROR_TEMP_1040] Gap duration expression used in session window must be CalendarIntervalType, but got ${gapType.kind === "interval" ? "DayTimeIntervalType" : simpleString(gapType)}.`,
+        `[_LEGACY_ERROR_TEMP_1040] Gap duration expression used in session window must be CalendarIntervalType, but got ${gapType.kind === "interval" ? "DayTimeIntervalType(0,3)" : simpleString(gapType)}.`,
       );
     }
     const gapExpr =

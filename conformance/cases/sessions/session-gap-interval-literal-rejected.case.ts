@@ -11,5 +11,5 @@ export default defineCase({
       .withWatermark("ts", "5 seconds")
       .groupBy(F.session_window("ts", F.expr("interval 5 seconds")), "k")
       .count(),
-  expectError: "_LEGACY_ERROR_TEMP_1040",
+  expectError: "Gap duration expression used in session window must be CalendarIntervalType",
 });

@@ -3,7 +3,10 @@
  *   1. each side drops input at or below the late watermark (if it has an event-time column);
  *   2. new left rows are matched against stored right rows, then stored (with a `matched`
  *      flag); new right rows are matched against stored left rows — which now include this
- *      batch's — and stored, so every new/new pair is produced exactly once;
+ *      batch's — and stored (unless this batch's eviction would remove them at once), so every
+ *      new/new pair is produced exactly once. Left semi stores no left row that has matched:
+ *      one matching on arrival is emitted and dropped, a stored one leaves the state on its
+ *      first match (Spark 4.3);
  *   3. rows that can no longer match are evicted (see join-conditions.ts); for outer joins the
  *      evicted rows that never matched are emitted with NULLs for the other side — which is
  *      why outer rows appear only once the watermark passes.
