@@ -168,7 +168,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
 
     // Evict; outer joins emit the evicted rows that never matched.
     const evictMs = wm.evictionMs;
-    // Spark counts numRowsRemoved only for the side(s) whose eviction produces no outer rows.
+    // Spark 4.3 counts every evicted row in numRowsRemoved, the outer sides' too (4.1 left those out).
     const removedLeft = this.evict(
       stores.left,
       this.cleanup.left,
@@ -181,7 +181,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       evictMs,
       (r) => emitRight && !r[0] && out.push([...nullsLeft, ...r.slice(1)]),
     );
-    metrics.numRowsRemoved = semiRemoved + (emitLeft ? 0 : removedLeft) + (emitRight ? 0 : removedRight);
+    metrics.numRowsRemoved = semiRemoved + removedLeft + removedRight;
 
     let total = 0;
     for (const s of [...stores.left, ...stores.right]) {
