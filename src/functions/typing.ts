@@ -79,7 +79,6 @@ export function nullableOf(e: Expr): boolean {
   }
 }
 
-/** The attribute a named expression produces. */
 /**
  * The column metadata an expression's value carries: an attribute's own, and for
  * `window_time(window)` the window column's without the window markers (Spark's
@@ -95,6 +94,7 @@ export function carriedMetadata(e: Expr): Readonly<Record<string, unknown>> | un
   return undefined;
 }
 
+/** The attribute a named expression produces. */
 export function toAttribute(e: Expr): Attribute {
   if (e.kind === "attribute") return e;
   if (e.kind === "alias") {
