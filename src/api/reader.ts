@@ -6,8 +6,10 @@
 
 import { statSync } from "node:fs";
 import { IllegalArgumentException } from "../common/errors.js";
+import "../connectors/builtin.js";
 import { readCommittedFilesSync } from "../connectors/file-stream/index.js";
 import { inferFileSchemaSync, listInputFilesSync } from "../connectors/files/index.js";
+import { lookupBatchSource } from "../connectors/registry.js";
 import { attribute } from "../plan/expressions.js";
 import { Plans } from "../plan/logical.js";
 import { parseSchema } from "../sql/index.js";
@@ -59,6 +61,13 @@ export class DataFrameReader {
     return setOptions(this, opts);
   }
   load(...paths: string[]): DataFrame {
+    const external = lookupBatchSource(this.fmt);
+    if (external) {
+      const opts = { ...this.opts };
+      const schema = external.schema(opts, this.userSchema);
+      const output = schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
+      return new DataFrame(this.session, Plans.fileRelation(this.fmt, paths, opts, output));
+    }
     const format = checkFormat(this.fmt);
     if (paths.length === 0) throw new IllegalArgumentException("'path' is not specified: load() needs at least one path.");
     const opts = { ...this.opts };

@@ -3,7 +3,9 @@
  */
 
 import { IllegalArgumentException } from "../common/errors.js";
+import "../connectors/builtin.js";
 import { writeFiles } from "../connectors/files/index.js";
+import { lookupBatchSink } from "../connectors/registry.js";
 import { saveAsTable } from "../connectors/table/index.js";
 import type { DataFrame } from "./dataframe.js";
 import { type OptionValue, setOption, setOptions } from "./options.js";
@@ -47,6 +49,19 @@ export class DataFrameWriter {
     return this;
   }
   async save(path?: string): Promise<void> {
+    const external = lookupBatchSink(this.fmt);
+    if (external) {
+      const batches = await this.df.executeBatches();
+      const schema = this.df.schema;
+      await external.write(
+        this.opts,
+        schema.fields.map((f) => f.name),
+        schema,
+        batches,
+        this.saveMode,
+      );
+      return;
+    }
     const p = path ?? this.opts.path;
     if (!p) throw new IllegalArgumentException("'path' is not specified: save() needs a path.");
     const format = checkFormat(this.fmt);

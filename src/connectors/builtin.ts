@@ -4,3 +4,4 @@ import "./rate/rate-micro-batch-source.js";
 import "./console/console-sink.js";
 import "./file-stream/index.js";
 import "./table/index.js";
+import "./kafka/index.js";

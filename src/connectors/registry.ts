@@ -2,6 +2,8 @@
  * Streaming connector registry: format name → provider. `readStream.format(x)` and
  * `writeStream.format(x)` look providers up here, so a new connector is one registration.
  */
+
+import type { Batch } from "../columnar/batch.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import type { StructType } from "../types/datatypes.js";
 import type { StreamSink } from "./sink.js";
@@ -22,6 +24,8 @@ export interface SinkContext {
   readonly partitionBy: readonly string[];
   readonly timeZone: string;
   readonly outputMode: "append" | "update" | "complete";
+  /** The query's output schema, for sinks that check columns at start() (kafka). */
+  readonly schema?: StructType;
 }
 
 export interface SinkProvider {
@@ -30,7 +34,36 @@ export interface SinkProvider {
   create(ctx: SinkContext): StreamSink;
 }
 
+/** A connector that batch `read.format(x)` / `write.format(x)` reach besides files (kafka). */
+export interface BatchSourceProvider {
+  schema(options: Readonly<Record<string, string>>, userSchema: StructType | null): StructType;
+  read(options: Readonly<Record<string, string>>, schema: StructType, timeZone: string): Promise<Batch[]>;
+}
+export interface BatchSinkProvider {
+  write(
+    options: Readonly<Record<string, string>>,
+    names: readonly string[],
+    schema: StructType,
+    batches: readonly Batch[],
+    saveMode: string,
+  ): Promise<void>;
+}
+
 const sources = new Map<string, SourceProvider>();
+const batchSources = new Map<string, BatchSourceProvider>();
+const batchSinks = new Map<string, BatchSinkProvider>();
+export function registerBatchSource(format: string, p: BatchSourceProvider): void {
+  batchSources.set(format.toLowerCase(), p);
+}
+export function registerBatchSink(format: string, p: BatchSinkProvider): void {
+  batchSinks.set(format.toLowerCase(), p);
+}
+export function lookupBatchSource(format: string): BatchSourceProvider | undefined {
+  return batchSources.get(format.toLowerCase());
+}
+export function lookupBatchSink(format: string): BatchSinkProvider | undefined {
+  return batchSinks.get(format.toLowerCase());
+}
 const sinks = new Map<string, SinkProvider>();
 
 export function registerSource(format: string, p: SourceProvider): void {

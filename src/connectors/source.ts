@@ -50,6 +50,10 @@ export interface StreamSource {
    * trigger at once instead of after `spark.sql.streaming.pollingDelay`. Returns the unsubscribe.
    */
   onDataAvailable?(listener: () => void): () => void;
+  /** Optional (Spark's reportLatestOffset): progress `latestOffset` when it differs from the batch end. */
+  reportLatestOffset?(): Offset | null;
+  /** Optional (Spark's ReportsSourceMetrics): progress `sources[i].metrics` for a batch ending at `end`. */
+  metrics?(end: Offset | null): Record<string, string> | undefined;
   stop(): Promise<void>;
 }
 

@@ -123,6 +123,7 @@ export class DataStreamWriter {
         partitionBy: this.partitionCols,
         timeZone: session.timeZone,
         outputMode: this.mode,
+        schema: this.df.schema,
       });
     };
     let lateRows = this.lateHandler;

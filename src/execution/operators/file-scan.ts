@@ -4,6 +4,7 @@
 import type { Batch } from "../../columnar/batch.js";
 import { readCommittedFiles } from "../../connectors/file-stream/index.js";
 import { listInputFiles, readFiles } from "../../connectors/files/index.js";
+import { lookupBatchSource } from "../../connectors/registry.js";
 import type { Attribute } from "../../plan/expressions.js";
 import { field, StructOf } from "../../types/datatypes.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
@@ -19,6 +20,8 @@ export class FileScanExec implements PhysicalOperator {
   ) {}
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const schema = StructOf(this.output.map((a) => field(a.name, a.type, a.nullable)));
+    const external = lookupBatchSource(this.format);
+    if (external) return external.read(this.options, schema, ctx.eval.timeZone);
     // A single directory written by a streaming file sink is read through its manifest, so
     // files of uncommitted (or failed) batches stay invisible, as in Spark.
     const committed = this.paths.length === 1 ? await readCommittedFiles(this.paths[0]!) : null;

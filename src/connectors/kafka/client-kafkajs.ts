@@ -1,0 +1,296 @@
+/**
+ * The client adapter over kafkajs 2.2.4 (pure JavaScript). Admin and producer calls use its
+ * public API; ranges of one partition are fetched through its cluster and broker objects
+ * (kafkajs's consumer has no manual assignment), filtering aborted transactions and control
+ * records as its consumer does.
+ */
+import { createRequire } from "node:module";
+import { Kafka, logLevel } from "kafkajs";
+import type {
+  ClientConfig,
+  FetchedRecord,
+  KafkaAdmin,
+  KafkaClient,
+  KafkaFetcher,
+  KafkaProducer,
+  KafkaTransactionalProducer,
+  OutRecord,
+  TopicPartition,
+} from "./client.js";
+import { KafkaOffsetOutOfRange, tpKey } from "./client.js";
+
+const require = createRequire(import.meta.url);
+type Msg = {
+  offset: string;
+  timestamp: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer | Buffer[] | null>;
+  isControlRecord: boolean;
+  batchContext: { timestampType: number };
+};
+const filterAborted = require("kafkajs/src/consumer/filterAbortedMessages.js") as (a: {
+  messages: Msg[];
+  abortedTransactions: unknown[];
+}) => Msg[];
+
+// biome-ignore lint/suspicious/noExplicitAny: kafkajs's cluster and broker objects are untyped
+type Any = any;
+
+const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+const RETRIABLE = new Set(["NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS", "COORDINATOR_NOT_AVAILABLE", "CONCURRENT_TRANSACTIONS"]);
+
+async function retrying<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (attempt >= 10 || !RETRIABLE.has((e as { type?: string }).type ?? "")) throw e;
+      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    }
+  }
+}
+
+export function kafkajsClient(cfg: ClientConfig): KafkaClient {
+  const kafka = new Kafka({
+    brokers: cfg.bootstrapServers.split(",").map((s) => s.trim()),
+    clientId: cfg.clientId,
+    connectionTimeout: cfg.connectTimeoutMs,
+    requestTimeout: cfg.requestTimeoutMs,
+    retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+    logLevel: logLevel.NOTHING,
+  });
+  const createCluster = (): Any => {
+    const sym = Object.getOwnPropertySymbols(kafka).find((s) => s.description === "private:Kafka:createCluster");
+    if (!sym) throw new Error("kafkajs internals changed: no cluster factory (pin kafkajs 2.2.4)");
+    return (kafka as Any)[sym]({ metadataMaxAge: 300000, allowAutoTopicCreation: false, isolationLevel: cfg.readCommitted ? 1 : 0 });
+  };
+  return {
+    async admin() {
+      const admin = kafka.admin();
+      await admin.connect();
+      const cluster = createCluster();
+      await cluster.connect();
+      return new Admin(admin, cluster);
+    },
+    async fetcher() {
+      const cluster = createCluster();
+      await cluster.connect();
+      return new Fetcher(cluster, cfg.readCommitted);
+    },
+    async producer() {
+      const p = kafka.producer({ allowAutoTopicCreation: true });
+      await p.connect();
+      return {
+        send: async (records) => {
+          if (records.length) await p.sendBatch({ topicMessages: topicMessages(records) });
+        },
+        close: () => p.disconnect(),
+      } satisfies KafkaProducer;
+    },
+    async transactionalProducer(transactionalId, timeoutMs) {
+      // connect() runs InitProducerId: a pending transaction of an earlier producer with this
+      // id is aborted and that producer is fenced.
+      const p = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, transactionTimeout: timeoutMs });
+      await p.connect();
+      // kafkajs runs InitProducerId at the first transaction(), not at connect(): do it now, so
+      // the fencing happens before the caller reads what earlier producers committed.
+      await (await p.transaction()).abort();
+      return {
+        async sendInTransaction(records, marker) {
+          for (let attempt = 0; ; attempt++) {
+            const txn = await p.transaction();
+            try {
+              if (records.length) await txn.sendBatch({ topicMessages: topicMessages(records) });
+              await txn.sendOffsets({
+                consumerGroupId: marker.groupId,
+                topics: [{ topic: marker.tp.topic, partitions: [{ partition: marker.tp.partition, offset: String(marker.offset) }] }],
+              });
+              await txn.commit();
+              return;
+            } catch (e) {
+              await txn.abort().catch(() => {});
+              // An aborted transaction is invisible to read_committed readers: retry the whole
+              // transaction on a coordinator that moved or is loading, never after fencing.
+              if (attempt >= 5 || !RETRIABLE.has((e as { type?: string }).type ?? "")) throw e;
+              await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+            }
+          }
+        },
+        close: () => p.disconnect(),
+      } satisfies KafkaTransactionalProducer;
+    },
+  };
+}
+
+function topicMessages(records: readonly OutRecord[]) {
+  const byTopic = new Map<string, Any[]>();
+  for (const r of records) {
+    let list = byTopic.get(r.topic);
+    if (!list) byTopic.set(r.topic, (list = []));
+    const headers: Record<string, Buffer[]> = {};
+    for (const h of r.headers) (headers[h.key] ??= []).push(h.value === null ? (null as unknown as Buffer) : asBuffer(h.value));
+    list.push({
+      key: r.key === null ? null : asBuffer(r.key),
+      value: r.value === null ? null : asBuffer(r.value),
+      partition: r.partition ?? undefined,
+      headers: r.headers.length ? headers : undefined,
+    });
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
+class Admin implements KafkaAdmin {
+  constructor(
+    private readonly admin: Any,
+    private readonly cluster: Any,
+  ) {}
+  async listTopics(): Promise<string[]> {
+    return (await this.admin.listTopics()) as string[];
+  }
+  async partitions(topics: readonly string[]): Promise<TopicPartition[]> {
+    const existing = new Set(await this.listTopics());
+    const wanted = topics.filter((t) => existing.has(t));
+    if (!wanted.length) return [];
+    const md = await this.admin.fetchTopicMetadata({ topics: wanted });
+    const out: TopicPartition[] = [];
+    for (const t of md.topics as { name: string; partitions: { partitionId: number }[] }[]) {
+      for (const p of t.partitions) out.push({ topic: t.name, partition: p.partitionId });
+    }
+    return out;
+  }
+  private async listOffsets(tps: readonly TopicPartition[], ts: number | "earliest" | "latest"): Promise<Map<string, number>> {
+    const byTopic = new Map<string, number[]>();
+    for (const tp of tps) (byTopic.get(tp.topic) ?? byTopic.set(tp.topic, []).get(tp.topic)!).push(tp.partition);
+    const out = new Map<string, number>();
+    if (!byTopic.size) return out;
+    await this.cluster.addMultipleTargetTopics([...byTopic.keys()]);
+    const res = await this.cluster.fetchTopicsOffset(
+      [...byTopic].map(([topic, parts]) => ({
+        topic,
+        ...(typeof ts === "number" ? { fromTimestamp: ts } : { fromBeginning: ts === "earliest" }),
+        partitions: parts.map((partition) => ({ partition })),
+      })),
+    );
+    for (const t of res as { topic: string; partitions: { partition: number; offset: string }[] }[]) {
+      for (const p of t.partitions) out.set(tpKey({ topic: t.topic, partition: p.partition }), Number(p.offset));
+    }
+    return out;
+  }
+  async offsetRange(tps: readonly TopicPartition[]) {
+    const [lo, hi] = await Promise.all([this.listOffsets(tps, "earliest"), this.listOffsets(tps, "latest")]);
+    const out = new Map<string, { earliest: number; latest: number }>();
+    for (const tp of tps) out.set(tpKey(tp), { earliest: lo.get(tpKey(tp)) ?? 0, latest: hi.get(tpKey(tp)) ?? 0 });
+    return out;
+  }
+  async offsetsForTimes(tps: readonly TopicPartition[], timestampMs: number) {
+    const r = await this.listOffsets(tps, timestampMs);
+    const out = new Map<string, number | null>();
+    for (const tp of tps) {
+      const v = r.get(tpKey(tp));
+      out.set(tpKey(tp), v === undefined || v < 0 ? null : v);
+    }
+    return out;
+  }
+  async createTopic(topic: string, partitions: number) {
+    await this.admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }] });
+  }
+  async addPartitions(topic: string, total: number) {
+    await this.admin.createPartitions({ topicPartitions: [{ topic, count: total }] });
+  }
+  async deleteTopic(topic: string) {
+    await this.admin.deleteTopics({ topics: [topic] });
+  }
+  async deleteRecords(tp: TopicPartition, before: number) {
+    await this.admin.fetchTopicOffsets(tp.topic); // loads the topic's metadata, which deleteTopicRecords needs
+    await this.admin.deleteTopicRecords({ topic: tp.topic, partitions: [{ partition: tp.partition, offset: String(before) }] });
+  }
+  async groupOffsets(groupId: string, topic: string) {
+    const res = (await retrying(() => this.admin.fetchOffsets({ groupId, topics: [topic] }))) as {
+      partitions: { partition: number; offset: string }[];
+    }[];
+    const out = new Map<number, number>();
+    for (const p of res[0]?.partitions ?? []) if (Number(p.offset) >= 0) out.set(p.partition, Number(p.offset));
+    return out;
+  }
+  async close() {
+    await Promise.allSettled([this.admin.disconnect(), this.cluster.disconnect()]);
+  }
+}
+
+class Fetcher implements KafkaFetcher {
+  constructor(
+    private readonly cluster: Any,
+    private readonly readCommitted: boolean,
+  ) {}
+  async fetch(tp: TopicPartition, from: number, until: number): Promise<FetchedRecord[]> {
+    const out: FetchedRecord[] = [];
+    let next = from;
+    let attempts = 0;
+    while (next < until) {
+      let part: Any;
+      try {
+        await this.cluster.addMultipleTargetTopics([tp.topic]);
+        const leaders = this.cluster.findLeaderForPartitions(tp.topic, [tp.partition]) as Record<string, number[]>;
+        const nodeId = Object.keys(leaders)[0];
+        if (nodeId === undefined) throw new Error(`no leader for ${tp.topic}-${tp.partition}`);
+        const broker = await this.cluster.findBroker({ nodeId });
+        const res = await broker.fetch({
+          isolationLevel: this.readCommitted ? 1 : 0,
+          maxWaitTime: 100,
+          minBytes: 1,
+          maxBytes: FETCH_MAX_BYTES,
+          topics: [{ topic: tp.topic, partitions: [{ partition: tp.partition, fetchOffset: String(next), maxBytes: FETCH_MAX_BYTES }] }],
+        });
+        part = res.responses[0]?.partitions[0];
+      } catch (e) {
+        const err = e as { name?: string; type?: string };
+        if (err.name === "KafkaJSOffsetOutOfRange" || err.type === "OFFSET_OUT_OF_RANGE") throw new KafkaOffsetOutOfRange(tp, next);
+        if (++attempts > 5) throw e;
+        await this.cluster.refreshMetadata().catch(() => {});
+        continue;
+      }
+      const raw = (part?.messages ?? []) as Msg[];
+      const inRange = raw.filter((m) => Number(m.offset) >= next);
+      if (inRange.length === 0) {
+        // Nothing at or after `next`: the rest of the range is a gap (transaction markers,
+        // compaction) when the log has moved past it; otherwise retry a few times.
+        const stable = Number(this.readCommitted ? part?.lastStableOffset : part?.highWatermark);
+        if (stable >= until || ++attempts > 50) break;
+        continue;
+      }
+      attempts = 0;
+      const visible = filterAborted({ messages: inRange, abortedTransactions: part.abortedTransactions ?? [] });
+      for (const m of visible) {
+        const off = Number(m.offset);
+        if (m.isControlRecord || off >= until) continue;
+        out.push({
+          key: m.key,
+          value: m.value,
+          offset: off,
+          timestamp: Number(m.timestamp),
+          timestampType: m.batchContext?.timestampType ?? 0,
+          headers: headersOf(m.headers),
+        });
+      }
+      next = Number(inRange[inRange.length - 1]!.offset) + 1;
+    }
+    return out;
+  }
+  async close() {
+    await this.cluster.disconnect().catch(() => {});
+  }
+}
+
+function headersOf(h: Msg["headers"]): { key: string; value: Uint8Array | null }[] {
+  const out: { key: string; value: Uint8Array | null }[] = [];
+  for (const [key, v] of Object.entries(h ?? {})) {
+    if (Array.isArray(v)) for (const x of v) out.push({ key, value: x ?? null });
+    else out.push({ key, value: v ?? null });
+  }
+  return out;
+}

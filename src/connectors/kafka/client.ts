@@ -1,0 +1,101 @@
+/**
+ * The Kafka client adapter: the few broker operations the source and sink need, so the Node
+ * client behind them can be swapped (docs/dependencies.md says why kafkajs today). Offsets are
+ * plain numbers (exact below 2^53, like every BIGINT in arus).
+ */
+
+export interface TopicPartition {
+  readonly topic: string;
+  readonly partition: number;
+}
+
+export interface FetchedRecord {
+  readonly key: Uint8Array | null;
+  readonly value: Uint8Array | null;
+  readonly offset: number;
+  /** Milliseconds since the epoch. */
+  readonly timestamp: number;
+  /** 0 = CreateTime, 1 = LogAppendTime (Spark's `timestampType` column). */
+  readonly timestampType: number;
+  readonly headers: readonly { key: string; value: Uint8Array | null }[];
+}
+
+export interface OutRecord {
+  readonly topic: string;
+  readonly partition: number | null;
+  readonly key: Uint8Array | null;
+  readonly value: Uint8Array | null;
+  readonly headers: readonly { key: string; value: Uint8Array | null }[];
+}
+
+export interface ClientConfig {
+  readonly bootstrapServers: string;
+  readonly clientId: string;
+  /** Bounds connecting to an unreachable broker (the first error names the servers). */
+  readonly connectTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /** `read_committed` hides aborted transactions' records (Kafka's `isolation.level`). */
+  readonly readCommitted: boolean;
+}
+
+export interface KafkaAdmin {
+  listTopics(): Promise<string[]>;
+  /** Partitions of the topics that exist (a missing topic has none). */
+  partitions(topics: readonly string[]): Promise<TopicPartition[]>;
+  /** Earliest and latest (log end) offset of each partition. */
+  offsetRange(tps: readonly TopicPartition[]): Promise<Map<string, { earliest: number; latest: number }>>;
+  /** The first offset whose timestamp is >= ts, or null when there is none (Kafka's offsetsForTimes). */
+  offsetsForTimes(tps: readonly TopicPartition[], timestampMs: number): Promise<Map<string, number | null>>;
+  createTopic(topic: string, partitions: number): Promise<void>;
+  addPartitions(topic: string, total: number): Promise<void>;
+  deleteTopic(topic: string): Promise<void>;
+  deleteRecords(tp: TopicPartition, before: number): Promise<void>;
+  /** A consumer group's committed offsets for one topic (partition -> offset). */
+  groupOffsets(groupId: string, topic: string): Promise<Map<number, number>>;
+  close(): Promise<void>;
+}
+
+export interface KafkaFetcher {
+  /**
+   * Records with offsets in [from, until) of one partition, in offset order (may be fewer than
+   * until - from: compaction and transaction markers leave gaps). Throws KafkaOffsetOutOfRange
+   * when `from` is no longer (or not yet) in the log.
+   */
+  fetch(tp: TopicPartition, from: number, until: number): Promise<FetchedRecord[]>;
+  close(): Promise<void>;
+}
+
+export interface KafkaProducer {
+  send(records: readonly OutRecord[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A producer with a transactional id: one transaction at a time. */
+export interface KafkaTransactionalProducer {
+  /**
+   * Writes the records and commits `groupId`'s offset `marker` on `markerTp` in one transaction:
+   * both become visible to read_committed readers together, or neither does.
+   */
+  sendInTransaction(records: readonly OutRecord[], marker: { groupId: string; tp: TopicPartition; offset: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class KafkaOffsetOutOfRange extends Error {
+  constructor(
+    readonly tp: TopicPartition,
+    readonly offset: number,
+  ) {
+    super(`offset ${offset} is out of range for ${tp.topic}-${tp.partition}`);
+  }
+}
+
+export interface KafkaClient {
+  admin(): Promise<KafkaAdmin>;
+  fetcher(): Promise<KafkaFetcher>;
+  producer(): Promise<KafkaProducer>;
+  transactionalProducer(transactionalId: string, timeoutMs: number): Promise<KafkaTransactionalProducer>;
+}
+
+export function tpKey(tp: TopicPartition): string {
+  return `${tp.topic}-${tp.partition}`;
+}

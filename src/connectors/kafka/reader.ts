@@ -1,0 +1,204 @@
+/**
+ * The read side shared by the streaming source and batch reads: connects (with an error that
+ * names the bootstrap servers), resolves offset specs to offsets, and reads offset ranges into
+ * batches with Spark's data-loss checks.
+ */
+
+import type { Batch } from "../../columnar/batch.js";
+import { ArusError } from "../../common/errors.js";
+import type { StructType } from "../../types/datatypes.js";
+import { currentPartitions } from "./assignment.js";
+import { type KafkaAdmin, type KafkaClient, type KafkaFetcher, KafkaOffsetOutOfRange, type TopicPartition, tpKey } from "./client.js";
+import { kafkajsClient } from "./client-kafkajs.js";
+import { reportDataLoss } from "./data-loss.js";
+import { OffsetMap } from "./offsets.js";
+import type { OffsetSpec, SourceOptions } from "./options.js";
+import { recordsToBatch } from "./rows.js";
+
+export type ClientFactory = (opts: SourceOptions) => KafkaClient;
+let clientFactory: ClientFactory = (o) => kafkajsClient(o.client);
+/** Swap the client implementation (tests, another library). */
+export function setKafkaClientFactory(f: ClientFactory): void {
+  clientFactory = f;
+}
+export function kafkaClientFor(opts: SourceOptions): KafkaClient {
+  return clientFactory(opts);
+}
+
+export async function connecting<T>(servers: string, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ArusError) throw e;
+    throw new ArusError(
+      "KAFKA_UNREACHABLE",
+      `Cannot ${what} Kafka at bootstrap servers '${servers}' (option kafka.bootstrap.servers): ${(e as Error).message}`,
+      { cause: e },
+    );
+  }
+}
+
+export class KafkaReader {
+  private client: KafkaClient;
+  private adminP: Promise<KafkaAdmin> | null = null;
+  private fetcherP: Promise<KafkaFetcher> | null = null;
+
+  constructor(readonly opts: SourceOptions) {
+    this.client = kafkaClientFor(opts);
+  }
+  private get servers() {
+    return this.opts.client.bootstrapServers;
+  }
+  admin(): Promise<KafkaAdmin> {
+    this.adminP ??= connecting(this.servers, "connect to", () => this.client.admin());
+    this.adminP.catch(() => {
+      this.adminP = null;
+    });
+    return this.adminP;
+  }
+  private fetcher(): Promise<KafkaFetcher> {
+    this.fetcherP ??= connecting(this.servers, "connect to", () => this.client.fetcher());
+    this.fetcherP.catch(() => {
+      this.fetcherP = null;
+    });
+    return this.fetcherP;
+  }
+
+  async partitions(): Promise<TopicPartition[]> {
+    const admin = await this.admin();
+    return connecting(this.servers, "list partitions from", () => currentPartitions(this.opts.subscription, admin));
+  }
+  async ranges(tps: readonly TopicPartition[]) {
+    const admin = await this.admin();
+    return connecting(this.servers, "fetch offsets from", () => admin.offsetRange(tps));
+  }
+  async latest(tps?: readonly TopicPartition[]): Promise<{ latest: OffsetMap; earliest: OffsetMap }> {
+    const parts = tps ?? (await this.partitions());
+    const r = await this.ranges(parts);
+    const latest = new OffsetMap();
+    const earliest = new OffsetMap();
+    for (const tp of parts) {
+      latest.set(tp, r.get(tpKey(tp))!.latest);
+      earliest.set(tp, r.get(tpKey(tp))!.earliest);
+    }
+    return { latest, earliest };
+  }
+
+  /** Offsets an OffsetSpec names for the current partitions (-2/-1 resolved). */
+  async resolve(spec: OffsetSpec, which: "starting" | "ending"): Promise<OffsetMap> {
+    const parts = await this.partitions();
+    const { latest, earliest } = await this.latest(parts);
+    if (spec.kind === "earliest") return earliest;
+    if (spec.kind === "latest") return latest;
+    const out = new OffsetMap();
+    if (spec.kind === "specific") {
+      const given = new OffsetMap();
+      for (const [topic, m] of spec.offsets) for (const [partition, off] of m) given.set({ topic, partition }, off);
+      const assigned = new Set(parts.map(tpKey));
+      const specified = given.partitions;
+      if (specified.length !== parts.length || specified.some((tp) => !assigned.has(tpKey(tp)))) {
+        throw new ArusError(
+          "KAFKA_OFFSETS_PARTITIONS",
+          `If ${which}Offsets contains specific offsets, you must specify all TopicPartitions.\nUse -1 for latest, -2 for earliest.\nSpecified: ${specified.map(tpKey).join(", ")} Assigned: ${parts.map(tpKey).join(", ")}`,
+        );
+      }
+      for (const tp of parts) {
+        const off = given.get(tp)!;
+        out.set(tp, off === -2 ? earliest.get(tp)! : off === -1 ? latest.get(tp)! : off);
+      }
+      return out;
+    }
+    const admin = await this.admin();
+    for (const tp of parts) {
+      const ts = spec.global ?? spec.perPartition?.get(tp.topic)?.get(tp.partition);
+      if (ts === undefined) {
+        throw new ArusError(
+          "KAFKA_OFFSETS_PARTITIONS",
+          `${which}OffsetsByTimestamp does not name partition ${tpKey(tp)}; it must name every assigned partition.`,
+        );
+      }
+      const found = (await admin.offsetsForTimes([tp], ts)).get(tpKey(tp)) ?? null;
+      if (found === null) {
+        if (which === "ending" || this.opts.timestampStrategyLatest) out.set(tp, latest.get(tp)!);
+        else {
+          throw new ArusError(
+            "KAFKA_START_OFFSET_BY_TIMESTAMP",
+            `No offset matched from request of topic-partition ${tpKey(tp)} and timestamp ${ts}. (Set startingOffsetsByTimestampStrategy to 'latest' to start from the latest offset instead.)`,
+          );
+        }
+      } else out.set(tp, found);
+    }
+    return out;
+  }
+
+  /** Rows in [start, end) per partition, one batch per partition, with Spark's data-loss checks. */
+  async read(schema: StructType, start: OffsetMap, end: OffsetMap): Promise<Batch[]> {
+    const fail = this.opts.failOnDataLoss;
+    const deleted = start.partitions.filter((tp) => !end.has(tp));
+    if (deleted.length) reportDataLoss(fail, "PARTITIONS_DELETED", `Partitions ${deleted.map(tpKey).join(", ")} have been deleted.`);
+    const newParts = end.partitions.filter((tp) => !start.has(tp));
+    const newStarts = newParts.length ? (await this.latest(newParts)).earliest : new OffsetMap();
+    for (const tp of newParts) {
+      const off = newStarts.get(tp) ?? 0;
+      if (off !== 0) {
+        reportDataLoss(
+          fail,
+          "ADDED_PARTITION_DOES_NOT_START_FROM_OFFSET_ZERO",
+          `Added partition ${tpKey(tp)} starts from ${off} instead of 0.`,
+        );
+      }
+    }
+    const fetcher = await this.fetcher();
+    const { earliest } = await this.latest(end.partitions);
+    const work = end.partitions.map(async (tp) => {
+      let from = start.get(tp) ?? newStarts.get(tp) ?? 0;
+      const until = end.get(tp)!;
+      if (until < from) {
+        reportDataLoss(fail, "PARTITION_OFFSET_CHANGED", `Partition ${tpKey(tp)}'s offset was changed from ${from} to ${until}.`);
+        return null;
+      }
+      if (until === from) return null;
+      const first = earliest.get(tp) ?? 0;
+      if (from < first) {
+        reportDataLoss(
+          fail,
+          "START_OFFSET_RESET",
+          `Cannot fetch offset ${from} for ${tpKey(tp)}: the earliest available offset is ${first}.`,
+        );
+        if (first >= until) return null;
+        from = first;
+      }
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const records = await fetcher.fetch(tp, from, until);
+          return recordsToBatch(schema, tp, records);
+        } catch (e) {
+          if (!(e instanceof KafkaOffsetOutOfRange) || attempt > 0) {
+            if (e instanceof ArusError) throw e;
+            throw new ArusError(
+              "KAFKA_FETCH_FAILED",
+              `Could not read records in offset [${from}, ${until}) for topic partition ${tpKey(tp)} from '${this.servers}': ${(e as Error).message}`,
+              { cause: e },
+            );
+          }
+          const earliest = (await this.latest([tp])).earliest.get(tp) ?? 0;
+          reportDataLoss(
+            fail,
+            "START_OFFSET_RESET",
+            `Cannot fetch offset ${from} for ${tpKey(tp)}: the earliest available offset is ${earliest}.`,
+          );
+          if (earliest >= until) return null;
+          from = Math.max(from, earliest);
+        }
+      }
+    });
+    return (await Promise.all(work)).filter((b): b is Batch => b !== null && b.numRows > 0);
+  }
+
+  async close(): Promise<void> {
+    const a = this.adminP;
+    const f = this.fetcherP;
+    this.adminP = this.fetcherP = null;
+    await Promise.allSettled([a?.then((x) => x.close()), f?.then((x) => x.close())]);
+  }
+}

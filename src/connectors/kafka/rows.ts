@@ -1,0 +1,94 @@
+/**
+ * Spark's Kafka schema and the conversion of fetched records into a columnar batch (only the
+ * columns the schema asks for; BINARY values are the client's buffers, not copies).
+ */
+
+import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { makeVector, type Vector } from "../../columnar/vector.js";
+import { IllegalArgumentException } from "../../common/errors.js";
+import {
+  ArrayOf,
+  BinaryType,
+  field,
+  IntegerType,
+  LongType,
+  StringType,
+  StructOf,
+  type StructType,
+  TimestampType,
+} from "../../types/datatypes.js";
+import type { FetchedRecord, TopicPartition } from "./client.js";
+
+export const HEADERS_TYPE = ArrayOf(StructOf([field("key", StringType), field("value", BinaryType)]));
+
+export function kafkaSchema(includeHeaders: boolean): StructType {
+  const fields = [
+    field("key", BinaryType),
+    field("value", BinaryType),
+    field("topic", StringType),
+    field("partition", IntegerType),
+    field("offset", LongType),
+    field("timestamp", TimestampType),
+    field("timestampType", IntegerType),
+  ];
+  if (includeHeaders) fields.push(field("headers", HEADERS_TYPE));
+  return StructOf(fields);
+}
+
+export function fixedSchema(userSchema: StructType | null, includeHeaders: boolean): StructType {
+  if (userSchema) throw new IllegalArgumentException("Kafka source has a fixed schema and cannot be set with a custom one");
+  return kafkaSchema(includeHeaders);
+}
+
+export function recordsToBatch(schema: StructType, tp: TopicPartition, records: readonly FetchedRecord[]): Batch {
+  const n = records.length;
+  const cols: Vector[] = schema.fields.map((f) => {
+    switch (f.name) {
+      case "key":
+      case "value": {
+        const vals = new Array<unknown>(n);
+        let validity: Uint8Array | null = null;
+        for (let i = 0; i < n; i++) {
+          const v = f.name === "key" ? records[i]!.key : records[i]!.value;
+          vals[i] = v;
+          if (v === null) (validity ??= new Uint8Array(n).fill(1))[i] = 0;
+        }
+        return makeVector(f.type, vals, validity, n);
+      }
+      case "topic":
+        return makeVector(f.type, new Array<unknown>(n).fill(tp.topic), null, n);
+      case "partition":
+        return makeVector(f.type, new Int32Array(n).fill(tp.partition), null, n);
+      case "offset": {
+        const a = new Float64Array(n);
+        for (let i = 0; i < n; i++) a[i] = records[i]!.offset;
+        return makeVector(f.type, a, null, n);
+      }
+      case "timestamp": {
+        const a = new Float64Array(n);
+        for (let i = 0; i < n; i++) a[i] = records[i]!.timestamp * 1000;
+        return makeVector(f.type, a, null, n);
+      }
+      case "timestampType": {
+        const a = new Int32Array(n);
+        for (let i = 0; i < n; i++) a[i] = records[i]!.timestampType;
+        return makeVector(f.type, a, null, n);
+      }
+      case "headers": {
+        const vals = new Array<unknown>(n);
+        let validity: Uint8Array | null = null;
+        for (let i = 0; i < n; i++) {
+          const h = records[i]!.headers;
+          if (h.length === 0) {
+            vals[i] = null;
+            (validity ??= new Uint8Array(n).fill(1))[i] = 0;
+          } else vals[i] = h.map((x) => ({ key: x.key, value: x.value }));
+        }
+        return makeVector(f.type, vals, validity, n);
+      }
+      default:
+        throw new Error(`no column ${f.name} in the Kafka schema`);
+    }
+  });
+  return makeBatch(cols, n);
+}

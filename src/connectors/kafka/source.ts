@@ -1,0 +1,130 @@
+/**
+ * `readStream.format("kafka")`: Spark's KafkaMicroBatchStream. Offsets are Spark's JSON
+ * (`{"topic":{"0":42}}`); the initial offsets are fixed at the query's first start and kept in
+ * `sources/<i>/0` as Spark's KafkaSourceInitialOffsetWriter writes them, so a restart before
+ * the first batch starts from the same place.
+ */
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { nodeFs, writeAtomic } from "../../checkpoint/atomic-file.js";
+import type { Batch } from "../../columnar/batch.js";
+import type { StructType } from "../../types/datatypes.js";
+import type { Offset, ReadLimit, SourceContext, StreamSource } from "../source.js";
+import { describeSubscription } from "./assignment.js";
+import { OffsetMap, rateLimit } from "./offsets.js";
+import type { SourceOptions } from "./options.js";
+import { KafkaReader } from "./reader.js";
+
+export class KafkaMicroBatchStream implements StreamSource {
+  readonly supportsAvailableNow = true;
+  readonly description: string;
+  private readonly reader: KafkaReader;
+  private initial: OffsetMap | null = null;
+  private latestSeen: OffsetMap | null = null;
+  private availableNowEnd: OffsetMap | null = null;
+  private lastTriggerMs = 0;
+
+  constructor(
+    private readonly opts: SourceOptions,
+    readonly schema: StructType,
+    private readonly ctx: SourceContext,
+  ) {
+    this.description = `KafkaV2[${describeSubscription(opts.subscription)}]`;
+    this.reader = new KafkaReader(opts);
+  }
+
+  defaultReadLimit(): ReadLimit {
+    return this.opts.maxOffsetsPerTrigger === null ? { kind: "all" } : { kind: "maxRows", max: this.opts.maxOffsetsPerTrigger };
+  }
+
+  private async initialOffsets(): Promise<OffsetMap> {
+    if (this.initial) return this.initial;
+    const file = this.ctx.metadataDir ? path.join(this.ctx.metadataDir, "0") : null;
+    if (file && existsSync(file)) {
+      const text = (await nodeFs.readFile(file)).toString("utf8").replace(/^\0/, "");
+      const nl = text.indexOf("\n");
+      this.initial = OffsetMap.fromJson(JSON.parse(text.slice(nl + 1)));
+      return this.initial;
+    }
+    const resolved = await this.reader.resolve(this.opts.starting, "starting");
+    if (file) {
+      await mkdir(path.dirname(file), { recursive: true });
+      // Spark writes a 0 byte first (compatibility with Spark 2.1.0's format), then "v1\n" and the JSON.
+      await writeAtomic(nodeFs, file, `\0v1\n${JSON.stringify(resolved.toJson())}`, false);
+    }
+    this.initial = resolved;
+    return resolved;
+  }
+
+  async prepareForAvailableNow(): Promise<void> {
+    this.availableNowEnd = (await this.reader.latest()).latest;
+  }
+
+  async latestOffset(start: Offset | null, limit: ReadLimit): Promise<Offset | null> {
+    const from = start === null ? await this.initialOffsets() : OffsetMap.fromJson(start);
+    const { latest, earliest } = await this.reader.latest();
+    this.latestSeen = latest;
+    let target = latest;
+    if (this.availableNowEnd) {
+      // Partitions that appeared after AvailableNow fixed its end are left for a later query.
+      target = new OffsetMap();
+      for (const tp of this.availableNowEnd.partitions) target.set(tp, this.availableNowEnd.get(tp)!);
+    }
+    let end = target;
+    if (limit.kind === "maxRows") {
+      if (this.delayBatch(from, target)) end = from;
+      else end = rateLimit(limit.max, from, target, (tp) => earliest.get(tp) ?? 0);
+    } else if (limit.kind !== "all") {
+      end = target;
+    } else if (!this.availableNowEnd && this.delayBatch(from, target)) end = from;
+    const json = end.toJson();
+    if (start === null && JSON.stringify(json) === JSON.stringify(from.toJson())) return null;
+    return json;
+  }
+
+  /** Spark's delayBatch for minOffsetsPerTrigger / maxTriggerDelay. */
+  private delayBatch(from: OffsetMap, latest: OffsetMap): boolean {
+    const min = this.opts.minOffsetsPerTrigger;
+    if (min === null || this.availableNowEnd) return false;
+    const now = this.ctx.now();
+    if (now - this.lastTriggerMs >= this.opts.maxTriggerDelayMs) {
+      this.lastTriggerMs = now;
+      return false;
+    }
+    let n = 0;
+    for (const tp of latest.partitions) n += latest.get(tp)! - (from.get(tp) ?? 0);
+    if (n < min) return true;
+    this.lastTriggerMs = now;
+    return false;
+  }
+
+  async getBatch(start: Offset | null, end: Offset): Promise<Batch[]> {
+    const from = start === null ? await this.initialOffsets() : OffsetMap.fromJson(start);
+    return this.reader.read(this.schema, from, OffsetMap.fromJson(end));
+  }
+
+  /** Progress `latestOffset`: the newest offsets seen, not the batch's (limited) end. */
+  reportLatestOffset(): Offset | null {
+    return this.latestSeen?.toJson() ?? null;
+  }
+
+  /** Progress `metrics`: how far the batch's end trails the newest offsets (Spark 3.3+). */
+  metrics(end: Offset | null): Record<string, string> | undefined {
+    if (!this.latestSeen || end === null) return undefined;
+    const consumed = OffsetMap.fromJson(end);
+    const behind = this.latestSeen.partitions.map((tp) => this.latestSeen!.get(tp)! - (consumed.get(tp) ?? 0));
+    if (!behind.length) return undefined;
+    const avg = behind.reduce((a, b) => a + b, 0) / behind.length;
+    return {
+      avgOffsetsBehindLatest: Number.isInteger(avg) ? `${avg}.0` : String(avg),
+      maxOffsetsBehindLatest: String(Math.max(...behind)),
+      minOffsetsBehindLatest: String(Math.min(...behind)),
+    };
+  }
+
+  async commit(): Promise<void> {}
+  async stop(): Promise<void> {
+    await this.reader.close();
+  }
+}
