@@ -59,7 +59,10 @@ describe("kafka sink", kafkaSkip(), () => {
     await assert.rejects(w("value STRING", { value: "a" }).save(), /topic option required when no 'topic' attribute is present/);
     await assert.rejects(w("value INT, topic STRING", { value: 1, topic: "t" }).save(), /value attribute type must be a string or binary/);
     await assert.rejects(w("value STRING, topic STRING", { value: "a", topic: null }).save(), /null topic present in the data/);
-    await assert.rejects(w("value STRING, topic STRING", { value: "a", topic: "t" }).mode("overwrite").save(), /Save mode overwrite not allowed for Kafka/);
+    await assert.rejects(
+      w("value STRING, topic STRING", { value: "a", topic: "t" }).mode("overwrite").save(),
+      /Save mode overwrite not allowed for Kafka/,
+    );
     const input = await newTopic(bootstrap, 1);
     await assert.rejects(
       source(input).selectExpr("key").writeStream.format("kafka").option("kafka.bootstrap.servers", bootstrap).option("topic", "x").start(),
