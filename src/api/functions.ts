@@ -4,9 +4,10 @@
  * patterns).
  */
 import { IllegalArgumentException } from "../common/errors.js";
+import { typeToJson } from "../connectors/table/schema-json.js";
 import { anyExpr, call, caseWhen, type Expr, literal, transformUp } from "../plan/expressions.js";
-import { parseExpression } from "../sql/index.js";
-import { BooleanType, IntegerType, StringType } from "../types/datatypes.js";
+import { parseExpression, parseSchema } from "../sql/index.js";
+import { BooleanType, IntegerType, StringType, type StructType } from "../types/datatypes.js";
 import { Column, type ColumnOrName, type ColumnOrValue, col, lit, toExpr } from "./column.js";
 
 const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
@@ -151,3 +152,14 @@ export const greatest = (...cs: ColumnOrName[]) => fn("greatest", ...cs.map(toEx
 export const least = (...cs: ColumnOrName[]) => fn("least", ...cs.map(toExpr));
 export const asc = (c: string) => col(c).asc();
 export const desc = (c: string) => col(c).desc();
+
+/** Parse a JSON string column into a struct (Spark's PERMISSIVE by default; options.mode FAILFAST). */
+export function from_json(c: ColumnOrName, schema: string | StructType, options?: Record<string, string>): Column {
+  const st = typeof schema === "string" ? (schema.trim().startsWith("{") ? null : parseSchema(schema)) : schema;
+  const text = st === null ? (schema as string) : JSON.stringify(typeToJson(st));
+  return options ? fn("from_json", toExpr(c), str(text), str(JSON.stringify(options))) : fn("from_json", toExpr(c), str(text));
+}
+/** A struct column as Spark's JSON text (null fields left out). */
+export function to_json(c: ColumnOrName, options?: Record<string, string>): Column {
+  return options ? fn("to_json", toExpr(c), str(JSON.stringify(options))) : fn("to_json", toExpr(c));
+}

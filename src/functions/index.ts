@@ -10,6 +10,7 @@ import "./collections.js";
 import "./datetime.js";
 import "./aggregates.js";
 import "./windows.js";
+import "./json.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { compareValues } from "./predicates.js";

@@ -1,0 +1,163 @@
+/**
+ * from_json / to_json. `from_json(str, schema)` joins the batch's strings into one buffer and
+ * runs the JSON-lines byte scanner (connectors/files/json-scan.ts) over it, straight into the
+ * struct's columns; Spark's PERMISSIVE result for a malformed value (a struct of nulls), null
+ * for a null or blank input. `to_json(struct)` writes Spark's JSON text (nulls omitted). The
+ * schema argument is a literal: Spark's schema JSON (the `F.from_json` API turns DDL or a
+ * StructType into it).
+ */
+import { type Batch, concatBatches, makeBatch } from "../columnar/batch.js";
+import { makeVector, type Vector } from "../columnar/vector.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
+import { dateTimeText } from "../connectors/files/datetime-text.js";
+import { readJsonBytes } from "../connectors/files/json-scan.js";
+import { encodeJsonLines } from "../connectors/files/json-write.js";
+import { SourceOptions } from "../connectors/files/options.js";
+import { schemaFromJson } from "../connectors/table/schema-json.js";
+import type { Expr } from "../plan/expressions.js";
+import { StringType, type StructType } from "../types/datatypes.js";
+import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
+
+const schemas = new Map<string, StructType>();
+function schemaOf(text: string): StructType {
+  let s = schemas.get(text);
+  if (!s) {
+    try {
+      s = schemaFromJson(JSON.parse(text));
+    } catch (e) {
+      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of from_json: ${text} (${(e as Error).message})`);
+    }
+    schemas.set(text, s);
+  }
+  return s;
+}
+
+function literalText(e: Expr | undefined, what: string): string | null {
+  if (e === undefined) return null;
+  if (e.kind !== "literal" || typeof e.value !== "string") {
+    throw new AnalysisException("INVALID_SCHEMA.NON_STRING_LITERAL", `The ${what} argument of from_json must be a string literal`);
+  }
+  return e.value;
+}
+
+function optionsOf(text: string | null): Record<string, string> {
+  return text === null ? {} : (JSON.parse(text) as Record<string, string>);
+}
+
+const fromJson: ScalarFunction = {
+  kind: "scalar",
+  name: "from_json",
+  resolve(args, types, call) {
+    checkArity("from_json", args, 2, 3);
+    if (types[0]!.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, types[0]!);
+    const schema = schemaOf(literalText(args[1], "schema")!);
+    literalText(args[2], "options");
+    return { args, type: schema };
+  },
+  kernel(args, n, ctx) {
+    const schema = schemaOf(args[1]!.values[0] as string);
+    const opts = optionsOf(args[2] ? (args[2].values[0] as string) : null);
+    return parseColumn(args[0]!, n, schema, opts, ctx);
+  },
+};
+
+function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<string, string>, ctx: EvalContext): Vector {
+  const o = new SourceOptions(opts);
+  const mode = (o.get("mode") ?? "PERMISSIVE").toUpperCase();
+  if (mode !== "PERMISSIVE" && mode !== "FAILFAST") {
+    throw new ArusError(
+      "PARSE_MODE_UNSUPPORTED",
+      `from_json() doesn't support the ${mode} mode. Acceptable modes are PERMISSIVE and FAILFAST.`,
+    );
+  }
+  const settings = { mode: mode as "PERMISSIVE" | "FAILFAST", corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
+  const values = input.values as (string | null)[];
+  const validity = new Uint8Array(n).fill(1);
+  // One line per row; a value the line reader would split or skip (blank, array, a line break)
+  // is replaced by {} and its row made null or re-read alone.
+  const lines = new Array<string>(n);
+  const alone: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = input.validity !== null && input.validity[i] === 0 ? null : values[i]!;
+    if (v === null || v.trim() === "") {
+      validity[i] = 0;
+      lines[i] = "{}";
+    } else if (v.includes("\n") || v.includes("\r") || v.trimStart().startsWith("[")) {
+      alone.push(i);
+      lines[i] = "{}";
+    } else lines[i] = v;
+  }
+  const batches = readJsonBytes("from_json", Buffer.from(lines.join("\n"), "utf8"), schema, settings);
+  let out = concatRows(schema, batches);
+  if (out.numRows !== n) throw new Error(`from_json: ${out.numRows} rows decoded for ${n} values`);
+  if (alone.length) {
+    // Rare: JSON spread over lines, or a top-level array (null for a struct schema, as Spark).
+    const cols = out.columns.map((c) => ({ ...c, values: Array.isArray(c.values) ? [...c.values] : c.values.slice() }));
+    for (const i of alone) {
+      const v = values[i]!;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        parsed = undefined;
+      }
+      if (Array.isArray(parsed)) {
+        validity[i] = 0;
+        continue;
+      }
+      const one = readJsonBytes("from_json", Buffer.from(v.replace(/[\r\n]/g, " "), "utf8"), schema, settings);
+      const row = concatRows(schema, one);
+      if (row.numRows !== 1) {
+        validity[i] = 0;
+        continue;
+      }
+      for (let f = 0; f < row.columns.length; f++) setCell(cols[f]!, i, row.columns[f]!);
+    }
+    out = makeBatch(cols as Vector[], n);
+  }
+  return makeVector(schema, [], validity, n, out.columns);
+}
+
+function setCell(dst: { values: unknown; validity: Uint8Array | null }, i: number, src: Vector): void {
+  (dst.values as unknown[] | Float64Array)[i] = src.values[0] as number;
+  if (src.validity !== null && src.validity[0] === 0) {
+    dst.validity = dst.validity ? dst.validity.slice() : new Uint8Array((dst.values as ArrayLike<unknown>).length).fill(1);
+    dst.validity[i] = 0;
+  } else if (dst.validity) dst.validity[i] = 1;
+}
+
+function concatRows(schema: StructType, batches: Batch[]): Batch {
+  if (batches.length === 1) return batches[0]!;
+  return concatBatches(
+    schema.fields.map((f) => f.type),
+    batches,
+  );
+}
+
+const toJson: ScalarFunction = {
+  kind: "scalar",
+  name: "to_json",
+  resolve(args, types, call) {
+    checkArity("to_json", args, 1, 2);
+    if (types[0]!.kind !== "struct") throw typeMismatch(call, 0, '"STRUCT"', args[0]!, types[0]!);
+    return { args, type: StringType };
+  },
+  kernel(args, n, ctx) {
+    const v = args[0]!;
+    const schema = v.type as StructType;
+    const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
+    const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), false);
+    const lines = text.split("\n");
+    const out = new Array<unknown>(n);
+    let validity: Uint8Array | null = null;
+    for (let i = 0; i < n; i++) {
+      if (v.validity !== null && v.validity[i] === 0) {
+        out[i] = null;
+        (validity ??= new Uint8Array(n).fill(1))[i] = 0;
+      } else out[i] = lines[i];
+    }
+    return makeVector(StringType, out, validity, n);
+  },
+};
+
+register(fromJson, toJson);
