@@ -145,16 +145,25 @@ describe("formatTimestamp", () => {
     assert.equal(formatTimestamp(-1, NY), "1969-12-31 18:59:59.999999");
     assert.equal(formatTimestamp(utc(1800, 1, 1), JKT), "1800-01-01 07:07:12");
   });
-  it("is fast: 1M values well under a second", () => {
-    const base = utc(2026, 1, 1);
-    formatTimestamp(base, NY); // warm the zone cache
-    const t0 = performance.now();
-    let n = 0;
-    for (let i = 0; i < 1_000_000; i++) n += formatTimestamp(base + i * 1_234_567, NY).length;
-    const ms = performance.now() - t0;
-    assert.ok(n > 0);
-    // Typically ~0.3 s; the bound is loose for shared CI cores but catches a per-value Intl call (~5 s).
-    assert.ok(ms < 2500, `took ${ms} ms`);
+  it("asks Intl for zone offsets per cached period, not per value", () => {
+    // Speed itself is measured by the benchmarks; here the cause of a slow path is counted
+    // instead: one Intl call per formatted value would cost ~5 µs each.
+    const proto = Intl.DateTimeFormat.prototype;
+    const original = proto.formatToParts;
+    let calls = 0;
+    proto.formatToParts = function (this: Intl.DateTimeFormat, d?: Date | number) {
+      calls++;
+      return original.call(this, d);
+    };
+    try {
+      const base = utc(2026, 1, 1);
+      let n = 0;
+      for (let i = 0; i < 200_000; i++) n += formatTimestamp(base + i * 1_234_567, NY).length;
+      assert.ok(n > 0);
+      assert.ok(calls < 2_000, `${calls} Intl calls for 200000 values`);
+    } finally {
+      proto.formatToParts = original;
+    }
   });
 });
 
