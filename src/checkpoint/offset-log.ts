@@ -57,23 +57,32 @@ export const offsetCodec: LogCodec<OffsetSeq> = {
 
 export interface CommitMetadata {
   nextBatchWatermarkMs: number;
-  /**
-   * arus: the state stores whose version batchId + 1 has a file, per operator id (or
-   * "<op>/<store name>"), their partitions as ranges like "0-3,7" (runtime/state-heads.ts).
-   * Spark's reader ignores the field.
-   */
-  stateWrites?: Record<string, string>;
 }
 
 export const commitCodec: LogCodec<CommitMetadata> = {
   version: 1,
-  serialize: (e) => JSON.stringify(e.stateWrites ? e : { nextBatchWatermarkMs: e.nextBatchWatermarkMs }),
+  serialize: (e) => JSON.stringify({ nextBatchWatermarkMs: e.nextBatchWatermarkMs }),
   deserialize(body, file) {
     const c = JSON.parse(body) as Partial<CommitMetadata> | null;
     if (typeof c !== "object" || c === null || Array.isArray(c)) throw new Error(`${file}: expected a JSON object`);
-    const out: CommitMetadata = { nextBatchWatermarkMs: c.nextBatchWatermarkMs ?? 0 };
-    const w = c.stateWrites;
-    if (typeof w === "object" && w !== null && Object.values(w).every((v) => typeof v === "string")) out.stateWrites = w;
-    return out;
+    return { nextBatchWatermarkMs: c.nextBatchWatermarkMs ?? 0 };
+  },
+};
+
+/**
+ * arus: the state stores whose version batchId + 1 has a file, per operator id (or
+ * "<op>/<store name>"), their partitions as ranges like "0-3,7" (runtime/state-heads.ts). Kept
+ * in `state/_writes/<batchId>` beside the state, so `commits/N` stays byte for byte Spark's.
+ */
+export type StateWrites = Record<string, string>;
+
+export const stateWritesCodec: LogCodec<StateWrites> = {
+  version: 1,
+  serialize: (e) => JSON.stringify(e),
+  deserialize(body, file) {
+    const w = JSON.parse(body) as unknown;
+    if (typeof w !== "object" || w === null || Array.isArray(w) || !Object.values(w).every((v) => typeof v === "string"))
+      throw new Error(`${file}: expected a JSON object of partition ranges`);
+    return w as StateWrites;
   },
 };

@@ -16,6 +16,8 @@ import {
   offsetCodec,
   STICKY_CONF_BEFORE_RECORDED,
   STICKY_CONFS,
+  type StateWrites,
+  stateWritesCodec,
 } from "../checkpoint/offset-log.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { ArusError } from "../common/errors.js";
@@ -44,6 +46,8 @@ export class CheckpointStore {
   stickyConf: Record<string, string> = {};
   /** Which state files the commit log says exist (null without a checkpoint location). */
   readonly stateHeads: StateHeads | null;
+  /** `state/_writes/N`: the state files batch N wrote, read for the batches `commits/` holds. */
+  private readonly stateWrites: FileMetadataLog<StateWrites> | null;
 
   private constructor(
     readonly dir: string | null,
@@ -53,18 +57,27 @@ export class CheckpointStore {
     this.offsets = dir ? new FileMetadataLog(path.join(dir, "offsets"), offsetCodec) : new MemoryMetadataLog();
     this.commits = dir ? new FileMetadataLog(path.join(dir, "commits"), commitCodec) : new MemoryMetadataLog();
     this.stateHeads = dir ? new StateHeads(path.join(dir, "state")) : null;
+    this.stateWrites = dir ? new FileMetadataLog(path.join(dir, "state", "_writes"), stateWritesCodec) : null;
   }
 
   /**
-   * Read what the retained commit entries say about state files. An entry that cannot be read
-   * is skipped here (recovery reads the entries it needs and reports a damaged one by name).
+   * Read which state files the committed batches wrote. A damaged record stops the query
+   * naming its file; a missing one checks nothing for its batch.
    */
   private async loadStateHeads(): Promise<void> {
-    if (!this.stateHeads) return;
-    for (const id of await this.commits.ids()) {
-      const entry = await this.commits.get(id).catch(() => undefined);
-      this.stateHeads.record(id, entry?.stateWrites);
-    }
+    if (!this.stateHeads || !this.stateWrites) return;
+    for (const id of await this.commits.ids()) this.stateHeads.record(id, await this.stateWrites.get(id));
+  }
+
+  /**
+   * Record the state files batch N wrote, before `commits/N`. A replayed batch overwrites its
+   * earlier attempt's record, or removes it when the replay wrote no state file.
+   */
+  async recordStateWrites(batchId: number, writes: StateWrites | undefined): Promise<void> {
+    if (!this.dir) return;
+    const file = path.join(this.dir, "state", "_writes", String(batchId));
+    if (writes) await writeAtomic(nodeFs, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(writes)}`, true);
+    else await fs.rm(file, { force: true });
   }
 
   /** Open (or create) the checkpoint at `dir`; `conf` receives the sticky confs of a restart. */
@@ -127,6 +140,7 @@ export class CheckpointStore {
     if (threshold <= 0) return;
     await this.offsets.purge(threshold);
     await this.commits.purge(threshold);
+    await this.stateWrites?.purge(threshold);
   }
 
   /**

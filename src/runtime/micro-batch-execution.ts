@@ -447,11 +447,8 @@ export class MicroBatchExecution {
     this.tracker.update(this.cfg.plan.watermarkNodes, stats);
     await prog.time("commitOffsets", async () => {
       crashPoint("beforeCommitLog", b.batchId);
-      const stateWrites = heads?.takeBatchWrites(b.batchId);
-      await this.cfg.checkpoint.commits.add(b.batchId, {
-        nextBatchWatermarkMs: this.tracker.currentWatermarkMs,
-        ...(stateWrites ? { stateWrites } : {}),
-      });
+      if (heads) await this.cfg.checkpoint.recordStateWrites(b.batchId, heads.takeBatchWrites(b.batchId));
+      await this.cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: this.tracker.currentWatermarkMs });
       crashPoint("afterCommitLog", b.batchId);
       // Retention after the commit rather than before the batch (Spark): the deletes are off the
       // path from the offset log to the sink, and offsets/N-1 stays until batch N committed.

@@ -1,15 +1,15 @@
 /**
- * Which state files the commit log says exist. arus writes a state file only for a version
- * that changed something (files.ts), so the files alone cannot tell "no changes since version
- * h" from "the newest file was lost". Each `commits/N` therefore lists the state stores whose
- * version N+1 has a file (`stateWrites`: per operator[/store name], the partitions as ranges
- * like "0-3,7"), and a store loading version v must find a file for the newest listed version
- * <= v: the loader decides which versions must exist from the commit log, the same way for
- * every provider (files.ts `plan`). Commits written before this field existed list nothing,
- * which checks nothing.
+ * Which state files must exist. arus writes a state file only for a version that changed
+ * something (files.ts), so the files alone cannot tell "no changes since version h" from "the
+ * newest file was lost". Before `commits/N`, each batch records the state stores whose version
+ * N+1 has a file in `state/_writes/N` (per operator[/store name], the partitions as ranges like
+ * "0-3,7"; `commits/N` itself stays Spark's), and a store loading version v must find a file for
+ * the newest recorded version <= v, among the batches the commit log holds: the loader decides
+ * which versions must exist the same way for every provider (files.ts `plan`). Checkpoints
+ * written before these records existed list nothing, which checks nothing.
  */
 import path from "node:path";
-import type { CommitMetadata } from "../checkpoint/offset-log.js";
+import type { StateWrites } from "../checkpoint/offset-log.js";
 
 /** "0-3,7" for [0,1,2,3,7]. */
 export function encodeRanges(sorted: readonly number[]): string {
@@ -50,7 +50,7 @@ export class StateHeads {
   ) {}
 
   /** Take what `commits/<batchId>` says (its stores wrote version batchId + 1). */
-  record(batchId: number, writes: CommitMetadata["stateWrites"]): void {
+  record(batchId: number, writes: StateWrites | undefined): void {
     if (!writes) return;
     for (const [key, ranges] of Object.entries(writes)) {
       const parts = decodeRanges(ranges);
@@ -85,7 +85,7 @@ export class StateHeads {
   };
 
   /** The `stateWrites` of the running batch's commit entry (undefined when nothing was written); resets. */
-  takeBatchWrites(batchId: number): CommitMetadata["stateWrites"] {
+  takeBatchWrites(batchId: number): StateWrites | undefined {
     const pending = this.pending;
     this.pending = new Set();
     if (pending.size === 0) return undefined;
