@@ -72,7 +72,8 @@ export const commitCodec: LogCodec<CommitMetadata> = {
 /**
  * arus: the state stores whose version batchId + 1 has a file, per operator id (or
  * "<op>/<store name>"), their partitions as ranges like "0-3,7" (runtime/state-heads.ts). Kept
- * in `state/_writes/<batchId>` beside the state, so `commits/N` stays byte for byte Spark's.
+ * in `state/<op>/_metadata/writes/<batchId>` beside the operator's metadata, so `commits/N` and
+ * the checkpoint's folders stay Spark's.
  */
 export type StateWrites = Record<string, string>;
 

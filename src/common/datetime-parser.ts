@@ -4,7 +4,7 @@
  */
 
 import type { Tok } from "./datetime-format.js";
-import { MONTHS, num } from "./datetime-formatter.js";
+import { MONTHS } from "./datetime-formatter.js";
 import {
   civilFromDays,
   daysFromCivil,

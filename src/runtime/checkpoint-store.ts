@@ -46,8 +46,8 @@ export class CheckpointStore {
   stickyConf: Record<string, string> = {};
   /** Which state files the commit log says exist (null without a checkpoint location). */
   readonly stateHeads: StateHeads | null;
-  /** `state/_writes/N`: the state files batch N wrote, read for the batches `commits/` holds. */
-  private readonly stateWrites: FileMetadataLog<StateWrites> | null;
+  /** Per stateful operator, `state/<op>/_metadata/writes/N`: the state files batch N wrote. */
+  private readonly writeLogs = new Map<string, FileMetadataLog<StateWrites>>();
 
   private constructor(
     readonly dir: string | null,
@@ -57,7 +57,6 @@ export class CheckpointStore {
     this.offsets = dir ? new FileMetadataLog(path.join(dir, "offsets"), offsetCodec) : new MemoryMetadataLog();
     this.commits = dir ? new FileMetadataLog(path.join(dir, "commits"), commitCodec) : new MemoryMetadataLog();
     this.stateHeads = dir ? new StateHeads(path.join(dir, "state")) : null;
-    this.stateWrites = dir ? new FileMetadataLog(path.join(dir, "state", "_writes"), stateWritesCodec) : null;
   }
 
   /**
@@ -65,19 +64,41 @@ export class CheckpointStore {
    * naming its file; a missing one checks nothing for its batch.
    */
   private async loadStateHeads(): Promise<void> {
-    if (!this.stateHeads || !this.stateWrites) return;
-    for (const id of await this.commits.ids()) this.stateHeads.record(id, await this.stateWrites.get(id));
+    if (!this.stateHeads || !this.dir) return;
+    for (const op of await nodeFs.readdir(path.join(this.dir, "state"))) if (/^\d+$/.test(op)) this.writeLog(op);
+    for (const id of await this.commits.ids()) {
+      for (const log of this.writeLogs.values()) this.stateHeads.record(id, await log.get(id));
+    }
+  }
+
+  private writeLog(op: string): FileMetadataLog<StateWrites> {
+    let log = this.writeLogs.get(op);
+    if (!log)
+      this.writeLogs.set(op, (log = new FileMetadataLog(path.join(this.dir!, "state", op, "_metadata", "writes"), stateWritesCodec)));
+    return log;
   }
 
   /**
-   * Record the state files batch N wrote, before `commits/N`. A replayed batch overwrites its
-   * earlier attempt's record, or removes it when the replay wrote no state file.
+   * Record the state files batch N wrote, before `commits/N`, beside each operator's metadata
+   * (so `commits/` and `state/` list as Spark's do). A replayed batch overwrites its earlier
+   * attempt's record, or removes it when the replay wrote no state file for that operator.
    */
   async recordStateWrites(batchId: number, writes: StateWrites | undefined): Promise<void> {
     if (!this.dir) return;
-    const file = path.join(this.dir, "state", "_writes", String(batchId));
-    if (writes) await writeAtomic(nodeFs, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(writes)}`, true);
-    else await fs.rm(file, { force: true });
+    const byOp = new Map<string, StateWrites>();
+    for (const [key, ranges] of Object.entries(writes ?? {})) {
+      const op = key.split("/", 1)[0]!;
+      let w = byOp.get(op);
+      if (!w) byOp.set(op, (w = {}));
+      w[key] = ranges;
+      this.writeLog(op);
+    }
+    for (const [op, log] of this.writeLogs) {
+      const file = path.join(log.dir, String(batchId));
+      const w = byOp.get(op);
+      if (w) await writeAtomic(nodeFs, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(w)}`, true);
+      else await fs.rm(file, { force: true });
+    }
   }
 
   /** Open (or create) the checkpoint at `dir`; `conf` receives the sticky confs of a restart. */
@@ -140,7 +161,7 @@ export class CheckpointStore {
     if (threshold <= 0) return;
     await this.offsets.purge(threshold);
     await this.commits.purge(threshold);
-    await this.stateWrites?.purge(threshold);
+    for (const log of this.writeLogs.values()) await log.purge(threshold);
   }
 
   /**

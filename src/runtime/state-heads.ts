@@ -2,8 +2,8 @@
  * Which state files must exist. arus writes a state file only for a version that changed
  * something (files.ts), so the files alone cannot tell "no changes since version h" from "the
  * newest file was lost". Before `commits/N`, each batch records the state stores whose version
- * N+1 has a file in `state/_writes/N` (per operator[/store name], the partitions as ranges like
- * "0-3,7"; `commits/N` itself stays Spark's), and a store loading version v must find a file for
+ * N+1 has a file in `state/<op>/_metadata/writes/N` (per operator[/store name], the partitions as
+ * ranges like "0-3,7"; `commits/N` itself stays Spark's), and a store loading version v must find a file for
  * the newest recorded version <= v, among the batches the commit log holds: the loader decides
  * which versions must exist the same way for every provider (files.ts `plan`). Checkpoints
  * written before these records existed list nothing, which checks nothing.

@@ -38,7 +38,7 @@ describe("checkpoint layout and restart", () => {
     );
     // Spark's commit entry, byte for byte; which state stores wrote a file is arus's own record.
     assert.equal(readFileSync(path.join(dir, "commits", "0"), "utf8"), 'v1\n{"nextBatchWatermarkMs":0}');
-    assert.equal(readFileSync(path.join(dir, "state", "_writes", "0"), "utf8"), 'v1\n{"0":"0"}');
+    assert.equal(readFileSync(path.join(dir, "state", "0", "_metadata", "writes", "0"), "utf8"), 'v1\n{"0":"0"}');
     assert.ok(readdirSync(path.join(dir, "state", "0")).includes("_metadata"));
 
     // As in Spark's StreamTest, the same in-process MemoryStream feeds the restarted query.
