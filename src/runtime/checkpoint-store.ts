@@ -48,6 +48,8 @@ export class CheckpointStore {
   readonly stateHeads: StateHeads | null;
   /** Per stateful operator, `state/<op>/_metadata/writes/N`: the state files batch N wrote. */
   private readonly writeLogs = new Map<string, FileMetadataLog<StateWrites>>();
+  /** Per operator, the newest batch id whose record a run before this one may have left. */
+  private readonly earlierRecords = new Map<string, number>();
 
   private constructor(
     readonly dir: string | null,
@@ -65,7 +67,11 @@ export class CheckpointStore {
    */
   private async loadStateHeads(): Promise<void> {
     if (!this.stateHeads || !this.dir) return;
-    for (const op of await nodeFs.readdir(path.join(this.dir, "state"))) if (/^\d+$/.test(op)) this.writeLog(op);
+    for (const op of await nodeFs.readdir(path.join(this.dir, "state"))) {
+      if (!/^\d+$/.test(op)) continue;
+      const last = (await this.writeLog(op).ids()).at(-1);
+      if (last !== undefined) this.earlierRecords.set(op, last);
+    }
     for (const id of await this.commits.ids()) {
       for (const log of this.writeLogs.values()) this.stateHeads.record(id, await log.get(id));
     }
@@ -97,7 +103,8 @@ export class CheckpointStore {
       const file = path.join(log.dir, String(batchId));
       const w = byOp.get(op);
       if (w) await writeAtomic(nodeFs, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(w)}`, true);
-      else await fs.rm(file, { force: true });
+      // Only a replayed batch can find an earlier attempt's record: no I/O for the others.
+      else if (batchId <= (this.earlierRecords.get(op) ?? -1)) await fs.rm(file, { force: true });
     }
   }
 
