@@ -66,14 +66,14 @@ class StreamingScanExec implements PhysicalOperator {
     this.filter = pushed ? compilePredicate(pushed, output) : null;
   }
   async execute(ctx: ExecContext): Promise<Batch[]> {
-    let out = [...(ctx.state?.sourceData(this.sourceId) ?? [])];
+    let out = [...(ctx.state?.sourceData.get(this.sourceId) ?? [])];
     if (this.filter) {
       out = out.map((b) => {
         const sel = this.filter!(b, ctx.eval);
         return sel.length === b.numRows ? b : takeBatch(b, sel);
       });
     }
-    ctx.state?.reportScanRows(
+    ctx.state?.report.addScanRows(
       this.sourceId,
       out.reduce((n, b) => n + b.numRows, 0),
     );

@@ -1,25 +1,27 @@
 /**
- * Collects one trigger's timings and counts and turns them into a StreamingQueryProgress
- * (executed batch) or, at most every noDataProgressEventInterval, an idle progress entry.
+ * Collects one trigger's timings (the loop records each step's duration) and turns them and the
+ * batch's `BatchReport` into a StreamingQueryProgress (executed batch) or, at most every
+ * noDataProgressEventInterval, an idle progress entry.
  */
 import { isoUtcMillis } from "../common/time.js";
 import type { Offset } from "../connectors/source.js";
-import type { LateRows, StateOperatorMetrics } from "../execution/stateful/context.js";
+import type { BatchReport } from "../execution/stateful/batch-report.js";
+import type { StateOperatorMetrics } from "../execution/stateful/context.js";
 import type { MicroBatchConfig } from "./micro-batch-execution.js";
 import { clean, eventTimeMap, latenessProfile, rate, type StreamingQueryProgress, sortedMap } from "./progress.js";
 import type { EventTimeStats } from "./watermark-tracker.js";
 
 interface BatchFacts {
   batch: { batchId: number; starts: (Offset | null)[]; ends: (Offset | null)[]; watermarkMs: number };
+  report: BatchReport;
+  /** Input rows per source (`BatchReport.inputRows`). */
   inputRows: number[];
   outputRows: number;
-  stats: EventTimeStats | null;
-  /** Event-time stats of every watermark node, by column name. */
-  allStats: Map<string, EventTimeStats>;
-  metrics: StateOperatorMetrics[];
-  lates: LateRows[];
   hasWatermark: boolean;
 }
+
+/** One trigger's progress in the making (`ProgressBuilder.startTrigger`). */
+export type TriggerProgress = ReturnType<ProgressBuilder["startTrigger"]>;
 
 export class ProgressBuilder {
   private prevTriggerStart: number | null = null;
@@ -43,23 +45,26 @@ export class ProgressBuilder {
       batchId,
     });
     return {
-      async time<T>(key: string, fn: () => Promise<T>): Promise<T> {
-        const t = clock.now();
-        try {
-          return await fn();
-        } finally {
-          durations[key] = (durations[key] ?? 0) + (clock.now() - t);
-        }
+      /** A step that began at `startedMs` ended now: add its time to durationMs[key]. */
+      record(key: string, startedMs: number): void {
+        durations[key] = (durations[key] ?? 0) + (clock.now() - startedMs);
       },
       finishBatch(f: BatchFacts): StreamingQueryProgress {
         const end = clock.now();
+        const metrics = f.report.stateOperatorList();
+        const nodes = self.cfg.plan.watermarkNodes;
+        const eventTime = f.report.eventTime;
+        // The first watermark node (in execution order) that saw rows gives progress's eventTime.
+        const stats: EventTimeStats | null = [...eventTime.values()].find((s) => s.count > 0) ?? null;
         durations.triggerExecution = end - start;
         const processingSec = Math.max(1, end - start) / 1000;
         const total = f.inputRows.reduce((a, b) => a + b, 0);
-        const lateRows = f.metrics.reduce((n, m) => n + m.numLateInputRows, 0);
+        const lateRows = metrics.reduce((n, m) => n + m.numLateInputRows, 0);
         const lateness: Record<string, ReturnType<typeof latenessProfile>> = {};
-        for (const [column, s] of f.allStats) if (s.lateness?.length) lateness[column] = latenessProfile(s.lateness);
-        self.lastMetrics = f.metrics;
+        // Every watermark node's stats by column name (a later node of the same name wins).
+        const byColumn = new Map(nodes.filter((n) => eventTime.has(n.id)).map((n) => [n.column, eventTime.get(n.id)!]));
+        for (const [column, s] of byColumn) if (s.lateness?.length) lateness[column] = latenessProfile(s.lateness);
+        self.lastMetrics = metrics;
         self.lastProgressAt = end;
         self.lastEnds = f.batch.ends;
         return clean({
@@ -69,8 +74,8 @@ export class ProgressBuilder {
           inputRowsPerSecond: rate(total / inputTimeSec),
           processedRowsPerSecond: rate(total / processingSec),
           durationMs: sortedMap(durations),
-          eventTime: eventTimeMap(f.stats, f.hasWatermark ? f.batch.watermarkMs : null),
-          stateOperators: f.metrics.map(stripArus),
+          eventTime: eventTimeMap(stats, f.hasWatermark ? f.batch.watermarkMs : null),
+          stateOperators: metrics.map(stripArus),
           sources: self.cfg.sources.map((s, i) =>
             clean({
               description: s.description,

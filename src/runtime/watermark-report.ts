@@ -4,7 +4,10 @@
  * will close, and how much was dropped as late so far.
  */
 import { isoUtcMillis } from "../common/time.js";
-import type { PhysicalOperator } from "../execution/operator.js";
+import type { OpenGroups } from "../execution/operator.js";
+import { type BatchReport, collectOpenGroups } from "../execution/stateful/batch-report.js";
+import type { StreamingPlan } from "../planner/streaming.js";
+import type { WatermarkTracker } from "./watermark-tracker.js";
 
 export interface WatermarkInput {
   column: string;
@@ -29,17 +32,43 @@ export interface WatermarkReport {
   droppedInputRows: number;
 }
 
-export function openWindows(physical: PhysicalOperator, minDelayMs: number): OpenWindow[] {
-  const out: OpenWindow[] = [];
-  const visit = (op: PhysicalOperator) => {
-    const open = op.openGroups?.();
-    if (open) {
-      const ends = [...new Set(open.eventTimesMicros.map((m) => Math.floor(m / 1000)))].sort((a, b) => a - b);
-      for (const endMs of ends) out.push({ operatorId: open.operatorId, endMs, closesAtMaxEventTimeMs: endMs + minDelayMs });
-    }
-    op.children.forEach(visit);
+/**
+ * The report from the tracker (watermarks now), the last executed batch's report (the groups
+ * its operators keep open; before the first batch, the plan's) and the drops counted so far.
+ */
+export function buildWatermarkReport(
+  tracker: WatermarkTracker,
+  plan: Pick<StreamingPlan, "watermarkNodes" | "physical">,
+  last: BatchReport | null,
+  dropped: { groups: number; inputRows: number },
+): WatermarkReport {
+  const nodes = plan.watermarkNodes;
+  const own = nodes.map((n) => tracker.nodeWatermark(n.id) ?? null);
+  const values = own.map((v) => v ?? 0);
+  const chosen = tracker.policyName === "min" ? Math.min(...values) : Math.max(...values);
+  const minDelayMs = nodes.length ? Math.min(...nodes.map((n) => n.delayMs)) : 0;
+  return {
+    watermarkMs: tracker.currentWatermarkMs,
+    policy: tracker.policyName,
+    inputs: nodes.map((n, i) => ({
+      column: n.column,
+      delayMs: n.delayMs,
+      watermarkMs: own[i]!,
+      holdsBack: nodes.length > 1 && values[i] === chosen,
+    })),
+    openWindows: openWindows(last ? last.openGroups() : collectOpenGroups(plan.physical), minDelayMs),
+    droppedGroups: dropped.groups,
+    droppedInputRows: dropped.inputRows,
   };
-  visit(physical);
+}
+
+/** Each open group's window end, once per distinct end and operator, in operator then time order. */
+export function openWindows(groups: readonly OpenGroups[], minDelayMs: number): OpenWindow[] {
+  const out: OpenWindow[] = [];
+  for (const open of groups) {
+    const ends = [...new Set(open.eventTimesMicros.map((m) => Math.floor(m / 1000)))].sort((a, b) => a - b);
+    for (const endMs of ends) out.push({ operatorId: open.operatorId, endMs, closesAtMaxEventTimeMs: endMs + minDelayMs });
+  }
   return out;
 }
 

@@ -155,7 +155,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
     metrics.numRowsTotal = total;
     metrics.memoryUsedBytes = [...stores.values()].reduce((n, s) => n + s.memoryUsedBytes(), 0);
     metrics.numStateStoreInstances = stores.size;
-    st.reportMetrics(this.operatorId, metrics);
+    st.report.addStateOperator(this.operatorId, metrics);
     return outRows.length ? [this.evaluateRows(outRows, ctx)] : [];
   }
 
@@ -250,7 +250,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
       const rows: number[] = [];
       for (let i = 0; i < b.numRows; i++) if (late[g[i]!]) rows.push(i);
       if (!rows.length) return;
-      ctx.state!.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, takeBatch(b, rows), wm));
+      ctx.state!.report.addLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, takeBatch(b, rows), wm));
     });
   }
 

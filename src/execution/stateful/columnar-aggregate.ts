@@ -118,7 +118,7 @@ export class ColumnarAggregateExec implements PhysicalOperator {
       metrics.numRowsDroppedByWatermark = lateIndex.numGroups;
       metrics.numLateInputRows = prepared.lateInputRows;
       for (const b of prepared.lateBatches)
-        st.reportLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, b, wm.lateMs));
+        st.report.addLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, b, wm.lateMs));
     }
 
     // the state side: here, or on the threads owning the partitions
@@ -148,7 +148,7 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     metrics.numRowsTotal = r.numRowsTotal;
     metrics.memoryUsedBytes = r.memoryUsedBytes;
     metrics.numStateStoreInstances = st.numPartitions;
-    st.reportMetrics(this.operatorId, metrics);
+    st.report.addStateOperator(this.operatorId, metrics);
     return output;
   }
 

@@ -1,13 +1,14 @@
 /**
- * What a stateful streaming operator gets from the micro-batch runtime: its state stores,
- * the two watermarks Spark gives each stateful operator, and a place to report metrics and
- * late rows.
+ * What a streaming operator gets from the micro-batch runtime: the batch's source rows, its
+ * state stores, the two watermarks Spark gives each stateful operator, and the batch's
+ * `BatchReport` to record metrics, event-time stats, late rows and scan counts in.
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
 import type { StateStore } from "../../state/store.js";
 import type { StatePartitionThreads } from "../parallel/state-threads.js";
+import type { BatchReport } from "./batch-report.js";
 
 export interface StateOperatorMetrics {
   operatorName: string;
@@ -63,14 +64,13 @@ export interface StatefulContext {
    * > 1); absent when that state lives on this thread.
    */
   readonly stateThreads?: StatePartitionThreads;
-  reportMetrics(operatorId: number, m: StateOperatorMetrics): void;
-  reportLateRows(late: LateRows): void;
-  /** Event-time stats (ms) seen by watermark node `nodeId` in this batch. */
-  reportEventTime(nodeId: number, stats: EventTimeStats): void;
-  /** The rows source `sourceId` contributes to this batch. */
-  sourceData(sourceId: string): readonly Batch[];
-  /** Rows a scan of `sourceId` produced (progress numInputRows counts these, as Spark does). */
-  reportScanRows(sourceId: string, rows: number): void;
+  /** The rows each source (by source id) contributes to this batch. */
+  readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
+  /**
+   * What this batch's execution found out: operators record their metrics, event-time stats,
+   * late rows and scan counts here; the runtime reads it once the plan has run.
+   */
+  readonly report: BatchReport;
 }
 
 export interface EventTimeStats {

@@ -75,7 +75,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
         metrics.numRowsDroppedByWatermark += lateRows.length;
         metrics.numLateInputRows += lateRows.length;
         const late = takeBatch(b, lateRows);
-        st.reportLateRows(lateRowsOf(this.operatorId, metrics.operatorName, this.output, late, wm.lateMs));
+        st.report.addLateRows(lateRowsOf(this.operatorId, metrics.operatorName, this.output, late, wm.lateMs));
       }
       if (keep.length) out.push(keep.length === b.numRows ? b : takeBatch(b, keep));
     }
@@ -93,7 +93,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
     metrics.numRowsTotal = total;
     metrics.memoryUsedBytes = bytes;
     metrics.customMetrics = { numDroppedDuplicateRows: dupes };
-    st.reportMetrics(this.operatorId, metrics);
+    st.report.addStateOperator(this.operatorId, metrics);
     return out;
   }
 

@@ -40,7 +40,7 @@ export class StreamingLimitExec implements PhysicalOperator {
     metrics.numRowsTotal = store.numKeys;
     metrics.numShufflePartitions = 1;
     metrics.numStateStoreInstances = 1;
-    st.reportMetrics(this.operatorId, metrics);
+    st.report.addStateOperator(this.operatorId, metrics);
     return out;
   }
   describe(): string {

@@ -125,7 +125,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
     }
     metrics.numRowsTotal = total;
     metrics.memoryUsedBytes = stores[0]?.memoryUsedBytes() ?? 0;
-    st.reportMetrics(this.operatorId, metrics);
+    st.report.addStateOperator(this.operatorId, metrics);
     return out.length ? [this.evaluate(out, ctx)] : [];
   }
 

@@ -191,7 +191,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     metrics.numRowsTotal = total;
     metrics.numStateStoreInstances = st.numPartitions * 4;
     metrics.memoryUsedBytes = stores.left[0]?.memoryUsedBytes() ?? 0;
-    st.reportMetrics(this.operatorId, metrics);
+    st.report.addStateOperator(this.operatorId, metrics);
     return out.length
       ? [
           batchFromRows(

@@ -52,7 +52,7 @@ export class WatermarkExec implements PhysicalOperator {
         if (ms > this.runningMax) this.runningMax = ms;
       }
     }
-    ctx.state?.reportEventTime(this.nodeId, { max, min, sum, count, lateness: Float64Array.from(lateness) });
+    ctx.state?.report.addEventTime(this.nodeId, { max, min, sum, count, lateness: Float64Array.from(lateness) });
     return batches;
   }
   describe(): string {

@@ -1,0 +1,186 @@
+/**
+ * The steps of one micro-batch, in the order the loop (micro-batch-execution.ts) runs them:
+ *   latestOffsets → planBatch → logOffsets → readSources → executeBatch → deliverLateRows
+ *   → deliverToSink → commitBatch.
+ * Each takes what it needs and returns what it produced; none calls back into the loop, which
+ * times each step from outside (the progress entry's durationMs keys).
+ */
+import type { Batch } from "../columnar/batch.js";
+import { crashPoint } from "../common/crash-points.js";
+import { type Offset, type ReadLimit, sameOffset } from "../connectors/source.js";
+import type { ExecContext } from "../execution/operator.js";
+import type { BatchReport } from "../execution/stateful/batch-report.js";
+import { propagateWatermarks } from "../execution/stateful/watermark-propagation.js";
+import { MicroBatchState } from "./batch-state.js";
+import type { MicroBatchConfig, QueryEvents, QueryStatus } from "./micro-batch-execution.js";
+
+/** What batch N reads (offsets `starts` → `ends`) and the watermarks and timestamp it runs with. */
+export interface PlannedBatch {
+  batchId: number;
+  starts: (Offset | null)[];
+  ends: (Offset | null)[];
+  watermarkMs: number;
+  lateWatermarkMs: number;
+  timestampMs: number;
+}
+
+/** Where the query stands between batches: the offsets committed so far and the next batch's id. */
+export interface BatchPosition {
+  readonly committed: (Offset | null)[];
+  readonly nextBatchId: number;
+  /** W(N-1): the previous batch's watermark, the late-row filter of the next batch. */
+  readonly prevWatermarkMs: number;
+}
+
+/** The rows each source contributes to a batch, and how many rows that is per source. */
+export interface SourceRows {
+  readonly data: ReadonlyMap<string, readonly Batch[]>;
+  readonly rows: readonly number[];
+}
+
+export interface ExecutedBatch {
+  readonly output: Batch[];
+  readonly report: BatchReport;
+  /** The batch's state context (its opened stores: `abortAll()` if a later step fails). */
+  readonly state: MicroBatchState;
+}
+
+/** plan, first half: every source's end offset for the next batch (null: the source has none yet). */
+export async function latestOffsets(
+  cfg: MicroBatchConfig,
+  committed: readonly (Offset | null)[],
+  limits: readonly ReadLimit[],
+  query: { status: QueryStatus },
+): Promise<(Offset | null)[]> {
+  const ends: (Offset | null)[] = [];
+  for (let i = 0; i < cfg.sources.length; i++) {
+    const source = cfg.sources[i]!;
+    query.status = { message: `Getting offsets from ${source.description}`, isDataAvailable: false, isTriggerActive: true };
+    ends.push(await source.latestOffset(committed[i]!, limits[i]!));
+  }
+  return ends;
+}
+
+/** True when some source has data past what is committed. */
+export function hasNewData(ends: readonly (Offset | null)[], starts: readonly (Offset | null)[]): boolean {
+  return ends.some((e, i) => e !== null && !sameOffset(e, starts[i]!));
+}
+
+/** plan, second half: the batch the end offsets and watermark `W` make (the caller decided one runs). */
+export function planBatch(cfg: MicroBatchConfig, position: BatchPosition, ends: readonly (Offset | null)[], W: number): PlannedBatch {
+  return {
+    batchId: position.nextBatchId,
+    starts: position.committed,
+    ends: ends.map((e, i) => e ?? position.committed[i]!),
+    watermarkMs: W,
+    // allowMultiple=false (Spark's UseSingleWatermarkPropagator): late rows use W(N) too.
+    lateWatermarkMs: cfg.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple") ? position.prevWatermarkMs : W,
+    timestampMs: cfg.clock.now(),
+  };
+}
+
+/** log: write `offsets/N`, what batch N reads, with its watermark, timestamp and the sticky conf. */
+export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<void> {
+  crashPoint("beforeOffsetLog", b.batchId);
+  await cfg.checkpoint.offsets.add(b.batchId, {
+    metadata: { batchWatermarkMs: b.watermarkMs, batchTimestampMs: b.timestampMs, conf: cfg.checkpoint.stickyConf },
+    offsets: b.ends,
+  });
+  crashPoint("afterOffsetLog", b.batchId);
+}
+
+/** read: each source's rows between the batch's start and end offsets. */
+export async function readSources(cfg: MicroBatchConfig, b: PlannedBatch): Promise<SourceRows> {
+  const data = new Map<string, Batch[]>();
+  const rows: number[] = [];
+  for (let i = 0; i < cfg.sources.length; i++) {
+    const same = sameOffset(b.ends[i]!, b.starts[i]!);
+    const got = same || b.ends[i] === null ? [] : await cfg.sources[i]!.getBatch(b.starts[i]!, b.ends[i]!);
+    data.set(cfg.sourceIds[i]!, got);
+    rows.push(got.reduce((n, x) => n + x.numRows, 0));
+  }
+  return { data, rows };
+}
+
+/**
+ * execute: run the incremental plan over the batch's rows, state versions N → N+1. On failure
+ * the stores it opened are aborted before the error goes on.
+ */
+export async function executeBatch(cfg: MicroBatchConfig, b: PlannedBatch, input: SourceRows): Promise<ExecutedBatch> {
+  cfg.checkpoint.stateHeads?.dropBatchWrites(); // a failed earlier attempt's writes are superseded by this one's
+  const ow = operatorWatermarks(cfg, b);
+  const state = new MicroBatchState(
+    {
+      batchId: b.batchId,
+      outputMode: cfg.outputMode,
+      evictionWatermarkMs: b.watermarkMs,
+      lateWatermarkMs: b.lateWatermarkMs,
+      ...(ow ? { operatorWatermarks: ow } : {}),
+      numPartitions: cfg.checkpoint.numShufflePartitions,
+      sourceData: input.data,
+      physical: cfg.plan.physical,
+    },
+    cfg.states,
+  );
+  const ctx: ExecContext = {
+    eval: {
+      timeZone: cfg.conf.timeZone,
+      batchTimestampMs: b.timestampMs,
+      watermarkMs: b.watermarkMs,
+      ansi: cfg.conf.getBool("spark.sql.ansi.enabled"),
+    },
+    state,
+  };
+  try {
+    const output = await cfg.plan.physical.execute(ctx);
+    return { output, report: state.report, state };
+  } catch (e) {
+    state.abortAll();
+    throw e;
+  }
+}
+
+/**
+ * Each stateful operator's eviction and late-row watermarks (Spark's PropagateWatermarkSimulator,
+ * allowMultiple=true); with allowMultiple=false every operator gets the global ones.
+ */
+function operatorWatermarks(cfg: MicroBatchConfig, b: PlannedBatch): Map<number, { evictionMs: number; lateMs: number }> | undefined {
+  if (!cfg.conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple")) return undefined;
+  const evict = propagateWatermarks(cfg.plan.physical, b.watermarkMs);
+  const late = propagateWatermarks(cfg.plan.physical, b.lateWatermarkMs);
+  return new Map([...evict].map(([id, ms]) => [id, { evictionMs: ms, lateMs: late.get(id) ?? b.lateWatermarkMs }]));
+}
+
+/** The late rows the report holds, to the query's late-row sink (in the order they were found). */
+export async function deliverLateRows(events: Pick<QueryEvents, "onLateRows">, report: BatchReport): Promise<void> {
+  for (const late of report.lateRows) await events.onLateRows(late, report.batchId);
+}
+
+/** deliver: hand the batch's output to the sink under batch id N. */
+export async function deliverToSink(cfg: MicroBatchConfig, b: PlannedBatch, output: Batch[]): Promise<void> {
+  crashPoint("beforeSink", b.batchId);
+  await cfg.sink.addBatch(b.batchId, {
+    names: cfg.outputNames,
+    schema: cfg.outputSchema,
+    batches: output,
+    outputMode: cfg.outputMode,
+    timeZone: cfg.conf.timeZone,
+  });
+  crashPoint("afterSink", b.batchId);
+}
+
+/**
+ * commit: write `commits/N` with the next batch's watermark (and the state files batch N wrote),
+ * apply the logs' retention, and let the sources release what batch N read.
+ */
+export async function commitBatch(cfg: MicroBatchConfig, b: PlannedBatch, nextWatermarkMs: number): Promise<void> {
+  const heads = cfg.checkpoint.stateHeads;
+  crashPoint("beforeCommitLog", b.batchId);
+  if (heads) await cfg.checkpoint.recordStateWrites(b.batchId, heads.takeBatchWrites(b.batchId));
+  await cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: nextWatermarkMs });
+  crashPoint("afterCommitLog", b.batchId);
+  // Retention after the commit rather than before the batch (Spark): the deletes are off the
+  // path from the offset log to the sink, and offsets/N-1 stays until batch N committed.
+  await cfg.checkpoint.purge(b.batchId);
+  for (let i = 0; i < cfg.sources.length; i++) if (b.ends[i] !== null) await cfg.sources[i]!.commit(b.ends[i]!);
+}
