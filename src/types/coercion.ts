@@ -6,11 +6,21 @@
  */
 import { ArrayOf, type DataType, DoubleType, isAtomic, isNumeric, LongType, StringType, TimestampType, typesEqual } from "./datatypes.js";
 
+/** The one numeric widening rule: INT < BIGINT < DOUBLE (Spark's numericPrecedence for arus's types). */
 const numericRank: Record<string, number> = { int: 1, bigint: 2, double: 3 };
 
+/** The wider of two numeric types, or null unless both are numeric. */
 export function widerNumeric(a: DataType, b: DataType): DataType | null {
   if (!isNumeric(a) || !isNumeric(b)) return null;
   return numericRank[a.kind]! >= numericRank[b.kind]! ? a : b;
+}
+
+/**
+ * Does `from` widen to `to` by the numeric rule (the same numeric type, INT → BIGINT/DOUBLE,
+ * BIGINT → DOUBLE)? What Spark's Parquet reader and table appends accept without a cast.
+ */
+export function widensNumerically(from: DataType, to: DataType): boolean {
+  return isNumeric(from) && isNumeric(to) && numericRank[from.kind]! <= numericRank[to.kind]!;
 }
 
 /** Wider type of two, or null when none exists. */

@@ -4,6 +4,8 @@
  * so far; date and timestamp mixed give string; an all-null column is string. Column names come
  * from the header (blank → `_cN`, duplicates get their index appended) or are `_c0.._cN`.
  */
+
+import { widerNumeric } from "../../types/coercion.js";
 import {
   BooleanType,
   type DataType,
@@ -46,16 +48,12 @@ function fits(t: DataType, s: string, o: CsvReadOptions, dt: DateTimeText): bool
   }
 }
 
-const NUMERIC_RANK: Record<string, number> = { int: 1, bigint: 2, double: 3 };
-
+/** Spark's CSV compatibleType: numeric types widen (types/coercion.ts), anything else mixed is STRING. */
 function compatible(a: DataType, b: DataType): DataType {
   if (a.kind === b.kind) return a;
   if (a.kind === "null") return b;
   if (b.kind === "null") return a;
-  const ra = NUMERIC_RANK[a.kind];
-  const rb = NUMERIC_RANK[b.kind];
-  if (ra && rb) return ra > rb ? a : b;
-  return StringType;
+  return widerNumeric(a, b) ?? StringType;
 }
 
 function inferToken(soFar: DataType, s: string, o: CsvReadOptions, dt: DateTimeText): DataType {

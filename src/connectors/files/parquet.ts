@@ -13,6 +13,7 @@ import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArro
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { nullVector, type Vector } from "../../columnar/vector.js";
 import { AnalysisException, ArusError } from "../../common/errors.js";
+import { widensNumerically } from "../../types/coercion.js";
 import { ArrayOf, type DataType, field, MapOf, StructOf, type StructType, sqlTypeName, typesEqual } from "../../types/datatypes.js";
 import { readInputBytes, readInputBytesSync } from "./lines.js";
 
@@ -111,11 +112,7 @@ function widen(v: Vector, to: DataType): Vector {
 }
 
 function compatible(from: DataType, to: DataType): boolean {
-  if (typesEqual(from, to)) return true;
-  if (from.kind === "int" && (to.kind === "bigint" || to.kind === "double")) return true;
-  if (from.kind === "bigint" && to.kind === "double") return true;
-  if (from.kind === "null") return true;
-  return false;
+  return typesEqual(from, to) || from.kind === "null" || widensNumerically(from, to);
 }
 
 /** Reads one file; columns follow `schema` by name (case-insensitive fallback), missing → NULL. */

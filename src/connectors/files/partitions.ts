@@ -6,6 +6,7 @@ import { dirname, resolve, sep } from "node:path";
 import { AnalysisException } from "../../common/errors.js";
 import { formatDouble } from "../../common/number-format.js";
 import { formatDate, formatTimestamp, parseDate, parseTimestamp } from "../../common/time.js";
+import { widerNumeric } from "../../types/coercion.js";
 import {
   type DataType,
   DateType,
@@ -88,15 +89,13 @@ function inferValueType(raw: string, tz: string): DataType {
   return StringType;
 }
 
-const NUMERIC_RANK: Record<string, number> = { int: 1, bigint: 2, double: 3 };
-
+/** Two partition values' types: numeric types widen (types/coercion.ts), DATE with TIMESTAMP is TIMESTAMP, else STRING. */
 function widen(a: DataType, b: DataType): DataType {
   if (a.kind === b.kind) return a;
   if (a.kind === "null") return b;
   if (b.kind === "null") return a;
-  const ra = NUMERIC_RANK[a.kind];
-  const rb = NUMERIC_RANK[b.kind];
-  if (ra && rb) return ra > rb ? a : b;
+  const n = widerNumeric(a, b);
+  if (n) return n;
   if ((a.kind === "date" && b.kind === "timestamp") || (a.kind === "timestamp" && b.kind === "date")) return TimestampType;
   return StringType;
 }

@@ -6,6 +6,7 @@
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { getValue, nullVector, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
+import { widensNumerically } from "../../types/coercion.js";
 import { type DataType, type StructType, sqlTypeName, typesEqual } from "../../types/datatypes.js";
 
 function incompatible(table: string, detail: string, reason: string): AnalysisException {
@@ -16,9 +17,7 @@ function incompatible(table: string, detail: string, reason: string): AnalysisEx
 }
 
 function widens(from: DataType, to: DataType): boolean {
-  if (typesEqual(from, to) || from.kind === "null") return true;
-  if (from.kind === "int") return to.kind === "bigint" || to.kind === "double";
-  return from.kind === "bigint" && to.kind === "double";
+  return typesEqual(from, to) || from.kind === "null" || widensNumerically(from, to);
 }
 
 function convert(v: Vector, to: DataType, n: number): Vector {
