@@ -5,6 +5,7 @@
  * looked up in an open-addressing table of typed arrays — no JS object per row.
  */
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
+import { hashString, mix, NULL_HASH, SEED } from "../common/hash.js";
 import type { DataType } from "../types/datatypes.js";
 
 type NumArray = Float64Array | Int32Array | Uint8Array;
@@ -39,21 +40,7 @@ function leavesOf(v: Vector, n: number, out: Leaf[]): void {
   out.push({ numeric: !Array.isArray(v.values), values: v.values, validity: k === "null" ? new Uint8Array(n) : v.validity });
 }
 
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
-function mix(h: number, k: number): number {
-  k = Math.imul(k, C1);
-  k = (k << 15) | (k >>> 17);
-  k = Math.imul(k, C2);
-  h ^= k;
-  h = (h << 13) | (h >>> 19);
-  return (Math.imul(h, 5) + 0xe6546b64) | 0;
-}
-function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
-}
+/** A number's hash (NaN hashes as 0: `rowEquals` groups NaN with NaN, so the hash need not tell NaNs apart). */
 function hashNumber(x: number): number {
   const lo = x | 0;
   const hi = (x / 4294967296) | 0;
@@ -63,19 +50,19 @@ function hashNumber(x: number): number {
 
 /** Hash every row of the key leaves into `out` (a column at a time). */
 export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): void {
-  out.fill(0x2545f491, 0, n);
+  out.fill(SEED, 0, n);
   for (const leaf of leaves) {
     const valid = leaf.validity;
     if (leaf.numeric) {
       const v = leaf.values as NumArray;
-      for (let i = 0; i < n; i++) out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? 0x7fffffff : hashNumber(v[i]!));
+      for (let i = 0; i < n; i++) out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : hashNumber(v[i]!));
     } else {
       const v = leaf.values as unknown[];
       for (let i = 0; i < n; i++) {
         const x = v[i];
         out[i] = mix(
           out[i]!,
-          valid !== null && valid[i] === 0 ? 0x7fffffff : typeof x === "string" ? hashString(x) : hashString(canonical(x)),
+          valid !== null && valid[i] === 0 ? NULL_HASH : typeof x === "string" ? hashString(x) : hashString(canonical(x)),
         );
       }
     }

@@ -4,7 +4,7 @@
  * groups. Ids of entries whose count drops to 0 are reused. Each id also carries a stable hash
  * of its value (the partition of the entries using it).
  */
-import { hashNumber, hashString, mix, NULL_HASH, SEED } from "./hash.js";
+import { hashNumber, hashString, mix, NULL_HASH, SEED } from "../../common/hash.js";
 
 function growI32(a: Int32Array, n: number): Int32Array {
   if (a.length >= n) return a;

@@ -8,8 +8,8 @@
  * over typed arrays: no closure or object per row.
  */
 import type { Vector } from "../../columnar/vector.js";
+import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import { StringDict, TupleDict } from "./dictionary.js";
-import { fmix, hashNumber, mix, NULL_HASH, SEED } from "./hash.js";
 import type { KeyColumn } from "./schema.js";
 
 /** Where key column c lives: an int lane, an f64 lane, or nowhere (NULL type). */

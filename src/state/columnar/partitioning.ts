@@ -6,7 +6,7 @@
  * test/state/columnar-partitioning.property.test.ts holds them together.
  */
 import type { Vector } from "../../columnar/vector.js";
-import { fmix, hashNumber, hashString, mix, NULL_HASH, SEED } from "./hash.js";
+import { fmix, hashNumber, hashString, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import type { ColumnarSchema } from "./schema.js";
 
 /** Partition (0 ≤ p < numPartitions) of each of the n rows whose key columns are `keys`. */

@@ -5,10 +5,10 @@
  * records go to). One pass per column over the ids.
  */
 import { makeVector, type Vector } from "../../columnar/vector.js";
+import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import type { StructType } from "../../types/datatypes.js";
 import { gatherF64, gatherI32, gatherU8 } from "./arrays.js";
 import type { TupleDict } from "./dictionary.js";
-import { fmix, hashNumber, mix, NULL_HASH, SEED } from "./hash.js";
 import type { ColumnarTable } from "./table.js";
 
 /** Field f of the tuples with the given codes (0 for NULL tuples and NULL fields). */

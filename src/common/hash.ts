@@ -1,8 +1,10 @@
 /**
- * Integer hashing for the columnar state table: murmur3's mixing step over 32-bit codes and
- * its finaliser (dictionary ids are small consecutive ints; the finaliser spreads them over a
- * power-of-two table). Value hashes (strings, numbers) are stable across processes: they pick
- * the partition an entry's file records go to.
+ * The one murmur3 mix of the engine: its mixing step over 32-bit codes and its finaliser, with
+ * the seed and NULL hash every key hash starts from. Hash grouping (execution/group-index.ts)
+ * mixes per-column value hashes with it; the columnar state table (state/columnar/) does too,
+ * over dictionary ids (small consecutive ints: the finaliser spreads them over a power-of-two
+ * table). Value hashes (strings, numbers) are stable across processes: in the state table they
+ * pick the partition an entry's file records go to.
  */
 
 const C1 = 0xcc9e2d51;
