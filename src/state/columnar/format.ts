@@ -16,7 +16,7 @@
  */
 import { Packr } from "msgpackr";
 import { CheckpointCorruptError } from "../../checkpoint/metadata-log.js";
-import { makeVector, type Vector } from "../../columnar/vector.js";
+import { makeVector, physicalOf, type Vector } from "../../columnar/vector.js";
 import type { DataType } from "../../types/datatypes.js";
 import {
   type ByteSource,
@@ -119,16 +119,10 @@ function isTyped(x: unknown, ctor: typeof Float64Array | typeof Int32Array | typ
   return x instanceof ctor && x.length === n;
 }
 
+/** The typed array a column of `t` decodes to (its layout from columnar/vector.ts `physicalOf`). */
 function typedCtor(t: DataType): typeof Float64Array | typeof Int32Array | typeof Uint8Array {
-  switch (t.kind) {
-    case "boolean":
-      return Uint8Array;
-    case "int":
-    case "date":
-      return Int32Array;
-    default:
-      return Float64Array;
-  }
+  const p = physicalOf(t);
+  return p === "u8" ? Uint8Array : p === "i32" ? Int32Array : Float64Array;
 }
 
 function validityOf(x: unknown, n: number): Uint8Array | null {

@@ -12,10 +12,12 @@
  * - `null`: NULL type, nothing stored.
  * Buffer columns are numeric (u8 / i32 / f64) with an optional validity byte column.
  */
+import { type Physical, physicalOf } from "../../columnar/vector.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 import { simpleString } from "../../types/datatypes.js";
 
-export type Phys = "u8" | "i32" | "f64";
+/** The typed-array layouts (a vector's `Physical` without the object and struct ones). */
+export type Phys = Extract<Physical, "u8" | "i32" | "f64">;
 
 export type KeyColumn =
   | { readonly kind: "num"; readonly type: DataType; readonly phys: Phys }
@@ -37,22 +39,13 @@ export interface ColumnarSchema {
   readonly signature: string;
 }
 
-/** Physical layout of a numeric type, or null for types the columnar store does not hold inline. */
+/**
+ * Physical layout of a numeric type (the vectors' own, columnar/vector.ts `physicalOf`), or
+ * null for types the columnar store does not hold inline.
+ */
 export function physOf(t: DataType): Phys | null {
-  switch (t.kind) {
-    case "boolean":
-      return "u8";
-    case "int":
-    case "date":
-      return "i32";
-    case "bigint":
-    case "double":
-    case "timestamp":
-    case "interval":
-      return "f64";
-    default:
-      return null;
-  }
+  const p = physicalOf(t);
+  return p === "u8" || p === "i32" || p === "f64" ? p : null;
 }
 
 function keyColumnOf(t: DataType): KeyColumn | null {
