@@ -5,9 +5,9 @@
 
 import type { Batch } from "../columnar/batch.js";
 import { getValue, type Vector } from "../columnar/vector.js";
+import { MICROS_PER_DAY, MILLIS_PER_DAY, parseDate, parseTimestamp } from "../common/datetime/index.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { getField, setField } from "../common/row-object.js";
-import { parseDate, parseTimestamp } from "../common/time.js";
 import {
   ArrayOf,
   BooleanType,
@@ -20,8 +20,6 @@ import {
   StringType,
   TimestampType,
 } from "../types/datatypes.js";
-
-const MICROS_PER_DAY = 86_400_000_000;
 
 /** A result row: plain object keyed by column name. */
 export type Row = Record<string, unknown>;
@@ -40,7 +38,7 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
       }
       break;
     case "date":
-      if (v instanceof Date) return Math.floor(v.getTime() / 86_400_000);
+      if (v instanceof Date) return Math.floor(v.getTime() / MILLIS_PER_DAY);
       if (typeof v === "string") {
         const d = parseDate(v);
         if (d === null) throw new IllegalArgumentException(`Cannot convert "${v}" to DATE for ${where}.`);
@@ -108,7 +106,7 @@ export function toExternal(v: unknown, type: DataType): unknown {
       return d;
     }
     case "date":
-      return new Date((v as number) * 86_400_000);
+      return new Date((v as number) * MILLIS_PER_DAY);
     case "boolean":
       return v === true || v === 1;
     case "array":

@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { FileMetadataLog } from "../checkpoint/metadata-log.js";
 import { commitCodec, offsetCodec } from "../checkpoint/offset-log.js";
-import { isoUtcMillis } from "../common/time.js";
+import { isoUtcMillis } from "../common/datetime/index.js";
 
 interface OperatorInfo {
   operatorId: number;

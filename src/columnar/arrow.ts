@@ -8,6 +8,7 @@
  * as microseconds.
  */
 import * as arrow from "apache-arrow";
+import { MILLIS_PER_DAY } from "../common/datetime/index.js";
 import {
   ArrayOf,
   BinaryType,
@@ -452,7 +453,7 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       const ms = d.values instanceof BigInt64Array ? fromInt64(d.values, n, true) : Float64Array.from(d.values as ArrayLike<number>);
       return makeVector(
         type,
-        Int32Array.from(ms, (x) => Math.floor(x / 86_400_000)),
+        Int32Array.from(ms, (x) => Math.floor(x / MILLIS_PER_DAY)),
         validity,
         n,
       );

@@ -2,8 +2,8 @@
  * Runtime configuration: Spark's keys with Spark's defaults. Values are strings, as in Spark.
  */
 import { availableParallelism } from "node:os";
+import { defaultTimeZone, resolveTimeZone } from "./datetime/index.js";
 import { IllegalArgumentException } from "./errors.js";
-import { defaultTimeZone, resolveTimeZone } from "./time.js";
 
 export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.shuffle.partitions": "200",

@@ -8,13 +8,8 @@
  * Months and years form the month part; everything else is fixed-length micros (a day is
  * exactly 24 h, as Spark's windows assume).
  */
+import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MILLIS, MICROS_PER_MINUTE, MICROS_PER_SECOND } from "./datetime/units.js";
 import { IllegalArgumentException } from "./errors.js";
-
-export const MICROS_PER_MILLIS = 1_000;
-export const MICROS_PER_SECOND = 1_000_000;
-export const MICROS_PER_MINUTE = 60_000_000;
-export const MICROS_PER_HOUR = 3_600_000_000;
-export const MICROS_PER_DAY = 86_400_000_000;
 
 export interface ParsedInterval {
   /** Calendar months (years × 12 + months). */

@@ -13,8 +13,8 @@
  * left-align otherwise, footer when more rows exist.
  */
 import type { DataType } from "../types/datatypes.js";
+import { formatDate, formatTimestamp, MILLIS_PER_DAY, microsFromDate } from "./datetime/index.js";
 import { formatDayTimeInterval } from "./interval.js";
-import { formatDate, formatTimestamp, microsFromDate } from "./time.js";
 
 /**
  * Java's Double.toString: plain decimal for 1e-3 <= |d| < 1e7 (always with a fraction digit,
@@ -63,7 +63,7 @@ function timestampMicros(v: unknown): number {
 }
 
 function dateDays(v: unknown): number {
-  return v instanceof Date ? Math.floor(v.getTime() / 86_400_000) : Number(v);
+  return v instanceof Date ? Math.floor(v.getTime() / MILLIS_PER_DAY) : Number(v);
 }
 
 /** Cell text for a non-null value, nested values included (ToStringBase with ToPrettyString's options). */

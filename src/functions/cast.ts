@@ -3,14 +3,21 @@
  * by row. Invalid input gives NULL, or Spark's CAST_INVALID_INPUT error in ANSI mode.
  */
 import { allocValues, getValue, makeVector, nullVector, type Vector, vectorFromValues } from "../columnar/vector.js";
+import {
+  formatDate,
+  formatTimestamp,
+  localToUtcMicros,
+  MICROS_PER_DAY,
+  MICROS_PER_SECOND,
+  offsetMicros,
+  parseDate,
+  parseTimestamp,
+} from "../common/datetime/index.js";
 import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
 import { setField } from "../common/row-object.js";
-import { formatDate, formatTimestamp, localToUtcMicros, offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
 import { type DataType, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
 import type { EvalContext } from "./registry.js";
-
-const MICROS_PER_DAY = 86_400_000_000;
 
 function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
   return new ArusError(
@@ -56,14 +63,14 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
       if (to.kind === "int") return Number.isFinite(x) ? Math.trunc(x) | 0 : undefined;
       if (to.kind === "bigint") return Number.isFinite(x) ? Math.trunc(x) : undefined;
       if (to.kind === "double") return x;
-      if (to.kind === "timestamp") return Number.isFinite(x) ? Math.trunc(x * 1_000_000) : undefined;
+      if (to.kind === "timestamp") return Number.isFinite(x) ? Math.trunc(x * MICROS_PER_SECOND) : undefined;
       return undefined;
     }
     case "timestamp": {
       const m = v as number;
       if (to.kind === "date") return Math.floor((m + offsetMicros(ctx.timeZone, m)) / MICROS_PER_DAY);
-      if (to.kind === "bigint" || to.kind === "int") return Math.floor(m / 1_000_000);
-      if (to.kind === "double") return m / 1_000_000;
+      if (to.kind === "bigint" || to.kind === "int") return Math.floor(m / MICROS_PER_SECOND);
+      if (to.kind === "double") return m / MICROS_PER_SECOND;
       if (to.kind === "boolean") return m !== 0 ? 1 : 0;
       return undefined;
     }

@@ -3,14 +3,22 @@
  * read in the session time zone, as Spark does.
  */
 import { constantVector, type Vector } from "../columnar/vector.js";
-import { compilePattern } from "../common/datetime-format.js";
-import { civilFromDays, offsetMicros, parseDate, parseTimestamp } from "../common/time.js";
+import {
+  civilFromDays,
+  compilePattern,
+  MICROS_PER_DAY,
+  MICROS_PER_HOUR,
+  MICROS_PER_MINUTE,
+  MICROS_PER_SECOND,
+  offsetMicros,
+  parseDate,
+  parseTimestamp,
+} from "../common/datetime/index.js";
 import type { Expr } from "../plan/expressions.js";
 import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
-const MICROS_PER_DAY = 86_400_000_000;
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
 
 function localMicros(m: number, tz: string): number {
@@ -60,7 +68,7 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       const toResult = (micros: number | null): number | null => {
         if (micros === null) return null;
         // unix_timestamp divides toward zero (Spark's micros / 1e6 on a long).
-        if (result.kind === "bigint") return Math.trunc(micros / 1_000_000);
+        if (result.kind === "bigint") return Math.trunc(micros / MICROS_PER_SECOND);
         if (result.kind === "date") return Math.floor(localMicros(micros, tz) / MICROS_PER_DAY);
         return micros;
       };
@@ -104,7 +112,7 @@ const fromUnixtime: ScalarFunction = {
   },
   kernel: (args, n, ctx) =>
     mapRows(StringType, args, n, (s, fmt) =>
-      compilePattern((fmt as string | undefined) ?? DEFAULT_FORMAT).format((s as number) * 1_000_000, ctx.timeZone),
+      compilePattern((fmt as string | undefined) ?? DEFAULT_FORMAT).format((s as number) * MICROS_PER_SECOND, ctx.timeZone),
     ),
 };
 
@@ -185,9 +193,9 @@ register(
   field("year", (l) => civilFromDays(dayOf(l)).year),
   field("month", (l) => civilFromDays(dayOf(l)).month),
   field("dayofmonth", (l) => civilFromDays(dayOf(l)).day),
-  field("hour", (l) => Math.floor(microsOfDay(l) / 3_600_000_000)),
-  field("minute", (l) => Math.floor(microsOfDay(l) / 60_000_000) % 60),
-  field("second", (l) => Math.floor(microsOfDay(l) / 1_000_000) % 60),
+  field("hour", (l) => Math.floor(microsOfDay(l) / MICROS_PER_HOUR)),
+  field("minute", (l) => Math.floor(microsOfDay(l) / MICROS_PER_MINUTE) % 60),
+  field("second", (l) => Math.floor(microsOfDay(l) / MICROS_PER_SECOND) % 60),
   field("dayofweek", (l) => ((((dayOf(l) + 4) % 7) + 7) % 7) + 1),
   field("quarter", (l) => Math.floor((civilFromDays(dayOf(l)).month - 1) / 3) + 1),
   unixTimestamp,
@@ -198,7 +206,7 @@ register(
   contextual("current_timestamp", TimestampType, (ctx) => ctx.batchTimestampMs * 1000),
   contextual("current_date", DateType, (ctx) => Math.floor(localMicros(ctx.batchTimestampMs * 1000, ctx.timeZone) / MICROS_PER_DAY)),
   contextual("current_watermark", TimestampType, (ctx) => ctx.watermarkMs * 1000),
-  fromNumber("timestamp_seconds", 1_000_000),
+  fromNumber("timestamp_seconds", MICROS_PER_SECOND),
   fromNumber("timestamp_millis", 1_000),
   fromNumber("timestamp_micros", 1),
   dateArith("date_add", 1),

@@ -10,8 +10,8 @@
  * column on its own (EqualTo(col, true)), and AND / OR / NOT of translatable parts.
  */
 
+import { formatDate } from "../common/datetime/index.js";
 import { javaDoubleToString } from "../common/show.js";
-import { formatDate } from "../common/time.js";
 import type { Expr, Literal } from "../plan/expressions.js";
 
 const FLIP: Record<string, string> = { "=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=" };

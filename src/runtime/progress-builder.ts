@@ -3,7 +3,7 @@
  * batch's `BatchReport` into a StreamingQueryProgress (executed batch) or, at most every
  * noDataProgressEventInterval, an idle progress entry.
  */
-import { isoUtcMillis } from "../common/time.js";
+import { isoUtcMillis } from "../common/datetime/index.js";
 import type { Offset } from "../connectors/source.js";
 import type { BatchReport } from "../execution/stateful/batch-report.js";
 import type { StateOperatorMetrics } from "../execution/stateful/context.js";

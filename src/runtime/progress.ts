@@ -3,7 +3,7 @@
  * number formats (rates rounded HALF_UP to one decimal; empty maps and non-finite rates left
  * out), so tools that read Spark's progress JSON read arus's too.
  */
-import { isoUtcMillis } from "../common/time.js";
+import { isoUtcMillis } from "../common/datetime/index.js";
 import type { Offset } from "../connectors/source.js";
 import type { StateOperatorMetrics } from "../execution/stateful/context.js";
 

@@ -3,7 +3,7 @@
  * input's part in it (which one holds it back under the min policy), when each open window
  * will close, and how much was dropped as late so far.
  */
-import { isoUtcMillis } from "../common/time.js";
+import { isoUtcMillis } from "../common/datetime/index.js";
 import type { OpenGroups } from "../execution/operator.js";
 import { type BatchReport, collectOpenGroups } from "../execution/stateful/batch-report.js";
 import type { StreamingPlan } from "../planner/streaming.js";

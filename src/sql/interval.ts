@@ -1,18 +1,16 @@
+import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MILLIS, MICROS_PER_MINUTE, MICROS_PER_SECOND } from "../common/datetime/index.js";
 import { parseInterval } from "../common/interval.js";
 import type { Cursor } from "./cursor.js";
 import { monthIntervalError } from "./datatype.js";
-
-export const MICROS_PER_SECOND = 1_000_000;
-export const MICROS_PER_DAY = 86_400 * MICROS_PER_SECOND;
 
 /** Microseconds per day-time unit; months/years are counted separately. */
 const UNIT_MICROS: Readonly<Record<string, number>> = {
   WEEK: 7 * MICROS_PER_DAY,
   DAY: MICROS_PER_DAY,
-  HOUR: 3_600 * MICROS_PER_SECOND,
-  MINUTE: 60 * MICROS_PER_SECOND,
+  HOUR: MICROS_PER_HOUR,
+  MINUTE: MICROS_PER_MINUTE,
   SECOND: MICROS_PER_SECOND,
-  MILLISECOND: 1_000,
+  MILLISECOND: MICROS_PER_MILLIS,
   MICROSECOND: 1,
 };
 const UNIT_MONTHS: Readonly<Record<string, number>> = { YEAR: 12, MONTH: 1 };

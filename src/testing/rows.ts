@@ -6,8 +6,8 @@
  * compared as multisets, because streaming output order follows state-store hash order.
  */
 import type { Row } from "../api/values.js";
+import { MILLIS_PER_DAY, parseDate, parseTimestamp } from "../common/datetime/index.js";
 import { getField, hasField, setField } from "../common/row-object.js";
-import { parseDate, parseTimestamp } from "../common/time.js";
 import type { DataType, StructType } from "../types/datatypes.js";
 
 /** An expected row: an object keyed by column name, or an array in column order. */
@@ -37,7 +37,13 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
     }
     case "date": {
       const days =
-        v instanceof Date ? Math.floor(v.getTime() / 86_400_000) : typeof v === "number" ? v : typeof v === "string" ? parseDate(v) : null;
+        v instanceof Date
+          ? Math.floor(v.getTime() / MILLIS_PER_DAY)
+          : typeof v === "number"
+            ? v
+            : typeof v === "string"
+              ? parseDate(v)
+              : null;
       return days === null ? String(v) : { date: days };
     }
     case "struct": {
@@ -151,7 +157,7 @@ export function renderNorm(n: Norm): string {
   if (Array.isArray(n)) return `[${n.map(renderNorm).join(", ")}]`;
   if ("ts" in n && Object.keys(n).length === 1 && typeof n.ts === "number") return isoMicros(n.ts);
   if ("date" in n && Object.keys(n).length === 1 && typeof n.date === "number")
-    return new Date(n.date * 86_400_000).toISOString().slice(0, 10);
+    return new Date(n.date * MILLIS_PER_DAY).toISOString().slice(0, 10);
   return `{${Object.entries(n)
     .map(([k, v]) => `${k}: ${renderNorm(v as Norm)}`)
     .join(", ")}}`;

@@ -4,12 +4,12 @@ import fc from "fast-check";
 import {
   compilePattern,
   DEFAULT_TIMESTAMP_PATTERN,
+  daysFromCivil,
   formatWithPattern,
   parseWithPattern,
   unixTimestamp,
-} from "../../src/common/datetime-format.js";
+} from "../../src/common/datetime/index.js";
 import { IllegalArgumentException } from "../../src/common/errors.js";
-import { daysFromCivil } from "../../src/common/time.js";
 
 const S = 1_000_000;
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, us = 0) =>

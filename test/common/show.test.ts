@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { daysFromCivil } from "../../src/common/datetime/index.js";
 import { escapeMetaCharacters, formatCell, javaDoubleToString, showString, stringHalfWidth } from "../../src/common/show.js";
-import { daysFromCivil } from "../../src/common/time.js";
 import {
   ArrayOf,
   BinaryType,

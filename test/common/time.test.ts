@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { IllegalArgumentException } from "../../src/common/errors.js";
 import {
   civilFromDays,
   dateFromMicros,
@@ -16,7 +15,8 @@ import {
   parseDate,
   parseTimestamp,
   resolveTimeZone,
-} from "../../src/common/time.js";
+} from "../../src/common/datetime/index.js";
+import { IllegalArgumentException } from "../../src/common/errors.js";
 
 const S = 1_000_000;
 const H = 3600 * S;

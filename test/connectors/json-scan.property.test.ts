@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type Batch, rowValues } from "../../src/columnar/batch.js";
-import { parseTimestamp } from "../../src/common/time.js";
+import { parseTimestamp } from "../../src/common/datetime/index.js";
 import { isoUtcMicros } from "../../src/connectors/files/byte-values.js";
 import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
 import { type JsonReadSettings, readJsonText } from "../../src/connectors/files/json-read.js";

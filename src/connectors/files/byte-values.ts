@@ -2,7 +2,7 @@
  * Values read straight from UTF-8 bytes, shared by the byte scanners (json-scan.ts,
  * csv-scan.ts): Buffer's slice decoders and ISO-8601 UTC timestamps parsed in place.
  */
-import { daysFromCivil, isValidDate, MICROS_PER_SECOND, SECONDS_PER_DAY } from "../../common/time.js";
+import { daysFromCivil, isValidDate, MICROS_PER_SECOND, SECONDS_PER_DAY } from "../../common/datetime/index.js";
 
 /**
  * Buffer's own slice decoders (what `toString(encoding, start, end)` calls after checking its

@@ -4,8 +4,7 @@
  * `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` in the session zone (millisecond precision, `Z` for UTC) and
  * `yyyy-MM-dd`. The `timestampFormat` / `dateFormat` options switch both ways to a pattern.
  */
-import { compilePattern } from "../../common/datetime-format.js";
-import { formatDate, inTimestampRange, MICROS_PER_DAY, parseDate, parseTimestamp } from "../../common/time.js";
+import { compilePattern, formatDate, inTimestampRange, MICROS_PER_DAY, parseDate, parseTimestamp } from "../../common/datetime/index.js";
 import type { SourceOptions } from "./options.js";
 
 export const DEFAULT_WRITE_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";

@@ -3,9 +3,9 @@
  * paths, type inference (int → bigint → double → date → timestamp → string) and value parsing.
  */
 import { dirname, resolve, sep } from "node:path";
+import { formatDate, formatTimestamp, parseDate, parseTimestamp } from "../../common/datetime/index.js";
 import { AnalysisException } from "../../common/errors.js";
 import { formatDouble } from "../../common/number-format.js";
-import { formatDate, formatTimestamp, parseDate, parseTimestamp } from "../../common/time.js";
 import { widerNumeric } from "../../types/coercion.js";
 import {
   type DataType,

@@ -1,22 +1,12 @@
 /**
- * Parsing with a compiled Spark datetime pattern (the tokens come from datetime-format.ts):
+ * Parsing with a compiled Spark datetime pattern (the tokens come from pattern-tokens.ts):
  * strict, case-insensitive, fields range-checked; a mismatch gives null.
  */
 
-import type { Tok } from "./datetime-format.js";
-import { MONTHS } from "./datetime-formatter.js";
-import {
-  civilFromDays,
-  daysFromCivil,
-  getZone,
-  isLeapYear,
-  isValidDate,
-  localSecondsToUtc,
-  MICROS_PER_SECOND,
-  offsetId,
-  SECONDS_PER_DAY,
-  type Zone,
-} from "./time.js";
+import { civilFromDays, daysFromCivil, isLeapYear, isValidDate } from "./calendar.js";
+import { MONTHS, type Tok } from "./pattern-tokens.js";
+import { MICROS_PER_SECOND, SECONDS_PER_DAY } from "./units.js";
+import { getZone, localSecondsToUtc, offsetId, type Zone } from "./zones.js";
 
 // ------------------------------------------------------------------------------------------------
 // Parsing

@@ -1,46 +1,18 @@
 /**
- * Spark datetime patterns (`date_format`, `to_timestamp`, `unix_timestamp`, `from_unixtime`,
- * CSV/JSON `timestampFormat`): the java.time DateTimeFormatter subset Spark 3+/4 documents, with
- * Spark's own rules on top (DateTimeFormatterHelper):
- * - `y` means proleptic year (`u`) unless the pattern has an era `G`.
- * - Week-based letters `Y W w u e c` and `A B n N p` are rejected; 5-letter text forms
- *   (`MMMMM`, `EEEEE`, ...) and 7+ `y` are rejected.
- * - Parsing is case-insensitive and STRICT (fields range-checked, `Feb 30` fails, the whole text
- *   must be consumed), missing fields default to 1970-01-01 00:00:00, `S..S` accepts 1..n digits,
- *   `E F q Q` are not allowed for parsing. A mismatch gives null (Spark's non-ANSI result).
- * - Adjacent numeric fields (`yyyyMMdd`) use java.time's adjacent value parsing.
- *
- * Supported letters: G y u(=y, internal) D M L d Q q E a h K k H m s S VV z v O X x Z, `'text'`,
- * `''`, and optional sections `[...]`.
- * Not supported (throw): F (aligned week), zone names other than via Intl (see zoneName).
+ * The tokens of a Spark datetime pattern (see pattern.ts for the rules): the lexer, Spark's and
+ * java.time's checks on letters and counts, and the month names both directions share.
  */
-import { formatWith } from "./datetime-formatter.js";
-import { parseWith } from "./datetime-parser.js";
-import { IllegalArgumentException } from "./errors.js";
-import { MICROS_PER_SECOND } from "./time.js";
-
-export const DEFAULT_TIMESTAMP_PATTERN = "yyyy-MM-dd HH:mm:ss";
-
-export interface CompiledPattern {
-  readonly pattern: string;
-  /** Formats a timestamp (micros) in zone `tz`. */
-  format(micros: number, tz: string): string;
-  /** Parses text to micros, with `tz` for text without a zone; null when the text does not match. */
-  parse(s: string, tz: string): number | null;
-}
+import { IllegalArgumentException } from "../errors.js";
 
 export type Tok = { k: "lit"; text: string } | { k: "f"; c: string; n: number } | { k: "opt"; toks: Tok[] };
 
-function patternError(pattern: string, detail: string): IllegalArgumentException {
+export function patternError(pattern: string, detail: string): IllegalArgumentException {
   return new IllegalArgumentException(`[INVALID_DATETIME_PATTERN] Unrecognized datetime pattern: ${pattern}. ${detail}`);
 }
 
-// ------------------------------------------------------------------------------------------------
-// Pattern compilation
-
 const KNOWN = "GyuDMLdQqEahKkHmsSVzvOXxZF";
 
-function lex(pattern: string): Tok[] {
+export function lex(pattern: string): Tok[] {
   const stack: Tok[][] = [[]];
   const push = (t: Tok) => {
     const top = stack[stack.length - 1]!;
@@ -101,7 +73,7 @@ function walk(toks: Tok[], fn: (t: Tok & { k: "f" }) => void): void {
 }
 
 /** Spark's and java.time's checks on letters and counts; rewrites y → u when there is no G. */
-function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parseProblem: string | null } {
+export function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parseProblem: string | null } {
   let hasEra = false;
   let parseProblem: string | null = null;
   walk(toks, (t) => {
@@ -136,43 +108,17 @@ function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parseProblem
   return { hasEra, parseProblem };
 }
 
-const cache = new Map<string, CompiledPattern>();
-const MAX_CACHED = 128;
-
-/** Compiles (and caches) a Spark datetime pattern. Invalid patterns throw IllegalArgumentException. */
-export function compilePattern(pattern: string): CompiledPattern {
-  let p = cache.get(pattern);
-  if (p === undefined) {
-    const toks = lex(pattern);
-    const { parseProblem } = validate(pattern, toks);
-    p = {
-      pattern,
-      format: (micros, tz) => formatWith(toks, micros, tz),
-      parse: (s, tz) => {
-        if (parseProblem !== null) {
-          throw patternError(pattern, `Illegal pattern character for parsing: '${parseProblem}'.`);
-        }
-        return parseWith(toks, s, tz);
-      },
-    };
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-    cache.set(pattern, p);
-  }
-  return p;
-}
-
-/** `date_format(ts, pattern)`. */
-export function formatWithPattern(micros: number, pattern: string, tz: string): string {
-  return compilePattern(pattern).format(micros, tz);
-}
-
-/** `to_timestamp(s, pattern)`: micros or null. */
-export function parseWithPattern(s: string, pattern: string, tz: string): number | null {
-  return compilePattern(pattern).parse(s, tz);
-}
-
-/** `unix_timestamp(s, pattern)`: whole seconds (floor) or null. */
-export function unixTimestamp(s: string, tz: string, pattern = DEFAULT_TIMESTAMP_PATTERN): number | null {
-  const m = compilePattern(pattern).parse(s, tz);
-  return m === null ? null : Math.floor(m / MICROS_PER_SECOND);
-}
+export const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];

@@ -1,28 +1,14 @@
 /**
- * Formatting with a compiled Spark datetime pattern (the tokens come from datetime-format.ts):
+ * Formatting with a compiled Spark datetime pattern (the tokens come from pattern-tokens.ts):
  * one field at a time, in the session time zone.
  */
 
-import type { Tok } from "./datetime-format.js";
-import { IllegalArgumentException } from "./errors.js";
-import { type Civil, civilFromDays, daysFromCivil, getZone, SECONDS_PER_DAY, splitMicros, type Zone } from "./time.js";
-// ------------------------------------------------------------------------------------------------
-// Formatting
+import { IllegalArgumentException } from "../errors.js";
+import { type Civil, civilFromDays, daysFromCivil, splitMicros } from "./calendar.js";
+import { MONTHS, type Tok } from "./pattern-tokens.js";
+import { SECONDS_PER_DAY } from "./units.js";
+import { getZone, type Zone } from "./zones.js";
 
-export const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const QUARTERS = ["1st quarter", "2nd quarter", "3rd quarter", "4th quarter"];
 
