@@ -9,11 +9,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-type Files = typeof import("../src/connectors/files/json-scan.js") &
-  typeof import("../src/connectors/files/json-read.js") &
-  typeof import("../src/connectors/files/csv-scan.js") &
-  typeof import("../src/connectors/files/csv-read.js") &
-  typeof import("../src/connectors/files/csv-options.js") &
+type Files = typeof import("../src/connectors/files/json/json-scan.js") &
+  typeof import("../src/connectors/files/json/json-read.js") &
+  typeof import("../src/connectors/files/csv/csv-scan.js") &
+  typeof import("../src/connectors/files/csv/csv-read.js") &
+  typeof import("../src/connectors/files/csv/csv-options.js") &
   typeof import("../src/connectors/files/datetime-text.js") &
   typeof import("../src/connectors/files/options.js") &
   typeof import("../src/sql/datatype.js");
@@ -22,11 +22,11 @@ async function load(): Promise<Files> {
   const dist = path.resolve(import.meta.dirname, "../dist");
   const mods = await Promise.all(
     [
-      "connectors/files/json-scan.js",
-      "connectors/files/json-read.js",
-      "connectors/files/csv-scan.js",
-      "connectors/files/csv-read.js",
-      "connectors/files/csv-options.js",
+      "connectors/files/json/json-scan.js",
+      "connectors/files/json/json-read.js",
+      "connectors/files/csv/csv-scan.js",
+      "connectors/files/csv/csv-read.js",
+      "connectors/files/csv/csv-options.js",
       "connectors/files/datetime-text.js",
       "connectors/files/options.js",
       "sql/datatype.js",

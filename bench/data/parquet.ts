@@ -10,8 +10,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
-import { readJsonBytes } from "../../src/connectors/files/json-scan.js";
-import { encodeParquet } from "../../src/connectors/files/parquet.js";
+import { readJsonBytes } from "../../src/connectors/files/json/json-scan.js";
+import { encodeParquet } from "../../src/connectors/files/parquet/parquet.js";
 import { parseSchema } from "../../src/sql/datatype.js";
 import { AUCTION_SCHEMA, BID_SCHEMA, ORDER_SCHEMA, PERSON_SCHEMA, PRODUCT_SCHEMA } from "../arus/queries.js";
 import { defaultOutDir, generate, type Manifest } from "./generate.js";

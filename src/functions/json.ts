@@ -1,6 +1,6 @@
 /**
  * from_json / to_json. `from_json(str, schema)` joins the batch's strings into one buffer and
- * runs the JSON-lines byte scanner (connectors/files/json-scan.ts) over it, straight into the
+ * runs the JSON-lines byte scanner (connectors/files/json/json-scan.ts) over it, straight into the
  * struct's columns; Spark's PERMISSIVE result for a malformed value (a struct of nulls), null
  * for a null or blank input. `to_json(struct)` writes Spark's JSON text (nulls omitted). The
  * schema argument is a literal: Spark's schema JSON (the `F.from_json` API turns DDL or a
@@ -10,8 +10,8 @@ import { type Batch, concatBatches, makeBatch } from "../columnar/batch.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
-import { readJsonBytes } from "../connectors/files/json-scan.js";
-import { encodeJsonLines } from "../connectors/files/json-write.js";
+import { readJsonBytes } from "../connectors/files/json/json-scan.js";
+import { encodeJsonLines } from "../connectors/files/json/json-write.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { schemaFromJson } from "../connectors/table/schema-json.js";
 import type { Expr } from "../plan/expressions.js";

@@ -5,9 +5,9 @@ import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { type Batch, rowValues } from "../../src/columnar/batch.js";
 import { parallelScanCounters, setScanThreads } from "../../src/connectors/files/decode-pool.js";
-import { lineAlignedRanges, readJsonRanges } from "../../src/connectors/files/json-parallel.js";
-import { readJsonBytes } from "../../src/connectors/files/json-scan.js";
-import { jsonReadSettings } from "../../src/connectors/files/json-settings.js";
+import { lineAlignedRanges, readJsonRanges } from "../../src/connectors/files/json/json-parallel.js";
+import { readJsonBytes } from "../../src/connectors/files/json/json-scan.js";
+import { jsonReadSettings } from "../../src/connectors/files/json/json-settings.js";
 import { SourceOptions } from "../../src/connectors/files/options.js";
 import { parseSchema } from "../../src/sql/datatype.js";
 

@@ -8,8 +8,8 @@ import { type Batch, rowValues } from "../../src/columnar/batch.js";
 import { parseTimestamp } from "../../src/common/datetime/index.js";
 import { isoUtcMicros } from "../../src/connectors/files/byte-values.js";
 import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
-import { type JsonReadSettings, readJsonText } from "../../src/connectors/files/json-read.js";
-import { readJsonBytes } from "../../src/connectors/files/json-scan.js";
+import { type JsonReadSettings, readJsonText } from "../../src/connectors/files/json/json-read.js";
+import { readJsonBytes } from "../../src/connectors/files/json/json-scan.js";
 import { parseSchema } from "../../src/sql/datatype.js";
 import { isoTimestamp } from "./arbitraries.js";
 

@@ -8,8 +8,8 @@ import type { Batch } from "../../columnar/batch.js";
 import { batchTransferList } from "../../columnar/transfer.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import type { DecodeRequest } from "./decode-pool.js";
-import { readJsonBytes } from "./json-scan.js";
-import { jsonReadSettings } from "./json-settings.js";
+import { readJsonBytes } from "./json/json-scan.js";
+import { jsonReadSettings } from "./json/json-settings.js";
 import { SourceOptions } from "./options.js";
 
 function decode(r: DecodeRequest): Batch[] {

@@ -1,5 +1,8 @@
 /**
- * File sources and sinks: json, csv, text, parquet.
+ * File sources and sinks: json, csv, text, parquet. One folder per format (`json/`, `csv/`,
+ * `parquet/`, `text/`: its schema inference, decoding and writing); what the formats share
+ * (paths, partitions, options, datetime text, value builders, line splitting, the decode pool)
+ * sits here beside the format-independent `reader.ts` and `writer.ts`.
  *
  *   listInputFiles[Sync](path)                 data files under a path (PATH_NOT_FOUND if missing)
  *   inferFileSchema[Sync](format, files, opts, tz)  Spark-style inference (+ partition columns)
@@ -12,4 +15,5 @@ export { setScanThreads } from "./decode-pool.js";
 export { type FileFormat, fileFormat } from "./format.js";
 export { listInputFiles, listInputFilesSync } from "./paths.js";
 export { inferFileSchema, inferFileSchemaSync, readFile, readFiles } from "./reader.js";
+export { TEXT_SCHEMA } from "./text/text.js";
 export { type SaveMode, writeFiles } from "./writer.js";

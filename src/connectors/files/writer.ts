@@ -12,15 +12,15 @@ import { type Batch, takeBatch } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
 import { AnalysisException, IllegalArgumentException, withPath } from "../../common/errors.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
-import { csvWriteOptions } from "./csv-options.js";
-import { encodeCsv } from "./csv-write.js";
+import { csvWriteOptions } from "./csv/csv-options.js";
+import { encodeCsv } from "./csv/csv-write.js";
 import { dateTimeText } from "./datetime-text.js";
 import { checkWritable, type FileFormat, fileFormat } from "./format.js";
-import { encodeJsonLines } from "./json-write.js";
+import { encodeJsonLines } from "./json/json-write.js";
 import { effectiveZone, SourceOptions } from "./options.js";
-import { encodeParquet, parquetCodec, parquetExtension } from "./parquet.js";
+import { encodeParquet, parquetCodec, parquetExtension } from "./parquet/parquet.js";
 import { escapePathName, partitionDirValue } from "./partitions.js";
-import { checkTextSchema, encodeText } from "./text.js";
+import { checkTextSchema, encodeText } from "./text/text.js";
 
 export type SaveMode = "append" | "overwrite" | "error" | "errorifexists" | "ignore";
 

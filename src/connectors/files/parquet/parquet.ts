@@ -9,13 +9,13 @@
  */
 import * as arrow from "apache-arrow";
 import * as pw from "parquet-wasm";
-import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArrowSchema } from "../../columnar/arrow.js";
-import { type Batch, makeBatch } from "../../columnar/batch.js";
-import { nullVector, type Vector } from "../../columnar/vector.js";
-import { AnalysisException, ArusError } from "../../common/errors.js";
-import { widensNumerically } from "../../types/coercion.js";
-import { ArrayOf, type DataType, field, MapOf, StructOf, type StructType, sqlTypeName, typesEqual } from "../../types/datatypes.js";
-import { readInputBytes, readInputBytesSync } from "./lines.js";
+import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArrowSchema } from "../../../columnar/arrow.js";
+import { type Batch, makeBatch } from "../../../columnar/batch.js";
+import { nullVector, type Vector } from "../../../columnar/vector.js";
+import { AnalysisException, ArusError } from "../../../common/errors.js";
+import { widensNumerically } from "../../../types/coercion.js";
+import { ArrayOf, type DataType, field, MapOf, StructOf, type StructType, sqlTypeName, typesEqual } from "../../../types/datatypes.js";
+import { readInputBytes, readInputBytesSync } from "../lines.js";
 
 const ROW_GROUP_ROWS = 65_536;
 

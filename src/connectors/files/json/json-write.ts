@@ -3,12 +3,12 @@
  * doubles in Java's notation (`1.0`, `1.0E10`, `"NaN"`), timestamps as
  * `yyyy-MM-dd'T'HH:mm:ss.SSSXXX` in the session zone, dates `yyyy-MM-dd`, binary as base64.
  */
-import type { Batch } from "../../columnar/batch.js";
-import { isValid, type Vector } from "../../columnar/vector.js";
-import { formatDouble } from "../../common/number-format.js";
-import { setField } from "../../common/row-object.js";
-import type { DataType, StructType } from "../../types/datatypes.js";
-import type { DateTimeText } from "./datetime-text.js";
+import type { Batch } from "../../../columnar/batch.js";
+import { isValid, type Vector } from "../../../columnar/vector.js";
+import { formatDouble } from "../../../common/number-format.js";
+import { setField } from "../../../common/row-object.js";
+import type { DataType, StructType } from "../../../types/datatypes.js";
+import type { DateTimeText } from "../datetime-text.js";
 
 type ValueWriter = (v: unknown) => string;
 

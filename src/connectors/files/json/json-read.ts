@@ -5,15 +5,15 @@
  * values are converted straight into column builders; a reused scratch row lets DROPMALFORMED
  * discard a record before it lands.
  */
-import type { Batch } from "../../columnar/batch.js";
-import type { StructType } from "../../types/datatypes.js";
-import { RowBatches } from "./builders.js";
-import type { DateTimeText } from "./datetime-text.js";
+import type { Batch } from "../../../columnar/batch.js";
+import type { StructType } from "../../../types/datatypes.js";
+import { RowBatches } from "../builders.js";
+import type { DateTimeText } from "../datetime-text.js";
+import { splitLines } from "../lines.js";
+import { corruptColumnIndex, malformedRecordError } from "../malformed.js";
+import type { ParseMode } from "../options.js";
+import { FAIL } from "../text-values.js";
 import { fieldReader, type JsonConverter, jsonConverter, nestsTooDeep, parseJsonExact } from "./json-values.js";
-import { splitLines } from "./lines.js";
-import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
-import type { ParseMode } from "./options.js";
-import { FAIL } from "./text-values.js";
 
 export interface JsonReadSettings {
   readonly mode: ParseMode;

@@ -5,7 +5,7 @@
  * from the header (blank → `_cN`, duplicates get their index appended) or are `_c0.._cN`.
  */
 
-import { widerNumeric } from "../../types/coercion.js";
+import { widerNumeric } from "../../../types/coercion.js";
 import {
   BooleanType,
   type DataType,
@@ -19,12 +19,12 @@ import {
   StructOf,
   type StructType,
   TimestampType,
-} from "../../types/datatypes.js";
+} from "../../../types/datatypes.js";
+import type { DateTimeText } from "../datetime-text.js";
+import { parseJavaBoolean, parseJavaDouble, parseJavaInt, parseJavaLong } from "../text-values.js";
 import type { CsvReadOptions } from "./csv-options.js";
 import { tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
-import type { DateTimeText } from "./datetime-text.js";
-import { parseJavaBoolean, parseJavaDouble, parseJavaInt, parseJavaLong } from "./text-values.js";
 
 const LADDER: readonly DataType[] = [IntegerType, LongType, DoubleType, DateType, TimestampType, BooleanType, StringType];
 const STRICT_DATE = /^[+-]?\d{4,}-\d{2}-\d{2}$/;

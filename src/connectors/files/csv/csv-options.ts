@@ -1,6 +1,7 @@
 /** CSV options with Spark's defaults (CSVOptions), split into read and write views. */
+
+import { corruptColumnName, type ParseMode, parseMode, type SourceOptions } from "../options.js";
 import type { CsvSyntax } from "./csv-tokenizer.js";
-import { corruptColumnName, type ParseMode, parseMode, type SourceOptions } from "./options.js";
 
 export interface CsvReadOptions {
   readonly syntax: CsvSyntax;

@@ -7,12 +7,12 @@
  * a top-level array — sends that one line to `JSON.parse` (JsonRows.parseLine), which stays the
  * reference: the two paths give the same rows (test/connectors/json-scan.test.ts checks it).
  */
-import type { Batch } from "../../columnar/batch.js";
-import type { StructType } from "../../types/datatypes.js";
-import { asBytes, type Bytes, isoUtcMicros } from "./byte-values.js";
+import type { Batch } from "../../../columnar/batch.js";
+import type { StructType } from "../../../types/datatypes.js";
+import { asBytes, type Bytes, isoUtcMicros } from "../byte-values.js";
+import { decodeText } from "../lines.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
 import { LongText } from "./json-values.js";
-import { decodeText } from "./lines.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

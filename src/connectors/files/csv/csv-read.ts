@@ -5,14 +5,14 @@
  * from the column count, makes the record malformed; PERMISSIVE keeps the parsed tokens.
  * `CsvRows` is shared with the byte scanner (csv-scan.ts), which fills the same scratch row.
  */
-import type { Batch } from "../../columnar/batch.js";
-import type { StructType } from "../../types/datatypes.js";
-import { RowBatches } from "./builders.js";
+import type { Batch } from "../../../columnar/batch.js";
+import type { StructType } from "../../../types/datatypes.js";
+import { RowBatches } from "../builders.js";
+import type { DateTimeText } from "../datetime-text.js";
+import { corruptColumnIndex, malformedRecordError } from "../malformed.js";
+import { type Converted, FAIL, textConverter } from "../text-values.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
-import type { DateTimeText } from "./datetime-text.js";
-import { corruptColumnIndex, malformedRecordError } from "./malformed.js";
-import { type Converted, FAIL, textConverter } from "./text-values.js";
 
 /** The rows of one CSV file being read: scratch row, parse-mode handling, builders and batches. */
 export class CsvRows {

@@ -7,11 +7,11 @@
  * then reports it with its true line number.
  */
 import { open, stat } from "node:fs/promises";
-import type { Batch } from "../../columnar/batch.js";
-import { WorkerCrashError } from "../../common/worker-pool.js";
-import type { StructType } from "../../types/datatypes.js";
-import { asBytes } from "./byte-values.js";
-import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads, setScanThreads } from "./decode-pool.js";
+import type { Batch } from "../../../columnar/batch.js";
+import { WorkerCrashError } from "../../../common/worker-pool.js";
+import type { StructType } from "../../../types/datatypes.js";
+import { asBytes } from "../byte-values.js";
+import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads, setScanThreads } from "../decode-pool.js";
 import type { JsonReadSettings } from "./json-read.js";
 import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
 

@@ -4,13 +4,13 @@
  * escape char, values trimmed by default, null as `nullValue` (""), empty string as `""`,
  * timestamps `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`, doubles in Java notation.
  */
-import type { Batch } from "../../columnar/batch.js";
-import type { Vector } from "../../columnar/vector.js";
-import { formatDouble } from "../../common/number-format.js";
-import type { DataType, StructType } from "../../types/datatypes.js";
+import type { Batch } from "../../../columnar/batch.js";
+import type { Vector } from "../../../columnar/vector.js";
+import { formatDouble } from "../../../common/number-format.js";
+import type { DataType, StructType } from "../../../types/datatypes.js";
+import type { DateTimeText } from "../datetime-text.js";
+import { integerText } from "../json/json-write.js";
 import type { CsvWriteOptions } from "./csv-options.js";
-import type { DateTimeText } from "./datetime-text.js";
-import { integerText } from "./json-write.js";
 
 function textOf(type: DataType, dt: DateTimeText): (v: unknown) => string {
   switch (type.kind) {

@@ -9,14 +9,14 @@
  * or non-ASCII separator, quote, escape or comment) take the text path (`readCsvText`) for the
  * whole file. Both paths give the same rows (test/connectors/csv-scan.property.test.ts).
  */
-import type { Batch } from "../../columnar/batch.js";
-import type { StructType } from "../../types/datatypes.js";
-import { asBytes, type Bytes, isoUtcMicros } from "./byte-values.js";
+import type { Batch } from "../../../columnar/batch.js";
+import type { StructType } from "../../../types/datatypes.js";
+import { asBytes, type Bytes, isoUtcMicros } from "../byte-values.js";
+import type { DateTimeText } from "../datetime-text.js";
+import { decodeText } from "../lines.js";
+import { FAIL } from "../text-values.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvRows, readCsvText } from "./csv-read.js";
-import type { DateTimeText } from "./datetime-text.js";
-import { decodeText } from "./lines.js";
-import { FAIL } from "./text-values.js";
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -5,10 +5,10 @@
  * zone (integers are epoch seconds), BINARY is base64. A mismatch yields FAIL (malformed).
  */
 
-import { setField } from "../../common/row-object.js";
-import type { DataType } from "../../types/datatypes.js";
-import type { DateTimeText } from "./datetime-text.js";
-import { type Converted, FAIL } from "./text-values.js";
+import { setField } from "../../../common/row-object.js";
+import type { DataType } from "../../../types/datatypes.js";
+import type { DateTimeText } from "../datetime-text.js";
+import { type Converted, FAIL } from "../text-values.js";
 
 export type JsonConverter = (v: unknown) => Converted;
 

@@ -17,11 +17,11 @@ import {
   StringType,
   StructOf,
   type StructType,
-} from "../../types/datatypes.js";
+} from "../../../types/datatypes.js";
+import { splitLines } from "../lines.js";
+import { malformedRecordError } from "../malformed.js";
+import type { ParseMode } from "../options.js";
 import { MAX_JSON_NESTING } from "./json-values.js";
-import { splitLines } from "./lines.js";
-import { malformedRecordError } from "./malformed.js";
-import type { ParseMode } from "./options.js";
 
 type Atom = { readonly k: "null" | "bigint" | "double" | "string" | "boolean" };
 type Shape = Atom | { readonly k: "struct"; readonly fields: Map<string, Shape> } | { readonly k: "array"; elem: Shape };
