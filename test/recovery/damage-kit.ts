@@ -10,7 +10,7 @@
  * - anything else is a failure of the suite: a silent difference, or an error that does not
  *   say which file is at fault.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { functions as F, Session } from "../../src/index.js";
 
@@ -41,15 +41,22 @@ const PROVIDER_CONF: Record<Provider, Record<string, string>> = {
 };
 
 const T0 = Date.UTC(2024, 0, 1);
-/** Files of phase 1 (11 batches: maintenance writes snapshots after the 10th) and phase 2. */
-export const PHASE1_FILES = 12;
+/**
+ * Files of phase 1 (one batch each; maintenance runs every 10th batch, so 31 batches leave three
+ * snapshots: enough to delete a middle one or swap two) and phase 2.
+ */
+export const PHASE1_FILES = 31;
 export const PHASE2_FILES = 3;
+
+/** Input file f: six rows, two per key, in event time [T0 + 5 s·f, T0 + 5 s·(f+1)). */
+function inputRows(f: number): { k: string; ts: number }[] {
+  return Array.from({ length: 6 }, (_, j) => ({ k: `k${(f + j) % 3}`, ts: T0 + f * 5000 + j * 700 }));
+}
 
 function writeInput(dir: string, from: number, to: number): void {
   mkdirSync(dir, { recursive: true });
   for (let f = from; f < to; f++) {
-    const lines: string[] = [];
-    for (let j = 0; j < 6; j++) lines.push(JSON.stringify({ k: `k${(f + j) % 3}`, ts: new Date(T0 + f * 5000 + j * 700).toISOString() }));
+    const lines = inputRows(f).map((r) => JSON.stringify({ k: r.k, ts: new Date(r.ts).toISOString() }));
     writeFileSync(path.join(dir, `f${String(f).padStart(3, "0")}.json`), `${lines.join("\n")}\n`);
   }
 }
@@ -124,13 +131,52 @@ async function output(sc: Scenario, l: Layout): Promise<string[]> {
   return rows.map((r) => JSON.stringify(r)).sort();
 }
 
-/** Copy a phase-1 snapshot (checkpoint, output, input, deliveries) to `root`. */
-export function copyLayout(from: Layout, root: string): Layout {
-  const l = layout(root);
-  for (const d of ["in", "ckpt", "out"])
-    if (existsSync(path.join(from.root, d))) cpSync(path.join(from.root, d), path.join(root, d), { recursive: true });
-  for (const [k, v] of from.delivered) l.delivered.set(k, v);
-  return l;
+/**
+ * Keep a copy of the phase-1 state of `l` (checkpoint, output, input, deliveries) beside it.
+ * The logs hold absolute paths (the file source's log lists input files, the sink's manifest its
+ * output files), so every run happens at `l`'s own paths: a case restores the copy into place.
+ */
+export function saveSnapshot(l: Layout): Layout {
+  const snap = layout(`${l.root}.snapshot`);
+  cpSync(l.root, snap.root, { recursive: true });
+  for (const [k, v] of l.delivered) snap.delivered.set(k, v);
+  return snap;
+}
+
+/** Put the snapshot back at `l` (whatever a case left there is removed). */
+export function restoreSnapshot(snap: Layout, l: Layout): void {
+  rmSync(l.root, { recursive: true, force: true });
+  cpSync(snap.root, l.root, { recursive: true });
+  l.delivered.clear();
+  for (const [k, v] of snap.delivered) l.delivered.set(k, v);
+}
+
+/**
+ * What the workload must output after phase 2, computed from the input alone: the count of
+ * every (10-second window, key) the final watermark closed. The undamaged run must equal it,
+ * so a baseline that is itself wrong cannot make a damaged run look right.
+ */
+export function expectedOutput(): string[] {
+  const counts = new Map<string, number>();
+  let maxTs = 0;
+  for (let f = 0; f < PHASE1_FILES + PHASE2_FILES; f++) {
+    for (const { k, ts } of inputRows(f)) {
+      maxTs = Math.max(maxTs, ts);
+      const start = Math.floor((ts - T0) / 10_000) * 10_000 + T0;
+      const key = `${start}|${k}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const watermark = maxTs - 5_000;
+  const out: string[] = [];
+  for (const [key, n] of counts) {
+    const [start, k] = key.split("|");
+    const s = Number(start);
+    if (s + 10_000 > watermark) continue;
+    const w = { start: new Date(s).toISOString(), end: new Date(s + 10_000).toISOString() };
+    out.push(JSON.stringify({ window: w, k, count: n }));
+  }
+  return out.sort();
 }
 
 // ----------------------------------------------------------------------------- file kinds
@@ -199,6 +245,12 @@ export const FILE_KINDS: readonly FileKind[] = [
     future: bump,
   },
   {
+    name: "state write record",
+    applies: () => true,
+    files: (l) => numbered(path.join(l.ckpt, "state", "0", "_metadata", "writes"), /^(\d+)$/),
+    future: bump,
+  },
+  {
     name: "operator metadata",
     applies: () => true,
     files: (l) => [path.join(l.ckpt, "state", "0", "_metadata", "metadata")],
@@ -219,11 +271,23 @@ export const FILE_KINDS: readonly FileKind[] = [
   { name: "lock", applies: () => true, files: (l) => [path.join(l.ckpt, ".arus-lock")], future: null },
 ];
 
+/** Whether `damage` applies to the kind's files in `l` (a single file has no middle, neighbour or future version). */
+export function damageApplies(kind: FileKind, damage: Damage, l: Layout): boolean {
+  if (kind.name === "lock") return !["delete middle", "future version", "swap with neighbour"].includes(damage);
+  const n = kind.files(l).length;
+  if (n === 0) return false;
+  if (damage === "delete middle") return n >= 3;
+  if (damage === "future version") return kind.future !== null;
+  if (damage === "swap with neighbour") return n >= 2;
+  return true;
+}
+
 /**
  * Apply `damage` to the kind's files in `l`. Returns the files the error may name (the damaged
  * one, and for a swap its neighbour), or null when the damage does not apply to this kind.
  */
 export function applyDamage(kind: FileKind, damage: Damage, l: Layout): string[] | null {
+  if (!damageApplies(kind, damage, l)) return null;
   if (kind.name === "lock") {
     // A lock left by a killed process (a pid above pid_max), then damaged.
     const lock = path.join(l.ckpt, ".arus-lock");
@@ -332,12 +396,12 @@ export async function runCase(
   kind: FileKind,
   damage: Damage,
   snapshot: Layout,
-  root: string,
+  l: Layout,
   expected: readonly string[],
 ): Promise<CaseResult> {
-  const l = copyLayout(snapshot, root);
-  const damaged = applyDamage(kind, damage, l);
-  if (damaged === null) return { outcome: "n/a", detail: "" };
+  if (!damageApplies(kind, damage, snapshot)) return { outcome: "n/a", detail: "" };
+  restoreSnapshot(snapshot, l);
+  const damaged = applyDamage(kind, damage, l)!;
   try {
     const got = await phase2(sc, l);
     if (JSON.stringify(got) === JSON.stringify(expected)) return { outcome: "recovers", detail: "" };
@@ -346,19 +410,20 @@ export async function runCase(
     const msg = (e as Error).message ?? String(e);
     if (namesFile(msg, damaged, l)) return { outcome: "stops", detail: msg };
     return { outcome: "UNNAMED ERROR", detail: `${damaged.join(", ")}: ${msg}` };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
   }
 }
 
-function diff(a: readonly string[], b: readonly string[]): string {
-  const sa = new Set(a);
-  const sb = new Set(b);
-  const missing = a.filter((x) => !sb.has(x));
-  const extra = b.filter((x) => !sa.has(x));
-  return `missing ${missing.slice(0, 2).join(" ")} extra ${extra.slice(0, 2).join(" ")}`;
+/** Rows of `a` not in `b`, counting repeats (a duplicated row shows as extra). */
+function minus(a: readonly string[], b: readonly string[]): string[] {
+  const left = new Map<string, number>();
+  for (const x of b) left.set(x, (left.get(x) ?? 0) + 1);
+  return a.filter((x) => {
+    const n = left.get(x) ?? 0;
+    if (n > 0) left.set(x, n - 1);
+    return n === 0;
+  });
 }
 
-export function isFileEntry(p: string): boolean {
-  return existsSync(p) && statSync(p).isFile();
+function diff(a: readonly string[], b: readonly string[]): string {
+  return `missing ${minus(a, b).slice(0, 2).join(" ")} extra ${minus(b, a).slice(0, 2).join(" ")}`;
 }

@@ -76,10 +76,34 @@ export class FileStreamSourceLog {
     this.latest = Math.max(this.latest, id);
   }
 
-  /** Entries of offsets in [from, to], in offset order. */
+  /**
+   * Stop, naming the missing file, if the offset log handed out log offset `offset` but this
+   * log does not reach it (its newest file was lost): the offset would be given to other files,
+   * which the engine then takes as already processed.
+   */
+  checkReaches(offset: number): void {
+    if (this.dir && offset > this.latest) {
+      const missing = join(this.dir, String(this.latest + 1));
+      throw logCorrupt(
+        missing,
+        `the file is missing: the offset log says log offset ${offset} was handed out, but this log ends at ${this.latest < 0 ? "no offset" : `offset ${this.latest}`}`,
+      );
+    }
+  }
+
+  /** Entries of offsets in [from, to], in offset order; an offset with no entries is a lost file. */
   get(from: number, to: number): FileEntry[] {
     const out: FileEntry[] = [];
-    for (let id = Math.max(0, from); id <= to; id++) out.push(...(this.batches.get(id) ?? []));
+    for (let id = Math.max(0, from); id <= to; id++) {
+      const b = this.batches.get(id);
+      if (b === undefined && this.dir) {
+        throw logCorrupt(
+          join(this.dir, String(id)),
+          `the file is missing: log offset ${id} is part of offsets ${from}..${to}, which a batch reads`,
+        );
+      }
+      out.push(...(b ?? []));
+    }
     return out;
   }
 
