@@ -34,8 +34,9 @@ export interface Scenario {
   readonly provider: Provider;
 }
 
+/** The row store, the columnar aggregation store (the in-memory default) and lmdb (rows on disk). */
 const PROVIDER_CONF: Record<Provider, Record<string, string>> = {
-  row: {},
+  row: { "arus.state.aggregation.columnar": "false" },
   columnar: { "arus.state.aggregation.columnar": "true" },
   lmdb: { "spark.sql.streaming.stateStore.providerClass": "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider" },
 };
