@@ -62,7 +62,7 @@ export async function checkOperatorMetadata(dir: string, ops: readonly OperatorM
     for (const op of ops) {
       const old = await read(dir, op.operatorId);
       if (!old) continue;
-      const where = `operator ${op.operatorId} (${old.operatorName})`;
+      const where = `operator ${op.operatorId} (${old.operatorName}, as recorded in ${file(dir, op.operatorId)})`;
       if (old.operatorName !== op.operatorName) changes.push(`${where} became ${op.operatorName}`);
       if (old.numPartitions !== op.numPartitions) {
         changes.push(

@@ -240,7 +240,7 @@ export class StateFiles {
     if (requiredHead > head.version && requiredHead <= version) {
       throw new CheckpointCorruptError(
         this.path(requiredHead, "delta"),
-        `the file is missing: the commit log (commits/${requiredHead - 1}) says batch ${requiredHead - 1} wrote version ${requiredHead} of this state store, ` +
+        `the file is missing: batch ${requiredHead - 1} was committed (commits/${requiredHead - 1}) and recorded that it wrote version ${requiredHead} of this state store (the operator's _metadata/writes/${requiredHead - 1}), ` +
           `so version ${version} cannot be rebuilt without it (the newest state file here is ${head.version === 0 ? "none" : `of version ${head.version}`})`,
       );
     }

@@ -78,3 +78,41 @@ describe("TIMESTAMP range edges", () => {
     assert.deepEqual(c, [{ t: null }]);
   });
 });
+
+describe("TIMESTAMP microseconds: exact within ±2^53 µs, the documented limit beyond", () => {
+  // Timestamps are microseconds in a double: exact up to 2^53 µs from the epoch (2255-06-05
+  // 23:47:34.740992 and 1684-07-28 00:12:25.259008 UTC), rounded to the nearest double beyond
+  // (docs/differences.md says so; exact 64-bit values are the types work).
+  const exact = [
+    "2255-06-05 23:47:34.740991",
+    "2255-06-05 23:47:34.740992",
+    "1684-07-28 00:12:25.259008",
+    "1684-07-28 00:12:25.259009",
+    "2024-02-29 12:34:56.789123",
+  ];
+  const beyond: [string, string][] = [
+    ["2300-01-01 00:00:00.000001", "2300-01-01 00:00:00"],
+    ["1684-07-28 00:12:25.259007", "1684-07-28 00:12:25.259008"],
+  ];
+  const texts = [...exact, ...beyond.map(([v]) => v)];
+  const want = [...exact, ...beyond.map(([, r]) => r)];
+
+  it("CAST", async () => {
+    const sql = `SELECT ${texts.map((v, i) => `CAST(CAST('${v}' AS TIMESTAMP) AS STRING) AS c${i}`).join(", ")}`;
+    const [row] = await session.sql(sql).collect();
+    assert.deepEqual(Object.values(row!), want);
+  });
+
+  for (const format of ["json", "csv"] as const) {
+    it(format, async () => {
+      const lines = format === "json" ? texts.map((t) => JSON.stringify({ t })) : texts;
+      const f = await file(`micros.${format}`, `${lines.join("\n")}\n`);
+      const df = session.read.schema("t TIMESTAMP")[format](f);
+      const rows = await df.selectExpr("CAST(t AS STRING) AS s").collect();
+      assert.deepEqual(
+        rows.map((r) => r.s),
+        want,
+      );
+    });
+  }
+});

@@ -11,7 +11,7 @@ import { tempDirs } from "../temp-dirs.js";
 
 const tmp = tempDirs("arus-newest-delta-");
 const PROVIDERS: Record<string, Record<string, string>> = {
-  row: {},
+  row: { "arus.state.aggregation.columnar": "false" }, // the in-memory default is the columnar store
   columnar: { "arus.state.aggregation.columnar": "true" },
   lmdb: { "spark.sql.streaming.stateStore.providerClass": "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider" },
   "columnar on 2 state threads": { "arus.state.aggregation.columnar": "true", "arus.state.threads": "2" },

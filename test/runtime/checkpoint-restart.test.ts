@@ -80,7 +80,9 @@ describe("checkpoint layout and restart", () => {
         .outputMode("update")
         .option("checkpointLocation", dir)
         .start(),
-      (e: Error) => /operator 0 \(stateStoreSave\) key column "ts" was added/.test(e.message) && /new checkpointLocation/.test(e.message),
+      (e: Error) =>
+        /operator 0 \(stateStoreSave, as recorded in [^)]*\) key column "ts" was added/.test(e.message) &&
+        /new checkpointLocation/.test(e.message),
     );
   });
 

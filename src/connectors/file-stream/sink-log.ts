@@ -91,8 +91,65 @@ function liveFiles(dir: string, files: readonly LogFileName[]): LogFileName[] {
 function missingManifest(dir: string, id: number, next: string): ArusError {
   return logCorrupt(
     join(dir, String(id)),
-    `the file is missing (nor is there ${id}.compact), but ${next} follows it: batch ${id}'s committed output would be lost`,
+    `the file is missing (nor is there ${join(dir, `${id}.compact`)}), but ${join(dir, next)} follows it: batch ${id}'s committed output would be lost`,
   );
+}
+
+/** The files `checkedLiveEntries` reads: from the compact file before the newest one on. */
+function neededFiles(all: readonly LogFileName[]): LogFileName[] {
+  const compacts = all.filter((f) => f.compact);
+  const prev = compacts.length >= 2 ? compacts[compacts.length - 2]!.id : -1;
+  return all.filter((f) => f.id > prev && (!f.compact || f === compacts[compacts.length - 1]));
+}
+
+/**
+ * What the live files say, checked: an added path appears once (a batch file holding entries
+ * the compact file already has was copied or swapped), and the newest compact file holds every
+ * add of the batch files since the compact before it (a compact file copied from an older one,
+ * or swapped with one, would drop them).
+ */
+function checkedLiveEntries(
+  dir: string,
+  all: readonly LogFileName[],
+  live: readonly LogFileName[],
+  read: (f: LogFileName) => SinkFileStatus[],
+): SinkFileStatus[] {
+  const entries: SinkFileStatus[] = [];
+  const added = new Map<string, string>();
+  for (const f of live) {
+    for (const e of read(f)) {
+      if (e.action === "add") {
+        const first = added.get(e.path);
+        if (first !== undefined) {
+          throw logCorrupt(
+            join(dir, f.name),
+            `it adds ${e.path}, which ${join(dir, first)} already added (the file was copied or swapped)`,
+          );
+        }
+        added.set(e.path, f.name);
+      }
+      entries.push(e);
+    }
+  }
+  const compact = live[0]?.compact ? live[0] : null;
+  if (compact) {
+    let prev = -1;
+    for (const f of all) if (f.compact && f.id < compact.id) prev = f.id;
+    const kept = new Set(liveEntries(entries).map((e) => e.path));
+    const deleted = new Set(entries.filter((e) => e.action === "delete").map((e) => e.path));
+    for (const f of all) {
+      if (f.compact || f.id <= prev || f.id >= compact.id) continue;
+      for (const e of read(f)) {
+        if (e.action === "add" && !kept.has(e.path) && !deleted.has(e.path)) {
+          throw logCorrupt(
+            join(dir, compact.name),
+            `it lacks ${e.path}, which ${join(dir, f.name)} added before it (the compact file is not the one compaction wrote)`,
+          );
+        }
+      }
+    }
+  }
+  return entries;
 }
 
 /** Each manifest line must be an entry with a path and an add/delete action. */
@@ -146,10 +203,10 @@ export class FileStreamSinkLog {
 
   /** Live entries after every committed batch. */
   async entries(): Promise<SinkFileStatus[]> {
-    const all: SinkFileStatus[] = [];
-    for (const f of liveFiles(this.dir, await listLog(this.dir)))
-      all.push(...checkEntries(this.dir, f, await readLog<SinkFileStatus>(this.dir, f)));
-    return liveEntries(all);
+    const files = await listLog(this.dir);
+    const cache = new Map<string, SinkFileStatus[]>();
+    for (const f of neededFiles(files)) cache.set(f.name, checkEntries(this.dir, f, await readLog<SinkFileStatus>(this.dir, f)));
+    return liveEntries(checkedLiveEntries(this.dir, files, liveFiles(this.dir, files), (f) => cache.get(f.name) ?? []));
   }
 
   isCompactionBatch(batchId: number): boolean {
@@ -197,9 +254,14 @@ export async function readCommittedFiles(path: string): Promise<string[] | null>
 export function readCommittedFilesSync(path: string): string[] | null {
   if (!hasSinkMetadataSync(path)) return null;
   const dir = sinkMetadataDir(path);
-  const all: SinkFileStatus[] = [];
-  for (const f of liveFiles(dir, listLogSync(dir))) all.push(...checkEntries(dir, f, readLogSync<SinkFileStatus>(dir, f)));
-  return liveEntries(all).map((e) => committed(e).path);
+  const files = listLogSync(dir);
+  const cache = new Map<string, SinkFileStatus[]>();
+  const read = (f: LogFileName): SinkFileStatus[] => {
+    let v = cache.get(f.name);
+    if (!v) cache.set(f.name, (v = checkEntries(dir, f, readLogSync<SinkFileStatus>(dir, f))));
+    return v;
+  };
+  return liveEntries(checkedLiveEntries(dir, files, liveFiles(dir, files), read)).map((e) => committed(e).path);
 }
 
 export function raceError(batchId: number): ArusError {

@@ -3,9 +3,11 @@
  * handed out as part of offset N, so `getBatch` after a restart reads exactly the same files.
  * Kept in `<checkpoint>/sources/<i>/N`; without a checkpoint it lives in memory only.
  */
+
+import { join } from "node:path";
 import { ArusError } from "../../common/errors.js";
 import { writeAtomic } from "./atomic.js";
-import { listLog, readLog, serializeLog } from "./metadata-log.js";
+import { listLog, logCorrupt, readLog, serializeLog } from "./metadata-log.js";
 
 /** One line of a log file; `path` is a file URI, `timestamp` the file's mtime in ms. */
 export interface FileEntry {
@@ -25,9 +27,20 @@ export class FileStreamSourceLog {
   static async open(dir: string | null): Promise<FileStreamSourceLog> {
     const log = new FileStreamSourceLog(dir);
     if (dir) {
+      let expected = -1;
       for (const f of await listLog(dir)) {
         // A `.compact` file holds every entry up to its id (written by Spark's own log).
         const entries = await readLog<FileEntry>(dir, f);
+        const where = join(dir, f.name);
+        // Offsets are contiguous and each file's entries carry its id: a lost, copied or swapped
+        // file would silently drop or repeat input files.
+        if (expected >= 0 && f.id !== expected && !f.compact) {
+          throw logCorrupt(where, `log offset ${expected} has no file (${join(dir, String(expected))} is missing) but ${where} follows it`);
+        }
+        if (!f.compact && entries.some((e) => typeof e.batchId === "number" && e.batchId !== f.id)) {
+          throw logCorrupt(where, `its entries belong to log offset ${entries.find((e) => e.batchId !== f.id)!.batchId}, not ${f.id}`);
+        }
+        expected = f.id + 1;
         if (!f.compact) log.batches.set(f.id, entries);
         else log.setGrouped(entries);
         log.latest = Math.max(log.latest, f.id);
@@ -63,10 +76,34 @@ export class FileStreamSourceLog {
     this.latest = Math.max(this.latest, id);
   }
 
-  /** Entries of offsets in [from, to], in offset order. */
+  /**
+   * Stop, naming the missing file, if the offset log handed out log offset `offset` but this
+   * log does not reach it (its newest file was lost): the offset would be given to other files,
+   * which the engine then takes as already processed.
+   */
+  checkReaches(offset: number): void {
+    if (this.dir && offset > this.latest) {
+      const missing = join(this.dir, String(this.latest + 1));
+      throw logCorrupt(
+        missing,
+        `the file is missing: the offset log says log offset ${offset} was handed out, but this log ends at ${this.latest < 0 ? "no offset" : `offset ${this.latest}`}`,
+      );
+    }
+  }
+
+  /** Entries of offsets in [from, to], in offset order; an offset with no entries is a lost file. */
   get(from: number, to: number): FileEntry[] {
     const out: FileEntry[] = [];
-    for (let id = Math.max(0, from); id <= to; id++) out.push(...(this.batches.get(id) ?? []));
+    for (let id = Math.max(0, from); id <= to; id++) {
+      const b = this.batches.get(id);
+      if (b === undefined && this.dir) {
+        throw logCorrupt(
+          join(this.dir, String(id)),
+          `the file is missing: log offset ${id} is part of offsets ${from}..${to}, which a batch reads`,
+        );
+      }
+      out.push(...(b ?? []));
+    }
     return out;
   }
 

@@ -110,8 +110,9 @@ export class FileStreamSource implements StreamSource {
     this.unread = null;
   }
 
-  async latestOffset(_start: Offset | null, limit: ReadLimit): Promise<Offset | null> {
+  async latestOffset(start: Offset | null, limit: ReadLimit): Promise<Offset | null> {
     const log = await this.log();
+    if (start !== null) log.checkReaches(logOffsetOf(start));
     const candidates = this.unread ?? this.unseen(this.snapshot ?? (await this.listAll()));
     const batch = this.select(candidates, limit);
     if (batch.length > 0) {

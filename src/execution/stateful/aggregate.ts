@@ -21,7 +21,7 @@ import { AggregationSpec } from "../aggregation.js";
 import { compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
-import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf } from "./common.js";
+import { eventTimeKeyIndex, eventTimeMicros, exactRow, lateRowsOf, newMetrics, partitionOf } from "./common.js";
 import { watermarksOf } from "./context.js";
 
 export class StatefulAggregateExec implements PhysicalOperator {
@@ -122,7 +122,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const merged = this.mergeBuffers(live, partialBuffers, oldRows, nKeys);
     const updatedRows: StateRow[] = [];
     for (let j = 0; j < live.length; j++) {
-      const row: StateRow = [...keyRows[j]!, ...merged.bufferRows[j]!];
+      const row = exactRow(keyRows[j]!, merged.bufferRows[j]!);
       (await storeOf(partitionOf(keyStrings[j]!, st.numPartitions))).put(keyStrings[j]!, row);
       updatedRows.push(row);
     }

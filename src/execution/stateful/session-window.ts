@@ -19,7 +19,7 @@ import { compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { mergeSessionRows } from "../operators/merge-sessions.js";
-import { newMetrics, partitionOf } from "./common.js";
+import { exactRow, newMetrics, partitionOf } from "./common.js";
 import { watermarksOf } from "./context.js";
 
 type Session = [number, number, ...unknown[]];
@@ -91,7 +91,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
       const old = store.get(ks);
       const stored = (old?.[key.length] as Session[] | undefined) ?? [];
       const merged = this.mergeSessions([...stored, ...sessions]);
-      store.put(ks, [...key, merged]);
+      store.put(ks, exactRow(key, [merged]));
       // Spark keeps one state row per session: every session of a touched key is rewritten,
       // and stored sessions that merged into another are removed.
       metrics.numRowsUpdated += merged.length;
@@ -114,7 +114,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
         if (keep.length === sessions.length) continue;
         for (const s of sessions) if (s[1] <= evictMicros) out.push({ key: row.slice(0, nk) as unknown[], session: s });
         metrics.numRowsRemoved += sessions.length - keep.length;
-        updates.push([ks, keep.length ? [...row.slice(0, nk), keep] : []]);
+        updates.push([ks, keep.length ? exactRow(row.slice(0, nk), [keep]) : []]);
       }
       for (const [ks, row] of updates) row.length ? store.put(ks, row) : store.remove(ks);
     }
