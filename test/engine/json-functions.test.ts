@@ -37,6 +37,22 @@ describe("from_json / to_json", () => {
     await assert.rejects(df.select(F.from_json("v", "a INT", { mode: "FAILFAST" })).collect(), /FAILFAST/);
   });
 
+  it("`j.*` expands a struct column's fields (Spark's UnresolvedStar), also nested and in selectExpr", async () => {
+    const df = session.createDataFrame([{ v: '{"id":1,"k":"a"}' }], "v STRING");
+    const j = df.select(F.from_json(F.col("v"), "id INT, k STRING").alias("j"));
+    const flat = j.select("j.*");
+    assert.deepEqual(
+      flat.schema.fields.map((f) => f.name),
+      ["id", "k"],
+    );
+    assert.deepEqual(await flat.collect(), [{ id: 1, k: "a" }]);
+    assert.deepEqual(await j.selectExpr("j.*").collect(), [{ id: 1, k: "a" }]);
+    const nested = df.select(F.struct(F.struct(F.lit(1).alias("x")).alias("b")).alias("a")).select("a.b.*");
+    assert.deepEqual(await nested.collect(), [{ x: 1 }]);
+    assert.throws(() => df.select("v.*").schema, /INVALID_USAGE_OF_STAR_OR_REGEX/);
+    assert.throws(() => df.select("nope.*").schema, /CANNOT_RESOLVE_STAR_EXPAND/);
+  });
+
   it("to_json writes Spark's JSON text, null fields left out", async () => {
     const df = session.createDataFrame(
       [
