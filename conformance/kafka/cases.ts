@@ -142,7 +142,7 @@ export const KAFKA_CASES: readonly KafkaCaseDef[] = [
   {
     id: "kafka/from-json-window-update",
     description:
-      "The same windowed count in update mode over two partitions, 4 records per batch, with one malformed JSON value (from_json gives a NULL struct in PERMISSIVE mode, so the row has no window).",
+      "The same windowed count in update mode over two partitions, 4 records per batch, with one malformed JSON value (from_json gives a struct of NULL fields in PERMISSIVE mode, so its NULL ts falls in no window).",
     partitions: 2,
     records: [
       ...events(
