@@ -57,6 +57,10 @@ export interface KafkaLatency {
   maxMs: number;
   cpuS: number;
   batches: number;
+  /** arus: mean durationMs per progress key over the data batches. */
+  meanBatchMs?: Record<string, number>;
+  /** How late this process's producer sent events, against their scheduled times (p99, ms). */
+  producerLagP99Ms: number;
   load: string;
 }
 
@@ -192,7 +196,7 @@ export async function kafkaBench(opts: {
         });
         result.latency.push(l);
         log(
-          `${name} latency (${l.mode}): p50 ${l.p50Ms.toFixed(1)} p99 ${l.p99Ms.toFixed(1)} max ${l.maxMs.toFixed(1)} ms, ${l.batches} batches`,
+          `${name} latency (${l.mode}): p50 ${l.p50Ms.toFixed(1)} p99 ${l.p99Ms.toFixed(1)} max ${l.maxMs.toFixed(1)} ms, ${l.batches} batches, producer lag p99 ${l.producerLagP99Ms.toFixed(1)} ms, batch ms ${JSON.stringify(l.meanBatchMs ?? {})}`,
         );
       }
       await eng.exit();
@@ -263,6 +267,7 @@ async function latencyRun(
   const t0 = nowMs();
   let produced = 0;
   const sends: Promise<unknown>[] = [];
+  const lag = new Float64Array(total);
   await new Promise<void>((resolve) => {
     const tick = () => {
       const due = Math.min(total, Math.floor(((nowMs() - t0) * opts.rate) / 1000) + 1);
@@ -270,8 +275,10 @@ async function latencyRun(
         // At most 2 000 events a request (a stalled tick must not exceed the broker's 1 MB).
         for (let from = produced; from < due; from += 2000) {
           const messages = [];
+          const sentAt = nowMs();
           for (let s = from; s < Math.min(due, from + 2000); s++) {
             created[s] = t0 + (s * 1000) / opts.rate;
+            lag[s] = sentAt - created[s]!;
             messages.push({ value: event(s, created[s]!) });
           }
           sends.push(producer.send({ topic: input, messages, acks: 1 }));
@@ -304,6 +311,8 @@ async function latencyRun(
     maxMs: got.length ? got[got.length - 1]! : Number.NaN,
     cpuS: Number(stop.cpuS),
     batches: Number(stop.batches),
+    meanBatchMs: stop.meanBatchMs as Record<string, number> | undefined,
+    producerLagP99Ms: quantile(lag.subarray(0, produced).sort(), 0.99),
     load,
   };
 }

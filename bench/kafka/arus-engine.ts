@@ -68,7 +68,16 @@ async function main() {
     .config("spark.sql.session.timeZone", "UTC")
     .getOrCreate();
   let progressEvents = 0;
-  session.streams.addListener({ onQueryProgress: () => void progressEvents++ });
+  const durations: Record<string, number> = {};
+  let dataBatches = 0;
+  session.streams.addListener({
+    onQueryProgress: (e) => {
+      progressEvents++;
+      if (Number(e.progress.numInputRows) === 0) return;
+      dataBatches++;
+      for (const [k, v] of Object.entries(e.progress.durationMs ?? {})) durations[k] = (durations[k] ?? 0) + Number(v);
+    },
+  });
   const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
   say({ engine: "arus", startupS: (performance.now() - t0) / 1000 });
   let running: { q: Arus.StreamingQuery; ckpt: string; cpu0: number; profiler: Profiler | null; profile?: string; events0: number } | null =
@@ -106,6 +115,8 @@ async function main() {
       const profiler = cmd.profile ? new Profiler() : null;
       await profiler?.start();
       running = { q, ckpt, cpu0: cpuSeconds(), profiler, profile: cmd.profile, events0: progressEvents };
+      dataBatches = 0;
+      for (const k of Object.keys(durations)) delete durations[k];
       say({ done: "latency-start" });
     } else if (cmd.cmd === "latency-stop" && running) {
       const cpuS = cpuSeconds() - running.cpu0;
@@ -115,7 +126,8 @@ async function main() {
       if (running.q.exception) throw running.q.exception;
       rmSync(running.ckpt, { recursive: true, force: true });
       running = null;
-      say({ done: "latency-stop", cpuS, batches });
+      const meanBatchMs = Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, v / Math.max(1, dataBatches)]));
+      say({ done: "latency-stop", cpuS, batches, meanBatchMs });
     }
   }
   await session.stop();
