@@ -139,15 +139,11 @@ function linesOfBytes(input: Vector, n: number, validity: Uint8Array): { bytes: 
     let part: Uint8Array = EMPTY_OBJECT;
     if (v === null) validity[i] = 0;
     else {
-      let first = -1;
-      let lineBreak = false;
-      for (let j = 0; j < v.length; j++) {
-        const c = v[j]!;
-        if (c === 10 || c === 13) lineBreak = true;
-        else if (first < 0 && c !== 32 && c !== 9 && c !== 12 && c !== 11) first = j;
-      }
-      if (first < 0) validity[i] = 0;
-      else if (lineBreak || v[first] === 91) alone.push(i);
+      // Leading white space as the string path's trim() skips it; line breaks found natively.
+      let first = 0;
+      while (first < v.length && (v[first] === 32 || (v[first]! >= 9 && v[first]! <= 13))) first++;
+      if (first === v.length) validity[i] = 0;
+      else if (v[first] === 91 || v.indexOf(10, first) >= 0 || v.indexOf(13, first) >= 0) alone.push(i);
       else part = v;
     }
     parts[i] = part;
