@@ -22,9 +22,11 @@
  *    and consumes the output topic (read_committed); an output row's max_seq marks every event up
  *    to it delivered, latency = arrival − scheduled creation (no coordinated omission). The first
  *    2 s are a warm-up. arus runs twice: at-least-once and with `arus.exactlyOnce=true`.
- * The engines run one after the other (arus first), each in its own child process.
+ * The engines run one after the other (arus first), each in its own child process. Writes
+ * bench/results/kafka.json and the `kafka` table of bench/RESULTS.md (unless --no-results-md).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -337,11 +339,11 @@ export function kafkaTable(r: KafkaBenchResult): string {
     );
   lines.push(
     "",
-    "| end-to-end latency (produce → output record consumed) | events | p50 ms | p90 ms | p99 ms | max ms | undelivered | batches | CPU s | load before |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| end-to-end latency (produce → output record consumed) | events | p50 ms | p90 ms | p99 ms | max ms | undelivered | batches | mean batch ms | producer lag p99 ms | CPU s | load before |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ...r.latency.map(
       (l) =>
-        `| ${l.engine}, ${l.mode} (${l.rate / 1000} k events/s, ${l.seconds} s) | ${l.events} | ${f(l.p50Ms, 1)} | ${f(l.p90Ms, 1)} | ${f(l.p99Ms, 1)} | ${f(l.maxMs, 1)} | ${l.undelivered} | ${l.batches} | ${f(l.cpuS)} | ${l.load} |`,
+        `| ${l.engine}, ${l.mode} (${l.rate / 1000} k events/s, ${l.seconds} s) | ${l.events} | ${f(l.p50Ms, 1)} | ${f(l.p90Ms, 1)} | ${f(l.p99Ms, 1)} | ${f(l.maxMs, 1)} | ${l.undelivered} | ${l.batches} | ${l.meanBatchMs?.triggerExecution === undefined ? "n/a" : f(l.meanBatchMs.triggerExecution, 1)} | ${f(l.producerLagP99Ms, 1)} | ${f(l.cpuS)} | ${l.load} |`,
     ),
     "",
     `${r.events} events in 2 partitions, maxOffsetsPerTrigger ${r.maxOffsets}, local[2], 2 shuffle partitions; Kafka 4.4 broker on the same machine (scripts/kafka.sh). Startup (not in the figures): ${Object.entries(
@@ -386,6 +388,8 @@ export async function kafkaBenchFromArgs(argv: string[]): Promise<KafkaBenchResu
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const argv = process.argv.slice(2);
   const r = await kafkaBenchFromArgs(argv);
+  mkdirSync(path.join(root, "bench/results"), { recursive: true });
+  writeFileSync(path.join(root, "bench/results/kafka.json"), `${JSON.stringify(r, null, 2)}\n`);
   const table = kafkaTable(r);
   process.stdout.write(`${table}\n`);
   if (!argv.includes("--no-results-md"))
