@@ -13,6 +13,8 @@
  *   cold       process start to first batch on the built package (bench/cold-start.mjs)
  *   compare    arus vs PySpark 4.x on the same generated files (bench/compare.ts)
  *   latency    event creation → sink at 10 k events/s, with and without a checkpoint (bench/latency.ts)
+ *   kafka      Kafka → from_json → windowed count → Kafka, arus vs PySpark: throughput and latency
+ *              (bench/kafka.ts; needs ARUS_KAFKA_BOOTSTRAP; not in the default set: --only kafka)
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -20,6 +22,7 @@ import path from "node:path";
 import { loadEngine } from "./arus/run.js";
 import { type CompareResult, compare, compareTable } from "./compare.js";
 import { engineBenchmarks } from "./engine.js";
+import { type KafkaBenchResult, kafkaBenchFromArgs, kafkaTable } from "./kafka.js";
 import { type LatencyResult, latencyBenchmarks, latencyTable } from "./latency.js";
 import { loadAverage } from "./lib/proc.js";
 import { updateResultsMd } from "./lib/results-md.js";
@@ -72,6 +75,9 @@ if (only.has("latency")) {
   latency = await latencyBenchmarks(await loadEngine("dist"), quick ? 5 : 30);
 }
 
+let kafka: KafkaBenchResult | null = null;
+if (only.has("kafka")) kafka = await kafkaBenchFromArgs(quick ? [...argv, "--events", "100000", "--seconds", "5"] : argv);
+
 const micro = [
   `| benchmark | figure |`,
   `|---|---|`,
@@ -87,12 +93,13 @@ if (engine.length || streaming.length || cold !== null)
 if (comparison) sections[`compare-${comparison.size}`] = compareTable(comparison);
 if (latency.length)
   sections.latency = `${latencyTable(latency)}\n\nLoad average after: ${loadAverage()}; ${quick ? "--quick (5 s per run)" : "30 s per run"}; ${new Date().toISOString()}.`;
+if (kafka) sections.kafka = kafkaTable(kafka);
 for (const s of Object.values(sections)) process.stdout.write(`${s}\n\n`);
 
 mkdirSync(path.resolve(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(
   path.resolve(import.meta.dirname, "results/latest.json"),
-  `${JSON.stringify({ date: started, node: process.version, quick, loadBefore, loadAfter: loadAverage(), engine, streaming, coldStartMs: cold, comparison, latency }, null, 2)}\n`,
+  `${JSON.stringify({ date: started, node: process.version, quick, loadBefore, loadAfter: loadAverage(), engine, streaming, coldStartMs: cold, comparison, latency, kafka }, null, 2)}\n`,
 );
 
 // Replace the generated tables in RESULTS.md, leaving the prose alone.

@@ -10,8 +10,10 @@ import {
   type Attribute,
   alias,
   anyExpr,
+  call,
   type Expr,
   exprChildren,
+  literal,
   type SortOrder,
   transformDown,
   transformUp,
@@ -21,7 +23,7 @@ import { type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
-import { sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
 import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
@@ -154,6 +156,18 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
     const q = e.qualifier.toLowerCase();
     const hits = input.filter((a) => a.qualifier.some((x) => x.toLowerCase() === q));
     if (hits.length === 0) {
+      // Spark's UnresolvedStar.expand: no relation has that name, so `s.*` is a struct column's
+      // fields (also nested: `a.b.*`), each as getfield(s, name) named by the field.
+      const target = resolveColumn(e.qualifier.split("."), input);
+      const t = target ? typeOf(target) : null;
+      if (target && t?.kind === "struct")
+        return t.fields.map((f) => alias(call("getfield", [target, literal(f.name, StringType)]), f.name));
+      if (target) {
+        throw new AnalysisException(
+          "INVALID_USAGE_OF_STAR_OR_REGEX",
+          `[INVALID_USAGE_OF_STAR_OR_REGEX] Invalid usage of '*' in expression \`${e.qualifier}\`.* (can only star expand struct data types, not ${sqlTypeName(t!)}).`,
+        );
+      }
       throw new AnalysisException(
         "CANNOT_RESOLVE_STAR_EXPAND",
         `[CANNOT_RESOLVE_STAR_EXPAND] Cannot resolve \`${e.qualifier}\`.* given input columns ${input.map((a) => `\`${a.name}\``).join(", ")}.`,

@@ -48,7 +48,12 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
     case "call": {
       const fn = lookupFunction(e.name);
       if (fn?.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
-      const args = e.args.map((a) => compileExpr(a, input, index));
+      const args = e.args.map((a, i) => {
+        // CAST(binary AS STRING) as argument 0 of a kernel that reads UTF-8 bytes: the bytes as they are.
+        if (i === 0 && fn.utf8BytesArg0 && a.kind === "cast" && !a.tryCast && a.to.kind === "string" && typeOf(a.child).kind === "binary")
+          return compileExpr(a.child, input, index);
+        return compileExpr(a, input, index);
+      });
       const kernel = fn.kernel;
       const type = typeOf(e);
       return (b, ctx) => {

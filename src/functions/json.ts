@@ -47,6 +47,7 @@ function optionsOf(text: string | null): Record<string, string> {
 const fromJson: ScalarFunction = {
   kind: "scalar",
   name: "from_json",
+  utf8BytesArg0: true,
   resolve(args, types, call) {
     checkArity("from_json", args, 2, 3);
     if (types[0]!.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, types[0]!);
@@ -71,30 +72,17 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
     );
   }
   const settings = { mode: mode as "PERMISSIVE" | "FAILFAST", corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
-  const values = input.values as (string | null)[];
   const validity = new Uint8Array(n).fill(1);
-  // One line per row; a value the line reader would split or skip (blank, array, a line break)
-  // is replaced by {} and its row made null or re-read alone.
-  const lines = new Array<string>(n);
-  const alone: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const v = input.validity !== null && input.validity[i] === 0 ? null : values[i]!;
-    if (v === null || v.trim() === "") {
-      validity[i] = 0;
-      lines[i] = "{}";
-    } else if (v.includes("\n") || v.includes("\r") || v.trimStart().startsWith("[")) {
-      alone.push(i);
-      lines[i] = "{}";
-    } else lines[i] = v;
-  }
-  const batches = readJsonBytes("from_json", Buffer.from(lines.join("\n"), "utf8"), schema, settings);
+  const { bytes, alone } = input.type.kind === "binary" ? linesOfBytes(input, n, validity) : linesOfStrings(input, n, validity);
+  const values = { at: (i: number) => valueText(input, i) };
+  const batches = readJsonBytes("from_json", bytes, schema, settings);
   let out = concatRows(schema, batches);
   if (out.numRows !== n) throw new Error(`from_json: ${out.numRows} rows decoded for ${n} values`);
   if (alone.length) {
     // Rare: JSON spread over lines, or a top-level array (null for a struct schema, as Spark).
     const cols = out.columns.map((c) => ({ ...c, values: Array.isArray(c.values) ? [...c.values] : c.values.slice() }));
     for (const i of alone) {
-      const v = values[i]!;
+      const v = values.at(i);
       let parsed: unknown;
       try {
         parsed = JSON.parse(v);
@@ -116,6 +104,64 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
     out = makeBatch(cols as Vector[], n);
   }
   return makeVector(schema, [], validity, n, out.columns);
+}
+
+// One line per row; a value the line reader would split or skip (blank, array, a line break)
+// is replaced by {} and its row made null (blank) or re-read alone.
+
+function linesOfStrings(input: Vector, n: number, validity: Uint8Array): { bytes: Buffer; alone: number[] } {
+  const values = input.values as (string | null)[];
+  const lines = new Array<string>(n);
+  const alone: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = input.validity !== null && input.validity[i] === 0 ? null : values[i]!;
+    if (v === null || v.trim() === "") {
+      validity[i] = 0;
+      lines[i] = "{}";
+    } else if (v.includes("\n") || v.includes("\r") || v.trimStart().startsWith("[")) {
+      alone.push(i);
+      lines[i] = "{}";
+    } else lines[i] = v;
+  }
+  return { bytes: Buffer.from(lines.join("\n"), "utf8"), alone };
+}
+
+const EMPTY_OBJECT = Buffer.from("{}");
+
+/** The same over BINARY values (UTF-8 bytes, e.g. Kafka's `value`): copied once into one buffer, no strings. */
+function linesOfBytes(input: Vector, n: number, validity: Uint8Array): { bytes: Buffer; alone: number[] } {
+  const values = input.values as (Uint8Array | null)[];
+  const alone: number[] = [];
+  const parts = new Array<Uint8Array>(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const v = input.validity !== null && input.validity[i] === 0 ? null : values[i]!;
+    let part: Uint8Array = EMPTY_OBJECT;
+    if (v === null) validity[i] = 0;
+    else {
+      // Leading white space as the string path's trim() skips it; line breaks found natively.
+      let first = 0;
+      while (first < v.length && (v[first] === 32 || (v[first]! >= 9 && v[first]! <= 13))) first++;
+      if (first === v.length) validity[i] = 0;
+      else if (v[first] === 91 || v.indexOf(10, first) >= 0 || v.indexOf(13, first) >= 0) alone.push(i);
+      else part = v;
+    }
+    parts[i] = part;
+    total += part.length + 1;
+  }
+  const bytes = Buffer.allocUnsafe(Math.max(0, total - 1));
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) bytes[at++] = 10;
+    bytes.set(parts[i]!, at);
+    at += parts[i]!.length;
+  }
+  return { bytes, alone };
+}
+
+function valueText(input: Vector, i: number): string {
+  const v = input.values[i] as string | Uint8Array;
+  return typeof v === "string" ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("utf8");
 }
 
 function setCell(dst: { values: unknown; validity: Uint8Array | null }, i: number, src: Vector): void {

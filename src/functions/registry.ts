@@ -37,6 +37,12 @@ export interface ScalarFunction {
   readonly kernel: Kernel;
   /** Non-deterministic or context-dependent functions are never constant-folded. */
   readonly foldable?: boolean;
+  /**
+   * The kernel also takes argument 0 as a BINARY vector of UTF-8 bytes: compiling
+   * `f(CAST(b AS STRING), ...)` with a BINARY `b` hands the kernel `b` itself and skips the
+   * per-row strings of the cast (from_json over Kafka's `value`).
+   */
+  readonly utf8BytesArg0?: boolean;
 }
 
 /** Columnar per-group accumulator for one aggregate call. */

@@ -37,6 +37,45 @@ describe("from_json / to_json", () => {
     await assert.rejects(df.select(F.from_json("v", "a INT", { mode: "FAILFAST" })).collect(), /FAILFAST/);
   });
 
+  it("`j.*` expands a struct column's fields (Spark's UnresolvedStar), also nested and in selectExpr", async () => {
+    const df = session.createDataFrame([{ v: '{"id":1,"k":"a"}' }], "v STRING");
+    const j = df.select(F.from_json(F.col("v"), "id INT, k STRING").alias("j"));
+    const flat = j.select("j.*");
+    assert.deepEqual(
+      flat.schema.fields.map((f) => f.name),
+      ["id", "k"],
+    );
+    assert.deepEqual(await flat.collect(), [{ id: 1, k: "a" }]);
+    assert.deepEqual(await j.selectExpr("j.*").collect(), [{ id: 1, k: "a" }]);
+    const nested = df.select(F.struct(F.struct(F.lit(1).alias("x")).alias("b")).alias("a")).select("a.b.*");
+    assert.deepEqual(await nested.collect(), [{ x: 1 }]);
+    assert.throws(() => df.select("v.*").schema, /INVALID_USAGE_OF_STAR_OR_REGEX/);
+    assert.throws(() => df.select("nope.*").schema, /CANNOT_RESOLVE_STAR_EXPAND/);
+  });
+
+  it("from_json(CAST(binary AS STRING)) reads the bytes as they are, with the string path's results (property)", async () => {
+    const special = ["", " ", "\t", "bad", "[1,2]", ' [{"a":1}]', '{\n"a":2}', '{"a":3}\r', '{"b":"é"}', "\n", null];
+    const value = fc.oneof(
+      fc.constantFrom(...special),
+      fc
+        .record({ a: fc.option(fc.integer(), { nil: null }), b: fc.option(fc.string(), { nil: null }) }, { requiredKeys: [] })
+        .map((o) => JSON.stringify(o)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 20 }), async (texts) => {
+        const df = session.createDataFrame(
+          texts.map((v) => ({ v, b: v === null ? null : new Uint8Array(Buffer.from(v)) })),
+          "v STRING, b BINARY",
+        );
+        const rows = await df
+          .select(F.from_json("v", "a INT, b STRING").alias("s"), F.from_json(F.col("b").cast("string"), "a INT, b STRING").alias("y"))
+          .collect();
+        for (const r of rows) assert.deepEqual(r.y, r.s);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it("to_json writes Spark's JSON text, null fields left out", async () => {
     const df = session.createDataFrame(
       [

@@ -149,7 +149,6 @@ export class KafkaReader {
       }
     }
     const fetcher = await this.fetcher();
-    const { earliest } = await this.latest(end.partitions);
     const work = end.partitions.map(async (tp) => {
       let from = start.get(tp) ?? newStarts.get(tp) ?? 0;
       const until = end.get(tp)!;
@@ -158,16 +157,9 @@ export class KafkaReader {
         return null;
       }
       if (until === from) return null;
-      const first = earliest.get(tp) ?? 0;
-      if (from < first) {
-        reportDataLoss(
-          fail,
-          "START_OFFSET_RESET",
-          `Cannot fetch offset ${from} for ${tpKey(tp)}: the earliest available offset is ${first}.`,
-        );
-        if (first >= until) return null;
-        from = first;
-      }
+      // Records deleted before `from` (retention, deleteRecords) make the broker answer
+      // OFFSET_OUT_OF_RANGE: the data loss is reported below, as Spark's consumer reports it,
+      // without a ListOffsets round trip per batch to look for it first.
       for (let attempt = 0; ; attempt++) {
         try {
           const records = await fetcher.fetch(tp, from, until);

@@ -1,0 +1,177 @@
+/**
+ * The Kafka differential cases: each names a topic's contents (produced once, read by PySpark
+ * with Spark's Kafka connector and by arus), the read options, and the same query for both
+ * engines. `maxOffsetsPerTrigger` fixes the batch boundaries; the trigger is availableNow.
+ * A case with `sink` also runs a streaming query into a Kafka topic in each engine (arus into
+ * one topic, Spark into another), and both output topics are read back by both engines.
+ */
+import type { JsonValue } from "../case.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: the engine's DataFrame/functions as the conformance cases use them
+type Any = any;
+
+export interface KafkaRecord {
+  readonly partition: number;
+  readonly key?: string | null;
+  readonly value: string | null;
+  readonly headers?: readonly { key: string; value: string | null }[];
+}
+
+export interface KafkaCaseDef {
+  readonly id: string;
+  readonly description: string;
+  readonly partitions: number;
+  readonly records: readonly KafkaRecord[];
+  /** Read options besides `kafka.bootstrap.servers` and `subscribe`; `$TOPIC` is replaced by the topic's name. */
+  readonly options: Readonly<Record<string, string>>;
+  readonly outputMode?: "append" | "update" | "complete";
+  /** One Python expression over `df`, `F` (pyspark.sql.functions). */
+  readonly pyspark: string;
+  readonly arus: (df: Any, F: Any) => Any;
+  /** The case's query is written to a Kafka topic of `partitions` partitions (instead of foreachBatch). */
+  readonly sink?: { readonly partitions: number };
+}
+
+/** What is handed to spark_kafka_runner.py (JSON). */
+export interface KafkaSpec {
+  id: string;
+  topic: string;
+  bootstrap: string;
+  options: Record<string, string>;
+  outputMode: string;
+  pyspark: string;
+  /** Sink cases: the topic Spark writes to, and the topic arus wrote to (both read back). */
+  sinkTopics?: { spark: string; arus: string };
+}
+
+const json = (o: Record<string, JsonValue>) => JSON.stringify(o);
+const ts = (s: number) => new Date(Date.UTC(2024, 0, 1) + s * 1000).toISOString();
+const EVENT_SCHEMA = "id INT, k STRING, ts TIMESTAMP";
+
+/** Events for the windowed cases: `[id, key, seconds]`, one partition unless given. */
+function events(list: [number, string, number][], partitions = 1): KafkaRecord[] {
+  return list.map(([id, k, s]) => ({ partition: id % partitions, key: k, value: json({ id, k, ts: ts(s) }) }));
+}
+
+const WINDOW_EVENTS = events([
+  [0, "a", 1],
+  [1, "b", 3],
+  [2, "a", 12],
+  [3, "a", 14],
+  [4, "b", 25],
+  [5, "a", 4], // late once the watermark passed 10
+  [6, "b", 31],
+  [7, "a", 33],
+  [8, "b", 47],
+  [9, "a", 52],
+]);
+
+const windowedPy = `df.select(F.from_json(F.col("value").cast("string"), "${EVENT_SCHEMA}").alias("j")).select("j.*").withWatermark("ts", "10 seconds").groupBy(F.window("ts", "10 seconds"), "k").count()`;
+const windowedArus = (df: Any, F: Any) =>
+  df
+    .select(F.from_json(F.col("value").cast("string"), EVENT_SCHEMA).alias("j"))
+    .select("j.*")
+    .withWatermark("ts", "10 seconds")
+    .groupBy(F.window("ts", "10 seconds"), "k")
+    .count();
+
+export const KAFKA_CASES: readonly KafkaCaseDef[] = [
+  {
+    id: "kafka/passthrough-all-columns",
+    description:
+      "Every column of Spark's Kafka schema (key, value, topic, partition, offset, timestamp set by the producer, timestampType, headers), null keys and a null value, 2 records per batch.",
+    partitions: 1,
+    records: [
+      { partition: 0, key: "k1", value: "v1", headers: [{ key: "h", value: "x" }] },
+      { partition: 0, key: null, value: "v2" },
+      { partition: 0, key: "k3", value: null },
+      {
+        partition: 0,
+        key: "k4",
+        value: "",
+        headers: [
+          { key: "a", value: "" },
+          { key: "b", value: "2" },
+        ],
+      },
+      { partition: 0, key: "", value: "v5" },
+    ],
+    options: { startingOffsets: "earliest", maxOffsetsPerTrigger: "2", includeHeaders: "true" },
+    pyspark: "df",
+    arus: (df) => df,
+  },
+  {
+    id: "kafka/multi-partition-split",
+    description:
+      "Three partitions of uneven length (4, 1, 6 records) with maxOffsetsPerTrigger 4: Spark splits the limit over the partitions in proportion to what each has left.",
+    partitions: 3,
+    records: [
+      ...[0, 1, 2, 3].map((i) => ({ partition: 0, value: `p0-${i}` })),
+      { partition: 1, value: "p1-0" },
+      ...[0, 1, 2, 3, 4, 5].map((i) => ({ partition: 2, value: `p2-${i}` })),
+    ],
+    options: { startingOffsets: "earliest", maxOffsetsPerTrigger: "4" },
+    pyspark: `df.selectExpr("CAST(value AS STRING) v", "topic", "partition", "offset", "timestamp")`,
+    arus: (df) => df.selectExpr("CAST(value AS STRING) v", "topic", "partition", "offset", "timestamp"),
+  },
+  {
+    id: "kafka/starting-offsets-json",
+    description:
+      "startingOffsets as per-partition JSON: partition 0 from offset 2, partition 1 from earliest (-2), partition 2 from latest (-1, so its records are never read).",
+    partitions: 3,
+    records: [
+      ...[0, 1, 2, 3, 4].map((i) => ({ partition: 0, value: `p0-${i}` })),
+      ...[0, 1, 2].map((i) => ({ partition: 1, value: `p1-${i}` })),
+      ...[0, 1].map((i) => ({ partition: 2, value: `p2-${i}` })),
+    ],
+    options: { startingOffsets: '{"$TOPIC":{"0":2,"1":-2,"2":-1}}', maxOffsetsPerTrigger: "3" },
+    pyspark: `df.selectExpr("CAST(value AS STRING) v", "partition", "offset")`,
+    arus: (df) => df.selectExpr("CAST(value AS STRING) v", "partition", "offset"),
+  },
+  {
+    id: "kafka/from-json-window-append",
+    description:
+      "from_json of the value, a 10-second watermark and a windowed count per key in append mode, 3 records per batch: windows are emitted once the watermark passes their end; the late record is dropped.",
+    partitions: 1,
+    records: WINDOW_EVENTS,
+    options: { startingOffsets: "earliest", maxOffsetsPerTrigger: "3" },
+    outputMode: "append",
+    pyspark: windowedPy,
+    arus: windowedArus,
+  },
+  {
+    id: "kafka/from-json-window-update",
+    description:
+      "The same windowed count in update mode over two partitions, 4 records per batch, with one malformed JSON value (from_json gives a struct of NULL fields in PERMISSIVE mode, so its NULL ts falls in no window).",
+    partitions: 2,
+    records: [
+      ...events(
+        WINDOW_EVENTS.map((_, i) => [i, i % 3 ? "a" : "b", [1, 3, 12, 14, 25, 4, 31, 33, 47, 52][i]!]),
+        2,
+      ),
+      { partition: 1, value: "{not json" },
+    ],
+    options: { startingOffsets: "earliest", maxOffsetsPerTrigger: "4" },
+    outputMode: "update",
+    pyspark: windowedPy,
+    arus: windowedArus,
+  },
+  {
+    id: "kafka/sink-round-trip",
+    description:
+      "A windowed count written to Kafka as to_json values keyed by the group key, by each engine into its own topic (2 partitions, partition column set): each engine reads back both topics, and Spark's and arus's topics hold the same records.",
+    partitions: 1,
+    records: WINDOW_EVENTS,
+    options: { startingOffsets: "earliest", maxOffsetsPerTrigger: "3" },
+    outputMode: "append",
+    pyspark: `${windowedPy}.select(F.col("k").cast("binary").alias("key"), F.to_json(F.struct("window", "count")).alias("value"), F.when(F.col("k") == "a", 0).otherwise(1).alias("partition"), F.array(F.struct(F.lit("src").alias("key"), F.lit("conf").cast("binary").alias("value"))).alias("headers"))`,
+    arus: (df, F) =>
+      windowedArus(df, F).select(
+        F.col("k").cast("binary").alias("key"),
+        F.to_json(F.struct("window", "count")).alias("value"),
+        F.when(F.col("k").equalTo("a"), 0).otherwise(1).alias("partition"),
+        F.array(F.struct(F.lit("src").alias("key"), F.lit("conf").cast("binary").alias("value"))).alias("headers"),
+      ),
+    sink: { partitions: 2 },
+  },
+];

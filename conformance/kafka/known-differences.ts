@@ -1,0 +1,6 @@
+/**
+ * Kafka differential cases where arus is known to differ from Spark, each with the reason. A
+ * listed case that fails is reported as a known difference; one that passes fails until it is
+ * removed from the list (as conformance/known-differences.ts).
+ */
+export const KAFKA_KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {};
