@@ -85,7 +85,8 @@ export const CLIENT_JS = String.raw`(function () {
       h.forEach(function (p) { for (var k in (p.durationMs || {})) if (k !== "triggerExecution") keys[k] = true; });
       return Object.keys(keys).sort().map(function (k) { return [k, h.map(function (p) { return (p.durationMs || {})[k] || 0; })]; }); } },
     { id: "eventtime", title: "Watermark and max event time", time: true, series: function (h) {
-      function t(p, k) { var v = p.eventTime && p.eventTime[k]; return v ? Date.parse(v) / 1000 : null; }
+      // a watermark still at the epoch (no event yet) is left out, or it would flatten the chart
+      function t(p, k) { var v = p.eventTime && p.eventTime[k]; var ms = v ? Date.parse(v) : 0; return ms > 0 ? ms / 1000 : null; }
       return [["max event time", h.map(function (p) { return t(p, "max"); })], ["watermark", h.map(function (p) { return t(p, "watermark"); })]]; } },
     { id: "state", title: "State rows per operator", series: function (h) { return perOperator(h, "numRowsTotal"); } },
     { id: "memory", title: "State memory per operator (bytes)", series: function (h) { return perOperator(h, "memoryUsedBytes"); } },
@@ -199,17 +200,21 @@ export const CLIENT_JS = String.raw`(function () {
     return box;
   }
 
+  function factsTable(s) {
+    var facts = el("table", { class: "facts", "data-testid": "facts" });
+    [["Status", s.status], ["Id", s.id], ["Run ID", s.runId], ["Started", s.startedAt], ["Duration", fmtMs(s.durationMs)], ["Latest batch", num(s.latestBatch)],
+     ["Avg input rows/s", num(s.avgInputRate)], ["Avg processed rows/s", num(s.avgProcessRate)], ["Last error", s.lastError || "none"]].forEach(function (r) {
+      facts.appendChild(el("tr", null, el("th", { text: r[0] }), el("td", { text: r[1] })));
+    });
+    return facts;
+  }
+
   function renderQuery() {
     var d = state.detail, s = d.summary;
     clear(root);
     root.appendChild(el("p", null, el("a", { href: "/", text: "← all queries" })));
     root.appendChild(el("h1", null, el("span", { class: "qname", "data-testid": "query-name", text: queryLabel(s) }), " ", badge(s.alertsFiring)));
-    var facts = el("table", { class: "facts" });
-    [["Status", s.status], ["Id", s.id], ["Run ID", s.runId], ["Started", s.startedAt], ["Duration", fmtMs(s.durationMs)], ["Latest batch", num(s.latestBatch)],
-     ["Avg input rows/s", num(s.avgInputRate)], ["Avg processed rows/s", num(s.avgProcessRate)], ["Last error", s.lastError || "none"]].forEach(function (r) {
-      facts.appendChild(el("tr", null, el("th", { text: r[0] }), el("td", { text: r[1] })));
-    });
-    root.appendChild(facts);
+    root.appendChild(factsTable(s));
     root.appendChild(alertsPanel(d));
     root.appendChild(el("h2", { text: "Charts" }));
     var charts = el("div", { id: "charts", class: "charts" });
@@ -230,6 +235,8 @@ export const CLIENT_JS = String.raw`(function () {
       if (old) old.replaceWith(alertsPanel(d));
       var wm = document.querySelector("[data-testid=watermark]");
       if (wm) wm.textContent = d.watermark ? d.watermark.text : "The query has ended: no live watermark.";
+      var facts = document.querySelector("[data-testid=facts]");
+      if (facts) facts.replaceWith(factsTable(d.summary));
       var h1 = document.querySelector("h1 [data-testid=alert-badge]");
       if (h1) h1.replaceWith(badge(d.summary.alertsFiring));
     });

@@ -6,6 +6,7 @@ export const PAGE_HTML = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <title>arus · Structured Streaming</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/uPlot.min.css">
 <link rel="stylesheet" href="/static/app.css">
 </head>
