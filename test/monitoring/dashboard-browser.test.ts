@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The dashboard in a real browser: Debian's headless Chromium (/usr/bin/chromium, installed by
  * scripts/setup-monitoring.sh) driven by playwright-core. A query named
