@@ -41,26 +41,27 @@ export const ALERT_DEFAULTS: Readonly<Record<AlertRuleName, Readonly<Record<stri
 
 const PREFIX = "arus.monitoring";
 
-/** The settings of one query's rules, read once when the query starts. */
+/** The settings of one query's rules, read and checked once, when the query starts. */
 export class AlertConfig {
+  private readonly numbers = new Map<string, number>();
+  private readonly enabledRules = new Set<AlertRuleName>();
+  readonly enabled: boolean;
+
   constructor(
     private readonly conf: RuntimeConfig,
     private readonly queryName: string | null,
   ) {
+    this.enabled = (this.conf.getOption(`${PREFIX}.alerts.enabled`) ?? "true").toLowerCase() !== "false";
     // Check every value now, so a typo is reported when the query starts, naming its key.
     for (const rule of ALERT_RULES) {
       for (const p of Object.keys(ALERT_DEFAULTS[rule])) {
-        if (p === "enabled") continue;
-        if (p === "max" && rule === "watermarkDelay") this.durationMs(rule, p);
-        else if (p === "timeout") this.durationMs(rule, p);
-        else this.number(rule, p);
+        if (p === "enabled") {
+          if (this.enabled && this.raw(rule, p).value.toLowerCase() !== "false") this.enabledRules.add(rule);
+        } else if ((p === "max" && rule === "watermarkDelay") || p === "timeout")
+          this.numbers.set(`${rule}.${p}`, this.parseDuration(rule, p));
+        else this.numbers.set(`${rule}.${p}`, this.parseNumber(rule, p));
       }
     }
-  }
-
-  get enabled(): boolean {
-    const v = this.conf.getOption(`${PREFIX}.alerts.enabled`) ?? "true";
-    return v.toLowerCase() !== "false";
   }
 
   /** The key that set a parameter (for messages) and its value. */
@@ -75,11 +76,26 @@ export class AlertConfig {
   }
 
   ruleEnabled(rule: AlertRuleName): boolean {
-    return this.enabled && this.raw(rule, "enabled").value.toLowerCase() !== "false";
+    return this.enabledRules.has(rule);
   }
 
   /** A count or a ratio. */
   number(rule: AlertRuleName, param: string): number {
+    return this.value(rule, param);
+  }
+
+  /** A duration in milliseconds. */
+  durationMs(rule: AlertRuleName, param: string): number {
+    return this.value(rule, param);
+  }
+
+  private value(rule: AlertRuleName, param: string): number {
+    const v = this.numbers.get(`${rule}.${param}`);
+    if (v === undefined) throw new Error(`internal: no alert parameter ${rule}.${param}`);
+    return v;
+  }
+
+  private parseNumber(rule: AlertRuleName, param: string): number {
     const { key, value } = this.raw(rule, param);
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n) || n < 0) {
@@ -89,7 +105,7 @@ export class AlertConfig {
   }
 
   /** A duration such as 500ms, 30s, 5m, 1h (a bare number is milliseconds). */
-  durationMs(rule: AlertRuleName, param: string): number {
+  private parseDuration(rule: AlertRuleName, param: string): number {
     const { key, value } = this.raw(rule, param);
     const ms = parseDurationMs(value);
     if (ms === null) throw new IllegalArgumentException(`${key} must be a duration like 30s, 5m or 1h, got '${value}'.`);

@@ -89,10 +89,18 @@ export const CLIENT_JS = String.raw`(function () {
       function t(p, k) { var v = p.eventTime && p.eventTime[k]; var ms = v ? Date.parse(v) : 0; return ms > 0 ? ms / 1000 : null; }
       return [["max event time", h.map(function (p) { return t(p, "max"); })], ["watermark", h.map(function (p) { return t(p, "watermark"); })]]; } },
     { id: "state", title: "State rows per operator", series: function (h) { return perOperator(h, "numRowsTotal"); } },
+    { id: "stateChanges", title: "State rows updated and removed (all operators)", series: function (h) {
+      function sum(p, k) { return p.stateOperators.reduce(function (a, o) { return a + o[k]; }, 0); }
+      return [["updated", h.map(function (p) { return sum(p, "numRowsUpdated"); })], ["removed", h.map(function (p) { return sum(p, "numRowsRemoved"); })]]; } },
     { id: "memory", title: "State memory per operator (bytes)", series: function (h) { return perOperator(h, "memoryUsedBytes"); } },
     { id: "late", title: "Rows dropped by watermark and late input rows", series: function (h) {
       return [["dropped by watermark", h.map(function (p) { return p.stateOperators.reduce(function (a, o) { return a + o.numRowsDroppedByWatermark; }, 0); })],
               ["late input rows", h.map(function (p) { return p.arus ? p.arus.numLateInputRows : 0; })]]; } },
+    { id: "lateness", title: "Lateness behind the newest event (ms, arus)", series: function (h) {
+      var col = null;
+      h.forEach(function (p) { if (!col && p.arus && p.arus.lateness) col = Object.keys(p.arus.lateness)[0] || null; });
+      function q(p, k) { var l = p.arus && p.arus.lateness && col ? p.arus.lateness[col] : null; return l ? l[k] : null; }
+      return ["p50", "p90", "p99", "max"].map(function (k) { return [(col ? col + " " : "") + k, h.map(function (p) { return q(p, k); })]; }); } },
     { id: "lag", title: "Source lag (offsets or files behind latest)", series: function (h) {
       var n = h.reduce(function (a, p) { return Math.max(a, p.sources.length); }, 0), out = [];
       for (var i = 0; i < n; i++) out.push(["source " + i, h.map(function (p) { return lagOf(p.sources[i]); })]);
@@ -260,11 +268,17 @@ export const CLIENT_JS = String.raw`(function () {
     if (bar) bar.textContent = String(e && e.message ? e.message : e);
   }
 
+  var listTimer = null;
+  function scheduleListReload() {
+    if (listTimer) return;
+    listTimer = setTimeout(function () { listTimer = null; loadList().catch(report); }, 300);
+  }
   function connect() {
     var es = new EventSource("/api/events");
     es.addEventListener("progress", function (m) {
       var d = JSON.parse(m.data);
-      if (state.runId === null || d.runId !== state.runId || state.detail === null) return;
+      if (state.runId === null) return scheduleListReload();
+      if (d.runId !== state.runId || state.detail === null) return;
       state.history.push(d.progress);
       if (state.history.length > MAX_POINTS) state.history.splice(0, state.history.length - MAX_POINTS);
       scheduleRender();

@@ -1,14 +1,15 @@
 /**
  * Prometheus metrics of a session's streaming queries, on a prom-client Registry of the
  * session's own (never prom-client's global one, so two sessions in a process do not clash).
- * Updated from each progress entry; names, labels and the Spark metric beside each are in
- * docs/monitoring.md.
+ * A progress entry only adds to plain per-query numbers (and observes the duration histogram);
+ * the gauges and counters are filled from those numbers when the registry is read (prom-client's
+ * `collect` hook), so a batch pays microseconds and a scrape pays the rest. Names, labels and
+ * the Spark metric beside each are in docs/monitoring.md.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { StreamingQueryProgress } from "../runtime/progress.js";
 import { sourceLag } from "./alert-rules.js";
 
-type Labels = Record<string, string>;
 const Q = ["query_id", "query_name"] as const;
 const SRC = [...Q, "source_index", "source"] as const;
 const OP = [...Q, "operator_index", "operator"] as const;
@@ -18,231 +19,251 @@ export interface QueryLabels {
   query_name: string;
 }
 
+interface OperatorState {
+  name: string;
+  rows: number;
+  bytes: number;
+  updated: number;
+  removed: number;
+  dropped: number;
+}
+interface SourceState {
+  description: string;
+  rows: number;
+  lag: { value: number; unit: string } | null;
+}
+interface QueryState {
+  labels: QueryLabels;
+  active: number;
+  failed: number;
+  batches: number;
+  inputRows: number;
+  outputRows: number | null;
+  lateRows: number;
+  last: StreamingQueryProgress | null;
+  lastWatermark: number | null;
+  lastMaxEventTime: number | null;
+  lastStart: number;
+  operators: OperatorState[];
+  sources: SourceState[];
+  alerts: Map<string, { alert: string; subject: string; firing: number }>;
+  fired: Map<string, number>;
+}
+
 export class StreamingMetrics {
   readonly registry = new Registry();
+  private readonly queries = new Map<string, QueryState>();
+  private dirty = false;
+
   private readonly r = [this.registry];
-  readonly active = new Gauge({
-    name: "arus_streaming_query_active",
-    help: "1 while the query runs, 0 once it ended",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly failed = new Gauge({
-    name: "arus_streaming_query_failed",
-    help: "1 if the query ended with an exception",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly batches = new Counter({
-    name: "arus_streaming_batches_total",
-    help: "micro-batches run (progress entries with data or no-data batches)",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly inputRows = new Counter({
-    name: "arus_streaming_input_rows_total",
-    help: "rows read from the sources (numInputRows)",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly outputRows = new Counter({
-    name: "arus_streaming_processed_rows_total",
-    help: "rows written to the sink (sink.numOutputRows; not counted when the sink reports -1)",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly inputRate = new Gauge({
-    name: "arus_streaming_input_rows_per_second",
-    help: "inputRowsPerSecond of the last batch",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly processRate = new Gauge({
-    name: "arus_streaming_processed_rows_per_second",
-    help: "processedRowsPerSecond of the last batch",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly batchDuration = new Histogram({
+  private readonly sync = () => this.fill();
+  private g(name: string, help: string, labelNames: readonly string[]): Gauge {
+    return new Gauge({ name, help, labelNames, registers: this.r, collect: this.sync });
+  }
+  private c(name: string, help: string, labelNames: readonly string[]): Counter {
+    return new Counter({ name, help, labelNames, registers: this.r, collect: this.sync });
+  }
+  private readonly active = this.g("arus_streaming_query_active", "1 while the query runs, 0 once it ended", Q);
+  private readonly failed = this.g("arus_streaming_query_failed", "1 if the query ended with an exception", Q);
+  private readonly batches = this.c("arus_streaming_batches_total", "progress entries (batches and idle entries)", Q);
+  private readonly inputRows = this.c("arus_streaming_input_rows_total", "rows read from the sources (numInputRows)", Q);
+  private readonly outputRows = this.c(
+    "arus_streaming_processed_rows_total",
+    "rows written to the sink (sink.numOutputRows; absent when the sink reports -1)",
+    Q,
+  );
+  private readonly inputRate = this.g("arus_streaming_input_rows_per_second", "inputRowsPerSecond of the last batch", Q);
+  private readonly processRate = this.g("arus_streaming_processed_rows_per_second", "processedRowsPerSecond of the last batch", Q);
+  private readonly batchDuration = new Histogram({
     name: "arus_streaming_batch_duration_seconds",
-    help: "batchDuration of each batch",
+    help: "batchDuration of each progress entry",
     labelNames: Q,
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: this.r,
   });
-  readonly trigger = new Gauge({
-    name: "arus_streaming_trigger_duration_seconds",
-    help: "durationMs parts of the last batch (part=triggerExecution is the trigger latency)",
-    labelNames: [...Q, "part"],
-    registers: this.r,
-  });
-  readonly watermark = new Gauge({
-    name: "arus_streaming_watermark_seconds",
-    help: "eventTime.watermark, seconds since the epoch",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly maxEventTime = new Gauge({
-    name: "arus_streaming_max_event_time_seconds",
-    help: "eventTime.max of the last batch with rows",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly eventTimeLag = new Gauge({
-    name: "arus_streaming_event_time_lag_seconds",
-    help: "batch start minus eventTime.max",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly watermarkDelay = new Gauge({
-    name: "arus_streaming_watermark_delay_seconds",
-    help: "batch start minus the watermark",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly lateRows = new Counter({
-    name: "arus_streaming_late_rows_total",
-    help: "input rows that arrived behind the watermark (arus.numLateInputRows)",
-    labelNames: Q,
-    registers: this.r,
-  });
-  readonly stateRows = new Gauge({
-    name: "arus_streaming_state_rows",
-    help: "numRowsTotal of a stateful operator",
-    labelNames: OP,
-    registers: this.r,
-  });
-  readonly stateBytes = new Gauge({
-    name: "arus_streaming_state_memory_bytes",
-    help: "memoryUsedBytes of a stateful operator",
-    labelNames: OP,
-    registers: this.r,
-  });
-  readonly stateUpdated = new Counter({
-    name: "arus_streaming_state_rows_updated_total",
-    help: "numRowsUpdated summed over batches",
-    labelNames: OP,
-    registers: this.r,
-  });
-  readonly stateRemoved = new Counter({
-    name: "arus_streaming_state_rows_removed_total",
-    help: "numRowsRemoved summed over batches",
-    labelNames: OP,
-    registers: this.r,
-  });
-  readonly dropped = new Counter({
-    name: "arus_streaming_state_rows_dropped_by_watermark_total",
-    help: "numRowsDroppedByWatermark summed over batches",
-    labelNames: OP,
-    registers: this.r,
-  });
-  readonly sourceRows = new Counter({
-    name: "arus_streaming_source_input_rows_total",
-    help: "numInputRows of a source",
-    labelNames: SRC,
-    registers: this.r,
-  });
-  readonly sourceLag = new Gauge({
-    name: "arus_streaming_source_lag",
-    help: "how far a source is behind its latest (unit: offsets or files)",
-    labelNames: [...SRC, "unit"],
-    registers: this.r,
-  });
-  readonly alertFiring = new Gauge({
-    name: "arus_streaming_alert_firing",
-    help: "1 while an alert rule fires, 0 once resolved",
-    labelNames: [...Q, "alert", "subject"],
-    registers: this.r,
-  });
-  readonly alertsFired = new Counter({
-    name: "arus_streaming_alerts_fired_total",
-    help: "times an alert rule fired",
-    labelNames: [...Q, "alert"],
-    registers: this.r,
-  });
+  private readonly trigger = this.g(
+    "arus_streaming_trigger_duration_seconds",
+    "durationMs parts of the last entry (part=triggerExecution is the trigger latency)",
+    [...Q, "part"],
+  );
+  private readonly watermark = this.g("arus_streaming_watermark_seconds", "eventTime.watermark, seconds since the epoch", Q);
+  private readonly maxEventTime = this.g("arus_streaming_max_event_time_seconds", "eventTime.max of the last batch with rows", Q);
+  private readonly eventTimeLag = this.g("arus_streaming_event_time_lag_seconds", "batch start minus eventTime.max", Q);
+  private readonly watermarkDelay = this.g("arus_streaming_watermark_delay_seconds", "batch start minus the watermark", Q);
+  private readonly lateRows = this.c(
+    "arus_streaming_late_rows_total",
+    "input rows that arrived behind the watermark (arus.numLateInputRows)",
+    Q,
+  );
+  private readonly stateRows = this.g("arus_streaming_state_rows", "numRowsTotal of a stateful operator", OP);
+  private readonly stateBytes = this.g("arus_streaming_state_memory_bytes", "memoryUsedBytes of a stateful operator", OP);
+  private readonly stateUpdated = this.c("arus_streaming_state_rows_updated_total", "numRowsUpdated summed over batches", OP);
+  private readonly stateRemoved = this.c("arus_streaming_state_rows_removed_total", "numRowsRemoved summed over batches", OP);
+  private readonly dropped = this.c(
+    "arus_streaming_state_rows_dropped_by_watermark_total",
+    "numRowsDroppedByWatermark summed over batches",
+    OP,
+  );
+  private readonly sourceRows = this.c("arus_streaming_source_input_rows_total", "numInputRows of a source", SRC);
+  private readonly sourceLagG = this.g("arus_streaming_source_lag", "how far a source is behind its latest (unit: offsets or files)", [
+    ...SRC,
+    "unit",
+  ]);
+  private readonly alertFiring = this.g("arus_streaming_alert_firing", "1 while an alert rule fires, 0 once resolved", [
+    ...Q,
+    "alert",
+    "subject",
+  ]);
+  private readonly alertsFired = this.c("arus_streaming_alerts_fired_total", "times an alert rule fired", [...Q, "alert"]);
 
-  /** Label sets written per query, to forget them when the query leaves the retained list. */
-  private readonly written = new Map<string, Map<string, { metric: { remove(l: Labels): void }; labels: Labels }>>();
-
-  private note(q: QueryLabels, metric: { remove(l: Labels): void; name?: string }, labels: Labels): void {
-    let seen = this.written.get(q.query_id);
-    if (!seen) this.written.set(q.query_id, (seen = new Map()));
-    const k = `${(metric as unknown as { name: string }).name}\u0000${Object.values(labels).join("\u0000")}`;
-    if (!seen.has(k)) seen.set(k, { metric, labels });
-  }
-
-  started(q: QueryLabels): void {
-    this.active.set({ ...q }, 1);
-    this.failed.set({ ...q }, 0);
-    this.batches.inc({ ...q }, 0);
-    this.inputRows.inc({ ...q }, 0);
-    this.lateRows.inc({ ...q }, 0);
-    for (const m of [this.active, this.failed, this.batches, this.inputRows, this.lateRows]) this.note(q, m, { ...q });
-  }
-
-  ended(q: QueryLabels, failed: boolean): void {
-    this.active.set({ ...q }, 0);
-    this.failed.set({ ...q }, failed ? 1 : 0);
-  }
-
-  progress(q: QueryLabels, p: StreamingQueryProgress): void {
-    const l = { ...q };
-    this.batches.inc(l);
-    this.inputRows.inc(l, p.numInputRows);
-    if (p.sink.numOutputRows >= 0) {
-      this.outputRows.inc(l, p.sink.numOutputRows);
-      this.note(q, this.outputRows, l);
-    }
-    if (p.inputRowsPerSecond !== undefined) this.set(q, this.inputRate, l, p.inputRowsPerSecond);
-    if (p.processedRowsPerSecond !== undefined) this.set(q, this.processRate, l, p.processedRowsPerSecond);
-    this.batchDuration.observe(l, p.batchDuration / 1000);
-    this.note(q, this.batchDuration, l);
-    for (const [part, ms] of Object.entries(p.durationMs ?? {})) this.set(q, this.trigger, { ...l, part }, ms / 1000);
-    const start = Date.parse(p.timestamp);
-    const wm = p.eventTime?.watermark ? Date.parse(p.eventTime.watermark) : null;
-    if (wm !== null) {
-      this.set(q, this.watermark, l, wm / 1000);
-      this.set(q, this.watermarkDelay, l, (start - wm) / 1000);
-    }
-    if (p.eventTime?.max) {
-      const max = Date.parse(p.eventTime.max);
-      this.set(q, this.maxEventTime, l, max / 1000);
-      this.set(q, this.eventTimeLag, l, (start - max) / 1000);
-    }
-    this.lateRows.inc(l, p.arus?.numLateInputRows ?? 0);
-    p.stateOperators.forEach((op, i) => {
-      const ol = { ...l, operator_index: String(i), operator: op.operatorName };
-      this.set(q, this.stateRows, ol, op.numRowsTotal);
-      this.set(q, this.stateBytes, ol, op.memoryUsedBytes);
-      this.add(q, this.stateUpdated, ol, op.numRowsUpdated);
-      this.add(q, this.stateRemoved, ol, op.numRowsRemoved);
-      this.add(q, this.dropped, ol, op.numRowsDroppedByWatermark);
+  started(labels: QueryLabels): void {
+    const prev = this.queries.get(labels.query_id);
+    this.queries.set(labels.query_id, {
+      labels,
+      active: 1,
+      failed: 0,
+      // a restart (same id, new run) keeps counting, as a Prometheus counter should
+      batches: prev?.batches ?? 0,
+      inputRows: prev?.inputRows ?? 0,
+      outputRows: prev?.outputRows ?? null,
+      lateRows: prev?.lateRows ?? 0,
+      last: null,
+      lastWatermark: null,
+      lastMaxEventTime: null,
+      lastStart: 0,
+      operators: prev?.operators ?? [],
+      sources: prev?.sources ?? [],
+      alerts: prev?.alerts ?? new Map(),
+      fired: prev?.fired ?? new Map(),
     });
-    p.sources.forEach((s, i) => {
-      const sl = { ...l, source_index: String(i), source: s.description };
-      this.add(q, this.sourceRows, sl, s.numInputRows);
-      const lag = sourceLag(s);
-      if (lag) this.set(q, this.sourceLag, { ...sl, unit: lag.unit }, lag.value);
-    });
+    this.dirty = true;
   }
 
-  alert(q: QueryLabels, alert: string, subject: string, firing: boolean): void {
-    this.set(q, this.alertFiring, { ...q, alert, subject }, firing ? 1 : 0);
-    if (firing) this.add(q, this.alertsFired, { ...q, alert }, 1);
+  ended(labels: QueryLabels, failed: boolean): void {
+    const q = this.queries.get(labels.query_id);
+    if (!q) return;
+    q.active = 0;
+    q.failed = failed ? 1 : 0;
+    this.dirty = true;
+  }
+
+  progress(labels: QueryLabels, p: StreamingQueryProgress): void {
+    const q = this.queries.get(labels.query_id);
+    if (!q) return;
+    q.batches++;
+    q.inputRows += p.numInputRows;
+    if (p.sink.numOutputRows >= 0) q.outputRows = (q.outputRows ?? 0) + p.sink.numOutputRows;
+    q.lateRows += p.arus?.numLateInputRows ?? 0;
+    q.last = p;
+    q.lastStart = Date.parse(p.timestamp);
+    if (p.eventTime?.watermark) q.lastWatermark = Date.parse(p.eventTime.watermark);
+    if (p.eventTime?.max) q.lastMaxEventTime = Date.parse(p.eventTime.max);
+    const ops = p.stateOperators;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      const s = (q.operators[i] ??= { name: op.operatorName, rows: 0, bytes: 0, updated: 0, removed: 0, dropped: 0 });
+      s.name = op.operatorName;
+      s.rows = op.numRowsTotal;
+      s.bytes = op.memoryUsedBytes;
+      s.updated += op.numRowsUpdated;
+      s.removed += op.numRowsRemoved;
+      s.dropped += op.numRowsDroppedByWatermark;
+    }
+    const srcs = p.sources;
+    for (let i = 0; i < srcs.length; i++) {
+      const src = srcs[i]!;
+      const s = (q.sources[i] ??= { description: src.description, rows: 0, lag: null });
+      s.description = src.description;
+      s.rows += src.numInputRows;
+      s.lag = sourceLag(src);
+    }
+    this.batchDuration.observe(q.labels as unknown as Record<string, string>, p.batchDuration / 1000);
+    this.dirty = true;
+  }
+
+  alert(labels: QueryLabels, alert: string, subject: string, firing: boolean): void {
+    const q = this.queries.get(labels.query_id);
+    if (!q) return;
+    q.alerts.set(`${alert}\u0000${subject}`, { alert, subject, firing: firing ? 1 : 0 });
+    if (firing) q.fired.set(alert, (q.fired.get(alert) ?? 0) + 1);
+    this.dirty = true;
   }
 
   /** Forget every series of a query (it left the retained list). */
   forget(queryId: string): void {
-    for (const w of this.written.get(queryId)?.values() ?? []) w.metric.remove(w.labels);
-    this.written.delete(queryId);
+    const q = this.queries.get(queryId);
+    if (!q) return;
+    this.queries.delete(queryId);
+    this.batchDuration.remove(q.labels as unknown as Record<string, string>);
+    this.dirty = true;
   }
 
-  private set(q: QueryLabels, g: Gauge, labels: Labels, v: number): void {
-    g.set(labels, v);
-    this.note(q, g, labels);
-  }
-  private add(q: QueryLabels, c: Counter, labels: Labels, v: number): void {
-    c.inc(labels, v);
-    this.note(q, c, labels);
+  /** Rebuild the gauges and counters from the per-query numbers (on read, once per change). */
+  private fill(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    for (const m of [
+      this.active,
+      this.failed,
+      this.batches,
+      this.inputRows,
+      this.outputRows,
+      this.inputRate,
+      this.processRate,
+      this.trigger,
+      this.watermark,
+      this.maxEventTime,
+      this.eventTimeLag,
+      this.watermarkDelay,
+      this.lateRows,
+      this.stateRows,
+      this.stateBytes,
+      this.stateUpdated,
+      this.stateRemoved,
+      this.dropped,
+      this.sourceRows,
+      this.sourceLagG,
+      this.alertFiring,
+      this.alertsFired,
+    ])
+      m.reset();
+    for (const q of this.queries.values()) {
+      const l = { ...q.labels };
+      this.active.set(l, q.active);
+      this.failed.set(l, q.failed);
+      this.batches.inc(l, q.batches);
+      this.inputRows.inc(l, q.inputRows);
+      this.lateRows.inc(l, q.lateRows);
+      if (q.outputRows !== null) this.outputRows.inc(l, q.outputRows);
+      const p = q.last;
+      if (p) {
+        if (p.inputRowsPerSecond !== undefined) this.inputRate.set(l, p.inputRowsPerSecond);
+        if (p.processedRowsPerSecond !== undefined) this.processRate.set(l, p.processedRowsPerSecond);
+        for (const [part, ms] of Object.entries(p.durationMs ?? {})) this.trigger.set({ ...l, part }, ms / 1000);
+      }
+      if (q.lastWatermark !== null) {
+        this.watermark.set(l, q.lastWatermark / 1000);
+        this.watermarkDelay.set(l, (q.lastStart - q.lastWatermark) / 1000);
+      }
+      if (q.lastMaxEventTime !== null) {
+        this.maxEventTime.set(l, q.lastMaxEventTime / 1000);
+        this.eventTimeLag.set(l, (q.lastStart - q.lastMaxEventTime) / 1000);
+      }
+      q.operators.forEach((o, i) => {
+        const ol = { ...l, operator_index: String(i), operator: o.name };
+        this.stateRows.set(ol, o.rows);
+        this.stateBytes.set(ol, o.bytes);
+        this.stateUpdated.inc(ol, o.updated);
+        this.stateRemoved.inc(ol, o.removed);
+        this.dropped.inc(ol, o.dropped);
+      });
+      q.sources.forEach((s, i) => {
+        const sl = { ...l, source_index: String(i), source: s.description };
+        this.sourceRows.inc(sl, s.rows);
+        if (s.lag) this.sourceLagG.set({ ...sl, unit: s.lag.unit }, s.lag.value);
+      });
+      for (const a of q.alerts.values()) this.alertFiring.set({ ...l, alert: a.alert, subject: a.subject }, a.firing);
+      for (const [alert, n] of q.fired) this.alertsFired.inc({ ...l, alert }, n);
+    }
   }
 }

@@ -136,9 +136,9 @@ export class SessionMonitor implements StreamingQueryListener {
     const keep = Math.max(1, this.confInt("spark.sql.streaming.ui.retainedProgressUpdates", 100));
     if (rec.history.length > keep) rec.history.splice(0, rec.history.length - keep);
     this.metrics.progress(rec.labels, p);
-    this.emit({ type: "progress", data: { runId: e.runId, progress: p } });
     this.deliver(rec, rec.alerts.onProgress(p, rec.now()));
-    this.emit({ type: "query", data: this.summary(rec) });
+    // (summaries change with each entry too; pages refetch them on a progress event)
+    if (this.subscribers.size > 0) this.emit({ type: "progress", data: { runId: e.runId, progress: p } });
   }
 
   /** Run the no-progress rule of every active query now (also run every second by a timer). */

@@ -124,6 +124,7 @@ export class Dashboard {
   }
 
   private broadcast(e: MonitorEvent): void {
+    if (this.streams.size === 0) return;
     const chunk = `event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
     for (const r of this.streams) r.write(chunk);
   }
