@@ -66,16 +66,19 @@ async function throughput(arus: typeof Arus, data: string) {
   const sessions = Object.fromEntries(MODES.map((m) => [m, session(arus, m)])) as Record<Mode, Arus.Session>;
   const stopViewer = await viewer(arus, sessions["on + viewer"]);
   const rows: Record<string, Record<Mode, number[]>> = {};
+  const cpu: Record<string, Record<Mode, number[]>> = {};
   const events: Record<string, number> = {};
   // Warm-up: one run of the first query per mode.
   for (const m of MODES) await runQuery({ arus, session: sessions[m], data, maxFiles: 1 }, queryByName(names[0]!), false);
   for (let r = 0; r < reps; r++) {
     for (const name of names) {
       rows[name] ??= { off: [], on: [], "on + viewer": [] };
+      cpu[name] ??= { off: [], on: [], "on + viewer": [] };
       const order = MODES.map((_, i) => MODES[(i + r + names.indexOf(name)) % MODES.length]!);
       for (const m of order) {
         const run = await runQuery({ arus, session: sessions[m], data, maxFiles: 1 }, queryByName(name), false);
         rows[name]![m].push(run.inputRows / run.wallS);
+        cpu[name]![m].push(run.inputRows / run.cpuS);
         events[name] = run.inputRows;
         log(`[monitoring] ${name} ${m}: ${(run.inputRows / run.wallS / 1000).toFixed(0)} k rows/s (${run.batches} batches)`);
       }
@@ -84,10 +87,8 @@ async function throughput(arus: typeof Arus, data: string) {
   stopViewer();
   for (const s of Object.values(sessions)) await s.stop();
   return names.map((name) => {
-    const off = median(rows[name]!.off);
-    const on = median(rows[name]!.on);
-    const viewed = median(rows[name]!["on + viewer"]);
-    return { name, events: events[name]!, off, on, viewed };
+    const m = (x: Record<Mode, number[]>) => ({ off: median(x.off), on: median(x.on), viewed: median(x["on + viewer"]) });
+    return { name, events: events[name]!, wall: m(rows[name]!), cpu: m(cpu[name]!) };
   });
 }
 
@@ -171,12 +172,31 @@ const pb = await perBatch(arus);
 const us = await listenerCost(arus);
 const pct = (a: number, b: number) => `${(((a - b) / b) * 100).toFixed(1)} %`;
 const k = (x: number) => `${(x / 1000).toFixed(0)} k`;
-const lines = [
-  "| query | events | off rows/s | on rows/s | on + viewer rows/s | on vs off | on + viewer vs off |",
+const total = (f: (r: (typeof tp)[number]) => number) => tp.reduce((a, r) => a + r.events / f(r), 0);
+const sumRow = (kind: "wall" | "cpu") => {
+  const ev = tp.reduce((a, r) => a + r.events, 0);
+  const off = ev / total((r) => r[kind].off);
+  const on = ev / total((r) => r[kind].on);
+  const viewed = ev / total((r) => r[kind].viewed);
+  return `| **all** (${kind}) | ${ev} | ${k(off)} | ${k(on)} | ${k(viewed)} | **${pct(on, off)}** | **${pct(viewed, off)}** |`;
+};
+const table = (kind: "wall" | "cpu") => [
+  "| query | events | off | on | on + viewer | on vs off | on + viewer vs off |",
   "|---|---|---|---|---|---|---|",
   ...tp.map(
-    (r) => `| ${r.name} | ${r.events} | ${k(r.off)} | ${k(r.on)} | ${k(r.viewed)} | ${pct(r.on, r.off)} | ${pct(r.viewed, r.off)} |`,
+    (r) =>
+      `| ${r.name} | ${r.events} | ${k(r[kind].off)} | ${k(r[kind].on)} | ${k(r[kind].viewed)} | ${pct(r[kind].on, r[kind].off)} | ${pct(r[kind].viewed, r[kind].off)} |`,
   ),
+  sumRow(kind),
+];
+const lines = [
+  "Rows per CPU second of the process (CPU time is what monitoring adds; less sensitive than wall time to other load on the machine):",
+  "",
+  ...table("cpu"),
+  "",
+  "Rows per wall second:",
+  "",
+  ...table("wall"),
   "",
   `Per 1-row batch (windowed count, memory stream → noop, wall time incl. the idle trigger processAllAvailable waits for; median of 3 × 400): off ${pb.off.toFixed(3)} ms, on ${pb.on.toFixed(3)} ms (+${(pb.on - pb.off).toFixed(3)} ms), on + viewer ${pb.viewed.toFixed(3)} ms (+${(pb.viewed - pb.off).toFixed(3)} ms).`,
   `The monitor's own time per progress event (alert rules, metrics, history; no events client): ${us.toFixed(1)} µs.`,
