@@ -24,17 +24,37 @@ export interface QueryFacts {
 
 const isData = (p: StreamingQueryProgress) => p.numInputRows > 0;
 
-/** A source's lag: offsets (Kafka's maxOffsetsBehindLatest), files, or numeric latest − end. */
-export function sourceLag(s: StreamingQueryProgress["sources"][number]): { value: number; unit: string } | null {
+export interface Lag {
+  value: number;
+  unit: "offsets" | "files" | "bytes";
+}
+
+/**
+ * Source `i`'s lag, every measure known: offsets (Kafka's maxOffsetsBehindLatest), files and
+ * bytes listed but not yet read (a file source's `arus.sourceBacklog`), or numeric
+ * latestOffset − endOffset (memory stream, rate). The first is the one the alert rule judges.
+ */
+export function sourceLags(p: StreamingQueryProgress, i: number): Lag[] {
+  const s = p.sources[i];
+  if (!s) return [];
   const m = s.metrics ?? {};
-  if (m.maxOffsetsBehindLatest !== undefined) return { value: Number(m.maxOffsetsBehindLatest), unit: "offsets" };
-  if (m.numFilesBehindLatest !== undefined) return { value: Number(m.numFilesBehindLatest), unit: "files" };
-  const end = Number(s.endOffset);
-  const latest = Number(s.latestOffset);
-  if (typeof s.endOffset === "number" && typeof s.latestOffset === "number" && Number.isFinite(end) && Number.isFinite(latest)) {
-    return { value: Math.max(0, latest - end), unit: "offsets" };
+  if (m.maxOffsetsBehindLatest !== undefined) return [{ value: Number(m.maxOffsetsBehindLatest), unit: "offsets" }];
+  const backlog = p.arus?.sourceBacklog?.[i];
+  if (backlog) {
+    return [
+      { value: backlog.files, unit: "files" },
+      { value: backlog.bytes, unit: "bytes" },
+    ];
   }
-  return null;
+  if (
+    typeof s.endOffset === "number" &&
+    typeof s.latestOffset === "number" &&
+    Number.isFinite(s.endOffset) &&
+    Number.isFinite(s.latestOffset)
+  ) {
+    return [{ value: Math.max(0, s.latestOffset - s.endOffset), unit: "offsets" }];
+  }
+  return [];
 }
 
 export class AlertRules {
@@ -91,7 +111,7 @@ export class AlertRules {
     const max = this.cfg.number("sourceLag", "max");
     const growFor = this.cfg.number("sourceLag", "growingBatches");
     p.sources.forEach((s, i) => {
-      const lag = sourceLag(s);
+      const lag = sourceLags(p, i)[0];
       if (!lag) return;
       const h = this.lagHistory.get(i);
       const growing = h && lag.value > h.last ? h.growing + 1 : 0;

@@ -103,7 +103,7 @@ export const CLIENT_JS = String.raw`(function () {
       return ["p50", "p90", "p99", "max"].map(function (k) { return [(col ? col + " " : "") + k, h.map(function (p) { return q(p, k); })]; }); } },
     { id: "lag", title: "Source lag (offsets or files behind latest)", series: function (h) {
       var n = h.reduce(function (a, p) { return Math.max(a, p.sources.length); }, 0), out = [];
-      for (var i = 0; i < n; i++) out.push(["source " + i, h.map(function (p) { return lagOf(p.sources[i]); })]);
+      for (var i = 0; i < n; i++) out.push(["source " + i, h.map(function (p) { return lagOf(p, i); })]);
       return out; } }
   ];
   function perOperator(h, field) {
@@ -115,11 +115,13 @@ export const CLIENT_JS = String.raw`(function () {
     }
     return out;
   }
-  function lagOf(s) {
+  function lagOf(p, i) {
+    var s = p.sources[i];
     if (!s) return null;
     var m = s.metrics || {};
     if (m.maxOffsetsBehindLatest !== undefined) return Number(m.maxOffsetsBehindLatest);
-    if (m.numFilesBehindLatest !== undefined) return Number(m.numFilesBehindLatest);
+    var b = p.arus && p.arus.sourceBacklog && p.arus.sourceBacklog[i];
+    if (b) return b.files;
     if (typeof s.endOffset === "number" && typeof s.latestOffset === "number") return Math.max(0, s.latestOffset - s.endOffset);
     return null;
   }

@@ -8,7 +8,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { StreamingQueryProgress } from "../runtime/progress.js";
-import { sourceLag } from "./alert-rules.js";
+import { type Lag, sourceLags } from "./alert-rules.js";
 
 const Q = ["query_id", "query_name"] as const;
 const SRC = [...Q, "source_index", "source"] as const;
@@ -30,7 +30,7 @@ interface OperatorState {
 interface SourceState {
   description: string;
   rows: number;
-  lag: { value: number; unit: string } | null;
+  lags: Lag[];
 }
 interface QueryState {
   labels: QueryLabels;
@@ -105,10 +105,11 @@ export class StreamingMetrics {
     OP,
   );
   private readonly sourceRows = this.c("arus_streaming_source_input_rows_total", "numInputRows of a source", SRC);
-  private readonly sourceLagG = this.g("arus_streaming_source_lag", "how far a source is behind its latest (unit: offsets or files)", [
-    ...SRC,
-    "unit",
-  ]);
+  private readonly sourceLagG = this.g(
+    "arus_streaming_source_lag",
+    "how far a source is behind its latest (unit: offsets, or files and bytes listed but not yet read)",
+    [...SRC, "unit"],
+  );
   private readonly alertFiring = this.g("arus_streaming_alert_firing", "1 while an alert rule fires, 0 once resolved", [
     ...Q,
     "alert",
@@ -172,10 +173,10 @@ export class StreamingMetrics {
     const srcs = p.sources;
     for (let i = 0; i < srcs.length; i++) {
       const src = srcs[i]!;
-      const s = (q.sources[i] ??= { description: src.description, rows: 0, lag: null });
+      const s = (q.sources[i] ??= { description: src.description, rows: 0, lags: [] });
       s.description = src.description;
       s.rows += src.numInputRows;
-      s.lag = sourceLag(src);
+      s.lags = sourceLags(p, i);
     }
     this.batchDuration.observe(q.labels as unknown as Record<string, string>, p.batchDuration / 1000);
     this.dirty = true;
@@ -260,7 +261,7 @@ export class StreamingMetrics {
       q.sources.forEach((s, i) => {
         const sl = { ...l, source_index: String(i), source: s.description };
         this.sourceRows.inc(sl, s.rows);
-        if (s.lag) this.sourceLagG.set({ ...sl, unit: s.lag.unit }, s.lag.value);
+        for (const lag of s.lags) this.sourceLagG.set({ ...sl, unit: lag.unit }, lag.value);
       });
       for (const a of q.alerts.values()) this.alertFiring.set({ ...l, alert: a.alert, subject: a.subject }, a.firing);
       for (const [alert, n] of q.fired) this.alertsFired.inc({ ...l, alert }, n);
