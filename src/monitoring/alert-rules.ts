@@ -20,6 +20,8 @@ export interface Observation {
 export interface QueryFacts {
   /** The processing-time trigger interval, 0 for none. */
   triggerIntervalMs: number;
+  /** spark.sql.streaming.noDataProgressEventInterval: how often an idle query reports (default 10 s). */
+  idleEventIntervalMs?: number;
 }
 
 const isData = (p: StreamingQueryProgress) => p.numInputRows > 0;

@@ -70,7 +70,13 @@ export class QueryAlerts {
   /** The no-progress check, run by a timer and before every read of the alerts. */
   checkStalled(now: number): QueryAlertEvent[] {
     if (!this.cfg.ruleEnabled("noProgress")) return [];
-    const timeout = Math.max(this.cfg.durationMs("noProgress", "timeout"), 2 * this.facts.triggerIntervalMs);
+    // An idle query reports every noDataProgressEventInterval, a busy one every trigger: never
+    // call either stalled before it has had two chances to report.
+    const timeout = Math.max(
+      this.cfg.durationMs("noProgress", "timeout"),
+      2 * this.facts.triggerIntervalMs,
+      2 * (this.facts.idleEventIntervalMs ?? 0),
+    );
     const idleFor = now - this.lastProgressAt;
     const k = key("noProgress", "query");
     const st = this.pairs.get(k) ?? this.pair(k);

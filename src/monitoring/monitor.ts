@@ -97,7 +97,10 @@ export class SessionMonitor implements StreamingQueryListener {
       alerts: new QueryAlerts(
         e,
         new AlertConfig(this.session.conf, e.name),
-        { triggerIntervalMs: trigger?.kind === "processingTime" ? trigger.intervalMs : 0 },
+        {
+          triggerIntervalMs: trigger?.kind === "processingTime" ? trigger.intervalMs : 0,
+          idleEventIntervalMs: this.session.conf.getMs("spark.sql.streaming.noDataProgressEventInterval"),
+        },
         now(),
       ),
       alertLog: [],
