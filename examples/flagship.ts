@@ -18,12 +18,13 @@
  *     (p50/p90/p99/max, and the watermark delay that would have kept 99 % of rows);
  *   - `q.explainWatermark()` says which windows are still open and when they will close.
  *
+ * While it runs, the dashboard (Spark UI's Structured Streaming tab) is at the URL it prints.
  * It stops by itself after a minute, or on Ctrl-C (SIGINT → q.stop()).
  *
  *   npm start
  *   node --import tsx examples/flagship.ts [seconds] [--fast]    (--fast: manual clock, no waiting)
  */
-import { functions as F, type Row, Session, type StreamingQuery } from "../src/index.js";
+import { dashboardUrl, functions as F, type Row, Session, type StreamingQuery } from "../src/index.js";
 import { cliOptions, type ExampleOptions, isMain, printer, runFor } from "./lib/run.js";
 
 /** Start instant of accelerated runs (`--fast`). */
@@ -143,6 +144,9 @@ export async function flagship(opts: FlagshipOptions = {}): Promise<FlagshipResu
   say(
     "Under each table: 'lateness p99' = how far 99 % of the batch's rows trailed the newest event time seen; 'behind the watermark' = how far a dropped row fell below the watermark (too late to count).",
   );
+  // The dashboard starts with the session (spark.ui.enabled, Spark's default; docs/monitoring.md).
+  const ui = await dashboardUrl(spark);
+  if (ui) say(`Dashboard: ${ui} (live charts, alerts, explainWatermark; Prometheus metrics at ${ui}/metrics)`);
   q = await writer.queryName("tokokita_checkout").start();
 
   let stoppedBy: FlagshipResult["stoppedBy"] = "timeout";

@@ -15,7 +15,7 @@ export { DataFrameReader } from "./api/reader.js";
 export { Session, SessionBuilder } from "./api/session.js";
 export type { ShowOptions } from "./api/show-args.js";
 export { SparkContext } from "./api/spark-context.js";
-export type { StreamingQueryListener } from "./api/streaming/manager.js";
+export type { QueryAlertEvent, StreamingQueryListener } from "./api/streaming/manager.js";
 export { StreamingQueryManager } from "./api/streaming/manager.js";
 export { MemoryStream } from "./api/streaming/memory-stream.js";
 export { StreamingQuery } from "./api/streaming/query.js";
@@ -31,6 +31,14 @@ export {
   ParseException,
   StreamingQueryException,
 } from "./common/errors.js";
+export {
+  activeAlerts,
+  dashboardUrl,
+  PROMETHEUS_CONTENT_TYPE,
+  prometheusMetrics,
+  prometheusRegistry,
+  startDashboard,
+} from "./monitoring/index.js";
 export type { StreamingQueryProgress } from "./runtime/progress.js";
 export type { TriggerSpec } from "./runtime/trigger.js";
 export * as types from "./types/public.js";

@@ -28,6 +28,16 @@ import { MemoryStream } from "./streaming/memory-stream.js";
 import { DataStreamReader } from "./streaming/reader.js";
 import { toInternal } from "./values.js";
 
+/** @internal A service that lives as long as a session (the monitoring layer's dashboard and metrics). */
+export interface SessionService {
+  stop(): Promise<void> | void;
+}
+/**
+ * @internal Factories run by every new Session. api/ cannot import the layer above it
+ * (src/monitoring), so that layer registers itself here when the package entry point loads.
+ */
+export const sessionServiceFactories: ((session: Session) => SessionService | null)[] = [];
+
 export class SessionBuilder {
   private readonly settings: Record<string, string> = {};
   appName(name: string): this {
@@ -73,6 +83,8 @@ export class Session implements SessionInternals {
   readonly sparkContext: SparkContext;
   /** @internal */
   stopped = false;
+  /** @internal */
+  readonly services: SessionService[] = [];
 
   /** @internal use Session.builder() */
   constructor(settings: Record<string, string> = {}) {
@@ -95,6 +107,10 @@ export class Session implements SessionInternals {
       const output = t.schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
       return Plans.fileRelation("parquet", [t.dir], {}, output);
     });
+    for (const make of sessionServiceFactories) {
+      const svc = make(this);
+      if (svc) this.services.push(svc);
+    }
   }
 
   get timeZone(): string {
@@ -172,6 +188,7 @@ export class Session implements SessionInternals {
 
   async stop(): Promise<void> {
     await this.streams.stopAll();
+    for (const svc of this.services.splice(0)) await svc.stop();
     this.stopped = true;
     if (Session.active === this) Session.active = null;
   }

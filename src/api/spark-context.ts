@@ -26,6 +26,12 @@ export class SparkContext {
   get version(): string {
     return "4.0.0-arus";
   }
+  /** @internal set by the dashboard once it listens. */
+  uiUrl: string | null = null;
+  /** The dashboard's URL (`spark.ui.enabled`, docs/monitoring.md), or null when it is off or not up yet. */
+  get uiWebUrl(): string | null {
+    return this.uiUrl;
+  }
   /** ALL, TRACE, DEBUG, INFO, WARN (default), ERROR, FATAL or OFF (any case), for the whole process as in Spark. */
   setLogLevel(level: string): void {
     setLogLevel(level);

@@ -54,7 +54,15 @@ export interface StreamSource {
   reportLatestOffset?(): Offset | null;
   /** Optional (Spark's ReportsSourceMetrics): progress `sources[i].metrics` for a batch ending at `end`. */
   metrics?(end: Offset | null): Record<string, string> | undefined;
+  /** Optional (arus): what is known to be waiting beyond the latest offset, for progress `arus.sourceBacklog`. */
+  backlog?(): SourceBacklog | null;
   stop(): Promise<void>;
+}
+
+/** arus: input a source has seen but not yet offered to a batch (files listed but not taken, and their bytes). */
+export interface SourceBacklog {
+  files: number;
+  bytes: number;
 }
 
 export function sameOffset(a: Offset | null, b: Offset | null): boolean {

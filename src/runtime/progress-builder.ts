@@ -64,6 +64,7 @@ export class ProgressBuilder {
         // Every watermark node's stats by column name (a later node of the same name wins).
         const byColumn = new Map(nodes.filter((n) => eventTime.has(n.id)).map((n) => [n.column, eventTime.get(n.id)!]));
         for (const [column, s] of byColumn) if (s.lateness?.length) lateness[column] = latenessProfile(s.lateness);
+        const backlog = self.cfg.sources.map((s) => s.backlog?.() ?? null);
         self.lastMetrics = metrics;
         self.lastProgressAt = end;
         self.lastEnds = f.batch.ends;
@@ -89,7 +90,11 @@ export class ProgressBuilder {
             }),
           ),
           sink: { description: self.cfg.sink.description, numOutputRows: self.cfg.sink.reportsOutputRows ? f.outputRows : -1 },
-          arus: clean({ numLateInputRows: lateRows, lateness: Object.keys(lateness).length ? lateness : undefined }),
+          arus: clean({
+            numLateInputRows: lateRows,
+            lateness: Object.keys(lateness).length ? lateness : undefined,
+            sourceBacklog: backlog.some((b) => b !== null) ? backlog : undefined,
+          }),
         });
       },
       /** An idle entry at most every noDataProgressEventInterval, never before the first batch of a run. */

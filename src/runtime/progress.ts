@@ -4,7 +4,7 @@
  * out), so tools that read Spark's progress JSON read arus's too.
  */
 import { isoUtcMillis } from "../common/datetime/index.js";
-import type { Offset } from "../connectors/source.js";
+import type { Offset, SourceBacklog } from "../connectors/source.js";
 import type { StateOperatorMetrics } from "../execution/stateful/context.js";
 
 export interface SourceProgress {
@@ -43,6 +43,8 @@ export interface StreamingQueryProgress {
 export interface ArusProgress {
   numLateInputRows: number;
   lateness?: Record<string, LatenessProfile>;
+  /** Per source (same order as `sources`): files and bytes listed but not yet in a batch; null when a source does not say. */
+  sourceBacklog?: (SourceBacklog | null)[];
 }
 
 /** How far rows trailed the max event time seen before them, per watermark column (ms). */

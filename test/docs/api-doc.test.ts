@@ -74,6 +74,7 @@ describe("docs/api.md", () => {
       "TriggerSpec",
       "StreamingQueryListener",
       "StreamingQueryProgress",
+      "QueryAlertEvent",
     ];
     const absent = exported.filter((n) => !new RegExp(`\`${n}[\`(]`).test(page));
     assert.deepEqual(absent, [], `not in docs/api.md: ${absent.join(", ")}`);

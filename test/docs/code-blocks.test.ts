@@ -1,6 +1,6 @@
 /**
- * The docs cannot rot: every ```ts block of README.md and docs/porting.md (and docs/testing.md's
- * runFor example) is type-checked with the project's compiler settings and run, in order, with
+ * The docs cannot rot: every ```ts block of README.md, docs/porting.md and docs/monitoring.md (and
+ * docs/testing.md's runFor example) is type-checked with the project's compiler settings and run, in order, with
  * `arus` and `arus/testing` resolved to this checkout's sources.
  */
 import assert from "node:assert/strict";
@@ -15,6 +15,7 @@ const PAGES: [page: string, keep: (block: string) => boolean][] = [
   ["README.md", () => true],
   ["docs/porting.md", () => true],
   ["docs/testing.md", (b) => b.includes("runFor(")],
+  ["docs/monitoring.md", () => true],
 ];
 
 interface Block {

@@ -18,6 +18,7 @@ test("flagship: a minute of TokoKita checkouts, late mobile rows reported by onL
   // Ends by itself after 60 s: batch 0, then one batch per 5 s trigger.
   assert.equal(result.stoppedBy, "timeout");
   assert.equal(result.statusAfterStop, "Stopped");
+  assert.match(stdout, /^Dashboard: http:\/\/127\.0\.0\.1:\d+ \(live charts/m, "npm start prints the dashboard's URL");
   const batches = parseConsoleBatches(stdout);
   assert.deepEqual(
     batches.map((b) => b.batchId),

@@ -1,6 +1,7 @@
 /**
  * StreamingQueryManager (`session.streams`): active queries, awaitAnyTermination, and
- * listeners (onQueryStarted / onQueryProgress / onQueryIdle / onQueryTerminated).
+ * listeners (onQueryStarted / onQueryProgress / onQueryIdle / onQueryTerminated, and arus's
+ * onQueryAlert from the monitoring layer: docs/monitoring.md).
  */
 import { logWarning } from "../../common/log.js";
 import type { StreamingQueryProgress } from "../../runtime/progress.js";
@@ -23,11 +24,32 @@ export interface QueryTerminatedEvent {
   runId: string;
   exception: string | null;
 }
+/** arus: an alert rule of the monitoring layer fired or resolved (docs/monitoring.md). */
+export interface QueryAlertEvent {
+  id: string;
+  runId: string;
+  name: string | null;
+  /** The rule: fallingBehind, slowBatch, sourceLag, watermarkDelay, idleSource, stateGrowth, lateRows, noProgress. */
+  alert: string;
+  /** What the rule looked at: "query", "source[0]", "stateOperator[1]". */
+  subject: string;
+  state: "firing" | "resolved";
+  /** Why, in one line, with the value and the threshold. */
+  message: string;
+  value: number;
+  threshold: number;
+  /** The batch whose progress changed the state (-1 for the no-progress timer). */
+  batchId: number;
+  /** When it changed (ISO, the query's clock). */
+  timestamp: string;
+}
 export interface StreamingQueryListener {
   onQueryStarted?(e: QueryStartedEvent): void;
   onQueryProgress?(e: QueryProgressEvent): void;
   onQueryIdle?(e: QueryProgressEvent): void;
   onQueryTerminated?(e: QueryTerminatedEvent): void;
+  /** arus: an alert fired or resolved (once each: docs/monitoring.md). */
+  onQueryAlert?(e: QueryAlertEvent): void;
 }
 
 type EventName = keyof StreamingQueryListener;
@@ -46,6 +68,10 @@ export class StreamingQueryManager {
   }
   get(id: string): StreamingQuery | null {
     return [...this.queries].find((q) => q.id === id && q.isActive) ?? null;
+  }
+  /** @internal the query of a run, active or just ending (the monitoring layer). */
+  byRunId(runId: string): StreamingQuery | null {
+    return [...this.queries].find((q) => q.runId === runId) ?? null;
   }
   addListener(l: StreamingQueryListener): void {
     this.listeners.push(l);

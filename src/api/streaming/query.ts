@@ -60,6 +60,8 @@ export class StreamingQuery {
     readonly name: string | null,
     private readonly session: Session,
     private readonly clock: Clock,
+    /** @internal the trigger it runs with (the monitoring layer compares batch durations with it). */
+    readonly trigger: Trigger,
   ) {}
 
   static async start(spec: StartSpec): Promise<StreamingQuery> {
@@ -75,7 +77,7 @@ export class StreamingQuery {
     const conf = session.conf;
     const checkpoint = await CheckpointStore.open(spec.checkpointLocation, conf);
     const clock = spec.clock ?? new SystemClock();
-    const q = new StreamingQuery(checkpoint.queryId, spec.name, session, clock);
+    const q = new StreamingQuery(checkpoint.queryId, spec.name, session, clock, spec.trigger);
     if (session.streams.active.some((other) => other.id === q.id)) {
       throw new ArusError(
         "CONCURRENT_QUERY",

@@ -13,6 +13,8 @@ export interface ListedFile {
   readonly path: string;
   /** Modification time, ms since the epoch. */
   readonly mtime: number;
+  /** Bytes. */
+  readonly size: number;
 }
 
 async function listDirectory(dir: string): Promise<ListedFile[]> {
@@ -20,7 +22,7 @@ async function listDirectory(dir: string): Promise<ListedFile[]> {
   for (const path of await listInputFiles(dir)) {
     // A file may vanish between listing and stat (a writer renaming, a cleaner): skip it.
     const st = await stat(path).catch(() => null);
-    if (st?.isFile()) out.push({ path, mtime: Math.floor(st.mtimeMs) });
+    if (st?.isFile()) out.push({ path, mtime: Math.floor(st.mtimeMs), size: st.size });
   }
   return out;
 }
@@ -28,7 +30,7 @@ async function listDirectory(dir: string): Promise<ListedFile[]> {
 export async function listSourceFiles(dir: string, latestFirst: boolean): Promise<{ files: ListedFile[]; fromManifest: boolean }> {
   const fromManifest = await hasSinkMetadata(dir);
   const files = fromManifest
-    ? (await readCommittedEntries(dir)).map((e) => ({ path: e.path, mtime: e.modificationTime }))
+    ? (await readCommittedEntries(dir)).map((e) => ({ path: e.path, mtime: e.modificationTime, size: e.size }))
     : await listDirectory(dir);
   // Stable sort on mtime alone (as Spark): ties keep listing order, i.e. path order for a
   // directory and commit order for a manifest.

@@ -10,7 +10,7 @@ import type { Batch } from "../../columnar/batch.js";
 import { ArusError } from "../../common/errors.js";
 import type { StructType } from "../../types/datatypes.js";
 import { readFile } from "../files/index.js";
-import type { Offset, ReadLimit, SourceContext, StreamSource } from "../source.js";
+import type { Offset, ReadLimit, SourceBacklog, SourceContext, StreamSource } from "../source.js";
 import { type Cleaner, makeCleaner } from "./cleaner.js";
 import { type ListedFile, listSourceFiles } from "./listing.js";
 import { fileOffset, logOffsetOf } from "./offset.js";
@@ -37,6 +37,8 @@ export class FileStreamSource implements StreamSource {
   /** New files listed but not yet taken because of maxFilesPerTrigger (reused before relisting). */
   private unread: ListedFile[] | null = null;
   private lastCleaned: number | null = null;
+  /** Files (and bytes) listed but not yet taken, as of the last latestOffset. */
+  private behind: SourceBacklog | null = null;
   /** The files the next trigger will most likely take (the head of the unread cache), read early. */
   private readonly ahead = new ReadAhead((path) => this.readOne(path));
 
@@ -115,6 +117,9 @@ export class FileStreamSource implements StreamSource {
     if (start !== null) log.checkReaches(logOffsetOf(start));
     const candidates = this.unread ?? this.unseen(this.snapshot ?? (await this.listAll()));
     const batch = this.select(candidates, limit);
+    // What the listing saw beyond this offset (maxFilesPerTrigger leaves it for later triggers).
+    const behind = candidates.slice(batch.length);
+    this.behind = { files: behind.length, bytes: behind.reduce((n, f) => n + f.size, 0) };
     if (batch.length > 0) {
       const id = log.latestOffset() + 1;
       const entries: FileEntry[] = batch.map((f) => ({ path: toFileUri(f.path), timestamp: f.mtime, batchId: id }));
@@ -124,6 +129,11 @@ export class FileStreamSource implements StreamSource {
     }
     const latest = log.latestOffset();
     return latest < 0 ? null : fileOffset(latest);
+  }
+
+  /** arus: progress `arus.sourceBacklog` (files and bytes listed but not yet in a batch). */
+  backlog(): SourceBacklog | null {
+    return this.behind;
   }
 
   async getBatch(start: Offset | null, end: Offset): Promise<Batch[]> {
