@@ -9,11 +9,13 @@ import { resolveColumn } from "../analyzer/resolve-names.js";
 import { outputOf, typeOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import { takeBatch } from "../columnar/batch.js";
+import { AggregationSpec } from "../execution/aggregation.js";
 import { compilePredicate } from "../execution/compile.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { FilterExec } from "../execution/operators/basic.js";
 import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
 import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
+import { ColumnarAggregation } from "../execution/stateful/columnar-aggregation.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { StreamingLimitExec } from "../execution/stateful/limit.js";
 import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
@@ -22,7 +24,7 @@ import { WatermarkExec } from "../execution/stateful/watermark.js";
 import type { EvalContext } from "../functions/index.js";
 import { type Attribute, call, type Expr } from "../plan/expressions.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
-import { anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
+import { type Aggregate, anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { simpleString } from "../types/datatypes.js";
 import { dedupKeys, planPhysical } from "./planner.js";
@@ -141,17 +143,7 @@ export function planStreaming(
           const child = planChild(p.child);
           const exec = session
             ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child)
-            : ((options.columnarAggregation
-                ? ColumnarAggregateExec.create(
-                    id,
-                    p.groupingExprs,
-                    p.aggregateExprs,
-                    outputOf(p),
-                    child,
-                    hasWatermark,
-                    options.paneAggregation ?? true,
-                  )
-                : null) ?? new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark));
+            : streamingAggregate(id, p, child, hasWatermark, options);
           stateful.push({
             id,
             kind: "aggregate",
@@ -210,4 +202,41 @@ export function planStreaming(
     },
   });
   return { physical, watermarkNodes, statefulOperators: stateful.sort((a, b) => a.id - b.id) };
+}
+
+/**
+ * Where a (non-session) streaming aggregation keeps its state, decided here from the
+ * configuration and the aggregation's types: the columnar table when
+ * `arus.state.aggregation.columnar` is on (with the in-memory provider) and its keys and buffers
+ * fit typed arrays (`ColumnarAggregation.of`), the row store otherwise.
+ */
+export function aggregationState(
+  p: Pick<Aggregate, "groupingExprs" | "aggregateExprs">,
+  childOutput: readonly Attribute[],
+  options: StreamingPlanOptions,
+): { readonly kind: "columnar"; readonly aggregation: ColumnarAggregation } | { readonly kind: "row" } {
+  if (!options.columnarAggregation) return { kind: "row" };
+  const aggregation = ColumnarAggregation.of(new AggregationSpec(p.groupingExprs, p.aggregateExprs, childOutput));
+  return aggregation ? { kind: "columnar", aggregation } : { kind: "row" };
+}
+
+function streamingAggregate(
+  id: number,
+  p: Aggregate,
+  child: PhysicalOperator,
+  hasWatermark: boolean,
+  options: StreamingPlanOptions,
+): StatefulAggregateExec | ColumnarAggregateExec {
+  const state = aggregationState(p, child.output, options);
+  if (state.kind === "row") return new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark);
+  return new ColumnarAggregateExec(
+    id,
+    p.groupingExprs,
+    p.aggregateExprs,
+    outputOf(p),
+    child,
+    hasWatermark,
+    state.aggregation,
+    options.paneAggregation ?? true,
+  );
 }

@@ -8,21 +8,21 @@
  * (columnar-aggregation.ts), run here against a store of every partition, or on the state
  * threads that own the partitions (`arus.state.threads`, parallel/state-threads.ts).
  *
- * `ColumnarAggregateExec.create` returns null for aggregations the columnar store cannot
- * hold (non-numeric buffers such as collect_list or min of a string, DISTINCT, keys that are
- * arrays, maps, binary or structs with non-numeric fields); the planner then uses the row
- * operator.
+ * The planner builds it from a `ColumnarAggregation`, which exists only for aggregations the
+ * columnar store can hold (`ColumnarAggregation.of` is null for non-numeric buffers such as
+ * collect_list or min of a string, DISTINCT, keys that are arrays, maps, binary or structs with
+ * non-numeric fields): planner/streaming.ts `aggregationState` makes that choice up front.
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
 import { take, type Vector } from "../../columnar/vector.js";
 import { type Attribute, type Expr, exprIdsInUse } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
-import { AggregationSpec } from "../aggregation.js";
+import type { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import type { ColumnarOperatorDef } from "../parallel/state-threads.js";
-import { type AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
+import type { AggregateChunk, ColumnarAggregation } from "./columnar-aggregation.js";
 import { eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks, paneShapeOf } from "./pane-aggregation.js";
@@ -43,7 +43,7 @@ export class ColumnarAggregateExec implements PhysicalOperator {
   /** Of those, how many aggregate their sliding window by panes (tests check they ran). */
   static withPanes = 0;
 
-  private constructor(
+  constructor(
     readonly operatorId: number,
     readonly groupingExprs: readonly Expr[],
     readonly aggregateExprs: readonly Expr[],
@@ -51,6 +51,7 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     readonly child: PhysicalOperator,
     readonly hasWatermark: boolean,
     private readonly agg: ColumnarAggregation,
+    /** Aggregate a sliding window by panes when it qualifies (pane-aggregation.ts). */
     usePanes: boolean,
   ) {
     this.children = [child];
@@ -60,22 +61,6 @@ export class ColumnarAggregateExec implements PhysicalOperator {
     this.panes = panes && (this.eventTimeKey < 0 || this.eventTimeKey === panes.windowKey) ? panes : null;
     if (this.panes) ColumnarAggregateExec.withPanes++;
     ColumnarAggregateExec.created++;
-  }
-
-  /** The columnar operator, or null when the aggregation does not fit the columnar store. */
-  static create(
-    operatorId: number,
-    groupingExprs: readonly Expr[],
-    aggregateExprs: readonly Expr[],
-    output: readonly Attribute[],
-    child: PhysicalOperator,
-    hasWatermark: boolean,
-    /** Aggregate a sliding window by panes when it qualifies (pane-aggregation.ts). */
-    usePanes = true,
-  ): ColumnarAggregateExec | null {
-    const agg = ColumnarAggregation.of(new AggregationSpec(groupingExprs, aggregateExprs, child.output));
-    if (!agg) return null;
-    return new ColumnarAggregateExec(operatorId, groupingExprs, aggregateExprs, output, child, hasWatermark, agg, usePanes);
   }
 
   get spec(): AggregationSpec {
