@@ -54,7 +54,7 @@ export const CLIENT_JS = String.raw`(function () {
     root.appendChild(el("h1", null, "Structured Streaming ", badge(firing)));
     var groups = [["Active Streaming Queries", "active"], ["Completed Streaming Queries", null]];
     groups.forEach(function (g) {
-      var rows = state.summaries.filter(function (s) { return g[1] ? s.status === g[1] : s.status !== "active"; });
+      var rows = state.summaries.filter(function (s) { return g[1] ? s.state === g[1] : s.state !== "active"; });
       root.appendChild(el("h2", { text: g[0] + " (" + rows.length + ")" }));
       var t = el("table", { class: "queries", "data-testid": g[1] ? "active-queries" : "completed-queries" });
       t.appendChild(el("tr", null, el("th", { text: "Name" }), el("th", { text: "Status" }), el("th", { text: "Id" }), el("th", { text: "Run ID" }),
@@ -62,7 +62,7 @@ export const CLIENT_JS = String.raw`(function () {
         el("th", { text: "Latest Batch" }), el("th", { text: "Alerts" }), el("th", { text: "Error" })));
       rows.forEach(function (s) {
         var link = el("a", { href: "/query/" + encodeURIComponent(s.runId), class: "qname", text: queryLabel(s) });
-        t.appendChild(el("tr", null, el("td", null, link), el("td", { class: "status-" + s.status, text: s.status }), el("td", { text: s.id }),
+        t.appendChild(el("tr", null, el("td", null, link), el("td", { class: "status-" + s.state, text: s.state, title: s.status.message }), el("td", { text: s.id }),
           el("td", { text: s.runId }), el("td", { text: s.startedAt }), el("td", { text: fmtMs(s.durationMs) }), el("td", { text: num(s.avgInputRate) }),
           el("td", { text: num(s.avgProcessRate) }), el("td", { text: num(s.latestBatch) }), el("td", null, badge(s.alertsFiring)), el("td", { class: "error", text: s.lastError || "" })));
       });
@@ -212,7 +212,7 @@ export const CLIENT_JS = String.raw`(function () {
 
   function factsTable(s) {
     var facts = el("table", { class: "facts", "data-testid": "facts" });
-    [["Status", s.status], ["Id", s.id], ["Run ID", s.runId], ["Started", s.startedAt], ["Duration", fmtMs(s.durationMs)], ["Latest batch", num(s.latestBatch)],
+    [["Status", s.state + " (" + s.status.message + ")"], ["Id", s.id], ["Run ID", s.runId], ["Started", s.startedAt], ["Duration", fmtMs(s.durationMs)], ["Latest batch", num(s.latestBatch)],
      ["Avg input rows/s", num(s.avgInputRate)], ["Avg processed rows/s", num(s.avgProcessRate)], ["Last error", s.lastError || "none"]].forEach(function (r) {
       facts.appendChild(el("tr", null, el("th", { text: r[0] }), el("td", { text: r[1] })));
     });

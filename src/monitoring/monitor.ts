@@ -14,8 +14,10 @@ import type {
   QueryTerminatedEvent,
   StreamingQueryListener,
 } from "../api/streaming/manager.js";
+import type { StreamingQuery } from "../api/streaming/query.js";
 import { logWarning } from "../common/log.js";
 import type { StreamingQueryProgress } from "../runtime/progress.js";
+import type { QueryStatus } from "../runtime/query-execution.js";
 import { AlertConfig } from "./alert-config.js";
 import { type ActiveAlert, QueryAlerts } from "./alerts.js";
 import { type QueryLabels, StreamingMetrics } from "./metrics.js";
@@ -24,7 +26,11 @@ export interface QuerySummary {
   id: string;
   runId: string;
   name: string | null;
-  status: "active" | "finished" | "failed";
+  /** The dashboard's word for it. */
+  state: "active" | "finished" | "failed";
+  /** The query's `status` (Spark's StreamingQueryStatus: message, isDataAvailable, isTriggerActive). */
+  status: QueryStatus;
+  isActive: boolean;
   startedAt: string;
   endedAt: string | null;
   durationMs: number;
@@ -42,6 +48,8 @@ export type MonitorEvent =
 
 interface QueryRecord {
   labels: QueryLabels;
+  /** The query itself (its status, isActive and recentProgress are read from it). */
+  query: StreamingQuery | null;
   startedEvent: QueryStartedEvent;
   startedMs: number;
   endedMs: number | null;
@@ -90,6 +98,7 @@ export class SessionMonitor implements StreamingQueryListener {
     const labels = { query_id: e.id, query_name: e.name ?? "" };
     const rec: QueryRecord = {
       labels,
+      query: q,
       startedEvent: e,
       startedMs: now(),
       endedMs: null,
@@ -203,7 +212,13 @@ export class SessionMonitor implements StreamingQueryListener {
       id: e.id,
       runId: e.runId,
       name: e.name,
-      status: rec.ended ? (rec.error ? "failed" : "finished") : "active",
+      state: rec.ended ? (rec.error ? "failed" : "finished") : "active",
+      status: rec.query?.status ?? {
+        message: rec.ended ? "Stopped" : "Initializing StreamExecution",
+        isDataAvailable: false,
+        isTriggerActive: false,
+      },
+      isActive: rec.query ? rec.query.isActive : !rec.ended,
       startedAt: e.timestamp,
       endedAt: rec.endedMs === null ? null : new Date(rec.endedMs).toISOString(),
       durationMs: (rec.endedMs ?? rec.now()) - rec.startedMs,
@@ -227,6 +242,12 @@ export class SessionMonitor implements StreamingQueryListener {
 
   alertLog(runId: string): QueryAlertEvent[] {
     return [...(this.queries.get(runId)?.alertLog ?? [])];
+  }
+
+  /** The query's own recentProgress (Spark's retention), or the monitor's history once it is gone. */
+  recentProgress(runId: string): StreamingQueryProgress[] {
+    const rec = this.queries.get(runId);
+    return [...(rec?.query?.recentProgress ?? rec?.history ?? [])];
   }
 
   history(runId: string): StreamingQueryProgress[] {

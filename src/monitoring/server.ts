@@ -5,7 +5,7 @@
  *   /                      the page (dashboard-page.ts); the client renders every view
  *   /static/*              the client script, styles and uPlot, served from the package
  *   /metrics               Prometheus text format
- *   /api/queries           QuerySummary[]
+ *   /api/queries           every query: id, runId, name, status, isActive, recentProgress, ...
  *   /api/queries/<runId>   one query: summary, progress history, alerts, explainWatermark()
  *   /api/queries/<runId>/progress/<batchId>   one progress entry as JSON
  *   /api/environment       the session conf, redacted (spark.redaction.regex)
@@ -171,7 +171,8 @@ export class Dashboard {
       return true;
     }
     if (parts[0] !== "api") return notFound();
-    if (parts[1] === "queries" && parts.length === 2) return json(m.summaries());
+    if (parts[1] === "queries" && parts.length === 2)
+      return json(m.summaries().map((s) => ({ ...s, recentProgress: m.recentProgress(s.runId) })));
     if (parts[1] === "queries" && parts.length >= 3) {
       const rec = m.record(parts[2]!);
       if (!rec) return notFound();

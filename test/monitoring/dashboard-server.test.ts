@@ -154,7 +154,18 @@ describe("dashboard server", () => {
     const one = await fetch(`${url}/api/queries/${q.runId}/progress/0`);
     assert.deepEqual(await one.json(), JSON.parse(JSON.stringify(q.recentProgress[0])));
     assert.equal((await fetch(`${url}/api/queries/nope`)).status, 404);
+    // /api/queries: each query's id, runId, name, status, isActive and recentProgress
+    const list = (await (await fetch(`${url}/api/queries`)).json()) as Record<string, unknown>[];
+    const entry = list.find((e) => e.runId === q.runId)!;
+    assert.equal(entry.id, q.id);
+    assert.equal(entry.name, "sse_q");
+    assert.equal(entry.isActive, true);
+    assert.deepEqual(entry.status, q.status);
+    assert.deepEqual(entry.recentProgress, JSON.parse(JSON.stringify(q.recentProgress)));
     await q.stop();
+    const ended = ((await (await fetch(`${url}/api/queries`)).json()) as Record<string, unknown>[]).find((e) => e.runId === q.runId)!;
+    assert.equal(ended.isActive, false);
+    assert.deepEqual(ended.status, { message: "Stopped", isDataAvailable: false, isTriggerActive: false });
   });
 
   it("a broken dashboard subscriber never stops a query", async () => {
