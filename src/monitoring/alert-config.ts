@@ -28,7 +28,7 @@ export const ALERT_DEFAULTS: Readonly<Record<AlertRuleName, Readonly<Record<stri
   // a source's lag (offsets or files behind its latest) above `max`, or growing `growingBatches` batches in a row
   sourceLag: { enabled: "true", max: "100000", growingBatches: "5", batches: "1", resolveBatches: "3" },
   // batch start (the query's clock) minus the watermark above `max`
-  watermarkDelay: { enabled: "true", max: "30m", batches: "1", resolveBatches: "3" },
+  watermarkDelay: { enabled: "false", max: "30m", batches: "1", resolveBatches: "3" },
   // one source read nothing in `batches` batches in a row while another source read rows
   idleSource: { enabled: "true", batches: "5", resolveBatches: "1" },
   // an operator's state rows grew with nothing removed in `batches` data batches in a row

@@ -164,7 +164,8 @@ export class SessionMonitor implements StreamingQueryListener {
       if (rec.alertLog.length > ALERT_LOG) rec.alertLog.shift();
       this.metrics.alert(rec.labels, a.alert, a.subject, a.state === "firing");
       const who = a.name === null ? a.id : `${a.name} [id = ${a.id}]`;
-      logWarning("QueryAlert", `${a.state === "firing" ? "FIRING" : "RESOLVED"} ${a.alert} on ${a.subject} of query ${who}: ${a.message}`);
+      const where = a.subject === "query" ? `query ${who}` : `${a.subject} of query ${who}`;
+      logWarning("QueryAlert", `${a.state === "firing" ? "FIRING" : "RESOLVED"} ${a.alert} on ${where}: ${a.message}`);
       this.session.streams.post("onQueryAlert", a);
       this.emit({ type: "alert", data: a });
     }

@@ -116,12 +116,17 @@ describe("alert rules", () => {
 
   it("watermarkDelay measures batch start minus the watermark, ignoring the epoch watermark", () => {
     const wm = (i: number, lagMs: number) => prog(i, { eventTime: { watermark: new Date(T0 + i * 1000 - lagMs).toISOString() } });
-    const conf = { "arus.monitoring.alerts.watermarkDelay.max": "1m", "arus.monitoring.alerts.watermarkDelay.resolveBatches": "1" };
+    const conf = {
+      "arus.monitoring.alerts.watermarkDelay.enabled": "true",
+      "arus.monitoring.alerts.watermarkDelay.max": "1m",
+      "arus.monitoring.alerts.watermarkDelay.resolveBatches": "1",
+    };
     const epoch = prog(0, { eventTime: { watermark: new Date(0).toISOString() } });
-    assert.deepEqual(feed(alerts(conf), [epoch, wm(1, 30_000), wm(2, 61_000), wm(3, 90_000), wm(4, 10_000)]), [
-      "2 watermarkDelay query firing",
-      "4 watermarkDelay query resolved",
-    ]);
+    const entries = [epoch, wm(1, 30_000), wm(2, 61_000), wm(3, 90_000), wm(4, 10_000)];
+    assert.deepEqual(feed(alerts(conf), entries), ["2 watermarkDelay query firing", "4 watermarkDelay query resolved"]);
+    // off by default: replayed or synthetic event times trail the wall clock by design
+    const { "arus.monitoring.alerts.watermarkDelay.enabled": _on, ...offByDefault } = conf;
+    assert.deepEqual(feed(alerts(offByDefault), entries), []);
   });
 
   it("idleSource fires when one source reads nothing while another reads rows", () => {
