@@ -5,6 +5,7 @@
  * records as its consumer does.
  */
 import { createRequire } from "node:module";
+import net from "node:net";
 import { Kafka, logLevel } from "kafkajs";
 import type {
   ClientConfig,
@@ -51,7 +52,37 @@ async function retrying<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The sockets one client opened, and how many of its admins, fetchers and producers are open.
+ * When the last of them is closed, a socket kafkajs still holds open (it can lose track of one:
+ * see Fetcher.leader) is destroyed, so closing every client lets the process exit.
+ */
+class Sockets {
+  private readonly open = new Set<net.Socket>();
+  private users = 0;
+  readonly factory = ({ host, port, onConnect }: { host: string; port: number; onConnect: () => void }): net.Socket => {
+    const socket = net.connect({ host, port }, onConnect);
+    socket.setKeepAlive(true, 60_000); // as kafkajs's own socket factory
+    this.open.add(socket);
+    socket.once("close", () => this.open.delete(socket));
+    return socket;
+  };
+  /** One more user; the function returned (idempotent) ends its use. */
+  acquire(): () => void {
+    this.users++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.users > 0) return;
+      for (const s of this.open) s.destroy();
+      this.open.clear();
+    };
+  }
+}
+
 export function kafkajsClient(cfg: ClientConfig): KafkaClient {
+  const sockets = new Sockets();
   const kafka = new Kafka({
     brokers: cfg.bootstrapServers.split(",").map((s) => s.trim()),
     clientId: cfg.clientId,
@@ -59,7 +90,23 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
     requestTimeout: cfg.requestTimeoutMs,
     retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
     logLevel: logLevel.NOTHING,
+    socketFactory: sockets.factory,
   });
+  /** Opens a client object with `open`; `close` disconnects it (also when opening failed). */
+  const opened = async <T>(open: () => Promise<T>, close: () => Promise<unknown>): Promise<() => Promise<void>> => {
+    const release = sockets.acquire();
+    const closeAll = async () => {
+      await close().catch(() => {});
+      release();
+    };
+    try {
+      await open();
+    } catch (e) {
+      await closeAll();
+      throw e;
+    }
+    return closeAll;
+  };
   const createCluster = (): Any => {
     const sym = Object.getOwnPropertySymbols(kafka).find((s) => s.description === "private:Kafka:createCluster");
     if (!sym) throw new Error("kafkajs internals changed: no cluster factory (pin kafkajs 2.2.4)");
@@ -68,34 +115,47 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
   return {
     async admin() {
       const admin = kafka.admin();
-      await admin.connect();
       const cluster = createCluster();
-      await cluster.connect();
-      return new Admin(admin, cluster);
+      const close = await opened(
+        () => Promise.all([admin.connect(), cluster.connect()]),
+        () => Promise.allSettled([admin.disconnect(), cluster.disconnect()]),
+      );
+      return new Admin(admin, cluster, close);
     },
     async fetcher() {
       const cluster = createCluster();
-      await cluster.connect();
-      return new Fetcher(cluster, cfg.readCommitted);
+      const close = await opened(
+        () => cluster.connect(),
+        () => cluster.disconnect(),
+      );
+      return new Fetcher(cluster, cfg.readCommitted, close);
     },
     async producer() {
       const p = kafka.producer({ allowAutoTopicCreation: true });
-      await p.connect();
+      const close = await opened(
+        () => p.connect(),
+        () => p.disconnect(),
+      );
       return {
         send: async (records) => {
           if (records.length) await p.sendBatch({ topicMessages: topicMessages(records) });
         },
-        close: () => p.disconnect(),
+        close,
       } satisfies KafkaProducer;
     },
     async transactionalProducer(transactionalId, timeoutMs) {
       // connect() runs InitProducerId: a pending transaction of an earlier producer with this
       // id is aborted and that producer is fenced.
       const p = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, transactionTimeout: timeoutMs });
-      await p.connect();
       // kafkajs runs InitProducerId at the first transaction(), not at connect(): do it now, so
       // the fencing happens before the caller reads what earlier producers committed.
-      await (await p.transaction()).abort();
+      const close = await opened(
+        async () => {
+          await p.connect();
+          await (await p.transaction()).abort();
+        },
+        () => p.disconnect(),
+      );
       return {
         async sendInTransaction(records, marker) {
           for (let attempt = 0; ; attempt++) {
@@ -117,7 +177,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
             }
           }
         },
-        close: () => p.disconnect(),
+        close,
       } satisfies KafkaTransactionalProducer;
     },
   };
@@ -148,6 +208,7 @@ class Admin implements KafkaAdmin {
   constructor(
     private readonly admin: Any,
     private readonly cluster: Any,
+    readonly close: () => Promise<void>,
   ) {}
   async listTopics(): Promise<string[]> {
     return (await this.admin.listTopics()) as string[];
@@ -217,16 +278,50 @@ class Admin implements KafkaAdmin {
     for (const p of res[0]?.partitions ?? []) if (Number(p.offset) >= 0) out.set(p.partition, Number(p.offset));
     return out;
   }
-  async close() {
-    await Promise.allSettled([this.admin.disconnect(), this.cluster.disconnect()]);
-  }
 }
 
 class Fetcher implements KafkaFetcher {
+  /** Per broker node: the connect of its fetch connection in flight. */
+  private readonly connectingFetch = new Map<string, Promise<void>>();
   constructor(
     private readonly cluster: Any,
     private readonly readCommitted: boolean,
+    readonly close: () => Promise<void>,
   ) {}
+
+  /**
+   * The broker leading a partition, its fetch connection connected. kafkajs's Connection.connect
+   * is not safe to call concurrently: two partitions fetched at once from a broker whose fetch
+   * connection is not connected yet (first fetch, or after the broker restarted) would each open
+   * a socket, and the one overwritten stays open, unreferenced, until the broker's idle timeout
+   * (connections.max.idle.ms, 10 minutes), keeping the process alive after every client was
+   * closed. So one connect per broker at a time; the others wait for it.
+   */
+  private async leader(tp: TopicPartition): Promise<Any> {
+    await this.cluster.addMultipleTargetTopics([tp.topic]);
+    const leaders = this.cluster.findLeaderForPartitions(tp.topic, [tp.partition]) as Record<string, number[]>;
+    const nodeId = Object.keys(leaders)[0];
+    if (nodeId === undefined) throw new Error(`no leader for ${tp.topic}-${tp.partition}`);
+    const broker = await this.cluster.findBroker({ nodeId });
+    const pool = broker.connectionPool;
+    const conn = pool?.pool?.[1];
+    if (!conn) throw new Error("kafkajs internals changed: no fetch connection (pin kafkajs 2.2.4)");
+    while (!conn.isConnected()) {
+      let pending = this.connectingFetch.get(nodeId);
+      if (!pending) {
+        pending = (async () => {
+          try {
+            await pool.getConnection(1);
+          } finally {
+            this.connectingFetch.delete(nodeId);
+          }
+        })();
+        this.connectingFetch.set(nodeId, pending);
+      }
+      await pending;
+    }
+    return broker;
+  }
   async fetch(tp: TopicPartition, from: number, until: number): Promise<FetchedRecord[]> {
     const out: FetchedRecord[] = [];
     let next = from;
@@ -234,11 +329,7 @@ class Fetcher implements KafkaFetcher {
     while (next < until) {
       let part: Any;
       try {
-        await this.cluster.addMultipleTargetTopics([tp.topic]);
-        const leaders = this.cluster.findLeaderForPartitions(tp.topic, [tp.partition]) as Record<string, number[]>;
-        const nodeId = Object.keys(leaders)[0];
-        if (nodeId === undefined) throw new Error(`no leader for ${tp.topic}-${tp.partition}`);
-        const broker = await this.cluster.findBroker({ nodeId });
+        const broker = await this.leader(tp);
         const res = await broker.fetch({
           isolationLevel: this.readCommitted ? 1 : 0,
           maxWaitTime: 100,
@@ -280,9 +371,6 @@ class Fetcher implements KafkaFetcher {
       next = Number(inRange[inRange.length - 1]!.offset) + 1;
     }
     return out;
-  }
-  async close() {
-    await this.cluster.disconnect().catch(() => {});
   }
 }
 
