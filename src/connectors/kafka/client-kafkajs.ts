@@ -258,7 +258,22 @@ class Admin implements KafkaAdmin {
     return out;
   }
   async createTopic(topic: string, partitions: number) {
-    await this.admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }] });
+    await this.admin.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }] });
+    // Wait until every partition has a leader. kafkajs's own wait (waitForLeaders) gives up on
+    // UNKNOWN_TOPIC_OR_PARTITION, which a broker answers for a moment after the creation
+    // (more often while other topics are being deleted).
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const md = await this.admin.fetchTopicMetadata({ topics: [topic] });
+        const parts = (md.topics[0]?.partitions ?? []) as { leader: number }[];
+        if (parts.length === partitions && parts.every((p) => p.leader >= 0)) return;
+      } catch (e) {
+        const type = (e as { type?: string }).type ?? "";
+        if (attempt >= 50 || (type !== "UNKNOWN_TOPIC_OR_PARTITION" && type !== "LEADER_NOT_AVAILABLE")) throw e;
+      }
+      if (attempt >= 50) throw new Error(`topic ${topic}: partitions without a leader after ${attempt} attempts`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
   async addPartitions(topic: string, total: number) {
     await this.admin.createPartitions({ topicPartitions: [{ topic, count: total }] });

@@ -53,6 +53,8 @@ export interface SourceHarness {
   rangesCompose: true | Skip;
   /** The per-partition positions inside an offset, e.g. Kafka's `{"t":{"0":42}}` -> {"t-0": 42}. */
   partitions: ((offset: Offset) => Record<string, number>) | Skip;
+  /** Skips the whole suite with this message (a connector whose service is not there). */
+  skip?: string | false;
 }
 
 /** Rows as JSON text, so typed-array values and plain arrays compare alike. */
@@ -108,7 +110,7 @@ async function withFixture(setup: () => Promise<SourceFixture>, body: (f: Source
 }
 
 export function sourceConformance(name: string, h: SourceHarness): void {
-  describe(`source conformance: ${name}`, () => {
+  describe(`source conformance: ${name}`, { skip: h.skip || undefined }, () => {
     test("offsets are JSON values that read the same rows after a round trip", () =>
       withFixture(h.setup, async (f) => {
         const src = await f.open();
