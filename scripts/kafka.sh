@@ -9,6 +9,8 @@
 # - start: fetch, then a fresh cluster in $ARUS_KAFKA_DIR (default /tmp/arus-kafka) on a free
 #   port; idempotent: when the broker there is running, prints its address again.
 # - stop: SIGTERM, then SIGKILL after 15 s; `url` prints the address of the running broker.
+# - restart: starts the stopped broker of $ARUS_KAFKA_DIR again with its data and port (a broker
+#   outage and its end, for the failure tests); `start` instead begins a fresh cluster.
 # Needs Java 17+ and Maven. JVM flags keep the broker near 250 MB resident.
 set -euo pipefail
 
@@ -50,19 +52,41 @@ start() {
   local log4j="-Dlog4j2.configurationFile=$HERE/log4j2.properties"
   java -Xmx128m "$log4j" -cp "$LIBS/*" kafka.tools.StorageTool format -t MkU3OEVBNTcwNTJENDM2Qk \
     -c "$DIR/server.properties" >"$DIR/format.log" 2>&1 || { cat "$DIR/format.log" >&2; exit 1; }
+  launch
+}
+
+# How many times the broker of $DIR logged its start (its log is appended to on a restart).
+started_count() {
+  local n
+  n="$(grep -c 'Kafka Server started' "$DIR/broker.log" 2>/dev/null || true)"
+  echo "${n:-0}"
+}
+
+# Runs the broker of $DIR (formatted, server.properties written) and waits until it serves.
+launch() {
+  local port log4j="-Dlog4j2.configurationFile=$HERE/log4j2.properties"
+  port="$(cat "$DIR/port")"
+  local started_before
+  started_before="$(started_count)"
   log "starting on 127.0.0.1:$port (logs: $DIR/broker.log)"
   nohup java -Xms128m -Xmx256m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m \
     -XX:MaxDirectMemorySize=64m -Xss512k -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
-    "$log4j" -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" >"$DIR/broker.log" 2>&1 </dev/null &
+    "$log4j" -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" >>"$DIR/broker.log" 2>&1 </dev/null &
   echo $! >"$DIR/broker.pid"
   for _ in $(seq 1 600); do # up to 60 s on a loaded machine
-    if grep -q 'Kafka Server started' "$DIR/broker.log" 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    if [ "$(started_count)" -gt "$started_before" ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       url; return 0
     fi
     running || { log "the broker died:"; tail -40 "$DIR/broker.log" >&2; exit 1; }
     sleep 0.1
   done
   log "the broker did not start within 60 s:"; tail -40 "$DIR/broker.log" >&2; stop; exit 1
+}
+
+restart() {
+  if running; then url; return 0; fi
+  [ -f "$DIR/server.properties" ] || { log "no broker was started in $DIR (use start)"; exit 1; }
+  launch
 }
 
 stop() {
@@ -78,6 +102,7 @@ case "${1:-start}" in
   fetch) fetch ;;
   start) start ;;
   stop) stop ;;
+  restart) restart ;;
   url) running && url || { log "no broker running in $DIR"; exit 1; } ;;
-  *) log "usage: $0 fetch|start|stop|url"; exit 2 ;;
+  *) log "usage: $0 fetch|start|restart|stop|url"; exit 2 ;;
 esac

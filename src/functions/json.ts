@@ -7,8 +7,9 @@
  * StructType into it).
  */
 import { type Batch, concatBatches, makeBatch } from "../columnar/batch.js";
+import { RowError } from "../columnar/row-origin.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
-import { AnalysisException, ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { readJsonBytes } from "../connectors/files/json/json-scan.js";
 import { encodeJsonLines } from "../connectors/files/json/json-write.js";
@@ -75,7 +76,11 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
   const validity = new Uint8Array(n).fill(1);
   const { bytes, alone } = input.type.kind === "binary" ? linesOfBytes(input, n, validity) : linesOfStrings(input, n, validity);
   const values = { at: (i: number) => valueText(input, i) };
-  const batches = readJsonBytes("from_json", bytes, schema, settings);
+  const batches = failingOnRow(
+    (line) => line - 1,
+    values.at,
+    () => readJsonBytes("from_json", bytes, schema, settings),
+  );
   let out = concatRows(schema, batches);
   if (out.numRows !== n) throw new Error(`from_json: ${out.numRows} rows decoded for ${n} values`);
   if (alone.length) {
@@ -93,7 +98,11 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
         validity[i] = 0;
         continue;
       }
-      const one = readJsonBytes("from_json", Buffer.from(v.replace(/[\r\n]/g, " "), "utf8"), schema, settings);
+      const one = failingOnRow(
+        () => i,
+        values.at,
+        () => readJsonBytes("from_json", Buffer.from(v.replace(/[\r\n]/g, " "), "utf8"), schema, settings),
+      );
       const row = concatRows(schema, one);
       if (row.numRows !== 1) {
         validity[i] = 0;
@@ -162,6 +171,30 @@ function linesOfBytes(input: Vector, n: number, validity: Uint8Array): { bytes: 
 function valueText(input: Vector, i: number): string {
   const v = input.values[i] as string | Uint8Array;
   return typeof v === "string" ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("utf8");
+}
+
+const MAX_SHOWN = 200;
+
+/**
+ * Runs a FAILFAST read; a malformed record becomes Spark's MALFORMED_RECORD_IN_PARSING error as
+ * a RowError naming the row, so an operator over a source's batch can add where the record came
+ * from (Kafka: topic, partition, offset).
+ */
+function failingOnRow<T>(rowOfLine: (line: number) => number, textAt: (row: number) => string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof MalformedInputException) || e.line === undefined) throw e;
+    const row = rowOfLine(e.line);
+    const text = textAt(row) ?? "";
+    const shown = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
+    throw new RowError(
+      "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
+      `[MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION] Malformed records are detected in record parsing: ${shown}. Parse Mode: FAILFAST. To process malformed records as null result, try setting the option 'mode' as 'PERMISSIVE'.`,
+      row,
+      { cause: e },
+    );
+  }
 }
 
 function setCell(dst: { values: unknown; validity: Uint8Array | null }, i: number, src: Vector): void {

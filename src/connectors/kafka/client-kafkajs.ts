@@ -18,7 +18,7 @@ import type {
   OutRecord,
   TopicPartition,
 } from "./client.js";
-import { KafkaOffsetOutOfRange, tpKey } from "./client.js";
+import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
 
 const require = createRequire(import.meta.url);
 type Msg = {
@@ -39,6 +39,30 @@ const filterAborted = require("kafkajs/src/consumer/filterAbortedMessages.js") a
 type Any = any;
 
 const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * kafkajs puts every record for a partition of one send into one record batch, and a broker
+ * refuses a batch above its message.max.bytes (1 MB by default): a micro-batch is sent in
+ * chunks of at most this many (estimated) bytes, one after another.
+ */
+const SEND_CHUNK_BYTES = 900_000;
+
+function chunks(records: readonly OutRecord[]): OutRecord[][] {
+  const out: OutRecord[][] = [];
+  let cur: OutRecord[] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = estimatedRecordSize(r);
+    if (cur.length && bytes + size > SEND_CHUNK_BYTES) {
+      out.push(cur);
+      cur = [];
+      bytes = 0;
+    }
+    cur.push(r);
+    bytes += size;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
 const RETRIABLE = new Set(["NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS", "COORDINATOR_NOT_AVAILABLE", "CONCURRENT_TRANSACTIONS"]);
 
 async function retrying<T>(fn: () => Promise<T>): Promise<T> {
@@ -138,7 +162,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
       );
       return {
         send: async (records) => {
-          if (records.length) await p.sendBatch({ topicMessages: topicMessages(records) });
+          for (const chunk of chunks(records)) await p.sendBatch({ topicMessages: topicMessages(chunk) });
         },
         close,
       } satisfies KafkaProducer;
@@ -161,7 +185,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
           for (let attempt = 0; ; attempt++) {
             const txn = await p.transaction();
             try {
-              if (records.length) await txn.sendBatch({ topicMessages: topicMessages(records) });
+              for (const chunk of chunks(records)) await txn.sendBatch({ topicMessages: topicMessages(chunk) });
               await txn.sendOffsets({
                 consumerGroupId: marker.groupId,
                 topics: [{ topic: marker.tp.topic, partitions: [{ partition: marker.tp.partition, offset: String(marker.offset) }] }],

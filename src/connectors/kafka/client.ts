@@ -99,3 +99,32 @@ export interface KafkaClient {
 export function tpKey(tp: TopicPartition): string {
   return `${tp.topic}-${tp.partition}`;
 }
+
+/** Bytes of Kafka's zigzag varint for a 32-bit value (Java's ByteUtils.sizeOfVarint). */
+function sizeOfVarint(v: number): number {
+  let z = ((v << 1) ^ (v >> 31)) >>> 0;
+  let n = 1;
+  while (z >= 0x80) {
+    z >>>= 7;
+    n++;
+  }
+  return n;
+}
+
+const RECORD_BATCH_OVERHEAD = 61;
+const MAX_RECORD_OVERHEAD = 21;
+
+/**
+ * A record's serialized size as Kafka's Java producer estimates it before sending
+ * (AbstractRecords.estimateSizeInBytesUpperBound, uncompressed): the size that its
+ * max.request.size check and message use.
+ */
+export function estimatedRecordSize(r: OutRecord): number {
+  const part = (b: Uint8Array | null) => (b === null ? 1 : sizeOfVarint(b.byteLength) + b.byteLength);
+  let size = RECORD_BATCH_OVERHEAD + MAX_RECORD_OVERHEAD + part(r.key) + part(r.value) + sizeOfVarint(r.headers.length);
+  for (const h of r.headers) {
+    const k = Buffer.byteLength(h.key, "utf8");
+    size += sizeOfVarint(k) + k + part(h.value);
+  }
+  return size;
+}

@@ -4,7 +4,7 @@ import { registerBatchSink, registerBatchSource, registerSink, registerSource } 
 import { kafkajsClient } from "./client-kafkajs.js";
 import { bool, lowered, sourceOptions } from "./options.js";
 import { connecting, KafkaReader } from "./reader.js";
-import { checkSinkSchema, toRecords } from "./records-out.js";
+import { checkRecordSizes, checkSinkSchema, toRecords } from "./records-out.js";
 import { fixedSchema } from "./rows.js";
 import { createKafkaSink, sinkOptions } from "./sink.js";
 import { KafkaMicroBatchStream } from "./source.js";
@@ -59,6 +59,7 @@ registerBatchSink("kafka", {
     }
     const opts = sinkOptions(options);
     const records = toRecords(checkSinkSchema(names, schema, opts.topic), batches, opts.topic);
+    checkRecordSizes(records, opts.maxRequestSize);
     if (!records.length) return;
     const servers = opts.client.bootstrapServers;
     const producer = await connecting(servers, "connect to", () => kafkajsClient(opts.client).producer());

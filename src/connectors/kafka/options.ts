@@ -31,18 +31,21 @@ export interface SourceOptions {
   readonly maxTriggerDelayMs: number;
   readonly failOnDataLoss: boolean;
   readonly includeHeaders: boolean;
+  /** Spark's fetchOffset.numRetries / fetchOffset.retryIntervalMs: offset look-ups retried on a broker error. */
   readonly fetchRetries: number;
+  readonly fetchRetryIntervalMs: number;
 }
 
+/** Spark's refusals (KafkaSourceProvider.validateGeneralOptions), word for word. */
 const UNSUPPORTED: Record<string, string> = {
   "kafka.auto.offset.reset":
-    "Kafka option 'auto.offset.reset' is not supported. Instead set the source option 'startingoffsets' to 'earliest' or 'latest' to specify where to start. Structured Streaming manages which offsets are consumed internally, rather than relying on the kafkaConsumer to do it. This will ensure that no data is missed when new topics/partitions are dynamically subscribed. Note that 'startingoffsets' only applies when a new Streaming query is started, and that resuming will always pick up from where the query left off. See the docs for more details.",
+    "\nKafka option 'auto.offset.reset' is not supported.\nInstead set the source option 'startingoffsets' to 'earliest' or 'latest'\nto specify where to start. Structured Streaming manages which offsets are consumed\ninternally, rather than relying on the kafkaConsumer to do it. This will ensure that no\ndata is missed when new topics/partitions are dynamically subscribed. Note that\n'startingoffsets' only applies when a new Streaming query is started, and\nthat resuming will always pick up from where the query left off. See the docs for more\ndetails.\n",
   "kafka.key.deserializer":
     "Kafka option 'key.deserializer' is not supported as keys are deserialized as byte arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize the keys.",
   "kafka.value.deserializer":
     "Kafka option 'value.deserializer' is not supported as values are deserialized as byte arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize the values.",
-  "kafka.enable.auto.commit": "Kafka option 'enable.auto.commit' is not supported.",
-  "kafka.interceptor.classes": "Kafka option 'interceptor.classes' is not supported.",
+  "kafka.enable.auto.commit": "Kafka option 'enable.auto.commit' is not supported",
+  "kafka.interceptor.classes": "Kafka option 'interceptor.classes' is not supported",
 };
 
 export function bool(o: Lowered, key: string, fallback: boolean): boolean {
@@ -60,6 +63,16 @@ export function positiveLong(o: Lowered, key: string): number | null {
   const v = Number(raw);
   if (!Number.isSafeInteger(v) || v <= 0) {
     throw new IllegalArgumentException(`Invalid value '${raw}' for Kafka option '${key}': must be a positive integer.`);
+  }
+  return v;
+}
+
+function nonNegativeInt(o: Lowered, key: string, fallback: number): number {
+  const raw = o.get(key.toLowerCase());
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (!Number.isSafeInteger(v) || v < 0) {
+    throw new IllegalArgumentException(`Invalid value '${raw}' for Kafka option '${key}': must be a non-negative integer.`);
   }
   return v;
 }
@@ -132,6 +145,9 @@ function subscription(o: Lowered): Subscription {
     }
     return { kind: "pattern", pattern: re, text: raw.trim() };
   }
+  if (!raw.trim().startsWith("{")) {
+    throw new IllegalArgumentException(`No topicpartitions to assign as specified value for option 'assign' is '${raw}'`);
+  }
   const tps = parseTopicPartitions(raw);
   if (!tps.length) throw new IllegalArgumentException(`No topicpartitions to assign as specified value for option 'assign' is '${raw}'`);
   return { kind: "assign", partitions: tps };
@@ -140,9 +156,8 @@ function subscription(o: Lowered): Subscription {
 function offsetSpec(o: Lowered, prefix: "starting" | "ending", fallback: "earliest" | "latest"): OffsetSpec {
   const global = o.get(`${prefix}timestamp`);
   if (global !== undefined) {
-    const ts = Number(global);
-    if (!Number.isSafeInteger(ts))
-      throw new IllegalArgumentException(`Invalid value '${global}' for option '${prefix}Timestamp': must be a timestamp in ms.`);
+    const ts = /^[+-]?\d+$/.test(global.trim()) ? Number(global.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(ts)) throw new IllegalArgumentException(`Expected a single long value, got ${global.trim()}`);
     return { kind: "timestamp", perPartition: null, global: ts };
   }
   const byTs = o.get(`${prefix}offsetsbytimestamp`);
@@ -166,8 +181,10 @@ export function sourceOptions(options: Readonly<Record<string, string>>, streami
   const starting = offsetSpec(o, "starting", streaming ? "latest" : "earliest");
   const ending = offsetSpec(o, "ending", "latest");
   if (streaming) {
-    for (const k of ["endingoffsets", "endingoffsetsbytimestamp", "endingtimestamp"]) {
-      if (o.has(k)) throw new IllegalArgumentException("ending offset not valid in streaming queries");
+    if (o.has("endingoffsets")) throw new IllegalArgumentException("ending offset not valid in streaming queries");
+    // Spark checks endingOffsetsByTimestamp only; arus refuses endingTimestamp too rather than ignore it.
+    if (o.has("endingoffsetsbytimestamp") || o.has("endingtimestamp")) {
+      throw new IllegalArgumentException("ending timestamp not valid in streaming queries");
     }
   } else {
     if (starting.kind === "latest") throw new IllegalArgumentException("starting offset can't be latest for batch queries on Kafka");
@@ -180,25 +197,39 @@ export function sourceOptions(options: Readonly<Record<string, string>>, streami
     if (ending.kind === "specific") {
       for (const [t, parts] of ending.offsets)
         for (const [p, off] of parts)
-          if (off === -2) throw new IllegalArgumentException(`endingOffsets for ${t}-${p} can't be earliest for batch queries on Kafka`);
+          if (off === -2) throw new IllegalArgumentException(`ending offset for ${t}-${p} can't be earliest for batch queries on Kafka`);
     }
   }
   const strategy = (o.get("startingoffsetsbytimestampstrategy") ?? "error").toLowerCase();
   if (strategy !== "error" && strategy !== "latest") {
     throw new IllegalArgumentException(`Invalid value '${strategy}' for option 'startingOffsetsByTimestampStrategy': 'error' or 'latest'.`);
   }
-  const retries = o.get("fetchoffset.numretries");
+  for (const [k, name] of [
+    ["minpartitions", "minPartitions"],
+    ["maxrecordsperpartition", "maxrecordsperpartition"],
+  ] as const) {
+    const raw = o.get(k);
+    if (raw !== undefined && !(Number(raw) > 0)) throw new IllegalArgumentException(`${name} must be positive`);
+  }
+  const maxOffsets = positiveLong(o, "maxOffsetsPerTrigger");
+  const minOffsets = positiveLong(o, "minOffsetsPerTrigger");
+  if (maxOffsets !== null && minOffsets !== null && minOffsets > maxOffsets) {
+    throw new IllegalArgumentException(
+      `The value of minOffsetPerTrigger(${minOffsets}) is higher than the maxOffsetsPerTrigger(${maxOffsets}).`,
+    );
+  }
   return {
     subscription: sub,
     client: clientConfig(o, "arus-kafka-source"),
     starting,
     ending,
     timestampStrategyLatest: strategy === "latest",
-    maxOffsetsPerTrigger: positiveLong(o, "maxOffsetsPerTrigger"),
-    minOffsetsPerTrigger: positiveLong(o, "minOffsetsPerTrigger"),
+    maxOffsetsPerTrigger: maxOffsets,
+    minOffsetsPerTrigger: minOffsets,
     maxTriggerDelayMs: durationMs(o.get("maxtriggerdelay") ?? "15m", "maxTriggerDelay"),
     failOnDataLoss: bool(o, "failOnDataLoss", true),
     includeHeaders: bool(o, "includeHeaders", false),
-    fetchRetries: retries === undefined ? 3 : Math.max(0, Number(retries) | 0),
+    fetchRetries: nonNegativeInt(o, "fetchOffset.numRetries", 3),
+    fetchRetryIntervalMs: nonNegativeInt(o, "fetchOffset.retryIntervalMs", 1000),
   };
 }

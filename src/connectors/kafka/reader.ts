@@ -40,6 +40,7 @@ export async function connecting<T>(servers: string, what: string, fn: () => Pro
 
 export class KafkaReader {
   private client: KafkaClient;
+  private closed = false;
   private adminP: Promise<KafkaAdmin> | null = null;
   private fetcherP: Promise<KafkaFetcher> | null = null;
 
@@ -64,13 +65,33 @@ export class KafkaReader {
     return this.fetcherP;
   }
 
+  /**
+   * Spark's KafkaOffsetReaderAdmin.withRetries: an offset look-up that fails on the broker is
+   * tried `fetchOffset.numRetries` times in all (default 3), `fetchOffset.retryIntervalMs`
+   * apart (default 1000), on a new admin client each time; then the last error is raised.
+   * Errors that are not the broker's (data loss, wrong offsets) are raised at once.
+   */
+  private async withRetries<T>(what: string, fn: (admin: KafkaAdmin) => Promise<T>): Promise<T> {
+    const attempts = Math.max(1, this.opts.fetchRetries);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const admin = await this.admin();
+        return await connecting(this.servers, what, () => fn(admin));
+      } catch (e) {
+        if (!(e instanceof ArusError) || e.errorClass !== "KAFKA_UNREACHABLE" || attempt >= attempts || this.closed) throw e;
+        await new Promise((r) => setTimeout(r, this.opts.fetchRetryIntervalMs));
+        const stale = this.adminP;
+        this.adminP = null;
+        await stale?.then((a) => a.close()).catch(() => {});
+      }
+    }
+  }
+
   async partitions(): Promise<TopicPartition[]> {
-    const admin = await this.admin();
-    return connecting(this.servers, "list partitions from", () => currentPartitions(this.opts.subscription, admin));
+    return this.withRetries("list partitions from", (admin) => currentPartitions(this.opts.subscription, admin));
   }
   async ranges(tps: readonly TopicPartition[]) {
-    const admin = await this.admin();
-    return connecting(this.servers, "fetch offsets from", () => admin.offsetRange(tps));
+    return this.withRetries("fetch offsets from", (admin) => admin.offsetRange(tps));
   }
   async latest(tps?: readonly TopicPartition[]): Promise<{ latest: OffsetMap; earliest: OffsetMap }> {
     const parts = tps ?? (await this.partitions());
@@ -108,7 +129,6 @@ export class KafkaReader {
       }
       return out;
     }
-    const admin = await this.admin();
     for (const tp of parts) {
       const ts = spec.global ?? spec.perPartition?.get(tp.topic)?.get(tp.partition);
       if (ts === undefined) {
@@ -117,7 +137,7 @@ export class KafkaReader {
           `${which}OffsetsByTimestamp does not name partition ${tpKey(tp)}; it must name every assigned partition.`,
         );
       }
-      const found = (await admin.offsetsForTimes([tp], ts)).get(tpKey(tp)) ?? null;
+      const found = (await this.withRetries("fetch offsets from", (admin) => admin.offsetsForTimes([tp], ts))).get(tpKey(tp)) ?? null;
       if (found === null) {
         if (which === "ending" || this.opts.timestampStrategyLatest) out.set(tp, latest.get(tp)!);
         else {
@@ -188,6 +208,7 @@ export class KafkaReader {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const a = this.adminP;
     const f = this.fetcherP;
     this.adminP = this.fetcherP = null;

@@ -8,7 +8,7 @@ import type { Batch } from "../../columnar/batch.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import { AnalysisException, ArusError } from "../../common/errors.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
-import type { OutRecord } from "./client.js";
+import { estimatedRecordSize, type OutRecord } from "./client.js";
 
 export interface Layout {
   readonly value: number;
@@ -91,4 +91,20 @@ export function toRecords(layout: Layout, batches: readonly Batch[], topicOption
     }
   }
   return out;
+}
+
+/**
+ * Kafka's producer check (KafkaProducer.ensureValidRecordSize), in its words, for every record
+ * before any is sent: a batch with a record too large writes nothing.
+ */
+export function checkRecordSizes(records: readonly OutRecord[], maxRequestSize: number): void {
+  for (const r of records) {
+    const size = estimatedRecordSize(r);
+    if (size > maxRequestSize) {
+      throw new ArusError(
+        "KAFKA_RECORD_TOO_LARGE",
+        `The message is ${size} bytes when serialized which is larger than ${maxRequestSize}, which is the value of the max.request.size configuration. (A record for topic ${r.topic}; set the sink option kafka.max.request.size to allow larger records.)`,
+      );
+    }
+  }
 }

@@ -4,6 +4,7 @@
  */
 
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { tagRowOrigin } from "../../columnar/row-origin.js";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { IllegalArgumentException } from "../../common/errors.js";
 import {
@@ -90,5 +91,6 @@ export function recordsToBatch(schema: StructType, tp: TopicPartition, records: 
         throw new Error(`no column ${f.name} in the Kafka schema`);
     }
   });
-  return makeBatch(cols, n);
+  // An error on a row (from_json FAILFAST) names the record it came from.
+  return tagRowOrigin(makeBatch(cols, n), (i) => `topic ${tp.topic}, partition ${tp.partition}, offset ${records[i]?.offset}`);
 }

@@ -16,25 +16,28 @@ import type { KafkaProducer, KafkaTransactionalProducer, OutRecord } from "./cli
 import { kafkajsClient } from "./client-kafkajs.js";
 import { bool, clientConfig, lowered } from "./options.js";
 import { connecting } from "./reader.js";
-import { checkSinkSchema, toRecords } from "./records-out.js";
+import { checkRecordSizes, checkSinkSchema, toRecords } from "./records-out.js";
 
 export interface SinkOptions {
   readonly topic: string | null;
   readonly exactlyOnce: boolean;
   readonly transactionalId: string | null;
   readonly transactionTimeoutMs: number;
+  /** Kafka's max.request.size (default 1048576): the largest record the sink sends. */
+  readonly maxRequestSize: number;
   readonly client: ReturnType<typeof clientConfig>;
 }
 
 export function sinkOptions(options: Readonly<Record<string, string>>): SinkOptions {
   const o = lowered(options);
-  for (const k of ["kafka.key.serializer", "kafka.value.serializer"]) {
-    if (o.has(k)) {
-      const what = k.includes("key") ? "key" : "value";
-      throw new IllegalArgumentException(
-        `Kafka option '${what}.serializer' is not supported as ${what === "key" ? "keys" : "values"} are serialized with ByteArraySerializer or StringSerializer. Use DataFrame operations to explicitly serialize the ${what === "key" ? "keys" : "values"} into either strings or byte arrays.`,
-      );
-    }
+  // Spark's KafkaSourceProvider.kafkaParamsForProducer, word for word.
+  if (o.has("kafka.key.serializer")) {
+    throw new IllegalArgumentException("Kafka option 'key.serializer' is not supported as keys are serialized with ByteArraySerializer.");
+  }
+  if (o.has("kafka.value.serializer")) {
+    throw new IllegalArgumentException(
+      "Kafka option 'value.serializer' is not supported as value are serialized with ByteArraySerializer.",
+    );
   }
   const timeout = Number(o.get("kafka.transaction.timeout.ms") ?? 60000);
   return {
@@ -42,8 +45,18 @@ export function sinkOptions(options: Readonly<Record<string, string>>): SinkOpti
     exactlyOnce: bool(o, "arus.exactlyOnce", false),
     transactionalId: o.get("arus.transactionalid") ?? null,
     transactionTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 60000,
+    maxRequestSize: maxRequestSize(o.get("kafka.max.request.size")),
     client: clientConfig(o, "arus-kafka-sink", "producer"),
   };
+}
+
+function maxRequestSize(raw: string | undefined): number {
+  if (raw === undefined) return 1048576;
+  const v = Number(raw);
+  if (!Number.isSafeInteger(v) || v <= 0) {
+    throw new IllegalArgumentException(`Invalid value '${raw}' for Kafka option 'max.request.size': must be a positive integer.`);
+  }
+  return v;
 }
 
 async function send(servers: string, what: () => Promise<void>): Promise<void> {
@@ -81,6 +94,7 @@ export class KafkaStreamSink implements StreamSink {
   async addBatch(batchId: number, data: SinkBatch): Promise<void> {
     const layout = checkSinkSchema(data.names, data.schema, this.opts.topic);
     const records = toRecords(layout, data.batches, this.opts.topic);
+    checkRecordSizes(records, this.opts.maxRequestSize);
     const servers = this.opts.client.bootstrapServers;
     if (!this.opts.exactlyOnce) {
       if (!records.length) return;

@@ -3,6 +3,7 @@
  * union and limit.
  */
 import { type Batch, makeBatch, sliceBatch, takeBatch } from "../../columnar/batch.js";
+import { withRowOrigin } from "../../columnar/row-origin.js";
 import { interleave, makeVector } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
@@ -72,10 +73,14 @@ export class ProjectExec implements PhysicalOperator {
     return (await this.child.execute(ctx)).map((b) => this.apply(b, ctx));
   }
   apply(b: Batch, ctx: ExecContext): Batch {
-    return makeBatch(
-      this.compiled.map((f) => f(b, ctx.eval)),
-      b.numRows,
-    );
+    try {
+      return makeBatch(
+        this.compiled.map((f) => f(b, ctx.eval)),
+        b.numRows,
+      );
+    } catch (e) {
+      throw withRowOrigin(e, b);
+    }
   }
   describe(): string {
     return `[${this.exprs.map((e) => (e.kind === "alias" ? `${exprToSql(e.child)} AS ${e.name}#${e.exprId}` : exprToSql(e))).join(", ")}]`;
@@ -98,7 +103,12 @@ export class FilterExec implements PhysicalOperator {
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const out: Batch[] = [];
     for (const b of await this.child.execute(ctx)) {
-      const sel = this.predicate(b, ctx.eval);
+      let sel: Int32Array;
+      try {
+        sel = this.predicate(b, ctx.eval);
+      } catch (e) {
+        throw withRowOrigin(e, b);
+      }
       if (sel.length === b.numRows) out.push(b);
       else if (sel.length > 0) out.push(takeBatch(b, sel));
     }
