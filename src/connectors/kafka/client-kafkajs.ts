@@ -63,15 +63,37 @@ function chunks(records: readonly OutRecord[]): OutRecord[][] {
   if (cur.length) out.push(cur);
   return out;
 }
-const RETRIABLE = new Set(["NOT_COORDINATOR", "COORDINATOR_LOAD_IN_PROGRESS", "COORDINATOR_NOT_AVAILABLE", "CONCURRENT_TRANSACTIONS"]);
+/** Coordinator errors worth a retry, by kafkajs's names (Kafka's NOT_COORDINATOR is its NOT_COORDINATOR_FOR_GROUP). */
+const RETRIABLE = new Set([
+  "NOT_COORDINATOR_FOR_GROUP",
+  "GROUP_LOAD_IN_PROGRESS",
+  "GROUP_COORDINATOR_NOT_AVAILABLE",
+  "CONCURRENT_TRANSACTIONS",
+]);
+
+/**
+ * How long a coordinator may be moving or loading before its error is raised: a broker that
+ * just started (or restarted) loads __consumer_offsets and the transaction log first, which
+ * takes seconds on a busy machine.
+ */
+const COORDINATOR_WAIT_MS = 60_000;
+
+/** The pause before retry `attempt` (0-based) on a retriable coordinator error, or null when out of time. */
+function coordinatorPause(e: unknown, attempt: number, since: number): number | null {
+  if (!RETRIABLE.has((e as { type?: string }).type ?? "")) return null;
+  if (Date.now() - since > COORDINATOR_WAIT_MS) return null;
+  return Math.min(1000, 100 * (attempt + 1));
+}
 
 async function retrying<T>(fn: () => Promise<T>): Promise<T> {
+  const since = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (e) {
-      if (attempt >= 10 || !RETRIABLE.has((e as { type?: string }).type ?? "")) throw e;
-      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+      const pause = coordinatorPause(e, attempt, since);
+      if (pause === null) throw e;
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
 }
@@ -182,6 +204,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
       );
       return {
         async sendInTransaction(records, marker) {
+          const since = Date.now();
           for (let attempt = 0; ; attempt++) {
             const txn = await p.transaction();
             try {
@@ -196,8 +219,9 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
               await txn.abort().catch(() => {});
               // An aborted transaction is invisible to read_committed readers: retry the whole
               // transaction on a coordinator that moved or is loading, never after fencing.
-              if (attempt >= 5 || !RETRIABLE.has((e as { type?: string }).type ?? "")) throw e;
-              await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+              const pause = coordinatorPause(e, attempt, since);
+              if (pause === null) throw e;
+              await new Promise((r) => setTimeout(r, pause));
             }
           }
         },
