@@ -135,6 +135,34 @@ describe("kafka: bad input and failures", kafkaSkip(), () => {
     );
   });
 
+  it("a record for a partition the topic does not have is an error, not a silent loss", async () => {
+    const out = await newTopic(bootstrap, 1);
+    const df = session.createDataFrame(
+      [
+        { value: "p0", partition: 0 },
+        { value: "p1", partition: 1 },
+      ],
+      "value STRING, partition INT",
+    );
+    await assert.rejects(
+      df.write.format("kafka").option("kafka.bootstrap.servers", bootstrap).option("topic", out).save(),
+      new RegExp(`Partition 1 of topic ${out} is not present in metadata`),
+    );
+    const input = await newTopic(bootstrap, 1);
+    await produce(bootstrap, input, ["x"]);
+    const q = await stream(bootstrap, { subscribe: input, startingOffsets: "earliest" })
+      .selectExpr("value", "1 AS partition")
+      .writeStream.format("kafka")
+      .option("kafka.bootstrap.servers", bootstrap)
+      .option("topic", out)
+      .option("arus.exactlyOnce", true)
+      .option("checkpointLocation", await tempDir())
+      .trigger({ availableNow: true })
+      .start();
+    await assert.rejects(q.awaitTermination(), /Partition 1 of topic .* is not present in metadata/);
+    assert.deepEqual(await readValues(bootstrap, out, true), ["p0"]);
+  });
+
   it("a micro-batch larger than the broker's message limit is sent in chunks", async () => {
     const out = await newTopic(bootstrap, 1);
     const pad = "x".repeat(100);

@@ -184,7 +184,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
       );
       return {
         send: async (records) => {
-          for (const chunk of chunks(records)) await p.sendBatch({ topicMessages: topicMessages(chunk) });
+          for (const chunk of chunks(records)) delivered(chunk, await p.sendBatch({ topicMessages: topicMessages(chunk) }));
         },
         close,
       } satisfies KafkaProducer;
@@ -208,7 +208,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
           for (let attempt = 0; ; attempt++) {
             const txn = await p.transaction();
             try {
-              for (const chunk of chunks(records)) await txn.sendBatch({ topicMessages: topicMessages(chunk) });
+              for (const chunk of chunks(records)) delivered(chunk, await txn.sendBatch({ topicMessages: topicMessages(chunk) }));
               await txn.sendOffsets({
                 consumerGroupId: marker.groupId,
                 topics: [{ topic: marker.tp.topic, partitions: [{ partition: marker.tp.partition, offset: String(marker.offset) }] }],
@@ -229,6 +229,20 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
       } satisfies KafkaTransactionalProducer;
     },
   };
+}
+
+/**
+ * kafkajs silently leaves out records for a partition the topic does not have (no leader in
+ * its metadata): every explicit partition must be in the send's response, as Kafka's Java
+ * producer refuses such a record. In a transaction the error aborts it, so nothing is visible.
+ */
+function delivered(chunk: readonly OutRecord[], res: readonly { topicName: string; partition: number }[]): void {
+  const got = new Set(res.map((r) => `${r.topicName}-${r.partition}`));
+  for (const r of chunk) {
+    if (r.partition !== null && !got.has(`${r.topic}-${r.partition}`)) {
+      throw new Error(`Partition ${r.partition} of topic ${r.topic} is not present in metadata: the topic has no such partition`);
+    }
+  }
 }
 
 function topicMessages(records: readonly OutRecord[]) {
@@ -334,6 +348,9 @@ class Admin implements KafkaAdmin {
     await this.admin.deleteTopicRecords({ topic: tp.topic, partitions: [{ partition: tp.partition, offset: String(before) }] });
   }
   async groupOffsets(groupId: string, topic: string) {
+    // A topic that does not exist yet (the sink's output, created by its first write) has no
+    // committed offsets; kafkajs would fail on its metadata.
+    if (!(await this.listTopics()).includes(topic)) return new Map<number, number>();
     const res = (await retrying(() => this.admin.fetchOffsets({ groupId, topics: [topic] }))) as {
       partitions: { partition: number; offset: string }[];
     }[];
