@@ -1,15 +1,20 @@
 /**
  * Crash soak: the crash test's random SIGKILL cycles, many more of them, plus one round of
- * every named crash point, and the figures written into docs/reliability.md.
+ * every named crash point, and the figures written into docs/reliability.md; then the Kafka
+ * crash loop (test/recovery/kafka-crash-driver.ts: Kafka → Kafka with the exactly-once sink,
+ * output read with read_committed) for as many kills, with its own figures.
  *
  *   npm run soak                          1 000 kills per sink, updates docs/reliability.md
  *   npm run soak -- --cycles 200 --seed 7 --no-write
+ *   npm run soak -- --sinks kafka --cycles 20        the Kafka loop only
  *
  * Options: --cycles N (kills per sink, default 1000), --seed S, --files N --rows N (workload per
- * episode, default 20 × 20), --no-write (print only), --keep (keep the work directory).
- * PostgreSQL as in the tests: ARUS_PG_URL, else scripts/start-postgres.sh; without it only the
- * file sink is soaked (the figures say so). The first failure stops the soak with exit code 1
- * and keeps the failing episode's directory for inspection.
+ * episode, default 20 × 20), --sinks file,pg,kafka (default all three), --no-write (print
+ * only), --keep (keep the work directory). PostgreSQL as in the tests: ARUS_PG_URL, else
+ * scripts/start-postgres.sh; without it only the file sink is soaked (the figures say so). Kafka:
+ * ARUS_KAFKA_BOOTSTRAP (scripts/kafka.sh start); without it the Kafka loop is skipped with a
+ * message. The first failure stops the soak with exit code 1 and keeps the failing episode's
+ * directory for inspection.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +22,7 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SinkKind } from "../test/recovery/crash-harness.js";
 import { closePg, connectPg, CrashDriver, type EpisodeResult, randomKills, rng } from "../test/recovery/driver.js";
+import { kafkaCrashLoop } from "../test/recovery/kafka-crash-driver.js";
 import type { Workload } from "../test/recovery/workload.js";
 
 function arg(name: string, fallback: number): number {
@@ -24,6 +30,9 @@ function arg(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 const flag = (name: string) => process.argv.includes(`--${name}`);
+const sinksArg = process.argv.indexOf("--sinks");
+const wanted = new Set((sinksArg > 0 ? process.argv[sinksArg + 1]! : "file,pg,kafka").split(",").map((x) => x.trim()));
+for (const w of wanted) if (!["file", "pg", "kafka"].includes(w)) throw new Error(`--sinks: unknown sink ${w} (file, pg, kafka)`);
 
 const cycles = arg("cycles", 1000);
 const seed = arg("seed", Date.now() % 1_000_000);
@@ -32,12 +41,16 @@ const DOC = resolve(import.meta.dirname, "..", "docs", "reliability.md");
 const BEGIN = "<!-- soak:begin -->";
 const END = "<!-- soak:end -->";
 
-const pgConn = await connectPg();
+if (!wanted.has("file") && !wanted.has("pg")) {
+  await kafkaSoak();
+  process.exit(0);
+}
+const pgConn = wanted.has("pg") ? await connectPg() : { skip: "not asked for (--sinks)" };
 const pg = "skip" in pgConn ? null : pgConn;
 if (!pg) console.error(`soak: PostgreSQL sink skipped: ${(pgConn as { skip: string }).skip}`);
 const root = mkdtempSync(join(tmpdir(), "arus-soak-"));
 const driver = new CrashDriver(root, workload, pg);
-const sinks: SinkKind[] = driver.usable(["file", "pg"]);
+const sinks: SinkKind[] = driver.usable((["file", "pg"] as SinkKind[]).filter((k) => wanted.has(k)));
 const t0 = performance.now();
 const results: EpisodeResult[] = [];
 let failure: string | null = null;
@@ -159,4 +172,81 @@ if (!flag("no-write")) {
   writeFileSync(DOC, doc.slice(0, a) + table + doc.slice(b + END.length));
   console.error(`soak: figures written to ${DOC}`);
 }
+if (wanted.has("kafka")) await kafkaSoak();
 process.exit(0);
+
+/** Replaces the part of docs/reliability.md between `begin` and `end` with `table`. */
+function writeSection(begin: string, end: string, table: string): void {
+  const doc = readFileSync(DOC, "utf8");
+  const a = doc.indexOf(begin);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${DOC} has no ${begin} ... ${end} section`);
+  writeFileSync(DOC, doc.slice(0, a) + table + doc.slice(b + end.length));
+  console.error(`soak: figures written to ${DOC}`);
+}
+
+async function kafkaSoak(): Promise<void> {
+  const bootstrap = process.env.ARUS_KAFKA_BOOTSTRAP?.trim();
+  if (!bootstrap) {
+    console.error('soak: Kafka skipped: set ARUS_KAFKA_BOOTSTRAP (export ARUS_KAFKA_BOOTSTRAP="$(scripts/kafka.sh start)")');
+    return;
+  }
+  const root = mkdtempSync(join(tmpdir(), "arus-soak-kafka-"));
+  const t0 = performance.now();
+  console.error(`soak: Kafka exactly-once sink, seed ${seed}, ${cycles} kills, broker ${bootstrap}, work dir ${root}`);
+  let result: Awaited<ReturnType<typeof kafkaCrashLoop>>;
+  try {
+    result = await kafkaCrashLoop({
+      bootstrap,
+      kills: cycles,
+      seed,
+      workDir: root,
+      onKill: (k) => {
+        if (k % 50 === 0 || k === cycles) console.error(`soak: kafka ${k}/${cycles} kills, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      },
+    });
+  } catch (e) {
+    console.error(`soak: Kafka FAILED:\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\nwork dir kept: ${root}`);
+    process.exit(1);
+  }
+  const seconds = Math.round((performance.now() - t0) / 1000);
+  const ok = result.duplicates === 0 && result.missing === 0 && result.unexpected === 0;
+  console.log(JSON.stringify({ kafka: { seed, ...result, seconds } }, null, 1));
+  if (!ok) {
+    console.error(`soak: Kafka FAILED: ${result.duplicates} duplicated, ${result.missing} missing, ${result.unexpected} unexpected records; work dir kept: ${root}`);
+    process.exit(1);
+  }
+  if (!flag("keep")) rmSync(root, { recursive: true, force: true });
+  if (flag("no-write")) return;
+  const sinksFlag = sinksArg > 0 ? ` --sinks ${process.argv[sinksArg + 1]}` : "";
+  writeSection(
+    "<!-- kafka-soak:begin -->",
+    "<!-- kafka-soak:end -->",
+    [
+      "<!-- kafka-soak:begin -->",
+      `Last Kafka soak: ${new Date().toISOString().slice(0, 10)}, engine ${revisionOf()}, \`npm run soak -- --cycles ${cycles} --seed ${seed}${sinksFlag}\`, Node ${process.version}, ${cpus().length} CPUs, the broker of scripts/kafka.sh (Kafka 4.4).`,
+      "",
+      "| figure | value |",
+      "|---|---|",
+      "| query | Kafka (2 partitions, maxOffsetsPerTrigger 7) → Kafka, `arus.exactlyOnce`, availableNow |",
+      `| random SIGKILLs | ${result.kills} |`,
+      `| child processes started | ${result.childRuns} |`,
+      `| input records | ${result.inputRecords} |`,
+      `| output records (read_committed) | ${result.outputRecords} |`,
+      `| duplicated / missing / unexpected records | ${result.duplicates} / ${result.missing} / ${result.unexpected} |`,
+      `| wall time | ${seconds} s |`,
+      "<!-- kafka-soak:end -->",
+    ].join("\n"),
+  );
+}
+
+function revisionOf(): string {
+  if (process.env.ARUS_SOAK_REV) return process.env.ARUS_SOAK_REV;
+  try {
+    const rev = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: import.meta.dirname, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: import.meta.dirname, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return dirty ? `${rev} + uncommitted src changes` : rev;
+  } catch {
+    return "unknown";
+  }
+}
