@@ -86,8 +86,10 @@ export async function kafkaCrashLoop(o: KafkaCrashOptions): Promise<KafkaCrashRe
   while (kills < o.kills) {
     childRuns++;
     const outcome = await runChild(cfg, Math.floor(random() * (o.maxKillDelayMs ?? 700)));
-    if (outcome === "killed") o.onKill?.(++kills);
-    else await addInput(60); // finished before the kill: more input for the next runs
+    if (outcome === "killed") {
+      kills++;
+      o.onKill?.(kills);
+    } else await addInput(60); // finished before the kill: more input for the next runs
   }
   childRuns++;
   if ((await runChild(cfg, null)) !== "done") throw new Error("the last run did not finish");

@@ -72,6 +72,13 @@ const RETRIABLE = new Set([
 ]);
 
 /**
+ * Producer retries: about two minutes of them (Kafka's delivery.timeout.ms is 120 s), then the
+ * send fails. kafkajs's idempotent producer would otherwise retry forever, hanging a query
+ * whose broker is gone instead of failing it with a clear error.
+ */
+const PRODUCER_RETRY = { retries: 120, initialRetryTime: 100, maxRetryTime: 1000 };
+
+/**
  * How long a coordinator may be moving or loading before its error is raised: a broker that
  * just started (or restarted) loads __consumer_offsets and the transaction log first, which
  * takes seconds on a busy machine.
@@ -177,7 +184,9 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
       return new Fetcher(cluster, cfg.readCommitted, close);
     },
     async producer() {
-      const p = kafka.producer({ allowAutoTopicCreation: true });
+      // Idempotent, as Kafka's Java producer is by default since 3.0 (so Spark's): a send retried
+      // after a lost acknowledgement does not write its records twice.
+      const p = kafka.producer({ allowAutoTopicCreation: true, idempotent: true, maxInFlightRequests: 1, retry: PRODUCER_RETRY });
       const close = await opened(
         () => p.connect(),
         () => p.disconnect(),
@@ -192,7 +201,13 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
     async transactionalProducer(transactionalId, timeoutMs) {
       // connect() runs InitProducerId: a pending transaction of an earlier producer with this
       // id is aborted and that producer is fenced.
-      const p = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, transactionTimeout: timeoutMs });
+      const p = kafka.producer({
+        transactionalId,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        transactionTimeout: timeoutMs,
+        retry: PRODUCER_RETRY,
+      });
       // kafkajs runs InitProducerId at the first transaction(), not at connect(): do it now, so
       // the fencing happens before the caller reads what earlier producers committed.
       const close = await opened(
