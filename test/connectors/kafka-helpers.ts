@@ -4,7 +4,7 @@
  * unless ARUS_REQUIRE_KAFKA=1 (CI), which makes a missing broker an error.
  */
 import { randomUUID } from "node:crypto";
-import type { OutRecord } from "../../src/connectors/kafka/client.js";
+import type { OutRecord, TopicPartition } from "../../src/connectors/kafka/client.js";
 import { kafkajsClient } from "../../src/connectors/kafka/client-kafkajs.js";
 
 export const SKIP_MESSAGE =
@@ -70,6 +70,25 @@ export async function produce(
   }
 }
 
+/**
+ * Waits (up to 30 s) until no transaction is pending on the partitions: the last stable offset
+ * (what read_committed sees as the end) reaches the log end. A transaction's commit returns
+ * before its markers are written, so a read_committed read right after it can miss its records.
+ */
+export async function waitForStable(bootstrap: string, tps: readonly TopicPartition[]): Promise<void> {
+  const committed = await testClient(bootstrap, true).admin();
+  const uncommitted = await testClient(bootstrap, false).admin();
+  try {
+    for (const since = Date.now(); Date.now() - since < 30_000; ) {
+      const [a, b] = await Promise.all([committed.offsetRange(tps), uncommitted.offsetRange(tps)]);
+      if (tps.every((tp) => a.get(`${tp.topic}-${tp.partition}`)?.latest === b.get(`${tp.topic}-${tp.partition}`)?.latest)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await Promise.all([committed.close(), uncommitted.close()]);
+  }
+}
+
 /** Every record's value of a topic (all partitions, in partition then offset order) as text. */
 export async function readValues(bootstrap: string, topic: string, readCommitted = false): Promise<string[]> {
   const client = testClient(bootstrap, readCommitted);
@@ -77,6 +96,7 @@ export async function readValues(bootstrap: string, topic: string, readCommitted
   const fetcher = await client.fetcher();
   try {
     const tps = await admin.partitions([topic]);
+    if (readCommitted) await waitForStable(bootstrap, tps);
     const ranges = await admin.offsetRange(tps);
     const out: string[] = [];
     for (const tp of tps) {

@@ -12,10 +12,10 @@ import { type Batch, batchFromRows } from "../../../src/columnar/batch.js";
 import { getValue } from "../../../src/columnar/vector.js";
 import "../../../src/connectors/builtin.js";
 import { lookupSink, lookupSource } from "../../../src/connectors/registry.js";
-import type { Offset, SinkBatch, StreamSink } from "../../../src/connectors/source.js";
+import type { Offset, SinkBatch, StreamSink, StreamSource } from "../../../src/connectors/source.js";
 import { ArrayOf, BinaryType, field, StringType, StructOf } from "../../../src/types/datatypes.js";
 import { tempDirs } from "../../temp-dirs.js";
-import { kafkaBootstrap, SKIP_MESSAGE, testClient } from "../kafka-helpers.js";
+import { kafkaBootstrap, SKIP_MESSAGE, testClient, waitForStable } from "../kafka-helpers.js";
 import { type OutputMode, type SinkFixture, sinkConformance } from "./sink-suite.js";
 import { type SourceFixture, sourceConformance } from "./source-suite.js";
 
@@ -64,8 +64,13 @@ async function sourceFixture(): Promise<SourceFixture> {
   await producer.connect();
   const next = Array.from({ length: PARTITIONS }, () => 0);
   let n = 0;
+  const opened: StreamSource[] = [];
   return {
-    open: () => provider.create(options, schema, { metadataDir: meta, timeZone: "UTC", now: Date.now }),
+    open() {
+      const src = provider.create(options, schema, { metadataDir: meta, timeZone: "UTC", now: Date.now });
+      opened.push(src);
+      return src;
+    },
     async produce() {
       const rows: unknown[][] = [];
       const messages = [];
@@ -81,6 +86,8 @@ async function sourceFixture(): Promise<SourceFixture> {
       return rows;
     },
     async close() {
+      // Also the sources a failed test did not stop: an open client keeps the process alive.
+      for (const src of opened) await src.stop().catch(() => {});
       await producer.disconnect();
       await deleteTopic(topic);
     },
@@ -142,6 +149,7 @@ async function readTopic(topic: string, readCommitted: boolean): Promise<{ value
   const fetcher = await client.fetcher();
   try {
     const tp = { topic, partition: 0 };
+    if (readCommitted) await waitForStable(servers, [tp]);
     const r = (await admin.offsetRange([tp])).get(`${topic}-0`)!;
     return (await fetcher.fetch(tp, r.earliest, r.latest)).map((rec) => ({
       value: Buffer.from(rec.value!).toString(),
@@ -160,6 +168,7 @@ function sinkFixture(exactlyOnce: boolean): () => Promise<SinkFixture> {
     await writeFile(join(checkpointDir, "metadata"), JSON.stringify({ id: randomUUID() }));
     const options = { "kafka.bootstrap.servers": servers, topic, "arus.exactlyOnce": String(exactlyOnce) };
     let calls = 0;
+    const opened: StreamSink[] = [];
     return {
       open(mode: OutputMode): StreamSink {
         const sink = lookupSink("kafka").create({
@@ -172,6 +181,7 @@ function sinkFixture(exactlyOnce: boolean): () => Promise<SinkFixture> {
           outputMode: mode,
           schema: VALUE_SCHEMA,
         });
+        opened.push(sink);
         return {
           ...sink,
           description: sink.description,
@@ -190,7 +200,11 @@ function sinkFixture(exactlyOnce: boolean): () => Promise<SinkFixture> {
         }
         return out.map(({ batchId, rows }) => ({ batchId, rows }));
       },
-      close: () => deleteTopic(topic),
+      async close() {
+        // Also the sinks a failed test did not stop: an open producer keeps the process alive.
+        for (const sink of opened) await sink.stop?.().catch(() => {});
+        await deleteTopic(topic);
+      },
     };
   };
 }
