@@ -4,7 +4,6 @@
  * (kafkajs's consumer has no manual assignment), filtering aborted transactions and control
  * records as its consumer does.
  */
-import { createRequire } from "node:module";
 import net from "node:net";
 import { Kafka, logLevel } from "kafkajs";
 import type {
@@ -19,21 +18,8 @@ import type {
   TopicPartition,
 } from "./client.js";
 import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
-
-const require = createRequire(import.meta.url);
-type Msg = {
-  offset: string;
-  timestamp: string;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: Record<string, Buffer | Buffer[] | null>;
-  isControlRecord: boolean;
-  batchContext: { timestampType: number };
-};
-const filterAborted = require("kafkajs/src/consumer/filterAbortedMessages.js") as (a: {
-  messages: Msg[];
-  abortedTransactions: unknown[];
-}) => Msg[];
+import { decompress, fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
+import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kafkajs's cluster and broker objects are untyped
 type Any = any;
@@ -418,21 +404,37 @@ class Fetcher implements KafkaFetcher {
     return broker;
   }
   async fetch(tp: TopicPartition, from: number, until: number): Promise<FetchedRecord[]> {
+    const c = await this.fetchColumns(tp, from, until);
     const out: FetchedRecord[] = [];
+    for (let i = 0; i < c.count; i++) {
+      out.push({
+        key: c.keys[i]!,
+        value: c.values[i]!,
+        offset: c.offsets[i]!,
+        timestamp: c.timestamps[i]!,
+        timestampType: c.timestampTypes[i]!,
+        headers: c.headers[i]!,
+      });
+    }
+    return out;
+  }
+  async fetchColumns(tp: TopicPartition, from: number, until: number): Promise<FetchedColumns> {
+    const out = new ColumnsBuilder(until - from);
     let next = from;
     let attempts = 0;
     while (next < until) {
-      let part: Any;
+      let part: RawPartition | undefined;
       try {
         const broker = await this.leader(tp);
-        const res = await broker.fetch({
+        part = await fetchPartition(broker, {
+          topic: tp.topic,
+          partition: tp.partition,
+          offset: next,
           isolationLevel: this.readCommitted ? 1 : 0,
           maxWaitTime: 100,
           minBytes: 1,
           maxBytes: FETCH_MAX_BYTES,
-          topics: [{ topic: tp.topic, partitions: [{ partition: tp.partition, fetchOffset: String(next), maxBytes: FETCH_MAX_BYTES }] }],
         });
-        part = res.responses[0]?.partitions[0];
       } catch (e) {
         const err = e as { name?: string; type?: string };
         if (err.name === "KafkaJSOffsetOutOfRange" || err.type === "OFFSET_OUT_OF_RANGE") throw new KafkaOffsetOutOfRange(tp, next);
@@ -440,40 +442,19 @@ class Fetcher implements KafkaFetcher {
         await this.cluster.refreshMetadata().catch(() => {});
         continue;
       }
-      const raw = (part?.messages ?? []) as Msg[];
-      const inRange = raw.filter((m) => Number(m.offset) >= next);
-      if (inRange.length === 0) {
+      const aborted =
+        this.readCommitted && part?.abortedTransactions.length ? { pending: part.abortedTransactions, aborting: new Set<number>() } : null;
+      const after = part ? await decodeRecordBatches(part.buf, part.start, part.end, next, until, out, aborted, decompress) : -1;
+      if (after <= next) {
         // Nothing at or after `next`: the rest of the range is a gap (transaction markers,
         // compaction) when the log has moved past it; otherwise retry a few times.
-        const stable = Number(this.readCommitted ? part?.lastStableOffset : part?.highWatermark);
-        if (stable >= until || ++attempts > 50) break;
+        const stable = this.readCommitted ? part?.lastStableOffset : part?.highWatermark;
+        if ((stable ?? -1) >= until || ++attempts > 50) break;
         continue;
       }
       attempts = 0;
-      const visible = filterAborted({ messages: inRange, abortedTransactions: part.abortedTransactions ?? [] });
-      for (const m of visible) {
-        const off = Number(m.offset);
-        if (m.isControlRecord || off >= until) continue;
-        out.push({
-          key: m.key,
-          value: m.value,
-          offset: off,
-          timestamp: Number(m.timestamp),
-          timestampType: m.batchContext?.timestampType ?? 0,
-          headers: headersOf(m.headers),
-        });
-      }
-      next = Number(inRange[inRange.length - 1]!.offset) + 1;
+      next = after;
     }
     return out;
   }
-}
-
-function headersOf(h: Msg["headers"]): { key: string; value: Uint8Array | null }[] {
-  const out: { key: string; value: Uint8Array | null }[] = [];
-  for (const [key, v] of Object.entries(h ?? {})) {
-    if (Array.isArray(v)) for (const x of v) out.push({ key, value: x ?? null });
-    else out.push({ key, value: v ?? null });
-  }
-  return out;
 }

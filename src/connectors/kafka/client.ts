@@ -3,6 +3,9 @@
  * client behind them can be swapped (docs/dependencies.md says why kafkajs today). Offsets are
  * plain numbers (exact below 2^53, like every BIGINT in arus).
  */
+import type { FetchedColumns } from "./record-batch.js";
+
+export type { FetchedColumns } from "./record-batch.js";
 
 export interface TopicPartition {
   readonly topic: string;
@@ -62,6 +65,8 @@ export interface KafkaFetcher {
    * when `from` is no longer (or not yet) in the log.
    */
   fetch(tp: TopicPartition, from: number, until: number): Promise<FetchedRecord[]>;
+  /** The same records as columns (what the source reads: no object per record). */
+  fetchColumns(tp: TopicPartition, from: number, until: number): Promise<FetchedColumns>;
   close(): Promise<void>;
 }
 

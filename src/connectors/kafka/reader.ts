@@ -13,7 +13,7 @@ import { kafkajsClient } from "./client-kafkajs.js";
 import { reportDataLoss } from "./data-loss.js";
 import { OffsetMap } from "./offsets.js";
 import type { OffsetSpec, SourceOptions } from "./options.js";
-import { recordsToBatch } from "./rows.js";
+import { columnsToBatch } from "./rows.js";
 
 export type ClientFactory = (opts: SourceOptions) => KafkaClient;
 let clientFactory: ClientFactory = (o) => kafkajsClient(o.client);
@@ -182,8 +182,7 @@ export class KafkaReader {
       // without a ListOffsets round trip per batch to look for it first.
       for (let attempt = 0; ; attempt++) {
         try {
-          const records = await fetcher.fetch(tp, from, until);
-          return recordsToBatch(schema, tp, records);
+          return columnsToBatch(schema, tp, await fetcher.fetchColumns(tp, from, until));
         } catch (e) {
           if (!(e instanceof KafkaOffsetOutOfRange) || attempt > 0) {
             if (e instanceof ArusError) throw e;

@@ -1,6 +1,6 @@
 /**
  * Spark's Kafka schema and the conversion of fetched records into a columnar batch (only the
- * columns the schema asks for; BINARY values are the client's buffers, not copies).
+ * columns the schema asks for; BINARY values are views into the fetched bytes, not copies).
  */
 
 import { type Batch, makeBatch } from "../../columnar/batch.js";
@@ -18,7 +18,7 @@ import {
   type StructType,
   TimestampType,
 } from "../../types/datatypes.js";
-import type { FetchedRecord, TopicPartition } from "./client.js";
+import type { FetchedColumns, TopicPartition } from "./client.js";
 
 export const HEADERS_TYPE = ArrayOf(StructOf([field("key", StringType), field("value", BinaryType)]));
 
@@ -41,45 +41,39 @@ export function fixedSchema(userSchema: StructType | null, includeHeaders: boole
   return kafkaSchema(includeHeaders);
 }
 
-export function recordsToBatch(schema: StructType, tp: TopicPartition, records: readonly FetchedRecord[]): Batch {
-  const n = records.length;
+function nullsOf(vals: readonly unknown[], n: number): Uint8Array | null {
+  let validity: Uint8Array | null = null;
+  for (let i = 0; i < n; i++) if (vals[i] === null) (validity ??= new Uint8Array(n).fill(1))[i] = 0;
+  return validity;
+}
+
+export function columnsToBatch(schema: StructType, tp: TopicPartition, c: FetchedColumns): Batch {
+  const n = c.count;
   const cols: Vector[] = schema.fields.map((f) => {
     switch (f.name) {
       case "key":
       case "value": {
-        const vals = new Array<unknown>(n);
-        let validity: Uint8Array | null = null;
-        for (let i = 0; i < n; i++) {
-          const v = f.name === "key" ? records[i]!.key : records[i]!.value;
-          vals[i] = v;
-          if (v === null) (validity ??= new Uint8Array(n).fill(1))[i] = 0;
-        }
-        return makeVector(f.type, vals, validity, n);
+        const vals = f.name === "key" ? c.keys : c.values;
+        return makeVector(f.type, vals as unknown[], nullsOf(vals, n), n);
       }
       case "topic":
         return makeVector(f.type, new Array<unknown>(n).fill(tp.topic), null, n);
       case "partition":
         return makeVector(f.type, new Int32Array(n).fill(tp.partition), null, n);
-      case "offset": {
-        const a = new Float64Array(n);
-        for (let i = 0; i < n; i++) a[i] = records[i]!.offset;
-        return makeVector(f.type, a, null, n);
-      }
+      case "offset":
+        return makeVector(f.type, c.offsets.subarray(0, n), null, n);
       case "timestamp": {
         const a = new Float64Array(n);
-        for (let i = 0; i < n; i++) a[i] = records[i]!.timestamp * 1000;
+        for (let i = 0; i < n; i++) a[i] = c.timestamps[i]! * 1000;
         return makeVector(f.type, a, null, n);
       }
-      case "timestampType": {
-        const a = new Int32Array(n);
-        for (let i = 0; i < n; i++) a[i] = records[i]!.timestampType;
-        return makeVector(f.type, a, null, n);
-      }
+      case "timestampType":
+        return makeVector(f.type, Int32Array.from(c.timestampTypes.subarray(0, n)), null, n);
       case "headers": {
         const vals = new Array<unknown>(n);
         let validity: Uint8Array | null = null;
         for (let i = 0; i < n; i++) {
-          const h = records[i]!.headers;
+          const h = c.headers[i]!;
           if (h.length === 0) {
             vals[i] = null;
             (validity ??= new Uint8Array(n).fill(1))[i] = 0;
