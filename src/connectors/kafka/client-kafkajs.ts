@@ -1,8 +1,8 @@
 /**
  * The client adapter over kafkajs 2.2.4 (pure JavaScript). Admin and producer calls use its
  * public API; ranges of one partition are fetched through its cluster and broker objects
- * (kafkajs's consumer has no manual assignment), filtering aborted transactions and control
- * records as its consumer does.
+ * (kafkajs's consumer has no manual assignment), with the response decoded by arus into columns
+ * (fetch-kafkajs.ts, record-batch.ts).
  */
 import net from "node:net";
 import { Kafka, logLevel } from "kafkajs";
