@@ -1,7 +1,7 @@
 /**
  * Kafka's record batches (message format v2, the only one Kafka 4 stores) decoded straight into
  * columns: one pass over the bytes, offsets and timestamps into typed arrays, keys and values as
- * views into the fetched buffer (no copies, no object per record). Transactional batches of
+ * Buffer views into the fetched bytes (no copies, no object per record). Transactional batches of
  * aborted transactions and control batches are dropped as Kafka's Java consumer drops them.
  *
  * Batch header (61 bytes): baseOffset i64, batchLength i32, partitionLeaderEpoch i32, magic i8,
@@ -109,7 +109,9 @@ class Cursor {
     const start = this.pos;
     this.pos = start + n;
     const b = this.buf;
-    return new Uint8Array(b.buffer, b.byteOffset + start, n);
+    // A Buffer view (no copy), as the client library's values were: BINARY values compare and
+    // serialize as Buffers elsewhere in arus.
+    return Buffer.from(b.buffer, b.byteOffset + start, n);
   }
 }
 

@@ -86,5 +86,8 @@ export function columnsToBatch(schema: StructType, tp: TopicPartition, c: Fetche
     }
   });
   // An error on a row (from_json FAILFAST) names the record it came from.
-  return tagRowOrigin(makeBatch(cols, n), (i) => `topic ${tp.topic}, partition ${tp.partition}, offset ${records[i]?.offset}`);
+  return tagRowOrigin(
+    makeBatch(cols, n),
+    (i) => `topic ${tp.topic}, partition ${tp.partition}, offset ${i < n ? c.offsets[i] : undefined}`,
+  );
 }
