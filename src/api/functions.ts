@@ -159,6 +159,16 @@ export function from_json(c: ColumnOrName, schema: string | StructType, options?
   const text = st === null ? (schema as string) : JSON.stringify(typeToJson(st));
   return options ? fn("from_json", toExpr(c), str(text), str(JSON.stringify(options))) : fn("from_json", toExpr(c), str(text));
 }
+/** Parse a CSV record string column into a struct (schema as DDL or StructType; the CSV reader's options, mode PERMISSIVE / FAILFAST). */
+export function from_csv(c: ColumnOrName, schema: string | StructType, options?: Record<string, string>): Column {
+  const st = typeof schema === "string" ? (schema.trim().startsWith("{") ? null : parseSchema(schema)) : schema;
+  const text = st === null ? (schema as string) : JSON.stringify(typeToJson(st));
+  return options ? fn("from_csv", toExpr(c), str(text), str(JSON.stringify(options))) : fn("from_csv", toExpr(c), str(text));
+}
+/** A struct column as one CSV record per row (the CSV writer's quoting and options). */
+export function to_csv(c: ColumnOrName, options?: Record<string, string>): Column {
+  return options ? fn("to_csv", toExpr(c), str(JSON.stringify(options))) : fn("to_csv", toExpr(c));
+}
 /** A struct column as Spark's JSON text (null fields left out). */
 export function to_json(c: ColumnOrName, options?: Record<string, string>): Column {
   return options ? fn("to_json", toExpr(c), str(JSON.stringify(options))) : fn("to_json", toExpr(c));

@@ -11,6 +11,7 @@ import "./datetime.js";
 import "./aggregates.js";
 import "./windows.js";
 import "./json.js";
+import "./csv.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { compareValues } from "./predicates.js";

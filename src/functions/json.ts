@@ -20,28 +20,29 @@ import { StringType, type StructType } from "../types/datatypes.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const schemas = new Map<string, StructType>();
-function schemaOf(text: string): StructType {
+/** The struct type a from_json / from_csv schema literal (Spark's schema JSON) stands for. */
+export function schemaOf(text: string, fn = "from_json"): StructType {
   let s = schemas.get(text);
   if (!s) {
     try {
       s = schemaFromJson(JSON.parse(text));
     } catch (e) {
-      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of from_json: ${text} (${(e as Error).message})`);
+      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of ${fn}: ${text} (${(e as Error).message})`);
     }
     schemas.set(text, s);
   }
   return s;
 }
 
-function literalText(e: Expr | undefined, what: string): string | null {
+export function literalText(e: Expr | undefined, what: string, fn = "from_json"): string | null {
   if (e === undefined) return null;
   if (e.kind !== "literal" || typeof e.value !== "string") {
-    throw new AnalysisException("INVALID_SCHEMA.NON_STRING_LITERAL", `The ${what} argument of from_json must be a string literal`);
+    throw new AnalysisException("INVALID_SCHEMA.NON_STRING_LITERAL", `The ${what} argument of ${fn} must be a string literal`);
   }
   return e.value;
 }
 
-function optionsOf(text: string | null): Record<string, string> {
+export function optionsOf(text: string | null): Record<string, string> {
   return text === null ? {} : (JSON.parse(text) as Record<string, string>);
 }
 
@@ -168,7 +169,7 @@ function linesOfBytes(input: Vector, n: number, validity: Uint8Array): { bytes: 
   return { bytes, alone };
 }
 
-function valueText(input: Vector, i: number): string {
+export function valueText(input: Vector, i: number): string {
   const v = input.values[i] as string | Uint8Array;
   return typeof v === "string" ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("utf8");
 }
@@ -180,7 +181,7 @@ const MAX_SHOWN = 200;
  * a RowError naming the row, so an operator over a source's batch can add where the record came
  * from (Kafka: topic, partition, offset).
  */
-function failingOnRow<T>(rowOfLine: (line: number) => number, textAt: (row: number) => string, read: () => T): T {
+export function failingOnRow<T>(rowOfLine: (line: number) => number, textAt: (row: number) => string, read: () => T): T {
   try {
     return read();
   } catch (e) {
@@ -205,7 +206,7 @@ function setCell(dst: { values: unknown; validity: Uint8Array | null }, i: numbe
   } else if (dst.validity) dst.validity[i] = 1;
 }
 
-function concatRows(schema: StructType, batches: Batch[]): Batch {
+export function concatRows(schema: StructType, batches: Batch[]): Batch {
   if (batches.length === 1) return batches[0]!;
   return concatBatches(
     schema.fields.map((f) => f.type),

@@ -56,20 +56,24 @@ export function csvQuoter(o: CsvWriteOptions): (s: string) => string {
   };
 }
 
-export function encodeCsv(schema: StructType, batch: Batch, o: CsvWriteOptions, dt: DateTimeText, withHeader: boolean): string {
+/** One record's CSV text (no line separator) for row r of a batch of `schema`'s columns. */
+export function csvRecordEncoder(schema: StructType, o: CsvWriteOptions, dt: DateTimeText): (cols: readonly Vector[], r: number) => string {
   const quote = csvQuoter(o);
   const writers = schema.fields.map((f) => textOf(f.type, dt));
-  const nf = schema.fields.length;
-  const lines: string[] = [];
-  if (withHeader) lines.push(schema.fields.map((f) => quote(f.name)).join(o.sep));
-  const cols: readonly Vector[] = batch.columns;
-  const cells = new Array<string>(nf);
-  for (let r = 0; r < batch.numRows; r++) {
-    for (let c = 0; c < nf; c++) {
+  const cells = new Array<string>(writers.length);
+  return (cols, r) => {
+    for (let c = 0; c < writers.length; c++) {
       const v = cols[c]!;
       cells[c] = v.validity !== null && v.validity[r] === 0 ? o.nullValue : quote(writers[c]!(v.values[r]));
     }
-    lines.push(cells.join(o.sep));
-  }
+    return cells.join(o.sep);
+  };
+}
+
+export function encodeCsv(schema: StructType, batch: Batch, o: CsvWriteOptions, dt: DateTimeText, withHeader: boolean): string {
+  const record = csvRecordEncoder(schema, o, dt);
+  const lines: string[] = [];
+  if (withHeader) lines.push(schema.fields.map((f) => csvQuoter(o)(f.name)).join(o.sep));
+  for (let r = 0; r < batch.numRows; r++) lines.push(record(batch.columns, r));
   return lines.length === 0 ? "" : lines.join(o.lineSep) + o.lineSep;
 }
