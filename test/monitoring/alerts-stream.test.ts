@@ -106,10 +106,7 @@ describe("alerts on a running query", () => {
         { trigger: { processingTime: "1 second" }, queryName: "late_counts" },
       );
       assert.equal(c.lines.length, 2);
-      assert.match(
-        c.lines[0]!,
-        /^WARN QueryAlert: FIRING lateRows on query late_counts \[id = [0-9a-f-]+\]: 1 of 2 input rows were late/,
-      );
+      assert.match(c.lines[0]!, /^WARN QueryAlert: FIRING lateRows on query late_counts \[id = [0-9a-f-]+\]: 1 of 2 input rows were late/);
       assert.match(c.lines[1]!, /^WARN QueryAlert: RESOLVED lateRows/);
     } finally {
       c.done();
