@@ -26,11 +26,7 @@ const fromCsv: ScalarFunction = {
     checkArity("from_csv", args, 2, 3);
     if (types[0]!.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, types[0]!);
     const schema = schemaOf(literalText(args[1], "schema", "from_csv")!, "from_csv");
-    for (const f of schema.fields) {
-      if (f.type.kind === "struct" || f.type.kind === "array" || f.type.kind === "map") {
-        throw new ArusError("UNSUPPORTED_DATATYPE", `from_csv: CSV data source does not support ${f.type.kind} type of field "${f.name}"`);
-      }
-    }
+    atomicFieldsOnly("from_csv", schema);
     literalText(args[2], "options", "from_csv");
     return { args, type: schema };
   },
@@ -106,6 +102,15 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
   return makeVector(schema, [], validity, n, out.columns);
 }
 
+/** CSV holds atomic values only: a struct, array or map field is refused (as Spark does). */
+function atomicFieldsOnly(fn: string, schema: StructType): void {
+  for (const f of schema.fields) {
+    if (f.type.kind === "struct" || f.type.kind === "array" || f.type.kind === "map") {
+      throw new ArusError("UNSUPPORTED_DATATYPE", `${fn}: CSV data source does not support ${f.type.kind} type of field "${f.name}"`);
+    }
+  }
+}
+
 function firstRow(b: Batch): Batch {
   return makeBatch(
     b.columns.map((c) => makeVector(c.type, c.values.slice(0, 1) as typeof c.values, c.validity ? c.validity.slice(0, 1) : null, 1)),
@@ -119,6 +124,7 @@ const toCsv: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("to_csv", args, 1, 2);
     if (types[0]!.kind !== "struct") throw typeMismatch(call, 0, '"STRUCT"', args[0]!, types[0]!);
+    atomicFieldsOnly("to_csv", types[0] as StructType);
     return { args, type: StringType };
   },
   kernel(args, n, ctx) {

@@ -106,7 +106,7 @@ export async function startDashboard(session: Session, options: DashboardOptions
   a.dashboard = d;
   try {
     const url = await d.start(options);
-    session.sparkContext.uiUrl = url;
+    if (a.dashboard === d) session.sparkContext.uiUrl = url;
     return url;
   } catch (e) {
     if (a.dashboard === d) a.dashboard = null;

@@ -96,6 +96,11 @@ export class Dashboard {
         throw new Error(`The dashboard could not listen on ${host}:${port}: ${(e as Error).message}`);
       }
       server.unref();
+      if (this.stopped) {
+        // stop() came while the port was being bound: close what was just opened.
+        await new Promise<void>((r) => server.close(() => r()));
+        throw new Error("The dashboard was stopped before it started listening");
+      }
       server.on("error", (e) => logWarning("SparkUI", `dashboard server error: ${e.message}`));
       this.server = server;
       const addr = server.address() as AddressInfo;
@@ -112,7 +117,10 @@ export class Dashboard {
 
   private unsubscribe: (() => void) | null = null;
 
+  private stopped = false;
+
   async stop(): Promise<void> {
+    this.stopped = true;
     this.unsubscribe?.();
     for (const r of this.streams) r.end();
     this.streams.clear();
@@ -125,8 +133,21 @@ export class Dashboard {
 
   private broadcast(e: MonitorEvent): void {
     if (this.streams.size === 0) return;
-    const chunk = `event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
-    for (const r of this.streams) r.write(chunk);
+    let chunk: string;
+    try {
+      chunk = `event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
+    } catch (err) {
+      // One event that cannot be sent must not end live updates (the monitor drops a throwing subscriber).
+      logWarning("SparkUI", `dashboard event ${e.type} not sent: ${(err as Error).message}`);
+      return;
+    }
+    for (const r of this.streams) {
+      try {
+        r.write(chunk);
+      } catch {
+        this.streams.delete(r);
+      }
+    }
   }
 
   private handle(req: IncomingMessage, res: ServerResponse, boundHost: string): void {

@@ -114,10 +114,23 @@ export class CheckpointStore {
     if (dir) {
       const abs = path.resolve(dir);
       const metaFile = path.join(abs, "metadata");
-      const text = await fs.readFile(metaFile, "utf8").catch((e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT") return null;
-        throw e;
-      });
+      const read = () =>
+        fs.readFile(metaFile, "utf8").catch((e: NodeJS.ErrnoException) => {
+          if (e.code === "ENOENT") return null;
+          throw e;
+        });
+      let text = await read();
+      if (text === null) {
+        // Two processes opening a new checkpoint together: the second to write finds the
+        // first's metadata (the write never overwrites) and takes that query id; the lock then
+        // decides which of them runs.
+        try {
+          await writeAtomic(nodeFs, metaFile, JSON.stringify({ id }), false);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+          text = await read();
+        }
+      }
       if (text !== null) {
         try {
           id = (JSON.parse(text) as { id: string }).id;
@@ -125,8 +138,6 @@ export class CheckpointStore {
         } catch {
           throw new CheckpointCorruptError(metaFile, 'expected JSON like {"id":"<query id>"}');
         }
-      } else {
-        await writeAtomic(nodeFs, metaFile, JSON.stringify({ id }), false);
       }
       dir = abs;
     }

@@ -64,6 +64,10 @@ describe("from_csv / to_csv", () => {
       rows.map((r) => r.n),
       ["1", null],
     );
+    assert.throws(
+      () => df.select(F.to_csv(F.struct(F.struct("a").alias("inner")))).schema,
+      /does not support struct type of field "inner"/,
+    );
   });
 
   it("many values read as one text equal each value read alone, and from_csv ∘ to_csv round-trips (property)", async () => {

@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { setLogWriter } from "../../src/common/log.js";
-import { dashboardUrl, Session } from "../../src/index.js";
+import { dashboardUrl, Session, startDashboard } from "../../src/index.js";
 import { tempDirs } from "../temp-dirs.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -166,6 +166,20 @@ describe("dashboard server", () => {
     const ended = ((await (await fetch(`${url}/api/queries`)).json()) as Record<string, unknown>[]).find((e) => e.runId === q.runId)!;
     assert.equal(ended.isActive, false);
     assert.deepEqual(ended.status, { message: "Stopped", isDataAvailable: false, isTriggerActive: false });
+  });
+
+  it("a session stopped while its dashboard is still binding leaves no server listening", async () => {
+    const s = fresh({ "spark.ui.enabled": "false" });
+    const { port } = await occupy().then(async (o) => {
+      await new Promise<void>((r) => o.server.close(() => r()));
+      return o;
+    });
+    const starting = startDashboard(s, { port }).catch((e: Error) => e);
+    await s.stop();
+    const outcome = await starting;
+    assert.ok(outcome instanceof Error, "the start is refused once the session stopped");
+    assert.equal(s.sparkContext.uiWebUrl, null);
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/api/queries`));
   });
 
   it("a broken dashboard subscriber never stops a query", async () => {

@@ -25,6 +25,8 @@ import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./reco
 type Any = any;
 
 const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+/** How long a fetch may find nothing at an offset the range says exists (Spark: kafkaConsumer.pollTimeoutMs, default 120 s). */
+const FETCH_GIVE_UP_MS = 120_000;
 /**
  * kafkajs puts every record for a partition of one send into one record batch, and a broker
  * refuses a batch above its message.max.bytes (1 MB by default): a micro-batch is sent in
@@ -422,6 +424,7 @@ class Fetcher implements KafkaFetcher {
     const out = new ColumnsBuilder(until - from);
     let next = from;
     let attempts = 0;
+    const started = Date.now();
     while (next < until) {
       let part: RawPartition | undefined;
       try {
@@ -449,7 +452,15 @@ class Fetcher implements KafkaFetcher {
         // Nothing at or after `next`: the rest of the range is a gap (transaction markers,
         // compaction) when the log has moved past it; otherwise retry a few times.
         const stable = this.readCommitted ? part?.lastStableOffset : part?.highWatermark;
-        if ((stable ?? -1) >= until || ++attempts > 50) break;
+        if ((stable ?? -1) >= until) break;
+        // Never hand back a short range as if it were whole (the caller commits [from, until)):
+        // give up loudly, as Spark's consumer does after kafkaConsumer.pollTimeoutMs.
+        if (Date.now() - started > FETCH_GIVE_UP_MS) {
+          throw new Error(
+            `no records at offset ${next} within ${FETCH_GIVE_UP_MS} ms (the range ends at ${until}; the broker's ${this.readCommitted ? "last stable offset" : "high watermark"} is ${stable ?? "unknown"})`,
+          );
+        }
+        if (!part) await new Promise((r) => setTimeout(r, 20)); // e.g. a throttled fetch: no partition data
         continue;
       }
       attempts = 0;
