@@ -187,6 +187,7 @@ export class SessionMonitor implements StreamingQueryListener {
     const finished = [...this.queries.entries()].filter(([, r]) => r.ended);
     for (const [runId, r] of finished.slice(0, Math.max(0, finished.length - keep))) {
       this.queries.delete(runId);
+      this.watermarks.delete(runId);
       if (![...this.queries.values()].some((o) => o.labels.query_id === r.labels.query_id)) this.metrics.forget(r.labels.query_id);
     }
   }
@@ -255,16 +256,25 @@ export class SessionMonitor implements StreamingQueryListener {
     return [...(this.queries.get(runId)?.history ?? [])];
   }
 
-  /** The query's explainWatermark() text and data, or null once it is gone. */
+  /**
+   * The query's explainWatermark() text and data, or null once it is gone. Built once per batch
+   * (it walks the open state groups): every dashboard viewer refetches after each progress event.
+   */
   watermark(runId: string): { text: string; report: unknown } | null {
     const q = this.session.streams.byRunId(runId);
     if (!q) return null;
+    const batchId = q.lastProgress?.batchId ?? -1;
+    const cached = this.watermarks.get(runId);
+    if (cached && cached.batchId === batchId) return cached.value;
     try {
-      return { text: q.explainWatermark(), report: q.watermarkInfo() };
+      const value = { text: q.explainWatermark(), report: q.watermarkInfo() };
+      this.watermarks.set(runId, { batchId, value });
+      return value;
     } catch {
       return null;
     }
   }
+  private readonly watermarks = new Map<string, { batchId: number; value: { text: string; report: unknown } }>();
 
   /** The Prometheus text exposition of this session's queries. */
   async prometheusText(): Promise<string> {

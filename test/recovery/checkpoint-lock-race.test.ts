@@ -44,8 +44,9 @@ describe("checkpoint lock: atomic, fails closed", () => {
       writeFileSync(join(ckpt, ".arus-lock"), String(4_194_305)); // above pid_max: a dead owner
       const a = child(ckpt);
       const b = child(ckpt);
-      const lines = await Promise.all([a.line, b.line]);
-      await Promise.all([a.release(), b.release()]);
+      // Both children are released whatever happens, or a failed round leaves one waiting
+      // on its stdin and the test file never ends.
+      const lines = await Promise.all([a.line, b.line]).finally(() => Promise.all([a.release(), b.release()]));
       assert.equal(lines.filter((l) => l === "ok").length, 1, `round ${round}: ${lines.join(" | ")}`);
       assert.ok(
         lines.some((l) => /CONCURRENT_QUERY|in use/.test(l)),
