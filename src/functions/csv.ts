@@ -16,7 +16,7 @@ import { csvRecordEncoder } from "../connectors/files/csv/csv-write.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { StringType, type StructType } from "../types/datatypes.js";
-import { concatRows, failingOnRow, literalText, optionsOf, schemaOf, valueText } from "./json.js";
+import { concatRows, failingOnRow, literalText, optionsOf, parseModeOf, schemaOf, textPerRow, valueText } from "./json.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const fromCsv: ScalarFunction = {
@@ -39,13 +39,7 @@ const fromCsv: ScalarFunction = {
 
 function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<string, string>, ctx: EvalContext): Vector {
   const o = new SourceOptions(opts);
-  const mode = (o.get("mode") ?? "PERMISSIVE").toUpperCase();
-  if (mode !== "PERMISSIVE" && mode !== "FAILFAST") {
-    throw new ArusError(
-      "PARSE_MODE_UNSUPPORTED",
-      `from_csv() doesn't support the ${mode} mode. Acceptable modes are PERMISSIVE and FAILFAST.`,
-    );
-  }
+  parseModeOf("from_csv", o);
   // Each value is one record: no header line to skip.
   const read = { ...csvReadOptions(o), header: false };
   const dt = dateTimeText(o, ctx.timeZone);
@@ -131,15 +125,7 @@ const toCsv: ScalarFunction = {
     const v = args[0]!;
     const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
     const record = csvRecordEncoder(v.type as StructType, csvWriteOptions(opts), dateTimeText(opts, ctx.timeZone));
-    const out = new Array<unknown>(n);
-    let validity: Uint8Array | null = null;
-    for (let i = 0; i < n; i++) {
-      if (v.validity !== null && v.validity[i] === 0) {
-        out[i] = null;
-        (validity ??= new Uint8Array(n).fill(1))[i] = 0;
-      } else out[i] = record(v.children!, i);
-    }
-    return makeVector(StringType, out, validity, n);
+    return textPerRow(v, n, (i) => record(v.children!, i));
   },
 };
 

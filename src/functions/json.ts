@@ -42,6 +42,31 @@ export function literalText(e: Expr | undefined, what: string, fn = "from_json")
   return e.value;
 }
 
+/** The `mode` option of from_json / from_csv: PERMISSIVE (default) or FAILFAST; DROPMALFORMED is refused as Spark does. */
+export function parseModeOf(fn: string, o: SourceOptions): "PERMISSIVE" | "FAILFAST" {
+  const mode = (o.get("mode") ?? "PERMISSIVE").toUpperCase();
+  if (mode !== "PERMISSIVE" && mode !== "FAILFAST") {
+    throw new ArusError(
+      "PARSE_MODE_UNSUPPORTED",
+      `${fn}() doesn't support the ${mode} mode. Acceptable modes are PERMISSIVE and FAILFAST.`,
+    );
+  }
+  return mode;
+}
+
+/** A STRING vector with `textAt(i)` for each non-null row of struct vector `v` (null rows stay null): to_json / to_csv. */
+export function textPerRow(v: Vector, n: number, textAt: (i: number) => string): Vector {
+  const out = new Array<unknown>(n);
+  let validity: Uint8Array | null = null;
+  for (let i = 0; i < n; i++) {
+    if (v.validity !== null && v.validity[i] === 0) {
+      out[i] = null;
+      (validity ??= new Uint8Array(n).fill(1))[i] = 0;
+    } else out[i] = textAt(i);
+  }
+  return makeVector(StringType, out, validity, n);
+}
+
 export function optionsOf(text: string | null): Record<string, string> {
   return text === null ? {} : (JSON.parse(text) as Record<string, string>);
 }
@@ -66,14 +91,8 @@ const fromJson: ScalarFunction = {
 
 function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<string, string>, ctx: EvalContext): Vector {
   const o = new SourceOptions(opts);
-  const mode = (o.get("mode") ?? "PERMISSIVE").toUpperCase();
-  if (mode !== "PERMISSIVE" && mode !== "FAILFAST") {
-    throw new ArusError(
-      "PARSE_MODE_UNSUPPORTED",
-      `from_json() doesn't support the ${mode} mode. Acceptable modes are PERMISSIVE and FAILFAST.`,
-    );
-  }
-  const settings = { mode: mode as "PERMISSIVE" | "FAILFAST", corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
+  const mode = parseModeOf("from_json", o);
+  const settings = { mode, corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
   const validity = new Uint8Array(n).fill(1);
   const { bytes, alone } = input.type.kind === "binary" ? linesOfBytes(input, n, validity) : linesOfStrings(input, n, validity);
   const values = { at: (i: number) => valueText(input, i) };
@@ -228,15 +247,7 @@ const toJson: ScalarFunction = {
     const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
     const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), false);
     const lines = text.split("\n");
-    const out = new Array<unknown>(n);
-    let validity: Uint8Array | null = null;
-    for (let i = 0; i < n; i++) {
-      if (v.validity !== null && v.validity[i] === 0) {
-        out[i] = null;
-        (validity ??= new Uint8Array(n).fill(1))[i] = 0;
-      } else out[i] = lines[i];
-    }
-    return makeVector(StringType, out, validity, n);
+    return textPerRow(v, n, (i) => lines[i]!);
   },
 };
 
