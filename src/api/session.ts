@@ -11,7 +11,7 @@ import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { getField } from "../common/row-object.js";
-import { setScanThreads } from "../connectors/files/index.js";
+import { JSON_DECODER_CONF, jsonDecoderOf, setJsonDecoder, setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
@@ -92,6 +92,7 @@ export class Session implements SessionInternals {
     if (this.conf.getOption("spark.app.name") === undefined) this.conf.set("spark.app.name", randomUUID());
     this.sparkContext = new SparkContext(this.conf);
     setScanThreads(localThreads(this.conf.getOption("spark.master")));
+    this.conf.watch(JSON_DECODER_CONF, (v) => setJsonDecoder(jsonDecoderOf(v)));
     this.streams = new StreamingQueryManager(this);
     // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark, with
     // the reader's defaults: csv.`path` has no header and all-string columns _c0, _c1, ...).

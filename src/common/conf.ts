@@ -25,10 +25,13 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.state.aggregation.columnar": "true",
   // arus: sliding windows aggregate per pane before expanding (same output); "false" expands every row
   "arus.state.aggregation.panes": "true",
+  // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)
+  "arus.json.decoder": "wasm",
 };
 
 export class RuntimeConfig {
   private readonly values = new Map<string, string>();
+  private readonly watchers = new Map<string, (value: string | undefined) => void>();
   constructor(initial: Record<string, string> = {}) {
     for (const [k, v] of Object.entries(initial)) this.set(k, v);
   }
@@ -38,7 +41,16 @@ export class RuntimeConfig {
     if (key === "spark.sql.streaming.multipleWatermarkPolicy" && !["min", "max"].includes(v.toLowerCase())) {
       throw new IllegalArgumentException(`spark.sql.streaming.multipleWatermarkPolicy must be 'min' or 'max', got '${v}'.`);
     }
+    this.watchers.get(key)?.(v); // may refuse the value by throwing
     this.values.set(key, v);
+  }
+  /**
+   * Runs `apply` with the key's value (undefined: unset) now and whenever it is set or unset:
+   * for settings that live outside the session (the JSON decoder). A throw refuses a value.
+   */
+  watch(key: string, apply: (value: string | undefined) => void): void {
+    this.watchers.set(key, apply);
+    apply(this.getOption(key));
   }
   get(key: string, fallback?: string): string {
     const v = this.values.get(key) ?? DEFAULTS[key] ?? fallback;
@@ -51,6 +63,7 @@ export class RuntimeConfig {
   /** Forget a user setting; the default applies again. */
   unset(key: string): void {
     this.values.delete(key);
+    this.watchers.get(key)?.(this.getOption(key));
   }
   /** The user's own setting of a key (not a default), or undefined. */
   getExplicit(key: string): string | undefined {

@@ -12,6 +12,11 @@ export interface ColumnBuilder {
   /** Append an internal value (null = SQL NULL). */
   append(v: unknown): void;
   appendNull(): void;
+  /**
+   * Append the first `k` of `values` (a decoder's column buffer) with their validity (`valid[i]`
+   * 0 = NULL; null = all present); NULL slots hold what appendNull would store.
+   */
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void;
   /** Build the vector of everything appended so far and start over. */
   finish(): Vector;
 }
@@ -33,6 +38,22 @@ class Validity {
     }
     this.ensure(cap);
     this.bits[i] = 0;
+  }
+  /** Rows [at, at + k) from a validity map (null: all valid). */
+  markMany(at: number, valid: Uint8Array | null, k: number, cap: number): void {
+    if (valid === null) {
+      if (this.bits !== null) {
+        this.ensure(cap);
+        this.bits.fill(1, at, at + k);
+      }
+      return;
+    }
+    if (this.bits === null) {
+      this.bits = new Uint8Array(Math.max(cap, 16));
+      this.bits.fill(1, 0, at);
+    }
+    this.ensure(cap);
+    this.bits.set(valid.subarray(0, k), at);
   }
   private ensure(cap: number): void {
     if (this.bits!.length < cap) {
@@ -75,8 +96,16 @@ class TypedBuilder implements ColumnBuilder {
     this.validity.mark(i, false, this.values.length);
     this.length = i + 1;
   }
-  private grow(): void {
-    const g = new (this.values.constructor as new (n: number) => Typed)(this.values.length * 2);
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
+    const i = this.length;
+    if (i + k > this.values.length) this.grow(i + k);
+    const src = values as Typed;
+    this.values.set(src.length === k ? src : src.subarray(0, k), i);
+    this.validity.markMany(i, valid, k, i + k);
+    this.length = i + k;
+  }
+  private grow(need = 0): void {
+    const g = new (this.values.constructor as new (n: number) => Typed)(Math.max(this.values.length * 2, need));
     g.set(this.values);
     this.values = g;
   }
@@ -110,6 +139,11 @@ class ObjectBuilder implements ColumnBuilder {
     this.values.push(null);
     this.validity.mark(i, false, i + 1);
   }
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
+    const i = this.values.length;
+    for (let j = 0; j < k; j++) this.values.push(values[j]);
+    this.validity.markMany(i, valid, k, i + k);
+  }
   finish(): Vector {
     const n = this.values.length;
     const vec = makeVector(this.type, this.values, this.validity.take(n), n);
@@ -136,6 +170,9 @@ class StructBuilder implements ColumnBuilder {
     for (let f = 0; f < fs.length; f++) this.children[f]!.append(o[fs[f]!.name] ?? null);
     this.validity.mark(this.length, true, this.length + 1);
     this.length++;
+  }
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
+    for (let j = 0; j < k; j++) this.append(valid === null || valid[j] === 1 ? values[j] : null);
   }
   appendNull(): void {
     for (const c of this.children) c.appendNull();
@@ -164,6 +201,9 @@ class NullBuilder implements ColumnBuilder {
   }
   appendNull(): void {
     this.length++;
+  }
+  appendMany(_values: ArrayLike<unknown>, _valid: Uint8Array | null, k: number): void {
+    this.length += k;
   }
   finish(): Vector {
     const n = this.length;
@@ -201,6 +241,22 @@ export class RowBatches {
     const builders = this.builders;
     for (let i = 0; i < builders.length; i++) builders[i]!.append(row[i]);
     if (++this.rows === BATCH_ROWS) this.flush();
+  }
+
+  /** Rows appended to the batch being built (a bulk append must stop at BATCH_ROWS). */
+  get pending(): number {
+    return this.rows;
+  }
+
+  /** The column builders, for a decoder that appends `k` rows column by column (then `appended(k)`). */
+  get columns(): readonly ColumnBuilder[] {
+    return this.builders;
+  }
+
+  /** `k` rows went into every column builder directly; at most BATCH_ROWS - pending. */
+  appended(k: number): void {
+    this.rows += k;
+    if (this.rows >= BATCH_ROWS) this.flush();
   }
 
   private flush(): void {

@@ -13,6 +13,8 @@ export interface DateTimeText {
   readonly zone: string;
   /** A `timestampFormat` option is set (timestamps are read with that pattern, not the cast rules). */
   readonly customTimestampFormat: boolean;
+  /** A `dateFormat` option is set (dates are read with that pattern, not the cast rules). */
+  readonly customDateFormat: boolean;
   formatTimestamp(micros: number): string;
   formatDate(days: number): string;
   parseTimestamp(s: string): number | null;
@@ -28,6 +30,7 @@ export function dateTimeText(o: SourceOptions | null, zone: string): DateTimeTex
   return {
     zone,
     customTimestampFormat: readTs !== null,
+    customDateFormat: datePattern !== null,
     formatTimestamp: (micros) => writeTs.format(micros, zone),
     formatDate: datePattern ? (days) => datePattern.format(days * MICROS_PER_DAY, "UTC") : formatDate,
     parseTimestamp: readTs

@@ -10,6 +10,7 @@ import type { Batch } from "../../columnar/batch.js";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { siblingScript, WorkerPool } from "../../common/worker-pool.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
+import type { JsonDecoder } from "./json/json-decoder.js";
 
 /** Below this a file is decoded on the calling thread (a worker round trip costs ~1 ms). */
 export const MIN_SPLIT_BYTES = 4 << 20;
@@ -23,6 +24,8 @@ export interface DecodeRequest {
   readonly schema: StructType;
   readonly options: Record<string, string>;
   readonly zone: string;
+  /** `arus.json.decoder` of the calling thread. */
+  readonly decoder: JsonDecoder;
 }
 
 /** What the decode threads did in this process (tasks run on workers, re-reads on this thread). */

@@ -8,11 +8,13 @@
  *   inferFileSchema[Sync](format, files, opts, tz)  Spark-style inference (+ partition columns)
  *   readFile / readFiles(format, ..., schema)  decode into column batches in `schema`'s order
  *   setScanThreads(n)                          local[N]: big JSON-lines files decode on N worker threads
+ *   setJsonDecoder("wasm" | "js")              arus.json.decoder: the WASM decoder or the byte scanner alone
  *   writeFiles(format, dir, schema, batches, opts, saveMode, tz, partitionBy?)
  */
 
 export { setScanThreads } from "./decode-pool.js";
 export { type FileFormat, fileFormat } from "./format.js";
+export { JSON_DECODER_CONF, type JsonDecoder, jsonDecoderOf, setJsonDecoder } from "./json/json-decoder.js";
 export { listInputFiles, listInputFilesSync } from "./paths.js";
 export { inferFileSchema, inferFileSchemaSync, readFile, readFiles } from "./reader.js";
 export { TEXT_SCHEMA } from "./text/text.js";

@@ -12,6 +12,7 @@ import { WorkerCrashError } from "../../../common/worker-pool.js";
 import type { StructType } from "../../../types/datatypes.js";
 import { asBytes } from "../byte-values.js";
 import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads, setScanThreads } from "../decode-pool.js";
+import { jsonDecoder } from "./json-decoder.js";
 import type { JsonReadSettings } from "./json-read.js";
 import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
 
@@ -68,7 +69,9 @@ export async function readJsonRanges(
   const ranges = lineAlignedRanges(whole, parts);
   let results: Batch[][];
   try {
-    results = await Promise.all(ranges.map(([start, end]) => p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone })));
+    results = await Promise.all(
+      ranges.map(([start, end]) => p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone, decoder: jsonDecoder() })),
+    );
   } catch (e) {
     parallelScanCounters.fallbacks++;
     // A thread that cannot run (a bundle without the worker file, say) would fail every file:

@@ -30,7 +30,8 @@ export class JsonRows {
   readonly converters: readonly JsonConverter[];
   /** The record being assembled: converted values, null, or FAIL for a value that did not convert. */
   readonly scratch: unknown[];
-  private readonly out: RowBatches;
+  /** Where rows land; a bulk decoder (json-wasm.ts) appends to its column builders directly. */
+  readonly out: RowBatches;
   private readonly readers: ((o: Record<string, unknown>) => unknown)[];
 
   constructor(

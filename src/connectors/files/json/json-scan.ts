@@ -11,8 +11,10 @@ import type { Batch } from "../../../columnar/batch.js";
 import type { StructType } from "../../../types/datatypes.js";
 import { asBytes, type Bytes, isoUtcMicros } from "../byte-values.js";
 import { decodeText } from "../lines.js";
+import { jsonDecoder } from "./json-decoder.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
 import { LongText } from "./json-values.js";
+import { readJsonWasm } from "./json-wasm.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -46,13 +48,31 @@ export function hasLoneCarriageReturn(bytes: Uint8Array): boolean {
 
 /**
  * `input` is a whole file, or (`atFileStart` false) a run of whole lines from inside one, as a
- * parallel scan hands out; line numbers in errors then count from the run's start.
+ * parallel scan hands out; line numbers in errors then count from the run's start. With
+ * `arus.json.decoder` = wasm (json-decoder.ts) the WASM decoder reads what it can.
  */
 export function readJsonBytes(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart = true): Batch[] {
   if (s.lineSep !== undefined || hasLoneCarriageReturn(input)) {
     const text = atFileStart ? decodeText(input) : asBytes(input).toString("utf8");
     return readJsonText(file, text, schema, s);
   }
+  if (jsonDecoder() === "wasm") {
+    const batches = readJsonWasm(file, input, schema, s, atFileStart);
+    if (batches !== null) return batches;
+  }
+  return scanLines(file, input, schema, s, atFileStart);
+}
+
+/** The byte scanner alone, whatever `arus.json.decoder` says (tests and benchmarks compare). */
+export function scanJsonBytes(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart = true): Batch[] {
+  if (s.lineSep !== undefined || hasLoneCarriageReturn(input)) {
+    const text = atFileStart ? decodeText(input) : asBytes(input).toString("utf8");
+    return readJsonText(file, text, schema, s);
+  }
+  return scanLines(file, input, schema, s, atFileStart);
+}
+
+function scanLines(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart: boolean): Batch[] {
   const buf = asBytes(input);
   const rows = new JsonRows(file, schema, s);
   const scanner = new LineScanner(buf, rows, !s.dateTime.customTimestampFormat);

@@ -1,0 +1,702 @@
+/*
+ * JSON lines → column buffers, compiled to WebAssembly (scripts/build-wasm.sh) and driven by
+ * json-wasm.ts. It decodes flat records (one object per line) whose wanted fields are
+ * BOOLEAN, INT, BIGINT, DOUBLE, STRING, TIMESTAMP or DATE straight into per-column buffers in
+ * this module's memory, which JS reads as typed arrays. It mirrors the byte scanner
+ * (json-scan.ts) and JSON.parse: anything it does not fully understand — a nested value in a
+ * wanted field, an escape in a key, a lone surrogate, a number or string that a column would
+ * have to convert in an unusual way, a value that would make the record malformed — stops the
+ * scan at that line, and JS decodes the line on its existing path. So every row it produces is
+ * one the JS path would produce identically, and every other line is the JS path's.
+ *
+ * No libc beyond malloc/memcpy/memcmp; the one import is JS's Number() for numbers that need
+ * correct rounding beyond what one exact IEEE operation gives.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT(name) __attribute__((export_name(name)))
+
+/* The one import: Number(text) of a JSON number token's bytes. */
+__attribute__((import_module("arus"), import_name("number"))) double js_number(const uint8_t *s, int32_t len);
+
+enum { T_BOOLEAN = 1, T_INT = 2, T_BIGINT = 3, T_DOUBLE = 4, T_STRING = 5, T_TIMESTAMP = 6, T_DATE = 7 };
+/* Outcome of one scan call (see arus_scan). */
+enum { S_END = 0, S_FULL = 1, S_FALLBACK = 2 };
+/* Flags of arus_setup. */
+enum { F_FAST_TIMESTAMPS = 1, F_FAST_DATES = 2 };
+
+#define MAX_DEPTH 512 /* as json-scan.ts: deeper unread values go to JSON.parse */
+
+typedef struct {
+  int32_t type;
+  int32_t name_len;
+  const uint8_t *name;
+  /* Per row: the value (8 bytes for BIGINT/DOUBLE/TIMESTAMP, 4 for INT/DATE, 1 for BOOLEAN;
+     for STRING 1 byte, 1 if the bytes are ASCII), validity (1 = present), string bounds. */
+  uint8_t *values;
+  uint8_t *valid;
+  int32_t *sbeg;
+  int32_t *send;
+} Column;
+
+static Column *cols;
+static int32_t ncols;
+static int32_t cap_rows;
+static int32_t flags;
+static int32_t hint;
+
+static uint8_t *input;
+static int32_t input_cap;
+static uint8_t *heap; /* unescaped string bytes of the current scan call */
+static uint8_t *heap_top;
+
+/* Read by JS after each arus_scan: rows produced, lines consumed, position reached, nulls per column. */
+static int32_t result[4];
+static int32_t *nulls;
+
+/* ---------------------------------------------------------------- setup */
+
+EXPORT("arus_alloc") void *arus_alloc(int32_t n) { return malloc((size_t)(n > 0 ? n : 1)); }
+
+/*
+ * Columns from a description JS wrote at `desc`: per column int32 type, int32 name length, then
+ * the names' bytes concatenated at `names`. Row buffers for `rows` rows. Returns 0 on failure.
+ */
+EXPORT("arus_setup") int32_t arus_setup(int32_t n, const int32_t *desc, const uint8_t *names, int32_t rows, int32_t fl) {
+  cols = calloc((size_t)n, sizeof(Column));
+  nulls = calloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
+  if (!cols || !nulls) return 0;
+  ncols = n;
+  cap_rows = rows;
+  flags = fl;
+  hint = 0;
+  for (int32_t i = 0; i < n; i++) {
+    Column *c = &cols[i];
+    c->type = desc[2 * i];
+    c->name_len = desc[2 * i + 1];
+    c->name = names;
+    names += c->name_len;
+    c->values = malloc((size_t)rows * 8);
+    c->valid = malloc((size_t)rows);
+    if (!c->values || !c->valid) return 0;
+    if (c->type == T_STRING) {
+      c->sbeg = malloc((size_t)rows * 4);
+      c->send = malloc((size_t)rows * 4);
+      if (!c->sbeg || !c->send) return 0;
+    }
+  }
+  return 1;
+}
+
+EXPORT("arus_values") uint8_t *arus_values(int32_t i) { return cols[i].values; }
+EXPORT("arus_valid") uint8_t *arus_valid(int32_t i) { return cols[i].valid; }
+EXPORT("arus_sbeg") int32_t *arus_sbeg(int32_t i) { return cols[i].sbeg; }
+EXPORT("arus_send") int32_t *arus_send(int32_t i) { return cols[i].send; }
+EXPORT("arus_result") int32_t *arus_result(void) { return result; }
+EXPORT("arus_nulls") int32_t *arus_nulls(void) { return nulls; }
+
+/* An input buffer of at least n bytes (and a string heap as large); null if memory ran out. */
+EXPORT("arus_input") uint8_t *arus_input(int32_t n) {
+  if (n > input_cap) {
+    free(input);
+    free(heap);
+    input = malloc((size_t)n);
+    heap = malloc((size_t)n);
+    if (!input || !heap) {
+      input_cap = 0;
+      return 0;
+    }
+    input_cap = n;
+  }
+  return input;
+}
+
+/* ---------------------------------------------------------------- scanning */
+
+static const uint8_t *p;   /* current position */
+static const uint8_t *end; /* end of the input */
+
+static inline int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r'; }
+static inline int is_digit(uint8_t c) { return (uint8_t)(c - '0') <= 9; }
+static inline int is_hex(uint8_t c) { return is_digit(c) || (uint8_t)((c | 0x20) - 'a') <= 5; }
+static inline void skip_space(void) {
+  while (p < end && is_space(*p)) p++;
+}
+
+/* A string without escapes or control characters: its contents [*s, *e); 0 otherwise (p unmoved). */
+static int plain_string(const uint8_t **s, const uint8_t **e, int *ascii) {
+  const uint8_t *q = p + 1;
+  uint8_t high = 0;
+  for (;;) {
+    if (q >= end) return 0;
+    uint8_t c = *q;
+    if (c == '"') break;
+    if (c == '\\' || c < 0x20) return 0;
+    high |= c;
+    q++;
+  }
+  *s = p + 1;
+  *e = q;
+  *ascii = high < 0x80;
+  p = q + 1;
+  return 1;
+}
+
+static inline int hex4(const uint8_t *q) {
+  int v = 0;
+  for (int k = 0; k < 4; k++) {
+    uint8_t c = q[k];
+    v = v * 16 + (is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+  }
+  return v;
+}
+
+/*
+ * A string with escapes, unescaped into the heap as UTF-8 (contents [*s, *e)). 0 for what
+ * JSON.parse rejects and for lone surrogates (a JS string UTF-8 cannot carry).
+ */
+static int escaped_string(const uint8_t **s, const uint8_t **e, int *ascii) {
+  const uint8_t *q = p + 1;
+  uint8_t *o = heap_top;
+  uint8_t high = 0;
+  for (;;) {
+    if (q >= end) return 0;
+    uint8_t c = *q;
+    if (c == '"') break;
+    if (c < 0x20) return 0;
+    if (c != '\\') {
+      high |= c;
+      *o++ = c;
+      q++;
+      continue;
+    }
+    if (q + 1 >= end) return 0;
+    uint8_t x = q[1];
+    q += 2;
+    switch (x) {
+      case '"': *o++ = '"'; continue;
+      case '\\': *o++ = '\\'; continue;
+      case '/': *o++ = '/'; continue;
+      case 'b': *o++ = '\b'; continue;
+      case 'f': *o++ = '\f'; continue;
+      case 'n': *o++ = '\n'; continue;
+      case 'r': *o++ = '\r'; continue;
+      case 't': *o++ = '\t'; continue;
+      case 'u': break;
+      default: return 0;
+    }
+    if (q + 4 > end || !is_hex(q[0]) || !is_hex(q[1]) || !is_hex(q[2]) || !is_hex(q[3])) return 0;
+    uint32_t cp = (uint32_t)hex4(q);
+    q += 4;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return 0; /* lone low surrogate */
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      if (q + 6 > end || q[0] != '\\' || q[1] != 'u' || !is_hex(q[2]) || !is_hex(q[3]) || !is_hex(q[4]) || !is_hex(q[5])) return 0;
+      uint32_t lo = (uint32_t)hex4(q + 2);
+      if (lo < 0xDC00 || lo > 0xDFFF) return 0;
+      q += 6;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+    }
+    if (cp < 0x80) {
+      *o++ = (uint8_t)cp;
+    } else if (cp < 0x800) {
+      *o++ = (uint8_t)(0xC0 | (cp >> 6));
+      *o++ = (uint8_t)(0x80 | (cp & 0x3F));
+      high = 0x80;
+    } else if (cp < 0x10000) {
+      *o++ = (uint8_t)(0xE0 | (cp >> 12));
+      *o++ = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+      *o++ = (uint8_t)(0x80 | (cp & 0x3F));
+      high = 0x80;
+    } else {
+      *o++ = (uint8_t)(0xF0 | (cp >> 18));
+      *o++ = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+      *o++ = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+      *o++ = (uint8_t)(0x80 | (cp & 0x3F));
+      high = 0x80;
+    }
+  }
+  *s = heap_top;
+  *e = o;
+  *ascii = high < 0x80;
+  heap_top = o;
+  p = q + 1;
+  return 1;
+}
+
+/* Skips (and validates) a string, escapes included, as JSON.parse would accept it. */
+static int skip_string(void) {
+  const uint8_t *q = p + 1;
+  for (;;) {
+    if (q >= end) return 0;
+    uint8_t c = *q;
+    if (c == '"') break;
+    if (c < 0x20) return 0;
+    if (c == '\\') {
+      if (q + 1 >= end) return 0;
+      uint8_t x = q[1];
+      if (x == 'u') {
+        if (q + 6 > end || !is_hex(q[2]) || !is_hex(q[3]) || !is_hex(q[4]) || !is_hex(q[5])) return 0;
+        q += 6;
+        continue;
+      }
+      if (!(x == '"' || x == '\\' || x == '/' || x == 'b' || x == 'f' || x == 'n' || x == 'r' || x == 't')) return 0;
+      q += 2;
+      continue;
+    }
+    q++;
+  }
+  p = q + 1;
+  return 1;
+}
+
+/* A number token (strict JSON grammar). */
+typedef struct {
+  const uint8_t *start, *stop;
+  int neg;
+  int integral; /* no fraction, no exponent */
+  int digits;   /* integer digits (integral numbers) */
+  uint64_t value; /* |value| of an integral number of at most 19 digits */
+} Num;
+
+static int number(Num *n) {
+  const uint8_t *q = p;
+  n->start = q;
+  n->neg = 0;
+  n->integral = 1;
+  n->digits = 0;
+  n->value = 0;
+  if (*q == '-') {
+    n->neg = 1;
+    q++;
+  }
+  if (q >= end || !is_digit(*q)) return 0;
+  if (*q == '0') {
+    q++;
+    n->digits = 1;
+  } else {
+    uint64_t v = 0;
+    int d = 0;
+    while (q < end && is_digit(*q)) {
+      if (d < 19) v = v * 10 + (uint64_t)(*q - '0');
+      d++;
+      q++;
+    }
+    n->value = v;
+    n->digits = d;
+  }
+  if (q < end && *q == '.') {
+    n->integral = 0;
+    q++;
+    const uint8_t *f = q;
+    while (q < end && is_digit(*q)) q++;
+    if (q == f) return 0;
+  }
+  if (q < end && (*q == 'e' || *q == 'E')) {
+    n->integral = 0;
+    q++;
+    if (q < end && (*q == '+' || *q == '-')) q++;
+    const uint8_t *f = q;
+    while (q < end && is_digit(*q)) q++;
+    if (q == f) return 0;
+  }
+  n->stop = q;
+  p = q;
+  return 1;
+}
+
+static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/*
+ * The double JSON.parse gives a number token: correctly rounded. Up to 15 significant digits
+ * and a power of ten up to 22 the result of one exact-operand IEEE operation is correctly
+ * rounded already; anything else goes to the engine's Number() (an import).
+ */
+static int double_of(const Num *n, double *out) {
+  if (n->integral && n->digits <= 15) {
+    *out = n->neg ? -(double)n->value : (double)n->value;
+    return 1;
+  }
+  const uint8_t *q = n->start + n->neg;
+  uint64_t m = 0;
+  int sig = 0, exp10 = 0, ok = 1;
+  for (; q < n->stop && is_digit(*q); q++) {
+    if (m == 0 && *q == '0') continue;
+    if (sig < 19) m = m * 10 + (uint64_t)(*q - '0');
+    else ok = 0;
+    sig++;
+  }
+  if (q < n->stop && *q == '.') {
+    for (q++; q < n->stop && is_digit(*q); q++) {
+      if (m == 0 && *q == '0') {
+        exp10--;
+        continue;
+      }
+      if (sig < 19) m = m * 10 + (uint64_t)(*q - '0');
+      else ok = 0;
+      sig++;
+      exp10--;
+    }
+  }
+  if (q < n->stop) { /* exponent */
+    q++;
+    int eneg = 0;
+    if (*q == '+' || *q == '-') eneg = *q++ == '-';
+    int e = 0;
+    for (; q < n->stop; q++) {
+      if (e > 100000) ok = 0;
+      else e = e * 10 + (*q - '0');
+    }
+    exp10 += eneg ? -e : e;
+  }
+  if (ok && sig <= 15 && exp10 >= -22 && exp10 <= 22) {
+    double v = (double)m;
+    v = exp10 < 0 ? v / POW10[-exp10] : v * POW10[exp10];
+    *out = n->neg ? -v : v;
+    return 1;
+  }
+  /* The engine's own correctly rounded conversion, as the JS scanner uses (rare: long or tiny numbers). */
+  *out = js_number(n->start, (int32_t)(n->stop - n->start));
+  return 1;
+}
+
+/* `true`, `false`, `null`: 1, 0, 2; -1 if none is here. */
+static int literal(void) {
+  const uint8_t *q = p;
+  if (q + 4 <= end && q[0] == 't' && q[1] == 'r' && q[2] == 'u' && q[3] == 'e') {
+    p = q + 4;
+    return 1;
+  }
+  if (q + 5 <= end && q[0] == 'f' && q[1] == 'a' && q[2] == 'l' && q[3] == 's' && q[4] == 'e') {
+    p = q + 5;
+    return 0;
+  }
+  if (q + 4 <= end && q[0] == 'n' && q[1] == 'u' && q[2] == 'l' && q[3] == 'l') {
+    p = q + 4;
+    return 2;
+  }
+  return -1;
+}
+
+static int skip_value(int depth) {
+  if (depth > MAX_DEPTH || p >= end) return 0;
+  uint8_t c = *p;
+  if (c == '"') return skip_string();
+  if (c == '-' || is_digit(c)) {
+    Num n;
+    return number(&n);
+  }
+  if (c == '{') {
+    p++;
+    skip_space();
+    if (p < end && *p == '}') {
+      p++;
+      return 1;
+    }
+    for (;;) {
+      if (p >= end || *p != '"' || !skip_string()) return 0;
+      skip_space();
+      if (p >= end || *p != ':') return 0;
+      p++;
+      skip_space();
+      if (!skip_value(depth + 1)) return 0;
+      skip_space();
+      if (p >= end) return 0;
+      uint8_t d = *p++;
+      if (d == '}') return 1;
+      if (d != ',') return 0;
+      skip_space();
+    }
+  }
+  if (c == '[') {
+    p++;
+    skip_space();
+    if (p < end && *p == ']') {
+      p++;
+      return 1;
+    }
+    for (;;) {
+      if (!skip_value(depth + 1)) return 0;
+      skip_space();
+      if (p >= end) return 0;
+      uint8_t d = *p++;
+      if (d == ']') return 1;
+      if (d != ',') return 0;
+      skip_space();
+    }
+  }
+  return literal() >= 0;
+}
+
+/* ---------------------------------------------------------------- dates and timestamps */
+
+static inline int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (calendar.ts daysFromCivil). */
+static int64_t days_from_civil(int64_t year, int64_t month, int64_t day) {
+  int64_t y = month <= 2 ? year - 1 : year;
+  int64_t era = floor_div(y, 400);
+  int64_t yoe = y - era * 400;
+  int64_t mp = month > 2 ? month - 3 : month + 9;
+  int64_t doy = (153 * mp + 2) / 5 + day - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+static int valid_date(int64_t y, int64_t m, int64_t d) {
+  static const int8_t DAYS[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1) return 0;
+  int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= DAYS[m - 1] + (m == 2 && leap);
+}
+
+static inline int two(const uint8_t *b) {
+  return is_digit(b[0]) && is_digit(b[1]) ? (b[0] - '0') * 10 + (b[1] - '0') : -1;
+}
+
+/* `yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z` → microseconds (byte-values.ts isoUtcMicros); 0 if another shape. */
+static int iso_utc_micros(const uint8_t *s, const uint8_t *e, double *out) {
+  int64_t n = e - s;
+  if (n < 20 || e[-1] != 'Z') return 0;
+  if (s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') return 0;
+  int yh = two(s), yl = two(s + 2), month = two(s + 5), day = two(s + 8);
+  int hour = two(s + 11), minute = two(s + 14), second = two(s + 17);
+  if (yh < 0 || yl < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return 0;
+  if (hour > 23 || minute > 59 || second > 59) return 0;
+  double micros = 0;
+  if (n > 20) {
+    if (s[19] != '.') return 0;
+    int64_t digits = e - 1 - (s + 20);
+    if (digits < 1 || digits > 9) return 0;
+    int scale = 100000;
+    for (const uint8_t *q = s + 20; q < e - 1; q++) {
+      if (!is_digit(*q)) return 0;
+      if (scale >= 1) micros += (*q - '0') * scale;
+      scale /= 10;
+    }
+  }
+  int year = yh * 100 + yl;
+  if (!valid_date(year, month, day)) return 0;
+  int64_t secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  *out = (double)secs * 1e6 + micros; /* in doubles, in this order, as the JS expression */
+  return 1;
+}
+
+/* Exactly `yyyy-MM-dd` → days (what parseDate gives that shape); 0 for anything else. */
+static int iso_date(const uint8_t *s, const uint8_t *e, int32_t *out) {
+  if (e - s != 10 || s[4] != '-' || s[7] != '-') return 0;
+  int yh = two(s), yl = two(s + 2), month = two(s + 5), day = two(s + 8);
+  if (yh < 0 || yl < 0 || month < 0 || day < 0) return 0;
+  int year = yh * 100 + yl;
+  if (!valid_date(year, month, day)) return 0;
+  *out = (int32_t)days_from_civil(year, month, day);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- fields and lines */
+
+/* Index of a wanted field by its key's bytes, or -1 (tries the field after the last one first). */
+static int wanted(const uint8_t *s, const uint8_t *e) {
+  int32_t len = (int32_t)(e - s);
+  for (int32_t k = 0; k < ncols; k++) {
+    int32_t w = hint + k;
+    if (w >= ncols) w -= ncols;
+    const Column *c = &cols[w];
+    if (c->name_len == len && memcmp(c->name, s, (size_t)len) == 0) {
+      hint = w + 1 == ncols ? 0 : w + 1;
+      return w;
+    }
+  }
+  return -1;
+}
+
+static inline void put_f64(Column *c, int32_t r, double v) { memcpy(c->values + 8 * (size_t)r, &v, 8); }
+static inline void put_i32(Column *c, int32_t r, int32_t v) { memcpy(c->values + 4 * (size_t)r, &v, 4); }
+
+static void set_null(Column *c, int32_t r) {
+  c->valid[r] = 0;
+  switch (c->type) {
+    case T_BOOLEAN: c->values[r] = 0; break;
+    case T_INT:
+    case T_DATE: put_i32(c, r, 0); break;
+    case T_STRING: c->sbeg[r] = c->send[r] = 0; break;
+    default: put_f64(c, r, 0.0);
+  }
+}
+
+static void set_text(Column *c, int32_t r, const uint8_t *s, const uint8_t *e, int ascii) {
+  c->valid[r] = 1;
+  c->sbeg[r] = (int32_t)(uintptr_t)s;
+  c->send[r] = (int32_t)(uintptr_t)e;
+  c->values[r] = (uint8_t)ascii;
+}
+
+/* A wanted field's value into row r; 0 when the line must take the JS path. */
+static int field_value(Column *c, int32_t r) {
+  uint8_t ch = *p;
+  if (ch == '"') {
+    const uint8_t *s, *e;
+    int ascii;
+    if (c->type == T_STRING) {
+      if (!plain_string(&s, &e, &ascii) && !escaped_string(&s, &e, &ascii)) return 0;
+      set_text(c, r, s, e, ascii);
+      return 1;
+    }
+    if (!plain_string(&s, &e, &ascii)) return 0;
+    if (c->type == T_TIMESTAMP && (flags & F_FAST_TIMESTAMPS)) {
+      double v;
+      if (!iso_utc_micros(s, e, &v)) return 0;
+      put_f64(c, r, v);
+      c->valid[r] = 1;
+      return 1;
+    }
+    if (c->type == T_DATE && (flags & F_FAST_DATES)) {
+      int32_t d;
+      if (!iso_date(s, e, &d)) return 0;
+      put_i32(c, r, d);
+      c->valid[r] = 1;
+      return 1;
+    }
+    return 0; /* a string in a numeric or boolean column: JS converts or rejects it */
+  }
+  if (ch == '-' || is_digit(ch)) {
+    Num n;
+    if (!number(&n)) return 0;
+    switch (c->type) {
+      case T_INT:
+        if (!n.integral || n.digits > 10) return 0;
+        if (n.neg ? n.value > 2147483648u : n.value > 2147483647u) return 0;
+        put_i32(c, r, n.neg ? (int32_t)(-(int64_t)n.value) : (int32_t)n.value);
+        break;
+      case T_BIGINT:
+        /* Beyond ±2^53 a double is not exact: the JS path decides. */
+        if (!n.integral || n.digits > 16 || n.value > 9007199254740992u) return 0;
+        put_f64(c, r, n.neg ? -(double)n.value : (double)n.value);
+        break;
+      case T_DOUBLE: {
+        double v;
+        if (!double_of(&n, &v)) return 0;
+        put_f64(c, r, v);
+        break;
+      }
+      case T_TIMESTAMP: /* integral epoch seconds */
+        if (!n.integral || n.digits > 13 || n.value > 9223372036854u) return 0;
+        put_f64(c, r, (n.neg ? -(double)n.value : (double)n.value) * 1e6);
+        break;
+      case T_STRING: /* JSON.stringify of the number: the same digits for short integers but -0 */
+        if (!n.integral || n.digits > 15 || (n.neg && n.value == 0)) return 0;
+        set_text(c, r, n.start, n.stop, 1);
+        return 1;
+      default:
+        return 0;
+    }
+    c->valid[r] = 1;
+    return 1;
+  }
+  const uint8_t *s = p;
+  int lit = literal();
+  if (lit < 0) return 0; /* an object, an array, or a syntax error */
+  if (lit == 2) {
+    set_null(c, r);
+    return 1;
+  }
+  if (c->type == T_BOOLEAN) {
+    c->values[r] = (uint8_t)lit;
+    c->valid[r] = 1;
+    return 1;
+  }
+  if (c->type == T_STRING) {
+    set_text(c, r, s, p, 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* After `{`: members up to and including `}`; 0 → JS path. */
+static int members(int32_t r) {
+  skip_space();
+  if (p < end && *p == '}') {
+    p++;
+    return 1;
+  }
+  for (;;) {
+    if (p >= end || *p != '"') return 0;
+    const uint8_t *ks, *ke;
+    int ascii;
+    if (!plain_string(&ks, &ke, &ascii)) return 0; /* keys with escapes: JS path */
+    int w = wanted(ks, ke);
+    skip_space();
+    if (p >= end || *p != ':') return 0;
+    p++;
+    skip_space();
+    if (p >= end) return 0;
+    if (w < 0 ? !skip_value(0) : !field_value(&cols[w], r)) return 0;
+    skip_space();
+    if (p >= end) return 0;
+    uint8_t c = *p++;
+    if (c == '}') return 1;
+    if (c != ',') return 0;
+    skip_space();
+  }
+}
+
+/*
+ * Decodes lines of input[from, len) into rows 0.. of the column buffers, until the input ends
+ * (S_END), `max_rows` rows are there (S_FULL) or a line needs the JS path (S_FALLBACK: the
+ * position is that line's start). result = {rows, lines consumed, position, status}.
+ */
+EXPORT("arus_scan") int32_t arus_scan(int32_t len, int32_t from, int32_t max_rows) {
+  const uint8_t *line = input + from;
+  int32_t rows = 0, lines = 0, status = S_END;
+  end = input + len;
+  heap_top = heap;
+  for (int32_t i = 0; i < ncols; i++) nulls[i] = 0;
+  if (max_rows > cap_rows) max_rows = cap_rows;
+  while (line < end) {
+    if (rows == max_rows) {
+      status = S_FULL;
+      break;
+    }
+    p = line;
+    skip_space();
+    if (p == end || *p == '\n') { /* blank line */
+      lines++;
+      line = p + 1;
+      continue;
+    }
+    int ok = 0;
+    if (*p == '{') {
+      uint8_t *heap_mark = heap_top;
+      for (int32_t i = 0; i < ncols; i++) cols[i].valid[rows] = 0;
+      p++;
+      if (members(rows)) {
+        skip_space();
+        ok = p == end || *p == '\n';
+      }
+      if (!ok) heap_top = heap_mark;
+    }
+    if (!ok) {
+      status = S_FALLBACK;
+      break;
+    }
+    for (int32_t i = 0; i < ncols; i++)
+      if (!cols[i].valid[rows]) {
+        set_null(&cols[i], rows);
+        nulls[i]++;
+      }
+    rows++;
+    lines++;
+    line = p + 1;
+  }
+  if (line > end) line = end;
+  result[0] = rows;
+  result[1] = lines;
+  result[2] = (int32_t)(line - input);
+  result[3] = status;
+  return status;
+}
