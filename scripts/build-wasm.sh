@@ -25,7 +25,7 @@ if [[ $CHECK == 1 ]]; then
   trap 'rm -rf "$OUT"' EXIT
 fi
 # -ffp-contract=off: a*b+c stays two roundings, as in the JS expressions it mirrors.
-(cd "$DIR" && "$CC" --target=wasm32-wasi -O3 -ffp-contract=off -nostartfiles \
+(cd "$DIR" && "$CC" --target=wasm32-wasi -O3 -msimd128 -ffp-contract=off -nostartfiles \
   -Wall -Wextra -Werror \
   -Wl,--no-entry -Wl,--strip-all -Wl,--gc-sections -Wl,-z,stack-size=262144 \
   -o "$OUT/json-lines.wasm.tmp" json-lines.c)

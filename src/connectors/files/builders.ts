@@ -14,7 +14,8 @@ export interface ColumnBuilder {
   appendNull(): void;
   /**
    * Append the first `k` of `values` (a decoder's column buffer) with their validity (`valid[i]`
-   * 0 = NULL; null = all present); NULL slots hold what appendNull would store.
+   * 0 = NULL; null = all present); NULL slots hold what appendNull would store. A builder may
+   * take over a plain array of exactly `k` values: the caller hands it over for good.
    */
   appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void;
   /** Build the vector of everything appended so far and start over. */
@@ -98,9 +99,13 @@ class TypedBuilder implements ColumnBuilder {
   }
   appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
     const i = this.length;
-    if (i + k > this.values.length) this.grow(i + k);
     const src = values as Typed;
-    this.values.set(src.length === k ? src : src.subarray(0, k), i);
+    if (i === 0 && k >= this.values.length)
+      this.values = src.slice(0, k); // one copy, no growing
+    else {
+      if (i + k > this.values.length) this.grow(i + k);
+      this.values.set(src.length === k ? src : src.subarray(0, k), i);
+    }
     this.validity.markMany(i, valid, k, i + k);
     this.length = i + k;
   }
@@ -111,7 +116,8 @@ class TypedBuilder implements ColumnBuilder {
   }
   finish(): Vector {
     const n = this.length;
-    const vec = makeVector(this.type, this.values.slice(0, n), this.validity.take(n), n);
+    const values = this.values.length === n ? this.values : this.values.slice(0, n);
+    const vec = makeVector(this.type, values, this.validity.take(n), n);
     this.values = allocValues(this.type, 64) as Typed;
     this.length = 0;
     return vec;
@@ -139,9 +145,11 @@ class ObjectBuilder implements ColumnBuilder {
     this.values.push(null);
     this.validity.mark(i, false, i + 1);
   }
+  /** Takes over `values` itself when it is a plain array of exactly `k` and nothing came before. */
   appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
     const i = this.values.length;
-    for (let j = 0; j < k; j++) this.values.push(values[j]);
+    if (i === 0 && Array.isArray(values) && values.length === k) this.values = values;
+    else for (let j = 0; j < k; j++) this.values.push(values[j]);
     this.validity.markMany(i, valid, k, i + k);
   }
   finish(): Vector {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wasm_simd128.h>
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -102,8 +103,9 @@ EXPORT("arus_input") uint8_t *arus_input(int32_t n) {
   if (n > input_cap) {
     free(input);
     free(heap);
-    input = malloc((size_t)n);
-    heap = malloc((size_t)n);
+    /* +16: the SIMD string scan may look at up to 15 bytes past the end (never using them). */
+    input = malloc((size_t)n + 16);
+    heap = malloc((size_t)n + 16);
     if (!input || !heap) {
       input_cap = 0;
       return 0;
@@ -125,10 +127,38 @@ static inline void skip_space(void) {
   while (p < end && is_space(*p)) p++;
 }
 
+/*
+ * From q, the first byte that is a quote, a backslash or a control character (16 bytes at a
+ * time); ORs the bytes passed over into *high. May return a position past end (caller checks).
+ */
+static inline const uint8_t *string_stop(const uint8_t *q, uint8_t *high) {
+  const v128_t quote = wasm_i8x16_splat('"');
+  const v128_t backslash = wasm_i8x16_splat('\\');
+  const v128_t space = wasm_i8x16_splat(0x20);
+  v128_t seen = wasm_i8x16_splat(0);
+  while (q + 16 <= end) {
+    v128_t b = wasm_v128_load(q);
+    v128_t stop = wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(b, quote), wasm_i8x16_eq(b, backslash)), wasm_u8x16_lt(b, space));
+    uint32_t mask = wasm_i8x16_bitmask(stop);
+    if (mask != 0) {
+      int k = __builtin_ctz(mask);
+      /* the bytes before the stop: keep only lanes < k for the ASCII check */
+      uint32_t before = wasm_i8x16_bitmask(b) & ((1u << k) - 1);
+      if (before) *high |= 0x80;
+      *high |= wasm_i8x16_bitmask(seen) ? 0x80 : 0;
+      return q + k;
+    }
+    seen = wasm_v128_or(seen, b);
+    q += 16;
+  }
+  if (wasm_i8x16_bitmask(seen)) *high |= 0x80;
+  return q;
+}
+
 /* A string without escapes or control characters: its contents [*s, *e); 0 otherwise (p unmoved). */
 static int plain_string(const uint8_t **s, const uint8_t **e, int *ascii) {
-  const uint8_t *q = p + 1;
   uint8_t high = 0;
+  const uint8_t *q = string_stop(p + 1, &high);
   for (;;) {
     if (q >= end) return 0;
     uint8_t c = *q;
@@ -227,7 +257,8 @@ static int escaped_string(const uint8_t **s, const uint8_t **e, int *ascii) {
 
 /* Skips (and validates) a string, escapes included, as JSON.parse would accept it. */
 static int skip_string(void) {
-  const uint8_t *q = p + 1;
+  uint8_t high = 0;
+  const uint8_t *q = string_stop(p + 1, &high);
   for (;;) {
     if (q >= end) return 0;
     uint8_t c = *q;
