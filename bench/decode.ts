@@ -1,6 +1,7 @@
 /**
- * File decoding on one thread, the byte scanners against the text paths they replaced, on the
- * first bid file of a generated size (the CSV is that file's rows written as CSV, in memory):
+ * File decoding on one thread, the byte scanners against the text paths they replaced and the
+ * WASM JSON decoder (`arus.json.decoder` = wasm) against the byte scanner, on the first bid file
+ * of a generated size (the CSV is that file's rows written as CSV, in memory):
  *
  *   npm run build && node --import tsx bench/decode.ts [--data bench/data/out/1000000] [--rounds 7]
  *
@@ -10,6 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 
 type Files = typeof import("../src/connectors/files/json/json-scan.js") &
+  typeof import("../src/connectors/files/json/json-decoder.js") &
   typeof import("../src/connectors/files/json/json-read.js") &
   typeof import("../src/connectors/files/csv/csv-scan.js") &
   typeof import("../src/connectors/files/csv/csv-read.js") &
@@ -23,6 +25,7 @@ async function load(): Promise<Files> {
   const mods = await Promise.all(
     [
       "connectors/files/json/json-scan.js",
+      "connectors/files/json/json-decoder.js",
       "connectors/files/json/json-read.js",
       "connectors/files/csv/csv-scan.js",
       "connectors/files/csv/csv-read.js",
@@ -37,6 +40,7 @@ async function load(): Promise<Files> {
 
 const BID_ALL = "auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING, dateTime TIMESTAMP, extra STRING";
 const BID_THREE = "auction BIGINT, price BIGINT, dateTime TIMESTAMP";
+const BID_TWO = "auction BIGINT, dateTime TIMESTAMP";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -81,18 +85,23 @@ async function main(): Promise<void> {
   for (const [name, ddl] of [
     ["all 7 columns", BID_ALL],
     ["3 columns", BID_THREE],
+    ["2 columns (auction, dateTime)", BID_TWO],
   ] as const) {
     const schema = f.parseSchema(ddl);
     const text = rate(lines.length, rounds, () => f.readJsonText(file, new TextDecoder().decode(json), schema, settings));
-    const bytes = rate(lines.length, rounds, () => f.readJsonBytes(file, json, schema, settings));
-    rows.push(`| JSON lines, ${name} | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× |`);
+    const bytes = rate(lines.length, rounds, () => f.scanJsonBytes(file, json, schema, settings));
+    f.setJsonDecoder("wasm");
+    const wasm = rate(lines.length, rounds, () => f.readJsonBytes(file, json, schema, settings));
+    rows.push(
+      `| JSON lines, ${name} | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× | ${M(wasm)} | ${(wasm / bytes).toFixed(2)}× |`,
+    );
   }
   const csvSchema = f.parseSchema(BID_ALL);
   const text = rate(lines.length, rounds, () => f.readCsvText("bid.csv", csv.toString("utf8"), csvSchema, csvOpts, settings.dateTime));
   const bytes = rate(lines.length, rounds, () => f.readCsvBytes("bid.csv", csv, csvSchema, csvOpts, settings.dateTime));
-  rows.push(`| CSV, all 7 columns | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× |`);
+  rows.push(`| CSV, all 7 columns | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× | – | – |`);
   console.log(`Decoding ${lines.length} bid lines of ${file}, one thread, median of ${rounds} (lines/s):\n`);
-  console.log("| input | text path | byte scanner | ratio |\n|---|---:|---:|---:|");
+  console.log("| input | text path | byte scanner | ratio | WASM decoder | vs byte scanner |\n|---|---:|---:|---:|---:|---:|");
   console.log(rows.join("\n"));
 }
 

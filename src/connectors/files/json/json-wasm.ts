@@ -41,8 +41,15 @@ export function setWasmWindow(bytes: number): number {
 /** What the WASM decoder did on this thread: rows it decoded, lines it left to the JS path. */
 export const wasmJsonCounters = { rows: 0, fallbackLines: 0 };
 
+/** The part of the WebAssembly JS API used here (declared, so no DOM/WebAssembly lib is needed to compile). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { readonly exports: unknown };
+}
+const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
 interface Exports {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: { readonly buffer: ArrayBuffer };
   arus_alloc(n: number): number;
   arus_setup(n: number, desc: number, names: number, rows: number, flags: number): number;
   arus_values(i: number): number;
@@ -78,7 +85,7 @@ function typeCode(t: DataType): number {
   }
 }
 
-let compiled: WebAssembly.Module | null = null;
+let compiled: object | null = null;
 
 /** One instance set up for one schema: its column buffers and views of them. */
 class Decoder {
@@ -98,8 +105,8 @@ class Decoder {
     names: readonly string[],
     flags: number,
   ) {
-    compiled ??= new WebAssembly.Module(Buffer.from(JSON_LINES_WASM, "base64"));
-    const instance = new WebAssembly.Instance(compiled, {
+    compiled ??= new wasmApi.Module(Buffer.from(JSON_LINES_WASM, "base64"));
+    const instance = new wasmApi.Instance(compiled, {
       arus: { number: (ptr: number, len: number) => Number(this.mem.latin1Slice(ptr, ptr + len)) },
     });
     this.x = instance.exports as unknown as Exports;
