@@ -87,12 +87,16 @@ function typeCode(t: DataType): number {
 
 let compiled: object | null = null;
 
+/** The module's memory could not hold what a decode needs: the byte scanner reads that input instead. */
+class WasmOutOfMemory extends Error {}
+
 /** One instance set up for one schema: its column buffers and views of them. */
 class Decoder {
   private readonly x: Exports;
   private mem: Bytes;
   private memBuffer: ArrayBuffer;
-  private readonly views: { values: Uint8Array | Int32Array | Float64Array; valid: Uint8Array; beg?: Int32Array; end?: Int32Array }[] = [];
+  private readonly views: { values: Uint8Array | Int32Array | Float64Array; valid: Uint8Array; beg?: Uint32Array; end?: Uint32Array }[] =
+    [];
   private result!: Int32Array;
   private nulls!: Int32Array;
   private inputPtr = 0;
@@ -107,13 +111,14 @@ class Decoder {
   ) {
     compiled ??= new wasmApi.Module(Buffer.from(JSON_LINES_WASM, "base64"));
     const instance = new wasmApi.Instance(compiled, {
-      arus: { number: (ptr: number, len: number) => Number(this.mem.latin1Slice(ptr, ptr + len)) },
+      arus: { number: (ptr: number, len: number) => Number(this.mem.latin1Slice(ptr >>> 0, (ptr >>> 0) + len)) },
     });
     this.x = instance.exports as unknown as Exports;
     const encoded = names.map((n) => Buffer.from(n, "utf8"));
     const nameBytes = encoded.reduce((a, b) => a + b.length, 0);
-    const desc = this.x.arus_alloc(8 * codes.length);
-    const namePtr = this.x.arus_alloc(nameBytes);
+    // Exports return addresses as i32: `>>> 0` reads those above 2 GiB right.
+    const desc = this.x.arus_alloc(8 * codes.length) >>> 0;
+    const namePtr = this.x.arus_alloc(nameBytes) >>> 0;
     this.memBuffer = this.x.memory.buffer;
     this.mem = asBytes(new Uint8Array(this.memBuffer));
     const d = new Int32Array(this.memBuffer, desc, 2 * codes.length);
@@ -124,7 +129,7 @@ class Decoder {
       this.mem.set(encoded[i]!, at);
       at += encoded[i]!.length;
     });
-    if (!this.x.arus_setup(codes.length, desc, namePtr, BATCH_ROWS, flags)) throw new Error("json-lines.wasm: out of memory");
+    if (desc === 0 || namePtr === 0 || !this.x.arus_setup(codes.length, desc, namePtr, BATCH_ROWS, flags)) throw new WasmOutOfMemory();
     this.refresh();
   }
 
@@ -136,34 +141,34 @@ class Decoder {
     this.mem = asBytes(new Uint8Array(buf));
     this.views.length = 0;
     this.codes.forEach((c, i) => {
-      const v = this.x.arus_values(i);
+      const v = this.x.arus_values(i) >>> 0;
       const values =
         c === T_INT || c === T_DATE
           ? new Int32Array(buf, v, BATCH_ROWS)
           : c === T_BOOLEAN || c === T_STRING
             ? new Uint8Array(buf, v, BATCH_ROWS)
             : new Float64Array(buf, v, BATCH_ROWS);
-      const valid = new Uint8Array(buf, this.x.arus_valid(i), BATCH_ROWS);
+      const valid = new Uint8Array(buf, this.x.arus_valid(i) >>> 0, BATCH_ROWS);
       this.views.push(
         c === T_STRING
           ? {
               values,
               valid,
-              beg: new Int32Array(buf, this.x.arus_sbeg(i), BATCH_ROWS),
-              end: new Int32Array(buf, this.x.arus_send(i), BATCH_ROWS),
+              beg: new Uint32Array(buf, this.x.arus_sbeg(i) >>> 0, BATCH_ROWS),
+              end: new Uint32Array(buf, this.x.arus_send(i) >>> 0, BATCH_ROWS),
             }
           : { values, valid },
       );
     });
-    this.result = new Int32Array(buf, this.x.arus_result(), 4);
-    this.nulls = new Int32Array(buf, this.x.arus_nulls(), Math.max(1, this.codes.length));
+    this.result = new Int32Array(buf, this.x.arus_result() >>> 0, 4);
+    this.nulls = new Int32Array(buf, this.x.arus_nulls() >>> 0, Math.max(1, this.codes.length));
   }
 
   /** Copies `bytes` into the module's input buffer. */
   load(bytes: Uint8Array): void {
     if (bytes.length > this.inputCap) {
-      const ptr = this.x.arus_input(bytes.length);
-      if (ptr === 0) throw new Error("json-lines.wasm: out of memory");
+      const ptr = this.x.arus_input(bytes.length) >>> 0;
+      if (ptr === 0) throw new WasmOutOfMemory();
       this.inputPtr = ptr;
       this.inputCap = bytes.length;
       this.refresh();
@@ -222,7 +227,8 @@ function decoderFor(key: string, codes: number[], names: string[], flags: number
 
 /**
  * `readJsonBytes` through the WASM decoder; null when the schema has a column type it does not
- * decode (the caller then runs the byte scanner). `input` holds whole lines; the caller has
+ * decode or the module's memory cannot hold the input's longest line (the caller then runs the
+ * byte scanner). `input` holds whole lines; the caller has
  * already sent custom line separators and lone `\r` line ends to the text path.
  */
 export function readJsonWasm(
@@ -247,10 +253,21 @@ export function readJsonWasm(
     columns.push(i);
   }
   const flags = (s.dateTime.customTimestampFormat ? 0 : F_FAST_TIMESTAMPS) | (s.dateTime.customDateFormat ? 0 : F_FAST_DATES);
-  const d = decoderFor(`${flags}\u0000${codes.join(",")}\u0000${names.join("\u0000")}`, codes, names, flags);
+  const key = `${flags}\u0000${codes.join(",")}\u0000${names.join("\u0000")}`;
+  let d: Decoder;
+  try {
+    d = decoderFor(key, codes, names, flags);
+  } catch (e) {
+    if (e instanceof WasmOutOfMemory || e instanceof RangeError) return null;
+    throw e;
+  }
   d.busy = true;
   try {
     decodeAll(d, asBytes(input), rows, columns, atFileStart);
+  } catch (e) {
+    if (!(e instanceof WasmOutOfMemory)) throw e;
+    decoders.delete(key); // its memory stays as large as it grew
+    return null;
   } finally {
     d.busy = false;
   }

@@ -38,8 +38,8 @@ typedef struct {
      for STRING 1 byte, 1 if the bytes are ASCII), validity (1 = present), string bounds. */
   uint8_t *values;
   uint8_t *valid;
-  int32_t *sbeg;
-  int32_t *send;
+  uint32_t *sbeg; /* absolute addresses in this memory */
+  uint32_t *send;
 } Column;
 
 static Column *cols;
@@ -93,8 +93,8 @@ EXPORT("arus_setup") int32_t arus_setup(int32_t n, const int32_t *desc, const ui
 
 EXPORT("arus_values") uint8_t *arus_values(int32_t i) { return cols[i].values; }
 EXPORT("arus_valid") uint8_t *arus_valid(int32_t i) { return cols[i].valid; }
-EXPORT("arus_sbeg") int32_t *arus_sbeg(int32_t i) { return cols[i].sbeg; }
-EXPORT("arus_send") int32_t *arus_send(int32_t i) { return cols[i].send; }
+EXPORT("arus_sbeg") uint32_t *arus_sbeg(int32_t i) { return cols[i].sbeg; }
+EXPORT("arus_send") uint32_t *arus_send(int32_t i) { return cols[i].send; }
 EXPORT("arus_result") int32_t *arus_result(void) { return result; }
 EXPORT("arus_nulls") int32_t *arus_nulls(void) { return nulls; }
 
@@ -562,8 +562,8 @@ static void set_null(Column *c, int32_t r) {
 
 static void set_text(Column *c, int32_t r, const uint8_t *s, const uint8_t *e, int ascii) {
   c->valid[r] = 1;
-  c->sbeg[r] = (int32_t)(uintptr_t)s;
-  c->send[r] = (int32_t)(uintptr_t)e;
+  c->sbeg[r] = (uint32_t)(uintptr_t)s;
+  c->send[r] = (uint32_t)(uintptr_t)e;
   c->values[r] = (uint8_t)ascii;
 }
 
