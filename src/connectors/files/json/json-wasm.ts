@@ -248,6 +248,7 @@ export function readJsonWasm(
     const code = typeCode(f.type);
     // U+FFFD in a name could match a key with invalid UTF-8 after decoding: the byte scanner decides.
     if (code === 0 || f.name.includes("\uFFFD")) return null;
+    if (names.includes(f.name)) return null; // the same name twice: the byte scanner's rules decide
     codes.push(code);
     names.push(f.name);
     columns.push(i);
