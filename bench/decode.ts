@@ -47,15 +47,20 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Median lines per second of `run` over `rounds` runs. */
-function rate(lines: number, rounds: number, run: () => unknown): number {
-  const xs: number[] = [];
+/**
+ * Median lines per second of each of `runs` over `rounds` rounds; the runs alternate within a
+ * round, so a change in the machine's load moves them alike.
+ */
+function rates(lines: number, rounds: number, runs: (() => unknown)[]): number[] {
+  const xs = runs.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
-    const t = performance.now();
-    run();
-    xs.push(lines / ((performance.now() - t) / 1000));
+    runs.forEach((run, k) => {
+      const t = performance.now();
+      run();
+      xs[k]!.push(lines / ((performance.now() - t) / 1000));
+    });
   }
-  return median(xs);
+  return xs.map(median);
 }
 
 async function main(): Promise<void> {
@@ -88,19 +93,23 @@ async function main(): Promise<void> {
     ["2 columns (auction, dateTime)", BID_TWO],
   ] as const) {
     const schema = f.parseSchema(ddl);
-    const text = rate(lines.length, rounds, () => f.readJsonText(file, new TextDecoder().decode(json), schema, settings));
-    const bytes = rate(lines.length, rounds, () => f.scanJsonBytes(file, json, schema, settings));
     f.setJsonDecoder("wasm");
-    const wasm = rate(lines.length, rounds, () => f.readJsonBytes(file, json, schema, settings));
+    const [text, bytes, wasm] = rates(lines.length, rounds, [
+      () => f.readJsonText(file, new TextDecoder().decode(json), schema, settings),
+      () => f.scanJsonBytes(file, json, schema, settings),
+      () => f.readJsonBytes(file, json, schema, settings),
+    ]) as [number, number, number];
     rows.push(
       `| JSON lines, ${name} | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× | ${M(wasm)} | ${(wasm / bytes).toFixed(2)}× |`,
     );
   }
   const csvSchema = f.parseSchema(BID_ALL);
-  const text = rate(lines.length, rounds, () => f.readCsvText("bid.csv", csv.toString("utf8"), csvSchema, csvOpts, settings.dateTime));
-  const bytes = rate(lines.length, rounds, () => f.readCsvBytes("bid.csv", csv, csvSchema, csvOpts, settings.dateTime));
+  const [text, bytes] = rates(lines.length, rounds, [
+    () => f.readCsvText("bid.csv", csv.toString("utf8"), csvSchema, csvOpts, settings.dateTime),
+    () => f.readCsvBytes("bid.csv", csv, csvSchema, csvOpts, settings.dateTime),
+  ]) as [number, number];
   rows.push(`| CSV, all 7 columns | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× | – | – |`);
-  console.log(`Decoding ${lines.length} bid lines of ${file}, one thread, median of ${rounds} (lines/s):\n`);
+  console.log(`Decoding ${lines.length} bid lines of ${file}, one thread, median of ${rounds} alternating rounds (lines/s):\n`);
   console.log("| input | text path | byte scanner | ratio | WASM decoder | vs byte scanner |\n|---|---:|---:|---:|---:|---:|");
   console.log(rows.join("\n"));
 }
