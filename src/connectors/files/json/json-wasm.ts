@@ -119,6 +119,7 @@ class Decoder {
     // Exports return addresses as i32: `>>> 0` reads those above 2 GiB right.
     const desc = this.x.arus_alloc(8 * codes.length) >>> 0;
     const namePtr = this.x.arus_alloc(nameBytes) >>> 0;
+    if (desc === 0 || namePtr === 0) throw new WasmOutOfMemory();
     this.memBuffer = this.x.memory.buffer;
     this.mem = asBytes(new Uint8Array(this.memBuffer));
     const d = new Int32Array(this.memBuffer, desc, 2 * codes.length);
@@ -129,7 +130,7 @@ class Decoder {
       this.mem.set(encoded[i]!, at);
       at += encoded[i]!.length;
     });
-    if (desc === 0 || namePtr === 0 || !this.x.arus_setup(codes.length, desc, namePtr, BATCH_ROWS, flags)) throw new WasmOutOfMemory();
+    if (!this.x.arus_setup(codes.length, desc, namePtr, BATCH_ROWS, flags)) throw new WasmOutOfMemory();
     this.refresh();
   }
 
@@ -228,8 +229,8 @@ function decoderFor(key: string, codes: number[], names: string[], flags: number
 /**
  * `readJsonBytes` through the WASM decoder; null when the schema has a column type it does not
  * decode or the module's memory cannot hold the input's longest line (the caller then runs the
- * byte scanner). `input` holds whole lines; the caller has
- * already sent custom line separators and lone `\r` line ends to the text path.
+ * byte scanner). The caller has already sent custom line separators and lone `\r` line ends to
+ * the text path.
  */
 export function readJsonWasm(
   file: string,
@@ -254,7 +255,7 @@ export function readJsonWasm(
     columns.push(i);
   }
   const flags = (s.dateTime.customTimestampFormat ? 0 : F_FAST_TIMESTAMPS) | (s.dateTime.customDateFormat ? 0 : F_FAST_DATES);
-  const key = `${flags}\u0000${codes.join(",")}\u0000${names.join("\u0000")}`;
+  const key = JSON.stringify([flags, codes, names]);
   let d: Decoder;
   try {
     d = decoderFor(key, codes, names, flags);
