@@ -100,7 +100,8 @@ class Decoder {
   private result!: Int32Array;
   private nulls!: Int32Array;
   private inputPtr = 0;
-  private inputCap = 0;
+  /** Bytes the input buffer holds (a memory grown for one huge line is not kept: see readJsonWasm). */
+  inputCap = 0;
   busy = false;
 
   constructor(
@@ -273,6 +274,7 @@ export function readJsonWasm(
   } finally {
     d.busy = false;
   }
+  if (d.inputCap > 2 * WINDOW) decoders.delete(key); // WASM memory never shrinks: drop what one huge line grew
   return rows.finish();
 }
 
