@@ -22,6 +22,7 @@ export { StreamingQuery } from "./api/streaming/query.js";
 export { DataStreamReader } from "./api/streaming/reader.js";
 export { DataStreamWriter } from "./api/streaming/writer.js";
 export type { Row } from "./api/values.js";
+export { Window, WindowSpec } from "./api/window.js";
 export { DataFrameWriter } from "./api/writer.js";
 export {
   AnalysisException,

@@ -29,6 +29,15 @@ import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
+import {
+  checkWindowPlacement,
+  extractWindows,
+  hasAggregateOutsideWindow,
+  hasWindow,
+  refuseWindow,
+  resolveWindowExpr,
+  splitAggregateWindows,
+} from "./window-rules.js";
 
 /** Named relations the analyzer can see (temp views, memory-sink tables, saved tables). */
 export interface Catalog {
@@ -64,14 +73,17 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       let exprs = expandStars(p.projectList, input).map((e) => resolveExpr(e, input));
       let child = p.child;
       if (hasTimeWindow(exprs)) ({ exprs, child } = extractTimeWindow(exprs, child));
-      if (exprs.some((e) => anyExpr(e, isAggregateCall))) {
+      for (const e of exprs) checkWindowPlacement(e);
+      if (exprs.some(hasAggregateOutsideWindow)) {
         // select(count(x)) without groupBy is a global aggregate, as in Spark.
         return resolveNode(Plans.aggregate([], exprs.map(named), child), catalog);
       }
+      if (exprs.some(hasWindow)) return extractWindows(exprs.map(named), child);
       return Plans.project(exprs.map(named), child);
     }
     case "filter": {
       const input = outputOf(p.child);
+      refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");
       if (p.child.kind === "aggregate" && anyExpr(p.condition, (e) => e.kind === "call" && isAggregateCall(e))) {
         return resolveHiddenAggregates(p.child, [p.condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);
       }
@@ -92,6 +104,9 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         aggs = r.exprs.slice(groups.length);
         child = r.child;
       }
+      for (const g of groups) refuseWindow(g, "GROUP BY");
+      for (const e of aggs) checkWindowPlacement(e);
+      if (aggs.some(hasWindow)) return splitAggregateWindows(groups, aggs.map(named), child, checkAggregate);
       const result = Plans.aggregate(groups, aggs.map(named), child);
       checkAggregate(result);
       return result;
@@ -113,6 +128,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "limit":
     case "subqueryAlias":
+    case "window":
       return p;
     case "distinct":
       // distinct() is dropDuplicates() on every column; on a stream that is the (stateful)
@@ -200,6 +216,7 @@ export function resolveExpr(e: Expr, input: readonly Attribute[]): Expr {
 
 function resolveCall(e: Expr): Expr {
   if (e.kind === "caseWhen") return resolveCaseWhen(e);
+  if (e.kind === "windowExpr") return resolveWindowExpr(e);
   if (e.kind === "cast") return e;
   if (e.kind !== "call") return e;
   if (e.name === "window" || e.name === "session_window") return e;
@@ -218,7 +235,7 @@ function resolveCall(e: Expr): Expr {
       ? e.args.map((a) => (a.kind === "star" ? ({ kind: "literal", value: 1, type: { kind: "int" } } as Expr) : a))
       : e.args;
   const types = args.map(typeOf);
-  const r = fn.kind === "scalar" ? fn.resolve(args, types, e) : fn.resolve(args, types, e, e.distinct);
+  const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
   return withChildren(e, r.args);
 }
 

@@ -3,9 +3,10 @@
  * mode accepts. Every rejection happens at start() with a message that says what to change.
  */
 import { AnalysisException } from "../common/errors.js";
-import { anyExpr } from "../plan/expressions.js";
+import { anyExpr, type WindowExpr } from "../plan/expressions.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
+import { exprToSql, windowSpecSql } from "../plan/sql-text.js";
 import { isAggregateCall } from "./aggregate-rules.js";
 import { deriveCleanup } from "./join-cleanup.js";
 import { outputOf } from "./types.js";
@@ -78,6 +79,15 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
       case "join":
         checkJoin(p, mode);
         break;
+      case "window": {
+        const first = p.windowExprs[0]!;
+        const w = (first.kind === "alias" ? first.child : first) as WindowExpr;
+        throw new AnalysisException(
+          "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
+          `[NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING] Window function is not supported in ${exprToSql(w.fn).toUpperCase()} (as column \`${first.name}\`) on streaming DataFrames/Datasets.\n` +
+            `Structured Streaming only supports time-window aggregation using the WINDOW function. (window specification: ${windowSpecSql(w).toUpperCase()})`,
+        );
+      }
     }
   };
   visit(plan);

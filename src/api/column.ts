@@ -4,11 +4,12 @@
  * literals; in `functions` plain strings are column names, as in PySpark.
  */
 import { IllegalArgumentException } from "../common/errors.js";
-import { alias, call, caseWhen, cast, columnFromName, type Expr, literal, sortOrder, tryCast } from "../plan/expressions.js";
+import { alias, call, caseWhen, cast, columnFromName, type Expr, literal, sortOrder, tryCast, windowExpr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { parseDataType } from "../sql/index.js";
 import { type DataType, StringType } from "../types/datatypes.js";
 import { inferLiteralType, toInternal } from "./values.js";
+import type { WindowSpec } from "./window.js";
 
 export type ColumnOrValue = Column | string | number | boolean | bigint | Date | null;
 export type ColumnOrName = Column | string;
@@ -137,6 +138,10 @@ export class Column {
   }
   name(name: string): Column {
     return this.alias(name);
+  }
+  /** This aggregate or window function over a window: `F.row_number().over(Window.partitionBy("k").orderBy("ts"))`. */
+  over(window?: WindowSpec): Column {
+    return new Column(windowExpr(this.expr, window?.partitionSpec ?? [], window?.orderSpec ?? [], window?.frame ?? null));
   }
   asc(): Column {
     return new Column(sortOrder(this.expr, true));

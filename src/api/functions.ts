@@ -72,6 +72,27 @@ export const collect_list = (c: ColumnOrName) => fn("collect_list", toExpr(c));
 export const collect_set = (c: ColumnOrName) => fn("collect_set", toExpr(c));
 export const sum_distinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(c)], true));
 
+// ---- window functions (with .over(Window...))
+export const row_number = () => fn("row_number");
+export const rank = () => fn("rank");
+export const dense_rank = () => fn("dense_rank");
+export const percent_rank = () => fn("percent_rank");
+export const cume_dist = () => fn("cume_dist");
+export const ntile = (n: number) => fn("ntile", literal(n, IntegerType));
+/** The value `offset` rows before the current one in the window, or `defaultValue` (PySpark's lag(col, offset=1, default=None)). */
+export const lag = (c: ColumnOrName, offset = 1, defaultValue: ColumnOrValue = null) =>
+  defaultValue === null
+    ? fn("lag", toExpr(c), literal(offset, IntegerType))
+    : fn("lag", toExpr(c), literal(offset, IntegerType), lit(defaultValue).expr);
+/** The value `offset` rows after the current one in the window, or `defaultValue`. */
+export const lead = (c: ColumnOrName, offset = 1, defaultValue: ColumnOrValue = null) =>
+  defaultValue === null
+    ? fn("lead", toExpr(c), literal(offset, IntegerType))
+    : fn("lead", toExpr(c), literal(offset, IntegerType), lit(defaultValue).expr);
+/** The value of the `offset`-th row (1-based) of the window frame. */
+export const nth_value = (c: ColumnOrName, offset: number, ignoreNulls = false) =>
+  fn("nth_value", toExpr(c), literal(offset, IntegerType), literal(ignoreNulls, BooleanType));
+
 // ---- date and time
 export const unix_timestamp = (c?: ColumnOrName, format?: string) =>
   c === undefined

@@ -69,6 +69,8 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
     case "column":
     case "star":
       throw new Error(`unresolved ${e.kind} reached execution`);
+    case "windowExpr":
+      throw new Error("a window expression reached expression compilation (the analyzer moves it into a Window node)");
   }
 }
 

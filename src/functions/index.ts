@@ -10,6 +10,7 @@ import "./collections.js";
 import "./datetime.js";
 import "./aggregates.js";
 import "./windows.js";
+import "./window-functions.js";
 import "./json.js";
 import "./csv.js";
 

@@ -69,7 +69,25 @@ export interface AggregateFunction {
   create(argTypes: readonly DataType[], resultType: DataType, distinct: boolean, literals: readonly unknown[]): Accumulator;
 }
 
-export type FunctionDef = ScalarFunction | AggregateFunction;
+/**
+ * A window-only function (`row_number`, `rank`, `lag`, `nth_value`, ...): valid only as the
+ * function of an OVER clause. Its values are computed by the Window operator
+ * (src/execution/operators/window-functions.ts), which knows each one by name; the entry here
+ * is the analysis rule and what the function demands of its window.
+ */
+export interface WindowFunction {
+  readonly kind: "window";
+  readonly name: string;
+  resolve(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved;
+  /**
+   * The frame the function runs over: `"ranking"` (fixed ROWS UNBOUNDED PRECEDING .. CURRENT
+   * ROW), `"cumeDist"` (fixed RANGE UNBOUNDED PRECEDING .. CURRENT ROW), `"offset"` (lag/lead:
+   * a one-row frame, no frame may be given), `"framed"` (any frame, default as an aggregate's).
+   */
+  readonly frame: "ranking" | "cumeDist" | "offset" | "framed";
+}
+
+export type FunctionDef = ScalarFunction | AggregateFunction | WindowFunction;
 
 const registry = new Map<string, FunctionDef>();
 

@@ -31,8 +31,10 @@ export function typeOf(e: Expr): DataType {
       const fn = lookupFunction(e.name);
       if (!fn) throw new Error(`unresolved function ${e.name} reached typeOf`);
       const types = e.args.map(typeOf);
-      return fn.kind === "scalar" ? fn.resolve(e.args, types, e).type : fn.resolve(e.args, types, e, e.distinct).type;
+      return fn.kind === "aggregate" ? fn.resolve(e.args, types, e, e.distinct).type : fn.resolve(e.args, types, e).type;
     }
+    case "windowExpr":
+      return typeOf(e.fn);
     case "column":
     case "star":
       throw new Error(`unresolved expression ${e.kind} reached typeOf`);
@@ -51,6 +53,14 @@ const NEVER_NULL = new Set([
   "collect_list",
   "collect_set",
   "size",
+  "row_number",
+  "rank",
+  "dense_rank",
+  "percent_rank",
+  "ntile",
+  "cume_dist",
+  "grouping",
+  "grouping_id",
 ]);
 
 export function nullableOf(e: Expr): boolean {
@@ -67,6 +77,8 @@ export function nullableOf(e: Expr): boolean {
       return nullableOf(e.child) || typeOf(e.child).kind === "string";
     case "caseWhen":
       return true;
+    case "windowExpr":
+      return nullableOf(e.fn);
     case "call":
       if (NEVER_NULL.has(e.name)) return false;
       if (e.name === "window" || e.name === "session_window") return false;
@@ -120,6 +132,8 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
       throw new Error(`unresolved relation ${p.name} reached outputOf`);
     case "project":
       return p.projectList.map(toAttribute);
+    case "window":
+      return [...outputOf(p.child), ...p.windowExprs.map(toAttribute)];
     case "aggregate":
       return p.aggregateExprs.map(toAttribute);
     case "filter":

@@ -43,6 +43,8 @@ function describe(p: LogicalPlan): string {
       return `SubqueryAlias ${p.alias}`;
     case "expand":
       return `Expand ${p.projections.length} projections, ${attrs(p.output)}`;
+    case "window":
+      return `Window ${exprs(p.windowExprs)}, [${p.partitionBy.map(exprToSql).join(", ")}], [${p.orderBy.map(exprToSql).join(", ")}]`;
   }
 }
 

@@ -89,8 +89,35 @@ export interface SortOrder {
   readonly ascending: boolean;
   readonly nullsFirst: boolean;
 }
+/**
+ * A window frame (Spark's SpecifiedWindowFrame): `lower`/`upper` are row counts (ROWS) or
+ * order-key distances (RANGE), negative = PRECEDING, 0 = CURRENT ROW, positive = FOLLOWING;
+ * null is UNBOUNDED (PRECEDING for `lower`, FOLLOWING for `upper`).
+ */
+export interface WindowFrame {
+  readonly type: "rows" | "range";
+  readonly lower: number | null;
+  readonly upper: number | null;
+  /**
+   * The bounds came as plain numbers (`rowsBetween(-1, 1)`, lag/lead), which Spark prints as
+   * `-1 FOLLOWING`; SQL's `1 PRECEDING` prints as written.
+   */
+  readonly numericBounds?: boolean;
+}
+/**
+ * `fn OVER (PARTITION BY ... ORDER BY ... frame)`. The partition and order expressions are
+ * children (so name resolution binds them like any other); `frame` null means Spark's default
+ * (RANGE UNBOUNDED PRECEDING .. CURRENT ROW with an ORDER BY, the whole partition without).
+ */
+export interface WindowExpr {
+  readonly kind: "windowExpr";
+  readonly fn: Expr;
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly SortOrder[];
+  readonly frame: WindowFrame | null;
+}
 /** Scalar subquery placeholder is not supported; `in` lists are calls named `in`. */
-export type Expr = ColumnRef | Attribute | Literal | Alias | Call | Cast | CaseWhen | Star | SortOrder;
+export type Expr = ColumnRef | Attribute | Literal | Alias | Call | Cast | CaseWhen | Star | SortOrder | WindowExpr;
 export type NamedExpr = Attribute | Alias;
 
 const f = Object.freeze;
@@ -168,6 +195,10 @@ export function sortOrder(child: Expr, ascending = true, nullsFirst?: boolean): 
   return f({ kind: "sortOrder", child, ascending, nullsFirst: nullsFirst ?? ascending });
 }
 
+export function windowExpr(fn: Expr, partitionBy: readonly Expr[], orderBy: readonly SortOrder[], frame: WindowFrame | null): WindowExpr {
+  return f({ kind: "windowExpr", fn, partitionBy: f([...partitionBy]), orderBy: f([...orderBy]), frame: frame ? f({ ...frame }) : null });
+}
+
 export function withAttributeMetadata(a: Attribute, metadata: Record<string, unknown>): Attribute {
   return f({ ...a, metadata: f({ ...metadata }) });
 }
@@ -194,6 +225,8 @@ export function exprChildren(e: Expr): readonly Expr[] {
       return e.args;
     case "caseWhen":
       return [...e.branches.flatMap((b) => [b[0], b[1]]), ...(e.otherwise ? [e.otherwise] : [])];
+    case "windowExpr":
+      return [e.fn, ...e.partitionBy, ...e.orderBy];
     default:
       return assertNever(e);
   }
@@ -219,6 +252,10 @@ export function withChildren(e: Expr, c: readonly Expr[]): Expr {
       const branches: [Expr, Expr][] = [];
       for (let i = 0; i < e.branches.length; i++) branches.push([c[2 * i]!, c[2 * i + 1]!]);
       return caseWhen(branches, e.otherwise ? c[c.length - 1]! : null);
+    }
+    case "windowExpr": {
+      const np = e.partitionBy.length;
+      return windowExpr(c[0]!, c.slice(1, 1 + np), c.slice(1 + np) as SortOrder[], e.frame);
     }
     default:
       return assertNever(e);

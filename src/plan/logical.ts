@@ -116,6 +116,19 @@ export interface Expand {
   readonly child: LogicalPlan;
 }
 
+/**
+ * Window functions over one window specification (Spark's Window node): the output is the
+ * child's columns followed by one column per `windowExprs` entry (aliases of `windowExpr`
+ * nodes that all share `partitionBy` and `orderBy`).
+ */
+export interface Window {
+  readonly kind: "window";
+  readonly windowExprs: readonly NamedExpr[];
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly SortOrder[];
+  readonly child: LogicalPlan;
+}
+
 export type LogicalPlan =
   | LocalRelation
   | RangeRelation
@@ -133,7 +146,8 @@ export type LogicalPlan =
   | Deduplicate
   | EventTimeWatermark
   | SubqueryAlias
-  | Expand;
+  | Expand
+  | Window;
 
 export type PlanKind = LogicalPlan["kind"];
 
@@ -205,6 +219,15 @@ export const Plans = {
   },
   subqueryAlias(alias: string, child: LogicalPlan): SubqueryAlias {
     return f({ kind: "subqueryAlias", alias, child });
+  },
+  window(windowExprs: readonly NamedExpr[], partitionBy: readonly Expr[], orderBy: readonly SortOrder[], child: LogicalPlan): Window {
+    return f({
+      kind: "window",
+      windowExprs: f([...windowExprs]),
+      partitionBy: f([...partitionBy]),
+      orderBy: f([...orderBy]),
+      child,
+    });
   },
   expand(projections: readonly (readonly Expr[])[], output: readonly Attribute[], child: LogicalPlan): Expand {
     return f({ kind: "expand", projections: f(projections.map((p) => f([...p]))), output: f([...output]), child });

@@ -22,6 +22,8 @@ export function semanticKey(e: Expr): string {
       return `sort(${semanticKey(e.child)},${e.ascending},${e.nullsFirst})`;
     case "caseWhen":
       return `case(${e.branches.map(([c, v]) => `${semanticKey(c)}=>${semanticKey(v)}`).join(";")};${e.otherwise ? semanticKey(e.otherwise) : ""})`;
+    case "windowExpr":
+      return `over(${semanticKey(e.fn)};${e.partitionBy.map(semanticKey).join(",")};${e.orderBy.map(semanticKey).join(",")};${JSON.stringify(e.frame)})`;
     case "call":
       return `${e.name}${e.distinct ? "!d" : ""}(${e.args.map(semanticKey).join(",")})`;
   }

@@ -3,7 +3,7 @@
  * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
  */
 import { sqlTypeName } from "../types/datatypes.js";
-import { assertNever, type Expr } from "./expressions.js";
+import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 
 const INFIX = new Set(["+", "-", "*", "/", "%", "div", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
 
@@ -45,9 +45,30 @@ export function exprToSql(e: Expr): string {
     }
     case "call":
       return callToSql(e.name, e.args, e.distinct);
+    case "windowExpr":
+      return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
     default:
       return assertNever(e);
   }
+}
+
+/** `(PARTITION BY k ORDER BY v ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`, as Spark names it. */
+export function windowSpecSql(e: Pick<WindowExpr, "partitionBy" | "orderBy" | "frame">): string {
+  const parts: string[] = [];
+  if (e.partitionBy.length) parts.push(`PARTITION BY ${e.partitionBy.map(exprToSql).join(", ")}`);
+  if (e.orderBy.length) parts.push(`ORDER BY ${e.orderBy.map(exprToSql).join(", ")}`);
+  if (e.frame) parts.push(frameSql(e.frame));
+  return `(${parts.join(" ")})`;
+}
+
+export function frameSql(f: WindowFrame): string {
+  const bound = (v: number | null, lower: boolean): string => {
+    if (v === null) return lower ? "UNBOUNDED PRECEDING" : "UNBOUNDED FOLLOWING";
+    if (v === 0) return "CURRENT ROW";
+    if (f.numericBounds || v > 0) return `${v} FOLLOWING`;
+    return `${-v} PRECEDING`;
+  };
+  return `${f.type.toUpperCase()} BETWEEN ${bound(f.lower, true)} AND ${bound(f.upper, false)}`;
 }
 
 function callToSql(name: string, args: readonly Expr[], distinct: boolean): string {
@@ -85,6 +106,27 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `${name}()`;
     case "mean":
       return `avg(${a.join(", ")})`;
+    // Spark names first(x, true) and nth_value(x, n, true) without their ignoreNulls flag.
+    case "first":
+    case "last":
+    case "first_value":
+    case "last_value":
+      if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
+      break;
+    case "nth_value":
+      if (args.length === 3) return `nth_value(${a[0]}, ${a[1]})`;
+      break;
+    case "lag":
+    case "lead":
+      if (args.length === 4) return `${name}(${a.slice(0, 3).join(", ")})`;
+      break;
+    case "row_number":
+    case "rank":
+    case "dense_rank":
+    case "percent_rank":
+    case "cume_dist":
+    case "grouping_id":
+      return `${name}(${a.join(", ")})`;
   }
   return `${name}(${distinct ? "DISTINCT " : ""}${a.join(", ")})`;
 }

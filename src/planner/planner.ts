@@ -14,6 +14,7 @@ import { FileScanExec } from "../execution/operators/file-scan.js";
 import { HashJoinExec } from "../execution/operators/join.js";
 import { MergeSessionsExec } from "../execution/operators/merge-sessions.js";
 import { SortExec } from "../execution/operators/sort.js";
+import { WindowExec } from "../execution/operators/window.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import type { LogicalPlan } from "../plan/logical.js";
@@ -63,6 +64,8 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       return new UnionExec(p.children.map(planChild));
     case "expand":
       return new ExpandExec(p.projections, p.output, planChild(p.child));
+    case "window":
+      return new WindowExec(p.windowExprs, p.partitionBy, p.orderBy, planChild(p.child));
     case "deduplicate":
       return new DeduplicateExec(dedupKeys(p.keys, outputOf(p.child)), planChild(p.child));
     case "watermark":

@@ -5,8 +5,23 @@
  * BETWEEN, LIKE) and comparison < `|` < `^` < `&` < `+ - ||` < `* / % DIV` < unary < postfix
  * (`.field`, `[i]`, `::type`) < primary. Operators become calls named after the operator.
  */
-import { alias, call, caseWhen, cast, columnRef, type Expr, literal, star, tryCast } from "../plan/expressions.js";
-import { BooleanType, NullType, StringType } from "../types/datatypes.js";
+import {
+  alias,
+  call,
+  caseWhen,
+  cast,
+  columnRef,
+  type Expr,
+  literal,
+  type SortOrder,
+  sortOrder,
+  star,
+  tryCast,
+  type WindowExpr,
+  type WindowFrame,
+  windowExpr,
+} from "../plan/expressions.js";
+import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
@@ -358,15 +373,107 @@ function readCall(cur: Cursor, name: string): Expr {
   }
   cur.expectOp(")");
   const lower = name.toLowerCase();
-  // `first(x) IGNORE NULLS` is Spark's spelling of first(x, true).
-  if ((lower === "first" || lower === "last") && cur.acceptKeyword("IGNORE", "NULLS")) {
+  // `first(x) IGNORE NULLS` is Spark's spelling of first(x, true) (lag/lead/nth_value likewise).
+  if (cur.acceptKeyword("IGNORE", "NULLS")) {
+    const ignoreAt = IGNORE_NULLS_ARG[lower];
+    if (ignoreAt === undefined) throw cur.fail(`[INVALID_SQL_SYNTAX] Function ${lower} does not support IGNORE NULLS.`);
+    if (ignoreAt === 3) {
+      if (args.length < 2) args.push(literal(1, IntegerType));
+      if (args.length < 3) args.push(literal(null, NullType));
+    }
     args.push(literal(true, BooleanType));
   } else cur.acceptKeyword("RESPECT", "NULLS");
   if (cur.isKeyword("FILTER") && cur.isOp("(", 1)) {
     throw cur.fail("[UNSUPPORTED_FEATURE] Aggregate FILTER (WHERE ...) clauses are not supported.");
   }
-  if (cur.isKeyword("OVER")) throw cur.fail("[UNSUPPORTED_FEATURE] Window functions (OVER ...) are not supported.");
-  return call(lower, args, distinct);
+  const fn = call(lower, args, distinct);
+  if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
+  return fn;
+}
+
+/** Position of the ignoreNulls flag among each function's arguments. */
+const IGNORE_NULLS_ARG: Readonly<Record<string, number>> = {
+  first: 1,
+  last: 1,
+  first_value: 1,
+  last_value: 1,
+  any_value: 1,
+  nth_value: 2,
+  lag: 3,
+  lead: 3,
+};
+
+/** Marker for `OVER name`: the named window of the query's WINDOW clause (query.ts substitutes it). */
+export const NAMED_WINDOW = "__named_window";
+
+/** `OVER name` or `OVER ( [PARTITION BY ...] [ORDER BY ...] [frame] )`. */
+function readWindowSpec(cur: Cursor, fn: Expr): Expr {
+  if (!cur.isOp("(")) return windowExpr(fn, [call(NAMED_WINDOW, [literal(cur.identifier(), StringType)])], [], null);
+  cur.expectOp("(");
+  const spec = readWindowSpecBody(cur);
+  cur.expectOp(")");
+  return windowExpr(fn, spec.partitionBy, spec.orderBy, spec.frame);
+}
+
+/** The inside of a window specification's parentheses (also the WINDOW clause's `AS (...)`). */
+export function readWindowSpecBody(cur: Cursor): Pick<WindowExpr, "partitionBy" | "orderBy" | "frame"> {
+  const partitionBy: Expr[] = [];
+  const orderBy: SortOrder[] = [];
+  if (cur.acceptKeyword("PARTITION", "BY") || cur.acceptKeyword("DISTRIBUTE", "BY")) {
+    do partitionBy.push(readExpression(cur));
+    while (cur.acceptOp(","));
+  }
+  if (cur.acceptKeyword("ORDER", "BY") || cur.acceptKeyword("SORT", "BY")) {
+    do orderBy.push(readWindowSortItem(cur));
+    while (cur.acceptOp(","));
+  }
+  let frame: WindowFrame | null = null;
+  if (cur.isKeyword("ROWS") || cur.isKeyword("RANGE")) {
+    const type = cur.next().value.toLowerCase() as "rows" | "range";
+    if (cur.acceptKeyword("BETWEEN")) {
+      const lower = readFrameBound(cur, true);
+      cur.expectKeyword("AND");
+      frame = { type, lower, upper: readFrameBound(cur, false) };
+    } else frame = { type, lower: readFrameBound(cur, true), upper: 0 };
+  }
+  return { partitionBy, orderBy, frame };
+}
+
+function readWindowSortItem(cur: Cursor): SortOrder {
+  const e = readExpression(cur);
+  let ascending = true;
+  if (cur.acceptKeyword("DESC")) ascending = false;
+  else cur.acceptKeyword("ASC");
+  let nullsFirst: boolean | undefined;
+  if (cur.acceptKeyword("NULLS")) {
+    if (cur.acceptKeyword("FIRST")) nullsFirst = true;
+    else if (cur.acceptKeyword("LAST")) nullsFirst = false;
+    else throw cur.error();
+  }
+  return sortOrder(e, ascending, nullsFirst);
+}
+
+/** UNBOUNDED PRECEDING/FOLLOWING (null), CURRENT ROW (0), `n PRECEDING` (-n), `n FOLLOWING` (n). */
+function readFrameBound(cur: Cursor, lower: boolean): number | null {
+  const at = cur.peek();
+  if (cur.acceptKeyword("UNBOUNDED")) {
+    if (cur.acceptKeyword("PRECEDING")) {
+      if (!lower) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot end at UNBOUNDED PRECEDING.", at);
+      return null;
+    }
+    cur.expectKeyword("FOLLOWING");
+    if (lower) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot start at UNBOUNDED FOLLOWING.", at);
+    return null;
+  }
+  if (cur.acceptKeyword("CURRENT", "ROW")) return 0;
+  const e = readBitOr(cur);
+  const v = e.kind === "literal" && typeof e.value === "number" ? e.value : null;
+  if (v === null) {
+    throw cur.fail("[UNSUPPORTED_FEATURE] Window frame bounds must be numeric literals (n PRECEDING / n FOLLOWING) in arus.", at);
+  }
+  if (cur.acceptKeyword("PRECEDING")) return -v;
+  cur.expectKeyword("FOLLOWING");
+  return v;
 }
 
 function readCast(cur: Cursor, isTry = false): Expr {

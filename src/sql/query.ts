@@ -3,10 +3,10 @@
  * FROM (joins) → Filter (WHERE) → Aggregate | Project → Filter (HAVING) → Distinct, and for the
  * whole query (including UNIONs) → Sort (ORDER BY) → Limit.
  */
-import { columnRef, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
+import { columnRef, type Expr, type SortOrder, sortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import type { Cursor } from "./cursor.js";
-import { NON_EXPR_KEYWORDS, readExpression, readNamedExpression } from "./expression.js";
+import { NAMED_WINDOW, NON_EXPR_KEYWORDS, readExpression, readNamedExpression, readWindowSpecBody } from "./expression.js";
 import type { Token } from "./lexer.js";
 import { type CteScope, readRelation } from "./relation.js";
 
@@ -112,9 +112,9 @@ function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
   let groups: Expr[] | null = null;
   if (cur.acceptKeyword("GROUP", "BY")) groups = readGroupBy(cur, items);
   const having = cur.acceptKeyword("HAVING") ? readExpression(cur) : null;
-  if (cur.isKeyword("WINDOW") || cur.isKeyword("QUALIFY")) {
-    throw cur.fail(`[UNSUPPORTED_FEATURE] ${cur.peek().value.toUpperCase()} clauses are not supported.`);
-  }
+  if (cur.isKeyword("QUALIFY")) throw cur.fail("[UNSUPPORTED_FEATURE] QUALIFY clauses are not supported.");
+  const named = cur.acceptKeyword("WINDOW") ? readWindowClause(cur) : new Map<string, Spec>();
+  items.splice(0, items.length, ...items.map((e) => substituteNamedWindows(cur, e, named)));
 
   // HAVING without GROUP BY makes the select a global aggregate, as in Spark.
   if (groups !== null || having !== null) plan = Plans.aggregate(groups ?? [], items, plan);
@@ -122,6 +122,44 @@ function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
   if (having !== null) plan = Plans.filter(having, plan);
   if (distinct) plan = Plans.distinct(plan);
   return { plan, items };
+}
+
+type Spec = Pick<WindowExpr, "partitionBy" | "orderBy" | "frame">;
+
+/** `WINDOW w AS (spec), w2 AS (spec)`. */
+function readWindowClause(cur: Cursor): Map<string, Spec> {
+  const m = new Map<string, Spec>();
+  do {
+    const name = cur.identifier(NON_EXPR_KEYWORDS).toLowerCase();
+    cur.expectKeyword("AS");
+    if (cur.isIdentifier(NON_EXPR_KEYWORDS) && !cur.isOp("(")) {
+      const other = m.get(cur.identifier().toLowerCase());
+      if (!other) throw cur.fail(`[MISSING_WINDOW_SPECIFICATION] Window specification ${name} is not defined in the WINDOW clause.`);
+      m.set(name, other);
+      continue;
+    }
+    cur.expectOp("(");
+    m.set(name, readWindowSpecBody(cur));
+    cur.expectOp(")");
+  } while (cur.acceptOp(","));
+  return m;
+}
+
+/** `fn OVER w` → `fn OVER (w's specification)`. */
+function substituteNamedWindows(cur: Cursor, e: Expr, named: ReadonlyMap<string, Spec>): Expr {
+  return transformDown(e, (x) => {
+    if (x.kind !== "windowExpr") return x;
+    const ref = x.partitionBy[0];
+    if (!(ref?.kind === "call" && ref.name === NAMED_WINDOW)) return x;
+    const name = String((ref.args[0] as Expr & { kind: "literal" }).value);
+    const spec = named.get(name.toLowerCase());
+    if (!spec) {
+      throw cur.fail(
+        `[MISSING_WINDOW_SPECIFICATION] Window specification ${name} is not defined in the WINDOW clause for WINDOW_EXPRESSION. For more information about WINDOW clauses, please refer to 'https://spark.apache.org/docs/latest/sql-ref-syntax-qry-select-window.html'.`,
+      );
+    }
+    return windowExpr(x.fn, spec.partitionBy, spec.orderBy, spec.frame);
+  });
 }
 
 const GROUPING_ANALYTICS = new Set(["ROLLUP", "CUBE", "GROUPING"]);

@@ -43,6 +43,8 @@ const INSTANCES: Record<string, object> = {
   DataFrame: df,
   Column: arus.functions.col("id"),
   GroupedData: df.groupBy("id"),
+  Window: arus.Window,
+  WindowSpec: arus.Window.partitionBy("id"),
   DataFrameReader: session.read,
   DataFrameWriter: df.write,
   DataStreamReader: session.readStream,

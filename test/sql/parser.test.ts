@@ -1,7 +1,7 @@
 /** parseExpression: literals, names, operators and precedence, special forms, errors. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { alias, call, caseWhen, cast, columnRef, type Expr, literal, star } from "../../src/plan/expressions.js";
+import { alias, call, caseWhen, cast, columnRef, type Expr, literal, sortOrder, star, windowExpr } from "../../src/plan/expressions.js";
 import { parseExpression } from "../../src/sql/index.js";
 import {
   ArrayOf,
@@ -163,8 +163,28 @@ describe("function calls", () => {
     expectExpr("CURRENT_DATE()", op("current_date"));
     expectExpr("first(x) IGNORE NULLS", op("first", col("x"), literal(true, BooleanType)));
   });
-  it("rejects window functions with a clear message", () => {
-    parseFails(() => parseExpression("rank() OVER (ORDER BY a)"), "Window functions", 7);
+  it("reads OVER clauses: partition, order, frames and IGNORE NULLS", () => {
+    expectExpr("rank() OVER (ORDER BY a)", windowExpr(op("rank"), [], [sortOrder(col("a"))], null));
+    expectExpr(
+      "sum(v) OVER (PARTITION BY k, j ORDER BY a DESC NULLS FIRST ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING)",
+      windowExpr(op("sum", col("v")), [col("k"), col("j")], [sortOrder(col("a"), false, true)], { type: "rows", lower: -2, upper: 1 }),
+    );
+    expectExpr(
+      "count(*) OVER (ORDER BY a RANGE UNBOUNDED PRECEDING)",
+      windowExpr(op("count", star()), [], [sortOrder(col("a"))], { type: "range", lower: null, upper: 0 }),
+    );
+    expectExpr(
+      "lag(x) IGNORE NULLS OVER (ORDER BY a)",
+      windowExpr(op("lag", col("x"), int(1), literal(null, NullType), literal(true, BooleanType)), [], [sortOrder(col("a"))], null),
+    );
+    parseFails(
+      () => parseExpression("sum(v) OVER (ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW)"),
+      "cannot start at UNBOUNDED FOLLOWING",
+      26,
+    );
+    parseFails(() => parseExpression("upper(s) IGNORE NULLS"), "does not support IGNORE NULLS", 21);
+  });
+  it("rejects lambdas with a clear message", () => {
     parseFails(() => parseExpression("transform(a, x -> x + 1)"), "Lambda functions", 15);
   });
 });

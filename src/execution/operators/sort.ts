@@ -10,9 +10,9 @@ import { exprToSql } from "../../plan/sql-text.js";
 import { compileExpr } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 
-export function sortIndices(keys: readonly Vector[], orders: readonly SortOrder[], n: number): number[] {
-  const idx = Array.from({ length: n }, (_, i) => i);
-  const cmps = keys.map((k, j) => {
+/** One comparator per sort key over rows of the key vectors (Spark's ordering: NULLS FIRST for ASC, NaN greatest). */
+export function keyComparators(keys: readonly Vector[], orders: readonly SortOrder[]): ((a: number, b: number) => number)[] {
+  return keys.map((k, j) => {
     const o = orders[j]!;
     const dir = o.ascending ? 1 : -1;
     const nullCmp = o.nullsFirst ? -1 : 1;
@@ -33,6 +33,11 @@ export function sortIndices(keys: readonly Vector[], orders: readonly SortOrder[
       return dir * compareValues(getValue(k, a), getValue(k, b));
     };
   });
+}
+
+export function sortIndices(keys: readonly Vector[], orders: readonly SortOrder[], n: number): number[] {
+  const idx = Array.from({ length: n }, (_, i) => i);
+  const cmps = keyComparators(keys, orders);
   idx.sort((a, b) => {
     for (const c of cmps) {
       const r = c(a, b);
