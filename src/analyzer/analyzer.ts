@@ -25,6 +25,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
 import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
+import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
@@ -84,16 +85,25 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     case "filter": {
       const input = outputOf(p.child);
       refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");
-      if (p.child.kind === "aggregate" && anyExpr(p.condition, (e) => e.kind === "call" && isAggregateCall(e))) {
-        return resolveHiddenAggregates(p.child, [p.condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);
+      const condition = p.child.kind === "aggregate" ? rewriteGroupingAbove(p.condition, p.child, resolveExpr) : p.condition;
+      if (p.child.kind === "aggregate" && anyExpr(condition, (e) => (e.kind === "call" && isAggregateCall(e)) || isGroupingCall(e))) {
+        return resolveHiddenAggregates(p.child, [condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);
       }
-      let cond = resolveExpr(p.condition, input);
+      let cond = resolveExpr(condition, input);
       let child = p.child;
       if (hasTimeWindow([cond])) [cond, child] = ((r) => [r.exprs[0]!, r.child] as const)(extractTimeWindow([cond], child));
       requireBoolean(cond, "filter");
       return child === p.child ? Plans.filter(cond, child) : Plans.project(input, Plans.filter(cond, child));
     }
     case "aggregate": {
+      if (p.groupingSets) {
+        return resolveGroupingSets(
+          p,
+          resolveExpr,
+          (items, input) => expandStars(items, input).map((e) => named(resolveExpr(e, input))),
+          (agg) => resolveNode(agg, catalog),
+        );
+      }
       const input = outputOf(p.child);
       let groups = p.groupingExprs.map((e) => resolveExpr(e, input));
       let aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, input));
@@ -113,6 +123,11 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "sort": {
       const input = outputOf(p.child);
+      if (p.child.kind === "aggregate") {
+        const agg = p.child;
+        const orders = p.orders.map((o) => rewriteGroupingAbove(o, agg, resolveExpr) as SortOrder);
+        if (orders.some((o, i) => o !== p.orders[i])) return resolveSortWithHiddenColumns(orders, agg);
+      }
       const tryResolve = (e: Expr) => {
         try {
           return resolveExpr(e, input);
@@ -159,6 +174,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       return resolveJoin(p, resolveExpr);
   }
 }
+
+const isGroupingCall = (e: Expr) => e.kind === "call" && (e.name === "__grouping_bit" || e.name === "__grouping_id");
 
 function named(e: Expr): Expr {
   if (e.kind === "attribute" || e.kind === "alias") return e;

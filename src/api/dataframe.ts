@@ -11,6 +11,7 @@ import { AnalysisException, IllegalArgumentException } from "../common/errors.js
 import { delayMs } from "../common/interval.js";
 import { formatCell, showString, showVerticalString } from "../common/show.js";
 import { type Attribute, alias, columnFromName, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
+import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { isStreamingPlan, type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { planOutput as outputOf } from "../runtime/query-execution.js";
 import { parseExpression } from "../sql/index.js";
@@ -175,6 +176,37 @@ export class DataFrame {
   }
   groupby(...cols: ColumnArgs): GroupedData {
     return this.groupBy(...cols);
+  }
+  /** Subtotals: GROUP BY ROLLUP(cols) — (a, b), (a), () — with NULL in rolled-up columns (`F.grouping` tells them apart). */
+  rollup(...cols: ColumnArgs): GroupedData {
+    return this.groupedBySets(rollupSets(flatCols(cols).map((c) => [toExpr(c)])));
+  }
+  /** Every combination: GROUP BY CUBE(cols). */
+  cube(...cols: ColumnArgs): GroupedData {
+    return this.groupedBySets(cubeSets(flatCols(cols).map((c) => [toExpr(c)])));
+  }
+  /** GROUP BY GROUPING SETS: `groupingSets([["a", "b"], ["a"], []], "a", "b")` (PySpark 4's groupingSets). */
+  groupingSets(sets: ColumnOrName[][], ...cols: ColumnArgs): GroupedData {
+    const shown = flatCols(cols).map(toExpr);
+    const exprs = [...shown];
+    const keys = exprs.map((e) => JSON.stringify(e));
+    const positions = sets.map((set) =>
+      set.map((c) => {
+        const e = toExpr(c);
+        let i = keys.indexOf(JSON.stringify(e));
+        if (i < 0) {
+          exprs.push(e);
+          keys.push(JSON.stringify(e));
+          i = exprs.length - 1;
+        }
+        return i;
+      }),
+    );
+    return new GroupedData(this, exprs, positions, shown);
+  }
+  private groupedBySets(sets: ExprSets): GroupedData {
+    const { exprs, sets: positions } = combineGroupingSets([sets]);
+    return new GroupedData(this, exprs, positions);
   }
   /** Global aggregate: `df.agg(F.sum("x"))`. */
   agg(...exprs: (Column | Column[])[]): DataFrame {

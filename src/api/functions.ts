@@ -72,6 +72,11 @@ export const collect_list = (c: ColumnOrName) => fn("collect_list", toExpr(c));
 export const collect_set = (c: ColumnOrName) => fn("collect_set", toExpr(c));
 export const sum_distinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(c)], true));
 
+/** 1 when `c` is rolled up (NULL because of ROLLUP / CUBE / GROUPING SETS) in this row, else 0. */
+export const grouping = (c: ColumnOrName) => fn("grouping", toExpr(c));
+/** The grouping set of this row as bits (column i of n rolled up: bit n-1-i); with columns, they must be the grouping columns in order. */
+export const grouping_id = (...cols: ColumnOrName[]) => fn("grouping_id", ...cols.map(toExpr));
+
 // ---- window functions (with .over(Window...))
 export const row_number = () => fn("row_number");
 export const rank = () => fn("rank");

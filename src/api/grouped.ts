@@ -1,5 +1,6 @@
 /**
- * GroupedData: the result of `groupBy(...)`; `agg`, `count`, `sum`, ... build the Aggregate.
+ * GroupedData: the result of `groupBy(...)`, `rollup(...)`, `cube(...)` or `groupingSets(...)`;
+ * `agg`, `count`, `sum`, ... build the Aggregate.
  * The grouping columns come first in the output, as in Spark.
  */
 import { alias, call, type Expr } from "../plan/expressions.js";
@@ -12,6 +13,10 @@ export class GroupedData {
   constructor(
     private readonly df: DataFrame,
     private readonly groupingExprs: readonly Expr[],
+    /** rollup / cube / groupingSets: each set as positions in `groupingExprs`. */
+    private readonly groupingSets: readonly (readonly number[])[] | null = null,
+    /** The grouping columns shown in the output (groupingSets: its `cols`, which a set may go beyond). */
+    private readonly shown: readonly Expr[] = groupingExprs,
   ) {}
 
   /** `agg(F.count("*"), F.sum("x"))`, or `agg({ x: "sum", y: "max" })` as in PySpark. */
@@ -22,7 +27,7 @@ export class GroupedData {
       else if (Array.isArray(e)) cols.push(...e.map((c) => c.expr));
       else for (const [c, fn] of Object.entries(e)) cols.push(alias(call(fn, [toExpr(c)]), `${fn}(${c})`));
     }
-    const plan = Plans.aggregate(this.groupingExprs, [...this.groupingExprs, ...cols], this.df.plan);
+    const plan = Plans.aggregate(this.groupingExprs, [...this.shown, ...cols], this.df.plan, this.groupingSets);
     return new (this.df.constructor as typeof DataFrame)(this.df.session, plan);
   }
   count(): DataFrame {

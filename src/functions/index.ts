@@ -11,6 +11,7 @@ import "./datetime.js";
 import "./aggregates.js";
 import "./windows.js";
 import "./window-functions.js";
+import "./grouping.js";
 import "./json.js";
 import "./csv.js";
 

@@ -61,6 +61,8 @@ const NEVER_NULL = new Set([
   "cume_dist",
   "grouping",
   "grouping_id",
+  "__grouping_bit",
+  "__grouping_id",
 ]);
 
 export function nullableOf(e: Expr): boolean {

@@ -60,6 +60,12 @@ export interface Aggregate {
   readonly groupingExprs: readonly Expr[];
   readonly aggregateExprs: readonly Expr[];
   readonly child: LogicalPlan;
+  /**
+   * GROUPING SETS / ROLLUP / CUBE before analysis: each set lists the positions in
+   * `groupingExprs` it groups by. The analyzer rewrites it into an Expand and a plain
+   * Aggregate (analyzer/grouping-sets.ts), so an analyzed plan has null here.
+   */
+  readonly groupingSets: readonly (readonly number[])[] | null;
 }
 export interface Join {
   readonly kind: "join";
@@ -175,12 +181,18 @@ export const Plans = {
   filter(condition: Expr, child: LogicalPlan): Filter {
     return f({ kind: "filter", condition, child });
   },
-  aggregate(groupingExprs: readonly Expr[], aggregateExprs: readonly Expr[], child: LogicalPlan): Aggregate {
+  aggregate(
+    groupingExprs: readonly Expr[],
+    aggregateExprs: readonly Expr[],
+    child: LogicalPlan,
+    groupingSets: readonly (readonly number[])[] | null = null,
+  ): Aggregate {
     return f({
       kind: "aggregate",
       groupingExprs: f([...groupingExprs]),
       aggregateExprs: f([...aggregateExprs]),
       child,
+      groupingSets: groupingSets ? f(groupingSets.map((s) => f([...s]))) : null,
     });
   },
   join(

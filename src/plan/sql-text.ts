@@ -114,12 +114,19 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
       break;
     case "nth_value":
-      if (args.length === 3) return `nth_value(${a[0]}, ${a[1]})`;
+      if (args.length === 3) {
+        const ignore = args[2]!.kind === "literal" && (args[2]!.value === true || args[2]!.value === 1);
+        return `nth_value(${a[0]}, ${a[1]})${ignore ? " ignore nulls" : ""}`;
+      }
       break;
     case "lag":
     case "lead":
       if (args.length === 4) return `${name}(${a.slice(0, 3).join(", ")})`;
       break;
+    case "__grouping_bit":
+      return `grouping(${a[2]})`;
+    case "__grouping_id":
+      return `grouping_id(${a.slice(1).join(", ")})`;
     case "row_number":
     case "rank":
     case "dense_rank":

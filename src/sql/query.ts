@@ -4,6 +4,7 @@
  * whole query (including UNIONs) → Sort (ORDER BY) → Limit.
  */
 import { columnRef, type Expr, type SortOrder, sortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
+import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import type { Cursor } from "./cursor.js";
 import { NAMED_WINDOW, NON_EXPR_KEYWORDS, readExpression, readNamedExpression, readWindowSpecBody } from "./expression.js";
@@ -110,14 +111,15 @@ function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
   if (cur.acceptKeyword("WHERE")) plan = Plans.filter(readExpression(cur), plan);
 
   let groups: Expr[] | null = null;
-  if (cur.acceptKeyword("GROUP", "BY")) groups = readGroupBy(cur, items);
+  let sets: number[][] | null = null;
+  if (cur.acceptKeyword("GROUP", "BY")) ({ exprs: groups, sets } = readGroupBy(cur, items));
   const having = cur.acceptKeyword("HAVING") ? readExpression(cur) : null;
   if (cur.isKeyword("QUALIFY")) throw cur.fail("[UNSUPPORTED_FEATURE] QUALIFY clauses are not supported.");
   const named = cur.acceptKeyword("WINDOW") ? readWindowClause(cur) : new Map<string, Spec>();
   items.splice(0, items.length, ...items.map((e) => substituteNamedWindows(cur, e, named)));
 
   // HAVING without GROUP BY makes the select a global aggregate, as in Spark.
-  if (groups !== null || having !== null) plan = Plans.aggregate(groups ?? [], items, plan);
+  if (groups !== null || having !== null) plan = Plans.aggregate(groups ?? [], items, plan, sets);
   else plan = Plans.project(items, plan);
   if (having !== null) plan = Plans.filter(having, plan);
   if (distinct) plan = Plans.distinct(plan);
@@ -162,22 +164,62 @@ function substituteNamedWindows(cur: Cursor, e: Expr, named: ReadonlyMap<string,
   });
 }
 
-const GROUPING_ANALYTICS = new Set(["ROLLUP", "CUBE", "GROUPING"]);
-
-function readGroupBy(cur: Cursor, items: readonly Expr[]): Expr[] {
-  const groups: Expr[] = [];
+/**
+ * GROUP BY: expressions (or select-list positions), ROLLUP(...), CUBE(...), GROUPING SETS(...),
+ * mixed (the cross product of each element's sets), or `... WITH ROLLUP | CUBE`. Plain
+ * expressions give `sets` null.
+ */
+function readGroupBy(cur: Cursor, items: readonly Expr[]): { exprs: Expr[]; sets: number[][] | null } {
+  const elements: ExprSets[] = [];
+  let analytics = false;
   do {
     const t = cur.peek();
-    if (t.kind === "ident" && GROUPING_ANALYTICS.has(t.value.toUpperCase()) && (cur.isOp("(", 1) || cur.isKeyword("SETS", 1))) {
-      throw cur.fail(`[UNSUPPORTED_FEATURE] GROUP BY ${t.value.toUpperCase()} is not supported.`);
+    const kw = t.kind === "ident" ? t.value.toUpperCase() : "";
+    if ((kw === "ROLLUP" || kw === "CUBE") && cur.isOp("(", 1)) {
+      cur.next();
+      const list = readGroupingList(cur);
+      elements.push(kw === "ROLLUP" ? rollupSets(list) : cubeSets(list));
+      analytics = true;
+      continue;
+    }
+    if (kw === "GROUPING" && cur.isKeyword("SETS", 1)) {
+      cur.next();
+      cur.next();
+      elements.push(readGroupingList(cur));
+      analytics = true;
+      continue;
     }
     const e = readExpression(cur);
-    groups.push(ordinalIndex(e) === null ? e : groupByOrdinal(cur, t, e, items));
+    elements.push([[ordinalIndex(e) === null ? e : groupByOrdinal(cur, t, e, items)]]);
   } while (cur.acceptOp(","));
   if (cur.isKeyword("WITH") && (cur.isKeyword("ROLLUP", 1) || cur.isKeyword("CUBE", 1))) {
-    throw cur.fail(`[UNSUPPORTED_FEATURE] GROUP BY ... WITH ${cur.peek(1).value.toUpperCase()} is not supported.`);
+    cur.next();
+    const rollup = cur.next().value.toUpperCase() === "ROLLUP";
+    if (analytics) throw cur.fail("[INVALID_SQL_SYNTAX] WITH ROLLUP / WITH CUBE cannot follow ROLLUP, CUBE or GROUPING SETS.");
+    const list = elements.map((el) => el[0]!);
+    return { ...combineGroupingSets([rollup ? rollupSets(list) : cubeSets(list)]) };
   }
-  return groups;
+  if (!analytics) return { exprs: elements.map((el) => el[0]![0]!), sets: null };
+  return combineGroupingSets(elements);
+}
+
+/** `( element, ... )` where an element is an expression or a parenthesized (possibly empty) column group. */
+function readGroupingList(cur: Cursor): Expr[][] {
+  cur.expectOp("(");
+  const out: Expr[][] = [];
+  do {
+    if (cur.acceptOp("(")) {
+      const group: Expr[] = [];
+      if (!cur.isOp(")")) {
+        do group.push(readExpression(cur));
+        while (cur.acceptOp(","));
+      }
+      cur.expectOp(")");
+      out.push(group);
+    } else out.push([readExpression(cur)]);
+  } while (cur.acceptOp(","));
+  cur.expectOp(")");
+  return out;
 }
 
 /** An integer literal in GROUP BY / ORDER BY is a 1-based position in the select list. */

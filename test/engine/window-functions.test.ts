@@ -136,7 +136,14 @@ describe("offset functions", () => {
       ],
     );
   });
-  it("lag/lead names show their offset and default as Spark's", () => {
+  it("lag/lead and nth_value names show their arguments as Spark's", () => {
+    assert.deepEqual(
+      s.sql("SELECT nth_value(x, 2) IGNORE NULLS OVER (ORDER BY v), lag(x) IGNORE NULLS OVER (ORDER BY v) FROM wt").columns,
+      [
+        "nth_value(x, 2) ignore nulls OVER (ORDER BY v ASC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)",
+        "lag(x, 1, NULL) OVER (ORDER BY v ASC NULLS FIRST ROWS BETWEEN -1 FOLLOWING AND -1 FOLLOWING)",
+      ],
+    );
     const w = Window.orderBy("v");
     assert.deepEqual(t.select(F.lag("v").over(w), F.lead("v", 2, 0).over(w)).columns, [
       "lag(v, 1, NULL) OVER (ORDER BY v ASC NULLS FIRST ROWS BETWEEN -1 FOLLOWING AND -1 FOLLOWING)",

@@ -83,8 +83,17 @@ describe("WHERE, GROUP BY, HAVING", () => {
       Plans.filter(op(">", op("sum", col("v")), int(0)), Plans.aggregate([], [op("sum", col("v"))], table("t"))),
     );
   });
-  it("rejects grouping analytics", () => {
-    parseFails(() => parseQuery("SELECT a FROM t GROUP BY ROLLUP(a)"), "GROUP BY ROLLUP is not supported", 25);
+  it("reads ROLLUP, CUBE, GROUPING SETS, mixed elements and WITH ROLLUP as grouping sets over distinct expressions", () => {
+    const a = col("a");
+    const b = col("b");
+    const agg = (groups: Expr[], sets: number[][]) => Plans.aggregate(groups, [a], table("t"), sets);
+    expectPlan("SELECT a FROM t GROUP BY ROLLUP(a, b)", agg([a, b], [[0, 1], [0], []]));
+    expectPlan("SELECT a FROM t GROUP BY a, b WITH ROLLUP", agg([a, b], [[0, 1], [0], []]));
+    expectPlan("SELECT a FROM t GROUP BY CUBE(a, b)", agg([a, b], [[0, 1], [0], [1], []]));
+    expectPlan("SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, ())", agg([a, b], [[0, 1], [0], []]));
+    expectPlan("SELECT a FROM t GROUP BY a, ROLLUP(b)", agg([a, b], [[0, 1], [0]]));
+    expectPlan("SELECT a FROM t GROUP BY ROLLUP((a, b))", agg([a, b], [[0, 1], []]));
+    parseFails(() => parseQuery("SELECT a FROM t GROUP BY ROLLUP(a) WITH CUBE"), "cannot follow ROLLUP", 44);
   });
 });
 
