@@ -85,6 +85,16 @@ export function typeString(dt: Any): string {
   return String(dt);
 }
 
+/** The case's `batch` transform of a foreachBatch DataFrame (as spark_runner.py's transform_batch). */
+async function transformBatch(def: CaseDef, bdf: Any, session: Any, mod: ArusModule): Promise<Any> {
+  const tr = def.batch!;
+  if (tr.sql) {
+    bdf.createOrReplaceTempView("batch");
+    return session.sql(tr.sql);
+  }
+  return await tr.arus!({ df: bdf, inputs: {}, F: mod.functions, T: mod.types, Window: (mod as Any).Window, session });
+}
+
 function schemaOf(df: Any): { name: string; type: string; nullable: boolean }[] {
   const fields: Any[] = df.schema?.fields ?? [];
   return fields.map((f: Any) => ({ name: f.name, type: typeString(f.dataType ?? f.type), nullable: f.nullable !== false }));
@@ -220,6 +230,7 @@ async function runQuery(
       w = w.foreachBatch(async (bdf: Any, batchId: Any) => {
         const id = Number(batchId);
         if (id >= limit) return;
+        if (def.batch) bdf = await transformBatch(def, bdf, session, mod);
         const schema = schemaOf(bdf);
         if (!out.schema) out.schema = schema;
         const rows: unknown[] = await bdf.collect();

@@ -63,6 +63,20 @@ export interface ArusContext {
 // biome-ignore lint/suspicious/noExplicitAny: engine API types are not available yet
 export type ArusQuery = (ctx: ArusContext) => any;
 
+/**
+ * A transform of each micro-batch's DataFrame inside `foreachBatch`, before its rows are
+ * collected: batch-only features (window functions, ...) run where Spark users run them.
+ * `sql` runs in both engines over the batch registered as the temp view `batch`; otherwise
+ * `pyspark` (an expression over `df`, `spark`, `F`, `T`, `Window`, or source defining
+ * `def transform(spark, df)`) and `arus` (gets `{ df, F, T, Window, session }`).
+ */
+export interface BatchTransform {
+  sql?: string;
+  pyspark?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: engine API types are not available yet
+  arus?: (ctx: ArusContext & { Window: any }) => any;
+}
+
 export interface CompareOptions {
   /** Column paths (`col` or `col.field`) whose arrays are compared as multisets (e.g. `collect_set` output, whose order is a hash order). */
   unorderedArrays?: string[];
@@ -98,6 +112,8 @@ export interface CaseDef {
   sql?: string;
   /** The arus query. */
   arus?: ArusQuery;
+  /** Transform each micro-batch inside foreachBatch (see BatchTransform). */
+  batch?: BatchTransform;
   /** Extra session confs for this case (on top of local[1], shuffle partitions 1, UTC). */
   confs?: Record<string, string>;
   /** Input-batch indexes before which the query is stopped and restarted on the same checkpoint. */
@@ -125,6 +141,8 @@ export interface CaseSpec {
   console: { numRows: number; truncate: boolean | number } | null;
   expectError: string | null;
   compare: CompareOptions;
+  /** Only when the case has one (keeps every other spec, and its cache hash, unchanged). */
+  batch?: { sql: string | null; pyspark: string | null };
 }
 
 export function defineCase(def: CaseDef): CaseDef {
@@ -219,5 +237,11 @@ export function toSpec(id: string, def: CaseDef): CaseSpec {
     console: c ? { numRows: c.numRows ?? 20, truncate: c.truncate ?? true } : null,
     expectError: def.expectError ?? null,
     compare: def.compare ?? {},
+    ...(def.batch ? { batch: batchSpec(id, def.batch) } : {}),
   };
+}
+
+function batchSpec(id: string, b: BatchTransform): { sql: string | null; pyspark: string | null } {
+  if (!b.sql && !(b.pyspark && b.arus)) throw new Error(`${id}: batch needs sql, or pyspark and arus`);
+  return { sql: b.sql ?? null, pyspark: b.sql ? null : (b.pyspark ?? null) };
 }

@@ -326,6 +326,25 @@ def build_query(spark, spec: dict, dfs: list):
     return eval(compile("(" + src + "\n)", f"<{spec['id']}>", "eval"), ns)
 
 
+def transform_batch(spec: dict, bdf):
+    """The case's `batch` transform of a foreachBatch DataFrame (its own session: temp views live there)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    tr = spec["batch"]
+    spark = bdf.sparkSession
+    if tr.get("sql"):
+        bdf.createOrReplaceTempView("batch")
+        return spark.sql(tr["sql"])
+    src = textwrap.dedent(tr["pyspark"]).strip()
+    ns = {"spark": spark, "F": F, "T": T, "Window": Window, "df": bdf}
+    if "def transform" in src:
+        exec(compile(src, f"<{spec['id']} batch>", "exec"), ns)
+        return ns["transform"](spark, bdf)
+    return eval(compile("(" + src + "\n)", f"<{spec['id']} batch>", "eval"), ns)
+
+
 def new_result() -> dict:
     return {"batches": {}, "batch_ids": [], "schema": None, "progress": [], "console": "", "phase": None}
 
@@ -355,6 +374,8 @@ def run_query(host: SparkHost, spec: dict, base: str, sink: str, result: dict) -
     def on_batch(bdf, bid):
         if limit is not None and bid >= limit:
             return
+        if spec.get("batch"):
+            bdf = transform_batch(spec, bdf)
         schema = bdf.schema
         if result["schema"] is None:
             result["schema"] = schema_json(schema)

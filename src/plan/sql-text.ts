@@ -127,10 +127,12 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `grouping(${a[2]})`;
     case "__grouping_id":
       return `grouping_id(${a.slice(1).join(", ")})`;
-    case "row_number":
+    // Spark's RankLike prints its name in capitals.
     case "rank":
     case "dense_rank":
     case "percent_rank":
+      return `${name.toUpperCase()}()`;
+    case "row_number":
     case "cume_dist":
     case "grouping_id":
       return `${name}(${a.join(", ")})`;
