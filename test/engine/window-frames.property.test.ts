@@ -16,6 +16,10 @@ interface R {
   k: number;
   o: number | null;
   x: number | null;
+  /** A DOUBLE whose sums depend on the order of addition (the engine must fold as Spark does). */
+  d: number | null;
+  /** A STRING (min / max through the general segment tree). */
+  t: string | null;
 }
 interface Spec {
   type: "rows" | "range";
@@ -41,10 +45,11 @@ const rowsArb = fc
       k: fc.integer({ min: 0, max: 2 }),
       o: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null, freq: 5 }),
       x: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 4 }),
+      d: fc.option(fc.constantFrom(0.1, 0.2, 0.3, 1e16, -1e16, 2.5, -0.7, 1 / 3), { nil: null, freq: 4 }),
     }),
     { minLength: 1, maxLength: 30 },
   )
-  .map((rs) => rs.map((r, id) => ({ id, ...r })));
+  .map((rs) => rs.map((r, id) => ({ id, ...r, t: r.x === null ? null : `s${r.x + 100}` })));
 
 /** The window's ordering on o (NULL first or last), ties by input order as the engine keeps them. */
 function cmpO(spec: Spec, a: number | null, b: number | null): number {
@@ -76,6 +81,13 @@ function reference(rows: R[], spec: Spec): Map<number, Record<string, unknown>> 
       const f = frameOf(spec, part, i);
       const xs = f.map((r) => r.x).filter((x): x is number => x !== null);
       const nonNull = f.filter((r) => r.x !== null);
+      const ds = f.map((r) => r.d).filter((d): d is number => d !== null);
+      const ts = f
+        .map((r) => r.t)
+        .filter((t): t is string => t !== null)
+        .sort();
+      // Spark adds a frame's rows in order, starting from 0.
+      const dsum = ds.reduce((a, b) => a + b, 0);
       out.set(row.id, {
         s: xs.length ? xs.reduce((a, b) => a + b, 0) : null,
         n: xs.length,
@@ -87,6 +99,11 @@ function reference(rows: R[], spec: Spec): Map<number, Record<string, unknown>> 
         lnn: nonNull.length ? nonNull[nonNull.length - 1]!.x : null,
         n2: f.length >= 2 ? f[1]!.x : null,
         n2nn: nonNull.length >= 2 ? nonNull[1]!.x : null,
+        ds: ds.length ? dsum : null,
+        da: ds.length ? dsum / ds.length : null,
+        dmx: ds.length ? Math.max(...ds) : null,
+        tmn: ts.length ? ts[0] : null,
+        tmx: ts.length ? ts[ts.length - 1] : null,
       });
     });
   }
@@ -97,7 +114,7 @@ describe("aggregates over window frames", () => {
   it("equal a naive per-row reference for ROWS and RANGE frames with ties and NULLs", async () => {
     await fc.assert(
       fc.asyncProperty(rowsArb, specArb, async (rows, spec) => {
-        const df = s.createDataFrame(rows, "id INT, k INT, o INT, x INT");
+        const df = s.createDataFrame(rows, "id INT, k INT, o INT, x INT, d DOUBLE, t STRING");
         const o = spec.asc
           ? spec.nullsFirst
             ? F.col("o").asc_nulls_first()
@@ -122,6 +139,11 @@ describe("aggregates over window frames", () => {
             F.last("x", true).over(w).alias("lnn"),
             F.nth_value("x", 2).over(w).alias("n2"),
             F.nth_value("x", 2, true).over(w).alias("n2nn"),
+            F.sum("d").over(w).alias("ds"),
+            F.avg("d").over(w).alias("da"),
+            F.max("d").over(w).alias("dmx"),
+            F.min("t").over(w).alias("tmn"),
+            F.max("t").over(w).alias("tmx"),
           )
           .collect();
         const want = reference(rows, spec);

@@ -13,14 +13,60 @@ import { toAttribute, typeOf } from "../../functions/typing.js";
 import type { Attribute, Call, Expr, SortOrder, WindowExpr } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import { bindIndex, compileExpr } from "../compile.js";
-import { frameAggregate } from "../frame-aggregate.js";
+import { type Frames, frameAggregate } from "../frame-aggregate.js";
+import { countFrames, extremumFrames, sumFrames } from "../frame-kernels.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { keyComparators } from "./sort.js";
 import { frameBounds, offsetValues, positionalValues, rankingValues, type WindowLayout, windowLayout } from "./window-functions.js";
 
+/** The typed-array kernels of ../frame-kernels.ts for count / sum / avg / min / max of a numeric column, or null. */
+function numericFrames(name: string, inputs: readonly Vector[], n: number, frames: Frames, L: WindowLayout): Vector | null {
+  switch (name) {
+    case "count":
+      return countFrames(inputs, n, frames);
+    case "sum":
+      return sumFrames(inputs[0]!, n, frames, false);
+    case "avg":
+    case "mean":
+      return sumFrames(inputs[0]!, n, frames, true);
+    case "min":
+      return extremumFrames(inputs[0]!, n, frames, L.partStart, -1);
+    case "max":
+      return extremumFrames(inputs[0]!, n, frames, L.partStart, 1);
+    default:
+      return null;
+  }
+}
+
 const literalOf = (e: Expr | undefined): unknown => (e?.kind === "literal" ? e.value : undefined);
 const isTrue = (v: unknown) => v === true || v === 1;
+
+/**
+ * Row order of the window: partitions by a counting sort on the partition number (rows keep
+ * their input order inside it), then each partition sorted by the ORDER BY comparators
+ * (ties keep input order).
+ */
+function windowOrder(part: Int32Array, cmps: readonly ((a: number, b: number) => number)[], n: number): Int32Array {
+  let parts = 0;
+  for (let i = 0; i < n; i++) if (part[i]! >= parts) parts = part[i]! + 1;
+  const start = new Int32Array(parts + 1);
+  for (let i = 0; i < n; i++) start[part[i]! + 1]!++;
+  for (let p = 0; p < parts; p++) start[p + 1]! += start[p]!;
+  const order = new Int32Array(n);
+  const fill = start.slice(0, parts);
+  for (let i = 0; i < n; i++) order[fill[part[i]!]!++] = i;
+  if (cmps.length === 0) return order;
+  const cmp = (a: number, b: number): number => {
+    for (const c of cmps) {
+      const r = c(a, b);
+      if (r !== 0) return r;
+    }
+    return a - b;
+  };
+  for (let p = 0; p < parts; p++) if (start[p + 1]! - start[p]! > 1) order.subarray(start[p]!, start[p + 1]!).sort(cmp);
+  return order;
+}
 
 export class WindowExec implements PhysicalOperator {
   readonly name = "Window";
@@ -63,17 +109,7 @@ export class WindowExec implements PhysicalOperator {
       );
     } else part = new Int32Array(n);
     const keys = this.orderBy.map((o) => evalOn(all, o.child));
-    const cmps = keyComparators(keys, this.orderBy);
-    const order = Array.from({ length: n }, (_, i) => i);
-    order.sort((a, b) => {
-      const d = part[a]! - part[b]!;
-      if (d !== 0) return d;
-      for (const c of cmps) {
-        const r = c(a, b);
-        if (r !== 0) return r;
-      }
-      return a - b;
-    });
+    const order = windowOrder(part, keyComparators(keys, this.orderBy), n);
     const sorted = takeBatch(all, order);
     const sortedKeys = keys.map((k) => take(k, order));
     const sortedCmps = keyComparators(sortedKeys, this.orderBy);
@@ -121,6 +157,8 @@ export class WindowExec implements PhysicalOperator {
     const resultType = typeOf(fn);
     const literals = fn.args.map(literalOf);
     const inputs = fn.args.map(evalArg);
+    const fast = numericFrames(fn.name, inputs, n, frames, L);
+    if (fast) return fast;
     return frameAggregate(() => agg.create(argTypes, resultType, false, literals), inputs, n, frames, L.partition, L.partStart, L.partEnd);
   }
 
