@@ -137,6 +137,14 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
           throw err;
         }
       };
+      for (const o of p.orders) {
+        if (hasWindow(o)) {
+          throw new AnalysisException(
+            "UNSUPPORTED_FEATURE",
+            `[UNSUPPORTED_FEATURE] A window function in ORDER BY (${exprToSql(o.child)}) is not supported in arus; select it as a column and order by that column.`,
+          );
+        }
+      }
       const orders = p.orders.map(tryResolve);
       if (orders.every((o) => o !== null)) return Plans.sort(orders as SortOrder[], p.child);
       return resolveSortWithHiddenColumns(p.orders, p.child);

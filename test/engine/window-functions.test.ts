@@ -418,3 +418,28 @@ describe("the foreachBatch upsert recipe", () => {
     );
   });
 });
+
+describe("plans", () => {
+  it("explain shows one Window node per specification, as Spark's", () => {
+    const df = u.select(
+      "k",
+      F.row_number().over(Window.partitionBy("k").orderBy("i")).alias("rn"),
+      F.sum("x").over(Window.partitionBy("k")).alias("s"),
+    );
+    const text = df.explainString();
+    assert.match(
+      text,
+      /Window \[row_number\(\) windowspecdefinition\(k, i ASC NULLS FIRST, specifiedwindowframe\(RowFrame, unboundedpreceding\$\(\), currentrow\$\(\)\)\) AS rn\], \[k\], \[i ASC NULLS FIRST\]/,
+    );
+    assert.match(
+      text,
+      /Window \[sum\(x\) windowspecdefinition\(k, specifiedwindowframe\(RowFrame, unboundedpreceding\$\(\), unboundedfollowing\$\(\)\)\) AS s\], \[k\], \[\]/,
+    );
+  });
+  it("a window function in ORDER BY is refused with a clear message", () => {
+    assert.throws(
+      () => s.sql("SELECT * FROM wu ORDER BY row_number() OVER (ORDER BY i)"),
+      /window function in ORDER BY .* select it as a column/,
+    );
+  });
+});

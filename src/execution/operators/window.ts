@@ -39,6 +39,13 @@ function numericFrames(name: string, inputs: readonly Vector[], n: number, frame
   }
 }
 
+function frameDebugText(w: WindowExpr): string {
+  const f = w.frame!;
+  const b = (v: number | null, lower: boolean) =>
+    v === null ? (lower ? "unboundedpreceding$()" : "unboundedfollowing$()") : v === 0 ? "currentrow$()" : String(v);
+  return `specifiedwindowframe(${f.type === "rows" ? "RowFrame" : "RangeFrame"}, ${b(f.lower, true)}, ${b(f.upper, false)})`;
+}
+
 const literalOf = (e: Expr | undefined): unknown => (e?.kind === "literal" ? e.value : undefined);
 const isTrue = (v: unknown) => v === true || v === 1;
 
@@ -163,6 +170,12 @@ export class WindowExec implements PhysicalOperator {
   }
 
   describe(): string {
-    return `[${this.windowExprs.map(exprToSql).join(", ")}], [${this.partitionBy.map(exprToSql).join(", ")}], [${this.orderBy.map(exprToSql).join(", ")}]`;
+    // Spark's: [fn windowspecdefinition(keys, orders, frame) AS name], [partition], [order].
+    const item = (e: Expr) => {
+      const w = (e.kind === "alias" ? e.child : e) as WindowExpr;
+      const spec = [...w.partitionBy.map(exprToSql), ...w.orderBy.map(exprToSql), frameDebugText(w)].join(", ");
+      return `${exprToSql(w.fn)} windowspecdefinition(${spec})${e.kind === "alias" ? ` AS ${e.name}` : ""}`;
+    };
+    return `[${this.windowExprs.map(item).join(", ")}], [${this.partitionBy.map(exprToSql).join(", ")}], [${this.orderBy.map(exprToSql).join(", ")}]`;
   }
 }
