@@ -123,12 +123,20 @@ function checkFrame(e: WindowExpr, frame: WindowFrame): void {
     );
   }
   const t = typeOf(e.orderBy[0]!.child);
-  if (t.kind !== "int" && t.kind !== "bigint" && t.kind !== "double") {
+  const fits = frame.intervalBounds
+    ? t.kind === "timestamp" || t.kind === "date"
+    : t.kind === "int" || t.kind === "bigint" || t.kind === "double" || t.kind === "date";
+  if (!fits) {
+    const boundType = frame.intervalBounds ? "INTERVAL DAY TO SECOND" : frame.numericBounds ? "BIGINT" : "INT";
     throw mismatch(
       "RANGE_FRAME_INVALID_TYPE",
       spec,
-      `The data type "${sqlTypeName(t)}" used in the order specification does not support the data type "INT" which is used in the range frame (arus supports value boundaries over INT, BIGINT and DOUBLE order keys).`,
+      `The data type "${sqlTypeName(t)}" used in the order specification does not support the data type "${boundType}" which is used in the range frame.`,
     );
+  }
+  const wholeDays = (v: number | null) => v === null || v % 86_400_000_000 === 0;
+  if (frame.intervalBounds && t.kind === "date" && !(wholeDays(lower) && wholeDays(upper))) {
+    throw mismatch("RANGE_FRAME_INVALID_TYPE", spec, "A range frame over a DATE order key takes whole days (INTERVAL n DAYS).");
   }
 }
 

@@ -103,6 +103,10 @@ export interface WindowFrame {
    * `-1 FOLLOWING`; SQL's `1 PRECEDING` prints as written.
    */
   readonly numericBounds?: boolean;
+  /** RANGE value bounds written as INTERVALs (`INTERVAL 7 DAYS PRECEDING`): `lower`/`upper` are microseconds. */
+  readonly intervalBounds?: boolean;
+  /** The unit the INTERVAL bounds were written in (how Spark prints them: `INTERVAL '7' DAY`). */
+  readonly intervalUnit?: "DAY" | "HOUR" | "MINUTE" | "SECOND";
 }
 /**
  * `fn OVER (PARTITION BY ... ORDER BY ... frame)`. The partition and order expressions are

@@ -61,10 +61,23 @@ export function windowSpecSql(e: Pick<WindowExpr, "partitionBy" | "orderBy" | "f
   return `(${parts.join(" ")})`;
 }
 
+const UNIT_MICROS = { DAY: 86_400_000_000, HOUR: 3_600_000_000, MINUTE: 60_000_000, SECOND: 1_000_000 } as const;
+
+/** A day-time interval in one unit as Spark prints it: `INTERVAL '7' DAY`, `INTERVAL '05' MINUTE`, `INTERVAL '01.5' SECOND`. */
+function intervalSql(micros: number, written?: keyof typeof UNIT_MICROS): string {
+  const unit = written ?? (["DAY", "HOUR", "MINUTE", "SECOND"] as const).find((u) => micros % UNIT_MICROS[u] === 0) ?? "SECOND";
+  const whole = Math.trunc(micros / UNIT_MICROS[unit]);
+  const rest = micros - whole * UNIT_MICROS[unit];
+  let text = unit === "DAY" ? String(whole) : String(whole).padStart(2, "0");
+  if (rest !== 0) text += `.${String(rest).padStart(6, "0").replace(/0+$/, "")}`;
+  return `INTERVAL '${text}' ${unit}`;
+}
+
 export function frameSql(f: WindowFrame): string {
   const bound = (v: number | null, lower: boolean): string => {
     if (v === null) return lower ? "UNBOUNDED PRECEDING" : "UNBOUNDED FOLLOWING";
     if (v === 0) return "CURRENT ROW";
+    if (f.intervalBounds) return `${intervalSql(Math.abs(v), f.intervalUnit)} ${v < 0 ? "PRECEDING" : "FOLLOWING"}`;
     if (f.numericBounds || v > 0) return `${v} FOLLOWING`;
     return `${-v} PRECEDING`;
   };

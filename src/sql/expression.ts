@@ -430,11 +430,21 @@ export function readWindowSpecBody(cur: Cursor): Pick<WindowExpr, "partitionBy" 
   let frame: WindowFrame | null = null;
   if (cur.isKeyword("ROWS") || cur.isKeyword("RANGE")) {
     const type = cur.next().value.toLowerCase() as "rows" | "range";
+    const bounds: FrameBound[] = [];
     if (cur.acceptKeyword("BETWEEN")) {
-      const lower = readFrameBound(cur, true);
+      bounds.push(readFrameBound(cur, true));
       cur.expectKeyword("AND");
-      frame = { type, lower, upper: readFrameBound(cur, false) };
-    } else frame = { type, lower: readFrameBound(cur, true), upper: 0 };
+      bounds.push(readFrameBound(cur, false));
+    } else bounds.push(readFrameBound(cur, true), { value: 0, interval: false });
+    const [lo, hi] = bounds as [FrameBound, FrameBound];
+    const intervals = bounds.filter((b) => b.interval).length;
+    const numbers = bounds.filter((b) => b.value !== null && b.value !== 0 && !b.interval).length;
+    if (intervals > 0 && numbers > 0) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot mix INTERVAL and numeric bounds.");
+    const unit = bounds.find((b) => b.unit)?.unit;
+    frame =
+      intervals > 0
+        ? { type, lower: lo.value, upper: hi.value, intervalBounds: true, ...(unit ? { intervalUnit: unit } : {}) }
+        : { type, lower: lo.value, upper: hi.value };
   }
   return { partitionBy, orderBy, frame };
 }
@@ -453,8 +463,32 @@ function readWindowSortItem(cur: Cursor): SortOrder {
   return sortOrder(e, ascending, nullsFirst);
 }
 
-/** UNBOUNDED PRECEDING/FOLLOWING (null), CURRENT ROW (0), `n PRECEDING` (-n), `n FOLLOWING` (n). */
-function readFrameBound(cur: Cursor, lower: boolean): number | null {
+interface FrameBound {
+  readonly value: number | null;
+  /** Written as an INTERVAL: `value` is microseconds. */
+  readonly interval: boolean;
+  /** The INTERVAL's one unit, when it was written with one (`INTERVAL 7 DAYS`). */
+  readonly unit?: "DAY" | "HOUR" | "MINUTE" | "SECOND";
+}
+
+const FRAME_UNITS: Readonly<Record<string, "DAY" | "HOUR" | "MINUTE" | "SECOND">> = {
+  DAY: "DAY",
+  DAYS: "DAY",
+  HOUR: "HOUR",
+  HOURS: "HOUR",
+  MINUTE: "MINUTE",
+  MINUTES: "MINUTE",
+  SECOND: "SECOND",
+  SECONDS: "SECOND",
+};
+
+/** UNBOUNDED PRECEDING/FOLLOWING (null), CURRENT ROW (0), `n PRECEDING` (-n), `n FOLLOWING` (n), `INTERVAL ... PRECEDING`. */
+function readFrameBound(cur: Cursor, lower: boolean): FrameBound {
+  const b = readFrameBoundValue(cur, lower);
+  return typeof b === "object" && b !== null ? b : { value: b, interval: false };
+}
+
+function readFrameBoundValue(cur: Cursor, lower: boolean): number | null | FrameBound {
   const at = cur.peek();
   if (cur.acceptKeyword("UNBOUNDED")) {
     if (cur.acceptKeyword("PRECEDING")) {
@@ -466,14 +500,24 @@ function readFrameBound(cur: Cursor, lower: boolean): number | null {
     return null;
   }
   if (cur.acceptKeyword("CURRENT", "ROW")) return 0;
+  const from = cur.index;
   const e = readBitOr(cur);
+  const units = cur.tokens
+    .slice(from, cur.index)
+    .map((t) => (t.kind === "ident" ? FRAME_UNITS[t.value.toUpperCase()] : undefined))
+    .filter((u) => u !== undefined);
   const v = e.kind === "literal" && typeof e.value === "number" ? e.value : null;
   if (v === null) {
-    throw cur.fail("[UNSUPPORTED_FEATURE] Window frame bounds must be numeric literals (n PRECEDING / n FOLLOWING) in arus.", at);
+    throw cur.fail(
+      "[UNSUPPORTED_FEATURE] Window frame bounds must be numeric or INTERVAL literals (n PRECEDING / n FOLLOWING) in arus.",
+      at,
+    );
   }
-  if (cur.acceptKeyword("PRECEDING")) return -v;
+  const interval = e.kind === "literal" && e.type.kind === "interval";
+  const unit = interval && units.length === 1 ? { unit: units[0]! } : {};
+  if (cur.acceptKeyword("PRECEDING")) return { value: -v, interval, ...unit };
   cur.expectKeyword("FOLLOWING");
-  return v;
+  return { value: v, interval, ...unit };
 }
 
 function readCast(cur: Cursor, isTry = false): Expr {

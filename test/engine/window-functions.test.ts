@@ -443,3 +443,61 @@ describe("plans", () => {
     );
   });
 });
+
+describe("RANGE frames over time", () => {
+  const ev = s
+    .createDataFrame(
+      [
+        { ts: new Date("2024-01-01T00:00:00Z"), d: "2024-01-01", v: 1 },
+        { ts: new Date("2024-01-01T00:00:05Z"), d: "2024-01-02", v: 2 },
+        { ts: new Date("2024-01-01T00:00:12Z"), d: "2024-01-04", v: 3 },
+        { ts: null, d: null, v: 4 },
+      ],
+      "ts TIMESTAMP, d STRING, v INT",
+    )
+    .selectExpr("ts", "cast(d AS DATE) d", "v");
+  ev.createOrReplaceTempView("wev");
+  it("INTERVAL bounds over a TIMESTAMP key, named as Spark names them", async () => {
+    const df = s.sql(
+      "SELECT v, count(*) OVER (ORDER BY ts RANGE BETWEEN INTERVAL 10 SECONDS PRECEDING AND CURRENT ROW), sum(v) OVER (ORDER BY ts DESC RANGE BETWEEN CURRENT ROW AND INTERVAL '1' MINUTE FOLLOWING) FROM wev",
+    );
+    assert.deepEqual(df.columns.slice(1), [
+      "count(1) OVER (ORDER BY ts ASC NULLS FIRST RANGE BETWEEN INTERVAL '10' SECOND PRECEDING AND CURRENT ROW)",
+      "sum(v) OVER (ORDER BY ts DESC NULLS LAST RANGE BETWEEN CURRENT ROW AND INTERVAL '01' MINUTE FOLLOWING)",
+    ]);
+    const rows = (await df.collect()).map((r) => Object.values(r)).sort((a, b) => Number(a[0]) - Number(b[0]));
+    // DESC: FOLLOWING rows have earlier timestamps.
+    assert.deepEqual(rows, [
+      [1, 1, 1],
+      [2, 2, 3],
+      [3, 2, 6],
+      [4, 1, 4],
+    ]);
+  });
+  it("a DATE key takes whole-day INTERVAL bounds or day counts", async () => {
+    const rows = await s
+      .sql(
+        "SELECT v, sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 1 DAY PRECEDING AND CURRENT ROW) a, sum(v) OVER (ORDER BY d RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) b FROM wev",
+      )
+      .collect();
+    assert.deepEqual(
+      rows.map((r) => [r.v, r.a, r.b]).sort((x, y) => Number(x[0]) - Number(y[0])),
+      [
+        [1, 1, 1],
+        [2, 3, 3],
+        [3, 3, 5],
+        [4, 4, 4],
+      ],
+    );
+    assert.throws(
+      () => s.sql("SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 1 HOUR PRECEDING AND CURRENT ROW) FROM wev"),
+      /whole days/,
+    );
+  });
+  it("a TIMESTAMP key refuses plain numbers, as Spark", () => {
+    assert.throws(
+      () => ev.select(F.sum("v").over(Window.orderBy("ts").rangeBetween(-10, 0))),
+      /\[DATATYPE_MISMATCH.RANGE_FRAME_INVALID_TYPE\] .* The data type "TIMESTAMP" used in the order specification does not support the data type "BIGINT"/,
+    );
+  });
+});

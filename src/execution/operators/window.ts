@@ -39,6 +39,8 @@ function numericFrames(name: string, inputs: readonly Vector[], n: number, frame
   }
 }
 
+const days = (micros: number | null) => (micros === null ? null : micros / 86_400_000_000);
+
 function frameDebugText(w: WindowExpr): string {
   const f = w.frame!;
   const b = (v: number | null, lower: boolean) =>
@@ -147,7 +149,10 @@ export class WindowExec implements PhysicalOperator {
         return offsetValues(evalArg(fn.args[0]!), evalArg(fn.args[2]!), fn.name === "lag" ? -off : off, isTrue(literalOf(fn.args[3])), L);
       }
     }
-    const frames = frameBounds(frame, L, keys[0] ?? null, this.orderBy[0] ?? null);
+    // INTERVAL bounds are microseconds; a DATE key counts days.
+    const perDay = frame.intervalBounds && keys[0]?.type.kind === "date";
+    const scaled = perDay ? { ...frame, lower: days(frame.lower), upper: days(frame.upper) } : frame;
+    const frames = frameBounds(scaled, L, keys[0] ?? null, this.orderBy[0] ?? null);
     switch (fn.name) {
       case "nth_value":
         return positionalValues(evalArg(fn.args[0]!), frames, Number(literalOf(fn.args[1])), false, isTrue(literalOf(fn.args[2])), n);
