@@ -419,6 +419,25 @@ describe("the foreachBatch upsert recipe", () => {
   });
 });
 
+describe("partitions", () => {
+  it("-0.0 and 0.0 are one partition, NULL keys another, as in Spark's grouping", async () => {
+    const z = s.createDataFrame(
+      [
+        { k: 0.0, v: 1 },
+        { k: -0.0, v: 2 },
+        { k: null, v: 3 },
+      ],
+      "k DOUBLE, v INT",
+    );
+    const rows = await z.select("v", F.count("*").over(Window.partitionBy("k")).alias("n")).collect();
+    assert.deepEqual(rows.map((r) => [r.v, r.n]).sort(), [
+      [1, 2],
+      [2, 2],
+      [3, 1],
+    ]);
+  });
+});
+
 describe("plans", () => {
   it("explain shows one Window node per specification, as Spark's", () => {
     const df = u.select(

@@ -112,6 +112,7 @@ export class WindowExec implements PhysicalOperator {
     let part: Int32Array;
     if (this.partitionBy.length > 0) {
       const gi = new GroupIndex(this.partitionBy.map(typeOf));
+      // GroupIndex keys -0.0 and 0.0 alike (Spark's NormalizeFloatingNumbers).
       part = gi.assign(
         this.partitionBy.map((p) => evalOn(all, p)),
         n,
