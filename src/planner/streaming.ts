@@ -13,13 +13,18 @@ import { AggregationSpec } from "../execution/aggregation.js";
 import { compilePredicate } from "../execution/compile.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { FilterExec } from "../execution/operators/basic.js";
-import { StatefulAggregateExec } from "../execution/stateful/aggregate.js";
-import { ColumnarAggregateExec } from "../execution/stateful/columnar-aggregate.js";
+import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
+import type { AggregationBackend } from "../execution/stateful/aggregation-backend.js";
 import { ColumnarAggregation } from "../execution/stateful/columnar-aggregation.js";
+import { ColumnarBackend } from "../execution/stateful/columnar-backend.js";
+import { eventTimeKeyIndex } from "../execution/stateful/common.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { StreamingLimitExec } from "../execution/stateful/limit.js";
+import { type PaneShape, paneShapeOf } from "../execution/stateful/pane-aggregation.js";
+import { RowStoreBackend } from "../execution/stateful/row-backend.js";
 import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
 import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
+import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 import { WatermarkExec } from "../execution/stateful/watermark.js";
 import type { EvalContext } from "../functions/index.js";
 import { type Attribute, call, type Expr } from "../plan/expressions.js";
@@ -94,6 +99,8 @@ export interface StreamingPlanOptions {
   readonly columnarAggregation?: boolean;
   /** arus.state.aggregation.panes: sliding windows of a columnar aggregation aggregate by panes first. */
   readonly paneAggregation?: boolean;
+  /** arus.state.threads: more than 1 puts columnar aggregation state on that many state threads. */
+  readonly stateThreads?: number;
 }
 
 export function planStreaming(
@@ -143,7 +150,7 @@ export function planStreaming(
           const child = planChild(p.child);
           const exec = session
             ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child)
-            : streamingAggregate(id, p, child, hasWatermark, options);
+            : streamingAggregate(id, p, child, options);
           stateful.push({
             id,
             kind: "aggregate",
@@ -208,35 +215,36 @@ export function planStreaming(
  * Where a (non-session) streaming aggregation keeps its state, decided here from the
  * configuration and the aggregation's types: the columnar table when
  * `arus.state.aggregation.columnar` is on (with the in-memory provider) and its keys and buffers
- * fit typed arrays (`ColumnarAggregation.of`), the row store otherwise.
+ * fit typed arrays (`ColumnarAggregation.of`) — on the state threads when `arus.state.threads`
+ * asks for more than one — and the row stores otherwise. Sliding windows aggregate by panes
+ * (`arus.state.aggregation.panes`) only over columnar state.
  */
-export function aggregationState(
+export function aggregationBackend(
+  operatorId: number,
   p: Pick<Aggregate, "groupingExprs" | "aggregateExprs">,
-  childOutput: readonly Attribute[],
+  child: PhysicalOperator,
   options: StreamingPlanOptions,
-): { readonly kind: "columnar"; readonly aggregation: ColumnarAggregation } | { readonly kind: "row" } {
-  if (!options.columnarAggregation) return { kind: "row" };
-  const aggregation = ColumnarAggregation.of(new AggregationSpec(p.groupingExprs, p.aggregateExprs, childOutput));
-  return aggregation ? { kind: "columnar", aggregation } : { kind: "row" };
+): { readonly spec: AggregationSpec; readonly backend: AggregationBackend; readonly panes: PaneShape | null } {
+  const spec = new AggregationSpec(p.groupingExprs, p.aggregateExprs, child.output);
+  const aggregation = options.columnarAggregation ? ColumnarAggregation.of(spec) : null;
+  if (!aggregation) return { spec, backend: new RowStoreBackend(operatorId, spec, eventTimeKeyIndex(spec.groupAttrs)), panes: null };
+  const backend =
+    (options.stateThreads ?? 1) > 1
+      ? new StateThreadsBackend(aggregation, {
+          operatorId,
+          groupingExprs: p.groupingExprs,
+          aggregateExprs: p.aggregateExprs,
+          childOutput: child.output,
+        })
+      : new ColumnarBackend(operatorId, aggregation);
+  const shape = (options.paneAggregation ?? true) ? paneShapeOf(child, spec, p.groupingExprs) : null;
+  // the late filter reads the event-time key: panes need it to be the window
+  const key = aggregation.eventTimeKey;
+  const panes = shape && (key < 0 || key === shape.windowKey) ? shape : null;
+  return { spec, backend, panes };
 }
 
-function streamingAggregate(
-  id: number,
-  p: Aggregate,
-  child: PhysicalOperator,
-  hasWatermark: boolean,
-  options: StreamingPlanOptions,
-): StatefulAggregateExec | ColumnarAggregateExec {
-  const state = aggregationState(p, child.output, options);
-  if (state.kind === "row") return new StatefulAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, hasWatermark);
-  return new ColumnarAggregateExec(
-    id,
-    p.groupingExprs,
-    p.aggregateExprs,
-    outputOf(p),
-    child,
-    hasWatermark,
-    state.aggregation,
-    options.paneAggregation ?? true,
-  );
+function streamingAggregate(id: number, p: Aggregate, child: PhysicalOperator, options: StreamingPlanOptions): StreamingAggregateExec {
+  const { spec, backend, panes } = aggregationBackend(id, p, child, options);
+  return new StreamingAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child, spec, backend, panes);
 }

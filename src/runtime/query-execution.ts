@@ -165,9 +165,11 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
   spec.onSources?.(sources);
   await checkpoint.acquireLock();
   try {
+    const threadCount = stateThreadCount(conf);
     const streamingPlan = planStreaming(plan, spec.outputMode, {
       columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
       paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
+      stateThreads: threadCount,
     });
     if (checkpoint.dir) {
       await checkOperatorMetadata(
@@ -183,7 +185,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       );
     }
     const physicalText = explainPhysical(streamingPlan.physical);
-    const states = new StateStoreRegistry(checkpoint, conf, stateThreadCount(conf));
+    const states = new StateStoreRegistry(checkpoint, conf, threadCount);
     // State threads boot (load the engine) while the sources start, not inside the first batch.
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { ColumnarAggregateExec } from "../../src/execution/stateful/columnar-aggregate.js";
+import { StreamingAggregateExec } from "../../src/execution/stateful/streaming-aggregate.js";
 import { type DataFrame, functions as F, Session } from "../../src/index.js";
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
@@ -134,7 +134,7 @@ describe("arus.state.aggregation.columnar", () => {
       assert.deepEqual([...stateFormats(dir)], [2]);
       s.conf.set("spark.sql.streaming.stateStore.providerClass", "arus.state.MemoryStateStoreProvider");
     }
-    const before = ColumnarAggregateExec.created;
+    const before = StreamingAggregateExec.created.columnar;
     for (const agg of [
       (df: DataFrame) => df.groupBy("k").agg(F.collect_list("v").alias("l")),
       (df: DataFrame) => df.groupBy("v").agg(F.max("k").alias("m")),
@@ -144,7 +144,7 @@ describe("arus.state.aggregation.columnar", () => {
       await twoRuns(dir, "true", "true", agg);
       assert.deepEqual([...stateFormats(dir)], [2]);
     }
-    assert.equal(ColumnarAggregateExec.created, before, "no columnar operator was planned");
+    assert.equal(StreamingAggregateExec.created.columnar, before, "no aggregation was planned over the columnar backend");
     const dir = ckpt();
     await twoRuns(dir, "true", "true", (df) => df.groupBy("k").agg(F.max("v").alias("m"), F.first("v").alias("f")));
     assert.deepEqual([...stateFormats(dir)], [3]);

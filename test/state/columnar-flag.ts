@@ -1,7 +1,7 @@
 /**
  * Imported first by the `columnar-*.test.ts` files that re-run other suites (not a test file
  * itself): makes `arus.state.aggregation.columnar` default to "true" for every session of this
- * test process, so the suites' queries plan `ColumnarAggregateExec` without changing them.
+ * test process, so the suites' queries plan the columnar backend of `StreamingAggregateExec` without changing them.
  */
 import { DEFAULTS } from "../../src/common/conf.js";
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
-import { ColumnarAggregateExec } from "../../src/execution/stateful/columnar-aggregate.js";
+import { StreamingAggregateExec } from "../../src/execution/stateful/streaming-aggregate.js";
 import { type Column, type DataFrame, functions as F, Session } from "../../src/index.js";
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
@@ -126,7 +126,7 @@ async function run(sc: Scenario, columnar: boolean): Promise<Run | null> {
 
 describe("columnar streaming aggregation equals the row operator", () => {
   it("on random events, batch cuts, modes, keys and aggregates, across a restart", async () => {
-    const before = ColumnarAggregateExec.created;
+    const before = StreamingAggregateExec.created.columnar;
     await fc.assert(
       fc.asyncProperty(scenario, async (sc) => {
         const rows = await run(sc, false);
@@ -135,6 +135,6 @@ describe("columnar streaming aggregation equals the row operator", () => {
       }),
       { numRuns: 60 },
     );
-    assert.ok(ColumnarAggregateExec.created > before, "the columnar operator was planned");
+    assert.ok(StreamingAggregateExec.created.columnar > before, "the columnar operator was planned");
   });
 });

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { ColumnarAggregateExec } from "../../src/execution/stateful/columnar-aggregate.js";
+import { StreamingAggregateExec } from "../../src/execution/stateful/streaming-aggregate.js";
 import { functions as F } from "../../src/index.js";
 import { utcSession } from "../streaming/helpers.js";
 
@@ -122,7 +122,7 @@ describe("sliding windows by panes", () => {
   it("equal the expanded rows: output, state metrics and late rows", async () => {
     session.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false"); // one batch per addData
     try {
-      const before = ColumnarAggregateExec.withPanes;
+      const before = StreamingAggregateExec.withPanes;
       await fc.assert(
         fc.asyncProperty(scenario, async (sc) => {
           const expanded = await run(sc, false);
@@ -131,7 +131,7 @@ describe("sliding windows by panes", () => {
         }),
         { numRuns: 60 },
       );
-      assert.ok(ColumnarAggregateExec.withPanes > before, "the pane path ran");
+      assert.ok(StreamingAggregateExec.withPanes > before, "the pane path ran");
     } finally {
       session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");
     }

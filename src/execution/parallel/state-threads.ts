@@ -20,7 +20,7 @@ import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
 import { keyPartitions } from "../../state/columnar/partitioning.js";
 import type { ProviderOptions } from "../../state/provider-base.js";
-import type { AggregateChunk, AggregateRunOptions, AggregateRunResult } from "../stateful/columnar-aggregation.js";
+import type { AggregateChunk, AggregateRunOptions, AggregateRunResult } from "../stateful/aggregation-backend.js";
 
 /** What a thread needs to rebuild a columnar aggregation (plain data: expressions clone). */
 export interface ColumnarOperatorDef {

@@ -1,8 +1,8 @@
 /**
  * The state-side half of one micro-batch of a columnar aggregation, against one store: fold
  * the batch's rows (keys already evaluated, late rows already taken out) into the state table,
- * emit by output mode, evict by the watermark, commit. `ColumnarAggregateExec` runs it on the
- * main thread over a store holding every partition; with state threads
+ * emit by output mode, evict by the watermark, commit. `ColumnarBackend` (columnar-backend.ts)
+ * runs it on the main thread over a store holding every partition; with state threads
  * (docs/parallel-execution.md) each thread runs it over the partitions it owns, on the rows
  * routed to it — the same code, so the two cannot drift apart.
  *
@@ -13,56 +13,30 @@
  *      already (sliding-window panes, pane-aggregation.ts) are merged instead;
  *   2. merge those partial buffers into the table's typed buffer columns in place, by entry id
  *      (columnar-kernels.ts);
- *   3. emit: update = the entries touched this batch, complete = every entry, append = the
+ *   3. emit by output mode (`emitByMode`, aggregation-backend.ts, shared with the row store):
+ *      update = the entries touched this batch, complete = every entry, append = the
  *      entries evicted by W(N); eviction scans the typed event-time key column (for windows,
  *      the window dictionary first: nothing is scanned until a window closes);
  *   4. commit: the table writes the changed entries as columnar deltas.
  * Output values come from the buffers through fresh accumulators (`merge` + `evaluate`), then
- * the result projection, as the row operator does.
+ * the result projection, as the row store backend does (row-backend.ts).
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
-import type { Vector } from "../../columnar/vector.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/index.js";
 import type { ColumnarStateStore } from "../../state/columnar/index.js";
 import type { DataType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { compileExpr } from "../compile.js";
+import {
+  type AggregateChunk,
+  type AggregateRunOptions,
+  type AggregateRunResult,
+  type EmitView,
+  emitByMode,
+} from "./aggregation-backend.js";
 import { type ColumnarPlan, columnarPlanOf } from "./columnar-kernels.js";
 import { eventTimeKeyIndex } from "./common.js";
-
-/** Rows of one input batch: grouping keys and aggregate inputs, evaluated, late rows removed. */
-export interface AggregateChunk {
-  readonly keys: readonly Vector[];
-  /** Per aggregate call: its argument vectors, or with `partial` its buffer vectors. */
-  readonly inputs: readonly (readonly Vector[])[];
-  readonly n: number;
-  /** The rows are groups already aggregated (pane-aggregation.ts): merge their buffers. */
-  readonly partial?: boolean;
-}
-
-export interface AggregateRunOptions {
-  readonly mode: "append" | "update" | "complete";
-  /** Does the watermark evict this state (an event-time key, not complete mode)? */
-  readonly watermarked: boolean;
-  /** W(N) in micros: entries at or below it are evicted. */
-  readonly evictMicros: number;
-  /** A global aggregate's one row goes here (no keys, and this store holds its partition). */
-  readonly globalRow: boolean;
-  readonly eval: EvalContext;
-}
-
-export interface AggregateRunResult {
-  /** Output rows, or null when there are none. */
-  readonly output: Batch | null;
-  readonly numRowsUpdated: number;
-  readonly numRowsRemoved: number;
-  readonly numRowsTotal: number;
-  readonly memoryUsedBytes: number;
-  readonly allUpdatesTimeMs: number;
-  readonly allRemovalsTimeMs: number;
-  readonly commitTimeMs: number;
-}
 
 export class ColumnarAggregation {
   /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
@@ -115,19 +89,7 @@ export class ColumnarAggregation {
 
     // 3. output and eviction
     const removeStart = Date.now();
-    let output: Batch | null = null;
-    let removed = 0;
-    if (o.mode === "complete") {
-      const ids = table.liveIds();
-      if (ids.length) output = this.evaluateIds(store, ids, o.eval);
-    } else if (o.mode === "update") {
-      if (G > 0) output = this.evaluateIds(store, touched, o.eval);
-      if (o.watermarked) removed = this.evict(store, o.evictMicros, null, o.eval);
-    } else if (o.watermarked) {
-      const collect: Batch[] = [];
-      removed = this.evict(store, o.evictMicros, collect, o.eval);
-      output = collect[0] ?? null;
-    }
+    const { output, removed } = emitByMode(this.emitView(store, touched, o.eval), o);
     const allRemovalsTimeMs = Date.now() - removeStart;
 
     // 4. commit
@@ -146,13 +108,16 @@ export class ColumnarAggregation {
     };
   }
 
-  /** Remove the entries whose event time is <= the eviction watermark; emit them if asked. */
-  private evict(store: ColumnarStateStore, evictMicros: number, collect: Batch[] | null, ev: EvalContext): number {
-    const ids = store.table.expired(this.eventTimeKey, evictMicros);
-    if (ids.length === 0) return 0;
-    if (collect) collect.push(this.evaluateIds(store, ids, ev));
-    store.remove(ids);
-    return ids.length;
+  /** The table's entries, by id, as `emitByMode` sees them. */
+  private emitView(store: ColumnarStateStore, touched: Int32Array, ev: EvalContext): EmitView<Int32Array> {
+    return {
+      updated: () => touched,
+      all: () => store.table.liveIds(),
+      expired: (evictMicros) => store.table.expired(this.eventTimeKey, evictMicros),
+      size: (ids) => ids.length,
+      evaluate: (ids) => this.evaluateIds(store, ids, ev),
+      remove: (ids) => store.remove(ids),
+    };
   }
 
   /** Output rows of the given entries: final aggregate values, then the result projection. */

@@ -30,7 +30,7 @@ import { type CompiledExpr, compileExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
 import type { PhysicalOperator } from "../operator.js";
 import { ExpandExec } from "../operators/basic.js";
-import type { AggregateChunk } from "./columnar-aggregation.js";
+import type { AggregateChunk } from "./aggregation-backend.js";
 
 export interface PaneShape {
   /** The sliding window's Expand: the aggregation reads its child instead. */
@@ -117,7 +117,7 @@ export function paneShapeOf(child: PhysicalOperator, spec: AggregationSpec, grou
 }
 
 export interface PreparedChunks {
-  /** Partial buffers per (window, keys), ready for `ColumnarAggregation.run`. */
+  /** Partial buffers per (window, keys), ready for the aggregation backend. */
   readonly chunks: AggregateChunk[];
   /** Keys of the late (window, keys) pairs, to count distinct dropped groups. */
   readonly lateKeys: Vector[][];

@@ -1,0 +1,155 @@
+/**
+ * Streaming aggregation (Spark's StateStoreRestore → merge → StateStoreSave), one operator for
+ * every place its state can live. Per micro-batch it:
+ *   1. evaluates the grouping keys and aggregate inputs of the child's rows into chunks — per
+ *      row, or per sliding-window pane group (pane-aggregation.ts) when the panes apply;
+ *   2. takes out the rows whose event time is at or below the *late* watermark W(N-1): counted
+ *      as distinct groups (Spark's numRowsDroppedByWatermark) and as input rows (arus
+ *      numLateInputRows), and handed to the `BatchReport` for the late-rows sink. The event
+ *      time is a grouping key, so a row is late exactly when its group is;
+ *   3. hands the rest to its backend (aggregation-backend.ts), which folds them into the state,
+ *      emits by output mode, evicts by the *eviction* watermark W(N) and commits;
+ *   4. records the batch's `StateOperatorMetrics`.
+ * The planner (planner/streaming.ts `aggregationBackend`) picks the backend from the
+ * configuration: the row stores, the columnar table, or the columnar tables on the state threads.
+ */
+import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { take, type Vector } from "../../columnar/vector.js";
+import type { Attribute, Expr } from "../../plan/expressions.js";
+import { exprToSql } from "../../plan/sql-text.js";
+import type { AggregationSpec } from "../aggregation.js";
+import { GroupIndex } from "../group-index.js";
+import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
+import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
+import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
+import { watermarksOf } from "./context.js";
+import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
+
+export class StreamingAggregateExec implements PhysicalOperator {
+  readonly name = "StateStoreSave";
+  readonly children: PhysicalOperator[];
+  /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
+  readonly eventTimeKey: number;
+  /** Operators created in this process, by backend (tests check a setting took effect). */
+  static readonly created = { row: 0, columnar: 0, threads: 0 };
+  /** Of those, how many aggregate their sliding window by panes (tests check they ran). */
+  static withPanes = 0;
+
+  constructor(
+    readonly operatorId: number,
+    readonly groupingExprs: readonly Expr[],
+    readonly aggregateExprs: readonly Expr[],
+    readonly output: readonly Attribute[],
+    readonly child: PhysicalOperator,
+    readonly spec: AggregationSpec,
+    readonly backend: AggregationBackend,
+    /** A sliding window aggregated by panes (pane-aggregation.ts), or null. */
+    readonly panes: PaneShape | null = null,
+  ) {
+    this.children = [child];
+    this.eventTimeKey = eventTimeKeyIndex(spec.groupAttrs);
+    StreamingAggregateExec.created[backend.kind]++;
+    if (panes) StreamingAggregateExec.withPanes++;
+  }
+
+  get usesStateThreads(): boolean {
+    return this.backend.usesStateThreads;
+  }
+
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const st = ctx.state!;
+    const started = Date.now();
+    const spec = this.spec;
+    const metrics = newMetrics("stateStoreSave", st.numPartitions);
+    const mode = st.outputMode;
+    const watermarked = this.eventTimeKey >= 0 && mode !== "complete";
+    const wm = watermarksOf(st, this.operatorId);
+    const lateMicros = wm.lateMs * 1000;
+
+    // 1-2. keys and inputs, late rows taken out: per row, or per sliding-window pane group
+    const prepared = this.panes
+      ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
+      : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
+    if (prepared.lateKeys.length > 0) {
+      const lateIndex = new GroupIndex(spec.groupAttrs.map((a) => a.type));
+      for (const keys of prepared.lateKeys) lateIndex.assign(keys, keys[0]?.length ?? 0);
+      metrics.numRowsDroppedByWatermark = lateIndex.numGroups;
+      metrics.numLateInputRows = prepared.lateInputRows;
+      for (const b of prepared.lateBatches)
+        st.report.addLateRows(lateRowsOf(this.operatorId, "stateStoreSave", this.child.output, b, wm.lateMs));
+    }
+
+    // 3. the state side
+    const beforeState = Date.now() - started;
+    const r = await this.backend.run(st, prepared.chunks, {
+      mode,
+      watermarked,
+      evictMicros: wm.evictionMs * 1000,
+      globalRow: spec.groupAttrs.length === 0,
+      eval: ctx.eval,
+    });
+
+    // 4. metrics
+    metrics.numRowsUpdated = r.numRowsUpdated;
+    metrics.numRowsRemoved = r.numRowsRemoved;
+    metrics.allUpdatesTimeMs = beforeState + r.allUpdatesTimeMs;
+    metrics.allRemovalsTimeMs = r.allRemovalsTimeMs;
+    metrics.commitTimeMs = r.commitTimeMs;
+    metrics.numRowsTotal = r.numRowsTotal;
+    metrics.memoryUsedBytes = r.memoryUsedBytes;
+    metrics.numStateStoreInstances = st.numPartitions;
+    st.report.addStateOperator(this.operatorId, metrics);
+    return r.output;
+  }
+
+  /**
+   * Per input batch: its grouping keys and aggregate inputs, the rows whose event time is at or
+   * below W(N-1) taken out (their keys, count and rows kept for the metrics and the late-rows sink).
+   */
+  private rowChunks(batches: readonly Batch[], ctx: ExecContext, watermarked: boolean, lateMicros: number): PreparedChunks {
+    const spec = this.spec;
+    const chunks: AggregateChunk[] = [];
+    const lateKeys: Vector[][] = [];
+    const lateBatches: Batch[] = [];
+    let lateInputRows = 0;
+    for (const b of batches) {
+      const n = b.numRows;
+      if (n === 0) continue;
+      let keys = spec.groupKeys(b, ctx.eval);
+      // every row's inputs are evaluated, late or not (an input that fails, fails the batch)
+      let inputs = spec.aggInputs(b, ctx.eval);
+      let sel: Int32Array | null = null;
+      if (watermarked) {
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        let nLate = 0;
+        for (let i = 0; i < n; i++) if (et[i]! <= lateMicros) nLate++;
+        if (nLate > 0) {
+          const late = new Int32Array(nLate);
+          sel = new Int32Array(n - nLate);
+          for (let i = 0, a = 0, l = 0; i < n; i++) {
+            if (et[i]! <= lateMicros) late[l++] = i;
+            else sel[a++] = i;
+          }
+          lateKeys.push(keys.map((k) => take(k, late)));
+          lateBatches.push(takeBatch(b, late));
+          lateInputRows += nLate;
+          keys = keys.map((k) => take(k, sel!));
+        }
+      }
+      const m = sel ? sel.length : n;
+      if (m === 0) continue;
+      if (sel) inputs = inputs.map((vs) => vs.map((v) => take(v, sel!)));
+      chunks.push({ keys, inputs, n: m });
+    }
+    return { chunks, lateKeys, lateInputRows, lateBatches };
+  }
+
+  openGroups(): OpenGroups {
+    return { operatorId: this.operatorId, eventTimesMicros: this.backend.openEventTimes() };
+  }
+
+  describe(): string {
+    const panes = this.panes ? `, by panes of the Expand's input (${this.panes.windows} windows per pane)` : "";
+    return `[${this.groupingExprs.map(exprToSql).join(", ")}], operator ${this.operatorId}, functions=[${this.spec.aggCalls.map((c) => exprToSql(c.call)).join(", ")}]${panes}`;
+  }
+}
