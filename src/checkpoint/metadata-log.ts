@@ -1,10 +1,12 @@
 /**
  * A small generic write-ahead log (Spark's HDFSMetadataLog): one file per batch id, named by
- * the decimal id, each starting with a version line. Entries are written atomically and never
+ * the decimal id, each starting with a version line (the layout the file stream logs share:
+ * common/metadata-log-file.ts). Entries are written atomically and never
  * overwritten; reading validates the version and names the file on any problem.
  */
 import path from "node:path";
 import { ArusError } from "../common/errors.js";
+import { parseLogFileName, splitVersionLine } from "../common/metadata-log-file.js";
 import { type CheckpointFs, nodeFs, writeAtomic } from "./atomic-file.js";
 
 export class CheckpointCorruptError extends ArusError {
@@ -68,24 +70,21 @@ export class FileMetadataLog<T> implements MetadataLog<T> {
     if (!(await this.fsys.exists(f))) return undefined;
     const text = (await this.fsys.readFile(f)).toString("utf8");
     if (text.length === 0) throw new CheckpointCorruptError(f, "the file is empty");
-    const nl = text.indexOf("\n");
-    const first = nl < 0 ? text : text.slice(0, nl);
-    const m = /^v(\d+)$/.exec(first);
-    if (!m)
+    const { firstLine, version: v, body } = splitVersionLine(text);
+    if (v === null)
       throw new CheckpointCorruptError(
         f,
-        `the first line should be a version like "v${this.codec.version}", found "${first.slice(0, 40)}"`,
+        `the first line should be a version like "v${this.codec.version}", found "${firstLine.slice(0, 40)}"`,
       );
-    const v = Number(m[1]);
     if (v > this.codec.version) {
       throw new CheckpointCorruptError(
         f,
         `it was written by a newer version of the log format (v${v}; this arus reads up to v${this.codec.version})`,
       );
     }
-    if (nl < 0) throw new CheckpointCorruptError(f, "the file ends after the version line (truncated)");
+    if (body === null) throw new CheckpointCorruptError(f, "the file ends after the version line (truncated)");
     try {
-      return this.codec.deserialize(text.slice(nl + 1), f);
+      return this.codec.deserialize(body, f);
     } catch (e) {
       if (e instanceof CheckpointCorruptError) throw e;
       throw new CheckpointCorruptError(f, `its content cannot be parsed (${(e as Error).message})`);
@@ -94,8 +93,8 @@ export class FileMetadataLog<T> implements MetadataLog<T> {
 
   async ids(): Promise<number[]> {
     return (await this.fsys.readdir(this.dir))
-      .filter((n) => /^\d+$/.test(n))
-      .map(Number)
+      .map(parseLogFileName)
+      .flatMap((n) => (n && !n.compact ? [n.id] : []))
       .sort((a, b) => a - b);
   }
 

@@ -1,46 +1,46 @@
 /**
- * The shared file layout of Spark's metadata logs (HDFSMetadataLog / CompactibleFileStreamLog):
- * one file per batch named by its decimal id (`N`, or `N.compact` for a compaction batch),
- * content `v1` then one JSON object per line, no trailing newline. Names that are not ids are
- * ignored, so temp files and `.crc` sidecars never count.
+ * The file stream logs (Spark's CompactibleFileStreamLog) over the metadata-log file layout of
+ * common/metadata-log-file.ts (shared with the checkpoint's logs): one file per batch named by
+ * its decimal id (`N`, or `N.compact` for a compaction batch), content `v1` then one JSON object
+ * per line, no trailing newline. Names that are not ids are ignored, so temp files and `.crc`
+ * sidecars never count.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ArusError, IllegalArgumentException } from "../../common/errors.js";
+import { type LogFileName, parseLogFileName, splitVersionLine } from "../../common/metadata-log-file.js";
 
 export const LOG_VERSION = 1;
 
-export interface LogFileName {
-  readonly id: number;
-  readonly compact: boolean;
-  readonly name: string;
-}
+export type { LogFileName };
 
 export function serializeLog(entries: readonly unknown[]): string {
   return [`v${LOG_VERSION}`, ...entries.map((e) => JSON.stringify(e))].join("\n");
 }
 
 export function parseLog<T>(text: string, where: string): T[] {
-  const lines = text.split("\n");
-  const version = /^v(\d+)$/.exec(lines[0] ?? "");
-  if (!version) throw new IllegalArgumentException(`Log file was malformed: failed to detect the log file version line in ${where}.`);
-  if (Number(version[1]) > LOG_VERSION) {
+  const { version, body } = splitVersionLine(text);
+  if (version === null)
+    throw new IllegalArgumentException(`Log file was malformed: failed to detect the log file version line in ${where}.`);
+  if (version > LOG_VERSION) {
     throw new IllegalArgumentException(
-      `UnsupportedLogVersion: maximum supported log version is v${LOG_VERSION}, but encountered v${version[1]} in ${where}. The log file was produced by a newer version.`,
+      `UnsupportedLogVersion: maximum supported log version is v${LOG_VERSION}, but encountered v${version} in ${where}. The log file was produced by a newer version.`,
     );
   }
   const out: T[] = [];
-  for (let i = 1; i < lines.length; i++) {
+  // line numbers count the version line as line 1
+  const lines = body === null ? [] : body.split("\n");
+  for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
     if (l.trim() === "") continue;
     let v: unknown;
     try {
       v = JSON.parse(l);
     } catch (e) {
-      throw logCorrupt(where, `line ${i + 1} is not JSON (${(e as Error).message})`);
+      throw logCorrupt(where, `line ${i + 2} is not JSON (${(e as Error).message})`);
     }
-    if (typeof v !== "object" || v === null || Array.isArray(v)) throw logCorrupt(where, `line ${i + 1} is not a JSON object`);
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw logCorrupt(where, `line ${i + 2} is not a JSON object`);
     out.push(v as T);
   }
   return out;
@@ -54,14 +54,9 @@ export function logCorrupt(file: string, problem: string): ArusError {
   );
 }
 
-function parseName(name: string): LogFileName | null {
-  const m = /^(\d+)(\.compact)?$/.exec(name);
-  return m ? { id: Number(m[1]), compact: m[2] !== undefined, name } : null;
-}
-
 function logFiles(names: readonly string[]): LogFileName[] {
   return names
-    .map(parseName)
+    .map(parseLogFileName)
     .filter((n): n is LogFileName => n !== null)
     .sort((a, b) => a.id - b.id);
 }

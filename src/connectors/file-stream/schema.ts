@@ -7,8 +7,7 @@
 import { statSync } from "node:fs";
 import { AnalysisException, IllegalArgumentException } from "../../common/errors.js";
 import type { StructType } from "../../types/datatypes.js";
-import { inferFileSchemaSync, listInputFilesSync } from "../files/index.js";
-import { TEXT_SCHEMA } from "../files/text.js";
+import { inferFileSchemaSync, listInputFilesSync, TEXT_SCHEMA } from "../files/index.js";
 import { parseFileStreamOptions, readerOptions } from "./options.js";
 import { readCommittedFilesSync } from "./sink-log.js";
 
