@@ -1,12 +1,15 @@
 /**
  * JSON schema inference with Spark's rules (JsonInferSchema): integers → bigint, other numbers →
  * double, strings (timestamps too) → string, objects → struct with fields sorted by name, arrays →
- * array, conflicts widened (bigint + double → double, anything else mixed → string), fields that
+ * array, conflicts widened (numbers by the one numeric rule of types/coercion.ts, so bigint +
+ * double → double; anything else mixed → string), fields that
  * are always null → string, empty structs dropped.
  *
  * Why a scanner of its own: `JSON.parse` turns `1.0` into `1`, and Spark types `1.0` as double.
  * This scanner walks the text once and produces types without building the values.
  */
+
+import { widerNumeric } from "../../../types/coercion.js";
 import {
   ArrayOf,
   BooleanType,
@@ -31,6 +34,8 @@ const BIGINT: Shape = { k: "bigint" };
 const DOUBLE: Shape = { k: "double" };
 const STRING: Shape = { k: "string" };
 const BOOLEAN: Shape = { k: "boolean" };
+/** The numeric shapes' types, for the one numeric widening rule (types/coercion.ts). */
+const NUMERIC_TYPES: Partial<Record<Shape["k"], DataType>> = { bigint: LongType, double: DoubleType };
 
 class Malformed extends Error {}
 
@@ -198,7 +203,9 @@ function merge(a: Shape, b: Shape): Shape {
     a.elem = merge(a.elem, b.elem);
     return a;
   }
-  if ((a.k === "bigint" && b.k === "double") || (a.k === "double" && b.k === "bigint")) return DOUBLE;
+  const na = NUMERIC_TYPES[a.k];
+  const nb = NUMERIC_TYPES[b.k];
+  if (na && nb) return widerNumeric(na, nb) === na ? a : b;
   if (a.k === b.k && a.k !== "struct" && a.k !== "array") return a;
   return STRING;
 }
