@@ -20,10 +20,10 @@ import { emitByMode } from "./aggregation-backend.js";
 import { exactRow, partitionOf } from "./common.js";
 import type { StatefulContext } from "./context.js";
 
-/** Stored groups: their rows, and where each lives (for removal). */
+/** Stored groups: their rows and encoded keys (a key's partition names its store). */
 interface RowGroups {
   readonly rows: StateRow[];
-  readonly at: { store: StateStore; key: string }[];
+  readonly keys: string[];
 }
 
 export class RowStoreBackend implements AggregationBackend {
@@ -77,20 +77,17 @@ export class RowStoreBackend implements AggregationBackend {
     const keyStrings = keyRows.map((k) => encodeKey(k));
     const oldRows = await Promise.all(keyStrings.map(async (k) => storeOfKey(k).get(k)));
     const bufferRows = this.mergeBuffers(G, partialBuffers, oldRows, nKeys);
-    const updated: RowGroups = { rows: [], at: [] };
+    const updated: RowGroups = { rows: [], keys: keyStrings };
     for (let g = 0; g < G; g++) {
       const row = exactRow(keyRows[g]!, bufferRows[g]!);
-      const key = keyStrings[g]!;
-      const store = storeOfKey(key);
-      store.put(key, row);
+      storeOfKey(keyStrings[g]!).put(keyStrings[g]!, row);
       updated.rows.push(row);
-      updated.at.push({ store, key });
     }
     const allUpdatesTimeMs = Date.now() - started;
 
     // 3. output and eviction
     const removeStart = Date.now();
-    const { output, removed } = emitByMode(this.emitView(stores, updated, o.eval), o);
+    const { output, removed } = emitByMode(this.emitView(stores, storeOfKey, updated, o.eval), o);
     const allRemovalsTimeMs = Date.now() - removeStart;
 
     // 4. commit
@@ -115,14 +112,19 @@ export class RowStoreBackend implements AggregationBackend {
   }
 
   /** The stores' rows as `emitByMode` sees them (partition by partition, in each store's order). */
-  private emitView(stores: readonly StateStore[], updated: RowGroups, ev: EvalContext): EmitView<RowGroups> {
+  private emitView(
+    stores: readonly StateStore[],
+    storeOfKey: (key: string) => StateStore,
+    updated: RowGroups,
+    ev: EvalContext,
+  ): EmitView<RowGroups> {
     const scan = (keep: (row: StateRow) => boolean): RowGroups => {
-      const out: RowGroups = { rows: [], at: [] };
+      const out: RowGroups = { rows: [], keys: [] };
       for (const store of stores)
         for (const [key, row] of store.entries()) {
           if (!keep(row)) continue;
           out.rows.push(row);
-          out.at.push({ store, key });
+          out.keys.push(key);
         }
       return out;
     };
@@ -133,7 +135,7 @@ export class RowStoreBackend implements AggregationBackend {
       size: (g) => g.rows.length,
       evaluate: (g) => this.evaluateRows(g.rows, ev),
       remove: (g) => {
-        for (const { store, key } of g.at) store.remove(key);
+        for (const key of g.keys) storeOfKey(key).remove(key);
       },
     };
   }
