@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/arus/run.ts --data bench/data/out/quick [--queries q0,q5] [--max-files 1]
  *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR] [--state-threads N]
+ *        [--conf key=value]...   (e.g. --conf arus.state.aggregation.columnar=false: aggregation state in the row stores)
  *
  * Per query:
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
@@ -63,6 +64,18 @@ export function newSession(arus: typeof Arus, stateThreads = 1): Session {
     .config("spark.sql.shuffle.partitions", "2")
     .config("arus.state.threads", String(stateThreads))
     .getOrCreate();
+}
+
+/** Every `--conf key=value` of the command line set on the session. */
+function withConf(session: Session, args: readonly string[]): Session {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== "--conf") continue;
+    const kv = args[i + 1] ?? "";
+    const eq = kv.indexOf("=");
+    if (eq <= 0) throw new Error(`--conf wants key=value, got '${kv}'`);
+    session.conf.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  return session;
 }
 
 interface Progress {
@@ -173,7 +186,7 @@ async function main(): Promise<void> {
   const arus = await loadEngine(get("--engine") === "src" ? "src" : "dist");
   const b: Bench = {
     arus,
-    session: newSession(arus, Number(get("--state-threads") ?? 1)),
+    session: withConf(newSession(arus, Number(get("--state-threads") ?? 1)), argv),
     data,
     maxFiles: Number(get("--max-files") ?? 1),
     keepCheckpoint: get("--keep-checkpoint"),
