@@ -5,7 +5,7 @@
  * re-applied from the latest offsets entry on restart, as Spark does.
  */
 import { randomUUID } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
@@ -34,6 +34,38 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** When this process started (ms since the epoch): with the pid, what a lock names its owner by. */
+const PROCESS_START_MS = Math.round(Date.now() - process.uptime() * 1000);
+/** This process's lock content: pid and start time, so a reused pid is not taken for the owner. */
+const LOCK_TOKEN = `${process.pid} ${PROCESS_START_MS}`;
+
+/**
+ * When process `pid` started (ms since the epoch), from Linux's /proc (start ticks after boot at
+ * USER_HZ = 100, the boot time in seconds); null where that cannot be read (another OS).
+ */
+function startMsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(btime) ? btime * 1000 + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the owner a lock names is still running: its pid is alive and, when the lock records
+ * a start time and /proc tells the pid's, they agree (a pid reused by another process since,
+ * e.g. after a reboot or container restart, is not the owner).
+ */
+function ownerAlive(pid: number, startMs: number | null): boolean {
+  if (!isAlive(pid)) return false;
+  if (startMs === null) return true;
+  const actual = startMsOf(pid);
+  return actual === null || Math.abs(actual - startMs) < 10_000;
 }
 
 function lockError(lock: string, why: string): ArusError {
@@ -184,7 +216,7 @@ export class CheckpointStore {
 
   /**
    * One query per checkpoint, across processes: an exclusive `.arus-lock` file holding the
-   * owner's pid, created in one step (temp file + link, which fails when the
+   * owner's pid and start time, created in one step (temp file + link, which fails when the
    * lock exists). A lock whose process is gone (killed) is taken over atomically: it is renamed
    * to a name only this taker uses, and deleted only if that file still holds the stale content
    * that was judged; if another query's fresh lock was moved instead, it is put back and this
@@ -192,7 +224,7 @@ export class CheckpointStore {
    * stops the query: it never runs without the lock.
    */
   acquireLock(): Promise<void> {
-    // Queries of this process take locks one at a time (their lock content, the pid, is the same).
+    // Queries of this process take locks one at a time (their lock content, the process's token, is the same).
     const run = lockQueue.then(() => this.acquireLockNow());
     lockQueue = run.catch(() => {});
     return run;
@@ -201,7 +233,7 @@ export class CheckpointStore {
   private async acquireLockNow(): Promise<void> {
     if (!this.dir) return;
     const lock = path.join(this.dir, ".arus-lock");
-    const token = String(process.pid);
+    const token = LOCK_TOKEN;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await writeAtomic(nodeFs, lock, token, false);
@@ -239,11 +271,13 @@ export class CheckpointStore {
       throw lockError(lock, `it cannot be read (${e.code})`);
     });
     if (content === null) return;
-    const pid = Number(content.trim() || "0");
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+    const [pidText, startText] = content.trim().split(/\s+/);
+    const pid = Number(pidText || "0");
+    const startMs = startText !== undefined && /^\d+$/.test(startText) ? Number(startText) : null;
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && ownerAlive(pid, startMs)) {
       throw new ArusError(
         "CONCURRENT_QUERY",
-        `Checkpoint ${this.dir} is in use by another running query (process ${pid}). Only one query may use a checkpointLocation at a time; stop it or use another location.`,
+        `Checkpoint ${this.dir} is in use by another running query (process ${pid}, named by its lock ${lock}). Only one query may use a checkpointLocation at a time; stop it or use another location.`,
       );
     }
     // Our pid but not held here: left by an earlier process with the same pid (a restarted
@@ -276,7 +310,7 @@ export class CheckpointStore {
       heldLocks.delete(this.locked);
       // Only our own lock is removed (a lock taken over by another process after ours went stale stays).
       const content = await fs.readFile(this.locked, "utf8").catch(() => null);
-      if (content === String(process.pid)) await fs.unlink(this.locked).catch(() => {});
+      if (content === LOCK_TOKEN) await fs.unlink(this.locked).catch(() => {});
     }
     this.locked = null;
   }

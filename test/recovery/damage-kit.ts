@@ -290,15 +290,16 @@ export function damageApplies(kind: FileKind, damage: Damage, l: Layout): boolea
 export function applyDamage(kind: FileKind, damage: Damage, l: Layout): string[] | null {
   if (!damageApplies(kind, damage, l)) return null;
   if (kind.name === "lock") {
-    // A lock left by a killed process (a pid above pid_max), then damaged.
+    // A lock left by a killed process (a pid above pid_max, and its start time), then damaged.
     const lock = path.join(l.ckpt, ".arus-lock");
-    writeFileSync(lock, "4194305");
+    const stale = "4194305 1764547200000";
+    writeFileSync(lock, stale);
     switch (damage) {
       case "delete newest":
         unlinkSync(lock);
         return [lock];
       case "truncate":
-        writeFileSync(lock, "41");
+        writeFileSync(lock, stale.slice(0, stale.length >> 1));
         return [lock];
       case "zero length":
         writeFileSync(lock, "");
