@@ -10,6 +10,7 @@ import {
   allKeys,
   appendRow,
   isRowEntry,
+  joinKey,
   replaceRows,
   rowsOf,
   type Stored,
@@ -17,6 +18,7 @@ import {
   totalRows,
 } from "../../src/execution/stateful/join-state.js";
 import { MemoryStateStoreProvider } from "../../src/state/memory-provider.js";
+import { encodeKey } from "../../src/state/store.js";
 
 const OPTS = { minDeltasForSnapshot: 10, minBatchesToRetain: 100 };
 const newDir = () => mkdtempSync(path.join(tmpdir(), "arus-join-state-"));
@@ -118,6 +120,28 @@ describe("join state layout", () => {
         await p.close();
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it("joinKey gives encodeKey's string for any key tuple (it is the stored key)", () => {
+    const scalar = fc.oneof(fc.constant(null), fc.double(), fc.integer(), fc.string(), fc.boolean());
+    const flat = fc.dictionary(fc.string({ maxLength: 4 }), scalar, { maxKeys: 3 });
+    const window = fc.record({ start: fc.integer(), end: fc.integer() });
+    const value = fc.oneof(
+      scalar,
+      window,
+      flat,
+      fc.uint8Array({ maxLength: 4 }),
+      fc.record({ a: fc.uint8Array({ maxLength: 2 }) }),
+      fc.record({ w: window }),
+      fc.array(scalar, { maxLength: 3 }),
+      fc.constant(new Map([["k", 1]])),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 4 }), (vals) => {
+        assert.equal(joinKey(vals), encodeKey(vals));
+      }),
+      { numRuns: 500 },
     );
   });
 });

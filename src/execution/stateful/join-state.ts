@@ -9,7 +9,7 @@
  * (`[[matched, ...], ...]`); such a key is read as is and rewritten in this layout the first
  * time it changes.
  */
-import type { StateStore } from "../../state/store.js";
+import { encodeKey, type StateStore } from "../../state/store.js";
 
 /** A stored row: the matched flag, then the row's values. */
 export type Stored = [number, ...unknown[]];
@@ -88,4 +88,22 @@ export function allKeys(s: StateStore): string[] {
   const keys: string[] = [];
   for (const [k] of s.entries()) if (!isRowEntry(k)) keys.push(k);
   return keys;
+}
+
+const isScalar = (v: unknown): boolean => v === null || typeof v === "number" || typeof v === "string" || typeof v === "boolean";
+
+/**
+ * `encodeKey(values)`, without its replacer when no value needs one: join keys are mostly
+ * scalars and windows (flat `{start, end}` objects), for which plain JSON.stringify gives the
+ * same string several times faster. Anything else (binary, maps, nested structs) takes
+ * encodeKey itself.
+ */
+export function joinKey(values: readonly unknown[]): string {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (isScalar(v)) continue;
+    if (typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) return encodeKey(values);
+    for (const k in v as Record<string, unknown>) if (!isScalar((v as Record<string, unknown>)[k])) return encodeKey(values);
+  }
+  return JSON.stringify(values);
 }

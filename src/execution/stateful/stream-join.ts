@@ -21,23 +21,38 @@ import type { Attribute, Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
 import { exprToSql } from "../../plan/sql-text.js";
-import { encodeKey, type StateStore } from "../../state/store.js";
+import type { StateStore } from "../../state/store.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
 import { watermarksOf } from "./context.js";
-import { allKeys, appendRow, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
+import { allKeys, appendRow, joinKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
 const NULL_KEY = "\u0000null";
 /** A time (micros) or a window's end, as eviction compares them. */
 const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
 type Side = "left" | "right";
+/** One side's input rows after the late-row filter, with their join keys. */
+interface SideInput {
+  rows: unknown[][];
+  keys: string[];
+  /** The key's event time (micros) when the side is evicted by its key, else NaN. */
+  keyTimes: number[];
+}
+/** Bound on the key-time caches (keys removed other than by eviction are never dropped one by one). */
+const MAX_KEY_ENDS = 1 << 22;
 
 export class StreamStreamJoinExec implements PhysicalOperator {
   readonly name = "StreamingSymmetricHashJoin";
   readonly children: PhysicalOperator[];
   private readonly cleanup: { left: SideCleanup | null; right: SideCleanup | null };
   private readonly condition;
+  /**
+   * Event time (micros) of each join key, for sides whose watermark is in the key: a pure
+   * function of the key string, so it stays valid whatever state version is loaded. Filled as
+   * keys arrive (or parsed once for restored keys), dropped as keys are evicted.
+   */
+  private readonly keyEnds = { left: new Map<string, number>(), right: new Map<string, number>() };
 
   constructor(
     readonly operatorId: number,
@@ -81,22 +96,41 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       stores.right.push(await st.store(this.operatorId, p, "right"));
     }
     const wm = watermarksOf(st, this.operatorId);
+    for (const ends of [this.keyEnds.left, this.keyEnds.right]) if (ends.size > MAX_KEY_ENDS) ends.clear();
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
-    const late = (side: Side, batches: Batch[]) => {
+    const late = (side: Side, batches: Batch[]): SideInput => {
       const op = side === "left" ? this.left : this.right;
       const col = eventTimeKeyIndex(op.output);
-      const rows: unknown[][] = [];
+      const cleanup = this.cleanup[side];
+      const keyExprs = (side === "left" ? this.leftKeys : this.rightKeys).map((k) => compileExpr(k, op.output));
+      const input: SideInput = { rows: [], keys: [], keyTimes: [] };
       for (const b of batches) {
         const et = col >= 0 ? eventTimeMicros(b.columns[col]!, b.numRows) : null;
+        // Keys come from the input batch's own columns: no per-row batch is rebuilt for them.
+        const keyCols = keyExprs.map((k) => k(b, ctx.eval));
         for (let i = 0; i < b.numRows; i++) {
-          if (et && et[i]! <= wm.lateMs * 1000) metrics.numRowsDroppedByWatermark++;
-          else rows.push(rowValues(b, i));
+          if (et && et[i]! <= wm.lateMs * 1000) {
+            metrics.numRowsDroppedByWatermark++;
+            continue;
+          }
+          input.rows.push(rowValues(b, i));
+          const vals = keyCols.map((c) => getValue(c, i));
+          const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
+          input.keys.push(key);
+          if (cleanup?.keyIndex !== undefined && key !== NULL_KEY) {
+            // The key's event time, read once here so eviction never parses the key back.
+            const end = endOf(vals[cleanup.keyIndex]);
+            input.keyTimes.push(end);
+            this.keyEnds[side].set(key, end);
+          } else input.keyTimes.push(Number.NaN);
         }
       }
-      return rows;
+      return input;
     };
-    const leftRows = late("left", lb);
-    const rightRows = late("right", rb);
+    const leftIn = late("left", lb);
+    const rightIn = late("right", rb);
+    const leftRows = leftIn.rows;
+    const rightRows = rightIn.rows;
     metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
 
     const out: unknown[][] = [];
@@ -104,7 +138,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const nr = this.right.output.length;
     const semi = this.joinType === "left_semi";
     // Left input against the right state, then stored.
-    const lk = this.keysOf("left", leftRows, ctx);
+    const lk = leftIn.keys;
     const leftMatches = this.match(leftRows, lk, stores.right, "left", ctx);
     const nullsRight = new Array<unknown>(nr).fill(null);
     const nullsLeft = new Array<unknown>(nl).fill(null);
@@ -134,7 +168,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       metrics.numRowsUpdated++;
     });
     // Right input against the left state (including this batch's left rows), then stored.
-    const rk = this.keysOf("right", rightRows, ctx);
+    const rk = rightIn.keys;
     const rightMatches = this.match(rightRows, rk, stores.left, "right", ctx, (stored, key, idx, listLength) => {
       if (!semi) {
         stored[0] = 1;
@@ -161,7 +195,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       if (!semi) for (const l of hits) out.push([...l, ...row]);
       // Spark stores a right row only if this batch's eviction would not remove it at once,
       // except an unmatched one of a right/full outer join (evicting it emits its outer row).
-      if (this.evictsNow(this.cleanup.right, rk[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
+      if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
       this.store(stores.right, rk[i]!, [hits.length ? 1 : 0, ...row], st.numPartitions);
       metrics.numRowsUpdated++;
     });
@@ -170,12 +204,14 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const evictMs = wm.evictionMs;
     // Spark 4.3 counts every evicted row in numRowsRemoved, the outer sides' too (4.1 left those out).
     const removedLeft = this.evict(
+      "left",
       stores.left,
       this.cleanup.left,
       evictMs,
       (r) => emitLeft && !r[0] && out.push([...r.slice(1), ...nullsRight]),
     );
     const removedRight = this.evict(
+      "right",
       stores.right,
       this.cleanup.right,
       evictMs,
@@ -200,21 +236,6 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           ),
         ]
       : [];
-  }
-
-  private keysOf(side: Side, rows: unknown[][], ctx: ExecContext): string[] {
-    if (!rows.length) return [];
-    const op = side === "left" ? this.left : this.right;
-    const keys = side === "left" ? this.leftKeys : this.rightKeys;
-    const batch = batchFromRows(
-      op.output.map((a) => a.type),
-      rows,
-    );
-    const cols = keys.map((k) => compileExpr(k, op.output)(batch, ctx.eval));
-    return rows.map((_, i) => {
-      const vals = cols.map((c) => getValue(c, i));
-      return vals.some((v) => v === null) ? NULL_KEY : encodeKey(vals);
-    });
   }
 
   private store(stores: StateStore[], key: string, row: Stored, n: number): void {
@@ -284,20 +305,31 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   }
 
   /** Would this batch's eviction remove a row of this side (key, row values) right away? */
-  private evictsNow(cleanup: SideCleanup | null, key: string, row: unknown[], evictMs: number): boolean {
+  private evictsNow(cleanup: SideCleanup | null, keyTime: number, row: unknown[], evictMs: number): boolean {
     if (!cleanup) return false;
-    if (cleanup.keyIndex !== undefined) return endOf((JSON.parse(key) as unknown[])[cleanup.keyIndex]) <= evictMs * 1000;
+    if (cleanup.keyIndex !== undefined) return keyTime <= evictMs * 1000;
     return endOf(row[cleanup.value!.column]) <= (evictMs + cleanup.value!.offsetMs) * 1000;
   }
 
-  private evict(stores: StateStore[], cleanup: SideCleanup | null, evictMs: number, onEvict: (r: Stored) => unknown): number {
+  private evict(side: Side, stores: StateStore[], cleanup: SideCleanup | null, evictMs: number, onEvict: (r: Stored) => unknown): number {
     if (!cleanup) return 0;
+    const ends = this.keyEnds[side];
     const { keyIndex, value } = cleanup;
     let removed = 0;
     for (const s of stores) {
       for (const key of allKeys(s)) {
         // A watermark in the join key settles all of the key's rows at once.
-        const keyGone = keyIndex !== undefined && endOf((JSON.parse(key) as unknown[])[keyIndex]) <= evictMs * 1000;
+        let keyGone = false;
+        if (keyIndex !== undefined) {
+          let end = ends.get(key);
+          if (end === undefined) {
+            // A key stored before this process (restored state): parse it once.
+            end = endOf((JSON.parse(key) as unknown[])[keyIndex]);
+            ends.set(key, end);
+          }
+          keyGone = end <= evictMs * 1000;
+          if (keyGone) ends.delete(key);
+        }
         if (keyIndex !== undefined && !keyGone) continue;
         const list = rowsOf(s, key);
         const keep: Stored[] = [];
