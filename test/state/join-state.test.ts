@@ -9,6 +9,7 @@ import fc from "fast-check";
 import {
   allKeys,
   appendRow,
+  appendRows,
   isRowEntry,
   joinKey,
   replaceRows,
@@ -72,6 +73,7 @@ describe("join state layout", () => {
   it("matches a list model under random appends, flag updates and removals", async () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant("append" as const), key: fc.nat(3), v: fc.integer() }),
+      fc.record({ kind: fc.constant("appendMany" as const), key: fc.nat(3), vs: fc.array(fc.integer(), { maxLength: 4 }) }),
       fc.record({ kind: fc.constant("flag" as const), key: fc.nat(3), at: fc.nat() }),
       fc.record({ kind: fc.constant("remove" as const), key: fc.nat(3), mask: fc.nat() }),
       fc.constant({ kind: "commit" as const }),
@@ -93,6 +95,10 @@ describe("join state layout", () => {
           if (o.kind === "append") {
             appendRow(s, key, [0, o.v]);
             model.set(key, [...rows, [0, o.v]]);
+          } else if (o.kind === "appendMany") {
+            const added = o.vs.map((v): Stored => [0, v]);
+            appendRows(s, key, added);
+            if (rows.length + added.length) model.set(key, [...rows, ...added]);
           } else if (o.kind === "flag" && rows.length) {
             const i = o.at % rows.length;
             const row: Stored = [1, ...rows[i]!.slice(1)];

@@ -50,6 +50,20 @@ export function appendRow(s: StateStore, key: string, row: Stored): void {
   s.put(key, [n + 1]);
 }
 
+/** Adds `rows` to `key`, in order: one read and one write of the count whatever their number. */
+export function appendRows(s: StateStore, key: string, rows: readonly Stored[]): void {
+  if (rows.length === 0) return;
+  const v = s.get(key);
+  const legacy = v === undefined ? null : legacyList(v);
+  if (legacy) {
+    replaceRows(s, key, [...legacy, ...rows], 0);
+    return;
+  }
+  const n = v === undefined ? 0 : (v[0] as number);
+  for (let i = 0; i < rows.length; i++) s.put(rowKey(key, n + i), rows[i]!);
+  s.put(key, [n + rows.length]);
+}
+
 /** Replaces row `i` of `key` (a new array: stored rows are never mutated). */
 export function setRow(s: StateStore, key: string, i: number, row: Stored): void {
   const v = s.get(key);

@@ -26,7 +26,7 @@ import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
 import { watermarksOf } from "./context.js";
-import { allKeys, appendRow, joinKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
+import { allKeys, appendRows, joinKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
 const NULL_KEY = "\u0000null";
 /** A time (micros) or a window's end, as eviction compares them. */
@@ -41,6 +41,25 @@ interface SideInput {
 }
 /** Bound on the key-time caches (keys removed other than by eviction are never dropped one by one). */
 const MAX_KEY_ENDS = 1 << 22;
+
+/**
+ * A side's new rows of this batch, grouped by key and stored once the side's loop is done:
+ * a key that gets several rows in one batch has its count read and written once.
+ */
+class PendingRows {
+  private readonly byKey = new Map<string, Stored[]>();
+
+  add(key: string, row: Stored): void {
+    const rows = this.byKey.get(key);
+    if (rows) rows.push(row);
+    else this.byKey.set(key, [row]);
+  }
+
+  flush(stores: StateStore[]): void {
+    for (const [key, rows] of this.byKey) appendRows(stores[partitionOf(key, stores.length)]!, key, rows);
+    this.byKey.clear();
+  }
+}
 
 export class StreamStreamJoinExec implements PhysicalOperator {
   readonly name = "StreamingSymmetricHashJoin";
@@ -144,6 +163,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const nullsLeft = new Array<unknown>(nl).fill(null);
     const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
     const emitRight = this.joinType === "right_outer" || this.joinType === "full_outer";
+    const pendingLeft = new PendingRows();
+    const pendingRight = new PendingRows();
     // Left rows stored in this batch, per key (they are the last ones of the key's list).
     const newLeft = new Map<string, number>();
     leftRows.forEach((row, i) => {
@@ -159,14 +180,15 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           out.push(row);
           return;
         }
-        this.store(stores.left, lk[i]!, [0, ...row], st.numPartitions);
+        pendingLeft.add(lk[i]!, [0, ...row]);
       } else {
         for (const r of hits) out.push([...row, ...r]);
-        this.store(stores.left, lk[i]!, [hits.length ? 1 : 0, ...row], st.numPartitions);
+        pendingLeft.add(lk[i]!, [hits.length ? 1 : 0, ...row]);
       }
       newLeft.set(lk[i]!, (newLeft.get(lk[i]!) ?? 0) + 1);
       metrics.numRowsUpdated++;
     });
+    pendingLeft.flush(stores.left);
     // Right input against the left state (including this batch's left rows), then stored.
     const rk = rightIn.keys;
     const rightMatches = this.match(rightRows, rk, stores.left, "right", ctx, (stored, key, idx, listLength) => {
@@ -196,10 +218,11 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       // Spark stores a right row only if this batch's eviction would not remove it at once,
       // except an unmatched one of a right/full outer join (evicting it emits its outer row).
       if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
-      this.store(stores.right, rk[i]!, [hits.length ? 1 : 0, ...row], st.numPartitions);
+      pendingRight.add(rk[i]!, [hits.length ? 1 : 0, ...row]);
       metrics.numRowsUpdated++;
     });
 
+    pendingRight.flush(stores.right);
     // Evict; outer joins emit the evicted rows that never matched.
     const evictMs = wm.evictionMs;
     // Spark 4.3 counts every evicted row in numRowsRemoved, the outer sides' too (4.1 left those out).
@@ -236,10 +259,6 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           ),
         ]
       : [];
-  }
-
-  private store(stores: StateStore[], key: string, row: Stored, n: number): void {
-    appendRow(stores[partitionOf(key, n)]!, key, row);
   }
 
   /**
@@ -286,10 +305,15 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       const list = lists.get(ref.key)!;
       result[ref.row]!.push(list[ref.idx]!.slice(1));
       if (onMatch) {
-        const copy = [...list[ref.idx]!] as Stored;
-        if (onMatch(copy, ref.key, ref.idx, list.length)) removed.set(ref.key, (removed.get(ref.key) ?? new Set<number>()).add(ref.idx));
-        list[ref.idx] = copy;
-        setRow(other[partitionOf(ref.key, n)]!, ref.key, ref.idx, copy);
+        const before = list[ref.idx]!;
+        const copy = [...before] as Stored;
+        const gone = onMatch(copy, ref.key, ref.idx, list.length);
+        if (gone) removed.set(ref.key, (removed.get(ref.key) ?? new Set<number>()).add(ref.idx));
+        // onMatch only sets the matched flag: a row already flagged needs no write.
+        if (gone || copy[0] !== before[0]) {
+          list[ref.idx] = copy;
+          setRow(other[partitionOf(ref.key, n)]!, ref.key, ref.idx, copy);
+        }
       }
     }
     for (const [key, gone] of removed) {
