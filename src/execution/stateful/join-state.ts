@@ -121,3 +121,21 @@ export function joinKey(values: readonly unknown[]): string {
   }
   return JSON.stringify(values);
 }
+
+const isPlainScalar = (v: unknown): boolean =>
+  typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+
+/**
+ * Is every value a finite number, a string, a boolean, or a flat plain struct of those? Equal
+ * `joinKey` strings of such keys mean the values are equal under SQL `=` too (no NaN or
+ * infinity, which JSON writes as null, no NULL inside a struct, no binary).
+ */
+export function plainKey(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (isPlainScalar(v)) continue;
+    if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype) return false;
+    for (const k in v as Record<string, unknown>) if (!isPlainScalar((v as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}

@@ -19,6 +19,7 @@ import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
+import { extractEquiKeys } from "../../plan/join-keys.js";
 import type { JoinType } from "../../plan/logical.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import type { StateStore } from "../../state/store.js";
@@ -26,7 +27,7 @@ import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
 import { watermarksOf } from "./context.js";
-import { allKeys, appendRows, joinKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
+import { allKeys, appendRows, joinKey, plainKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
 const NULL_KEY = "\u0000null";
 /** A time (micros) or a window's end, as eviction compares them. */
@@ -38,6 +39,8 @@ interface SideInput {
   keys: string[];
   /** The key's event time (micros) when the side is evicted by its key, else NaN. */
   keyTimes: number[];
+  /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
+  plainKeys: boolean;
 }
 /** Bound on the key-time caches (keys removed other than by eviction are never dropped one by one). */
 const MAX_KEY_ENDS = 1 << 22;
@@ -66,6 +69,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   readonly children: PhysicalOperator[];
   private readonly cleanup: { left: SideCleanup | null; right: SideCleanup | null };
   private readonly condition;
+  /** The condition without the key equalities (null: the keys are the whole condition). */
+  private readonly residual;
   /**
    * Event time (micros) of each join key, for sides whose watermark is in the key: a pure
    * function of the key string, so it stays valid whatever state version is loaded. Filled as
@@ -86,6 +91,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     this.children = [left, right];
     this.cleanup = deriveCleanup(leftKeys, rightKeys, fullCondition, left.output, right.output);
     this.condition = fullCondition ? compilePredicate(fullCondition, [...left.output, ...right.output]) : null;
+    const { residual } = extractEquiKeys(fullCondition, left.output, right.output);
+    this.residual = residual ? compilePredicate(residual, [...left.output, ...right.output]) : null;
   }
 
   /** Can the given side's rows ever be evicted? (Spark's check for outer joins.) */
@@ -122,7 +129,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       const col = eventTimeKeyIndex(op.output);
       const cleanup = this.cleanup[side];
       const keyExprs = (side === "left" ? this.leftKeys : this.rightKeys).map((k) => compileExpr(k, op.output));
-      const input: SideInput = { rows: [], keys: [], keyTimes: [] };
+      const input: SideInput = { rows: [], keys: [], keyTimes: [], plainKeys: true };
       for (const b of batches) {
         const et = col >= 0 ? eventTimeMicros(b.columns[col]!, b.numRows) : null;
         // Keys come from the input batch's own columns: no per-row batch is rebuilt for them.
@@ -135,6 +142,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           input.rows.push(rowValues(b, i));
           const vals = keyCols.map((c) => getValue(c, i));
           const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
+          if (key !== NULL_KEY && input.plainKeys && !plainKey(vals)) input.plainKeys = false;
           input.keys.push(key);
           if (cleanup?.keyIndex !== undefined && key !== NULL_KEY) {
             // The key's event time, read once here so eviction never parses the key back.
@@ -158,7 +166,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const semi = this.joinType === "left_semi";
     // Left input against the right state, then stored.
     const lk = leftIn.keys;
-    const leftMatches = this.match(leftRows, lk, stores.right, "left", ctx);
+    const leftMatches = this.match(leftRows, lk, leftIn.plainKeys, stores.right, "left", ctx);
     const nullsRight = new Array<unknown>(nr).fill(null);
     const nullsLeft = new Array<unknown>(nl).fill(null);
     const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
@@ -191,7 +199,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     pendingLeft.flush(stores.left);
     // Right input against the left state (including this batch's left rows), then stored.
     const rk = rightIn.keys;
-    const rightMatches = this.match(rightRows, rk, stores.left, "right", ctx, (stored, key, idx, listLength) => {
+    const rightMatches = this.match(rightRows, rk, rightIn.plainKeys, stores.left, "right", ctx, (stored, key, idx, listLength) => {
       if (!semi) {
         stored[0] = 1;
         return false;
@@ -263,12 +271,16 @@ export class StreamStreamJoinExec implements PhysicalOperator {
 
   /**
    * For each input row, the stored rows of the other side it matches (full condition).
+   * Rows of equal keys satisfy the key equalities when the keys are plain (`plainKeys`), so
+   * then only the residual condition is evaluated, as Spark's join evaluates only what is left
+   * of the condition after the keys; otherwise (NaN, infinities, nested NULLs...) the full one.
    * `onMatch` may flag a stored row (on a copy it is given, with its key, position and the key's
    * row count); returning true removes it from state.
    */
   private match(
     rows: unknown[][],
     keys: string[],
+    plainKeys: boolean,
     other: StateStore[],
     side: Side,
     ctx: ExecContext,
@@ -276,6 +288,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   ): unknown[][][] {
     const n = other.length;
     const result: unknown[][][] = rows.map(() => []);
+    const condition = plainKeys ? this.residual : this.condition;
     const pairs: unknown[][] = [];
     const refs: { row: number; key: string; idx: number }[] = [];
     // Each key's rows, read once; kept current as matches flag them.
@@ -288,16 +301,17 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         list = rowsOf(other[partitionOf(key, n)]!, key);
         lists.set(key, list);
       }
-      list.forEach((stored, idx) => {
-        pairs.push(side === "left" ? [...row, ...stored.slice(1)] : [...stored.slice(1), ...row]);
+      for (let idx = 0; idx < list.length; idx++) {
+        // Pairs are built only for a condition to read.
+        if (condition) pairs.push(side === "left" ? [...row, ...list[idx]!.slice(1)] : [...list[idx]!.slice(1), ...row]);
         refs.push({ row: i, key, idx });
-      });
+      }
     });
-    if (!pairs.length) return result;
-    let keep: ArrayLike<number> = Array.from({ length: pairs.length }, (_, i) => i);
-    if (this.condition) {
+    if (!refs.length) return result;
+    let keep: ArrayLike<number> = Array.from({ length: refs.length }, (_, i) => i);
+    if (condition) {
       const types = [...this.left.output, ...this.right.output].map((a) => a.type);
-      keep = this.condition(batchFromRows(types, pairs), ctx.eval);
+      keep = condition(batchFromRows(types, pairs), ctx.eval);
     }
     const removed = new Map<string, Set<number>>();
     for (let k = 0; k < keep.length; k++) {
