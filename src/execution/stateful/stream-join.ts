@@ -42,6 +42,17 @@ interface SideInput {
   /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
   plainKeys: boolean;
 }
+const NO_MATCHES: readonly Stored[] = [];
+
+/** An output row: the input row and a stored row's values (its flag left out), in side order. */
+function withStored(row: readonly unknown[], stored: Stored, inputLeft: boolean): unknown[] {
+  const out = new Array<unknown>(row.length + stored.length - 1);
+  const [a, b] = inputLeft ? [0, row.length] : [stored.length - 1, 0];
+  for (let i = 0; i < row.length; i++) out[a + i] = row[i];
+  for (let i = 1; i < stored.length; i++) out[b + i - 1] = stored[i];
+  return out;
+}
+
 /** Bound on the key-time caches (keys removed other than by eviction are never dropped one by one). */
 const MAX_KEY_ENDS = 1 << 22;
 
@@ -176,7 +187,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     // Left rows stored in this batch, per key (they are the last ones of the key's list).
     const newLeft = new Map<string, number>();
     leftRows.forEach((row, i) => {
-      const hits = leftMatches[i]!;
+      const hits = leftMatches[i] ?? NO_MATCHES;
       if (lk[i] === NULL_KEY) {
         // A NULL key never matches: an outer join emits the row now, nothing is stored.
         if (emitLeft) out.push([...row, ...nullsRight]);
@@ -190,7 +201,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         }
         pendingLeft.add(lk[i]!, [0, ...row]);
       } else {
-        for (const r of hits) out.push([...row, ...r]);
+        for (const r of hits) out.push(withStored(row, r, true));
         pendingLeft.add(lk[i]!, [hits.length ? 1 : 0, ...row]);
       }
       newLeft.set(lk[i]!, (newLeft.get(lk[i]!) ?? 0) + 1);
@@ -217,12 +228,12 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     });
     const semiRemoved = metrics.numRowsRemoved;
     rightRows.forEach((row, i) => {
-      const hits = rightMatches[i]!;
+      const hits = rightMatches[i] ?? NO_MATCHES;
       if (rk[i] === NULL_KEY) {
         if (emitRight) out.push([...nullsLeft, ...row]);
         return;
       }
-      if (!semi) for (const l of hits) out.push([...l, ...row]);
+      if (!semi) for (const l of hits) out.push(withStored(row, l, false));
       // Spark stores a right row only if this batch's eviction would not remove it at once,
       // except an unmatched one of a right/full outer join (evicting it emits its outer row).
       if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
@@ -285,12 +296,16 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     side: Side,
     ctx: ExecContext,
     onMatch?: (stored: Stored, key: string, idx: number, listLength: number) => boolean,
-  ): unknown[][][] {
+  ): (Stored[] | undefined)[] {
     const n = other.length;
-    const result: unknown[][][] = rows.map(() => []);
+    // Per input row, the stored rows it matches (undefined: none; most rows match nothing).
+    const result: (Stored[] | undefined)[] = new Array(rows.length);
     const condition = plainKeys ? this.residual : this.condition;
     const pairs: unknown[][] = [];
-    const refs: { row: number; key: string; idx: number }[] = [];
+    // Candidate pairs as parallel arrays: input row, key, position in the key's list.
+    const refRow: number[] = [];
+    const refKey: string[] = [];
+    const refIdx: number[] = [];
     // Each key's rows, read once; kept current as matches flag them.
     const lists = new Map<string, Stored[]>();
     rows.forEach((row, i) => {
@@ -304,29 +319,35 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       for (let idx = 0; idx < list.length; idx++) {
         // Pairs are built only for a condition to read.
         if (condition) pairs.push(side === "left" ? [...row, ...list[idx]!.slice(1)] : [...list[idx]!.slice(1), ...row]);
-        refs.push({ row: i, key, idx });
+        refRow.push(i);
+        refKey.push(key);
+        refIdx.push(idx);
       }
     });
-    if (!refs.length) return result;
-    let keep: ArrayLike<number> = Array.from({ length: refs.length }, (_, i) => i);
+    if (!refRow.length) return result;
+    let keep: ArrayLike<number> | null = null;
     if (condition) {
       const types = [...this.left.output, ...this.right.output].map((a) => a.type);
       keep = condition(batchFromRows(types, pairs), ctx.eval);
     }
     const removed = new Map<string, Set<number>>();
-    for (let k = 0; k < keep.length; k++) {
-      const ref = refs[keep[k]!]!;
-      const list = lists.get(ref.key)!;
-      result[ref.row]!.push(list[ref.idx]!.slice(1));
+    const kept = keep === null ? refRow.length : keep.length;
+    for (let k = 0; k < kept; k++) {
+      const j = keep === null ? k : keep[k]!;
+      const key = refKey[j]!;
+      const idx = refIdx[j]!;
+      const list = lists.get(key)!;
+      const before = list[idx]!;
+      // The stored row itself: the caller skips its flag when it builds the output row.
+      (result[refRow[j]!] ??= []).push(before);
       if (onMatch) {
-        const before = list[ref.idx]!;
         const copy = [...before] as Stored;
-        const gone = onMatch(copy, ref.key, ref.idx, list.length);
-        if (gone) removed.set(ref.key, (removed.get(ref.key) ?? new Set<number>()).add(ref.idx));
+        const gone = onMatch(copy, key, idx, list.length);
+        if (gone) removed.set(key, (removed.get(key) ?? new Set<number>()).add(idx));
         // onMatch only sets the matched flag: a row already flagged needs no write.
         if (gone || copy[0] !== before[0]) {
-          list[ref.idx] = copy;
-          setRow(other[partitionOf(ref.key, n)]!, ref.key, ref.idx, copy);
+          list[idx] = copy;
+          setRow(other[partitionOf(key, n)]!, key, idx, copy);
         }
       }
     }
