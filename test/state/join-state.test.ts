@@ -12,6 +12,7 @@ import {
   appendRows,
   isRowEntry,
   joinKey,
+  removeKey,
   replaceRows,
   rowsOf,
   type Stored,
@@ -76,6 +77,7 @@ describe("join state layout", () => {
       fc.record({ kind: fc.constant("appendMany" as const), key: fc.nat(3), vs: fc.array(fc.integer(), { maxLength: 4 }) }),
       fc.record({ kind: fc.constant("flag" as const), key: fc.nat(3), at: fc.nat() }),
       fc.record({ kind: fc.constant("remove" as const), key: fc.nat(3), mask: fc.nat() }),
+      fc.record({ kind: fc.constant("drop" as const), key: fc.nat(3) }),
       fc.constant({ kind: "commit" as const }),
     );
     await fc.assert(
@@ -99,6 +101,14 @@ describe("join state layout", () => {
             const added = o.vs.map((v): Stored => [0, v]);
             appendRows(s, key, added);
             if (rows.length + added.length) model.set(key, [...rows, ...added]);
+          } else if (o.kind === "drop") {
+            const seen: Stored[] = [];
+            assert.equal(
+              removeKey(s, key, (r) => seen.push(r)),
+              rows.length,
+            );
+            assert.deepEqual(seen, rows, "each row handed over, in order");
+            model.delete(key);
           } else if (o.kind === "flag" && rows.length) {
             const i = o.at % rows.length;
             const row: Stored = [1, ...rows[i]!.slice(1)];

@@ -90,6 +90,26 @@ export function replaceRows(s: StateStore, key: string, rows: readonly Stored[],
   else s.put(key, [rows.length]);
 }
 
+/** Removes `key` and all its rows, handing each row to `onRow` first; returns how many. */
+export function removeKey(s: StateStore, key: string, onRow: (row: Stored) => unknown): number {
+  const v = s.get(key);
+  if (v === undefined) return 0;
+  const legacy = legacyList(v);
+  if (legacy) {
+    for (const r of legacy) onRow(r);
+    s.remove(key);
+    return legacy.length;
+  }
+  const n = v[0] as number;
+  for (let i = 0; i < n; i++) {
+    const k = rowKey(key, i);
+    onRow(s.get(k) as Stored);
+    s.remove(k);
+  }
+  s.remove(key);
+  return n;
+}
+
 /** Rows in the store, all keys. */
 export function totalRows(s: StateStore): number {
   let n = 0;

@@ -27,7 +27,7 @@ import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
 import { watermarksOf } from "./context.js";
-import { allKeys, appendRows, joinKey, plainKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
+import { allKeys, appendRows, joinKey, plainKey, removeKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
 const NULL_KEY = "\u0000null";
 /** A time (micros) or a window's end, as eviction compares them. */
@@ -52,9 +52,6 @@ function withStored(row: readonly unknown[], stored: Stored, inputLeft: boolean)
   for (let i = 1; i < stored.length; i++) out[b + i - 1] = stored[i];
   return out;
 }
-
-/** Bound on the key-time caches (keys removed other than by eviction are never dropped one by one). */
-const MAX_KEY_ENDS = 1 << 22;
 
 /**
  * A side's new rows of this batch, grouped by key and stored once the side's loop is done:
@@ -85,7 +82,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   /**
    * Event time (micros) of each join key, for sides whose watermark is in the key: a pure
    * function of the key string, so it stays valid whatever state version is loaded. Filled as
-   * keys arrive (or parsed once for restored keys), dropped as keys are evicted.
+   * keys arrive (or parsed once for restored keys), dropped as keys are evicted and pruned
+   * to the live keys when it outgrows them.
    */
   private readonly keyEnds = { left: new Map<string, number>(), right: new Map<string, number>() };
 
@@ -133,7 +131,6 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       stores.right.push(await st.store(this.operatorId, p, "right"));
     }
     const wm = watermarksOf(st, this.operatorId);
-    for (const ends of [this.keyEnds.left, this.keyEnds.right]) if (ends.size > MAX_KEY_ENDS) ends.clear();
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
     const late = (side: Side, batches: Batch[]): SideInput => {
       const op = side === "left" ? this.left : this.right;
@@ -375,26 +372,30 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const ends = this.keyEnds[side];
     const { keyIndex, value } = cleanup;
     let removed = 0;
+    const live: string[] = [];
     for (const s of stores) {
       for (const key of allKeys(s)) {
-        // A watermark in the join key settles all of the key's rows at once.
-        let keyGone = false;
         if (keyIndex !== undefined) {
+          // A watermark in the join key settles all of the key's rows at once.
           let end = ends.get(key);
           if (end === undefined) {
             // A key stored before this process (restored state): parse it once.
             end = endOf((JSON.parse(key) as unknown[])[keyIndex]);
             ends.set(key, end);
           }
-          keyGone = end <= evictMs * 1000;
-          if (keyGone) ends.delete(key);
+          if (end > evictMs * 1000) {
+            live.push(key);
+            continue;
+          }
+          ends.delete(key);
+          removed += removeKey(s, key, onEvict);
+          continue;
         }
-        if (keyIndex !== undefined && !keyGone) continue;
         const list = rowsOf(s, key);
         const keep: Stored[] = [];
         let first = -1;
         list.forEach((r, i) => {
-          if (keyGone || endOf(r[value!.column + 1]) <= (evictMs + value!.offsetMs) * 1000) {
+          if (endOf(r[value!.column + 1]) <= (evictMs + value!.offsetMs) * 1000) {
             onEvict(r);
             removed++;
             if (first < 0) first = i;
@@ -402,6 +403,13 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         });
         if (first >= 0) replaceRows(s, key, keep, first);
       }
+    }
+    // Keys that left the state other than by eviction (or were never stored) leave the cache
+    // once it holds many more keys than the state.
+    if (ends.size > 2 * live.length + 1024) {
+      const kept = live.map((k) => [k, ends.get(k)!] as const);
+      ends.clear();
+      for (const [k, e] of kept) ends.set(k, e);
     }
     return removed;
   }
