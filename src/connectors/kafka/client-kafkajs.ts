@@ -104,6 +104,9 @@ class Sockets {
   readonly factory = ({ host, port, onConnect }: { host: string; port: number; onConnect: () => void }): net.Socket => {
     const socket = net.connect({ host, port }, onConnect);
     socket.setKeepAlive(true, 60_000); // as kafkajs's own socket factory
+    // Requests are small and each waits for its answer: no Nagle delay (Kafka's Java client
+    // sets TCP_NODELAY too).
+    socket.setNoDelay(true);
     this.open.add(socket);
     socket.once("close", () => this.open.delete(socket));
     return socket;
@@ -307,10 +310,30 @@ class Admin implements KafkaAdmin {
     }
     return out;
   }
+  /**
+   * One ListOffsets request per leader broker, the leaders taken from the cluster's cached
+   * metadata; a partition that metadata does not know yet (added since) refreshes it once.
+   */
+  private async offsetsAt(tps: readonly TopicPartition[], which: "earliest" | "latest"): Promise<Map<string, number>> {
+    let r = await this.listOffsets(tps, which);
+    if (tps.some((tp) => !r.has(tpKey(tp)))) {
+      await this.cluster.refreshMetadata();
+      r = await this.listOffsets(tps, which);
+      const missing = tps.filter((tp) => !r.has(tpKey(tp)));
+      if (missing.length) throw new Error(`partitions ${missing.map(tpKey).join(", ")} are not in the broker's metadata`);
+    }
+    return r;
+  }
+  latestOffsets(tps: readonly TopicPartition[]) {
+    return this.offsetsAt(tps, "latest");
+  }
+  earliestOffsets(tps: readonly TopicPartition[]) {
+    return this.offsetsAt(tps, "earliest");
+  }
   async offsetRange(tps: readonly TopicPartition[]) {
-    const [lo, hi] = await Promise.all([this.listOffsets(tps, "earliest"), this.listOffsets(tps, "latest")]);
+    const [lo, hi] = await Promise.all([this.offsetsAt(tps, "earliest"), this.offsetsAt(tps, "latest")]);
     const out = new Map<string, { earliest: number; latest: number }>();
-    for (const tp of tps) out.set(tpKey(tp), { earliest: lo.get(tpKey(tp)) ?? 0, latest: hi.get(tpKey(tp)) ?? 0 });
+    for (const tp of tps) out.set(tpKey(tp), { earliest: lo.get(tpKey(tp))!, latest: hi.get(tpKey(tp))! });
     return out;
   }
   async offsetsForTimes(tps: readonly TopicPartition[], timestampMs: number) {

@@ -45,6 +45,14 @@ export interface KafkaAdmin {
   listTopics(): Promise<string[]>;
   /** Partitions of the topics that exist (a missing topic has none). */
   partitions(topics: readonly string[]): Promise<TopicPartition[]>;
+  /**
+   * The latest offset (log end; the last stable offset under read_committed) of each partition,
+   * in one ListOffsets request per leader broker. Throws when a partition is not in the topic's
+   * metadata (deleted) or its broker refuses.
+   */
+  latestOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number>>;
+  /** The earliest offset of each partition (as latestOffsets). */
+  earliestOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number>>;
   /** Earliest and latest (log end) offset of each partition. */
   offsetRange(tps: readonly TopicPartition[]): Promise<Map<string, { earliest: number; latest: number }>>;
   /** The first offset whose timestamp is >= ts, or null when there is none (Kafka's offsetsForTimes). */

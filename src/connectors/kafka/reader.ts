@@ -38,9 +38,19 @@ export async function connecting<T>(servers: string, what: string, fn: () => Pro
   }
 }
 
+/**
+ * How old the cached partition list may get before latestOffset starts refreshing it (in the
+ * background: the call that notices uses the cached list, so a partition or a subscribePattern
+ * topic added meanwhile is read from the trigger after the refresh lands).
+ */
+export const METADATA_REFRESH_MS = 1000;
+
 export class KafkaReader {
   private client: KafkaClient;
   private closed = false;
+  /** The subscription's partitions as last listed, and when (Date.now()). */
+  private listed: { parts: TopicPartition[]; at: number } | null = null;
+  private refreshing: Promise<unknown> | null = null;
   private adminP: Promise<KafkaAdmin> | null = null;
   private fetcherP: Promise<KafkaFetcher> | null = null;
 
@@ -87,8 +97,61 @@ export class KafkaReader {
     }
   }
 
+  /** The subscription's partitions now (one or two metadata round trips; also refreshes the cache). */
   async partitions(): Promise<TopicPartition[]> {
-    return this.withRetries("list partitions from", (admin) => currentPartitions(this.opts.subscription, admin));
+    const at = Date.now();
+    const parts = await this.withRetries("list partitions from", (admin) => currentPartitions(this.opts.subscription, admin));
+    this.listed = { parts, at };
+    return parts;
+  }
+
+  /**
+   * The cached partition list, listed on the first call; an older one than METADATA_REFRESH_MS
+   * starts a refresh that the next call sees. A failed background refresh is dropped: the next
+   * latest-offsets request tells (a deleted topic fails it, which lists again in the foreground).
+   */
+  private cachedPartitions(): Promise<TopicPartition[]> | TopicPartition[] {
+    const listed = this.listed;
+    if (!listed) return this.partitions();
+    if (!this.refreshing && !this.closed && Date.now() - listed.at >= METADATA_REFRESH_MS) {
+      const at = Date.now();
+      this.refreshing = this.admin()
+        .then((admin) => currentPartitions(this.opts.subscription, admin))
+        .then((parts) => {
+          if (!this.listed || this.listed.at < at) this.listed = { parts, at };
+        })
+        .catch(() => {})
+        .finally(() => {
+          this.refreshing = null;
+        });
+    }
+    return listed.parts;
+  }
+
+  /**
+   * Spark's fetchLatestOffsets, on the critical path of every trigger: the latest offsets of the
+   * cached partitions in one ListOffsets request per broker. When that fails (a topic deleted,
+   * a leader moved, the broker restarted) the partitions are listed again and the request
+   * retried with Spark's fetchOffset retries.
+   */
+  async latestOffsets(): Promise<OffsetMap> {
+    const parts = await this.cachedPartitions();
+    let r: Map<string, number>;
+    try {
+      r = await connecting(this.servers, "fetch offsets from", async () => (await this.admin()).latestOffsets(parts));
+      return toOffsetMap(parts, r);
+    } catch (e) {
+      if (this.closed) throw e;
+    }
+    const fresh = await this.partitions();
+    r = await this.withRetries("fetch offsets from", (admin) => admin.latestOffsets(fresh));
+    return toOffsetMap(fresh, r);
+  }
+
+  /** The earliest offsets of some partitions (Spark's fetchEarliestOffsets). */
+  async earliestOffsets(tps: readonly TopicPartition[]): Promise<OffsetMap> {
+    if (!tps.length) return new OffsetMap();
+    return toOffsetMap(tps, await this.withRetries("fetch offsets from", (admin) => admin.earliestOffsets(tps)));
   }
   async ranges(tps: readonly TopicPartition[]) {
     return this.withRetries("fetch offsets from", (admin) => admin.offsetRange(tps));
@@ -208,9 +271,16 @@ export class KafkaReader {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.refreshing;
     const a = this.adminP;
     const f = this.fetcherP;
     this.adminP = this.fetcherP = null;
     await Promise.allSettled([a?.then((x) => x.close()), f?.then((x) => x.close())]);
   }
+}
+
+function toOffsetMap(tps: readonly TopicPartition[], r: Map<string, number>): OffsetMap {
+  const out = new OffsetMap();
+  for (const tp of tps) out.set(tp, r.get(tpKey(tp))!);
+  return out;
 }

@@ -58,12 +58,14 @@ export class KafkaMicroBatchStream implements StreamSource {
   }
 
   async prepareForAvailableNow(): Promise<void> {
-    this.availableNowEnd = (await this.reader.latest()).latest;
+    // Listed afresh: availableNow reads everything there is when it starts, new partitions too.
+    await this.reader.partitions();
+    this.availableNowEnd = await this.reader.latestOffsets();
   }
 
   async latestOffset(start: Offset | null, limit: ReadLimit): Promise<Offset | null> {
     const from = start === null ? await this.initialOffsets() : OffsetMap.fromJson(start);
-    const { latest, earliest } = await this.reader.latest();
+    const latest = await this.reader.latestOffsets();
     this.latestSeen = latest;
     let target = latest;
     if (this.availableNowEnd) {
@@ -74,7 +76,11 @@ export class KafkaMicroBatchStream implements StreamSource {
     let end = target;
     if (limit.kind === "maxRows") {
       if (this.delayBatch(from, target)) end = from;
-      else end = rateLimit(limit.max, from, target, (tp) => earliest.get(tp) ?? 0);
+      else {
+        // As Spark's rateLimit: the earliest offsets only of partitions new since `from`.
+        const earliest = await this.reader.earliestOffsets(target.partitions.filter((tp) => !from.has(tp)));
+        end = rateLimit(limit.max, from, target, (tp) => earliest.get(tp) ?? 0);
+      }
     } else if (limit.kind !== "all") {
       end = target;
     } else if (!this.availableNowEnd && this.delayBatch(from, target)) end = from;
