@@ -18,7 +18,8 @@ import type {
   TopicPartition,
 } from "./client.js";
 import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
-import { decompress, fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
+import { decompressRecords } from "./compression.js";
+import { fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
 import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kafkajs's cluster and broker objects are untyped
@@ -470,7 +471,7 @@ class Fetcher implements KafkaFetcher {
       }
       const aborted =
         this.readCommitted && part?.abortedTransactions.length ? { pending: part.abortedTransactions, aborting: new Set<number>() } : null;
-      const after = part ? await decodeRecordBatches(part.buf, part.start, part.end, next, until, out, aborted, decompress) : -1;
+      const after = part ? await decodeRecordBatches(part.buf, part.start, part.end, next, until, out, aborted, decompressRecords) : -1;
       if (after <= next) {
         // Nothing at or after `next`: the rest of the range is a gap (transaction markers,
         // compaction) when the log has moved past it; otherwise retry a few times.

@@ -11,9 +11,6 @@ const require = createRequire(import.meta.url);
 type Any = any;
 const { requests } = require("kafkajs/src/protocol/requests/index.js") as { requests: { Fetch: Any } };
 const apiKeys = require("kafkajs/src/protocol/requests/apiKeys.js") as { Fetch: number };
-const { lookupCodecByAttributes } = require("kafkajs/src/protocol/message/compression/index.js") as {
-  lookupCodecByAttributes(attributes: number): { decompress(b: Buffer): Promise<Buffer> } | null;
-};
 
 export interface RawPartition {
   readonly errorCode: number;
@@ -34,12 +31,6 @@ export interface FetchArgs {
   readonly maxWaitTime: number;
   readonly minBytes: number;
   readonly maxBytes: number;
-}
-
-export async function decompress(attributes: number, bytes: Buffer): Promise<Buffer> {
-  const codec = lookupCodecByAttributes(attributes);
-  if (!codec) throw new Error(`unknown Kafka compression codec ${attributes & 7}`);
-  return codec.decompress(bytes);
 }
 
 function int64(buf: Buffer, at: number): number {

@@ -29,7 +29,7 @@ export interface FetchedColumns {
   readonly headers: readonly (readonly RecordHeader[])[];
 }
 
-/** Decompresses a batch's records section (attributes & 7 = codec); kafkajs's codecs behind it. */
+/** Decompresses a batch's records section (attributes & 7 = codec): compression.ts. */
 export type Decompress = (attributes: number, bytes: Buffer) => Promise<Buffer>;
 
 const HEADER_BYTES = 61;
