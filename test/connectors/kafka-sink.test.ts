@@ -52,6 +52,32 @@ describe("kafka sink", kafkaSkip(), () => {
     assert.deepEqual(await readValues(bootstrap, out2), ["x"]);
   });
 
+  it("writes headers in order, a null header value as Kafka's null (as Spark's sink)", async () => {
+    const out = await newTopic(bootstrap, 1);
+    const df = session.createDataFrame(
+      [
+        {
+          value: "a",
+          headers: [
+            { key: "n", value: null },
+            { key: "h", value: Buffer.from("x") },
+            { key: "n", value: Buffer.from("y") },
+          ],
+        },
+        { value: "b", headers: [{ key: "n", value: null }] },
+      ],
+      "value STRING, headers ARRAY<STRUCT<key: STRING, value: BINARY>>",
+    );
+    await df.write.format("kafka").option("kafka.bootstrap.servers", bootstrap).option("topic", out).save();
+    const f = await testClient(bootstrap).fetcher();
+    const recs = await f.fetch({ topic: out, partition: 0 }, 0, 2);
+    await f.close();
+    const text = (hs: readonly { key: string; value: Uint8Array | null }[]) =>
+      hs.map((h) => `${h.key}=${h.value === null ? "null" : Buffer.from(h.value).toString()}`);
+    assert.deepEqual(text(recs[0]!.headers), ["n=null", "h=x", "n=y"]); // in order, a repeated key too
+    assert.deepEqual(text(recs[1]!.headers), ["n=null"]);
+  });
+
   it("raises Spark's errors for a missing value or topic and wrong types", async () => {
     const w = (ddl: string, row: Record<string, unknown>) =>
       session.createDataFrame([row], ddl).write.format("kafka").option("kafka.bootstrap.servers", bootstrap);

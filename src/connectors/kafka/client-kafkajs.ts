@@ -20,6 +20,7 @@ import type {
 import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
 import { decompressRecords } from "./compression.js";
 import { fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
+import { installNullHeaderRecords } from "./kafkajs-record.js";
 import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kafkajs's cluster and broker objects are untyped
@@ -127,6 +128,7 @@ class Sockets {
 }
 
 export function kafkajsClient(cfg: ClientConfig): KafkaClient {
+  installNullHeaderRecords();
   const sockets = new Sockets();
   const kafka = new Kafka({
     brokers: cfg.bootstrapServers.split(",").map((s) => s.trim()),
@@ -257,13 +259,13 @@ function topicMessages(records: readonly OutRecord[]) {
   for (const r of records) {
     let list = byTopic.get(r.topic);
     if (!list) byTopic.set(r.topic, (list = []));
-    const headers: Record<string, Buffer[]> = {};
-    for (const h of r.headers) (headers[h.key] ??= []).push(h.value === null ? (null as unknown as Buffer) : asBuffer(h.value));
     list.push({
       key: r.key === null ? null : asBuffer(r.key),
       value: r.value === null ? null : asBuffer(r.value),
       partition: r.partition ?? undefined,
-      headers: r.headers.length ? headers : undefined,
+      // A list, in order, null values kept: kafkajs-record.ts's encoder writes it (kafkajs's own
+      // takes an object, which regroups repeated keys and cannot hold a null value).
+      headers: r.headers.length ? r.headers.map((h) => ({ key: h.key, value: h.value === null ? null : asBuffer(h.value) })) : undefined,
     });
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
