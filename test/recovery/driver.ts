@@ -134,16 +134,22 @@ let childCommand: Promise<string[]> | null = null;
 async function bundleHarness(): Promise<string[]> {
   const viaTsx = ["--import", "tsx", HARNESS];
   if (process.env.ARUS_CRASH_NO_BUNDLE === "1") return viaTsx;
+  const out = await bundleChild(`import { runMain } from ${JSON.stringify(HARNESS)};\nawait runMain();\n`, "harness");
+  return out ? [out] : viaTsx;
+}
+
+/**
+ * Bundles a child's code (`contents`, TypeScript importing the repo's sources) with esbuild into
+ * one file under node_modules/.cache (deleted when this process exits); null when esbuild is
+ * not there. Also used by the Kafka crash loop (kafka-crash-driver.ts).
+ */
+export async function bundleChild(contents: string, name: string): Promise<string | null> {
   try {
     const esbuild = (await import("esbuild")) as typeof import("esbuild");
     // Under node_modules so the bundle resolves the repo's packages (and git ignores it).
-    const out = join(REPO, "node_modules", ".cache", "arus-recovery", `harness-${process.pid}.mjs`);
+    const out = join(REPO, "node_modules", ".cache", "arus-recovery", `${name}-${process.pid}.mjs`);
     await esbuild.build({
-      stdin: {
-        contents: `import { runMain } from ${JSON.stringify(HARNESS)};\nawait runMain();\n`,
-        resolveDir: import.meta.dirname,
-        loader: "ts",
-      },
+      stdin: { contents, resolveDir: import.meta.dirname, loader: "ts" },
       bundle: true,
       platform: "node",
       format: "esm",
@@ -175,9 +181,9 @@ async function bundleHarness(): Promise<string[]> {
         // already gone
       }
     });
-    return [out];
+    return out;
   } catch {
-    return viaTsx;
+    return null;
   }
 }
 
