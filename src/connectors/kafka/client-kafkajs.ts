@@ -392,11 +392,21 @@ class Admin implements KafkaAdmin {
 class Fetcher implements KafkaFetcher {
   /** Per broker node: the connect of its fetch connection in flight. */
   private readonly connectingFetch = new Map<string, Promise<void>>();
+  /** Per partition: the Fetch sent ahead (fetchAhead) and the offset it starts at. */
+  private readonly ahead = new Map<string, { offset: number; res: Promise<RawPartition | undefined> }>();
+  private closed = false;
   constructor(
     private readonly cluster: Any,
     private readonly readCommitted: boolean,
-    readonly close: () => Promise<void>,
+    private readonly disconnect: () => Promise<void>,
   ) {}
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = [...this.ahead.values()].map((a) => a.res);
+    this.ahead.clear();
+    await Promise.all(pending);
+    await this.disconnect();
+  }
 
   /**
    * The broker leading a partition, its fetch connection connected. kafkajs's Connection.connect
@@ -446,24 +456,48 @@ class Fetcher implements KafkaFetcher {
     }
     return out;
   }
-  async fetchColumns(tp: TopicPartition, from: number, until: number): Promise<FetchedColumns> {
+  /** One Fetch of a partition from `offset` (waiting up to maxWaitTime ms for a first byte). */
+  private async fetchAt(tp: TopicPartition, offset: number, maxWaitTime: number): Promise<RawPartition | undefined> {
+    const broker = await this.leader(tp);
+    return fetchPartition(broker, {
+      topic: tp.topic,
+      partition: tp.partition,
+      offset,
+      isolationLevel: this.readCommitted ? 1 : 0,
+      maxWaitTime,
+      minBytes: 1,
+      maxBytes: FETCH_MAX_BYTES,
+    });
+  }
+
+  /**
+   * Sends the Fetch for the records after a range read by a streaming query while it processes
+   * that range (Kafka's Java consumer, so Spark's, keeps a fetch ahead too): the next range then
+   * starts from bytes already here. maxWaitTime 0, so it never holds the broker connection (a
+   * broker answers one connection's requests in order). An error is dropped: the range's own
+   * fetch meets it again.
+   */
+  private fetchAhead(tp: TopicPartition, offset: number): void {
+    if (this.closed) return;
+    const res = this.fetchAt(tp, offset, 0).catch(() => undefined);
+    this.ahead.set(tpKey(tp), { offset, res });
+  }
+
+  async fetchColumns(tp: TopicPartition, from: number, until: number, ahead = false): Promise<FetchedColumns> {
     const out = new ColumnsBuilder(until - from);
     let next = from;
     let attempts = 0;
     const started = Date.now();
+    const early = this.ahead.get(tpKey(tp));
+    this.ahead.delete(tpKey(tp));
+    let prefetched = early && early.offset === from ? early.res : null;
     while (next < until) {
       let part: RawPartition | undefined;
       try {
-        const broker = await this.leader(tp);
-        part = await fetchPartition(broker, {
-          topic: tp.topic,
-          partition: tp.partition,
-          offset: next,
-          isolationLevel: this.readCommitted ? 1 : 0,
-          maxWaitTime: 100,
-          minBytes: 1,
-          maxBytes: FETCH_MAX_BYTES,
-        });
+        if (prefetched) part = await prefetched;
+        prefetched = null;
+        // An empty answer fetched ahead means nothing was there yet: ask again, waiting this time.
+        if (!part || part.end <= part.start) part = await this.fetchAt(tp, next, 100);
       } catch (e) {
         const err = e as { name?: string; type?: string };
         if (err.name === "KafkaJSOffsetOutOfRange" || err.type === "OFFSET_OUT_OF_RANGE") throw new KafkaOffsetOutOfRange(tp, next);
@@ -492,6 +526,7 @@ class Fetcher implements KafkaFetcher {
       attempts = 0;
       next = after;
     }
+    if (ahead) this.fetchAhead(tp, until);
     return out;
   }
 }

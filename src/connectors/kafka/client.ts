@@ -73,8 +73,11 @@ export interface KafkaFetcher {
    * when `from` is no longer (or not yet) in the log.
    */
   fetch(tp: TopicPartition, from: number, until: number): Promise<FetchedRecord[]>;
-  /** The same records as columns (what the source reads: no object per record). */
-  fetchColumns(tp: TopicPartition, from: number, until: number): Promise<FetchedColumns>;
+  /**
+   * The same records as columns (what the source reads: no object per record). `ahead`: a
+   * streaming query will read on from `until`, so the next records may be fetched meanwhile.
+   */
+  fetchColumns(tp: TopicPartition, from: number, until: number, ahead?: boolean): Promise<FetchedColumns>;
   close(): Promise<void>;
 }
 

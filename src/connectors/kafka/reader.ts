@@ -214,8 +214,11 @@ export class KafkaReader {
     return out;
   }
 
-  /** Rows in [start, end) per partition, one batch per partition, with Spark's data-loss checks. */
-  async read(schema: StructType, start: OffsetMap, end: OffsetMap): Promise<Batch[]> {
+  /**
+   * Rows in [start, end) per partition, one batch per partition, with Spark's data-loss checks.
+   * `streaming`: the next read starts at `end` (the fetcher may fetch ahead).
+   */
+  async read(schema: StructType, start: OffsetMap, end: OffsetMap, streaming = false): Promise<Batch[]> {
     const fail = this.opts.failOnDataLoss;
     const deleted = start.partitions.filter((tp) => !end.has(tp));
     if (deleted.length) reportDataLoss(fail, "PARTITIONS_DELETED", `Partitions ${deleted.map(tpKey).join(", ")} have been deleted.`);
@@ -245,7 +248,7 @@ export class KafkaReader {
       // without a ListOffsets round trip per batch to look for it first.
       for (let attempt = 0; ; attempt++) {
         try {
-          return columnsToBatch(schema, tp, await fetcher.fetchColumns(tp, from, until));
+          return columnsToBatch(schema, tp, await fetcher.fetchColumns(tp, from, until, streaming));
         } catch (e) {
           if (!(e instanceof KafkaOffsetOutOfRange) || attempt > 0) {
             if (e instanceof ArusError) throw e;

@@ -107,7 +107,7 @@ export class KafkaMicroBatchStream implements StreamSource {
 
   async getBatch(start: Offset | null, end: Offset): Promise<Batch[]> {
     const from = start === null ? await this.initialOffsets() : OffsetMap.fromJson(start);
-    return this.reader.read(this.schema, from, OffsetMap.fromJson(end));
+    return this.reader.read(this.schema, from, OffsetMap.fromJson(end), true);
   }
 
   /** Progress `latestOffset`: the newest offsets seen, not the batch's (limited) end. */
