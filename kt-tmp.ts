@@ -1,14 +1,13 @@
-import { mkdtempSync } from "node:fs";
-import * as arus from "./src/index.js";
-import { kafkaQuery } from "./bench/kafka/arus-engine.js";
-const session = arus.Session.builder().master("local[2]").config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC").getOrCreate();
-const topic = process.argv[2]!;
-for (let rep = 0; rep < 2; rep++) {
-const t0 = performance.now(); const c0 = process.cpuUsage();
-const q = await kafkaQuery(arus, session, "127.0.0.1:40779", { cmd: "throughput", topic, out: topic + "-o" + rep + Date.now(), maxOffsets: 100000 }, mkdtempSync("/tmp/kq-")).trigger({ availableNow: true }).start();
-await q.awaitTermination();
-const c = process.cpuUsage(c0);
-console.log("wall", (performance.now() - t0).toFixed(0), "cpu", ((c.user + c.system) / 1000).toFixed(0));
-for (const p of q.recentProgress) console.log(p.numInputRows, JSON.stringify(p.durationMs));
+import { KafkaReader } from "./src/connectors/kafka/reader.js";
+import { sourceOptions } from "./src/connectors/kafka/options.js";
+const r = new KafkaReader(sourceOptions({ "kafka.bootstrap.servers": "127.0.0.1:40779", subscribe: process.argv[2]! }, true));
+await r.latestOffsets(); await r.latest();
+const old: number[] = [], neu: number[] = [];
+for (let i = 0; i < 200; i++) {
+  let t = performance.now(); await r.latest(); old.push(performance.now() - t);
+  t = performance.now(); await r.latestOffsets(); neu.push(performance.now() - t);
 }
-await session.stop();
+const q = (a: number[], p: number) => a.sort((x, y) => x - y)[Math.floor(p * (a.length - 1))]!.toFixed(2);
+console.log("old partitions+offsetRange: p50", q(old, 0.5), "p90", q(old, 0.9), "p99", q(old, 0.99));
+console.log("new latestOffsets:          p50", q(neu, 0.5), "p90", q(neu, 0.9), "p99", q(neu, 0.99));
+await r.close();

@@ -54,7 +54,8 @@ function encodeRecord(
     Encoder.sizeOfVarIntBytes(value) +
     Encoder.sizeOfVarInt(hs.length);
   for (const h of hs) size += Encoder.sizeOfVarIntBytes(h.key) + Encoder.sizeOfVarIntBytes(h.value);
-  const e = new Encoder()
+  // Sized up front: kafkajs's default 512-byte buffer, grown by copying, is most of a record's cost.
+  const e = new Encoder(Encoder.sizeOfVarInt(size) + size)
     .writeVarInt(size)
     .writeInt8(0) // record attributes: none defined
     .writeVarLong(timestampDelta)
