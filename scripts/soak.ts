@@ -8,7 +8,8 @@
  *   npm run soak -- --cycles 200 --seed 7 --no-write
  *   npm run soak -- --sinks kafka --cycles 20        the Kafka loop only
  *
- * Options: --cycles N (kills per sink, default 1000), --seed S, --files N --rows N (workload per
+ * Options: --cycles N (kills per sink, default 1000), --max-seconds S (Kafka loop: stop killing
+ * after S seconds, then the last run and the check, and record the kills that fit), --seed S, --files N --rows N (workload per
  * episode, default 20 × 20), --sinks file,pg,kafka (default all three), --no-write (print
  * only), --keep (keep the work directory). PostgreSQL as in the tests: ARUS_PG_URL, else
  * scripts/start-postgres.sh; without it only the file sink is soaked (the figures say so). Kafka:
@@ -35,6 +36,7 @@ const wanted = new Set((sinksArg > 0 ? process.argv[sinksArg + 1]! : "file,pg,ka
 for (const w of wanted) if (!["file", "pg", "kafka"].includes(w)) throw new Error(`--sinks: unknown sink ${w} (file, pg, kafka)`);
 
 const cycles = arg("cycles", 1000);
+const maxSeconds = arg("max-seconds", 0);
 const seed = arg("seed", Date.now() % 1_000_000);
 const workload: Workload = { files: arg("files", 20), rows: arg("rows", 20) };
 const DOC = resolve(import.meta.dirname, "..", "docs", "reliability.md");
@@ -201,6 +203,7 @@ async function kafkaSoak(): Promise<void> {
       kills: cycles,
       seed,
       workDir: root,
+      deadlineMs: maxSeconds > 0 ? Date.now() + maxSeconds * 1000 : undefined,
       onKill: (k) => {
         if (k % 50 === 0 || k === cycles) console.error(`soak: kafka ${k}/${cycles} kills, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       },
@@ -224,12 +227,12 @@ async function kafkaSoak(): Promise<void> {
     "<!-- kafka-soak:end -->",
     [
       "<!-- kafka-soak:begin -->",
-      `Last Kafka soak: ${new Date().toISOString().slice(0, 10)}, engine ${revisionOf()}, \`npm run soak -- --cycles ${cycles} --seed ${seed}${sinksFlag}\`, Node ${process.version}, ${cpus().length} CPUs, the broker of scripts/kafka.sh (Kafka 4.4).`,
+      `Last Kafka soak: ${new Date().toISOString().slice(0, 10)}, engine ${revisionOf()}, \`npm run soak -- --cycles ${cycles}${maxSeconds > 0 ? ` --max-seconds ${maxSeconds}` : ""} --seed ${seed}${sinksFlag}\`, Node ${process.version}, ${cpus().length} CPUs, the broker of scripts/kafka.sh (Kafka 4.4).`,
       "",
       "| figure | value |",
       "|---|---|",
       "| query | Kafka (2 partitions, maxOffsetsPerTrigger 7) → Kafka, `arus.exactlyOnce`, availableNow |",
-      `| random SIGKILLs | ${result.kills} |`,
+      `| random SIGKILLs | ${result.kills}${result.kills < cycles ? ` (of ${cycles} asked: --max-seconds ${maxSeconds} ran out)` : ""} |`,
       `| child processes started | ${result.childRuns} |`,
       `| input records | ${result.inputRecords} |`,
       `| output records (read_committed) | ${result.outputRecords} |`,

@@ -22,6 +22,8 @@ export interface KafkaCrashOptions {
   workDir: string;
   /** Longest wait after the child's `ready` before the kill (default 700 ms). */
   maxKillDelayMs?: number;
+  /** Date.now() after which no more kills are made (the last run and the check still happen). */
+  deadlineMs?: number;
   /** Called after every kill. */
   onKill?: (kills: number) => void;
 }
@@ -100,7 +102,7 @@ export async function kafkaCrashLoop(o: KafkaCrashOptions): Promise<KafkaCrashRe
   await addInput(200);
   let kills = 0;
   let childRuns = 0;
-  while (kills < o.kills) {
+  while (kills < o.kills && (o.deadlineMs === undefined || Date.now() < o.deadlineMs)) {
     childRuns++;
     const outcome = await runChild(cfg, Math.floor(random() * (o.maxKillDelayMs ?? 700)));
     if (outcome === "killed") {
