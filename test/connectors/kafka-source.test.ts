@@ -163,6 +163,40 @@ describe("kafka source", kafkaSkip(), () => {
     );
   });
 
+  it("a running query picks up a partition added and a subscribePattern topic created meanwhile", async () => {
+    const prefix = `run${Date.now() % 100000}`;
+    const topic = await newTopic(bootstrap, 1, prefix);
+    await produce(bootstrap, topic, ["a"]);
+    const q = await stream({ subscribePattern: `${prefix}-.*`, startingOffsets: "earliest" })
+      .selectExpr("CAST(value AS STRING) v")
+      .writeStream.format("memory")
+      .queryName("k9")
+      .option("checkpointLocation", await tempDir())
+      .start();
+    const seen = async (want: string[]) => {
+      // The partition list is refreshed in the background about once a second (reader.ts).
+      for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+        const got = (await session.sql("SELECT v FROM k9 ORDER BY v").collect()).map((r) => r.v as string);
+        if (got.length >= want.length) return got;
+      }
+      return (await session.sql("SELECT v FROM k9 ORDER BY v").collect()).map((r) => r.v as string);
+    };
+    try {
+      assert.deepEqual(await seen(["a"]), ["a"]);
+      const admin = await testClient(bootstrap).admin();
+      await admin.addPartitions(topic, 2);
+      await admin.close();
+      await produce(bootstrap, topic, [{ value: "b", partition: 1 }]);
+      assert.deepEqual(await seen(["a", "b"]), ["a", "b"]);
+      const later = await newTopic(bootstrap, 1, prefix);
+      await produce(bootstrap, later, ["c"]);
+      assert.deepEqual(await seen(["a", "b", "c"]), ["a", "b", "c"]);
+      assert.equal(q.exception, null);
+    } finally {
+      await q.stop();
+    }
+  });
+
   it("fails with Spark's data-loss error when the start offset was deleted, and continues under failOnDataLoss=false", async () => {
     const topic = await newTopic(bootstrap, 1);
     await produce(bootstrap, topic, ["a", "b"]);
