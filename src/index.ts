@@ -40,6 +40,21 @@ export {
   prometheusRegistry,
   startDashboard,
 } from "./monitoring/index.js";
+export type {
+  ExpiredTimerInfo,
+  GroupState,
+  GroupsWithStateFunction,
+  ListState,
+  MapState,
+  ProcessorRow,
+  StatefulProcessorHandle,
+  StatefulProcessorLike,
+  StateSchema,
+  TimeMode,
+  TimerValues,
+  ValueState,
+} from "./plan/stateful-processor.js";
+export { GroupStateTimeout, StatefulProcessor } from "./plan/stateful-processor.js";
 export type { StreamingQueryProgress } from "./runtime/progress.js";
 export type { TriggerSpec } from "./runtime/trigger.js";
 export * as types from "./types/public.js";

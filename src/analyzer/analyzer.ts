@@ -28,6 +28,7 @@ import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggr
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
+import { resolveTransformWithState } from "./stateful-rules.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
 import {
@@ -180,6 +181,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       return resolveUnion(p);
     case "join":
       return resolveJoin(p, resolveExpr);
+    case "transformWithState":
+      return resolveTransformWithState(p, resolveExpr);
   }
 }
 

@@ -88,9 +88,14 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
             `Structured Streaming only supports time-window aggregation using the WINDOW function. (window specification: ${windowSpecSql(w).toUpperCase()})`,
         );
       }
+      case "transformWithState":
+        groupsWithState.push(p);
+        break;
     }
   };
+  const groupsWithState: (LogicalPlan & { kind: "transformWithState" })[] = [];
   visit(plan);
+  for (const p of groupsWithState) checkGroupsWithState(p, mode, aggs.length > 0);
   if (mode === "complete" && aggs.length === 0) {
     fail(
       "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets; use append or update.",
@@ -102,6 +107,45 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
     );
   }
 }
+
+/** Spark's rules for transformWithState and [flatMap|map]GroupsWithState on a stream. */
+function checkGroupsWithState(p: LogicalPlan & { kind: "transformWithState" }, mode: Mode, aggsInQuery: boolean): void {
+  const watermarked = outputOf(p.child).some((a) => a.metadata["spark.watermarkDelayMs"] !== undefined);
+  const fn = p.fn;
+  if (fn.kind === "transformWithState") {
+    if (fn.timeMode === "eventTime" && !watermarked) {
+      fail(
+        'transformWithState with timeMode "eventTime" needs a watermark: event-time timers fire by it. Call withWatermark(...) on the input before groupBy(...), or use timeMode "processingTime".',
+      );
+    }
+    return;
+  }
+  const name = fn.kind;
+  if (fn.kind === "mapGroupsWithState") {
+    if (aggsInQuery) fail("mapGroupsWithState is not supported with aggregation on a streaming DataFrame/Dataset");
+    if (mode !== "update")
+      fail(`mapGroupsWithState is not supported with ${cap(mode)} output mode on a streaming DataFrame/Dataset; use outputMode("update").`);
+  } else if (!aggsInQuery) {
+    if (p.outputMode !== mode) {
+      fail(
+        `flatMapGroupsWithState in ${p.outputMode} mode is not supported with ${cap(mode)} output mode on a streaming DataFrame/Dataset; the query's output mode must be ${p.outputMode}.`,
+      );
+    }
+  } else {
+    if (p.outputMode === "update")
+      fail("flatMapGroupsWithState in update mode is not supported with aggregation on a streaming DataFrame/Dataset");
+    if (anyPlan(p.child, (c) => c.kind === "aggregate")) {
+      fail("flatMapGroupsWithState in append mode is not supported after aggregation on a streaming DataFrame/Dataset");
+    }
+  }
+  if (fn.timeout === "EventTimeTimeout" && !watermarked) {
+    fail(
+      `Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' for using event-time timeout in a ${name}. Event-time timeout not supported without watermark.`,
+    );
+  }
+}
+
+const cap = (m: string) => `${m[0]!.toUpperCase()}${m.slice(1)}`;
 
 function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
   const ls = isStreamingPlan(p.left);

@@ -129,6 +129,7 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
     case "fileRelation":
     case "streamingRelation":
     case "expand":
+    case "transformWithState":
       return p.output;
     case "unresolvedRelation":
       throw new Error(`unresolved relation ${p.name} reached outputOf`);

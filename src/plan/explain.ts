@@ -41,6 +41,8 @@ function describe(p: LogicalPlan): string {
       return `EventTimeWatermark ${p.eventTime}, ${p.delayMs} ms`;
     case "subqueryAlias":
       return `SubqueryAlias ${p.alias}`;
+    case "transformWithState":
+      return `${p.fn.kind === "transformWithState" ? "TransformWithState" : p.fn.kind === "mapGroupsWithState" ? "MapGroupsWithState" : "FlatMapGroupsWithState"} [${p.groupingExprs.map(exprToSql).join(", ")}], ${p.outputMode}, ${attrs(p.output)}`;
     case "expand":
       return `Expand ${p.projections.length} projections, ${attrs(p.output)}`;
     case "window":

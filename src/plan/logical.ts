@@ -5,7 +5,9 @@
  * output, so nothing derivable is stored twice.
  */
 import type { Batch } from "../columnar/batch.js";
+import type { DataType, StructType } from "../types/datatypes.js";
 import type { Attribute, Expr, NamedExpr, SortOrder } from "./expressions.js";
+import type { GroupStateTimeout, GroupsWithStateFunction, StatefulProcessorLike, StateSchema, TimeMode } from "./stateful-processor.js";
 
 export type JoinType = "inner" | "left_outer" | "right_outer" | "full_outer" | "left_semi" | "left_anti" | "cross";
 
@@ -135,6 +137,44 @@ export interface Window {
   readonly child: LogicalPlan;
 }
 
+/**
+ * User values crossing into and out of a processor. api/ owns the conversion of user values
+ * (and DDL parsing), so it hands these functions down with the plan node.
+ */
+export interface ProcessorValues {
+  schema(s: StateSchema, what: string): StructType;
+  toInternal(v: unknown, type: DataType, where: string): unknown;
+  toExternal(v: unknown, type: DataType): unknown;
+}
+
+/** The user code of an arbitrary stateful operator. */
+export type StatefulFunction =
+  | { readonly kind: "transformWithState"; readonly processor: StatefulProcessorLike; readonly timeMode: TimeMode }
+  | {
+      readonly kind: "flatMapGroupsWithState" | "mapGroupsWithState";
+      readonly func: GroupsWithStateFunction<unknown>;
+      readonly stateSchema: StructType;
+      readonly timeout: GroupStateTimeout;
+    };
+
+/**
+ * groupBy(...).transformWithState / flatMapGroupsWithState / mapGroupsWithState: per grouping
+ * key, user code with keyed state. `initialState` (transformWithState only) is a batch plan
+ * grouped by `initialGrouping`; it is the node's second child.
+ */
+export interface TransformWithState {
+  readonly kind: "transformWithState";
+  readonly groupingExprs: readonly Expr[];
+  readonly fn: StatefulFunction;
+  readonly outputMode: "append" | "update";
+  readonly output: readonly Attribute[];
+  readonly eventTimeColumnName: string | null;
+  readonly values: ProcessorValues;
+  readonly child: LogicalPlan;
+  readonly initialState: LogicalPlan | null;
+  readonly initialGrouping: readonly Expr[];
+}
+
 export type LogicalPlan =
   | LocalRelation
   | RangeRelation
@@ -153,7 +193,8 @@ export type LogicalPlan =
   | EventTimeWatermark
   | SubqueryAlias
   | Expand
-  | Window;
+  | Window
+  | TransformWithState;
 
 export type PlanKind = LogicalPlan["kind"];
 
@@ -241,6 +282,15 @@ export const Plans = {
       child,
     });
   },
+  transformWithState(node: Omit<TransformWithState, "kind">): TransformWithState {
+    return f({
+      ...node,
+      kind: "transformWithState",
+      groupingExprs: f([...node.groupingExprs]),
+      output: f([...node.output]),
+      initialGrouping: f([...node.initialGrouping]),
+    });
+  },
   expand(projections: readonly (readonly Expr[])[], output: readonly Attribute[], child: LogicalPlan): Expand {
     return f({ kind: "expand", projections: f(projections.map((p) => f([...p]))), output: f([...output]), child });
   },
@@ -258,6 +308,8 @@ export function planChildren(p: LogicalPlan): readonly LogicalPlan[] {
       return [p.left, p.right];
     case "union":
       return p.children;
+    case "transformWithState":
+      return p.initialState ? [p.child, p.initialState] : [p.child];
     default:
       return [p.child];
   }
@@ -275,6 +327,8 @@ export function withPlanChildren(p: LogicalPlan, c: readonly LogicalPlan[]): Log
       return f({ ...p, left: c[0]!, right: c[1]! });
     case "union":
       return f({ ...p, children: f([...c]) });
+    case "transformWithState":
+      return f({ ...p, child: c[0]!, initialState: c[1] ?? null });
     default:
       return f({ ...p, child: c[0]! }) as LogicalPlan;
   }

@@ -19,6 +19,7 @@ import type { Attribute, Expr } from "../plan/expressions.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import type { LogicalPlan } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
+import { planTransformWithState } from "./transform-with-state.js";
 
 /** Hooks the streaming planner uses to substitute stateful operators. */
 export interface PlannerHooks {
@@ -74,6 +75,9 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       return planChild(p.child);
     case "distinct":
       throw new Error("distinct is rewritten by the analyzer");
+    case "transformWithState":
+      // A batch DataFrame: the operator runs once over a throwaway store, as Spark's does.
+      return planTransformWithState(p, 0, planChild).exec;
   }
 }
 

@@ -34,6 +34,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { simpleString } from "../types/datatypes.js";
 import { dedupKeys, planPhysical } from "./planner.js";
 import { pushedConjuncts } from "./pushed-filters.js";
+import { planTransformWithState } from "./transform-with-state.js";
 
 export interface StatefulOperatorInfo {
   readonly id: number;
@@ -42,9 +43,17 @@ export interface StatefulOperatorInfo {
   /** `name: type` of the state key and value columns, for change detection. */
   readonly keySchema: string[];
   readonly valueSchema: string[];
-  readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark" | "limit" | "join";
+  readonly kind: "aggregate" | "dedupe" | "dedupeWithinWatermark" | "limit" | "join" | "transformWithState";
   /** Does a watermark flow into this operator (no-data batches, eviction)? */
   readonly hasWatermark: boolean;
+  /**
+   * When the operator asks for a batch without new data (Spark's shouldRunAnotherBatch), if not
+   * by the default rule (a watermark flows in and moved): "always" (processing-time timers),
+   * "watermark" (event-time timers: the watermark moved), "never".
+   */
+  readonly noDataBatches?: "always" | "watermark" | "never";
+  /** The value schema lists state variables: new ones may be added, a dropped one must be deleted (transformWithState). */
+  readonly stateVariables?: boolean;
 }
 
 export interface StreamingPlan {
@@ -186,6 +195,22 @@ export function planStreaming(
           const id = nextOperatorId++;
           stateful.push({ id, kind: "limit", hasWatermark: false, name: "globalLimit", keySchema: [], valueSchema: ["count: bigint"] });
           return new StreamingLimitExec(id, p.n, planChild(p.child));
+        }
+        case "transformWithState": {
+          if (!isStreamingPlan(p.child)) return null;
+          const id = nextOperatorId++;
+          const t = planTransformWithState(p, id, planChild);
+          stateful.push({
+            id,
+            kind: "transformWithState",
+            hasWatermark: t.timeMode === "eventTime" && anyPlan(p.child, (n) => n.kind === "watermark"),
+            name: t.progressName,
+            keySchema: t.keySchema,
+            valueSchema: t.valueSchema,
+            noDataBatches: t.timeMode === "processingTime" ? "always" : t.timeMode === "eventTime" ? "watermark" : "never",
+            stateVariables: true,
+          });
+          return t.exec;
         }
         case "deduplicate": {
           if (!isStreamingPlan(p.child)) return null;

@@ -261,8 +261,16 @@ export class MicroBatchExecution {
   private needsNoDataBatch(W: number): boolean {
     if (!this.executedAnyBatch) return false;
     if (!this.cfg.conf.getBool("spark.sql.streaming.noDataMicroBatches.enabled")) return false;
+    const ops = this.cfg.plan.statefulOperators;
+    // Processing-time timers ask for a batch every trigger (Spark's shouldRunAnotherBatch);
+    // under availableNow that would never end, so there they wait for data like the rest.
+    if (this.cfg.trigger.kind !== "availableNow" && ops.some((op) => op.noDataBatches === "always")) return true;
     if (W <= this.lastBatchWatermarkMs) return false;
-    return this.cfg.plan.statefulOperators.some((op) => op.hasWatermark && (op.kind !== "aggregate" || this.cfg.outputMode !== "complete"));
+    return ops.some((op) =>
+      op.noDataBatches
+        ? op.noDataBatches !== "never" && op.hasWatermark
+        : op.hasWatermark && (op.kind !== "aggregate" || this.cfg.outputMode !== "complete"),
+    );
   }
 
   /** read → execute → deliver → commit for a planned (and logged) batch, then its progress entry. */

@@ -15,6 +15,8 @@ export interface OperatorMetadata {
   numPartitions: number;
   keySchema: string[];
   valueSchema: string[];
+  /** transformWithState: valueSchema lists state variables (`name: kind<schema>`). */
+  stateVariables?: boolean;
 }
 
 const VERSION = 1;
@@ -70,11 +72,32 @@ export async function checkOperatorMetadata(dir: string, ops: readonly OperatorM
         );
       }
       diffColumns(`${where} key`, old.keySchema, op.keySchema, changes);
-      diffColumns(`${where} state value`, old.valueSchema, op.valueSchema, changes);
+      if (op.stateVariables) diffStateVariables(where, old.valueSchema, op.valueSchema, changes);
+      else diffColumns(`${where} state value`, old.valueSchema, op.valueSchema, changes);
     }
   }
   if (changes.length) throw new StateSchemaChangedError(dir, changes);
   for (const op of ops) await writeAtomic(nodeFs, file(dir, op.operatorId), `v${VERSION}\n${JSON.stringify(op)}`, true);
+}
+
+/**
+ * transformWithState's variables: a new one is fine (it starts empty), one dropped with
+ * `deleteIfExists` is fine; a changed kind or schema, or one the processor stopped declaring
+ * without deleting it, would misread or orphan state.
+ */
+function diffStateVariables(where: string, before: readonly string[], after: readonly string[], out: string[]): void {
+  const split = (c: string) => [c.slice(0, c.indexOf(": ")), c.slice(c.indexOf(": ") + 2)] as const;
+  const now = new Map(after.map(split));
+  for (const c of before) {
+    const [name, was] = split(c);
+    if (was === "deleted") continue;
+    const is = now.get(name);
+    if (is === undefined) {
+      out.push(
+        `${where}: state variable "${name}" (${was}) is no longer declared; call handle.deleteIfExists("${name}") in init() to drop its state`,
+      );
+    } else if (is !== "deleted" && is !== was) out.push(`${where}: state variable "${name}" changed from ${was} to ${is}`);
+  }
 }
 
 function diffColumns(what: string, before: readonly string[], after: readonly string[], out: string[]): void {

@@ -180,6 +180,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
           numPartitions: checkpoint.numShufflePartitions,
           keySchema: o.keySchema,
           valueSchema: o.valueSchema,
+          ...(o.stateVariables ? { stateVariables: true } : {}),
         })),
         (await checkpoint.offsets.latest()) !== undefined,
       );
