@@ -98,12 +98,15 @@ export class ListStateImpl extends StateVar implements ListState {
   ) {
     super("list", name, env, ttlMs);
   }
-  private elements(op: string): (readonly unknown[])[] {
+  /** The live elements; `rewriting`: the caller writes them back, so the expired ones it drops count as TTL removals. */
+  private elements(op: string, rewriting = false): (readonly unknown[])[] {
     const { store, key } = this.key(op);
     const r = store.get(key) as readonly (readonly unknown[])[] | undefined;
     if (!r) return [];
     const now = this.env.nowMs;
-    return r.filter((e) => live(e[0], now));
+    const kept = r.filter((e) => live(e[0], now));
+    if (rewriting) this.env.counters.numValuesRemovedDueToTTLExpiry += r.length - kept.length;
+    return kept;
   }
   exists(): boolean {
     return this.elements("exists").length > 0;
@@ -131,7 +134,7 @@ export class ListStateImpl extends StateVar implements ListState {
   appendList(values: readonly ProcessorRow[]): void {
     const rows = this.encode(values, "appendList");
     if (rows.length === 0) return;
-    const old = this.elements("appendList");
+    const old = this.elements("appendList", true);
     const { store, key } = this.key("appendList");
     store.put(key, [...old, ...rows]);
   }
@@ -158,11 +161,12 @@ export class MapStateImpl extends StateVar implements MapState {
   ) {
     super("map", name, env, ttlMs);
   }
-  private entries(op: string): { store: StateStore; key: string; live: MapEntry[] } {
+  private entries(op: string): { store: StateStore; key: string; live: MapEntry[]; expired: number } {
     const { store, key } = this.key(op);
     const r = (store.get(key) ?? []) as readonly MapEntry[];
     const now = this.env.nowMs;
-    return { store, key, live: r.filter((e) => live(e[2], now)) };
+    const kept = r.filter((e) => live(e[2], now));
+    return { store, key, live: kept, expired: r.length - kept.length };
   }
   private find(k: ProcessorRow, op: string) {
     if (k === null || k === undefined) throw new ArusError("ILLEGAL_STATE_VALUE", `map state "${this.name}": ${op} with a null key.`);
@@ -187,6 +191,7 @@ export class MapStateImpl extends StateVar implements MapState {
     const f = this.find(k, "updateValue");
     const entry = [f.text, f.internal, this.stamp(), ...this.codec.toInternal(v)];
     const next = [...f.live];
+    this.env.counters.numValuesRemovedDueToTTLExpiry += f.expired;
     if (f.at < 0) next.push(entry);
     else next[f.at] = entry;
     f.store.put(f.key, next);
@@ -204,6 +209,7 @@ export class MapStateImpl extends StateVar implements MapState {
     const f = this.find(k, "removeKey");
     if (f.at < 0) return;
     const next = f.live.filter((_, i) => i !== f.at);
+    this.env.counters.numValuesRemovedDueToTTLExpiry += f.expired;
     if (next.length) f.store.put(f.key, next);
     else f.store.remove(f.key);
   }
