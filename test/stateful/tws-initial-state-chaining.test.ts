@@ -106,7 +106,7 @@ describe("chaining after transformWithState", () => {
       this.h.registerTimer(max + 3000);
       return [];
     }
-    *handleExpiredTimer(key: readonly unknown[], tv: TimerValues) {
+    override *handleExpiredTimer(key: readonly unknown[], tv: TimerValues) {
       // the session is emitted at the watermark that closed it (never behind it)
       yield { user: key[0], ended: new Date(tv.getCurrentWatermarkInMs() + 1) };
       this.last.clear();
