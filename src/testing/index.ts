@@ -40,4 +40,6 @@ export type { RunForOptions } from "./run-for.js";
 export { runFor } from "./run-for.js";
 export type { StreamTestResult, TestStreamOptions } from "./test-stream.js";
 export { StreamTestFailure, testStream } from "./test-stream.js";
+export type { TwsTesterOptions } from "./tws-tester.js";
+export { TwsTester } from "./tws-tester.js";
 export { win } from "./values.js";
