@@ -68,7 +68,7 @@ describe("TwsTester", () => {
         this.h.registerTimer(tv.getCurrentProcessingTimeInMs() + 500);
         return [];
       }
-      *handleExpiredTimer(key: readonly unknown[], tv: TimerValues) {
+      override *handleExpiredTimer(key: readonly unknown[], tv: TimerValues) {
         yield { k: key[0], at: tv.getCurrentProcessingTimeInMs(), v: this.last.get()?.v ?? null };
       }
     }
@@ -82,13 +82,13 @@ describe("TwsTester", () => {
   });
 
   it("refuses timers in time mode none", () => {
+    let handle: StatefulProcessorHandle | null = null;
     const t = new TwsTester({
-      h: null as unknown as StatefulProcessorHandle,
       init(h: StatefulProcessorHandle) {
-        this.h = h;
+        handle = h;
       },
       handleInputRows() {
-        this.h.registerTimer(1);
+        handle!.registerTimer(1);
         return [];
       },
     });
