@@ -1,5 +1,5 @@
 /**
- * The docs cannot rot: every ```ts block of README.md, docs/porting.md and docs/monitoring.md (and
+ * The docs cannot rot: every ```ts block of README.md, docs/porting.md, docs/monitoring.md and docs/stateful-processing.md (and
  * docs/testing.md's runFor example) is type-checked with the project's compiler settings and run, in order, with
  * `arus` and `arus/testing` resolved to this checkout's sources.
  */
@@ -16,6 +16,7 @@ const PAGES: [page: string, keep: (block: string) => boolean][] = [
   ["docs/porting.md", () => true],
   ["docs/testing.md", (b) => b.includes("runFor(")],
   ["docs/monitoring.md", () => true],
+  ["docs/stateful-processing.md", () => true],
 ];
 
 interface Block {
