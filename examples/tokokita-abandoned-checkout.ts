@@ -61,7 +61,11 @@ export class AbandonedCheckout extends StatefulProcessor {
     return [];
   }
 
-  override *handleExpiredTimer(key: readonly unknown[], _timerValues: TimerValues, info: { getExpiryTimeInMs(): number }): Generator<ProcessorRow> {
+  override *handleExpiredTimer(
+    key: readonly unknown[],
+    _timerValues: TimerValues,
+    info: { getExpiryTimeInMs(): number },
+  ): Generator<ProcessorRow> {
     const produk = [...this.items.get()].map((r) => r.produk as string);
     yield {
       user_id: key[0],
