@@ -59,6 +59,7 @@ export function planTransformWithState(
       eventTimeOutput: p.eventTimeColumnName === null ? -1 : p.output.findIndex((a) => a.name === p.eventTimeColumnName),
       initialState: p.initialState ? { plan: planChild(p.initialState), grouping: p.initialGrouping as readonly Attribute[] } : null,
       timesInEveryMode: !isTws,
+      strictTimers: !isTws,
     },
     child,
   );

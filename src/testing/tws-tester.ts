@@ -111,7 +111,7 @@ export class TwsTester {
     if (this.mode === "none") return [];
     const threshold = this.mode === "processingTime" ? this.nowMs : this.watermarkMs;
     const out: ProcessorRow[] = [];
-    for (const t of this.timers.expired(threshold)) {
+    for (const t of this.timers.expired(threshold, true)) {
       this.withKey(t.key, (_h, k) => {
         if (this.processor.handleExpiredTimer)
           out.push(...collect(this.processor.handleExpiredTimer(k, this.timerValues(), { getExpiryTimeInMs: () => t.ts })));

@@ -163,9 +163,9 @@ describe("transformWithState", () => {
           { user: "u", item: "rok", qty: 4 },
           { user: "u", item: "tas", qty: 2 },
         ]),
-        advanceClock(10_000), // t=23 000: v's timer (23 000) is not < 23 000 yet
+        advanceClock(9000), // t=22 000: v's timer (23 000) is not due yet
         checkNewRows([]),
-        advanceClock(1000),
+        advanceClock(1000), // t=23 000: due (expiry <= the batch time, as PySpark fires timers)
         checkNewRows([{ user: "v", item: "rok", qty: 1 }]),
       ],
       { trigger: { processingTime: "1 second" }, clock },

@@ -45,8 +45,8 @@ describe("TwsTester", () => {
     assert.deepEqual(t.test("sari", [{ event: "add_to_cart", produk: "Rok Tenun", event_time: at("10:00") }]), []);
     assert.deepEqual(t.peekTimers("sari"), [at("10:10").getTime()]);
     assert.deepEqual(t.peekListState("items", "sari"), [{ produk: "Rok Tenun" }]);
-    assert.deepEqual(t.setWatermark(at("10:10").getTime()), [], "a timer fires only once the watermark is past it");
-    const alerts = t.setWatermark(at("10:10").getTime() + 1);
+    assert.deepEqual(t.setWatermark(at("10:10").getTime() - 1), [], "a timer fires once the watermark reaches it");
+    const alerts = t.setWatermark(at("10:10").getTime());
     assert.deepEqual(alerts, [{ user_id: "sari", produk: "Rok Tenun", keranjang_sejak: at("10:00"), peringatan_pada: at("10:10") }]);
     assert.deepEqual(t.peekListState("items", "sari"), []);
     assert.deepEqual(t.peekTimers("sari"), []);
@@ -74,8 +74,8 @@ describe("TwsTester", () => {
     }
     const t = new TwsTester(new Reminder(), { timeMode: "processingTime", processingTimeMs: 100 });
     t.test("a", [{ v: 7 }]);
-    assert.deepEqual(t.setProcessingTime(600), []);
-    assert.deepEqual(t.setProcessingTime(601), [{ k: "a", at: 601, v: 7 }]);
+    assert.deepEqual(t.setProcessingTime(599), []);
+    assert.deepEqual(t.setProcessingTime(600), [{ k: "a", at: 600, v: 7 }]);
     assert.deepEqual(t.peekValueState("last", "a"), { v: 7 });
     t.setProcessingTime(1100); // stamped at 100 + 1000
     assert.equal(t.peekValueState("last", "a"), null);

@@ -118,13 +118,16 @@ export class TimerIndex {
   }
 
   /**
-   * The timers with expiry < threshold (Spark's strict rule), earliest first, taken off the
-   * heap; the caller deletes each from the key once its handler ran.
+   * The timers due at `threshold`, earliest first, taken off the heap; the caller deletes each
+   * from the key once its handler ran. transformWithState timers are due at expiry <= threshold
+   * (what PySpark 4.3 does, conformance/cases/tws/); GroupState timeouts at expiry < threshold
+   * (FlatMapGroupsWithStateExec's strict rule): `inclusive` picks.
    */
-  expired(threshold: number): { ts: number; gk: string; key: readonly unknown[]; partition: number }[] {
+  expired(threshold: number, inclusive = true): { ts: number; gk: string; key: readonly unknown[]; partition: number }[] {
     const out: { ts: number; gk: string; key: readonly unknown[]; partition: number }[] = [];
     const seen = new Set<string>();
-    for (let top = this.heap.peek(); top && top[0] < threshold; top = this.heap.peek()) {
+    const due = (ts: number) => (inclusive ? ts <= threshold : ts < threshold);
+    for (let top = this.heap.peek(); top && due(top[0]); top = this.heap.peek()) {
       this.heap.pop();
       const [ts, gk] = top;
       const t = this.byKey.get(gk);

@@ -6,8 +6,9 @@
  *   3. drop late input rows (event time <= the late watermark) when the input has an event-time
  *      column and the operator filters late rows;
  *   4. `handleInputRows(key, rows, timerValues)` per grouping key, in first-appearance order;
- *   5. the expired timers (expiry < batch processing time, or < the eviction watermark in
- *      eventTime mode), earliest first, each `handleExpiredTimer` then deleted;
+ *   5. the expired timers (expiry <= batch processing time, or <= the eviction watermark in
+ *      eventTime mode, as PySpark 4.3 fires them; GroupState timeouts use <), earliest first,
+ *      each `handleExpiredTimer` then deleted;
  *   6. TTL cleanup, `close()`, commit every store (version N+1).
  * A key's rows reach the handler as an array of plain-object rows: the operator groups the
  * batch's rows by key first anyway, and an array can be read twice, measured and indexed,
@@ -57,6 +58,8 @@ export interface TransformWithStateSpec {
   readonly initialState: { readonly plan: PhysicalOperator; readonly grouping: readonly Attribute[] } | null;
   /** flatMapGroupsWithState: TimerValues give the batch time and watermark in every time mode (GroupState reports them). */
   readonly timesInEveryMode?: boolean;
+  /** flatMapGroupsWithState: a timeout is due at expiry < threshold (transformWithState timers: <=). */
+  readonly strictTimers?: boolean;
 }
 
 interface Group {
@@ -221,7 +224,7 @@ export class TransformWithStateExec implements PhysicalOperator, WatermarkProduc
     const removalsStarted = Date.now();
     if (spec.timeMode !== "none" && st) {
       const threshold = spec.timeMode === "processingTime" ? nowMs : wm.evictionMs;
-      for (const t of this.timers.expired(threshold)) {
+      for (const t of this.timers.expired(threshold, !spec.strictTimers)) {
         const c = enter(t);
         this.timers.counters.numExpiredTimers++;
         if (processor.handleExpiredTimer) {
