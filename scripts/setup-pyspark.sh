@@ -34,9 +34,10 @@ log "java $java_major ok ($java_bin)"
 # --- Already installed? ------------------------------------------------------------------------
 if [ -x "$VENV/bin/python" ]; then
   have="$("$VENV/bin/python" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null || true)"
-  # pyarrow and pandas (pyspark[sql]) run the Python workers of transformWithState cases.
-  if [ "$have" = "$PYSPARK_VERSION" ] && "$VENV/bin/python" -c 'import pyarrow, pandas' 2>/dev/null; then
-    log "pyspark $have (with pyarrow, pandas) already installed in $VENV; nothing to do"
+  # pyarrow and pandas (pyspark[sql]) and protobuf (its state-server messages) run the Python
+  # workers of the transformWithState cases.
+  if [ "$have" = "$PYSPARK_VERSION" ] && "$VENV/bin/python" -c 'import pyarrow, pandas; from google.protobuf import descriptor' 2>/dev/null; then
+    log "pyspark $have (with pyarrow, pandas, protobuf) already installed in $VENV; nothing to do"
     exit 0
   fi
   log "venv $VENV has pyspark '${have:-none}', want $PYSPARK_VERSION; (re)installing"
@@ -48,8 +49,8 @@ fi
 
 # --- Install ---------------------------------------------------------------------------------------
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-log "installing pyspark[sql]==$PYSPARK_VERSION (about 530 MB download on a cold cache; [sql] adds pyarrow and pandas, which transformWithState's Python workers need)"
-"$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar off "pyspark[sql]==$PYSPARK_VERSION"
+log "installing pyspark[sql]==$PYSPARK_VERSION and protobuf (about 530 MB download on a cold cache; pyarrow, pandas and protobuf run transformWithState's Python workers)"
+"$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar off "pyspark[sql]==$PYSPARK_VERSION" protobuf
 
 have="$("$VENV/bin/python" -c 'import pyspark; print(pyspark.__version__)')"
 if [ "$have" != "$PYSPARK_VERSION" ]; then
