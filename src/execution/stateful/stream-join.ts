@@ -1,8 +1,8 @@
 /**
  * Stream-stream join (Spark's StreamingSymmetricHashJoinExec), per micro-batch:
  *   1. each side drops input at or below the late watermark (if it has an event-time column);
- *   2. new left rows are matched against stored right rows, then stored (with a `matched`
- *      flag); new right rows are matched against stored left rows — which now include this
+ *   2. new left rows are matched against stored right rows (flagging those `matched` for
+ *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched against stored left rows — which now include this
  *      batch's — and stored (unless this batch's eviction would remove them at once), so every
  *      new/new pair is produced exactly once. Left semi stores no left row that has matched:
  *      one matching on arrival is emitted and dropped, a stored one leaves the state on its
@@ -174,11 +174,20 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const semi = this.joinType === "left_semi";
     // Left input against the right state, then stored.
     const lk = leftIn.keys;
-    const leftMatches = this.match(leftRows, lk, leftIn.plainKeys, stores.right, "left", ctx);
     const nullsRight = new Array<unknown>(nr).fill(null);
     const nullsLeft = new Array<unknown>(nl).fill(null);
     const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
     const emitRight = this.joinType === "right_outer" || this.joinType === "full_outer";
+    // A stored right row a new left row matches is flagged, as Spark's getJoinedRows does
+    // whichever side probes: only right/full outer read that flag (at eviction), so only they
+    // pay for the write.
+    const flagRight = emitRight
+      ? (stored: Stored) => {
+          stored[0] = 1;
+          return false;
+        }
+      : undefined;
+    const leftMatches = this.match(leftRows, lk, leftIn.plainKeys, stores.right, "left", ctx, flagRight);
     const pendingLeft = new PendingRows();
     const pendingRight = new PendingRows();
     // Left rows stored in this batch, per key (they are the last ones of the key's list).
