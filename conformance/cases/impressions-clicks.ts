@@ -30,7 +30,7 @@ export function impClkInputs(imp: InputRow[][], clk: InputRow[][]): FileInput[] 
 }
 
 /** `imp.join(clk, <condition>[, how])` in both engines; no `how` is Spark's default (inner). */
-export function impClkJoin(how?: "full_outer" | "left_outer" | "left_semi"): Pick<CaseDef, "pyspark" | "arus"> {
+export function impClkJoin(how?: "full_outer" | "left_outer" | "right_outer" | "left_semi"): Pick<CaseDef, "pyspark" | "arus"> {
   const howArg = how === undefined ? "" : `, "${how}"`;
   const arus: ArusQuery = ({ inputs, F }) =>
     how === undefined ? inputs.imp.join(inputs.clk, F.expr(CONDITION)) : inputs.imp.join(inputs.clk, F.expr(CONDITION), how);
