@@ -20,6 +20,8 @@ import {
   StringType,
   TimestampType,
 } from "../types/datatypes.js";
+import { DecimalOf, digitCount, parseDecimal, toLane, truncToInteger, unscaledOf } from "../types/decimal.js";
+import { Decimal } from "../types/decimal-value.js";
 
 /** A result row: plain object keyed by column name. */
 export type Row = Record<string, unknown>;
@@ -51,7 +53,21 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
     case "double":
       if (typeof v === "number") return type.kind === "double" ? v : Math.trunc(v);
       if (typeof v === "bigint") return Number(v);
+      if (v instanceof Decimal) return type.kind === "double" ? v.toNumber() : Number(truncToInteger(v.unscaled, v.scale));
       break;
+    case "decimal": {
+      // A Decimal, decimal text, a bigint or a number, rounded HALF_UP to the column's scale.
+      const text = v instanceof Decimal || typeof v === "bigint" || typeof v === "number" || typeof v === "string" ? String(v) : null;
+      if (text === null) break;
+      const u = parseDecimal(text, type.precision, type.scale);
+      if (u === undefined) break;
+      if (u === null) {
+        throw new IllegalArgumentException(
+          `[NUMERIC_VALUE_OUT_OF_RANGE] ${where}: ${text} cannot be represented as Decimal(${type.precision}, ${type.scale}).`,
+        );
+      }
+      return toLane(u, type);
+    }
     case "boolean":
       if (typeof v === "boolean") return v ? 1 : 0;
       break;
@@ -109,6 +125,8 @@ export function toExternal(v: unknown, type: DataType): unknown {
       return new Date((v as number) * MILLIS_PER_DAY);
     case "boolean":
       return v === true || v === 1;
+    case "decimal":
+      return new Decimal(unscaledOf(v), type.scale);
     case "array":
       return (v as unknown[]).map((x) => toExternal(x, type.elementType));
     case "map":
@@ -146,6 +164,7 @@ export function inferLiteralType(v: unknown): DataType {
   if (typeof v === "bigint") return LongType;
   if (typeof v === "string") return StringType;
   if (v instanceof Date) return TimestampType;
+  if (v instanceof Decimal) return DecimalOf(Math.max(digitCount(v.unscaled), v.scale, 1), v.scale);
   if (Array.isArray(v)) return ArrayOf(v.length ? inferLiteralType(v.find((x) => x != null)) : NullType);
   throw new IllegalArgumentException(`[UNSUPPORTED_LITERAL] Cannot make a literal from ${JSON.stringify(v)}.`);
 }

@@ -27,6 +27,8 @@ import {
   type StructType,
   TimestampType,
 } from "../types/datatypes.js";
+import { DecimalOf, MAX_PRECISION } from "../types/decimal.js";
+import { arrowDecimalToVector, decimalWords, toArrowDecimal } from "./arrow-decimal.js";
 import { type Batch, makeBatch } from "./batch.js";
 import { concatVectors, getValue, makeVector, take, type Vector, vectorFromValues } from "./vector.js";
 
@@ -38,12 +40,20 @@ export function toArrowType(t: DataType): arrow.DataType {
       return new arrow.Null();
     case "boolean":
       return new arrow.Bool();
+    case "tinyint":
+      return new arrow.Int8();
+    case "smallint":
+      return new arrow.Int16();
     case "int":
       return new arrow.Int32();
     case "bigint":
       return new arrow.Int64();
+    case "float":
+      return new arrow.Float32();
     case "double":
       return new arrow.Float64();
+    case "decimal":
+      return toArrowDecimal(t);
     case "string":
       return new arrow.Utf8();
     case "binary":
@@ -88,8 +98,11 @@ export function fromArrowType(t: arrow.DataType): DataType {
       return it.bitWidth < 32 || (it.bitWidth === 32 && it.isSigned) ? IntegerType : LongType;
     }
     case arrow.Type.Float:
-    case arrow.Type.Decimal:
       return DoubleType;
+    case arrow.Type.Decimal: {
+      const dt = t as arrow.Decimal;
+      return dt.precision <= MAX_PRECISION && dt.scale >= 0 && dt.scale <= dt.precision ? DecimalOf(dt.precision, dt.scale) : DoubleType;
+    }
     case arrow.Type.Utf8:
     case arrow.Type.LargeUtf8:
     case arrow.Type.Utf8View:
@@ -233,6 +246,14 @@ export function vectorToArrowData(v: Vector): arrow.Data {
       return arrow.makeData({ ...base, type: new arrow.Bool(), data: packBits(v.values as Uint8Array, n) });
     case "int":
       return arrow.makeData({ ...base, type: new arrow.Int32(), data: (v.values as Int32Array).subarray(0, n) });
+    case "tinyint":
+      return arrow.makeData({ ...base, type: new arrow.Int8(), data: Int8Array.from((v.values as Int32Array).subarray(0, n)) });
+    case "smallint":
+      return arrow.makeData({ ...base, type: new arrow.Int16(), data: Int16Array.from((v.values as Int32Array).subarray(0, n)) });
+    case "float":
+      return arrow.makeData({ ...base, type: new arrow.Float32(), data: Float32Array.from((v.values as Float64Array).subarray(0, n)) });
+    case "decimal":
+      return arrow.makeData({ ...base, type: toArrowDecimal(t), data: decimalWords(v, n) });
     case "date":
       return arrow.makeData({ ...base, type: new arrow.DateDay(), data: (v.values as Int32Array).subarray(0, n) });
     case "double":
@@ -465,6 +486,9 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       const micros = unit === arrow.TimeUnit.NANOSECOND ? nanosToMicros(words, n) : fromInt64(words, n, true, timeUnitFactor(unit));
       return makeVector(type, micros, validity, n);
     }
+    case arrow.Type.Decimal:
+      if (type.kind === "decimal") return arrowDecimalToVector(d, type, validity);
+      return viaAccessors(d, type, validity);
     case arrow.Type.Utf8:
     case arrow.Type.LargeUtf8:
       return makeVector(type, clearNulls(decodeStrings(d, n, t.typeId === arrow.Type.LargeUtf8), validity), validity, n);

@@ -3,12 +3,13 @@
  *
  * Internal values (what kernels see): BOOLEAN 0/1, INT/DATE numbers (DATE = days since epoch),
  * BIGINT numbers, TIMESTAMP microseconds since epoch as numbers, DOUBLE numbers, STRING JS
- * strings, BINARY Uint8Array, ARRAY JS arrays of internal values, MAP JS Map, STRUCT a child
+ * strings, DECIMAL the unscaled integer (number while p <= 15, else bigint), BINARY Uint8Array, ARRAY JS arrays of internal values, MAP JS Map, STRUCT a child
  * vector per field (row values are plain objects keyed by field name).
  */
 
 import { getField, setField } from "../common/row-object.js";
 import type { DataType, StructType } from "../types/datatypes.js";
+import { NUMBER_LANE_MAX_PRECISION } from "../types/decimal.js";
 
 export type VectorValues = Uint8Array | Int32Array | Float64Array | unknown[];
 
@@ -38,6 +39,9 @@ export function physicalOf(type: DataType): Physical {
       return "f64";
     case "struct":
       return "struct";
+    case "decimal":
+      // Unscaled integers: doubles while exact (p <= 15), bigints above (src/types/decimal.ts).
+      return type.precision <= NUMBER_LANE_MAX_PRECISION ? "f64" : "obj";
     default:
       return "obj";
   }

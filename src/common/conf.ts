@@ -2,8 +2,11 @@
  * Runtime configuration: Spark's keys with Spark's defaults. Values are strings, as in Spark.
  */
 import { availableParallelism } from "node:os";
+import { setDecimalPrecisionLoss } from "../types/decimal.js";
 import { defaultTimeZone, resolveTimeZone } from "./datetime/index.js";
 import { IllegalArgumentException } from "./errors.js";
+
+const PRECISION_LOSS = "spark.sql.decimalOperations.allowPrecisionLoss";
 
 export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.shuffle.partitions": "200",
@@ -20,6 +23,7 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.streaming.numRecentProgressUpdates": "100",
   "spark.sql.streaming.fileSink.log.compactInterval": "10",
   "spark.sql.ansi.enabled": "true",
+  "spark.sql.decimalOperations.allowPrecisionLoss": "true",
   "spark.sql.caseSensitive": "false",
   // arus: streaming aggregation state in typed-array columns (docs/state.md); sticky per checkpoint
   "arus.state.aggregation.columnar": "true",
@@ -43,6 +47,7 @@ export class RuntimeConfig {
     }
     this.watchers.get(key)?.(v); // may refuse the value by throwing
     this.values.set(key, v);
+    if (key === PRECISION_LOSS) setDecimalPrecisionLoss(v.toLowerCase() !== "false");
   }
   /**
    * Runs `apply` with the key's value (undefined: unset) now and whenever it is set or unset:
@@ -64,6 +69,7 @@ export class RuntimeConfig {
   unset(key: string): void {
     this.values.delete(key);
     this.watchers.get(key)?.(this.getOption(key));
+    if (key === PRECISION_LOSS) setDecimalPrecisionLoss(true);
   }
   /** The user's own setting of a key (not a default), or undefined. */
   getExplicit(key: string): string | undefined {

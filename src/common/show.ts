@@ -13,6 +13,7 @@
  * left-align otherwise, footer when more rows exist.
  */
 import type { DataType } from "../types/datatypes.js";
+import { formatUnscaled } from "../types/decimal.js";
 import { formatDate, formatTimestamp, MILLIS_PER_DAY, microsFromDate } from "./datetime/index.js";
 import { formatDayTimeInterval } from "./interval.js";
 
@@ -49,6 +50,19 @@ export function javaDoubleToString(d: number): string {
   return `${sign}${digits[0]}.${digits.slice(1) || "0"}E${exp}`;
 }
 
+/**
+ * Java's Float.toString: the shortest digits that identify the float among floats (JDK 19+),
+ * in Double.toString's layout (`1.1`, `3.4028235E38`).
+ */
+export function javaFloatToString(f: number): string {
+  if (!Number.isFinite(f) || f === 0) return javaDoubleToString(f);
+  for (let k = 1; k <= 9; k++) {
+    const d = Number(f.toPrecision(k));
+    if (Math.fround(d) === f) return javaDoubleToString(d);
+  }
+  return javaDoubleToString(f);
+}
+
 function hexBytes(b: Uint8Array): string {
   let out = "[";
   for (let i = 0; i < b.length; i++) {
@@ -73,11 +87,18 @@ function pretty(value: unknown, type: DataType, tz: string): string {
       return "NULL";
     case "boolean":
       return value === true || value === 1 ? "true" : "false";
+    case "tinyint":
+    case "smallint":
     case "int":
     case "bigint":
       return typeof value === "bigint" ? value.toString() : String(value);
     case "double":
       return javaDoubleToString(Number(value));
+    case "float":
+      return javaFloatToString(Number(value));
+    case "decimal":
+      // Plain notation with the scale's digits (`1.50`); collect()'s Decimal prints the same.
+      return typeof value === "object" ? String(value) : formatUnscaled(value as number | bigint, type.scale);
     case "string":
       return String(value);
     case "timestamp":

@@ -17,6 +17,7 @@ interface Leaf {
 }
 
 function canonical(v: unknown): string {
+  if (typeof v === "bigint") return `i:${v}`;
   if (v instanceof Uint8Array) return `b:${Array.from(v).join(",")}`;
   if (v instanceof Map) return `m:${JSON.stringify([...v])}`;
   return JSON.stringify(v);

@@ -6,7 +6,19 @@ import { makeVector, type Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerNumeric } from "../types/coercion.js";
-import { type DataType, DateType, DoubleType, IntegerType, IntervalType, isNumeric, LongType, TimestampType } from "../types/datatypes.js";
+import {
+  type DataType,
+  DateType,
+  type DecimalType,
+  DoubleType,
+  IntegerType,
+  IntervalType,
+  isNumeric,
+  LongType,
+  TimestampType,
+} from "../types/datatypes.js";
+import { type DecimalOp, decimalResultType, getDecimalPrecisionLoss } from "../types/decimal.js";
+import { decimalIntDivide, decimalKernel, negateDecimal, resolveDecimalArithmetic } from "./decimal-arithmetic.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -23,7 +35,7 @@ function divideByZero(): ArusError {
   );
 }
 
-function resolveNumericPair(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
+function resolveNumericPair(args: readonly Expr[], types: readonly DataType[], call: Expr, op?: DecimalOp): Resolved {
   checkArity("arithmetic", args, 2);
   const [a, b] = types as [DataType, DataType];
   const na = a.kind === "null" ? b : a;
@@ -33,8 +45,15 @@ function resolveNumericPair(args: readonly Expr[], types: readonly DataType[], c
   const tb = nb.kind === "string" ? DoubleType : nb;
   if (!isNumeric(ta)) throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, a);
   if (!isNumeric(tb)) throw typeMismatch(call, 1, '"NUMERIC"', args[1]!, b);
+  const dec = op ? resolveDecimalArithmetic(op, args, types, ta, tb) : null;
+  if (dec) return dec;
   const t = widerNumeric(ta, tb)!;
   return { args: [castTo(args[0]!, a, t), castTo(args[1]!, b, t)], type: t };
+}
+
+/** The result type of decimal `a op b`, recomputed at run time from the operand types (as resolve did). */
+function decimalResult(op: DecimalOp, a: Vector, b: Vector): DecimalType {
+  return decimalResultType(op, a.type as DecimalType, b.type as DecimalType, getDecimalPrecisionLoss());
 }
 
 function resolveAdditive(sign: 1 | -1) {
@@ -47,7 +66,7 @@ function resolveAdditive(sign: 1 | -1) {
     if (a.kind === "date" && b.kind === "interval") return { args: [castTo(args[0]!, a, TimestampType), args[1]!], type: TimestampType };
     if (a.kind === "interval" && b.kind === "interval") return { args, type: IntervalType };
     if (sign === -1 && a.kind === "timestamp" && b.kind === "timestamp") return { args, type: IntervalType };
-    return resolveNumericPair(args, types, call);
+    return resolveNumericPair(args, types, call, sign === 1 ? "+" : "-");
   };
 }
 
@@ -68,6 +87,7 @@ function additiveKernel(sign: 1 | -1, op: string) {
       return mapBinary(DateType, a, b, n, (x, y) => x + sign * y);
     }
     if (a.type.kind === "timestamp" && b.type.kind === "timestamp") return mapBinary(IntervalType, a, b, n, (x, y) => x - y);
+    if (a.type.kind === "decimal") return decimalKernel(sign === 1 ? "+" : "-", a, b, decimalResult(sign === 1 ? "+" : "-", a, b), n, ctx);
     const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
     if (t.kind === "int")
       return mapBinary(
@@ -87,9 +107,10 @@ const minus: ScalarFunction = { kind: "scalar", name: "-", resolve: resolveAddit
 const times: ScalarFunction = {
   kind: "scalar",
   name: "*",
-  resolve: resolveNumericPair,
+  resolve: (args, types, call) => resolveNumericPair(args, types, call, "*"),
   kernel(args, n, ctx) {
     const [a, b] = args as [Vector, Vector];
+    if (a.type.kind === "decimal") return decimalKernel("*", a, b, decimalResult("*", a, b), n, ctx);
     if (a.type.kind === "int") {
       return mapBinary(IntegerType, a, b, n, (x, y) => {
         const r = x * y;
@@ -126,39 +147,52 @@ const divide: ScalarFunction = {
   kind: "scalar",
   name: "/",
   resolve(args, types, call) {
-    const r = resolveNumericPair(args, types, call);
+    const r = resolveNumericPair(args, types, call, "/");
+    if (r.type.kind === "decimal") return r;
     return { args: r.args.map((e) => castTo(e, r.type, DoubleType)), type: DoubleType };
   },
-  kernel: (args, n, ctx) => zeroAware(DoubleType, args[0]!, args[1]!, n, ctx, (x, y) => x / y),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "decimal"
+      ? decimalKernel("/", args[0]!, args[1]!, decimalResult("/", args[0]!, args[1]!), n, ctx)
+      : zeroAware(DoubleType, args[0]!, args[1]!, n, ctx, (x, y) => x / y),
 };
 
 const intDivide: ScalarFunction = {
   kind: "scalar",
   name: "div",
   resolve(args, types, call) {
-    const r = resolveNumericPair(args, types, call);
+    // Decimal operands keep their own types (the quotient is computed exactly, then truncated).
+    const r = resolveNumericPair(args, types, call, "/");
     return { args: r.args, type: LongType };
   },
-  kernel: (args, n, ctx) => zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "decimal"
+      ? decimalIntDivide(args[0]!, args[1]!, n, ctx)
+      : zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
 };
 
 const remainder: ScalarFunction = {
   kind: "scalar",
   name: "%",
-  resolve: resolveNumericPair,
+  resolve: (args, types, call) => resolveNumericPair(args, types, call, "%"),
   // JS % has Java's sign rule (sign of the dividend).
-  kernel: (args, n, ctx) => zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "decimal"
+      ? decimalKernel("%", args[0]!, args[1]!, decimalResult("%", args[0]!, args[1]!), n, ctx)
+      : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
 };
 
 const pmod: ScalarFunction = {
   kind: "scalar",
   name: "pmod",
-  resolve: resolveNumericPair,
+  resolve: (args, types, call) => resolveNumericPair(args, types, call, "%"),
   kernel: (args, n, ctx) =>
-    zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
-      const r = x % y;
-      return r < 0 ? (r + y) % y : r;
-    }),
+    args[0]!.type.kind === "decimal"
+      ? decimalKernel("pmod", args[0]!, args[1]!, decimalResult("%", args[0]!, args[1]!), n, ctx)
+      : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
+          const r = x % y;
+          return r < 0 ? (r + y) % y : r;
+        }),
 };
 
 const negative: ScalarFunction = {
@@ -170,7 +204,10 @@ const negative: ScalarFunction = {
     if (!isNumeric(t) && t.kind !== "interval") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
     return { args, type: t };
   },
-  kernel: (args, n) => mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+  kernel: (args, n) =>
+    args[0]!.type.kind === "decimal"
+      ? negateDecimal(args[0]!, n)
+      : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
 };
 
 register(plus, minus, times, divide, intDivide, remainder, pmod, negative);

@@ -17,6 +17,8 @@ import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
 import { setField } from "../common/row-object.js";
 import { type DataType, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
+import { formatUnscaled, toLane } from "../types/decimal.js";
+import { canCastDecimal, castFromDecimal, castToDecimal, decimalToValue, valueToDecimal } from "./decimal-cast.js";
 import type { EvalContext } from "./registry.js";
 
 function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
@@ -29,6 +31,7 @@ function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
 
 /** Can `from` be cast to `to` at all? (Spark's Cast.canCast, simplified.) */
 export function canCast(from: DataType, to: DataType): boolean {
+  if (from.kind === "decimal" || to.kind === "decimal") return canCastDecimal(from, to);
   if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map") return true;
   if (from.kind === "null") return true;
   if (to.kind === "string") return true;
@@ -48,6 +51,11 @@ export function canCast(from: DataType, to: DataType): boolean {
 
 /** One non-null internal value, cast; undefined marks invalid input (→ NULL or error). */
 export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalContext): unknown {
+  if (to.kind === "decimal") {
+    const u = valueToDecimal(v, from, to);
+    return u === undefined || u === null ? u : toLane(u, to);
+  }
+  if (from.kind === "decimal") return decimalToValue(v, from, to, ctx.ansi);
   if (to.kind === "string") return valueToString(v, from, ctx.timeZone);
   switch (from.kind) {
     case "string":
@@ -141,6 +149,8 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
       return v ? "true" : "false";
     case "double":
       return formatDouble(v as number);
+    case "decimal":
+      return formatUnscaled(v as number | bigint, type.scale);
     case "timestamp":
       return formatTimestamp(v as number, tz);
     case "date":
@@ -165,8 +175,11 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
 /** `onError: "null"` is TRY_CAST: ANSI syntax rules, but NULL instead of an error. */
 export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext, onError: "throw" | "null" = "throw"): Vector {
   const from = v.type;
-  if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map") return { ...v, type: to };
+  if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map" && from.kind !== "decimal")
+    return { ...v, type: to };
   if (from.kind === "null") return nullVector(to, n);
+  if (to.kind === "decimal") return castToDecimal(v, to, n, ctx, onError);
+  if (from.kind === "decimal") return castFromDecimal(v, to, n, ctx, onError);
   // Fast numeric paths.
   if (isNumeric(from) && (to.kind === "double" || to.kind === "bigint") && from.kind !== "double") {
     return makeVector(to, Float64Array.from(v.values as Int32Array), v.validity, n);

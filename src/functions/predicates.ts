@@ -34,6 +34,7 @@ export function compareValues(x: unknown, y: unknown): number {
     return Number.isNaN(x) ? (Number.isNaN(b) ? 0 : 1) : -1;
   }
   if (typeof x === "string") return x < (y as string) ? -1 : x > (y as string) ? 1 : 0;
+  if (typeof x === "bigint") return x < (y as bigint) ? -1 : x > (y as bigint) ? 1 : 0;
   if (x instanceof Uint8Array) {
     const b = y as Uint8Array;
     for (let i = 0; i < Math.min(x.length, b.length); i++) if (x[i] !== b[i]) return x[i]! - b[i]!;

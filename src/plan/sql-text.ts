@@ -2,14 +2,16 @@
  * Expressions printed as Spark prints them: the auto-generated column names
  * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
  */
-import { sqlTypeName } from "../types/datatypes.js";
+import { type DataType, sqlTypeName } from "../types/datatypes.js";
+import { formatUnscaled } from "../types/decimal.js";
 import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 
 const INFIX = new Set(["+", "-", "*", "/", "%", "div", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
 
 /** Render an internal literal value (timestamps already in micros) as Spark's toString would. */
-function literalText(value: unknown, kind: string): string {
+function literalText(value: unknown, kind: string, type?: DataType): string {
   if (value === null || value === undefined) return "NULL";
+  if (type?.kind === "decimal") return formatUnscaled(value as number | bigint, type.scale);
   if (kind === "string") return String(value);
   if (kind === "boolean") return value ? "true" : "false";
   if (kind === "double") {
@@ -29,7 +31,7 @@ export function exprToSql(e: Expr): string {
     case "attribute":
       return e.name;
     case "literal":
-      return literalText(e.value, e.type.kind);
+      return literalText(e.value, e.type.kind, e.type);
     case "alias":
       return e.name;
     case "star":

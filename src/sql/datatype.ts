@@ -2,7 +2,7 @@
  * Data type and DDL schema parsing (`INT`, `ARRAY<STRING>`, `"id INT NOT NULL, ts TIMESTAMP"`).
  *
  * arus has fewer physical types than Spark, so several Spark names collapse onto one type:
- * TINYINT/SMALLINT → INT, FLOAT/DECIMAL → DOUBLE, VARCHAR/CHAR → STRING.
+ * TINYINT/SMALLINT → INT, FLOAT → DOUBLE, VARCHAR/CHAR → STRING.
  */
 import { ParseException } from "../common/errors.js";
 import {
@@ -24,6 +24,7 @@ import {
   type StructType,
   TimestampType,
 } from "../types/datatypes.js";
+import { DecimalOf, decimalBoundsError } from "../types/decimal.js";
 import { Cursor } from "./cursor.js";
 
 const SIMPLE: Readonly<Record<string, DataType>> = {
@@ -68,10 +69,13 @@ export function readDataType(cur: Cursor): DataType {
   switch (name) {
     case "DECIMAL":
     case "DEC":
-    case "NUMERIC":
-      // No decimal type: precision and scale are checked for shape, then dropped.
-      readSizeParams(cur, 2);
-      return DoubleType;
+    case "NUMERIC": {
+      // DECIMAL alone is DECIMAL(10, 0), DECIMAL(p) is DECIMAL(p, 0), as in Spark.
+      const [p = 10, s = 0] = readSizeParams(cur, 2);
+      const bad = decimalBoundsError(p, s);
+      if (bad) throw cur.fail(bad, tok);
+      return DecimalOf(p, s);
+    }
     case "VARCHAR":
     case "CHAR":
     case "CHARACTER":
@@ -132,15 +136,18 @@ function closeAngle(cur: Cursor): void {
 }
 
 /** Optional `(n)` or `(p, s)` size parameters: integers only, at most `max` of them. */
-function readSizeParams(cur: Cursor, max: number): void {
-  if (!cur.acceptOp("(")) return;
+function readSizeParams(cur: Cursor, max: number): number[] {
+  const out: number[] = [];
+  if (!cur.acceptOp("(")) return out;
   for (let k = 0; k < max; k++) {
     const t = cur.peek();
     if (t.kind !== "number" || !/^\d+$/.test(t.text)) throw cur.error(t);
     cur.next();
+    out.push(Number(t.text));
     if (!cur.acceptOp(",")) break;
   }
   cur.expectOp(")");
+  return out;
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * Literal tokens → Literal expressions, with Spark's typing rules: an integer is INT when it
- * fits in 32 bits, else BIGINT, else (Spark: DECIMAL) DOUBLE; suffixes L/S/Y/D/F/BD force a type.
+ * fits in 32 bits, else BIGINT, else DECIMAL; a fraction without exponent is a DECIMAL, one with
+ * an exponent a DOUBLE; suffixes L/S/Y/D/F/BD force a type.
  */
 import { call, cast, type Expr, literal } from "../plan/expressions.js";
 import { BinaryType, DateType, DoubleType, IntegerType, IntervalType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import { DecimalOf, digitCount, MAX_PRECISION, parseDecimal, toLane } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { readIntervalLiteral } from "./interval.js";
 import type { Token } from "./lexer.js";
@@ -44,12 +46,30 @@ export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr 
     const v = negative ? -BigInt(body) : BigInt(body);
     if (v >= INT_MIN && v <= INT_MAX) return literal(Number(v), IntegerType);
     if (v >= LONG_MIN && v <= LONG_MAX) return literal(Number(v), LongType);
-    // Spark makes this a DECIMAL; arus has none, so it becomes the nearest double.
-    return literal(Number(v), DoubleType);
+    // Beyond BIGINT: a DECIMAL(digits, 0), as Spark.
+    return decimalLiteral(cur, tok, negative ? `-${body}` : body);
   }
+  // Without an exponent (or with BD), a fractional number is an exact DECIMAL, as in Spark.
+  if (suffix === "BD" || (suffix === "" && !/[eE]/.test(body))) return decimalLiteral(cur, tok, negative ? `-${body}` : body);
   const d = Number(body);
   if (Number.isNaN(d)) throw cur.error(tok);
   return literal(negative ? -d : d, DoubleType);
+}
+
+/** A DECIMAL literal of the text's own precision and scale (`1.50` is DECIMAL(3,2)). */
+function decimalLiteral(cur: Cursor, tok: Token, text: string): Expr {
+  const m = /^-?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
+  const frac = m[2] ?? "";
+  const scale = Math.max(0, frac.length - (m[3] ? Number(m[3]) : 0));
+  const u = parseDecimal(text, MAX_PRECISION, scale);
+  if (u === undefined || u === null) {
+    throw cur.fail(
+      `[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal ${text} is outside the valid range for decimal with maximum precision 38.`,
+      tok,
+    );
+  }
+  const t = DecimalOf(Math.max(digitCount(u), scale, 1), scale);
+  return literal(toLane(u, t), t);
 }
 
 /** One or more adjacent string tokens: Spark concatenates `'a' 'b'` into `'ab'`. */

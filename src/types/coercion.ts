@@ -1,10 +1,12 @@
 /**
  * Implicit type coercion, following Spark's `TypeCoercion.findWiderTypeForTwo` closely enough
  * for the functions arus supports: numeric widening INT < BIGINT < DOUBLE, DATE < TIMESTAMP,
+ * DECIMAL with an integral type is a DECIMAL wide enough for both, DECIMAL with DOUBLE a DOUBLE,
  * NULL widens to anything, and (for functions that allow it) any atomic type with STRING
  * becomes STRING.
  */
 import { ArrayOf, type DataType, DoubleType, isAtomic, isNumeric, LongType, StringType, TimestampType, typesEqual } from "./datatypes.js";
+import { decimalForIntegral, widerDecimal } from "./decimal.js";
 
 /** The one numeric widening rule: INT < BIGINT < DOUBLE (Spark's numericPrecedence for arus's types). */
 const numericRank: Record<string, number> = { int: 1, bigint: 2, double: 3 };
@@ -12,7 +14,16 @@ const numericRank: Record<string, number> = { int: 1, bigint: 2, double: 3 };
 /** The wider of two numeric types, or null unless both are numeric. */
 export function widerNumeric(a: DataType, b: DataType): DataType | null {
   if (!isNumeric(a) || !isNumeric(b)) return null;
+  if (a.kind === "decimal" || b.kind === "decimal") return widerWithDecimal(a, b);
   return numericRank[a.kind]! >= numericRank[b.kind]! ? a : b;
+}
+
+/** A decimal with another numeric: DOUBLE wins; an integral type becomes its decimal form first. */
+function widerWithDecimal(a: DataType, b: DataType): DataType {
+  if (a.kind === "double" || b.kind === "double") return DoubleType;
+  const da = a.kind === "decimal" ? a : decimalForIntegral(a)!;
+  const db = b.kind === "decimal" ? b : decimalForIntegral(b)!;
+  return widerDecimal(da, db);
 }
 
 /**
@@ -20,6 +31,12 @@ export function widerNumeric(a: DataType, b: DataType): DataType | null {
  * BIGINT → DOUBLE)? What Spark's Parquet reader and table appends accept without a cast.
  */
 export function widensNumerically(from: DataType, to: DataType): boolean {
+  if (from.kind === "decimal" || to.kind === "decimal") {
+    if (to.kind === "double") return isNumeric(from);
+    if (to.kind !== "decimal") return false;
+    const f = from.kind === "decimal" ? from : decimalForIntegral(from);
+    return f !== null && f.scale <= to.scale && f.precision - f.scale <= to.precision - to.scale;
+  }
   return isNumeric(from) && isNumeric(to) && numericRank[from.kind]! <= numericRank[to.kind]!;
 }
 
@@ -53,7 +70,7 @@ export function widerTypeOfAll(types: readonly DataType[], allowStringPromotion 
  * numeric as numbers, and a string with a timestamp/date as timestamps/dates.
  */
 export function comparisonType(a: DataType, b: DataType): DataType | null {
-  if (a.kind === "string" && isNumeric(b)) return b.kind === "int" ? LongType : b.kind === "bigint" ? LongType : DoubleType;
+  if (a.kind === "string" && isNumeric(b)) return b.kind === "int" || b.kind === "bigint" ? LongType : DoubleType;
   if (b.kind === "string" && isNumeric(a)) return comparisonType(b, a);
   if (a.kind === "string" && (b.kind === "timestamp" || b.kind === "date")) return b;
   if (b.kind === "string" && (a.kind === "timestamp" || a.kind === "date")) return a;

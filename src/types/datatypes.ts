@@ -4,14 +4,19 @@
  * Physical layout (see src/columnar/vector.ts): BOOLEAN → Uint8Array, INT/DATE → Int32Array,
  * BIGINT/TIMESTAMP/DOUBLE → Float64Array (BIGINT and TIMESTAMP hold integers; exact up to 2^53,
  * which covers every timestamp in micros until the year 2255), STRING → string[],
+ * DECIMAL(p, s) → its unscaled integer: Float64Array while p <= 15, bigint[] above
+ * (src/types/decimal.ts),
  * BINARY/ARRAY/MAP → JS values, STRUCT → one child vector per field.
  */
 
 export type AtomicTypeName =
   | "null"
   | "boolean"
+  | "tinyint"
+  | "smallint"
   | "int"
   | "bigint"
+  | "float"
   | "double"
   | "string"
   | "timestamp"
@@ -46,7 +51,14 @@ export interface StructType {
   readonly fields: readonly StructField[];
 }
 
-export type DataType = AtomicType | ArrayType | MapType | StructType;
+/** DECIMAL(precision, scale): exact, held as the unscaled integer (value × 10^scale). */
+export interface DecimalType {
+  readonly kind: "decimal";
+  readonly precision: number;
+  readonly scale: number;
+}
+
+export type DataType = AtomicType | DecimalType | ArrayType | MapType | StructType;
 
 const atomic = (kind: AtomicTypeName): AtomicType => Object.freeze({ kind });
 
@@ -78,12 +90,12 @@ export function StructOf(fields: readonly StructField[]): StructType {
 export const WindowStructType = StructOf([field("start", TimestampType, true), field("end", TimestampType, true)]);
 
 export function isNumeric(t: DataType): boolean {
-  return t.kind === "int" || t.kind === "bigint" || t.kind === "double";
+  return t.kind === "int" || t.kind === "bigint" || t.kind === "double" || t.kind === "decimal";
 }
 export function isIntegral(t: DataType): boolean {
   return t.kind === "int" || t.kind === "bigint";
 }
-export function isAtomic(t: DataType): t is AtomicType {
+export function isAtomic(t: DataType): t is AtomicType | DecimalType {
   return t.kind !== "array" && t.kind !== "map" && t.kind !== "struct";
 }
 
@@ -98,6 +110,8 @@ export function simpleString(t: DataType): string {
       return `map<${simpleString(t.keyType)},${simpleString(t.valueType)}>`;
     case "struct":
       return `struct<${t.fields.map((f) => `${f.name}:${simpleString(f.type)}`).join(",")}>`;
+    case "decimal":
+      return `decimal(${t.precision},${t.scale})`;
     default:
       return t.kind;
   }
@@ -114,6 +128,8 @@ export function sqlTypeName(t: DataType): string {
       return `MAP<${sqlTypeName(t.keyType)}, ${sqlTypeName(t.valueType)}>`;
     case "struct":
       return `STRUCT<${t.fields.map((f) => `${f.name}: ${sqlTypeName(f.type)}`).join(", ")}>`;
+    case "decimal":
+      return `DECIMAL(${t.precision},${t.scale})`;
     default:
       return t.kind.toUpperCase();
   }
@@ -128,6 +144,8 @@ export function treeTypeName(t: DataType): string {
       return "long";
     case "null":
       return "void";
+    case "decimal":
+      return simpleString(t);
     default:
       return t.kind;
   }
@@ -144,6 +162,8 @@ export function typesEqual(a: DataType, b: DataType): boolean {
       const bf = (b as StructType).fields;
       return a.fields.length === bf.length && a.fields.every((f, i) => f.name === bf[i]!.name && typesEqual(f.type, bf[i]!.type));
     }
+    case "decimal":
+      return a.precision === (b as DecimalType).precision && a.scale === (b as DecimalType).scale;
     default:
       return true;
   }

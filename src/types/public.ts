@@ -18,7 +18,9 @@ export {
   TimestampType,
 } from "./datatypes.js";
 
+import { IllegalArgumentException } from "../common/errors.js";
 import { type DataType, type StructField as Field, field, type StructType as Struct, StructOf } from "./datatypes.js";
+import { DecimalOf, decimalBoundsError } from "./decimal.js";
 
 export function StructField(name: string, dataType: DataType, nullable = true): Field {
   return field(name, dataType, nullable);
@@ -29,3 +31,13 @@ export function StructType(fields: readonly Field[] = []): Struct {
 export const FloatType = { kind: "double" } as const satisfies DataType;
 export const ShortType = { kind: "int" } as const satisfies DataType;
 export const ByteType = { kind: "int" } as const satisfies DataType;
+
+export { Decimal } from "./decimal-value.js";
+
+/** DECIMAL(precision, scale); `T.DecimalType()` is DECIMAL(10, 0), as in PySpark. */
+export function DecimalType(precision = 10, scale = 0): DataTypeOf<"decimal"> {
+  const bad = decimalBoundsError(precision, scale);
+  if (bad) throw new IllegalArgumentException(bad);
+  return DecimalOf(precision, scale);
+}
+type DataTypeOf<K extends string> = Extract<DataType, { kind: K }>;

@@ -16,6 +16,7 @@ import {
   StructOf,
   TimestampType,
 } from "../../src/types/datatypes.js";
+import { DecimalOf } from "../../src/types/decimal.js";
 import { parseFails, same } from "./helpers.js";
 
 describe("parseDataType", () => {
@@ -29,8 +30,10 @@ describe("parseDataType", () => {
       ["tinyint", IntegerType],
       ["DOUBLE", DoubleType],
       ["float", DoubleType],
-      ["DECIMAL(10, 2)", DoubleType],
-      ["decimal", DoubleType],
+      ["DECIMAL(10, 2)", DecimalOf(10, 2)],
+      ["decimal", DecimalOf(10, 0)],
+      ["numeric(5)", DecimalOf(5, 0)],
+      ["DEC(38,38)", DecimalOf(38, 38)],
       ["STRING", StringType],
       ["VARCHAR(20)", StringType],
       ["char(3)", StringType],

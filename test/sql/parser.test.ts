@@ -1,4 +1,5 @@
 /** parseExpression: literals, names, operators and precedence, special forms, errors. */
+
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { alias, call, caseWhen, cast, columnRef, type Expr, literal, sortOrder, star, windowExpr } from "../../src/plan/expressions.js";
@@ -16,6 +17,7 @@ import {
   StringType,
   TimestampType,
 } from "../../src/types/datatypes.js";
+import { DecimalOf } from "../../src/types/decimal.js";
 import { parseFails, same } from "./helpers.js";
 
 const col = (...parts: string[]) => columnRef(parts);
@@ -35,17 +37,21 @@ describe("literals", () => {
     expectExpr("10l", literal(10, LongType));
     expectExpr("7S", int(7));
     expectExpr("7Y", int(7));
-    expectExpr("99999999999999999999", literal(1e20, DoubleType));
+    expectExpr("99999999999999999999", literal(99999999999999999999n, DecimalOf(20, 0)));
   });
-  it("reads decimals and exponents as DOUBLE", () => {
-    expectExpr("1.5", literal(1.5, DoubleType));
-    expectExpr(".5", literal(0.5, DoubleType));
+  it("reads fractions as DECIMAL and exponents as DOUBLE, as Spark", () => {
+    expectExpr("1.5", literal(15, DecimalOf(2, 1)));
+    expectExpr(".5", literal(5, DecimalOf(1, 1)));
+    expectExpr("0.05", literal(5, DecimalOf(2, 2)));
     expectExpr("1e3", literal(1000, DoubleType));
     expectExpr("2.5E-1", literal(0.25, DoubleType));
     expectExpr("1.5D", literal(1.5, DoubleType));
     expectExpr("3F", literal(3, DoubleType));
-    expectExpr("1.25BD", literal(1.25, DoubleType));
-    expectExpr("-1.5", literal(-1.5, DoubleType));
+    expectExpr("1.25BD", literal(125, DecimalOf(3, 2)));
+    expectExpr("-1.5", literal(-15, DecimalOf(2, 1)));
+  });
+  it("refuses a decimal literal beyond 38 digits", () => {
+    parseFails(() => parseExpression("123456789012345678901234567890123456789.5"), "INVALID_NUMERIC_LITERAL_RANGE");
   });
   it("rejects out-of-range suffixed integers", () => {
     parseFails(() => parseExpression("128Y"), "INVALID_NUMERIC_LITERAL_RANGE", 0);
