@@ -55,6 +55,18 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
       if (typeof v === "bigint") return Number(v);
       if (v instanceof Decimal) return type.kind === "double" ? v.toNumber() : Number(truncToInteger(v.unscaled, v.scale));
       break;
+    case "tinyint":
+    case "smallint":
+    case "float": {
+      const x = typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v instanceof Decimal ? v.toNumber() : null;
+      if (x === null) break;
+      if (type.kind === "float") return Math.fround(x);
+      const lim = type.kind === "tinyint" ? 128 : 32768;
+      const t = Math.trunc(x);
+      if (t < -lim || t >= lim)
+        throw new IllegalArgumentException(`[CANNOT_CONVERT] ${where}: ${x} is out of range for ${type.kind.toUpperCase()}.`);
+      return t;
+    }
     case "decimal": {
       // A Decimal, decimal text, a bigint or a number, rounded HALF_UP to the column's scale.
       const text = v instanceof Decimal || typeof v === "bigint" || typeof v === "number" || typeof v === "string" ? String(v) : null;

@@ -13,15 +13,18 @@ import {
   ArrayOf,
   BinaryType,
   BooleanType,
+  ByteType,
   type DataType,
   DateType,
   DoubleType,
+  FloatType,
   field,
   IntegerType,
   IntervalType,
   LongType,
   MapOf,
   NullType,
+  ShortType,
   StringType,
   StructOf,
   type StructType,
@@ -30,7 +33,7 @@ import {
 import { DecimalOf, MAX_PRECISION } from "../types/decimal.js";
 import { arrowDecimalToVector, decimalWords, toArrowDecimal } from "./arrow-decimal.js";
 import { type Batch, makeBatch } from "./batch.js";
-import { concatVectors, getValue, makeVector, take, type Vector, vectorFromValues } from "./vector.js";
+import { concatVectors, getValue, makeVector, physicalOf, take, type Vector, vectorFromValues } from "./vector.js";
 
 // ---------------------------------------------------------------- types
 
@@ -95,10 +98,12 @@ export function fromArrowType(t: arrow.DataType): DataType {
       return BooleanType;
     case arrow.Type.Int: {
       const it = t as arrow.Int;
+      if (it.isSigned && it.bitWidth === 8) return ByteType;
+      if (it.isSigned && it.bitWidth === 16) return ShortType;
       return it.bitWidth < 32 || (it.bitWidth === 32 && it.isSigned) ? IntegerType : LongType;
     }
     case arrow.Type.Float:
-      return DoubleType;
+      return (t as arrow.Float).precision === arrow.Precision.SINGLE ? FloatType : DoubleType;
     case arrow.Type.Decimal: {
       const dt = t as arrow.Decimal;
       return dt.precision <= MAX_PRECISION && dt.scale >= 0 && dt.scale <= dt.precision ? DecimalOf(dt.precision, dt.scale) : DoubleType;
@@ -456,7 +461,7 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       const it = t as arrow.Int;
       const vals = d.values as ArrayLike<number> | BigInt64Array | BigUint64Array;
       if (it.bitWidth === 64) return makeVector(type, fromInt64(vals as BigInt64Array, n, it.isSigned), validity, n);
-      if (type.kind === "int") {
+      if (physicalOf(type) === "i32") {
         const src = vals as Int32Array;
         return makeVector(type, src instanceof Int32Array ? src.subarray(0, n) : Int32Array.from(src as ArrayLike<number>), validity, n);
       }

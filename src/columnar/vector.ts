@@ -29,10 +29,13 @@ export function physicalOf(type: DataType): Physical {
   switch (type.kind) {
     case "boolean":
       return "u8";
+    case "tinyint":
+    case "smallint":
     case "int":
     case "date":
       return "i32";
     case "bigint":
+    case "float": // values rounded to float precision (Math.fround)
     case "double":
     case "timestamp":
     case "interval":

@@ -83,8 +83,9 @@ export class AggregationSpec {
     return this.aggCalls.map((c) => c.args.map((f) => f(b, ctx)));
   }
 
-  newAccumulators(): Accumulator[] {
-    return this.aggCalls.map((c) => c.fn.create(c.argTypes, c.resultType, c.call.distinct, c.literals));
+  /** `ctx` where the accumulators' results are evaluated: overflow checks read its ANSI flag. */
+  newAccumulators(ctx?: EvalContext): Accumulator[] {
+    return this.aggCalls.map((c) => c.fn.create(c.argTypes, c.resultType, c.call.distinct, c.literals, ctx));
   }
 
   bufferTypes(): DataType[][] {

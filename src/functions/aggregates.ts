@@ -7,7 +7,8 @@ import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { ArrayOf, BooleanType, type DataType, DoubleType, isNumeric, LongType } from "../types/datatypes.js";
+import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
+import { DecimalSumAcc, decimalAvgType, decimalSumType } from "./decimal-aggregates.js";
 import { compareValues } from "./predicates.js";
 import {
   type Accumulator,
@@ -296,11 +297,14 @@ function sumLike(name: string, average: boolean): AggregateFunction {
       let t = types[0]!;
       if (t.kind === "string" || t.kind === "null") t = DoubleType;
       if (!isNumeric(t)) throw typeMismatch(call, 0, '"NUMERIC" or "ANSI INTERVAL"', args[0]!, types[0]!);
-      const inType = t.kind === "int" ? LongType : t;
+      if (t.kind === "decimal") return { args: [args[0]!], type: average ? decimalAvgType(t) : decimalSumType(t) };
+      // Spark sums every integral type as BIGINT and FLOAT as DOUBLE.
+      const inType = isIntegral(t) ? LongType : t.kind === "float" ? DoubleType : t;
       return { args: [castTo(args[0]!, types[0]!, inType)], type: average ? DoubleType : inType };
     },
-    bufferTypes: (types) => [average ? DoubleType : types[0]!, LongType],
-    create: (_t, resultType) => new SumAcc(resultType, average),
+    bufferTypes: (types) => [types[0]!.kind === "decimal" ? decimalSumType(types[0]!) : average ? DoubleType : types[0]!, LongType],
+    create: (types, resultType, _d, _l, ctx) =>
+      types[0]!.kind === "decimal" ? new DecimalSumAcc(types[0]!, average, ctx) : new SumAcc(resultType, average),
   };
 }
 

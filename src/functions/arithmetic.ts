@@ -2,7 +2,7 @@
  * Arithmetic operators: + - * / % div and unary minus, including timestamp ± interval and
  * date ± days. INT results wrap like Java's int unless ANSI mode flags the overflow.
  */
-import { makeVector, type Vector } from "../columnar/vector.js";
+import { makeVector, physicalOf, type Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerNumeric } from "../types/coercion.js";
@@ -13,6 +13,7 @@ import {
   DoubleType,
   IntegerType,
   IntervalType,
+  isIntegral,
   isNumeric,
   LongType,
   TimestampType,
@@ -21,6 +22,7 @@ import { type DecimalOp, decimalResultType, getDecimalPrecisionLoss } from "../t
 import { decimalIntDivide, decimalKernel, negateDecimal, resolveDecimalArithmetic } from "./decimal-arithmetic.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { isSmallNumeric, smallArithmetic, smallNegate } from "./small-numeric.js";
 
 function overflow(op: string): ArusError {
   return new ArusError(
@@ -61,8 +63,7 @@ function resolveAdditive(sign: 1 | -1) {
     const [a, b] = types as [DataType, DataType];
     if (a.kind === "timestamp" && b.kind === "interval") return { args, type: TimestampType };
     if (sign === 1 && a.kind === "interval" && b.kind === "timestamp") return { args: [args[1]!, args[0]!], type: TimestampType };
-    if (a.kind === "date" && (b.kind === "int" || b.kind === "bigint"))
-      return { args: [args[0]!, castTo(args[1]!, b, IntegerType)], type: DateType };
+    if (a.kind === "date" && isIntegral(b)) return { args: [args[0]!, castTo(args[1]!, b, IntegerType)], type: DateType };
     if (a.kind === "date" && b.kind === "interval") return { args: [castTo(args[0]!, a, TimestampType), args[1]!], type: TimestampType };
     if (a.kind === "interval" && b.kind === "interval") return { args, type: IntervalType };
     if (sign === -1 && a.kind === "timestamp" && b.kind === "timestamp") return { args, type: IntervalType };
@@ -88,6 +89,7 @@ function additiveKernel(sign: 1 | -1, op: string) {
     }
     if (a.type.kind === "timestamp" && b.type.kind === "timestamp") return mapBinary(IntervalType, a, b, n, (x, y) => x - y);
     if (a.type.kind === "decimal") return decimalKernel(sign === 1 ? "+" : "-", a, b, decimalResult(sign === 1 ? "+" : "-", a, b), n, ctx);
+    if (isSmallNumeric(a.type)) return smallArithmetic(sign === 1 ? "+" : "-", a, b, n, ctx);
     const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
     if (t.kind === "int")
       return mapBinary(
@@ -111,6 +113,7 @@ const times: ScalarFunction = {
   kernel(args, n, ctx) {
     const [a, b] = args as [Vector, Vector];
     if (a.type.kind === "decimal") return decimalKernel("*", a, b, decimalResult("*", a, b), n, ctx);
+    if (isSmallNumeric(a.type)) return smallArithmetic("*", a, b, n, ctx);
     if (a.type.kind === "int") {
       return mapBinary(IntegerType, a, b, n, (x, y) => {
         const r = x * y;
@@ -125,7 +128,7 @@ const times: ScalarFunction = {
 
 /** Division and remainder: a zero divisor gives NULL, or an error in ANSI mode. */
 function zeroAware(type: DataType, a: Vector, b: Vector, n: number, ctx: EvalContext, fn: (x: number, y: number) => number): Vector {
-  const out = type.kind === "int" ? new Int32Array(n) : new Float64Array(n);
+  const out = physicalOf(type) === "i32" ? new Int32Array(n) : new Float64Array(n);
   const av = nums(a);
   const bv = nums(b);
   let validity = andValidity(a.validity, b.validity, n);
@@ -204,10 +207,12 @@ const negative: ScalarFunction = {
     if (!isNumeric(t) && t.kind !== "interval") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
     return { args, type: t };
   },
-  kernel: (args, n) =>
+  kernel: (args, n, ctx) =>
     args[0]!.type.kind === "decimal"
       ? negateDecimal(args[0]!, n)
-      : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+      : isSmallNumeric(args[0]!.type)
+        ? smallNegate(args[0]!, n, ctx)
+        : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
 };
 
 register(plus, minus, times, divide, intDivide, remainder, pmod, negative);

@@ -16,10 +16,12 @@ import {
 import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
 import { setField } from "../common/row-object.js";
-import { type DataType, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
+import { javaFloatToString } from "../common/show.js";
+import { type DataType, isIntegral, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled, toLane } from "../types/decimal.js";
 import { canCastDecimal, castFromDecimal, castToDecimal, decimalToValue, valueToDecimal } from "./decimal-cast.js";
 import type { EvalContext } from "./registry.js";
+import { wrapBits } from "./small-numeric.js";
 
 function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
   return new ArusError(
@@ -40,13 +42,47 @@ export function canCast(from: DataType, to: DataType): boolean {
   }
   if (from.kind === "array" && to.kind === "array") return canCast(from.elementType, to.elementType);
   if (from.kind === "map" && to.kind === "map") return canCast(from.keyType, to.keyType) && canCast(from.valueType, to.valueType);
-  const scalar = ["boolean", "int", "bigint", "double", "timestamp", "string"];
+  const scalar = ["boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "timestamp", "string"];
   if (isNumeric(to) || to.kind === "boolean") return scalar.includes(from.kind);
   if (to.kind === "timestamp") return [...scalar, "date"].includes(from.kind);
   if (to.kind === "date") return ["string", "timestamp", "date"].includes(from.kind);
   if (to.kind === "binary") return from.kind === "string";
   if (to.kind === "interval") return from.kind === "string";
   return false;
+}
+
+/**
+ * A number cast to TINYINT/SMALLINT: truncated toward zero; out of range is CAST_OVERFLOW in
+ * ANSI mode and wraps otherwise (Java's (byte) / (short) of the int value).
+ */
+function narrowInteger(x: number, from: DataType, to: DataType, ctx: EvalContext): number | undefined {
+  if (!Number.isFinite(x)) {
+    if (ctx.ansi) throw castOverflow(x, from, to);
+    return 0;
+  }
+  const t = Math.trunc(x);
+  const bits = to.kind === "tinyint" ? 8 : 16;
+  const w = wrapBits(t, bits);
+  if (w !== t) {
+    if (ctx.ansi) throw castOverflow(x, from, to);
+    // Java narrows a long/double to int first, then to byte/short.
+    return wrapBits(Number(BigInt.asIntN(32, BigInt(t))), bits);
+  }
+  return t;
+}
+
+function castOverflow(x: number, from: DataType, to: DataType): ArusError {
+  const text =
+    from.kind === "double" || from.kind === "float"
+      ? `${formatDouble(x)}${from.kind === "float" ? "F" : "D"}`
+      : from.kind === "bigint"
+        ? `${x}L`
+        : `${x}`;
+  return new ArusError(
+    "CAST_OVERFLOW",
+    `[CAST_OVERFLOW] The value ${text} of the type "${sqlTypeName(from)}" cannot be cast to "${sqlTypeName(to)}" due to an overflow. ` +
+      `Use \`try_cast\` to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
+  );
 }
 
 /** One non-null internal value, cast; undefined marks invalid input (→ NULL or error). */
@@ -63,11 +99,16 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
     case "boolean":
       if (to.kind === "timestamp") return v ? 1 : 0;
       return isNumeric(to) ? (v ? 1 : 0) : undefined;
+    case "tinyint":
+    case "smallint":
     case "int":
     case "bigint":
+    case "float":
     case "double": {
       const x = v as number;
       if (to.kind === "boolean") return x !== 0 ? 1 : 0;
+      if (to.kind === "tinyint" || to.kind === "smallint") return narrowInteger(x, from, to, ctx);
+      if (to.kind === "float") return Math.fround(x);
       if (to.kind === "int") return Number.isFinite(x) ? Math.trunc(x) | 0 : undefined;
       if (to.kind === "bigint") return Number.isFinite(x) ? Math.trunc(x) : undefined;
       if (to.kind === "double") return x;
@@ -77,7 +118,7 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
     case "timestamp": {
       const m = v as number;
       if (to.kind === "date") return Math.floor((m + offsetMicros(ctx.timeZone, m)) / MICROS_PER_DAY);
-      if (to.kind === "bigint" || to.kind === "int") return Math.floor(m / MICROS_PER_SECOND);
+      if (isIntegral(to)) return Math.floor(m / MICROS_PER_SECOND);
       if (to.kind === "double") return m / MICROS_PER_SECOND;
       if (to.kind === "boolean") return m !== 0 ? 1 : 0;
       return undefined;
@@ -107,16 +148,21 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
 function fromString(s: string, to: DataType, ctx: EvalContext): unknown {
   const t = s.trim();
   switch (to.kind) {
+    case "tinyint":
+    case "smallint":
     case "int":
     case "bigint": {
       // ANSI casts accept integer syntax only ("3.9" is malformed); legacy casts truncate.
       if (!(ctx.ansi ? /^[+-]?\d+$/ : /^[+-]?\d+(\.\d*)?$/).test(t)) return undefined;
       const x = Math.trunc(Number(t));
-      if (to.kind === "int" && (x > 2147483647 || x < -2147483648)) return undefined;
+      const lim = to.kind === "int" ? 2147483648 : to.kind === "smallint" ? 32768 : to.kind === "tinyint" ? 128 : Infinity;
+      if (x >= lim || x < -lim) return undefined;
       return x;
     }
+    case "float":
     case "double": {
-      if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)[dDfF]?$/.test(t)) return Number(t.replace(/[dDfF]$/, ""));
+      const round = to.kind === "float" ? Math.fround : (d: number) => d;
+      if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)[dDfF]?$/.test(t)) return round(Number(t.replace(/[dDfF]$/, "")));
       const l = t.toLowerCase();
       if (l === "nan") return Number.NaN;
       if (l === "infinity" || l === "+infinity" || l === "inf") return Infinity;
@@ -149,6 +195,8 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
       return v ? "true" : "false";
     case "double":
       return formatDouble(v as number);
+    case "float":
+      return javaFloatToString(v as number);
     case "decimal":
       return formatUnscaled(v as number | bigint, type.scale);
     case "timestamp":
@@ -172,6 +220,16 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
   }
 }
 
+/** castValue, with an overflow error turned into NULL (TRY_CAST). */
+function tryCastValue(v: unknown, from: DataType, to: DataType, ctx: EvalContext): unknown {
+  try {
+    return castValue(v, from, to, ctx);
+  } catch (e) {
+    if (e instanceof ArusError && e.errorClass === "CAST_OVERFLOW") return null;
+    throw e;
+  }
+}
+
 /** `onError: "null"` is TRY_CAST: ANSI syntax rules, but NULL instead of an error. */
 export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext, onError: "throw" | "null" = "throw"): Vector {
   const from = v.type;
@@ -181,7 +239,7 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext,
   if (to.kind === "decimal") return castToDecimal(v, to, n, ctx, onError);
   if (from.kind === "decimal") return castFromDecimal(v, to, n, ctx, onError);
   // Fast numeric paths.
-  if (isNumeric(from) && (to.kind === "double" || to.kind === "bigint") && from.kind !== "double") {
+  if (isNumeric(from) && (to.kind === "double" || to.kind === "bigint") && from.kind !== "double" && from.kind !== "float") {
     return makeVector(to, Float64Array.from(v.values as Int32Array), v.validity, n);
   }
   const out = allocValues(to, n);
@@ -190,7 +248,7 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext,
   const structVals: unknown[] = isStruct ? new Array(n).fill(null) : [];
   for (let i = 0; i < n; i++) {
     if (v.validity !== null && v.validity[i] === 0) continue;
-    const r = castValue(getValue(v, i), from, to, ctx);
+    const r = onError === "null" ? tryCastValue(getValue(v, i), from, to, ctx) : castValue(getValue(v, i), from, to, ctx);
     if (r === undefined || r === null) {
       if (ctx.ansi && onError === "throw" && r === undefined && from.kind === "string") throw invalidInput(getValue(v, i), from, to);
       validity ??= new Uint8Array(n).fill(1);

@@ -12,6 +12,7 @@ import {
   fitsPrecision,
   formatUnscaled,
   fromDouble,
+  javaBigDecimalString,
   POW10_NUM,
   parseDecimal,
   rescale,
@@ -92,7 +93,12 @@ export function castToDecimal(v: Vector, to: DecimalType, n: number, ctx: EvalCo
     validity[i] = 0;
   };
   // Fast path: integers (or a number-lane decimal with a smaller scale) into a number lane.
-  const intLike = from.kind === "int" || from.kind === "smallint" || from.kind === "tinyint";
+  // BIGINT values are doubles holding integers; below 10^15 their product with 10^s is exact.
+  const intLike =
+    from.kind === "int" ||
+    from.kind === "smallint" ||
+    from.kind === "tinyint" ||
+    (from.kind === "bigint" && v.values instanceof Float64Array);
   if (usesNumberLane(to) && (intLike || (from.kind === "decimal" && usesNumberLane(from) && from.scale <= to.scale))) {
     const f = POW10_NUM[to.scale - (from.kind === "decimal" ? from.scale : 0)]!;
     const lim = POW10_NUM[to.precision]!;
@@ -128,15 +134,6 @@ const INT_RANGE: Readonly<Record<string, [bigint, bigint, number]>> = {
   int: [-2147483648n, 2147483647n, 32],
   bigint: [-(2n ** 63n), 2n ** 63n - 1n, 64],
 };
-
-/** Java's BigDecimal.toString: scientific once the adjusted exponent is below -6 (`0E-10`). */
-export function javaBigDecimalString(unscaled: bigint, scale: number): string {
-  const digits = (unscaled < 0n ? -unscaled : unscaled).toString();
-  const adjusted = -scale + (digits.length - 1);
-  if (scale === 0 || adjusted >= -6) return formatUnscaled(unscaled, scale);
-  const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-  return `${unscaled < 0n ? "-" : ""}${mant}E${adjusted}`;
-}
 
 /** One non-null decimal value cast to a non-decimal type; undefined = overflow. */
 export function decimalToValue(v: unknown, from: DecimalType, to: DataType, ansi: boolean): unknown {

@@ -65,8 +65,17 @@ export interface AggregateFunction {
   resolve(args: readonly Expr[], types: readonly DataType[], call: Expr, distinct: boolean): Resolved;
   /** Buffer column types for the resolved argument types. */
   bufferTypes(argTypes: readonly DataType[], distinct: boolean): DataType[];
-  /** `literals[i]` is argument i's value when it is a literal, else undefined. */
-  create(argTypes: readonly DataType[], resultType: DataType, distinct: boolean, literals: readonly unknown[]): Accumulator;
+  /**
+   * `literals[i]` is argument i's value when it is a literal, else undefined. `ctx`, when given,
+   * is where results are evaluated (ANSI overflow checks); without it ANSI rules apply.
+   */
+  create(
+    argTypes: readonly DataType[],
+    resultType: DataType,
+    distinct: boolean,
+    literals: readonly unknown[],
+    ctx?: EvalContext,
+  ): Accumulator;
 }
 
 /**

@@ -105,8 +105,16 @@ function diffColumns(what: string, before: readonly string[], after: readonly st
   for (const c of before) {
     const same = after.find((a) => name(a) === name(c));
     if (!same) out.push(`${what} column "${name(c)}" was removed`);
-    else if (same !== c)
-      out.push(`${what} column "${name(c)}" changed type: ${c.slice(name(c).length + 2)} -> ${same.slice(name(c).length + 2)}`);
+    else if (same !== c) {
+      const was = c.slice(name(c).length + 2);
+      const now = same.slice(name(c).length + 2);
+      // Before DECIMAL existed, arus kept DECIMAL(p, s) columns (and their sums) as DOUBLE.
+      const hint =
+        was === "double" && now.startsWith("decimal(")
+          ? ` (state written when arus read DECIMAL as DOUBLE: to keep it, CAST the column AS DOUBLE in the query)`
+          : "";
+      out.push(`${what} column "${name(c)}" changed type: ${was} -> ${now}${hint}`);
+    }
   }
   for (const a of after) if (!before.some((c) => name(c) === name(a))) out.push(`${what} column "${name(a)}" was added`);
 }

@@ -2,22 +2,25 @@
  * Data type and DDL schema parsing (`INT`, `ARRAY<STRING>`, `"id INT NOT NULL, ts TIMESTAMP"`).
  *
  * arus has fewer physical types than Spark, so several Spark names collapse onto one type:
- * TINYINT/SMALLINT → INT, FLOAT → DOUBLE, VARCHAR/CHAR → STRING.
+ * VARCHAR/CHAR → STRING.
  */
 import { ParseException } from "../common/errors.js";
 import {
   ArrayOf,
   BinaryType,
   BooleanType,
+  ByteType,
   type DataType,
   DateType,
   DoubleType,
+  FloatType,
   field,
   IntegerType,
   IntervalType,
   LongType,
   MapOf,
   NullType,
+  ShortType,
   StringType,
   type StructField,
   StructOf,
@@ -29,16 +32,16 @@ import { Cursor } from "./cursor.js";
 
 const SIMPLE: Readonly<Record<string, DataType>> = {
   BOOLEAN: BooleanType,
-  TINYINT: IntegerType,
-  BYTE: IntegerType,
-  SMALLINT: IntegerType,
-  SHORT: IntegerType,
+  TINYINT: ByteType,
+  BYTE: ByteType,
+  SMALLINT: ShortType,
+  SHORT: ShortType,
   INT: IntegerType,
   INTEGER: IntegerType,
   BIGINT: LongType,
   LONG: LongType,
-  FLOAT: DoubleType,
-  REAL: DoubleType,
+  FLOAT: FloatType,
+  REAL: FloatType,
   DOUBLE: DoubleType,
   STRING: StringType,
   TIMESTAMP: TimestampType,

@@ -4,7 +4,19 @@
  * an exponent a DOUBLE; suffixes L/S/Y/D/F/BD force a type.
  */
 import { call, cast, type Expr, literal } from "../plan/expressions.js";
-import { BinaryType, DateType, DoubleType, IntegerType, IntervalType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import {
+  BinaryType,
+  ByteType,
+  DateType,
+  DoubleType,
+  FloatType,
+  IntegerType,
+  IntervalType,
+  LongType,
+  ShortType,
+  StringType,
+  TimestampType,
+} from "../types/datatypes.js";
 import { DecimalOf, digitCount, MAX_PRECISION, parseDecimal, toLane } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { readIntervalLiteral } from "./interval.js";
@@ -40,7 +52,7 @@ export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr 
         tok,
       );
     }
-    return literal(Number(v), suffix === "L" ? LongType : IntegerType);
+    return literal(Number(v), suffix === "L" ? LongType : suffix === "S" ? ShortType : ByteType);
   }
   if (isIntegral && suffix === "") {
     const v = negative ? -BigInt(body) : BigInt(body);
@@ -53,6 +65,7 @@ export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr 
   if (suffix === "BD" || (suffix === "" && !/[eE]/.test(body))) return decimalLiteral(cur, tok, negative ? `-${body}` : body);
   const d = Number(body);
   if (Number.isNaN(d)) throw cur.error(tok);
+  if (suffix === "F") return literal(Math.fround(negative ? -d : d), FloatType);
   return literal(negative ? -d : d, DoubleType);
 }
 

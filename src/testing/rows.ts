@@ -1,7 +1,8 @@
 /**
  * Row comparison for the test kit: rows are normalized against the query's output schema so
  * that a `Date`, an epoch-millisecond number and a timestamp string in the session time zone
- * all mean the same TIMESTAMP, integral numbers equal bigints, and doubles are compared to 12
+ * all mean the same TIMESTAMP, integral numbers equal bigints, a DECIMAL equals its exact text
+ * (`"1.50"`, `1.5` or a `Decimal`), and doubles are compared to 12
  * significant digits (sums of floats differ in the last bits between plans). Results are
  * compared as multisets, because streaming output order follows state-store hash order.
  */
@@ -9,6 +10,7 @@ import type { Row } from "../api/values.js";
 import { MILLIS_PER_DAY, parseDate, parseTimestamp } from "../common/datetime/index.js";
 import { getField, hasField, setField } from "../common/row-object.js";
 import type { DataType, StructType } from "../types/datatypes.js";
+import { formatUnscaled, MAX_PRECISION, parseDecimal } from "../types/decimal.js";
 
 /** An expected row: an object keyed by column name, or an array in column order. */
 export type ExpectedRow = Readonly<Record<string, unknown>> | readonly unknown[];
@@ -45,6 +47,11 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
               ? parseDate(v)
               : null;
       return days === null ? String(v) : { date: days };
+    }
+    case "decimal": {
+      // A Decimal, decimal text, a number or a bigint: compared as exact text at the column's scale.
+      const u = parseDecimal(String(v), MAX_PRECISION + type.scale, type.scale);
+      return u === undefined || u === null ? String(v) : formatUnscaled(u, type.scale);
     }
     case "struct": {
       if (typeof v !== "object") break;

@@ -1,15 +1,27 @@
 /**
  * Implicit type coercion, following Spark's `TypeCoercion.findWiderTypeForTwo` closely enough
- * for the functions arus supports: numeric widening INT < BIGINT < DOUBLE, DATE < TIMESTAMP,
+ * for the functions arus supports: numeric widening TINYINT < SMALLINT < INT < BIGINT < FLOAT <
+ * DOUBLE, DATE < TIMESTAMP,
  * DECIMAL with an integral type is a DECIMAL wide enough for both, DECIMAL with DOUBLE a DOUBLE,
  * NULL widens to anything, and (for functions that allow it) any atomic type with STRING
  * becomes STRING.
  */
-import { ArrayOf, type DataType, DoubleType, isAtomic, isNumeric, LongType, StringType, TimestampType, typesEqual } from "./datatypes.js";
+import {
+  ArrayOf,
+  type DataType,
+  DoubleType,
+  isAtomic,
+  isIntegral,
+  isNumeric,
+  LongType,
+  StringType,
+  TimestampType,
+  typesEqual,
+} from "./datatypes.js";
 import { decimalForIntegral, widerDecimal } from "./decimal.js";
 
-/** The one numeric widening rule: INT < BIGINT < DOUBLE (Spark's numericPrecedence for arus's types). */
-const numericRank: Record<string, number> = { int: 1, bigint: 2, double: 3 };
+/** The one numeric widening rule (Spark's numericPrecedence): TINYINT < SMALLINT < INT < BIGINT < FLOAT < DOUBLE. */
+const numericRank: Record<string, number> = { tinyint: 1, smallint: 2, int: 3, bigint: 4, float: 5, double: 6 };
 
 /** The wider of two numeric types, or null unless both are numeric. */
 export function widerNumeric(a: DataType, b: DataType): DataType | null {
@@ -20,7 +32,7 @@ export function widerNumeric(a: DataType, b: DataType): DataType | null {
 
 /** A decimal with another numeric: DOUBLE wins; an integral type becomes its decimal form first. */
 function widerWithDecimal(a: DataType, b: DataType): DataType {
-  if (a.kind === "double" || b.kind === "double") return DoubleType;
+  if (a.kind === "double" || b.kind === "double" || a.kind === "float" || b.kind === "float") return DoubleType;
   const da = a.kind === "decimal" ? a : decimalForIntegral(a)!;
   const db = b.kind === "decimal" ? b : decimalForIntegral(b)!;
   return widerDecimal(da, db);
@@ -70,7 +82,7 @@ export function widerTypeOfAll(types: readonly DataType[], allowStringPromotion 
  * numeric as numbers, and a string with a timestamp/date as timestamps/dates.
  */
 export function comparisonType(a: DataType, b: DataType): DataType | null {
-  if (a.kind === "string" && isNumeric(b)) return b.kind === "int" || b.kind === "bigint" ? LongType : DoubleType;
+  if (a.kind === "string" && isNumeric(b)) return isIntegral(b) ? LongType : DoubleType;
   if (b.kind === "string" && isNumeric(a)) return comparisonType(b, a);
   if (a.kind === "string" && (b.kind === "timestamp" || b.kind === "date")) return b;
   if (b.kind === "string" && (a.kind === "timestamp" || a.kind === "date")) return a;

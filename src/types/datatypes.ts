@@ -64,7 +64,10 @@ const atomic = (kind: AtomicTypeName): AtomicType => Object.freeze({ kind });
 
 export const NullType = atomic("null");
 export const BooleanType = atomic("boolean");
+export const ByteType = atomic("tinyint");
+export const ShortType = atomic("smallint");
 export const IntegerType = atomic("int");
+export const FloatType = atomic("float");
 export const LongType = atomic("bigint");
 export const DoubleType = atomic("double");
 export const StringType = atomic("string");
@@ -90,10 +93,21 @@ export function StructOf(fields: readonly StructField[]): StructType {
 export const WindowStructType = StructOf([field("start", TimestampType, true), field("end", TimestampType, true)]);
 
 export function isNumeric(t: DataType): boolean {
-  return t.kind === "int" || t.kind === "bigint" || t.kind === "double" || t.kind === "decimal";
+  switch (t.kind) {
+    case "tinyint":
+    case "smallint":
+    case "int":
+    case "bigint":
+    case "float":
+    case "double":
+    case "decimal":
+      return true;
+    default:
+      return false;
+  }
 }
 export function isIntegral(t: DataType): boolean {
-  return t.kind === "int" || t.kind === "bigint";
+  return t.kind === "int" || t.kind === "bigint" || t.kind === "smallint" || t.kind === "tinyint";
 }
 export function isAtomic(t: DataType): t is AtomicType | DecimalType {
   return t.kind !== "array" && t.kind !== "map" && t.kind !== "struct";
@@ -140,6 +154,10 @@ export function treeTypeName(t: DataType): string {
   switch (t.kind) {
     case "int":
       return "integer";
+    case "tinyint":
+      return "byte";
+    case "smallint":
+      return "short";
     case "bigint":
       return "long";
     case "null":

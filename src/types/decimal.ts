@@ -202,6 +202,15 @@ export function formatUnscaled(unscaled: bigint | number, scale: number): string
   return neg ? `-${digits}` : digits;
 }
 
+/** Java's BigDecimal.toString: scientific once the adjusted exponent is below -6 (`0E-10`). */
+export function javaBigDecimalString(unscaled: bigint, scale: number): string {
+  const digits = (unscaled < 0n ? -unscaled : unscaled).toString();
+  const adjusted = -scale + (digits.length - 1);
+  if (scale === 0 || adjusted >= -6) return formatUnscaled(unscaled, scale);
+  const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${unscaled < 0n ? "-" : ""}${mant}E${adjusted}`;
+}
+
 const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /**

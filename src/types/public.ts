@@ -28,9 +28,7 @@ export function StructField(name: string, dataType: DataType, nullable = true): 
 export function StructType(fields: readonly Field[] = []): Struct {
   return StructOf(fields);
 }
-export const FloatType = { kind: "double" } as const satisfies DataType;
-export const ShortType = { kind: "int" } as const satisfies DataType;
-export const ByteType = { kind: "int" } as const satisfies DataType;
+export { ByteType, FloatType, ShortType } from "./datatypes.js";
 
 export { Decimal } from "./decimal-value.js";
 

@@ -100,7 +100,7 @@ describe("arrow bridge", () => {
     const rb = batchToArrow(s, batch);
     assert.equal(rb.getChildAt(0)!.data[0]!.values.buffer, (batch.columns[0]!.values as Float64Array).buffer);
 
-    // Arrow's own builders: dictionary strings, millisecond timestamps, int16, sliced vectors.
+    // Arrow's own builders: dictionary strings, millisecond timestamps, int16 (SMALLINT), sliced vectors.
     const t = new arrow.Table({
       cat: arrow.vectorFromArray(["x", "y", null, "x"], new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32())),
       ms: arrow.vectorFromArray([new Date(1000), null, new Date(-1), new Date(0)], new arrow.TimestampMillisecond()),
@@ -110,7 +110,7 @@ describe("arrow bridge", () => {
     const { schema: sch, batch: b } = arrowToBatch(t.slice(1));
     assert.deepStrictEqual(
       sch.fields.map((f) => f.type.kind),
-      ["string", "timestamp", "int", "boolean"],
+      ["string", "timestamp", "smallint", "boolean"],
     );
     assert.deepStrictEqual(
       [0, 1, 2].map((i) => rowValues(b, i)),

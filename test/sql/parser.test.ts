@@ -8,12 +8,15 @@ import {
   ArrayOf,
   BinaryType,
   BooleanType,
+  ByteType,
   DateType,
   DoubleType,
+  FloatType,
   IntegerType,
   IntervalType,
   LongType,
   NullType,
+  ShortType,
   StringType,
   TimestampType,
 } from "../../src/types/datatypes.js";
@@ -35,8 +38,8 @@ describe("literals", () => {
     expectExpr("-2147483649", literal(-2147483649, LongType));
     expectExpr("10L", literal(10, LongType));
     expectExpr("10l", literal(10, LongType));
-    expectExpr("7S", int(7));
-    expectExpr("7Y", int(7));
+    expectExpr("7S", literal(7, ShortType));
+    expectExpr("7Y", literal(7, ByteType));
     expectExpr("99999999999999999999", literal(99999999999999999999n, DecimalOf(20, 0)));
   });
   it("reads fractions as DECIMAL and exponents as DOUBLE, as Spark", () => {
@@ -46,7 +49,8 @@ describe("literals", () => {
     expectExpr("1e3", literal(1000, DoubleType));
     expectExpr("2.5E-1", literal(0.25, DoubleType));
     expectExpr("1.5D", literal(1.5, DoubleType));
-    expectExpr("3F", literal(3, DoubleType));
+    expectExpr("3F", literal(3, FloatType));
+    expectExpr("0.1F", literal(Math.fround(0.1), FloatType));
     expectExpr("1.25BD", literal(125, DecimalOf(3, 2)));
     expectExpr("-1.5", literal(-15, DecimalOf(2, 1)));
   });

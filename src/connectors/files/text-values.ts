@@ -2,7 +2,9 @@
  * Text → internal value conversions with the JVM's parsing rules (Spark's CSV reader calls
  * `toInt`, `toLong`, `toDouble`, `toBoolean` on each token). Used by CSV and partition values.
  */
+
 import type { DataType } from "../../types/datatypes.js";
+import { parseDecimal, toLane } from "../../types/decimal.js";
 import type { DateTimeText } from "./datetime-text.js";
 
 /** Returned by converters when the text does not fit the type (the record is malformed). */
@@ -67,6 +69,21 @@ export function textConverter(type: DataType, dt: DateTimeText, o: TextConvertOp
       return (s) => parseJavaInt(s) ?? FAIL;
     case "bigint":
       return (s) => parseJavaLong(s) ?? FAIL;
+    case "tinyint":
+    case "smallint": {
+      const lim = type.kind === "tinyint" ? 128 : 32768;
+      return (s) => {
+        const v = parseJavaInt(s);
+        return v === null || v < -lim || v >= lim ? FAIL : v;
+      };
+    }
+    case "decimal":
+      // Spark's decimalParser for the US locale: grouping commas dropped, then BigDecimal, HALF_UP.
+      return (s) => {
+        const u = parseDecimal(s.replaceAll(",", ""), type.precision, type.scale);
+        return u === undefined || u === null ? FAIL : toLane(u, type);
+      };
+    case "float":
     case "double": {
       const nan = o.nanValue ?? "NaN";
       const pinf = o.positiveInf ?? "Inf";
@@ -75,7 +92,8 @@ export function textConverter(type: DataType, dt: DateTimeText, o: TextConvertOp
         if (s === nan) return Number.NaN;
         if (s === pinf) return Number.POSITIVE_INFINITY;
         if (s === ninf) return Number.NEGATIVE_INFINITY;
-        return parseJavaDouble(s) ?? FAIL;
+        const d = parseJavaDouble(s);
+        return d === null ? FAIL : type.kind === "float" ? Math.fround(d) : d;
       };
     }
     case "boolean":

@@ -4,6 +4,7 @@
  * Parquet reader allows (INT → BIGINT/DOUBLE, BIGINT → DOUBLE, VOID → anything).
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { decimalToDouble, widenToDecimal } from "../../columnar/decimal-vector.js";
 import { getValue, nullVector, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
 import { widensNumerically } from "../../types/coercion.js";
@@ -23,6 +24,9 @@ function widens(from: DataType, to: DataType): boolean {
 function convert(v: Vector, to: DataType, n: number): Vector {
   if (typesEqual(v.type, to)) return v;
   if (v.type.kind === "null") return nullVector(to, n);
+  // Decimal values are unscaled integers: widening rescales them.
+  if (to.kind === "decimal") return widenToDecimal(v, to);
+  if (v.type.kind === "decimal") return decimalToDouble(v, to);
   return vectorFromValues(
     to,
     Array.from({ length: n }, (_, i) => getValue(v, i)),

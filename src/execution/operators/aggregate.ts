@@ -27,7 +27,7 @@ export class HashAggregateExec implements PhysicalOperator {
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const spec = this.spec;
     const index = new GroupIndex(spec.groupAttrs.map((a) => a.type));
-    const accs = spec.newAccumulators();
+    const accs = spec.newAccumulators(ctx.eval);
     for (const b of await this.child.execute(ctx)) {
       if (b.numRows === 0) continue;
       const gids = index.assign(spec.groupKeys(b, ctx.eval), b.numRows);

@@ -129,7 +129,7 @@ export class ColumnarAggregation {
     const bufs = table.bufferVectors(ids);
     const seq = new Int32Array(n);
     for (let i = 0; i < n; i++) seq[i] = i;
-    const accs = spec.newAccumulators();
+    const accs = spec.newAccumulators(ev);
     const results = accs.map((a, i) => {
       a.resize(n);
       const off = this.plan.offsets[i]!;

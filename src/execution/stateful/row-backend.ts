@@ -180,7 +180,7 @@ export class RowStoreBackend implements AggregationBackend {
     const spec = this.spec;
     const nKeys = spec.groupAttrs.length;
     const n = rows.length;
-    const accs = spec.newAccumulators();
+    const accs = spec.newAccumulators(ev);
     for (const a of accs) a.resize(n);
     this.mergeRows(
       accs,

@@ -168,7 +168,7 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
   private evaluate(rows: { key: unknown[]; session: Session }[], ctx: ExecContext): Batch {
     const spec = this.spec;
     const n = rows.length;
-    const accs = spec.newAccumulators();
+    const accs = spec.newAccumulators(ctx.eval);
     for (const a of accs) a.resize(n);
     const gids = Int32Array.from({ length: n }, (_, i) => i);
     let col = 2;

@@ -7,18 +7,26 @@
 import type { Batch } from "../../../columnar/batch.js";
 import type { Vector } from "../../../columnar/vector.js";
 import { formatDouble } from "../../../common/number-format.js";
+import { javaFloatToString } from "../../../common/show.js";
 import type { DataType, StructType } from "../../../types/datatypes.js";
+import { javaBigDecimalString, unscaledOf } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
 import { integerText } from "../json/json-write.js";
 import type { CsvWriteOptions } from "./csv-options.js";
 
 function textOf(type: DataType, dt: DateTimeText): (v: unknown) => string {
   switch (type.kind) {
+    case "tinyint":
+    case "smallint":
     case "int":
     case "bigint":
       return (v) => integerText(v as number);
     case "double":
       return (v) => formatDouble(v as number);
+    case "float":
+      return (v) => javaFloatToString(v as number);
+    case "decimal":
+      return (v) => javaBigDecimalString(unscaledOf(v), type.scale);
     case "boolean":
       return (v) => (v ? "true" : "false");
     case "timestamp":

@@ -332,6 +332,8 @@ class LineScanner {
     // own correctly rounded conversion, as JSON.parse would.
     if (integral && digits <= 15) return neg ? -value : value;
     if (integral && digits >= 19) return new LongText(b.toString("latin1", start, p));
+    // A fraction with more digits than a double holds keeps its text, for DECIMAL columns.
+    if (!integral && p - start > 17) return new LongText(b.toString("latin1", start, p));
     return Number(b.toString("latin1", start, p));
   }
 

@@ -7,6 +7,7 @@
 
 import { setField } from "../../../common/row-object.js";
 import type { DataType } from "../../../types/datatypes.js";
+import { parseDecimal, toLane } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
 import { type Converted, FAIL } from "../text-values.js";
 
@@ -56,6 +57,7 @@ const MAX_EPOCH_SECONDS = 9223372036854;
 
 /** Exact BIGINT of an integer's text (kept as a double), or FAIL when outside Spark's long range. */
 function longOfText(text: string): Converted {
+  if (!/^-?\d+$/.test(text)) return FAIL; // a long fraction kept as text for DECIMAL columns
   const b = BigInt(text);
   return b < LONG_MIN || b > LONG_MAX ? FAIL : Number(b);
 }
@@ -115,6 +117,27 @@ export function jsonConverter(type: DataType, dt: DateTimeText): JsonConverter {
         if (v instanceof LongText) return Number(v.text);
         if (typeof v === "string") return SPECIAL_DOUBLES[v] ?? FAIL;
         return FAIL;
+      };
+    case "tinyint":
+    case "smallint": {
+      const lim = type.kind === "tinyint" ? 128 : 32768;
+      return (v) => (typeof v === "number" && Number.isInteger(v) && v >= -lim && v < lim ? v : FAIL);
+    }
+    case "float":
+      return (v) => {
+        if (typeof v === "number") return Math.fround(v);
+        if (v instanceof LongText) return Math.fround(Number(v.text));
+        if (typeof v === "string") return SPECIAL_DOUBLES[v] ?? FAIL;
+        return FAIL;
+      };
+    case "decimal":
+      // Numbers (exactly, from their text when long) and numeric strings, HALF_UP to the scale;
+      // a value beyond the precision is malformed, as Spark's Decimal(bigDecimal, p, s).
+      return (v) => {
+        const text = typeof v === "number" ? String(v) : v instanceof LongText ? v.text : typeof v === "string" && v.length > 0 ? v : null;
+        if (text === null) return FAIL;
+        const u = parseDecimal(text, type.precision, type.scale);
+        return u === undefined || u === null ? FAIL : toLane(u, type);
       };
     case "string":
       return (v) => (typeof v === "string" ? v : v instanceof LongText ? v.text : JSON.stringify(v));

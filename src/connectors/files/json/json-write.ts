@@ -7,7 +7,9 @@ import type { Batch } from "../../../columnar/batch.js";
 import { isValid, type Vector } from "../../../columnar/vector.js";
 import { formatDouble } from "../../../common/number-format.js";
 import { setField } from "../../../common/row-object.js";
+import { javaFloatToString } from "../../../common/show.js";
 import type { DataType, StructType } from "../../../types/datatypes.js";
+import { javaBigDecimalString, unscaledOf } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
 
 type ValueWriter = (v: unknown) => string;
@@ -18,9 +20,16 @@ export function integerText(v: number): string {
 
 function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): ValueWriter {
   switch (type.kind) {
+    case "tinyint":
+    case "smallint":
     case "int":
     case "bigint":
       return (v) => integerText(v as number);
+    case "float":
+      return (v) => (Number.isFinite(v) ? javaFloatToString(v as number) : `"${javaFloatToString(v as number)}"`);
+    case "decimal":
+      // Jackson writes a BigDecimal with its toString (plain unless tiny: 0E-10).
+      return (v) => javaBigDecimalString(unscaledOf(v), type.scale);
     case "double":
       return (v) => (Number.isFinite(v) ? formatDouble(v as number) : `"${formatDouble(v as number)}"`);
     case "boolean":

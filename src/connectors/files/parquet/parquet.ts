@@ -7,10 +7,12 @@
  * numeric columns. hyparquet stays a dev-time cross-check in the tests.
  * Caveat: the WASM heap only grows, so writes go out in bounded row groups.
  */
+
 import * as arrow from "apache-arrow";
 import * as pw from "parquet-wasm";
 import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArrowSchema } from "../../../columnar/arrow.js";
 import { type Batch, makeBatch } from "../../../columnar/batch.js";
+import { decimalToDouble, widenToDecimal } from "../../../columnar/decimal-vector.js";
 import { nullVector, type Vector } from "../../../columnar/vector.js";
 import { AnalysisException, ArusError } from "../../../common/errors.js";
 import { widensNumerically } from "../../../types/coercion.js";
@@ -103,12 +105,14 @@ function findField(s: arrow.Schema, name: string): number {
   return s.fields.findIndex((f) => f.name.toLowerCase() === lower);
 }
 
-/** Widening Spark's Parquet reader allows (int → bigint/double, bigint → double). */
+/** Widening Spark's Parquet reader allows (tinyint → smallint → int → bigint/double, bigint → double, decimals). */
 function widen(v: Vector, to: DataType): Vector {
-  if (to.kind === "bigint" || to.kind === "double") {
+  if (to.kind === "decimal") return typesEqual(v.type, to) ? v : widenToDecimal(v, to);
+  if (v.type.kind === "decimal") return decimalToDouble(v, to);
+  if (to.kind === "bigint" || to.kind === "double" || to.kind === "float") {
     return { ...v, type: to, values: Float64Array.from(v.values as ArrayLike<number>) };
   }
-  return v;
+  return { ...v, type: to }; // TINYINT/SMALLINT → a wider 32-bit integer type: same values
 }
 
 function compatible(from: DataType, to: DataType): boolean {
@@ -138,7 +142,7 @@ export async function readParquetFile(file: string, schema: StructType): Promise
       }
       if (from.kind === "null") return nullVector(f.type, rb.numRows);
       const v = arrowDataToVector(data, from);
-      return from.kind === f.type.kind ? v : widen(v, f.type);
+      return typesEqual(from, f.type) ? v : widen(v, f.type);
     });
     out.push(makeBatch(cols, rb.numRows));
   }
