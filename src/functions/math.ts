@@ -8,6 +8,7 @@ import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
+import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function numericArg(_name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
@@ -38,17 +39,24 @@ function roundHalfEven(x: number, d: number): number {
 }
 
 function roundFn(name: string, fn: (x: number, d: number) => number): ScalarFunction {
+  const mode = name === "round" ? "half_up" : "half_even";
   return {
     kind: "scalar",
     name,
     resolve(args, types, call) {
       checkArity(name, args, 1, 2);
       const t = numericArg(name, args, types, call);
-      return { args: [castTo(args[0]!, types[0]!, t), ...(args[1] ? [castTo(args[1], types[1]!, IntegerType)] : [])], type: t };
+      const scaleArg = args[1] ? [castTo(args[1], types[1]!, IntegerType)] : [];
+      if (t.kind === "decimal") {
+        const k = args[1]?.kind === "literal" ? Number(args[1].value ?? 0) : 0;
+        return { args: [args[0]!, ...scaleArg], type: decimalRoundType(t, k) };
+      }
+      return { args: [castTo(args[0]!, types[0]!, t), ...scaleArg], type: t };
     },
     kernel(args, n) {
       const [a, s] = args as [Vector, Vector | undefined];
       const d = s ? ((s.values as Int32Array)[0] ?? 0) : 0;
+      if (a.type.kind === "decimal") return roundDecimal(a, d, mode, decimalRoundType(a.type, d));
       if (a.type.kind !== "double" && d >= 0) return a;
       return mapUnary(a.type, a, n, (x) => fn(x, d));
     },
@@ -75,9 +83,13 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
     resolve(args, types, call) {
       checkArity(name, args, 1);
       const t = numericArg(name, args, types, call);
+      if (t.kind === "decimal") return { args, type: decimalFloorCeilType(t) };
       return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
     },
-    kernel: (args, n) => mapUnary(args[0]!.type.kind === "int" ? IntegerType : LongType, args[0]!, n, fn),
+    kernel: (args, n) =>
+      args[0]!.type.kind === "decimal"
+        ? roundDecimal(args[0]!, 0, name === "floor" ? "floor" : "ceil", decimalFloorCeilType(args[0]!.type))
+        : mapUnary(args[0]!.type.kind === "int" ? IntegerType : LongType, args[0]!, n, fn),
   };
 }
 
@@ -115,7 +127,7 @@ const abs: ScalarFunction = {
     const t = numericArg("abs", args, types, call);
     return { args: [castTo(args[0]!, types[0]!, t)], type: t };
   },
-  kernel: (args, n) => mapUnary(args[0]!.type, args[0]!, n, Math.abs),
+  kernel: (args, n) => (args[0]!.type.kind === "decimal" ? absDecimal(args[0]!) : mapUnary(args[0]!.type, args[0]!, n, Math.abs)),
 };
 
 const pow: ScalarFunction = {

@@ -133,6 +133,36 @@ describe("DECIMAL(p, s)", () => {
     assert.equal(await one("SELECT CAST(1.50 AS DECIMAL(5,2)) = 1.5"), true);
   });
 
+  it("round, bround, floor, ceil and abs work on the exact value", async () => {
+    const df = s.sql(
+      "SELECT round(CAST('2.345' AS DECIMAL(5,3)), 2) a, bround(CAST('2.345' AS DECIMAL(5,3)), 2) b, round(CAST('-9.95' AS DECIMAL(3,2)), 1) c, " +
+        "floor(CAST('-1.5' AS DECIMAL(2,1))) d, ceil(CAST('12345678901234567890.1' AS DECIMAL(21,1))) e, abs(CAST('-12345678901234567890.1' AS DECIMAL(21,1))) f, " +
+        "round(CAST('1250' AS DECIMAL(4,0)), -2) g",
+    );
+    assert.deepEqual(
+      df.schema.fields.map((f) => f.type),
+      [
+        T.DecimalType(5, 2),
+        T.DecimalType(5, 2),
+        T.DecimalType(3, 1),
+        T.DecimalType(2, 0),
+        T.DecimalType(21, 0),
+        T.DecimalType(21, 1),
+        T.DecimalType(5, 0),
+      ],
+    );
+    const [r] = await df.collect();
+    assert.deepEqual(Object.values(r!).map(String), [
+      "2.35",
+      "2.34",
+      "-10.0",
+      "-2",
+      "12345678901234567891",
+      "12345678901234567890.1",
+      "1300",
+    ]);
+  });
+
   it("F.lit(Decimal) keeps precision and scale", async () => {
     const [r] = await s
       .range(1)

@@ -47,7 +47,7 @@ export interface PaneShape {
 }
 
 /** Types whose equal values are one value (not -0.0 and 0.0, nor NaNs). */
-const isFloating = (t: DataType | undefined): boolean => t?.kind === "double";
+const isFloating = (t: DataType | undefined): boolean => t?.kind === "double" || t?.kind === "float";
 
 /** `__time_window(ts, window, slide, start, i)` with literal parameters: [window, slide, start, i]. */
 function timeWindowArgs(e: Expr): number[] | null {
