@@ -6,9 +6,9 @@ import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
+import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function numericArg(_name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
