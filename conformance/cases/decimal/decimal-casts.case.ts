@@ -12,7 +12,7 @@ export default defineCase({
         { s: "1.5e2", d: 1e-7 },
       ],
       [
-        { s: "123456.7", d: 99999.995 },
+        { s: "123456.7", d: 9999.995 },
         { s: "abc", d: null },
         { s: null, d: 0.1 },
       ],
