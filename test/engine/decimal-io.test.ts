@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import * as arrow from "apache-arrow";
-import { T } from "../../src/index.js";
+import { functions as F, T } from "../../src/index.js";
 import { utcSession } from "./helpers.js";
 
 const s = utcSession();
@@ -35,6 +35,14 @@ describe("DECIMAL in files and Arrow", () => {
       written(path.join(dir, "out-json"), ".json"),
       '{"d":1.50,"b":12345678901234567890.1234567890}\n{"d":2.35,"b":-0.0000010000}\n{"b":1.0000000000}\n',
     );
+  });
+
+  it("from_json reads long decimal numbers exactly too, and a STRING field still sees the double's text", async () => {
+    const df = s
+      .createDataFrame([{ j: '{"b": 12345678901234567890.123456789, "t": 0.1000000000000000055511}' }], "j STRING")
+      .select(F.from_json("j", "b DECIMAL(38,10), t STRING").alias("r"))
+      .select("r.b", "r.t");
+    assert.deepEqual(await texts(df), [["12345678901234567890.1234567890", "0.1"]]);
   });
 
   it("CSV: grouping commas dropped, HALF_UP; written as BigDecimal text", async () => {

@@ -7,26 +7,33 @@ import {
   ArrayOf,
   BinaryType,
   BooleanType,
+  ByteType,
   type DataType,
   DateType,
   DoubleType,
+  FloatType,
   field,
   IntegerType,
   IntervalType,
   LongType,
   MapOf,
   NullType,
+  ShortType,
   StringType,
   StructOf,
   type StructType,
   TimestampType,
 } from "../../types/datatypes.js";
+import { DecimalOf, decimalBoundsError } from "../../types/decimal.js";
 
 export type JsonType = string | { readonly [k: string]: unknown };
 
 const ATOMIC_TO_JSON: Record<string, string> = {
   null: "void",
   boolean: "boolean",
+  tinyint: "byte",
+  smallint: "short",
+  float: "float",
   int: "integer",
   bigint: "long",
   double: "double",
@@ -41,6 +48,9 @@ const JSON_TO_ATOMIC: Record<string, DataType> = {
   void: NullType,
   null: NullType,
   boolean: BooleanType,
+  byte: ByteType,
+  short: ShortType,
+  float: FloatType,
   integer: IntegerType,
   long: LongType,
   double: DoubleType,
@@ -62,6 +72,8 @@ export function typeToJson(t: DataType): JsonType {
         type: "struct",
         fields: t.fields.map((f) => ({ name: f.name, type: typeToJson(f.type), nullable: f.nullable, metadata: f.metadata ?? {} })),
       };
+    case "decimal":
+      return `decimal(${t.precision},${t.scale})`;
     default:
       return ATOMIC_TO_JSON[t.kind]!;
   }
@@ -74,8 +86,10 @@ function bad(j: unknown): IllegalArgumentException {
 export function typeFromJson(j: unknown): DataType {
   if (typeof j === "string") {
     const t = JSON_TO_ATOMIC[j];
-    if (!t) throw bad(j);
-    return t;
+    if (t) return t;
+    const d = /^decimal\((\d+),\s*(\d+)\)$/.exec(j);
+    if (d && decimalBoundsError(Number(d[1]), Number(d[2])) === null) return DecimalOf(Number(d[1]), Number(d[2]));
+    throw bad(j);
   }
   if (j === null || typeof j !== "object") throw bad(j);
   const o = j as Record<string, unknown>;

@@ -48,6 +48,10 @@ export class LongText {
   toJSON(): number {
     return Number(this.text);
   }
+  /** What a STRING column reads: an integer's own text, a fraction's double text (as JSON.parse gives). */
+  stringText(): string {
+    return /^-?\d+$/.test(this.text) ? this.text : JSON.stringify(Number(this.text));
+  }
 }
 
 const LONG_MIN = -9223372036854775808n;
@@ -62,8 +66,13 @@ function longOfText(text: string): Converted {
   return b < LONG_MIN || b > LONG_MAX ? FAIL : Number(b);
 }
 
-const BIG_INTEGER = /\d{19}/;
-const BIG_INTEGER_TOKEN = /"(?:[^"\\]|\\.)*"|(?<=^|[:[,\s])(-?\d{19,})(?![.eE\d])/g;
+const BIG_INTEGER = /\d{19}|[-\d.eE+]{18}/;
+/**
+ * Strings (skipped), integers of 19+ digits, and fractions whose text is longer than 17
+ * characters (a DECIMAL column reads them exactly; the byte scanner keeps the same ones).
+ */
+const BIG_INTEGER_TOKEN =
+  /"(?:[^"\\]|\\.)*"|(?<=^|[:[,\s])(-?\d{19,})(?![.eE\d])|(?<=^|[:[,\s])(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=[\s,\]}]|$)/g;
 
 /**
  * `JSON.parse` of a line, with integers of 19+ digits (outside strings) kept as LongText, so
@@ -71,7 +80,9 @@ const BIG_INTEGER_TOKEN = /"(?:[^"\\]|\\.)*"|(?<=^|[:[,\s])(-?\d{19,})(?![.eE\d]
  */
 export function parseJsonExact(line: string): unknown {
   if (!BIG_INTEGER.test(line)) return JSON.parse(line);
-  const marked = line.replace(BIG_INTEGER_TOKEN, (m, digits: string | undefined) => (digits ? `{"\\u0000long":"${digits}"}` : m));
+  const marked = line.replace(BIG_INTEGER_TOKEN, (m, digits: string | undefined, num: string | undefined) =>
+    digits || (num !== undefined && num.length > 17 && /[.eE]/.test(num)) ? `{"\\u0000long":"${digits ?? num}"}` : m,
+  );
   return JSON.parse(marked, (_k, v) =>
     typeof v === "object" && v !== null && typeof (v as Record<string, unknown>)["\u0000long"] === "string"
       ? new LongText((v as Record<string, string>)["\u0000long"]!)
@@ -140,7 +151,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText): JsonConverter {
         return u === undefined || u === null ? FAIL : toLane(u, type);
       };
     case "string":
-      return (v) => (typeof v === "string" ? v : v instanceof LongText ? v.text : JSON.stringify(v));
+      return (v) => (typeof v === "string" ? v : v instanceof LongText ? v.stringText() : JSON.stringify(v));
     case "boolean":
       return (v) => (typeof v === "boolean" ? (v ? 1 : 0) : FAIL);
     case "timestamp":
