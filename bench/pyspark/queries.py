@@ -80,8 +80,8 @@ def q0(ctx: QueryContext) -> DataFrame:
 
 
 def q1(ctx: QueryContext) -> DataFrame:
-    # A Python float literal is a DOUBLE (SQL's `0.908 * price` would be a DECIMAL, which arus
-    # reads as DOUBLE anyway): both engines compute the same IEEE product.
+    # A Python float literal is a DOUBLE (SQL's `0.908 * price` would be a DECIMAL, in both
+    # engines): both engines compute the same IEEE product.
     return bids(ctx).select("auction", "bidder", (F.col("price") * F.lit(0.908)).alias("price"), "dateTime", "extra")
 
 
