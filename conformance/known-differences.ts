@@ -4,7 +4,6 @@
  * reported as a failure, so this list cannot go stale. See also docs/differences.md.
  */
 export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
-  "grouping/grouping-function": "TINYINT is not a type in arus yet: grouping(col) returns INT where Spark returns TINYINT (values equal).",
   "projections/math-functions":
     "BIGINT is a double in arus: floor/ceil of 1e20 cannot saturate at Long.MaxValue (9223372036854775807 is not a double).",
 };

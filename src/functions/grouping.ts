@@ -7,7 +7,7 @@
  */
 import { makeVector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
-import { IntegerType, LongType } from "../types/datatypes.js";
+import { ByteType, LongType } from "../types/datatypes.js";
 import { register, type ScalarFunction } from "./registry.js";
 
 function outsideGroupingSets(name: string): ScalarFunction {
@@ -30,13 +30,14 @@ function outsideGroupingSets(name: string): ScalarFunction {
 const groupingBit: ScalarFunction = {
   kind: "scalar",
   name: "__grouping_bit",
-  resolve: (args) => ({ args, type: IntegerType }),
+  // Spark's Grouping is a TINYINT.
+  resolve: (args) => ({ args, type: ByteType }),
   kernel(args, n) {
     const gid = args[0]!.values as Float64Array;
     const shift = (args[1]!.values as Int32Array)[0]!;
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) out[i] = Math.floor(gid[i]! / 2 ** shift) % 2;
-    return makeVector(IntegerType, out, null, n);
+    return makeVector(ByteType, out, null, n);
   },
 };
 

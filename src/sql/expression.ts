@@ -5,6 +5,7 @@
  * BETWEEN, LIKE) and comparison < `|` < `^` < `&` < `+ - ||` < `* / % DIV` < unary < postfix
  * (`.field`, `[i]`, `::type`) < primary. Operators become calls named after the operator.
  */
+
 import {
   alias,
   call,
@@ -22,6 +23,7 @@ import {
   windowExpr,
 } from "../plan/expressions.js";
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
+import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
@@ -506,7 +508,13 @@ function readFrameBoundValue(cur: Cursor, lower: boolean): number | null | Frame
     .slice(from, cur.index)
     .map((t) => (t.kind === "ident" ? FRAME_UNITS[t.value.toUpperCase()] : undefined))
     .filter((u) => u !== undefined);
-  const v = e.kind === "literal" && typeof e.value === "number" ? e.value : null;
+  // A fractional bound (`2.5 PRECEDING`) is a DECIMAL literal: its value, not its unscaled integer.
+  const v =
+    e.kind === "literal" && e.type.kind === "decimal" && e.value !== null
+      ? toDouble(e.value as number | bigint, e.type.scale)
+      : e.kind === "literal" && typeof e.value === "number"
+        ? e.value
+        : null;
   if (v === null) {
     throw cur.fail(
       "[UNSUPPORTED_FEATURE] Window frame bounds must be numeric or INTERVAL literals (n PRECEDING / n FOLLOWING) in arus.",
