@@ -7,7 +7,7 @@
 import { AnalysisException } from "../common/errors.js";
 import { type Expr, literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { BooleanType, type DataType, DoubleType, IntegerType, NullType } from "../types/datatypes.js";
+import { BooleanType, type DataType, DoubleType, IntegerType, isNumeric, NullType } from "../types/datatypes.js";
 import { castTo, checkArity, type Resolved, register, typeMismatch, type WindowFunction } from "./registry.js";
 
 function ranking(name: string, type: DataType, frame: "ranking" | "cumeDist" = "ranking"): WindowFunction {
@@ -83,8 +83,8 @@ function offsetFn(name: "lag" | "lead"): WindowFunction {
 
 function sameOrCastable(from: DataType, to: DataType): boolean {
   if (from.kind === to.kind) return true;
-  const num = ["int", "bigint", "double"];
-  return num.includes(from.kind) && num.includes(to.kind);
+  // Any numeric default (`-1.0` is a DECIMAL literal) is cast to a numeric input's type.
+  return isNumeric(from) && isNumeric(to);
 }
 
 /** nth_value(input, offset[, ignoreNulls]): the offset-th row of the frame (1-based). */
