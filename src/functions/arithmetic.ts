@@ -8,6 +8,7 @@ import type { Expr } from "../plan/expressions.js";
 import { widerNumeric } from "../types/coercion.js";
 import { type DataType, DateType, DoubleType, IntegerType, IntervalType, isNumeric, LongType, TimestampType } from "../types/datatypes.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
+import { longBinary, longDivide, longNegate } from "./long-ops.js";
 import { castTo, checkArity, type EvalContext, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function overflow(op: string): ArusError {
@@ -69,6 +70,8 @@ function additiveKernel(sign: 1 | -1, op: string) {
     }
     if (a.type.kind === "timestamp" && b.type.kind === "timestamp") return mapBinary(IntervalType, a, b, n, (x, y) => x - y);
     const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
+    // BIGINT and TIMESTAMP ± INTERVAL: exact 64-bit (long-ops.ts).
+    if (t.kind === "bigint" || t.kind === "timestamp") return longBinary(t, sign === 1 ? "+" : "-", a, b, n, ctx);
     if (t.kind === "int")
       return mapBinary(
         IntegerType,
@@ -98,6 +101,7 @@ const times: ScalarFunction = {
         return Math.imul(x, y);
       });
     }
+    if (a.type.kind === "bigint") return longBinary(a.type, "*", a, b, n, ctx);
     return mapBinary(a.type, a, b, n, (x, y) => x * y);
   },
 };
@@ -139,7 +143,10 @@ const intDivide: ScalarFunction = {
     const r = resolveNumericPair(args, types, call);
     return { args: r.args, type: LongType };
   },
-  kernel: (args, n, ctx) => zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "bigint"
+      ? longDivide("div", args[0]!, args[1]!, n, ctx)
+      : zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
 };
 
 const remainder: ScalarFunction = {
@@ -147,7 +154,10 @@ const remainder: ScalarFunction = {
   name: "%",
   resolve: resolveNumericPair,
   // JS % has Java's sign rule (sign of the dividend).
-  kernel: (args, n, ctx) => zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "bigint"
+      ? longDivide("%", args[0]!, args[1]!, n, ctx)
+      : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
 };
 
 const pmod: ScalarFunction = {
@@ -155,10 +165,12 @@ const pmod: ScalarFunction = {
   name: "pmod",
   resolve: resolveNumericPair,
   kernel: (args, n, ctx) =>
-    zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
-      const r = x % y;
-      return r < 0 ? (r + y) % y : r;
-    }),
+    args[0]!.type.kind === "bigint"
+      ? longDivide("pmod", args[0]!, args[1]!, n, ctx)
+      : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
+          const r = x % y;
+          return r < 0 ? (r + y) % y : r;
+        }),
 };
 
 const negative: ScalarFunction = {
@@ -170,7 +182,10 @@ const negative: ScalarFunction = {
     if (!isNumeric(t) && t.kind !== "interval") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
     return { args, type: t };
   },
-  kernel: (args, n) => mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "bigint"
+      ? longNegate(args[0]!, n, ctx)
+      : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
 };
 
 register(plus, minus, times, divide, intDivide, remainder, pmod, negative);

@@ -7,6 +7,7 @@ import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
+import { doublesToLongVector } from "./long-ops.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -77,7 +78,13 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
       const t = numericArg(name, args, types, call);
       return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
     },
-    kernel: (args, n) => mapUnary(args[0]!.type.kind === "int" ? IntegerType : LongType, args[0]!, n, fn),
+    kernel: (args, n) => {
+      const a = args[0]!;
+      if (a.type.kind === "int") return mapUnary(IntegerType, a, n, fn);
+      if (a.type.kind === "bigint") return a; // an integer already, on either lane
+      // Java's saturating (long) cast of the double result (floor(1e20) = Long.MaxValue).
+      return doublesToLongVector(LongType, mapUnary(DoubleType, a, n, fn), n);
+    },
   };
 }
 
