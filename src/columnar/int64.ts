@@ -10,6 +10,7 @@
  * Row-level internal values (`getValue`, state rows, keys) are canonical: a `number` when the
  * value is a safe integer, a `bigint` otherwise, so equal values always have one JS form.
  */
+import { hashNumber } from "../common/hash.js";
 import type { DataType } from "../types/datatypes.js";
 
 export type Int64Lane = Float64Array | BigInt64Array;
@@ -145,6 +146,12 @@ export function concatLanes(parts: readonly Int64Lane[], lengths: readonly numbe
 
 // ------------------------------------------------------------------------------------------
 // Hashing: equal values hash alike whatever their lane.
+
+/** Hash of a BIGINT/TIMESTAMP value on either lane: safe values as the double they are, the rest by their bits. */
+export function hashInt64(x: number | bigint): number {
+  if (typeof x === "bigint") return x <= BIG_MAX_SAFE && x >= -BIG_MAX_SAFE ? hashNumber(Number(x)) : hashBig(x);
+  return isSafe(x) || !Number.isInteger(x) ? hashNumber(x) : hashBig(BigInt(x));
+}
 
 /** Hash of an unsafe 64-bit value: its two 32-bit halves. */
 export function hashBig(x: bigint): number {

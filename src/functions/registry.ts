@@ -66,7 +66,14 @@ export interface AggregateFunction {
   /** Buffer column types for the resolved argument types. */
   bufferTypes(argTypes: readonly DataType[], distinct: boolean): DataType[];
   /** `literals[i]` is argument i's value when it is a literal, else undefined. */
-  create(argTypes: readonly DataType[], resultType: DataType, distinct: boolean, literals: readonly unknown[]): Accumulator;
+  create(
+    argTypes: readonly DataType[],
+    resultType: DataType,
+    distinct: boolean,
+    literals: readonly unknown[],
+    /** ANSI mode for overflow checks (sum of BIGINT), kept current by the aggregation. */
+    mode?: { readonly ansi: boolean },
+  ): Accumulator;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Literal tokens → Literal expressions, with Spark's typing rules: an integer is INT when it
  * fits in 32 bits, else BIGINT, else (Spark: DECIMAL) DOUBLE; suffixes L/S/Y/D/F/BD force a type.
  */
+import { canonical } from "../columnar/int64.js";
 import { call, cast, type Expr, literal } from "../plan/expressions.js";
 import { BinaryType, DateType, DoubleType, IntegerType, IntervalType, LongType, StringType, TimestampType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
@@ -38,12 +39,12 @@ export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr 
         tok,
       );
     }
-    return literal(Number(v), suffix === "L" ? LongType : IntegerType);
+    return suffix === "L" ? literal(canonical(v), LongType) : literal(Number(v), IntegerType);
   }
   if (isIntegral && suffix === "") {
     const v = negative ? -BigInt(body) : BigInt(body);
     if (v >= INT_MIN && v <= INT_MAX) return literal(Number(v), IntegerType);
-    if (v >= LONG_MIN && v <= LONG_MAX) return literal(Number(v), LongType);
+    if (v >= LONG_MIN && v <= LONG_MAX) return literal(canonical(v), LongType); // exact: a bigint beyond ±2^53 − 1
     // Spark makes this a DECIMAL; arus has none, so it becomes the nearest double.
     return literal(Number(v), DoubleType);
   }

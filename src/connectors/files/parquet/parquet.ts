@@ -105,8 +105,10 @@ function findField(s: arrow.Schema, name: string): number {
 
 /** Widening Spark's Parquet reader allows (int → bigint/double, bigint → double). */
 function widen(v: Vector, to: DataType): Vector {
+  if (to.kind === "bigint" && v.type.kind === "bigint") return { ...v, type: to }; // either lane (columnar/int64.ts)
   if (to.kind === "bigint" || to.kind === "double") {
-    return { ...v, type: to, values: Float64Array.from(v.values as ArrayLike<number>) };
+    const src = v.values as ArrayLike<number> | BigInt64Array;
+    return { ...v, type: to, values: src instanceof BigInt64Array ? Float64Array.from(src, Number) : Float64Array.from(src) };
   }
   return v;
 }
