@@ -8,6 +8,4 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
   "casts/numeric-casts": "DECIMAL is not implemented yet: CAST(x AS DECIMAL(10,2)) gives a DOUBLE.",
   "console/console-value-rendering": "DECIMAL is not implemented yet: decimal cells render as doubles (1.5 vs 1.500).",
   "grouping/grouping-function": "TINYINT is not a type in arus yet: grouping(col) returns INT where Spark returns TINYINT (values equal).",
-  "projections/math-functions":
-    "BIGINT is a double in arus: floor/ceil of 1e20 cannot saturate at Long.MaxValue (9223372036854775807 is not a double).",
 };

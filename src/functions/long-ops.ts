@@ -253,10 +253,11 @@ export function stringToLong(t: string, ansi: boolean): number | bigint | undefi
 }
 
 /**
- * A column of integral doubles (floor/ceil results) as a BIGINT lane: Java's saturating
- * (long) cast, NaN → 0, values beyond ±2^53 − 1 on the wide lane.
+ * A column of integral doubles (floor/ceil results) as a BIGINT lane, values beyond ±2^53 − 1
+ * on the wide lane. Outside the long range (and NaN): ARITHMETIC_OVERFLOW in ANSI mode (what
+ * Spark 4.3 does for floor(1e20)), Java's saturating (long) cast otherwise (NaN → 0).
  */
-export function doublesToLongVector(type: DataType, v: Vector, n: number): Vector {
+export function doublesToLongVector(type: DataType, v: Vector, n: number, ansi: boolean): Vector {
   const src = v.values as Float64Array;
   let fine = true;
   for (let i = 0; i < n; i++) {
@@ -269,8 +270,16 @@ export function doublesToLongVector(type: DataType, v: Vector, n: number): Vecto
   if (fine) return { ...v, type };
   const out = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
+    if (v.validity !== null && v.validity[i] === 0) continue;
     const x = src[i]!;
-    out[i] = Number.isNaN(x) ? 0n : x >= TWO_63 ? LONG_MAX : x < -TWO_63 ? LONG_MIN : BigInt(x);
+    const inRange = x < TWO_63 && x >= -TWO_63;
+    if (!inRange && ansi) {
+      throw new ArusError(
+        "ARITHMETIC_OVERFLOW",
+        '[ARITHMETIC_OVERFLOW] overflow. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.',
+      );
+    }
+    out[i] = inRange ? BigInt(x) : Number.isNaN(x) ? 0n : x > 0 ? LONG_MAX : LONG_MIN;
   }
   return makeVector(type, narrow(out, n), v.validity, n);
 }

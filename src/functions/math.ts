@@ -78,12 +78,12 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
       const t = numericArg(name, args, types, call);
       return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
     },
-    kernel: (args, n) => {
+    kernel: (args, n, ctx) => {
       const a = args[0]!;
       if (a.type.kind === "int") return mapUnary(IntegerType, a, n, fn);
       if (a.type.kind === "bigint") return a; // an integer already, on either lane
-      // Java's saturating (long) cast of the double result (floor(1e20) = Long.MaxValue).
-      return doublesToLongVector(LongType, mapUnary(DoubleType, a, n, fn), n);
+      // The double result as a long: ANSI overflow error or Java's saturating cast (long-ops.ts).
+      return doublesToLongVector(LongType, mapUnary(DoubleType, a, n, fn), n, ctx.ansi);
     },
   };
 }

@@ -11,7 +11,24 @@ const s = Session.builder().appName("bigint-props").config("spark.sql.session.ti
 const LONG_MAX = 2n ** 63n - 1n;
 const LONG_MIN = -(2n ** 63n);
 const SAFE = 2n ** 53n - 1n;
-const EDGES = [0n, 1n, -1n, 2n, SAFE, SAFE + 1n, SAFE + 2n, -SAFE, -SAFE - 1n, -SAFE - 2n, LONG_MAX, LONG_MAX - 1n, LONG_MIN, LONG_MIN + 1n, 3037000499n, -3037000500n];
+const EDGES = [
+  0n,
+  1n,
+  -1n,
+  2n,
+  SAFE,
+  SAFE + 1n,
+  SAFE + 2n,
+  -SAFE,
+  -SAFE - 1n,
+  -SAFE - 2n,
+  LONG_MAX,
+  LONG_MAX - 1n,
+  LONG_MIN,
+  LONG_MIN + 1n,
+  3037000499n,
+  -3037000500n,
+];
 const long = fc.oneof(
   fc.constantFrom(...EDGES),
   fc.bigInt({ min: LONG_MIN, max: LONG_MAX }),
@@ -112,7 +129,10 @@ describe("greatest (NULLs skipped) compares exactly across number and bigint", (
     s.conf.set("spark.sql.ansi.enabled", "true");
     await fc.assert(
       fc.asyncProperty(rows, async (rs) => {
-        const out = await s.createDataFrame(rs as R[], "x BIGINT, y BIGINT").select(F.expr("greatest(x, y)").alias("r")).collect();
+        const out = await s
+          .createDataFrame(rs as R[], "x BIGINT, y BIGINT")
+          .select(F.expr("greatest(x, y)").alias("r"))
+          .collect();
         const want = rs.map((r) => (r.x === null ? r.y : r.y === null ? r.x : r.x > r.y ? r.x : r.y));
         assert.deepEqual(
           out.map((o) => o.r),
@@ -139,7 +159,9 @@ describe("grouping, joins, distinct and sum on BIGINT keys are exact across lane
       fc.asyncProperty(rows, async (rs) => {
         const { safe, all } = split(rs);
         const df = s.createDataFrame(safe as R[], "x BIGINT, y BIGINT").unionAll(s.createDataFrame(all as R[], "x BIGINT, y BIGINT"));
-        const got = new Map((await df.groupBy("x").count().collect()).map((r) => [key(r.x === null ? null : BigInt(r.x as number | bigint)), r.count]));
+        const got = new Map(
+          (await df.groupBy("x").count().collect()).map((r) => [key(r.x === null ? null : BigInt(r.x as number | bigint)), r.count]),
+        );
         const want = new Map<string, number>();
         for (const r of [...safe, ...all]) want.set(key(r.x), (want.get(key(r.x)) ?? 0) + 1);
         assert.deepEqual(got, want);
@@ -171,7 +193,10 @@ describe("grouping, joins, distinct and sum on BIGINT keys are exact across lane
       await fc.assert(
         fc.asyncProperty(rows, async (rs) => {
           s.conf.set("spark.sql.ansi.enabled", String(ansi));
-          const run = s.createDataFrame(rs as R[], "x BIGINT, y BIGINT").agg(F.sum("x").alias("s")).collect();
+          const run = s
+            .createDataFrame(rs as R[], "x BIGINT, y BIGINT")
+            .agg(F.sum("x").alias("s"))
+            .collect();
           let acc: bigint | null = null;
           let overflow = false;
           for (const r of rs) {
