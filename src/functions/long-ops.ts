@@ -182,6 +182,36 @@ export function longNegate(a: Vector, n: number, ctx: EvalContext): Vector {
   return makeVector(a.type, narrow(out, n), validity, n);
 }
 
+/** abs of a BIGINT: |Long.MIN_VALUE| overflows (ANSI error, else Long.MIN_VALUE as Java). */
+export function longAbs(a: Vector, n: number, ctx: EvalContext): Vector {
+  const av = a.values as Int64Lane;
+  const validity = a.validity ? a.validity.slice(0, n) : null;
+  if (!isWide(av)) {
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = Math.abs(av[i]!);
+    return makeVector(a.type, out, validity, n);
+  }
+  const out = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (validity !== null && validity[i] === 0) continue;
+    const x = av[i]!;
+    out[i] = x < 0n ? fit(-x, ctx, "subtract") : x;
+  }
+  return makeVector(a.type, narrow(out, n), validity, n);
+}
+
+/**
+ * A kernel that only knows doubles met the wide lane (JS refuses to mix BigInt and number):
+ * a clear error instead of a TypeError, and never a rounded value.
+ */
+export function wideLaneUnsupported(fn: string, cause: unknown): ArusError {
+  return new ArusError(
+    "UNSUPPORTED_FEATURE.EXACT_64_BIT",
+    `[UNSUPPORTED_FEATURE.EXACT_64_BIT] ${fn} does not take BIGINT values beyond ±2^53 - 1 or TIMESTAMP values after 2255-06-05 yet; arus refuses rather than round them (docs/differences.md).`,
+    { cause },
+  );
+}
+
 // ------------------------------------------------------------------------------------------
 // Casts
 

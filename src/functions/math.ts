@@ -7,7 +7,7 @@ import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
-import { doublesToLongVector } from "./long-ops.js";
+import { doublesToLongVector, longAbs } from "./long-ops.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -122,7 +122,7 @@ const abs: ScalarFunction = {
     const t = numericArg("abs", args, types, call);
     return { args: [castTo(args[0]!, types[0]!, t)], type: t };
   },
-  kernel: (args, n) => mapUnary(args[0]!.type, args[0]!, n, Math.abs),
+  kernel: (args, n, ctx) => (args[0]!.type.kind === "bigint" ? longAbs(args[0]!, n, ctx) : mapUnary(args[0]!.type, args[0]!, n, Math.abs)),
 };
 
 const pow: ScalarFunction = {

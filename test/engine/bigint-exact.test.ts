@@ -45,6 +45,40 @@ describe("collect() and show()", () => {
   });
 });
 
+describe("functions and aggregates past 2^53", () => {
+  it("min, max, avg, count(DISTINCT), orderBy, least and greatest are exact", async () => {
+    const df = s.createDataFrame(
+      IDS.map((id, k) => ({ id, k })),
+      "id BIGINT, k INT",
+    );
+    const [agg] = await df
+      .agg(F.min("id").alias("mi"), F.max("id").alias("ma"), F.countDistinct("id").alias("d"), F.avg("id").alias("a"))
+      .collect();
+    assert.deepEqual(agg, {
+      mi: -9223372036854775808n,
+      ma: 9223372036854775807n,
+      d: 6,
+      a: IDS.filter((x) => x !== null).reduce((acc: number, x) => acc + Number(x), 0) / 6,
+    });
+    const sorted = await df.filter(F.col("id").isNotNull()).orderBy("id").select("id").collect();
+    assert.deepEqual(
+      sorted.map((r) => r.id),
+      [-9223372036854775808n, 5, 9007199254740991, 9007199254740992n, 9007199254740993n, 9223372036854775807n],
+    );
+    const [ext] = await s
+      .sql("SELECT least(9007199254740993, 9007199254740992) AS l, greatest(9007199254740993, 9007199254740992) AS g")
+      .collect();
+    assert.deepEqual(ext, { l: 9007199254740992n, g: 9007199254740993n });
+  });
+
+  it("a double-only function refuses a value it would round, with a clear error", async () => {
+    await assert.rejects(
+      s.sql("SELECT hour(CAST('2300-01-01 05:00:00.000001' AS TIMESTAMP)) AS h").collect(),
+      (e: { errorClass?: string }) => e.errorClass === "UNSUPPORTED_FEATURE.EXACT_64_BIT",
+    );
+  });
+});
+
 describe("readers and writers keep every digit", () => {
   for (const format of ["json", "csv", "parquet"] as const) {
     it(`${format}: write then read`, async () => {
@@ -65,7 +99,10 @@ describe("readers and writers keep every digit", () => {
   it("JSON text beyond 2^53 (16-18 digits, both the byte scanner and JSON.parse paths)", async () => {
     const f = join(await tmp(), "ids.json");
     // a top-level array goes to JSON.parse (one row per element), the rest to the byte scanner
-    await writeFile(f, '{"id":9007199254740993}\n[{"id":9007199254740995}]\n{"id":1234567890123456789,"x":{"y":1}}\n{"id":-9007199254740993}\n');
+    await writeFile(
+      f,
+      '{"id":9007199254740993}\n[{"id":9007199254740995}]\n{"id":1234567890123456789,"x":{"y":1}}\n{"id":-9007199254740993}\n',
+    );
     const rows = await s.read.schema("id BIGINT").json(f).collect();
     assert.deepEqual(
       rows.map((r) => r.id),
