@@ -40,6 +40,12 @@ describe("collect() and show()", () => {
     assert.equal(r!.id, 2n ** 60n);
   });
 
+  it("range() past 2^53 gives every id", async () => {
+    const ids = (await s.range(2 ** 60, 2 ** 60 + 1024).collect()).map((r) => r.id);
+    assert.equal(new Set(ids.map(String)).size, 1024);
+    assert.deepEqual([ids[0], ids[1023]], [2n ** 60n, 2n ** 60n + 1023n]);
+  });
+
   it("an out-of-range bigint is refused, not wrapped", () => {
     assert.throws(() => s.createDataFrame([{ id: 2n ** 63n }], "id BIGINT"), /out of the BIGINT range/);
   });
