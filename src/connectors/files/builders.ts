@@ -3,7 +3,7 @@
  * row objects exist between the parser and the finished Vector.
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
-import { isInt64Type, needsWide, widen } from "../../columnar/int64.js";
+import { isInt64Type, MAX_SAFE, needsWide, widen } from "../../columnar/int64.js";
 import { allocValues, makeVector, physicalOf, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 
@@ -142,7 +142,8 @@ class Int64Builder implements ColumnBuilder {
   }
   append(v: unknown): void {
     if (this.wide === null) {
-      if (!needsWide(v)) {
+      // the common case first: a safe integer (or a NULL) stays on the double lane
+      if ((typeof v === "number" && v <= MAX_SAFE && v >= -MAX_SAFE) || v == null || !needsWide(v)) {
         this.fast.append(v);
         return;
       }

@@ -7,7 +7,7 @@
  * change after construction) and keeps the entries. Everything here works a column at a time
  * over typed arrays: no closure or object per row.
  */
-import { hashInt64, isInt64Type, isWide } from "../../columnar/int64.js";
+import { hashInt64, isInt64Type, isWide, MAX_SAFE } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import { StringDict, TupleDict } from "./dictionary.js";
@@ -195,8 +195,18 @@ export class KeyCoder {
       const c = codes.f64s[j]!;
       const v = codes.valid[this.nInt + j];
       if (this.int64Lanes[j]) {
-        // Equal values hash alike on either lane (columnar/int64.ts).
-        for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : hashInt64(c[i]!));
+        // Equal values hash alike on either lane (columnar/int64.ts); safe doubles as before.
+        if (isWide(c)) {
+          for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : hashInt64(c[i]!));
+        } else {
+          for (let i = 0; i < n; i++) {
+            const x = c[i]!;
+            h[i] = mix(
+              h[i]!,
+              v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashInt64(x),
+            );
+          }
+        }
         continue;
       }
       if (isWide(c)) throw new Error("a DOUBLE key lane cannot be wide");
