@@ -166,6 +166,16 @@ class Int64Builder implements ColumnBuilder {
     this.wide[this.n] = 0n;
     this.wideValidity![this.n++] = 0;
   }
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
+    if (this.wide === null && (values instanceof Float64Array || values instanceof Int32Array)) {
+      this.fast.appendMany(values, valid, k); // typed values of a decoder: safe integers (json-wasm.ts checks)
+      return;
+    }
+    for (let j = 0; j < k; j++) {
+      if (valid !== null && valid[j] === 0) this.appendNull();
+      else this.append(values[j]);
+    }
+  }
   private toWide(): void {
     const done = this.fast.finish();
     this.n = done.length;
