@@ -5,7 +5,7 @@
  * looked up in an open-addressing table of typed arrays — no JS object per row.
  */
 
-import { hashBig, isInt64Type, isSafe, isWide } from "../columnar/int64.js";
+import { hashBig, isInt64Type, isSafe, isWide, MAX_SAFE } from "../columnar/int64.js";
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
 import { hashString, mix, NULL_HASH, SEED } from "../common/hash.js";
 import type { DataType } from "../types/datatypes.js";
@@ -89,7 +89,10 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): v
       const v = leaf.values as Float64Array;
       for (let i = 0; i < n; i++) {
         const x = v[i]!;
-        out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : isSafe(x) ? hashNumber(x) : hashBig(exactOf(leaf, i)));
+        out[i] = mix(
+          out[i]!,
+          valid !== null && valid[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashBig(exactOf(leaf, i)),
+        );
       }
     } else if (leaf.numeric) {
       const v = leaf.values as NumArray;

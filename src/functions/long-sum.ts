@@ -56,13 +56,32 @@ export class LongSumAcc implements Accumulator {
 
   private add(g: Int32Array, n: number, v: Vector, counts: Float64Array | null): void {
     const valid = v.validity;
-    const { sums, seen, wide } = this;
+    const { sums, seen, counts: cnt } = this;
     const lane = v.values as Int64Lane;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    if (!isWide(lane) && this.big === null) {
+      // The common case, as the double sum it always was: every group safe so far.
+      for (; i < n; i++) {
+        if (valid !== null && valid[i] === 0) continue;
+        const gid = g[i]!;
+        seen[gid] = 1;
+        cnt[gid]! += counts === null ? 1 : counts[i]!;
+        const s = sums[gid]! + lane[i]!;
+        if (s <= MAX_SAFE && s >= -MAX_SAFE) sums[gid] = s;
+        else {
+          this.addExact(gid, BigInt(lane[i]!)); // this group leaves the safe range: exact from here on
+          i++;
+          break;
+        }
+      }
+      if (i >= n) return;
+    }
+    const wide = this.wide;
+    for (; i < n; i++) {
       if (valid !== null && valid[i] === 0) continue;
       const gid = g[i]!;
       seen[gid] = 1;
-      this.counts[gid]! += counts === null ? 1 : counts[i]!;
+      cnt[gid]! += counts === null ? 1 : counts[i]!;
       if (isWide(lane)) {
         this.addExact(gid, lane[i]!);
         continue;
