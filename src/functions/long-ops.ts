@@ -79,7 +79,7 @@ export function longBinary(type: DataType, op: LongOp, a: Vector, b: Vector, n: 
       }
     } else {
       for (let i = 0; i < n; i++) {
-        const r = av[i]! * bv[i]!;
+        const r = av[i]! * bv[i]! + 0; // + 0: a long has no -0 (-1 * 0 is 0)
         out[i] = r;
         if (!(r <= MAX_SAFE && r >= -MAX_SAFE)) ok = false;
       }

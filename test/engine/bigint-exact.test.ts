@@ -77,6 +77,14 @@ describe("functions and aggregates past 2^53", () => {
     assert.deepEqual(ext, { l: 9007199254740992n, g: 9007199254740993n });
   });
 
+  it("a BIGINT product is never -0 (the double fast path would give -1 * 0 = -0)", async () => {
+    const [r] = await s
+      .createDataFrame([{ x: -1n, y: 0n }], "x BIGINT, y BIGINT")
+      .selectExpr("x * y AS p")
+      .collect();
+    assert.ok(Object.is(r!.p, 0));
+  });
+
   it("a double-only function refuses a value it would round, with a clear error", async () => {
     await assert.rejects(
       s.sql("SELECT hour(CAST('2300-01-01 05:00:00.000001' AS TIMESTAMP)) AS h").collect(),
