@@ -4,8 +4,9 @@
  */
 
 import type { Batch } from "../columnar/batch.js";
+import { canonical, LONG_MAX, LONG_MIN } from "../columnar/int64.js";
 import { getValue, type Vector } from "../columnar/vector.js";
-import { MICROS_PER_DAY, MILLIS_PER_DAY, parseDate, parseTimestamp } from "../common/datetime/index.js";
+import { dateFromMicros, MICROS_PER_DAY, MILLIS_PER_DAY, parseDate, parseTimestamp } from "../common/datetime/index.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { getField, setField } from "../common/row-object.js";
 import {
@@ -31,8 +32,9 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
   if (v === null || v === undefined) return null;
   switch (type.kind) {
     case "timestamp":
-      if (v instanceof Date) return (v as Date & { micros?: number }).micros ?? v.getTime() * 1000;
+      if (v instanceof Date) return (v as Date & { micros?: number | bigint }).micros ?? v.getTime() * 1000;
       if (typeof v === "number") return v * 1000;
+      if (typeof v === "bigint") return canonical(v * 1000n);
       if (typeof v === "string") {
         const m = parseTimestamp(v, tz);
         if (m === null) throw new IllegalArgumentException(`Cannot convert "${v}" to TIMESTAMP for ${where}.`);
@@ -52,7 +54,11 @@ export function toInternal(v: unknown, type: DataType, tz: string, where = "valu
     case "bigint":
     case "double":
       if (typeof v === "number") return type.kind === "double" ? v : Math.trunc(v);
-      if (typeof v === "bigint") return Number(v);
+      if (typeof v === "bigint") {
+        if (type.kind !== "bigint") return Number(v);
+        if (v > LONG_MAX || v < LONG_MIN) throw new IllegalArgumentException(`[CANNOT_CONVERT] ${where}: ${v} is out of the BIGINT range.`);
+        return canonical(v); // exact: a bigint stays one beyond ±2^53 − 1
+      }
       if (v instanceof Decimal) return type.kind === "double" ? v.toNumber() : Number(truncToInteger(v.unscaled, v.scale));
       break;
     case "tinyint":
@@ -128,8 +134,8 @@ export function toExternal(v: unknown, type: DataType): unknown {
     case "timestamp": {
       // A Date holds milliseconds; the exact microseconds ride along as a non-enumerable
       // `micros` property (ignored by equality checks and JSON).
-      const micros = v as number;
-      const d = new Date(Math.floor(micros / 1000));
+      const micros = v as number | bigint;
+      const d = dateFromMicros(micros);
       Object.defineProperty(d, "micros", { value: micros, enumerable: false });
       return d;
     }

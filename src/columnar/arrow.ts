@@ -7,6 +7,7 @@
  * TIMESTAMP is written as Timestamp(MICROSECOND, "UTC"); any Arrow timestamp unit is read back
  * as microseconds.
  */
+
 import * as arrow from "apache-arrow";
 import { MILLIS_PER_DAY } from "../common/datetime/index.js";
 import {
@@ -33,6 +34,7 @@ import {
 import { DecimalOf, MAX_PRECISION } from "../types/decimal.js";
 import { arrowDecimalToVector, decimalWords, toArrowDecimal } from "./arrow-decimal.js";
 import { type Batch, makeBatch } from "./batch.js";
+import { canonical, checkedBig, isInt64Type, isWide, narrow } from "./int64.js";
 import { concatVectors, getValue, makeVector, physicalOf, take, type Vector, vectorFromValues } from "./vector.js";
 
 // ---------------------------------------------------------------- types
@@ -169,8 +171,9 @@ function packBits(values: Uint8Array, n: number): Uint8Array {
 
 const TWO32 = 4294967296;
 
-/** Float64 integers → Int64 words without BigInt per value (exact within ±2^53). */
-function toInt64(values: Float64Array, n: number): BigInt64Array {
+/** Float64 integers → Int64 words without BigInt per value (exact within ±2^53); the wide lane as is. */
+function toInt64(values: Float64Array | BigInt64Array, n: number): BigInt64Array {
+  if (isWide(values)) return values.slice(0, n);
   const out = new BigInt64Array(n);
   const words = new Uint32Array(out.buffer);
   for (let i = 0; i < n; i++) {
@@ -264,18 +267,18 @@ export function vectorToArrowData(v: Vector): arrow.Data {
     case "double":
       return arrow.makeData({ ...base, type: new arrow.Float64(), data: (v.values as Float64Array).subarray(0, n) });
     case "bigint":
-      return arrow.makeData({ ...base, type: new arrow.Int64(), data: toInt64(v.values as Float64Array, n) });
+      return arrow.makeData({ ...base, type: new arrow.Int64(), data: toInt64(v.values as Float64Array | BigInt64Array, n) });
     case "timestamp":
       return arrow.makeData({
         ...base,
         type: new arrow.Timestamp(arrow.TimeUnit.MICROSECOND, "UTC"),
-        data: toInt64(v.values as Float64Array, n),
+        data: toInt64(v.values as Float64Array | BigInt64Array, n),
       });
     case "interval":
       return arrow.makeData({
         ...base,
         type: new arrow.Duration(arrow.TimeUnit.MICROSECOND),
-        data: toInt64(v.values as Float64Array, n),
+        data: toInt64(v.values as Float64Array | BigInt64Array, n),
       });
     case "string": {
       const { offsets, data } = encodeUtf8(v.values as unknown[], n);
@@ -359,29 +362,40 @@ function unpackValidity(d: arrow.Data): Uint8Array | null {
   return out;
 }
 
-/** Int64/Uint64 words → Float64 numbers, scaled by `mul`/`div` (unit change) with floor. */
-function fromInt64(words64: BigInt64Array | BigUint64Array, n: number, signed: boolean, mul = 1): Float64Array {
+/**
+ * Int64/Uint64 words → a BIGINT/TIMESTAMP lane scaled by `mul` (unit change): doubles while every
+ * value is a safe integer, else the exact wide lane (columnar/int64.ts). A value outside the long
+ * range (a UINT64 past 2^63 − 1, seconds whose micros overflow) is an error, never a rounding.
+ */
+function fromInt64(words64: BigInt64Array | BigUint64Array, n: number, signed: boolean, mul = 1): Float64Array | BigInt64Array {
   const out = new Float64Array(n);
   const w = new Uint32Array(words64.buffer, words64.byteOffset, n * 2);
+  let safe = true;
   for (let i = 0; i < n; i++) {
     const lo = w[2 * i]!;
     const hiU = w[2 * i + 1]!;
     const hi = signed && hiU >= 0x80000000 ? hiU - TWO32 : hiU;
-    out[i] = (hi * TWO32 + lo) * mul;
+    const x = (hi * TWO32 + lo) * mul;
+    out[i] = x;
+    if (!(x <= Number.MAX_SAFE_INTEGER && x >= -Number.MAX_SAFE_INTEGER)) safe = false;
   }
-  return out;
+  if (safe) return out;
+  const wide = new BigInt64Array(n);
+  const m = BigInt(mul);
+  for (let i = 0; i < n; i++) wide[i] = checkedBig(BigInt(words64[i]!) * m);
+  return wide;
 }
 
-/** Nanoseconds → microseconds, floored, through BigInt (ns epochs exceed 2^53). */
-function nanosToMicros(words: BigInt64Array, n: number): Float64Array {
-  const out = new Float64Array(n);
+/** Nanoseconds → microseconds, floored, through BigInt (ns epochs exceed 2^53; so do µs after 2255). */
+function nanosToMicros(words: BigInt64Array, n: number): Float64Array | BigInt64Array {
+  const out = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
     const v = words[i]!;
     let q = v / 1000n;
     if (v < 0n && q * 1000n !== v) q -= 1n;
-    out[i] = Number(q);
+    out[i] = q;
   }
-  return out;
+  return narrow(out, n);
 }
 
 function timeUnitFactor(unit: arrow.TimeUnit): number {
@@ -433,7 +447,16 @@ function viaAccessors(d: arrow.Data, type: DataType, validity: Uint8Array | null
     if (validity && validity[i] === 0) vals[i] = null;
     else {
       const x = av.get(i) as unknown;
-      vals[i] = typeof x === "bigint" ? Number(x) : type.kind === "binary" || type.kind === "string" ? x : x == null ? null : Number(x);
+      vals[i] =
+        typeof x === "bigint"
+          ? isInt64Type(type)
+            ? canonical(x)
+            : Number(x)
+          : type.kind === "binary" || type.kind === "string"
+            ? x
+            : x == null
+              ? null
+              : Number(x);
     }
   }
   return vectorFromValues(type, vals);
@@ -479,7 +502,7 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       const ms = d.values instanceof BigInt64Array ? fromInt64(d.values, n, true) : Float64Array.from(d.values as ArrayLike<number>);
       return makeVector(
         type,
-        Int32Array.from(ms, (x) => Math.floor(x / MILLIS_PER_DAY)),
+        Int32Array.from(ms as ArrayLike<number | bigint>, (x) => Math.floor(Number(x) / MILLIS_PER_DAY)),
         validity,
         n,
       );

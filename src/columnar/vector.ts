@@ -2,16 +2,19 @@
  * Column vectors: one typed array per column plus a validity byte map (1 = value present).
  *
  * Internal values (what kernels see): BOOLEAN 0/1, INT/DATE numbers (DATE = days since epoch),
- * BIGINT numbers, TIMESTAMP microseconds since epoch as numbers, DOUBLE numbers, STRING JS
- * strings, DECIMAL the unscaled integer (number while p <= 15, else bigint), BINARY Uint8Array, ARRAY JS arrays of internal values, MAP JS Map, STRUCT a child
+ * BIGINT numbers, TIMESTAMP microseconds since epoch as numbers (both a `bigint` beyond ±2^53 − 1:
+ * the wide lane of columnar/int64.ts), DOUBLE numbers, STRING JS strings, DECIMAL the unscaled
+ * integer (number while p <= 15, else bigint), BINARY Uint8Array, ARRAY JS arrays of internal values, MAP JS Map, STRUCT a child
  * vector per field (row values are plain objects keyed by field name).
  */
 
 import { getField, setField } from "../common/row-object.js";
 import type { DataType, StructType } from "../types/datatypes.js";
 import { NUMBER_LANE_MAX_PRECISION } from "../types/decimal.js";
+import { allocLike, canonical, canonicalNumber, concatLanes, type Int64Lane, isInt64Type, isWide, laneFromValues } from "./int64.js";
 
-export type VectorValues = Uint8Array | Int32Array | Float64Array | unknown[];
+/** BIGINT/TIMESTAMP values are a Float64Array, or a BigInt64Array when a value is not a safe integer (columnar/int64.ts). */
+export type VectorValues = Uint8Array | Int32Array | Float64Array | BigInt64Array | unknown[];
 
 export interface Vector {
   readonly type: DataType;
@@ -89,7 +92,10 @@ export function getValue(v: Vector, i: number): unknown {
     return o;
   }
   if (v.type.kind === "null") return null;
-  return v.values[i];
+  const x = v.values[i];
+  if (typeof x === "bigint") return canonical(x);
+  if (typeof x === "number" && isInt64Type(v.type)) return canonicalNumber(x);
+  return x;
 }
 
 /** Build a vector from internal values (null = SQL NULL). */
@@ -115,8 +121,9 @@ export function vectorFromValues(type: DataType, vals: ArrayLike<unknown>): Vect
     );
     return makeVector(type, [], validity, n, children);
   }
-  const values = allocValues(type, n);
+  const values = isInt64Type(type) ? laneFromValues(vals) : allocValues(type, n);
   let validity: Uint8Array | null = null;
+  const int64 = isInt64Type(type);
   for (let i = 0; i < n; i++) {
     const x = vals[i];
     if (x == null || type.kind === "null") {
@@ -125,7 +132,7 @@ export function vectorFromValues(type: DataType, vals: ArrayLike<unknown>): Vect
       continue;
     }
     if (type.kind === "boolean") (values as Uint8Array)[i] = x ? 1 : 0;
-    else (values as unknown[] | Float64Array)[i] = x as number;
+    else if (!int64) (values as unknown[] | Float64Array)[i] = x as number;
   }
   return makeVector(type, values, validity, n);
 }
@@ -155,6 +162,12 @@ export function constantVector(type: DataType, value: unknown, n: number): Vecto
       n,
       type.fields.map((f) => constantVector(f.type, getField(o, f.name), n)),
     );
+  }
+  if (isInt64Type(type) && (typeof value === "bigint" || typeof value === "number")) {
+    const lane = laneFromValues([value]);
+    const values = allocLike(lane, n);
+    (values as Float64Array).fill(lane[0] as number);
+    return makeVector(type, values, null, n);
   }
   const values = allocValues(type, n);
   if (type.kind === "boolean") (values as Uint8Array).fill(value ? 1 : 0);
@@ -190,9 +203,15 @@ export function take(v: Vector, idx: ArrayLike<number>, n: number = idx.length):
       v.children.map((c) => take(c, idx, n)),
     );
   }
-  const values = allocValues(v.type, n);
+  const values = isWide(v.values) ? new BigInt64Array(n) : allocValues(v.type, n);
   const sv = v.values;
-  if (values instanceof Float64Array || values instanceof Int32Array || values instanceof Uint8Array) {
+  if (isWide(values)) {
+    const s = sv as BigInt64Array;
+    for (let i = 0; i < n; i++) {
+      const j = idx[i]!;
+      if (j >= 0) values[i] = s[j]!;
+    }
+  } else if (values instanceof Float64Array || values instanceof Int32Array || values instanceof Uint8Array) {
     const s = sv as Float64Array;
     for (let i = 0; i < n; i++) {
       const j = idx[i]!;
@@ -239,10 +258,16 @@ export function scatter(v: Vector, part: Int32Array, counts: Int32Array): Vector
       ),
     );
   }
-  const values = Array.from(counts, (c) => allocValues(v.type, c));
+  const values = Array.from(counts, (c) => (isWide(v.values) ? new BigInt64Array(c) : allocValues(v.type, c)));
   const src = v.values as ArrayLike<unknown>;
   const pos = new Int32Array(k);
-  if (src instanceof Float64Array || src instanceof Int32Array || src instanceof Uint8Array) {
+  if (src instanceof BigInt64Array) {
+    const dst = values as BigInt64Array[];
+    for (let i = 0; i < n; i++) {
+      const j = part[i]!;
+      dst[j]![pos[j]!++] = src[i]!;
+    }
+  } else if (src instanceof Float64Array || src instanceof Int32Array || src instanceof Uint8Array) {
     const dst = values as unknown as (Float64Array | Int32Array | Uint8Array)[];
     for (let i = 0; i < n; i++) {
       const j = part[i]!;
@@ -305,6 +330,15 @@ export function interleave(type: DataType, parts: readonly Vector[]): Vector {
       ),
     );
   }
+  if (parts.some((p) => isWide(p.values))) {
+    const lane = concatLanes(
+      parts.map((p) => p.values as Int64Lane),
+      parts.map((p) => p.length),
+    ) as BigInt64Array;
+    const values = new BigInt64Array(total);
+    for (let j = 0; j < k; j++) for (let i = 0; i < n; i++) values[i * k + j] = lane[j * n + i]!;
+    return makeVector(type, values, validity, total);
+  }
   const values = allocValues(type, total);
   for (let j = 0; j < k; j++) {
     const src = parts[j]!.values as ArrayLike<unknown>;
@@ -346,6 +380,13 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
         ),
       ),
     );
+  }
+  if (isInt64Type(type) && parts.some((p) => isWide(p.values))) {
+    const values = concatLanes(
+      parts.map((p) => p.values as Int64Lane),
+      parts.map((p) => p.length),
+    );
+    return makeVector(type, values, validity, n);
   }
   const values = allocValues(type, n);
   let o = 0;

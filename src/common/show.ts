@@ -72,8 +72,8 @@ function hexBytes(b: Uint8Array): string {
   return `${out}]`;
 }
 
-function timestampMicros(v: unknown): number {
-  return v instanceof Date ? microsFromDate(v) : Number(v);
+function timestampMicros(v: unknown): number | bigint {
+  return v instanceof Date ? microsFromDate(v) : typeof v === "bigint" ? v : Number(v);
 }
 
 function dateDays(v: unknown): number {

@@ -30,6 +30,8 @@ export class AggregationSpec {
   /** Output expressions over [...groupAttrs, ...aggCalls.attr]. */
   readonly resultExprs: Expr[];
   private readonly groupExprs: CompiledExpr[];
+  /** ANSI mode of the last batch evaluated (Spark 4's default until one is): overflow checks of accumulators. */
+  private readonly mode = { ansi: true };
 
   constructor(
     readonly groupingExprs: readonly Expr[],
@@ -76,16 +78,19 @@ export class AggregationSpec {
 
   /** The grouping key columns; DOUBLE keys with -0.0 read 0.0 (Spark's NormalizeFloatingNumbers). */
   groupKeys(b: Batch, ctx: EvalContext): Vector[] {
+    this.mode.ansi = ctx.ansi;
     return this.groupExprs.map((f) => normalizeZeros(f(b, ctx)));
   }
 
   aggInputs(b: Batch, ctx: EvalContext): Vector[][] {
+    this.mode.ansi = ctx.ansi;
     return this.aggCalls.map((c) => c.args.map((f) => f(b, ctx)));
   }
 
-  /** `ctx` where the accumulators' results are evaluated: overflow checks read its ANSI flag. */
+  /** `ctx`, when given, is where the results are evaluated: its ANSI flag for overflow checks. */
   newAccumulators(ctx?: EvalContext): Accumulator[] {
-    return this.aggCalls.map((c) => c.fn.create(c.argTypes, c.resultType, c.call.distinct, c.literals, ctx));
+    if (ctx) this.mode.ansi = ctx.ansi;
+    return this.aggCalls.map((c) => c.fn.create(c.argTypes, c.resultType, c.call.distinct, c.literals, this.mode));
   }
 
   bufferTypes(): DataType[][] {

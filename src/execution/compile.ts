@@ -7,6 +7,7 @@
 import type { Batch } from "../columnar/batch.js";
 import { concatVectors, constantVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
+import { wideLaneUnsupported } from "../functions/long-ops.js";
 import { typeOf } from "../functions/typing.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import { type DataType, typesEqual } from "../types/datatypes.js";
@@ -57,11 +58,16 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
       const kernel = fn.kernel;
       const type = typeOf(e);
       return (b, ctx) => {
-        const v = kernel(
-          args.map((a) => a(b, ctx)),
-          b.numRows,
-          ctx,
-        );
+        const inputs = args.map((a) => a(b, ctx));
+        let v: Vector;
+        try {
+          v = kernel(inputs, b.numRows, ctx);
+        } catch (err) {
+          // a double-only kernel met the wide 64-bit lane (columnar/int64.ts): say so clearly
+          if (err instanceof TypeError && /BigInt/.test(err.message) && inputs.some((x) => x.values instanceof BigInt64Array))
+            throw wideLaneUnsupported(e.name, err);
+          throw err;
+        }
         // Kernels of nested types may not know field names; the resolved type is authoritative.
         return v.type === type || typesEqual(v.type, type) ? v : { ...v, type };
       };

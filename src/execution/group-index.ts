@@ -4,6 +4,8 @@
  * become separate leaves, nested values a canonical string), hashed a column at a time, and
  * looked up in an open-addressing table of typed arrays — no JS object per row.
  */
+
+import { hashBig, isInt64Type, isSafe, isWide, MAX_SAFE } from "../columnar/int64.js";
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
 import { hashString, mix, NULL_HASH, SEED } from "../common/hash.js";
 import type { DataType } from "../types/datatypes.js";
@@ -11,16 +13,27 @@ import type { DataType } from "../types/datatypes.js";
 type NumArray = Float64Array | Int32Array | Uint8Array;
 interface Leaf {
   readonly numeric: boolean;
+  /**
+   * A BIGINT/TIMESTAMP leaf: values beyond ±2^53 − 1 hash and compare by their exact value
+   * (`wide` holds them when the vector is on the wide lane; `values` then holds Number(x)).
+   */
+  readonly int64?: boolean;
+  readonly wide?: BigInt64Array;
   readonly values: NumArray | unknown[];
   /** 1 = valid; null = no nulls. */
   readonly validity: Uint8Array | null;
 }
 
+/** Nested BIGINT values beyond ±2^53 − 1 are bigints (JSON has no form for them). */
+function bigintAsText(_k: string, x: unknown): unknown {
+  return typeof x === "bigint" ? `${x}n` : x;
+}
+
 function canonical(v: unknown): string {
   if (typeof v === "bigint") return `i:${v}`;
   if (v instanceof Uint8Array) return `b:${Array.from(v).join(",")}`;
-  if (v instanceof Map) return `m:${JSON.stringify([...v])}`;
-  return JSON.stringify(v);
+  if (v instanceof Map) return `m:${JSON.stringify([...v], bigintAsText)}`;
+  return JSON.stringify(v, bigintAsText);
 }
 
 function leavesOf(v: Vector, n: number, out: Leaf[]): void {
@@ -38,7 +51,25 @@ function leavesOf(v: Vector, n: number, out: Leaf[]): void {
     out.push({ numeric: false, values: vals, validity: v.validity });
     return;
   }
-  out.push({ numeric: !Array.isArray(v.values), values: v.values, validity: k === "null" ? new Uint8Array(n) : v.validity });
+  if (isWide(v.values)) {
+    const wide = v.values;
+    const approx = new Float64Array(n);
+    for (let i = 0; i < n; i++) approx[i] = Number(wide[i]!);
+    out.push({ numeric: true, int64: true, values: approx, wide, validity: v.validity });
+    return;
+  }
+  const int64 = isInt64Type(v.type);
+  out.push({
+    numeric: !Array.isArray(v.values),
+    int64,
+    values: v.values as NumArray | unknown[],
+    validity: k === "null" ? new Uint8Array(n) : v.validity,
+  });
+}
+
+/** The exact value of an int64 leaf's row i (only asked for unsafe values). */
+function exactOf(leaf: Leaf, i: number): bigint {
+  return leaf.wide ? leaf.wide[i]! : BigInt((leaf.values as Float64Array)[i]!);
 }
 
 /** A number's hash (NaN hashes as 0: `rowEquals` groups NaN with NaN, so the hash need not tell NaNs apart). */
@@ -54,7 +85,17 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): v
   out.fill(SEED, 0, n);
   for (const leaf of leaves) {
     const valid = leaf.validity;
-    if (leaf.numeric) {
+    if (leaf.int64) {
+      // Safe values hash as the doubles they are on either lane; the rest by their 64 bits.
+      const v = leaf.values as Float64Array;
+      for (let i = 0; i < n; i++) {
+        const x = v[i]!;
+        out[i] = mix(
+          out[i]!,
+          valid !== null && valid[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashBig(exactOf(leaf, i)),
+        );
+      }
+    } else if (leaf.numeric) {
       const v = leaf.values as NumArray;
       for (let i = 0; i < n; i++) out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : hashNumber(v[i]!));
     } else {
@@ -74,6 +115,8 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): v
 class LeafStore {
   num: Float64Array = new Float64Array(64);
   obj: unknown[] = [];
+  /** Exact values of int64 groups whose value is not a safe integer. */
+  big: Map<number, bigint> | null = null;
   nulls: Uint8Array = new Uint8Array(64);
   constructor(readonly numeric: boolean) {}
   push(g: number, leaf: Leaf, i: number): void {
@@ -89,8 +132,11 @@ class LeafStore {
     }
     const isNull = leaf.validity !== null && leaf.validity[i] === 0;
     this.nulls[g] = isNull ? 1 : 0;
-    if (this.numeric) this.num[g] = isNull ? 0 : (leaf.values as NumArray)[i]!;
-    else this.obj[g] = isNull ? null : (leaf.values as unknown[])[i];
+    if (this.numeric) {
+      const x = isNull ? 0 : (leaf.values as NumArray)[i]!;
+      this.num[g] = x;
+      if (leaf.int64 && !isSafe(x)) (this.big ??= new Map()).set(g, exactOf(leaf, i));
+    } else this.obj[g] = isNull ? null : (leaf.values as unknown[])[i];
   }
   equals(g: number, leaf: Leaf, i: number): boolean {
     const isNull = leaf.validity !== null && leaf.validity[i] === 0;
@@ -98,6 +144,7 @@ class LeafStore {
     if (this.numeric) {
       const a = this.num[g]!;
       const b = (leaf.values as NumArray)[i]!;
+      if (leaf.int64 && a === b && !isSafe(a)) return (this.big?.get(g) ?? BigInt(a)) === exactOf(leaf, i);
       return a === b || (Number.isNaN(a) && Number.isNaN(b)); // NaN groups with NaN, as in Spark
     }
     return this.obj[g] === (leaf.values as unknown[])[i];

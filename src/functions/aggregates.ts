@@ -3,12 +3,14 @@
  * folds whole vectors at a time (`update` for raw rows, `merge` for partial buffers, which
  * the streaming state store and partial/final aggregation both use).
  */
+import { isWide } from "../columnar/int64.js";
 import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
 import { DecimalSumAcc, decimalAvgType, decimalSumType } from "./decimal-aggregates.js";
+import { LongSumAcc } from "./long-sum.js";
 import { compareValues } from "./predicates.js";
 import {
   type Accumulator,
@@ -80,7 +82,8 @@ class DistinctSetAcc implements Accumulator {
     while (this.sets.length < n) this.sets.push(new Map());
   }
   private add(gid: number, v: unknown): void {
-    const key = typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : JSON.stringify(v);
+    const key =
+      typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : typeof v === "bigint" ? `n${v}` : JSON.stringify(v, bigintText);
     this.sets[gid]!.set(key, v);
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
@@ -107,6 +110,11 @@ class DistinctSetAcc implements Accumulator {
   }
 }
 
+/** JSON has no form for a BIGINT beyond ±2^53 − 1 (a bigint); distinct keys take its digits. */
+function bigintText(_k: string, x: unknown): unknown {
+  return typeof x === "bigint" ? `${x}n` : x;
+}
+
 // ---------------------------------------------------------------- sum / avg
 
 class SumAcc implements Accumulator {
@@ -124,7 +132,8 @@ class SumAcc implements Accumulator {
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[0]!;
-    const x = v.values as Float64Array;
+    // avg(BIGINT) sums in doubles, as Spark's Average does; a wide lane (columnar/int64.ts) converts.
+    const x = isWide(v.values) ? Float64Array.from(v.values, Number) : (v.values as Float64Array);
     const { sums, seen, counts } = this;
     const valid = v.validity;
     for (let i = 0; i < n; i++) {
@@ -303,8 +312,12 @@ function sumLike(name: string, average: boolean): AggregateFunction {
       return { args: [castTo(args[0]!, types[0]!, inType)], type: average ? DoubleType : inType };
     },
     bufferTypes: (types) => [types[0]!.kind === "decimal" ? decimalSumType(types[0]!) : average ? DoubleType : types[0]!, LongType],
-    create: (types, resultType, _d, _l, ctx) =>
-      types[0]!.kind === "decimal" ? new DecimalSumAcc(types[0]!, average, ctx) : new SumAcc(resultType, average),
+    create: (types, resultType, _d, _l, mode) =>
+      types[0]!.kind === "decimal"
+        ? new DecimalSumAcc(types[0]!, average, mode)
+        : !average && resultType.kind === "bigint"
+          ? new LongSumAcc(resultType, mode ?? { ansi: true })
+          : new SumAcc(resultType, average),
   };
 }
 

@@ -21,6 +21,7 @@ import {
 import { type DecimalOp, decimalResultType, getDecimalPrecisionLoss } from "../types/decimal.js";
 import { decimalIntDivide, decimalKernel, negateDecimal, resolveDecimalArithmetic } from "./decimal-arithmetic.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
+import { longBinary, longDivide, longNegate } from "./long-ops.js";
 import { castTo, checkArity, type EvalContext, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { isSmallNumeric, smallArithmetic, smallNegate } from "./small-numeric.js";
 
@@ -91,6 +92,8 @@ function additiveKernel(sign: 1 | -1, op: string) {
     if (a.type.kind === "decimal") return decimalKernel(sign === 1 ? "+" : "-", a, b, decimalResult(sign === 1 ? "+" : "-", a, b), n, ctx);
     if (isSmallNumeric(a.type)) return smallArithmetic(sign === 1 ? "+" : "-", a, b, n, ctx);
     const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
+    // BIGINT and TIMESTAMP ± INTERVAL: exact 64-bit (long-ops.ts).
+    if (t.kind === "bigint" || t.kind === "timestamp") return longBinary(t, sign === 1 ? "+" : "-", a, b, n, ctx);
     if (t.kind === "int")
       return mapBinary(
         IntegerType,
@@ -122,6 +125,7 @@ const times: ScalarFunction = {
         return Math.imul(x, y);
       });
     }
+    if (a.type.kind === "bigint") return longBinary(a.type, "*", a, b, n, ctx);
     return mapBinary(a.type, a, b, n, (x, y) => x * y);
   },
 };
@@ -171,7 +175,9 @@ const intDivide: ScalarFunction = {
   kernel: (args, n, ctx) =>
     args[0]!.type.kind === "decimal"
       ? decimalIntDivide(args[0]!, args[1]!, n, ctx)
-      : zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
+      : args[0]!.type.kind === "bigint"
+        ? longDivide("div", args[0]!, args[1]!, n, ctx)
+        : zeroAware(LongType, args[0]!, args[1]!, n, ctx, (x, y) => Math.trunc(x / y)),
 };
 
 const remainder: ScalarFunction = {
@@ -182,7 +188,9 @@ const remainder: ScalarFunction = {
   kernel: (args, n, ctx) =>
     args[0]!.type.kind === "decimal"
       ? decimalKernel("%", args[0]!, args[1]!, decimalResult("%", args[0]!, args[1]!), n, ctx)
-      : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
+      : args[0]!.type.kind === "bigint"
+        ? longDivide("%", args[0]!, args[1]!, n, ctx)
+        : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
 };
 
 const pmod: ScalarFunction = {
@@ -192,10 +200,12 @@ const pmod: ScalarFunction = {
   kernel: (args, n, ctx) =>
     args[0]!.type.kind === "decimal"
       ? decimalKernel("pmod", args[0]!, args[1]!, decimalResult("%", args[0]!, args[1]!), n, ctx)
-      : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
-          const r = x % y;
-          return r < 0 ? (r + y) % y : r;
-        }),
+      : args[0]!.type.kind === "bigint"
+        ? longDivide("pmod", args[0]!, args[1]!, n, ctx)
+        : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
+            const r = x % y;
+            return r < 0 ? (r + y) % y : r;
+          }),
 };
 
 const negative: ScalarFunction = {
@@ -210,9 +220,11 @@ const negative: ScalarFunction = {
   kernel: (args, n, ctx) =>
     args[0]!.type.kind === "decimal"
       ? negateDecimal(args[0]!, n)
-      : isSmallNumeric(args[0]!.type)
-        ? smallNegate(args[0]!, n, ctx)
-        : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+      : args[0]!.type.kind === "bigint"
+        ? longNegate(args[0]!, n, ctx)
+        : isSmallNumeric(args[0]!.type)
+          ? smallNegate(args[0]!, n, ctx)
+          : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
 };
 
 register(plus, minus, times, divide, intDivide, remainder, pmod, negative);

@@ -2,24 +2,29 @@
  * CAST between Spark types. Numeric casts run as typed loops; string and nested casts go row
  * by row. Invalid input gives NULL, or Spark's CAST_INVALID_INPUT error in ANSI mode.
  */
+import { isInt64Type, laneFromValues } from "../columnar/int64.js";
 import { allocValues, getValue, makeVector, nullVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import {
   formatDate,
   formatTimestamp,
+  getZone,
   localToUtcMicros,
   MICROS_PER_DAY,
   MICROS_PER_SECOND,
   offsetMicros,
   parseDate,
   parseTimestamp,
+  SECONDS_PER_DAY,
+  splitMicros,
 } from "../common/datetime/index.js";
 import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
 import { setField } from "../common/row-object.js";
 import { javaFloatToString } from "../common/show.js";
-import { type DataType, isIntegral, isNumeric, type StructType, sqlTypeName } from "../types/datatypes.js";
+import { type DataType, isIntegral, isNumeric, LongType, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled, toLane } from "../types/decimal.js";
 import { canCastDecimal, castFromDecimal, castToDecimal, decimalToValue, valueToDecimal } from "./decimal-cast.js";
+import { doubleToInt, doubleToLong, longToInt, microsToSeconds, secondsToMicros, stringToLong } from "./long-ops.js";
 import type { EvalContext } from "./registry.js";
 import { wrapBits } from "./small-numeric.js";
 
@@ -105,7 +110,21 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
     case "bigint":
     case "float":
     case "double": {
+      // BIGINT beyond ±2^53 − 1 (a bigint) and every cast into BIGINT/INT: Spark's LONG rules (long-ops.ts).
+      if (from.kind === "bigint") {
+        const l = v as number | bigint;
+        if (to.kind === "int") return longToInt(l, ctx.ansi, from, to);
+        if (to.kind === "double") return Number(l);
+        if (to.kind === "timestamp") return secondsToMicros(l);
+        if (to.kind === "boolean") return l !== 0 && l !== 0n ? 1 : 0;
+      }
       const x = v as number;
+      if (from.kind === "double" && to.kind === "bigint") return doubleToLong(x, ctx.ansi, from, to);
+      if (from.kind === "double" && to.kind === "int") return doubleToInt(x, ctx.ansi, from, to);
+      if (from.kind === "double" && to.kind === "timestamp") {
+        if (!Number.isFinite(x)) return undefined;
+        return doubleToLong(x * MICROS_PER_SECOND, false, from, to);
+      }
       if (to.kind === "boolean") return x !== 0 ? 1 : 0;
       if (to.kind === "tinyint" || to.kind === "smallint") return narrowInteger(x, from, to, ctx);
       if (to.kind === "float") return Math.fround(x);
@@ -117,6 +136,16 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
     }
     case "timestamp": {
       const m = v as number;
+      if (typeof m === "bigint") {
+        // Beyond ±2^53 µs: exact through whole seconds (safe numbers).
+        const [sec] = splitMicros(m);
+        if (to.kind === "date") return Math.floor((sec + getZone(ctx.timeZone).offsetSeconds(sec)) / SECONDS_PER_DAY);
+        if (to.kind === "bigint") return microsToSeconds(m);
+        if (to.kind === "int") return longToInt(microsToSeconds(m), ctx.ansi, LongType, to);
+        if (to.kind === "double") return Number(m) / MICROS_PER_SECOND;
+        if (to.kind === "boolean") return 1;
+        return undefined;
+      }
       if (to.kind === "date") return Math.floor((m + offsetMicros(ctx.timeZone, m)) / MICROS_PER_DAY);
       if (isIntegral(to)) return Math.floor(m / MICROS_PER_SECOND);
       if (to.kind === "double") return m / MICROS_PER_SECOND;
@@ -153,6 +182,7 @@ function fromString(s: string, to: DataType, ctx: EvalContext): unknown {
     case "int":
     case "bigint": {
       // ANSI casts accept integer syntax only ("3.9" is malformed); legacy casts truncate.
+      if (to.kind === "bigint") return stringToLong(t, ctx.ansi);
       if (!(ctx.ansi ? /^[+-]?\d+$/ : /^[+-]?\d+(\.\d*)?$/).test(t)) return undefined;
       const x = Math.trunc(Number(t));
       const lim = to.kind === "int" ? 2147483648 : to.kind === "smallint" ? 32768 : to.kind === "tinyint" ? 128 : Infinity;
@@ -200,7 +230,7 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
     case "decimal":
       return formatUnscaled(v as number | bigint, type.scale);
     case "timestamp":
-      return formatTimestamp(v as number, tz);
+      return formatTimestamp(v as number | bigint, tz);
     case "date":
       return formatDate(v as number);
     case "binary":
@@ -240,9 +270,13 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext,
   if (from.kind === "decimal") return castFromDecimal(v, to, n, ctx, onError);
   // Fast numeric paths.
   if (isNumeric(from) && (to.kind === "double" || to.kind === "bigint") && from.kind !== "double" && from.kind !== "float") {
-    return makeVector(to, Float64Array.from(v.values as Int32Array), v.validity, n);
+    const src = v.values as Int32Array | Float64Array | BigInt64Array;
+    if (src instanceof BigInt64Array) return makeVector(to, Float64Array.from(src.subarray(0, n), Number), v.validity, n);
+    return makeVector(to, Float64Array.from(src as Int32Array), v.validity, n);
   }
-  const out = allocValues(to, n);
+  // BIGINT/TIMESTAMP results are gathered as values and laid out once (a bigint needs the wide lane).
+  const int64 = isInt64Type(to);
+  const out = int64 ? new Array<unknown>(n).fill(null) : allocValues(to, n);
   let validity: Uint8Array | null = v.validity ? v.validity.slice(0, n) : null;
   const isStruct = to.kind === "struct";
   const structVals: unknown[] = isStruct ? new Array(n).fill(null) : [];
@@ -265,5 +299,5 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext,
     });
     return makeVector(to, [], validity, n, children);
   }
-  return makeVector(to, out, validity, n);
+  return makeVector(to, int64 ? laneFromValues(out as unknown[]) : out, validity, n);
 }

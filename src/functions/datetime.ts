@@ -65,14 +65,20 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
     kernel(args, n, ctx) {
       const [a, f] = args as [Vector, Vector | undefined];
       const tz = ctx.timeZone;
-      const toResult = (micros: number | null): number | null => {
-        if (micros === null) return null;
+      const toResult = (exactMicros: number | bigint | null): number | bigint | null => {
+        if (exactMicros === null) return null;
+        if (typeof exactMicros === "bigint") {
+          // Beyond ±2^53 µs (after 2255): exact for TIMESTAMP and unix seconds (columnar/int64.ts).
+          if (result.kind === "timestamp") return exactMicros;
+          if (result.kind === "bigint") return Number(exactMicros / 1_000_000n);
+        }
+        const micros = Number(exactMicros);
         // unix_timestamp divides toward zero (Spark's micros / 1e6 on a long).
         if (result.kind === "bigint") return Math.trunc(micros / MICROS_PER_SECOND);
         if (result.kind === "date") return Math.floor(localMicros(micros, tz) / MICROS_PER_DAY);
         return micros;
       };
-      if (a.type.kind === "timestamp") return mapUnary(result, a, n, (m) => toResult(m)!);
+      if (a.type.kind === "timestamp") return mapRows(result, [a], n, (m) => toResult(m as number | bigint));
       if (a.type.kind === "date") return mapUnary(result, a, n, (d) => d);
       if (!f) {
         const parse = result.kind === "date" ? (s: string) => parseDate(s) : (s: string) => toResult(parseTimestamp(s, tz));

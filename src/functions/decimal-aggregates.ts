@@ -64,10 +64,10 @@ export class DecimalSumAcc implements Accumulator {
   constructor(
     private readonly inType: DecimalType,
     private readonly average: boolean,
-    ctx: EvalContext | undefined,
+    mode: { readonly ansi: boolean } | undefined,
   ) {
     this.sumType = decimalSumType(inType);
-    this.ansi = ctx?.ansi ?? true;
+    this.ansi = mode?.ansi ?? true;
   }
 
   resize(n: number): void {

@@ -1,6 +1,7 @@
 /**
  * Building blocks for kernels: validity merging and typed loops that skip per-row objects.
  */
+import { canonical, isInt64Type, isWide, laneFromValues } from "../columnar/int64.js";
 import { allocValues, makeVector, type Vector } from "../columnar/vector.js";
 import type { DataType } from "../types/datatypes.js";
 
@@ -48,9 +49,12 @@ export function mapRows(
   fn: (...vals: unknown[]) => unknown,
   nullIfAnyNull = true,
 ): Vector {
-  const out = allocValues(type, n);
+  // BIGINT/TIMESTAMP results are gathered as values and laid out once (a bigint needs the wide lane).
+  const int64 = isInt64Type(type);
+  const out = int64 ? new Array<unknown>(n).fill(null) : allocValues(type, n);
   let validity: Uint8Array | null = null;
   const vals = new Array<unknown>(args.length);
+  const wide = args.map((v) => isWide(v.values));
   for (let i = 0; i < n; i++) {
     let anyNull = false;
     for (let k = 0; k < args.length; k++) {
@@ -58,7 +62,7 @@ export function mapRows(
       if (v.validity !== null && v.validity[i] === 0) {
         vals[k] = null;
         anyNull = true;
-      } else vals[k] = v.values[i];
+      } else vals[k] = wide[k] ? canonical((v.values as BigInt64Array)[i]!) : v.values[i];
     }
     const r = anyNull && nullIfAnyNull ? null : fn(...vals);
     if (r === null || r === undefined || (typeof r === "number" && Number.isNaN(r) && type.kind !== "double")) {
@@ -67,7 +71,7 @@ export function mapRows(
     } else if (out instanceof Uint8Array) out[i] = r ? 1 : 0;
     else (out as unknown[])[i] = r;
   }
-  return makeVector(type, out, validity, n);
+  return makeVector(type, int64 ? laneFromValues(out as unknown[]) : out, validity, n);
 }
 
 /** Mark rows NULL where `nullMask[i]` is 1, on top of existing validity. */

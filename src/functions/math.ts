@@ -8,6 +8,7 @@ import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
 import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
+import { doublesToLongVector, longAbs } from "./long-ops.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -86,10 +87,14 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
       if (t.kind === "decimal") return { args, type: decimalFloorCeilType(t) };
       return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
     },
-    kernel: (args, n) =>
-      args[0]!.type.kind === "decimal"
-        ? roundDecimal(args[0]!, 0, name === "floor" ? "floor" : "ceil", decimalFloorCeilType(args[0]!.type))
-        : mapUnary(args[0]!.type.kind === "int" ? IntegerType : LongType, args[0]!, n, fn),
+    kernel: (args, n, ctx) => {
+      const a = args[0]!;
+      if (a.type.kind === "decimal") return roundDecimal(a, 0, name === "floor" ? "floor" : "ceil", decimalFloorCeilType(a.type));
+      if (a.type.kind === "int") return mapUnary(IntegerType, a, n, fn);
+      if (a.type.kind === "bigint") return a; // an integer already, on either lane
+      // The double result as a long: ANSI overflow error or Java's saturating cast (long-ops.ts).
+      return doublesToLongVector(LongType, mapUnary(DoubleType, a, n, fn), n, ctx.ansi);
+    },
   };
 }
 
@@ -127,7 +132,12 @@ const abs: ScalarFunction = {
     const t = numericArg("abs", args, types, call);
     return { args: [castTo(args[0]!, types[0]!, t)], type: t };
   },
-  kernel: (args, n) => (args[0]!.type.kind === "decimal" ? absDecimal(args[0]!) : mapUnary(args[0]!.type, args[0]!, n, Math.abs)),
+  kernel: (args, n, ctx) =>
+    args[0]!.type.kind === "decimal"
+      ? absDecimal(args[0]!)
+      : args[0]!.type.kind === "bigint"
+        ? longAbs(args[0]!, n, ctx)
+        : mapUnary(args[0]!.type, args[0]!, n, Math.abs),
 };
 
 const pow: ScalarFunction = {

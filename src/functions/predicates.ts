@@ -30,11 +30,12 @@ export function compareValues(x: unknown, y: unknown): number {
     if (x < b) return -1;
     if (x > b) return 1;
     if (x === b) return 0;
+    if (typeof b === "bigint") return 0; // a BIGINT beyond ±2^53 − 1 on the other side: < and > are exact
     // NaN is larger than any other value and equal to itself (Spark's ordering).
     return Number.isNaN(x) ? (Number.isNaN(b) ? 0 : 1) : -1;
   }
   if (typeof x === "string") return x < (y as string) ? -1 : x > (y as string) ? 1 : 0;
-  if (typeof x === "bigint") return x < (y as bigint) ? -1 : x > (y as bigint) ? 1 : 0;
+  if (typeof x === "bigint") return x < (y as number | bigint) ? -1 : x > (y as number | bigint) ? 1 : 0;
   if (x instanceof Uint8Array) {
     const b = y as Uint8Array;
     for (let i = 0; i < Math.min(x.length, b.length); i++) if (x[i] !== b[i]) return x[i]! - b[i]!;

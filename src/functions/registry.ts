@@ -66,15 +66,16 @@ export interface AggregateFunction {
   /** Buffer column types for the resolved argument types. */
   bufferTypes(argTypes: readonly DataType[], distinct: boolean): DataType[];
   /**
-   * `literals[i]` is argument i's value when it is a literal, else undefined. `ctx`, when given,
-   * is where results are evaluated (ANSI overflow checks); without it ANSI rules apply.
+   * `literals[i]` is argument i's value when it is a literal, else undefined. `mode` is the ANSI
+   * mode for overflow checks (sums of BIGINT and DECIMAL), kept current by the aggregation;
+   * without it ANSI rules apply.
    */
   create(
     argTypes: readonly DataType[],
     resultType: DataType,
     distinct: boolean,
     literals: readonly unknown[],
-    ctx?: EvalContext,
+    mode?: { readonly ansi: boolean },
   ): Accumulator;
 }
 

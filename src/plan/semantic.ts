@@ -11,7 +11,8 @@ export function semanticKey(e: Expr): string {
     case "alias":
       return semanticKey(e.child);
     case "literal":
-      return `lit(${e.type.kind}:${JSON.stringify(e.value)})`;
+      // A BIGINT beyond ±2^53 − 1 is a bigint (columnar/int64.ts), which JSON cannot write.
+      return `lit(${e.type.kind}:${typeof e.value === "bigint" ? `${e.value}n` : JSON.stringify(e.value)})`;
     case "column":
       return `col(${e.nameParts.join(".")})`;
     case "star":

@@ -3,6 +3,7 @@
  * fits in 32 bits, else BIGINT, else DECIMAL; a fraction without exponent is a DECIMAL, one with
  * an exponent a DOUBLE; suffixes L/S/Y/D/F/BD force a type.
  */
+import { canonical } from "../columnar/int64.js";
 import { call, cast, type Expr, literal } from "../plan/expressions.js";
 import {
   BinaryType,
@@ -52,12 +53,12 @@ export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr 
         tok,
       );
     }
-    return literal(Number(v), suffix === "L" ? LongType : suffix === "S" ? ShortType : ByteType);
+    return suffix === "L" ? literal(canonical(v), LongType) : literal(Number(v), suffix === "S" ? ShortType : ByteType);
   }
   if (isIntegral && suffix === "") {
     const v = negative ? -BigInt(body) : BigInt(body);
     if (v >= INT_MIN && v <= INT_MAX) return literal(Number(v), IntegerType);
-    if (v >= LONG_MIN && v <= LONG_MAX) return literal(Number(v), LongType);
+    if (v >= LONG_MIN && v <= LONG_MAX) return literal(canonical(v), LongType); // exact: a bigint beyond ±2^53 − 1
     // Beyond BIGINT: a DECIMAL(digits, 0), as Spark.
     return decimalLiteral(cur, tok, negative ? `-${body}` : body);
   }

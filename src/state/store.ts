@@ -66,6 +66,12 @@ export interface StateStoreProvider {
 /** Deterministic key encoding for a tuple of internal values. */
 export function encodeKey(values: readonly unknown[]): string {
   return JSON.stringify(values, (_k, v) =>
-    v instanceof Uint8Array ? { $b: Array.from(v) } : v instanceof Map ? { $m: [...v] } : typeof v === "bigint" ? { $i: v.toString() } : v,
+    v instanceof Uint8Array
+      ? { $b: Array.from(v) }
+      : v instanceof Map
+        ? { $m: [...v] }
+        : typeof v === "bigint" // a BIGINT beyond ±2^53 − 1 (canonical: safe values stay numbers)
+          ? { $l: v.toString() }
+          : v,
   );
 }

@@ -16,7 +16,16 @@ import { formatUnscaled, MAX_PRECISION, parseDecimal } from "../types/decimal.js
 export type ExpectedRow = Readonly<Record<string, unknown>> | readonly unknown[];
 
 /** A normalized value: plain JSON data, so equal rows serialize to equal keys. */
-type Norm = null | boolean | number | string | { ts: number } | { date: number } | Norm[] | { [k: string]: Norm };
+type Norm =
+  | null
+  | boolean
+  | number
+  | string
+  | { ts: number | string }
+  | { long: string }
+  | { date: number }
+  | Norm[]
+  | { [k: string]: Norm };
 
 const MISSING = "<missing column>";
 /** Marks an array row shorter than the schema. */
@@ -29,13 +38,13 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
       // Internal unit is micros; a Date or a number is epoch ms (as MemoryStream.addData reads it).
       const micros =
         v instanceof Date
-          ? dateMicros(v)
+          ? dateMicrosExact(v)
           : typeof v === "number"
             ? Math.round(v * 1000)
             : typeof v === "string"
               ? parseTimestamp(v, tz)
               : null;
-      return micros === null || Number.isNaN(micros) ? String(v) : { ts: micros };
+      return micros === null || Number.isNaN(micros) ? String(v) : { ts: exactNorm(micros) };
     }
     case "date": {
       const days =
@@ -77,7 +86,7 @@ function normalizeValue(v: unknown, type: DataType | undefined, tz: string): Nor
 
 function normalizePlain(v: unknown): Norm {
   if (v === null || v === undefined) return null;
-  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : { long: v.toString() };
   if (typeof v === "number") {
     if (Number.isNaN(v)) return "NaN";
     if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
@@ -94,10 +103,18 @@ function normalizePlain(v: unknown): Norm {
   return out;
 }
 
+/** Micros as JSON data: a number while exact, the digits beyond ±2^53 (columnar/int64.ts). */
+function exactNorm(m: number | bigint): number | string {
+  return typeof m === "bigint" && !Number.isSafeInteger(Number(m)) ? m.toString() : Number(m);
+}
+
 /** Result Dates carry their exact microseconds in a non-enumerable `micros` property. */
-function dateMicros(d: Date): number {
+function dateMicrosExact(d: Date): number | bigint {
   const micros = (d as Date & { micros?: unknown }).micros;
-  return typeof micros === "number" ? micros : d.getTime() * 1000;
+  return typeof micros === "number" || typeof micros === "bigint" ? micros : d.getTime() * 1000;
+}
+function dateMicros(d: Date): number | string {
+  return exactNorm(dateMicrosExact(d));
 }
 
 function cmp(a: string, b: string): number {

@@ -2,8 +2,8 @@
  * Spark SQL data types as frozen plain data.
  *
  * Physical layout (see src/columnar/vector.ts): BOOLEAN → Uint8Array, INT/DATE → Int32Array,
- * BIGINT/TIMESTAMP/DOUBLE → Float64Array (BIGINT and TIMESTAMP hold integers; exact up to 2^53,
- * which covers every timestamp in micros until the year 2255), STRING → string[],
+ * BIGINT/TIMESTAMP/DOUBLE → Float64Array (BIGINT and TIMESTAMP hold integers; a BigInt64Array
+ * once a value passes ±2^53 − 1, columnar/int64.ts), STRING → string[],
  * DECIMAL(p, s) → its unscaled integer: Float64Array while p <= 15, bigint[] above
  * (src/types/decimal.ts),
  * BINARY/ARRAY/MAP → JS values, STRUCT → one child vector per field.

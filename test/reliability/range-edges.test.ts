@@ -1,5 +1,6 @@
-// Issue 13 item 5: BIGINT and TIMESTAMP range edges as Spark: a valid long is accepted (exactly
-// as far as a double holds it), an out-of-range value is a corrupt record, in every reader path.
+// Issue 13 item 5 and issue 17: BIGINT and TIMESTAMP range edges as Spark: a valid long is
+// accepted exactly (a bigint beyond ±2^53 − 1), an out-of-range value is a corrupt record, in
+// every reader path.
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,10 +20,19 @@ async function file(name: string, text: string): Promise<string> {
 const LONGS = [
   ["9223372036854775807", true],
   ["-9223372036854775808", true],
+  ["9007199254740993", true],
+  ["-9007199254740993", true],
+  ["9007199254740991", true],
   ["9223372036854775808", false],
   ["-9223372036854775809", false],
   ["99999999999999999999", false],
 ] as const;
+
+/** What collect() gives for a BIGINT: a number while it is a safe integer, else the exact bigint. */
+function exactLong(text: string): number | bigint {
+  const b = BigInt(text);
+  return Number.isSafeInteger(Number(b)) && BigInt(Number(b)) === b ? Number(b) : b;
+}
 
 describe("BIGINT range edges", () => {
   for (const nested of [false, true]) {
@@ -33,7 +43,7 @@ describe("BIGINT range edges", () => {
       const rows = await session.read.schema("v BIGINT, _corrupt_record STRING").json(f).collect();
       rows.forEach((r, i) => {
         const [text, ok] = LONGS[i]!;
-        if (ok) assert.deepEqual(r, { v: Number(BigInt(text)), _corrupt_record: null }, text);
+        if (ok) assert.deepEqual(r, { v: exactLong(text), _corrupt_record: null }, text);
         else assert.deepEqual(r, { v: null, _corrupt_record: lines[i] }, text);
       });
       // a DOUBLE column takes any of them, a STRING column keeps the text
@@ -50,7 +60,7 @@ describe("BIGINT range edges", () => {
     const rows = await session.read.schema("v BIGINT, _corrupt_record STRING").csv(f).collect();
     assert.deepEqual(
       rows.map((r) => r.v),
-      LONGS.map(([v, ok]) => (ok ? Number(BigInt(v)) : null)),
+      LONGS.map(([v, ok]) => (ok ? exactLong(v) : null)),
     );
   });
 });
@@ -79,28 +89,32 @@ describe("TIMESTAMP range edges", () => {
   });
 });
 
-describe("TIMESTAMP microseconds: exact within ±2^53 µs, the documented limit beyond", () => {
-  // Timestamps are microseconds in a double: exact up to 2^53 µs from the epoch (2255-06-05
-  // 23:47:34.740992 and 1684-07-28 00:12:25.259008 UTC), rounded to the nearest double beyond
-  // (docs/differences.md says so; exact 64-bit values are the types work).
-  const exact = [
+describe("TIMESTAMP microseconds: exact over Spark's whole range", () => {
+  // Within ±2^53 µs (1684-07-28 .. 2255-06-05) micros are doubles; beyond, bigints (the wide
+  // lane of columnar/int64.ts): every microsecond survives parsing, CAST and show().
+  const texts = [
     "2255-06-05 23:47:34.740991",
     "2255-06-05 23:47:34.740992",
+    "2255-06-05 23:47:34.740993",
     "1684-07-28 00:12:25.259008",
-    "1684-07-28 00:12:25.259009",
+    "1684-07-28 00:12:25.259007",
     "2024-02-29 12:34:56.789123",
+    "2300-01-01 00:00:00.000001",
+    "9999-12-31 23:59:59.999999",
+    "0001-01-01 00:00:00.000001",
   ];
-  const beyond: [string, string][] = [
-    ["2300-01-01 00:00:00.000001", "2300-01-01 00:00:00"],
-    ["1684-07-28 00:12:25.259007", "1684-07-28 00:12:25.259008"],
-  ];
-  const texts = [...exact, ...beyond.map(([v]) => v)];
-  const want = [...exact, ...beyond.map(([, r]) => r)];
 
   it("CAST", async () => {
     const sql = `SELECT ${texts.map((v, i) => `CAST(CAST('${v}' AS TIMESTAMP) AS STRING) AS c${i}`).join(", ")}`;
     const [row] = await session.sql(sql).collect();
-    assert.deepEqual(Object.values(row!), want);
+    assert.deepEqual(Object.values(row!), texts);
+  });
+
+  it("collect() carries the exact micros", async () => {
+    const [row] = await session.sql("SELECT CAST('2300-01-01 00:00:00.000001' AS TIMESTAMP) AS t").collect();
+    const t = row!.t as Date & { micros: number | bigint };
+    assert.equal(t.micros, BigInt(Date.UTC(2300, 0, 1)) * 1000n + 1n);
+    assert.equal(t.getTime(), Date.UTC(2300, 0, 1));
   });
 
   for (const format of ["json", "csv"] as const) {
@@ -111,8 +125,18 @@ describe("TIMESTAMP microseconds: exact within ±2^53 µs, the documented limit 
       const rows = await df.selectExpr("CAST(t AS STRING) AS s").collect();
       assert.deepEqual(
         rows.map((r) => r.s),
-        want,
+        texts,
       );
     });
   }
+
+  it("JSON ISO-8601 UTC text (the byte scanner's fast path) past 2255", async () => {
+    const lines = ['{"t":"2300-01-01T00:00:00.000001Z"}', '{"t":"2024-01-01T00:00:00.5Z"}'];
+    const f = await file("iso.json", `${lines.join("\n")}\n`);
+    const rows = await session.read.schema("t TIMESTAMP").json(f).selectExpr("CAST(t AS STRING) AS s").collect();
+    assert.deepEqual(
+      rows.map((r) => r.s),
+      ["2300-01-01 00:00:00.000001", "2024-01-01 00:00:00.5"],
+    );
+  });
 });

@@ -60,7 +60,7 @@ describe("literals", () => {
   it("rejects out-of-range suffixed integers", () => {
     parseFails(() => parseExpression("128Y"), "INVALID_NUMERIC_LITERAL_RANGE", 0);
     parseFails(() => parseExpression("9223372036854775808L"), "outside the valid range for bigint");
-    expectExpr("-9223372036854775808L", literal(-(2 ** 63), LongType));
+    expectExpr("-9223372036854775808L", literal(-(2n ** 63n), LongType)); // exact: a bigint beyond ±2^53 − 1
   });
   it("reads strings with either quote and backslash escapes", () => {
     expectExpr("'abc'", str("abc"));

@@ -32,7 +32,14 @@ const KEY_KINDS: readonly [DataType, fc.Arbitrary<unknown>][] = [
   [BooleanType, fc.boolean()],
   [IntegerType, fc.integer({ min: -5, max: 5 })],
   [DateType, fc.integer({ min: 19_000, max: 19_003 })],
-  [LongType, fc.integer({ min: -3, max: 3 }).map((x) => x * 2 ** 40)],
+  [
+    LongType,
+    fc.oneof(
+      fc.integer({ min: -3, max: 3 }).map((x) => x * 2 ** 40),
+      // past ±2^53 − 1: the wide lane (columnar/int64.ts), hashed by exact value on both sides
+      fc.constantFrom(2n ** 53n, 2n ** 53n + 1n, -(2n ** 63n), 2n ** 63n - 1n),
+    ),
+  ],
   [DoubleType, fc.constantFrom(0, -0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -2.25, 1e300)],
   [TimestampType, fc.integer({ min: 0, max: 4 }).map((x) => x * 1_000_000 + 123)],
   [StringType, fc.constantFrom("", "a", "b", "ñ", "auction-17", "x".repeat(40))],

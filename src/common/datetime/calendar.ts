@@ -51,7 +51,17 @@ export function isValidDate(y: number, m: number, d: number): boolean {
 }
 
 /** Splits micros into whole seconds (floor) and the micro-of-second remainder [0, 1e6). */
-export function splitMicros(micros: number): [seconds: number, microOfSecond: number] {
+export function splitMicros(micros: number | bigint): [seconds: number, microOfSecond: number] {
+  if (typeof micros === "bigint") {
+    // Beyond ±2^53 µs (columnar/int64.ts): exact, the seconds are safe numbers.
+    let s = micros / 1_000_000n;
+    let f = micros - s * 1_000_000n;
+    if (f < 0n) {
+      s -= 1n;
+      f += 1_000_000n;
+    }
+    return [Number(s), Number(f)];
+  }
   // Division may round up near a second boundary for large values; correct with exact math.
   let sec = Math.floor(micros / MICROS_PER_SECOND);
   let frac = micros - sec * MICROS_PER_SECOND;

@@ -177,7 +177,7 @@ function formatField(t: { c: string; n: number }, f: Fields): string {
   throw new IllegalArgumentException(`Unsupported pattern letter: ${c}`);
 }
 
-export function formatWith(toks: Tok[], micros: number, tz: string): string {
+export function formatWith(toks: Tok[], micros: number | bigint, tz: string): string {
   const zone = getZone(tz);
   const [sec, micro] = splitMicros(micros);
   const offset = zone.offsetSeconds(sec);

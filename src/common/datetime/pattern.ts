@@ -24,7 +24,7 @@ export const DEFAULT_TIMESTAMP_PATTERN = "yyyy-MM-dd HH:mm:ss";
 export interface CompiledPattern {
   readonly pattern: string;
   /** Formats a timestamp (micros) in zone `tz`. */
-  format(micros: number, tz: string): string;
+  format(micros: number | bigint, tz: string): string;
   /** Parses text to micros, with `tz` for text without a zone; null when the text does not match. */
   parse(s: string, tz: string): number | null;
 }
@@ -55,7 +55,7 @@ export function compilePattern(pattern: string): CompiledPattern {
 }
 
 /** `date_format(ts, pattern)`. */
-export function formatWithPattern(micros: number, pattern: string, tz: string): string {
+export function formatWithPattern(micros: number | bigint, pattern: string, tz: string): string {
   return compilePattern(pattern).format(micros, tz);
 }
 

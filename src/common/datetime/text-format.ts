@@ -35,7 +35,8 @@ const scratch: Civil = { year: 0, month: 0, day: 0 };
  * Spark's timestamp-to-string (TimestampFormatter.getFractionFormatter): `yyyy-MM-dd HH:mm:ss`
  * in `tz`, then the fraction only if non-zero with trailing zeros removed.
  */
-export function formatTimestamp(micros: number, tz: string): string {
+export function formatTimestamp(micros: number | bigint, tz: string): string {
+  if (typeof micros === "bigint") return formatExactTimestamp(micros, tz);
   // Inlined splitMicros: this is the hot path of show() and CSV/JSON writers.
   let sec = Math.floor(micros / MICROS_PER_SECOND);
   let frac = micros - sec * MICROS_PER_SECOND;
@@ -49,6 +50,27 @@ export function formatTimestamp(micros: number, tz: string): string {
   const zone = tz === lastTz ? lastZone : lookupLast(tz);
   const local = zone.fixedOffset === 0 ? sec : sec + zone.offsetSeconds(sec);
   return frac === 0 ? formatLocalSeconds(local) : formatLocalSeconds(local) + formatFraction(frac);
+}
+
+/** A timestamp beyond ±2^53 µs (a bigint, columnar/int64.ts): split exactly, seconds are safe numbers. */
+function formatExactTimestamp(micros: bigint, tz: string): string {
+  const m = BigInt(MICROS_PER_SECOND);
+  let sec = micros / m;
+  let frac = micros - sec * m;
+  if (frac < 0n) {
+    sec -= 1n;
+    frac += m;
+  }
+  const s = Number(sec);
+  const zone = tz === lastTz ? lastZone : lookupLast(tz);
+  const local = zone.fixedOffset === 0 ? s : s + zone.offsetSeconds(s);
+  return formatLocalSeconds(local) + formatFraction(Number(frac));
+}
+
+/** Exact micros (a safe number or a bigint) from whole seconds and micro-of-second. */
+export function microsOf(seconds: number, microOfSecond: number): number | bigint {
+  const m = seconds * MICROS_PER_SECOND + microOfSecond;
+  return Number.isSafeInteger(m) ? m : BigInt(seconds) * BigInt(MICROS_PER_SECOND) + BigInt(microOfSecond);
 }
 
 // One-entry memo in front of the zone cache: callers format whole columns in one zone.
@@ -106,6 +128,11 @@ export function microsFromDate(d: Date): number {
 }
 
 /** Date for a timestamp; sub-millisecond precision is dropped (floor, as Spark's microsToMillis). */
-export function dateFromMicros(m: number): Date {
+export function dateFromMicros(m: number | bigint): Date {
+  if (typeof m === "bigint") {
+    const k = BigInt(MICROS_PER_MILLIS);
+    const q = m / k;
+    return new Date(Number(m < 0n && q * k !== m ? q - 1n : q));
+  }
   return new Date(Math.floor(m / MICROS_PER_MILLIS));
 }

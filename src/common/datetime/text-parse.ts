@@ -3,7 +3,8 @@
  * DateTimeUtils.stringToTimestamp and stringToDate accept.
  */
 import { daysFromCivil, isValidDate } from "./calendar.js";
-import { MICROS_PER_SECOND, SECONDS_PER_DAY } from "./units.js";
+import { microsOf } from "./text-format.js";
+import { SECONDS_PER_DAY } from "./units.js";
 import { getZone, localSecondsToUtc, type Zone } from "./zones.js";
 
 /** Spark trims bytes that are whitespace or ISO control characters (all ≤ 0x20, and 0x7F). */
@@ -27,7 +28,7 @@ function trimBounds(s: string): [number, number] {
  * `-0500`, ` UTC`, `America/New_York`, ...) may follow the seconds. Years have 4–6 digits,
  * other fields 1–2; more than 6 fraction digits are truncated. Invalid input → null.
  */
-export function parseTimestamp(s: string, tz: string): number | null {
+export function parseTimestamp(s: string, tz: string): number | bigint | null {
   if (typeof s !== "string") return null;
   const [start, end] = trimBounds(s);
   if (start === end) return null;
@@ -137,14 +138,18 @@ export function parseTimestamp(s: string, tz: string): number | null {
     days = daysFromCivil(y, seg[1]!, seg[2]!);
   }
   const local = days * SECONDS_PER_DAY + h * 3600 + mi * 60 + sec;
-  return inTimestampRange(localSecondsToUtc(zone, local) * MICROS_PER_SECOND + us);
+  return inTimestampRange(microsOf(localSecondsToUtc(zone, local), us));
 }
 
 /** Spark's TIMESTAMP range: microseconds that fit a long (up to +294247-01-10T04:00:54.775807Z). */
 const MAX_TIMESTAMP_MICROS = 2 ** 63;
 
-/** `micros` if it is a TIMESTAMP Spark can hold, else null (an out-of-range text is invalid). */
-export function inTimestampRange(micros: number): number | null {
+/**
+ * `micros` if it is a TIMESTAMP Spark can hold, else null (an out-of-range text is invalid).
+ * Beyond ±2^53 µs (after 2255-06-05) the exact value is a bigint (columnar/int64.ts).
+ */
+export function inTimestampRange<T extends number | bigint>(micros: T): T | null {
+  if (typeof micros === "bigint") return micros >= -(2n ** 63n) && micros < 2n ** 63n ? micros : null;
   return micros >= -MAX_TIMESTAMP_MICROS && micros < MAX_TIMESTAMP_MICROS ? micros : null;
 }
 

@@ -3,6 +3,7 @@
  * row objects exist between the parser and the finished Vector.
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { isInt64Type, MAX_SAFE, needsWide, widen } from "../../columnar/int64.js";
 import { allocValues, makeVector, physicalOf, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
 
@@ -124,6 +125,86 @@ class TypedBuilder implements ColumnBuilder {
   }
 }
 
+/**
+ * BIGINT/TIMESTAMP: the fast double lane until a value is not a safe integer, then the wide
+ * lane (columnar/int64.ts) for the rest of the batch.
+ */
+class Int64Builder implements ColumnBuilder {
+  private readonly fast: TypedBuilder;
+  private wide: BigInt64Array | null = null;
+  private wideValidity: Uint8Array | null = null;
+  private n = 0;
+  constructor(readonly type: DataType) {
+    this.fast = new TypedBuilder(type);
+  }
+  get length(): number {
+    return this.wide === null ? this.fast.length : this.n;
+  }
+  append(v: unknown): void {
+    if (this.wide === null) {
+      // the common case first: a safe integer (or a NULL) stays on the double lane
+      if ((typeof v === "number" && v <= MAX_SAFE && v >= -MAX_SAFE) || v == null || !needsWide(v)) {
+        this.fast.append(v);
+        return;
+      }
+      this.toWide();
+    }
+    if (v === null || v === undefined) {
+      this.appendNull();
+      return;
+    }
+    this.ensure();
+    this.wide![this.n] = typeof v === "bigint" ? v : BigInt(v as number);
+    this.wideValidity![this.n++] = 1;
+  }
+  appendNull(): void {
+    if (this.wide === null) {
+      this.fast.appendNull();
+      return;
+    }
+    this.ensure();
+    this.wide[this.n] = 0n;
+    this.wideValidity![this.n++] = 0;
+  }
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
+    if (this.wide === null && (values instanceof Float64Array || values instanceof Int32Array)) {
+      this.fast.appendMany(values, valid, k); // typed values of a decoder: safe integers (json-wasm.ts checks)
+      return;
+    }
+    for (let j = 0; j < k; j++) {
+      if (valid !== null && valid[j] === 0) this.appendNull();
+      else this.append(values[j]);
+    }
+  }
+  private toWide(): void {
+    const done = this.fast.finish();
+    this.n = done.length;
+    this.wide = new BigInt64Array(Math.max(64, this.n * 2));
+    this.wide.set(widen(done.values as Float64Array, this.n));
+    this.wideValidity = new Uint8Array(this.wide.length).fill(1);
+    if (done.validity) this.wideValidity.set(done.validity);
+  }
+  private ensure(): void {
+    if (this.n < this.wide!.length) return;
+    const g = new BigInt64Array(this.wide!.length * 2);
+    g.set(this.wide!);
+    this.wide = g;
+    const gv = new Uint8Array(g.length);
+    gv.set(this.wideValidity!);
+    this.wideValidity = gv;
+  }
+  finish(): Vector {
+    if (this.wide === null) return this.fast.finish();
+    const n = this.n;
+    const valid = this.wideValidity!.subarray(0, n);
+    const vec = makeVector(this.type, this.wide.slice(0, n), valid.includes(0) ? valid.slice() : null, n);
+    this.wide = null;
+    this.wideValidity = null;
+    this.n = 0;
+    return vec;
+  }
+}
+
 class ObjectBuilder implements ColumnBuilder {
   private values: unknown[] = [];
   private readonly validity = new Validity();
@@ -228,7 +309,7 @@ export function columnBuilder(type: DataType): ColumnBuilder {
     case "obj":
       return new ObjectBuilder(type);
     default:
-      return new TypedBuilder(type);
+      return isInt64Type(type) ? new Int64Builder(type) : new TypedBuilder(type);
   }
 }
 

@@ -63,5 +63,7 @@ export function isoUtcMicros(b: Buffer, s: number, e: number): number {
     }
   }
   if (!isValidDate(year, month, day)) return Number.NaN; // false for NaN parts too
-  return (daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second) * MICROS_PER_SECOND + micros;
+  const r = (daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second) * MICROS_PER_SECOND + micros;
+  // Beyond ±2^53 µs (after 2255) the double would round: the full parser gives the exact bigint.
+  return Number.isSafeInteger(r) ? r : Number.NaN;
 }

@@ -15,9 +15,10 @@ export interface DateTimeText {
   readonly customTimestampFormat: boolean;
   /** A `dateFormat` option is set (dates are read with that pattern, not the cast rules). */
   readonly customDateFormat: boolean;
-  formatTimestamp(micros: number): string;
+  formatTimestamp(micros: number | bigint): string;
   formatDate(days: number): string;
-  parseTimestamp(s: string): number | null;
+  /** Exact micros: a bigint beyond ±2^53 µs (columnar/int64.ts). */
+  parseTimestamp(s: string): number | bigint | null;
   parseDate(s: string): number | null;
 }
 
@@ -31,7 +32,7 @@ export function dateTimeText(o: SourceOptions | null, zone: string): DateTimeTex
     zone,
     customTimestampFormat: readTs !== null,
     customDateFormat: datePattern !== null,
-    formatTimestamp: (micros) => writeTs.format(micros, zone),
+    formatTimestamp: (micros: number | bigint) => writeTs.format(micros, zone),
     formatDate: datePattern ? (days) => datePattern.format(days * MICROS_PER_DAY, "UTC") : formatDate,
     parseTimestamp: readTs
       ? (s) => {

@@ -2,7 +2,7 @@
  * Text → internal value conversions with the JVM's parsing rules (Spark's CSV reader calls
  * `toInt`, `toLong`, `toDouble`, `toBoolean` on each token). Used by CSV and partition values.
  */
-
+import { canonical } from "../../columnar/int64.js";
 import type { DataType } from "../../types/datatypes.js";
 import { parseDecimal, toLane } from "../../types/decimal.js";
 import type { DateTimeText } from "./datetime-text.js";
@@ -21,13 +21,13 @@ export function parseJavaInt(s: string): number | null {
   return v >= -2147483648 && v <= 2147483647 ? v : null;
 }
 
-/** Java's Long.parseLong (kept as a double, exact up to 2^53). */
-export function parseJavaLong(s: string): number | null {
+/** Java's Long.parseLong, exact (canonical: a bigint beyond ±2^53 − 1, columnar/int64.ts). */
+export function parseJavaLong(s: string): number | bigint | null {
   if (!INT_RE.test(s)) return null;
   if (s.replace(/^[+-]?0*/, "").length > 19) return null;
   const b = BigInt(s);
   if (b < -9223372036854775808n || b > 9223372036854775807n) return null;
-  return Number(b);
+  return canonical(b);
 }
 
 /** Java's Double.parseDouble: trims, accepts `1e5`, `1.5d`, `NaN`, `Infinity`. */

@@ -2,7 +2,9 @@
  * Stateless row operators: scans of in-memory data and ranges, project, filter, expand,
  * union and limit.
  */
+
 import { type Batch, makeBatch, sliceBatch, takeBatch } from "../../columnar/batch.js";
+import { checkedBig, isSafe, narrow } from "../../columnar/int64.js";
 import { withRowOrigin } from "../../columnar/row-origin.js";
 import { interleave, makeVector } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
@@ -43,8 +45,16 @@ export class RangeExec implements PhysicalOperator {
     const { start, end, step } = this;
     const total = Math.max(0, Math.ceil((end - start) / step));
     const out: Batch[] = [];
+    // Ids past ±2^53 − 1 are computed exactly on the wide lane (columnar/int64.ts).
+    const exact = !isSafe(start) || !isSafe(end) || !isSafe(start + total * step);
     for (let off = 0; off < total; off += BATCH_ROWS) {
       const n = Math.min(BATCH_ROWS, total - off);
+      if (exact) {
+        const w = new BigInt64Array(n);
+        for (let i = 0; i < n; i++) w[i] = checkedBig(BigInt(start) + BigInt(off + i) * BigInt(step));
+        out.push(makeBatch([makeVector(LongType, narrow(w, n), null, n)], n));
+        continue;
+      }
       const v = new Float64Array(n);
       for (let i = 0; i < n; i++) v[i] = start + (off + i) * step;
       out.push(makeBatch([makeVector(LongType, v, null, n)], n));

@@ -83,7 +83,7 @@ export class ColumnarAggregation {
     const touched = table.touchedIds().slice();
     const G = touched.length;
     for (let i = 0; i < accs.length && G > 0; i++) {
-      this.plan.kernels[i]!(touched, G, accs[i]!.buffers(G), table.bv, table.bvalid, this.plan.offsets[i]!);
+      this.plan.kernels[i]!(touched, G, accs[i]!.buffers(G), table.bv, table.bvalid, this.plan.offsets[i]!, o.eval.ansi);
     }
     const allUpdatesTimeMs = Date.now() - started;
 

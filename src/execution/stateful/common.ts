@@ -4,6 +4,7 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { Vector } from "../../columnar/vector.js";
+import { wideLaneUnsupported } from "../../functions/long-ops.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { LateRows, StateOperatorMetrics } from "./context.js";
 
@@ -31,6 +32,8 @@ export function eventTimeKeyIndex(attrs: readonly Attribute[]): number {
 export function eventTimeMicros(v: Vector, n: number): Float64Array {
   const src = v.children ? v.children[1]! : v;
   const out = new Float64Array(n);
+  // Event times after 2255 (the wide lane, columnar/int64.ts) would round here: refuse them.
+  if (src.values instanceof BigInt64Array) throw wideLaneUnsupported("an event-time watermark", null);
   const vals = src.values as Float64Array;
   for (let i = 0; i < n; i++) {
     const isNull = (v.validity !== null && v.validity[i] === 0) || (src.validity !== null && src.validity[i] === 0);

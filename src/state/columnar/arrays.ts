@@ -2,6 +2,8 @@
  * Typed-array plumbing for the columnar state table: a growable Int32 list, growth policy,
  * and gathers by entry id.
  */
+import { isWide, narrow } from "../../columnar/int64.js";
+
 /** The smallest table capacity. */
 export const MIN_CAPACITY = 1024;
 
@@ -40,10 +42,10 @@ export function nextCapacity(cap: number, need: number): number {
   return c;
 }
 
-export function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: number, fill = 0): T {
+export function grown<T extends Float64Array | Int32Array | Uint8Array | BigInt64Array>(a: T, cap: number, fill = 0): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
+  b.set(a as never);
+  if (fill !== 0) (b as Uint8Array).fill(fill, a.length);
   return b;
 }
 
@@ -51,6 +53,13 @@ export function gatherF64(src: Float64Array, ids: Int32Array, n: number): Float6
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
   return out;
+}
+/** A BIGINT/TIMESTAMP column on either lane (columnar/int64.ts), gathered; narrowed when every value is safe. */
+export function gatherInt64(src: Float64Array | BigInt64Array, ids: Int32Array, n: number): Float64Array | BigInt64Array {
+  if (!isWide(src)) return gatherF64(src, ids, n);
+  const out = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) out[i] = src[ids[i]!]!;
+  return narrow(out, n);
 }
 export function gatherI32(src: Int32Array, ids: Int32Array, n: number): Int32Array {
   const out = new Int32Array(n);

@@ -57,7 +57,7 @@ export function eventTimes(t: ColumnarTable, col: number): number[] {
   const src = v.children ? v.children[v.children.length > 1 ? 1 : 0]! : v;
   for (let i = 0; i < ids.length; i++) {
     const isNull = (v.validity !== null && v.validity[i] === 0) || (src.validity !== null && src.validity[i] === 0);
-    out[i] = isNull ? Number.NEGATIVE_INFINITY : (src.values as Float64Array)[i]!;
+    out[i] = isNull ? Number.NEGATIVE_INFINITY : Number((src.values as Float64Array | BigInt64Array)[i]!);
   }
   return out;
 }
@@ -92,7 +92,7 @@ export function distinctEventTimes(t: ColumnarTable, col: number): number[] {
   const flags = t.flags;
   for (let e = 0; e < t.hwm; e++) {
     if ((flags[e]! & LIVE) === 0) continue;
-    out.add(valid !== null && valid[e] === 0 ? Number.NEGATIVE_INFINITY : vals[e]!);
+    out.add(valid !== null && valid[e] === 0 ? Number.NEGATIVE_INFINITY : Number(vals[e]!)); // a report: a bigint past 2255 as its double
   }
   return [...out];
 }

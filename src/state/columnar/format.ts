@@ -11,11 +11,13 @@
  * A column is encoded by type: numeric `[values, validity | null]` (typed arrays, raw
  * little-endian through msgpackr's typed-array extension), STRING `[strings, ids]` (the chunk's
  * distinct strings, Uint16Array for a string that is not well-formed UTF-16, and an Int32Array
- * of indexes, -1 = NULL), STRUCT `[validity | null, [field columns]]`, NULL type `null`.
+ * of indexes, -1 = NULL; a BIGINT/TIMESTAMP column holding a value beyond ±2^53 − 1 is a
+ * BigInt64Array, columnar/int64.ts: files without one read as before), STRUCT `[validity | null, [field columns]]`, NULL type `null`.
  * Up to 16 384 entries per chunk (msgpackr keeps a buffer the size of the largest chunk packed).
  */
 import { Packr } from "msgpackr";
 import { CheckpointCorruptError } from "../../checkpoint/metadata-log.js";
+import { isInt64Type } from "../../columnar/int64.js";
 import { makeVector, physicalOf, type Vector } from "../../columnar/vector.js";
 import type { DataType } from "../../types/datatypes.js";
 import {
@@ -168,6 +170,8 @@ function decodeVector(x: unknown, t: DataType, n: number): Vector {
     return makeVector(t, values, validity, n);
   }
   const [values, validity] = x as [unknown, unknown];
+  // A BIGINT/TIMESTAMP column with a value beyond ±2^53 − 1 is written wide (columnar/int64.ts).
+  if (isInt64Type(t) && values instanceof BigInt64Array && values.length === n) return makeVector(t, values, validityOf(validity, n), n);
   const ctor = typedCtor(t);
   if (!isTyped(values, ctor, n)) throw new Malformed(`a ${t.kind} column is not a ${ctor.name} of ${n} values`);
   return makeVector(t, values as Float64Array, validityOf(validity, n), n);

@@ -7,6 +7,7 @@
  * change after construction) and keeps the entries. Everything here works a column at a time
  * over typed arrays: no closure or object per row.
  */
+import { hashInt64, isInt64Type, isWide, MAX_SAFE } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import { StringDict, TupleDict } from "./dictionary.js";
@@ -21,7 +22,8 @@ export interface LaneRef {
 /** Codes of one batch's keys, lane by lane. */
 export interface Codes {
   ints: Int32Array[];
-  f64s: Float64Array[];
+  /** BIGINT/TIMESTAMP lanes may be wide (columnar/int64.ts); the table aligns them with its columns. */
+  f64s: (Float64Array | BigInt64Array)[];
   /** Per lane (ints first, then f64s), null = all valid. */
   valid: (Uint8Array | null)[];
 }
@@ -33,6 +35,8 @@ export class KeyCoder {
   /** Dictionary of int lane j (STRING / STRUCT keys), or null for inline values. */
   readonly strDicts: readonly (StringDict | null)[];
   readonly tupleDicts: readonly (TupleDict | null)[];
+  /** Per f64 lane: does it hold BIGINT/TIMESTAMP values (hashed by exact value beyond ±2^53 − 1)? */
+  readonly int64Lanes: readonly boolean[];
 
   constructor(private readonly keys: readonly KeyColumn[]) {
     let nInt = 0;
@@ -48,6 +52,7 @@ export class KeyCoder {
     });
     this.nInt = nInt;
     this.nF64 = nF64;
+    this.int64Lanes = keys.filter((k) => k.kind === "num" && k.phys === "f64").map((k) => isInt64Type(k.type));
     this.strDicts = strDicts;
     this.tupleDicts = tupleDicts;
   }
@@ -55,17 +60,22 @@ export class KeyCoder {
   /** Per-lane codes for n rows of key vectors; `add`: add unseen dictionary values (else they get -2, "absent"). */
   codesOf(keys: readonly Vector[], n: number, add: boolean): Codes {
     const ints: Int32Array[] = new Array(this.nInt);
-    const f64s: Float64Array[] = new Array(this.nF64);
+    const f64s: (Float64Array | BigInt64Array)[] = new Array(this.nF64);
     const valid: (Uint8Array | null)[] = new Array(this.nInt + this.nF64).fill(null);
     this.keys.forEach((k, c) => {
       const ref = this.lanes[c]!;
       if (ref.lane === "none") return;
       const v = keys[c]!;
       if (ref.lane === "f") {
-        const vals = v.values as Float64Array;
+        const vals = v.values as Float64Array | BigInt64Array;
         const val = v.validity;
         if (val === null) f64s[ref.index] = vals.length === n ? vals : vals.subarray(0, n);
-        else {
+        else if (isWide(vals)) {
+          const out = new BigInt64Array(n);
+          for (let i = 0; i < n; i++) out[i] = val[i] === 0 ? 0n : vals[i]!;
+          f64s[ref.index] = out;
+          valid[this.nInt + ref.index] = val;
+        } else {
           const out = new Float64Array(n);
           for (let i = 0; i < n; i++) out[i] = val[i] === 0 ? 0 : vals[i]!;
           f64s[ref.index] = out;
@@ -184,6 +194,22 @@ export class KeyCoder {
     for (let j = 0; j < this.nF64; j++) {
       const c = codes.f64s[j]!;
       const v = codes.valid[this.nInt + j];
+      if (this.int64Lanes[j]) {
+        // Equal values hash alike on either lane (columnar/int64.ts); safe doubles as before.
+        if (isWide(c)) {
+          for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : hashInt64(c[i]!));
+        } else {
+          for (let i = 0; i < n; i++) {
+            const x = c[i]!;
+            h[i] = mix(
+              h[i]!,
+              v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashInt64(x),
+            );
+          }
+        }
+        continue;
+      }
+      if (isWide(c)) throw new Error("a DOUBLE key lane cannot be wide");
       if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, hashNumber(c[i]!));
       else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : hashNumber(c[i]!));
     }
@@ -198,7 +224,7 @@ export class KeyCoder {
  */
 export function entryMatches(
   ik: readonly Int32Array[],
-  fk: readonly Float64Array[],
+  fk: readonly (Float64Array | BigInt64Array)[],
   kv: readonly (Uint8Array | null)[],
   e: number,
   codes: Codes,
@@ -206,6 +232,7 @@ export function entryMatches(
 ): boolean {
   for (let j = 0; j < ik.length; j++) if (ik[j]![e] !== codes.ints[j]![i]) return false;
   for (let j = 0; j < fk.length; j++) {
+    // the table aligned the lanes (both doubles or both bigints): === compares values
     const a = fk[j]![e]!;
     const b = codes.f64s[j]![i]!;
     if (a !== b && !(Number.isNaN(a) && Number.isNaN(b))) return false;

@@ -5,6 +5,7 @@
  * (docs/parallel-execution.md). The two functions must agree exactly; the property test
  * test/state/columnar-partitioning.property.test.ts holds them together.
  */
+import { hashInt64, isInt64Type } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";
 import { fmix, hashNumber, hashString, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import type { ColumnarSchema } from "./schema.js";
@@ -20,8 +21,10 @@ export function keyPartitions(schema: ColumnarSchema, keys: readonly Vector[], n
     if (k.kind === "null") {
       for (let i = 0; i < n; i++) h[i] = mix(h[i]!, NULL_HASH);
     } else if (k.kind === "num") {
-      const vals = v.values as Float64Array | Int32Array | Uint8Array;
-      for (let i = 0; i < n; i++) h[i] = mix(h[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : hashNumber(vals[i]!));
+      const vals = v.values as Float64Array | Int32Array | Uint8Array | BigInt64Array;
+      // BIGINT/TIMESTAMP by exact value on either lane, as partitionsOf (vectors.ts) does
+      const hash = isInt64Type(k.type) ? hashInt64 : (x: number | bigint) => hashNumber(x as number);
+      for (let i = 0; i < n; i++) h[i] = mix(h[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : hash(vals[i]!));
     } else if (k.kind === "str") {
       const vals = v.values as (string | null)[];
       // consecutive rows often repeat a key: hash each run once

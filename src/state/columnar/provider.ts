@@ -107,7 +107,7 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
         table.setBuffers(
           ids,
           c.n,
-          c.buffers.map((b) => b.values as Float64Array),
+          c.buffers.map((b) => b.values as Float64Array | BigInt64Array),
           c.buffers.map((b) => b.validity),
         );
       } else {

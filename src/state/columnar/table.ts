@@ -23,6 +23,7 @@
  * Reading entries out (key and buffer vectors, partitions) is in vectors.ts, the event-time
  * scans for watermark eviction in event-time.ts.
  */
+import { isWide, widen } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";
 import { grown, IntList, MIN_CAPACITY, nextCapacity } from "./arrays.js";
 import type { StringDict, TupleDict } from "./dictionary.js";
@@ -57,11 +58,12 @@ export class ColumnarTable {
   /** Hash of each entry's key (index placement without rehashing). */
   private eh = new Int32Array(0);
   ik: Int32Array[];
-  fk: Float64Array[];
+  /** BIGINT/TIMESTAMP lanes move to the wide lane (columnar/int64.ts) on their first unsafe value, for good. */
+  fk: (Float64Array | BigInt64Array)[];
   /** Validity per lane (ints then f64s), allocated on the first NULL. */
   kv: (Uint8Array | null)[];
-  /** Buffer values and validity (nullable columns only). */
-  bv: (Float64Array | Uint8Array)[];
+  /** Buffer values and validity (nullable columns only); BIGINT ones may be wide (columnar/int64.ts). */
+  bv: (Float64Array | Uint8Array | BigInt64Array)[];
   bvalid: (Uint8Array | null)[];
   private freeIds = new IntList();
 
@@ -143,7 +145,7 @@ export class ColumnarTable {
    */
   lookupOrInsert(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n), ordinals?: Int32Array): Int32Array {
     if (n === 0) return out;
-    const codes = this.coder.codesOf(keys, n, true);
+    const codes = this.alignLanes(this.coder.codesOf(keys, n, true));
     const hashes = this.coder.rowHashes(codes, n);
     const simple = simpleKeys(codes, this.kv);
     if (simple) probeHome(this.slots, this.mask, this.eh, this.ik, codes, hashes, n, out);
@@ -237,7 +239,7 @@ export class ColumnarTable {
   /** Entry id of each row, or -1 when the key is not in the table. Marks nothing. */
   lookup(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
     if (n === 0) return out;
-    const codes = this.coder.codesOf(keys, n, false);
+    const codes = this.alignLanes(this.coder.codesOf(keys, n, false));
     const hashes = this.coder.rowHashes(codes, n);
     const simple = simpleKeys(codes, this.kv);
     if (simple) probeHome(this.slots, this.mask, this.eh, this.ik, codes, hashes, n, out);
@@ -264,6 +266,30 @@ export class ColumnarTable {
     return out;
   }
 
+  /**
+   * Give each f64 key lane of the batch and of the table one kind (columnar/int64.ts): a wide
+   * batch lane widens the table's column for good, a double batch lane meets a wide column as
+   * bigints. Then entries and rows compare with ===.
+   */
+  private alignLanes(codes: Codes): Codes {
+    for (let j = 0; j < this.nF64; j++) {
+      const c = codes.f64s[j]!;
+      const col = this.fk[j]!;
+      if (isWide(c) && !isWide(col)) this.fk[j] = widen(col);
+      else if (!isWide(c) && isWide(col)) codes.f64s[j] = widen(c);
+    }
+    return codes;
+  }
+
+  /** Buffer column c on the wide lane (a BIGINT sum or min/max met a value beyond ±2^53 − 1). */
+  widenBuffer(c: number): BigInt64Array {
+    const col = this.bv[c]!;
+    if (isWide(col)) return col;
+    const w = widen(col as Float64Array);
+    this.bv[c] = w;
+    return w;
+  }
+
   private newEntry(codes: Codes, i: number, h: number): number {
     let e: number;
     if (this.freeIds.length > 0) e = this.freeIds.data[--this.freeIds.length]!;
@@ -282,7 +308,7 @@ export class ColumnarTable {
         else this.nullCodes[j]!++;
       }
     }
-    for (let j = 0; j < this.nF64; j++) this.fk[j]![e] = codes.f64s[j]![i]!;
+    for (let j = 0; j < this.nF64; j++) (this.fk[j] as Float64Array)[e] = codes.f64s[j]![i]! as number; // same kind (alignLanes)
     for (let l = 0; l < codes.valid.length; l++) {
       const rv = codes.valid[l];
       if (rv !== null && rv !== undefined && rv[i] === 0 && this.kv[l] === null) this.kv[l] = new Uint8Array(this.capacity).fill(1);
@@ -290,7 +316,9 @@ export class ColumnarTable {
       if (ev !== null) ev[e] = rv === null || rv === undefined ? 1 : rv[i]!;
     }
     for (let c = 0; c < this.bv.length; c++) {
-      this.bv[c]![e] = 0;
+      const col = this.bv[c]!;
+      if (isWide(col)) col[e] = 0n;
+      else col[e] = 0;
       const v = this.bvalid[c];
       if (v !== null) v[e] = 0;
     }
@@ -461,11 +489,22 @@ export class ColumnarTable {
   }
 
   /** Write buffer values (from a file) into entries: `ids[i]` gets row i of each column. */
-  setBuffers(ids: ArrayLike<number>, n: number, values: readonly ArrayLike<number>[], validity: readonly (Uint8Array | null)[]): void {
+  setBuffers(
+    ids: ArrayLike<number>,
+    n: number,
+    values: readonly (ArrayLike<number> | BigInt64Array)[],
+    validity: readonly (Uint8Array | null)[],
+  ): void {
     for (let c = 0; c < this.bv.length; c++) {
-      const dst = this.bv[c]!;
       const src = values[c]!;
-      for (let i = 0; i < n; i++) dst[ids[i]!] = src[i]!;
+      const dst = isWide(src) ? this.widenBuffer(c) : this.bv[c]!;
+      if (isWide(dst)) {
+        const s = isWide(src) ? src : null;
+        for (let i = 0; i < n; i++) dst[ids[i]!] = s !== null ? s[i]! : BigInt((src as ArrayLike<number>)[i]!);
+      } else {
+        const s = src as ArrayLike<number>;
+        for (let i = 0; i < n; i++) dst[ids[i]!] = s[i]!;
+      }
       const dv = this.bvalid[c];
       if (dv !== null) {
         const sv = validity[c];

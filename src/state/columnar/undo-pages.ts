@@ -6,19 +6,20 @@
  * copies its whole page's buffer columns (sequential copies, where saving entry by entry would
  * mean random reads). Entries inserted by the batch need no undo: abort drops them.
  */
+import { isWide, widen } from "../../columnar/int64.js";
 import { grown, IntList } from "./arrays.js";
 
 export const PAGE_BITS = 12;
 const PAGE = 1 << PAGE_BITS;
 
-type BufferColumns = readonly (Float64Array | Uint8Array)[];
+type BufferColumns = readonly (Float64Array | Uint8Array | BigInt64Array)[];
 type BufferValidity = readonly (Uint8Array | null)[];
 
 export class UndoPages {
   /** Per page, 1 once this batch saved it. */
   private saved = new Uint8Array(0);
   private pages = new IntList();
-  private vals: (Float64Array | Uint8Array)[][] = [];
+  private vals: (Float64Array | Uint8Array | BigInt64Array)[][] = [];
   private valid: (Uint8Array | null)[][] = [];
 
   /** The per-page saved flags, long enough for entry ids below `capacity` (read by the touch loop). */
@@ -44,7 +45,10 @@ export class UndoPages {
     for (let k = 0; k < pages.length; k++) {
       const start = pages[k]! << PAGE_BITS;
       for (let c = 0; c < bv.length; c++) {
-        (bv[c] as Float64Array).set(this.vals[k]![c] as Float64Array, start);
+        const saved = this.vals[k]![c]!;
+        // A column may have moved to the wide lane (columnar/int64.ts) after its page was saved.
+        if (isWide(bv[c]) && !isWide(saved)) (bv[c] as BigInt64Array).set(widen(saved as Float64Array), start);
+        else (bv[c] as Float64Array).set(saved as Float64Array, start);
         const v = bvalid[c];
         if (v !== null) v.set(this.valid[k]![c]!, start);
       }

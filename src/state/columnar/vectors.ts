@@ -4,10 +4,11 @@
  * partition each entry's key hashes to (stable across processes: it picks the file an entry's
  * records go to). One pass per column over the ids.
  */
+import { hashInt64, isInt64Type, isWide } from "../../columnar/int64.js";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import type { StructType } from "../../types/datatypes.js";
-import { gatherF64, gatherI32, gatherU8 } from "./arrays.js";
+import { gatherF64, gatherI32, gatherInt64, gatherU8 } from "./arrays.js";
 import type { TupleDict } from "./dictionary.js";
 import type { ColumnarTable } from "./table.js";
 
@@ -31,7 +32,7 @@ export function keyVector(t: ColumnarTable, col: number, ids: Int32Array, n: num
   if (k.kind === "num") {
     const laneValid = t.laneValidity(ref);
     const validity = laneValid !== null ? gatherU8(laneValid, ids, n) : null;
-    if (ref.lane === "f") return makeVector(k.type, gatherF64(t.fk[ref.index]!, ids, n), validity, n);
+    if (ref.lane === "f") return makeVector(k.type, gatherInt64(t.fk[ref.index]!, ids, n), validity, n);
     const vals = gatherI32(t.ik[ref.index]!, ids, n);
     return makeVector(k.type, k.phys === "u8" ? Uint8Array.from(vals) : vals, validity, n);
   }
@@ -73,8 +74,9 @@ export function keyVector(t: ColumnarTable, col: number, ids: Int32Array, n: num
 export function bufferVectors(t: ColumnarTable, ids: Int32Array, n: number): Vector[] {
   return t.schema.buffers.map((b, c) => {
     const src = t.bv[c]!;
-    let values: Float64Array | Int32Array | Uint8Array;
+    let values: Float64Array | Int32Array | Uint8Array | BigInt64Array;
     if (src instanceof Uint8Array) values = gatherU8(src, ids, n);
+    else if (isWide(src)) values = gatherInt64(src, ids, n);
     else {
       const f = gatherF64(src, ids, n);
       values = b.phys === "i32" ? Int32Array.from(f) : f;
@@ -99,9 +101,11 @@ export function partitionsOf(t: ColumnarTable, ids: Int32Array, numPartitions: n
       // a value: hashed as a number, whichever lane holds it
       const vals = ref.lane === "f" ? t.fk[ref.index]! : t.ik[ref.index]!;
       const valid = t.laneValidity(ref);
+      // BIGINT/TIMESTAMP: by exact value on either lane (the same as hashNumber while safe)
+      const hash = isInt64Type(k.type) ? hashInt64 : (x: number | bigint) => hashNumber(x as number);
       for (let i = 0; i < n; i++) {
         const e = ids[i]!;
-        h[i] = mix(h[i]!, valid !== null && valid[e] === 0 ? NULL_HASH : hashNumber(vals[e]!));
+        h[i] = mix(h[i]!, valid !== null && valid[e] === 0 ? NULL_HASH : hash(vals[e]!));
       }
       return;
     }

@@ -20,7 +20,7 @@ function textOf(type: DataType, dt: DateTimeText): (v: unknown) => string {
     case "smallint":
     case "int":
     case "bigint":
-      return (v) => integerText(v as number);
+      return (v) => integerText(v as number | bigint);
     case "double":
       return (v) => formatDouble(v as number);
     case "float":
@@ -30,7 +30,7 @@ function textOf(type: DataType, dt: DateTimeText): (v: unknown) => string {
     case "boolean":
       return (v) => (v ? "true" : "false");
     case "timestamp":
-      return (v) => dt.formatTimestamp(v as number);
+      return (v) => dt.formatTimestamp(v as number | bigint);
     case "date":
       return (v) => dt.formatDate(v as number);
     default:

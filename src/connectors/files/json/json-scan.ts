@@ -331,7 +331,8 @@ class LineScanner {
     // Up to 15 digits the running value is exact; longer or fractional numbers get the engine's
     // own correctly rounded conversion, as JSON.parse would.
     if (integral && digits <= 15) return neg ? -value : value;
-    if (integral && digits >= 19) return new LongText(b.toString("latin1", start, p));
+    // 16+ digits may exceed 2^53: keep the text, so a BIGINT column gets the exact value.
+    if (integral && digits >= 16) return new LongText(b.toString("latin1", start, p));
     // A fraction with more digits than a double holds keeps its text, for DECIMAL columns.
     if (!integral && p - start > 17) return new LongText(b.toString("latin1", start, p));
     return Number(b.toString("latin1", start, p));

@@ -5,6 +5,7 @@
  * zone (integers are epoch seconds), BINARY is base64. A mismatch yields FAIL (malformed).
  */
 
+import { canonical } from "../../../columnar/int64.js";
 import { setField } from "../../../common/row-object.js";
 import type { DataType } from "../../../types/datatypes.js";
 import { parseDecimal, toLane } from "../../../types/decimal.js";
@@ -39,8 +40,9 @@ export function nestsTooDeep(line: string): boolean {
 }
 
 /**
- * A JSON integer of 19 or more digits, kept as its text: a double cannot tell 9223372036854775807
- * (a valid BIGINT) from 9223372036854775808 (out of range), so BIGINT columns judge the text.
+ * A JSON integer of 16 or more digits, kept as its text: a double rounds beyond 2^53 and cannot
+ * tell 9223372036854775807 (a valid BIGINT) from 9223372036854775808 (out of range), so BIGINT
+ * columns take the exact value of the text.
  * DOUBLE columns take its value, STRING columns its text.
  */
 export class LongText {
@@ -59,20 +61,21 @@ const LONG_MAX = 9223372036854775807n;
 /** Largest |epoch seconds| whose microseconds fit a long (Spark: Math.multiplyExact overflows beyond). */
 const MAX_EPOCH_SECONDS = 9223372036854;
 
-/** Exact BIGINT of an integer's text (kept as a double), or FAIL when outside Spark's long range. */
+/** Exact BIGINT of an integer's text (canonical: a bigint beyond ±2^53 − 1), or FAIL when outside Spark's long range. */
 function longOfText(text: string): Converted {
   if (!/^-?\d+$/.test(text)) return FAIL; // a long fraction kept as text for DECIMAL columns
   const b = BigInt(text);
-  return b < LONG_MIN || b > LONG_MAX ? FAIL : Number(b);
+  return b < LONG_MIN || b > LONG_MAX ? FAIL : canonical(b);
 }
 
-const BIG_INTEGER = /\d{19}|[-\d.eE+]{18}/;
+const BIG_INTEGER = /\d{16}|[-\d.eE+]{18}/;
 /**
- * Strings (skipped), integers of 19+ digits, and fractions whose text is longer than 17
- * characters (a DECIMAL column reads them exactly; the byte scanner keeps the same ones).
+ * Strings (skipped), integers of 16+ digits (the shortest that can exceed 2^53, which JSON.parse
+ * would round), and fractions whose text is longer than 17 characters (a DECIMAL column reads
+ * them exactly; the byte scanner keeps the same ones).
  */
 const BIG_INTEGER_TOKEN =
-  /"(?:[^"\\]|\\.)*"|(?<=^|[:[,\s])(-?\d{19,})(?![.eE\d])|(?<=^|[:[,\s])(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=[\s,\]}]|$)/g;
+  /"(?:[^"\\]|\\.)*"|(?<=^|[:[,\s])(-?\d{16,})(?![.eE\d])|(?<=^|[:[,\s])(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=[\s,\]}]|$)/g;
 
 /**
  * `JSON.parse` of a line, with integers of 19+ digits (outside strings) kept as LongText, so

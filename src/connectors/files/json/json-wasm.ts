@@ -90,6 +90,13 @@ let compiled: object | null = null;
 /** The module's memory could not hold what a decode needs: the byte scanner reads that input instead. */
 class WasmOutOfMemory extends Error {}
 
+/**
+ * A TIMESTAMP the decoder computed in doubles past ±2^53 µs (after 2255-06-05: ISO text or
+ * epoch seconds) may be rounded: the byte scanner, exact there (columnar/int64.ts), reads that
+ * input instead.
+ */
+class WasmInexact extends Error {}
+
 /** One instance set up for one schema: its column buffers and views of them. */
 class Decoder {
   private readonly x: Exports;
@@ -192,6 +199,10 @@ class Decoder {
       const v = this.views[i]!;
       const valid = this.nulls[i]! > 0 ? v.valid : null;
       if (v.beg === undefined) {
+        if (this.codes[i] === T_TIMESTAMP) {
+          const t = v.values as Float64Array;
+          for (let r = 0; r < k; r++) if (!(t[r]! <= Number.MAX_SAFE_INTEGER && t[r]! >= -Number.MAX_SAFE_INTEGER)) throw new WasmInexact();
+        }
         builders[columns[i]!]!.appendMany(v.values, valid, k);
         continue;
       }
@@ -268,6 +279,7 @@ export function readJsonWasm(
   try {
     decodeAll(d, asBytes(input), rows, columns, atFileStart);
   } catch (e) {
+    if (e instanceof WasmInexact) return null;
     if (!(e instanceof WasmOutOfMemory)) throw e;
     decoders.delete(key); // its memory stays as large as it grew
     return null;

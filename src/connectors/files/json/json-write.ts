@@ -14,7 +14,8 @@ import type { DateTimeText } from "../datetime-text.js";
 
 type ValueWriter = (v: unknown) => string;
 
-export function integerText(v: number): string {
+export function integerText(v: number | bigint): string {
+  if (typeof v === "bigint") return v.toString(); // the wide lane of columnar/int64.ts
   return Number.isSafeInteger(v) ? String(v) : BigInt(Math.trunc(v)).toString();
 }
 
@@ -24,7 +25,7 @@ function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): Val
     case "smallint":
     case "int":
     case "bigint":
-      return (v) => integerText(v as number);
+      return (v) => integerText(v as number | bigint);
     case "float":
       return (v) => (Number.isFinite(v) ? javaFloatToString(v as number) : `"${javaFloatToString(v as number)}"`);
     case "decimal":
@@ -37,7 +38,7 @@ function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): Val
     case "string":
       return (v) => JSON.stringify(v);
     case "timestamp":
-      return (v) => `"${dt.formatTimestamp(v as number)}"`;
+      return (v) => `"${dt.formatTimestamp(v as number | bigint)}"`;
     case "date":
       return (v) => `"${dt.formatDate(v as number)}"`;
     case "binary":

@@ -109,8 +109,10 @@ function findField(s: arrow.Schema, name: string): number {
 function widen(v: Vector, to: DataType): Vector {
   if (to.kind === "decimal") return typesEqual(v.type, to) ? v : widenToDecimal(v, to);
   if (v.type.kind === "decimal") return decimalToDouble(v, to);
+  if (to.kind === "bigint" && v.type.kind === "bigint") return { ...v, type: to }; // either lane (columnar/int64.ts)
   if (to.kind === "bigint" || to.kind === "double" || to.kind === "float") {
-    return { ...v, type: to, values: Float64Array.from(v.values as ArrayLike<number>) };
+    const src = v.values as ArrayLike<number> | BigInt64Array;
+    return { ...v, type: to, values: src instanceof BigInt64Array ? Float64Array.from(src, Number) : Float64Array.from(src) };
   }
   return { ...v, type: to }; // TINYINT/SMALLINT → a wider 32-bit integer type: same values
 }
