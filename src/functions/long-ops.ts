@@ -142,7 +142,15 @@ export function longDivide(op: LongDivOp, a: Vector, b: Vector, n: number, ctx: 
         out[i] = q === 0 ? 0 : q;
       } else {
         const r = x % y; // exact for doubles, sign of the dividend
-        out[i] = op === "pmod" && r < 0 ? (r + y) % y : r === 0 ? 0 : r;
+        if (op === "pmod" && r < 0) {
+          // r + y may leave the safe range (e.g. -960 + -(2^53 - 1)): then BigInt decides.
+          const s = r + y;
+          if (!isSafe(s)) {
+            ok = false;
+            break;
+          }
+          out[i] = s % y || 0; // never -0
+        } else out[i] = r === 0 ? 0 : r;
       }
     }
     if (ok) return makeVector(a.type.kind === "bigint" ? a.type : b.type, out, validity, n);
