@@ -93,9 +93,9 @@ export function getValue(v: Vector, i: number): unknown {
   }
   if (v.type.kind === "null") return null;
   const x = v.values[i];
-  if (typeof x === "bigint") return canonical(x);
-  if (typeof x === "number" && isInt64Type(v.type)) return canonicalNumber(x);
-  return x;
+  // BIGINT/TIMESTAMP values are canonical (a number while safe); a DECIMAL's bigint lane stays bigint.
+  if (!isInt64Type(v.type)) return x;
+  return typeof x === "bigint" ? canonical(x) : canonicalNumber(x as number);
 }
 
 /** Build a vector from internal values (null = SQL NULL). */
