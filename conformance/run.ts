@@ -34,13 +34,24 @@ export function venvPython(): string {
   return join(venv, "bin", "python");
 }
 
+const USAGE = "usage: tsx conformance/run.ts [--filter S]... [--spark-only] [--no-spark] [--force-spark] [--no-console] [--no-fail]";
+const FLAGS = new Set(["--spark-only", "--no-spark", "--force-spark", "--no-console", "--no-fail"]);
+
 async function main() {
   const args = process.argv.slice(2);
   const filter: string[] = [];
   const flags = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--filter") filter.push(args[++i]);
-    else flags.add(args[i]);
+    else if (args[i] === "--help" || args[i] === "-h") {
+      console.log(USAGE);
+      return;
+    } else if (FLAGS.has(args[i])) flags.add(args[i]);
+    else {
+      // An unknown word must not start the whole suite against Spark (minutes of JVM time).
+      console.error(`unknown argument ${JSON.stringify(args[i])}\n${USAGE}`);
+      process.exit(2);
+    }
   }
   const cases = await loadCases(undefined, filter);
   if (cases.length === 0) throw new Error("no cases matched");
