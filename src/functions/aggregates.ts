@@ -22,19 +22,7 @@ import {
   registerAlias,
   typeMismatch,
 } from "./registry.js";
-
-function growF64(a: Float64Array, n: number): Float64Array {
-  if (a.length >= n) return a;
-  const b = new Float64Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growU8(a: Uint8Array, n: number): Uint8Array {
-  if (a.length >= n) return a;
-  const b = new Uint8Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
+import { growF64, growU8 } from "./kernel-util.js";
 
 function allValid(input: readonly Vector[], i: number): boolean {
   for (const v of input) if (v.validity !== null && v.validity[i] === 0) return false;

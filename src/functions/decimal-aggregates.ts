@@ -25,6 +25,7 @@ import {
   toLane,
 } from "../types/decimal.js";
 import { decimalOverflow } from "./decimal-cast.js";
+import { growF64, growU8 } from "./kernel-util.js";
 import type { Accumulator, EvalContext } from "./registry.js";
 
 /** sum's result (and buffer) type for a DECIMAL input. */
@@ -38,19 +39,6 @@ export function decimalAvgType(t: DecimalType): DecimalType {
 
 /** |running double sum| above this spills into the bigint part (2^52: one more addend stays exact). */
 const SPILL = 2 ** 52;
-
-function growF64(a: Float64Array, n: number): Float64Array {
-  if (a.length >= n) return a;
-  const b = new Float64Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growU8(a: Uint8Array, n: number): Uint8Array {
-  if (a.length >= n) return a;
-  const b = new Uint8Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
 
 export class DecimalSumAcc implements Accumulator {
   /** Each group's sum = lo[g] + (hi[g] ?? 0n), unscaled at the input's scale. */

@@ -87,3 +87,19 @@ export function withNulls(v: Vector, nullMask: Uint8Array | null): Vector {
   }
   return any ? { ...v, validity } : v;
 }
+
+/** `a` when it holds `n` values, else a copy at least twice as long (accumulators grow per group). */
+export function growF64(a: Float64Array, n: number): Float64Array {
+  if (a.length >= n) return a;
+  const b = new Float64Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** As growF64, for validity and seen flags. */
+export function growU8(a: Uint8Array, n: number): Uint8Array {
+  if (a.length >= n) return a;
+  const b = new Uint8Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
