@@ -10,6 +10,7 @@ import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
 import { DecimalSumAcc, decimalAvgType, decimalSumType } from "./decimal-aggregates.js";
+import { growF64, growU8 } from "./kernel-util.js";
 import { LongSumAcc } from "./long-sum.js";
 import { compareValues } from "./predicates.js";
 import {
@@ -22,7 +23,6 @@ import {
   registerAlias,
   typeMismatch,
 } from "./registry.js";
-import { growF64, growU8 } from "./kernel-util.js";
 
 function allValid(input: readonly Vector[], i: number): boolean {
   for (const v of input) if (v.validity !== null && v.validity[i] === 0) return false;
