@@ -4,7 +4,9 @@
  * when it reaches that point in that batch. Points: beforeOffsetLog, afterOffsetLog,
  * beforeSink, insideSink (file sink: data files written, manifest not), afterSink,
  * beforeCommitLog, afterCommitLog, insideStateSnapshot, afterStateCommit (an aggregation's
- * state committed, on whichever thread holds it). Unset, every call is a no-op. Worker threads
+ * state committed, on whichever thread holds it; transformWithState's stores all committed),
+ * insideHandler / insideTimerHandler (transformWithState: a handleInputRows / handleExpiredTimer
+ * call returned, its state changes in the open store, uncommitted). Unset, every call is a no-op. Worker threads
  * have their own module state: the state threads arm the spec they are sent (`armedCrashPoint`).
  */
 let armed: { point: string; batchId: number } | null = null;

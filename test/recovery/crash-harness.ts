@@ -24,7 +24,16 @@ import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureTables, type SqlClient, windowCountsWriter } from "../../examples/postgres-upsert.js";
 import { crashPoint } from "../../src/common/crash-points.js";
-import { type DataFrame, functions as F, Session, type StreamingQuery } from "../../src/index.js";
+import {
+  type DataFrame,
+  functions as F,
+  type ProcessorRow,
+  Session,
+  StatefulProcessor,
+  type StatefulProcessorHandle,
+  type StreamingQuery,
+  type ValueState,
+} from "../../src/index.js";
 import { DELAY_MS, outRow, SCHEMA, WINDOW_MS } from "./workload.js";
 
 export type SinkKind = "file" | "pg";
@@ -40,7 +49,14 @@ export interface ChildConfig {
   pg?: { url: string; module?: string; schema: string; table: string };
   /** Engine confs (state snapshot interval, retention, ...). */
   conf?: Record<string, string>;
+  /**
+   * The stateful part: `window` (default) a windowed count; `tws` the same counts through
+   * transformWithState (WindowCounter below), so both have the same expected output.
+   */
+  query?: CrashQuery;
 }
+
+export type CrashQuery = "window" | "tws";
 
 export const PG_MODULE = "pg";
 
@@ -53,15 +69,56 @@ export function paths(work: string) {
   };
 }
 
-function counts(session: Session, input: string): DataFrame {
-  return session.readStream
+/**
+ * transformWithState version of the windowed count: grouped by (key, window start), a ValueState
+ * running count per group and an event-time timer at the window's end; the timer emits the
+ * count and clears the state, as append mode emits a closed window. Every row of a window comes
+ * before the watermark passes its end (no row is ever late), so the output is the windowed
+ * count's whatever the batch boundaries.
+ */
+export class WindowCounter extends StatefulProcessor {
+  private handle!: StatefulProcessorHandle;
+  private count!: ValueState;
+
+  init(handle: StatefulProcessorHandle): void {
+    this.handle = handle;
+    this.count = handle.getValueState("count", "n BIGINT");
+  }
+
+  handleInputRows(key: readonly unknown[], rows: readonly ProcessorRow[]): ProcessorRow[] {
+    const n = Number(this.count.get()?.n ?? 0);
+    if (n === 0) this.handle.registerTimer((key[1] as Date).getTime() + WINDOW_MS);
+    this.count.update({ n: n + rows.length });
+    return [];
+  }
+
+  override handleExpiredTimer(key: readonly unknown[]): ProcessorRow[] {
+    const start = key[1] as Date;
+    const n = Number(this.count.get()?.n ?? 0);
+    this.count.clear();
+    return [{ window: { start, end: new Date(start.getTime() + WINDOW_MS) }, key: key[0], count: n }];
+  }
+}
+
+function counts(session: Session, input: string, query: CrashQuery = "window"): DataFrame {
+  const events = session.readStream
     .format("json")
     .schema(SCHEMA)
     .option("maxFilesPerTrigger", 1)
     .load(input)
-    .withWatermark("ts", `${DELAY_MS / 1000} seconds`)
-    .groupBy(F.window("ts", `${WINDOW_MS / 1000} seconds`), F.col("key"))
-    .count();
+    .withWatermark("ts", `${DELAY_MS / 1000} seconds`);
+  if (query === "tws") {
+    return events
+      .withColumn("wstart", F.expr(`CAST(FLOOR(CAST(ts AS BIGINT) / ${WINDOW_MS / 1000}) * ${WINDOW_MS / 1000} AS TIMESTAMP)`))
+      .groupBy("key", "wstart")
+      .transformWithState(
+        new WindowCounter(),
+        "window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, key STRING, count BIGINT",
+        "append",
+        "eventTime",
+      );
+  }
+  return events.groupBy(F.window("ts", `${WINDOW_MS / 1000} seconds`), F.col("key")).count();
 }
 
 function appendDurably(file: string, text: string): void {
@@ -100,7 +157,7 @@ async function startPg(session: Session, cfg: ChildConfig, close: (() => Promise
     resolveId = r;
   });
   const write = windowCountsWriter({ ...spec, client: hooked, queryId: () => queryId });
-  const q = await counts(session, cfg.input)
+  const q = await counts(session, cfg.input, cfg.query)
     .writeStream.outputMode("append")
     .option("checkpointLocation", p.pgCheckpoint)
     .trigger({ availableNow: true })
@@ -136,7 +193,7 @@ async function main(cfg: ChildConfig): Promise<void> {
   for (const sink of cfg.sinks) {
     if (sink === "file") {
       queries.push(
-        await counts(session, cfg.input)
+        await counts(session, cfg.input, cfg.query)
           .writeStream.format("json")
           .outputMode("append")
           .option("checkpointLocation", p.fileCheckpoint)

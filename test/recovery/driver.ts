@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readCommittedFiles } from "../../src/connectors/file-stream/index.js";
 import { Session } from "../../src/index.js";
-import { type ChildConfig, PG_MODULE, paths, type SinkKind } from "./crash-harness.js";
+import { type ChildConfig, type CrashQuery, PG_MODULE, paths, type SinkKind } from "./crash-harness.js";
 import {
   addLateFlushFile,
   duplicates,
@@ -342,6 +342,8 @@ export class CrashDriver {
     readonly pg: PgEnv | null,
     /** Engine confs on top of CHILD_CONF (e.g. arus.state.threads). */
     readonly conf: Readonly<Record<string, string>> = {},
+    /** The child's stateful query (crash-harness.ts): the windowed count or its transformWithState twin. */
+    readonly query: CrashQuery = "window",
   ) {
     mkdirSync(root, { recursive: true });
   }
@@ -363,6 +365,7 @@ export class CrashDriver {
       crashPoint,
       pg: this.pg ? { url: this.pg.url, module: this.pg.module, schema: this.pg.schema, table: ep.table } : undefined,
       conf: { ...CHILD_CONF, ...this.conf },
+      query: this.query,
     };
   }
 

@@ -18,6 +18,7 @@
  */
 import { type Batch, batchFromRows, takeBatch } from "../../../columnar/batch.js";
 import { getValue } from "../../../columnar/vector.js";
+import { crashPoint } from "../../../common/crash-points.js";
 import { ArusError } from "../../../common/errors.js";
 import type { Attribute } from "../../../plan/expressions.js";
 import type { ProcessorValues } from "../../../plan/logical.js";
@@ -216,6 +217,8 @@ export class TransformWithStateExec implements PhysicalOperator, WatermarkProduc
         throw this.fail("handleInputRows", g.key, batchId, e);
       }
       emit(res, "handleInputRows", g.key);
+      // Crash tests: the key's state changed in the open store, nothing committed yet.
+      crashPoint("insideHandler", batchId);
       handle.current = null;
     }
     metrics.allUpdatesTimeMs = Date.now() - started;
@@ -236,6 +239,7 @@ export class TransformWithStateExec implements PhysicalOperator, WatermarkProduc
             throw this.fail("handleExpiredTimer", t.key, batchId, e);
           }
           emit(res, "handleExpiredTimer", t.key);
+          crashPoint("insideTimerHandler", batchId);
         }
         this.timers.delete(c.store, t.gk, t.ts);
         this.timers.counters.numDeletedTimers--; // the firing's own delete is not the user's
@@ -262,6 +266,7 @@ export class TransformWithStateExec implements PhysicalOperator, WatermarkProduc
       metrics.numRowsRemoved += m.numRemovedKeys;
       bytes += m.memoryUsedBytes;
     }
+    crashPoint("afterStateCommit", batchId);
     metrics.commitTimeMs = Date.now() - commitStarted;
     metrics.memoryUsedBytes = bytes;
     this.timers.validFor = batchId + 1;
