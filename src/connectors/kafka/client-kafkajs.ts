@@ -21,6 +21,7 @@ import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
 import { decompressRecords } from "./compression.js";
 import { fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
 import { installNullHeaderRecords } from "./kafkajs-record.js";
+import { installRequestQueueFix } from "./kafkajs-request-queue.js";
 import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kafkajs's cluster and broker objects are untyped
@@ -129,6 +130,7 @@ class Sockets {
 
 export function kafkajsClient(cfg: ClientConfig): KafkaClient {
   installNullHeaderRecords();
+  installRequestQueueFix();
   const sockets = new Sockets();
   const kafka = new Kafka({
     brokers: cfg.bootstrapServers.split(",").map((s) => s.trim()),

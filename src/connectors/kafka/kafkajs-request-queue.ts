@@ -1,0 +1,41 @@
+/**
+ * kafkajs 2.2.4's request queue, once a request had to wait (too many in flight, or a broker's
+ * throttle), re-arms a timer for ever: `scheduleCheckPendingRequests` sets a timeout even when
+ * nothing is pending and it is not throttled, and the callback schedules the next one (a
+ * negative delay, so every millisecond), until the connection is disconnected. That costs CPU
+ * while a client is open, and a connection that is never disconnected (e.g. one a failed query
+ * left during a broker outage) keeps the process alive for good — seen as a test process that
+ * never exited under load. This puts a version in place that schedules a check only when a
+ * request waits: the next request that has to wait schedules again (kafkajs's `push`), and a
+ * response frees a slot by checking the queue itself.
+ */
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+// biome-ignore lint/suspicious/noExplicitAny: kafkajs's RequestQueue is untyped
+type Any = any;
+
+/** kafkajs's delay between checks of a non-empty queue that is not throttled. */
+const CHECK_PENDING_REQUESTS_INTERVAL_MS = 10;
+
+let installed = false;
+
+export function installRequestQueueFix(): void {
+  if (installed) return;
+  const RequestQueue = require("kafkajs/src/network/requestQueue/index.js") as Any;
+  const proto = RequestQueue?.prototype;
+  if (typeof proto?.scheduleCheckPendingRequests !== "function" || typeof proto.checkPendingRequests !== "function")
+    throw new Error("kafkajs internals changed: no RequestQueue.scheduleCheckPendingRequests (pin kafkajs 2.2.4)");
+  proto.scheduleCheckPendingRequests = function (this: Any): void {
+    if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
+    const throttled = this.throttledUntil - Date.now();
+    this.throttleCheckTimeoutId = setTimeout(
+      () => {
+        this.throttleCheckTimeoutId = null;
+        this.checkPendingRequests();
+      },
+      throttled > 0 ? throttled : CHECK_PENDING_REQUESTS_INTERVAL_MS,
+    );
+  };
+  installed = true;
+}
