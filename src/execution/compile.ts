@@ -4,8 +4,8 @@
  * closures do no name lookups at run time.
  */
 
-import type { Batch } from "../columnar/batch.js";
-import { concatVectors, constantVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
+import { type Batch, takeBatch } from "../columnar/batch.js";
+import { concatVectors, constantVector, nullVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import { wideLaneUnsupported } from "../functions/long-ops.js";
 import { typeOf } from "../functions/typing.js";
@@ -81,8 +81,10 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
 }
 
 /**
- * CASE WHEN: every branch value is computed over the batch (kernels are cheap and branch-free),
- * then each row takes its value from the first branch whose condition holds.
+ * CASE WHEN: each row takes its value from the first branch whose condition holds. A branch's
+ * value is computed over the rows that take it (the whole batch when every row does, as kernels
+ * are cheap and branch-free), never over the others: as in Spark, a value the CASE does not pick
+ * must not fail the query (`CASE WHEN abs(d) < 1e9 THEN CAST(d AS INT) END` under ANSI).
  */
 function compileCaseWhen(e: Expr & { kind: "caseWhen" }, input: readonly Attribute[], index: Map<number, number>): CompiledExpr {
   const conds = e.branches.map(([c]) => compileExpr(c, input, index));
@@ -102,12 +104,30 @@ function compileCaseWhen(e: Expr & { kind: "caseWhen" }, input: readonly Attribu
         }
       }
     }
-    const all = concatVectors(
-      type,
-      vals.map((f) => withType(f(b, ctx), type)),
-    );
+    // Rows of each branch, in order; a row's position among its branch's rows.
+    const counts = new Int32Array(vals.length);
+    const pos = new Int32Array(n);
+    for (let i = 0; i < n; i++) if (which[i]! >= 0) pos[i] = counts[which[i]!]!++;
+    const parts: Vector[] = [];
+    const offsets = new Int32Array(vals.length);
+    let total = 0;
+    for (let k = 0; k < vals.length; k++) {
+      const c = counts[k]!;
+      if (c === 0) continue;
+      let part: Batch = b;
+      if (c < n) {
+        const rows = new Int32Array(c);
+        for (let i = 0, j = 0; i < n; i++) if (which[i] === k) rows[j++] = i;
+        part = takeBatch(b, rows);
+      }
+      parts.push(withType(vals[k]!(part, ctx), type));
+      offsets[k] = total;
+      total += c;
+    }
+    if (parts.length === 0) return nullVector(type, n); // no row picked a value: all NULL
+    const all = parts.length === 1 ? parts[0]! : concatVectors(type, parts);
     const idx = new Int32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = which[i]! >= 0 ? which[i]! * n + i : -1;
+    for (let i = 0; i < n; i++) idx[i] = which[i]! >= 0 ? offsets[which[i]!]! + pos[i]! : -1;
     return take(all, idx);
   };
 }
