@@ -452,7 +452,11 @@ export function readWindowSpecBody(cur: Cursor): Pick<WindowExpr, "partitionBy" 
 }
 
 function readWindowSortItem(cur: Cursor): SortOrder {
-  const e = readExpression(cur);
+  return readSortDirection(cur, readExpression(cur));
+}
+
+/** `e`'s sort order from what follows it: `[ASC | DESC] [NULLS FIRST | NULLS LAST]`. */
+export function readSortDirection(cur: Cursor, e: Expr): SortOrder {
   let ascending = true;
   if (cur.acceptKeyword("DESC")) ascending = false;
   else cur.acceptKeyword("ASC");

@@ -3,11 +3,18 @@
  * FROM (joins) → Filter (WHERE) → Aggregate | Project → Filter (HAVING) → Distinct, and for the
  * whole query (including UNIONs) → Sort (ORDER BY) → Limit.
  */
-import { columnRef, type Expr, type SortOrder, sortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
+import { columnRef, type Expr, type SortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
 import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import type { Cursor } from "./cursor.js";
-import { NAMED_WINDOW, NON_EXPR_KEYWORDS, readExpression, readNamedExpression, readWindowSpecBody } from "./expression.js";
+import {
+  NAMED_WINDOW,
+  NON_EXPR_KEYWORDS,
+  readExpression,
+  readNamedExpression,
+  readSortDirection,
+  readWindowSpecBody,
+} from "./expression.js";
 import type { Token } from "./lexer.js";
 import { type CteScope, readRelation } from "./relation.js";
 
@@ -244,16 +251,7 @@ function readSortItem(cur: Cursor, items: readonly Expr[] | null): SortOrder {
   let e = readExpression(cur);
   const pos = ordinalIndex(e);
   if (pos !== null) e = orderByOrdinal(cur, at, pos, items);
-  let ascending = true;
-  if (cur.acceptKeyword("DESC")) ascending = false;
-  else cur.acceptKeyword("ASC");
-  let nullsFirst: boolean | undefined;
-  if (cur.acceptKeyword("NULLS")) {
-    if (cur.acceptKeyword("FIRST")) nullsFirst = true;
-    else if (cur.acceptKeyword("LAST")) nullsFirst = false;
-    else throw cur.error();
-  }
-  return sortOrder(e, ascending, nullsFirst);
+  return readSortDirection(cur, e);
 }
 
 /**
