@@ -112,14 +112,7 @@ export function offsetValues(x: Vector, dflt: Vector, offset: number, ignoreNull
       idx[i] = j >= partStart[i]! && j < partEnd[i]! ? j : n + i;
     }
   } else {
-    // Positions of the non-null rows, and how many come before each row.
-    const pos: number[] = [];
-    const before = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) {
-      before[i] = pos.length;
-      if (!isNull(x, i)) pos.push(i);
-    }
-    before[n] = pos.length;
+    const { pos, before } = nonNullIndex(x, n);
     for (let i = 0; i < n; i++) {
       const k = offset < 0 ? before[i]! + offset : before[i + 1]! + offset - 1;
       const j = k >= 0 && k < pos.length ? pos[k]! : -1;
@@ -143,13 +136,7 @@ export function positionalValues(x: Vector, frames: Frames, k: number, fromEnd: 
     }
     return take(x, idx);
   }
-  const pos: number[] = [];
-  const before = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    before[i] = pos.length;
-    if (!isNull(x, i)) pos.push(i);
-  }
-  before[n] = pos.length;
+  const { pos, before } = nonNullIndex(x, n);
   for (let i = 0; i < n; i++) {
     idx[i] = -1;
     if (hi[i]! < lo[i]!) continue;
@@ -219,4 +206,16 @@ function rangeIndex(
     else a = m + 1;
   }
   return lower ? a : a - 1;
+}
+
+/** Positions of `x`'s non-null rows, and for each row i how many of them come before it (`before[n]`: all). */
+function nonNullIndex(x: Vector, n: number): { pos: number[]; before: Int32Array } {
+  const pos: number[] = [];
+  const before = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    before[i] = pos.length;
+    if (!isNull(x, i)) pos.push(i);
+  }
+  before[n] = pos.length;
+  return { pos, before };
 }
