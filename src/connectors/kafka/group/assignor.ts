@@ -102,7 +102,7 @@ export function assignStickyRange(
     count[next]!++;
   }
 
-  ordered.forEach((m) => out.set(m.memberId, []));
+  for (const m of ordered) out.set(m.memberId, []);
   for (const t of topics) {
     const parts = partitionsPerTopic.get(t)!;
     for (let p = 0; p < parts; p++) out.get(ordered[owner[p]!]!.memberId)!.push({ topic: t, partition: p });
