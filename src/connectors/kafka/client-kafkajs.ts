@@ -37,7 +37,7 @@ const FETCH_GIVE_UP_MS = 120_000;
  */
 const SEND_CHUNK_BYTES = 900_000;
 
-function chunks(records: readonly OutRecord[]): OutRecord[][] {
+export function chunks(records: readonly OutRecord[]): OutRecord[][] {
   const out: OutRecord[][] = [];
   let cur: OutRecord[] = [];
   let bytes = 0;
@@ -67,7 +67,7 @@ const RETRIABLE = new Set([
  * send fails. kafkajs's idempotent producer would otherwise retry forever, hanging a query
  * whose broker is gone instead of failing it with a clear error.
  */
-const PRODUCER_RETRY = { retries: 120, initialRetryTime: 100, maxRetryTime: 1000 };
+export const PRODUCER_RETRY = { retries: 120, initialRetryTime: 100, maxRetryTime: 1000 };
 
 /**
  * How long a coordinator may be moving or loading before its error is raised: a broker that
@@ -128,7 +128,8 @@ class Sockets {
   }
 }
 
-export function kafkajsClient(cfg: ClientConfig): KafkaClient {
+/** One kafkajs instance over arus's sockets, with the means to open its client objects. */
+function kafkajsBase(cfg: ClientConfig) {
   installNullHeaderRecords();
   installRequestQueueFix();
   const sockets = new Sockets();
@@ -161,6 +162,26 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
     if (!sym) throw new Error("kafkajs internals changed: no cluster factory (pin kafkajs 2.2.4)");
     return (kafka as Any)[sym]({ metadataMaxAge: 300000, allowAutoTopicCreation: false, isolationLevel: cfg.readCommitted ? 1 : 0 });
   };
+  return { kafka, opened, createCluster };
+}
+
+/**
+ * A connected kafkajs cluster object (brokers, metadata, coordinators) for code that speaks the
+ * protocol itself (the consumer-group member and worker transactions in group/). `close`
+ * disconnects it and destroys any socket it left open.
+ */
+export async function kafkajsCluster(cfg: ClientConfig): Promise<{ cluster: Any; close: () => Promise<void> }> {
+  const { opened, createCluster } = kafkajsBase(cfg);
+  const cluster = createCluster();
+  const close = await opened(
+    () => cluster.connect(),
+    () => cluster.disconnect(),
+  );
+  return { cluster, close };
+}
+
+export function kafkajsClient(cfg: ClientConfig): KafkaClient {
+  const { kafka, opened, createCluster } = kafkajsBase(cfg);
   return {
     async admin() {
       const admin = kafka.admin();
@@ -247,7 +268,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
  * its metadata): every explicit partition must be in the send's response, as Kafka's Java
  * producer refuses such a record. In a transaction the error aborts it, so nothing is visible.
  */
-function delivered(chunk: readonly OutRecord[], res: readonly { topicName: string; partition: number }[]): void {
+export function delivered(chunk: readonly OutRecord[], res: readonly { topicName: string; partition: number }[]): void {
   const got = new Set(res.map((r) => `${r.topicName}-${r.partition}`));
   for (const r of chunk) {
     if (r.partition !== null && !got.has(`${r.topic}-${r.partition}`)) {
@@ -256,7 +277,7 @@ function delivered(chunk: readonly OutRecord[], res: readonly { topicName: strin
   }
 }
 
-function topicMessages(records: readonly OutRecord[]) {
+export function topicMessages(records: readonly OutRecord[]) {
   const byTopic = new Map<string, Any[]>();
   for (const r of records) {
     let list = byTopic.get(r.topic);

@@ -84,6 +84,11 @@ const sendRequest = (broker: Any) => {
   return sym;
 };
 
+/** Sends a kafkajs protocol request ({ request, response, requestTimeout? }) over a broker's connection. */
+export function sendToBroker<T>(broker: Any, protocolRequest: unknown): Promise<T> {
+  return broker[sendRequest(broker)](protocolRequest);
+}
+
 /** Sends one Fetch for one partition; throws kafkajs's errors (KafkaJSOffsetOutOfRange …). */
 export async function fetchPartition(broker: Any, a: FetchArgs): Promise<RawPartition | undefined> {
   const protocol = broker.lookupRequest(apiKeys.Fetch, requests.Fetch);

@@ -6,3 +6,12 @@ export {
   type MemberSubscription,
   stickyRangeAssignor,
 } from "./assignor.js";
+export { classify, isFenced, KafkaFencedError, KafkaTransientError } from "./errors.js";
+export {
+  type GroupAssignment,
+  type GroupMetadata,
+  type KafkaConnection,
+  KafkaGroupMember,
+  type KafkaGroupMemberOptions,
+} from "./member.js";
+export { type OffsetsToCommit, WorkerTransactions, type WorkerTransactionsOptions } from "./transaction.js";

@@ -1,0 +1,251 @@
+// Kafka group mode's protocol layer against the real broker: consumer-group members
+// (src/connectors/kafka/group/member.ts) splitting co-partitioned topics, rebalancing when a
+// member joins, static membership across a restart, and worker transactions
+// (transaction.ts) whose offsets carry the group metadata, so a zombie member is fenced.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import { type TopicPartition, tpKey } from "../../src/connectors/kafka/client.js";
+import {
+  type GroupAssignment,
+  GroupSubscriptionMismatch,
+  KafkaFencedError,
+  KafkaGroupMember,
+  type KafkaGroupMemberOptions,
+  WorkerTransactions,
+} from "../../src/connectors/kafka/group/index.js";
+import { kafkaBootstrap, kafkaSkip, newTopic, readValues } from "./kafka-helpers.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Joins every member and rejoins those a later join sent into a rebalance, until all are in one
+ * generation with nothing pending (members joining one by one cause several rebalances).
+ */
+async function settle(members: KafkaGroupMember[]): Promise<Map<KafkaGroupMember, GroupAssignment>> {
+  const results = new Map<KafkaGroupMember, GroupAssignment>();
+  const running = new Map<KafkaGroupMember, Promise<void>>();
+  const start = (m: KafkaGroupMember) => {
+    running.set(
+      m,
+      m.join().then((r) => {
+        results.set(m, r);
+        running.delete(m);
+      }),
+    );
+  };
+  for (const m of members) start(m);
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error("the group did not settle within 40 s");
+    await Promise.race([...running.values(), sleep(100)]);
+    for (const m of members) if (!running.has(m) && m.needsRejoin) start(m);
+    const gens = new Set(members.map((m) => results.get(m)?.generationId));
+    if (!running.size && results.size === members.length && gens.size === 1 && members.every((m) => !m.needsRejoin)) {
+      // One heartbeat more: a rebalance started by the last join shows up there.
+      await sleep(members[0]!.heartbeatIntervalMs * 1.5);
+      if (members.every((m) => !m.needsRejoin)) return results;
+    }
+  }
+}
+
+const indexes = (tps: readonly TopicPartition[]) => [...new Set(tps.map((tp) => tp.partition))].sort((a, b) => a - b);
+
+/** Each member's partitions: index p of every topic together; together they cover every partition once. */
+function checkSplit(assigned: readonly GroupAssignment[], topics: readonly string[], partitions: number): void {
+  const all = assigned.flatMap((a) => a.partitions.map(tpKey)).sort();
+  const expected = topics.flatMap((t) => Array.from({ length: partitions }, (_, p) => tpKey({ topic: t, partition: p }))).sort();
+  assert.deepEqual(all, expected);
+  for (const a of assigned) {
+    for (const t of topics)
+      assert.deepEqual(indexes(a.partitions.filter((tp) => tp.topic === t)), indexes(a.partitions), `co-partitioned on ${t}`);
+  }
+}
+
+describe("Kafka consumer group member and worker transactions", kafkaSkip(), () => {
+  const bootstrap = kafkaBootstrap() ?? "";
+  const opened: { close(): Promise<void> }[] = [];
+  let source = "";
+  let repartition = "";
+  let out = "";
+  const member = (groupId: string, extra: Partial<KafkaGroupMemberOptions> = {}) => {
+    const m = new KafkaGroupMember({
+      bootstrapServers: bootstrap,
+      groupId,
+      topics: [source, repartition],
+      sessionTimeoutMs: 6000,
+      heartbeatIntervalMs: 500,
+      rebalanceTimeoutMs: 20_000,
+      ...extra,
+    } as KafkaGroupMemberOptions);
+    opened.push(m);
+    return m;
+  };
+  const transactions = (transactionalId: string) => {
+    const t = new WorkerTransactions({ bootstrapServers: bootstrap, transactionalId, transactionTimeoutMs: 20_000 });
+    opened.push(t);
+    return t;
+  };
+
+  before(async () => {
+    [source, repartition, out] = await Promise.all([
+      newTopic(bootstrap, 6, "grp-src"),
+      newTopic(bootstrap, 6, "grp-rep"),
+      newTopic(bootstrap, 6, "grp-out"),
+    ]);
+  });
+  after(async () => {
+    await Promise.all(opened.map((o) => o.close().catch(() => {})));
+  });
+
+  it("two members split 6 partitions 3/3, co-partitioned over two topics; a third joining rebalances them to 2/2/2", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group);
+    const b = member(group);
+    const first = await settle([a, b]);
+    const [ra, rb] = [first.get(a)!, first.get(b)!];
+    checkSplit([ra, rb], [source, repartition], 6);
+    assert.deepEqual([indexes(ra.partitions).length, indexes(rb.partitions).length], [3, 3]);
+    assert.notEqual(ra.memberId, rb.memberId);
+    assert.deepEqual(a.metadata(), { groupId: group, generationId: ra.generationId, memberId: ra.memberId, groupInstanceId: null });
+
+    const reasons: string[] = [];
+    a.onRebalanceNeeded((r) => reasons.push(r));
+    const c = member(group);
+    const joining = c.join();
+    for (const since = Date.now(); !(a.needsRejoin && b.needsRejoin); ) {
+      assert.ok(Date.now() - since < 10_000, "the members never saw the rebalance");
+      await sleep(50);
+    }
+    assert.deepEqual(reasons, ["REBALANCE_IN_PROGRESS"]);
+    const [ra2, rb2, rc2] = await Promise.all([a.join(), b.join(), joining]);
+    assert.equal(new Set([ra2.generationId, rb2.generationId, rc2.generationId]).size, 1);
+    assert.ok(ra2.generationId > ra.generationId);
+    checkSplit([ra2, rb2, rc2], [source, repartition], 6);
+    assert.deepEqual(
+      [ra2, rb2, rc2].map((r) => indexes(r.partitions).length),
+      [2, 2, 2],
+    );
+    // Sticky: a and b each keep two of the three partition indexes they had.
+    for (const [before, now] of [
+      [ra, ra2],
+      [rb, rb2],
+    ] as const) {
+      assert.equal(indexes(now.partitions).filter((p) => indexes(before.partitions).includes(p)).length, 2);
+    }
+    await Promise.all([a.leave(), b.leave(), c.leave()]);
+  });
+
+  it("a static member restarted within the session timeout gets its partitions back", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group, { groupInstanceId: "slot-0" });
+    const b = member(group, { groupInstanceId: "slot-1" });
+    const first = await settle([a, b]);
+    const had = first.get(a)!.partitions.map(tpKey).sort();
+    await a.close(); // no LeaveGroup: the coordinator keeps slot-0's partitions for the session timeout
+    const a2 = member(group, { groupInstanceId: "slot-0" });
+    const again = await settle([a2, b]);
+    assert.deepEqual(again.get(a2)!.partitions.map(tpKey).sort(), had);
+    assert.notEqual(again.get(a2)!.memberId, first.get(a)!.memberId);
+    assert.equal(a2.metadata().groupInstanceId, "slot-0");
+    await Promise.all([a2.leave(), b.leave()]);
+  });
+
+  it("refuses members of one group that subscribe to different topics, on every member", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group, { groupInstanceId: "p1" });
+    const b = member(group, { groupInstanceId: "p2", topics: [source] });
+    const results = await Promise.allSettled([a.join(), b.join()]);
+    // The first to join may have formed a generation alone; the second's join fails either way.
+    const rejected = results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason);
+    assert.ok(rejected.length >= 1);
+    for (const e of rejected) assert.ok(e instanceof GroupSubscriptionMismatch, String(e));
+    assert.match(rejected[0].message, /subscribe to different topics/);
+    await Promise.all([a.leave().catch(() => {}), b.leave().catch(() => {})]);
+  });
+
+  it("offsets commit with the transaction and read back stable; a zombie past its session timeout is fenced and its records stay invisible", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group, { groupInstanceId: "worker-a" });
+    const b = member(group, { groupInstanceId: "worker-b" });
+    const first = await settle([a, b]);
+    const aParts = first.get(a)!.partitions.filter((tp) => tp.topic === source);
+    const bParts = first.get(b)!.partitions.filter((tp) => tp.topic === source);
+    const txA = transactions(`tx-a-${group}`);
+    const txB = transactions(`tx-b-${group}`);
+    await Promise.all([txA.init(), txB.init()]);
+    const rec = (value: string, partition: number) => ({ topic: out, partition, key: null, value: Buffer.from(value), headers: [] });
+
+    // B commits records and offsets together; a read waits while the transaction is open (require_stable).
+    txB.begin();
+    await txB.send([rec("b-1", 0), rec("b-2", 1)]);
+    await txB.sendOffsets(new Map(bParts.map((tp) => [tpKey(tp), 10])), b.metadata());
+    let readDone = false;
+    const read = b.committedOffsets(bParts).then((r) => {
+      readDone = true;
+      return r;
+    });
+    await sleep(800);
+    assert.equal(readDone, false, "committedOffsets answered while the transaction that commits them was open");
+    await txB.commit();
+    assert.deepEqual(
+      [...(await read).values()],
+      bParts.map(() => 10),
+    );
+    assert.deepEqual(
+      [...(await b.committedOffsets(aParts)).values()],
+      aParts.map(() => null),
+    );
+
+    // A stops heartbeating (a paused process): after the session timeout B takes everything over.
+    const stale = a.metadata();
+    await a.close();
+    for (const since = Date.now(); !b.needsRejoin; ) {
+      assert.ok(Date.now() - since < 15_000, "B never saw A's session expire");
+      await sleep(100);
+    }
+    const taken = await b.join();
+    assert.equal(taken.partitions.length, 12);
+    assert.ok(taken.generationId > stale.generationId);
+
+    // The zombie wakes up and tries to commit its batch with its stale group metadata.
+    txA.begin();
+    await txA.send([rec("zombie-1", 2), rec("zombie-2", 3)]);
+    await assert.rejects(
+      txA.sendOffsets(
+        aParts.map((tp) => ({ ...tp, offset: 99 })),
+        stale,
+      ),
+      (e: unknown) =>
+        e instanceof KafkaFencedError && e.scope === "group" && /UNKNOWN_MEMBER_ID|ILLEGAL_GENERATION|FENCED_INSTANCE_ID/.test(e.reason),
+    );
+    await assert.rejects(txA.commit(), /abort it/);
+    await txA.abort();
+    assert.deepEqual(
+      [...(await b.committedOffsets(aParts)).values()],
+      aParts.map(() => null),
+    );
+
+    // A restarted worker-b producer fences the old one (same transactional id).
+    const txB2 = transactions(`tx-b-${group}`);
+    await txB2.init();
+    txB.begin();
+    await assert.rejects(txB.send([rec("fenced", 4)]), (e: unknown) => e instanceof KafkaFencedError && e.scope === "producer");
+    txB2.begin();
+    await txB2.send([rec("b-3", 5)]);
+    await txB2.sendOffsets(
+      aParts.map((tp) => ({ ...tp, offset: 7 })),
+      b.metadata(),
+    );
+    await txB2.commit();
+    assert.deepEqual(
+      [...(await b.committedOffsets(aParts)).values()],
+      aParts.map(() => 7),
+    );
+
+    assert.deepEqual((await readValues(bootstrap, out, true)).sort(), ["b-1", "b-2", "b-3"]);
+    const uncommitted = await readValues(bootstrap, out, false);
+    assert.ok(uncommitted.includes("zombie-1") && uncommitted.includes("zombie-2"), "the zombie's records were written (then aborted)");
+    await b.leave();
+  });
+});
