@@ -171,6 +171,17 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     await Promise.all([a.leave().catch(() => {}), b.leave().catch(() => {})]);
   });
 
+  it("names the group, the servers and the cause when a topic is missing or the broker unreachable", async () => {
+    const missing = member(`g-${randomUUID().slice(0, 8)}`, { topics: [source, "no-such-topic-for-arus"] });
+    const at = bootstrap.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await assert.rejects(missing.join(), new RegExp(`Kafka group g-\\w+ at ${at}: subscribed topic no-such-topic-for-arus does not exist`));
+    const down = member("g-down", { bootstrapServers: "127.0.0.1:1" });
+    await assert.rejects(down.join(), /Kafka group g-down at 127\.0\.0\.1:1: cannot connect to the brokers/);
+    const tx = new WorkerTransactions({ bootstrapServers: "127.0.0.1:1", transactionalId: "tx-down" });
+    opened.push(tx);
+    await assert.rejects(tx.init(), /transactional id tx-down at 127\.0\.0\.1:1: cannot connect/);
+  });
+
   it("offsets commit with the transaction and read back stable; a zombie past its session timeout is fenced and its records stay invisible", async () => {
     const group = `g-${randomUUID().slice(0, 8)}`;
     const a = member(group, { groupInstanceId: "worker-a" });

@@ -178,6 +178,11 @@ export class KafkaGroupMember {
   async join(): Promise<GroupAssignment> {
     if (this.fatal) throw this.fatal;
     await this.stopHeartbeats();
+    try {
+      await this.cluster();
+    } catch (e) {
+      throw new Error(`${this.where()}: cannot connect to the brokers: ${(e as Error)?.message ?? e}`, { cause: e });
+    }
     const deadline = Date.now() + this.rebalanceTimeoutMs + this.sessionTimeoutMs + 10_000;
     let last: unknown = null;
     for (let attempt = 0; ; attempt++) {
@@ -209,7 +214,7 @@ export class KafkaGroupMember {
             `${this.where()}: the group's other members use another protocol than "${PROTOCOL_TYPE}"/"${this.assignor.name}" (INCONSISTENT_GROUP_PROTOCOL): is another application using this group name?`,
           );
         }
-        if (e instanceof GroupSubscriptionMismatch) throw e;
+        if (e instanceof GroupSubscriptionMismatch || (e instanceof Error && e.message.startsWith(this.where()))) throw e;
         if ((code !== null && COORDINATOR_MOVED.has(code)) || classify(e, "") !== e) {
           this.coord = null;
           await sleep(Math.min(1000, 100 * (attempt + 1)));
@@ -301,6 +306,15 @@ export class KafkaGroupMember {
       await cluster.addMultipleTargetTopics(topics);
       await cluster.refreshMetadata();
     } catch (e) {
+      if ((e as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION") {
+        const known = new Set(
+          ((await cluster.metadata().catch(() => ({ topicMetadata: [] }))).topicMetadata as { topic: string }[]).map((t) => t.topic),
+        );
+        const missing = topics.filter((t) => !known.has(t));
+        throw new Error(
+          `${this.where()}: subscribed topic${missing.length === 1 ? "" : "s"} ${missing.join(", ") || topics.join(", ")} do${missing.length === 1 ? "es" : ""} not exist`,
+        );
+      }
       throw new Error(`${this.where()}: cannot read the metadata of topics ${topics.join(", ")}: ${(e as Error).message}`, { cause: e });
     }
     const out = new Map<string, number>();

@@ -135,7 +135,13 @@ export class WorkerTransactions {
    */
   async init(): Promise<void> {
     if (this.state === "closed") throw new Error(`${this.where("init")}: closed`);
-    if (!this.conn) this.conn = await kafkajsCluster(this.cfg);
+    if (!this.conn) {
+      try {
+        this.conn = await kafkajsCluster(this.cfg);
+      } catch (e) {
+        throw new Error(`${this.where("init")}: cannot connect to the brokers: ${(e as Error)?.message ?? e}`, { cause: e });
+      }
+    }
     const res = await this.request("InitProducerId", 1, this.transactionalId, (b) =>
       sendToBroker<Any>(
         b,
