@@ -151,6 +151,23 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     await Promise.all([a2.leave(), b.leave()]);
   });
 
+  it("a second live process with the same group instance id fences the first, which cannot rejoin", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group, { groupInstanceId: "slot-x" });
+    const had = (await a.join()).partitions.map(tpKey).sort();
+    const reasons: string[] = [];
+    a.onRebalanceNeeded((r) => reasons.push(r));
+    const twin = member(group, { groupInstanceId: "slot-x" });
+    assert.deepEqual((await twin.join()).partitions.map(tpKey).sort(), had);
+    for (const since = Date.now(); !a.needsRejoin; ) {
+      assert.ok(Date.now() - since < 10_000, "the fenced member never noticed");
+      await sleep(50);
+    }
+    assert.deepEqual(reasons, ["FENCED_INSTANCE_ID"]);
+    await assert.rejects(a.join(), /another process joined with group instance id slot-x \(FENCED_INSTANCE_ID\)/);
+    await twin.leave();
+  });
+
   it("refuses members of one group that subscribe to different topics, on every member", async () => {
     const group = `g-${randomUUID().slice(0, 8)}`;
     const a = member(group, { groupInstanceId: "p1" });

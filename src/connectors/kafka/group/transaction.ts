@@ -68,6 +68,8 @@ export class WorkerTransactions {
   private readonly added = new Set<string>();
   private readonly groups = new Set<string>();
   private state: State = "new";
+  /** Transaction and group coordinators by "type:key", looked up again after any error. */
+  private readonly coordinators = new Map<string, Any>();
   private fence: KafkaFencedError | null = null;
 
   constructor(opts: WorkerTransactionsOptions) {
@@ -110,10 +112,16 @@ export class WorkerTransactions {
     const cluster = this.conn!.cluster;
     const since = Date.now();
     for (let attempt = 0; ; attempt++) {
+      const cacheKey = `${coordinatorType}:${coordinatorKey}`;
       try {
-        const broker = await cluster.findGroupCoordinator({ groupId: coordinatorKey, coordinatorType });
+        let broker = this.coordinators.get(cacheKey);
+        if (!broker) {
+          broker = await cluster.findGroupCoordinator({ groupId: coordinatorKey, coordinatorType });
+          this.coordinators.set(cacheKey, broker);
+        }
         return await fn(broker);
       } catch (e) {
+        this.coordinators.delete(cacheKey);
         const c = classify(e, this.where(what));
         if (c instanceof KafkaFencedError) {
           if (c.scope === "producer") {
