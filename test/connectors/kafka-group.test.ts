@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { AssignerProtocol, Kafka, logLevel } from "kafkajs";
 import { type TopicPartition, tpKey } from "../../src/connectors/kafka/client.js";
 import {
   type GroupAssignment,
@@ -108,6 +109,26 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     assert.deepEqual([indexes(ra.partitions).length, indexes(rb.partitions).length], [3, 3]);
     assert.notEqual(ra.memberId, rb.memberId);
     assert.deepEqual(a.metadata(), { groupId: group, generationId: ra.generationId, memberId: ra.memberId, groupInstanceId: null });
+
+    // Another client's tools read the group: kafkajs's admin and ConsumerProtocol decoders.
+    const admin = new Kafka({ brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const [desc] = (await admin.describeGroups([group])).groups;
+      assert.equal(desc!.protocolType, "consumer");
+      assert.equal(desc!.protocol, "arus-sticky-range");
+      assert.equal(desc!.state, "Stable");
+      const byMember = new Map(desc!.members.map((m) => [m.memberId, m]));
+      for (const r of [ra, rb]) {
+        const m = byMember.get(r.memberId)!;
+        assert.deepEqual(AssignerProtocol.MemberMetadata.decode(m.memberMetadata)!.topics, [source, repartition].sort());
+        const assigned = AssignerProtocol.MemberAssignment.decode(m.memberAssignment)!.assignment;
+        const got = Object.entries(assigned).flatMap(([topic, ps]) => ps.map((partition) => tpKey({ topic, partition })));
+        assert.deepEqual(got.sort(), r.partitions.map(tpKey).sort());
+      }
+    } finally {
+      await admin.disconnect();
+    }
 
     const reasons: string[] = [];
     a.onRebalanceNeeded((r) => reasons.push(r));
