@@ -6,7 +6,8 @@
  * beforeCommitLog, afterCommitLog, insideStateSnapshot, afterStateCommit (an aggregation's
  * state committed, on whichever thread holds it; transformWithState's stores all committed),
  * insideHandler / insideTimerHandler (transformWithState: a handleInputRows / handleExpiredTimer
- * call returned, its state changes in the open store, uncommitted). Unset, every call is a no-op. Worker threads
+ * call returned, its state changes in the open store, uncommitted), afterSendOffsets (group
+ * mode: the batch's records and offsets in the open transaction, not committed). Unset, every call is a no-op. Worker threads
  * have their own module state: the state threads arm the spec they are sent (`armedCrashPoint`).
  */
 let armed: { point: string; batchId: number } | null = null;

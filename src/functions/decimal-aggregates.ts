@@ -26,7 +26,7 @@ import {
 } from "../types/decimal.js";
 import { decimalOverflow } from "./decimal-cast.js";
 import { growF64, growU8 } from "./kernel-util.js";
-import type { Accumulator, EvalContext } from "./registry.js";
+import type { Accumulator } from "./registry.js";
 
 /** sum's result (and buffer) type for a DECIMAL input. */
 export function decimalSumType(t: DecimalType): DecimalType {

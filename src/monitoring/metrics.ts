@@ -13,6 +13,8 @@ import { type Lag, sourceLags } from "./alert-rules.js";
 const Q = ["query_id", "query_name"] as const;
 const SRC = [...Q, "source_index", "source"] as const;
 const OP = [...Q, "operator_index", "operator"] as const;
+/** Group mode: one worker of the group (progress `arus.cluster`). */
+const W = [...Q, "group", "worker"] as const;
 
 export interface QueryLabels {
   query_id: string;
@@ -48,6 +50,17 @@ interface QueryState {
   sources: SourceState[];
   alerts: Map<string, { alert: string; subject: string; firing: number }>;
   fired: Map<string, number>;
+  cluster: ClusterState | null;
+}
+interface ClusterState {
+  group: string;
+  worker: string;
+  tasks: number;
+  generation: number;
+  rebalances: number;
+  repartitionedRows: number;
+  restoredRecords: number;
+  lastRestoreMs: number | null;
 }
 
 export class StreamingMetrics {
@@ -116,6 +129,20 @@ export class StreamingMetrics {
     "subject",
   ]);
   private readonly alertsFired = this.c("arus_streaming_alerts_fired_total", "times an alert rule fired", [...Q, "alert"]);
+  private readonly clusterTasks = this.g("arus_cluster_tasks", "group mode: tasks (state partitions) the worker ran in its last batch", W);
+  private readonly clusterGeneration = this.g("arus_cluster_generation", "group mode: the consumer group's generation the worker is in", W);
+  private readonly clusterRebalances = this.c("arus_cluster_rebalances_total", "group mode: joins of the group by this worker", W);
+  private readonly clusterRepartitioned = this.c(
+    "arus_cluster_repartitioned_rows_total",
+    "group mode: rows the worker routed to the repartition topic",
+    W,
+  );
+  private readonly clusterRestored = this.c(
+    "arus_cluster_restored_changelog_records_total",
+    "group mode: changelog records replayed to restore tasks",
+    W,
+  );
+  private readonly clusterRestoreSeconds = this.g("arus_cluster_last_restore_seconds", "group mode: how long the last restore took", W);
 
   started(labels: QueryLabels): void {
     const prev = this.queries.get(labels.query_id);
@@ -136,6 +163,7 @@ export class StreamingMetrics {
       sources: prev?.sources ?? [],
       alerts: prev?.alerts ?? new Map(),
       fired: prev?.fired ?? new Map(),
+      cluster: prev?.cluster ?? null,
     });
     this.dirty = true;
   }
@@ -177,6 +205,28 @@ export class StreamingMetrics {
       s.description = src.description;
       s.rows += src.numInputRows;
       s.lags = sourceLags(p, i);
+    }
+    const c = p.arus?.cluster;
+    if (c) {
+      const prev: ClusterState = q.cluster ?? {
+        group: c.group,
+        worker: c.worker,
+        tasks: 0,
+        generation: 0,
+        rebalances: 0,
+        repartitionedRows: 0,
+        restoredRecords: 0,
+        lastRestoreMs: null,
+      };
+      q.cluster = {
+        ...prev,
+        tasks: c.tasks.length,
+        generation: c.generationId,
+        rebalances: c.rebalances,
+        repartitionedRows: prev.repartitionedRows + c.repartitionedRows,
+        restoredRecords: prev.restoredRecords + (c.restore?.records ?? 0),
+        lastRestoreMs: c.restore ? c.restore.ms : prev.lastRestoreMs,
+      };
     }
     this.batchDuration.observe(q.labels as unknown as Record<string, string>, p.batchDuration / 1000);
     this.dirty = true;
@@ -226,6 +276,12 @@ export class StreamingMetrics {
       this.sourceLagG,
       this.alertFiring,
       this.alertsFired,
+      this.clusterTasks,
+      this.clusterGeneration,
+      this.clusterRebalances,
+      this.clusterRepartitioned,
+      this.clusterRestored,
+      this.clusterRestoreSeconds,
     ])
       m.reset();
     for (const q of this.queries.values()) {
@@ -265,6 +321,16 @@ export class StreamingMetrics {
       });
       for (const a of q.alerts.values()) this.alertFiring.set({ ...l, alert: a.alert, subject: a.subject }, a.firing);
       for (const [alert, n] of q.fired) this.alertsFired.inc({ ...l, alert }, n);
+      const c = q.cluster;
+      if (c) {
+        const wl = { ...l, group: c.group, worker: c.worker };
+        this.clusterTasks.set(wl, c.tasks);
+        this.clusterGeneration.set(wl, c.generation);
+        this.clusterRebalances.inc(wl, c.rebalances);
+        this.clusterRepartitioned.inc(wl, c.repartitionedRows);
+        this.clusterRestored.inc(wl, c.restoredRecords);
+        if (c.lastRestoreMs !== null) this.clusterRestoreSeconds.set(wl, c.lastRestoreMs / 1000);
+      }
     }
   }
 }

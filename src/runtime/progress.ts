@@ -45,6 +45,24 @@ export interface ArusProgress {
   lateness?: Record<string, LatenessProfile>;
   /** Per source (same order as `sources`): files and bytes listed but not yet in a batch; null when a source does not say. */
   sourceBacklog?: (SourceBacklog | null)[];
+  /** Group mode (arus.cluster.group): this worker's part of the group (docs/scale-out.md). */
+  cluster?: ClusterProgress;
+}
+
+export interface ClusterProgress {
+  group: string;
+  worker: string;
+  generationId: number;
+  /** The tasks (repartition partitions) whose state this worker owns and ran in the batch. */
+  tasks: number[];
+  /** Rows stage A routed to the repartition topic. */
+  repartitionedRows: number;
+  /** Joins of the group since this worker started (the first join counts). */
+  rebalances: number;
+  /** Batches this worker aborted and retried (fenced by the group, or a transient broker error). */
+  abortedTransactions: number;
+  /** Tasks restored from their changelog before this batch (the last rebalance's). */
+  restore?: { tasks: number; records: number; ms: number };
 }
 
 /** How far rows trailed the max event time seen before them, per watermark column (ms). */

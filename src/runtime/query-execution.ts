@@ -28,16 +28,21 @@ import { planStreaming } from "../planner/streaming.js";
 import { field, StructOf } from "../types/datatypes.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { Clock } from "./clock.js";
+import type { ClusterOptions } from "./cluster/options.js";
+import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
 import { columnarAggregationEnabled, PANE_AGGREGATION_CONF, StateStoreRegistry, stateThreadCount } from "./state-registry.js";
+import type { StreamExecution } from "./stream-execution.js";
 import type { Trigger } from "./trigger.js";
 
 export type { Catalog } from "../analyzer/analyzer.js";
 export type { LateRows } from "../execution/stateful/context.js";
 export { CheckpointStore } from "./checkpoint-store.js";
 export { type Clock, SystemClock } from "./clock.js";
+export { clusterOptions } from "./cluster/options.js";
 export { MicroBatchExecution, type QueryStatus, wrapFailure } from "./micro-batch-execution.js";
+export type { StreamExecution } from "./stream-execution.js";
 export { formatWatermarkReport, type WatermarkReport } from "./watermark-report.js";
 
 /** Resolves names and types (the analyzer); the result's `outputOf` is the DataFrame's schema. */
@@ -133,14 +138,20 @@ export interface StreamingQuerySpec {
   /** Late rows go to a handler: the stateful operators keep their input rows for it. */
   readonly keepLateRows: boolean;
   readonly events: QueryEvents;
+  /** Group mode (`arus.cluster.group`): this process is one worker of the group (runtime/cluster/). */
+  readonly cluster?: {
+    readonly options: ClusterOptions;
+    readonly sinkFormat: string;
+    readonly sinkOptions: Readonly<Record<string, string>>;
+  };
   /** Called once the sources exist, before the checkpoint is locked (the query stops them at its end). */
   onSources?(sources: readonly StreamSource[]): void;
   /** Called after recovery, still under the start's error handling (register and announce the query). */
-  onStarted?(execution: MicroBatchExecution): void;
+  onStarted?(execution: StreamExecution): void;
 }
 
 export interface StartedStream {
-  readonly execution: MicroBatchExecution;
+  readonly execution: StreamExecution;
   readonly sources: readonly StreamSource[];
   /** explain() of the running query. */
   readonly physicalText: string;
@@ -154,6 +165,7 @@ export interface StartedStream {
 export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<StartedStream> {
   const { checkpoint, conf } = spec;
   const plan = optimize(spec.plan, new Set(spec.excludedRules), { keepStatefulInputs: spec.keepLateRows });
+  if (spec.cluster) return startGroupWorker(spec, plan, spec.cluster);
   const relations = streamingRelations(plan);
   const sources = relations.map((r, i) =>
     lookupSource(r.format).create(r.options, StructOf(r.output.map((a) => field(a.name, a.type, a.nullable))), {
@@ -216,4 +228,38 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     await checkpoint.releaseLock();
     throw e;
   }
+}
+
+/** Group mode: no sources or checkpoint logs of its own (Kafka holds offsets and state); the checkpoint directory, if any, is only locked. */
+async function startGroupWorker(
+  spec: StreamingQuerySpec,
+  plan: LogicalPlan,
+  cluster: NonNullable<StreamingQuerySpec["cluster"]>,
+): Promise<StartedStream> {
+  const output = outputOf(spec.plan);
+  const { execution, physicalText } = startGroupQuery({
+    id: spec.id,
+    runId: spec.runId,
+    name: spec.name,
+    plan,
+    outputMode: spec.outputMode,
+    trigger: spec.trigger,
+    conf: spec.conf,
+    clock: spec.clock,
+    cluster: cluster.options,
+    sinkFormat: cluster.sinkFormat,
+    sinkOptions: cluster.sinkOptions,
+    outputNames: output.map((a) => a.name),
+    outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
+    events: spec.events,
+  });
+  spec.onSources?.([]);
+  await spec.checkpoint.acquireLock();
+  try {
+    spec.onStarted?.(execution);
+  } catch (e) {
+    await spec.checkpoint.releaseLock();
+    throw e;
+  }
+  return { execution, sources: [], physicalText };
 }

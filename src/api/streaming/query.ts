@@ -19,8 +19,9 @@ import {
   checkStreamingQuery,
   formatWatermarkReport,
   type LateRows,
-  type MicroBatchExecution,
   type QueryStatus,
+  type StreamExecution,
+  type StreamingQuerySpec,
   SystemClock,
   startStreamingQuery,
   type WatermarkReport,
@@ -42,13 +43,15 @@ export interface StartSpec {
   makeSink: () => StreamSink;
   lateRows: LateRowsHandler | null;
   clock: Clock | null;
+  /** Group mode: the parsed `arus.cluster.*` options and the sink's format and options. */
+  cluster: StreamingQuerySpec["cluster"] | null;
 }
 
 export class StreamingQuery {
   readonly runId = randomUUID();
   readonly recentProgress: StreamingQueryProgress[] = [];
   exception: StreamingQueryException | null = null;
-  private execution: MicroBatchExecution | null = null;
+  private execution: StreamExecution | null = null;
   private finished: Promise<void> = Promise.resolve();
   private active = true;
   private terminationWaiters: (() => void)[] = [];
@@ -98,6 +101,7 @@ export class StreamingQuery {
       checkpoint,
       sink,
       keepLateRows: spec.lateRows !== null,
+      ...(spec.cluster ? { cluster: spec.cluster } : {}),
       events: {
         onProgress: (p) => q.recordProgress(p, false),
         onIdle: (p) => q.recordProgress(p, true),
@@ -117,7 +121,7 @@ export class StreamingQuery {
     return q;
   }
 
-  private async runLoop(exec: MicroBatchExecution, sink: StreamSink): Promise<void> {
+  private async runLoop(exec: StreamExecution, sink: StreamSink): Promise<void> {
     try {
       await exec.run();
       exec.status = { message: "Stopped", isDataAvailable: false, isTriggerActive: false };

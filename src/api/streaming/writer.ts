@@ -6,6 +6,7 @@
 import { IllegalArgumentException } from "../../common/errors.js";
 import { lookupSink } from "../../connectors/registry.js";
 import type { StreamSink } from "../../connectors/sink.js";
+import { clusterOptions } from "../../runtime/query-execution.js";
 import type { TriggerSpec } from "../../runtime/trigger.js";
 import { parseTrigger } from "../../runtime/trigger.js";
 import type { DataFrame } from "../dataframe.js";
@@ -137,6 +138,8 @@ export class DataStreamWriter {
         await user?.(df, batchId);
       };
     }
+    // arus: group mode, this process one worker of many (docs/scale-out.md).
+    const cluster = clusterOptions(this.opts);
     return StreamingQuery.start({
       session,
       df: this.df,
@@ -147,6 +150,7 @@ export class DataStreamWriter {
       makeSink,
       lateRows,
       clock: this.clockOverride,
+      cluster: cluster ? { options: cluster, sinkFormat: format, sinkOptions: { ...this.opts } } : null,
     });
   }
 

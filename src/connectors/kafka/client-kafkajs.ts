@@ -371,16 +371,23 @@ class Admin implements KafkaAdmin {
     }
     return out;
   }
-  async createTopic(topic: string, partitions: number) {
-    await this.admin.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }] });
+  async createTopic(topic: string, partitions: number, configs: Readonly<Record<string, string>> = {}) {
+    const configEntries = Object.entries(configs).map(([name, value]) => ({ name, value }));
+    const created = await this.admin.createTopics({
+      waitForLeaders: false,
+      topics: [{ topic, numPartitions: partitions, replicationFactor: 1, configEntries }],
+    });
     // Wait until every partition has a leader. kafkajs's own wait (waitForLeaders) gives up on
     // UNKNOWN_TOPIC_OR_PARTITION, which a broker answers for a moment after the creation
-    // (more often while other topics are being deleted).
+    // (more often while other topics are being deleted). A topic another client created at the
+    // same moment (`created` false) is waited for too, whatever its partition count (the
+    // caller checks that).
     for (let attempt = 0; ; attempt++) {
       try {
         const md = await this.admin.fetchTopicMetadata({ topics: [topic] });
         const parts = (md.topics[0]?.partitions ?? []) as { leader: number }[];
-        if (parts.length === partitions && parts.every((p) => p.leader >= 0)) return;
+        const counted = created ? parts.length === partitions : parts.length > 0;
+        if (counted && parts.every((p) => p.leader >= 0)) return;
       } catch (e) {
         const type = (e as { type?: string }).type ?? "";
         if (attempt >= 50 || (type !== "UNKNOWN_TOPIC_OR_PARTITION" && type !== "LEADER_NOT_AVAILABLE")) throw e;

@@ -57,7 +57,8 @@ export interface KafkaAdmin {
   offsetRange(tps: readonly TopicPartition[]): Promise<Map<string, { earliest: number; latest: number }>>;
   /** The first offset whose timestamp is >= ts, or null when there is none (Kafka's offsetsForTimes). */
   offsetsForTimes(tps: readonly TopicPartition[], timestampMs: number): Promise<Map<string, number | null>>;
-  createTopic(topic: string, partitions: number): Promise<void>;
+  /** Creates the topic (`configs`: topic configs such as cleanup.policy) and waits for its leaders; an existing topic is left as it is. */
+  createTopic(topic: string, partitions: number, configs?: Readonly<Record<string, string>>): Promise<void>;
   addPartitions(topic: string, total: number): Promise<void>;
   deleteTopic(topic: string): Promise<void>;
   deleteRecords(tp: TopicPartition, before: number): Promise<void>;

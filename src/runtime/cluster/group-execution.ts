@@ -1,0 +1,509 @@
+/**
+ * One worker of a group-mode query (docs/scale-out.md): the same pipeline started N times, on
+ * one machine or several, spread by Kafka's consumer-group protocol. No coordinator of arus's
+ * own: the group coordinator assigns partitions, Kafka transactions make each batch atomic.
+ *
+ * Per worker batch (`runBatch`, Kafka Streams' EOS v2 loop):
+ *   1. end offsets of the assigned source and repartition partitions (read_committed);
+ *   2. stage A over the new source records → repartition records (stateful query) or output;
+ *   3. stage B per owned task over its new repartition records, with the global watermark →
+ *      output, changelog records of the task's state changes, the task's max event time;
+ *   4. one transaction: output, repartition, changelog and progress records, and the consumed
+ *      offsets sent with the group's metadata (KIP-447: a zombie with a stale generation is
+ *      refused, its transaction aborted and invisible to read_committed readers);
+ *   5. committed: the tasks' staged state becomes their state; the watermark is re-read.
+ * Anything failing aborts the transaction and drops the local state, which is rebuilt from the
+ * changelog on the next (re)join: the local state is a cache, Kafka is the truth.
+ *
+ * Rebalances are handled between batches: a heartbeat that reports one makes the worker finish
+ * its batch and rejoin; revoked tasks are dropped, new ones restored from their changelog
+ * partition after the committed offsets are stable (KIP-447's require_stable waits for a dead
+ * owner's transaction to be resolved).
+ */
+import type { Batch } from "../../columnar/batch.js";
+import type { RuntimeConfig } from "../../common/conf.js";
+import { crashPoint } from "../../common/crash-points.js";
+import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
+import { tpKey } from "../../connectors/kafka/client.js";
+import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
+import { isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
+import type { SourceOptions } from "../../connectors/kafka/options.js";
+import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
+import { columnsToBatch, kafkaSchema } from "../../connectors/kafka/rows.js";
+import type { StreamingPlan } from "../../planner/streaming.js";
+import type { StructType } from "../../types/datatypes.js";
+import type { Clock } from "../clock.js";
+import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
+import type { Trigger } from "../trigger.js";
+import type { WatermarkReport } from "../watermark-report.js";
+import { GlobalWatermark } from "./global-watermark.js";
+import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
+import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
+import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
+import { decodeRows, encodeRows, routeRows } from "./repartition.js";
+import { TaskContext } from "./task-context.js";
+import { TaskState } from "./task-state.js";
+import { groupProgress, type WorkerBatchFacts } from "./worker-progress.js";
+
+export interface GroupExecutionConfig {
+  readonly id: string;
+  readonly runId: string;
+  readonly name: string | null;
+  readonly cluster: ClusterOptions;
+  readonly split: PlanSplit;
+  readonly stageA: StreamingPlan;
+  /** Plans stage B afresh (one physical plan per task). */
+  readonly planStageB: (() => StreamingPlan) | null;
+  readonly outputMode: "append" | "update" | "complete";
+  readonly trigger: Trigger;
+  readonly conf: RuntimeConfig;
+  readonly clock: Clock;
+  readonly source: SourceOptions;
+  readonly sink: { readonly topic: string | null; readonly layout: Layout; readonly maxRequestSize: number; readonly client: ClientConfig };
+  readonly outputNames: readonly string[];
+  readonly outputSchema: StructType;
+  readonly fingerprint: string;
+  readonly events: QueryEvents;
+  readonly kafka: KafkaPorts;
+}
+
+interface OwnedTask {
+  readonly state: TaskState;
+  readonly plan: StreamingPlan;
+}
+
+const MAX_RECORD_ROWS = 2000;
+
+export class GroupExecution {
+  status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private idleWaiters: (() => void)[] = [];
+  private readonly topics: InternalTopics;
+  private readonly client: KafkaClient;
+  private admin!: KafkaAdmin;
+  private fetcher!: KafkaFetcher;
+  private member!: GroupMembership;
+  private txn!: WorkerTransactionsPort;
+  private readonly watermark: GlobalWatermark;
+  private numTasks = 0;
+  private sourceTps: TopicPartition[] = [];
+  private repTps: TopicPartition[] = [];
+  private readonly positions = new Map<string, number>();
+  private tasks = new Map<number, OwnedTask>();
+  private joined = false;
+  private nextBatchId = 0;
+  private lastBatchWatermarkMs = 0;
+  private lateWatermarkMs = 0;
+  private rebalances = 0;
+  private aborted = 0;
+  private lastRestore: { tasks: number; records: number; ms: number } | null = null;
+  readonly workerId: string;
+
+  constructor(private readonly cfg: GroupExecutionConfig) {
+    this.topics = internalTopics(cfg.cluster.group);
+    this.client = kafkajsClient({ ...cfg.source.client, readCommitted: true });
+    const wm = cfg.planStageB ? cfg.planStageB().watermarkNodes[0] : undefined;
+    this.watermark = new GlobalWatermark(this.topics.progress, wm ? wm.delayMs : null);
+    this.workerId = cfg.cluster.instanceId ?? `${process.pid}-${cfg.runId.slice(0, 8)}`;
+  }
+
+  get currentWatermarkMs(): number {
+    return this.watermark.watermarkMs;
+  }
+  get lastBatchId(): number {
+    return this.nextBatchId - 1;
+  }
+
+  watermarkReport(): WatermarkReport {
+    throw new Error("explainWatermark() is not available in group mode yet: read the progress's eventTime.watermark");
+  }
+
+  requestStop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  waitForIdle(): Promise<void> {
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  async close(): Promise<void> {
+    await this.member?.close().catch(() => {});
+    await this.txn?.close().catch(() => {});
+    await this.fetcher?.close().catch(() => {});
+    await this.admin?.close().catch(() => {});
+  }
+
+  private sourceTopics(): string[] {
+    const sub = this.cfg.source.subscription;
+    if (sub.kind !== "subscribe") throw new Error("group mode reads topics given with 'subscribe'");
+    return sub.topics;
+  }
+
+  /** Internal topics, the producer, the pipeline fingerprint; then the first join. */
+  private async setup(): Promise<void> {
+    this.status = { message: "Creating the group's internal topics", isDataAvailable: false, isTriggerActive: true };
+    this.admin = await this.client.admin();
+    this.fetcher = await this.client.fetcher();
+    const srcParts = await this.admin.partitions(this.sourceTopics());
+    if (srcParts.length === 0) throw new Error(`group mode: topic(s) ${this.sourceTopics().join(", ")} do not exist`);
+    const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
+    this.numTasks = this.cfg.cluster.partitions ?? perTopic;
+    await this.admin.createTopic(this.topics.progress, 1, { "cleanup.policy": "compact" });
+    if (this.cfg.split.stageB) {
+      await this.admin.createTopic(this.topics.repartition, this.numTasks);
+      await this.admin.createTopic(this.topics.changelog, this.numTasks, { "cleanup.policy": "compact" });
+      for (const t of [this.topics.repartition, this.topics.changelog]) {
+        const n = (await this.admin.partitions([t])).length;
+        if (n !== this.numTasks) {
+          throw new Error(
+            `group mode: internal topic ${t} has ${n} partitions, but this pipeline has ${this.numTasks} tasks (arus.cluster.partitions or the source topic's partitions). Keep the partition count a group started with, or start a new group.`,
+          );
+        }
+      }
+    }
+    this.txn = this.cfg.kafka.transactions({
+      transactionalId: `arus-${this.cfg.cluster.group}-${this.cfg.cluster.instanceId ?? this.cfg.runId}`,
+      transactionTimeoutMs: this.cfg.cluster.transactionTimeoutMs,
+    });
+    this.status = { message: "Initializing the worker's transactional producer", isDataAvailable: false, isTriggerActive: true };
+    await this.txn.init();
+    await this.watermark.refresh(this.admin, this.fetcher);
+    const first = this.watermark.checkFingerprint(this.cfg.fingerprint, this.cfg.cluster.group);
+    if (first) {
+      await this.txn.begin();
+      await this.txn.send([first]);
+      await this.txn.commit();
+    }
+    const topics = this.cfg.split.stageB ? [...this.sourceTopics(), this.topics.repartition] : this.sourceTopics();
+    this.member = this.cfg.kafka.membership({
+      groupId: this.cfg.cluster.group,
+      topics,
+      groupInstanceId: this.cfg.cluster.instanceId,
+      sessionTimeoutMs: this.cfg.cluster.sessionTimeoutMs,
+      rebalanceTimeoutMs: this.cfg.cluster.rebalanceTimeoutMs,
+    });
+  }
+
+  /** Join (again): new assignment, committed offsets, tasks restored from their changelogs. */
+  private async rebalance(): Promise<void> {
+    this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
+    const assigned = await this.member.join();
+    this.rebalances++;
+    const sourceTopics = new Set(this.sourceTopics());
+    this.sourceTps = assigned.filter((tp) => sourceTopics.has(tp.topic));
+    this.repTps = assigned.filter((tp) => tp.topic === this.topics.repartition);
+    const all = [...this.sourceTps, ...this.repTps];
+    const committed = await this.member.committedOffsets(all);
+    const starting = await this.startingOffsets(this.sourceTps.filter((tp) => committed.get(tpKey(tp)) == null));
+    this.positions.clear();
+    for (const tp of all) {
+      const c = committed.get(tpKey(tp));
+      this.positions.set(tpKey(tp), c ?? starting.get(tpKey(tp)) ?? 0);
+    }
+    const owned = new Set(this.repTps.map((tp) => tp.partition));
+    for (const p of [...this.tasks.keys()]) if (!owned.has(p)) this.tasks.delete(p);
+    const t0 = this.cfg.clock.now();
+    let restored = 0;
+    let records = 0;
+    for (const p of owned) {
+      if (this.tasks.has(p)) continue;
+      this.status = { message: `Restoring task ${p} from ${this.topics.changelog}`, isDataAvailable: false, isTriggerActive: true };
+      const state = new TaskState(p);
+      records += await this.restore(state);
+      this.tasks.set(p, { state, plan: this.cfg.planStageB!() });
+      restored++;
+    }
+    if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
+    await this.watermark.refresh(this.admin, this.fetcher);
+    this.joined = true;
+  }
+
+  private async startingOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number>> {
+    if (!tps.length) return new Map();
+    const kind = this.cfg.source.starting.kind;
+    if (kind === "latest") return this.admin.latestOffsets(tps);
+    if (kind !== "earliest") throw new Error(`group mode supports startingOffsets earliest or latest (got ${kind})`);
+    return this.admin.earliestOffsets(tps);
+  }
+
+  private async restore(state: TaskState): Promise<number> {
+    const tp = { topic: this.topics.changelog, partition: state.partition };
+    const { earliest, latest } = (await this.admin.offsetRange([tp])).get(tpKey(tp))!;
+    let n = 0;
+    for (let from = earliest; from < latest; ) {
+      const recs = await this.fetcher.fetch(tp, from, latest);
+      if (!recs.length) break;
+      for (const r of recs) if (r.key) state.apply(r.key, r.value);
+      n += recs.length;
+      from = recs[recs.length - 1]!.offset + 1;
+    }
+    return n;
+  }
+
+  async run(): Promise<void> {
+    await this.setup();
+    const poll = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
+    const interval = this.cfg.trigger.kind === "processingTime" ? this.cfg.trigger.intervalMs : 0;
+    const oneShot = this.cfg.trigger.kind === "availableNow" || this.cfg.trigger.kind === "once";
+    try {
+      while (!this.stopped) {
+        const started = this.cfg.clock.now();
+        if (!this.joined || this.member.needsRejoin) await this.rebalance();
+        let ran = false;
+        try {
+          ran = await this.runBatch(started);
+        } catch (e) {
+          if (!this.recoverable(e)) throw e;
+          // Fenced or a broken transaction: nothing of it is visible; start again from Kafka's truth.
+          this.tasks.clear();
+          this.joined = false;
+          this.aborted++;
+          if (e instanceof KafkaTransientError) await new Promise((r) => setTimeout(r, 500));
+          continue;
+        }
+        if (!ran) {
+          for (const w of this.idleWaiters.splice(0)) w();
+          if (oneShot) break;
+        }
+        const wait = ran ? Math.max(0, started + interval - this.cfg.clock.now()) : Math.max(poll, interval);
+        if (wait > 0 && !this.stopped)
+          await new Promise<void>((r) => {
+            const t = setTimeout(r, wait);
+            this.wake = () => {
+              clearTimeout(t);
+              r();
+            };
+          });
+      }
+    } finally {
+      for (const w of this.idleWaiters.splice(0)) w();
+      if (this.member && this.joined && !this.cfg.cluster.instanceId) await this.member.leave().catch(() => {});
+    }
+  }
+
+  /**
+   * Fenced by the group (a rebalance this worker missed, or its session expired) or a transient
+   * broker error: start again from Kafka's truth. A producer fence means another process took
+   * this worker's transactional id (the same instanceId twice): this one is the zombie and stops.
+   */
+  private recoverable(e: unknown): boolean {
+    if (isFenced(e)) return e.scope === "group" && !/FENCED_INSTANCE_ID/.test(e.reason);
+    return e instanceof KafkaTransientError;
+  }
+
+  /** The newest offsets of the last look-up (progress `latestOffset` and the lag metrics). */
+  private latestSeen = new Map<string, number>();
+
+  private async endOffsets(tps: readonly TopicPartition[], limit: number | null): Promise<Map<string, number>> {
+    const latest = tps.length ? await this.admin.latestOffsets(tps) : new Map<string, number>();
+    if (tps === this.sourceTps) this.latestSeen = latest;
+    if (limit === null) return latest;
+    // maxOffsetsPerTrigger split over this worker's partitions in proportion to their backlog.
+    let total = 0;
+    for (const tp of tps) total += Math.max(0, latest.get(tpKey(tp))! - this.positions.get(tpKey(tp))!);
+    if (total <= limit) return latest;
+    const out = new Map<string, number>();
+    for (const tp of tps) {
+      const from = this.positions.get(tpKey(tp))!;
+      const back = Math.max(0, latest.get(tpKey(tp))! - from);
+      out.set(tpKey(tp), from + Math.floor((back * limit) / total));
+    }
+    return out;
+  }
+
+  private async fetchSource(ends: Map<string, number>): Promise<{ batches: Batch[]; rows: number }> {
+    const schema = kafkaSchema(this.cfg.source.includeHeaders);
+    const batches: Batch[] = [];
+    let rows = 0;
+    for (const tp of this.sourceTps) {
+      const from = this.positions.get(tpKey(tp))!;
+      const until = ends.get(tpKey(tp))!;
+      if (until <= from) continue;
+      const b = columnsToBatch(schema, tp, await this.fetcher.fetchColumns(tp, from, until));
+      batches.push(b);
+      rows += b.numRows;
+    }
+    return { batches, rows };
+  }
+
+  private async fetchRepartition(tp: TopicPartition, until: number): Promise<Batch[]> {
+    const types = this.cfg.split.repartitionOutput.map((a) => a.type);
+    const out: Batch[] = [];
+    for (let from = this.positions.get(tpKey(tp))!; from < until; ) {
+      const recs = await this.fetcher.fetch(tp, from, until);
+      if (!recs.length) break;
+      for (const r of recs) if (r.value) out.push(decodeRows(types, r.value, `${tpKey(tp)}@${r.offset}`));
+      from = recs[recs.length - 1]!.offset + 1;
+    }
+    return out;
+  }
+
+  private evalContext(watermarkMs: number) {
+    return {
+      timeZone: this.cfg.conf.timeZone,
+      batchTimestampMs: this.cfg.clock.now(),
+      watermarkMs,
+      ansi: this.cfg.conf.getBool("spark.sql.ansi.enabled"),
+    };
+  }
+
+  /** One batch of this worker; false when there was nothing to do. */
+  private async runBatch(started: number): Promise<boolean> {
+    const { cfg } = this;
+    const W = this.watermark.watermarkMs;
+    const durations: Record<string, number> = {};
+    let t = cfg.clock.now();
+    const srcEnds = await this.endOffsets(this.sourceTps, cfg.source.maxOffsetsPerTrigger);
+    const repEnds = await this.endOffsets(this.repTps, null);
+    durations.latestOffset = cfg.clock.now() - t;
+    const moved = (tps: TopicPartition[], ends: Map<string, number>) =>
+      tps.some((tp) => ends.get(tpKey(tp))! > this.positions.get(tpKey(tp))!);
+    const hasData = moved(this.sourceTps, srcEnds) || moved(this.repTps, repEnds);
+    const watermarkMoved = cfg.split.stageB !== null && W > this.lastBatchWatermarkMs && this.tasks.size > 0;
+    if (!hasData && !watermarkMoved) return false;
+    const batchId = this.nextBatchId;
+    this.status = { message: "Processing new data", isDataAvailable: hasData, isTriggerActive: true };
+
+    t = cfg.clock.now();
+    this.status = { ...this.status, message: "Reading the source partitions" };
+    const source = await this.fetchSource(srcEnds);
+    durations.getBatch = cfg.clock.now() - t;
+    t = cfg.clock.now();
+    const stageACtx = new TaskContext(
+      {
+        batchId,
+        outputMode: cfg.outputMode,
+        evictionWatermarkMs: W,
+        lateWatermarkMs: this.lateWatermarkMs,
+        sourceData: new Map([[cfg.split.source.sourceId, source.batches]]),
+        physical: cfg.stageA.physical,
+      },
+      null,
+    );
+    const stageAOut = source.rows ? await cfg.stageA.physical.execute({ eval: this.evalContext(W), state: stageACtx }) : [];
+    const records: OutRecord[] = [];
+    let outputRows = 0;
+    let repartitionedRows = 0;
+    const stageBFacts: { task: number; inputRows: number; report: WorkerBatchFacts["tasks"][number]["report"] }[] = [];
+    if (!cfg.split.stageB) {
+      outputRows += stageAOut.reduce((n, b) => n + b.numRows, 0);
+      records.push(...toRecords(cfg.sink.layout, stageAOut, cfg.sink.topic));
+    } else {
+      for (const [p, rows] of routeRows(stageAOut, cfg.split.routeColumns, this.numTasks)) {
+        repartitionedRows += rows.length;
+        for (let i = 0; i < rows.length; i += MAX_RECORD_ROWS) {
+          records.push({
+            topic: this.topics.repartition,
+            partition: p,
+            key: null,
+            value: encodeRows(rows.slice(i, i + MAX_RECORD_ROWS)),
+            headers: [],
+          });
+        }
+      }
+      for (const tp of this.repTps) {
+        const task = this.tasks.get(tp.partition)!;
+        const until = repEnds.get(tpKey(tp))!;
+        this.status = { ...this.status, message: `Running task ${tp.partition}` };
+        const input = until > this.positions.get(tpKey(tp))! ? await this.fetchRepartition(tp, until) : [];
+        if (!input.length && !watermarkMoved) continue;
+        const ctx = new TaskContext(
+          {
+            batchId,
+            outputMode: cfg.outputMode,
+            evictionWatermarkMs: W,
+            lateWatermarkMs: this.lateWatermarkMs,
+            sourceData: new Map([[REPARTITION_SOURCE_ID, input]]),
+            physical: task.plan.physical,
+          },
+          task.state,
+        );
+        let out: Batch[];
+        try {
+          out = await task.plan.physical.execute({ eval: this.evalContext(W), state: ctx });
+        } catch (e) {
+          ctx.abortAll();
+          throw e;
+        }
+        outputRows += out.reduce((n, b) => n + b.numRows, 0);
+        records.push(...toRecords(cfg.sink.layout, out, cfg.sink.topic));
+        for (const c of task.state.changelogRecords()) {
+          records.push({ topic: this.topics.changelog, partition: tp.partition, key: c.key, value: c.value, headers: [] });
+        }
+        for (const s of ctx.report.eventTime.values()) if (s.count > 0) this.watermark.observe(tp.partition, s.max);
+        records.push(this.watermark.progressRecord(tp.partition, this.workerId));
+        stageBFacts.push({ task: tp.partition, inputRows: input.reduce((n, b) => n + b.numRows, 0), report: ctx.report });
+      }
+    }
+    checkRecordSizes(records, cfg.sink.maxRequestSize);
+    durations.addBatch = cfg.clock.now() - t;
+
+    t = cfg.clock.now();
+    const offsets: { topic: string; partition: number; offset: number }[] = [];
+    for (const tp of this.sourceTps) offsets.push({ ...tp, offset: srcEnds.get(tpKey(tp))! });
+    for (const tp of this.repTps) offsets.push({ ...tp, offset: repEnds.get(tpKey(tp))! });
+    const metadata: GroupMetadata = this.member.metadata();
+    this.status = { ...this.status, message: "Committing the batch's transaction" };
+    try {
+      crashPoint("beforeSink", batchId);
+      await this.txn.begin();
+      if (records.length) await this.txn.send(records);
+      crashPoint("insideSink", batchId); // records sent, offsets and commit not
+      await this.txn.sendOffsets(offsets, metadata);
+      crashPoint("afterSendOffsets", batchId);
+      await this.txn.commit();
+      crashPoint("afterSink", batchId);
+    } catch (e) {
+      await this.txn.abort().catch(() => {});
+      for (const task of this.tasks.values()) task.state.discard();
+      throw e;
+    }
+    durations.commitOffsets = cfg.clock.now() - t;
+    for (const task of this.tasks.values()) task.state.publish();
+    const starts = new Map(this.positions);
+    for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
+    this.watermark.settle();
+    this.status = { ...this.status, message: "Reading the group's progress (watermark)" };
+    await this.watermark.refresh(this.admin, this.fetcher);
+    this.lateWatermarkMs = W;
+    this.lastBatchWatermarkMs = W;
+    this.nextBatchId++;
+    const progress = groupProgress(
+      {
+        id: cfg.id,
+        runId: cfg.runId,
+        name: cfg.name,
+        group: cfg.cluster.group,
+        workerId: this.workerId,
+        generationId: metadata.generationId,
+        rebalances: this.rebalances,
+        abortedTransactions: this.aborted,
+        restore: this.lastRestore,
+        hasWatermark: this.watermark.hasDelay,
+      },
+      {
+        batchId,
+        startedMs: started,
+        endedMs: cfg.clock.now(),
+        durations,
+        watermarkMs: W,
+        sourceDescription: `KafkaV2[Subscribe[${this.sourceTopics().join(",")}]]`,
+        sourceTps: this.sourceTps,
+        starts,
+        ends: srcEnds,
+        latest: this.latestSeen,
+        inputRows: source.rows,
+        repartitionedRows,
+        outputRows,
+        tasks: stageBFacts,
+        stageAReport: stageACtx.report,
+      },
+    );
+    this.lastRestore = null;
+    this.status = { message: "Waiting for next trigger", isDataAvailable: hasData, isTriggerActive: false };
+    cfg.events.onProgress(progress);
+    return true;
+  }
+}

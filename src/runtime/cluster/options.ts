@@ -1,0 +1,70 @@
+/**
+ * Group mode's options (writer options, arus's own; docs/scale-out.md has the table):
+ *   arus.cluster.group               the consumer group every worker of the pipeline joins (turns group mode on)
+ *   arus.cluster.instanceId          static membership (KIP-345): a restarted worker with the same id gets its partitions back
+ *   arus.cluster.partitions          tasks = partitions of the repartition/changelog topics (default: the source topic's)
+ *   arus.cluster.sessionTimeoutMs    the group's session timeout (default 10000)
+ *   arus.cluster.transactionTimeoutMs  how long a dead worker's open transaction blocks readers (default 60000)
+ * and the internal topics' names, all prefixed `arus-<group>-`.
+ */
+import { IllegalArgumentException } from "../../common/errors.js";
+
+export interface ClusterOptions {
+  readonly group: string;
+  readonly instanceId: string | null;
+  readonly partitions: number | null;
+  readonly sessionTimeoutMs: number;
+  readonly rebalanceTimeoutMs: number;
+  readonly transactionTimeoutMs: number;
+}
+
+export interface InternalTopics {
+  readonly repartition: string;
+  readonly changelog: string;
+  readonly progress: string;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,200}$/;
+
+function positiveInt(options: Readonly<Record<string, string>>, key: string, fallback: number | null): number | null {
+  const raw = options[key];
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (!Number.isSafeInteger(v) || v <= 0)
+    throw new IllegalArgumentException(`Invalid value '${raw}' for option '${key}': must be a positive integer.`);
+  return v;
+}
+
+/** The cluster options of a writer's options, or null when group mode is off. */
+export function clusterOptions(options: Readonly<Record<string, string>>): ClusterOptions | null {
+  const group = options["arus.cluster.group"];
+  if (group === undefined) return null;
+  if (!NAME.test(group)) {
+    throw new IllegalArgumentException(
+      `Invalid value '${group}' for option 'arus.cluster.group': letters, digits, '.', '_' and '-' only (it names Kafka topics).`,
+    );
+  }
+  const instanceId = options["arus.cluster.instanceId"] ?? null;
+  if (instanceId !== null && !NAME.test(instanceId)) {
+    throw new IllegalArgumentException(
+      `Invalid value '${instanceId}' for option 'arus.cluster.instanceId': letters, digits, '.', '_' and '-' only.`,
+    );
+  }
+  const session = positiveInt(options, "arus.cluster.sessionTimeoutMs", 10000)!;
+  return {
+    group,
+    instanceId,
+    partitions: positiveInt(options, "arus.cluster.partitions", null),
+    sessionTimeoutMs: session,
+    rebalanceTimeoutMs: positiveInt(options, "arus.cluster.rebalanceTimeoutMs", Math.max(30000, session))!,
+    transactionTimeoutMs: positiveInt(options, "arus.cluster.transactionTimeoutMs", 60000)!,
+  };
+}
+
+export function internalTopics(group: string): InternalTopics {
+  return {
+    repartition: `arus-${group}-repartition`,
+    changelog: `arus-${group}-changelog`,
+    progress: `arus-${group}-progress`,
+  };
+}

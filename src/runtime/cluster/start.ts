@@ -1,0 +1,135 @@
+/**
+ * Starting a query in group mode (`arus.cluster.group`): split the optimized plan into its two
+ * stages, plan each (row state: a task's state lives in its changelog-backed stores), check the
+ * Kafka sink's columns, and build the worker loop. Only a Kafka source and a Kafka sink take
+ * part: the sink's records must be in the worker's transaction.
+ */
+import { createHash } from "node:crypto";
+import type { RuntimeConfig } from "../../common/conf.js";
+import { IllegalArgumentException } from "../../common/errors.js";
+import type { ClientConfig } from "../../connectors/kafka/client.js";
+import { KafkaGroupMember, WorkerTransactions } from "../../connectors/kafka/group/index.js";
+import { sourceOptions } from "../../connectors/kafka/options.js";
+import { checkSinkSchema } from "../../connectors/kafka/records-out.js";
+import { sinkOptions } from "../../connectors/kafka/sink.js";
+import { explainLogical } from "../../plan/explain.js";
+import type { LogicalPlan } from "../../plan/logical.js";
+import { planStreaming } from "../../planner/streaming.js";
+import type { StructType } from "../../types/datatypes.js";
+import type { Clock } from "../clock.js";
+import type { QueryEvents } from "../micro-batch-execution.js";
+import type { Trigger } from "../trigger.js";
+import { GroupExecution } from "./group-execution.js";
+import type { KafkaPorts } from "./kafka-ports.js";
+import type { ClusterOptions } from "./options.js";
+import { splitPlan } from "./plan-split.js";
+
+export interface GroupQuerySpec {
+  readonly id: string;
+  readonly runId: string;
+  readonly name: string | null;
+  /** The optimized plan. */
+  readonly plan: LogicalPlan;
+  readonly outputMode: "append" | "update" | "complete";
+  readonly trigger: Trigger;
+  readonly conf: RuntimeConfig;
+  readonly clock: Clock;
+  readonly cluster: ClusterOptions;
+  readonly sinkFormat: string;
+  readonly sinkOptions: Readonly<Record<string, string>>;
+  readonly outputNames: readonly string[];
+  readonly outputSchema: StructType;
+  readonly events: QueryEvents;
+}
+
+/** The same pipeline in every worker gives the same text (expression ids left out: they follow construction order). */
+function fingerprintOf(plan: LogicalPlan, outputMode: string): string {
+  const text = `${outputMode}\n${explainLogical(plan).replace(/#\d+/g, "")}`;
+  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+}
+
+/** The worker's Kafka parts: the connector's group member and transactional producer. */
+function kafkaPorts(client: ClientConfig): KafkaPorts {
+  return {
+    membership: (o) => {
+      const member = new KafkaGroupMember({
+        client,
+        groupId: o.groupId,
+        topics: o.topics,
+        ...(o.groupInstanceId ? { groupInstanceId: o.groupInstanceId } : {}),
+        sessionTimeoutMs: o.sessionTimeoutMs,
+        rebalanceTimeoutMs: o.rebalanceTimeoutMs,
+      });
+      return {
+        join: async () => (await member.join()).partitions,
+        get needsRejoin() {
+          return member.needsRejoin;
+        },
+        metadata: () => member.metadata(),
+        committedOffsets: (tps) => member.committedOffsets(tps),
+        leave: () => member.leave(),
+        close: () => member.close(),
+      };
+    },
+    transactions: (o) => {
+      const txn = new WorkerTransactions({ client, transactionalId: o.transactionalId, transactionTimeoutMs: o.transactionTimeoutMs });
+      return {
+        init: () => txn.init(),
+        begin: async () => txn.begin(),
+        send: (records) => txn.send(records),
+        sendOffsets: (offsets, metadata) => txn.sendOffsets(offsets, metadata),
+        commit: () => txn.commit(),
+        abort: () => txn.abort(),
+        close: () => txn.close(),
+      };
+    },
+  };
+}
+
+export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecution; physicalText: string } {
+  if (spec.sinkFormat !== "kafka") {
+    throw new IllegalArgumentException(
+      `arus.cluster.group: group mode writes to a Kafka sink (its records are part of each worker's transaction); got format '${spec.sinkFormat}'.`,
+    );
+  }
+  const split = splitPlan(spec.plan);
+  const source = sourceOptions(split.source.options, true);
+  if (source.subscription.kind !== "subscribe") {
+    throw new IllegalArgumentException(
+      "arus.cluster.group: the Kafka source must name its topics with 'subscribe' (the group subscribes to them).",
+    );
+  }
+  const sink = sinkOptions(spec.sinkOptions);
+  const layout = checkSinkSchema(spec.outputNames, spec.outputSchema, sink.topic);
+  // A task's keys are all in its own stores (the row store: the columnar one keeps every partition in one table).
+  const options = { columnarAggregation: false, paneAggregation: false, stateThreads: 1 };
+  const stageA = planStreaming(split.stageA, spec.outputMode, options);
+  const stageB = split.stageB;
+  const planStageB = stageB ? () => planStreaming(stageB, spec.outputMode, options) : null;
+  const execution = new GroupExecution({
+    id: spec.id,
+    runId: spec.runId,
+    name: spec.name,
+    cluster: spec.cluster,
+    split,
+    stageA,
+    planStageB,
+    outputMode: spec.outputMode,
+    trigger: spec.trigger,
+    conf: spec.conf,
+    clock: spec.clock,
+    source,
+    sink: { topic: sink.topic, layout, maxRequestSize: sink.maxRequestSize, client: sink.client },
+    outputNames: spec.outputNames,
+    outputSchema: spec.outputSchema,
+    fingerprint: fingerprintOf(spec.plan, spec.outputMode),
+    events: spec.events,
+    kafka: kafkaPorts(source.client),
+  });
+  const physicalText = [
+    "== Group mode: stage A (source tasks) ==",
+    explainLogical(split.stageA),
+    ...(split.stageB ? ["== Group mode: stage B (state tasks) ==", explainLogical(split.stageB)] : []),
+  ].join("\n");
+  return { execution, physicalText };
+}

@@ -1,0 +1,216 @@
+/**
+ * Group mode against the real broker, two workers in one process (two queries, one group): the
+ * stateless query's output holds every input id exactly once whatever worker read it; the
+ * windowed count's output holds every (key, window) once with the oracle's count and sum, the
+ * state split over both workers' tasks; a second pipeline under the same group is refused.
+ * Killing workers mid-transaction is test/cluster/scaleout.test.ts (separate processes).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { StreamingQuery } from "../../src/api/streaming/query.js";
+import { F, Session } from "../../src/index.js";
+import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+
+const bootstrap = kafkaBootstrap() ?? "";
+const PARTITIONS = 4;
+
+function session() {
+  return Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.streaming.pollingDelay", "50ms").getOrCreate();
+}
+
+async function readAll(topic: string, partitions: number): Promise<{ key: string | null; value: string }[]> {
+  const client = testClient(bootstrap, true);
+  const admin = await client.admin();
+  const fetcher = await client.fetcher();
+  try {
+    const out: { key: string | null; value: string }[] = [];
+    for (let p = 0; p < partitions; p++) {
+      const tp = { topic, partition: p };
+      const { earliest, latest } = (await admin.offsetRange([tp])).get(`${topic}-${p}`)!;
+      for (let from = earliest; from < latest; ) {
+        const recs = await fetcher.fetch(tp, from, latest);
+        if (!recs.length) break;
+        for (const r of recs) out.push({ key: r.key ? Buffer.from(r.key).toString() : null, value: Buffer.from(r.value!).toString() });
+        from = recs[recs.length - 1]!.offset + 1;
+      }
+    }
+    return out;
+  } finally {
+    await fetcher.close();
+    await admin.close();
+  }
+}
+
+async function until(what: string, cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const events = (s: Session, topic: string) =>
+  s.readStream
+    .format("kafka")
+    .option("kafka.bootstrap.servers", bootstrap)
+    .option("subscribe", topic)
+    .option("startingOffsets", "earliest")
+    .load()
+    .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
+    .select("e.*");
+
+function eventJson(id: number, t0: number): { value: string; partition: number } {
+  const ts = new Date(t0 + id * 100).toISOString();
+  return { value: JSON.stringify({ id, k: `k${id % 5}`, v: id % 7, ts }), partition: id % PARTITIONS };
+}
+
+describe("group mode (two workers, one group)", kafkaSkip(), () => {
+  it("stateless: every input id reaches the output exactly once, read by both workers", async () => {
+    const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
+    const output = await newTopic(bootstrap, 2, "gm-out");
+    const group = `gm-${input}`;
+    const t0 = Date.UTC(2026, 0, 1);
+    const start = (s: Session, slot: string) =>
+      events(s, input)
+        .select(F.col("id").cast("string").alias("value"))
+        .writeStream.format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("topic", output)
+        .option("arus.cluster.group", group)
+        .option("arus.cluster.instanceId", slot)
+        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .start();
+    const queries: StreamingQuery[] = [];
+    const readers = () =>
+      new Set(queries.flatMap((q) => q.recentProgress.filter((p) => p.numInputRows > 0).map((p) => p.arus?.cluster?.worker)));
+    let N = 0;
+    const produceChunk = async () => {
+      await produce(
+        bootstrap,
+        input,
+        Array.from({ length: 20 }, (_, i) => eventJson(N + i, t0)),
+      );
+      N += 20;
+    };
+    try {
+      await produceChunk();
+      queries.push(await start(session(), "a"));
+      await until("worker a's first output", async () => (await readAll(output, 2)).length > 0);
+      queries.push(await start(session(), "b"));
+      // Input keeps coming while b joins and the group rebalances, until both workers have read some.
+      await until("both workers reading", async () => {
+        await produceChunk();
+        return readers().size === 2;
+      });
+      await until("every id", async () => (await readAll(output, 2)).length >= N);
+      await new Promise((r) => setTimeout(r, 1000)); // a duplicate would show up by now
+      const ids = (await readAll(output, 2)).map((r) => Number(r.value)).sort((a, b) => a - b);
+      assert.deepEqual(
+        ids,
+        Array.from({ length: N }, (_, i) => i),
+      );
+      for (const q of queries) assert.equal(q.exception, null);
+      assert.deepEqual([...readers()].sort(), ["a", "b"], "both workers read input");
+    } finally {
+      for (const q of queries) await q.stop();
+    }
+  });
+
+  it("stateful: windowed count and sum, each (key, window) once with the oracle's values, tasks on both workers", async () => {
+    const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
+    const output = await newTopic(bootstrap, 1, "gm-out");
+    const group = `gm-${input}`;
+    const N = 600;
+    const t0 = Date.UTC(2026, 0, 1);
+    const all = Array.from({ length: N }, (_, i) => eventJson(i, t0));
+    // One event far ahead per partition moves the watermark past every window above.
+    const flush = Array.from({ length: PARTITIONS }, (_, p) => ({
+      value: JSON.stringify({ id: 10_000 + p, k: "flush", v: 0, ts: new Date(t0 + 3_600_000).toISOString() }),
+      partition: p,
+    }));
+    await produce(bootstrap, input, all.slice(0, 100));
+    let sent = 100;
+    const start = (s: Session, slot: string) =>
+      events(s, input)
+        .withWatermark("ts", "2 seconds")
+        .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
+        .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
+        .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
+        .writeStream.format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("topic", output)
+        .option("arus.cluster.group", group)
+        .option("arus.cluster.instanceId", slot)
+        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .outputMode("append")
+        .start();
+    const queries: StreamingQuery[] = [];
+    const ranTasks = (q: StreamingQuery) => q.recentProgress.some((p) => (p.arus?.cluster?.tasks.length ?? 0) > 0);
+    try {
+      queries.push(await start(session(), "a"));
+      queries.push(await start(session(), "b"));
+      // Events keep coming while b joins, until both workers have run state tasks.
+      await until("both workers running tasks", async () => {
+        if (sent < N - 20) {
+          await produce(bootstrap, input, all.slice(sent, sent + 20));
+          sent += 20;
+        }
+
+        return queries.every(ranTasks);
+      });
+      await produce(bootstrap, input, all.slice(sent));
+      await produce(bootstrap, input, flush);
+      const expected = new Map<string, { n: number; s: number }>();
+      for (let id = 0; id < N; id++) {
+        const start = new Date(Math.floor((t0 + id * 100) / 10_000) * 10_000).toISOString().replace(".000Z", ".000Z");
+        const key = `${start}|k${id % 5}`;
+        const e = expected.get(key) ?? { n: 0, s: 0 };
+        e.n++;
+        e.s += id % 7;
+        expected.set(key, e);
+      }
+      const got = async () =>
+        (await readAll(output, 1)).map((r) => JSON.parse(r.value) as { start: string; k: string; n: number; s: number });
+      await until("every window", async () => (await got()).length >= expected.size, 90_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      const rows = await got();
+      const seen = new Map<string, { n: number; s: number }>();
+      for (const r of rows) {
+        const key = `${new Date(r.start).toISOString()}|${r.k}`;
+        assert.ok(!seen.has(key), `window ${key} written twice`);
+        seen.set(key, { n: r.n, s: r.s });
+      }
+      assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
+      for (const q of queries) assert.equal(q.exception, null);
+      assert.ok(
+        queries.every((q) => q.recentProgress.some((p) => (p.arus?.cluster?.tasks.length ?? 0) > 0)),
+        "both workers ran state tasks",
+      );
+    } finally {
+      for (const q of queries) await q.stop();
+    }
+  });
+
+  it("a different pipeline under a group name in use is refused", async () => {
+    const input = await newTopic(bootstrap, 1, "gm-in");
+    const output = await newTopic(bootstrap, 1, "gm-out");
+    const group = `gm-${input}`;
+    await produce(bootstrap, input, [eventJson(0, 0)]);
+    const run = (df: ReturnType<typeof events>) =>
+      df.writeStream
+        .format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("topic", output)
+        .option("arus.cluster.group", group)
+        .trigger({ availableNow: true })
+        .start();
+    const s = session();
+    const q1 = await run(events(s, input).select(F.col("id").cast("string").alias("value")));
+    await q1.awaitTermination();
+    assert.equal(q1.exception, null);
+    const q2 = await run(events(s, input).select(F.col("k").alias("value")));
+    await q2.awaitTermination().catch(() => {});
+    assert.match(String(q2.exception?.message), /CLUSTER_PIPELINE_MISMATCH|different pipeline/);
+  });
+});
