@@ -7,8 +7,17 @@
  *
  * applied from its next batch on. A worker that has not read the newest records yet computes a
  * smaller W, which only delays eviction: no worker drops a row a single process would keep
- * with the same batches. The progress topic also holds the pipeline's fingerprint, so a
- * different pipeline started under the same group name is refused.
+ * with the same batches.
+ *
+ * One hold keeps group mode from dropping what a single process would keep: a single process
+ * reads every source partition in each batch, but a worker can stall (killed, paused, its
+ * partitions waiting out the session timeout) while the others run on. So each source
+ * partition's owner also publishes the partition's max event time and committed offset, and
+ * while a partition still has unread records the watermark stays at or below that partition's
+ * own max event time − delay. An idle partition (nothing unread) holds nothing, as in Spark.
+ *
+ * The progress topic also holds the pipeline's fingerprint, so a different pipeline started
+ * under the same group name is refused.
  */
 import { ArusError } from "../../common/errors.js";
 import type { KafkaAdmin, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
@@ -17,6 +26,10 @@ const FINGERPRINT_KEY = "pipeline";
 
 export class GlobalWatermark {
   private readonly maxByTask = new Map<number, number>();
+  /** Per source partition (tpKey): its max event time so far and the offset its owner committed. */
+  private readonly sources = new Map<string, { maxEventTimeMs: number | null; offset: number }>();
+  /** Earliest and latest offsets of every source partition at the last refresh. */
+  private ranges = new Map<string, { earliest: number; latest: number }>();
   private next = 0;
   private current = 0;
   fingerprint: string | null = null;
@@ -35,20 +48,36 @@ export class GlobalWatermark {
   }
 
   /** Reads the progress records committed since the last call and moves the watermark. */
-  async refresh(admin: KafkaAdmin, fetcher: KafkaFetcher): Promise<void> {
+  async refresh(admin: KafkaAdmin, fetcher: KafkaFetcher, sourceTps: readonly TopicPartition[]): Promise<void> {
+    if (this.delayMs !== null && sourceTps.length) this.ranges = await admin.offsetRange(sourceTps);
     const tp: TopicPartition = { topic: this.topic, partition: 0 };
     const end = (await admin.latestOffsets([tp])).get(`${tp.topic}-0`) ?? 0;
-    if (end <= this.next) return;
-    for (const r of await fetcher.fetch(tp, this.next, end)) {
-      const key = r.key ? Buffer.from(r.key).toString("utf8") : "";
-      if (r.value === null) continue;
-      const value = JSON.parse(Buffer.from(r.value).toString("utf8")) as { maxEventTimeMs?: number; fingerprint?: string };
-      if (key === FINGERPRINT_KEY) this.fingerprint = value.fingerprint ?? null;
-      else if (key.startsWith("task-") && typeof value.maxEventTimeMs === "number")
-        this.observe(Number(key.slice(5)), value.maxEventTimeMs);
+    if (end <= this.next) {
+      this.advance();
+      return;
     }
-    this.next = end;
+    // A fetch returns what fits its size limit: read on until the end.
+    while (this.next < end) {
+      const records = await fetcher.fetch(tp, this.next, end);
+      if (!records.length) break;
+      for (const r of records) this.read(r.key, r.value);
+      this.next = records[records.length - 1]!.offset + 1;
+    }
     this.advance();
+  }
+
+  private read(rawKey: Uint8Array | null, rawValue: Uint8Array | null): void {
+    const key = rawKey ? Buffer.from(rawKey).toString("utf8") : "";
+    if (rawValue === null) return;
+    const value = JSON.parse(Buffer.from(rawValue).toString("utf8")) as {
+      maxEventTimeMs?: number | null;
+      fingerprint?: string;
+      offset?: number;
+    };
+    if (key === FINGERPRINT_KEY) this.fingerprint = value.fingerprint ?? null;
+    else if (key.startsWith("task-") && typeof value.maxEventTimeMs === "number") this.observe(Number(key.slice(5)), value.maxEventTimeMs);
+    else if (key.startsWith("src-") && typeof value.offset === "number")
+      this.observeSource(key.slice(4), value.maxEventTimeMs ?? null, value.offset);
   }
 
   /** A task's own max event time, as this worker just committed it. */
@@ -57,13 +86,33 @@ export class GlobalWatermark {
     if (prev === undefined || maxEventTimeMs > prev) this.maxByTask.set(task, maxEventTimeMs);
   }
 
-  taskMax(task: number): number | undefined {
-    return this.maxByTask.get(task);
+  /** A source partition read up to `offset` (exclusive) with max event time `maxEventTimeMs` so far. */
+  observeSource(key: string, maxEventTimeMs: number | null, offset: number): void {
+    const prev = this.sources.get(key);
+    const max =
+      prev?.maxEventTimeMs == null
+        ? maxEventTimeMs
+        : maxEventTimeMs == null
+          ? prev.maxEventTimeMs
+          : Math.max(prev.maxEventTimeMs, maxEventTimeMs);
+    this.sources.set(key, { maxEventTimeMs: max, offset: Math.max(offset, prev?.offset ?? 0) });
+  }
+
+  /** How far a partition with unread records lets the watermark go (Infinity: no partition holds it). */
+  private hold(): number {
+    let cap = Number.POSITIVE_INFINITY;
+    for (const [key, range] of this.ranges) {
+      const src = this.sources.get(key);
+      if (range.latest <= Math.max(src?.offset ?? 0, range.earliest)) continue; // nothing unread
+      const max = src?.maxEventTimeMs;
+      cap = Math.min(cap, max == null ? Number.NEGATIVE_INFINITY : max - this.delayMs!);
+    }
+    return cap;
   }
 
   private advance(): void {
     if (this.delayMs === null || this.maxByTask.size === 0) return;
-    const candidate = Math.max(...this.maxByTask.values()) - this.delayMs;
+    const candidate = Math.min(Math.max(...this.maxByTask.values()) - this.delayMs, this.hold());
     if (candidate > this.current) this.current = candidate;
   }
 
@@ -78,6 +127,19 @@ export class GlobalWatermark {
       partition: 0,
       key: Buffer.from(`task-${task}`),
       value: Buffer.from(JSON.stringify({ maxEventTimeMs: this.maxByTask.get(task) ?? null, worker })),
+      headers: [],
+    };
+  }
+
+  sourceRecord(tp: TopicPartition, maxEventTimeMs: number | null, offset: number): OutRecord {
+    const key = `${tp.topic}-${tp.partition}`;
+    this.observeSource(key, maxEventTimeMs, offset);
+    const s = this.sources.get(key)!;
+    return {
+      topic: this.topic,
+      partition: 0,
+      key: Buffer.from(`src-${key}`),
+      value: Buffer.from(JSON.stringify({ maxEventTimeMs: s.maxEventTimeMs, offset: s.offset })),
       headers: [],
     };
   }

@@ -21,6 +21,7 @@
  * owner's transaction to be resolved).
  */
 import type { Batch } from "../../columnar/batch.js";
+import { getValue } from "../../columnar/vector.js";
 import type { RuntimeConfig } from "../../common/conf.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
@@ -63,6 +64,8 @@ export interface GroupExecutionConfig {
   readonly outputNames: readonly string[];
   readonly outputSchema: StructType;
   readonly fingerprint: string;
+  /** The watermark's event-time column in stage A's output (null: no watermark). */
+  readonly eventTimeIndex: number | null;
   readonly events: QueryEvents;
   readonly kafka: KafkaPorts;
 }
@@ -88,6 +91,8 @@ export class GroupExecution {
   private readonly watermark: GlobalWatermark;
   private numTasks = 0;
   private sourceTps: TopicPartition[] = [];
+  /** Every partition of the source topics (the watermark's hold looks at all of them). */
+  private allSourceTps: TopicPartition[] = [];
   private repTps: TopicPartition[] = [];
   private readonly positions = new Map<string, number>();
   private tasks = new Map<number, OwnedTask>();
@@ -148,6 +153,7 @@ export class GroupExecution {
     this.fetcher = await this.client.fetcher();
     const srcParts = await this.admin.partitions(this.sourceTopics());
     if (srcParts.length === 0) throw new Error(`group mode: topic(s) ${this.sourceTopics().join(", ")} do not exist`);
+    this.allSourceTps = srcParts;
     const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
     this.numTasks = this.cfg.cluster.partitions ?? perTopic;
     await this.admin.createTopic(this.topics.progress, 1, { "cleanup.policy": "compact" });
@@ -169,7 +175,7 @@ export class GroupExecution {
     });
     this.status = { message: "Initializing the worker's transactional producer", isDataAvailable: false, isTriggerActive: true };
     await this.txn.init();
-    await this.watermark.refresh(this.admin, this.fetcher);
+    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     const first = this.watermark.checkFingerprint(this.cfg.fingerprint, this.cfg.cluster.group);
     if (first) {
       await this.txn.begin();
@@ -216,7 +222,7 @@ export class GroupExecution {
       restored++;
     }
     if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
-    await this.watermark.refresh(this.admin, this.fetcher);
+    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.joined = true;
   }
 
@@ -313,19 +319,53 @@ export class GroupExecution {
     return out;
   }
 
-  private async fetchSource(ends: Map<string, number>): Promise<{ batches: Batch[]; rows: number }> {
+  /** The new records of each owned source partition (partitions without any left out). */
+  private async fetchSource(ends: Map<string, number>): Promise<{ parts: { tp: TopicPartition; batch: Batch }[]; rows: number }> {
     const schema = kafkaSchema(this.cfg.source.includeHeaders);
-    const batches: Batch[] = [];
+    const parts: { tp: TopicPartition; batch: Batch }[] = [];
     let rows = 0;
     for (const tp of this.sourceTps) {
       const from = this.positions.get(tpKey(tp))!;
       const until = ends.get(tpKey(tp))!;
       if (until <= from) continue;
-      const b = columnsToBatch(schema, tp, await this.fetcher.fetchColumns(tp, from, until));
-      batches.push(b);
-      rows += b.numRows;
+      const batch = columnsToBatch(schema, tp, await this.fetcher.fetchColumns(tp, from, until));
+      parts.push({ tp, batch });
+      rows += batch.numRows;
     }
-    return { batches, rows };
+    return { parts, rows };
+  }
+
+  /**
+   * Stage A over the source rows. With a watermark, partition by partition, to publish each
+   * partition's max event time (the watermark's hold, global-watermark.ts).
+   */
+  private async runStageA(
+    parts: readonly { tp: TopicPartition; batch: Batch }[],
+    batchId: number,
+    W: number,
+  ): Promise<{ output: Batch[]; maxByTp: Map<string, number | null> }> {
+    const maxByTp = new Map<string, number | null>();
+    const { eventTimeIndex, split, stageA, outputMode } = this.cfg;
+    const run = (batches: Batch[]) => {
+      const sourceData = new Map([[split.source.sourceId, batches]]);
+      const spec = {
+        batchId,
+        outputMode,
+        evictionWatermarkMs: W,
+        lateWatermarkMs: this.lateWatermarkMs,
+        sourceData,
+        physical: stageA.physical,
+      };
+      return stageA.physical.execute({ eval: this.evalContext(W), state: new TaskContext(spec, null) });
+    };
+    if (eventTimeIndex === null) return { output: parts.length ? await run(parts.map((p) => p.batch)) : [], maxByTp };
+    const output: Batch[] = [];
+    for (const { tp, batch } of parts) {
+      const out = await run([batch]);
+      output.push(...out);
+      maxByTp.set(tpKey(tp), maxEventTimeMs(out, eventTimeIndex));
+    }
+    return { output, maxByTp };
   }
 
   private async fetchRepartition(tp: TopicPartition, until: number): Promise<Batch[]> {
@@ -371,18 +411,8 @@ export class GroupExecution {
     const source = await this.fetchSource(srcEnds);
     durations.getBatch = cfg.clock.now() - t;
     t = cfg.clock.now();
-    const stageACtx = new TaskContext(
-      {
-        batchId,
-        outputMode: cfg.outputMode,
-        evictionWatermarkMs: W,
-        lateWatermarkMs: this.lateWatermarkMs,
-        sourceData: new Map([[cfg.split.source.sourceId, source.batches]]),
-        physical: cfg.stageA.physical,
-      },
-      null,
-    );
-    const stageAOut = source.rows ? await cfg.stageA.physical.execute({ eval: this.evalContext(W), state: stageACtx }) : [];
+    const stageA = await this.runStageA(source.parts, batchId, W);
+    const stageAOut = stageA.output;
     const records: OutRecord[] = [];
     let outputRows = 0;
     let repartitionedRows = 0;
@@ -437,6 +467,13 @@ export class GroupExecution {
         stageBFacts.push({ task: tp.partition, inputRows: input.reduce((n, b) => n + b.numRows, 0), report: ctx.report });
       }
     }
+    if (cfg.eventTimeIndex !== null) {
+      for (const tp of this.sourceTps) {
+        const end = srcEnds.get(tpKey(tp))!;
+        if (end > this.positions.get(tpKey(tp))! || this.nextBatchId === 0)
+          records.push(this.watermark.sourceRecord(tp, stageA.maxByTp.get(tpKey(tp)) ?? null, end));
+      }
+    }
     checkRecordSizes(records, cfg.sink.maxRequestSize);
     durations.addBatch = cfg.clock.now() - t;
 
@@ -466,7 +503,7 @@ export class GroupExecution {
     for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
     this.watermark.settle();
     this.status = { ...this.status, message: "Reading the group's progress (watermark)" };
-    await this.watermark.refresh(this.admin, this.fetcher);
+    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.lateWatermarkMs = W;
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;
@@ -498,7 +535,6 @@ export class GroupExecution {
         repartitionedRows,
         outputRows,
         tasks: stageBFacts,
-        stageAReport: stageACtx.report,
       },
     );
     this.lastRestore = null;
@@ -506,4 +542,18 @@ export class GroupExecution {
     cfg.events.onProgress(progress);
     return true;
   }
+}
+
+/** The max of a TIMESTAMP column over batches, ms (null when every value is null). */
+function maxEventTimeMs(batches: readonly Batch[], column: number): number | null {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const b of batches) {
+    const v = b.columns[column]!;
+    for (let i = 0; i < b.numRows; i++) {
+      if (v.validity && v.validity[i] === 0) continue;
+      const x = Number(getValue(v, i));
+      if (x > max) max = x;
+    }
+  }
+  return max === Number.NEGATIVE_INFINITY ? null : Math.floor(max / 1000);
 }

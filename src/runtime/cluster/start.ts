@@ -106,6 +106,8 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
   const stageA = planStreaming(split.stageA, spec.outputMode, options);
   const stageB = split.stageB;
   const planStageB = stageB ? () => planStreaming(stageB, spec.outputMode, options) : null;
+  const watermarkColumn = planStageB?.().watermarkNodes[0]?.column;
+  const eventTimeIndex = watermarkColumn === undefined ? -1 : split.repartitionOutput.findIndex((a) => a.name === watermarkColumn);
   const execution = new GroupExecution({
     id: spec.id,
     runId: spec.runId,
@@ -123,6 +125,7 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
     outputNames: spec.outputNames,
     outputSchema: spec.outputSchema,
     fingerprint: fingerprintOf(spec.plan, spec.outputMode),
+    eventTimeIndex: eventTimeIndex < 0 ? null : eventTimeIndex,
     events: spec.events,
     kafka: kafkaPorts(source.client),
   });

@@ -39,7 +39,6 @@ export interface WorkerBatchFacts {
   readonly repartitionedRows: number;
   readonly outputRows: number;
   readonly tasks: readonly { task: number; inputRows: number; report: BatchReport }[];
-  readonly stageAReport: BatchReport;
 }
 
 function offsetJson(tps: readonly TopicPartition[], offsets: ReadonlyMap<string, number>): Record<string, Record<string, number>> {
