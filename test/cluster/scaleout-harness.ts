@@ -1,0 +1,469 @@
+/**
+ * The scale-out harness (a library, not a test file): the recipe of issue #20 — worker
+ * processes running the same pipeline file (fixtures/scaleout-pipeline.ts) join and leave while
+ * a generator feeds the input topic; one is killed with SIGKILL and restarted; at the end a
+ * read_committed reader must see every input record once in out-raw and every (key, window)
+ * once with the oracle's count and sum in out. Used by scaleout.test.ts (small),
+ * `npm run soak -- --scaleout` (large) and bench/scaleout.ts (figures).
+ *
+ * `mode: "group"` runs the workers in group mode (`arus.cluster.group`); `mode: "single"` runs
+ * today's single-process exactly-once pipeline (`arus.exactlyOnce` + checkpointLocation), where
+ * only one worker may run at a time.
+ */
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { OutRecord } from "../../src/connectors/kafka/client.js";
+import { testClient } from "../connectors/kafka-helpers.js";
+import { encodeEvent, generateEvents, oracle, type ScaleoutEvent, type WindowResult, windowKey } from "./harness/events.js";
+import { CommittedTail, readTopic, type SeenRecord } from "./harness/output.js";
+import { type AggVerdict, percentile, type RawVerdict, verifyAgg, verifyRaw } from "./harness/verify.js";
+import { Worker, type WorkerEvent, type WorkerRun, workerCommand } from "./harness/workers.js";
+
+export { FLUSH_KEY, generateEvents, oracle } from "./harness/events.js";
+export { percentile, verifyAgg, verifyRaw } from "./harness/verify.js";
+
+export type ScaleoutMode = "group" | "single";
+
+/** At `at` (a fraction of the input: produced, or processed with `preProduce`), do `action` to `worker`. */
+export interface ScenarioStep {
+  readonly at: number;
+  readonly action: "start" | "kill" | "stop";
+  readonly worker: string;
+}
+
+export interface ScaleoutOptions {
+  readonly bootstrap: string;
+  readonly mode: ScaleoutMode;
+  /** Checkpoints (per worker in group mode) live under it. */
+  readonly workDir: string;
+  readonly steps: readonly ScenarioStep[];
+  readonly events?: number;
+  readonly keys?: number;
+  /** Partitions of every topic (default 6). */
+  readonly partitions?: number;
+  /** Input rate while producing (events/s, default 500); ignored with preProduce. */
+  readonly ratePerSec?: number;
+  /** Events per produce call (default 100). */
+  readonly chunk?: number;
+  /**
+   * Produce the whole input before the first step, and read the steps' `at` as the fraction of
+   * input records already in out-raw (the benchmark: throughput on a fixed input).
+   */
+  readonly preProduce?: boolean;
+  /** Event time the input covers (default: 2 ms of event time per ms of production). */
+  readonly eventTimeSpanMs?: number;
+  readonly disorderMs?: number;
+  readonly windowMs?: number;
+  readonly watermarkDelayMs?: number;
+  readonly partitionBy?: "id" | "key";
+  readonly seed?: number;
+  readonly maxOffsetsPerTrigger?: number;
+  readonly triggerMs?: number;
+  readonly sessionTimeoutMs?: number;
+  readonly transactionTimeoutMs?: number;
+  /** Give up waiting for the output after this long once the input is all produced (default 60 s). */
+  readonly drainTimeoutMs?: number;
+  /** How workers start (workers.ts): `tsx` (default) or `bundle`. */
+  readonly start?: "tsx" | "bundle";
+  readonly tailIntervalMs?: number;
+  /** Progress lines (scenario steps, drain). */
+  readonly log?: (line: string) => void;
+}
+
+export interface Recovery {
+  readonly worker: string;
+  readonly killedAt: number;
+  /** Source partitions the worker read in its last progress before the kill. */
+  readonly partitions: number[];
+  /** Kill → first out-raw record from those partitions committed by someone else (ms; null: none). */
+  readonly firstRawOutputMs: number | null;
+  /** Kill → first window committed after it (ms; null: none). */
+  readonly firstAggOutputMs: number | null;
+  /** Kill → the same worker started again (ms; null: not restarted). */
+  readonly restartedAfterMs: number | null;
+}
+
+export interface ScaleoutReport {
+  readonly mode: ScaleoutMode;
+  readonly topics: { in: string; out: string; outRaw: string };
+  readonly group: string;
+  readonly events: number;
+  readonly inputRecords: number;
+  readonly inputBytes: number;
+  readonly expectedWindows: number;
+  /** The tail saw all of out-raw and every expected window before the drain timeout. */
+  readonly drained: boolean;
+  readonly raw: RawVerdict;
+  readonly agg: AggVerdict;
+  /** Records a read_uncommitted reader sees and read_committed does not: aborted transactions' records. */
+  readonly aborted: { raw: number; agg: number };
+  /** First worker's `started` → last input record visible in out-raw. */
+  readonly processingMs: number | null;
+  readonly throughput: { recordsPerSec: number | null; mbPerSec: number | null };
+  /** Input produce → visible in out-raw (read_committed, to within one tail poll), ms. */
+  readonly latencyMs: { p50: number | null; p99: number | null; max: number | null };
+  readonly recoveries: Recovery[];
+  /** Changes of a worker's source partitions between its progress entries, plus `rebalance` lines. */
+  readonly rebalances: number;
+  readonly lateDroppedRows: number;
+  readonly batches: Record<string, number>;
+  /** Input rows each worker's `raw` query read (over all its runs). */
+  readonly rawRowsByWorker: Record<string, number>;
+  readonly workerErrors: string[];
+  readonly tailErrors: string[];
+  readonly workers: Record<string, WorkerRun[]>;
+  readonly seconds: number;
+}
+
+/** §6's scenario: 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 worker 2; at 75 % it restarts with its slot. */
+export const GROUP_SCENARIO: readonly ScenarioStep[] = [
+  { at: 0, action: "start", worker: "w1" },
+  { at: 0.3, action: "start", worker: "w2" },
+  { at: 0.3, action: "start", worker: "w3" },
+  { at: 0.6, action: "kill", worker: "w2" },
+  { at: 0.75, action: "start", worker: "w2" },
+];
+
+/** Today's single-process equivalent: one worker, kill -9 at 60 %, restarted from its checkpoint at 75 %. */
+export const SINGLE_SCENARIO: readonly ScenarioStep[] = [
+  { at: 0, action: "start", worker: "w1" },
+  { at: 0.6, action: "kill", worker: "w1" },
+  { at: 0.75, action: "start", worker: "w1" },
+];
+
+/** Start `workers` workers at once (the benchmark's fixed-input runs). */
+export function startAll(workers: number): ScenarioStep[] {
+  return Array.from({ length: workers }, (_, i) => ({ at: 0, action: "start" as const, worker: `w${i + 1}` }));
+}
+
+/**
+ * `kills` more kill -9s at random points after `from`, each followed by a restart of the same
+ * worker a little later (for the soak). `random` is a seeded generator in [0, 1).
+ */
+export function randomKills(random: () => number, workers: readonly string[], kills: number, from = 0.05, to = 0.95): ScenarioStep[] {
+  const steps: ScenarioStep[] = [];
+  const span = (to - from) / kills;
+  for (let i = 0; i < kills; i++) {
+    const at = from + span * (i + random() * 0.5);
+    const worker = workers[Math.floor(random() * workers.length)]!;
+    steps.push({ at, action: "kill", worker }, { at: Math.min(to, at + span * (0.2 + random() * 0.3)), action: "start", worker });
+  }
+  return steps;
+}
+
+function checkSteps(mode: ScaleoutMode, steps: readonly ScenarioStep[]): ScenarioStep[] {
+  const sorted = [...steps].sort((a, b) => a.at - b.at);
+  const alive = new Set<string>();
+  for (const s of sorted) {
+    if (s.action === "start") {
+      if (alive.has(s.worker)) throw new Error(`scenario: ${s.worker} started at ${s.at} while running`);
+      if (mode === "single" && alive.size > 0) throw new Error(`scenario: single mode runs one worker at a time (${s.worker} at ${s.at})`);
+      alive.add(s.worker);
+    } else {
+      if (!alive.has(s.worker)) throw new Error(`scenario: ${s.action} of ${s.worker} at ${s.at}, which is not running`);
+      alive.delete(s.worker);
+    }
+  }
+  return sorted;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
+  const t0 = Date.now();
+  const log = o.log ?? (() => {});
+  const steps = checkSteps(o.mode, o.steps);
+  const partitions = o.partitions ?? 6;
+  const n = o.events ?? 3000;
+  const rate = o.ratePerSec ?? 500;
+  const chunk = o.chunk ?? 100;
+  const windowMs = o.windowMs ?? 10_000;
+  const delayMs = o.watermarkDelayMs ?? 30_000;
+  const events = generateEvents({
+    events: n,
+    keys: o.keys ?? 8,
+    partitions,
+    eventTimeSpanMs: o.eventTimeSpanMs ?? Math.round((2 * n * 1000) / rate),
+    disorderMs: o.disorderMs ?? 2000,
+    windowMs,
+    watermarkDelayMs: delayMs,
+    seed: o.seed ?? 1,
+    partitionBy: o.partitionBy ?? "id",
+  });
+  const expected = oracle(events, windowMs);
+  const encoded = events.map(encodeEvent);
+  const partitionOf = new Map<string, number>(encoded.map((e) => [e.value, e.partition]));
+
+  // Topics.
+  const suffix = randomUUID().slice(0, 8);
+  const topics = { in: `so-in-${suffix}`, out: `so-out-${suffix}`, outRaw: `so-raw-${suffix}` };
+  const group = `so-${suffix}`;
+  const admin = await testClient(o.bootstrap).admin();
+  try {
+    for (const t of Object.values(topics)) await admin.createTopic(t, partitions);
+  } finally {
+    await admin.close();
+  }
+
+  // What the tail has seen.
+  const rawFirstSeen = new Map<string, SeenRecord>();
+  const rawSeen: SeenRecord[] = [];
+  const aggSeen: SeenRecord[] = [];
+  const windowsSeen = new Set<string>();
+  let expectedRawSeen = 0;
+  const tail = new CommittedTail(
+    o.bootstrap,
+    [topics.out, topics.outRaw],
+    (r) => {
+      if (r.topic === topics.outRaw) {
+        rawSeen.push(r);
+        if (!rawFirstSeen.has(r.value)) {
+          rawFirstSeen.set(r.value, r);
+          if (partitionOf.has(r.value)) expectedRawSeen++;
+        }
+      } else {
+        aggSeen.push(r);
+        try {
+          const w = JSON.parse(r.value) as WindowResult;
+          const key = windowKey(w.k, w.ws);
+          if (expected.has(key)) windowsSeen.add(key);
+        } catch {
+          // verifyAgg counts it
+        }
+      }
+    },
+    o.tailIntervalMs ?? 200,
+  );
+  await tail.start();
+
+  // Workers.
+  const command = await workerCommand(o.start ?? "tsx");
+  const env: Record<string, string> = {
+    ARUS_KAFKA_BOOTSTRAP: o.bootstrap,
+    SCALEOUT_MODE: o.mode,
+    SCALEOUT_GROUP: group,
+    SCALEOUT_IN: topics.in,
+    SCALEOUT_OUT: topics.out,
+    SCALEOUT_OUT_RAW: topics.outRaw,
+    SCALEOUT_DIR: path.join(o.workDir, "ckpt"),
+    SCALEOUT_MAX_OFFSETS: String(o.maxOffsetsPerTrigger ?? 2000),
+    SCALEOUT_TRIGGER_MS: String(o.triggerMs ?? 250),
+    SCALEOUT_WATERMARK: `${delayMs / 1000} seconds`,
+    SCALEOUT_WINDOW: `${windowMs / 1000} seconds`,
+    SCALEOUT_SESSION_TIMEOUT_MS: String(o.sessionTimeoutMs ?? 6000),
+    SCALEOUT_TXN_TIMEOUT_MS: String(o.transactionTimeoutMs ?? 10_000),
+  };
+  const workers = new Map<string, Worker>();
+  for (const s of steps) if (!workers.has(s.worker)) workers.set(s.worker, new Worker(s.worker, env, command));
+
+  let produced = 0;
+  const producedAt = new Map<string, number>();
+  const fraction = () => (o.preProduce ? expectedRawSeen / encoded.length : produced / n);
+  let nextStep = 0;
+  const fire = async (upTo: number) => {
+    while (nextStep < steps.length && steps[nextStep]!.at <= upTo) {
+      const s = steps[nextStep++]!;
+      const w = workers.get(s.worker)!;
+      log(`scaleout: ${(upTo * 100).toFixed(0)} %: ${s.action} ${s.worker}`);
+      if (s.action === "start") w.start();
+      else if (s.action === "kill") await w.kill();
+      else await w.stop();
+    }
+  };
+
+  const producer = await testClient(o.bootstrap).producer();
+  const send = async (recs: typeof encoded) => {
+    const out: OutRecord[] = recs.map((e) => ({
+      topic: topics.in,
+      partition: e.partition,
+      key: Buffer.from(e.key),
+      value: Buffer.from(e.value),
+      headers: [],
+    }));
+    const at = Date.now();
+    await producer.send(out);
+    for (const e of recs) producedAt.set(e.value, at);
+  };
+
+  const regular = encoded.slice(0, n);
+  const flush = encoded.slice(n);
+  let drained = false;
+  const isDrained = () => expectedRawSeen === encoded.length && windowsSeen.size === expected.size;
+  try {
+    if (o.preProduce) {
+      for (let i = 0; i < regular.length; i += 5000) await send(regular.slice(i, i + 5000));
+      await send(flush);
+      produced = n;
+      // Steps by processed fraction.
+      const deadline = () => Date.now() + (o.drainTimeoutMs ?? 60_000);
+      let until = deadline();
+      while (nextStep < steps.length && Date.now() < until) {
+        const before = nextStep;
+        await fire(fraction());
+        if (nextStep !== before) until = deadline();
+        await sleep(50);
+      }
+    } else {
+      const startedAt = Date.now();
+      for (let i = 0; i < regular.length; i += chunk) {
+        await fire(fraction());
+        await send(regular.slice(i, i + chunk));
+        produced = Math.min(n, i + chunk);
+        const due = startedAt + (produced / rate) * 1000;
+        if (due > Date.now()) await sleep(due - Date.now());
+      }
+      await fire(1);
+      await send(flush);
+    }
+    await fire(Number.POSITIVE_INFINITY);
+    log(`scaleout: input produced (${encoded.length} records); waiting for the output`);
+    const until = Date.now() + (o.drainTimeoutMs ?? 60_000);
+    while (!isDrained() && Date.now() < until) await sleep(100);
+    drained = isDrained();
+    log(
+      `scaleout: ${drained ? "drained" : "drain timed out"}: out-raw ${expectedRawSeen}/${encoded.length}, windows ${windowsSeen.size}/${expected.size}`,
+    );
+  } finally {
+    await producer.close();
+    await Promise.all([...workers.values()].map((w) => w.stop()));
+    await tail.stop();
+  }
+
+  // The final read: everything, to the end, both isolation levels.
+  const [rawC, rawU, aggC, aggU] = await Promise.all([
+    readTopic(o.bootstrap, topics.outRaw, true),
+    readTopic(o.bootstrap, topics.outRaw, false),
+    readTopic(o.bootstrap, topics.out, true),
+    readTopic(o.bootstrap, topics.out, false),
+  ]);
+  const raw = verifyRaw(
+    encoded.map((e) => e.value),
+    rawC.map((r) => r.value),
+  );
+  const agg = verifyAgg(
+    expected,
+    aggC.map((r) => r.value),
+  );
+
+  // Figures.
+  const allEvents = [...workers.values()].flatMap((w) => w.events);
+  const firstStarted = Math.min(...allEvents.filter((e) => e.ev === "started").map((e) => e.t));
+  const lastRaw = Math.max(...[...rawFirstSeen.values()].map((r) => r.seenAt));
+  const processingMs = Number.isFinite(firstStarted) && Number.isFinite(lastRaw) && lastRaw > firstStarted ? lastRaw - firstStarted : null;
+  const inputBytes = encoded.reduce((s, e) => s + Buffer.byteLength(e.value) + Buffer.byteLength(e.key), 0);
+  const latencies: number[] = [];
+  for (const [value, r] of rawFirstSeen) {
+    const at = producedAt.get(value);
+    if (at !== undefined) latencies.push(r.seenAt - at);
+  }
+  const recoveries: Recovery[] = [];
+  for (const w of workers.values()) {
+    w.runs.forEach((run, i) => {
+      if (run.killedAt === undefined) return;
+      recoveries.push(recovery(w.name, run, i, w.runs[i + 1], w.events, partitions, rawSeen, aggSeen, partitionOf));
+    });
+  }
+  const batches: Record<string, number> = {};
+  const rawRowsByWorker: Record<string, number> = {};
+  for (const w of workers.values()) {
+    batches[w.name] = w.events.filter((e) => e.ev === "progress").length;
+    rawRowsByWorker[w.name] = w.events.reduce((s, e) => s + (e.ev === "progress" && e.query === "raw" ? (e.numInputRows ?? 0) : 0), 0);
+  }
+  const report: ScaleoutReport = {
+    mode: o.mode,
+    topics,
+    group,
+    events: n,
+    inputRecords: encoded.length,
+    inputBytes,
+    expectedWindows: expected.size,
+    drained,
+    raw,
+    agg,
+    aborted: { raw: rawU.length - rawC.length, agg: aggU.length - aggC.length },
+    processingMs,
+    throughput: {
+      recordsPerSec: processingMs ? Math.round((encoded.length * 1000) / processingMs) : null,
+      mbPerSec: processingMs ? Number(((inputBytes * 1000) / processingMs / 1e6).toFixed(3)) : null,
+    },
+    latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+    recoveries,
+    rebalances: [...workers.values()].reduce((s, w) => s + rebalances(w.events), 0),
+    lateDroppedRows: allEvents.reduce((s, e) => s + (e.ev === "progress" && e.query === "agg" ? (e.dropped ?? 0) : 0), 0),
+    batches,
+    rawRowsByWorker,
+    workerErrors: [...workers.values()].flatMap((w) => w.errors()),
+    tailErrors: tail.errors,
+    workers: Object.fromEntries([...workers.values()].map((w) => [w.name, w.runs])),
+    seconds: Math.round((Date.now() - t0) / 1000),
+  };
+  return report;
+}
+
+function recovery(
+  worker: string,
+  run: WorkerRun,
+  runIndex: number,
+  nextRun: WorkerRun | undefined,
+  events: readonly WorkerEvent[],
+  partitions: number,
+  rawSeen: readonly SeenRecord[],
+  aggSeen: readonly SeenRecord[],
+  partitionOf: ReadonlyMap<string, number>,
+): Recovery {
+  const killedAt = run.killedAt!;
+  const last = events.filter((e) => e.run === runIndex && e.ev === "progress" && e.query === "raw" && e.t <= killedAt).at(-1);
+  const owned = last?.partitions?.length ? last.partitions : Array.from({ length: partitions }, (_, i) => i);
+  const ownedSet = new Set(owned);
+  // CreateTime after the kill: sent by a live worker, not by the killed one.
+  const after = (r: SeenRecord) => r.createTime > killedAt;
+  const firstRaw = Math.min(...rawSeen.filter((r) => after(r) && ownedSet.has(partitionOf.get(r.value) ?? -1)).map((r) => r.seenAt));
+  const firstAgg = Math.min(...aggSeen.filter(after).map((r) => r.seenAt));
+  return {
+    worker,
+    killedAt,
+    partitions: owned,
+    firstRawOutputMs: Number.isFinite(firstRaw) ? firstRaw - killedAt : null,
+    firstAggOutputMs: Number.isFinite(firstAgg) ? firstAgg - killedAt : null,
+    restartedAfterMs: nextRun ? nextRun.spawnedAt - killedAt : null,
+  };
+}
+
+/** Assignment changes within a run of a worker (per query), plus explicit `rebalance` lines. */
+function rebalances(events: readonly WorkerEvent[]): number {
+  let n = 0;
+  const last = new Map<string, string>();
+  for (const e of events) {
+    if (e.ev === "rebalance") n++;
+    if (e.ev !== "progress" || !e.partitions) continue;
+    const key = `${e.run}/${e.query}`;
+    const set = [...e.partitions].sort((a, b) => a - b).join(",");
+    const before = last.get(key);
+    if (before !== undefined && before !== set) n++;
+    last.set(key, set);
+  }
+  return n;
+}
+
+/** One line per figure, for logs and failure messages. */
+export function describeReport(r: ScaleoutReport): string {
+  const rec = r.recoveries
+    .map(
+      (x) =>
+        `${x.worker} killed: partitions [${x.partitions.join(",")}], first out-raw from them after ${x.firstRawOutputMs ?? "-"} ms, first window after ${x.firstAggOutputMs ?? "-"} ms, restarted after ${x.restartedAfterMs ?? "-"} ms`,
+    )
+    .join("; ");
+  return [
+    `mode ${r.mode}, ${r.inputRecords} input records (${r.events} events + flush), ${r.expectedWindows} windows, ${r.seconds} s, drained: ${r.drained}`,
+    `out-raw: ${r.raw.committed} committed, ${r.raw.duplicates} duplicated, ${r.raw.missing} missing, ${r.raw.unexpected} unexpected`,
+    `out: ${r.agg.committed} committed, ${r.agg.duplicates} duplicated, ${r.agg.missing} missing, ${r.agg.unexpected} unexpected, ${r.agg.wrong} wrong`,
+    `aborted records (read_uncommitted - read_committed): out-raw ${r.aborted.raw}, out ${r.aborted.agg}`,
+    `throughput ${r.throughput.recordsPerSec ?? "-"} records/s, latency p50 ${r.latencyMs.p50 ?? "-"} ms p99 ${r.latencyMs.p99 ?? "-"} ms, rebalances ${r.rebalances}, late rows dropped ${r.lateDroppedRows}`,
+    `batches ${JSON.stringify(r.batches)}, raw rows read ${JSON.stringify(r.rawRowsByWorker)}${rec ? `; ${rec}` : ""}`,
+    ...(r.raw.examples.length || r.agg.examples.length ? [`examples: ${[...r.raw.examples, ...r.agg.examples].join("; ")}`] : []),
+    ...r.workerErrors,
+    ...(r.tailErrors.length ? [`tail errors: ${r.tailErrors.join("; ")}`] : []),
+  ].join("\n");
+}
+
+export type { AggVerdict, RawVerdict, ScaleoutEvent, WorkerEvent, WorkerRun };
