@@ -11,13 +11,14 @@
  * only one worker may run at a time.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { OutRecord } from "../../src/connectors/kafka/client.js";
 import { testClient } from "../connectors/kafka-helpers.js";
 import { encodeEvent, generateEvents, oracle, type ScaleoutEvent, type WindowResult, windowKey } from "./harness/events.js";
 import { CommittedTail, readTopic, type SeenRecord } from "./harness/output.js";
 import { type AggVerdict, percentile, type RawVerdict, verifyAgg, verifyRaw } from "./harness/verify.js";
-import { Worker, type WorkerEvent, type WorkerRun, workerCommand } from "./harness/workers.js";
+import { processCpuSeconds, Worker, type WorkerEvent, type WorkerRun, workerCommand } from "./harness/workers.js";
 
 export { FLUSH_KEY, generateEvents, oracle } from "./harness/events.js";
 export { percentile, verifyAgg, verifyRaw } from "./harness/verify.js";
@@ -109,6 +110,8 @@ export interface ScaleoutReport {
   readonly batches: Record<string, number>;
   /** Input rows each worker's `raw` query read (over all its runs). */
   readonly rawRowsByWorker: Record<string, number>;
+  /** CPU seconds: each worker's runs together, and the broker's over the run (scripts/kafka.sh's broker; null when not found). */
+  readonly cpuSeconds: { workers: Record<string, number>; broker: number | null };
   readonly workerErrors: string[];
   readonly tailErrors: string[];
   readonly workers: Record<string, WorkerRun[]>;
@@ -137,21 +140,42 @@ export function startAll(workers: number): ScenarioStep[] {
 }
 
 /**
- * `kills` more kill -9s at random points after `from`, each followed by a restart of the same
- * worker a little later (for the soak). `random` is a seeded generator in [0, 1).
+ * `base` plus `kills` kill -9s at random points in [from, to], each followed a little later by a
+ * restart of the same worker (the soak). A kill picks a worker that runs over its whole
+ * kill → restart span in `base` and has no step of its own in it. `random`: seeded, in [0, 1).
  */
-export function randomKills(random: () => number, workers: readonly string[], kills: number, from = 0.05, to = 0.95): ScenarioStep[] {
-  const steps: ScenarioStep[] = [];
+export function withRandomKills(
+  base: readonly ScenarioStep[],
+  random: () => number,
+  kills: number,
+  from = 0.05,
+  to = 0.95,
+): ScenarioStep[] {
+  const steps = [...base];
+  const names = [...new Set(base.map((s) => s.worker))];
+  const aliveAt = (w: string, at: number) => {
+    let alive = false;
+    for (const s of [...steps].sort((a, b) => a.at - b.at)) if (s.worker === w && s.at <= at) alive = s.action === "start";
+    return alive;
+  };
   const span = (to - from) / kills;
   for (let i = 0; i < kills; i++) {
-    const at = from + span * (i + random() * 0.5);
-    const worker = workers[Math.floor(random() * workers.length)]!;
-    steps.push({ at, action: "kill", worker }, { at: Math.min(to, at + span * (0.2 + random() * 0.3)), action: "start", worker });
+    // A few tries: the first random point may fall on a base step of every worker.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const at = from + span * (i + random() * 0.5);
+      const back = at + span * (0.2 + random() * 0.25);
+      const free = names.filter((w) => aliveAt(w, at) && !steps.some((s) => s.worker === w && s.at >= at && s.at <= back));
+      if (!free.length) continue;
+      const worker = free[Math.floor(random() * free.length)]!;
+      steps.push({ at, action: "kill", worker }, { at: back, action: "start", worker });
+      break;
+    }
   }
-  return steps;
+  return steps.sort((a, b) => a.at - b.at);
 }
 
-function checkSteps(mode: ScaleoutMode, steps: readonly ScenarioStep[]): ScenarioStep[] {
+/** The steps in order of `at`; throws on a start of a running worker, a kill or stop of a stopped one, or two workers in single mode. */
+export function checkSteps(mode: ScaleoutMode, steps: readonly ScenarioStep[]): ScenarioStep[] {
   const sorted = [...steps].sort((a, b) => a.at - b.at);
   const alive = new Set<string>();
   for (const s of sorted) {
@@ -165,6 +189,16 @@ function checkSteps(mode: ScaleoutMode, steps: readonly ScenarioStep[]): Scenari
     }
   }
   return sorted;
+}
+
+/** The broker of scripts/kafka.sh (its pid file under ARUS_KAFKA_DIR, default /tmp/arus-kafka), for its CPU time. */
+function brokerCpuSeconds(): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(process.env.ARUS_KAFKA_DIR ?? "/tmp/arus-kafka", "broker.pid"), "utf8").trim());
+    return processCpuSeconds(pid);
+  } catch {
+    return undefined;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -235,6 +269,8 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     o.tailIntervalMs ?? 200,
   );
   await tail.start();
+  const brokerCpu0 = brokerCpuSeconds();
+  let brokerCpu1: number | undefined;
 
   // Workers.
   const command = await workerCommand(o.start ?? "tsx");
@@ -324,6 +360,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
       `scaleout: ${drained ? "drained" : "drain timed out"}: out-raw ${expectedRawSeen}/${encoded.length}, windows ${windowsSeen.size}/${expected.size}`,
     );
   } finally {
+    brokerCpu1 = brokerCpuSeconds();
     await producer.close();
     await Promise.all([...workers.values()].map((w) => w.stop()));
     await tail.stop();
@@ -392,6 +429,12 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     lateDroppedRows: allEvents.reduce((s, e) => s + (e.ev === "progress" && e.query === "agg" ? (e.dropped ?? 0) : 0), 0),
     batches,
     rawRowsByWorker,
+    cpuSeconds: {
+      workers: Object.fromEntries(
+        [...workers.values()].map((w) => [w.name, Number(w.runs.reduce((c, r) => c + (r.cpuSeconds ?? 0), 0).toFixed(2))]),
+      ),
+      broker: brokerCpu0 !== undefined && brokerCpu1 !== undefined ? Number((brokerCpu1 - brokerCpu0).toFixed(2)) : null,
+    },
     workerErrors: [...workers.values()].flatMap((w) => w.errors()),
     tailErrors: tail.errors,
     workers: Object.fromEntries([...workers.values()].map((w) => [w.name, w.runs])),
@@ -459,7 +502,7 @@ export function describeReport(r: ScaleoutReport): string {
     `out: ${r.agg.committed} committed, ${r.agg.duplicates} duplicated, ${r.agg.missing} missing, ${r.agg.unexpected} unexpected, ${r.agg.wrong} wrong`,
     `aborted records (read_uncommitted - read_committed): out-raw ${r.aborted.raw}, out ${r.aborted.agg}`,
     `throughput ${r.throughput.recordsPerSec ?? "-"} records/s, latency p50 ${r.latencyMs.p50 ?? "-"} ms p99 ${r.latencyMs.p99 ?? "-"} ms, rebalances ${r.rebalances}, late rows dropped ${r.lateDroppedRows}`,
-    `batches ${JSON.stringify(r.batches)}, raw rows read ${JSON.stringify(r.rawRowsByWorker)}${rec ? `; ${rec}` : ""}`,
+    `batches ${JSON.stringify(r.batches)}, raw rows read ${JSON.stringify(r.rawRowsByWorker)}, CPU s ${JSON.stringify(r.cpuSeconds)}${rec ? `; ${rec}` : ""}`,
     ...(r.raw.examples.length || r.agg.examples.length ? [`examples: ${[...r.raw.examples, ...r.agg.examples].join("; ")}`] : []),
     ...r.workerErrors,
     ...(r.tailErrors.length ? [`tail errors: ${r.tailErrors.join("; ")}`] : []),

@@ -4,6 +4,7 @@
  * killed with SIGKILL and restarted the same way. Its stdout is one JSON line per event.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bundleChild } from "../../recovery/driver.js";
 
@@ -34,6 +35,8 @@ export interface WorkerRun {
   startedAt?: number;
   killedAt?: number;
   stopRequestedAt?: number;
+  /** CPU seconds (user + system) the process had used when it was killed or stopped (Linux /proc). */
+  cpuSeconds?: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null; at: number };
 }
 
@@ -47,6 +50,18 @@ export function workerCommand(kind: "tsx" | "bundle"): Promise<string[]> {
   if (kind === "tsx") return Promise.resolve(viaTsx);
   bundled ??= bundleChild(`import ${JSON.stringify(PIPELINE)};\n`, "scaleout-worker").then((out) => (out ? [out] : viaTsx));
   return bundled;
+}
+
+/** CPU seconds (user + system) of a live process from /proc/<pid>/stat; undefined off Linux. */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
 }
 
 export class Worker {
@@ -111,7 +126,9 @@ export class Worker {
   /** kill -9, and wait until the process is gone. */
   async kill(): Promise<void> {
     if (!this.child) throw new Error(`worker ${this.name} is not running`);
-    this.runs.at(-1)!.killedAt = Date.now();
+    const run = this.runs.at(-1)!;
+    run.cpuSeconds = processCpuSeconds(run.pid);
+    run.killedAt = Date.now();
     this.child.kill("SIGKILL");
     await this.exited;
   }
@@ -120,6 +137,7 @@ export class Worker {
   async stop(timeoutMs = 20_000): Promise<void> {
     if (!this.child) return;
     const run = this.runs.at(-1)!;
+    run.cpuSeconds = processCpuSeconds(run.pid);
     run.stopRequestedAt = Date.now();
     this.child.kill("SIGTERM");
     const timer = setTimeout(() => this.child?.kill("SIGKILL"), timeoutMs);
