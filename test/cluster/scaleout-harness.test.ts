@@ -11,7 +11,15 @@ import { Kafka, logLevel } from "kafkajs";
 import { kafkaBootstrap, kafkaSkip, newTopic } from "../connectors/kafka-helpers.js";
 import { encodeEvent, FLUSH_KEY, generateEvents, oracle, windowKey } from "./harness/events.js";
 import { readTopic } from "./harness/output.js";
-import { checkSteps, GROUP_SCENARIO, SINGLE_SCENARIO, verifyAgg, verifyRaw, withRandomKills } from "./scaleout-harness.js";
+import {
+  checkSteps,
+  GROUP_SCENARIO,
+  KAFKA_CRASH_POINTS,
+  SINGLE_SCENARIO,
+  verifyAgg,
+  verifyRaw,
+  withRandomKills,
+} from "./scaleout-harness.js";
 
 const gen = fc.record({
   events: fc.integer({ min: 1, max: 400 }),
@@ -137,7 +145,12 @@ describe("scale-out verifier", () => {
 describe("scale-out scenarios", () => {
   it("the fixed scenarios are valid; random kills added to them stay valid (every kill hits a running worker, every restart a stopped one)", () => {
     assert.equal(checkSteps("group", GROUP_SCENARIO).length, 5);
-    assert.equal(checkSteps("single", SINGLE_SCENARIO).length, 3);
+    assert.equal(checkSteps("single", SINGLE_SCENARIO).length, 4);
+    assert.throws(() => checkSteps("single", SINGLE_SCENARIO.slice(0, 3)), /armed to crash with no restart/);
+    assert.throws(
+      () => checkSteps("single", [...SINGLE_SCENARIO.slice(0, 3), { at: 0.7, action: "kill", worker: "w1" }]),
+      /only a start may follow/,
+    );
     assert.throws(() => checkSteps("single", [...SINGLE_SCENARIO, { at: 0.1, action: "start", worker: "w2" }]), /one worker at a time/);
     assert.throws(() => checkSteps("group", [{ at: 0, action: "kill", worker: "w1" }]), /not running/);
     fc.assert(
@@ -145,10 +158,11 @@ describe("scale-out scenarios", () => {
         let a = seed;
         const random = () => (a = (a * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
         const base = group ? GROUP_SCENARIO : SINGLE_SCENARIO;
-        const steps = withRandomKills(base, random, kills);
+        const steps = withRandomKills(base, random, kills, 0.05, 0.95, KAFKA_CRASH_POINTS);
         checkSteps(group ? "group" : "single", steps);
         const added = steps.filter((s) => s.action === "kill").length - 1;
-        assert.ok(added >= 0 && added <= kills && steps.length === base.length + 2 * added);
+        const crashes = steps.filter((s) => s.crashPoint).length - base.filter((s) => s.crashPoint).length;
+        assert.ok(added >= 0 && added <= kills && crashes <= added && steps.length === base.length + 2 * added + crashes);
       }),
     );
   });

@@ -30,7 +30,16 @@ export interface ScenarioStep {
   readonly at: number;
   readonly action: "start" | "kill" | "stop";
   readonly worker: string;
+  /**
+   * A start that arms a named crash point (src/common/crash-points.ts, e.g. `insideSink`: inside
+   * the Kafka transaction) two batches after the worker's last: the run kills itself there. The
+   * worker's next step must be a start, which first waits (up to 30 s) for that death.
+   */
+  readonly crashPoint?: string;
 }
+
+/** Crash points of a micro-batch that a Kafka → Kafka exactly-once query passes every batch. */
+export const KAFKA_CRASH_POINTS = ["afterOffsetLog", "beforeSink", "insideSink", "afterSink", "beforeCommitLog", "afterCommitLog"] as const;
 
 export interface ScaleoutOptions {
   readonly bootstrap: string;
@@ -73,6 +82,8 @@ export interface ScaleoutOptions {
 
 export interface Recovery {
   readonly worker: string;
+  /** `kill -9`, or the crash point the run died at (`insideSink:12`). */
+  readonly how: string;
   readonly killedAt: number;
   /** Source partitions the worker read in its last progress before the kill. */
   readonly partitions: number[];
@@ -104,6 +115,8 @@ export interface ScaleoutReport {
   /** Input produce → visible in out-raw (read_committed, to within one tail poll), ms. */
   readonly latencyMs: { p50: number | null; p99: number | null; max: number | null };
   readonly recoveries: Recovery[];
+  /** Armed crash points that the run did not reach before its next start (killed with SIGKILL instead). */
+  readonly crashPointsMissed: string[];
   /** Changes of a worker's source partitions between its progress entries, plus `rebalance` lines. */
   readonly rebalances: number;
   readonly lateDroppedRows: number;
@@ -127,10 +140,15 @@ export const GROUP_SCENARIO: readonly ScenarioStep[] = [
   { at: 0.75, action: "start", worker: "w2" },
 ];
 
-/** Today's single-process equivalent: one worker, kill -9 at 60 %, restarted from its checkpoint at 75 %. */
+/**
+ * Today's single-process equivalent: one worker, kill -9 at 60 %; restarted at once armed to
+ * crash inside a Kafka transaction (`insideSink`, so the run leaves aborted records for certain);
+ * restarted from its checkpoint at 75 %.
+ */
 export const SINGLE_SCENARIO: readonly ScenarioStep[] = [
   { at: 0, action: "start", worker: "w1" },
   { at: 0.6, action: "kill", worker: "w1" },
+  { at: 0.6, action: "start", worker: "w1", crashPoint: "insideSink" },
   { at: 0.75, action: "start", worker: "w1" },
 ];
 
@@ -142,7 +160,9 @@ export function startAll(workers: number): ScenarioStep[] {
 /**
  * `base` plus `kills` kill -9s at random points in [from, to], each followed a little later by a
  * restart of the same worker (the soak). A kill picks a worker that runs over its whole
- * kill → restart span in `base` and has no step of its own in it. `random`: seeded, in [0, 1).
+ * kill → restart span in `base` and has no step of its own in it. With `crashPoints`, half of
+ * the kills restart the worker at once with one of them armed, so it dies a second time there
+ * before the restart. `random`: seeded, in [0, 1).
  */
 export function withRandomKills(
   base: readonly ScenarioStep[],
@@ -150,12 +170,14 @@ export function withRandomKills(
   kills: number,
   from = 0.05,
   to = 0.95,
+  crashPoints: readonly string[] = [],
 ): ScenarioStep[] {
   const steps = [...base];
   const names = [...new Set(base.map((s) => s.worker))];
   const aliveAt = (w: string, at: number) => {
     let alive = false;
-    for (const s of [...steps].sort((a, b) => a.at - b.at)) if (s.worker === w && s.at <= at) alive = s.action === "start";
+    // A run armed to crash is not killed by the plan: it dies by itself.
+    for (const s of [...steps].sort((a, b) => a.at - b.at)) if (s.worker === w && s.at <= at) alive = s.action === "start" && !s.crashPoint;
     return alive;
   };
   const span = (to - from) / kills;
@@ -167,7 +189,11 @@ export function withRandomKills(
       const free = names.filter((w) => aliveAt(w, at) && !steps.some((s) => s.worker === w && s.at >= at && s.at <= back));
       if (!free.length) continue;
       const worker = free[Math.floor(random() * free.length)]!;
-      steps.push({ at, action: "kill", worker }, { at: back, action: "start", worker });
+      steps.push({ at, action: "kill", worker });
+      if (crashPoints.length && random() < 0.5) {
+        steps.push({ at, action: "start", worker, crashPoint: crashPoints[Math.floor(random() * crashPoints.length)]! });
+      }
+      steps.push({ at: back, action: "start", worker });
       break;
     }
   }
@@ -178,16 +204,22 @@ export function withRandomKills(
 export function checkSteps(mode: ScaleoutMode, steps: readonly ScenarioStep[]): ScenarioStep[] {
   const sorted = [...steps].sort((a, b) => a.at - b.at);
   const alive = new Set<string>();
+  const crashing = new Set<string>();
   for (const s of sorted) {
+    if (crashing.has(s.worker) && s.action !== "start")
+      throw new Error(`scenario: ${s.action} of ${s.worker} at ${s.at}, armed to crash: only a start may follow`);
     if (s.action === "start") {
+      if (crashing.delete(s.worker)) alive.delete(s.worker);
       if (alive.has(s.worker)) throw new Error(`scenario: ${s.worker} started at ${s.at} while running`);
       if (mode === "single" && alive.size > 0) throw new Error(`scenario: single mode runs one worker at a time (${s.worker} at ${s.at})`);
       alive.add(s.worker);
+      if (s.crashPoint) crashing.add(s.worker);
     } else {
       if (!alive.has(s.worker)) throw new Error(`scenario: ${s.action} of ${s.worker} at ${s.at}, which is not running`);
       alive.delete(s.worker);
     }
   }
+  if (crashing.size) throw new Error(`scenario: ${[...crashing].join(", ")} armed to crash with no restart after it`);
   return sorted;
 }
 
@@ -296,15 +328,33 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
   const producedAt = new Map<string, number>();
   const fraction = () => (o.preProduce ? expectedRawSeen / encoded.length : produced / n);
   let nextStep = 0;
-  const fire = async (upTo: number) => {
+  /**
+   * Runs the steps due at `upTo`; false when it had to put one off: a start whose worker's run,
+   * armed to crash, is still alive (the input keeps coming meanwhile, so that run reaches its
+   * point), for at most 30 s, after which the run is killed and its crash point noted as missed.
+   */
+  const fire = async (upTo: number): Promise<boolean> => {
     while (nextStep < steps.length && steps[nextStep]!.at <= upTo) {
-      const s = steps[nextStep++]!;
+      const s = steps[nextStep]!;
       const w = workers.get(s.worker)!;
-      log(`scaleout: ${(upTo * 100).toFixed(0)} %: ${s.action} ${s.worker}`);
-      if (s.action === "start") w.start();
+      const last = w.runs.at(-1);
+      if (s.action === "start" && last?.crashPoint && w.alive) {
+        if (Date.now() - last.spawnedAt < 30_000) return false;
+        last.crashMissed = true;
+        await w.kill();
+      }
+      nextStep++;
+      // The raw query's next batch: it always has records, so it opens a transaction.
+      const crash = s.crashPoint ? `${s.crashPoint}:${w.lastBatchId("raw") + 1}` : undefined;
+      log(`scaleout: ${(Math.min(upTo, 1) * 100).toFixed(0)} %: ${s.action} ${s.worker}${crash ? ` armed to crash at ${crash}` : ""}`);
+      if (s.action === "start") w.start(crash);
       else if (s.action === "kill") await w.kill();
       else await w.stop();
     }
+    return true;
+  };
+  const fireAll = async (upTo: number) => {
+    while (!(await fire(upTo))) await sleep(100);
   };
 
   const producer = await testClient(o.bootstrap).producer();
@@ -348,10 +398,10 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
         const due = startedAt + (produced / rate) * 1000;
         if (due > Date.now()) await sleep(due - Date.now());
       }
-      await fire(1);
+      await fireAll(1);
       await send(flush);
     }
-    await fire(Number.POSITIVE_INFINITY);
+    await fireAll(Number.POSITIVE_INFINITY);
     log(`scaleout: input produced (${encoded.length} records); waiting for the output`);
     const until = Date.now() + (o.drainTimeoutMs ?? 60_000);
     while (!isDrained() && Date.now() < until) await sleep(100);
@@ -396,7 +446,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
   const recoveries: Recovery[] = [];
   for (const w of workers.values()) {
     w.runs.forEach((run, i) => {
-      if (run.killedAt === undefined) return;
+      if (Worker.diedAt(run) === undefined) return;
       recoveries.push(recovery(w.name, run, i, w.runs[i + 1], w.events, partitions, rawSeen, aggSeen, partitionOf));
     });
   }
@@ -425,6 +475,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     },
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
     recoveries,
+    crashPointsMissed: [...workers.values()].flatMap((w) => w.runs.filter((r) => r.crashMissed).map((r) => `${w.name}: ${r.crashPoint}`)),
     rebalances: [...workers.values()].reduce((s, w) => s + rebalances(w.events), 0),
     lateDroppedRows: allEvents.reduce((s, e) => s + (e.ev === "progress" && e.query === "agg" ? (e.dropped ?? 0) : 0), 0),
     batches,
@@ -454,7 +505,7 @@ function recovery(
   aggSeen: readonly SeenRecord[],
   partitionOf: ReadonlyMap<string, number>,
 ): Recovery {
-  const killedAt = run.killedAt!;
+  const killedAt = Worker.diedAt(run)!;
   const last = events.filter((e) => e.run === runIndex && e.ev === "progress" && e.query === "raw" && e.t <= killedAt).at(-1);
   const owned = last?.partitions?.length ? last.partitions : Array.from({ length: partitions }, (_, i) => i);
   const ownedSet = new Set(owned);
@@ -464,6 +515,7 @@ function recovery(
   const firstAgg = Math.min(...aggSeen.filter(after).map((r) => r.seenAt));
   return {
     worker,
+    how: run.killedAt !== undefined ? "kill -9" : run.crashPoint!,
     killedAt,
     partitions: owned,
     firstRawOutputMs: Number.isFinite(firstRaw) ? firstRaw - killedAt : null,
@@ -493,7 +545,7 @@ export function describeReport(r: ScaleoutReport): string {
   const rec = r.recoveries
     .map(
       (x) =>
-        `${x.worker} killed: partitions [${x.partitions.join(",")}], first out-raw from them after ${x.firstRawOutputMs ?? "-"} ms, first window after ${x.firstAggOutputMs ?? "-"} ms, restarted after ${x.restartedAfterMs ?? "-"} ms`,
+        `${x.worker} ${x.how}: partitions [${x.partitions.join(",")}], first out-raw from them after ${x.firstRawOutputMs ?? "-"} ms, first window after ${x.firstAggOutputMs ?? "-"} ms, restarted after ${x.restartedAfterMs ?? "-"} ms`,
     )
     .join("; ");
   return [
@@ -504,6 +556,7 @@ export function describeReport(r: ScaleoutReport): string {
     `throughput ${r.throughput.recordsPerSec ?? "-"} records/s, latency p50 ${r.latencyMs.p50 ?? "-"} ms p99 ${r.latencyMs.p99 ?? "-"} ms, rebalances ${r.rebalances}, late rows dropped ${r.lateDroppedRows}`,
     `batches ${JSON.stringify(r.batches)}, raw rows read ${JSON.stringify(r.rawRowsByWorker)}, CPU s ${JSON.stringify(r.cpuSeconds)}${rec ? `; ${rec}` : ""}`,
     ...(r.raw.examples.length || r.agg.examples.length ? [`examples: ${[...r.raw.examples, ...r.agg.examples].join("; ")}`] : []),
+    ...(r.crashPointsMissed.length ? [`crash points not reached: ${r.crashPointsMissed.join(", ")}`] : []),
     ...r.workerErrors,
     ...(r.tailErrors.length ? [`tail errors: ${r.tailErrors.join("; ")}`] : []),
   ].join("\n");

@@ -5,8 +5,9 @@
  * (b) every (key, window) exactly once with the oracle's count and sum in out, and no worker may
  * have failed. Needs ARUS_KAFKA_BOOTSTRAP.
  *
- * - single mode (today): one worker with `arus.exactlyOnce`, kill -9 at 60 %, restarted from its
- *   checkpoint at 75 %.
+ * - single mode (today): one worker with `arus.exactlyOnce`, kill -9 at 60 %, restarted at once
+ *   and crashed inside a Kafka transaction (crash point insideSink), restarted from its checkpoint
+ *   at 75 %; (c) the aborted transaction's records are visible to read_uncommitted only.
  * - group mode (scaleout.md §6): 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 of
  *   worker 2; at 75 % it restarts with its slot. Runs when GROUP_MODE is true.
  */
@@ -43,7 +44,9 @@ function assertExactlyOnce(t: TestContext, r: ScaleoutReport): void {
 }
 
 describe("scale-out recipe (scaleout.md §6), small", kafkaSkip(), () => {
-  it("single mode: kill -9 of the only exactly-once worker and its restart lose and duplicate nothing", { timeout: 120_000 }, async (t) => {
+  it("single mode: kill -9 of the only exactly-once worker, a crash inside its Kafka transaction and the restarts lose and duplicate nothing", {
+    timeout: 120_000,
+  }, async (t) => {
     const r = await runScaleout({
       bootstrap: kafkaBootstrap()!,
       mode: "single",
@@ -54,7 +57,14 @@ describe("scale-out recipe (scaleout.md §6), small", kafkaSkip(), () => {
       seed: Number(process.env.ARUS_SCALEOUT_SEED ?? 20),
     });
     assertExactlyOnce(t, r);
-    assert.equal(r.recoveries.length, 1);
+    assert.deepEqual(
+      r.recoveries.map((x) => x.how),
+      ["kill -9", r.recoveries[1]?.how.startsWith("insideSink:") ? r.recoveries[1].how : "insideSink:<n>"],
+      describeReport(r),
+    );
+    assert.deepEqual(r.crashPointsMissed, []);
+    // (c) the crash inside a transaction left aborted records, hidden from read_committed.
+    assert.ok(r.aborted.raw + r.aborted.agg > 0, describeReport(r));
   });
 
   it("group mode: 1 worker, 2 and 3 join at 30 %, kill -9 of worker 2 at 60 %, its restart at 75 %", {

@@ -35,6 +35,10 @@ export interface WorkerRun {
   startedAt?: number;
   killedAt?: number;
   stopRequestedAt?: number;
+  /** `<point>:<batchId>` armed in this run: it kills itself there. */
+  crashPoint?: string;
+  /** The armed crash point was not reached before the next start of the worker (the harness killed it). */
+  crashMissed?: boolean;
   /** CPU seconds (user + system) the process had used when it was killed or stopped (Linux /proc). */
   cpuSeconds?: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null; at: number };
@@ -82,14 +86,23 @@ export class Worker {
     return this.child !== null;
   }
 
-  start(): void {
+  /** The last batch id `query` reported (any run); -1 before its first. */
+  lastBatchId(query: string): number {
+    return this.events.reduce(
+      (m, e) => (e.ev === "progress" && e.query === query && e.batchId !== undefined ? Math.max(m, e.batchId) : m),
+      -1,
+    );
+  }
+
+  /** Starts a run; with `crashPoint` ("<point>:<batchId>") the run kills itself there. */
+  start(crashPoint?: string): void {
     if (this.child) throw new Error(`worker ${this.name} is already running`);
     const child = spawn(process.execPath, this.command, {
       cwd: ROOT,
-      env: { ...process.env, ...this.env, SCALEOUT_INSTANCE: this.name },
+      env: { ...process.env, ...this.env, SCALEOUT_INSTANCE: this.name, SCALEOUT_CRASH_POINT: crashPoint ?? "" },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const run: WorkerRun = { pid: child.pid ?? -1, spawnedAt: Date.now() };
+    const run: WorkerRun = { pid: child.pid ?? -1, spawnedAt: Date.now(), ...(crashPoint ? { crashPoint } : {}) };
     const runIndex = this.runs.push(run) - 1;
     this.child = child;
     let buf = "";
@@ -123,6 +136,22 @@ export class Worker {
     });
   }
 
+  /** Waits up to `ms` for the current run to end by itself (a crash point); true when it did. */
+  async awaitExit(ms: number): Promise<boolean> {
+    if (!this.child) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /** When a run died: our kill, or its own SIGKILL at its crash point; undefined for a run that did not. */
+  static diedAt(r: WorkerRun): number | undefined {
+    if (r.killedAt !== undefined) return r.killedAt;
+    if (r.crashPoint && r.exit?.signal === "SIGKILL") return r.exit.at;
+    return undefined;
+  }
+
   /** kill -9, and wait until the process is gone. */
   async kill(): Promise<void> {
     if (!this.child) throw new Error(`worker ${this.name} is not running`);
@@ -149,7 +178,7 @@ export class Worker {
   errors(): string[] {
     const out: string[] = [];
     this.runs.forEach((r, i) => {
-      if (!r.exit || r.killedAt !== undefined) return;
+      if (!r.exit || Worker.diedAt(r) !== undefined) return;
       if (r.exit.code !== 0) {
         out.push(
           `worker ${this.name} run ${i} (pid ${r.pid}) exited with code ${r.exit.code} signal ${r.exit.signal}${r.stopRequestedAt ? " after SIGTERM" : ""}`,
