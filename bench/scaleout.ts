@@ -3,7 +3,7 @@
  * test/cluster/scaleout-harness.ts: worker processes running test/cluster/fixtures/scaleout-pipeline.ts
  * (a stateless copy to out-raw and a windowed count/sum to out, both exactly once).
  *
- *   node --import tsx bench/scaleout.ts [--mode group|single] [--events 50000] [--workers 1,2,3]
+ *   node --import tsx bench/scaleout.ts [--mode group|single|static] [--events 50000] [--workers 1,2,3]
  *        [--rate 1000] [--latency-seconds 20] [--start tsx|bundle] [--no-results-md]
  *
  * 1. Throughput: the input (`--events` + flush) is produced first; then W workers start at once
@@ -17,8 +17,10 @@
  *    visible in out-raw p50/p99 (to within the 200 ms poll of the reader).
  * Every run also checks the output (duplicates / losses / wrong windows must be 0).
  * --mode defaults to group when ARUS_SCALEOUT_GROUP=1, else single (one worker only: the
- * single-process exactly-once pipeline, for a baseline). Only group mode writes the `scaleout`
- * section of bench/RESULTS.md and bench/results/scaleout.json; single mode prints.
+ * single-process exactly-once pipeline, for a baseline); --mode static splits the partitions
+ * between the workers once and for all (`assign`, no group: the scaling a fixed split gets, no
+ * run without restart). Only group mode writes the `scaleout` section of bench/RESULTS.md and
+ * bench/results/scaleout.json; the other modes print.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -45,7 +47,7 @@ if (!bootstrap) {
   process.exit(1);
 }
 const mode = (option("mode") ?? (process.env.ARUS_SCALEOUT_GROUP === "1" ? "group" : "single")) as ScaleoutMode;
-if (mode !== "group" && mode !== "single") throw new Error(`--mode: group or single, got ${mode}`);
+if (mode !== "group" && mode !== "single" && mode !== "static") throw new Error(`--mode: group, single or static, got ${mode}`);
 const events = Number(option("events") ?? 50_000);
 const rate = Number(option("rate") ?? 1000);
 const latencySeconds = Number(option("latency-seconds") ?? 20);

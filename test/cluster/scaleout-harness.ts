@@ -8,7 +8,9 @@
  *
  * `mode: "group"` runs the workers in group mode (`arus.cluster.group`); `mode: "single"` runs
  * today's single-process exactly-once pipeline (`arus.exactlyOnce` + checkpointLocation), where
- * only one worker may run at a time.
+ * only one worker may run at a time; `mode: "static"` splits the partitions between the workers
+ * named in the steps once and for all (`assign`, one exactly-once checkpoint each, each key in
+ * one partition): no group, the same processes and checks, a baseline for group mode.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -23,7 +25,7 @@ import { processCpuSeconds, Worker, type WorkerEvent, type WorkerRun, workerComm
 export { FLUSH_KEY, generateEvents, oracle } from "./harness/events.js";
 export { percentile, verifyAgg, verifyRaw } from "./harness/verify.js";
 
-export type ScaleoutMode = "group" | "single";
+export type ScaleoutMode = "group" | "single" | "static";
 
 /** At `at` (a fraction of the input: produced, or processed with `preProduce`), do `action` to `worker`. */
 export interface ScenarioStep {
@@ -245,6 +247,8 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
   const chunk = o.chunk ?? 100;
   const windowMs = o.windowMs ?? 10_000;
   const delayMs = o.watermarkDelayMs ?? 30_000;
+  // A fixed split keeps each worker's windows its own only when a key lives in one partition.
+  const partitionBy = o.mode === "static" ? "key" : (o.partitionBy ?? "id");
   const events = generateEvents({
     events: n,
     keys: o.keys ?? 8,
@@ -254,7 +258,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     windowMs,
     watermarkDelayMs: delayMs,
     seed: o.seed ?? 1,
-    partitionBy: o.partitionBy ?? "id",
+    partitionBy,
   });
   const expected = oracle(events, windowMs);
   const encoded = events.map(encodeEvent);
@@ -322,7 +326,16 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     SCALEOUT_TXN_TIMEOUT_MS: String(o.transactionTimeoutMs ?? 10_000),
   };
   const workers = new Map<string, Worker>();
-  for (const s of steps) if (!workers.has(s.worker)) workers.set(s.worker, new Worker(s.worker, env, command));
+  const names = [...new Set(steps.map((s) => s.worker))].sort();
+  const staticSplit = new Map<string, number[]>();
+  for (const name of names) {
+    // static: worker i of W reads partitions i, i + W, ...
+    const own = Array.from({ length: partitions }, (_, p) => p).filter((p) => p % names.length === names.indexOf(name));
+    const workerEnv = o.mode === "static" ? { ...env, SCALEOUT_PARTITIONS: own.join(",") } : env;
+    if (o.mode === "static" && !own.length) throw new Error(`static mode: more workers (${names.length}) than partitions (${partitions})`);
+    if (o.mode === "static") staticSplit.set(name, own);
+    workers.set(name, new Worker(name, workerEnv, command));
+  }
 
   let produced = 0;
   const producedAt = new Map<string, number>();
@@ -447,7 +460,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
   for (const w of workers.values()) {
     w.runs.forEach((run, i) => {
       if (Worker.diedAt(run) === undefined) return;
-      recoveries.push(recovery(w.name, run, i, w.runs[i + 1], w.events, partitions, rawSeen, aggSeen, partitionOf));
+      recoveries.push(recovery(w.name, run, staticSplit.get(w.name), w.runs[i + 1], w.events, partitions, rawSeen, aggSeen, partitionOf));
     });
   }
   const batches: Record<string, number> = {};
@@ -497,7 +510,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
 function recovery(
   worker: string,
   run: WorkerRun,
-  runIndex: number,
+  fixed: number[] | undefined,
   nextRun: WorkerRun | undefined,
   events: readonly WorkerEvent[],
   partitions: number,
@@ -506,8 +519,9 @@ function recovery(
   partitionOf: ReadonlyMap<string, number>,
 ): Recovery {
   const killedAt = Worker.diedAt(run)!;
-  const last = events.filter((e) => e.run === runIndex && e.ev === "progress" && e.query === "raw" && e.t <= killedAt).at(-1);
-  const owned = last?.partitions?.length ? last.partitions : Array.from({ length: partitions }, (_, i) => i);
+  // Its fixed split (static mode), else those of its last progress (this run's, else an earlier one's), else all.
+  const last = events.filter((e) => e.ev === "progress" && e.query === "raw" && e.t <= killedAt && e.partitions?.length).at(-1);
+  const owned = fixed ?? last?.partitions ?? Array.from({ length: partitions }, (_, i) => i);
   const ownedSet = new Set(owned);
   // CreateTime after the kill: sent by a live worker, not by the killed one.
   const after = (r: SeenRecord) => r.createTime > killedAt;

@@ -1,13 +1,13 @@
 /**
  * `npm run soak -- --scaleout`: the scale-out recipe at large size (not a test file itself).
- * The §6 scenario (group mode) or the single-process kill/restart (single mode) plus `--kills`
+ * The §6 scenario (group and static mode) or the single-process kill/restart (single mode) plus `--kills`
  * more kill -9s at random points of the input, each followed by a restart with the same slot
  * (half of those restarts first run armed to crash at a named point of the micro-batch:
  * KAFKA_CRASH_POINTS, e.g. inside the Kafka transaction); then the read_committed check of
  * scaleout-harness.ts. Prints the report as JSON; exit code 1
  * when anything was lost, duplicated or wrong, or a worker failed.
  *
- *   npm run soak -- --scaleout [--mode group|single] [--events 100000] [--kills 10] [--rate 1000]
+ *   npm run soak -- --scaleout [--mode group|single|static] [--events 100000] [--kills 10] [--rate 1000]
  *                  [--keys 20] [--seed S] [--partition-by id|key] [--start bundle|tsx]
  *                  [--no-crash-points] [--keep]
  *
@@ -41,7 +41,7 @@ export async function scaleoutSoak(argv: readonly string[]): Promise<number> {
     return v;
   };
   const mode = option(argv, "mode") ?? (process.env.ARUS_SCALEOUT_GROUP === "1" ? "group" : "single");
-  if (mode !== "group" && mode !== "single") throw new Error(`--mode: group or single, got ${mode}`);
+  if (mode !== "group" && mode !== "single" && mode !== "static") throw new Error(`--mode: group, single or static, got ${mode}`);
   const partitionBy = option(argv, "partition-by") ?? "id";
   if (partitionBy !== "id" && partitionBy !== "key") throw new Error(`--partition-by: id or key, got ${partitionBy}`);
   const start = option(argv, "start") ?? "bundle";
@@ -49,7 +49,7 @@ export async function scaleoutSoak(argv: readonly string[]): Promise<number> {
   const seed = num("seed", Date.now() % 1_000_000);
   const kills = num("kills", 10);
   const crashPoints = argv.includes("--no-crash-points") ? [] : KAFKA_CRASH_POINTS;
-  const steps = withRandomKills(mode === "group" ? GROUP_SCENARIO : SINGLE_SCENARIO, rng(seed), kills, 0.05, 0.95, crashPoints);
+  const steps = withRandomKills(mode === "single" ? SINGLE_SCENARIO : GROUP_SCENARIO, rng(seed), kills, 0.05, 0.95, crashPoints);
   const workDir = mkdtempSync(join(tmpdir(), "arus-soak-scaleout-"));
   const t0 = Date.now();
   console.error(

@@ -10,6 +10,9 @@
  *   at 75 %; (c) the aborted transaction's records are visible to read_uncommitted only.
  * - group mode (scaleout.md §6): 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 of
  *   worker 2; at 75 % it restarts with its slot. Runs when GROUP_MODE is true.
+ * - static mode, until then: the same steps with the partitions split between the three workers
+ *   once and for all (`assign`, one exactly-once checkpoint each): the harness's multi-worker
+ *   paths on today's engine.
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
@@ -65,6 +68,29 @@ describe("scale-out recipe (scaleout.md §6), small", kafkaSkip(), () => {
     assert.deepEqual(r.crashPointsMissed, []);
     // (c) the crash inside a transaction left aborted records, hidden from read_committed.
     assert.ok(r.aborted.raw + r.aborted.agg > 0, describeReport(r));
+  });
+
+  it("static split: the group scenario's steps, each worker reading its own partitions exactly once", {
+    timeout: 180_000,
+    skip: GROUP_MODE ? "group mode runs the scenario itself" : false,
+  }, async (t) => {
+    const r = await runScaleout({
+      bootstrap: kafkaBootstrap()!,
+      mode: "static",
+      workDir: await tempDir(),
+      steps: GROUP_SCENARIO,
+      events: 3000,
+      ratePerSec: 250,
+      seed: Number(process.env.ARUS_SCALEOUT_SEED ?? 20),
+    });
+    assertExactlyOnce(t, r);
+    assert.deepEqual(
+      r.recoveries.map((x) => [x.worker, x.partitions]),
+      [["w2", [1, 4]]],
+      describeReport(r),
+    );
+    for (const w of ["w1", "w2", "w3"]) assert.ok((r.rawRowsByWorker[w] ?? 0) > 0, `${w} read no input:\n${describeReport(r)}`);
+    assert.equal(r.rebalances, 0);
   });
 
   it("group mode: 1 worker, 2 and 3 join at 30 %, kill -9 of worker 2 at 60 %, its restart at 75 %", {
