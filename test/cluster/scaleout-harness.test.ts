@@ -13,6 +13,7 @@ import { encodeEvent, FLUSH_KEY, generateEvents, oracle, windowKey } from "./har
 import { readTopic } from "./harness/output.js";
 import {
   checkSteps,
+  countRebalances,
   GROUP_SCENARIO,
   KAFKA_CRASH_POINTS,
   SINGLE_SCENARIO,
@@ -165,6 +166,35 @@ describe("scale-out scenarios", () => {
         assert.ok(added >= 0 && added <= kills && crashes <= added && steps.length === base.length + 2 * added + crashes);
       }),
     );
+  });
+});
+
+describe("scale-out rebalance count", () => {
+  const progress = (run: number, query: string, partitions: number[], cluster: unknown = null) => ({
+    ev: "progress",
+    worker: "w1",
+    t: 0,
+    run,
+    query,
+    partitions,
+    cluster,
+  });
+  it("counts partition changes per run and query, or generation changes when more, plus rebalance lines", () => {
+    assert.equal(countRebalances([progress(0, "raw", [0, 1, 2]), progress(0, "raw", [2, 1, 0])]), 0);
+    // 0-5 -> 0,3 -> 0,3 -> 0,1,3: two changes; the agg query's own line is not a change; a new run starts afresh.
+    const events = [
+      progress(0, "raw", [0, 1, 2, 3, 4, 5]),
+      progress(0, "agg", [0, 3]),
+      progress(0, "raw", [0, 3]),
+      progress(0, "raw", [3, 0]),
+      progress(0, "raw", [0, 1, 3]),
+      progress(1, "raw", [1]),
+    ];
+    assert.equal(countRebalances(events), 2);
+    // Same partitions but three generations (a rebalance that gave them back): two.
+    const gens = [1, 1, 2, 3].map((g) => progress(0, "raw", [0], { generation: g }));
+    assert.equal(countRebalances(gens), 2);
+    assert.equal(countRebalances([...gens, { ev: "rebalance", worker: "w1", t: 0, run: 0 }]), 3);
   });
 });
 

@@ -489,7 +489,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
     recoveries,
     crashPointsMissed: [...workers.values()].flatMap((w) => w.runs.filter((r) => r.crashMissed).map((r) => `${w.name}: ${r.crashPoint}`)),
-    rebalances: [...workers.values()].reduce((s, w) => s + rebalances(w.events), 0),
+    rebalances: [...workers.values()].reduce((s, w) => s + countRebalances(w.events), 0),
     lateDroppedRows: allEvents.reduce((s, e) => s + (e.ev === "progress" && e.query === "agg" ? (e.dropped ?? 0) : 0), 0),
     batches,
     rawRowsByWorker,
@@ -538,20 +538,33 @@ function recovery(
   };
 }
 
-/** Assignment changes within a run of a worker (per query), plus explicit `rebalance` lines. */
-function rebalances(events: readonly WorkerEvent[]): number {
-  let n = 0;
-  const last = new Map<string, string>();
+/**
+ * Rebalances a worker went through: per run and query, the changes of its partitions between
+ * progress lines or of the group generation (`cluster.generation` / `cluster.generationId`, when
+ * group mode reports one), whichever is more; plus any `rebalance` lines.
+ */
+export function countRebalances(events: readonly WorkerEvent[]): number {
+  let lines = 0;
+  const seen = new Map<string, { parts?: string; gen?: number; partChanges: number; genChanges: number }>();
   for (const e of events) {
-    if (e.ev === "rebalance") n++;
-    if (e.ev !== "progress" || !e.partitions) continue;
+    if (e.ev === "rebalance") lines++;
+    if (e.ev !== "progress") continue;
     const key = `${e.run}/${e.query}`;
-    const set = [...e.partitions].sort((a, b) => a - b).join(",");
-    const before = last.get(key);
-    if (before !== undefined && before !== set) n++;
-    last.set(key, set);
+    const s = seen.get(key) ?? { partChanges: 0, genChanges: 0 };
+    const parts = e.partitions ? [...e.partitions].sort((a, b) => a - b).join(",") : undefined;
+    if (parts !== undefined) {
+      if (s.parts !== undefined && s.parts !== parts) s.partChanges++;
+      s.parts = parts;
+    }
+    const c = e.cluster as { generation?: unknown; generationId?: unknown } | null | undefined;
+    const gen = typeof c?.generation === "number" ? c.generation : typeof c?.generationId === "number" ? c.generationId : undefined;
+    if (gen !== undefined) {
+      if (s.gen !== undefined && s.gen !== gen) s.genChanges++;
+      s.gen = gen;
+    }
+    seen.set(key, s);
   }
-  return n;
+  return lines + [...seen.values()].reduce((n, s) => n + Math.max(s.partChanges, s.genChanges), 0);
 }
 
 /** One line per figure, for logs and failure messages. */
