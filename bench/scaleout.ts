@@ -15,7 +15,8 @@
  *    by a live worker; aborted records (read_uncommitted − read_committed).
  * 3. Latency: `--rate` events/s for `--latency-seconds`, W = the largest worker count; produce →
  *    visible in out-raw p50/p99 (to within the 200 ms poll of the reader).
- * Every run also checks the output (duplicates / losses / wrong windows must be 0).
+ * Throughput is shown for the fixed-input runs only (a paced run's is its input rate), latency for
+ * the paced run only (a fixed input's is its queueing). Every run also checks the output (duplicates / losses / wrong windows must be 0).
  * --mode defaults to group when ARUS_SCALEOUT_GROUP=1, else single (one worker only: the
  * single-process exactly-once pipeline, for a baseline); --mode static splits the partitions
  * between the workers once and for all (`assign`, no group: the scaling a fixed split gets, no
@@ -106,7 +107,7 @@ const table = [
     const cpu = Object.values(r.cpuSeconds.workers).reduce((a, b) => a + b, 0);
     const rec = r.recoveries.map((x) => cell(x.firstRawOutputMs, " ms")).join(", ") || "–";
     const bad = `${r.raw.duplicates + r.agg.duplicates} / ${r.raw.missing + r.agg.missing} / ${r.agg.wrong + r.agg.unexpected}`;
-    return `| ${run} | ${workers} | ${r.inputRecords} | ${cell(r.throughput.recordsPerSec)} | ${cell(r.throughput.mbPerSec)} | ${cpu.toFixed(1)} | ${cell(r.cpuSeconds.broker)} | ${rec} | ${r.aborted.raw + r.aborted.agg} | ${preProduced ? "–" : `${cell(r.latencyMs.p50)} / ${cell(r.latencyMs.p99)} ms`} | ${ok(r) ? bad : `${bad} FAILED`} |`;
+    return `| ${run} | ${workers} | ${r.inputRecords} | ${preProduced ? cell(r.throughput.recordsPerSec) : "–"} | ${preProduced ? cell(r.throughput.mbPerSec) : "–"} | ${cpu.toFixed(1)} | ${cell(r.cpuSeconds.broker)} | ${rec} | ${r.aborted.raw + r.aborted.agg} | ${preProduced ? "–" : `${cell(r.latencyMs.p50)} / ${cell(r.latencyMs.p99)} ms`} | ${ok(r) ? bad : `${bad} FAILED`} |`;
   }),
 ].join("\n");
 const context = `${new Date().toISOString().slice(0, 16)} UTC, mode ${mode}, \`node --import tsx bench/scaleout.ts --events ${events} --workers ${workerCounts.join(",")} --rate ${rate}\`, Node ${process.version}, ${cpus().length} CPUs, load ${loadAverage()}, the broker of scripts/kafka.sh on the same machine.`;
