@@ -16,6 +16,7 @@ import {
   countRebalances,
   GROUP_SCENARIO,
   KAFKA_CRASH_POINTS,
+  restoreKillScenario,
   SINGLE_SCENARIO,
   verifyAgg,
   verifyRaw,
@@ -147,6 +148,7 @@ describe("scale-out scenarios", () => {
   it("the fixed scenarios are valid; random kills added to them stay valid (every kill hits a running worker, every restart a stopped one)", () => {
     assert.equal(checkSteps("group", GROUP_SCENARIO).length, 5);
     assert.equal(checkSteps("single", SINGLE_SCENARIO).length, 4);
+    assert.equal(checkSteps("group", restoreKillScenario(6000)).length, 7);
     assert.throws(() => checkSteps("single", SINGLE_SCENARIO.slice(0, 3)), /armed to crash with no restart/);
     assert.throws(
       () => checkSteps("single", [...SINGLE_SCENARIO.slice(0, 3), { at: 0.7, action: "kill", worker: "w1" }]),

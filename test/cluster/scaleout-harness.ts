@@ -38,6 +38,8 @@ export interface ScenarioStep {
    * worker's next step must be a start, which first waits (up to 30 s) for that death.
    */
   readonly crashPoint?: string;
+  /** Not before this many ms after the previous step ran (e.g. past the session timeout, into the rebalance). */
+  readonly afterMs?: number;
 }
 
 /** Crash points of a micro-batch that a Kafka → Kafka exactly-once query passes every batch. */
@@ -141,6 +143,23 @@ export const GROUP_SCENARIO: readonly ScenarioStep[] = [
   { at: 0.6, action: "kill", worker: "w2" },
   { at: 0.75, action: "start", worker: "w2" },
 ];
+
+/**
+ * §6's kill during restore (Quix #1146): as GROUP_SCENARIO, but once worker 2 is dead past the
+ * session timeout (its partitions and state moving to workers 1 and 3), worker 3 is killed as
+ * well, while it restores; both come back at 80 %. `sessionTimeoutMs` as the workers'.
+ */
+export function restoreKillScenario(sessionTimeoutMs = 6000): ScenarioStep[] {
+  return [
+    { at: 0, action: "start", worker: "w1" },
+    { at: 0.3, action: "start", worker: "w2" },
+    { at: 0.3, action: "start", worker: "w3" },
+    { at: 0.5, action: "kill", worker: "w2" },
+    { at: 0.5, action: "kill", worker: "w3", afterMs: sessionTimeoutMs + 500 },
+    { at: 0.8, action: "start", worker: "w2" },
+    { at: 0.8, action: "start", worker: "w3" },
+  ];
+}
 
 /**
  * Today's single-process equivalent: one worker, kill -9 at 60 %; restarted at once armed to
@@ -341,22 +360,26 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
   const producedAt = new Map<string, number>();
   const fraction = () => (o.preProduce ? expectedRawSeen / encoded.length : produced / n);
   let nextStep = 0;
+  let lastFiredAt = 0;
   /**
-   * Runs the steps due at `upTo`; false when it had to put one off: a start whose worker's run,
-   * armed to crash, is still alive (the input keeps coming meanwhile, so that run reaches its
-   * point), for at most 30 s, after which the run is killed and its crash point noted as missed.
+   * Runs the steps due at `upTo`; false when it had to put one off: a step whose `afterMs` has
+   * not passed, or a start whose worker's run, armed to crash, is still alive (the input keeps
+   * coming meanwhile, so that run reaches its point), for at most 30 s, after which the run is
+   * killed and its crash point noted as missed.
    */
   const fire = async (upTo: number): Promise<boolean> => {
     while (nextStep < steps.length && steps[nextStep]!.at <= upTo) {
       const s = steps[nextStep]!;
       const w = workers.get(s.worker)!;
       const last = w.runs.at(-1);
+      if (s.afterMs !== undefined && Date.now() - lastFiredAt < s.afterMs) return false;
       if (s.action === "start" && last?.crashPoint && w.alive) {
         if (Date.now() - last.spawnedAt < 30_000) return false;
         last.crashMissed = true;
         await w.kill();
       }
       nextStep++;
+      lastFiredAt = Date.now();
       // The raw query's next batch: it always has records, so it opens a transaction.
       const crash = s.crashPoint ? `${s.crashPoint}:${w.lastBatchId("raw") + 1}` : undefined;
       log(`scaleout: ${(Math.min(upTo, 1) * 100).toFixed(0)} %: ${s.action} ${s.worker}${crash ? ` armed to crash at ${crash}` : ""}`);

@@ -9,7 +9,10 @@
  *
  *   npm run soak -- --scaleout [--mode group|single|static] [--events 100000] [--kills 10] [--rate 1000]
  *                  [--keys 20] [--seed S] [--partition-by id|key] [--start bundle|tsx]
- *                  [--no-crash-points] [--keep]
+ *                  [--no-crash-points] [--scenario recipe|restore] [--keep]
+ *
+ * --scenario restore: restoreKillScenario (worker 3 killed while it takes over worker 2's
+ * partitions) instead of the recipe, as the base of the random kills.
  *
  * Workers start from the pipeline bundled once with esbuild by default (`--start tsx`: through
  * tsx, as a user runs it; ~2 s more CPU per start, which on a loaded 2-core machine lets random
@@ -21,7 +24,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rng } from "../recovery/driver.js";
-import { describeReport, GROUP_SCENARIO, KAFKA_CRASH_POINTS, runScaleout, SINGLE_SCENARIO, withRandomKills } from "./scaleout-harness.js";
+import {
+  describeReport,
+  GROUP_SCENARIO,
+  KAFKA_CRASH_POINTS,
+  restoreKillScenario,
+  runScaleout,
+  SINGLE_SCENARIO,
+  withRandomKills,
+} from "./scaleout-harness.js";
 
 function option(argv: readonly string[], name: string): string | undefined {
   const i = argv.indexOf(`--${name}`);
@@ -49,7 +60,11 @@ export async function scaleoutSoak(argv: readonly string[]): Promise<number> {
   const seed = num("seed", Date.now() % 1_000_000);
   const kills = num("kills", 10);
   const crashPoints = argv.includes("--no-crash-points") ? [] : KAFKA_CRASH_POINTS;
-  const steps = withRandomKills(mode === "single" ? SINGLE_SCENARIO : GROUP_SCENARIO, rng(seed), kills, 0.05, 0.95, crashPoints);
+  const scenario = option(argv, "scenario") ?? "recipe";
+  if (scenario !== "recipe" && scenario !== "restore") throw new Error(`--scenario: recipe or restore, got ${scenario}`);
+  if (scenario === "restore" && mode === "single") throw new Error("--scenario restore needs several workers (--mode group or static)");
+  const base = mode === "single" ? SINGLE_SCENARIO : scenario === "restore" ? restoreKillScenario() : GROUP_SCENARIO;
+  const steps = withRandomKills(base, rng(seed), kills, 0.05, 0.95, crashPoints);
   const workDir = mkdtempSync(join(tmpdir(), "arus-soak-scaleout-"));
   const t0 = Date.now();
   console.error(
