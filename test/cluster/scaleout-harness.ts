@@ -440,7 +440,9 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     await fireAll(Number.POSITIVE_INFINITY);
     log(`scaleout: input produced (${encoded.length} records); waiting for the output`);
     const until = Date.now() + (o.drainTimeoutMs ?? 60_000);
-    while (!isDrained() && Date.now() < until) await sleep(100);
+    // No live worker left (all failed, or the scenario stopped them): nothing more will come.
+    const anyAlive = () => [...workers.values()].some((w) => w.alive);
+    while (!isDrained() && Date.now() < until && anyAlive()) await sleep(100);
     drained = isDrained();
     log(
       `scaleout: ${drained ? "drained" : "drain timed out"}: out-raw ${expectedRawSeen}/${encoded.length}, windows ${windowsSeen.size}/${expected.size}`,

@@ -179,6 +179,8 @@ export class Worker {
     const out: string[] = [];
     this.runs.forEach((r, i) => {
       if (!r.exit || Worker.diedAt(r) !== undefined) return;
+      // Told to stop before its pipeline file had even set up (still loading): not the engine's failure.
+      if (r.stopRequestedAt !== undefined && r.startedAt === undefined && r.exit.signal === "SIGTERM") return;
       if (r.exit.code !== 0) {
         out.push(
           `worker ${this.name} run ${i} (pid ${r.pid}) exited with code ${r.exit.code} signal ${r.exit.signal}${r.stopRequestedAt ? " after SIGTERM" : ""}`,
