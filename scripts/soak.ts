@@ -7,6 +7,8 @@
  *   npm run soak                          1 000 kills per sink, updates docs/reliability.md
  *   npm run soak -- --cycles 200 --seed 7 --no-write
  *   npm run soak -- --sinks kafka --cycles 20        the Kafka loop only
+ *   npm run soak -- --scaleout [--mode group|single] [--events N] [--kills K]
+ *                                                    the scale-out recipe, large (test/cluster/scaleout-soak.ts)
  *
  * Options: --cycles N (kills per sink, default 1000), --max-seconds S (Kafka loop: stop killing
  * after S seconds, then the last run and the check, and record the kills that fit), --seed S, --files N --rows N (workload per
@@ -31,6 +33,10 @@ function arg(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 const flag = (name: string) => process.argv.includes(`--${name}`);
+if (flag("scaleout")) {
+  const { scaleoutSoak } = await import("../test/cluster/scaleout-soak.js");
+  process.exit(await scaleoutSoak(process.argv));
+}
 const sinksArg = process.argv.indexOf("--sinks");
 const wanted = new Set((sinksArg > 0 ? process.argv[sinksArg + 1]! : "file,pg,kafka").split(",").map((x) => x.trim()));
 for (const w of wanted) if (!["file", "pg", "kafka"].includes(w)) throw new Error(`--sinks: unknown sink ${w} (file, pg, kafka)`);

@@ -2,7 +2,8 @@
  * Named crash points for the crash-injection tests: with the conf
  * `arus.test.crashPoint = "<point>:<batchId>"` the process kills itself (SIGKILL, no cleanup)
  * when it reaches that point in that batch. Points: beforeOffsetLog, afterOffsetLog,
- * beforeSink, insideSink (file sink: data files written, manifest not), afterSink,
+ * beforeSink, insideSink (file sink: data files written, manifest not; exactly-once Kafka sink:
+ * records sent in the open transaction, not committed), afterSink,
  * beforeCommitLog, afterCommitLog, insideStateSnapshot, afterStateCommit (an aggregation's
  * state committed, on whichever thread holds it; transformWithState's stores all committed),
  * insideHandler / insideTimerHandler (transformWithState: a handleInputRows / handleExpiredTimer

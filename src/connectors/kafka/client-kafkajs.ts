@@ -6,6 +6,7 @@
  */
 import net from "node:net";
 import { Kafka, logLevel } from "kafkajs";
+import { crashPoint } from "../../common/crash-points.js";
 import type {
   ClientConfig,
   FetchedRecord,
@@ -241,6 +242,8 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
             const txn = await p.transaction();
             try {
               for (const chunk of chunks(records)) delivered(chunk, await txn.sendBatch({ topicMessages: topicMessages(chunk) }));
+              // Crash tests: the records are in the open transaction, the marker and commit are not.
+              crashPoint("insideSink", marker.offset - 1);
               await txn.sendOffsets({
                 consumerGroupId: marker.groupId,
                 topics: [{ topic: marker.tp.topic, partitions: [{ partition: marker.tp.partition, offset: String(marker.offset) }] }],
