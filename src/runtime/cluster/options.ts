@@ -57,7 +57,12 @@ export function clusterOptions(options: Readonly<Record<string, string>>): Clust
     partitions: positiveInt(options, "arus.cluster.partitions", null),
     sessionTimeoutMs: session,
     rebalanceTimeoutMs: positiveInt(options, "arus.cluster.rebalanceTimeoutMs", Math.max(30000, session))!,
-    transactionTimeoutMs: positiveInt(options, "arus.cluster.transactionTimeoutMs", 60000)!,
+    // Kafka's own producer option, as the sink reads it, unless the cluster option says otherwise.
+    transactionTimeoutMs: positiveInt(
+      options,
+      "arus.cluster.transactionTimeoutMs",
+      positiveInt(options, "kafka.transaction.timeout.ms", 60000),
+    )!,
   };
 }
 

@@ -4,7 +4,7 @@
  * killed with SIGKILL and restarted the same way. Its stdout is one JSON line per event.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { bundleChild } from "../../recovery/driver.js";
 
@@ -123,7 +123,9 @@ export class Worker {
         this.onEvent?.(e);
       }
     });
+    const logDir = process.env.SCALEOUT_LOG_DIR;
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+      if (logDir) appendFileSync(`${logDir}/${this.name}.log`, d);
       this.stderr += d;
       if (this.stderr.length > 200_000) this.stderr = this.stderr.slice(-100_000);
     });
