@@ -192,6 +192,50 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
     }
   });
 
+  it("dropDuplicates: an id sent to several partitions reaches the output once, whichever worker read it", async () => {
+    const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
+    const output = await newTopic(bootstrap, 1, "gm-out");
+    const group = `gm-${input}`;
+    const t0 = Date.UTC(2026, 0, 1);
+    const start = (s: Session, slot: string) =>
+      events(s, input)
+        .dropDuplicates(["id"])
+        .select(F.col("id").cast("string").alias("value"))
+        .writeStream.format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("topic", output)
+        .option("arus.cluster.group", group)
+        .option("arus.cluster.instanceId", slot)
+        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .start();
+    const queries: StreamingQuery[] = [];
+    try {
+      queries.push(await start(session(), "a"));
+      queries.push(await start(session(), "b"));
+      // Every id twice, on two different partitions, some time apart.
+      const N = 200;
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < N; i += 40) {
+          await produce(
+            bootstrap,
+            input,
+            Array.from({ length: 40 }, (_, j) => ({ ...eventJson(i + j, t0), partition: (i + j + round) % PARTITIONS })),
+          );
+        }
+      }
+      await until("every id", async () => (await readAll(output, 1)).length >= N);
+      await new Promise((r) => setTimeout(r, 1500));
+      const ids = (await readAll(output, 1)).map((r) => Number(r.value)).sort((a, b) => a - b);
+      assert.deepEqual(
+        ids,
+        Array.from({ length: N }, (_, i) => i),
+      );
+      for (const q of queries) assert.equal(q.exception, null);
+    } finally {
+      for (const q of queries) await q.stop();
+    }
+  });
+
   it("a different pipeline under a group name in use is refused", async () => {
     const input = await newTopic(bootstrap, 1, "gm-in");
     const output = await newTopic(bootstrap, 1, "gm-out");

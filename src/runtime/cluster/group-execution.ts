@@ -101,6 +101,7 @@ export class GroupExecution {
   private lastBatchWatermarkMs = 0;
   private lateWatermarkMs = 0;
   private rebalances = 0;
+  private generation = -2;
   private aborted = 0;
   private lastRestore: { tasks: number; records: number; ms: number } | null = null;
   readonly workerId: string;
@@ -197,6 +198,12 @@ export class GroupExecution {
     this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
     const assigned = await this.member.join();
     this.rebalances++;
+    // Local task state survives a rebalance only from one generation to the next: if this
+    // worker missed a generation (dropped after its session timed out), a task it gets back may
+    // have been run and changed by another worker in between.
+    const generation = this.member.metadata().generationId;
+    if (generation !== this.generation + 1) this.tasks.clear();
+    this.generation = generation;
     const sourceTopics = new Set(this.sourceTopics());
     this.sourceTps = assigned.filter((tp) => sourceTopics.has(tp.topic));
     this.repTps = assigned.filter((tp) => tp.topic === this.topics.repartition);
