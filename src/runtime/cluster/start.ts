@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RuntimeConfig } from "../../common/conf.js";
-import { IllegalArgumentException } from "../../common/errors.js";
+import { ArusError, IllegalArgumentException } from "../../common/errors.js";
 import type { ClientConfig } from "../../connectors/kafka/client.js";
 import { KafkaGroupMember, WorkerTransactions } from "../../connectors/kafka/group/index.js";
 import { sourceOptions } from "../../connectors/kafka/options.js";
@@ -106,7 +106,14 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
   const stageA = planStreaming(split.stageA, spec.outputMode, options);
   const stageB = split.stageB;
   const planStageB = stageB ? () => planStreaming(stageB, spec.outputMode, options) : null;
-  const watermarkColumn = planStageB?.().watermarkNodes[0]?.column;
+  const planned = planStageB?.();
+  if (planned?.statefulOperators.some((op) => op.noDataBatches === "always")) {
+    throw new ArusError(
+      "UNSUPPORTED_IN_GROUP_MODE",
+      "arus.cluster.group: processing-time timers (transformWithState with timeMode ProcessingTime, GroupStateTimeout.ProcessingTimeTimeout) cannot run in group mode yet: a worker runs a task only when it has input or the watermark moved. Use event-time timers, or run the query without arus.cluster.group.",
+    );
+  }
+  const watermarkColumn = planned?.watermarkNodes[0]?.column;
   const eventTimeIndex = watermarkColumn === undefined ? -1 : split.repartitionOutput.findIndex((a) => a.name === watermarkColumn);
   const execution = new GroupExecution({
     id: spec.id,
