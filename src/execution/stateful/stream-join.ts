@@ -47,6 +47,8 @@ const NO_MATCHES: readonly number[] = [];
 
 export class StreamStreamJoinExec implements PhysicalOperator {
   readonly name = "StreamingSymmetricHashJoin";
+  /** Operators created in this process, by state backend (tests check a setting took effect). */
+  static readonly created = { row: 0, columnar: 0 };
   readonly children: PhysicalOperator[];
   private readonly cleanup: { left: SideCleanup | null; right: SideCleanup | null };
   private readonly condition;
@@ -73,6 +75,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     readonly columnar = false,
   ) {
     this.children = [left, right];
+    StreamStreamJoinExec.created[columnar ? "columnar" : "row"]++;
     this.cleanup = deriveCleanup(leftKeys, rightKeys, fullCondition, left.output, right.output);
     this.condition = fullCondition ? compilePredicate(fullCondition, [...left.output, ...right.output]) : null;
     const { residual } = extractEquiKeys(fullCondition, left.output, right.output);
