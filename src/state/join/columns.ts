@@ -9,6 +9,7 @@
 import { physicalOf } from "../../columnar/vector.js";
 import { setField } from "../../common/row-object.js";
 import type { DataType } from "../../types/datatypes.js";
+import { decodeKeyField, encodeKeyField } from "../codec.js";
 
 /** Column kinds, as written in state files (format.ts). */
 export const F64 = 0;
@@ -189,7 +190,11 @@ export class AnyColumn implements JoinColumn {
   shrink(): void {}
   encode(ids: ArrayLike<number>): unknown[] {
     const v = new Array<unknown>(ids.length);
-    for (let j = 0; j < ids.length; j++) v[j] = this.values[ids[j]!] ?? null;
+    for (let j = 0; j < ids.length; j++) {
+      const x = this.values[ids[j]!] ?? null;
+      // A string with a lone surrogate goes as its code units (UTF-8 would turn it into U+FFFD).
+      v[j] = typeof x === "string" ? encodeKeyField(x) : x;
+    }
     return [ANY, v];
   }
   bytes(): number {
@@ -232,7 +237,12 @@ export function decodeColumn(x: unknown, n: number, names: readonly string[] | n
   }
   if (x[0] === ANY) {
     const v = x[1];
-    return Array.isArray(v) && v.length === n ? (j) => v[j] ?? null : null;
+    if (!Array.isArray(v) || v.length !== n) return null;
+    // No value of a row is a Uint16Array but a string written as its code units.
+    return (j) => {
+      const e = v[j] ?? null;
+      return e instanceof Uint16Array ? decodeKeyField(e) : e;
+    };
   }
   return null;
 }

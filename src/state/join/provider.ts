@@ -39,13 +39,13 @@ export class ColumnarJoinProvider extends VersionedProvider<ColumnarJoinStore> {
     readonly dir: string | null,
     /** The side's row types. */
     readonly types: readonly DataType[],
-    private readonly opts: ProviderOptions,
+    private readonly opts: ProviderOptions & { readonly compactSlack?: number },
   ) {
     super();
     this.files = dir === null ? null : new StateFiles(dir, opts.fs ?? nodeStateFs);
     this.signature = types.map(simpleString).join(",");
     this.structNames = types.map((t) => (t.kind === "struct" ? t.fields.map((f) => f.name) : null));
-    this.table = new JoinSideTable(types);
+    this.table = new JoinSideTable(types, opts.compactSlack);
   }
 
   protected newStore(version: number): ColumnarJoinStore {
@@ -55,7 +55,7 @@ export class ColumnarJoinProvider extends VersionedProvider<ColumnarJoinStore> {
 
   protected async load(version: number): Promise<void> {
     const hadState = this.version > 0;
-    this.table = new JoinSideTable(this.types);
+    this.table = new JoinSideTable(this.types, this.opts.compactSlack);
     this.version = -1;
     if (version === 0) {
       this.version = 0;
@@ -170,7 +170,7 @@ export class ColumnarJoinProvider extends VersionedProvider<ColumnarJoinStore> {
   }
 
   protected async closeLive(): Promise<void> {
-    this.table = new JoinSideTable(this.types);
+    this.table = new JoinSideTable(this.types, this.opts.compactSlack);
   }
 
   /** @internal */

@@ -79,7 +79,11 @@ export class JoinSideTable {
   /** Rows older than the batch the batch removed. */
   removed: number[] = [];
 
-  constructor(readonly types: readonly DataType[]) {
+  constructor(
+    readonly types: readonly DataType[],
+    /** Compact once removed rows (or keys without rows) outnumber the live ones by this much. */
+    private readonly compactSlack = 4096,
+  ) {
     this.cols = types.map(columnFor);
   }
 
@@ -300,7 +304,7 @@ export class JoinSideTable {
   commitBatch(): void {
     const deadRows = this.numRows - this.liveRows;
     const deadKeys = this.numKeys - this.liveKeys;
-    if (deadRows > this.liveRows + 4096 || deadKeys > this.liveKeys + 4096) this.compact();
+    if (deadRows > this.liveRows + this.compactSlack || deadKeys > this.liveKeys + this.compactSlack) this.compact();
     this.beginBatch();
   }
 
