@@ -17,6 +17,7 @@
 
 import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
+import { crashPoint } from "../../common/crash-points.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
 import { extractEquiKeys } from "../../plan/join-keys.js";
@@ -256,7 +257,10 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const removedRight = evictSide(state.right, this.cleanup.right, emitRight, false);
     metrics.numRowsRemoved = semiRemoved + removedLeft + removedRight;
 
-    metrics.numRowsTotal = (await state.left.commit()) + (await state.right.commit());
+    const leftTotal = await state.left.commit();
+    crashPoint("insideJoinCommit", st.batchId);
+    metrics.numRowsTotal = leftTotal + (await state.right.commit());
+    crashPoint("afterStateCommit", st.batchId);
     metrics.numStateStoreInstances = st.numPartitions * 4;
     metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     st.report.addStateOperator(this.operatorId, metrics);
