@@ -122,7 +122,12 @@ export class RowJoinSide implements JoinSide {
   evict(cleanup: SideCleanup, evictMs: number, onRow: (ref: number) => void): number {
     const ends = this.keyEnds;
     const { keyIndex, value } = cleanup;
-    const onStored = (key: string) => (r: Stored, i: number) => onRow(this.ref(r, key, i));
+    // Evicted rows are handed over through one ref, rewritten per row (it is read during the call only).
+    const ref = this.ref([0], "", 0);
+    const visit = (r: Stored) => {
+      this.refRows[ref] = r;
+      onRow(ref);
+    };
     let removed = 0;
     const live: string[] = [];
     for (const s of this.stores) {
@@ -140,18 +145,15 @@ export class RowJoinSide implements JoinSide {
             continue;
           }
           ends.delete(key);
-          let i = 0;
-          const visit = onStored(key);
-          removed += removeKey(s, key, (r) => visit(r, i++));
+          removed += removeKey(s, key, visit);
           continue;
         }
         const list = rowsOf(s, key);
         const keep: Stored[] = [];
         let first = -1;
-        const visit = onStored(key);
         list.forEach((r, i) => {
           if (endOf(r[value!.column + 1]) <= (evictMs + value!.offsetMs) * 1000) {
-            visit(r, i);
+            visit(r);
             removed++;
             if (first < 0) first = i;
           } else keep.push(r);

@@ -27,7 +27,10 @@ export interface JoinSide {
   append(key: string, keyTime: number, row: readonly unknown[], matched: boolean): void;
   /** Appended rows are in the state once this returns. */
   flush(): void;
-  /** Removes the rows the watermark `evictMs` settles, handing each to `onRow` first; returns how many. */
+  /**
+   * Removes the rows the watermark `evictMs` settles, handing each to `onRow` first (that ref
+   * may be valid during the call only); returns how many.
+   */
   evict(cleanup: SideCleanup, evictMs: number, onRow: (ref: number) => void): number;
   /** Commits every partition; returns the rows the side then holds. */
   commit(): Promise<number>;
