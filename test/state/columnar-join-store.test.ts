@@ -4,7 +4,7 @@
 // the files: format refusals both ways, another shape, a stale delta of a crashed attempt,
 // wide BIGINTs and odd values.
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
@@ -269,5 +269,47 @@ describe("columnar join state", () => {
     want["[1]"][2]![0] = 0;
     assert.deepEqual(storeView(s), want);
     await p.close();
+  });
+
+  it("a damaged file stops the load with an error naming it", async () => {
+    const damages: [string, (b: Buffer) => Buffer, RegExp][] = [
+      ["truncated", (b) => b.subarray(0, b.length - 20), /truncated|end marker/],
+      [
+        "a flipped byte",
+        (b) => {
+          const c = Buffer.from(b);
+          c[60] = c[60]! ^ 0xff;
+          return c;
+        },
+        /checksum/,
+      ],
+      ["zero length", () => Buffer.alloc(0), /empty/],
+      ["garbage", (b) => Buffer.alloc(b.length, 7), /not an arus state file/],
+      [
+        "a future format",
+        (b) => {
+          const c = Buffer.from(b);
+          c.writeUInt16BE(9, 8);
+          return c;
+        },
+        /newer state format \(v9; this arus reads up to v4\)/,
+      ],
+    ];
+    for (const [what, damage, error] of damages) {
+      const dir = newDir();
+      let p = new ColumnarJoinProvider(dir, TYPES, OPTS);
+      let s = await p.getStore(0);
+      s.table.append("[1]", 10, [1, "a", { start: 0, end: 10 }], 0, false);
+      await s.commit();
+      s = await p.getStore(1);
+      s.table.append("[2]", 20, [2, "b", null], 0, true);
+      await s.commit();
+      await p.close();
+      const file = path.join(dir, "2.delta");
+      writeFileSync(file, damage(readFileSync(file)));
+      p = new ColumnarJoinProvider(dir, TYPES, OPTS);
+      await assert.rejects(p.getStore(2), (e: Error) => e.message.includes(file) && error.test(e.message), what);
+      await p.close();
+    }
   });
 });
