@@ -10,9 +10,11 @@
  *   3. rows that can no longer match are evicted (see join-conditions.ts); for outer joins the
  *      evicted rows that never matched are emitted with NULLs for the other side — which is
  *      why outer rows appear only once the watermark passes.
- * State: per side and partition one store, laid out as Spark's keyToNumValues +
- * keyWithIndexToValue (join-state.ts): a count per join key and one `[matched, ...row values]`
- * entry per row. Progress reports numStateStoreInstances as Spark's 4 × partitions.
+ * State: each side's rows over every partition, behind `JoinSide` (join-side.ts): the columnar
+ * join tables (join-columnar-side.ts, src/state/join/) with `arus.state.join.columnar`, else the
+ * row stores, one per side and partition, laid out as Spark's keyToNumValues +
+ * keyWithIndexToValue (join-row-side.ts, join-state.ts). Progress reports
+ * numStateStoreInstances as Spark's 4 × partitions.
  */
 
 import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
