@@ -27,6 +27,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.caseSensitive": "false",
   // arus: streaming aggregation state in typed-array columns (docs/state.md); sticky per checkpoint
   "arus.state.aggregation.columnar": "true",
+  // arus: stream-stream join state in typed-array columns (docs/state.md); sticky per checkpoint
+  "arus.state.join.columnar": "true",
   // arus: sliding windows aggregate per pane before expanding (same output); "false" expands every row
   "arus.state.aggregation.panes": "true",
   // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)

@@ -5,7 +5,9 @@
  * beforeSink, insideSink (file sink: data files written, manifest not; exactly-once Kafka sink:
  * records sent in the open transaction, not committed), afterSink,
  * beforeCommitLog, afterCommitLog, insideStateSnapshot, afterStateCommit (an aggregation's
- * state committed, on whichever thread holds it; transformWithState's stores all committed),
+ * state committed, on whichever thread holds it; transformWithState's stores all committed; a
+ * stream-stream join's two sides committed), insideJoinCommit (a stream-stream join: its left
+ * side's stores committed, its right side's not),
  * insideHandler / insideTimerHandler (transformWithState: a handleInputRows / handleExpiredTimer
  * call returned, its state changes in the open store, uncommitted), afterSendOffsets (group
  * mode: the batch's records and offsets in the open transaction, not committed). Unset, every call is a no-op. Worker threads

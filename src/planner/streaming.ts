@@ -106,6 +106,8 @@ const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simple
 export interface StreamingPlanOptions {
   /** arus.state.aggregation.columnar: aggregations keep their state in the columnar store where it fits. */
   readonly columnarAggregation?: boolean;
+  /** arus.state.join.columnar: stream-stream joins keep their state in the columnar join tables. */
+  readonly columnarJoin?: boolean;
   /** arus.state.aggregation.panes: sliding windows of a columnar aggregation aggregate by panes first. */
   readonly paneAggregation?: boolean;
   /** arus.state.threads: more than 1 puts columnar aggregation state on that many state threads. */
@@ -178,7 +180,17 @@ export function planStreaming(
           const left = planChild(p.left);
           const right = planChild(p.right);
           const { leftKeys, rightKeys } = extractEquiKeys(p.condition, left.output, right.output);
-          const exec = new StreamStreamJoinExec(id, leftKeys, rightKeys, p.joinType, p.condition, left, right, outputOf(p));
+          const exec = new StreamStreamJoinExec(
+            id,
+            leftKeys,
+            rightKeys,
+            p.joinType,
+            p.condition,
+            left,
+            right,
+            outputOf(p),
+            options.columnarJoin ?? false,
+          );
           const cleanup = StreamStreamJoinExec.cleanupOf(exec);
           stateful.push({
             id,

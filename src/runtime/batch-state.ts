@@ -9,7 +9,9 @@ import type { StatePartitionThreads } from "../execution/parallel/state-threads.
 import { BatchReport } from "../execution/stateful/batch-report.js";
 import type { StatefulContext } from "../execution/stateful/context.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../state/columnar/index.js";
+import type { ColumnarJoinStore } from "../state/join/index.js";
 import type { StateStore } from "../state/store.js";
+import type { DataType } from "../types/datatypes.js";
 import type { StateStoreRegistry } from "./state-registry.js";
 
 export interface BatchStateSpec {
@@ -59,6 +61,17 @@ export class MicroBatchState implements StatefulContext {
 
   async columnarStore(operatorId: number, schema: ColumnarSchema): Promise<ColumnarStateStore> {
     const s = await this.states.columnar(operatorId, schema, this.batchId);
+    this.opened.push(s);
+    return s;
+  }
+
+  async columnarJoinStore(
+    operatorId: number,
+    partition: number,
+    side: "left" | "right",
+    types: readonly DataType[],
+  ): Promise<ColumnarJoinStore> {
+    const s = await this.states.columnarJoin(operatorId, partition, side, types, this.batchId);
     this.opened.push(s);
     return s;
   }

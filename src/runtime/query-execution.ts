@@ -32,7 +32,13 @@ import type { ClusterOptions } from "./cluster/options.js";
 import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
-import { columnarAggregationEnabled, PANE_AGGREGATION_CONF, StateStoreRegistry, stateThreadCount } from "./state-registry.js";
+import {
+  columnarAggregationEnabled,
+  columnarJoinEnabled,
+  PANE_AGGREGATION_CONF,
+  StateStoreRegistry,
+  stateThreadCount,
+} from "./state-registry.js";
 import type { StreamExecution } from "./stream-execution.js";
 import type { Trigger } from "./trigger.js";
 
@@ -180,6 +186,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     const threadCount = stateThreadCount(conf);
     const streamingPlan = planStreaming(plan, spec.outputMode, {
       columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
+      columnarJoin: columnarJoinEnabled(checkpoint, conf),
       paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
       stateThreads: threadCount,
     });

@@ -12,9 +12,11 @@ import { localThreads, type RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
+import { ColumnarJoinProvider, type ColumnarJoinStore } from "../state/join/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { ProviderOptions } from "../state/provider-base.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";
+import type { DataType } from "../types/datatypes.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 
 type ProviderKind = "memory" | "lmdb";
@@ -28,6 +30,8 @@ const PROVIDERS: Record<string, ProviderKind> = {
 export const LMDB_LOCAL_DIR_CONF = "arus.state.lmdb.localDir";
 /** Keep streaming aggregation state in the columnar store (sticky: the checkpoint's value wins). */
 export const COLUMNAR_AGGREGATION_CONF = "arus.state.aggregation.columnar";
+/** Keep stream-stream join state in the columnar join tables (sticky: the checkpoint's value wins). */
+export const COLUMNAR_JOIN_CONF = "arus.state.join.columnar";
 /**
  * Sliding windows of columnar aggregations aggregate per pane before the window expansion
  * (src/execution/stateful/pane-aggregation.ts; same output). "false" expands every row.
@@ -61,8 +65,19 @@ export function columnarAggregationEnabled(checkpoint: CheckpointStore, conf: Ru
   return flag.trim().toLowerCase() === "true" && PROVIDERS[cls] === "memory";
 }
 
+/**
+ * Does this query keep its stream-stream join state columnar? The conf as the checkpoint froze
+ * it (a checkpoint that predates the conf: no), and only with the in-memory provider.
+ */
+export function columnarJoinEnabled(checkpoint: CheckpointStore, conf: RuntimeConfig): boolean {
+  const flag = checkpoint.stickyConf[COLUMNAR_JOIN_CONF] ?? conf.get(COLUMNAR_JOIN_CONF, "false");
+  const cls =
+    checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
+  return flag.trim().toLowerCase() === "true" && PROVIDERS[cls] === "memory";
+}
+
 export class StateStoreRegistry {
-  private readonly providers = new Map<string, StateStoreProvider | ColumnarStateProvider>();
+  private readonly providers = new Map<string, StateStoreProvider | ColumnarStateProvider | ColumnarJoinProvider>();
   private batchesSinceMaintenance = 0;
   private readonly kind: ProviderKind;
   private stateThreads: StatePartitionThreads | null = null;
@@ -101,7 +116,20 @@ export class StateStoreRegistry {
       p = await this.create(op, partition, name);
       this.providers.set(key, p);
     }
-    if (p instanceof ColumnarStateProvider) throw new Error(`state of operator ${op} is columnar, not a row store`);
+    if (p instanceof ColumnarStateProvider || p instanceof ColumnarJoinProvider)
+      throw new Error(`state of operator ${op} is columnar, not a row store`);
+    return p.getStore(version);
+  }
+
+  /** One side's columnar join state of operator `op` in `partition`, opened at `version`. */
+  async columnarJoin(op: number, partition: number, side: string, types: readonly DataType[], version: number): Promise<ColumnarJoinStore> {
+    const key = `${op}/${partition}/${side}`;
+    let p = this.providers.get(key);
+    if (!p) {
+      p = new ColumnarJoinProvider(this.checkpoint.stateDir(op, partition, side), types, { ...this.retention(), ...this.heads() });
+      this.providers.set(key, p);
+    }
+    if (!(p instanceof ColumnarJoinProvider)) throw new Error(`state of operator ${op} is a row store, not columnar join state`);
     return p.getStore(version);
   }
 

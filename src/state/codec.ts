@@ -41,8 +41,14 @@ export const STATE_FORMAT_VERSION = 2;
  * columnar store reads those chunks; the row reader here refuses them by name.
  */
 export const COLUMNAR_FORMAT_VERSION = 3;
+/**
+ * Format 4: the same header and framing, with columnar chunks of one side of a stream-stream
+ * join (src/state/join/format.ts, written with arus.state.join.columnar=true). The row reader
+ * refuses them by name.
+ */
+export const JOIN_FORMAT_VERSION = 4;
 /** The newest format this arus reads. */
-export const MAX_STATE_FORMAT = COLUMNAR_FORMAT_VERSION;
+export const MAX_STATE_FORMAT = JOIN_FORMAT_VERSION;
 export const HEADER_BYTES = 40;
 const MAGIC = Buffer.from("ARUSSTAT", "latin1");
 const CHUNK_HEAD = 8;
@@ -245,7 +251,7 @@ export function decodeHeader(h: Uint8Array, file: string, fileSize: number): Sta
   }
   if (crc32(b.subarray(0, 36)) !== b.readUInt32BE(36))
     throw new CheckpointCorruptError(file, "its header fails the checksum (the file is corrupt)");
-  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION)
+  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION && format !== JOIN_FORMAT_VERSION)
     throw new CheckpointCorruptError(file, `unknown state format v${format}`);
   const kindByte = b.readUInt8(10);
   if (kindByte !== 1 && kindByte !== 2) throw new CheckpointCorruptError(file, `unknown file kind ${kindByte}`);
@@ -318,6 +324,12 @@ export async function* readStateFile(
     throw new CheckpointCorruptError(
       file,
       "it holds columnar aggregation state (format v3, written with arus.state.aggregation.columnar=true), which the row state store cannot read",
+    );
+  }
+  if (header.format === JOIN_FORMAT_VERSION) {
+    throw new CheckpointCorruptError(
+      file,
+      "it holds columnar join state (format v4, written with arus.state.join.columnar=true), which the row state store cannot read",
     );
   }
   onHeader?.(header);

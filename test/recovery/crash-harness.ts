@@ -51,12 +51,13 @@ export interface ChildConfig {
   conf?: Record<string, string>;
   /**
    * The stateful part: `window` (default) a windowed count; `tws` the same counts through
-   * transformWithState (WindowCounter below), so both have the same expected output.
+   * transformWithState (WindowCounter below); `join` the same counts over a stream-stream join
+   * of the events with themselves; all three have the same expected output.
    */
   query?: CrashQuery;
 }
 
-export type CrashQuery = "window" | "tws";
+export type CrashQuery = "window" | "tws" | "join";
 
 export const PG_MODULE = "pg";
 
@@ -101,12 +102,19 @@ export class WindowCounter extends StatefulProcessor {
 }
 
 function counts(session: Session, input: string, query: CrashQuery = "window"): DataFrame {
-  const events = session.readStream
-    .format("json")
-    .schema(SCHEMA)
-    .option("maxFilesPerTrigger", 1)
-    .load(input)
-    .withWatermark("ts", `${DELAY_MS / 1000} seconds`);
+  const read = () => session.readStream.format("json").schema(SCHEMA).option("maxFilesPerTrigger", 1).load(input);
+  const events = read().withWatermark("ts", `${DELAY_MS / 1000} seconds`);
+  if (query === "join") {
+    // Each event meets itself (ids are unique) through a stream-stream join with a time range,
+    // so the windowed count over the join's output is the plain windowed count.
+    const again = read()
+      .select(F.col("id").alias("rid"), F.col("ts").alias("rts"))
+      .withWatermark("rts", `${DELAY_MS / 1000} seconds`);
+    return events
+      .join(again, F.expr("id = rid AND rts >= ts AND rts <= ts + interval 1 seconds"))
+      .groupBy(F.window("ts", `${WINDOW_MS / 1000} seconds`), F.col("key"))
+      .count();
+  }
   if (query === "tws") {
     return events
       .withColumn("wstart", F.expr(`CAST(FLOOR(CAST(ts AS BIGINT) / ${WINDOW_MS / 1000}) * ${WINDOW_MS / 1000} AS TIMESTAMP)`))

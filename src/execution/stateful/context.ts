@@ -6,7 +6,9 @@
 import type { Batch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
+import type { ColumnarJoinStore } from "../../state/join/index.js";
 import type { StateStore } from "../../state/store.js";
+import type { DataType } from "../../types/datatypes.js";
 import type { StatePartitionThreads } from "../parallel/state-threads.js";
 import type { BatchReport } from "./batch-report.js";
 
@@ -59,6 +61,11 @@ export interface StatefulContext {
    * at version batchId. Absent where the runtime offers no columnar state.
    */
   columnarStore?(operatorId: number, schema: ColumnarSchema): Promise<ColumnarStateStore>;
+  /**
+   * arus: one side's columnar join state of a stream-stream join in a partition (rows of
+   * `types`), opened at version batchId. Absent where the runtime offers no columnar state.
+   */
+  columnarJoinStore?(operatorId: number, partition: number, side: "left" | "right", types: readonly DataType[]): Promise<ColumnarJoinStore>;
   /**
    * arus: threads that own the state partitions of columnar aggregations (`arus.state.threads`
    * > 1); absent when that state lives on this thread.

@@ -10,13 +10,16 @@
  *   3. rows that can no longer match are evicted (see join-conditions.ts); for outer joins the
  *      evicted rows that never matched are emitted with NULLs for the other side — which is
  *      why outer rows appear only once the watermark passes.
- * State: per side and partition one store, laid out as Spark's keyToNumValues +
- * keyWithIndexToValue (join-state.ts): a count per join key and one `[matched, ...row values]`
- * entry per row. Progress reports numStateStoreInstances as Spark's 4 × partitions.
+ * State: each side's rows over every partition, behind `JoinSide` (join-side.ts): the columnar
+ * join tables (join-columnar-side.ts, src/state/join/) with `arus.state.join.columnar`, else the
+ * row stores, one per side and partition, laid out as Spark's keyToNumValues +
+ * keyWithIndexToValue (join-row-side.ts, join-state.ts). Progress reports
+ * numStateStoreInstances as Spark's 4 × partitions.
  */
 
 import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
+import { crashPoint } from "../../common/crash-points.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
 import { extractEquiKeys } from "../../plan/join-keys.js";
@@ -25,13 +28,14 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { StateStore } from "../../state/store.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
-import { eventTimeKeyIndex, eventTimeMicros, newMetrics, partitionOf } from "./common.js";
-import { watermarksOf } from "./context.js";
-import { allKeys, appendRows, joinKey, plainKey, removeKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
+import { eventTimeKeyIndex, eventTimeMicros, newMetrics } from "./common.js";
+import { type StatefulContext, watermarksOf } from "./context.js";
+import { ColumnarJoinSide } from "./join-columnar-side.js";
+import { RowJoinSide } from "./join-row-side.js";
+import { endOf, type JoinSide } from "./join-side.js";
+import { joinKey, plainKey } from "./join-state.js";
 
 const NULL_KEY = "\u0000null";
-/** A time (micros) or a window's end, as eviction compares them. */
-const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
 type Side = "left" | "right";
 /** One side's input rows after the late-row filter, with their join keys. */
 interface SideInput {
@@ -42,38 +46,12 @@ interface SideInput {
   /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
   plainKeys: boolean;
 }
-const NO_MATCHES: readonly Stored[] = [];
-
-/** An output row: the input row and a stored row's values (its flag left out), in side order. */
-function withStored(row: readonly unknown[], stored: Stored, inputLeft: boolean): unknown[] {
-  const out = new Array<unknown>(row.length + stored.length - 1);
-  const [a, b] = inputLeft ? [0, row.length] : [stored.length - 1, 0];
-  for (let i = 0; i < row.length; i++) out[a + i] = row[i];
-  for (let i = 1; i < stored.length; i++) out[b + i - 1] = stored[i];
-  return out;
-}
-
-/**
- * A side's new rows of this batch, grouped by key and stored once the side's loop is done:
- * a key that gets several rows in one batch has its count read and written once.
- */
-class PendingRows {
-  private readonly byKey = new Map<string, Stored[]>();
-
-  add(key: string, row: Stored): void {
-    const rows = this.byKey.get(key);
-    if (rows) rows.push(row);
-    else this.byKey.set(key, [row]);
-  }
-
-  flush(stores: StateStore[]): void {
-    for (const [key, rows] of this.byKey) appendRows(stores[partitionOf(key, stores.length)]!, key, rows);
-    this.byKey.clear();
-  }
-}
+const NO_MATCHES: readonly number[] = [];
 
 export class StreamStreamJoinExec implements PhysicalOperator {
   readonly name = "StreamingSymmetricHashJoin";
+  /** Operators created in this process, by state backend (tests check a setting took effect). */
+  static readonly created = { row: 0, columnar: 0 };
   readonly children: PhysicalOperator[];
   private readonly cleanup: { left: SideCleanup | null; right: SideCleanup | null };
   private readonly condition;
@@ -96,8 +74,11 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     readonly left: PhysicalOperator,
     readonly right: PhysicalOperator,
     readonly output: readonly Attribute[],
+    /** Keep the state in the columnar join tables (`arus.state.join.columnar`) instead of the row stores. */
+    readonly columnar = false,
   ) {
     this.children = [left, right];
+    StreamStreamJoinExec.created[columnar ? "columnar" : "row"]++;
     this.cleanup = deriveCleanup(leftKeys, rightKeys, fullCondition, left.output, right.output);
     this.condition = fullCondition ? compilePredicate(fullCondition, [...left.output, ...right.output]) : null;
     const { residual } = extractEquiKeys(fullCondition, left.output, right.output);
@@ -122,14 +103,33 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     return Math.min(inputWatermarkMs, ...state);
   }
 
-  async execute(ctx: ExecContext): Promise<Batch[]> {
-    const st = ctx.state!;
-    const metrics = newMetrics("symmetricHashJoin", st.numPartitions);
+  /** Each side's state for this batch, in the backend the planner chose. */
+  private async sides(st: StatefulContext): Promise<{ left: JoinSide; right: JoinSide }> {
+    const n = st.numPartitions;
+    if (this.columnar) {
+      const open = st.columnarJoinStore;
+      if (!open) throw new Error("the runtime offers no columnar join state (arus.state.join.columnar)");
+      const types = (op: PhysicalOperator) => op.output.map((a) => a.type);
+      const left = [];
+      const right = [];
+      for (let p = 0; p < n; p++) {
+        left.push(await open.call(st, this.operatorId, p, "left", types(this.left)));
+        right.push(await open.call(st, this.operatorId, p, "right", types(this.right)));
+      }
+      return { left: new ColumnarJoinSide(left), right: new ColumnarJoinSide(right) };
+    }
     const stores = { left: [] as StateStore[], right: [] as StateStore[] };
-    for (let p = 0; p < st.numPartitions; p++) {
+    for (let p = 0; p < n; p++) {
       stores.left.push(await st.store(this.operatorId, p, "left"));
       stores.right.push(await st.store(this.operatorId, p, "right"));
     }
+    return { left: new RowJoinSide(stores.left, this.keyEnds.left), right: new RowJoinSide(stores.right, this.keyEnds.right) };
+  }
+
+  async execute(ctx: ExecContext): Promise<Batch[]> {
+    const st = ctx.state!;
+    const metrics = newMetrics("symmetricHashJoin", st.numPartitions);
+    const state = await this.sides(st);
     const wm = watermarksOf(st, this.operatorId);
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
     const late = (side: Side, batches: Batch[]): SideInput => {
@@ -152,12 +152,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
           if (key !== NULL_KEY && input.plainKeys && !plainKey(vals)) input.plainKeys = false;
           input.keys.push(key);
-          if (cleanup?.keyIndex !== undefined && key !== NULL_KEY) {
-            // The key's event time, read once here so eviction never parses the key back.
-            const end = endOf(vals[cleanup.keyIndex]);
-            input.keyTimes.push(end);
-            this.keyEnds[side].set(key, end);
-          } else input.keyTimes.push(Number.NaN);
+          // The key's event time, read once here so eviction never parses the key back.
+          input.keyTimes.push(cleanup?.keyIndex !== undefined && key !== NULL_KEY ? endOf(vals[cleanup.keyIndex]) : Number.NaN);
         }
       }
       return input;
@@ -178,20 +174,19 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const nullsLeft = new Array<unknown>(nl).fill(null);
     const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
     const emitRight = this.joinType === "right_outer" || this.joinType === "full_outer";
+    /** An output row: an input row and a stored row of the other side, in side order. */
+    const joined = (row: readonly unknown[], other: JoinSide, ref: number, inputLeft: boolean): unknown[] => {
+      const o = new Array<unknown>(nl + nr);
+      const at = inputLeft ? 0 : nl;
+      for (let i = 0; i < row.length; i++) o[at + i] = row[i];
+      other.copyRow(ref, o, inputLeft ? nl : 0);
+      return o;
+    };
     // A stored right row a new left row matches is flagged, as Spark's getJoinedRows does
     // whichever side probes: only right/full outer read that flag (at eviction), so only they
     // pay for the write.
-    const flagRight = emitRight
-      ? (stored: Stored) => {
-          stored[0] = 1;
-          return false;
-        }
-      : undefined;
-    const leftMatches = this.match(leftRows, lk, leftIn.plainKeys, stores.right, "left", ctx, flagRight);
-    const pendingLeft = new PendingRows();
-    const pendingRight = new PendingRows();
-    // Left rows stored in this batch, per key (they are the last ones of the key's list).
-    const newLeft = new Map<string, number>();
+    const flagRight = emitRight ? (ref: number) => state.right.setMatched(ref) : undefined;
+    const leftMatches = this.match(leftRows, lk, leftIn.plainKeys, state.right, "left", ctx, flagRight);
     leftRows.forEach((row, i) => {
       const hits = leftMatches[i] ?? NO_MATCHES;
       if (lk[i] === NULL_KEY) {
@@ -205,32 +200,33 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           out.push(row);
           return;
         }
-        pendingLeft.add(lk[i]!, [0, ...row]);
+        state.left.append(lk[i]!, leftIn.keyTimes[i]!, row, false);
       } else {
-        for (const r of hits) out.push(withStored(row, r, true));
-        pendingLeft.add(lk[i]!, [hits.length ? 1 : 0, ...row]);
+        for (const r of hits) out.push(joined(row, state.right, r, true));
+        state.left.append(lk[i]!, leftIn.keyTimes[i]!, row, hits.length > 0);
       }
-      newLeft.set(lk[i]!, (newLeft.get(lk[i]!) ?? 0) + 1);
       metrics.numRowsUpdated++;
     });
-    pendingLeft.flush(stores.left);
+    state.left.flush();
     // Right input against the left state (including this batch's left rows), then stored.
     const rk = rightIn.keys;
-    const rightMatches = this.match(rightRows, rk, rightIn.plainKeys, stores.left, "right", ctx, (stored, key, idx, listLength) => {
+    const rightMatches = this.match(rightRows, rk, rightIn.plainKeys, state.left, "right", ctx, (ref) => {
       if (!semi) {
-        stored[0] = 1;
-        return false;
+        state.left.setMatched(ref);
+        return;
       }
       // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
       // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
       // batch counts neither as updated nor as removed.
-      if (stored[0] === 0) {
-        out.push(stored.slice(1));
-        if (idx >= listLength - (newLeft.get(key) ?? 0)) metrics.numRowsUpdated--;
+      if (!state.left.matched(ref)) {
+        const row = new Array<unknown>(nl);
+        state.left.copyRow(ref, row, 0);
+        out.push(row);
+        if (state.left.isNew(ref)) metrics.numRowsUpdated--;
         else metrics.numRowsRemoved++;
       }
-      stored[0] = 1;
-      return true;
+      state.left.setMatched(ref);
+      state.left.remove(ref);
     });
     const semiRemoved = metrics.numRowsRemoved;
     rightRows.forEach((row, i) => {
@@ -239,42 +235,36 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         if (emitRight) out.push([...nullsLeft, ...row]);
         return;
       }
-      if (!semi) for (const l of hits) out.push(withStored(row, l, false));
+      if (!semi) for (const l of hits) out.push(joined(row, state.left, l, false));
       // Spark stores a right row only if this batch's eviction would not remove it at once,
       // except an unmatched one of a right/full outer join (evicting it emits its outer row).
       if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
-      pendingRight.add(rk[i]!, [hits.length ? 1 : 0, ...row]);
+      state.right.append(rk[i]!, rightIn.keyTimes[i]!, row, hits.length > 0);
       metrics.numRowsUpdated++;
     });
-
-    pendingRight.flush(stores.right);
+    state.right.flush();
     // Evict; outer joins emit the evicted rows that never matched.
     const evictMs = wm.evictionMs;
     // Spark 4.3 counts every evicted row in numRowsRemoved, the outer sides' too (4.1 left those out).
-    const removedLeft = this.evict(
-      "left",
-      stores.left,
-      this.cleanup.left,
-      evictMs,
-      (r) => emitLeft && !r[0] && out.push([...r.slice(1), ...nullsRight]),
-    );
-    const removedRight = this.evict(
-      "right",
-      stores.right,
-      this.cleanup.right,
-      evictMs,
-      (r) => emitRight && !r[0] && out.push([...nullsLeft, ...r.slice(1)]),
-    );
+    const evictSide = (side: JoinSide, cleanup: SideCleanup | null, emit: boolean, inputLeft: boolean): number =>
+      cleanup === null
+        ? 0
+        : side.evict(cleanup, evictMs, (ref) => {
+            if (!emit || side.matched(ref)) return;
+            const o = new Array<unknown>(nl + nr).fill(null);
+            side.copyRow(ref, o, inputLeft ? 0 : nl);
+            out.push(o);
+          });
+    const removedLeft = evictSide(state.left, this.cleanup.left, emitLeft, true);
+    const removedRight = evictSide(state.right, this.cleanup.right, emitRight, false);
     metrics.numRowsRemoved = semiRemoved + removedLeft + removedRight;
 
-    let total = 0;
-    for (const s of [...stores.left, ...stores.right]) {
-      await s.commit();
-      total += totalRows(s);
-    }
-    metrics.numRowsTotal = total;
+    const leftTotal = await state.left.commit();
+    crashPoint("insideJoinCommit", st.batchId);
+    metrics.numRowsTotal = leftTotal + (await state.right.commit());
+    crashPoint("afterStateCommit", st.batchId);
     metrics.numStateStoreInstances = st.numPartitions * 4;
-    metrics.memoryUsedBytes = stores.left[0]?.memoryUsedBytes() ?? 0;
+    metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     st.report.addStateOperator(this.operatorId, metrics);
     return out.length
       ? [
@@ -287,85 +277,60 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   }
 
   /**
-   * For each input row, the stored rows of the other side it matches (full condition).
-   * Rows of equal keys satisfy the key equalities when the keys are plain (`plainKeys`), so
-   * then only the residual condition is evaluated, as Spark's join evaluates only what is left
-   * of the condition after the keys; otherwise (NaN, infinities, nested NULLs...) the full one.
-   * `onMatch` may flag a stored row (on a copy it is given, with its key, position and the key's
-   * row count); returning true removes it from state.
+   * For each input row, the refs of the stored rows of the other side it matches (full
+   * condition). Rows of equal keys satisfy the key equalities when the keys are plain
+   * (`plainKeys`), so then only the residual condition is evaluated, as Spark's join evaluates
+   * only what is left of the condition after the keys; otherwise (NaN, infinities, nested
+   * NULLs...) the full one. `onMatch` is called per match, in input order (it may flag or
+   * remove the stored row).
    */
   private match(
     rows: unknown[][],
     keys: string[],
     plainKeys: boolean,
-    other: StateStore[],
+    other: JoinSide,
     side: Side,
     ctx: ExecContext,
-    onMatch?: (stored: Stored, key: string, idx: number, listLength: number) => boolean,
-  ): (Stored[] | undefined)[] {
-    const n = other.length;
+    onMatch?: (ref: number) => void,
+  ): (number[] | undefined)[] {
     // Per input row, the stored rows it matches (undefined: none; most rows match nothing).
-    const result: (Stored[] | undefined)[] = new Array(rows.length);
+    const result: (number[] | undefined)[] = new Array(rows.length);
     const condition = plainKeys ? this.residual : this.condition;
+    const nl = this.left.output.length;
     const pairs: unknown[][] = [];
-    // Candidate pairs as parallel arrays: input row, key, position in the key's list.
+    // Candidate pairs as parallel arrays: input row, stored row.
     const refRow: number[] = [];
-    const refKey: string[] = [];
-    const refIdx: number[] = [];
-    // Each key's rows, read once; kept current as matches flag them.
-    const lists = new Map<string, Stored[]>();
+    const refs: number[] = [];
     rows.forEach((row, i) => {
       const key = keys[i]!;
       if (key === NULL_KEY) return;
-      let list = lists.get(key);
-      if (!list) {
-        list = rowsOf(other[partitionOf(key, n)]!, key);
-        lists.set(key, list);
-      }
-      for (let idx = 0; idx < list.length; idx++) {
-        // Pairs are built only for a condition to read.
-        if (condition) pairs.push(side === "left" ? [...row, ...list[idx]!.slice(1)] : [...list[idx]!.slice(1), ...row]);
+      const from = refs.length;
+      other.rowsOf(key, refs);
+      for (let j = from; j < refs.length; j++) {
         refRow.push(i);
-        refKey.push(key);
-        refIdx.push(idx);
+        // Pairs are built only for a condition to read.
+        if (!condition) continue;
+        const pair = new Array<unknown>(nl + this.right.output.length);
+        const at = side === "left" ? 0 : nl;
+        for (let c = 0; c < row.length; c++) pair[at + c] = row[c];
+        other.copyRow(refs[j]!, pair, side === "left" ? nl : 0);
+        pairs.push(pair);
       }
     });
-    if (!refRow.length) return result;
-    let keep: ArrayLike<number> | null = null;
-    if (condition) {
-      const types = [...this.left.output, ...this.right.output].map((a) => a.type);
-      keep = condition(batchFromRows(types, pairs), ctx.eval);
-    }
-    const removed = new Map<string, Set<number>>();
-    const kept = keep === null ? refRow.length : keep.length;
-    for (let k = 0; k < kept; k++) {
-      const j = keep === null ? k : keep[k]!;
-      const key = refKey[j]!;
-      const idx = refIdx[j]!;
-      const list = lists.get(key)!;
-      const before = list[idx]!;
-      // The stored row itself: the caller skips its flag when it builds the output row.
-      (result[refRow[j]!] ??= []).push(before);
-      if (onMatch) {
-        const copy = [...before] as Stored;
-        const gone = onMatch(copy, key, idx, list.length);
-        if (gone) removed.set(key, (removed.get(key) ?? new Set<number>()).add(idx));
-        // onMatch only sets the matched flag: a row already flagged needs no write.
-        if (gone || copy[0] !== before[0]) {
-          list[idx] = copy;
-          setRow(other[partitionOf(key, n)]!, key, idx, copy);
-        }
+    if (refs.length) {
+      let keep: ArrayLike<number> | null = null;
+      if (condition) {
+        const types = [...this.left.output, ...this.right.output].map((a) => a.type);
+        keep = condition(batchFromRows(types, pairs), ctx.eval);
+      }
+      const kept = keep === null ? refs.length : keep.length;
+      for (let k = 0; k < kept; k++) {
+        const j = keep === null ? k : keep[k]!;
+        (result[refRow[j]!] ??= []).push(refs[j]!);
+        onMatch?.(refs[j]!);
       }
     }
-    for (const [key, gone] of removed) {
-      const list = lists.get(key)!;
-      replaceRows(
-        other[partitionOf(key, n)]!,
-        key,
-        list.filter((_, i) => !gone.has(i)),
-        Math.min(...gone),
-      );
-    }
+    other.endProbe();
     return result;
   }
 
@@ -374,53 +339,6 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     if (!cleanup) return false;
     if (cleanup.keyIndex !== undefined) return keyTime <= evictMs * 1000;
     return endOf(row[cleanup.value!.column]) <= (evictMs + cleanup.value!.offsetMs) * 1000;
-  }
-
-  private evict(side: Side, stores: StateStore[], cleanup: SideCleanup | null, evictMs: number, onEvict: (r: Stored) => unknown): number {
-    if (!cleanup) return 0;
-    const ends = this.keyEnds[side];
-    const { keyIndex, value } = cleanup;
-    let removed = 0;
-    const live: string[] = [];
-    for (const s of stores) {
-      for (const key of allKeys(s)) {
-        if (keyIndex !== undefined) {
-          // A watermark in the join key settles all of the key's rows at once.
-          let end = ends.get(key);
-          if (end === undefined) {
-            // A key stored before this process (restored state): parse it once.
-            end = endOf((JSON.parse(key) as unknown[])[keyIndex]);
-            ends.set(key, end);
-          }
-          if (end > evictMs * 1000) {
-            live.push(key);
-            continue;
-          }
-          ends.delete(key);
-          removed += removeKey(s, key, onEvict);
-          continue;
-        }
-        const list = rowsOf(s, key);
-        const keep: Stored[] = [];
-        let first = -1;
-        list.forEach((r, i) => {
-          if (endOf(r[value!.column + 1]) <= (evictMs + value!.offsetMs) * 1000) {
-            onEvict(r);
-            removed++;
-            if (first < 0) first = i;
-          } else keep.push(r);
-        });
-        if (first >= 0) replaceRows(s, key, keep, first);
-      }
-    }
-    // Keys that left the state other than by eviction (or were never stored) leave the cache
-    // once it holds many more keys than the state.
-    if (ends.size > 2 * live.length + 1024) {
-      const kept = live.map((k) => [k, ends.get(k)!] as const);
-      ends.clear();
-      for (const [k, e] of kept) ends.set(k, e);
-    }
-    return removed;
   }
 
   describe(): string {

@@ -1,0 +1,89 @@
+/**
+ * A join side over the columnar join tables (src/state/join/, `arus.state.join.columnar`), one
+ * per partition. A ref is a row id and its partition, `id * partitions + partition`; rows are
+ * appended straight into the table (nothing reads this side between an append and `flush`).
+ */
+import type { SideCleanup } from "../../plan/join-cleanup.js";
+import type { ColumnarJoinStore, JoinSideTable } from "../../state/join/index.js";
+import { partitionOf } from "./common.js";
+import type { JoinSide } from "./join-side.js";
+
+export class ColumnarJoinSide implements JoinSide {
+  private readonly tables: JoinSideTable[];
+  private readonly n: number;
+
+  constructor(private readonly stores: ColumnarJoinStore[]) {
+    this.tables = stores.map((s) => s.table);
+    this.n = stores.length;
+  }
+
+  private tableOf(ref: number): JoinSideTable {
+    return this.tables[ref % this.n]!;
+  }
+  private idOf(ref: number): number {
+    return Math.floor(ref / this.n);
+  }
+
+  rowsOf(key: string, out: number[]): void {
+    const p = partitionOf(key, this.n);
+    const from = out.length;
+    this.tables[p]!.rowsOf(key, out);
+    for (let i = from; i < out.length; i++) out[i] = out[i]! * this.n + p;
+  }
+
+  copyRow(ref: number, out: unknown[], at: number): void {
+    this.tableOf(ref).copyRow(this.idOf(ref), out, at);
+  }
+
+  matched(ref: number): boolean {
+    return this.tableOf(ref).matched(this.idOf(ref));
+  }
+
+  setMatched(ref: number): void {
+    this.tableOf(ref).setMatched(this.idOf(ref));
+  }
+
+  remove(ref: number): void {
+    const t = this.tableOf(ref);
+    const r = this.idOf(ref);
+    if (t.isLive(r)) t.remove(r);
+  }
+
+  isNew(ref: number): boolean {
+    return this.idOf(ref) >= this.tableOf(ref).batchStart;
+  }
+
+  endProbe(): void {}
+
+  append(key: string, keyTime: number, row: readonly unknown[], matched: boolean): void {
+    this.tables[partitionOf(key, this.n)]!.append(key, keyTime, row, 0, matched);
+  }
+
+  flush(): void {}
+
+  evict(cleanup: SideCleanup, evictMs: number, onRow: (ref: number) => void): number {
+    let removed = 0;
+    for (let p = 0; p < this.n; p++) {
+      const t = this.tables[p]!;
+      const visit = (r: number) => onRow(r * this.n + p);
+      if (cleanup.keyIndex !== undefined) removed += t.evictKeys(evictMs * 1000, visit);
+      else removed += t.evictRows(cleanup.value!.column, (evictMs + cleanup.value!.offsetMs) * 1000, visit);
+    }
+    return removed;
+  }
+
+  async commit(): Promise<number> {
+    let total = 0;
+    for (const s of this.stores) {
+      await s.commit();
+      total += s.numRows;
+    }
+    return total;
+  }
+
+  memoryUsedBytes(): number {
+    let n = 0;
+    for (const s of this.stores) n += s.memoryUsedBytes();
+    return n;
+  }
+}
