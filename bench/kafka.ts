@@ -5,6 +5,7 @@
  *   node --import tsx bench/kafka.ts [--events 500000] [--max-offsets 100000] [--rate 10000]
  *        [--seconds 10] [--engines arus,pyspark] [--engine dist|src] [--no-results-md]
  *        [--no-latency] [--cpu-prof DIR]  (arus's throughput and latency runs, with --engine src)
+ *        [--arus-conf key=value ...]  (session settings for arus, e.g. arus.checkpoint.fsync=false)
  *   npm run bench -- --only kafka     (the same, as a section of npm run bench)
  *
  * The query (bench/kafka/arus-engine.ts and bench/pyspark/kafka.py, name for name):
@@ -74,6 +75,8 @@ export interface KafkaBenchResult {
   latency: KafkaLatency[];
   startup: Record<string, number>;
   pysparkVersion: string | null;
+  /** --arus-conf settings of the run (none: the defaults). */
+  arusConf?: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -125,6 +128,8 @@ export async function kafkaBench(opts: {
   engine: "dist" | "src";
   cpuProf?: string;
   latency?: boolean;
+  /** key=value session settings for arus. */
+  arusConf?: string[];
   log?: (s: string) => void;
 }): Promise<KafkaBenchResult> {
   const log = opts.log ?? ((s: string) => process.stderr.write(`[kafka-bench] ${s}\n`));
@@ -162,6 +167,7 @@ export async function kafkaBench(opts: {
     latency: [],
     startup: {},
     pysparkVersion: null,
+    ...(opts.arusConf?.length ? { arusConf: opts.arusConf } : {}),
   };
   try {
     for (const name of opts.engines) {
@@ -209,9 +215,10 @@ export async function kafkaBench(opts: {
   return result;
 }
 
-function startEngine(name: string, opts: { bootstrap: string; engine: "dist" | "src" }): Engine {
+function startEngine(name: string, opts: { bootstrap: string; engine: "dist" | "src"; arusConf?: string[] }): Engine {
   if (name === "arus") {
     const args = ["--import", "tsx", path.join(root, "bench/kafka/arus-engine.ts"), "--bootstrap", opts.bootstrap, "--engine", opts.engine];
+    for (const kv of opts.arusConf ?? []) args.push("--conf", kv);
     return new Engine(name, spawn(process.execPath, ["--enable-source-maps", ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] }));
   }
   const jars = spawnSync("bash", [path.join(root, "scripts/spark-kafka-jars.sh")], {
@@ -346,7 +353,7 @@ export function kafkaTable(r: KafkaBenchResult): string {
         `| ${l.engine}, ${l.mode} (${l.rate / 1000} k events/s, ${l.seconds} s) | ${l.events} | ${f(l.p50Ms, 1)} | ${f(l.p90Ms, 1)} | ${f(l.p99Ms, 1)} | ${f(l.maxMs, 1)} | ${l.undelivered} | ${l.batches} | ${l.meanBatchMs?.triggerExecution === undefined ? "n/a" : f(l.meanBatchMs.triggerExecution, 1)} | ${f(l.producerLagP99Ms, 1)} | ${f(l.cpuS)} | ${l.load} |`,
     ),
     "",
-    `${r.events} events in 2 partitions, maxOffsetsPerTrigger ${r.maxOffsets}, local[2], 2 shuffle partitions; Kafka 4.4 broker on the same machine (scripts/kafka.sh). Startup (not in the figures): ${Object.entries(
+    `${r.events} events in 2 partitions, maxOffsetsPerTrigger ${r.maxOffsets}, local[2], 2 shuffle partitions${r.arusConf?.length ? `; arus with ${r.arusConf.join(", ")}` : ""}; Kafka 4.4 broker on the same machine (scripts/kafka.sh). Startup (not in the figures): ${Object.entries(
       r.startup,
     )
       .map(([e, s]) => `${e} ${s.toFixed(1)} s`)
@@ -382,6 +389,7 @@ export async function kafkaBenchFromArgs(argv: string[]): Promise<KafkaBenchResu
     engine,
     cpuProf: get("--cpu-prof"),
     latency: !argv.includes("--no-latency"),
+    arusConf: argv.flatMap((a, i) => (a === "--arus-conf" && argv[i + 1] ? [argv[i + 1]!] : [])),
   });
 }
 

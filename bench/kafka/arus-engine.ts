@@ -4,7 +4,7 @@
  * throughput (availableNow over the whole topic), latency-start / latency-stop (default trigger),
  * exit. `exactlyOnce: true` in a command sets the sink's `arus.exactlyOnce`.
  *
- *   node bench/kafka/arus-engine.ts --bootstrap HOST:PORT [--engine dist|src] [--cpu-prof DIR]
+ *   node bench/kafka/arus-engine.ts --bootstrap HOST:PORT [--engine dist|src] [--conf key=value ...]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,6 +67,14 @@ async function main() {
     .config("spark.sql.shuffle.partitions", "2")
     .config("spark.sql.session.timeZone", "UTC")
     .getOrCreate();
+  // --conf key=value (repeatable): extra session settings, e.g. arus.checkpoint.fsync=false
+  argv.forEach((a, i) => {
+    if (a !== "--conf") return;
+    const kv = argv[i + 1] ?? "";
+    const eq = kv.indexOf("=");
+    if (eq <= 0) throw new Error(`--conf wants key=value, got '${kv}'`);
+    session.conf.set(kv.slice(0, eq), kv.slice(eq + 1));
+  });
   let progressEvents = 0;
   const durations: Record<string, number> = {};
   let dataBatches = 0;

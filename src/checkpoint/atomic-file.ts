@@ -66,6 +66,14 @@ export const nodeFs: CheckpointFs = {
   exists: async (p) => fsSync.existsSync(p),
 };
 
+/**
+ * Node's file system without the fdatasync (`arus.checkpoint.fsync=false`): Spark's behaviour on
+ * a local file system (its CheckpointFileManager writes a temp file, closes it and renames it;
+ * nothing forces it to disk). A killed process loses nothing (the page cache survives it); a
+ * power loss or an OS crash can leave the newest files empty or missing.
+ */
+export const unsyncedFs: CheckpointFs = { ...nodeFs, sync: async () => {} };
+
 export async function writeAtomic(fsys: CheckpointFs, target: string, data: Uint8Array | string, overwrite: boolean): Promise<void> {
   const dir = path.dirname(target);
   const tmp = path.join(dir, `.${path.basename(target)}.${randomUUID()}.tmp`);

@@ -31,6 +31,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.state.join.columnar": "true",
   // arus: sliding windows aggregate per pane before expanding (same output); "false" expands every row
   "arus.state.aggregation.panes": "true",
+  // arus: fdatasync each per-batch checkpoint file before its rename; "false" is Spark's local behaviour (docs/reliability.md)
+  "arus.checkpoint.fsync": "true",
   // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)
   "arus.json.decoder": "wasm",
 };

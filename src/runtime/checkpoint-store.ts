@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
-import { nodeFs, writeAtomic } from "../checkpoint/atomic-file.js";
+import { type CheckpointFs, nodeFs, unsyncedFs, writeAtomic } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
 import {
   type CommitMetadata,
@@ -76,6 +76,7 @@ export class CheckpointStore {
   readonly offsets: MetadataLog<OffsetSeq>;
   readonly commits: MetadataLog<CommitMetadata>;
   stickyConf: Record<string, string> = {};
+  private readonly fsys: CheckpointFs;
   /** Which state files the commit log says exist (null without a checkpoint location). */
   readonly stateHeads: StateHeads | null;
   /** Per stateful operator, `state/<op>/_metadata/writes/N`: the state files batch N wrote. */
@@ -87,9 +88,16 @@ export class CheckpointStore {
     readonly dir: string | null,
     readonly queryId: string,
     private readonly minBatchesToRetain: number,
+    /**
+     * `arus.checkpoint.fsync`: the per-batch files (offsets, commits, state files and their
+     * writes logs) are fdatasynced before their rename (default), or not, as Spark's local
+     * checkpoint manager does not (docs/reliability.md).
+     */
+    readonly fsync: boolean,
   ) {
-    this.offsets = dir ? new FileMetadataLog(path.join(dir, "offsets"), offsetCodec) : new MemoryMetadataLog();
-    this.commits = dir ? new FileMetadataLog(path.join(dir, "commits"), commitCodec) : new MemoryMetadataLog();
+    this.fsys = fsync ? nodeFs : unsyncedFs;
+    this.offsets = dir ? new FileMetadataLog(path.join(dir, "offsets"), offsetCodec, this.fsys) : new MemoryMetadataLog();
+    this.commits = dir ? new FileMetadataLog(path.join(dir, "commits"), commitCodec, this.fsys) : new MemoryMetadataLog();
     this.stateHeads = dir ? new StateHeads(path.join(dir, "state")) : null;
   }
 
@@ -112,7 +120,10 @@ export class CheckpointStore {
   private writeLog(op: string): FileMetadataLog<StateWrites> {
     let log = this.writeLogs.get(op);
     if (!log)
-      this.writeLogs.set(op, (log = new FileMetadataLog(path.join(this.dir!, "state", op, "_metadata", "writes"), stateWritesCodec)));
+      this.writeLogs.set(
+        op,
+        (log = new FileMetadataLog(path.join(this.dir!, "state", op, "_metadata", "writes"), stateWritesCodec, this.fsys)),
+      );
     return log;
   }
 
@@ -134,7 +145,7 @@ export class CheckpointStore {
     for (const [op, log] of this.writeLogs) {
       const file = path.join(log.dir, String(batchId));
       const w = byOp.get(op);
-      if (w) await writeAtomic(nodeFs, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(w)}`, true);
+      if (w) await writeAtomic(this.fsys, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(w)}`, true);
       // Only a replayed batch can find an earlier attempt's record: no I/O for the others.
       else if (batchId <= (this.earlierRecords.get(op) ?? -1)) await fs.rm(file, { force: true });
     }
@@ -173,7 +184,12 @@ export class CheckpointStore {
       }
       dir = abs;
     }
-    const store = new CheckpointStore(dir, id, conf.getInt("spark.sql.streaming.minBatchesToRetain"));
+    const store = new CheckpointStore(
+      dir,
+      id,
+      conf.getInt("spark.sql.streaming.minBatchesToRetain"),
+      conf.getBool("arus.checkpoint.fsync"),
+    );
     await store.loadStateHeads();
     const latest = await store.offsets.latest();
     const frozen = latest?.entry.metadata.conf ?? {};
@@ -203,6 +219,30 @@ export class CheckpointStore {
     if (!this.dir) return null;
     const d = path.join(this.dir, "state", String(op), String(partition));
     return storeName && storeName !== "default" ? path.join(d, storeName) : d;
+  }
+
+  /** The batch whose retention is held back until the next trigger (deferPurge). */
+  private purgeDue: number | null = null;
+
+  /**
+   * Hold back the retention after batch N's commit until `runDeferredPurge`: the loop runs it
+   * while the next trigger's latestOffset round trip is in flight, so the deletes (a fraction
+   * of a millisecond to a few each, on the main thread) are not on any batch's own path.
+   */
+  deferPurge(currentBatchId: number): void {
+    this.purgeDue = currentBatchId;
+  }
+
+  get purgeDeferred(): boolean {
+    return this.purgeDue !== null;
+  }
+
+  /** The held-back retention, if any. */
+  async runDeferredPurge(): Promise<void> {
+    const id = this.purgeDue;
+    if (id === null) return;
+    this.purgeDue = null;
+    await this.purge(id);
   }
 
   /** Retention: keep the last minBatchesToRetain batches of offsets and commits. */

@@ -212,6 +212,7 @@ export class MicroBatchExecution {
     } finally {
       for (const u of unsubscribe) u?.();
     }
+    await this.cfg.checkpoint.runDeferredPurge();
     this.pacer.notifyIdle(true);
   }
 
@@ -237,7 +238,15 @@ export class MicroBatchExecution {
     this.pending = null;
     if (!planned) {
       let t = clock.now();
-      const ends = await latestOffsets(this.cfg, this.position.committed, limits, this);
+      const endsP = latestOffsets(this.cfg, this.position.committed, limits, this);
+      endsP.catch(() => {}); // awaited below; a rejection while the purge runs is not unhandled
+      // The last batch's retention, while the sources' round trips are in flight (one turn of
+      // the event loop lets their requests go out first).
+      if (this.cfg.checkpoint.purgeDeferred) {
+        await new Promise<void>((r) => setImmediate(r));
+        await this.cfg.checkpoint.runDeferredPurge();
+      }
+      const ends = await endsP;
       prog.record("latestOffset", t);
       const hasData = hasNewData(ends, this.position.committed);
       const W = this.tracker.currentWatermarkMs;

@@ -171,7 +171,7 @@ export async function deliverToSink(cfg: MicroBatchConfig, b: PlannedBatch, outp
 
 /**
  * commit: write `commits/N` with the next batch's watermark (and the state files batch N wrote),
- * apply the logs' retention, and let the sources release what batch N read.
+ * schedule the logs' retention, and let the sources release what batch N read.
  */
 export async function commitBatch(cfg: MicroBatchConfig, b: PlannedBatch, nextWatermarkMs: number): Promise<void> {
   const heads = cfg.checkpoint.stateHeads;
@@ -180,7 +180,8 @@ export async function commitBatch(cfg: MicroBatchConfig, b: PlannedBatch, nextWa
   await cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: nextWatermarkMs });
   crashPoint("afterCommitLog", b.batchId);
   // Retention after the commit rather than before the batch (Spark): the deletes are off the
-  // path from the offset log to the sink, and offsets/N-1 stays until batch N committed.
-  await cfg.checkpoint.purge(b.batchId);
+  // path from the offset log to the sink, and offsets/N-1 stays until batch N committed. The
+  // loop runs it during the next trigger's latestOffset (or when the loop ends).
+  cfg.checkpoint.deferPurge(b.batchId);
   for (let i = 0; i < cfg.sources.length; i++) if (b.ends[i] !== null) await cfg.sources[i]!.commit(b.ends[i]!);
 }

@@ -12,6 +12,7 @@ import { localThreads, type RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
+import { unsyncedStateFs } from "../state/files.js";
 import { ColumnarJoinProvider, type ColumnarJoinStore } from "../state/join/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { ProviderOptions } from "../state/provider-base.js";
@@ -99,7 +100,7 @@ export class StateStoreRegistry {
 
   private async create(op: number, partition: number, name: string | undefined): Promise<StateStoreProvider> {
     const dir = this.checkpoint.stateDir(op, partition, name);
-    const opts: ProviderOptions = { ...this.retention(), ...this.heads() };
+    const opts: ProviderOptions = { ...this.retention(), ...this.fs(), ...this.heads() };
     if (this.kind === "memory") return new MemoryStateStoreProvider(dir, opts);
     const { LmdbStateStoreProvider } = await import("../state/lmdb-provider.js");
     const local = this.conf.get(LMDB_LOCAL_DIR_CONF, "");
@@ -126,7 +127,11 @@ export class StateStoreRegistry {
     const key = `${op}/${partition}/${side}`;
     let p = this.providers.get(key);
     if (!p) {
-      p = new ColumnarJoinProvider(this.checkpoint.stateDir(op, partition, side), types, { ...this.retention(), ...this.heads() });
+      p = new ColumnarJoinProvider(this.checkpoint.stateDir(op, partition, side), types, {
+        ...this.retention(),
+        ...this.fs(),
+        ...this.heads(),
+      });
       this.providers.set(key, p);
     }
     if (!(p instanceof ColumnarJoinProvider)) throw new Error(`state of operator ${op} is a row store, not columnar join state`);
@@ -139,7 +144,7 @@ export class StateStoreRegistry {
     let p = this.providers.get(key);
     if (!p) {
       const dirs = Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i));
-      p = new ColumnarStateProvider(dirs, schema, { ...this.retention(), ...this.heads() });
+      p = new ColumnarStateProvider(dirs, schema, { ...this.retention(), ...this.fs(), ...this.heads() });
       this.providers.set(key, p);
     }
     if (!(p instanceof ColumnarStateProvider)) throw new Error(`state of operator ${op} is a row store, not columnar`);
@@ -153,7 +158,7 @@ export class StateStoreRegistry {
       this.threadCount,
       this.checkpoint.numShufflePartitions,
       (op) => Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i)),
-      this.retention(),
+      { ...this.retention(), fsync: this.checkpoint.fsync },
       this.checkpoint.stateHeads ?? undefined,
     );
     return this.stateThreads;
@@ -169,6 +174,11 @@ export class StateStoreRegistry {
       minDeltasForSnapshot: this.conf.getInt("spark.sql.streaming.stateStore.minDeltasForSnapshot"),
       minBatchesToRetain: this.conf.getInt("spark.sql.streaming.minBatchesToRetain"),
     };
+  }
+
+  /** The state files' file system: without fdatasync under `arus.checkpoint.fsync=false`. */
+  private fs(): Pick<ProviderOptions, "fs"> {
+    return this.checkpoint.fsync ? {} : { fs: unsyncedStateFs };
   }
 
   /** The commit log's word on which state files exist, and the hook that tells it of new ones. */

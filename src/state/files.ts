@@ -76,6 +76,16 @@ export const nodeStateFs: StateFs = {
   },
 };
 
+/** nodeStateFs without the fdatasync (`arus.checkpoint.fsync=false`; see unsyncedFs). */
+export const unsyncedStateFs: StateFs = {
+  ...nodeStateFs,
+  sync: async () => {},
+  async openWrite(p) {
+    const out = await nodeStateFs.openWrite!(p);
+    return { ...out, sync: async () => {} };
+  },
+};
+
 const FILE_RE = /^(\d+)\.(delta|snapshot)$/;
 const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$/;
 

@@ -9,6 +9,7 @@ import { armCrashPoint } from "../../common/crash-points.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import { reserveExprIds } from "../../plan/expressions.js";
 import { ColumnarStateProvider } from "../../state/columnar/index.js";
+import { unsyncedStateFs } from "../../state/files.js";
 import { AggregationSpec } from "../aggregation.js";
 import { ColumnarAggregation } from "../stateful/columnar-aggregation.js";
 import type { AggregateThreadReply, StateThreadReply, StateThreadRequest } from "./state-threads.js";
@@ -36,8 +37,10 @@ function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
     if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
     const heads = new Map<string, number>();
     const written: number[] = [];
+    const { fsync, ...retention } = r.providerOptions;
     const providerOptions = {
-      ...r.providerOptions,
+      ...retention,
+      ...(fsync === false ? { fs: unsyncedStateFs } : {}),
       requiredHead: (dir: string) => heads.get(dir) ?? 0,
       onDeltaWritten: (dir: string) => {
         const p = r.dirs.indexOf(dir);

@@ -23,6 +23,12 @@ import type { ProviderOptions } from "../../state/provider-base.js";
 import type { AggregateChunk, AggregateRunOptions, AggregateRunResult } from "../stateful/aggregation-backend.js";
 
 /** What a thread needs to rebuild a columnar aggregation (plain data: expressions clone). */
+/** What a state thread's providers are made with (plain data: it is posted to the thread). */
+export interface StateThreadProviderOptions extends Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain"> {
+  /** `arus.checkpoint.fsync` (false: the state files are not fdatasynced). */
+  readonly fsync?: boolean;
+}
+
 export interface ColumnarOperatorDef {
   readonly operatorId: number;
   readonly groupingExprs: readonly Expr[];
@@ -41,7 +47,7 @@ export type StateThreadRequest =
       /** `<ckpt>/state/<op>/<p>` of every partition (null without a checkpoint). */
       readonly dirs: readonly (string | null)[];
       readonly owned: readonly number[];
-      readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">;
+      readonly providerOptions: StateThreadProviderOptions;
       /** Per partition: the newest version <= `version` the commit log says has a file (0: none known). */
       readonly requiredHeads: readonly number[];
       /** The state version the batch opens (= the batch id). */
@@ -100,7 +106,7 @@ export class StatePartitionThreads {
     readonly size: number,
     readonly numPartitions: number,
     private readonly stateDirs: (operatorId: number) => (string | null)[],
-    private readonly providerOptions: Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain">,
+    private readonly providerOptions: StateThreadProviderOptions,
     /** What the commit log says about state files (runtime/state-heads.ts); the threads get plain data. */
     private readonly heads?: {
       requiredHead(dir: string, version: number): number;
