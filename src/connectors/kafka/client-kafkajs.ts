@@ -21,6 +21,7 @@ import type {
 import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
 import { decompressRecords } from "./compression.js";
 import { fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
+import { cacheCoordinators } from "./kafkajs-coordinators.js";
 import { installNullHeaderRecords } from "./kafkajs-record.js";
 import { installRequestQueueFix } from "./kafkajs-request-queue.js";
 import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
@@ -158,12 +159,30 @@ function kafkajsBase(cfg: ClientConfig) {
     }
     return closeAll;
   };
-  const createCluster = (): Any => {
+  const clusterFactory = (): symbol => {
     const sym = Object.getOwnPropertySymbols(kafka).find((s) => s.description === "private:Kafka:createCluster");
     if (!sym) throw new Error("kafkajs internals changed: no cluster factory (pin kafkajs 2.2.4)");
-    return (kafka as Any)[sym]({ metadataMaxAge: 300000, allowAutoTopicCreation: false, isolationLevel: cfg.readCommitted ? 1 : 0 });
+    return sym;
   };
-  return { kafka, opened, createCluster };
+  const createCluster = (): Any =>
+    (kafka as Any)[clusterFactory()]({ metadataMaxAge: 300000, allowAutoTopicCreation: false, isolationLevel: cfg.readCommitted ? 1 : 0 });
+  /** Runs `make` (a kafkajs factory that creates its own cluster) and hands that cluster to `seen`. */
+  const withNewCluster = <T>(make: () => T, seen: (cluster: Any) => void): T => {
+    const sym = clusterFactory();
+    const k = kafka as Any;
+    const original = k[sym];
+    k[sym] = (...args: unknown[]) => {
+      const cluster = original.apply(k, args);
+      seen(cluster);
+      return cluster;
+    };
+    try {
+      return make();
+    } finally {
+      k[sym] = original;
+    }
+  };
+  return { kafka, opened, createCluster, withNewCluster };
 }
 
 /**
@@ -182,7 +201,7 @@ export async function kafkajsCluster(cfg: ClientConfig): Promise<{ cluster: Any;
 }
 
 export function kafkajsClient(cfg: ClientConfig): KafkaClient {
-  const { kafka, opened, createCluster } = kafkajsBase(cfg);
+  const { kafka, opened, createCluster, withNewCluster } = kafkajsBase(cfg);
   return {
     async admin() {
       const admin = kafka.admin();
@@ -219,13 +238,20 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
     async transactionalProducer(transactionalId, timeoutMs) {
       // connect() runs InitProducerId: a pending transaction of an earlier producer with this
       // id is aborted and that producer is fenced.
-      const p = kafka.producer({
-        transactionalId,
-        idempotent: true,
-        maxInFlightRequests: 1,
-        transactionTimeout: timeoutMs,
-        retry: PRODUCER_RETRY,
-      });
+      let forgetCoordinators = () => {};
+      const p = withNewCluster(
+        () =>
+          kafka.producer({
+            transactionalId,
+            idempotent: true,
+            maxInFlightRequests: 1,
+            transactionTimeout: timeoutMs,
+            retry: PRODUCER_RETRY,
+          }),
+        (cluster) => {
+          forgetCoordinators = cacheCoordinators(cluster);
+        },
+      );
       // kafkajs runs InitProducerId at the first transaction(), not at connect(): do it now, so
       // the fencing happens before the caller reads what earlier producers committed.
       const close = await opened(
@@ -251,6 +277,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
               await txn.commit();
               return;
             } catch (e) {
+              forgetCoordinators();
               await txn.abort().catch(() => {});
               // An aborted transaction is invisible to read_committed readers: retry the whole
               // transaction on a coordinator that moved or is loading, never after fencing.
