@@ -449,11 +449,18 @@ class Admin implements KafkaAdmin {
   }
 }
 
+interface Ahead {
+  readonly offset: number;
+  readonly res: Promise<RawPartition | undefined>;
+  /** null while the Fetch is on its way. */
+  empty: boolean | null;
+}
+
 class Fetcher implements KafkaFetcher {
   /** Per broker node: the connect of its fetch connection in flight. */
   private readonly connectingFetch = new Map<string, Promise<void>>();
-  /** Per partition: the Fetch sent ahead (fetchAhead) and the offset it starts at. */
-  private readonly ahead = new Map<string, { offset: number; res: Promise<RawPartition | undefined> }>();
+  /** Per partition: the Fetch sent ahead (fetchAhead), the offset it starts at, and whether it came back empty. */
+  private readonly ahead = new Map<string, Ahead>();
   private closed = false;
   constructor(
     private readonly cluster: Any,
@@ -539,8 +546,22 @@ class Fetcher implements KafkaFetcher {
    */
   private fetchAhead(tp: TopicPartition, offset: number): void {
     if (this.closed) return;
-    const res = this.fetchAt(tp, offset, 0).catch(() => undefined);
-    this.ahead.set(tpKey(tp), { offset, res });
+    const entry: Ahead = { offset, res: this.fetchAt(tp, offset, 0).catch(() => undefined), empty: null };
+    entry.res.then((part) => {
+      entry.empty = !part || part.end <= part.start;
+    });
+    this.ahead.set(tpKey(tp), entry);
+  }
+
+  /**
+   * Kafka's Java consumer has a fetch in flight when the next poll comes; here the source asks
+   * at latestOffset time. An entry fetched ahead at this offset that has records (or is still
+   * on its way) is kept: it holds what the next batch reads first.
+   */
+  prefetch(tp: TopicPartition, offset: number): void {
+    const cur = this.ahead.get(tpKey(tp));
+    if (cur && cur.offset === offset && cur.empty !== true) return;
+    this.fetchAhead(tp, offset);
   }
 
   async fetchColumns(tp: TopicPartition, from: number, until: number, ahead = false): Promise<FetchedColumns> {
@@ -551,6 +572,8 @@ class Fetcher implements KafkaFetcher {
     const early = this.ahead.get(tpKey(tp));
     this.ahead.delete(tpKey(tp));
     let prefetched = early && early.offset === from ? early.res : null;
+    /** Where the log ended (high watermark, or last stable offset) at the last fetch. */
+    let logEnd = -1;
     while (next < until) {
       let part: RawPartition | undefined;
       try {
@@ -565,6 +588,7 @@ class Fetcher implements KafkaFetcher {
         await this.cluster.refreshMetadata().catch(() => {});
         continue;
       }
+      if (part) logEnd = this.readCommitted ? part.lastStableOffset : part.highWatermark;
       const aborted =
         this.readCommitted && part?.abortedTransactions.length ? { pending: part.abortedTransactions, aborting: new Set<number>() } : null;
       const after = part ? await decodeRecordBatches(part.buf, part.start, part.end, next, until, out, aborted, decompressRecords) : -1;
@@ -586,7 +610,9 @@ class Fetcher implements KafkaFetcher {
       attempts = 0;
       next = after;
     }
-    if (ahead) this.fetchAhead(tp, until);
+    // Fetch ahead only when the log already holds records past the range (a backlog): otherwise
+    // the answer would be empty or a few records, and the next trigger's prefetch asks anyway.
+    if (ahead && logEnd > until) this.fetchAhead(tp, until);
     return out;
   }
 }

@@ -79,6 +79,12 @@ export interface KafkaFetcher {
    * streaming query will read on from `until`, so the next records may be fetched meanwhile.
    */
   fetchColumns(tp: TopicPartition, from: number, until: number, ahead?: boolean): Promise<FetchedColumns>;
+  /**
+   * A streaming query is about to plan a batch that reads this partition from `offset`: send
+   * the Fetch now (unless records from there are already fetched or on their way), so it runs
+   * alongside the latest-offsets request instead of after it. Never throws.
+   */
+  prefetch?(tp: TopicPartition, offset: number): void;
   close(): Promise<void>;
 }
 

@@ -215,6 +215,19 @@ export class KafkaReader {
   }
 
   /**
+   * A streaming query is planning a batch that reads from `start`: the partitions' Fetch goes
+   * out now, alongside the latest-offsets request (see KafkaFetcher.prefetch).
+   */
+  prefetch(start: OffsetMap): void {
+    if (this.closed) return;
+    this.fetcher()
+      .then((f) => {
+        for (const tp of start.partitions) f.prefetch?.(tp, start.get(tp)!);
+      })
+      .catch(() => {}); // the batch's own fetch meets the error again
+  }
+
+  /**
    * Rows in [start, end) per partition, one batch per partition, with Spark's data-loss checks.
    * `streaming`: the next read starts at `end` (the fetcher may fetch ahead).
    */
