@@ -138,9 +138,11 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
         const removes = byPartition(table, table.removedIds(), this.numPartitions);
         // checked with or without files: a key in two threads' tables would split its group
         if (partOnly) this.checkOwned(puts, removes);
-        for (const { partition: p, files } of this.files ?? []) {
+        // The partitions' deltas are written side by side: each waits for its fdatasync on the
+        // thread pool while the next is encoded and written, and the disk flushes them together.
+        const writes = (this.files ?? []).map(async ({ partition: p, files }) => {
           await files.supersede(next);
-          if (puts[p]!.length === 0 && removes[p]!.length === 0) continue;
+          if (puts[p]!.length === 0 && removes[p]!.length === 0) return;
           const chunks = function* () {
             yield* chunksOf(table, "removes", removes[p]!);
             yield* chunksOf(table, "puts", puts[p]!);
@@ -154,7 +156,9 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
           );
           this.lastCommitFileBytes += files.lastWriteBytes;
           this.opts.onDeltaWritten?.(files.dir, next);
-        }
+        });
+        const failed = (await Promise.allSettled(writes)).find((r) => r.status === "rejected");
+        if (failed) throw failed.reason;
       }
       this.table.commitBatch();
       this.version = next;
