@@ -22,6 +22,13 @@ export interface CheckpointFs {
   exists(p: string): Promise<boolean>;
 }
 
+/** A CheckpointFs that can fsync several files side by side (syncStaged uses it; others sync one by one). */
+interface SyncAll {
+  syncAll(ps: readonly string[]): Promise<void>;
+  /** The sync it does the work of: an fs copied from this one with its own sync (a test that injects failures) syncs file by file. */
+  readonly syncAllFor: CheckpointFs["sync"];
+}
+
 function isNotFound(e: unknown): boolean {
   return (e as NodeJS.ErrnoException).code === "ENOENT";
 }
@@ -33,17 +40,35 @@ function isNotFound(e: unknown): boolean {
  * on the per-batch log writes: about half the time of the same calls through fs.promises, and
  * a much shorter tail under load (docs/reliability.md, "What a batch writes, and what it costs").
  */
-export const nodeFs: CheckpointFs = {
+async function syncFile(p: string): Promise<void> {
+  const fd = fsSync.openSync(p, "r");
+  try {
+    // The data and the size are what a reader needs; mtime and friends need not be flushed.
+    fsSync.fdatasyncSync(fd);
+  } finally {
+    fsSync.closeSync(fd);
+  }
+}
+
+export const nodeFs: CheckpointFs & SyncAll = {
   writeFile: async (p, d) => fsSync.writeFileSync(p, d),
-  async sync(p) {
-    const fd = fsSync.openSync(p, "r");
-    try {
-      // The data and the size are what a reader needs; mtime and friends need not be flushed.
-      fsSync.fdatasyncSync(fd);
-    } finally {
-      fsSync.closeSync(fd);
-    }
-  },
+  sync: syncFile,
+  // The one place the write path uses the thread pool: files of one step (a batch's state
+  // writes record and its commits/N) wait for the disk together, not one after the other.
+  syncAll: (ps) =>
+    Promise.all(
+      ps.map((p) => {
+        const fd = fsSync.openSync(p, "r");
+        return new Promise<void>((resolve, reject) =>
+          fsSync.fdatasync(fd, (e) => {
+            fsSync.closeSync(fd);
+            if (e) reject(e);
+            else resolve();
+          }),
+        );
+      }),
+    ).then(() => {}),
+  syncAllFor: syncFile,
   async rename(from, to, overwrite) {
     if (overwrite) return fsSync.renameSync(from, to);
     // link() fails with EEXIST instead of replacing: a no-overwrite rename.
@@ -72,7 +97,62 @@ export const nodeFs: CheckpointFs = {
  * nothing forces it to disk). A killed process loses nothing (the page cache survives it); a
  * power loss or an OS crash can leave the newest files empty or missing.
  */
-export const unsyncedFs: CheckpointFs = { ...nodeFs, sync: async () => {} };
+const noSync = async () => {};
+export const unsyncedFs: CheckpointFs & SyncAll = { ...nodeFs, sync: noSync, syncAll: noSync, syncAllFor: noSync };
+
+/** A file written under its temp name, not yet synced nor renamed (stageAtomic). */
+export interface StagedFile {
+  readonly tmp: string;
+  readonly target: string;
+}
+
+/**
+ * writeAtomic in steps, for several files that must all be durable before the first is
+ * renamed: stage each (temp file written), `syncStaged` them together, then `publishStaged`
+ * each in order; `discardStaged` removes the temp files after a failure.
+ */
+export async function stageAtomic(fsys: CheckpointFs, target: string, data: Uint8Array | string): Promise<StagedFile> {
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.${randomUUID()}.tmp`);
+  try {
+    try {
+      await fsys.writeFile(tmp, data);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      await fsys.mkdir(dir);
+      await fsys.writeFile(tmp, data);
+    }
+  } catch (e) {
+    await fsys.unlink(tmp).catch(() => {});
+    throw withPath(e, "write", target);
+  }
+  return { tmp, target };
+}
+
+export async function syncStaged(fsys: CheckpointFs, files: readonly StagedFile[]): Promise<void> {
+  const { syncAll, syncAllFor } = fsys as Partial<SyncAll>;
+  if (syncAll && syncAllFor === fsys.sync && files.length > 1) {
+    await syncAll.call(
+      fsys,
+      files.map((f) => f.tmp),
+    );
+    return;
+  }
+  for (const f of files) await fsys.sync(f.tmp);
+}
+
+export async function publishStaged(fsys: CheckpointFs, f: StagedFile, overwrite: boolean): Promise<void> {
+  try {
+    await fsys.rename(f.tmp, f.target, overwrite);
+  } catch (e) {
+    await fsys.unlink(f.tmp).catch(() => {});
+    throw (e as NodeJS.ErrnoException).code === "EEXIST" ? e : withPath(e, "write", f.target);
+  }
+}
+
+export async function discardStaged(fsys: CheckpointFs, files: readonly StagedFile[]): Promise<void> {
+  for (const f of files) await fsys.unlink(f.tmp).catch(() => {});
+}
 
 export async function writeAtomic(fsys: CheckpointFs, target: string, data: Uint8Array | string, overwrite: boolean): Promise<void> {
   const dir = path.dirname(target);

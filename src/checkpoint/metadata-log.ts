@@ -7,7 +7,7 @@
 import path from "node:path";
 import { ArusError } from "../common/errors.js";
 import { parseLogFileName, splitVersionLine } from "../common/metadata-log-file.js";
-import { type CheckpointFs, nodeFs, writeAtomic } from "./atomic-file.js";
+import { type CheckpointFs, nodeFs, publishStaged, type StagedFile, stageAtomic, writeAtomic } from "./atomic-file.js";
 
 export class CheckpointCorruptError extends ArusError {
   constructor(file: string, problem: string) {
@@ -56,11 +56,29 @@ export class FileMetadataLog<T> implements MetadataLog<T> {
   }
 
   async add(batchId: number, entry: T): Promise<void> {
-    const text = `v${this.codec.version}\n${this.codec.serialize(entry)}`;
     try {
-      await writeAtomic(this.fsys, this.file(batchId), text, false);
+      await writeAtomic(this.fsys, this.file(batchId), this.text(entry), false);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new ConcurrentUpdateError(this.file(batchId));
+      throw e;
+    }
+  }
+
+  private text(entry: T): string {
+    return `v${this.codec.version}\n${this.codec.serialize(entry)}`;
+  }
+
+  /** add() in steps (atomic-file.ts stageAtomic): the entry written under its temp name. */
+  stage(batchId: number, entry: T): Promise<StagedFile> {
+    return stageAtomic(this.fsys, this.file(batchId), this.text(entry));
+  }
+
+  /** The staged entry, synced, under its name (never over an existing one: CONCURRENT_QUERY). */
+  async publish(f: StagedFile): Promise<void> {
+    try {
+      await publishStaged(this.fsys, f, false);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") throw new ConcurrentUpdateError(f.target);
       throw e;
     }
   }

@@ -7,7 +7,17 @@
 import { randomUUID } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
-import { type CheckpointFs, nodeFs, unsyncedFs, writeAtomic } from "../checkpoint/atomic-file.js";
+import {
+  type CheckpointFs,
+  discardStaged,
+  nodeFs,
+  publishStaged,
+  type StagedFile,
+  stageAtomic,
+  syncStaged,
+  unsyncedFs,
+  writeAtomic,
+} from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError, FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
 import {
   type CommitMetadata,
@@ -128,12 +138,18 @@ export class CheckpointStore {
   }
 
   /**
-   * Record the state files batch N wrote, before `commits/N`, beside each operator's metadata
-   * (so `commits/` and `state/` list as Spark's do). A replayed batch overwrites its earlier
-   * attempt's record, or removes it when the replay wrote no state file for that operator.
+   * Batch N's commit: the state files it wrote are recorded beside each operator's metadata
+   * (`state/<op>/_metadata/writes/N`, so `commits/` and `state/` list as Spark's do), then
+   * `commits/N` is written. Both files are written and synced together, then renamed: the
+   * records first, so `commits/N` never exists without them. A replayed batch overwrites its
+   * earlier attempt's record, or removes it when the replay wrote no state file for that
+   * operator.
    */
-  async recordStateWrites(batchId: number, writes: StateWrites | undefined): Promise<void> {
-    if (!this.dir) return;
+  async commit(batchId: number, writes: StateWrites | undefined, entry: CommitMetadata): Promise<void> {
+    if (!this.dir || !(this.commits instanceof FileMetadataLog)) {
+      await this.commits.add(batchId, entry);
+      return;
+    }
     const byOp = new Map<string, StateWrites>();
     for (const [key, ranges] of Object.entries(writes ?? {})) {
       const op = key.split("/", 1)[0]!;
@@ -142,13 +158,31 @@ export class CheckpointStore {
       w[key] = ranges;
       this.writeLog(op);
     }
-    for (const [op, log] of this.writeLogs) {
-      const file = path.join(log.dir, String(batchId));
-      const w = byOp.get(op);
-      if (w) await writeAtomic(this.fsys, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(w)}`, true);
-      // Only a replayed batch can find an earlier attempt's record: no I/O for the others.
-      else if (batchId <= (this.earlierRecords.get(op) ?? -1)) await fs.rm(file, { force: true });
+    const records: StagedFile[] = [];
+    let commit: StagedFile | null = null;
+    try {
+      for (const [op, log] of this.writeLogs) {
+        const file = path.join(log.dir, String(batchId));
+        const w = byOp.get(op);
+        if (w) records.push(await stageAtomic(this.fsys, file, `v${stateWritesCodec.version}\n${stateWritesCodec.serialize(w)}`));
+        // Only a replayed batch can find an earlier attempt's record: no I/O for the others.
+        else if (batchId <= (this.earlierRecords.get(op) ?? -1)) await fs.rm(file, { force: true });
+      }
+      commit = await this.commits.stage(batchId, entry);
+      await syncStaged(this.fsys, [...records, commit]);
+    } catch (e) {
+      await discardStaged(this.fsys, commit ? [...records, commit] : records);
+      throw e;
     }
+    for (let i = 0; i < records.length; i++) {
+      try {
+        await publishStaged(this.fsys, records[i]!, true);
+      } catch (e) {
+        await discardStaged(this.fsys, [...records.slice(i + 1), commit]);
+        throw e;
+      }
+    }
+    await this.commits.publish(commit);
   }
 
   /** Open (or create) the checkpoint at `dir`; `conf` receives the sticky confs of a restart. */

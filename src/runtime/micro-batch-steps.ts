@@ -176,8 +176,7 @@ export async function deliverToSink(cfg: MicroBatchConfig, b: PlannedBatch, outp
 export async function commitBatch(cfg: MicroBatchConfig, b: PlannedBatch, nextWatermarkMs: number): Promise<void> {
   const heads = cfg.checkpoint.stateHeads;
   crashPoint("beforeCommitLog", b.batchId);
-  if (heads) await cfg.checkpoint.recordStateWrites(b.batchId, heads.takeBatchWrites(b.batchId));
-  await cfg.checkpoint.commits.add(b.batchId, { nextBatchWatermarkMs: nextWatermarkMs });
+  await cfg.checkpoint.commit(b.batchId, heads?.takeBatchWrites(b.batchId), { nextBatchWatermarkMs: nextWatermarkMs });
   crashPoint("afterCommitLog", b.batchId);
   // Retention after the commit rather than before the batch (Spark): the deletes are off the
   // path from the offset log to the sink, and offsets/N-1 stays until batch N committed. The

@@ -21,11 +21,25 @@ async function run(s: Session, ms: ReturnType<Session["memoryStream"]>, dir: str
       for (const r of await df.collect()) out.push(`${(r.window as { start: Date }).start.getTime() / 1000}=${r.n}`);
     })
     .start();
-  const real = fs.fdatasyncSync;
+  // Every way the write path flushes a file: fdatasyncSync, fdatasync, FileHandle.datasync.
+  const realSync = fs.fdatasyncSync;
+  const realAsync = fs.fdatasync;
+  const handle = await fs.promises.open(dir, "r");
+  const FileHandle = Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
+  await handle.close();
+  const realHandle = FileHandle.datasync;
   let syncs = 0;
   fs.fdatasyncSync = (fd) => {
     syncs++;
-    real(fd);
+    realSync(fd);
+  };
+  (fs as { fdatasync: unknown }).fdatasync = (fd: number, cb: (e: NodeJS.ErrnoException | null) => void) => {
+    syncs++;
+    realAsync(fd, cb);
+  };
+  FileHandle.datasync = function (this: unknown) {
+    syncs++;
+    return realHandle.call(this);
   };
   try {
     for (let i = 0; i < batches; i++) {
@@ -33,7 +47,9 @@ async function run(s: Session, ms: ReturnType<Session["memoryStream"]>, dir: str
       await q.processAllAvailable();
     }
   } finally {
-    fs.fdatasyncSync = real;
+    fs.fdatasyncSync = realSync;
+    (fs as { fdatasync: unknown }).fdatasync = realAsync;
+    FileHandle.datasync = realHandle;
   }
   await q.stop();
   return { out, syncs, id: q.id };
