@@ -236,6 +236,64 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
     }
   });
 
+  it("an idle worker closes its windows once another worker moves the global watermark", async () => {
+    const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
+    const output = await newTopic(bootstrap, 1, "gm-out");
+    const group = `gm-${input}`;
+    const N = 200;
+    const t0 = Date.UTC(2026, 0, 1);
+    const all = Array.from({ length: N }, (_, i) => eventJson(i, t0));
+    const start = (s: Session, slot: string) =>
+      events(s, input)
+        .withWatermark("ts", "2 seconds")
+        .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
+        .agg(F.count("*").alias("n"))
+        .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n")).alias("value"))
+        .writeStream.format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("topic", output)
+        .option("arus.cluster.group", group)
+        .option("arus.cluster.instanceId", slot)
+        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .outputMode("append")
+        .start();
+    const queries: StreamingQuery[] = [];
+    const ranTasks = (q: StreamingQuery) => q.recentProgress.some((p) => (p.arus?.cluster?.tasks.length ?? 0) > 0);
+    const inputRows = () => queries.reduce((n, q) => n + q.recentProgress.reduce((m, p) => m + p.numInputRows, 0), 0);
+    let sent = 0;
+    try {
+      queries.push(await start(session(), "a"));
+      queries.push(await start(session(), "b"));
+      await until("both workers running tasks", async () => {
+        if (sent < N) {
+          await produce(bootstrap, input, all.slice(sent, sent + 10));
+          sent += 10;
+        }
+        return queries.every(ranTasks);
+      });
+      await produce(bootstrap, input, all.slice(sent));
+      await until("every input row read", async () => inputRows() >= N);
+      // Both workers hold open windows and go idle. One event far ahead, in one partition: only
+      // its reader and the owner of its task see new data; the other worker's windows close
+      // only if it re-reads the global watermark while it has nothing to do.
+      await produce(bootstrap, input, [
+        { value: JSON.stringify({ id: 10_000, k: "flush", v: 0, ts: new Date(t0 + 3_600_000).toISOString() }), partition: 0 },
+      ]);
+      const expected = new Map<string, number>();
+      for (let id = 0; id < N; id++) {
+        const key = `${new Date(Math.floor((t0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 5}`;
+        expected.set(key, (expected.get(key) ?? 0) + 1);
+      }
+      const got = async () => (await readAll(output, 1)).map((r) => JSON.parse(r.value) as { start: string; k: string; n: number });
+      await until("every window", async () => (await got()).length >= expected.size, 30_000);
+      const seen = new Map((await got()).map((r) => [`${new Date(r.start).toISOString()}|${r.k}`, r.n] as const));
+      assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
+      for (const q of queries) assert.equal(q.exception, null);
+    } finally {
+      for (const q of queries) await q.stop();
+    }
+  });
+
   it("a different pipeline under a group name in use is refused", async () => {
     const input = await newTopic(bootstrap, 1, "gm-in");
     const output = await newTopic(bootstrap, 1, "gm-out");

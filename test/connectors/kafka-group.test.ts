@@ -172,6 +172,33 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     await Promise.all([a2.leave(), b.leave()]);
   });
 
+  it("two static members joining at the same instant wait only for a busy member's rejoin, not the rebalance timeout", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group, { groupInstanceId: "w1" });
+    const first = (await settle([a])).get(a)!;
+    const b = member(group, { groupInstanceId: "w2" });
+    const c = member(group, { groupInstanceId: "w3" });
+    const joins = Promise.all([b.join(), c.join()]);
+    // a learns of the rebalance by its heartbeat and rejoins only after its 3 s batch.
+    for (const since = Date.now(); !a.needsRejoin; ) {
+      assert.ok(Date.now() - since < 10_000, "the first member never saw the rebalance");
+      await sleep(50);
+    }
+    await sleep(3000);
+    const rejoinedAt = Date.now();
+    const ra = await a.join();
+    const [rb, rc] = await joins;
+    assert.ok(Date.now() - rejoinedAt < 5000, `the joins ended ${Date.now() - rejoinedAt} ms after the busy member rejoined`);
+    assert.equal(new Set([ra.generationId, rb.generationId, rc.generationId]).size, 1);
+    assert.ok(ra.generationId > first.generationId);
+    checkSplit([ra, rb, rc], [source, repartition], 6);
+    assert.deepEqual(
+      [ra, rb, rc].map((r) => indexes(r.partitions).length),
+      [2, 2, 2],
+    );
+    await Promise.all([a.leave(), b.leave(), c.leave()]);
+  });
+
   it("a second live process with the same group instance id fences the first, which cannot rejoin", async () => {
     const group = `g-${randomUUID().slice(0, 8)}`;
     const a = member(group, { groupInstanceId: "slot-x" });

@@ -76,6 +76,8 @@ interface OwnedTask {
 }
 
 const MAX_RECORD_ROWS = 2000;
+/** How often an idle worker re-reads the group's progress for a watermark moved by the others. */
+const IDLE_WATERMARK_READ_MS = 1000;
 
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
@@ -104,6 +106,7 @@ export class GroupExecution {
   private generation = -2;
   private aborted = 0;
   private lastRestore: { tasks: number; records: number; ms: number } | null = null;
+  private idleWatermarkReadMs = 0;
   readonly workerId: string;
 
   constructor(private readonly cfg: GroupExecutionConfig) {
@@ -399,7 +402,7 @@ export class GroupExecution {
   /** One batch of this worker; false when there was nothing to do. */
   private async runBatch(started: number): Promise<boolean> {
     const { cfg } = this;
-    const W = this.watermark.watermarkMs;
+    let W = this.watermark.watermarkMs;
     const durations: Record<string, number> = {};
     let t = cfg.clock.now();
     const srcEnds = await this.endOffsets(this.sourceTps, cfg.source.maxOffsetsPerTrigger);
@@ -408,8 +411,21 @@ export class GroupExecution {
     const moved = (tps: TopicPartition[], ends: Map<string, number>) =>
       tps.some((tp) => ends.get(tpKey(tp))! > this.positions.get(tpKey(tp))!);
     const hasData = moved(this.sourceTps, srcEnds) || moved(this.repTps, repEnds);
-    const watermarkMoved = cfg.split.stageB !== null && W > this.lastBatchWatermarkMs && this.tasks.size > 0;
-    if (!hasData && !watermarkMoved) return false;
+    let watermarkMoved = cfg.split.stageB !== null && W > this.lastBatchWatermarkMs && this.tasks.size > 0;
+    const idleReadDue = cfg.clock.now() - this.idleWatermarkReadMs >= IDLE_WATERMARK_READ_MS;
+    if (!hasData && !watermarkMoved && cfg.split.stageB !== null && this.tasks.size > 0 && idleReadDue) {
+      // Other workers move the global watermark: an idle worker re-reads it (at most once a
+      // second), else its tasks' windows never close (Spark's no-data batch, driven here by
+      // the group's progress topic).
+      this.idleWatermarkReadMs = cfg.clock.now();
+      await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+      W = this.watermark.watermarkMs;
+      watermarkMoved = W > this.lastBatchWatermarkMs;
+    }
+    if (!hasData && !watermarkMoved) {
+      this.status = { message: "Waiting for data to arrive", isDataAvailable: false, isTriggerActive: false };
+      return false;
+    }
     const batchId = this.nextBatchId;
     this.status = { message: "Processing new data", isDataAvailable: hasData, isTriggerActive: true };
 
