@@ -140,7 +140,8 @@ export const GROUP_SCENARIO: readonly ScenarioStep[] = [
   { at: 0, action: "start", worker: "w1" },
   { at: 0.3, action: "start", worker: "w2" },
   { at: 0.3, action: "start", worker: "w3" },
-  { at: 0.6, action: "kill", worker: "w2" },
+  // Not before w2 has had time to start and take part (a worker's start alone takes seconds on a loaded machine).
+  { at: 0.6, action: "kill", worker: "w2", afterMs: 9000 },
   { at: 0.75, action: "start", worker: "w2" },
 ];
 

@@ -9,8 +9,8 @@
  *   and crashed inside a Kafka transaction (crash point insideSink), restarted from its checkpoint
  *   at 75 %; (c) the aborted transaction's records are visible to read_uncommitted only.
  * - group mode (scaleout.md §6): 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 of
- *   worker 2; at 75 % it restarts with its slot. Runs when GROUP_MODE is true.
- * - static mode, until then: the same steps with the partitions split between the three workers
+ *   worker 2; at 75 % it restarts with its slot. Runs unless ARUS_SCALEOUT_GROUP=0.
+ * - static mode (ARUS_SCALEOUT_GROUP=0 only): the same steps with the partitions split between the three workers
  *   once and for all (`assign`, one exactly-once checkpoint each): the harness's multi-worker
  *   paths on today's engine.
  */
@@ -20,8 +20,8 @@ import { kafkaBootstrap, kafkaSkip } from "../connectors/kafka-helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 import { describeReport, GROUP_SCENARIO, runScaleout, type ScaleoutReport, SINGLE_SCENARIO } from "./scaleout-harness.js";
 
-/** Flip to true (or export ARUS_SCALEOUT_GROUP=1) once group mode (`arus.cluster.group`) is in. */
-const GROUP_MODE = process.env.ARUS_SCALEOUT_GROUP === "1";
+/** Group mode (`arus.cluster.group`) runs the recipe; ARUS_SCALEOUT_GROUP=0 runs the static split instead. */
+const GROUP_MODE = process.env.ARUS_SCALEOUT_GROUP !== "0";
 const tempDir = tempDirs("arus-scaleout-");
 
 function assertExactlyOnce(t: TestContext, r: ScaleoutReport): void {

@@ -8,7 +8,7 @@ import { functions as F, Session } from "../../src/index.js";
 const at = (sec: number) => new Date(sec * 1000);
 
 /** Runs `batches` one-row batches of a windowed count with a checkpoint; counts fdatasync calls meanwhile. */
-async function run(s: Session, ms: ReturnType<Session["memoryStream"]>, dir: string, batches: number, from: number) {
+async function run(_s: Session, ms: ReturnType<Session["memoryStream"]>, dir: string, batches: number, from: number) {
   const out: string[] = [];
   const q = await ms
     .toDF()
