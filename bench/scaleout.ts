@@ -122,7 +122,7 @@ console.log(`\n${context}\n\n${table}`);
 if (mode === "group" && !process.argv.includes("--no-results-md")) {
   const dir = path.resolve(import.meta.dirname, "results");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "scaleout.json"), `${JSON.stringify({ context, rows }, null, 1)}\n`);
+  writeFileSync(path.join(dir, "scaleout.json"), `${JSON.stringify({ context, rows }, null, 2)}\n`);
   const done = updateResultsMd({ scaleout: `${context}\n\n${table}` });
   console.error(done.length ? "bench/scaleout: bench/RESULTS.md updated" : "bench/scaleout: bench/RESULTS.md has no scaleout markers");
 }
