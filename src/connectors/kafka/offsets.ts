@@ -129,3 +129,14 @@ export function rateLimit(limit: number, from: OffsetMap, until: OffsetMap, newS
   }
   return out;
 }
+
+/** Spark 3.3+'s source metrics from how far each partition's consumed offset trails its latest. */
+export function offsetsBehindMetrics(behind: readonly number[]): Record<string, string> | undefined {
+  if (!behind.length) return undefined;
+  const avg = behind.reduce((a, b) => a + b, 0) / behind.length;
+  return {
+    avgOffsetsBehindLatest: Number.isInteger(avg) ? `${avg}.0` : String(avg),
+    maxOffsetsBehindLatest: String(Math.max(...behind)),
+    minOffsetsBehindLatest: String(Math.min(...behind)),
+  };
+}

@@ -12,7 +12,7 @@ import type { Batch } from "../../columnar/batch.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Offset, ReadLimit, SourceContext, StreamSource } from "../source.js";
 import { describeSubscription } from "./assignment.js";
-import { OffsetMap, rateLimit } from "./offsets.js";
+import { OffsetMap, offsetsBehindMetrics, rateLimit } from "./offsets.js";
 import type { SourceOptions } from "./options.js";
 import { KafkaReader } from "./reader.js";
 
@@ -122,14 +122,7 @@ export class KafkaMicroBatchStream implements StreamSource {
   metrics(end: Offset | null): Record<string, string> | undefined {
     if (!this.latestSeen || end === null) return undefined;
     const consumed = OffsetMap.fromJson(end);
-    const behind = this.latestSeen.partitions.map((tp) => this.latestSeen!.get(tp)! - (consumed.get(tp) ?? 0));
-    if (!behind.length) return undefined;
-    const avg = behind.reduce((a, b) => a + b, 0) / behind.length;
-    return {
-      avgOffsetsBehindLatest: Number.isInteger(avg) ? `${avg}.0` : String(avg),
-      maxOffsetsBehindLatest: String(Math.max(...behind)),
-      minOffsetsBehindLatest: String(Math.min(...behind)),
-    };
+    return offsetsBehindMetrics(this.latestSeen.partitions.map((tp) => this.latestSeen!.get(tp)! - (consumed.get(tp) ?? 0)));
   }
 
   async commit(): Promise<void> {}

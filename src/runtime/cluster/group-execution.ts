@@ -21,7 +21,6 @@
  * owner's transaction to be resolved).
  */
 import type { Batch } from "../../columnar/batch.js";
-import { getValue } from "../../columnar/vector.js";
 import type { RuntimeConfig } from "../../common/conf.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
@@ -30,7 +29,6 @@ import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
 import { isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
-import { columnsToBatch, kafkaSchema } from "../../connectors/kafka/rows.js";
 import type { StreamingPlan } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Clock } from "../clock.js";
@@ -40,8 +38,9 @@ import type { WatermarkReport } from "../watermark-report.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
+import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords, restoreTask } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
-import { decodeRows, encodeRows, routeRows } from "./repartition.js";
+import { encodeRows, routeRows } from "./repartition.js";
 import { TaskContext } from "./task-context.js";
 import { TaskState } from "./task-state.js";
 import { groupProgress, type WorkerBatchFacts } from "./worker-progress.js";
@@ -160,19 +159,7 @@ export class GroupExecution {
     this.allSourceTps = srcParts;
     const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
     this.numTasks = this.cfg.cluster.partitions ?? perTopic;
-    await this.admin.createTopic(this.topics.progress, 1, { "cleanup.policy": "compact" });
-    if (this.cfg.split.stageB) {
-      await this.admin.createTopic(this.topics.repartition, this.numTasks);
-      await this.admin.createTopic(this.topics.changelog, this.numTasks, { "cleanup.policy": "compact" });
-      for (const t of [this.topics.repartition, this.topics.changelog]) {
-        const n = (await this.admin.partitions([t])).length;
-        if (n !== this.numTasks) {
-          throw new Error(
-            `group mode: internal topic ${t} has ${n} partitions, but this pipeline has ${this.numTasks} tasks (arus.cluster.partitions or the source topic's partitions). Keep the partition count a group started with, or start a new group.`,
-          );
-        }
-      }
-    }
+    await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
     this.txn = this.cfg.kafka.transactions({
       transactionalId: `arus-${this.cfg.cluster.group}-${this.cfg.cluster.instanceId ?? this.cfg.runId}`,
       transactionTimeoutMs: this.cfg.cluster.transactionTimeoutMs,
@@ -227,7 +214,7 @@ export class GroupExecution {
       if (this.tasks.has(p)) continue;
       this.status = { message: `Restoring task ${p} from ${this.topics.changelog}`, isDataAvailable: false, isTriggerActive: true };
       const state = new TaskState(p);
-      records += await this.restore(state);
+      records += await restoreTask(this.admin, this.fetcher, this.topics.changelog, state);
       this.tasks.set(p, { state, plan: this.cfg.planStageB!() });
       restored++;
     }
@@ -242,20 +229,6 @@ export class GroupExecution {
     if (kind === "latest") return this.admin.latestOffsets(tps);
     if (kind !== "earliest") throw new Error(`group mode supports startingOffsets earliest or latest (got ${kind})`);
     return this.admin.earliestOffsets(tps);
-  }
-
-  private async restore(state: TaskState): Promise<number> {
-    const tp = { topic: this.topics.changelog, partition: state.partition };
-    const { earliest, latest } = (await this.admin.offsetRange([tp])).get(tpKey(tp))!;
-    let n = 0;
-    for (let from = earliest; from < latest; ) {
-      const recs = await this.fetcher.fetch(tp, from, latest);
-      if (!recs.length) break;
-      for (const r of recs) if (r.key) state.apply(r.key, r.value);
-      n += recs.length;
-      from = recs[recs.length - 1]!.offset + 1;
-    }
-    return n;
   }
 
   async run(): Promise<void> {
@@ -315,34 +288,7 @@ export class GroupExecution {
   private async endOffsets(tps: readonly TopicPartition[], limit: number | null): Promise<Map<string, number>> {
     const latest = tps.length ? await this.admin.latestOffsets(tps) : new Map<string, number>();
     if (tps === this.sourceTps) this.latestSeen = latest;
-    if (limit === null) return latest;
-    // maxOffsetsPerTrigger split over this worker's partitions in proportion to their backlog.
-    let total = 0;
-    for (const tp of tps) total += Math.max(0, latest.get(tpKey(tp))! - this.positions.get(tpKey(tp))!);
-    if (total <= limit) return latest;
-    const out = new Map<string, number>();
-    for (const tp of tps) {
-      const from = this.positions.get(tpKey(tp))!;
-      const back = Math.max(0, latest.get(tpKey(tp))! - from);
-      out.set(tpKey(tp), from + Math.floor((back * limit) / total));
-    }
-    return out;
-  }
-
-  /** The new records of each owned source partition (partitions without any left out). */
-  private async fetchSource(ends: Map<string, number>): Promise<{ parts: { tp: TopicPartition; batch: Batch }[]; rows: number }> {
-    const schema = kafkaSchema(this.cfg.source.includeHeaders);
-    const parts: { tp: TopicPartition; batch: Batch }[] = [];
-    let rows = 0;
-    for (const tp of this.sourceTps) {
-      const from = this.positions.get(tpKey(tp))!;
-      const until = ends.get(tpKey(tp))!;
-      if (until <= from) continue;
-      const batch = columnsToBatch(schema, tp, await this.fetcher.fetchColumns(tp, from, until));
-      parts.push({ tp, batch });
-      rows += batch.numRows;
-    }
-    return { parts, rows };
+    return limit === null ? latest : limitEnds(latest, tps, this.positions, limit);
   }
 
   /**
@@ -376,18 +322,6 @@ export class GroupExecution {
       maxByTp.set(tpKey(tp), maxEventTimeMs(out, eventTimeIndex));
     }
     return { output, maxByTp };
-  }
-
-  private async fetchRepartition(tp: TopicPartition, until: number): Promise<Batch[]> {
-    const types = this.cfg.split.repartitionOutput.map((a) => a.type);
-    const out: Batch[] = [];
-    for (let from = this.positions.get(tpKey(tp))!; from < until; ) {
-      const recs = await this.fetcher.fetch(tp, from, until);
-      if (!recs.length) break;
-      for (const r of recs) if (r.value) out.push(decodeRows(types, r.value, `${tpKey(tp)}@${r.offset}`));
-      from = recs[recs.length - 1]!.offset + 1;
-    }
-    return out;
   }
 
   private evalContext(watermarkMs: number) {
@@ -431,7 +365,7 @@ export class GroupExecution {
 
     t = cfg.clock.now();
     this.status = { ...this.status, message: "Reading the source partitions" };
-    const source = await this.fetchSource(srcEnds);
+    const source = await readSourceRecords(this.fetcher, this.sourceTps, this.positions, srcEnds, this.cfg.source.includeHeaders);
     durations.getBatch = cfg.clock.now() - t;
     t = cfg.clock.now();
     const stageA = await this.runStageA(source.parts, batchId, W);
@@ -460,7 +394,10 @@ export class GroupExecution {
         const task = this.tasks.get(tp.partition)!;
         const until = repEnds.get(tpKey(tp))!;
         this.status = { ...this.status, message: `Running task ${tp.partition}` };
-        const input = until > this.positions.get(tpKey(tp))! ? await this.fetchRepartition(tp, until) : [];
+        const input =
+          until > this.positions.get(tpKey(tp))!
+            ? await readRepartition(this.fetcher, tp, this.positions.get(tpKey(tp))!, until, cfg.split.repartitionOutput)
+            : [];
         if (!input.length && !watermarkMoved) continue;
         const ctx = new TaskContext(
           {
@@ -565,18 +502,4 @@ export class GroupExecution {
     cfg.events.onProgress(progress);
     return true;
   }
-}
-
-/** The max of a TIMESTAMP column over batches, ms (null when every value is null). */
-function maxEventTimeMs(batches: readonly Batch[], column: number): number | null {
-  let max = Number.NEGATIVE_INFINITY;
-  for (const b of batches) {
-    const v = b.columns[column]!;
-    for (let i = 0; i < b.numRows; i++) {
-      if (v.validity && v.validity[i] === 0) continue;
-      const x = Number(getValue(v, i));
-      if (x > max) max = x;
-    }
-  }
-  return max === Number.NEGATIVE_INFINITY ? null : Math.floor(max / 1000);
 }

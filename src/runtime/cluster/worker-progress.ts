@@ -7,6 +7,7 @@
 import { isoUtcMillis } from "../../common/datetime/index.js";
 import type { TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
+import { offsetsBehindMetrics } from "../../connectors/kafka/offsets.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StateOperatorMetrics } from "../../execution/stateful/context.js";
 import { clean, eventTimeMap, rate, type StateOperatorProgress, type StreamingQueryProgress, sortedMap } from "../progress.js";
@@ -74,14 +75,7 @@ function sumOperators(tasks: WorkerBatchFacts["tasks"]): StateOperatorMetrics[] 
 
 /** Spark 3.3+'s offsets-behind-latest metrics over this worker's source partitions. */
 function lagMetrics(f: WorkerBatchFacts): Record<string, string> | undefined {
-  const behind = f.sourceTps.map((tp) => Math.max(0, (f.latest.get(tpKey(tp)) ?? 0) - (f.ends.get(tpKey(tp)) ?? 0)));
-  if (!behind.length) return undefined;
-  const avg = behind.reduce((a, b) => a + b, 0) / behind.length;
-  return {
-    avgOffsetsBehindLatest: Number.isInteger(avg) ? `${avg}.0` : String(avg),
-    maxOffsetsBehindLatest: String(Math.max(...behind)),
-    minOffsetsBehindLatest: String(Math.min(...behind)),
-  };
+  return offsetsBehindMetrics(f.sourceTps.map((tp) => Math.max(0, (f.latest.get(tpKey(tp)) ?? 0) - (f.ends.get(tpKey(tp)) ?? 0))));
 }
 
 export function groupProgress(who: WorkerIdentity, f: WorkerBatchFacts): StreamingQueryProgress {

@@ -1,0 +1,111 @@
+/**
+ * A group-mode worker's reads and writes of Kafka partitions, apart from its loop: the internal
+ * topics created (or checked), a task's state replayed from its changelog partition, the new
+ * records of the source and repartition partitions it owns, and maxOffsetsPerTrigger spread over
+ * them.
+ */
+import type { Batch } from "../../columnar/batch.js";
+import { getValue } from "../../columnar/vector.js";
+import type { KafkaAdmin, KafkaFetcher, TopicPartition } from "../../connectors/kafka/client.js";
+import { tpKey } from "../../connectors/kafka/client.js";
+import { columnsToBatch, kafkaSchema } from "../../connectors/kafka/rows.js";
+import type { Attribute } from "../../plan/expressions.js";
+import type { InternalTopics } from "./options.js";
+import { decodeRows } from "./repartition.js";
+import type { TaskState } from "./task-state.js";
+
+/** The progress topic; for a stateful query also the repartition and changelog topics, whose partition count must be the task count. */
+export async function createInternalTopics(admin: KafkaAdmin, topics: InternalTopics, numTasks: number, stateful: boolean): Promise<void> {
+  await admin.createTopic(topics.progress, 1, { "cleanup.policy": "compact" });
+  if (!stateful) return;
+  await admin.createTopic(topics.repartition, numTasks);
+  await admin.createTopic(topics.changelog, numTasks, { "cleanup.policy": "compact" });
+  for (const t of [topics.repartition, topics.changelog]) {
+    const n = (await admin.partitions([t])).length;
+    if (n !== numTasks) {
+      throw new Error(
+        `group mode: internal topic ${t} has ${n} partitions, but this pipeline has ${numTasks} tasks (arus.cluster.partitions or the source topic's partitions). Keep the partition count a group started with, or start a new group.`,
+      );
+    }
+  }
+}
+
+/** Replays the task's changelog partition (read_committed, to its end) into its state; the records read. */
+export async function restoreTask(admin: KafkaAdmin, fetcher: KafkaFetcher, changelog: string, state: TaskState): Promise<number> {
+  const tp = { topic: changelog, partition: state.partition };
+  const { earliest, latest } = (await admin.offsetRange([tp])).get(tpKey(tp))!;
+  const records = earliest < latest ? await fetcher.fetch(tp, earliest, latest) : [];
+  for (const r of records) if (r.key) state.apply(r.key, r.value);
+  return records.length;
+}
+
+/** maxOffsetsPerTrigger spread over the partitions in proportion to their backlog. */
+export function limitEnds(
+  latest: ReadonlyMap<string, number>,
+  tps: readonly TopicPartition[],
+  positions: ReadonlyMap<string, number>,
+  limit: number,
+): Map<string, number> {
+  let total = 0;
+  for (const tp of tps) total += Math.max(0, latest.get(tpKey(tp))! - positions.get(tpKey(tp))!);
+  if (total <= limit) return new Map(latest);
+  const out = new Map<string, number>();
+  for (const tp of tps) {
+    const from = positions.get(tpKey(tp))!;
+    const back = Math.max(0, latest.get(tpKey(tp))! - from);
+    out.set(tpKey(tp), from + Math.floor((back * limit) / total));
+  }
+  return out;
+}
+
+/** The new records of each source partition, in Spark's Kafka schema (partitions without any left out). */
+export async function readSourceRecords(
+  fetcher: KafkaFetcher,
+  tps: readonly TopicPartition[],
+  positions: ReadonlyMap<string, number>,
+  ends: ReadonlyMap<string, number>,
+  includeHeaders: boolean,
+): Promise<{ parts: { tp: TopicPartition; batch: Batch }[]; rows: number }> {
+  const schema = kafkaSchema(includeHeaders);
+  const parts: { tp: TopicPartition; batch: Batch }[] = [];
+  let rows = 0;
+  for (const tp of tps) {
+    const from = positions.get(tpKey(tp))!;
+    const until = ends.get(tpKey(tp))!;
+    if (until <= from) continue;
+    const batch = columnsToBatch(schema, tp, await fetcher.fetchColumns(tp, from, until));
+    parts.push({ tp, batch });
+    rows += batch.numRows;
+  }
+  return { parts, rows };
+}
+
+/** The rows of a repartition partition's records in [from, until). */
+export async function readRepartition(
+  fetcher: KafkaFetcher,
+  tp: TopicPartition,
+  from: number,
+  until: number,
+  columns: readonly Attribute[],
+): Promise<Batch[]> {
+  const types = columns.map((a) => a.type);
+  const out: Batch[] = [];
+  for (const r of from < until ? await fetcher.fetch(tp, from, until) : []) {
+    if (r.value) out.push(decodeRows(types, r.value, `${tpKey(tp)}@${r.offset}`));
+  }
+  return out;
+}
+
+/** The max of a TIMESTAMP column over batches, ms (null when every value is null). */
+export function maxEventTimeMs(batches: readonly Batch[], column: number): number | null {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const b of batches) {
+    const v = b.columns[column]!;
+    for (let i = 0; i < b.numRows; i++) {
+      if (v.validity && v.validity[i] === 0) continue;
+      const x = Number(getValue(v, i));
+      if (x > max) max = x;
+    }
+  }
+  return max === Number.NEGATIVE_INFINITY ? null : Math.floor(max / 1000);
+}
