@@ -50,6 +50,15 @@ async function until(what: string, cond: () => Promise<boolean>, ms = 60_000): P
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The Kafka sink options of one worker of `group` (static member `slot`). */
+const workerOptions = (output: string, group: string, slot: string) => ({
+  "kafka.bootstrap.servers": bootstrap,
+  topic: output,
+  "arus.cluster.group": group,
+  "arus.cluster.instanceId": slot,
+  "arus.cluster.sessionTimeoutMs": 6000,
+});
+
 const events = (s: Session, topic: string) =>
   s.readStream
     .format("kafka")
@@ -75,11 +84,7 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
       events(s, input)
         .select(F.col("id").cast("string").alias("value"))
         .writeStream.format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("topic", output)
-        .option("arus.cluster.group", group)
-        .option("arus.cluster.instanceId", slot)
-        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .options(workerOptions(output, group, slot))
         .start();
     const queries: StreamingQuery[] = [];
     const readers = () =>
@@ -138,11 +143,7 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
         .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
         .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
         .writeStream.format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("topic", output)
-        .option("arus.cluster.group", group)
-        .option("arus.cluster.instanceId", slot)
-        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .options(workerOptions(output, group, slot))
         .outputMode("append")
         .start();
     const queries: StreamingQuery[] = [];
@@ -202,11 +203,7 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
         .dropDuplicates(["id"])
         .select(F.col("id").cast("string").alias("value"))
         .writeStream.format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("topic", output)
-        .option("arus.cluster.group", group)
-        .option("arus.cluster.instanceId", slot)
-        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .options(workerOptions(output, group, slot))
         .start();
     const queries: StreamingQuery[] = [];
     try {
@@ -250,11 +247,7 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
         .agg(F.count("*").alias("n"))
         .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n")).alias("value"))
         .writeStream.format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("topic", output)
-        .option("arus.cluster.group", group)
-        .option("arus.cluster.instanceId", slot)
-        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .options(workerOptions(output, group, slot))
         .outputMode("append")
         .start();
     const queries: StreamingQuery[] = [];
