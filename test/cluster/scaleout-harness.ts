@@ -44,6 +44,8 @@ export interface ScenarioStep {
 
 /** Crash points of a micro-batch that a Kafka → Kafka exactly-once query passes every batch. */
 export const KAFKA_CRASH_POINTS = ["afterOffsetLog", "beforeSink", "insideSink", "afterSink", "beforeCommitLog", "afterCommitLog"] as const;
+/** Crash points a group-mode worker passes every batch (runtime/cluster/group-execution.ts): insideSink and afterSendOffsets are inside its transaction. */
+export const GROUP_CRASH_POINTS = ["beforeSink", "insideSink", "afterSendOffsets", "afterSink"] as const;
 
 export interface ScaleoutOptions {
   readonly bootstrap: string;
@@ -135,14 +137,17 @@ export interface ScaleoutReport {
   readonly seconds: number;
 }
 
-/** §6's scenario: 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 worker 2; at 75 % it restarts with its slot. */
+/** §6's scenario: 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 worker 2; at 75 % it restarts with its slot (and dies inside a transaction); at 85 % for good. */
 export const GROUP_SCENARIO: readonly ScenarioStep[] = [
   { at: 0, action: "start", worker: "w1" },
   { at: 0.3, action: "start", worker: "w2" },
   { at: 0.3, action: "start", worker: "w3" },
   // Not before w2 has had time to start and take part (a worker's start alone takes seconds on a loaded machine).
   { at: 0.6, action: "kill", worker: "w2", afterMs: 9000 },
-  { at: 0.75, action: "start", worker: "w2" },
+  // Back in its slot, armed to die inside its second batch's transaction (records sent, offsets
+  // and commit not), then back for good: the aborted records prove a kill hit a transaction.
+  { at: 0.75, action: "start", worker: "w2", crashPoint: "insideSink" },
+  { at: 0.85, action: "start", worker: "w2" },
 ];
 
 /**
@@ -381,8 +386,9 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
       }
       nextStep++;
       lastFiredAt = Date.now();
-      // The raw query's next batch: it always has records, so it opens a transaction.
-      const crash = s.crashPoint ? `${s.crashPoint}:${w.lastBatchId("raw") + 1}` : undefined;
+      // The raw query's next batch: it always has records, so it opens a transaction. A group
+      // worker has no checkpoint of its own: a new process counts its batches from 0 again.
+      const crash = s.crashPoint ? `${s.crashPoint}:${o.mode === "group" ? 1 : w.lastBatchId("raw") + 1}` : undefined;
       log(`scaleout: ${(Math.min(upTo, 1) * 100).toFixed(0)} %: ${s.action} ${s.worker}${crash ? ` armed to crash at ${crash}` : ""}`);
       if (s.action === "start") w.start(crash);
       else if (s.action === "kill") await w.kill();

@@ -26,6 +26,7 @@ import { join } from "node:path";
 import { rng } from "../recovery/driver.js";
 import {
   describeReport,
+  GROUP_CRASH_POINTS,
   GROUP_SCENARIO,
   KAFKA_CRASH_POINTS,
   restoreKillScenario,
@@ -59,7 +60,7 @@ export async function scaleoutSoak(argv: readonly string[]): Promise<number> {
   if (start !== "tsx" && start !== "bundle") throw new Error(`--start: tsx or bundle, got ${start}`);
   const seed = num("seed", Date.now() % 1_000_000);
   const kills = num("kills", 10);
-  const crashPoints = argv.includes("--no-crash-points") ? [] : KAFKA_CRASH_POINTS;
+  const crashPoints = argv.includes("--no-crash-points") ? [] : mode === "group" ? GROUP_CRASH_POINTS : KAFKA_CRASH_POINTS;
   const scenario = option(argv, "scenario") ?? "recipe";
   if (scenario !== "recipe" && scenario !== "restore") throw new Error(`--scenario: recipe or restore, got ${scenario}`);
   if (scenario === "restore" && mode === "single") throw new Error("--scenario restore needs several workers (--mode group or static)");

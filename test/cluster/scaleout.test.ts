@@ -9,7 +9,8 @@
  *   and crashed inside a Kafka transaction (crash point insideSink), restarted from its checkpoint
  *   at 75 %; (c) the aborted transaction's records are visible to read_uncommitted only.
  * - group mode (scaleout.md §6): 1 worker; at 30 % workers 2 and 3 join; at 60 % kill -9 of
- *   worker 2; at 75 % it restarts with its slot. Runs unless ARUS_SCALEOUT_GROUP=0.
+ *   worker 2; at 75 % it restarts with its slot, armed to die inside its Kafka transaction
+ *   (insideSink), and at 85 % for good; (c) as in single mode. Runs unless ARUS_SCALEOUT_GROUP=0.
  * - static mode (ARUS_SCALEOUT_GROUP=0 only): the same steps with the partitions split between the three workers
  *   once and for all (`assign`, one exactly-once checkpoint each): the harness's multi-worker
  *   paths on today's engine.
@@ -93,7 +94,7 @@ describe("scale-out recipe (scaleout.md §6), small", kafkaSkip(), () => {
     assert.equal(r.rebalances, 0);
   });
 
-  it("group mode: 1 worker, 2 and 3 join at 30 %, kill -9 of worker 2 at 60 %, its restart at 75 %", {
+  it("group mode: 1 worker, 2 and 3 join at 30 %, kill -9 of worker 2 at 60 %, its restart dying inside a transaction at 75 %, back at 85 %", {
     timeout: 180_000,
     skip: GROUP_MODE ? false : "group mode not in yet: set ARUS_SCALEOUT_GROUP=1 to run it",
   }, async (t) => {
@@ -109,7 +110,14 @@ describe("scale-out recipe (scaleout.md §6), small", kafkaSkip(), () => {
       drainTimeoutMs: 90_000,
     });
     assertExactlyOnce(t, r);
-    assert.equal(r.recoveries.length, 1);
+    assert.deepEqual(
+      r.recoveries.map((x) => x.how),
+      ["kill -9", r.recoveries[1]?.how.startsWith("insideSink:") ? r.recoveries[1].how : "insideSink:<n>"],
+      describeReport(r),
+    );
+    assert.deepEqual(r.crashPointsMissed, []);
+    // (c) the crash inside a group worker's transaction left aborted records, hidden from read_committed.
+    assert.ok(r.aborted.raw + r.aborted.agg > 0, describeReport(r));
     // Workers 2 and 3 did work: the input was spread.
     for (const w of ["w2", "w3"]) assert.ok((r.rawRowsByWorker[w] ?? 0) > 0, `${w} read no input:\n${describeReport(r)}`);
   });
