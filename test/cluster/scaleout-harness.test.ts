@@ -146,7 +146,7 @@ describe("scale-out verifier", () => {
 
 describe("scale-out scenarios", () => {
   it("the fixed scenarios are valid; random kills added to them stay valid (every kill hits a running worker, every restart a stopped one)", () => {
-    assert.equal(checkSteps("group", GROUP_SCENARIO).length, 5);
+    assert.equal(checkSteps("group", GROUP_SCENARIO).length, 6);
     assert.equal(checkSteps("single", SINGLE_SCENARIO).length, 4);
     assert.equal(checkSteps("group", restoreKillScenario(6000)).length, 7);
     assert.throws(() => checkSteps("single", SINGLE_SCENARIO.slice(0, 3)), /armed to crash with no restart/);
