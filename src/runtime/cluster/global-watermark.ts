@@ -116,11 +116,6 @@ export class GlobalWatermark {
     if (candidate > this.current) this.current = candidate;
   }
 
-  /** Call after observe() of a committed batch: the watermark of the next batch. */
-  settle(): void {
-    this.advance();
-  }
-
   progressRecord(task: number, worker: string): OutRecord {
     return {
       topic: this.topic,

@@ -63,6 +63,8 @@ export interface GroupExecutionConfig {
   readonly outputNames: readonly string[];
   readonly outputSchema: StructType;
   readonly fingerprint: string;
+  /** Stage B's watermark delay (null: no watermark). */
+  readonly watermarkDelayMs: number | null;
   /** The watermark's event-time column in stage A's output (null: no watermark). */
   readonly eventTimeIndex: number | null;
   readonly events: QueryEvents;
@@ -111,8 +113,7 @@ export class GroupExecution {
   constructor(private readonly cfg: GroupExecutionConfig) {
     this.topics = internalTopics(cfg.cluster.group);
     this.client = kafkajsClient({ ...cfg.source.client, readCommitted: true });
-    const wm = cfg.planStageB ? cfg.planStageB().watermarkNodes[0] : undefined;
-    this.watermark = new GlobalWatermark(this.topics.progress, wm ? wm.delayMs : null);
+    this.watermark = new GlobalWatermark(this.topics.progress, cfg.watermarkDelayMs);
     this.workerId = cfg.cluster.instanceId ?? `${process.pid}-${cfg.runId.slice(0, 8)}`;
   }
 
@@ -282,13 +283,13 @@ export class GroupExecution {
     return e instanceof KafkaTransientError;
   }
 
-  /** The newest offsets of the last look-up (progress `latestOffset` and the lag metrics). */
-  private latestSeen = new Map<string, number>();
-
-  private async endOffsets(tps: readonly TopicPartition[], limit: number | null): Promise<Map<string, number>> {
+  /** The partitions' newest offsets (progress `latestOffset`, the lag metrics) and this batch's ends (`limit`: maxOffsetsPerTrigger). */
+  private async endOffsets(
+    tps: readonly TopicPartition[],
+    limit: number | null,
+  ): Promise<{ latest: Map<string, number>; ends: Map<string, number> }> {
     const latest = tps.length ? await this.admin.latestOffsets(tps) : new Map<string, number>();
-    if (tps === this.sourceTps) this.latestSeen = latest;
-    return limit === null ? latest : limitEnds(latest, tps, this.positions, limit);
+    return { latest, ends: limit === null ? latest : limitEnds(latest, tps, this.positions, limit) };
   }
 
   /**
@@ -339,8 +340,8 @@ export class GroupExecution {
     let W = this.watermark.watermarkMs;
     const durations: Record<string, number> = {};
     let t = cfg.clock.now();
-    const srcEnds = await this.endOffsets(this.sourceTps, cfg.source.maxOffsetsPerTrigger);
-    const repEnds = await this.endOffsets(this.repTps, null);
+    const { latest: srcLatest, ends: srcEnds } = await this.endOffsets(this.sourceTps, cfg.source.maxOffsetsPerTrigger);
+    const repEnds = (await this.endOffsets(this.repTps, null)).ends;
     durations.latestOffset = cfg.clock.now() - t;
     const moved = (tps: TopicPartition[], ends: Map<string, number>) =>
       tps.some((tp) => ends.get(tpKey(tp))! > this.positions.get(tpKey(tp))!);
@@ -461,7 +462,6 @@ export class GroupExecution {
     for (const task of this.tasks.values()) task.state.publish();
     const starts = new Map(this.positions);
     for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
-    this.watermark.settle();
     this.status = { ...this.status, message: "Reading the group's progress (watermark)" };
     await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.lateWatermarkMs = W;
@@ -490,7 +490,7 @@ export class GroupExecution {
         sourceTps: this.sourceTps,
         starts,
         ends: srcEnds,
-        latest: this.latestSeen,
+        latest: srcLatest,
         inputRows: source.rows,
         repartitionedRows,
         outputRows,

@@ -132,6 +132,7 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
     outputNames: spec.outputNames,
     outputSchema: spec.outputSchema,
     fingerprint: fingerprintOf(spec.plan, spec.outputMode),
+    watermarkDelayMs: planned?.watermarkNodes[0]?.delayMs ?? null,
     eventTimeIndex: eventTimeIndex < 0 ? null : eventTimeIndex,
     events: spec.events,
     kafka: kafkaPorts(source.client),
