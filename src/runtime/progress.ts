@@ -63,6 +63,8 @@ export interface ClusterProgress {
   abortedTransactions: number;
   /** Tasks restored from their changelog before this batch (the last rebalance's). */
   restore?: { tasks: number; records: number; ms: number };
+  /** Tasks restored since this worker started: a task it keeps through a rebalance is not restored again. */
+  restoredTasks: number;
 }
 
 /** How far rows trailed the max event time seen before them, per watermark column (ms). */

@@ -99,7 +99,7 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     await Promise.all(opened.map((o) => o.close().catch(() => {})));
   });
 
-  it("two members split 6 partitions 3/3, co-partitioned over two topics; a third joining rebalances them to 2/2/2", async () => {
+  it("two members split 6 partitions 3/3, co-partitioned over two topics; a third joining: revoked first, 2/2/2 in the second round (cooperative)", async () => {
     const group = `g-${randomUUID().slice(0, 8)}`;
     const a = member(group);
     const b = member(group);
@@ -116,7 +116,7 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     try {
       const [desc] = (await admin.describeGroups([group])).groups;
       assert.equal(desc!.protocolType, "consumer");
-      assert.equal(desc!.protocol, "arus-sticky-range");
+      assert.equal(desc!.protocol, "arus-cooperative-sticky-range");
       assert.equal(desc!.state, "Stable");
       const byMember = new Map(desc!.members.map((m) => [m.memberId, m]));
       for (const r of [ra, rb]) {
@@ -139,9 +139,35 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
       await sleep(50);
     }
     assert.deepEqual(reasons, ["REBALANCE_IN_PROGRESS"]);
-    const [ra2, rb2, rc2] = await Promise.all([a.join(), b.join(), joining]);
-    assert.equal(new Set([ra2.generationId, rb2.generationId, rc2.generationId]).size, 1);
-    assert.ok(ra2.generationId > ra.generationId);
+    // Round one (KIP-429): a and b keep two indexes each and give one up to nobody; c gets nothing yet.
+    const [ra1, rb1, rc1] = await Promise.all([a.join(), b.join(), joining]);
+    assert.equal(new Set([ra1.generationId, rb1.generationId, rc1.generationId]).size, 1);
+    assert.ok(ra1.cooperative && rb1.cooperative && rc1.cooperative);
+    assert.deepEqual(rc1.partitions, []);
+    for (const [before, now] of [
+      [ra, ra1],
+      [rb, rb1],
+    ] as const) {
+      assert.equal(indexes(now.partitions).length, 2);
+      assert.ok(
+        indexes(now.partitions).every((p) => indexes(before.partitions).includes(p)),
+        "a kept index moved",
+      );
+      assert.equal(indexes(now.revoked).length, 1);
+    }
+    // Members that gave partitions up rejoin at once; c does not need to.
+    assert.ok(a.needsRejoin && b.needsRejoin && !c.needsRejoin);
+    assert.deepEqual(reasons, ["REBALANCE_IN_PROGRESS", "REVOKED"]);
+    // Round two: the revoked indexes go to c, nothing else moves.
+    const second = await settle([a, b, c]);
+    const [ra2, rb2, rc2] = [second.get(a)!, second.get(b)!, second.get(c)!];
+    assert.ok(ra2.generationId > ra1.generationId);
+    assert.deepEqual(indexes(ra2.partitions), indexes(ra1.partitions));
+    assert.deepEqual(indexes(rb2.partitions), indexes(rb1.partitions));
+    assert.deepEqual(
+      indexes(rc2.partitions),
+      [...indexes(ra1.revoked), ...indexes(rb1.revoked)].sort((x, y) => x - y),
+    );
     checkSplit([ra2, rb2, rc2], [source, repartition], 6);
     assert.deepEqual(
       [ra2, rb2, rc2].map((r) => indexes(r.partitions).length),
@@ -172,12 +198,14 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     await Promise.all([a2.leave(), b.leave()]);
   });
 
-  it("two static members joining at the same instant wait only for a busy member's rejoin, not the rebalance timeout", async () => {
+  it("two static members joining at the same instant wait only for a busy member's rejoin, not the rebalance timeout (eager: 2/2/2 in one round)", async () => {
     const group = `g-${randomUUID().slice(0, 8)}`;
-    const a = member(group, { groupInstanceId: "w1" });
+    const eager = { rebalanceProtocol: "eager" } as const;
+    const a = member(group, { groupInstanceId: "w1", ...eager });
     const first = (await settle([a])).get(a)!;
-    const b = member(group, { groupInstanceId: "w2" });
-    const c = member(group, { groupInstanceId: "w3" });
+    assert.equal(first.cooperative, false);
+    const b = member(group, { groupInstanceId: "w2", ...eager });
+    const c = member(group, { groupInstanceId: "w3", ...eager });
     const joins = Promise.all([b.join(), c.join()]);
     // a learns of the rebalance by its heartbeat and rejoins only after its 3 s batch.
     for (const since = Date.now(); !a.needsRejoin; ) {
@@ -197,6 +225,19 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
       [2, 2, 2],
     );
     await Promise.all([a.leave(), b.leave(), c.leave()]);
+  });
+
+  it("a group with an eager-only member runs eager: the cooperative member falls back", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group);
+    const b = member(group, { rebalanceProtocol: "eager" });
+    const got = await settle([a, b]);
+    for (const r of got.values()) {
+      assert.equal(r.protocol, "arus-sticky-range");
+      assert.equal(r.cooperative, false);
+    }
+    checkSplit([...got.values()], [source, repartition], 6);
+    await Promise.all([a.leave(), b.leave()]);
   });
 
   it("a second live process with the same group instance id fences the first, which cannot rejoin", async () => {

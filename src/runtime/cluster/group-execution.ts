@@ -15,10 +15,11 @@
  * Anything failing aborts the transaction and drops the local state, which is rebuilt from the
  * changelog on the next (re)join: the local state is a cache, Kafka is the truth.
  *
- * Rebalances are handled between batches: a heartbeat that reports one makes the worker finish
- * its batch and rejoin; revoked tasks are dropped, new ones restored from their changelog
- * partition after the committed offsets are stable (KIP-447's require_stable waits for a dead
- * owner's transaction to be resolved).
+ * Rebalances: a heartbeat that reports one makes the worker rejoin; revoked tasks are dropped,
+ * new ones restored from their changelog partition after the committed offsets are stable
+ * (KIP-447's require_stable waits for a dead owner's transaction to be resolved). Eager: the
+ * worker finishes its batch and rejoins between batches. Cooperative (KIP-429, the default): the
+ * rejoin runs beside the batches (background-join.ts) and its result is applied between two.
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { RuntimeConfig } from "../../common/conf.js";
@@ -35,8 +36,9 @@ import type { Clock } from "../clock.js";
 import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
 import type { Trigger } from "../trigger.js";
 import type { WatermarkReport } from "../watermark-report.js";
+import { BackgroundJoin, straddledRebalance } from "./background-join.js";
 import { GlobalWatermark } from "./global-watermark.js";
-import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
+import type { GroupMembership, GroupMetadata, JoinResult, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
 import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords, restoreTask } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
@@ -107,6 +109,12 @@ export class GroupExecution {
   private generation = -2;
   private aborted = 0;
   private lastRestore: { tasks: number; records: number; ms: number } | null = null;
+  private restoredTasks = 0;
+  /** The generation whose assignment the batches run on (the member may be a join ahead). */
+  private applied: GroupMetadata | null = null;
+  /** Cooperative: the rejoin running beside the batches. */
+  private backgroundJoin: BackgroundJoin | null = null;
+  private cooperative = false;
   private idleWatermarkReadMs = 0;
   readonly workerId: string;
 
@@ -181,13 +189,39 @@ export class GroupExecution {
       groupInstanceId: this.cfg.cluster.instanceId,
       sessionTimeoutMs: this.cfg.cluster.sessionTimeoutMs,
       rebalanceTimeoutMs: this.cfg.cluster.rebalanceTimeoutMs,
+      rebalanceProtocol: this.cfg.cluster.rebalanceProtocol,
     });
+  }
+
+  /**
+   * Joins when needed: at once (first join, after a fence, eager) or, under the cooperative
+   * protocol, beside the batches; a background join's result is applied here, between batches.
+   */
+  private async rejoinIfNeeded(): Promise<void> {
+    const bg = this.backgroundJoin;
+    if (bg && (bg.settled || !this.joined)) {
+      this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
+      await bg.done;
+      this.backgroundJoin = null;
+      await this.applyAssignment(bg.result());
+    }
+    if (!this.joined) return this.rebalance();
+    if (!this.member.needsRejoin || this.backgroundJoin) return;
+    if (this.cooperative) this.backgroundJoin = new BackgroundJoin(this.member, () => this.wake?.());
+    else await this.rebalance();
   }
 
   /** Join (again): new assignment, committed offsets, tasks restored from their changelogs. */
   private async rebalance(): Promise<void> {
     this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
-    const assigned = await this.member.join();
+    await this.applyAssignment(await this.member.join());
+  }
+
+  /** The new generation's assignment: committed offsets, tasks kept, dropped or restored. */
+  private async applyAssignment(joinResult: JoinResult): Promise<void> {
+    const assigned = joinResult.partitions;
+    this.cooperative = joinResult.cooperative;
+    this.applied = this.member.metadata();
     this.rebalances++;
     // Local task state survives a rebalance only from one generation to the next: if this
     // worker missed a generation (dropped after its session timed out), a task it gets back may
@@ -220,6 +254,7 @@ export class GroupExecution {
       restored++;
     }
     if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
+    this.restoredTasks += restored;
     await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.joined = true;
   }
@@ -240,11 +275,16 @@ export class GroupExecution {
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
-        if (!this.joined || this.member.needsRejoin) await this.rebalance();
+        await this.rejoinIfNeeded();
         let ran = false;
         try {
           ran = await this.runBatch(started);
         } catch (e) {
+          if (straddledRebalance(e, this.backgroundJoin)) {
+            // Cooperative: the group moved on during the batch; the tasks kept keep their state.
+            this.aborted++;
+            continue;
+          }
           if (!this.recoverable(e)) throw e;
           // Fenced or a broken transaction: nothing of it is visible; start again from Kafka's truth.
           this.tasks.clear();
@@ -442,13 +482,14 @@ export class GroupExecution {
     const offsets: { topic: string; partition: number; offset: number }[] = [];
     for (const tp of this.sourceTps) offsets.push({ ...tp, offset: srcEnds.get(tpKey(tp))! });
     for (const tp of this.repTps) offsets.push({ ...tp, offset: repEnds.get(tpKey(tp))! });
-    const metadata: GroupMetadata = this.member.metadata();
+    let metadata: GroupMetadata = this.applied!;
     this.status = { ...this.status, message: "Committing the batch's transaction" };
     try {
       crashPoint("beforeSink", batchId);
       await this.txn.begin();
       if (records.length) await this.txn.send(records);
       crashPoint("insideSink", batchId); // records sent, offsets and commit not
+      if (this.backgroundJoin) metadata = await this.backgroundJoin.commitMetadata(metadata, offsets);
       await this.txn.sendOffsets(offsets, metadata);
       crashPoint("afterSendOffsets", batchId);
       await this.txn.commit();
@@ -478,6 +519,7 @@ export class GroupExecution {
         rebalances: this.rebalances,
         abortedTransactions: this.aborted,
         restore: this.lastRestore,
+        restoredTasks: this.restoredTasks,
         hasWatermark: this.watermark.hasDelay,
       },
       {

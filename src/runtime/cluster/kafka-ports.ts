@@ -13,11 +13,25 @@ export interface GroupMetadata {
   readonly groupInstanceId: string | null;
 }
 
+/** What a join gave this worker. */
+export interface JoinResult {
+  /** The partitions this worker owns in the new generation. */
+  readonly partitions: readonly TopicPartition[];
+  readonly generationId: number;
+  /** The group runs the cooperative protocol: the next join may run beside the batches. */
+  readonly cooperative: boolean;
+}
+
 export interface GroupMembership {
-  /** Join (or rejoin) the group; the partitions this worker owns in the new generation. */
-  join(): Promise<readonly TopicPartition[]>;
-  /** A heartbeat said the group rebalances (or this member was fenced): rejoin between batches. */
+  /** Join (or rejoin) the group. */
+  join(): Promise<JoinResult>;
+  /**
+   * A heartbeat said the group rebalances, this member was fenced, or (cooperative) it lost
+   * partitions in the last round: rejoin.
+   */
   readonly needsRejoin: boolean;
+  /** A join is between its JoinGroup and SyncGroup answers: offsets sent now would be refused. */
+  readonly syncing: boolean;
   metadata(): GroupMetadata;
   /** The group's committed offsets, waiting for pending transactional commits (require_stable). */
   committedOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number | null>>;
@@ -43,6 +57,7 @@ export interface KafkaPorts {
     groupInstanceId: string | null;
     sessionTimeoutMs: number;
     rebalanceTimeoutMs: number;
+    rebalanceProtocol: "cooperative" | "eager";
   }): GroupMembership;
   transactions(o: { transactionalId: string; transactionTimeoutMs: number }): WorkerTransactionsPort;
 }

@@ -5,6 +5,7 @@
  *   arus.cluster.partitions          tasks = partitions of the repartition/changelog topics (default: the source topic's)
  *   arus.cluster.sessionTimeoutMs    the group's session timeout (default 10000)
  *   arus.cluster.transactionTimeoutMs  how long a dead worker's open transaction blocks readers (default 60000)
+ *   arus.cluster.rebalanceProtocol  cooperative (default: workers keep processing what they keep) | eager
  * and the internal topics' names, all prefixed `arus-<group>-`.
  */
 import { IllegalArgumentException } from "../../common/errors.js";
@@ -16,6 +17,7 @@ export interface ClusterOptions {
   readonly sessionTimeoutMs: number;
   readonly rebalanceTimeoutMs: number;
   readonly transactionTimeoutMs: number;
+  readonly rebalanceProtocol: "cooperative" | "eager";
 }
 
 export interface InternalTopics {
@@ -51,6 +53,12 @@ export function clusterOptions(options: Readonly<Record<string, string>>): Clust
     );
   }
   const session = positiveInt(options, "arus.cluster.sessionTimeoutMs", 10000)!;
+  const protocol = (options["arus.cluster.rebalanceProtocol"] ?? "cooperative").toLowerCase();
+  if (protocol !== "cooperative" && protocol !== "eager") {
+    throw new IllegalArgumentException(
+      `Invalid value '${options["arus.cluster.rebalanceProtocol"]}' for option 'arus.cluster.rebalanceProtocol': cooperative or eager.`,
+    );
+  }
   return {
     group,
     instanceId,
@@ -63,6 +71,7 @@ export function clusterOptions(options: Readonly<Record<string, string>>): Clust
       "arus.cluster.transactionTimeoutMs",
       positiveInt(options, "kafka.transaction.timeout.ms", 60000),
     )!,
+    rebalanceProtocol: protocol,
   };
 }
 

@@ -59,11 +59,15 @@ function kafkaPorts(client: ClientConfig): KafkaPorts {
         ...(o.groupInstanceId ? { groupInstanceId: o.groupInstanceId } : {}),
         sessionTimeoutMs: o.sessionTimeoutMs,
         rebalanceTimeoutMs: o.rebalanceTimeoutMs,
+        rebalanceProtocol: o.rebalanceProtocol,
       });
       return {
-        join: async () => (await member.join()).partitions,
+        join: () => member.join(),
         get needsRejoin() {
           return member.needsRejoin;
+        },
+        get syncing() {
+          return member.syncing;
         },
         metadata: () => member.metadata(),
         committedOffsets: (tps) => member.committedOffsets(tps),

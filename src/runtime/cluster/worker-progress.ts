@@ -22,6 +22,8 @@ export interface WorkerIdentity {
   readonly rebalances: number;
   readonly abortedTransactions: number;
   readonly restore: { tasks: number; records: number; ms: number } | null;
+  /** Tasks this worker restored from their changelogs since it started (a kept task is never restored). */
+  readonly restoredTasks: number;
   readonly hasWatermark: boolean;
 }
 
@@ -132,6 +134,7 @@ export function groupProgress(who: WorkerIdentity, f: WorkerBatchFacts): Streami
         rebalances: who.rebalances,
         abortedTransactions: who.abortedTransactions,
         restore: who.restore ?? undefined,
+        restoredTasks: who.restoredTasks,
       }),
     },
   });

@@ -4,7 +4,10 @@
  * source partition p, repartition partition p and changelog partition p stay on one worker, as
  * Kafka Streams' tasks do), the indexes are spread so that member counts differ by at most one,
  * and a member keeps the indexes it owned as far as its even share allows (its state stays
- * local). A pure function of the members' subscriptions.
+ * local). A pure function of the members' subscriptions. Two protocols: the eager one
+ * (`arus-sticky-range`) hands out the whole target at once; the cooperative one
+ * (`arus-cooperative-sticky-range`, KIP-429) first revokes what must move, and assigns it in the
+ * next round.
  */
 import type { TopicPartition } from "../client.js";
 
@@ -113,4 +116,54 @@ export function assignStickyRange(
 export const stickyRangeAssignor: GroupAssignor = {
   name: "arus-sticky-range",
   assign: assignStickyRange,
+};
+
+/**
+ * The members holding partition index p before this round: those whose claim on p is of the
+ * newest generation claiming p (normally one member; two only if their subscriptions disagree).
+ */
+function holders(members: readonly MemberSubscription[], topics: ReadonlySet<string>): Map<number, Set<string>> {
+  const newest = new Map<number, number>();
+  for (const m of members)
+    for (const tp of m.ownedPartitions)
+      if (topics.has(tp.topic)) newest.set(tp.partition, Math.max(newest.get(tp.partition) ?? -Infinity, m.generationId));
+  const out = new Map<number, Set<string>>();
+  for (const m of members)
+    for (const tp of m.ownedPartitions)
+      if (topics.has(tp.topic) && m.generationId === newest.get(tp.partition))
+        (out.get(tp.partition) ?? out.set(tp.partition, new Set()).get(tp.partition)!).add(m.memberId);
+  return out;
+}
+
+/**
+ * Incremental cooperative rebalancing (KIP-429) over the sticky range assignment: the same
+ * target as `assignStickyRange`, except that an index whose holder (see `holders`) is another
+ * member than its target is assigned to nobody in this round. Its holder sees it gone, stops
+ * processing it and rejoins; the next round finds it unheld and hands it to its target. So a
+ * partition never goes straight from one member to another while the first may still process
+ * it, members keep what they hold throughout, and a group settles within two rounds after a
+ * join or leave.
+ */
+export function assignCooperativeStickyRange(
+  members: readonly MemberSubscription[],
+  partitionsPerTopic: ReadonlyMap<string, number>,
+): Map<string, TopicPartition[]> {
+  const target = assignStickyRange(members, partitionsPerTopic);
+  if (!members.length) return target;
+  const held = holders(members, new Set(members[0]!.topics));
+  for (const [memberId, tps] of target) {
+    target.set(
+      memberId,
+      tps.filter((tp) => {
+        const h = held.get(tp.partition);
+        return !h || (h.size === 1 && h.has(memberId));
+      }),
+    );
+  }
+  return target;
+}
+
+export const cooperativeStickyRangeAssignor: GroupAssignor = {
+  name: "arus-cooperative-sticky-range",
+  assign: assignCooperativeStickyRange,
 };

@@ -1,6 +1,8 @@
 /** Kafka consumer-group membership and worker transactions for group mode (docs/kafka-groups.md). */
 export {
+  assignCooperativeStickyRange,
   assignStickyRange,
+  cooperativeStickyRangeAssignor,
   type GroupAssignor,
   GroupSubscriptionMismatch,
   type MemberSubscription,
@@ -13,5 +15,6 @@ export {
   type KafkaConnection,
   KafkaGroupMember,
   type KafkaGroupMemberOptions,
+  type RebalanceProtocol,
 } from "./member.js";
 export { type OffsetsToCommit, WorkerTransactions, type WorkerTransactionsOptions } from "./transaction.js";

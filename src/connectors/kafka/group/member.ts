@@ -5,13 +5,22 @@
  * (KIP-447). The leader member computes the assignment with the group's assignor.
  *
  * It only takes part in the group: it fetches no records (arus's own fetcher does, for the
- * partitions assigned here). Rebalances are eager: when the coordinator starts one,
- * `needsRejoin` turns true and the worker calls `join()` again once its in-flight transaction
- * has ended; the sticky assignor gives back what a member owned, so its state stays local.
+ * partitions assigned here). When the coordinator starts a rebalance, `needsRejoin` turns true
+ * and the worker calls `join()` again. Rebalances are cooperative by default (KIP-429): the
+ * member offers the cooperative assignor first and the eager one second, so a group with an
+ * eager-only member falls back to eager; under the cooperative protocol the worker keeps
+ * processing what it owns while `join()` runs, and a member that lost partitions in a round
+ * rejoins at once (`needsRejoin`, reason REVOKED) so the next round hands them on.
  */
-import type { ClientConfig, TopicPartition } from "../client.js";
+import { type ClientConfig, type TopicPartition, tpKey } from "../client.js";
 import { kafkajsCluster } from "../client-kafkajs.js";
-import { type GroupAssignor, GroupSubscriptionMismatch, type MemberSubscription, stickyRangeAssignor } from "./assignor.js";
+import {
+  cooperativeStickyRangeAssignor,
+  type GroupAssignor,
+  GroupSubscriptionMismatch,
+  type MemberSubscription,
+  stickyRangeAssignor,
+} from "./assignor.js";
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "./consumer-protocol.js";
 import { COORDINATOR_MOVED, classify, errorName, KafkaErrorCode, kafkaCode } from "./errors.js";
 import { type Any, kafkajsRequest, sendToBroker } from "./kafkajs-protocol.js";
@@ -36,13 +45,27 @@ export type KafkaGroupMemberOptions = KafkaConnection & {
   readonly rebalanceTimeoutMs?: number;
   /** Kafka's heartbeat.interval.ms (default 1000). */
   readonly heartbeatIntervalMs?: number;
+  /**
+   * `cooperative` (default): offer the cooperative sticky assignor first, the eager one second
+   * (a group where any member offers only the eager one runs eager). `eager`: the eager one only.
+   */
+  readonly rebalanceProtocol?: RebalanceProtocol;
+  /** An assignor of one's own (eager: it must assign every partition); replaces both. */
   readonly assignor?: GroupAssignor;
 };
+
+export type RebalanceProtocol = "cooperative" | "eager";
 
 export interface GroupAssignment {
   readonly generationId: number;
   readonly memberId: string;
   readonly partitions: readonly TopicPartition[];
+  /** The assignor the group chose for this generation. */
+  readonly protocol: string;
+  /** Chosen protocol is the cooperative one: processing may go on while the next join() runs. */
+  readonly cooperative: boolean;
+  /** Partitions owned before this join and not after (cooperative: the member rejoins at once). */
+  readonly revoked: readonly TopicPartition[];
 }
 
 /** The assignment's user data when the leader could not assign: every member raises the leader's reason. */
@@ -73,7 +96,7 @@ export class KafkaGroupMember {
   readonly sessionTimeoutMs: number;
   readonly rebalanceTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
-  private readonly assignor: GroupAssignor;
+  private readonly assignors: readonly GroupAssignor[];
   private readonly cfg: ClientConfig;
 
   private conn: Promise<{ cluster: Any; close: () => Promise<void> }> | null = null;
@@ -83,6 +106,8 @@ export class KafkaGroupMember {
   private current: GroupMetadata | null = null;
   private owned: readonly TopicPartition[] = [];
   private rejoin = false;
+  /** JoinGroup answered, SyncGroup not yet: a transaction committing now would be refused. */
+  private inSync = false;
   /** A fault no rejoin can mend (another process took this group.instance.id): join() raises it. */
   private fatal: Error | null = null;
   private readonly listeners = new Set<(reason: string) => void>();
@@ -110,7 +135,17 @@ export class KafkaGroupMember {
         `Kafka group member of group ${opts.groupId}: heartbeatIntervalMs (${this.heartbeatIntervalMs}) must be below sessionTimeoutMs (${this.sessionTimeoutMs})`,
       );
     }
-    this.assignor = opts.assignor ?? stickyRangeAssignor;
+    const protocol = opts.rebalanceProtocol ?? "cooperative";
+    if (protocol !== "cooperative" && protocol !== "eager") {
+      throw new Error(
+        `Kafka group member of group ${opts.groupId}: rebalanceProtocol must be "cooperative" or "eager" (got ${String(protocol)})`,
+      );
+    }
+    this.assignors = opts.assignor
+      ? [opts.assignor]
+      : protocol === "cooperative"
+        ? [cooperativeStickyRangeAssignor, stickyRangeAssignor]
+        : [stickyRangeAssignor];
     this.cfg = clientConfig(opts, `arus-group-${opts.groupId}`);
   }
 
@@ -121,6 +156,11 @@ export class KafkaGroupMember {
   /** True once the coordinator started a rebalance or dropped this member: call join() again. */
   get needsRejoin(): boolean {
     return this.rejoin;
+  }
+
+  /** True between this member's JoinGroup answer and its SyncGroup answer (milliseconds, normally). */
+  get syncing(): boolean {
+    return this.inSync;
   }
 
   /** `cb(reason)` when needsRejoin turns true; returns a function that removes it. */
@@ -211,7 +251,7 @@ export class KafkaGroupMember {
         }
         if (code === KafkaErrorCode.INCONSISTENT_GROUP_PROTOCOL) {
           throw new Error(
-            `${this.where()}: the group's other members use another protocol than "${PROTOCOL_TYPE}"/"${this.assignor.name}" (INCONSISTENT_GROUP_PROTOCOL): is another application using this group name?`,
+            `${this.where()}: the group's other members use another protocol than "${PROTOCOL_TYPE}"/${this.assignors.map((a) => `"${a.name}"`).join(" or ")} (INCONSISTENT_GROUP_PROTOCOL): is another application using this group name?`,
           );
         }
         if (e instanceof GroupSubscriptionMismatch || (e instanceof Error && e.message.startsWith(this.where()))) throw e;
@@ -242,36 +282,50 @@ export class KafkaGroupMember {
         memberId: this.joinMemberId,
         groupInstanceId: this.groupInstanceId,
         protocolType: PROTOCOL_TYPE,
-        groupProtocols: [{ name: this.assignor.name, metadata: subscription }],
+        groupProtocols: this.assignors.map((a) => ({ name: a.name, metadata: subscription })),
       }),
     );
     const memberId = joined.memberId as string;
     const generationId = joined.generationId as number;
     this.joinMemberId = memberId;
+    const protocol = (joined.groupProtocol as string | null) ?? this.assignors[0]!.name;
+    const assignor = this.assignors.find((a) => a.name === protocol) ?? this.assignors[0]!;
     const members = joined.members as { memberId: string; groupInstanceId: string | null; memberMetadata: Buffer }[];
-    const groupAssignment = joined.leaderId === memberId && members.length ? await this.leaderAssign(members) : [];
-    const synced = await sendToBroker<Any>(
-      coordinator,
-      kafkajsRequest(coordinator, "SyncGroup", 3, {
-        groupId: this.groupId,
-        generationId,
-        memberId,
-        groupInstanceId: this.groupInstanceId,
-        groupAssignment,
-      }),
-    );
+    let synced: Any;
+    this.inSync = true;
+    try {
+      const groupAssignment = joined.leaderId === memberId && members.length ? await this.leaderAssign(assignor, members) : [];
+      synced = await sendToBroker<Any>(
+        coordinator,
+        kafkajsRequest(coordinator, "SyncGroup", 3, {
+          groupId: this.groupId,
+          generationId,
+          memberId,
+          groupInstanceId: this.groupInstanceId,
+          groupAssignment,
+        }),
+      );
+    } finally {
+      this.inSync = false;
+    }
     const assignment = decodeAssignment(synced.memberAssignment as Buffer);
     const note = assignment.userData?.toString("utf8") ?? "";
     if (note.startsWith(ERROR_MARK)) throw new GroupSubscriptionMismatch(`${this.where()}: ${note.slice(ERROR_MARK.length)}`);
+    const now = new Set(assignment.partitions.map(tpKey));
+    const revoked = this.owned.filter((tp) => !now.has(tpKey(tp)));
+    const cooperative = protocol === cooperativeStickyRangeAssignor.name;
     this.current = { groupId: this.groupId, generationId, memberId, groupInstanceId: this.groupInstanceId };
     this.owned = assignment.partitions;
     this.rejoin = false;
     this.startHeartbeats();
-    return { generationId, memberId, partitions: assignment.partitions };
+    // KIP-429: what this member gave up is assigned to nobody until it rejoins without it.
+    if (cooperative && revoked.length) this.markRejoin("REVOKED");
+    return { generationId, memberId, partitions: assignment.partitions, protocol, cooperative, revoked };
   }
 
   /** The leader's part of a rebalance: every member's partitions from their subscriptions. */
   private async leaderAssign(
+    assignor: GroupAssignor,
     members: { memberId: string; groupInstanceId: string | null; memberMetadata: Buffer }[],
   ): Promise<{ memberId: string; memberAssignment: Buffer }[]> {
     const subs: MemberSubscription[] = members.map((m) => {
@@ -288,7 +342,7 @@ export class KafkaGroupMember {
     const counts = await this.partitionCounts(topics);
     let assigned: Map<string, TopicPartition[]>;
     try {
-      assigned = this.assignor.assign(subs, counts);
+      assigned = assignor.assign(subs, counts);
     } catch (e) {
       // Every member raises the leader's reason, not only the leader.
       const userData = Buffer.from(`${ERROR_MARK}${(e as Error).message}`, "utf8");

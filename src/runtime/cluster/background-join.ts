@@ -1,0 +1,81 @@
+/**
+ * Cooperative rebalancing on the worker's side (KIP-429, docs/scale-out.md "Rebalances"): the
+ * rejoin runs beside the batches instead of between them, so the tasks a worker keeps never
+ * stop. The worker applies the join's result between two batches; a batch that was running when
+ * the group moved on commits under the new generation when it covers only partitions the
+ * worker keeps, and is aborted when it covers one it lost.
+ */
+import { type TopicPartition, tpKey } from "../../connectors/kafka/client.js";
+import { isFenced } from "../../connectors/kafka/group/index.js";
+import type { GroupMembership, GroupMetadata, JoinResult } from "./kafka-ports.js";
+
+/** The batch covered a partition the rebalance took from this worker: its transaction is aborted, the tasks it keeps are not touched. */
+export class RevokedDuringBatch extends Error {
+  constructor(readonly partitions: readonly TopicPartition[]) {
+    super(`the rebalance took ${partitions.map(tpKey).join(", ")} from this worker during the batch: its transaction is aborted`);
+    this.name = "RevokedDuringBatch";
+  }
+}
+
+/** One member.join() running while the worker goes on with its batches. */
+export class BackgroundJoin {
+  private outcome: { ok: JoinResult } | { err: unknown } | null = null;
+  /** Settles (never rejects) when the join has ended. */
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly member: GroupMembership,
+    onSettled: () => void,
+  ) {
+    this.done = member
+      .join()
+      .then(
+        (ok) => {
+          this.outcome = { ok };
+        },
+        (err: unknown) => {
+          this.outcome = { err };
+        },
+      )
+      .finally(onSettled);
+  }
+
+  get settled(): boolean {
+    return this.outcome !== null;
+  }
+
+  /** The join's result (after `done`); throws the join's error. */
+  result(): JoinResult {
+    if (!this.outcome) throw new Error("BackgroundJoin.result() before the join ended");
+    if ("err" in this.outcome) throw this.outcome.err;
+    return this.outcome.ok;
+  }
+
+  /**
+   * The group metadata the open transaction over `tps` sends its offsets with, for a batch
+   * computed under `applied`. While the JoinGroup waits for the other members, the old
+   * generation still commits (the coordinator accepts it until the rebalance completes). Between
+   * JoinGroup and SyncGroup no generation can commit, so wait for the SyncGroup (milliseconds).
+   * After it, the new generation commits the batch if this worker owned all of `tps` in both
+   * generations (nobody else can have touched them); otherwise RevokedDuringBatch.
+   */
+  async commitMetadata(applied: GroupMetadata, tps: readonly TopicPartition[]): Promise<GroupMetadata> {
+    if (!this.settled && this.member.syncing) await this.done;
+    if (!this.outcome || "err" in this.outcome) return applied;
+    const next = this.outcome.ok;
+    const owned = new Set(next.partitions.map(tpKey));
+    const lost = tps.filter((tp) => !owned.has(tpKey(tp)));
+    const step = next.generationId - applied.generationId;
+    if ((step === 0 || step === 1) && !lost.length) return this.member.metadata();
+    throw new RevokedDuringBatch(lost.length ? lost : tps);
+  }
+}
+
+/**
+ * The batch failed only because the group moved on while it ran (its transaction is aborted and
+ * its staged state dropped): the worker keeps its tasks and applies the join.
+ */
+export function straddledRebalance(e: unknown, join: BackgroundJoin | null): boolean {
+  if (e instanceof RevokedDuringBatch) return true;
+  return join !== null && isFenced(e) && e.scope === "group" && (e.reason === "ILLEGAL_GENERATION" || e.reason === "REBALANCE_IN_PROGRESS");
+}
