@@ -77,6 +77,8 @@ export interface ScaleoutOptions {
   readonly triggerMs?: number;
   readonly sessionTimeoutMs?: number;
   readonly transactionTimeoutMs?: number;
+  /** Group mode's `arus.cluster.rebalanceProtocol` (default: the option's default, cooperative). */
+  readonly rebalanceProtocol?: "cooperative" | "eager";
   /** Give up waiting for the output after this long once the input is all produced (default 60 s). */
   readonly drainTimeoutMs?: number;
   /** How workers start (workers.ts): `tsx` (default) or `bundle`. */
@@ -134,6 +136,8 @@ export interface ScaleoutReport {
   readonly workerErrors: string[];
   readonly tailErrors: string[];
   readonly workers: Record<string, WorkerRun[]>;
+  /** Every line each worker printed (progress with its `cluster` section, `t` when printed). */
+  readonly workerEvents: Record<string, WorkerEvent[]>;
   readonly seconds: number;
 }
 
@@ -349,6 +353,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     SCALEOUT_WINDOW: `${windowMs / 1000} seconds`,
     SCALEOUT_SESSION_TIMEOUT_MS: String(o.sessionTimeoutMs ?? 6000),
     SCALEOUT_TXN_TIMEOUT_MS: String(o.transactionTimeoutMs ?? 10_000),
+    ...(o.rebalanceProtocol ? { SCALEOUT_REBALANCE_PROTOCOL: o.rebalanceProtocol } : {}),
   };
   const workers = new Map<string, Worker>();
   const names = [...new Set(steps.map((s) => s.worker))].sort();
@@ -534,6 +539,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     workerErrors: [...workers.values()].flatMap((w) => w.errors()),
     tailErrors: tail.errors,
     workers: Object.fromEntries([...workers.values()].map((w) => [w.name, w.runs])),
+    workerEvents: Object.fromEntries([...workers.values()].map((w) => [w.name, w.events])),
     seconds: Math.round((Date.now() - t0) / 1000),
   };
   return report;
