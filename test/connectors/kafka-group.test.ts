@@ -227,6 +227,37 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     await Promise.all([a.leave(), b.leave(), c.leave()]);
   });
 
+  it("a member that leaves while its rejoin waits for the others does not join again", async () => {
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const a = member(group);
+    const c = member(group);
+    await settle([a, c]);
+    const b = member(group);
+    const joiningB = b.join();
+    for (const since = Date.now(); !(a.needsRejoin && c.needsRejoin); ) {
+      assert.ok(Date.now() - since < 10_000, "the members never saw the rebalance");
+      await sleep(50);
+    }
+    // a rejoins beside its work; the group waits for c. a leaves meanwhile.
+    const joiningA = assert.rejects(a.join(), /left the group while joining/);
+    await sleep(300);
+    await a.leave();
+    await joiningA;
+    const [rb, rc] = await Promise.all([joiningB, c.join()]);
+    const settled = await settle([b, c]);
+    checkSplit([settled.get(b)!, settled.get(c)!], [source, repartition], 6);
+    assert.ok(rc.generationId === rb.generationId);
+    const admin = new Kafka({ brokers: [bootstrap], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const [desc] = (await admin.describeGroups([group])).groups;
+      assert.equal(desc!.members.length, 2, "a left and stayed out");
+    } finally {
+      await admin.disconnect();
+    }
+    await Promise.all([b.leave(), c.leave()]);
+  });
+
   it("a group with an eager-only member runs eager: the cooperative member falls back", async () => {
     const group = `g-${randomUUID().slice(0, 8)}`;
     const a = member(group);

@@ -9,6 +9,8 @@ import { type TopicPartition, tpKey } from "../../connectors/kafka/client.js";
 import { isFenced } from "../../connectors/kafka/group/index.js";
 import type { GroupMembership, GroupMetadata, JoinResult } from "./kafka-ports.js";
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 /** The batch covered a partition the rebalance took from this worker: its transaction is aborted, the tasks it keeps are not touched. */
 export class RevokedDuringBatch extends Error {
   constructor(readonly partitions: readonly TopicPartition[]) {
@@ -55,12 +57,13 @@ export class BackgroundJoin {
    * The group metadata the open transaction over `tps` sends its offsets with, for a batch
    * computed under `applied`. While the JoinGroup waits for the other members, the old
    * generation still commits (the coordinator accepts it until the rebalance completes). Between
-   * JoinGroup and SyncGroup no generation can commit, so wait for the SyncGroup (milliseconds).
+   * JoinGroup and SyncGroup no generation can commit, so wait for the SyncGroup answer
+   * (milliseconds; if the join must start over, the old generation tries and is refused).
    * After it, the new generation commits the batch if this worker owned all of `tps` in both
    * generations (nobody else can have touched them); otherwise RevokedDuringBatch.
    */
   async commitMetadata(applied: GroupMetadata, tps: readonly TopicPartition[]): Promise<GroupMetadata> {
-    if (!this.settled && this.member.syncing) await this.done;
+    while (!this.settled && this.member.syncing) await sleep(5);
     if (!this.outcome || "err" in this.outcome) return applied;
     const next = this.outcome.ok;
     const owned = new Set(next.partitions.map(tpKey));

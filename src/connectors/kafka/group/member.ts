@@ -108,6 +108,8 @@ export class KafkaGroupMember {
   private rejoin = false;
   /** JoinGroup answered, SyncGroup not yet: a transaction committing now would be refused. */
   private inSync = false;
+  /** leave() calls so far: a join running beside the worker gives up when the member leaves. */
+  private leaves = 0;
   /** A fault no rejoin can mend (another process took this group.instance.id): join() raises it. */
   private fatal: Error | null = null;
   private readonly listeners = new Set<(reason: string) => void>();
@@ -224,13 +226,15 @@ export class KafkaGroupMember {
       throw new Error(`${this.where()}: cannot connect to the brokers: ${(e as Error)?.message ?? e}`, { cause: e });
     }
     const deadline = Date.now() + this.rebalanceTimeoutMs + this.sessionTimeoutMs + 10_000;
+    const leaves = this.leaves;
     let last: unknown = null;
     for (let attempt = 0; ; attempt++) {
+      this.checkNotLeft(leaves);
       if (Date.now() > deadline || attempt > 100) {
         throw new Error(`${this.where()}: could not join after ${attempt} attempts: ${(last as Error)?.message ?? last}`, { cause: last });
       }
       try {
-        return await this.joinOnce();
+        return await this.joinOnce(leaves);
       } catch (e) {
         last = e;
         const code = kafkaCode(e);
@@ -265,7 +269,12 @@ export class KafkaGroupMember {
     }
   }
 
-  private async joinOnce(): Promise<GroupAssignment> {
+  /** A join that outlived a leave() must not join the group again (it would hold partitions nobody processes). */
+  private checkNotLeft(leaves: number): void {
+    if (this.leaves !== leaves) throw new Error(`${this.where()}: left the group while joining`);
+  }
+
+  private async joinOnce(leaves: number): Promise<GroupAssignment> {
     const coordinator = await this.coordinator();
     const subscription = encodeSubscription({
       topics: this.topics,
@@ -285,6 +294,7 @@ export class KafkaGroupMember {
         groupProtocols: this.assignors.map((a) => ({ name: a.name, metadata: subscription })),
       }),
     );
+    this.checkNotLeft(leaves);
     const memberId = joined.memberId as string;
     const generationId = joined.generationId as number;
     this.joinMemberId = memberId;
@@ -308,6 +318,7 @@ export class KafkaGroupMember {
     } finally {
       this.inSync = false;
     }
+    this.checkNotLeft(leaves);
     const assignment = decodeAssignment(synced.memberAssignment as Buffer);
     const note = assignment.userData?.toString("utf8") ?? "";
     if (note.startsWith(ERROR_MARK)) throw new GroupSubscriptionMismatch(`${this.where()}: ${note.slice(ERROR_MARK.length)}`);
@@ -474,6 +485,7 @@ export class KafkaGroupMember {
 
   /** Leaves the group now (LeaveGroup), static member or not: its partitions move without waiting for the session timeout. */
   async leave(): Promise<void> {
+    this.leaves++;
     await this.stopHeartbeats();
     const cur = this.current;
     this.current = null;
