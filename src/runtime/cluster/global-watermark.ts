@@ -24,6 +24,12 @@ import type { KafkaAdmin, KafkaFetcher, OutRecord, TopicPartition } from "../../
 
 const FINGERPRINT_KEY = "pipeline";
 
+export interface WatermarkMark {
+  readonly tasks: ReadonlyMap<number, number>;
+  readonly sources: ReadonlyMap<string, { maxEventTimeMs: number | null; offset: number }>;
+  readonly next: number;
+}
+
 export class GlobalWatermark {
   private readonly maxByTask = new Map<number, number>();
   /** Per source partition (tpKey): its max event time so far and the offset its owner committed. */
@@ -78,6 +84,24 @@ export class GlobalWatermark {
     else if (key.startsWith("task-") && typeof value.maxEventTimeMs === "number") this.observe(Number(key.slice(5)), value.maxEventTimeMs);
     else if (key.startsWith("src-") && typeof value.offset === "number")
       this.observeSource(key.slice(4), value.maxEventTimeMs ?? null, value.offset);
+  }
+
+  /**
+   * What the watermark knows now. A worker's batch records its own tasks' and source partitions'
+   * progress here before its transaction commits; a batch that aborts must `rollback` to the mark
+   * taken before it, or the watermark would move past rows that will be read again (and drop them
+   * as late: a cooperative rebalance aborts a batch that covers a revoked partition).
+   */
+  mark(): WatermarkMark {
+    return { tasks: new Map(this.maxByTask), sources: new Map(this.sources), next: this.next };
+  }
+
+  rollback(m: WatermarkMark): void {
+    this.maxByTask.clear();
+    for (const [k, v] of m.tasks) this.maxByTask.set(k, v);
+    this.sources.clear();
+    for (const [k, v] of m.sources) this.sources.set(k, v);
+    this.next = m.next; // committed records read since are read again
   }
 
   /** A task's own max event time, as this worker just committed it. */

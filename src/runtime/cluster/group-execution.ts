@@ -277,9 +277,11 @@ export class GroupExecution {
         const started = this.cfg.clock.now();
         await this.rejoinIfNeeded();
         let ran = false;
+        const mark = this.watermark.mark();
         try {
           ran = await this.runBatch(started);
         } catch (e) {
+          this.watermark.rollback(mark); // the batch's rows will be read again
           if (straddledRebalance(e, this.backgroundJoin)) {
             // Cooperative: the group moved on during the batch; the tasks kept keep their state.
             this.aborted++;
