@@ -1,9 +1,13 @@
 /**
  * Cooperative rebalancing on the worker's side (KIP-429, docs/scale-out.md "Rebalances"): the
  * rejoin runs beside the batches instead of between them, so the tasks a worker keeps never
- * stop. The worker applies the join's result between two batches; a batch that was running when
- * the group moved on commits under the new generation when it covers only partitions the
- * worker keeps, and is aborted when it covers one it lost.
+ * stop. The worker applies the join's result between two batches. A batch that was running when
+ * the group moved on is finished under the new generation: a partition the worker lost in a
+ * cooperative round is owned by nobody in that generation (its next owner gets it only after
+ * this worker has rejoined without it), so committing its offsets then is safe — Kafka Streams
+ * commits revoked tasks the same way. It is aborted only when the worker missed a generation,
+ * or when the group fell back to eager and moved a partition of the batch straight to another
+ * member.
  */
 import { type TopicPartition, tpKey } from "../../connectors/kafka/client.js";
 import { isFenced } from "../../connectors/kafka/group/index.js";
@@ -59,8 +63,8 @@ export class BackgroundJoin {
    * generation still commits (the coordinator accepts it until the rebalance completes). Between
    * JoinGroup and SyncGroup no generation can commit, so wait for the SyncGroup answer
    * (milliseconds; if the join must start over, the old generation tries and is refused).
-   * After it, the new generation commits the batch if this worker owned all of `tps` in both
-   * generations (nobody else can have touched them); otherwise RevokedDuringBatch.
+   * After it, the new generation commits the batch if the worker is still the owner of `tps`
+   * or nobody is (a cooperative revocation); otherwise RevokedDuringBatch.
    */
   async commitMetadata(applied: GroupMetadata, tps: readonly TopicPartition[]): Promise<GroupMetadata> {
     while (!this.settled && this.member.syncing) await sleep(5);
@@ -69,7 +73,7 @@ export class BackgroundJoin {
     const owned = new Set(next.partitions.map(tpKey));
     const lost = tps.filter((tp) => !owned.has(tpKey(tp)));
     const step = next.generationId - applied.generationId;
-    if ((step === 0 || step === 1) && !lost.length) return this.member.metadata();
+    if ((step === 0 || step === 1) && (!lost.length || next.cooperative)) return this.member.metadata();
     throw new RevokedDuringBatch(lost.length ? lost : tps);
   }
 }
