@@ -10,7 +10,10 @@
  * exactly-once check of the whole run.
  *
  *   node --import tsx bench/rebalance-pause.ts [--protocols cooperative,eager] [--repeat 2]
- *        [--rate 500] [--seconds 24] [--join-at 0.3] [--start bundle|tsx] [--no-results-md]
+ *        [--rate 500] [--seconds 24] [--join-at 0.4] [--workers 2] [--start bundle|tsx] [--no-results-md]
+ *
+ * With --workers N, w1 … w(N-1) start together and wN joins at --join-at (the figure is still
+ * w1's: under eager it also waits for the other workers' batches in flight).
  *
  * Writes the `rebalance` section of bench/RESULTS.md (between its markers) unless --no-results-md.
  */
@@ -37,6 +40,9 @@ const rate = Number(option("rate") ?? 500);
 const seconds = Number(option("seconds") ?? 24);
 const joinAt = Number(option("join-at") ?? 0.4);
 const start = (option("start") ?? "bundle") as "tsx" | "bundle";
+const workers = Number(option("workers") ?? 2);
+if (!Number.isInteger(workers) || workers < 2) throw new Error(`--workers: 2 or more, got ${option("workers")}`);
+const joiner = `w${workers}`;
 
 interface Cluster {
   generationId?: number;
@@ -68,7 +74,7 @@ function longestGap(times: number[], from: number, to: number): number {
 
 function rows(protocol: string, r: ScaleoutReport): Row[] {
   const w1 = r.workerEvents.w1 ?? [];
-  const w2 = r.workerEvents.w2 ?? [];
+  const w2 = r.workerEvents[joiner] ?? [];
   const w2Started = w2.find((e) => e.ev === "started")?.t;
   const ok =
     r.drained &&
@@ -95,7 +101,7 @@ function rows(protocol: string, r: ScaleoutReport): Row[] {
       });
       continue;
     }
-    const spawned = r.workers.w2![0]!.spawnedAt;
+    const spawned = r.workers[joiner]![0]!.spawnedAt;
     const times = p1.map((e) => e.t);
     const last = cluster(p1.at(-1));
     out.push({
@@ -127,8 +133,8 @@ for (let i = 0; i < repeat; i++) {
         start,
         rebalanceProtocol: protocol,
         steps: [
-          { at: 0, action: "start", worker: "w1" },
-          { at: joinAt, action: "start", worker: "w2" },
+          ...Array.from({ length: workers - 1 }, (_, i) => ({ at: 0, action: "start" as const, worker: `w${i + 1}` })),
+          { at: joinAt, action: "start", worker: joiner },
         ],
       });
       const got = rows(protocol, report);
@@ -146,7 +152,7 @@ const med = (xs: number[]) => {
 };
 const list = (xs: (number | null)[]) => xs.map((x) => (x === null || !Number.isFinite(x) ? "–" : String(Math.round(x)))).join(", ");
 const table = [
-  "| protocol | query | w1's longest gap between commits while w2 joins (ms) | same, the ≤ 6 s before it (ms) | w1 joins | w1 tasks restored | w1 aborted txns | w2 started → its first batch (ms) | exactly once |",
+  `| protocol | query | w1's longest gap between commits while ${joiner} joins (ms) | same, the ≤ 6 s before it (ms) | w1 joins | w1 tasks restored | w1 aborted txns | ${joiner} started → its first batch (ms) | exactly once |`,
   "|---|---|---|---|---|---|---|---|---|",
   ...protocols.flatMap((protocol) =>
     ["agg", "raw"].map((query) => {
@@ -155,10 +161,10 @@ const table = [
     }),
   ),
 ].join("\n");
-const context = `${new Date().toISOString().slice(0, 16)} UTC, \`node --import tsx bench/rebalance-pause.ts --protocols ${protocols.join(",")} --repeat ${repeat} --rate ${rate} --seconds ${seconds} --join-at ${joinAt} --start ${start}\`, Node ${process.version}, ${cpus().length} CPUs, load ${loadAverage()} (the machine is shared: other jobs run beside it), the broker of scripts/kafka.sh on the same machine, 6 partitions, trigger 250 ms.`;
+const context = `${new Date().toISOString().slice(0, 16)} UTC, \`node --import tsx bench/rebalance-pause.ts --protocols ${protocols.join(",")} --repeat ${repeat} --rate ${rate} --seconds ${seconds} --join-at ${joinAt} --workers ${workers} --start ${start}\`, Node ${process.version}, ${cpus().length} CPUs, load ${loadAverage()} (the machine is shared: other jobs run beside it), the broker of scripts/kafka.sh on the same machine, 6 partitions, trigger 250 ms.`;
 console.log(`\n${context}\n\n${table}`);
 if (!process.argv.includes("--no-results-md")) {
-  const done = updateResultsMd({ rebalance: `${context}\n\n${table}` });
+  const done = updateResultsMd({ [workers === 2 ? "rebalance" : `rebalance-${workers}`]: `${context}\n\n${table}` });
   console.error(
     done.length ? "bench/rebalance-pause: bench/RESULTS.md updated" : "bench/rebalance-pause: bench/RESULTS.md has no rebalance markers",
   );
