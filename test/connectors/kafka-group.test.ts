@@ -191,9 +191,13 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     const had = first.get(a)!.partitions.map(tpKey).sort();
     await a.close(); // no LeaveGroup: the coordinator keeps slot-0's partitions for the session timeout
     const a2 = member(group, { groupInstanceId: "slot-0" });
-    const again = await settle([a2, b]);
-    assert.deepEqual(again.get(a2)!.partitions.map(tpKey).sort(), had);
-    assert.notEqual(again.get(a2)!.memberId, first.get(a)!.memberId);
+    const r2 = await a2.join();
+    assert.deepEqual(r2.partitions.map(tpKey).sort(), had);
+    // No rebalance: the same generation, and b never hears of one.
+    assert.equal(r2.generationId, first.get(a)!.generationId);
+    await sleep(b.heartbeatIntervalMs * 2.5);
+    assert.equal(b.needsRejoin, false);
+    assert.notEqual(r2.memberId, first.get(a)!.memberId);
     assert.equal(a2.metadata().groupInstanceId, "slot-0");
     await Promise.all([a2.leave(), b.leave()]);
   });
