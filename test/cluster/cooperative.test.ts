@@ -5,6 +5,7 @@
  * a never restores a task it keeps and goes on committing batches between the rounds; b
  * restores exactly the tasks it got. Then b stops (LeaveGroup): a gets its tasks back in one
  * round and restores them. The output holds every (key, window) once with the oracle's values.
+ * The same with an eager-only b: the group falls back to eager, one round moves the tasks.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -52,133 +53,148 @@ function eventJson(id: number, t0: number): { value: string; partition: number }
   return { value: JSON.stringify({ id, k: `k${id % 7}`, v: id % 5, ts }), partition: id % PARTITIONS };
 }
 
-describe("group mode, cooperative rebalancing (two workers, one group)", kafkaSkip(), () => {
-  it("a joining worker takes tasks without the first restoring or stopping the tasks it keeps; exactly once", async () => {
-    const input = await newTopic(bootstrap, PARTITIONS, "coop-in");
-    const output = await newTopic(bootstrap, 1, "coop-out");
-    const group = `coop-${input}`;
-    const N = 1200;
-    const t0 = Date.UTC(2026, 0, 1);
-    const all = Array.from({ length: N }, (_, i) => eventJson(i, t0));
-    const session = Session.builder()
-      .config("spark.sql.session.timeZone", "UTC")
-      .config("spark.sql.streaming.pollingDelay", "50ms")
-      .getOrCreate();
-    const progress: StreamingQueryProgress[] = [];
-    const listener = { onQueryProgress: (e: { progress: StreamingQueryProgress }) => void progress.push(e.progress) };
-    session.streams.addListener(listener);
-    const start = () =>
-      session.readStream
-        .format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("subscribe", input)
-        .option("startingOffsets", "earliest")
-        .load()
-        .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-        .select("e.*")
-        // Longer than the input's event time: no row is ever late, whatever the batching and
-        // however long a partition waits between owners (the flush an hour ahead closes every window).
-        .withWatermark("ts", "10 minutes")
-        .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
-        .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
-        .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
-        .writeStream.format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("topic", output)
-        .option("arus.cluster.group", group)
-        .option("arus.cluster.sessionTimeoutMs", 6000)
-        .outputMode("append")
-        .start();
-    const of = (q: StreamingQuery) => progress.filter((p) => p.runId === q.runId).map((p) => ({ ...p.arus!.cluster!, batchId: p.batchId }));
-    const last = (q: StreamingQuery): ClusterProgress | undefined => of(q).at(-1);
-    let sent = 0;
-    const more = async (n = 20) => {
-      if (sent >= N) return;
-      await produce(bootstrap, input, all.slice(sent, sent + n));
-      sent += n;
-    };
-    const queries: StreamingQuery[] = [];
-    try {
-      await more(100);
-      const a = await start();
-      queries.push(a);
-      await until("a running its four tasks", async () => {
-        await more();
-        return (last(a)?.restoredTasks ?? 0) === PARTITIONS && of(a).some((c) => c.tasks.length > 0);
-      });
-      const before = last(a)!;
-      assert.equal(before.restoredTasks, PARTITIONS, "a restored its four tasks once, at its first join");
+/** b's `arus.cluster.rebalanceProtocol`: a is cooperative (the default); an eager b makes the group run eager. */
+async function scenario(bProtocol: "cooperative" | "eager"): Promise<void> {
+  const input = await newTopic(bootstrap, PARTITIONS, "coop-in");
+  const output = await newTopic(bootstrap, 1, "coop-out");
+  const group = `coop-${input}`;
+  const N = 1200;
+  const t0 = Date.UTC(2026, 0, 1);
+  const all = Array.from({ length: N }, (_, i) => eventJson(i, t0));
+  const session = Session.builder()
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.sql.streaming.pollingDelay", "50ms")
+    .getOrCreate();
+  const progress: StreamingQueryProgress[] = [];
+  const listener = { onQueryProgress: (e: { progress: StreamingQueryProgress }) => void progress.push(e.progress) };
+  session.streams.addListener(listener);
+  const start = (protocol: "cooperative" | "eager") =>
+    session.readStream
+      .format("kafka")
+      .option("kafka.bootstrap.servers", bootstrap)
+      .option("subscribe", input)
+      .option("startingOffsets", "earliest")
+      .load()
+      .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
+      .select("e.*")
+      // Longer than the input's event time: no row is ever late, whatever the batching and
+      // however long a partition waits between owners (the flush an hour ahead closes every window).
+      .withWatermark("ts", "10 minutes")
+      .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
+      .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
+      .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
+      .writeStream.format("kafka")
+      .option("kafka.bootstrap.servers", bootstrap)
+      .option("topic", output)
+      .option("arus.cluster.group", group)
+      .option("arus.cluster.sessionTimeoutMs", 6000)
+      .option("arus.cluster.rebalanceProtocol", protocol)
+      .outputMode("append")
+      .start();
+  const of = (q: StreamingQuery) => progress.filter((p) => p.runId === q.runId).map((p) => ({ ...p.arus!.cluster!, batchId: p.batchId }));
+  const last = (q: StreamingQuery): ClusterProgress | undefined => of(q).at(-1);
+  let sent = 0;
+  const more = async (n = 20) => {
+    if (sent >= N) return;
+    await produce(bootstrap, input, all.slice(sent, sent + n));
+    sent += n;
+  };
+  const queries: StreamingQuery[] = [];
+  try {
+    await more(100);
+    const a = await start("cooperative");
+    queries.push(a);
+    await until("a running its four tasks", async () => {
+      await more();
+      return (last(a)?.restoredTasks ?? 0) === PARTITIONS && of(a).some((c) => c.tasks.length > 0);
+    });
+    const before = last(a)!;
+    assert.equal(before.restoredTasks, PARTITIONS, "a restored its four tasks once, at its first join");
 
-      const b = await start();
-      queries.push(b);
-      await until("b running tasks", async () => {
-        await more();
-        return of(b).some((c) => c.tasks.length > 0);
-      });
-      // b's batches run in the final generation of the join; a's are in it too by now.
-      const settledGen = of(b).find((c) => c.tasks.length > 0)!.generationId;
-      await until("a in b's generation", async () => {
-        await more();
-        return (last(a)?.generationId ?? 0) >= settledGen;
-      });
-      const aRuns = of(a);
-      // a never restored a task again: the two it kept kept their state in memory.
-      assert.equal(Math.max(...aRuns.map((c) => c.restoredTasks)), PARTITIONS, "a restored a task it kept");
-      // b restored exactly the tasks it was given, and runs only those.
-      const bTasks = new Set(of(b).flatMap((c) => c.tasks));
-      assert.ok(bTasks.size >= 1 && bTasks.size <= PARTITIONS / 2, `b ran tasks ${[...bTasks]}`);
-      assert.equal(last(b)!.restoredTasks, PARTITIONS / 2);
+    const b = await start(bProtocol);
+    queries.push(b);
+    await until("b running tasks", async () => {
+      await more();
+      return of(b).some((c) => c.tasks.length > 0);
+    });
+    // b's batches run in the final generation of the join; a's are in it too by now.
+    const settledGen = of(b).find((c) => c.tasks.length > 0)!.generationId;
+    await until("a in b's generation", async () => {
+      await more();
+      return (last(a)?.generationId ?? 0) >= settledGen;
+    });
+    const aRuns = of(a);
+    // a never restored a task again: the two it kept kept their state in memory.
+    assert.equal(Math.max(...aRuns.map((c) => c.restoredTasks)), PARTITIONS, "a restored a task it kept");
+    // b restored exactly the tasks it was given, and runs only those.
+    const bTasks = new Set(of(b).flatMap((c) => c.tasks));
+    assert.ok(bTasks.size >= 1 && bTasks.size <= PARTITIONS / 2, `b ran tasks ${[...bTasks]}`);
+    assert.equal(last(b)!.restoredTasks, PARTITIONS / 2);
+    const aSettled = aRuns.find((c) => c.generationId >= settledGen)!;
+    if (bProtocol === "cooperative") {
       // Two rounds for a (revoke, then hand over) on top of its first join, and a kept
       // committing batches in the generation between them (it never stopped for the rebalance).
-      assert.ok(last(a)!.rebalances >= 3, `a joined ${last(a)!.rebalances} times`);
+      assert.equal(aSettled.rebalances, 3, `a joined ${aSettled.rebalances} times`);
       const between = aRuns.filter((c) => c.generationId > before.generationId && c.generationId < settledGen);
       assert.ok(between.length > 0, `a committed no batch between the rounds (generations ${aRuns.map((c) => c.generationId)})`);
-      // Never two owners: after the handover a runs none of b's tasks.
-      const aAfter = new Set(aRuns.filter((c) => c.generationId >= settledGen).flatMap((c) => c.tasks));
-      for (const t of bTasks) assert.ok(!aAfter.has(t), `task ${t} ran on both workers in generation ${settledGen}`);
-
-      // b leaves: its tasks go straight back to a (nobody holds them), restored from their changelogs.
-      await b.stop();
-      await until("a running all tasks again", async () => {
-        await more();
-        return (last(a)?.restoredTasks ?? 0) === PARTITIONS + PARTITIONS / 2;
-      });
-      await produce(bootstrap, input, all.slice(sent));
-      sent = N;
-      await produce(
-        bootstrap,
-        input,
-        Array.from({ length: PARTITIONS }, (_, p) => ({
-          value: JSON.stringify({ id: 10_000 + p, k: "flush", v: 0, ts: new Date(t0 + 3_600_000).toISOString() }),
-          partition: p,
-        })),
-      );
-      const expected = new Map<string, { n: number; s: number }>();
-      for (let id = 0; id < N; id++) {
-        const key = `${new Date(Math.floor((t0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 7}`;
-        const e = expected.get(key) ?? { n: 0, s: 0 };
-        e.n++;
-        e.s += id % 5;
-        expected.set(key, e);
-      }
-      const got = async () => (await readAll(output)).map((v) => JSON.parse(v) as { start: string; k: string; n: number; s: number });
-      await until("every window", async () => (await got()).length >= expected.size, 90_000);
-      await new Promise((r) => setTimeout(r, 1000)); // a duplicate would show up by now
-      const seen = new Map<string, { n: number; s: number }>();
-      for (const r of await got()) {
-        const key = `${new Date(r.start).toISOString()}|${r.k}`;
-        assert.ok(!seen.has(key), `window ${key} written twice`);
-        seen.set(key, { n: r.n, s: r.s });
-      }
-      assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
-      assert.equal(
-        progress.reduce((n, p) => n + (p.arus?.numLateInputRows ?? 0), 0),
-        0,
-      );
-      for (const q of queries) assert.equal(q.exception, null);
-    } finally {
-      session.streams.removeListener(listener);
-      for (const q of queries) await q.stop();
+    } else {
+      // b offers only the eager protocol: the group runs eager, one round moves the tasks
+      // (a's batch in flight, if it covered them, was aborted: they went straight to b).
+      assert.equal(settledGen, before.generationId + 1);
+      assert.equal(aSettled.rebalances, 2, `a joined ${aSettled.rebalances} times`);
     }
-  });
+    // Never two owners: after the handover a runs none of b's tasks.
+    const aAfter = new Set(aRuns.filter((c) => c.generationId >= settledGen).flatMap((c) => c.tasks));
+    for (const t of bTasks) assert.ok(!aAfter.has(t), `task ${t} ran on both workers in generation ${settledGen}`);
+
+    // b leaves: its tasks go straight back to a (nobody holds them), restored from their changelogs.
+    await b.stop();
+    await until("a running all tasks again", async () => {
+      await more();
+      return (last(a)?.restoredTasks ?? 0) === PARTITIONS + PARTITIONS / 2;
+    });
+    await produce(bootstrap, input, all.slice(sent));
+    sent = N;
+    await produce(
+      bootstrap,
+      input,
+      Array.from({ length: PARTITIONS }, (_, p) => ({
+        value: JSON.stringify({ id: 10_000 + p, k: "flush", v: 0, ts: new Date(t0 + 3_600_000).toISOString() }),
+        partition: p,
+      })),
+    );
+    const expected = new Map<string, { n: number; s: number }>();
+    for (let id = 0; id < N; id++) {
+      const key = `${new Date(Math.floor((t0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 7}`;
+      const e = expected.get(key) ?? { n: 0, s: 0 };
+      e.n++;
+      e.s += id % 5;
+      expected.set(key, e);
+    }
+    const got = async () => (await readAll(output)).map((v) => JSON.parse(v) as { start: string; k: string; n: number; s: number });
+    await until("every window", async () => (await got()).length >= expected.size, 90_000);
+    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would show up by now
+    const seen = new Map<string, { n: number; s: number }>();
+    for (const r of await got()) {
+      const key = `${new Date(r.start).toISOString()}|${r.k}`;
+      assert.ok(!seen.has(key), `window ${key} written twice`);
+      seen.set(key, { n: r.n, s: r.s });
+    }
+    assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
+    assert.equal(
+      progress.reduce((n, p) => n + (p.arus?.numLateInputRows ?? 0), 0),
+      0,
+    );
+    for (const q of queries) assert.equal(q.exception, null);
+  } finally {
+    session.streams.removeListener(listener);
+    for (const q of queries) await q.stop();
+  }
+}
+
+describe("group mode, cooperative rebalancing (two workers, one group)", kafkaSkip(), () => {
+  it("a joining worker takes tasks without the first restoring or stopping the tasks it keeps; exactly once", () =>
+    scenario("cooperative"));
+  it("a joining worker that offers only eager makes the group fall back to eager; still no restore of kept tasks, exactly once", () =>
+    scenario("eager"));
 });
