@@ -134,7 +134,7 @@ async function scenario(bProtocol: "cooperative" | "eager"): Promise<void> {
     if (bProtocol === "cooperative") {
       // Two rounds for a (revoke, then hand over) on top of its first join, and a kept
       // committing batches in the generation between them (it never stopped for the rebalance).
-      assert.equal(aSettled.rebalances, 3, `a joined ${aSettled.rebalances} times`);
+      assert.ok(aSettled.rebalances >= 3, `a joined ${aSettled.rebalances} times`);
       const between = aRuns.filter((c) => c.generationId > before.generationId && c.generationId < settledGen);
       assert.ok(between.length > 0, `a committed no batch between the rounds (generations ${aRuns.map((c) => c.generationId)})`);
     } else {
