@@ -5,11 +5,14 @@
  * a never restores a task it keeps and goes on committing batches between the rounds; b
  * restores exactly the tasks it got. Then b stops (LeaveGroup): a gets its tasks back in one
  * round and restores them. The output holds every (key, window) once with the oracle's values.
- * The same with an eager-only b: the group falls back to eager, one round moves the tasks.
+ * The same with an eager-only b: the group falls back to eager, one round moves the tasks. And
+ * with a bare group member in b's place that holds the second round for 3 s: a goes on
+ * committing batches of the tasks it keeps meanwhile (an eager worker would wait in its join).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
+import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { F, Session } from "../../src/index.js";
 import type { ClusterProgress, StreamingQueryProgress } from "../../src/runtime/progress.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
@@ -54,7 +57,7 @@ function eventJson(id: number, t0: number): { value: string; partition: number }
 }
 
 /** b's `arus.cluster.rebalanceProtocol`: a is cooperative (the default); an eager b makes the group run eager. */
-async function scenario(bProtocol: "cooperative" | "eager"): Promise<void> {
+async function scenario(bProtocol: "cooperative" | "eager" | "slow member"): Promise<void> {
   const input = await newTopic(bootstrap, PARTITIONS, "coop-in");
   const output = await newTopic(bootstrap, 1, "coop-out");
   const group = `coop-${input}`;
@@ -111,44 +114,97 @@ async function scenario(bProtocol: "cooperative" | "eager"): Promise<void> {
     const before = last(a)!;
     assert.equal(before.restoredTasks, PARTITIONS, "a restored its four tasks once, at its first join");
 
-    const b = await start(bProtocol);
-    queries.push(b);
-    await until("b running tasks", async () => {
-      await more();
-      return of(b).some((c) => c.tasks.length > 0);
-    });
-    // b's batches run in the final generation of the join; a's are in it too by now.
-    const settledGen = of(b).find((c) => c.tasks.length > 0)!.generationId;
-    await until("a in b's generation", async () => {
-      await more();
-      return (last(a)?.generationId ?? 0) >= settledGen;
-    });
-    const aRuns = of(a);
-    // a never restored a task again: the two it kept kept their state in memory.
-    assert.equal(Math.max(...aRuns.map((c) => c.restoredTasks)), PARTITIONS, "a restored a task it kept");
-    // b restored exactly the tasks it was given, and runs only those.
-    const bTasks = new Set(of(b).flatMap((c) => c.tasks));
-    assert.ok(bTasks.size >= 1 && bTasks.size <= PARTITIONS / 2, `b ran tasks ${[...bTasks]}`);
-    assert.equal(last(b)!.restoredTasks, PARTITIONS / 2);
-    const aSettled = aRuns.find((c) => c.generationId >= settledGen)!;
-    if (bProtocol === "cooperative") {
-      // Two rounds for a (revoke, then hand over) on top of its first join, and a kept
-      // committing batches in the generation between them (it never stopped for the rebalance).
-      assert.ok(aSettled.rebalances >= 3, `a joined ${aSettled.rebalances} times`);
-      const between = aRuns.filter((c) => c.generationId > before.generationId && c.generationId < settledGen);
-      assert.ok(between.length > 0, `a committed no batch between the rounds (generations ${aRuns.map((c) => c.generationId)})`);
+    if (bProtocol === "slow member") {
+      // A bare group member as the second participant: the test decides when it rejoins.
+      const m = new KafkaGroupMember({
+        bootstrapServers: bootstrap,
+        groupId: group,
+        topics: [input, `arus-${group}-repartition`],
+        sessionTimeoutMs: 6000,
+      });
+      try {
+        const joining = m.join();
+        let r1: Awaited<typeof joining> | null = null;
+        void joining.then((r) => {
+          r1 = r;
+        });
+        await until("round one", async () => {
+          await more();
+          return r1 !== null;
+        });
+        const round1 = r1!;
+        // Round one: m gets nothing, a gave up two tasks and rejoined at once; round two now
+        // waits for m, which keeps it waiting for 3 s while the input keeps coming.
+        assert.deepEqual(round1.partitions, []);
+        await until("m told of round two", async () => {
+          await more();
+          return m.needsRejoin;
+        });
+        const held = Date.now();
+        await until("3 s of round two waiting for m", async () => {
+          await more();
+          return Date.now() - held > 3000;
+        });
+        const round2 = await m.join();
+        assert.equal(round2.partitions.length, 2 * (PARTITIONS / 2));
+        // Meanwhile a committed batches on the tasks it kept, in round one's generation: an
+        // eager worker would have waited in its JoinGroup for those 3 s.
+        await until("a in round two's generation", async () => {
+          await more();
+          return (last(a)?.generationId ?? 0) >= round2.generationId;
+        });
+        const during = of(a).filter((c) => c.generationId === round1.generationId && c.tasks.length > 0);
+        // (More than one: the first may be the batch that was in flight when round one ended.)
+        assert.ok(during.length > 1, `a committed no batch while round two waited (generations ${of(a).map((c) => c.generationId)})`);
+        // The batch in flight when round one ended may finish its revoked tasks under round one's
+        // generation (nobody owns them there); every later one runs only the tasks a kept.
+        for (const c of during.slice(1))
+          for (const t of c.tasks)
+            assert.ok(!round2.partitions.some((tp) => tp.partition === t), `a ran task ${t} after round one revoked it`);
+        assert.equal(Math.max(...of(a).map((c) => c.restoredTasks)), PARTITIONS, "a restored a task it kept");
+        await m.leave();
+      } finally {
+        await m.close();
+      }
     } else {
-      // b offers only the eager protocol: the group runs eager, one round moves the tasks
-      // (a's batch in flight, if it covered them, was aborted: they went straight to b).
-      assert.equal(settledGen, before.generationId + 1);
-      assert.equal(aSettled.rebalances, 2, `a joined ${aSettled.rebalances} times`);
-    }
-    // Never two owners: after the handover a runs none of b's tasks.
-    const aAfter = new Set(aRuns.filter((c) => c.generationId >= settledGen).flatMap((c) => c.tasks));
-    for (const t of bTasks) assert.ok(!aAfter.has(t), `task ${t} ran on both workers in generation ${settledGen}`);
+      const b = await start(bProtocol);
+      queries.push(b);
+      await until("b running tasks", async () => {
+        await more();
+        return of(b).some((c) => c.tasks.length > 0);
+      });
+      // b's batches run in the final generation of the join; a's are in it too by now.
+      const settledGen = of(b).find((c) => c.tasks.length > 0)!.generationId;
+      await until("a in b's generation", async () => {
+        await more();
+        return (last(a)?.generationId ?? 0) >= settledGen;
+      });
+      const aRuns = of(a);
+      // a never restored a task again: the two it kept kept their state in memory.
+      assert.equal(Math.max(...aRuns.map((c) => c.restoredTasks)), PARTITIONS, "a restored a task it kept");
+      // b restored exactly the tasks it was given, and runs only those.
+      const bTasks = new Set(of(b).flatMap((c) => c.tasks));
+      assert.ok(bTasks.size >= 1 && bTasks.size <= PARTITIONS / 2, `b ran tasks ${[...bTasks]}`);
+      assert.equal(last(b)!.restoredTasks, PARTITIONS / 2);
+      const aSettled = aRuns.find((c) => c.generationId >= settledGen)!;
+      if (bProtocol === "cooperative") {
+        // Two rounds for a (revoke, then hand over) on top of its first join. (That a goes on
+        // committing while the second round waits is the slow-member test: here that wait is a
+        // heartbeat of b's, 100 ms.)
+        assert.ok(aSettled.rebalances >= 3, `a joined ${aSettled.rebalances} times`);
+      } else {
+        // b offers only the eager protocol: the group runs eager, one round moves the tasks
+        // (a's batch in flight, if it covered them, was aborted: they went straight to b).
+        assert.equal(settledGen, before.generationId + 1);
+        assert.equal(aSettled.rebalances, 2, `a joined ${aSettled.rebalances} times`);
+      }
+      // Never two owners: after the handover a runs none of b's tasks.
+      const aAfter = new Set(aRuns.filter((c) => c.generationId >= settledGen).flatMap((c) => c.tasks));
+      for (const t of bTasks) assert.ok(!aAfter.has(t), `task ${t} ran on both workers in generation ${settledGen}`);
 
-    // b leaves: its tasks go straight back to a (nobody holds them), restored from their changelogs.
-    await b.stop();
+      // b leaves: its tasks go straight back to a (nobody holds them), restored from their changelogs.
+      await b.stop();
+    }
     await until("a running all tasks again", async () => {
       await more();
       return (last(a)?.restoredTasks ?? 0) === PARTITIONS + PARTITIONS / 2;
@@ -197,4 +253,6 @@ describe("group mode, cooperative rebalancing (two workers, one group)", kafkaSk
     scenario("cooperative"));
   it("a joining worker that offers only eager makes the group fall back to eager; still no restore of kept tasks, exactly once", () =>
     scenario("eager"));
+  it("a slow member holds the second round: the first worker goes on committing its kept tasks meanwhile, exactly once", () =>
+    scenario("slow member"));
 });

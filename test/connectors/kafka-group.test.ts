@@ -144,6 +144,8 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     assert.equal(new Set([ra1.generationId, rb1.generationId, rc1.generationId]).size, 1);
     assert.ok(ra1.cooperative && rb1.cooperative && rc1.cooperative);
     assert.deepEqual(rc1.partitions, []);
+    // Every member is told a second round follows (so they heartbeat fast to join it at once).
+    assert.ok(ra1.followUp && rb1.followUp && rc1.followUp);
     for (const [before, now] of [
       [ra, ra1],
       [rb, rb1],
@@ -169,6 +171,7 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
       [...indexes(ra1.revoked), ...indexes(rb1.revoked)].sort((x, y) => x - y),
     );
     checkSplit([ra2, rb2, rc2], [source, repartition], 6);
+    assert.ok(!ra2.followUp && !rb2.followUp && !rc2.followUp, "the second round leaves nothing to a third");
     assert.deepEqual(
       [ra2, rb2, rc2].map((r) => indexes(r.partitions).length),
       [2, 2, 2],

@@ -66,10 +66,23 @@ export interface GroupAssignment {
   readonly cooperative: boolean;
   /** Partitions owned before this join and not after (cooperative: the member rejoins at once). */
   readonly revoked: readonly TopicPartition[];
+  /**
+   * Cooperative: this round left partitions to nobody, so a second round follows when their
+   * holders rejoin; until then the member heartbeats every 100 ms to join it at once.
+   */
+  readonly followUp: boolean;
 }
 
 /** The assignment's user data when the leader could not assign: every member raises the leader's reason. */
 const ERROR_MARK = "arus-assignment-error:";
+/**
+ * The assignment's user data when a cooperative round left partitions to nobody: a second round
+ * follows as soon as their holder rejoins, and every member should see it at once, not at its
+ * next regular heartbeat (other clients ignore user data they do not know).
+ */
+const FOLLOW_UP_MARK = "arus-follow-up-round";
+/** The heartbeat interval while a follow-up round is due. */
+const FOLLOW_UP_HEARTBEAT_MS = 100;
 /** How long committedOffsets waits for a pending transactional offset commit to end. */
 const STABLE_OFFSETS_WAIT_MS = 60_000;
 const PROTOCOL_TYPE = "consumer";
@@ -118,6 +131,8 @@ export class KafkaGroupMember {
   private hbTimer: NodeJS.Timeout | null = null;
   private hbInFlight: Promise<void> | null = null;
   private lastHeartbeatOk = 0;
+  /** Until then heartbeats go every FOLLOW_UP_HEARTBEAT_MS: a follow-up round is due. */
+  private fastHeartbeatsUntil = 0;
   private closed = false;
 
   constructor(opts: KafkaGroupMemberOptions) {
@@ -185,6 +200,7 @@ export class KafkaGroupMember {
   private markRejoin(reason: string): void {
     if (this.rejoin) return;
     this.rejoin = true;
+    this.fastHeartbeatsUntil = 0;
     for (const cb of this.listeners) {
       try {
         cb(reason);
@@ -328,10 +344,12 @@ export class KafkaGroupMember {
     this.current = { groupId: this.groupId, generationId, memberId, groupInstanceId: this.groupInstanceId };
     this.owned = assignment.partitions;
     this.rejoin = false;
+    const followUp = note === FOLLOW_UP_MARK;
+    this.fastHeartbeatsUntil = followUp ? Date.now() + this.rebalanceTimeoutMs : 0;
     this.startHeartbeats();
     // KIP-429: what this member gave up is assigned to nobody until it rejoins without it.
     if (cooperative && revoked.length) this.markRejoin("REVOKED");
-    return { generationId, memberId, partitions: assignment.partitions, protocol, cooperative, revoked };
+    return { generationId, memberId, partitions: assignment.partitions, protocol, cooperative, revoked, followUp };
   }
 
   /** The leader's part of a rebalance: every member's partitions from their subscriptions. */
@@ -359,9 +377,12 @@ export class KafkaGroupMember {
       const userData = Buffer.from(`${ERROR_MARK}${(e as Error).message}`, "utf8");
       return members.map((m) => ({ memberId: m.memberId, memberAssignment: encodeAssignment({ partitions: [], userData }) }));
     }
+    const total = [...counts.values()].reduce((n, c) => n + c, 0);
+    const given = [...assigned.values()].reduce((n, tps) => n + tps.length, 0);
+    const userData = given < total ? Buffer.from(FOLLOW_UP_MARK, "utf8") : null;
     return members.map((m) => ({
       memberId: m.memberId,
-      memberAssignment: encodeAssignment({ partitions: assigned.get(m.memberId) ?? [], userData: null }),
+      memberAssignment: encodeAssignment({ partitions: assigned.get(m.memberId) ?? [], userData }),
     }));
   }
 
@@ -399,13 +420,16 @@ export class KafkaGroupMember {
 
   private scheduleHeartbeat(): void {
     if (!this.hbActive || this.closed || this.hbTimer) return;
-    this.hbTimer = setTimeout(() => {
-      this.hbTimer = null;
-      this.hbInFlight = this.heartbeat().finally(() => {
-        this.hbInFlight = null;
-        this.scheduleHeartbeat();
-      });
-    }, this.heartbeatIntervalMs);
+    this.hbTimer = setTimeout(
+      () => {
+        this.hbTimer = null;
+        this.hbInFlight = this.heartbeat().finally(() => {
+          this.hbInFlight = null;
+          this.scheduleHeartbeat();
+        });
+      },
+      Date.now() < this.fastHeartbeatsUntil ? Math.min(FOLLOW_UP_HEARTBEAT_MS, this.heartbeatIntervalMs) : this.heartbeatIntervalMs,
+    );
   }
 
   private async stopHeartbeats(): Promise<void> {
