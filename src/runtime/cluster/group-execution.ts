@@ -228,16 +228,20 @@ export class GroupExecution {
     // have been run and changed by another worker in between.
     const generation = this.member.metadata().generationId;
     if (generation !== this.generation + 1) this.tasks.clear();
+    // Cooperative, the next generation, no failure since the last assignment: the positions of
+    // the partitions this worker keeps are its own last commit; ask the group for the new ones only.
+    const keep =
+      joinResult.cooperative && this.joined && generation === this.generation + 1 ? new Map(this.positions) : new Map<string, number>();
     this.generation = generation;
     const sourceTopics = new Set(this.sourceTopics());
     this.sourceTps = assigned.filter((tp) => sourceTopics.has(tp.topic));
     this.repTps = assigned.filter((tp) => tp.topic === this.topics.repartition);
     const all = [...this.sourceTps, ...this.repTps];
-    const committed = await this.member.committedOffsets(all);
-    const starting = await this.startingOffsets(this.sourceTps.filter((tp) => committed.get(tpKey(tp)) == null));
+    const committed = await this.member.committedOffsets(all.filter((tp) => !keep.has(tpKey(tp))));
+    const starting = await this.startingOffsets(this.sourceTps.filter((tp) => !keep.has(tpKey(tp)) && committed.get(tpKey(tp)) == null));
     this.positions.clear();
     for (const tp of all) {
-      const c = committed.get(tpKey(tp));
+      const c = keep.get(tpKey(tp)) ?? committed.get(tpKey(tp));
       this.positions.set(tpKey(tp), c ?? starting.get(tpKey(tp)) ?? 0);
     }
     const owned = new Set(this.repTps.map((tp) => tp.partition));
@@ -255,7 +259,7 @@ export class GroupExecution {
     }
     if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
     this.restoredTasks += restored;
-    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+    if (restored || !keep.size) await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.joined = true;
   }
 
