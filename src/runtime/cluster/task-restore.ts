@@ -1,0 +1,153 @@
+/**
+ * Restoring one group-mode task before its new owner runs it: its local snapshot, if one is
+ * usable, then the changelog partition's tail from the snapshot's offset to its end
+ * (read_committed); without one, the whole partition. A snapshot is used only when the
+ * changelog still holds what it claims to cover:
+ *   - its offset is at most the partition's end (else the changelog was truncated or recreated),
+ *   - and at least the partition's earliest offset (else records after it were deleted),
+ *   - and the record it names as its last (the witness) is still the same record, unless
+ *     compaction removed it (a later record with the same key then follows in the tail).
+ * Age, identity and integrity are checked as it is read (task-snapshots.ts).
+ */
+import { crashPoint } from "../../common/crash-points.js";
+import type { FetchedRecord, KafkaAdmin, KafkaFetcher, TopicPartition } from "../../connectors/kafka/client.js";
+import { tpKey } from "../../connectors/kafka/client.js";
+import type { TaskSnapshots, Witness } from "./task-snapshots.js";
+import { witnessOf } from "./task-snapshots.js";
+import { TaskState } from "./task-state.js";
+import type { RestoreFacts } from "./worker-progress.js";
+
+/** Offsets fetched per step of the replay (the restore's progress moves by this much). */
+const REPLAY_CHUNK = 20_000;
+/** A commit returns before its markers are written: how long a snapshot just past the stable end waits for it. */
+const MARKER_WAIT_MS = 2000;
+
+export interface TaskRestore {
+  readonly task: number;
+  /** Changelog records replayed. */
+  readonly records: number;
+  /** Offsets the replay spanned (records plus gaps: transaction markers, compaction). */
+  readonly offsets: number;
+  /** State entries loaded from the task's snapshot (0: no snapshot used). */
+  readonly snapshotRecords: number;
+  readonly fromSnapshot: boolean;
+  /** Why a snapshot there was not used (null: none, or used). */
+  readonly ignored: string | null;
+}
+
+export interface RestoreProgress {
+  readonly task: number;
+  readonly fromSnapshot: boolean;
+  readonly offsetsDone: number;
+  readonly offsetsTotal: number;
+}
+
+/** Why the snapshot cannot stand for the changelog below its offset, or null when it can. */
+async function mismatch(
+  fetcher: KafkaFetcher,
+  tp: TopicPartition,
+  offset: number,
+  witness: Witness | null,
+  range: { earliest: number; latest: number },
+): Promise<string | null> {
+  if (offset > range.latest) return `covers offsets below ${offset}, beyond the changelog's end ${range.latest} (truncated or recreated)`;
+  if (offset < range.earliest) return `covers offsets below ${offset}, but the changelog now starts at ${range.earliest}`;
+  if (witness && witness.offset >= range.earliest) {
+    const rec = (await fetcher.fetch(tp, witness.offset, witness.offset + 1)).find((r) => r.offset === witness.offset);
+    if (rec && witnessOf(rec.offset, rec.key, rec.value).hash !== witness.hash) {
+      return `the changelog's record at offset ${witness.offset} is not the one the snapshot folded in (changelog recreated)`;
+    }
+  }
+  return null;
+}
+
+export async function restoreTask(
+  admin: KafkaAdmin,
+  fetcher: KafkaFetcher,
+  changelog: string,
+  state: TaskState,
+  snapshots: TaskSnapshots | null,
+  onProgress: (p: RestoreProgress) => void = () => {},
+  batchId = 0,
+): Promise<TaskRestore> {
+  const tp = { topic: changelog, partition: state.partition };
+  let range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
+  const snap = snapshots ? await snapshots.load(state.partition) : null;
+  let from = range.earliest;
+  let witness: Witness | null = null;
+  let snapshotRecords = 0;
+  let ignored: string | null = null;
+  if (snap && "ignored" in snap) ignored = snap.ignored;
+  else if (snap) {
+    const h = snap.header;
+    for (const waitUntil = Date.now() + MARKER_WAIT_MS; h.offset > range.latest && Date.now() < waitUntil; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
+    }
+    ignored = await mismatch(fetcher, tp, h.offset, h.witness, range);
+    if (ignored === null) {
+      for (const e of snap.entries) state.apply(e.key, e.value);
+      from = h.offset;
+      witness = h.witness;
+      snapshotRecords = snap.entries.length;
+    }
+  }
+  const fromSnapshot = ignored === null && snap !== null;
+  let records = 0;
+  let last: FetchedRecord | null = null;
+  for (let at = from; at < range.latest; ) {
+    onProgress({ task: state.partition, fromSnapshot, offsetsDone: at - from, offsetsTotal: range.latest - from });
+    const until = Math.min(range.latest, at + REPLAY_CHUNK);
+    const chunk = await fetcher.fetch(tp, at, until);
+    for (const r of chunk) if (r.key) state.apply(r.key, r.value);
+    records += chunk.length;
+    if (chunk.length) last = chunk[chunk.length - 1]!;
+    // Killed here, the task is half restored in memory only: the next owner starts over.
+    crashPoint("insideRestore", batchId);
+    at = until;
+  }
+  if (last) witness = witnessOf(last.offset, last.key, last.value);
+  await snapshots?.restored(state, range.latest, witness, records);
+  return { task: state.partition, records, offsets: range.latest - from, snapshotRecords, fromSnapshot, ignored };
+}
+
+/**
+ * The tasks a (re)join gave this worker, restored one after another; `facts` sums them up for
+ * the progress's `arus.cluster.restore` (null when there was none to restore).
+ */
+export async function restoreTasks(
+  admin: KafkaAdmin,
+  fetcher: KafkaFetcher,
+  changelog: string,
+  partitions: readonly number[],
+  o: { snapshots: TaskSnapshots | null; now: () => number; batchId: number; onStatus: (message: string) => void },
+): Promise<{ states: TaskState[]; facts: RestoreFacts | null }> {
+  const t0 = o.now();
+  const states: TaskState[] = [];
+  const done: TaskRestore[] = [];
+  for (const p of partitions) {
+    const state = new TaskState(p);
+    o.snapshots?.forget(p);
+    const progress = (at: RestoreProgress) => {
+      const from = at.fromSnapshot ? "its snapshot and " : "";
+      o.onStatus(`Restoring task ${p} from ${from}${changelog}: ${at.offsetsDone} of ${at.offsetsTotal} offsets`);
+    };
+    o.onStatus(`Restoring task ${p} from ${changelog}`);
+    done.push(await restoreTask(admin, fetcher, changelog, state, o.snapshots, progress, o.batchId));
+    states.push(state);
+  }
+  if (!done.length) return { states, facts: null };
+  const sum = (f: (r: TaskRestore) => number) => done.reduce((n, r) => n + f(r), 0);
+  return {
+    states,
+    facts: {
+      tasks: done.length,
+      records: sum((r) => r.records),
+      ms: o.now() - t0,
+      fromSnapshot: sum((r) => (r.fromSnapshot ? 1 : 0)),
+      snapshotRecords: sum((r) => r.snapshotRecords),
+      offsets: sum((r) => r.offsets),
+      ignoredSnapshots: sum((r) => (r.ignored === null ? 0 : 1)),
+    },
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * Local snapshots of group-mode tasks: what bounds a restore (Kafka Streams' state directory and
+ * `.checkpoint` file). A snapshot of task p holds p's committed state as changelog puts and the
+ * changelog offset it covers: the state equals a replay of changelog partition p up to that
+ * offset. A new owner loads it and replays only the tail from there (task-restore.ts). It is a
+ * statement about the changelog, not about a worker, so any worker's snapshot of p is correct
+ * for any later owner on the same machine; the changelog stays the truth, the files a cache.
+ *
+ * File `<dir>/task-<p>.snap`, written to a temp file, fsynced and renamed over the old one:
+ *   "ARUSSNP1" | u32 header length | header JSON | entries (u32 key length, key, u32 value
+ *   length, value)... | sha256 of everything before
+ * The header names the group, changelog topic, task count and pipeline fingerprint (a snapshot
+ * of another pipeline or partitioning is ignored), the offset covered and a witness: the offset
+ * and hash of the last changelog record the state folds in, to catch a recreated changelog.
+ *
+ * When: once a task has written max(snapshotInterval, its key count) changelog records since its
+ * last snapshot (a restore's replay counts), so writing snapshots costs O(1) per change and a
+ * restore replays at most that many records after loading the state; and at a clean stop.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import type { OutRecord } from "../../connectors/kafka/client.js";
+import { tpKey } from "../../connectors/kafka/client.js";
+import type { TaskState } from "./task-state.js";
+
+const MAGIC = Buffer.from("ARUSSNP1", "ascii");
+const DIGEST = 32;
+/** A temp file this old is a crashed writer's (a live one renames within seconds). */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+const WRITE_GROUP = 4096;
+
+export interface SnapshotIdentity {
+  readonly group: string;
+  readonly changelog: string;
+  readonly tasks: number;
+  readonly fingerprint: string;
+}
+
+/** The last changelog record a state folds in: its offset and a hash of its key and value. */
+export interface Witness {
+  readonly offset: number;
+  readonly hash: string;
+}
+
+export interface SnapshotHeader extends SnapshotIdentity {
+  readonly format: 1;
+  readonly partition: number;
+  /** The state = a replay of the changelog partition's records below this offset. */
+  readonly offset: number;
+  readonly witness: Witness | null;
+  readonly writtenAtMs: number;
+  readonly entries: number;
+}
+
+export interface SnapshotEntry {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+export function witnessOf(offset: number, key: Uint8Array | null, value: Uint8Array | null): Witness {
+  const h = createHash("sha256");
+  for (const part of [key, value]) {
+    const len = Buffer.alloc(5);
+    if (part === null) len.writeUInt8(0, 0);
+    else {
+      len.writeUInt8(1, 0);
+      len.writeUInt32BE(part.byteLength, 1);
+    }
+    h.update(len);
+    if (part) h.update(part);
+  }
+  return { offset, hash: h.digest("hex").slice(0, 32) };
+}
+
+/** The snapshot file's bytes, in chunks (one allocation per entry part, no copy of the whole). */
+export function encodeSnapshot(header: SnapshotHeader, entries: readonly SnapshotEntry[]): Buffer[] {
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const head = Buffer.alloc(MAGIC.length + 4);
+  MAGIC.copy(head, 0);
+  head.writeUInt32BE(json.length, MAGIC.length);
+  const out: Buffer[] = [head, json];
+  for (const e of entries) {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(e.key.byteLength);
+    const vlen = Buffer.alloc(4);
+    vlen.writeUInt32BE(e.value.byteLength);
+    out.push(len, Buffer.from(e.key.buffer, e.key.byteOffset, e.key.byteLength), vlen);
+    out.push(Buffer.from(e.value.buffer, e.value.byteOffset, e.value.byteLength));
+  }
+  const h = createHash("sha256");
+  for (const b of out) h.update(b);
+  out.push(h.digest());
+  return out;
+}
+
+/** A snapshot file's header and entries; throws, naming the file and what is wrong, when it is damaged. */
+export function decodeSnapshot(buf: Buffer, where: string): { header: SnapshotHeader; entries: SnapshotEntry[] } {
+  const bad = (why: string) => new Error(`task snapshot ${where}: ${why}`);
+  if (buf.length < MAGIC.length + 4 + DIGEST || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw bad("not a snapshot file");
+  const body = buf.subarray(0, buf.length - DIGEST);
+  if (
+    !createHash("sha256")
+      .update(body)
+      .digest()
+      .equals(buf.subarray(buf.length - DIGEST))
+  )
+    throw bad("checksum mismatch (torn or damaged)");
+  const jsonLen = body.readUInt32BE(MAGIC.length);
+  let at = MAGIC.length + 4;
+  const header = JSON.parse(body.subarray(at, at + jsonLen).toString("utf8")) as SnapshotHeader;
+  if (header.format !== 1) throw bad(`unknown format ${String(header.format)}`);
+  at += jsonLen;
+  const entries: SnapshotEntry[] = [];
+  while (at < body.length) {
+    const kl = body.readUInt32BE(at);
+    const key = body.subarray(at + 4, at + 4 + kl);
+    at += 4 + kl;
+    const vl = body.readUInt32BE(at);
+    entries.push({ key, value: body.subarray(at + 4, at + 4 + vl) });
+    at += 4 + vl;
+  }
+  if (at !== body.length || entries.length !== header.entries)
+    throw bad(`holds ${entries.length} entries, its header says ${header.entries}`);
+  return { header, entries };
+}
+
+export interface SnapshotOptions {
+  readonly dir: string;
+  /** Changelog records between two snapshots of a task (at least its key count); 0: no snapshots. */
+  readonly interval: number;
+  readonly maxAgeMs: number;
+}
+
+/** What a task's state covers of its changelog partition, and how much since its last snapshot. */
+interface Coverage {
+  offset: number;
+  witness: Witness | null;
+  since: number;
+}
+
+export class TaskSnapshots {
+  private readonly coverage = new Map<number, Coverage>();
+  private ready: Promise<void> | null = null;
+  /** Snapshots written since this worker started (tests and the bench read it). */
+  written = 0;
+  /** The last snapshot that could not be written (a cache: the worker goes on without it). */
+  lastError: Error | null = null;
+
+  constructor(
+    readonly options: SnapshotOptions,
+    private readonly identity: SnapshotIdentity,
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.interval > 0;
+  }
+
+  file(partition: number): string {
+    return path.join(this.options.dir, `task-${partition}.snap`);
+  }
+
+  /** The directory exists; temp files of crashed writers removed. */
+  private prepare(): Promise<void> {
+    this.ready ??= (async () => {
+      await mkdir(this.options.dir, { recursive: true });
+      for (const name of await readdir(this.options.dir)) {
+        if (!name.endsWith(".tmp")) continue;
+        const f = path.join(this.options.dir, name);
+        const s = await stat(f).catch(() => null);
+        if (s && Date.now() - s.mtimeMs > STALE_TEMP_MS) await unlink(f).catch(() => {});
+      }
+    })();
+    return this.ready;
+  }
+
+  /**
+   * Task p's snapshot, if there is one for this group, changelog, task count and pipeline;
+   * `ignored` says why a file there cannot be used. Checking it against the changelog (offsets,
+   * witness) is the restore's part.
+   */
+  async load(partition: number): Promise<{ header: SnapshotHeader; entries: SnapshotEntry[] } | { ignored: string } | null> {
+    if (!this.enabled) return null;
+    const f = this.file(partition);
+    let buf: Buffer;
+    try {
+      buf = await readFile(f);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      return { ignored: `unreadable: ${(e as Error).message}` };
+    }
+    let snap: { header: SnapshotHeader; entries: SnapshotEntry[] };
+    try {
+      snap = decodeSnapshot(buf, f);
+    } catch (e) {
+      return { ignored: (e as Error).message };
+    }
+    const h = snap.header;
+    const id = this.identity;
+    if (h.group !== id.group || h.changelog !== id.changelog || h.partition !== partition) return { ignored: `${f} is another task's` };
+    if (h.tasks !== id.tasks) return { ignored: `${f} was taken with ${h.tasks} tasks, the group has ${id.tasks}` };
+    if (h.fingerprint !== id.fingerprint) return { ignored: `${f} is another pipeline's` };
+    if (Date.now() - h.writtenAtMs > this.options.maxAgeMs) {
+      return { ignored: `${f} is older than arus.cluster.snapshotMaxAgeMs (a tombstone after it may be compacted away)` };
+    }
+    return snap;
+  }
+
+  /** A task was restored: its state covers the changelog below `offset`, `replayed` records since a snapshot. */
+  async restored(state: TaskState, offset: number, witness: Witness | null, replayed: number): Promise<void> {
+    this.coverage.set(state.partition, { offset, witness, since: replayed });
+    if (this.due(state)) await this.tryWrite(state);
+  }
+
+  /**
+   * The batch's transaction committed and the tasks' states published: each task that wrote
+   * changelog records now covers its partition up to its last one (`sent`: the offsets the
+   * transaction's records got, per tpKey).
+   */
+  async committed(tasks: Iterable<TaskState>, records: readonly OutRecord[], sent: ReadonlyMap<string, number>): Promise<void> {
+    const changelog = this.identity.changelog;
+    const written = new Map<number, { count: number; last: OutRecord }>();
+    for (const r of records) {
+      if (r.topic !== changelog || r.partition === null) continue;
+      const w = written.get(r.partition);
+      if (w) {
+        w.count++;
+        w.last = r;
+      } else written.set(r.partition, { count: 1, last: r });
+    }
+    for (const state of tasks) {
+      const w = written.get(state.partition);
+      const cov = this.coverage.get(state.partition);
+      if (!w || !cov) continue;
+      const last = sent.get(tpKey({ topic: changelog, partition: state.partition }));
+      if (last === undefined) {
+        // The producer did not say where the records went: this task's coverage is unknown.
+        this.coverage.delete(state.partition);
+        continue;
+      }
+      cov.offset = last + 1;
+      cov.witness = witnessOf(last, w.last.key, w.last.value);
+      cov.since += w.count;
+      if (this.due(state)) await this.tryWrite(state);
+    }
+  }
+
+  /** A clean stop: every task with changes since its last snapshot gets one (the next start replays nothing). */
+  async flush(tasks: Iterable<TaskState>): Promise<void> {
+    for (const state of tasks) if ((this.coverage.get(state.partition)?.since ?? 0) > 0) await this.tryWrite(state);
+  }
+
+  private async tryWrite(state: TaskState): Promise<void> {
+    try {
+      await this.write(state);
+    } catch (e) {
+      this.lastError = e as Error;
+    }
+  }
+
+  /** The task left this worker (or its state was dropped): nothing is known of its coverage any more. */
+  forget(partition: number): void {
+    this.coverage.delete(partition);
+  }
+
+  private due(state: TaskState): boolean {
+    const cov = this.coverage.get(state.partition);
+    return this.enabled && cov !== undefined && cov.since > 0 && cov.since >= Math.max(this.options.interval, state.numKeys);
+  }
+
+  /** Task `state`'s committed state as its snapshot, atomically (temp file, fsync, rename). */
+  async write(state: TaskState): Promise<void> {
+    const cov = this.coverage.get(state.partition);
+    if (!this.enabled || !cov) return;
+    await this.prepare();
+    const entries = [...state.committedRecords()];
+    const header: SnapshotHeader = {
+      format: 1,
+      ...this.identity,
+      partition: state.partition,
+      offset: cov.offset,
+      witness: cov.witness,
+      writtenAtMs: Date.now(),
+      entries: entries.length,
+    };
+    const target = this.file(state.partition);
+    const temp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+    const fh = await open(temp, "w");
+    try {
+      const parts = encodeSnapshot(header, entries);
+      // Appended in groups: one syscall per few thousand parts, no copy of the whole file.
+      for (let i = 0; i < parts.length; i += WRITE_GROUP) await fh.writeFile(Buffer.concat(parts.slice(i, i + WRITE_GROUP)));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(temp, target);
+    cov.since = 0;
+    this.written++;
+  }
+}
