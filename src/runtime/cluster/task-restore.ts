@@ -102,10 +102,11 @@ export async function restoreTask(
     for (const r of chunk) if (r.key) state.apply(r.key, r.value);
     records += chunk.length;
     if (chunk.length) last = chunk[chunk.length - 1]!;
-    // Killed here, the task is half restored in memory only: the next owner starts over.
+    // Killed here, the task is half restored, in memory only: the next owner starts over.
     crashPoint("insideRestore", batchId);
     at = until;
   }
+  crashPoint("insideRestore", batchId);
   if (last) witness = witnessOf(last.offset, last.key, last.value);
   await snapshots?.restored(state, range.latest, witness, records);
   return { task: state.partition, records, offsets: range.latest - from, snapshotRecords, fromSnapshot, ignored };

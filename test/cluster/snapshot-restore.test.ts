@@ -1,0 +1,175 @@
+/**
+ * Task snapshots against the real broker, a group-mode worker in its own process
+ * (fixtures/snapshot-worker.ts: a running count and sum per key, update mode). The worker is
+ * killed with SIGKILL, restarted armed to kill itself in the middle of its restore, and
+ * restarted again: that last restore must start from the snapshots the first run left, replay
+ * fewer changelog records than the changelog holds, and the output must stay exact — for every
+ * key the counts it emitted rise strictly (no batch's update visible twice) and the last one is
+ * the oracle's count and sum. Needs ARUS_KAFKA_BOOTSTRAP.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues } from "../connectors/kafka-helpers.js";
+import { tempDirs } from "../temp-dirs.js";
+
+const bootstrap = kafkaBootstrap() ?? "";
+const WORKER = path.join(import.meta.dirname, "fixtures", "snapshot-worker.ts");
+const tempDir = tempDirs("arus-snap-restore-");
+const KEYS = 400;
+
+interface Restore {
+  tasks: number;
+  records: number;
+  ms: number;
+  fromSnapshot: number;
+  snapshotRecords: number;
+  offsets: number;
+  ignoredSnapshots: number;
+}
+interface Line {
+  ev: string;
+  rows?: number;
+  restore?: Restore | null;
+  message?: string;
+}
+
+class Worker {
+  readonly lines: Line[] = [];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly proc: ChildProcess;
+
+  constructor(env: Record<string, string>) {
+    this.proc = spawn(process.execPath, ["--import", "tsx", WORKER], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let buf = "";
+    this.proc.stdout!.on("data", (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line.startsWith("{")) this.lines.push(JSON.parse(line) as Line);
+      }
+    });
+    this.exited = new Promise((r) => this.proc.once("exit", (code, signal) => r({ code, signal })));
+  }
+
+  get rows(): number {
+    return this.lines.reduce((n, l) => n + (l.ev === "progress" ? (l.rows ?? 0) : 0), 0);
+  }
+  get restores(): Restore[] {
+    return this.lines.flatMap((l) => (l.ev === "progress" && l.restore ? [l.restore] : []));
+  }
+  errors(): string[] {
+    return this.lines.filter((l) => l.ev === "error").map((l) => String(l.message));
+  }
+  kill(signal: NodeJS.Signals): void {
+    this.proc.kill(signal);
+  }
+}
+
+async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const event = (id: number) => ({ value: JSON.stringify({ id, k: `k${id % KEYS}`, v: id % 7 }), partition: id % 2 });
+
+describe("group mode: restore from task snapshots (real broker, worker processes)", kafkaSkip(), () => {
+  it("kill -9, a restart killed inside its restore, a restart: snapshot + changelog tail, fewer records replayed, exact output", {
+    timeout: 240_000,
+  }, async (t) => {
+    const input = await newTopic(bootstrap, 2, "snap-in");
+    const output = await newTopic(bootstrap, 1, "snap-out");
+    const group = `snap-${input}`;
+    const env = {
+      ARUS_KAFKA_BOOTSTRAP: bootstrap,
+      SNAP_IN: input,
+      SNAP_OUT: output,
+      SNAP_GROUP: group,
+      SNAP_INSTANCE: "w1",
+      SNAP_STATE_DIR: await tempDir(),
+      SNAP_INTERVAL: process.env.SNAP_TEST_INTERVAL ?? "100",
+      SNAP_MAX_OFFSETS: "250",
+    };
+    const N1 = 3000;
+    const N2 = 1000;
+    await produce(
+      bootstrap,
+      input,
+      Array.from({ length: N1 }, (_, i) => event(i)),
+    );
+    const workers: Worker[] = [];
+    try {
+      // Run 1: every key updated several times, snapshots along the way; then SIGKILL.
+      const w1 = new Worker(env);
+      workers.push(w1);
+      await until("run 1 read the first input", () => w1.rows >= N1);
+      w1.kill("SIGKILL");
+      await w1.exited;
+      assert.deepEqual(w1.errors(), []);
+      await produce(
+        bootstrap,
+        input,
+        Array.from({ length: N2 }, (_, i) => event(N1 + i)),
+      );
+
+      // Run 2 dies inside its restore (snapshot loaded, tail being replayed): nothing committed.
+      const w2 = new Worker({ ...env, SNAP_CRASH_POINT: "insideRestore:0" });
+      workers.push(w2);
+      const died = await w2.exited;
+      assert.equal(died.signal, "SIGKILL", `run 2 should kill itself during its restore: ${JSON.stringify(w2.lines)}`);
+      assert.equal(w2.rows, 0, "run 2 processed nothing");
+
+      // Run 3 restores from the snapshots and finishes the input.
+      const w3 = new Worker(env);
+      workers.push(w3);
+      await until("run 3 read the rest", () => w3.rows >= N2);
+      assert.deepEqual(w3.errors(), []);
+      const restore = w3.restores[0];
+      assert.ok(restore, "run 3 reported its restore");
+      assert.equal(restore.tasks, 2);
+      assert.equal(restore.fromSnapshot, 2, `both tasks start from a snapshot: ${JSON.stringify(restore)}`);
+      assert.equal(restore.ignoredSnapshots, 0);
+      assert.equal(restore.snapshotRecords > 0, true);
+      const changelog = await readValues(bootstrap, `arus-${group}-changelog`, true);
+      t.diagnostic(`restore: ${JSON.stringify(restore)}; the changelog holds ${changelog.length} records`);
+      assert.ok(
+        restore.records < changelog.length,
+        `replayed ${restore.records} changelog records, the changelog holds ${changelog.length}`,
+      );
+
+      // The output, read_committed: per key strictly rising counts, the last one the oracle's.
+      const expected = new Map<string, { n: number; s: number }>();
+      for (let id = 0; id < N1 + N2; id++) {
+        const e = expected.get(`k${id % KEYS}`) ?? { n: 0, s: 0 };
+        e.n++;
+        e.s += id % 7;
+        expected.set(`k${id % KEYS}`, e);
+      }
+      const last = new Map<string, { n: number; s: number }>();
+      await until("every key's final count", async () => {
+        last.clear();
+        for (const v of await readValues(bootstrap, output, true)) {
+          const r = JSON.parse(v) as { k: string; n: number; s: number };
+          const prev = last.get(r.k);
+          assert.ok(!prev || r.n > prev.n, `key ${r.k}: count ${r.n} after ${prev?.n} (an update written twice)`);
+          last.set(r.k, { n: r.n, s: r.s });
+        }
+        return [...expected].every(([k, e]) => last.get(k)?.n === e.n);
+      });
+      assert.deepEqual(new Map([...last].sort()), new Map([...expected].sort()));
+      w3.kill("SIGTERM");
+      assert.equal((await w3.exited).code, 0);
+    } finally {
+      for (const w of workers) w.kill("SIGKILL");
+    }
+  });
+});
