@@ -220,7 +220,10 @@ export class GroupExecution {
       this.positions.set(tpKey(tp), c ?? starting.get(tpKey(tp)) ?? 0);
     }
     const owned = new Set(this.repTps.map((tp) => tp.partition));
-    for (const p of [...this.tasks.keys()]) if (!owned.has(p)) this.tasks.delete(p);
+    const revoked = [...this.tasks.keys()].filter((p) => !owned.has(p));
+    // Kafka Streams checkpoints a task it closes: if it comes back (or moves to a worker sharing the state dir), its restore is short.
+    await this.snapshots?.flush(revoked.map((p) => this.tasks.get(p)!.state));
+    for (const p of revoked) this.tasks.delete(p);
     const fresh = [...owned].filter((p) => !this.tasks.has(p));
     const restored = await restoreTasks(this.admin, this.fetcher, this.topics.changelog, fresh, {
       snapshots: this.snapshots,

@@ -28,7 +28,6 @@ const MAGIC = Buffer.from("ARUSSNP1", "ascii");
 const DIGEST = 32;
 /** A temp file this old is a crashed writer's (a live one renames within seconds). */
 const STALE_TEMP_MS = 10 * 60 * 1000;
-const WRITE_GROUP = 4096;
 
 export interface SnapshotIdentity {
   readonly group: string;
@@ -73,25 +72,26 @@ export function witnessOf(offset: number, key: Uint8Array | null, value: Uint8Ar
   return { offset, hash: h.digest("hex").slice(0, 32) };
 }
 
-/** The snapshot file's bytes, in chunks (one allocation per entry part, no copy of the whole). */
-export function encodeSnapshot(header: SnapshotHeader, entries: readonly SnapshotEntry[]): Buffer[] {
+/** The snapshot file's bytes: one buffer, filled in one pass (no allocation per entry). */
+export function encodeSnapshot(header: SnapshotHeader, entries: readonly SnapshotEntry[]): Buffer {
   const json = Buffer.from(JSON.stringify(header), "utf8");
-  const head = Buffer.alloc(MAGIC.length + 4);
-  MAGIC.copy(head, 0);
-  head.writeUInt32BE(json.length, MAGIC.length);
-  const out: Buffer[] = [head, json];
+  let size = MAGIC.length + 4 + json.length + DIGEST;
+  for (const e of entries) size += 8 + e.key.byteLength + e.value.byteLength;
+  const buf = Buffer.allocUnsafe(size);
+  MAGIC.copy(buf, 0);
+  buf.writeUInt32BE(json.length, MAGIC.length);
+  let at = MAGIC.length + 4;
+  at += json.copy(buf, at);
   for (const e of entries) {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(e.key.byteLength);
-    const vlen = Buffer.alloc(4);
-    vlen.writeUInt32BE(e.value.byteLength);
-    out.push(len, Buffer.from(e.key.buffer, e.key.byteOffset, e.key.byteLength), vlen);
-    out.push(Buffer.from(e.value.buffer, e.value.byteOffset, e.value.byteLength));
+    buf.writeUInt32BE(e.key.byteLength, at);
+    buf.set(e.key, at + 4);
+    at += 4 + e.key.byteLength;
+    buf.writeUInt32BE(e.value.byteLength, at);
+    buf.set(e.value, at + 4);
+    at += 4 + e.value.byteLength;
   }
-  const h = createHash("sha256");
-  for (const b of out) h.update(b);
-  out.push(h.digest());
-  return out;
+  createHash("sha256").update(buf.subarray(0, at)).digest().copy(buf, at);
+  return buf;
 }
 
 /** A snapshot file's header and entries; throws, naming the file and what is wrong, when it is damaged. */
@@ -287,9 +287,7 @@ export class TaskSnapshots {
     const temp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
     const fh = await open(temp, "w");
     try {
-      const parts = encodeSnapshot(header, entries);
-      // Appended in groups: one syscall per few thousand parts, no copy of the whole file.
-      for (let i = 0; i < parts.length; i += WRITE_GROUP) await fh.writeFile(Buffer.concat(parts.slice(i, i + WRITE_GROUP)));
+      await fh.writeFile(encodeSnapshot(header, entries));
       await fh.sync();
     } finally {
       await fh.close();
