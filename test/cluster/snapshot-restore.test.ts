@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues } from "../connectors/kafka-helpers.js";
+import { WorkerTransactions } from "../../src/connectors/kafka/group/index.js";
+import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues, testClient } from "../connectors/kafka-helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
@@ -170,6 +171,49 @@ describe("group mode: restore from task snapshots (real broker, worker processes
       assert.equal((await w3.exited).code, 0);
     } finally {
       for (const w of workers) w.kill("SIGKILL");
+    }
+  });
+
+  it("the worker's transactional send reports the offset of each partition's last record (what a snapshot covers)", async () => {
+    const topic = await newTopic(bootstrap, 3, "snap-off");
+    const tx = new WorkerTransactions({ bootstrapServers: bootstrap, transactionalId: `tx-${topic}`, transactionTimeoutMs: 20_000 });
+    const client = testClient(bootstrap, true);
+    const admin = await client.admin();
+    const fetcher = await client.fetcher();
+    try {
+      await tx.init();
+      const reported: Map<string, number>[] = [];
+      for (const n of [5, 1, 3000]) {
+        // A large send goes out in several chunks (sendBatch calls); partition 2 only in some.
+        const big = "x".repeat(n > 100 ? 400 : 1);
+        const records = Array.from({ length: n }, (_, i) => ({
+          topic,
+          partition: i % (n === 1 ? 1 : 2),
+          key: Buffer.from(`k${i}`),
+          value: Buffer.from(`${n}-${i}-${big}`),
+          headers: [],
+        }));
+        tx.begin();
+        reported.push(await tx.send(records));
+        await tx.commit();
+      }
+      for (let round = 0; round < reported.length; round++) {
+        for (const [k, last] of reported[round]!) {
+          const partition = Number(k.slice(k.lastIndexOf("-") + 1));
+          const [rec] = await fetcher.fetch({ topic, partition }, last, last + 1);
+          assert.equal(rec?.offset, last, `${k} round ${round}`);
+          const n = [5, 1, 3000][round]!;
+          const lastIndex = Math.max(...Array.from({ length: n }, (_, i) => i).filter((i) => i % (n === 1 ? 1 : 2) === partition));
+          assert.equal(Buffer.from(rec!.value!).toString().split("-").slice(0, 2).join("-"), `${n}-${lastIndex}`);
+        }
+      }
+      assert.deepEqual(
+        reported.map((m) => [...m.keys()].sort()),
+        [[`${topic}-0`, `${topic}-1`], [`${topic}-0`], [`${topic}-0`, `${topic}-1`]],
+      );
+    } finally {
+      await tx.close();
+      await Promise.all([admin.close(), fetcher.close()]);
     }
   });
 });

@@ -71,6 +71,7 @@ export async function restoreTask(
   batchId = 0,
 ): Promise<TaskRestore> {
   const tp = { topic: changelog, partition: state.partition };
+  let rangeAtMs = Date.now();
   let range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
   const snap = snapshots ? await snapshots.load(state.partition) : null;
   let from = range.earliest;
@@ -82,6 +83,7 @@ export async function restoreTask(
     const h = snap.header;
     for (const waitUntil = Date.now() + MARKER_WAIT_MS; h.offset > range.latest && Date.now() < waitUntil; ) {
       await new Promise((r) => setTimeout(r, 100));
+      rangeAtMs = Date.now();
       range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
     }
     ignored = await mismatch(fetcher, tp, h.offset, h.witness, range);
@@ -108,7 +110,7 @@ export async function restoreTask(
   }
   crashPoint("insideRestore", batchId);
   if (last) witness = witnessOf(last.offset, last.key, last.value);
-  await snapshots?.restored(state, range.latest, witness, records);
+  await snapshots?.restored(state, range.latest, witness, records, rangeAtMs);
   return { task: state.partition, records, offsets: range.latest - from, snapshotRecords, fromSnapshot, ignored };
 }
 

@@ -48,6 +48,8 @@ export interface SnapshotHeader extends SnapshotIdentity {
   /** The state = a replay of the changelog partition's records below this offset. */
   readonly offset: number;
   readonly witness: Witness | null;
+  /** When the state reached `offset`: a tombstone after it is younger (the age check's start). */
+  readonly coveredAtMs: number;
   readonly writtenAtMs: number;
   readonly entries: number;
 }
@@ -136,6 +138,7 @@ export interface SnapshotOptions {
 interface Coverage {
   offset: number;
   witness: Witness | null;
+  coveredAtMs: number;
   since: number;
 }
 
@@ -200,15 +203,15 @@ export class TaskSnapshots {
     if (h.group !== id.group || h.changelog !== id.changelog || h.partition !== partition) return { ignored: `${f} is another task's` };
     if (h.tasks !== id.tasks) return { ignored: `${f} was taken with ${h.tasks} tasks, the group has ${id.tasks}` };
     if (h.fingerprint !== id.fingerprint) return { ignored: `${f} is another pipeline's` };
-    if (Date.now() - h.writtenAtMs > this.options.maxAgeMs) {
+    if (Date.now() - h.coveredAtMs > this.options.maxAgeMs) {
       return { ignored: `${f} is older than arus.cluster.snapshotMaxAgeMs (a tombstone after it may be compacted away)` };
     }
     return snap;
   }
 
-  /** A task was restored: its state covers the changelog below `offset`, `replayed` records since a snapshot. */
-  async restored(state: TaskState, offset: number, witness: Witness | null, replayed: number): Promise<void> {
-    this.coverage.set(state.partition, { offset, witness, since: replayed });
+  /** A task was restored: its state covers the changelog below `offset` (its end at `coveredAtMs`), `replayed` records since a snapshot. */
+  async restored(state: TaskState, offset: number, witness: Witness | null, replayed: number, coveredAtMs = Date.now()): Promise<void> {
+    this.coverage.set(state.partition, { offset, witness, coveredAtMs, since: replayed });
     if (this.due(state)) await this.tryWrite(state);
   }
 
@@ -240,6 +243,7 @@ export class TaskSnapshots {
       }
       cov.offset = last + 1;
       cov.witness = witnessOf(last, w.last.key, w.last.value);
+      cov.coveredAtMs = Date.now();
       cov.since += w.count;
       if (this.due(state)) await this.tryWrite(state);
     }
@@ -254,6 +258,8 @@ export class TaskSnapshots {
     try {
       await this.write(state);
     } catch (e) {
+      // A cache: the worker goes on (its restores replay more), but says so once.
+      if (!this.lastError) console.warn(`arus group mode: cannot write task snapshots to ${this.options.dir}: ${(e as Error).message}`);
       this.lastError = e as Error;
     }
   }
@@ -280,6 +286,7 @@ export class TaskSnapshots {
       partition: state.partition,
       offset: cov.offset,
       witness: cov.witness,
+      coveredAtMs: cov.coveredAtMs,
       writtenAtMs: Date.now(),
       entries: entries.length,
     };
