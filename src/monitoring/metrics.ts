@@ -62,6 +62,7 @@ interface ClusterState {
   restoredRecords: number;
   lastRestoreMs: number | null;
   restoredFromSnapshot: number;
+  restoredFromPublished: number;
   restoredFromChangelog: number;
   snapshotRecords: number;
   lastRestoreOffsets: number | null;
@@ -149,12 +150,12 @@ export class StreamingMetrics {
   private readonly clusterRestoreSeconds = this.g("arus_cluster_last_restore_seconds", "group mode: how long the last restore took", W);
   private readonly clusterRestoredTasks = this.c(
     "arus_cluster_restored_tasks_total",
-    "group mode: tasks restored, by where the restore started (from: snapshot = local snapshot plus changelog tail, changelog = full replay)",
+    "group mode: tasks restored, by where the restore started (from: snapshot = local snapshot, published-snapshot = the group's snapshot topic, each plus the changelog tail; changelog = full replay)",
     [...W, "from"],
   );
   private readonly clusterSnapshotRecords = this.c(
     "arus_cluster_restored_snapshot_records_total",
-    "group mode: state entries loaded from local task snapshots",
+    "group mode: state entries loaded from task snapshots",
     W,
   );
   private readonly clusterRestoreOffsets = this.g(
@@ -237,6 +238,7 @@ export class StreamingMetrics {
         restoredRecords: 0,
         lastRestoreMs: null,
         restoredFromSnapshot: 0,
+        restoredFromPublished: 0,
         restoredFromChangelog: 0,
         snapshotRecords: 0,
         lastRestoreOffsets: null,
@@ -249,7 +251,8 @@ export class StreamingMetrics {
         repartitionedRows: prev.repartitionedRows + c.repartitionedRows,
         restoredRecords: prev.restoredRecords + (c.restore?.records ?? 0),
         lastRestoreMs: c.restore ? c.restore.ms : prev.lastRestoreMs,
-        restoredFromSnapshot: prev.restoredFromSnapshot + (c.restore?.fromSnapshot ?? 0),
+        restoredFromSnapshot: prev.restoredFromSnapshot + (c.restore ? c.restore.fromSnapshot - c.restore.fromPublishedSnapshot : 0),
+        restoredFromPublished: prev.restoredFromPublished + (c.restore?.fromPublishedSnapshot ?? 0),
         restoredFromChangelog: prev.restoredFromChangelog + (c.restore ? c.restore.tasks - c.restore.fromSnapshot : 0),
         snapshotRecords: prev.snapshotRecords + (c.restore?.snapshotRecords ?? 0),
         lastRestoreOffsets: c.restore ? c.restore.offsets : prev.lastRestoreOffsets,
@@ -361,6 +364,7 @@ export class StreamingMetrics {
         this.clusterRestored.inc(wl, c.restoredRecords);
         if (c.lastRestoreMs !== null) this.clusterRestoreSeconds.set(wl, c.lastRestoreMs / 1000);
         this.clusterRestoredTasks.inc({ ...wl, from: "snapshot" }, c.restoredFromSnapshot);
+        this.clusterRestoredTasks.inc({ ...wl, from: "published-snapshot" }, c.restoredFromPublished);
         this.clusterRestoredTasks.inc({ ...wl, from: "changelog" }, c.restoredFromChangelog);
         this.clusterSnapshotRecords.inc(wl, c.snapshotRecords);
         if (c.lastRestoreOffsets !== null) this.clusterRestoreOffsets.set(wl, c.lastRestoreOffsets);

@@ -69,6 +69,8 @@ export interface ClusterProgress {
     ms: number;
     /** Of those tasks, how many started from a local snapshot and replayed only the changelog's tail. */
     fromSnapshot: number;
+    /** Of those, how many took their snapshot from the group's snapshot topic (arus.cluster.publishSnapshots). */
+    fromPublishedSnapshot: number;
     /** State entries loaded from snapshots. */
     snapshotRecords: number;
     /** Changelog offsets the replays spanned (records plus transaction markers and compacted gaps). */

@@ -9,9 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { WorkerTransactions } from "../../src/connectors/kafka/group/index.js";
+import { SnapshotTopic } from "../../src/runtime/cluster/snapshot-topic.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues, testClient } from "../connectors/kafka-helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
@@ -25,6 +27,7 @@ interface Restore {
   records: number;
   ms: number;
   fromSnapshot: number;
+  fromPublishedSnapshot: number;
   snapshotRecords: number;
   offsets: number;
   ignoredSnapshots: number;
@@ -79,6 +82,29 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The output, read_committed: per key strictly rising counts (no update visible twice), the last one the oracle's. */
+async function assertExactCounts(output: string, events: number): Promise<void> {
+  const expected = new Map<string, { n: number; s: number }>();
+  for (let id = 0; id < events; id++) {
+    const e = expected.get(`k${id % KEYS}`) ?? { n: 0, s: 0 };
+    e.n++;
+    e.s += id % 7;
+    expected.set(`k${id % KEYS}`, e);
+  }
+  const last = new Map<string, { n: number; s: number }>();
+  await until("every key's final count", async () => {
+    last.clear();
+    for (const v of await readValues(bootstrap, output, true)) {
+      const r = JSON.parse(v) as { k: string; n: number; s: number };
+      const prev = last.get(r.k);
+      assert.ok(!prev || r.n > prev.n, `key ${r.k}: count ${r.n} after ${prev?.n} (an update written twice)`);
+      last.set(r.k, { n: r.n, s: r.s });
+    }
+    return [...expected].every(([k, e]) => last.get(k)?.n === e.n);
+  });
+  assert.deepEqual(new Map([...last].sort()), new Map([...expected].sort()));
 }
 
 const event = (id: number) => ({ value: JSON.stringify({ id, k: `k${id % KEYS}`, v: id % 7 }), partition: id % 2 });
@@ -147,26 +173,7 @@ describe("group mode: restore from task snapshots (real broker, worker processes
         `replayed ${restore.records} changelog records, the changelog holds ${changelog.length}`,
       );
 
-      // The output, read_committed: per key strictly rising counts, the last one the oracle's.
-      const expected = new Map<string, { n: number; s: number }>();
-      for (let id = 0; id < N1 + N2; id++) {
-        const e = expected.get(`k${id % KEYS}`) ?? { n: 0, s: 0 };
-        e.n++;
-        e.s += id % 7;
-        expected.set(`k${id % KEYS}`, e);
-      }
-      const last = new Map<string, { n: number; s: number }>();
-      await until("every key's final count", async () => {
-        last.clear();
-        for (const v of await readValues(bootstrap, output, true)) {
-          const r = JSON.parse(v) as { k: string; n: number; s: number };
-          const prev = last.get(r.k);
-          assert.ok(!prev || r.n > prev.n, `key ${r.k}: count ${r.n} after ${prev?.n} (an update written twice)`);
-          last.set(r.k, { n: r.n, s: r.s });
-        }
-        return [...expected].every(([k, e]) => last.get(k)?.n === e.n);
-      });
-      assert.deepEqual(new Map([...last].sort()), new Map([...expected].sort()));
+      await assertExactCounts(output, N1 + N2);
       w3.kill("SIGTERM");
       assert.equal((await w3.exited).code, 0);
     } finally {
@@ -213,6 +220,103 @@ describe("group mode: restore from task snapshots (real broker, worker processes
       );
     } finally {
       await tx.close();
+      await Promise.all([admin.close(), fetcher.close()]);
+    }
+  });
+
+  it("another machine (an empty state directory) restores from the snapshots published to Kafka", { timeout: 240_000 }, async (t) => {
+    const input = await newTopic(bootstrap, 2, "snap-in");
+    const output = await newTopic(bootstrap, 1, "snap-out");
+    const group = `snap-${input}`;
+    const env = {
+      ARUS_KAFKA_BOOTSTRAP: bootstrap,
+      SNAP_IN: input,
+      SNAP_OUT: output,
+      SNAP_GROUP: group,
+      SNAP_INSTANCE: "w1",
+      SNAP_INTERVAL: "100",
+      SNAP_MAX_OFFSETS: "250",
+      SNAP_PUBLISH: "true",
+    };
+    const N1 = 3000;
+    const N2 = 500;
+    await produce(
+      bootstrap,
+      input,
+      Array.from({ length: N1 }, (_, i) => event(i)),
+    );
+    const workers: Worker[] = [];
+    try {
+      const a = new Worker({ ...env, SNAP_STATE_DIR: await tempDir() });
+      workers.push(a);
+      await until("machine A read the first input", () => a.rows >= N1);
+      a.kill("SIGKILL");
+      await a.exited;
+      assert.deepEqual(a.errors(), []);
+      await produce(
+        bootstrap,
+        input,
+        Array.from({ length: N2 }, (_, i) => event(N1 + i)),
+      );
+      // The same slot on machine B: nothing in its state directory.
+      const b = new Worker({ ...env, SNAP_STATE_DIR: await tempDir() });
+      workers.push(b);
+      await until("machine B read the rest", () => b.rows >= N2);
+      assert.deepEqual(b.errors(), []);
+      const restore = b.restores[0];
+      assert.ok(restore, "machine B reported its restore");
+      const changelog = await readValues(bootstrap, `arus-${group}-changelog`, true);
+      t.diagnostic(`restore: ${JSON.stringify(restore)}; the changelog holds ${changelog.length} records`);
+      assert.equal(restore.fromPublishedSnapshot, 2, JSON.stringify(restore));
+      assert.ok(restore.records < changelog.length, `replayed ${restore.records} of ${changelog.length}`);
+      await assertExactCounts(output, N1 + N2);
+      b.kill("SIGTERM");
+      assert.equal((await b.exited).code, 0);
+    } finally {
+      for (const w of workers) w.kill("SIGKILL");
+    }
+  });
+
+  it("the snapshot topic: the last complete upload wins; one cut short or interleaved is never handed out half", async () => {
+    const topic = `arus-snaptopic-${randomUUID().slice(0, 8)}-snapshots`;
+    const client = testClient(bootstrap, true);
+    const admin = await client.admin();
+    const fetcher = await client.fetcher();
+    const st = await SnapshotTopic.open(client, admin, fetcher, topic, 2, 3_600_000);
+    const raw = await client.producer();
+    try {
+      assert.equal(await st.latest(0), null);
+      const file = (n: number, fill: number) => Buffer.alloc(n, fill);
+      await st.publish(0, file(2_000_000, 1), 100); // 3 chunks
+      await st.publish(1, file(10, 9), 7);
+      await st.publish(0, file(1_000, 2), 200);
+      let got = await st.latest(0);
+      assert.equal(got?.manifest.offset, 200);
+      assert.deepEqual(await got!.download(), file(1_000, 2));
+      assert.deepEqual(await (await st.latest(1))!.download(), file(10, 9));
+      // An upload that died after its chunks: the previous complete one is still found.
+      const chunk = (i: number, id: string) => ({
+        topic,
+        partition: 0,
+        key: Buffer.from(`chunk/${i}`),
+        value: Buffer.concat([Buffer.from(id), file(500_000, 3)]),
+        headers: [],
+      });
+      await raw.send([chunk(0, "deaddeaddeaddead"), chunk(1, "deaddeaddeaddead")]);
+      got = await st.latest(0);
+      assert.equal(got?.manifest.offset, 200);
+      assert.deepEqual(await got!.download(), file(1_000, 2));
+      // A manifest whose chunks are another upload's (two uploaders interleaved): no bytes handed out.
+      const end = (await admin.latestOffsets([{ topic, partition: 0 }])).get(`${topic}-0`)!;
+      const manifest = { id: "0123456789abcdef", chunks: 2, first: end - 2, bytes: 1_000_000, offset: 300 };
+      await raw.send([{ topic, partition: 0, key: Buffer.from("manifest"), value: Buffer.from(JSON.stringify(manifest)), headers: [] }]);
+      got = await st.latest(0);
+      assert.equal(got?.manifest.offset, 300);
+      assert.equal(await got!.download(), null);
+    } finally {
+      await st.close();
+      await raw.close();
+      await admin.deleteTopic(topic).catch(() => {});
       await Promise.all([admin.close(), fetcher.close()]);
     }
   });

@@ -56,17 +56,36 @@ describe("Prometheus metrics: group mode restores", () => {
     metrics.started(labels);
     metrics.progress(
       labels,
-      progress(0, { tasks: 3, records: 900, ms: 1500, fromSnapshot: 0, snapshotRecords: 0, offsets: 930, ignoredSnapshots: 0 }),
+      progress(0, {
+        tasks: 3,
+        records: 900,
+        ms: 1500,
+        fromSnapshot: 0,
+        fromPublishedSnapshot: 0,
+        snapshotRecords: 0,
+        offsets: 930,
+        ignoredSnapshots: 0,
+      }),
     );
     metrics.progress(labels, progress(1, undefined));
     metrics.progress(
       labels,
-      progress(2, { tasks: 2, records: 40, ms: 250, fromSnapshot: 2, snapshotRecords: 700, offsets: 44, ignoredSnapshots: 0 }),
+      progress(2, {
+        tasks: 2,
+        records: 40,
+        ms: 250,
+        fromSnapshot: 2,
+        fromPublishedSnapshot: 1,
+        snapshotRecords: 700,
+        offsets: 44,
+        ignoredSnapshots: 0,
+      }),
     );
     const f = parse(await metrics.registry.metrics());
     const w = { group: "g", worker: "w1" };
     assert.equal(value(f, "arus_cluster_restored_tasks_total", { ...w, from: "changelog" }), 3);
-    assert.equal(value(f, "arus_cluster_restored_tasks_total", { ...w, from: "snapshot" }), 2);
+    assert.equal(value(f, "arus_cluster_restored_tasks_total", { ...w, from: "snapshot" }), 1);
+    assert.equal(value(f, "arus_cluster_restored_tasks_total", { ...w, from: "published-snapshot" }), 1);
     assert.equal(value(f, "arus_cluster_restored_changelog_records_total", w), 940);
     assert.equal(value(f, "arus_cluster_restored_snapshot_records_total", w), 700);
     assert.equal(value(f, "arus_cluster_last_restore_changelog_offsets", w), 44);

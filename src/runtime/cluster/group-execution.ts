@@ -41,6 +41,7 @@ import { type ClusterOptions, type InternalTopics, internalTopics } from "./opti
 import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
+import { SnapshotTopic } from "./snapshot-topic.js";
 import { TaskContext } from "./task-context.js";
 import { restoreTasks } from "./task-restore.js";
 import { TaskSnapshots } from "./task-snapshots.js";
@@ -145,6 +146,7 @@ export class GroupExecution {
 
   async close(): Promise<void> {
     await this.member?.close().catch(() => {});
+    await this.snapshots?.close().catch(() => {});
     await this.txn?.close().catch(() => {});
     await this.fetcher?.close().catch(() => {});
     await this.admin?.close().catch(() => {});
@@ -168,9 +170,12 @@ export class GroupExecution {
     this.numTasks = this.cfg.cluster.partitions ?? perTopic;
     await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
     if (this.cfg.split.stageB) {
-      const { group, snapshotInterval, snapshotMaxAgeMs } = this.cfg.cluster;
+      const { group, snapshotInterval: interval, snapshotMaxAgeMs: maxAgeMs, publishSnapshots } = this.cfg.cluster;
+      const remote = publishSnapshots
+        ? await SnapshotTopic.open(this.client, this.admin, this.fetcher, this.topics.snapshots, this.numTasks, maxAgeMs)
+        : null;
       this.snapshots = new TaskSnapshots(
-        { dir: this.cfg.snapshotDir, interval: snapshotInterval, maxAgeMs: snapshotMaxAgeMs },
+        { dir: this.cfg.snapshotDir, interval, maxAgeMs, remote },
         { group, changelog: this.topics.changelog, tasks: this.numTasks, fingerprint: this.cfg.fingerprint },
       );
     }

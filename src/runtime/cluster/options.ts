@@ -8,6 +8,7 @@
  *   arus.cluster.stateDir            where the worker keeps its tasks' local snapshots (a cache; default below the checkpoint or tmp)
  *   arus.cluster.snapshotInterval    changelog records of a task between two snapshots (default 10000; 0: no snapshots)
  *   arus.cluster.snapshotMaxAgeMs    an older snapshot is not used (default 12 h: below the changelog's delete.retention.ms)
+ *   arus.cluster.publishSnapshots    also publish snapshots to the topic arus-<group>-snapshots, for other machines (default false)
  * and the internal topics' names, all prefixed `arus-<group>-`.
  */
 import { IllegalArgumentException } from "../../common/errors.js";
@@ -24,12 +25,14 @@ export interface ClusterOptions {
   /** A task's changelog records between two snapshots (at least its key count); 0 turns snapshots off. */
   readonly snapshotInterval: number;
   readonly snapshotMaxAgeMs: number;
+  readonly publishSnapshots: boolean;
 }
 
 export interface InternalTopics {
   readonly repartition: string;
   readonly changelog: string;
   readonly progress: string;
+  readonly snapshots: string;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,200}$/;
@@ -85,7 +88,17 @@ export function clusterOptions(options: Readonly<Record<string, string>>): Clust
     // Kafka's default delete.retention.ms is 24 h: a tombstone written after a younger
     // snapshot is still in the changelog when the snapshot is loaded.
     snapshotMaxAgeMs: positiveInt(options, "arus.cluster.snapshotMaxAgeMs", 12 * 3600 * 1000)!,
+    publishSnapshots: bool(options, "arus.cluster.publishSnapshots"),
   };
+}
+
+function bool(options: Readonly<Record<string, string>>, key: string): boolean {
+  const raw = options[key];
+  if (raw === undefined) return false;
+  const v = raw.trim().toLowerCase();
+  if (v !== "true" && v !== "false")
+    throw new IllegalArgumentException(`Invalid value '${raw}' for option '${key}': must be true or false.`);
+  return v === "true";
 }
 
 function stateDir(options: Readonly<Record<string, string>>): string | null {
@@ -101,5 +114,6 @@ export function internalTopics(group: string): InternalTopics {
     repartition: `arus-${group}-repartition`,
     changelog: `arus-${group}-changelog`,
     progress: `arus-${group}-progress`,
+    snapshots: `arus-${group}-snapshots`,
   };
 }

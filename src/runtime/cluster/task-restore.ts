@@ -12,7 +12,7 @@
 import { crashPoint } from "../../common/crash-points.js";
 import type { FetchedRecord, KafkaAdmin, KafkaFetcher, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
-import type { TaskSnapshots, Witness } from "./task-snapshots.js";
+import type { LoadedSnapshot, TaskSnapshots, Witness } from "./task-snapshots.js";
 import { witnessOf } from "./task-snapshots.js";
 import { TaskState } from "./task-state.js";
 import type { RestoreFacts } from "./worker-progress.js";
@@ -31,6 +31,8 @@ export interface TaskRestore {
   /** State entries loaded from the task's snapshot (0: no snapshot used). */
   readonly snapshotRecords: number;
   readonly fromSnapshot: boolean;
+  /** Where the snapshot came from: this machine's state directory, or the group's snapshot topic. */
+  readonly source: "local" | "published" | null;
   /** Why a snapshot there was not used (null: none, or used). */
   readonly ignored: string | null;
 }
@@ -73,28 +75,47 @@ export async function restoreTask(
   const tp = { topic: changelog, partition: state.partition };
   let rangeAtMs = Date.now();
   let range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
-  const snap = snapshots ? await snapshots.load(state.partition) : null;
-  let from = range.earliest;
-  let witness: Witness | null = null;
-  let snapshotRecords = 0;
   let ignored: string | null = null;
-  if (snap && "ignored" in snap) ignored = snap.ignored;
-  else if (snap) {
+  /** The snapshot if it can stand for the changelog below its offset (else why not, in `ignored`). */
+  const usable = async (snap: LoadedSnapshot | { ignored: string } | null): Promise<LoadedSnapshot | null> => {
+    if (!snap) return null;
+    if ("ignored" in snap) {
+      ignored = snap.ignored;
+      return null;
+    }
     const h = snap.header;
     for (const waitUntil = Date.now() + MARKER_WAIT_MS; h.offset > range.latest && Date.now() < waitUntil; ) {
       await new Promise((r) => setTimeout(r, 100));
       rangeAtMs = Date.now();
       range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
     }
-    ignored = await mismatch(fetcher, tp, h.offset, h.witness, range);
-    if (ignored === null) {
-      for (const e of snap.entries) state.apply(e.key, e.value);
-      from = h.offset;
-      witness = h.witness;
-      snapshotRecords = snap.entries.length;
+    const why = await mismatch(fetcher, tp, h.offset, h.witness, range);
+    if (why) ignored = why;
+    return why ? null : snap;
+  };
+  let source: TaskRestore["source"] = null;
+  let snap = snapshots ? await usable(await snapshots.load(state.partition)) : null;
+  if (snap) source = "local";
+  if (snapshots?.options.remote) {
+    // A newer one in Kafka (another machine's worker ran the task since) beats the local file.
+    const published = await snapshots
+      .loadPublished(state.partition, snap?.header.offset ?? -1)
+      .catch((e: Error) => ({ ignored: e.message }));
+    const better = await usable(published);
+    if (better) {
+      snap = better;
+      source = "published";
     }
   }
-  const fromSnapshot = ignored === null && snap !== null;
+  let from = range.earliest;
+  let witness: Witness | null = null;
+  if (snap) {
+    for (const e of snap.entries) state.apply(e.key, e.value);
+    from = snap.header.offset;
+    witness = snap.header.witness;
+  }
+  const snapshotRecords = snap?.entries.length ?? 0;
+  const fromSnapshot = snap !== null;
   let records = 0;
   let last: FetchedRecord | null = null;
   for (let at = from; at < range.latest; ) {
@@ -111,7 +132,7 @@ export async function restoreTask(
   crashPoint("insideRestore", batchId);
   if (last) witness = witnessOf(last.offset, last.key, last.value);
   await snapshots?.restored(state, range.latest, witness, records, rangeAtMs);
-  return { task: state.partition, records, offsets: range.latest - from, snapshotRecords, fromSnapshot, ignored };
+  return { task: state.partition, records, offsets: range.latest - from, snapshotRecords, fromSnapshot, source, ignored };
 }
 
 /**
@@ -148,6 +169,7 @@ export async function restoreTasks(
       records: sum((r) => r.records),
       ms: o.now() - t0,
       fromSnapshot: sum((r) => (r.fromSnapshot ? 1 : 0)),
+      fromPublishedSnapshot: sum((r) => (r.source === "published" ? 1 : 0)),
       snapshotRecords: sum((r) => r.snapshotRecords),
       offsets: sum((r) => r.offsets),
       ignoredSnapshots: sum((r) => (r.ignored === null ? 0 : 1)),

@@ -15,13 +15,16 @@
  *
  * When: once a task has written max(snapshotInterval, its key count) changelog records since its
  * last snapshot (a restore's replay counts), so writing snapshots costs O(1) per change and a
- * restore replays at most that many records after loading the state; and at a clean stop.
+ * restore replays at most that many records after loading the state; and when a task is revoked
+ * or the worker stops cleanly. With `remote` (arus.cluster.publishSnapshots) each snapshot is
+ * also published to the group's snapshot topic (snapshot-topic.ts), for other machines.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { OutRecord } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
+import type { SnapshotTopic } from "./snapshot-topic.js";
 import type { TaskState } from "./task-state.js";
 
 const MAGIC = Buffer.from("ARUSSNP1", "ascii");
@@ -127,8 +130,12 @@ export function decodeSnapshot(buf: Buffer, where: string): { header: SnapshotHe
   return { header, entries };
 }
 
+export type LoadedSnapshot = { header: SnapshotHeader; entries: SnapshotEntry[] };
+
 export interface SnapshotOptions {
   readonly dir: string;
+  /** Also publish every snapshot to Kafka, and look there at restore (arus.cluster.publishSnapshots). */
+  readonly remote?: SnapshotTopic | null;
   /** Changelog records between two snapshots of a task (at least its key count); 0: no snapshots. */
   readonly interval: number;
   readonly maxAgeMs: number;
@@ -178,11 +185,11 @@ export class TaskSnapshots {
   }
 
   /**
-   * Task p's snapshot, if there is one for this group, changelog, task count and pipeline;
-   * `ignored` says why a file there cannot be used. Checking it against the changelog (offsets,
-   * witness) is the restore's part.
+   * Task p's local snapshot, if there is one for this group, changelog, task count and
+   * pipeline; `ignored` says why a file there cannot be used. Checking it against the changelog
+   * (offsets, witness) is the restore's part.
    */
-  async load(partition: number): Promise<{ header: SnapshotHeader; entries: SnapshotEntry[] } | { ignored: string } | null> {
+  async load(partition: number): Promise<LoadedSnapshot | { ignored: string } | null> {
     if (!this.enabled) return null;
     const f = this.file(partition);
     let buf: Buffer;
@@ -192,19 +199,38 @@ export class TaskSnapshots {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
       return { ignored: `unreadable: ${(e as Error).message}` };
     }
-    let snap: { header: SnapshotHeader; entries: SnapshotEntry[] };
+    return this.check(buf, f, partition);
+  }
+
+  /**
+   * Task p's snapshot published to Kafka (arus.cluster.publishSnapshots), when there is one
+   * covering more than `offset` (the local snapshot's); null when there is none or publishing
+   * is off.
+   */
+  async loadPublished(partition: number, offset: number): Promise<LoadedSnapshot | { ignored: string } | null> {
+    if (!this.enabled || !this.options.remote) return null;
+    const where = `${this.options.remote.topic}-${partition}`;
+    const found = await this.options.remote.latest(partition);
+    if (!found || found.manifest.offset <= offset) return null;
+    const buf = await found.download();
+    if (!buf) return { ignored: `${where}: its last upload is incomplete (interleaved, cut short or compacted)` };
+    return this.check(buf, where, partition);
+  }
+
+  private check(buf: Buffer, where: string, partition: number): LoadedSnapshot | { ignored: string } {
+    let snap: LoadedSnapshot;
     try {
-      snap = decodeSnapshot(buf, f);
+      snap = decodeSnapshot(buf, where);
     } catch (e) {
       return { ignored: (e as Error).message };
     }
     const h = snap.header;
     const id = this.identity;
-    if (h.group !== id.group || h.changelog !== id.changelog || h.partition !== partition) return { ignored: `${f} is another task's` };
-    if (h.tasks !== id.tasks) return { ignored: `${f} was taken with ${h.tasks} tasks, the group has ${id.tasks}` };
-    if (h.fingerprint !== id.fingerprint) return { ignored: `${f} is another pipeline's` };
+    if (h.group !== id.group || h.changelog !== id.changelog || h.partition !== partition) return { ignored: `${where} is another task's` };
+    if (h.tasks !== id.tasks) return { ignored: `${where} was taken with ${h.tasks} tasks, the group has ${id.tasks}` };
+    if (h.fingerprint !== id.fingerprint) return { ignored: `${where} is another pipeline's` };
     if (Date.now() - h.coveredAtMs > this.options.maxAgeMs) {
-      return { ignored: `${f} is older than arus.cluster.snapshotMaxAgeMs (a tombstone after it may be compacted away)` };
+      return { ignored: `${where} is older than arus.cluster.snapshotMaxAgeMs (a tombstone after it may be compacted away)` };
     }
     return snap;
   }
@@ -264,6 +290,10 @@ export class TaskSnapshots {
     }
   }
 
+  async close(): Promise<void> {
+    await this.options.remote?.close();
+  }
+
   /** The task left this worker (or its state was dropped): nothing is known of its coverage any more. */
   forget(partition: number): void {
     this.coverage.delete(partition);
@@ -292,9 +322,10 @@ export class TaskSnapshots {
     };
     const target = this.file(state.partition);
     const temp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+    const bytes = encodeSnapshot(header, entries);
     const fh = await open(temp, "w");
     try {
-      await fh.writeFile(encodeSnapshot(header, entries));
+      await fh.writeFile(bytes);
       await fh.sync();
     } finally {
       await fh.close();
@@ -302,5 +333,6 @@ export class TaskSnapshots {
     await rename(temp, target);
     cov.since = 0;
     this.written++;
+    await this.options.remote?.publish(state.partition, bytes, header.offset);
   }
 }
