@@ -97,7 +97,7 @@ async function measure(n: number, updates: number): Promise<Row> {
     for (let r = 0; r < repeat; r++) {
       const a = new TaskState(0);
       const t0 = performance.now();
-      await restoreTask(admin, fetcher, topic, a, null);
+      await restoreTask({ admin, fetcher }, topic, a);
       full.push(performance.now() - t0);
       const b = new TaskState(0);
       const reader = new TaskSnapshots(
@@ -105,7 +105,7 @@ async function measure(n: number, updates: number): Promise<Row> {
         { group: "bench", changelog: topic, tasks: 1, fingerprint: "bench" },
       );
       const t1 = performance.now();
-      const res = await restoreTask(admin, fetcher, topic, b, reader);
+      const res = await restoreTask({ admin, fetcher }, topic, b, { snapshots: reader });
       fromSnap.push(performance.now() - t1);
       if (!res.fromSnapshot) throw new Error(`the snapshot was not used: ${res.ignored}`);
       tailRecords = res.records;

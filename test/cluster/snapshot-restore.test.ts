@@ -14,6 +14,8 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { WorkerTransactions } from "../../src/connectors/kafka/group/index.js";
 import { SnapshotTopic } from "../../src/runtime/cluster/snapshot-topic.js";
+import { restoreTask } from "../../src/runtime/cluster/task-restore.js";
+import { TaskState } from "../../src/runtime/cluster/task-state.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues, testClient } from "../connectors/kafka-helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
@@ -318,6 +320,63 @@ describe("group mode: restore from task snapshots (real broker, worker processes
       await raw.close();
       await admin.deleteTopic(topic).catch(() => {});
       await Promise.all([admin.close(), fetcher.close()]);
+    }
+  });
+
+  it("a restore waits for a dead worker's open transaction on the changelog: committed records after it are not missed", async () => {
+    const topic = await newTopic(bootstrap, 1, "snap-cl");
+    const tp = { topic, partition: 0 };
+    /** Changelog records of one batch putting `kv` into task 0's store. */
+    const changes = async (kv: Record<string, number>) => {
+      const t = new TaskState(0);
+      const store = t.open(0, "default");
+      for (const [k, v] of Object.entries(kv)) store.put(k, [v]);
+      await store.commit();
+      return t.changelogRecords().map((c) => ({ topic, partition: 0, key: c.key, value: c.value, headers: [] }));
+    };
+    const dead = new WorkerTransactions({ bootstrapServers: bootstrap, transactionalId: `dead-${topic}`, transactionTimeoutMs: 3000 });
+    const live = new WorkerTransactions({ bootstrapServers: bootstrap, transactionalId: `live-${topic}`, transactionTimeoutMs: 20_000 });
+    const committed = testClient(bootstrap, true);
+    const admin = await committed.admin();
+    const fetcher = await committed.fetcher();
+    const logEnd = await testClient(bootstrap, false).admin();
+    const contents = (t: TaskState) => {
+      const s = t.open(0, "default");
+      const out = Object.fromEntries([...s.entries()].map(([k, v]) => [k, v[0]]));
+      s.abort();
+      return out;
+    };
+    try {
+      await Promise.all([dead.init(), live.init()]);
+      live.begin();
+      await live.send(await changes({ a: 1 }));
+      await live.commit();
+      // A worker killed inside its transaction after sending its changelog records, before its offsets.
+      dead.begin();
+      await dead.send(await changes({ a: 666, zombie: 1 }));
+      // The task's next owner commits after it.
+      live.begin();
+      await live.send(await changes({ a: 3, b: 2 }));
+      await live.commit();
+
+      const upToStable = new TaskState(0);
+      await restoreTask({ admin, fetcher }, topic, upToStable);
+      assert.deepEqual(contents(upToStable), { a: 1 }, "read_committed alone stops at the open transaction");
+      const t0 = Date.now();
+      const restored = new TaskState(0);
+      const statuses: string[] = [];
+      await restoreTask({ admin, fetcher, logEnd }, topic, restored, { stableWaitMs: 60_000, onStatus: (m) => statuses.push(m) });
+      assert.deepEqual(contents(restored), { a: 3, b: 2 });
+      assert.ok(
+        statuses.some((m) => /open transaction/.test(m)),
+        statuses.join("\n"),
+      );
+      const lso = (await admin.latestOffsets([tp])).get(`${topic}-0`);
+      const hw = (await logEnd.latestOffsets([tp])).get(`${topic}-0`);
+      assert.equal(lso, hw, "the dead transaction was aborted by its timeout");
+      assert.ok(Date.now() - t0 < 60_000);
+    } finally {
+      await Promise.all([dead.close(), live.close(), admin.close(), fetcher.close(), logEnd.close()]);
     }
   });
 });

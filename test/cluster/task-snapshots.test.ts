@@ -112,7 +112,7 @@ const batchArb = fc.record({
 async function restore(log: Log, snaps: TaskSnapshots | null) {
   const state = new TaskState(P);
   const fetcher = log.fetcher();
-  const r = await restoreTask(log.admin(), fetcher, CHANGELOG, state, snaps);
+  const r = await restoreTask({ admin: log.admin(), fetcher }, CHANGELOG, state, { snapshots: snaps });
   return { state, r, fetched: fetcher.fetched };
 }
 

@@ -93,6 +93,8 @@ export class GroupExecution {
   private readonly topics: InternalTopics;
   private readonly client: KafkaClient;
   private admin!: KafkaAdmin;
+  /** read_uncommitted: a changelog partition's log end, to see an open transaction before a restore. */
+  private logEndAdmin: KafkaAdmin | null = null;
   private fetcher!: KafkaFetcher;
   private member!: GroupMembership;
   private txn!: WorkerTransactionsPort;
@@ -150,6 +152,7 @@ export class GroupExecution {
     await this.txn?.close().catch(() => {});
     await this.fetcher?.close().catch(() => {});
     await this.admin?.close().catch(() => {});
+    await this.logEndAdmin?.close().catch(() => {});
   }
 
   private sourceTopics(): string[] {
@@ -170,6 +173,7 @@ export class GroupExecution {
     this.numTasks = this.cfg.cluster.partitions ?? perTopic;
     await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
     if (this.cfg.split.stageB) {
+      this.logEndAdmin = await kafkajsClient({ ...this.cfg.source.client, readCommitted: false }).admin();
       const { group, snapshotInterval: interval, snapshotMaxAgeMs: maxAgeMs, publishSnapshots } = this.cfg.cluster;
       const remote = publishSnapshots
         ? await SnapshotTopic.open(this.client, this.admin, this.fetcher, this.topics.snapshots, this.numTasks, maxAgeMs)
@@ -230,7 +234,10 @@ export class GroupExecution {
     await this.snapshots?.flush(revoked.map((p) => this.tasks.get(p)!.state));
     for (const p of revoked) this.tasks.delete(p);
     const fresh = [...owned].filter((p) => !this.tasks.has(p));
-    const restored = await restoreTasks(this.admin, this.fetcher, this.topics.changelog, fresh, {
+    const io = { admin: this.admin, fetcher: this.fetcher, logEnd: this.logEndAdmin };
+    const restored = await restoreTasks(io, this.topics.changelog, fresh, {
+      // A dead worker's open transaction ends at its timeout, plus the broker's abort check (10 s by default).
+      stableWaitMs: this.cfg.cluster.transactionTimeoutMs + 15_000,
       snapshots: this.snapshots,
       now: () => this.cfg.clock.now(),
       batchId: this.nextBatchId,

@@ -8,6 +8,12 @@
  *   - and the record it names as its last (the witness) is still the same record, unless
  *     compaction removed it (a later record with the same key then follows in the tail).
  * Age, identity and integrity are checked as it is read (task-snapshots.ts).
+ *
+ * Before it reads, a restore waits until no transaction is open on the changelog partition
+ * (`waitStable`): read_committed stops at the first open transaction, and a worker killed inside
+ * its transaction after sending changelog records but before its offsets leaves one open until
+ * its transaction timeout — with committed records of a later owner after it, which a restore
+ * up to the last stable offset would miss.
  */
 import { crashPoint } from "../../common/crash-points.js";
 import type { FetchedRecord, KafkaAdmin, KafkaFetcher, TopicPartition } from "../../connectors/kafka/client.js";
@@ -63,16 +69,60 @@ async function mismatch(
   return null;
 }
 
-export async function restoreTask(
-  admin: KafkaAdmin,
-  fetcher: KafkaFetcher,
-  changelog: string,
-  state: TaskState,
-  snapshots: TaskSnapshots | null,
-  onProgress: (p: RestoreProgress) => void = () => {},
-  batchId = 0,
-): Promise<TaskRestore> {
+/** The Kafka reads of a restore: read_committed admin and fetcher; `logEnd`, an admin whose latest offsets are the log end (read_uncommitted). */
+export interface RestoreIo {
+  readonly admin: KafkaAdmin;
+  readonly fetcher: KafkaFetcher;
+  readonly logEnd?: KafkaAdmin | null;
+}
+
+export interface RestoreOptions {
+  readonly snapshots?: TaskSnapshots | null;
+  readonly onProgress?: (p: RestoreProgress) => void;
+  /** The batch the restore comes before (the insideRestore crash point's batch id). */
+  readonly batchId?: number;
+  /** How long to wait for an open transaction on the changelog partition to end (needs `io.logEnd`). */
+  readonly stableWaitMs?: number;
+  readonly onStatus?: (message: string) => void;
+}
+
+/**
+ * Waits (at most `maxMs`) until the partition's last stable offset reaches its log end: no
+ * transaction open on it. Only a dead worker's can be (the task's previous owner's is resolved
+ * before the new owner restores, KIP-447), so it ends at that worker's transaction timeout, or
+ * at once when its slot restarts (InitProducerId aborts it). Returns how long it waited.
+ */
+export async function waitStable(
+  io: RestoreIo,
+  tp: TopicPartition,
+  maxMs: number,
+  onStatus: (m: string) => void = () => {},
+): Promise<number> {
+  if (!io.logEnd || maxMs <= 0) return 0;
+  const t0 = Date.now();
+  for (;;) {
+    const [stable, end] = await Promise.all([io.admin.latestOffsets([tp]), io.logEnd.latestOffsets([tp])]);
+    const lso = stable.get(tpKey(tp))!;
+    const hw = end.get(tpKey(tp))!;
+    if (lso >= hw) return Date.now() - t0;
+    if (Date.now() - t0 >= maxMs) {
+      console.warn(
+        `arus group mode: ${tpKey(tp)} still has an open transaction at offset ${lso} (log end ${hw}) after ${maxMs} ms; restoring up to it`,
+      );
+      return Date.now() - t0;
+    }
+    onStatus(`Waiting for an open transaction on ${tpKey(tp)} to end (a dead worker's; stable offset ${lso}, log end ${hw})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function restoreTask(io: RestoreIo, changelog: string, state: TaskState, o: RestoreOptions = {}): Promise<TaskRestore> {
+  const { admin, fetcher } = io;
+  const snapshots = o.snapshots ?? null;
+  const onProgress = o.onProgress ?? (() => {});
+  const batchId = o.batchId ?? 0;
   const tp = { topic: changelog, partition: state.partition };
+  await waitStable(io, tp, o.stableWaitMs ?? 0, o.onStatus);
   let rangeAtMs = Date.now();
   let range = (await admin.offsetRange([tp])).get(tpKey(tp))!;
   let ignored: string | null = null;
@@ -140,11 +190,10 @@ export async function restoreTask(
  * the progress's `arus.cluster.restore` (null when there was none to restore).
  */
 export async function restoreTasks(
-  admin: KafkaAdmin,
-  fetcher: KafkaFetcher,
+  io: RestoreIo,
   changelog: string,
   partitions: readonly number[],
-  o: { snapshots: TaskSnapshots | null; now: () => number; batchId: number; onStatus: (message: string) => void },
+  o: { snapshots: TaskSnapshots | null; now: () => number; batchId: number; onStatus: (message: string) => void; stableWaitMs: number },
 ): Promise<{ states: TaskState[]; facts: RestoreFacts | null }> {
   const t0 = o.now();
   const states: TaskState[] = [];
@@ -157,7 +206,8 @@ export async function restoreTasks(
       o.onStatus(`Restoring task ${p} from ${from}${changelog}: ${at.offsetsDone} of ${at.offsetsTotal} offsets`);
     };
     o.onStatus(`Restoring task ${p} from ${changelog}`);
-    done.push(await restoreTask(admin, fetcher, changelog, state, o.snapshots, progress, o.batchId));
+    const opts = { snapshots: o.snapshots, onProgress: progress, batchId: o.batchId, stableWaitMs: o.stableWaitMs, onStatus: o.onStatus };
+    done.push(await restoreTask(io, changelog, state, opts));
     states.push(state);
   }
   if (!done.length) return { states, facts: null };
