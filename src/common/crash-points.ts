@@ -10,7 +10,9 @@
  * side's stores committed, its right side's not),
  * insideHandler / insideTimerHandler (transformWithState: a handleInputRows / handleExpiredTimer
  * call returned, its state changes in the open store, uncommitted), afterSendOffsets (group
- * mode: the batch's records and offsets in the open transaction, not committed). Unset, every call is a no-op. Worker threads
+ * mode: the batch's records and offsets in the open transaction, not committed), insideRestore
+ * (group mode: a task's snapshot loaded and its changelog tail replayed in part or whole, before
+ * the batch with that id; the task not yet running). Unset, every call is a no-op. Worker threads
  * have their own module state: the state threads arm the spec they are sent (`armedCrashPoint`).
  */
 let armed: { point: string; batchId: number } | null = null;

@@ -259,6 +259,7 @@ async function startGroupWorker(
     outputNames: output.map((a) => a.name),
     outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
     events: spec.events,
+    checkpointDir: spec.checkpoint.dir,
   });
   spec.onSources?.([]);
   await spec.checkpoint.acquireLock();

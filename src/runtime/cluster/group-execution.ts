@@ -38,12 +38,15 @@ import type { WatermarkReport } from "../watermark-report.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
-import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords, restoreTask } from "./partition-io.js";
+import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
+import { SnapshotTopic } from "./snapshot-topic.js";
 import { TaskContext } from "./task-context.js";
-import { TaskState } from "./task-state.js";
-import { groupProgress, type WorkerBatchFacts } from "./worker-progress.js";
+import { restoreTasks } from "./task-restore.js";
+import { TaskSnapshots } from "./task-snapshots.js";
+import type { TaskState } from "./task-state.js";
+import { groupProgress, type RestoreFacts, type WorkerBatchFacts } from "./worker-progress.js";
 
 export interface GroupExecutionConfig {
   readonly id: string;
@@ -69,6 +72,8 @@ export interface GroupExecutionConfig {
   readonly eventTimeIndex: number | null;
   readonly events: QueryEvents;
   readonly kafka: KafkaPorts;
+  /** The worker's local task snapshots (a cache below arus.cluster.stateDir; task-snapshots.ts). */
+  readonly snapshotDir: string;
 }
 
 interface OwnedTask {
@@ -88,6 +93,8 @@ export class GroupExecution {
   private readonly topics: InternalTopics;
   private readonly client: KafkaClient;
   private admin!: KafkaAdmin;
+  /** read_uncommitted: a changelog partition's log end, to see an open transaction before a restore. */
+  private logEndAdmin: KafkaAdmin | null = null;
   private fetcher!: KafkaFetcher;
   private member!: GroupMembership;
   private txn!: WorkerTransactionsPort;
@@ -106,7 +113,9 @@ export class GroupExecution {
   private rebalances = 0;
   private generation = -2;
   private aborted = 0;
-  private lastRestore: { tasks: number; records: number; ms: number } | null = null;
+  private lastRestore: RestoreFacts | null = null;
+  /** Null for a stateless query. */
+  private snapshots: TaskSnapshots | null = null;
   private idleWatermarkReadMs = 0;
   readonly workerId: string;
 
@@ -139,9 +148,11 @@ export class GroupExecution {
 
   async close(): Promise<void> {
     await this.member?.close().catch(() => {});
+    await this.snapshots?.close().catch(() => {});
     await this.txn?.close().catch(() => {});
     await this.fetcher?.close().catch(() => {});
     await this.admin?.close().catch(() => {});
+    await this.logEndAdmin?.close().catch(() => {});
   }
 
   private sourceTopics(): string[] {
@@ -161,6 +172,17 @@ export class GroupExecution {
     const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
     this.numTasks = this.cfg.cluster.partitions ?? perTopic;
     await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
+    if (this.cfg.split.stageB) {
+      this.logEndAdmin = await kafkajsClient({ ...this.cfg.source.client, readCommitted: false }).admin();
+      const { group, snapshotInterval: interval, snapshotMaxAgeMs: maxAgeMs, publishSnapshots } = this.cfg.cluster;
+      const remote = publishSnapshots
+        ? await SnapshotTopic.open(this.client, this.admin, this.fetcher, this.topics.snapshots, this.numTasks, maxAgeMs)
+        : null;
+      this.snapshots = new TaskSnapshots(
+        { dir: this.cfg.snapshotDir, interval, maxAgeMs, remote },
+        { group, changelog: this.topics.changelog, tasks: this.numTasks, fingerprint: this.cfg.fingerprint },
+      );
+    }
     this.txn = this.cfg.kafka.transactions({
       transactionalId: `arus-${this.cfg.cluster.group}-${this.cfg.cluster.instanceId ?? this.cfg.runId}`,
       transactionTimeoutMs: this.cfg.cluster.transactionTimeoutMs,
@@ -207,19 +229,22 @@ export class GroupExecution {
       this.positions.set(tpKey(tp), c ?? starting.get(tpKey(tp)) ?? 0);
     }
     const owned = new Set(this.repTps.map((tp) => tp.partition));
-    for (const p of [...this.tasks.keys()]) if (!owned.has(p)) this.tasks.delete(p);
-    const t0 = this.cfg.clock.now();
-    let restored = 0;
-    let records = 0;
-    for (const p of owned) {
-      if (this.tasks.has(p)) continue;
-      this.status = { message: `Restoring task ${p} from ${this.topics.changelog}`, isDataAvailable: false, isTriggerActive: true };
-      const state = new TaskState(p);
-      records += await restoreTask(this.admin, this.fetcher, this.topics.changelog, state);
-      this.tasks.set(p, { state, plan: this.cfg.planStageB!() });
-      restored++;
-    }
-    if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
+    const revoked = [...this.tasks.keys()].filter((p) => !owned.has(p));
+    // Kafka Streams checkpoints a task it closes: if it comes back (or moves to a worker sharing the state dir), its restore is short.
+    await this.snapshots?.flush(revoked.map((p) => this.tasks.get(p)!.state));
+    for (const p of revoked) this.tasks.delete(p);
+    const fresh = [...owned].filter((p) => !this.tasks.has(p));
+    const io = { admin: this.admin, fetcher: this.fetcher, logEnd: this.logEndAdmin };
+    const restored = await restoreTasks(io, this.topics.changelog, fresh, {
+      // A dead worker's open transaction ends at its timeout, plus the broker's abort check (10 s by default).
+      stableWaitMs: this.cfg.cluster.transactionTimeoutMs + 15_000,
+      snapshots: this.snapshots,
+      now: () => this.cfg.clock.now(),
+      batchId: this.nextBatchId,
+      onStatus: (message) => (this.status = { message, isDataAvailable: false, isTriggerActive: true }),
+    });
+    for (const state of restored.states) this.tasks.set(state.partition, { state, plan: this.cfg.planStageB!() });
+    if (restored.facts) this.lastRestore = restored.facts;
     await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.joined = true;
   }
@@ -267,6 +292,8 @@ export class GroupExecution {
             };
           });
       }
+      // A clean stop: snapshots of what changed, so the next start replays (almost) nothing.
+      await this.snapshots?.flush([...this.tasks.values()].map((t) => t.state));
     } finally {
       for (const w of this.idleWaiters.splice(0)) w();
       if (this.member && this.joined && !this.cfg.cluster.instanceId) await this.member.leave().catch(() => {});
@@ -444,10 +471,11 @@ export class GroupExecution {
     for (const tp of this.repTps) offsets.push({ ...tp, offset: repEnds.get(tpKey(tp))! });
     const metadata: GroupMetadata = this.member.metadata();
     this.status = { ...this.status, message: "Committing the batch's transaction" };
+    let sent: ReadonlyMap<string, number> = new Map();
     try {
       crashPoint("beforeSink", batchId);
       await this.txn.begin();
-      if (records.length) await this.txn.send(records);
+      if (records.length) sent = await this.txn.send(records);
       crashPoint("insideSink", batchId); // records sent, offsets and commit not
       await this.txn.sendOffsets(offsets, metadata);
       crashPoint("afterSendOffsets", batchId);
@@ -460,6 +488,11 @@ export class GroupExecution {
     }
     durations.commitOffsets = cfg.clock.now() - t;
     for (const task of this.tasks.values()) task.state.publish();
+    await this.snapshots?.committed(
+      [...this.tasks.values()].map((t) => t.state),
+      records,
+      sent,
+    );
     const starts = new Map(this.positions);
     for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
     this.status = { ...this.status, message: "Reading the group's progress (watermark)" };

@@ -29,7 +29,8 @@ export interface WorkerTransactionsPort {
   /** InitProducerId: fences an earlier producer with the same transactional id. */
   init(): Promise<void>;
   begin(): Promise<void>;
-  send(records: readonly OutRecord[]): Promise<void>;
+  /** Per partition named explicitly (tpKey): the offset of the last record sent there. */
+  send(records: readonly OutRecord[]): Promise<ReadonlyMap<string, number>>;
   sendOffsets(offsets: readonly (TopicPartition & { offset: number })[], metadata: GroupMetadata): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;

@@ -1,8 +1,7 @@
 /**
  * A group-mode worker's reads and writes of Kafka partitions, apart from its loop: the internal
- * topics created (or checked), a task's state replayed from its changelog partition, the new
- * records of the source and repartition partitions it owns, and maxOffsetsPerTrigger spread over
- * them.
+ * topics created (or checked), the new records of the source and repartition partitions it
+ * owns, and maxOffsetsPerTrigger spread over them (a task's restore: task-restore.ts).
  */
 import type { Batch } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
@@ -12,7 +11,6 @@ import { columnsToBatch, kafkaSchema } from "../../connectors/kafka/rows.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { InternalTopics } from "./options.js";
 import { decodeRows } from "./repartition.js";
-import type { TaskState } from "./task-state.js";
 
 /** The progress topic; for a stateful query also the repartition and changelog topics, whose partition count must be the task count. */
 export async function createInternalTopics(admin: KafkaAdmin, topics: InternalTopics, numTasks: number, stateful: boolean): Promise<void> {
@@ -28,15 +26,6 @@ export async function createInternalTopics(admin: KafkaAdmin, topics: InternalTo
       );
     }
   }
-}
-
-/** Replays the task's changelog partition (read_committed, to its end) into its state; the records read. */
-export async function restoreTask(admin: KafkaAdmin, fetcher: KafkaFetcher, changelog: string, state: TaskState): Promise<number> {
-  const tp = { topic: changelog, partition: state.partition };
-  const { earliest, latest } = (await admin.offsetRange([tp])).get(tpKey(tp))!;
-  const records = earliest < latest ? await fetcher.fetch(tp, earliest, latest) : [];
-  for (const r of records) if (r.key) state.apply(r.key, r.value);
-  return records.length;
 }
 
 /** maxOffsetsPerTrigger spread over the partitions in proportion to their backlog. */
