@@ -29,6 +29,7 @@ import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
 import { isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
+import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StreamingPlan } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Clock } from "../clock.js";
@@ -43,6 +44,7 @@ import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
 import { TaskContext } from "./task-context.js";
 import { TaskState } from "./task-state.js";
+import { groupWatermarkReport } from "./watermark-explain.js";
 import { groupProgress, type WorkerBatchFacts } from "./worker-progress.js";
 
 export interface GroupExecutionConfig {
@@ -79,10 +81,22 @@ interface OwnedTask {
 const MAX_RECORD_ROWS = 2000;
 /** How often an idle worker re-reads the group's progress for a watermark moved by the others. */
 const IDLE_WATERMARK_READ_MS = 1000;
+/** How often a worker looks for partitions added to its source topics. */
+const SOURCE_PARTITIONS_CHECK_MS = 5000;
 
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
   private stopped = false;
+  private onStop: () => void = () => {};
+  /** Resolves (null) at requestStop(). */
+  private readonly stopRequested = new Promise<null>((r) => {
+    this.onStop = () => r(null);
+  });
+  private sourcePartitionsCheckedMs = 0;
+  private joinAbandoned = false;
+  /** explainWatermark(): each task's last committed batch report, and the rows dropped as late so far. */
+  private readonly lastReports = new Map<number, BatchReport>();
+  private readonly dropped = { groups: 0, inputRows: 0 };
   private wake: (() => void) | null = null;
   private idleWaiters: (() => void)[] = [];
   private readonly topics: InternalTopics;
@@ -97,6 +111,8 @@ export class GroupExecution {
   /** Every partition of the source topics (the watermark's hold looks at all of them). */
   private allSourceTps: TopicPartition[] = [];
   private repTps: TopicPartition[] = [];
+  /** Source partitions that appeared while this worker ran. */
+  private readonly discovered = new Set<string>();
   private readonly positions = new Map<string, number>();
   private tasks = new Map<number, OwnedTask>();
   private joined = false;
@@ -125,11 +141,30 @@ export class GroupExecution {
   }
 
   watermarkReport(): WatermarkReport {
-    throw new Error("explainWatermark() is not available in group mode yet: read the progress's eventTime.watermark");
+    const reports = new Map<number, BatchReport>();
+    for (const [p, r] of this.lastReports) if (this.tasks.has(p)) reports.set(p, r);
+    const node = [...this.tasks.values()][0]?.plan.watermarkNodes[0] ?? null;
+    return groupWatermarkReport({
+      group: this.cfg.cluster.group,
+      worker: this.workerId,
+      watermark: this.watermark,
+      node: node ?? this.watermarkNodeOfConfig(),
+      reports,
+      tasks: [...this.tasks.keys()],
+      dropped: this.dropped,
+    });
+  }
+
+  /** Stage B's watermark node before this worker owns a task (its column in stage A's output). */
+  private watermarkNodeOfConfig(): { column: string; delayMs: number } | null {
+    const { watermarkDelayMs, eventTimeIndex, split } = this.cfg;
+    if (watermarkDelayMs === null || eventTimeIndex === null) return null;
+    return { column: split.repartitionOutput[eventTimeIndex]?.name ?? "event time", delayMs: watermarkDelayMs };
   }
 
   requestStop(): void {
     this.stopped = true;
+    this.onStop();
     this.wake?.();
   }
 
@@ -159,8 +194,14 @@ export class GroupExecution {
     if (srcParts.length === 0) throw new Error(`group mode: topic(s) ${this.sourceTopics().join(", ")} do not exist`);
     this.allSourceTps = srcParts;
     const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
-    this.numTasks = this.cfg.cluster.partitions ?? perTopic;
-    await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
+    this.numTasks = await createInternalTopics(
+      this.admin,
+      this.topics,
+      this.cfg.cluster.partitions,
+      perTopic,
+      this.cfg.split.stageB !== null,
+    );
+    this.sourcePartitionsCheckedMs = this.cfg.clock.now();
     this.txn = this.cfg.kafka.transactions({
       transactionalId: `arus-${this.cfg.cluster.group}-${this.cfg.cluster.instanceId ?? this.cfg.runId}`,
       transactionTimeoutMs: this.cfg.cluster.transactionTimeoutMs,
@@ -187,13 +228,21 @@ export class GroupExecution {
   /** Join (again): new assignment, committed offsets, tasks restored from their changelogs. */
   private async rebalance(): Promise<void> {
     this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
-    const assigned = await this.member.join();
+    // A stop() during a pending join (the group waiting for a member up to its rebalance timeout) returns at once.
+    // The source partition count in the subscription: a worker that saw partitions added makes the group rebalance.
+    const join = this.member.join(Buffer.from(JSON.stringify({ sourcePartitions: this.allSourceTps.length })));
+    join.catch(() => {});
+    const assigned = await Promise.race([join, this.stopRequested]);
+    if (assigned === null) {
+      this.joinAbandoned = true;
+      return;
+    }
     this.rebalances++;
     // Local task state survives a rebalance only from one generation to the next: if this
     // worker missed a generation (dropped after its session timed out), a task it gets back may
     // have been run and changed by another worker in between.
     const generation = this.member.metadata().generationId;
-    if (generation !== this.generation + 1) this.tasks.clear();
+    if (generation !== this.generation + 1 && generation !== this.generation) this.tasks.clear();
     this.generation = generation;
     const sourceTopics = new Set(this.sourceTopics());
     this.sourceTps = assigned.filter((tp) => sourceTopics.has(tp.topic));
@@ -220,12 +269,46 @@ export class GroupExecution {
       restored++;
     }
     if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
-    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.joined = true;
+    await this.refreshWatermark(); // may find new source partitions: then it rejoins at once
+  }
+
+  /**
+   * Partitions added to a source topic while the group runs (Kafka consumers find them at a
+   * metadata refresh): about every SOURCE_PARTITIONS_CHECK_MS the worker looks, and on a change
+   * it rejoins; the leader's rejoin rebalances the group, which assigns the new partitions. The
+   * task count stays (stage A routes rows by key to the same tasks): the state is unaffected.
+   */
+  private async checkSourcePartitions(force = false): Promise<void> {
+    if (!force && this.cfg.clock.now() - this.sourcePartitionsCheckedMs < SOURCE_PARTITIONS_CHECK_MS) return;
+    this.sourcePartitionsCheckedMs = this.cfg.clock.now();
+    const now = await this.admin.partitions(this.sourceTopics());
+    if (now.length === this.allSourceTps.length) return;
+    const known = new Set(this.allSourceTps.map(tpKey));
+    for (const tp of now) if (!known.has(tpKey(tp))) this.discovered.add(tpKey(tp));
+    this.allSourceTps = now;
+    this.joined = false;
+  }
+
+  /**
+   * Re-reads the group's progress. With a watermark, the source partitions are looked up first:
+   * a partition added since holds the watermark while it has unread records (as Spark, which
+   * reads a new partition in the batch that finds it, before the watermark moves on).
+   */
+  private async refreshWatermark(): Promise<void> {
+    if (this.watermark.hasDelay) await this.checkSourcePartitions(true);
+    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
   }
 
   private async startingOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number>> {
     if (!tps.length) return new Map();
+    // A partition added while the group ran is read from its start (Spark's rule for new partitions).
+    const fresh = tps.filter((tp) => this.discovered.has(tpKey(tp)));
+    if (fresh.length) {
+      const rest = await this.startingOffsets(tps.filter((tp) => !this.discovered.has(tpKey(tp))));
+      for (const [k, v] of await this.admin.earliestOffsets(fresh)) rest.set(k, v);
+      return rest;
+    }
     const kind = this.cfg.source.starting.kind;
     if (kind === "latest") return this.admin.latestOffsets(tps);
     if (kind !== "earliest") throw new Error(`group mode supports startingOffsets earliest or latest (got ${kind})`);
@@ -240,7 +323,9 @@ export class GroupExecution {
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
+        await this.checkSourcePartitions();
         if (!this.joined || this.member.needsRejoin) await this.rebalance();
+        if (this.stopped) break;
         let ran = false;
         try {
           ran = await this.runBatch(started);
@@ -269,7 +354,8 @@ export class GroupExecution {
       }
     } finally {
       for (const w of this.idleWaiters.splice(0)) w();
-      if (this.member && this.joined && !this.cfg.cluster.instanceId) await this.member.leave().catch(() => {});
+      // A static member keeps its partitions for a restart, unless it stopped in a join: then it leaves, so the group's rebalance goes on without it.
+      if (this.member && (!this.cfg.cluster.instanceId || this.joinAbandoned)) await this.member.leave().catch(() => {});
     }
   }
 
@@ -353,7 +439,7 @@ export class GroupExecution {
       // second), else its tasks' windows never close (Spark's no-data batch, driven here by
       // the group's progress topic).
       this.idleWatermarkReadMs = cfg.clock.now();
-      await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+      await this.refreshWatermark();
       W = this.watermark.watermarkMs;
       watermarkMoved = W > this.lastBatchWatermarkMs;
     }
@@ -460,10 +546,16 @@ export class GroupExecution {
     }
     durations.commitOffsets = cfg.clock.now() - t;
     for (const task of this.tasks.values()) task.state.publish();
+    for (const f of stageBFacts) {
+      this.lastReports.set(f.task, f.report);
+      const d = f.report.dropped();
+      this.dropped.groups += d.groups;
+      this.dropped.inputRows += d.inputRows;
+    }
     const starts = new Map(this.positions);
     for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
     this.status = { ...this.status, message: "Reading the group's progress (watermark)" };
-    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+    await this.refreshWatermark();
     this.lateWatermarkMs = W;
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;
