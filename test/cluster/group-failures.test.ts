@@ -274,7 +274,9 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
     );
     const q = await windowedCount(session(), input, output, group, { "arus.cluster.instanceId": "a" });
     try {
-      await until("a watermark", () => q.recentProgress.some((p) => p.eventTime?.watermark !== undefined && p.eventTime.watermark !== "1970-01-01T00:00:00.000Z"));
+      await until("a watermark", () =>
+        q.recentProgress.some((p) => p.eventTime?.watermark !== undefined && p.eventTime.watermark !== "1970-01-01T00:00:00.000Z"),
+      );
       await until("an idle batch", () => q.status.message === "Waiting for data to arrive");
       const info = q.watermarkInfo();
       // Max event time 9.9 s after T0, delay 2 s.

@@ -83,6 +83,8 @@ const MAX_RECORD_ROWS = 2000;
 const IDLE_WATERMARK_READ_MS = 1000;
 /** How often a worker looks for partitions added to its source topics. */
 const SOURCE_PARTITIONS_CHECK_MS = 5000;
+/** Producer fences in a row (no batch committed in between) after which the worker gives up. */
+const MAX_PRODUCER_FENCES = 3;
 
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
@@ -94,6 +96,7 @@ export class GroupExecution {
   });
   private sourcePartitionsCheckedMs = 0;
   private joinAbandoned = false;
+  private producerFences = 0;
   /** explainWatermark(): each task's last committed batch report, and the rows dropped as late so far. */
   private readonly lastReports = new Map<number, BatchReport>();
   private readonly dropped = { groups: 0, inputRows: 0 };
@@ -335,6 +338,13 @@ export class GroupExecution {
           this.tasks.clear();
           this.joined = false;
           this.aborted++;
+          if (isFenced(e) && e.scope === "producer") {
+            // The broker aborted this worker's transaction (it outlived the transaction timeout,
+            // e.g. a paused process) and bumped the producer epoch: a new epoch, then rejoin.
+            // Fenced again and again: another live process has this transactional id.
+            if (++this.producerFences > MAX_PRODUCER_FENCES) throw e;
+            await this.txn.init();
+          }
           if (e instanceof KafkaTransientError) await new Promise((r) => setTimeout(r, 500));
           continue;
         }
@@ -361,11 +371,14 @@ export class GroupExecution {
 
   /**
    * Fenced by the group (a rebalance this worker missed, or its session expired) or a transient
-   * broker error: start again from Kafka's truth. A producer fence means another process took
-   * this worker's transactional id (the same instanceId twice): this one is the zombie and stops.
+   * broker error: start again from Kafka's truth. A producer fence is the broker's abort of a
+   * transaction that outlived its timeout (a paused worker), or another process with this
+   * worker's transactional id (the same instanceId twice): the worker takes a new producer epoch
+   * and rejoins; the group fences a duplicate instance (FENCED_INSTANCE_ID, fatal), and
+   * MAX_PRODUCER_FENCES fences in a row without a committed batch stop it too.
    */
   private recoverable(e: unknown): boolean {
-    if (isFenced(e)) return e.scope === "group" && !/FENCED_INSTANCE_ID/.test(e.reason);
+    if (isFenced(e)) return !/FENCED_INSTANCE_ID/.test(e.reason);
     return e instanceof KafkaTransientError;
   }
 
@@ -546,6 +559,7 @@ export class GroupExecution {
     }
     durations.commitOffsets = cfg.clock.now() - t;
     for (const task of this.tasks.values()) task.state.publish();
+    this.producerFences = 0;
     for (const f of stageBFacts) {
       this.lastReports.set(f.task, f.report);
       const d = f.report.dropped();
