@@ -10,7 +10,9 @@
  * side's stores committed, its right side's not),
  * insideHandler / insideTimerHandler (transformWithState: a handleInputRows / handleExpiredTimer
  * call returned, its state changes in the open store, uncommitted), afterSendOffsets (group
- * mode: the batch's records and offsets in the open transaction, not committed). Unset, every call is a no-op.
+ * mode: the batch's records and offsets in the open transaction, not committed), insideRestore
+ * (group mode: a task restored from its changelog after a join, the next ones not; the batch id
+ * is the worker's next batch). Unset, every call is a no-op.
  * A spec ending in ":pause" stops the process there (SIGSTOP) instead of killing it. Worker threads
  * have their own module state: the state threads arm the spec they are sent (`armedCrashPoint`).
  */

@@ -268,6 +268,7 @@ export class GroupExecution {
       this.status = { message: `Restoring task ${p} from ${this.topics.changelog}`, isDataAvailable: false, isTriggerActive: true };
       const state = new TaskState(p);
       records += await restoreTask(this.admin, this.fetcher, this.topics.changelog, state);
+      crashPoint("insideRestore", this.nextBatchId); // a task restored, the others not yet
       this.tasks.set(p, { state, plan: this.cfg.planStageB!() });
       restored++;
     }
