@@ -26,7 +26,7 @@ import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
-import { isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
+import { classify, isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
@@ -86,6 +86,14 @@ const SOURCE_PARTITIONS_CHECK_MS = 5000;
 /** Producer fences in a row (no batch committed in between) after which the worker gives up. */
 const MAX_PRODUCER_FENCES = 3;
 
+/** The KafkaTransientError (or connection error) behind `e`, if any, down its cause chain. */
+function transientCause(e: unknown): unknown {
+  for (let x = e, depth = 0; x && depth < 8; x = (x as { cause?: unknown }).cause, depth++) {
+    if (x instanceof KafkaTransientError || classify(x, "") instanceof KafkaTransientError) return x;
+  }
+  return null;
+}
+
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
   private stopped = false;
@@ -97,6 +105,9 @@ export class GroupExecution {
   private sourcePartitionsCheckedMs = 0;
   private joinAbandoned = false;
   private producerFences = 0;
+  /** Failed attempts in a row on transient broker errors (an outage). */
+  private outageAttempts = 0;
+  private producerNeedsInit = false;
   /** explainWatermark(): each task's last committed batch report, and the rows dropped as late so far. */
   private readonly lastReports = new Map<number, BatchReport>();
   private readonly dropped = { groups: 0, inputRows: 0 };
@@ -327,13 +338,37 @@ export class GroupExecution {
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
-        await this.checkSourcePartitions();
-        if (!this.joined || this.member.needsRejoin) await this.rebalance();
-        if (this.stopped) break;
         let ran = false;
         try {
+          if (this.producerNeedsInit) {
+            // A new epoch: ends whatever transaction the failed attempt left (its abort may not have reached the broker).
+            await this.txn.init();
+            this.producerNeedsInit = false;
+          }
+          await this.checkSourcePartitions();
+          if (!this.joined || this.member.needsRejoin) await this.rebalance();
+          if (this.stopped) break;
           ran = await this.runBatch(started);
+          this.outageAttempts = 0;
         } catch (e) {
+          if (this.stopped) break;
+          const transient = transientCause(e);
+          if (transient && !isFenced(e)) {
+            // The brokers unreachable (or a coordinator moving): retry as Spark's Kafka source
+            // does (fetchOffset.numRetries, fetchOffset.retryIntervalMs), from Kafka's truth.
+            if (++this.outageAttempts > this.cfg.source.fetchRetries) {
+              throw new Error(
+                `group mode: the Kafka brokers at ${this.cfg.source.client.bootstrapServers} kept failing (${this.outageAttempts} attempts, fetchOffset.numRetries ${this.cfg.source.fetchRetries}): ${(e as Error)?.message ?? e}`,
+                { cause: e },
+              );
+            }
+            this.tasks.clear();
+            this.joined = false;
+            this.aborted++;
+            this.producerNeedsInit = true;
+            await new Promise((r) => setTimeout(r, this.cfg.source.fetchRetryIntervalMs));
+            continue;
+          }
           if (!this.recoverable(e)) throw e;
           // Fenced or a broken transaction: nothing of it is visible; start again from Kafka's truth.
           this.tasks.clear();
@@ -344,9 +379,8 @@ export class GroupExecution {
             // e.g. a paused process) and bumped the producer epoch: a new epoch, then rejoin.
             // Fenced again and again: another live process has this transactional id.
             if (++this.producerFences > MAX_PRODUCER_FENCES) throw e;
-            await this.txn.init();
+            this.producerNeedsInit = true;
           }
-          if (e instanceof KafkaTransientError) await new Promise((r) => setTimeout(r, 500));
           continue;
         }
         if (!ran) {
