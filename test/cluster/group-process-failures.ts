@@ -26,8 +26,10 @@ export interface FailureRun {
   readonly workers: Map<string, Worker>;
   /** A worker of this run (not started). */
   worker(name: string, env?: Record<string, string>): Worker;
-  /** Produces the first or second half of the events (not the flush ones), or the flush events. */
-  produce(which: "first" | "second" | "flush"): Promise<void>;
+  /** Produces the next `n` regular events (fewer at the end); how many it produced. */
+  produceNext(n: number): Promise<number>;
+  /** Produces the flush events (one per partition, far ahead: every window closes). */
+  produceFlush(): Promise<void>;
   /** Input rows the `raw` query of all workers read so far. */
   rawRowsRead(): number;
   /** read_committed verdicts, and the aborted records (read_uncommitted − read_committed) of both outputs and agg's repartition topic. */
@@ -72,6 +74,7 @@ export async function failureRun(
     ...o.env,
   };
   const regular = events.filter((e) => !e.flush);
+  let cursor = 0;
   return {
     input,
     out,
@@ -84,10 +87,14 @@ export async function failureRun(
       workers.set(name, w);
       return w;
     },
-    async produce(which) {
-      const half = Math.floor(regular.length / 2);
-      const list = which === "flush" ? events.filter((e) => e.flush) : which === "first" ? regular.slice(0, half) : regular.slice(half);
+    async produceNext(n) {
+      const list = regular.slice(cursor, cursor + n);
+      cursor += list.length;
       for (let i = 0; i < list.length; i += 200) await produce(bootstrap, input, list.slice(i, i + 200).map(encodeEvent));
+      return list.length;
+    },
+    async produceFlush() {
+      await produce(bootstrap, input, events.filter((e) => e.flush).map(encodeEvent));
     },
     rawRowsRead() {
       let n = 0;

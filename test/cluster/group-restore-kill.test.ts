@@ -24,12 +24,12 @@ type ClusterFacts = { restore?: { tasks: number; records: number } | null } | nu
 describe("group mode: a worker killed during restore", kafkaSkip(), () => {
   it("killed after restoring one task of four, restarted: restores again and every row is once", { timeout: 400_000 }, async () => {
     const run = await failureRun(bootstrap, { events: 2000, partitions: 4 });
-    await run.produce("first");
+    const half = Math.floor(run.events.filter((e) => !e.flush).length / 2);
+    await run.produceNext(half);
     const w1 = run.worker("w1");
     const w2 = run.worker("w2");
     running.push(w1, w2);
     w1.start();
-    const half = Math.floor(run.events.filter((e) => !e.flush).length / 2);
     await until("w1 read the first half", () => run.rawRowsRead() >= half, 120_000);
     await sleep(2000); // w1's last agg batches commit (its state is in the changelog once committed)
     await w1.kill();
@@ -39,8 +39,8 @@ describe("group mode: a worker killed during restore", kafkaSkip(), () => {
     assert.equal(w2.runs[0]!.exit?.signal, "SIGKILL", `w2's first run: ${JSON.stringify(w2.runs[0]!.exit)} ${w2.stderr.slice(-2000)}`);
     assert.ok(!w2.events.some((e) => e.ev === "progress" && e.query === "agg" && e.run === 0), "w2's first run died before any agg batch");
     w2.start();
-    await run.produce("second");
-    await run.produce("flush");
+    await run.produceNext(half + 1);
+    await run.produceFlush();
     const regular = run.events.filter((e) => !e.flush).length;
     await until("every input row read", () => run.rawRowsRead() >= regular + 4, 180_000);
     const expectedWindows = (await run.verdict()).agg.expectedWindows;

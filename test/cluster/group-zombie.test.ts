@@ -40,11 +40,11 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
       timeout: 400_000,
     }, async () => {
       const run = await failureRun(bootstrap, {
-        events: 3000,
+        events: 6000,
         partitions: 4,
         env: { SCALEOUT_TXN_TIMEOUT_MS: String(c.txnTimeoutMs) },
       });
-      await run.produce("first");
+      await run.produceNext(300);
       const w1 = run.worker("w1");
       const w2 = run.worker("w2");
       running.push(w1, w2);
@@ -53,7 +53,16 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
       // w2 stops itself in its 3rd batch (a group worker counts batches from 0 in each process).
       w2.start(`${c.point}:2:pause`);
       const pid = w2.runs[0]!.pid;
-      await until("w2 stopped at its pause point", () => processState(pid) === "T", 120_000);
+      // Input keeps coming until w2 has run batches with data and stopped (w1 alone could read it all).
+      await until(
+        "w2 stopped at its pause point",
+        async () => {
+          if (processState(pid) === "T") return true;
+          await run.produceNext(30);
+          return false;
+        },
+        180_000,
+      );
       const pausedAt = Date.now();
       const w1Events = w1.events.length;
       await sleep(c.pauseMs);
@@ -69,7 +78,7 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
       );
       process.kill(pid, "SIGCONT");
       const resumedAt = Date.now();
-      await run.produce("second");
+      while ((await run.produceNext(500)) > 0) {}
       // The zombie rejoins and runs batches again (it reports its aborted transaction).
       await until(
         "w2 running again after the pause",
@@ -82,7 +91,7 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
         throw new Error(`${e.message}\nw2 state ${processState(pid)}; last events:\n${tail.join("\n")}\nstderr: ${w2.stderr.slice(-3000)}`);
       });
       assert.equal(w2.runs[0]!.exit, undefined, `w2 exited after SIGCONT: ${w2.errors().join("\n")}`);
-      await run.produce("flush");
+      await run.produceFlush();
       const regular = run.events.filter((e) => !e.flush).length;
       await until("every input row read", () => run.rawRowsRead() >= regular + 4, 180_000);
       // Windows close once the flush moved the watermark: give the last batches time.
