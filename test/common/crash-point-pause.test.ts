@@ -33,7 +33,9 @@ describe("crash point ':pause'", () => {
     assert.equal(armedCrashPoint(), undefined);
   });
 
-  it("stops the process at the armed batch, and it goes on after SIGCONT", { skip: process.platform !== "linux" && "reads /proc" }, async () => {
+  it("stops the process at the armed batch, and it goes on after SIGCONT", {
+    skip: process.platform !== "linux" && "reads /proc",
+  }, async () => {
     const code = `
       const { armCrashPoint, crashPoint } = await import(${JSON.stringify(MODULE)});
       armCrashPoint("insideSink:1:pause");

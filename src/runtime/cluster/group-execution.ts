@@ -26,7 +26,6 @@ import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
-import { classify, isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
@@ -36,6 +35,7 @@ import type { Clock } from "../clock.js";
 import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
 import type { Trigger } from "../trigger.js";
 import type { WatermarkReport } from "../watermark-report.js";
+import { AttemptFailures } from "./attempt-failures.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
@@ -83,16 +83,6 @@ const MAX_RECORD_ROWS = 2000;
 const IDLE_WATERMARK_READ_MS = 1000;
 /** How often a worker looks for partitions added to its source topics. */
 const SOURCE_PARTITIONS_CHECK_MS = 5000;
-/** Producer fences in a row (no batch committed in between) after which the worker gives up. */
-const MAX_PRODUCER_FENCES = 3;
-
-/** The KafkaTransientError (or connection error) behind `e`, if any, down its cause chain. */
-function transientCause(e: unknown): unknown {
-  for (let x = e, depth = 0; x && depth < 8; x = (x as { cause?: unknown }).cause, depth++) {
-    if (x instanceof KafkaTransientError || classify(x, "") instanceof KafkaTransientError) return x;
-  }
-  return null;
-}
 
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
@@ -104,9 +94,7 @@ export class GroupExecution {
   });
   private sourcePartitionsCheckedMs = 0;
   private joinAbandoned = false;
-  private producerFences = 0;
-  /** Failed attempts in a row on transient broker errors (an outage). */
-  private outageAttempts = 0;
+  private readonly failures: AttemptFailures;
   private producerNeedsInit = false;
   /** explainWatermark(): each task's last committed batch report, and the rows dropped as late so far. */
   private readonly lastReports = new Map<number, BatchReport>();
@@ -145,6 +133,11 @@ export class GroupExecution {
     this.client = kafkajsClient({ ...cfg.source.client, readCommitted: true });
     this.watermark = new GlobalWatermark(this.topics.progress, cfg.watermarkDelayMs);
     this.workerId = cfg.cluster.instanceId ?? `${process.pid}-${cfg.runId.slice(0, 8)}`;
+    this.failures = new AttemptFailures({
+      retries: cfg.source.fetchRetries,
+      retryIntervalMs: cfg.source.fetchRetryIntervalMs,
+      bootstrapServers: cfg.source.client.bootstrapServers,
+    });
   }
 
   get currentWatermarkMs(): number {
@@ -349,38 +342,18 @@ export class GroupExecution {
           if (!this.joined || this.member.needsRejoin) await this.rebalance();
           if (this.stopped) break;
           ran = await this.runBatch(started);
-          this.outageAttempts = 0;
+          this.failures.succeeded();
         } catch (e) {
           if (this.stopped) break;
-          const transient = transientCause(e);
-          if (transient && !isFenced(e)) {
-            // The brokers unreachable (or a coordinator moving): retry as Spark's Kafka source
-            // does (fetchOffset.numRetries, fetchOffset.retryIntervalMs), from Kafka's truth.
-            if (++this.outageAttempts > this.cfg.source.fetchRetries) {
-              throw new Error(
-                `group mode: the Kafka brokers at ${this.cfg.source.client.bootstrapServers} kept failing (${this.outageAttempts} attempts, fetchOffset.numRetries ${this.cfg.source.fetchRetries}): ${(e as Error)?.message ?? e}`,
-                { cause: e },
-              );
-            }
-            this.tasks.clear();
-            this.joined = false;
-            this.aborted++;
-            this.producerNeedsInit = true;
-            await new Promise((r) => setTimeout(r, this.cfg.source.fetchRetryIntervalMs));
-            continue;
-          }
-          if (!this.recoverable(e)) throw e;
-          // Fenced or a broken transaction: nothing of it is visible; start again from Kafka's truth.
+          // Fenced, or the brokers failing (attempt-failures.ts): nothing of the attempt is
+          // visible; start again from Kafka's truth, or fail.
+          const action = this.failures.decide(e);
+          if (action.kind === "fail") throw action.error;
           this.tasks.clear();
           this.joined = false;
           this.aborted++;
-          if (isFenced(e) && e.scope === "producer") {
-            // The broker aborted this worker's transaction (it outlived the transaction timeout,
-            // e.g. a paused process) and bumped the producer epoch: a new epoch, then rejoin.
-            // Fenced again and again: another live process has this transactional id.
-            if (++this.producerFences > MAX_PRODUCER_FENCES) throw e;
-            this.producerNeedsInit = true;
-          }
+          if (action.newProducerEpoch) this.producerNeedsInit = true;
+          if (action.waitMs > 0) await new Promise((r) => setTimeout(r, action.waitMs));
           continue;
         }
         if (!ran) {
@@ -402,19 +375,6 @@ export class GroupExecution {
       // A static member keeps its partitions for a restart, unless it stopped in a join: then it leaves, so the group's rebalance goes on without it.
       if (this.member && (!this.cfg.cluster.instanceId || this.joinAbandoned)) await this.member.leave().catch(() => {});
     }
-  }
-
-  /**
-   * Fenced by the group (a rebalance this worker missed, or its session expired) or a transient
-   * broker error: start again from Kafka's truth. A producer fence is the broker's abort of a
-   * transaction that outlived its timeout (a paused worker), or another process with this
-   * worker's transactional id (the same instanceId twice): the worker takes a new producer epoch
-   * and rejoins; the group fences a duplicate instance (FENCED_INSTANCE_ID, fatal), and
-   * MAX_PRODUCER_FENCES fences in a row without a committed batch stop it too.
-   */
-  private recoverable(e: unknown): boolean {
-    if (isFenced(e)) return !/FENCED_INSTANCE_ID/.test(e.reason);
-    return e instanceof KafkaTransientError;
   }
 
   /** The partitions' newest offsets (progress `latestOffset`, the lag metrics) and this batch's ends (`limit`: maxOffsetsPerTrigger). */
@@ -594,7 +554,7 @@ export class GroupExecution {
     }
     durations.commitOffsets = cfg.clock.now() - t;
     for (const task of this.tasks.values()) task.state.publish();
-    this.producerFences = 0;
+    this.failures.committed();
     for (const f of stageBFacts) {
       this.lastReports.set(f.task, f.report);
       const d = f.report.dropped();
