@@ -22,7 +22,7 @@ export type FailureAction =
 export const MAX_PRODUCER_FENCES = 3;
 
 /** The KafkaTransientError (or an error it would classify as one) behind `e`, down its cause chain. */
-function transientCause(e: unknown): unknown {
+export function transientCause(e: unknown): unknown {
   for (let x = e, depth = 0; x && depth < 8; x = (x as { cause?: unknown }).cause, depth++) {
     if (x instanceof KafkaTransientError || classify(x, "") instanceof KafkaTransientError) return x;
   }

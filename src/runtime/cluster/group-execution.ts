@@ -26,6 +26,7 @@ import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
+import { isFenced } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
@@ -35,7 +36,7 @@ import type { Clock } from "../clock.js";
 import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
 import type { Trigger } from "../trigger.js";
 import type { WatermarkReport } from "../watermark-report.js";
-import { AttemptFailures } from "./attempt-failures.js";
+import { AttemptFailures, transientCause } from "./attempt-failures.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
@@ -324,7 +325,17 @@ export class GroupExecution {
   }
 
   async run(): Promise<void> {
-    await this.setup();
+    try {
+      await this.setup();
+    } catch (e) {
+      if (transientCause(e) && !isFenced(e)) {
+        throw new Error(
+          `group mode (arus.cluster.group '${this.cfg.cluster.group}'): cannot reach the Kafka brokers at ${this.cfg.source.client.bootstrapServers} (kafka.bootstrap.servers): ${(e as Error)?.message ?? e}`,
+          { cause: e },
+        );
+      }
+      throw e;
+    }
     const poll = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
     const interval = this.cfg.trigger.kind === "processingTime" ? this.cfg.trigger.intervalMs : 0;
     const oneShot = this.cfg.trigger.kind === "availableNow" || this.cfg.trigger.kind === "once";
