@@ -26,15 +26,17 @@ import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
-import { isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
+import { isFenced } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
+import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StreamingPlan } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Clock } from "../clock.js";
 import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
 import type { Trigger } from "../trigger.js";
 import type { WatermarkReport } from "../watermark-report.js";
+import { AttemptFailures, transientCause } from "./attempt-failures.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
@@ -46,6 +48,7 @@ import { TaskContext } from "./task-context.js";
 import { restoreTasks } from "./task-restore.js";
 import { TaskSnapshots } from "./task-snapshots.js";
 import type { TaskState } from "./task-state.js";
+import { groupWatermarkReport } from "./watermark-explain.js";
 import { groupProgress, type RestoreFacts, type WorkerBatchFacts } from "./worker-progress.js";
 
 export interface GroupExecutionConfig {
@@ -84,10 +87,24 @@ interface OwnedTask {
 const MAX_RECORD_ROWS = 2000;
 /** How often an idle worker re-reads the group's progress for a watermark moved by the others. */
 const IDLE_WATERMARK_READ_MS = 1000;
+/** How often a worker looks for partitions added to its source topics. */
+const SOURCE_PARTITIONS_CHECK_MS = 5000;
 
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
   private stopped = false;
+  private onStop: () => void = () => {};
+  /** Resolves (null) at requestStop(). */
+  private readonly stopRequested = new Promise<null>((r) => {
+    this.onStop = () => r(null);
+  });
+  private sourcePartitionsCheckedMs = 0;
+  private joinAbandoned = false;
+  private readonly failures: AttemptFailures;
+  private producerNeedsInit = false;
+  /** explainWatermark(): each task's last committed batch report, and the rows dropped as late so far. */
+  private readonly lastReports = new Map<number, BatchReport>();
+  private readonly dropped = { groups: 0, inputRows: 0 };
   private wake: (() => void) | null = null;
   private idleWaiters: (() => void)[] = [];
   private readonly topics: InternalTopics;
@@ -104,6 +121,8 @@ export class GroupExecution {
   /** Every partition of the source topics (the watermark's hold looks at all of them). */
   private allSourceTps: TopicPartition[] = [];
   private repTps: TopicPartition[] = [];
+  /** Source partitions that appeared while this worker ran. */
+  private readonly discovered = new Set<string>();
   private readonly positions = new Map<string, number>();
   private tasks = new Map<number, OwnedTask>();
   private joined = false;
@@ -124,6 +143,11 @@ export class GroupExecution {
     this.client = kafkajsClient({ ...cfg.source.client, readCommitted: true });
     this.watermark = new GlobalWatermark(this.topics.progress, cfg.watermarkDelayMs);
     this.workerId = cfg.cluster.instanceId ?? `${process.pid}-${cfg.runId.slice(0, 8)}`;
+    this.failures = new AttemptFailures({
+      retries: cfg.source.fetchRetries,
+      retryIntervalMs: cfg.source.fetchRetryIntervalMs,
+      bootstrapServers: cfg.source.client.bootstrapServers,
+    });
   }
 
   get currentWatermarkMs(): number {
@@ -134,11 +158,30 @@ export class GroupExecution {
   }
 
   watermarkReport(): WatermarkReport {
-    throw new Error("explainWatermark() is not available in group mode yet: read the progress's eventTime.watermark");
+    const reports = new Map<number, BatchReport>();
+    for (const [p, r] of this.lastReports) if (this.tasks.has(p)) reports.set(p, r);
+    const node = [...this.tasks.values()][0]?.plan.watermarkNodes[0] ?? null;
+    return groupWatermarkReport({
+      group: this.cfg.cluster.group,
+      worker: this.workerId,
+      watermark: this.watermark,
+      node: node ?? this.watermarkNodeOfConfig(),
+      reports,
+      tasks: [...this.tasks.keys()],
+      dropped: this.dropped,
+    });
+  }
+
+  /** Stage B's watermark node before this worker owns a task (its column in stage A's output). */
+  private watermarkNodeOfConfig(): { column: string; delayMs: number } | null {
+    const { watermarkDelayMs, eventTimeIndex, split } = this.cfg;
+    if (watermarkDelayMs === null || eventTimeIndex === null) return null;
+    return { column: split.repartitionOutput[eventTimeIndex]?.name ?? "event time", delayMs: watermarkDelayMs };
   }
 
   requestStop(): void {
     this.stopped = true;
+    this.onStop();
     this.wake?.();
   }
 
@@ -170,8 +213,13 @@ export class GroupExecution {
     if (srcParts.length === 0) throw new Error(`group mode: topic(s) ${this.sourceTopics().join(", ")} do not exist`);
     this.allSourceTps = srcParts;
     const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
-    this.numTasks = this.cfg.cluster.partitions ?? perTopic;
-    await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
+    this.numTasks = await createInternalTopics(
+      this.admin,
+      this.topics,
+      this.cfg.cluster.partitions,
+      perTopic,
+      this.cfg.split.stageB !== null,
+    );
     if (this.cfg.split.stageB) {
       this.logEndAdmin = await kafkajsClient({ ...this.cfg.source.client, readCommitted: false }).admin();
       const { group, snapshotInterval: interval, snapshotMaxAgeMs: maxAgeMs, publishSnapshots } = this.cfg.cluster;
@@ -183,6 +231,7 @@ export class GroupExecution {
         { group, changelog: this.topics.changelog, tasks: this.numTasks, fingerprint: this.cfg.fingerprint },
       );
     }
+    this.sourcePartitionsCheckedMs = this.cfg.clock.now();
     this.txn = this.cfg.kafka.transactions({
       transactionalId: `arus-${this.cfg.cluster.group}-${this.cfg.cluster.instanceId ?? this.cfg.runId}`,
       transactionTimeoutMs: this.cfg.cluster.transactionTimeoutMs,
@@ -209,13 +258,21 @@ export class GroupExecution {
   /** Join (again): new assignment, committed offsets, tasks restored from their changelogs. */
   private async rebalance(): Promise<void> {
     this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
-    const assigned = await this.member.join();
+    // A stop() during a pending join (the group waiting for a member up to its rebalance timeout) returns at once.
+    // The source partition count in the subscription: a worker that saw partitions added makes the group rebalance.
+    const join = this.member.join(Buffer.from(JSON.stringify({ sourcePartitions: this.allSourceTps.length })));
+    join.catch(() => {});
+    const assigned = await Promise.race([join, this.stopRequested]);
+    if (assigned === null) {
+      this.joinAbandoned = true;
+      return;
+    }
     this.rebalances++;
     // Local task state survives a rebalance only from one generation to the next: if this
     // worker missed a generation (dropped after its session timed out), a task it gets back may
     // have been run and changed by another worker in between.
     const generation = this.member.metadata().generationId;
-    if (generation !== this.generation + 1) this.tasks.clear();
+    if (generation !== this.generation + 1 && generation !== this.generation) this.tasks.clear();
     this.generation = generation;
     const sourceTopics = new Set(this.sourceTopics());
     this.sourceTps = assigned.filter((tp) => sourceTopics.has(tp.topic));
@@ -245,12 +302,46 @@ export class GroupExecution {
     });
     for (const state of restored.states) this.tasks.set(state.partition, { state, plan: this.cfg.planStageB!() });
     if (restored.facts) this.lastRestore = restored.facts;
-    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
     this.joined = true;
+    await this.refreshWatermark(); // may find new source partitions: then it rejoins at once
+  }
+
+  /**
+   * Partitions added to a source topic while the group runs (Kafka consumers find them at a
+   * metadata refresh): about every SOURCE_PARTITIONS_CHECK_MS the worker looks, and on a change
+   * it rejoins; the leader's rejoin rebalances the group, which assigns the new partitions. The
+   * task count stays (stage A routes rows by key to the same tasks): the state is unaffected.
+   */
+  private async checkSourcePartitions(force = false): Promise<void> {
+    if (!force && this.cfg.clock.now() - this.sourcePartitionsCheckedMs < SOURCE_PARTITIONS_CHECK_MS) return;
+    this.sourcePartitionsCheckedMs = this.cfg.clock.now();
+    const now = await this.admin.partitions(this.sourceTopics());
+    if (now.length === this.allSourceTps.length) return;
+    const known = new Set(this.allSourceTps.map(tpKey));
+    for (const tp of now) if (!known.has(tpKey(tp))) this.discovered.add(tpKey(tp));
+    this.allSourceTps = now;
+    this.joined = false;
+  }
+
+  /**
+   * Re-reads the group's progress. With a watermark, the source partitions are looked up first:
+   * a partition added since holds the watermark while it has unread records (as Spark, which
+   * reads a new partition in the batch that finds it, before the watermark moves on).
+   */
+  private async refreshWatermark(): Promise<void> {
+    if (this.watermark.hasDelay) await this.checkSourcePartitions(true);
+    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
   }
 
   private async startingOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number>> {
     if (!tps.length) return new Map();
+    // A partition added while the group ran is read from its start (Spark's rule for new partitions).
+    const fresh = tps.filter((tp) => this.discovered.has(tpKey(tp)));
+    if (fresh.length) {
+      const rest = await this.startingOffsets(tps.filter((tp) => !this.discovered.has(tpKey(tp))));
+      for (const [k, v] of await this.admin.earliestOffsets(fresh)) rest.set(k, v);
+      return rest;
+    }
     const kind = this.cfg.source.starting.kind;
     if (kind === "latest") return this.admin.latestOffsets(tps);
     if (kind !== "earliest") throw new Error(`group mode supports startingOffsets earliest or latest (got ${kind})`);
@@ -258,24 +349,46 @@ export class GroupExecution {
   }
 
   async run(): Promise<void> {
-    await this.setup();
+    try {
+      await this.setup();
+    } catch (e) {
+      if (transientCause(e) && !isFenced(e)) {
+        throw new Error(
+          `group mode (arus.cluster.group '${this.cfg.cluster.group}'): cannot reach the Kafka brokers at ${this.cfg.source.client.bootstrapServers} (kafka.bootstrap.servers): ${(e as Error)?.message ?? e}`,
+          { cause: e },
+        );
+      }
+      throw e;
+    }
     const poll = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
     const interval = this.cfg.trigger.kind === "processingTime" ? this.cfg.trigger.intervalMs : 0;
     const oneShot = this.cfg.trigger.kind === "availableNow" || this.cfg.trigger.kind === "once";
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
-        if (!this.joined || this.member.needsRejoin) await this.rebalance();
         let ran = false;
         try {
+          if (this.producerNeedsInit) {
+            // A new epoch: ends whatever transaction the failed attempt left (its abort may not have reached the broker).
+            await this.txn.init();
+            this.producerNeedsInit = false;
+          }
+          await this.checkSourcePartitions();
+          if (!this.joined || this.member.needsRejoin) await this.rebalance();
+          if (this.stopped) break;
           ran = await this.runBatch(started);
+          this.failures.succeeded();
         } catch (e) {
-          if (!this.recoverable(e)) throw e;
-          // Fenced or a broken transaction: nothing of it is visible; start again from Kafka's truth.
+          if (this.stopped) break;
+          // Fenced, or the brokers failing (attempt-failures.ts): nothing of the attempt is
+          // visible; start again from Kafka's truth, or fail.
+          const action = this.failures.decide(e);
+          if (action.kind === "fail") throw action.error;
           this.tasks.clear();
           this.joined = false;
           this.aborted++;
-          if (e instanceof KafkaTransientError) await new Promise((r) => setTimeout(r, 500));
+          if (action.newProducerEpoch) this.producerNeedsInit = true;
+          if (action.waitMs > 0) await new Promise((r) => setTimeout(r, action.waitMs));
           continue;
         }
         if (!ran) {
@@ -296,18 +409,9 @@ export class GroupExecution {
       await this.snapshots?.flush([...this.tasks.values()].map((t) => t.state));
     } finally {
       for (const w of this.idleWaiters.splice(0)) w();
-      if (this.member && this.joined && !this.cfg.cluster.instanceId) await this.member.leave().catch(() => {});
+      // A static member keeps its partitions for a restart, unless it stopped in a join: then it leaves, so the group's rebalance goes on without it.
+      if (this.member && (!this.cfg.cluster.instanceId || this.joinAbandoned)) await this.member.leave().catch(() => {});
     }
-  }
-
-  /**
-   * Fenced by the group (a rebalance this worker missed, or its session expired) or a transient
-   * broker error: start again from Kafka's truth. A producer fence means another process took
-   * this worker's transactional id (the same instanceId twice): this one is the zombie and stops.
-   */
-  private recoverable(e: unknown): boolean {
-    if (isFenced(e)) return e.scope === "group" && !/FENCED_INSTANCE_ID/.test(e.reason);
-    return e instanceof KafkaTransientError;
   }
 
   /** The partitions' newest offsets (progress `latestOffset`, the lag metrics) and this batch's ends (`limit`: maxOffsetsPerTrigger). */
@@ -380,7 +484,7 @@ export class GroupExecution {
       // second), else its tasks' windows never close (Spark's no-data batch, driven here by
       // the group's progress topic).
       this.idleWatermarkReadMs = cfg.clock.now();
-      await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+      await this.refreshWatermark();
       W = this.watermark.watermarkMs;
       watermarkMoved = W > this.lastBatchWatermarkMs;
     }
@@ -493,10 +597,17 @@ export class GroupExecution {
       records,
       sent,
     );
+    this.failures.committed();
+    for (const f of stageBFacts) {
+      this.lastReports.set(f.task, f.report);
+      const d = f.report.dropped();
+      this.dropped.groups += d.groups;
+      this.dropped.inputRows += d.inputRows;
+    }
     const starts = new Map(this.positions);
     for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
     this.status = { ...this.status, message: "Reading the group's progress (watermark)" };
-    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+    await this.refreshWatermark();
     this.lateWatermarkMs = W;
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;

@@ -14,8 +14,12 @@ export interface GroupMetadata {
 }
 
 export interface GroupMembership {
-  /** Join (or rejoin) the group; the partitions this worker owns in the new generation. */
-  join(): Promise<readonly TopicPartition[]>;
+  /**
+   * Join (or rejoin) the group; the partitions this worker owns in the new generation.
+   * `userData` goes in the subscription: when it differs from the last join's, the coordinator
+   * rebalances (a static member's restart, or a member that saw new source partitions).
+   */
+  join(userData?: Buffer | null): Promise<readonly TopicPartition[]>;
   /** A heartbeat said the group rebalances (or this member was fenced): rejoin between batches. */
   readonly needsRejoin: boolean;
   metadata(): GroupMetadata;

@@ -77,7 +77,7 @@ function kafkaPorts(client: ClientConfig): KafkaPorts {
         rebalanceTimeoutMs: o.rebalanceTimeoutMs,
       });
       return {
-        join: async () => (await member.join()).partitions,
+        join: async (userData) => (await member.join(userData)).partitions,
         get needsRejoin() {
           return member.needsRejoin;
         },

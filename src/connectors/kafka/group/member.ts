@@ -50,6 +50,8 @@ const ERROR_MARK = "arus-assignment-error:";
 /** How long committedOffsets waits for a pending transactional offset commit to end. */
 const STABLE_OFFSETS_WAIT_MS = 60_000;
 const PROTOCOL_TYPE = "consumer";
+/** The assignment's user data when the leader assigned: the partition count of each topic it assigned over. */
+const COUNTS_MARK = "arus-partition-counts:";
 
 export function clientConfig(c: KafkaConnection, clientId: string): ClientConfig {
   if (c.client) return c.client;
@@ -92,6 +94,13 @@ export class KafkaGroupMember {
   private hbInFlight: Promise<void> | null = null;
   private lastHeartbeatOk = 0;
   private closed = false;
+  /** Bumped by leave() and close(): a join() in flight from before gives up. */
+  private joinEpoch = 0;
+  private joining = false;
+  /** The subscription's user data: a change in it makes the coordinator rebalance even when this member is not the leader. */
+  private userData: Buffer | null = null;
+  /** The partition counts the last assignment was made for (null: not said). */
+  private assignedCounts: Record<string, number> | null = null;
 
   constructor(opts: KafkaGroupMemberOptions) {
     if (typeof opts.groupId !== "string" || !opts.groupId) throw new Error("Kafka group member: groupId is required");
@@ -175,8 +184,9 @@ export class KafkaGroupMember {
    * Retries, within about the rebalance timeout, on a coordinator moving or loading, a
    * rebalance starting meanwhile and the coordinator asking for a member id.
    */
-  async join(): Promise<GroupAssignment> {
+  async join(userData?: Buffer | null): Promise<GroupAssignment> {
     if (this.fatal) throw this.fatal;
+    if (userData !== undefined) this.userData = userData;
     await this.stopHeartbeats();
     try {
       await this.cluster();
@@ -184,15 +194,40 @@ export class KafkaGroupMember {
       throw new Error(`${this.where()}: cannot connect to the brokers: ${(e as Error)?.message ?? e}`, { cause: e });
     }
     const deadline = Date.now() + this.rebalanceTimeoutMs + this.sessionTimeoutMs + 10_000;
+    const epoch = this.joinEpoch;
+    this.joining = true;
+    try {
+      return await this.joinLoop(epoch, deadline);
+    } finally {
+      if (epoch === this.joinEpoch) this.joining = false;
+    }
+  }
+
+  private async joinLoop(epoch: number, deadline: number): Promise<GroupAssignment> {
     let last: unknown = null;
+    let restarted = false;
     for (let attempt = 0; ; attempt++) {
+      if (epoch !== this.joinEpoch) throw new Error(`${this.where()}: the join was abandoned (the member left or closed)`);
       if (Date.now() > deadline || attempt > 100) {
         throw new Error(`${this.where()}: could not join after ${attempt} attempts: ${(last as Error)?.message ?? last}`, { cause: last });
       }
       try {
-        return await this.joinOnce();
+        const joined = await this.joinOnce();
+        if (!restarted && (await this.staleAssignment())) {
+          // A static member's restart gets its old assignment back without a rebalance, even
+          // when partitions were added since: leave and join again, which rebalances the group.
+          restarted = true;
+          await this.leaveNow();
+          continue;
+        }
+        if (epoch !== this.joinEpoch) {
+          await this.stopHeartbeats();
+          throw new Error(`${this.where()}: the join was abandoned (the member left or closed)`);
+        }
+        return joined;
       } catch (e) {
         last = e;
+        if (epoch !== this.joinEpoch) throw e;
         const code = kafkaCode(e);
         if (code === KafkaErrorCode.MEMBER_ID_REQUIRED) {
           this.joinMemberId = (e as { memberId?: string }).memberId ?? "";
@@ -229,7 +264,7 @@ export class KafkaGroupMember {
     const coordinator = await this.coordinator();
     const subscription = encodeSubscription({
       topics: this.topics,
-      userData: null,
+      userData: this.userData,
       ownedPartitions: this.owned,
       generationId: this.current?.generationId ?? -1,
     });
@@ -263,11 +298,38 @@ export class KafkaGroupMember {
     const assignment = decodeAssignment(synced.memberAssignment as Buffer);
     const note = assignment.userData?.toString("utf8") ?? "";
     if (note.startsWith(ERROR_MARK)) throw new GroupSubscriptionMismatch(`${this.where()}: ${note.slice(ERROR_MARK.length)}`);
+    this.assignedCounts = note.startsWith(COUNTS_MARK) ? (JSON.parse(note.slice(COUNTS_MARK.length)) as Record<string, number>) : null;
     this.current = { groupId: this.groupId, generationId, memberId, groupInstanceId: this.groupInstanceId };
     this.owned = assignment.partitions;
     this.rejoin = false;
     this.startHeartbeats();
     return { generationId, memberId, partitions: assignment.partitions };
+  }
+
+  /** True when the assignment was made over other partition counts than the topics have now. */
+  private async staleAssignment(): Promise<boolean> {
+    const made = this.assignedCounts;
+    if (!made) return false;
+    const now = await this.partitionCounts(this.topics);
+    return this.topics.some((t) => made[t] !== undefined && now.get(t) !== made[t]);
+  }
+
+  /** LeaveGroup for the generation just joined (heartbeats stopped), to join again as a new member. */
+  private async leaveNow(): Promise<void> {
+    await this.stopHeartbeats();
+    const cur = this.current!;
+    this.current = null;
+    this.owned = [];
+    this.joinMemberId = "";
+    const coordinator = await this.coordinator();
+    await sendToBroker(
+      coordinator,
+      kafkajsRequest(coordinator, "LeaveGroup", 3, {
+        groupId: this.groupId,
+        memberId: cur.memberId,
+        groupInstanceId: this.groupInstanceId,
+      }),
+    ).catch(() => {});
   }
 
   /** The leader's part of a rebalance: every member's partitions from their subscriptions. */
@@ -294,9 +356,11 @@ export class KafkaGroupMember {
       const userData = Buffer.from(`${ERROR_MARK}${(e as Error).message}`, "utf8");
       return members.map((m) => ({ memberId: m.memberId, memberAssignment: encodeAssignment({ partitions: [], userData }) }));
     }
+    // The partition counts the assignment was made for: a member that sees other counts knows it is stale.
+    const userData = Buffer.from(`${COUNTS_MARK}${JSON.stringify(Object.fromEntries(counts))}`, "utf8");
     return members.map((m) => ({
       memberId: m.memberId,
-      memberAssignment: encodeAssignment({ partitions: assigned.get(m.memberId) ?? [], userData: null }),
+      memberAssignment: encodeAssignment({ partitions: assigned.get(m.memberId) ?? [], userData }),
     }));
   }
 
@@ -421,13 +485,22 @@ export class KafkaGroupMember {
   /** Leaves the group now (LeaveGroup), static member or not: its partitions move without waiting for the session timeout. */
   async leave(): Promise<void> {
     await this.stopHeartbeats();
-    const cur = this.current;
+    // A join in flight holds its connection until the rebalance ends (the broker answers one
+    // request per connection at a time): leave over a new connection, with the member id the join
+    // got; the coordinator then answers the pending JoinGroup at once.
+    const pending = this.joining ? this.joinMemberId : "";
+    this.joinEpoch++;
+    this.joining = false;
+    const cur = this.current ?? (pending ? { memberId: pending } : null);
     this.current = null;
     this.owned = [];
     this.joinMemberId = "";
     if (!cur) return;
+    const side = pending ? await kafkajsCluster(this.cfg).catch(() => null) : null;
     try {
-      const coordinator = await this.coordinator();
+      const coordinator = side
+        ? await side.cluster.findGroupCoordinator({ groupId: this.groupId, coordinatorType: 0 })
+        : await this.coordinator();
       await sendToBroker(
         coordinator,
         kafkajsRequest(coordinator, "LeaveGroup", 3, {
@@ -441,6 +514,8 @@ export class KafkaGroupMember {
       // Already gone from the group: nothing to leave.
       if (code === KafkaErrorCode.UNKNOWN_MEMBER_ID || code === KafkaErrorCode.FENCED_INSTANCE_ID) return;
       throw new Error(`${this.where()}: leave failed: ${(e as Error)?.message ?? e}`, { cause: e });
+    } finally {
+      await side?.close().catch(() => {});
     }
   }
 
@@ -452,6 +527,7 @@ export class KafkaGroupMember {
   async close(): Promise<void> {
     await this.stopHeartbeats();
     this.closed = true;
+    this.joinEpoch++;
     const conn = this.conn;
     this.conn = null;
     this.coord = null;
