@@ -150,19 +150,24 @@ export class CheckpointStore {
    * In the default mode only the temp file is written here; the rest runs while the batch
    * fetches and executes: the temp file is fdatasynced on the thread pool, renamed to
    * `offsets/N` once that is done and batch N-1's `commits/N-1` is in place, then the folder is
-   * fsynced. `durable` resolves after that; the batch awaits it before any of its output leaves
-   * the process. `onPublished` runs when the name appears (a crash point).
+   * fsynced. `named` resolves when the name appears (`onPublished` runs then: a crash point),
+   * `durable` after the folder's fsync; the batch awaits it before any of its output leaves the
+   * process.
    */
-  async writeOffsets(batchId: number, entry: OffsetSeq, onPublished?: () => void): Promise<{ durable: Promise<void> }> {
+  async writeOffsets(
+    batchId: number,
+    entry: OffsetSeq,
+    onPublished?: () => void,
+  ): Promise<{ named: Promise<void>; durable: Promise<void> }> {
     const log = this.offsets;
     if (!this.fsync || !(log instanceof FileMetadataLog)) {
       await this.pendingCommit;
       await log.add(batchId, entry);
       onPublished?.();
-      return { durable: Promise.resolve() };
+      return { named: Promise.resolve(), durable: Promise.resolve() };
     }
     const staged = await log.stage(batchId, entry);
-    const durable = (async () => {
+    const named = (async () => {
       try {
         await syncStaged(this.fsys, [staged], true);
         await this.pendingCommit;
@@ -172,11 +177,12 @@ export class CheckpointStore {
       }
       await log.publish(staged);
       onPublished?.();
-      await syncDirOf(this.fsys, log.dir);
     })();
-    // Awaited by the batch; one that fails before its sink must not leave this unhandled.
+    const durable = named.then(() => syncDirOf(this.fsys, log.dir));
+    // Awaited by the batch; one that fails before its sink must not leave these unhandled.
+    named.catch(() => {});
     durable.catch(() => {});
-    return { durable };
+    return { named, durable };
   }
 
   /**

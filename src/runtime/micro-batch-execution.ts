@@ -273,12 +273,17 @@ export class MicroBatchExecution {
       planned = planBatch(this.cfg, this.position, ends, W);
       this.status = { message: "Writing offsets to log", isDataAvailable: hasData, isTriggerActive: true };
       t = clock.now();
-      offsetsDurable = (await logOffsets(this.cfg, planned)).durable;
+      const logged = await logOffsets(this.cfg, planned);
+      offsetsDurable = logged.durable;
+      // The batch's state deltas start their fdatasync when offsets/N is named, beside the
+      // folder's fsync: one journal commit for both.
+      this.cfg.states.gateSyncs(logged.named);
       prog.record("walCommit", t);
     } else {
       // A batch re-run after a restart: its offsets/N was found on disk, its folder perhaps not yet synced.
       offsetsDurable = this.cfg.checkpoint.syncOffsetsFolder();
       offsetsDurable.catch(() => {});
+      this.cfg.states.gateSyncs(Promise.resolve());
     }
     await this.runBatch(planned, prog, offsetsDurable);
     return true;

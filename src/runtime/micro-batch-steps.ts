@@ -84,7 +84,7 @@ export function planBatch(cfg: MicroBatchConfig, position: BatchPosition, ends: 
  * Returns once the write is under way; `durable` resolves when `offsets/N` is on disk under its
  * name (CheckpointStore.writeOffsets), which deliverToSink's caller awaits before any output.
  */
-export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<{ durable: Promise<void> }> {
+export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<{ named: Promise<void>; durable: Promise<void> }> {
   crashPoint("beforeOffsetLog", b.batchId);
   return cfg.checkpoint.writeOffsets(
     b.batchId,

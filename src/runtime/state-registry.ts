@@ -110,6 +110,11 @@ export class StateStoreRegistry {
     await this.deferred?.flush();
   }
 
+  /** The deltas written from now on start their fdatasync once `p` resolves (DeferredStateWrites.gate). */
+  gateSyncs(p: Promise<void>): void {
+    this.deferred?.gate(p);
+  }
+
   private async create(op: number, partition: number, name: string | undefined): Promise<StateStoreProvider> {
     const dir = this.checkpoint.stateDir(op, partition, name);
     const opts: ProviderOptions = { ...this.retention(), ...this.fs(), ...this.heads() };

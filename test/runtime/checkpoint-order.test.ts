@@ -132,6 +132,7 @@ function checkOrder(events: Ev[]): number {
       if (!isDelta && !isRecord) continue;
       const j = events.indexOf(e);
       assert.ok(j < commitNamed, `${e.file} named before commits/${n}`);
+      assert.ok(j > offNamed, `${e.file} named after offsets/${n} (its sync starts once offsets/${n} is named)`);
       const s = find(events, tmpOf(e.file));
       assert.ok(s >= 0 && s < j, `${e.file} synced before it is named`);
     }
@@ -140,7 +141,7 @@ function checkOrder(events: Ev[]): number {
 }
 
 describe("checkpoint durability order (arus.checkpoint.fsync=true)", () => {
-  it("offsets/N is synced, named and its folder synced before batch N's sink; commits/N-1 before offsets/N; state and records before commits/N", async () => {
+  it("offsets/N is synced, named and its folder synced before batch N's sink; commits/N-1 before offsets/N; state and records after offsets/N, before commits/N", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 8, maxLength: 8 }), async (delayList) => {
         const dir = mkdtempSync(path.join(tmpdir(), "arus-order-"));
