@@ -89,7 +89,8 @@ if (process.argv.some((a) => a.endsWith("arus-engine.ts")) && process.env.ARUS_T
     [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb",
   };
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) out.push(`${e.startTime.toFixed(2)} ${e.duration.toFixed(2)} gc ${gcKinds[e.detail?.kind] ?? "other"}`);
+    for (const e of list.getEntries())
+      out.push(`${e.startTime.toFixed(2)} ${e.duration.toFixed(2)} gc ${gcKinds[e.detail?.kind] ?? "other"}`);
   }).observe({ entryTypes: ["gc"] });
   const exit = process.exit;
   process.exit = (code) => {
