@@ -79,14 +79,21 @@ export function planBatch(cfg: MicroBatchConfig, position: BatchPosition, ends: 
   };
 }
 
-/** log: write `offsets/N`, what batch N reads, with its watermark, timestamp and the sticky conf. */
-export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<void> {
+/**
+ * log: write `offsets/N`, what batch N reads, with its watermark, timestamp and the sticky conf.
+ * Returns once the write is under way; `durable` resolves when `offsets/N` is on disk under its
+ * name (CheckpointStore.writeOffsets), which deliverToSink's caller awaits before any output.
+ */
+export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<{ named: Promise<void>; durable: Promise<void> }> {
   crashPoint("beforeOffsetLog", b.batchId);
-  await cfg.checkpoint.offsets.add(b.batchId, {
-    metadata: { batchWatermarkMs: b.watermarkMs, batchTimestampMs: b.timestampMs, conf: cfg.checkpoint.stickyConf },
-    offsets: b.ends,
-  });
-  crashPoint("afterOffsetLog", b.batchId);
+  return cfg.checkpoint.writeOffsets(
+    b.batchId,
+    {
+      metadata: { batchWatermarkMs: b.watermarkMs, batchTimestampMs: b.timestampMs, conf: cfg.checkpoint.stickyConf },
+      offsets: b.ends,
+    },
+    () => crashPoint("afterOffsetLog", b.batchId),
+  );
 }
 
 /** read: each source's rows between the batch's start and end offsets. */
@@ -171,16 +178,21 @@ export async function deliverToSink(cfg: MicroBatchConfig, b: PlannedBatch, outp
 
 /**
  * commit: write `commits/N` with the next batch's watermark (and the state files batch N wrote),
- * schedule the logs' retention, and let the sources release what batch N read.
+ * schedule the logs' retention, and, once `commits/N` is in place, let the sources release what
+ * batch N read. In the default fsync mode this returns before the files are synced and renamed
+ * (CheckpointStore.commit): the loop's next offsets, an idle trigger and the loop's end wait for them.
  */
 export async function commitBatch(cfg: MicroBatchConfig, b: PlannedBatch, nextWatermarkMs: number): Promise<void> {
   const heads = cfg.checkpoint.stateHeads;
+  // The state deltas were synced beside the sink; commits/N vouches for them, so they come first.
+  await cfg.states.flushWrites();
   crashPoint("beforeCommitLog", b.batchId);
-  await cfg.checkpoint.commit(b.batchId, heads?.takeBatchWrites(b.batchId), { nextBatchWatermarkMs: nextWatermarkMs });
-  crashPoint("afterCommitLog", b.batchId);
+  await cfg.checkpoint.commit(b.batchId, heads?.takeBatchWrites(b.batchId), { nextBatchWatermarkMs: nextWatermarkMs }, async () => {
+    crashPoint("afterCommitLog", b.batchId);
+    for (let i = 0; i < cfg.sources.length; i++) if (b.ends[i] !== null) await cfg.sources[i]!.commit(b.ends[i]!);
+  });
   // Retention after the commit rather than before the batch (Spark): the deletes are off the
   // path from the offset log to the sink, and offsets/N-1 stays until batch N committed. The
   // loop runs it during the next trigger's latestOffset (or when the loop ends).
   cfg.checkpoint.deferPurge(b.batchId);
-  for (let i = 0; i < cfg.sources.length; i++) if (b.ends[i] !== null) await cfg.sources[i]!.commit(b.ends[i]!);
 }
