@@ -27,6 +27,8 @@ export interface AggregateChunk {
   readonly n: number;
   /** The rows are groups already aggregated (pane-aggregation.ts): merge their buffers. */
   readonly partial?: boolean;
+  /** With `partial`: the input rows behind each group (late groups count them as late input rows). */
+  readonly rows?: Int32Array | Float64Array;
 }
 
 export type OutputMode = "append" | "update" | "complete";

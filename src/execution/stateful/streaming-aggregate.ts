@@ -15,13 +15,17 @@
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
 import { take, type Vector } from "../../columnar/vector.js";
+import type { PreparedFile } from "../../connectors/source.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
+import type { StageAPlan } from "../partial/stage-a.js";
+import type { PartialGroups } from "../partial/stage-a-run.js";
 import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
+import type { StatefulContext } from "./context.js";
 import { watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
 
@@ -34,6 +38,10 @@ export class StreamingAggregateExec implements PhysicalOperator {
   static readonly created = { row: 0, columnar: 0, threads: 0 };
   /** Of those, how many aggregate their sliding window by panes (tests check they ran). */
   static withPanes = 0;
+  /** Of those, how many read stage A's partial groups (tests check they did). */
+  static withPartialInput = 0;
+  /** Stage A on the decode threads (execution/partial/), when the runtime chose it. */
+  private partialInput: StageAPlan | null = null;
 
   constructor(
     readonly operatorId: number,
@@ -66,10 +74,14 @@ export class StreamingAggregateExec implements PhysicalOperator {
     const wm = watermarksOf(st, this.operatorId);
     const lateMicros = wm.lateMs * 1000;
 
-    // 1-2. keys and inputs, late rows taken out: per row, or per sliding-window pane group
-    const prepared = this.panes
-      ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
-      : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
+    // 1-2. keys and inputs, late rows taken out: per row, per sliding-window pane group, or
+    // the partial groups stage A made on the decode threads
+    const files = this.partialInput ? st.sourcePrepared?.get(this.partialInput.spec.sourceId) : undefined;
+    const prepared = files
+      ? this.partialChunks(files, st, watermarked, lateMicros)
+      : this.panes
+        ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
+        : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
     if (prepared.lateKeys.length > 0) {
       const lateIndex = new GroupIndex(spec.groupAttrs.map((a) => a.type));
       for (const keys of prepared.lateKeys) lateIndex.assign(keys, keys[0]?.length ?? 0);
@@ -142,6 +154,67 @@ export class StreamingAggregateExec implements PhysicalOperator {
       chunks.push({ keys, inputs, n: m });
     }
     return { chunks, lateKeys, lateInputRows, lateBatches };
+  }
+
+  /**
+   * Reads stage A's partial groups (execution/partial/) instead of running the child: the
+   * runtime calls this when the child's source hands this batch's files to the decode threads.
+   */
+  usePartialInput(plan: StageAPlan): void {
+    this.partialInput = plan;
+    StreamingAggregateExec.withPartialInput++;
+  }
+
+  /**
+   * The partial groups of this batch's files, as `rowChunks` would have prepared their rows:
+   * the scan's row count and the watermark's statistics recorded as the child would have, then
+   * the groups at or below W(N-1) taken out — the event time is a grouping key, so a group is
+   * late exactly when its rows are — counted as dropped groups and as the input rows behind them.
+   */
+  private partialChunks(files: readonly PreparedFile[], st: StatefulContext, watermarked: boolean, lateMicros: number): PreparedChunks {
+    const stage = this.partialInput!;
+    const parts = files.flatMap((f) => f.value as PartialGroups[]);
+    st.report.addScanRows(
+      stage.spec.sourceId,
+      parts.reduce((n, p) => n + p.scanRows, 0),
+    );
+    stage.watermark?.recordEventTimes(
+      st.report,
+      parts.map((p) => p.eventTime?.ms ?? new Float64Array(0)),
+    );
+    const chunks: AggregateChunk[] = [];
+    const lateKeys: Vector[][] = [];
+    let lateInputRows = 0;
+    for (const p of parts) {
+      if (p.n === 0) continue;
+      let keys = p.keys;
+      let inputs = p.buffers;
+      let rows: Float64Array = p.rows;
+      let n = p.n;
+      if (watermarked) {
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, p.n);
+        const late: number[] = [];
+        const kept: number[] = [];
+        for (let g = 0; g < p.n; g++) {
+          if (et[g]! <= lateMicros) {
+            late.push(g);
+            lateInputRows += rows[g]!;
+          } else kept.push(g);
+        }
+        if (late.length > 0) {
+          const lateSel = Int32Array.from(late);
+          lateKeys.push(keys.map((k) => take(k, lateSel)));
+          const sel = Int32Array.from(kept);
+          keys = keys.map((k) => take(k, sel));
+          inputs = inputs.map((bs) => bs.map((v) => take(v, sel)));
+          rows = Float64Array.from(kept, (g) => rows[g]!);
+          n = kept.length;
+        }
+      }
+      if (n === 0) continue;
+      chunks.push({ keys, inputs, n, partial: true, rows });
+    }
+    return { chunks, lateKeys, lateInputRows, lateBatches: [] };
   }
 
   openGroups(): OpenGroups {

@@ -34,7 +34,7 @@ export function lineAlignedRanges(bytes: Uint8Array, parts: number): [number, nu
   return out;
 }
 
-async function readShared(file: string): Promise<SharedArrayBuffer> {
+export async function readShared(file: string): Promise<SharedArrayBuffer> {
   const fh = await open(file, "r");
   try {
     const { size } = await fh.stat();

@@ -1,0 +1,32 @@
+/**
+ * Worker-thread entry of the stage-A pool (partial-read.ts): decodes a line-aligned range of a
+ * JSON-lines file held in shared memory and runs stage A over it (stage-a-run.ts); the partial
+ * groups go back with their typed arrays moved, not copied.
+ */
+import { transferListOf } from "../../columnar/transfer.js";
+import type { Vector } from "../../columnar/vector.js";
+import { serveTasks } from "../../common/worker-pool.js";
+import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
+import { readJsonBytes } from "../../connectors/files/json/json-scan.js";
+import { jsonReadSettings } from "../../connectors/files/json/json-settings.js";
+import { SourceOptions } from "../../connectors/files/options.js";
+import type { StageARequest } from "./partial-read.js";
+import { type PartialGroups, runStageA } from "./stage-a-run.js";
+
+async function run(r: StageARequest): Promise<PartialGroups & { inputRows: number }> {
+  setJsonDecoder(r.decoder);
+  const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
+  const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
+  const batches = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+  const partial = await runStageA(r.stage, batches);
+  return { ...partial, inputRows: batches.reduce((n, b) => n + b.numRows, 0) };
+}
+
+serveTasks<StageARequest, PartialGroups & { inputRows: number }>(async (r) => {
+  const result = await run(r);
+  const vectors: Vector[] = [...result.keys, ...result.buffers.flat()];
+  const transfer = transferListOf(vectors);
+  transfer.push(result.rows.buffer as ArrayBuffer);
+  if (result.eventTime) transfer.push(result.eventTime.ms.buffer as ArrayBuffer);
+  return { result, transfer };
+});
