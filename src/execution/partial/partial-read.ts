@@ -17,7 +17,7 @@ import { hasLoneCarriageReturn } from "../../connectors/files/json/json-scan.js"
 import { effectiveZone, SourceOptions } from "../../connectors/files/options.js";
 import { partitionSpecOf } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
-import type { DataType, StructType } from "../../types/datatypes.js";
+import { type DataType, StructOf, type StructType } from "../../types/datatypes.js";
 import { AggregationSpec } from "../aggregation.js";
 import type { StageASpec } from "./stage-a.js";
 import { type PartialGroups, runStageA } from "./stage-a-run.js";
@@ -74,9 +74,13 @@ export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
   const bufferTypes = spec.bufferTypes();
   const fromThread = (r: Reply): PartialGroups => ({
     ...r,
-    keys: r.keys.map((v, i) => retype(v, keyTypes[i]!)),
-    buffers: r.buffers.map((bs, a) => bs.map((v, j) => retype(v, bufferTypes[a]![j]!))),
+    chunks: r.chunks.map((c) => ({
+      ...c,
+      keys: c.keys.map((v, i) => retype(v, keyTypes[i]!)),
+      buffers: c.buffers.map((bs, a) => bs.map((v, j) => retype(v, bufferTypes[a]![j]!))),
+    })),
   });
+  warmUp(stage, threads);
   return async (file, read) => {
     const ranges = broken ? null : await onThreads(stage, file, read, threads);
     if (ranges) {
@@ -88,6 +92,22 @@ export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
     const partial = await runStageA(stage, batches);
     return { inputRows: batches.reduce((n, b) => n + b.numRows, 0), value: [partial] } satisfies PreparedFile;
   };
+}
+
+/**
+ * Starts the threads now, at the query's start, each running stage A over no rows (loading the
+ * engine, compiling the expressions), so that the first batch does not wait for that.
+ */
+function warmUp(stage: StageASpec, threads: number): void {
+  if (broken) return;
+  const p = stagePool(threads);
+  const empty = new SharedArrayBuffer(0);
+  const schema = StructOf([]);
+  for (let i = 0; i < threads; i++) {
+    p.run({ stage, file: "(warm-up)", bytes: empty, start: 0, end: 0, schema, options: {}, zone: stage.timeZone, decoder: jsonDecoder() }).catch(
+      () => {},
+    );
+  }
 }
 
 /** The Expand's or the last projection's output: what the aggregation reads. */

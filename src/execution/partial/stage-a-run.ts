@@ -30,14 +30,24 @@ export interface EventTimeRange {
   readonly ms: Float64Array;
 }
 
-/** Stage A's result for one range of a file. */
-export interface PartialGroups {
+/** Partial groups: keys, the aggregates' buffers, and the input rows behind each group. */
+export interface PartialChunk {
   readonly keys: Vector[];
   /** Per aggregate call, its buffer vectors. */
   readonly buffers: Vector[][];
-  /** Input rows behind each group (the rows reaching the aggregation; expanded rows for a sliding window). */
-  readonly rows: Float64Array;
+  /** Input rows behind each group (the rows reaching the aggregation; (row, window) pairs for a sliding window). */
+  readonly rows: Float64Array | Int32Array;
   readonly n: number;
+}
+
+/**
+ * Stage A's result for one range of a file: its partial groups — one chunk of distinct keys,
+ * or for a sliding window by panes one chunk per window offset of the pane groups (merging
+ * those again here would find few equal keys: each (window, key) comes from up to k panes, but
+ * mostly from one) —, the scan's row count and the event times.
+ */
+export interface PartialGroups {
+  readonly chunks: PartialChunk[];
   /** Rows the scan produced (after its pushed filter): progress numInputRows. */
   readonly scanRows: number;
   readonly eventTime: EventTimeRange | null;
@@ -96,46 +106,35 @@ export async function runStageA(stage: StageASpec, decoded: Batch[]): Promise<Pa
         break;
     }
   }
-  const chunks = stage.panes ? panesOf(stage, attrs, batches, ev) : null;
-  const aggInput = stage.panes ? (stage.steps.at(-1) as { output: readonly Attribute[] }).output : attrs;
-  const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, aggInput);
+  if (stage.panes) {
+    const chunks = panesOf(stage, attrs, batches, ev).map((c) => ({ keys: [...c.keys], buffers: c.inputs.map((b) => [...b]), rows: c.rows!, n: c.n }));
+    return { chunks, scanRows, eventTime };
+  }
+  const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, attrs);
   const groups = new GroupIndex(spec.groupAttrs.map((a) => a.type));
   const accs = spec.newAccumulators(ev);
   let rows = new Float64Array(1024);
-  const fold = (
-    keys: readonly Vector[],
-    n: number,
-    inputs: readonly (readonly Vector[])[],
-    partial: boolean,
-    counts?: ArrayLike<number>,
-  ) => {
-    if (n === 0) return;
-    const gid = groups.assign(keys, n);
+  for (const b of batches) {
+    const n = b.numRows;
+    if (n === 0) continue;
+    const gid = groups.assign(spec.groupKeys(b, ev), n);
+    const inputs = spec.aggInputs(b, ev);
     const G = groups.numGroups;
     if (G > rows.length) {
       const grown = new Float64Array(Math.max(G, rows.length * 2));
       grown.set(rows);
       rows = grown;
     }
-    for (let i = 0; i < n; i++) rows[gid[i]!]! += counts ? counts[i]! : 1;
+    for (let i = 0; i < n; i++) rows[gid[i]!]!++;
     for (let a = 0; a < accs.length; a++) {
       accs[a]!.resize(G);
-      if (partial) accs[a]!.merge(gid, n, inputs[a]!);
-      else accs[a]!.update(gid, n, inputs[a]!);
+      accs[a]!.update(gid, n, inputs[a]!);
     }
-  };
-  if (chunks) for (const c of chunks) fold(c.keys, c.n, c.inputs, true, c.rows);
-  else for (const b of batches) fold(spec.groupKeys(b, ev), b.numRows, spec.aggInputs(b, ev), false);
+  }
   const G = groups.numGroups;
   for (const a of accs) a.resize(G);
-  return {
-    keys: groups.keyVectors(),
-    buffers: accs.map((a) => a.buffers(G)),
-    rows: rows.slice(0, G),
-    n: G,
-    scanRows,
-    eventTime,
-  };
+  const chunk = { keys: groups.keyVectors(), buffers: accs.map((a) => a.buffers(G)), rows: rows.slice(0, G), n: G };
+  return { chunks: G > 0 ? [chunk] : [], scanRows, eventTime };
 }
 
 /** The sliding window's pane groups spread over their windows (pane-aggregation.ts), nothing dropped as late. */

@@ -24,9 +24,10 @@ async function run(r: StageARequest): Promise<PartialGroups & { inputRows: numbe
 
 serveTasks<StageARequest, PartialGroups & { inputRows: number }>(async (r) => {
   const result = await run(r);
-  const vectors: Vector[] = [...result.keys, ...result.buffers.flat()];
-  const transfer = transferListOf(vectors);
-  transfer.push(result.rows.buffer as ArrayBuffer);
-  if (result.eventTime) transfer.push(result.eventTime.ms.buffer as ArrayBuffer);
-  return { result, transfer };
+  const vectors: Vector[] = result.chunks.flatMap((c) => [...c.keys, ...c.buffers.flat()]);
+  // chunks of one range share buffers (the pane groups' buffers under each window offset)
+  const transfer = new Set(transferListOf(vectors));
+  for (const c of result.chunks) transfer.add(c.rows.buffer as ArrayBuffer);
+  if (result.eventTime) transfer.add(result.eventTime.ms.buffer as ArrayBuffer);
+  return { result, transfer: [...transfer] };
 });

@@ -185,11 +185,11 @@ export class StreamingAggregateExec implements PhysicalOperator {
     const chunks: AggregateChunk[] = [];
     const lateKeys: Vector[][] = [];
     let lateInputRows = 0;
-    for (const p of parts) {
+    for (const p of parts.flatMap((x) => x.chunks)) {
       if (p.n === 0) continue;
       let keys = p.keys;
       let inputs = p.buffers;
-      let rows: Float64Array = p.rows;
+      let rows = p.rows;
       let n = p.n;
       if (watermarked) {
         const et = eventTimeMicros(keys[this.eventTimeKey]!, p.n);
@@ -207,7 +207,8 @@ export class StreamingAggregateExec implements PhysicalOperator {
           const sel = Int32Array.from(kept);
           keys = keys.map((k) => take(k, sel));
           inputs = inputs.map((bs) => bs.map((v) => take(v, sel)));
-          rows = Float64Array.from(kept, (g) => rows[g]!);
+          const all = rows;
+          rows = Float64Array.from(kept, (g) => all[g]!);
           n = kept.length;
         }
       }
