@@ -26,7 +26,12 @@ async function run(
   partial: boolean,
   files: readonly (string | Buffer)[],
   build: (df: DataFrame) => DataFrame,
-  options: { names?: readonly string[]; mode?: "append" | "update" | "complete"; lateRows?: boolean; readOptions?: Record<string, string> } = {},
+  options: {
+    names?: readonly string[];
+    mode?: "append" | "update" | "complete";
+    lateRows?: boolean;
+    readOptions?: Record<string, string>;
+  } = {},
 ): Promise<{ rows: string[]; usedStageA: boolean }> {
   const dir = await tempDir();
   const checkpoint = await tempDir();
@@ -55,7 +60,8 @@ async function run(
   return { rows: rows.sort(), usedStageA: StreamingAggregateExec.withPartialInput > before };
 }
 
-const byWindow = (df: DataFrame) => df.groupBy(F.window("ts", "10 seconds"), F.col("key")).agg(F.count("*").alias("n"), F.max("v").alias("hi"));
+const byWindow = (df: DataFrame) =>
+  df.groupBy(F.window("ts", "10 seconds"), F.col("key")).agg(F.count("*").alias("n"), F.max("v").alias("hi"));
 const FILES = [
   `${[line(1, "a", 1), line(2, "b", 2), line(15, "a", 3)].join("\n")}\n`,
   `${[line(3, "a", 4), line(30, "b", 5)].join("\n")}\n`,

@@ -104,9 +104,17 @@ function warmUp(stage: StageASpec, threads: number): void {
   const empty = new SharedArrayBuffer(0);
   const schema = StructOf([]);
   for (let i = 0; i < threads; i++) {
-    p.run({ stage, file: "(warm-up)", bytes: empty, start: 0, end: 0, schema, options: {}, zone: stage.timeZone, decoder: jsonDecoder() }).catch(
-      () => {},
-    );
+    p.run({
+      stage,
+      file: "(warm-up)",
+      bytes: empty,
+      start: 0,
+      end: 0,
+      schema,
+      options: {},
+      zone: stage.timeZone,
+      decoder: jsonDecoder(),
+    }).catch(() => {});
   }
 }
 

@@ -107,7 +107,12 @@ export async function runStageA(stage: StageASpec, decoded: Batch[]): Promise<Pa
     }
   }
   if (stage.panes) {
-    const chunks = panesOf(stage, attrs, batches, ev).map((c) => ({ keys: [...c.keys], buffers: c.inputs.map((b) => [...b]), rows: c.rows!, n: c.n }));
+    const chunks = panesOf(stage, attrs, batches, ev).map((c) => ({
+      keys: [...c.keys],
+      buffers: c.inputs.map((b) => [...b]),
+      rows: c.rows!,
+      n: c.n,
+    }));
     return { chunks, scanRows, eventTime };
   }
   const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, attrs);
