@@ -5,7 +5,8 @@
  * aggregates the decoded rows; and a checkpoint moves between the two in both directions: the
  * query under test is stopped at random batches and restarted with the setting flipped, the
  * reference reads rows, stopped and restarted at the same batches. Random events (event time going back past the watermark,
- * key, value with NULLs) over random partition counts, output modes, window shapes and
+ * key, value with NULLs) over random partition counts, state on the main thread or on two state
+ * threads (the partial groups routed to their owners), output modes, window shapes and
  * groupings; per batch the late-row metrics, the input rows, the event-time statistics and the
  * lateness profile must agree too. Rows are compared
  * per batch, sorted (groups come out in another first-touch order).
@@ -32,6 +33,8 @@ const event = fc.record({
 
 const scenario = fc.record({
   partitions: fc.constantFrom(1, 2, 3),
+  // the partial groups merged on the main thread, or routed to the state threads
+  stateThreads: fc.constantFrom(1, 1, 2),
   mode: fc.constantFrom("append", "update", "complete") as fc.Arbitrary<"append" | "update" | "complete">,
   grouping: fc.constantFrom("window+key", "key", "none") as fc.Arbitrary<"window+key" | "key" | "none">,
   sliding: fc.boolean(),
@@ -146,6 +149,7 @@ describe("partial aggregation on the decode threads", () => {
       await fc.assert(
         fc.asyncProperty(scenario, async (sc) => {
           session.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
+          session.conf.set("arus.state.threads", String(sc.stateThreads));
           const expected = await run(sc, () => false);
           const before = partialCounters.ranges + partialCounters.mainThreadFiles;
           const actual = await run(sc, (i) => sc.partial[i]!);
@@ -160,6 +164,7 @@ describe("partial aggregation on the decode threads", () => {
       );
     } finally {
       session.conf.set("spark.sql.shuffle.partitions", "2");
+      session.conf.unset("arus.state.threads");
       session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");
     }
   });
