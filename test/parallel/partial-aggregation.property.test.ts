@@ -6,7 +6,8 @@
  * query under test is stopped at random batches and restarted with the setting flipped, the
  * reference reads rows, stopped and restarted at the same batches. Random events (event time going back past the watermark,
  * key, value with NULLs) over random partition counts, state on the main thread or on two state
- * threads (the partial groups routed to their owners), output modes, window shapes and
+ * threads (the partial groups routed to their owners) or in the row stores, sliding windows by
+ * panes or expanded row by row, output modes, window shapes and
  * groupings; per batch the late-row metrics, the input rows, the event-time statistics and the
  * lateness profile must agree too. Rows are compared
  * per batch, sorted (groups come out in another first-touch order).
@@ -35,6 +36,9 @@ const scenario = fc.record({
   partitions: fc.constantFrom(1, 2, 3),
   // the partial groups merged on the main thread, or routed to the state threads
   stateThreads: fc.constantFrom(1, 1, 2),
+  // the other state backend (row stores) and the sliding window expanded row by row (no panes)
+  columnar: fc.constantFrom(true, true, false),
+  panes: fc.constantFrom(true, true, false),
   mode: fc.constantFrom("append", "update", "complete") as fc.Arbitrary<"append" | "update" | "complete">,
   grouping: fc.constantFrom("window+key", "key", "none") as fc.Arbitrary<"window+key" | "key" | "none">,
   sliding: fc.boolean(),
@@ -150,6 +154,8 @@ describe("partial aggregation on the decode threads", () => {
         fc.asyncProperty(scenario, async (sc) => {
           session.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
           session.conf.set("arus.state.threads", String(sc.stateThreads));
+          session.conf.set("arus.state.aggregation.columnar", String(sc.columnar));
+          session.conf.set("arus.state.aggregation.panes", String(sc.panes));
           const expected = await run(sc, () => false);
           const before = partialCounters.ranges + partialCounters.mainThreadFiles;
           const actual = await run(sc, (i) => sc.partial[i]!);
@@ -165,6 +171,8 @@ describe("partial aggregation on the decode threads", () => {
     } finally {
       session.conf.set("spark.sql.shuffle.partitions", "2");
       session.conf.unset("arus.state.threads");
+      session.conf.unset("arus.state.aggregation.columnar");
+      session.conf.unset("arus.state.aggregation.panes");
       session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");
     }
   });
