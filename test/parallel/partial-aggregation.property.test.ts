@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { setScanThreads } from "../../src/connectors/files/decode-pool.js";
-import { closeStagePool, partialCounters } from "../../src/execution/partial/partial-read.js";
+import { partialCounters } from "../../src/execution/partial/partial-read.js";
 import { type DataFrame, functions as F } from "../../src/index.js";
 import { utcSession } from "../streaming/helpers.js";
 import { tempDirs } from "../temp-dirs.js";
@@ -142,10 +142,7 @@ async function run(sc: Scenario, partialOf: (i: number) => boolean): Promise<Map
 
 describe("partial aggregation on the decode threads", () => {
   setScanThreads(2);
-  after(async () => {
-    setScanThreads(1);
-    await closeStagePool();
-  });
+  after(() => setScanThreads(1));
 
   it("gives the row path's output and late-row metrics, batch by batch, across restarts that flip the setting", async () => {
     session.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false"); // one batch per file

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { setScanThreads } from "../../src/connectors/files/decode-pool.js";
-import { closeStagePool, partialCounters } from "../../src/execution/partial/partial-read.js";
+import { partialCounters } from "../../src/execution/partial/partial-read.js";
 import { StreamingAggregateExec } from "../../src/execution/stateful/streaming-aggregate.js";
 import { type DataFrame, functions as F } from "../../src/index.js";
 import { utcSession } from "../streaming/helpers.js";
@@ -70,10 +70,7 @@ const FILES = [
 
 describe("partial aggregation on the decode threads", () => {
   setScanThreads(2);
-  after(async () => {
-    setScanThreads(1);
-    await closeStagePool();
-  });
+  after(() => setScanThreads(1));
 
   it("runs on the threads and gives the row path's output", async () => {
     const ranges = partialCounters.ranges;

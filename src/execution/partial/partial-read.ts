@@ -2,14 +2,16 @@
  * The file task of a streaming file source whose aggregation runs stage A on the decode threads
  * (`arus.exec.partialAggregation`): a JSON-lines file is read into shared memory, cut into
  * `local[N]` line-aligned ranges as json-parallel.ts does, and each range is decoded and run
- * through stage A on a pool of N threads; the partial groups come back in file order. A file a
+ * through stage A on the decode pool's N threads (which import stage-a-task.ts for it); the
+ * partial groups come back in file order. A file a
  * thread cannot take (compressed, partition directories, a custom or lone-CR line separator) or
  * whose range fails (a FAILFAST record, say) is read on this thread as before and stage A runs
  * here, so its errors are those of a row read.
  */
 import { stat } from "node:fs/promises";
 import { makeVector, type Vector } from "../../columnar/vector.js";
-import { siblingScript, WorkerCrashError, WorkerPool } from "../../common/worker-pool.js";
+import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
+import { decodePool } from "../../connectors/files/decode-pool.js";
 import { readFile } from "../../connectors/files/index.js";
 import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { lineAlignedRanges, readShared } from "../../connectors/files/json/json-parallel.js";
@@ -39,26 +41,14 @@ type Reply = PartialGroups & { inputRows: number };
 /** What the stage-A threads did in this process (ranges on threads, files read on the main thread). */
 export const partialCounters = { ranges: 0, mainThreadFiles: 0 };
 
-let pool: WorkerPool<StageARequest, Reply> | null = null;
-let poolSize = 0;
-/** A thread that cannot start would fail every file: this thread does them from then on. */
+/** The module the decode threads import for stage A. */
+const TASK = siblingScript(import.meta.url, "stage-a-task").href;
+
+/** A thread that cannot run stage A would fail every file: this thread does them from then on. */
 let broken = false;
 
-function stagePool(threads: number): WorkerPool<StageARequest, Reply> {
-  if (!pool || poolSize !== threads) {
-    void pool?.close();
-    pool = new WorkerPool(siblingScript(import.meta.url, "stage-a-worker"), threads);
-    poolSize = threads;
-  }
-  return pool;
-}
-
-/** Ends the stage-A threads (tests; a later file task starts them again). */
-export async function closeStagePool(): Promise<void> {
-  const p = pool;
-  pool = null;
-  poolSize = 0;
-  await p?.close();
+function runOnThread(request: StageARequest): Promise<Reply> {
+  return decodePool().run({ kind: "module", module: TASK, request }) as Promise<Reply>;
 }
 
 /** Gives cloned vectors this thread's type objects back (a clone is equal, not identical). */
@@ -100,11 +90,10 @@ export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
  */
 function warmUp(stage: StageASpec, threads: number): void {
   if (broken) return;
-  const p = stagePool(threads);
   const empty = new SharedArrayBuffer(0);
   const schema = StructOf([]);
   for (let i = 0; i < threads; i++) {
-    p.run({
+    runOnThread({
       stage,
       file: "(warm-up)",
       bytes: empty,
@@ -137,14 +126,13 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   const bytes = await readShared(file);
   const whole = new Uint8Array(bytes);
   if (hasLoneCarriageReturn(whole)) return null;
-  const p = stagePool(threads);
   const options = { ...read.options } as Record<string, string>;
   const zone = effectiveZone(o, read.timeZone);
   const decoder = jsonDecoder();
   try {
     return await Promise.all(
       lineAlignedRanges(whole, threads).map(([start, end]) =>
-        p.run({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder }),
+        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder }),
       ),
     );
   } catch (e) {

@@ -70,7 +70,10 @@ export async function readJsonRanges(
   let results: Batch[][];
   try {
     results = await Promise.all(
-      ranges.map(([start, end]) => p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone, decoder: jsonDecoder() })),
+      ranges.map(
+        ([start, end]) =>
+          p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone, decoder: jsonDecoder() }) as Promise<Batch[]>,
+      ),
     );
   } catch (e) {
     parallelScanCounters.fallbacks++;
