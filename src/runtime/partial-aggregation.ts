@@ -3,7 +3,7 @@
  * threads (`arus.exec.partialAggregation`, docs/parallel-execution.md): a streaming aggregation
  * over a JSON file source whose stage A qualifies (execution/partial/stage-a.ts), when files are
  * decoded on threads (`local[N]`, N ≥ 2), no late-rows sink wants the late rows themselves, and
- * the source scan feeds nothing else. Its source then hands each file to the stage-A threads and
+ * the source scan feeds nothing else. Its source then hands each file to the decode threads and
  * the aggregation merges their partial groups. Everything else reads rows as before.
  */
 import type { RuntimeConfig } from "../common/conf.js";

@@ -38,7 +38,7 @@ export interface StageARequest {
 
 type Reply = PartialGroups & { inputRows: number };
 
-/** What the stage-A threads did in this process (ranges on threads, files read on the main thread). */
+/** What stage A did in this process (ranges on threads, files read on the main thread). */
 export const partialCounters = { ranges: 0, mainThreadFiles: 0 };
 
 /** The module the decode threads import for stage A. */
