@@ -25,8 +25,7 @@ import type { StageAPlan } from "../partial/stage-a.js";
 import type { PartialGroups } from "../partial/stage-a-run.js";
 import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
-import type { StatefulContext } from "./context.js";
-import { watermarksOf } from "./context.js";
+import { type StatefulContext, watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
 
 export class StreamingAggregateExec implements PhysicalOperator {
@@ -192,24 +191,24 @@ export class StreamingAggregateExec implements PhysicalOperator {
       let rows = p.rows;
       let n = p.n;
       if (watermarked) {
-        const et = eventTimeMicros(keys[this.eventTimeKey]!, p.n);
-        const late: number[] = [];
-        const kept: number[] = [];
-        for (let g = 0; g < p.n; g++) {
-          if (et[g]! <= lateMicros) {
-            late.push(g);
-            lateInputRows += rows[g]!;
-          } else kept.push(g);
-        }
-        if (late.length > 0) {
-          const lateSel = Int32Array.from(late);
-          lateKeys.push(keys.map((k) => take(k, lateSel)));
-          const sel = Int32Array.from(kept);
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        let nLate = 0;
+        for (let g = 0; g < n; g++) if (et[g]! <= lateMicros) nLate++;
+        if (nLate > 0) {
+          const late = new Int32Array(nLate);
+          const sel = new Int32Array(n - nLate);
+          for (let g = 0, a = 0, l = 0; g < n; g++) {
+            if (et[g]! <= lateMicros) {
+              late[l++] = g;
+              lateInputRows += rows[g]!;
+            } else sel[a++] = g;
+          }
+          lateKeys.push(keys.map((k) => take(k, late)));
           keys = keys.map((k) => take(k, sel));
           inputs = inputs.map((bs) => bs.map((v) => take(v, sel)));
           const all = rows;
-          rows = Float64Array.from(kept, (g) => all[g]!);
-          n = kept.length;
+          rows = Float64Array.from(sel, (g) => all[g]!);
+          n = sel.length;
         }
       }
       if (n === 0) continue;
