@@ -2,7 +2,8 @@
  * Chooses, at a streaming query's start, the aggregations whose stage A runs on the decode
  * threads (`arus.exec.partialAggregation`, docs/parallel-execution.md): a streaming aggregation
  * over a JSON file source whose stage A qualifies (execution/partial/stage-a.ts), when files are
- * decoded on threads (`local[N]`, N ≥ 2), no late-rows sink wants the late rows themselves, and
+ * decoded on threads (`local[N]`, N ≥ 2) that can load stage A (not a bundle without its
+ * module), no late-rows sink wants the late rows themselves, and
  * the source scan feeds nothing else. Its source then hands each file to the decode threads and
  * the aggregation merges their partial groups. Everything else reads rows as before.
  */
@@ -10,7 +11,7 @@ import type { RuntimeConfig } from "../common/conf.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
 import type { PhysicalOperator } from "../execution/operator.js";
-import { stageAFileTask } from "../execution/partial/partial-read.js";
+import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
 import { stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 
@@ -31,7 +32,7 @@ export function usePartialAggregation(
 ): Set<string> {
   const chosen = new Set<string>();
   const threads = scanThreads();
-  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || threads < 2 || keepLateRows) return chosen;
+  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || threads < 2 || keepLateRows || !stageAThreadsAvailable()) return chosen;
   const scans = new Map<string, number>();
   walk(physical, (op) => {
     const id = (op as { sourceId?: unknown }).sourceId;

@@ -8,7 +8,9 @@
  * whose range fails (a FAILFAST record, say) is read on this thread as before and stage A runs
  * here, so its errors are those of a row read.
  */
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
 import { decodePool } from "../../connectors/files/decode-pool.js";
@@ -46,6 +48,14 @@ const TASK = siblingScript(import.meta.url, "stage-a-task").href;
 
 /** A thread that cannot run stage A would fail every file: this thread does them from then on. */
 let broken = false;
+
+/**
+ * Can the decode threads import stage A's task? Not from a bundle that left the module out (the
+ * decode pool's own script is checked the same way, by failing): then the query reads rows.
+ */
+export function stageAThreadsAvailable(): boolean {
+  return TASK.startsWith("file:") && existsSync(fileURLToPath(TASK));
+}
 
 function runOnThread(request: StageARequest): Promise<Reply> {
   return decodePool().run({ kind: "module", module: TASK, request }) as Promise<Reply>;
