@@ -4,7 +4,8 @@
  * statistics) runs on the decode threads (`arus.exec.partialAggregation`) or the main thread
  * aggregates the decoded rows; and a checkpoint moves between the two in both directions: the
  * query under test is stopped at random batches and restarted with the setting flipped, the
- * reference reads rows, stopped and restarted at the same batches. Random events (event time going back past the watermark,
+ * reference reads rows, stopped and restarted at the same batches (its files, all under the 4 MiB
+ * of a split, are decoded on the main thread: local[1]'s row path). Random events (event time going back past the watermark,
  * key, value with NULLs) over random partition counts, state on the main thread or on two state
  * threads (the partial groups routed to their owners) or in the row stores, sliding windows by
  * panes or expanded row by row, output modes, window shapes and
