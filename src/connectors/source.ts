@@ -73,6 +73,8 @@ export interface FileRead {
   readonly schema: StructType;
   readonly options: Readonly<Record<string, string>>;
   readonly timeZone: string;
+  /** The file's rows as `getBatch` reads them (its errors name the file, as there). */
+  rows(): Promise<Batch[]>;
 }
 
 /** What a file task made of one file: the rows it read, and its result (opaque to the source). */

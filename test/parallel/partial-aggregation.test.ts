@@ -107,6 +107,24 @@ describe("partial aggregation on the decode threads", () => {
     assert.deepEqual(on.rows, (await run(false, files, byWindow, { names })).rows);
   });
 
+  it("fails an expression's error as the row path does (not as a read error)", async () => {
+    const divided = (df: DataFrame) =>
+      df.withColumn("r", F.expr("10 div (v - v)")).groupBy(F.window("ts", "10 seconds")).agg(F.max("r").alias("r"));
+    const failure = async (partial: boolean) => {
+      try {
+        await run(partial, FILES, divided);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "no error";
+    };
+    const off = await failure(false);
+    assert.match(off, /DIVIDE_BY_ZERO/);
+    const before = StreamingAggregateExec.withPartialInput;
+    assert.equal(await failure(true), off);
+    assert.ok(StreamingAggregateExec.withPartialInput > before, "the failing query ran stage A");
+  });
+
   it("fails a FAILFAST record with the row path's error", async () => {
     const files = [`${line(1, "a", 1)}\n{"ts": broken\n`];
     const failure = async (partial: boolean) => {

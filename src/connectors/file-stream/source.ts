@@ -167,9 +167,16 @@ export class FileStreamSource implements StreamSource {
     return this.failingWithFile(file, () => readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone));
   }
 
+  /** Through the file task: its own errors (an expression's, say) go on as they are, as from `getBatch`'s plan. */
   private prepareOne(file: string): Promise<PreparedFile> {
-    const read = { format: this.format, schema: this.schema, options: this.readOpts, timeZone: this.ctx.timeZone };
-    return this.failingWithFile(file, () => this.task!(file, read));
+    const read = {
+      format: this.format,
+      schema: this.schema,
+      options: this.readOpts,
+      timeZone: this.ctx.timeZone,
+      rows: () => this.readOne(file),
+    };
+    return this.task!(file, read);
   }
 
   private async failingWithFile<T>(file: string, read: () => Promise<T>): Promise<T> {

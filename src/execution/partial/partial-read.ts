@@ -14,7 +14,6 @@ import { fileURLToPath } from "node:url";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
 import { decodePool } from "../../connectors/files/decode-pool.js";
-import { readFile } from "../../connectors/files/index.js";
 import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { lineAlignedRanges, readShared } from "../../connectors/files/json/json-parallel.js";
 import { hasLoneCarriageReturn } from "../../connectors/files/json/json-scan.js";
@@ -88,7 +87,7 @@ export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
       return { inputRows: ranges.reduce((n, r) => n + r.inputRows, 0), value: ranges.map(fromThread) };
     }
     partialCounters.mainThreadFiles++;
-    const batches = await readFile(read.format, file, read.schema, read.options, read.timeZone);
+    const batches = await read.rows();
     const partial = await runStageA(stage, batches);
     return { inputRows: batches.reduce((n, b) => n + b.numRows, 0), value: [partial] } satisfies PreparedFile;
   };
@@ -132,8 +131,11 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined) return null;
   const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
   if (read.schema.fields.some((f) => partitions.includes(f.name.toLowerCase()))) return null;
-  if ((await stat(file)).size === 0) return null;
-  const bytes = await readShared(file);
+  // A file that cannot be read here is read by the row path, whose error names it.
+  const bytes = await stat(file)
+    .then((st) => (st.size === 0 ? null : readShared(file)))
+    .catch(() => null);
+  if (!bytes) return null;
   const whole = new Uint8Array(bytes);
   if (hasLoneCarriageReturn(whole)) return null;
   const options = { ...read.options } as Record<string, string>;
