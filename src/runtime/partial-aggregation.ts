@@ -11,6 +11,7 @@ import type { RuntimeConfig } from "../common/conf.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
 import type { PhysicalOperator } from "../execution/operator.js";
+import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
 import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
 import { stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
@@ -29,6 +30,7 @@ export function usePartialAggregation(
   sourceIds: readonly string[],
   conf: RuntimeConfig,
   keepLateRows: boolean,
+  state: { readonly numPartitions: number; readonly threads: number },
 ): Set<string> {
   const chosen = new Set<string>();
   const threads = scanThreads();
@@ -40,8 +42,20 @@ export function usePartialAggregation(
   });
   walk(physical, (op) => {
     if (!(op instanceof StreamingAggregateExec)) return;
-    const stage = stageAOf(op, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") });
-    if (!stage || scans.get(stage.spec.sourceId) !== 1 || chosen.has(stage.spec.sourceId)) return;
+    const found = stageAOf(op, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") });
+    if (!found || scans.get(found.spec.sourceId) !== 1 || chosen.has(found.spec.sourceId)) return;
+    // with the state threads, stage A splits its groups by owner (the main thread then only forwards them)
+    const b = op.backend;
+    const stage =
+      b instanceof StateThreadsBackend
+        ? {
+            ...found,
+            spec: {
+              ...found.spec,
+              routing: { schema: b.aggregation.plan.schema, numPartitions: state.numPartitions, owners: state.threads },
+            },
+          }
+        : found;
     const source = sources[sourceIds.indexOf(stage.spec.sourceId)];
     if (!source?.useFileTask || !source.getPrepared) return;
     if (!source.useFileTask(stageAFileTask(stage.spec, threads))) return;

@@ -211,7 +211,10 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);
     const sourceIds = relations.map((r) => r.sourceId);
-    const preparedSources = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows);
+    const preparedSources = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, {
+      numPartitions: checkpoint.numShufflePartitions,
+      threads: threadCount,
+    });
     const execution = new MicroBatchExecution({
       id: spec.id,
       runId: spec.runId,

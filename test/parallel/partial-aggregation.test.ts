@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { setScanThreads } from "../../src/connectors/files/decode-pool.js";
+import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
 import { partialCounters } from "../../src/execution/partial/partial-read.js";
 import { StreamingAggregateExec } from "../../src/execution/stateful/streaming-aggregate.js";
 import { type DataFrame, functions as F } from "../../src/index.js";
@@ -81,6 +82,19 @@ describe("partial aggregation on the decode threads", () => {
     assert.ok(partialCounters.ranges > ranges, "ranges ran on the stage-A threads");
     assert.ok(on.rows.length > 0);
     assert.deepEqual(on.rows, off.rows);
+  });
+
+  it("with state threads, hands each thread the groups stage A routed to it", async () => {
+    session.conf.set("arus.state.threads", "2");
+    try {
+      const routed = StatePartitionThreads.chunksRoutedAhead;
+      const on = await run(true, FILES, byWindow);
+      assert.ok(on.usedStageA);
+      assert.ok(StatePartitionThreads.chunksRoutedAhead > routed, "chunks came routed by stage A");
+      assert.deepEqual(on.rows, (await run(false, FILES, byWindow)).rows);
+    } finally {
+      session.conf.unset("arus.state.threads");
+    }
   });
 
   it("is not used at local[1], nor for a double sum, nor with a late-rows handler", async () => {

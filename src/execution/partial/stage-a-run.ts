@@ -9,9 +9,10 @@
  * (partial-merge.ts). Files read ahead therefore need no watermark.
  */
 import type { Batch } from "../../columnar/batch.js";
-import type { Vector } from "../../columnar/vector.js";
+import { scatter, type Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
 import type { Attribute } from "../../plan/expressions.js";
+import { keyPartitions } from "../../state/columnar/partitioning.js";
 import { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
@@ -38,6 +39,9 @@ export interface PartialChunk {
   /** Input rows behind each group (the rows reaching the aggregation; (row, window) pairs for a sliding window). */
   readonly rows: Float64Array | Int32Array;
   readonly n: number;
+  /** With routing: the state thread owning these keys, of `owners`. */
+  readonly owner?: number;
+  readonly owners?: number;
 }
 
 /**
@@ -113,7 +117,7 @@ export async function runStageA(stage: StageASpec, decoded: Batch[]): Promise<Pa
       rows: c.rows!,
       n: c.n,
     }));
-    return { chunks, scanRows, eventTime };
+    return { chunks: routed(stage, chunks), scanRows, eventTime };
   }
   const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, attrs);
   const groups = new GroupIndex(spec.groupAttrs.map((a) => a.type));
@@ -139,7 +143,39 @@ export async function runStageA(stage: StageASpec, decoded: Batch[]): Promise<Pa
   const G = groups.numGroups;
   for (const a of accs) a.resize(G);
   const chunk = { keys: groups.keyVectors(), buffers: accs.map((a) => a.buffers(G)), rows: rows.slice(0, G), n: G };
-  return { chunks: G > 0 ? [chunk] : [], scanRows, eventTime };
+  return { chunks: routed(stage, G > 0 ? [chunk] : []), scanRows, eventTime };
+}
+
+/** Each chunk split by the state thread owning its keys' partitions (stage A's `routing`), or as it is. */
+function routed(stage: StageASpec, chunks: PartialChunk[]): PartialChunk[] {
+  const r = stage.routing;
+  if (!r) return chunks;
+  const out: PartialChunk[] = [];
+  for (const c of chunks) {
+    const owner = keyPartitions(r.schema, c.keys, c.n, r.numPartitions);
+    const counts = new Int32Array(r.owners);
+    for (let i = 0; i < c.n; i++) {
+      owner[i] = owner[i]! % r.owners;
+      counts[owner[i]!]!++;
+    }
+    const keys = c.keys.map((k) => scatter(k, owner, counts));
+    const buffers = c.buffers.map((bs) => bs.map((v) => scatter(v, owner, counts)));
+    const rows = Array.from(counts, (m) => new Float64Array(m));
+    const at = new Int32Array(r.owners);
+    for (let i = 0; i < c.n; i++) rows[owner[i]!]![at[owner[i]!]!++] = c.rows[i]!;
+    for (let w = 0; w < r.owners; w++) {
+      if (counts[w] === 0) continue;
+      out.push({
+        keys: keys.map((k) => k[w]!),
+        buffers: buffers.map((bs) => bs.map((v) => v[w]!)),
+        rows: rows[w]!,
+        n: counts[w]!,
+        owner: w,
+        owners: r.owners,
+      });
+    }
+  }
+  return out;
 }
 
 /** The sliding window's pane groups spread over their windows (pane-aggregation.ts), nothing dropped as late. */

@@ -17,6 +17,7 @@
 import { lookupFunction } from "../../functions/index.js";
 import { typeOf } from "../../functions/typing.js";
 import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
+import type { ColumnarSchema } from "../../state/columnar/index.js";
 import type { PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, ProjectExec } from "../operators/basic.js";
 import { mergesExactly } from "../stateful/pane-aggregation.js";
@@ -45,6 +46,19 @@ export interface StageASpec {
   readonly panes: boolean;
   readonly timeZone: string;
   readonly ansi: boolean;
+  /**
+   * With the state threads: split the partial groups by the thread owning their key's state
+   * partition (`keyPartitions`, the hash the state files are split by), so the main thread
+   * hands each thread its groups without hashing them.
+   */
+  readonly routing?: StageARouting;
+}
+
+export interface StageARouting {
+  readonly schema: ColumnarSchema;
+  readonly numPartitions: number;
+  /** State threads: partition p belongs to thread p mod owners. */
+  readonly owners: number;
 }
 
 /** What the main thread keeps beside the spec: the watermark operator whose statistics stage A computes. */

@@ -212,7 +212,8 @@ export class StreamingAggregateExec implements PhysicalOperator {
         }
       }
       if (n === 0) continue;
-      chunks.push({ keys, inputs, n, partial: true, rows });
+      const routed = p.owner === undefined ? {} : { owner: p.owner, owners: p.owners! };
+      chunks.push({ keys, inputs, n, partial: true, rows, ...routed });
     }
     return { chunks, lateKeys, lateInputRows, lateBatches: [] };
   }
