@@ -82,6 +82,8 @@ export interface MicroBatchConfig {
   readonly checkpoint: CheckpointStore;
   readonly states: StateStoreRegistry;
   readonly events: QueryEvents;
+  /** Sources (by id) whose files go through a file task (partial aggregation, execution/partial/). */
+  readonly preparedSources?: ReadonlySet<string>;
 }
 
 export class MicroBatchExecution {

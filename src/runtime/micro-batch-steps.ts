@@ -7,7 +7,7 @@
  */
 import type { Batch } from "../columnar/batch.js";
 import { crashPoint } from "../common/crash-points.js";
-import { type Offset, type ReadLimit, sameOffset } from "../connectors/source.js";
+import { type Offset, type PreparedFile, type ReadLimit, sameOffset } from "../connectors/source.js";
 import type { ExecContext } from "../execution/operator.js";
 import type { BatchReport } from "../execution/stateful/batch-report.js";
 import { propagateWatermarks } from "../execution/stateful/watermark-propagation.js";
@@ -35,6 +35,8 @@ export interface BatchPosition {
 /** The rows each source contributes to a batch, and how many rows that is per source. */
 export interface SourceRows {
   readonly data: ReadonlyMap<string, readonly Batch[]>;
+  /** What the file task made of the files of the sources read that way (`MicroBatchConfig.preparedSources`). */
+  readonly prepared: ReadonlyMap<string, readonly PreparedFile[]>;
   readonly rows: readonly number[];
 }
 
@@ -99,14 +101,24 @@ export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promis
 /** read: each source's rows between the batch's start and end offsets. */
 export async function readSources(cfg: MicroBatchConfig, b: PlannedBatch): Promise<SourceRows> {
   const data = new Map<string, Batch[]>();
+  const prepared = new Map<string, PreparedFile[]>();
   const rows: number[] = [];
   for (let i = 0; i < cfg.sources.length; i++) {
-    const same = sameOffset(b.ends[i]!, b.starts[i]!);
-    const got = same || b.ends[i] === null ? [] : await cfg.sources[i]!.getBatch(b.starts[i]!, b.ends[i]!);
-    data.set(cfg.sourceIds[i]!, got);
+    const none = sameOffset(b.ends[i]!, b.starts[i]!) || b.ends[i] === null;
+    const source = cfg.sources[i]!;
+    const id = cfg.sourceIds[i]!;
+    if (cfg.preparedSources?.has(id) && source.getPrepared) {
+      const files = none ? [] : await source.getPrepared(b.starts[i]!, b.ends[i]!);
+      data.set(id, []);
+      prepared.set(id, files);
+      rows.push(files.reduce((n, f) => n + f.inputRows, 0));
+      continue;
+    }
+    const got = none ? [] : await source.getBatch(b.starts[i]!, b.ends[i]!);
+    data.set(id, got);
     rows.push(got.reduce((n, x) => n + x.numRows, 0));
   }
-  return { data, rows };
+  return { data, prepared, rows };
 }
 
 /**
@@ -125,6 +137,7 @@ export async function executeBatch(cfg: MicroBatchConfig, b: PlannedBatch, input
       ...(ow ? { operatorWatermarks: ow } : {}),
       numPartitions: cfg.checkpoint.numShufflePartitions,
       sourceData: input.data,
+      sourcePrepared: input.prepared,
       physical: cfg.plan.physical,
     },
     cfg.states,
