@@ -6,6 +6,7 @@
  *   node --import tsx bench/compare.ts --size full              # documented full size
  *   node --import tsx bench/compare.ts --quick --engines arus   # arus only
  *        [--queries q0,q7] [--no-checksum] [--recheck] [--no-results-md] [--format parquet]
+ *        [--conf key=value]...   (arus's settings, passed to bench/arus/run.ts)
  *
  * Writes bench/results/compare-<size>.json and the `compare-<size>` table of bench/RESULTS.md
  * (`compare-<size>-parquet` with `--format parquet`: the same rows as Parquet files, written
@@ -69,6 +70,8 @@ export interface CompareOptions {
   engines?: ("arus" | "pyspark")[];
   checksum?: boolean;
   recheck?: boolean;
+  /** `--conf key=value` settings for the arus runs (bench/arus/run.ts). */
+  arusConf?: string[];
   log?: (s: string) => void;
 }
 
@@ -182,6 +185,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
       String(maxFiles),
     ];
     if (!checksum) args.push("--no-checksum");
+    for (const kv of opts.arusConf ?? []) args.push("--conf", kv);
     const lines = await runJsonLines(process.execPath, args, "[arus]", log);
     for (const l of lines) {
       if (typeof l.query === "string") runs.push(l as unknown as EngineRun);
@@ -316,6 +320,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     engines: get("--engines")?.split(",") as ("arus" | "pyspark")[] | undefined,
     checksum: !argv.includes("--no-checksum"),
     recheck: argv.includes("--recheck"),
+    arusConf: argv.flatMap((a, i) => (a === "--conf" && argv[i + 1] !== undefined ? [argv[i + 1]!] : [])),
   });
   mkdirSync(path.join(here, "results"), { recursive: true });
   writeFileSync(path.join(here, `results/compare-${name}.json`), `${JSON.stringify(r, null, 2)}\n`);

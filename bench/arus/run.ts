@@ -16,7 +16,8 @@
  *      foreachBatch sink that collects every output row; rows are canonicalized and hashed as in
  *      bench/lib/canonical.ts → outputRows, checksum.
  * Before the first query, a warm-up run of q2 over the first bid file (not reported) loads and
- * compiles the engine's code paths, as the PySpark runner warms up the JVM.
+ * compiles the engine's code paths, as the PySpark runner warms up the JVM (and one of q7 when
+ * `arus.exec.partialAggregation` is on, which starts the stage-A threads).
  *
  * `--cpu-prof DIR` writes DIR/<query>.cpuprofile for each timed run (inspector profiler, only
  * the query, call frames mapped back to the .ts sources through the source maps when node runs
@@ -31,11 +32,12 @@ import type { DataFrame, Session } from "../../src/index.js";
 import { formatOf } from "../data/parquet.js";
 import { Checksum, canonForType } from "../lib/canonical.js";
 import type { EngineRun } from "../lib/engine-run.js";
-import { cpuSeconds, loadAverage, peakRssBytes, resetPeakRss } from "../lib/proc.js";
+import { cpuSeconds, loadAverage, mainThreadCpuSeconds, peakRssBytes, resetPeakRss } from "../lib/proc.js";
 import { Profiler } from "../lib/profiler.js";
 import { QUERIES, type QueryDef, queryByName } from "./queries.js";
 
-export type QueryRun = EngineRun & { engine: "arus" };
+/** `mainCpuS`: CPU seconds of the main thread alone (the rest of `cpuS` is the worker threads'). */
+export type QueryRun = EngineRun & { engine: "arus"; mainCpuS: number | null };
 
 /**
  * The engine under test: the built package (dist/, what users run; bench/compare.ts builds it
@@ -115,8 +117,11 @@ export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profile
   await profiler?.start();
   resetPeakRss();
   const cpu0 = cpuSeconds();
+  const main0 = mainThreadCpuSeconds();
   const timed = await runOnce(b, q, (df) => df.writeStream.format("noop"), b.data, b.keepCheckpoint);
   const cpuS = cpuSeconds() - cpu0;
+  const main1 = mainThreadCpuSeconds();
+  const mainCpuS = main0 === null || main1 === null ? null : Math.round((main1 - main0) * 100) / 100;
   const peak = peakRssBytes();
   if (profiler && profileDir) await profiler.stop(path.join(profileDir, `${q.name}.cpuprofile`));
   const inputRows = timed.progress.reduce((n, p) => n + p.numInputRows, 0);
@@ -153,6 +158,7 @@ export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profile
     wallS: timed.wallS,
     engineS,
     cpuS,
+    mainCpuS,
     peakRssBytes: peak,
     outputRows,
     checksum: digest,
@@ -168,6 +174,11 @@ export async function warmUp(b: Bench): Promise<void> {
     mkdirSync(path.join(warmData, "nexmark/bid"), { recursive: true });
     symlinkSync(path.join(b.data, "nexmark/bid/part-00000.jsonl"), path.join(warmData, "nexmark/bid/part-00000.jsonl"));
     await runOnce(b, queryByName("q2"), (df) => df.writeStream.format("noop"), warmData);
+    // With partial aggregation on, an aggregation starts (and compiles) the stage-A threads too,
+    // as q2 does the decode threads: both pools belong to the process, not to a query.
+    if (b.session.conf.get("arus.exec.partialAggregation") === "true") {
+      await runOnce(b, queryByName("q7"), (df) => df.writeStream.format("noop"), warmData);
+    }
   } finally {
     rmSync(warmData, { recursive: true, force: true });
   }

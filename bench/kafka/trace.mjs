@@ -1,7 +1,7 @@
 /**
  * A per-batch timeline of the Kafka benchmark's engine process: every fdatasync (sync and on the
- * thread pool), checkpoint file write and unlink, and every kafkajs request, with its start and
- * duration, written to $ARUS_TRACE when the engine exits. Loaded into the engine child only:
+ * thread pool), checkpoint file write and unlink, every kafkajs request and every garbage
+ * collection, with its start and duration, written to $ARUS_TRACE when the engine exits. Loaded into the engine child only:
  *
  *   ARUS_TRACE=/tmp/trace.txt NODE_OPTIONS="--import $PWD/bench/kafka/trace.mjs" \
  *     node --import tsx bench/kafka.ts --engines arus --no-results-md --engine src --events 20000
@@ -12,6 +12,7 @@
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 
 if (process.argv.some((a) => a.endsWith("arus-engine.ts")) && process.env.ARUS_TRACE) {
   const out = [];
@@ -47,6 +48,15 @@ if (process.argv.some((a) => a.endsWith("arus-engine.ts")) && process.env.ARUS_T
       cb(e);
     });
   };
+  const dirSync = fs.fsync;
+  fs.fsync = function (fd, cb) {
+    const t = now();
+    const name = short(fdPath.get(fd));
+    return dirSync.call(this, fd, (e) => {
+      log(t, "fsync-pool", name);
+      cb(e);
+    });
+  };
   for (const [k, what] of [
     ["unlinkSync", "unlink"],
     ["writeFileSync", "write"],
@@ -71,6 +81,17 @@ if (process.argv.some((a) => a.endsWith("arus-engine.ts")) && process.env.ARUS_T
       log(t, "kafka", p.request.apiName);
     }
   };
+  // Garbage collections on the main thread, by kind (their pauses hold every callback).
+  const gcKinds = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weakcb",
+  };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      out.push(`${e.startTime.toFixed(2)} ${e.duration.toFixed(2)} gc ${gcKinds[e.detail?.kind] ?? "other"}`);
+  }).observe({ entryTypes: ["gc"] });
   const exit = process.exit;
   process.exit = (code) => {
     fs.writeFileSync(process.env.ARUS_TRACE, `${out.join("\n")}\n`);

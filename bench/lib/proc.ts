@@ -11,6 +11,22 @@ export function cpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
+/**
+ * CPU seconds (user + system) of this process's main thread alone, from
+ * /proc/self/task/<pid>/stat (the main thread's id is the process id; clock ticks of 10 ms), or
+ * null when /proc is not there. What the main thread costs beside the worker threads.
+ */
+export function mainThreadCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 export function resetPeakRss(pid: number | "self" = "self"): boolean {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");

@@ -27,6 +27,12 @@ interface SyncAll {
   syncAll(ps: readonly string[]): Promise<void>;
   /** The sync it does the work of: an fs copied from this one with its own sync (a test that injects failures) syncs file by file. */
   readonly syncAllFor: CheckpointFs["sync"];
+  /**
+   * fsync a directory on the thread pool, so the names renamed into it so far survive a power
+   * loss (a rename is durable only once its directory is; journaled file systems commit
+   * metadata in order, so this also makes every earlier rename durable).
+   */
+  syncDir(dir: string): Promise<void>;
 }
 
 function isNotFound(e: unknown): boolean {
@@ -69,6 +75,16 @@ export const nodeFs: CheckpointFs & SyncAll = {
       }),
     ).then(() => {}),
   syncAllFor: syncFile,
+  syncDir: (dir) => {
+    const fd = fsSync.openSync(dir, "r");
+    return new Promise<void>((resolve, reject) =>
+      fsSync.fsync(fd, (e) => {
+        fsSync.closeSync(fd);
+        if (e) reject(e);
+        else resolve();
+      }),
+    );
+  },
   async rename(from, to, overwrite) {
     if (overwrite) return fsSync.renameSync(from, to);
     // link() fails with EEXIST instead of replacing: a no-overwrite rename.
@@ -98,7 +114,7 @@ export const nodeFs: CheckpointFs & SyncAll = {
  * power loss or an OS crash can leave the newest files empty or missing.
  */
 const noSync = async () => {};
-export const unsyncedFs: CheckpointFs & SyncAll = { ...nodeFs, sync: noSync, syncAll: noSync, syncAllFor: noSync };
+export const unsyncedFs: CheckpointFs & SyncAll = { ...nodeFs, sync: noSync, syncAll: noSync, syncAllFor: noSync, syncDir: noSync };
 
 /** A file written under its temp name, not yet synced nor renamed (stageAtomic). */
 export interface StagedFile {
@@ -129,9 +145,14 @@ export async function stageAtomic(fsys: CheckpointFs, target: string, data: Uint
   return { tmp, target };
 }
 
-export async function syncStaged(fsys: CheckpointFs, files: readonly StagedFile[]): Promise<void> {
+/**
+ * fdatasync the staged files. `background`: the caller does other work meanwhile, so even a
+ * single file goes to the thread pool (otherwise one file is synced on the calling thread,
+ * which is quicker when the caller would only wait).
+ */
+export async function syncStaged(fsys: CheckpointFs, files: readonly StagedFile[], background = false): Promise<void> {
   const { syncAll, syncAllFor } = fsys as Partial<SyncAll>;
-  if (syncAll && syncAllFor === fsys.sync && files.length > 1) {
+  if (syncAll && syncAllFor === fsys.sync && (files.length > 1 || (background && files.length === 1))) {
     await syncAll.call(
       fsys,
       files.map((f) => f.tmp),
@@ -139,6 +160,12 @@ export async function syncStaged(fsys: CheckpointFs, files: readonly StagedFile[
     return;
   }
   for (const f of files) await fsys.sync(f.tmp);
+}
+
+/** syncDir of the fs when it has one (Node's: on the thread pool; without fsync: nothing); others sync no directory. */
+export async function syncDirOf(fsys: CheckpointFs, dir: string): Promise<void> {
+  const { syncDir } = fsys as Partial<SyncAll>;
+  if (syncDir) await syncDir.call(fsys, dir);
 }
 
 export async function publishStaged(fsys: CheckpointFs, f: StagedFile, overwrite: boolean): Promise<void> {

@@ -33,6 +33,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.state.aggregation.panes": "true",
   // arus: fdatasync each per-batch checkpoint file before its rename; "false" is Spark's local behaviour (docs/reliability.md)
   "arus.checkpoint.fsync": "true",
+  // arus: a streaming aggregation over JSON files runs its stateless part and partial aggregation on the decode threads (docs/parallel-execution.md)
+  "arus.exec.partialAggregation": "false",
   // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)
   "arus.json.decoder": "wasm",
 };

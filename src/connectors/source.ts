@@ -56,8 +56,34 @@ export interface StreamSource {
   metrics?(end: Offset | null): Record<string, string> | undefined;
   /** Optional (arus): what is known to be waiting beyond the latest offset, for progress `arus.sourceBacklog`. */
   backlog?(): SourceBacklog | null;
+  /**
+   * Optional (arus, files): read each file of later batches through `task` instead of decoding
+   * it into rows (partial aggregation on the decode threads, execution/partial/). Returns false
+   * when the source cannot (then `getBatch` stays the way in).
+   */
+  useFileTask?(task: FileTask): boolean;
+  /** With a file task: what the task made of each file in (start, end], in file order. */
+  getPrepared?(start: Offset | null, end: Offset): Promise<PreparedFile[]>;
   stop(): Promise<void>;
 }
+
+/** How a file source reads a file (format, schema, reader options, session time zone). */
+export interface FileRead {
+  readonly format: string;
+  readonly schema: StructType;
+  readonly options: Readonly<Record<string, string>>;
+  readonly timeZone: string;
+  /** The file's rows as `getBatch` reads them (its errors name the file, as there). */
+  rows(): Promise<Batch[]>;
+}
+
+/** What a file task made of one file: the rows it read, and its result (opaque to the source). */
+export interface PreparedFile {
+  readonly inputRows: number;
+  readonly value: unknown;
+}
+
+export type FileTask = (file: string, read: FileRead) => Promise<PreparedFile>;
 
 /** arus: input a source has seen but not yet offered to a batch (files listed but not taken, and their bytes). */
 export interface SourceBacklog {

@@ -61,6 +61,11 @@ interface ClusterState {
   repartitionedRows: number;
   restoredRecords: number;
   lastRestoreMs: number | null;
+  restoredFromSnapshot: number;
+  restoredFromPublished: number;
+  restoredFromChangelog: number;
+  snapshotRecords: number;
+  lastRestoreOffsets: number | null;
 }
 
 export class StreamingMetrics {
@@ -143,6 +148,21 @@ export class StreamingMetrics {
     W,
   );
   private readonly clusterRestoreSeconds = this.g("arus_cluster_last_restore_seconds", "group mode: how long the last restore took", W);
+  private readonly clusterRestoredTasks = this.c(
+    "arus_cluster_restored_tasks_total",
+    "group mode: tasks restored, by where the restore started (from: snapshot = local snapshot, published-snapshot = the group's snapshot topic, each plus the changelog tail; changelog = full replay)",
+    [...W, "from"],
+  );
+  private readonly clusterSnapshotRecords = this.c(
+    "arus_cluster_restored_snapshot_records_total",
+    "group mode: state entries loaded from task snapshots",
+    W,
+  );
+  private readonly clusterRestoreOffsets = this.g(
+    "arus_cluster_last_restore_changelog_offsets",
+    "group mode: changelog offsets the last restore replayed (from the snapshot, or the whole partition)",
+    W,
+  );
 
   started(labels: QueryLabels): void {
     const prev = this.queries.get(labels.query_id);
@@ -217,6 +237,11 @@ export class StreamingMetrics {
         repartitionedRows: 0,
         restoredRecords: 0,
         lastRestoreMs: null,
+        restoredFromSnapshot: 0,
+        restoredFromPublished: 0,
+        restoredFromChangelog: 0,
+        snapshotRecords: 0,
+        lastRestoreOffsets: null,
       };
       q.cluster = {
         ...prev,
@@ -226,6 +251,11 @@ export class StreamingMetrics {
         repartitionedRows: prev.repartitionedRows + c.repartitionedRows,
         restoredRecords: prev.restoredRecords + (c.restore?.records ?? 0),
         lastRestoreMs: c.restore ? c.restore.ms : prev.lastRestoreMs,
+        restoredFromSnapshot: prev.restoredFromSnapshot + (c.restore ? c.restore.fromSnapshot - c.restore.fromPublishedSnapshot : 0),
+        restoredFromPublished: prev.restoredFromPublished + (c.restore?.fromPublishedSnapshot ?? 0),
+        restoredFromChangelog: prev.restoredFromChangelog + (c.restore ? c.restore.tasks - c.restore.fromSnapshot : 0),
+        snapshotRecords: prev.snapshotRecords + (c.restore?.snapshotRecords ?? 0),
+        lastRestoreOffsets: c.restore ? c.restore.offsets : prev.lastRestoreOffsets,
       };
     }
     this.batchDuration.observe(q.labels as unknown as Record<string, string>, p.batchDuration / 1000);
@@ -282,6 +312,9 @@ export class StreamingMetrics {
       this.clusterRepartitioned,
       this.clusterRestored,
       this.clusterRestoreSeconds,
+      this.clusterRestoredTasks,
+      this.clusterSnapshotRecords,
+      this.clusterRestoreOffsets,
     ])
       m.reset();
     for (const q of this.queries.values()) {
@@ -330,6 +363,11 @@ export class StreamingMetrics {
         this.clusterRepartitioned.inc(wl, c.repartitionedRows);
         this.clusterRestored.inc(wl, c.restoredRecords);
         if (c.lastRestoreMs !== null) this.clusterRestoreSeconds.set(wl, c.lastRestoreMs / 1000);
+        this.clusterRestoredTasks.inc({ ...wl, from: "snapshot" }, c.restoredFromSnapshot);
+        this.clusterRestoredTasks.inc({ ...wl, from: "published-snapshot" }, c.restoredFromPublished);
+        this.clusterRestoredTasks.inc({ ...wl, from: "changelog" }, c.restoredFromChangelog);
+        this.clusterSnapshotRecords.inc(wl, c.snapshotRecords);
+        if (c.lastRestoreOffsets !== null) this.clusterRestoreOffsets.set(wl, c.lastRestoreOffsets);
       }
     }
   }

@@ -4,6 +4,7 @@
  * a failed batch aborts them all), and the `BatchReport` the operators fill in.
  */
 import type { Batch } from "../columnar/batch.js";
+import type { PreparedFile } from "../connectors/source.js";
 import type { PhysicalOperator } from "../execution/operator.js";
 import type { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { BatchReport } from "../execution/stateful/batch-report.js";
@@ -22,6 +23,7 @@ export interface BatchStateSpec {
   readonly operatorWatermarks?: ReadonlyMap<number, { readonly evictionMs: number; readonly lateMs: number }>;
   readonly numPartitions: number;
   readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
+  readonly sourcePrepared?: ReadonlyMap<string, readonly PreparedFile[]>;
   readonly physical: PhysicalOperator;
 }
 
@@ -33,6 +35,7 @@ export class MicroBatchState implements StatefulContext {
   readonly operatorWatermarks?: ReadonlyMap<number, { readonly evictionMs: number; readonly lateMs: number }>;
   readonly numPartitions: number;
   readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
+  readonly sourcePrepared?: ReadonlyMap<string, readonly PreparedFile[]>;
   readonly report: BatchReport;
   readonly stateThreads?: StatePartitionThreads;
   private readonly opened: Pick<StateStore, "abort">[] = [];
@@ -48,6 +51,7 @@ export class MicroBatchState implements StatefulContext {
     if (spec.operatorWatermarks) this.operatorWatermarks = spec.operatorWatermarks;
     this.numPartitions = spec.numPartitions;
     this.sourceData = spec.sourceData;
+    if (spec.sourcePrepared) this.sourcePrepared = spec.sourcePrepared;
     this.report = new BatchReport(spec.batchId, spec.physical);
     const threads = states.startedThreads;
     if (threads) this.stateThreads = threads;

@@ -14,6 +14,7 @@ import {
   publishStaged,
   type StagedFile,
   stageAtomic,
+  syncDirOf,
   syncStaged,
   unsyncedFs,
   writeAtomic,
@@ -138,18 +139,113 @@ export class CheckpointStore {
   }
 
   /**
+   * The last batch's commit while it waits for the disk (default mode: its files are synced in
+   * the background); null when none was started. `offsets/N+1` is renamed only after it.
+   */
+  private pendingCommit: Promise<void> | null = null;
+
+  /**
+   * Write `offsets/N` ahead of batch N (docs/reliability.md, "What is durable before what").
+   * Without fsync, or without a checkpoint location, the entry is in place when this returns.
+   * In the default mode only the temp file is written here; the rest runs while the batch
+   * fetches and executes: the temp file is fdatasynced on the thread pool, renamed to
+   * `offsets/N` once that is done and batch N-1's `commits/N-1` is in place, then the folder is
+   * fsynced. `named` resolves when the name appears (`onPublished` runs then: a crash point),
+   * `durable` after the folder's fsync; the batch awaits it before any of its output leaves the
+   * process.
+   */
+  async writeOffsets(
+    batchId: number,
+    entry: OffsetSeq,
+    onPublished?: () => void,
+  ): Promise<{ named: Promise<void>; durable: Promise<void> }> {
+    const log = this.offsets;
+    if (!this.fsync || !(log instanceof FileMetadataLog)) {
+      await this.pendingCommit;
+      await log.add(batchId, entry);
+      onPublished?.();
+      return { named: Promise.resolve(), durable: Promise.resolve() };
+    }
+    const staged = await log.stage(batchId, entry);
+    const named = (async () => {
+      try {
+        await syncStaged(this.fsys, [staged], true);
+        await this.pendingCommit;
+      } catch (e) {
+        await discardStaged(this.fsys, [staged]);
+        throw e;
+      }
+      await log.publish(staged);
+      onPublished?.();
+    })();
+    const durable = named.then(() => syncDirOf(this.fsys, log.dir));
+    // Awaited by the batch; one that fails before its sink must not leave these unhandled.
+    named.catch(() => {});
+    durable.catch(() => {});
+    return { named, durable };
+  }
+
+  /**
+   * A batch re-run after a restart found its `offsets/N` on disk; the process that wrote it may
+   * have died before the folder was synced (default mode): sync it before the re-run's output.
+   */
+  async syncOffsetsFolder(): Promise<void> {
+    if (this.fsync && this.offsets instanceof FileMetadataLog) await syncDirOf(this.fsys, this.offsets.dir);
+  }
+
+  /** Wait for the last batch's commit to be in place (and durable); throws its error if it failed. */
+  async settle(): Promise<void> {
+    await this.pendingCommit;
+  }
+
+  /**
+   * Runs `fn` once the last commit is in place (at once when none was started); not when that
+   * commit failed. Its error, or the commit's, reaches the loop through settle or the next
+   * writeOffsets.
+   */
+  afterCommit(fn: () => void): void {
+    if (!this.pendingCommit) {
+      fn();
+      return;
+    }
+    const next = this.pendingCommit.then(fn);
+    next.catch(() => {});
+    this.pendingCommit = next;
+  }
+
+  /**
    * Batch N's commit: the state files it wrote are recorded beside each operator's metadata
    * (`state/<op>/_metadata/writes/N`, so `commits/` and `state/` list as Spark's do), then
    * `commits/N` is written. Both files are written and synced together, then renamed: the
    * records first, so `commits/N` never exists without them. A replayed batch overwrites its
    * earlier attempt's record, or removes it when the replay wrote no state file for that
-   * operator.
+   * operator. `after` runs once `commits/N` is in place (the sources' release).
+   *
+   * Default mode: returns once the files are written under their temp names; the sync and the
+   * renames run in the background (settle() waits for them, and writeOffsets renames the next
+   * `offsets/N+1` only after them), so the next trigger's offset requests overlap the disk.
    */
-  async commit(batchId: number, writes: StateWrites | undefined, entry: CommitMetadata): Promise<void> {
+  async commit(batchId: number, writes: StateWrites | undefined, entry: CommitMetadata, after?: () => Promise<void>): Promise<void> {
+    await this.pendingCommit;
     if (!this.dir || !(this.commits instanceof FileMetadataLog)) {
       await this.commits.add(batchId, entry);
+      await after?.();
       return;
     }
+    const { done } = await this.commitFiles(batchId, writes, entry, after);
+    done.catch(() => {});
+    this.pendingCommit = done;
+    if (!this.fsync) await done;
+  }
+
+  private async commitFiles(
+    batchId: number,
+    writes: StateWrites | undefined,
+    entry: CommitMetadata,
+    after: (() => Promise<void>) | undefined,
+  ): Promise<{ done: Promise<void> }> {
+    const log = this.commits;
+    if (!(log instanceof FileMetadataLog)) throw new Error("unreachable: commits log in memory");
     const byOp = new Map<string, StateWrites>();
     for (const [key, ranges] of Object.entries(writes ?? {})) {
       const op = key.split("/", 1)[0]!;
@@ -168,21 +264,31 @@ export class CheckpointStore {
         // Only a replayed batch can find an earlier attempt's record: no I/O for the others.
         else if (batchId <= (this.earlierRecords.get(op) ?? -1)) await fs.rm(file, { force: true });
       }
-      commit = await this.commits.stage(batchId, entry);
-      await syncStaged(this.fsys, [...records, commit]);
+      commit = await log.stage(batchId, entry);
     } catch (e) {
       await discardStaged(this.fsys, commit ? [...records, commit] : records);
       throw e;
     }
-    for (let i = 0; i < records.length; i++) {
+    const staged = [...records, commit];
+    const done = (async () => {
       try {
-        await publishStaged(this.fsys, records[i]!, true);
+        await syncStaged(this.fsys, staged, true);
       } catch (e) {
-        await discardStaged(this.fsys, [...records.slice(i + 1), commit]);
+        await discardStaged(this.fsys, staged);
         throw e;
       }
-    }
-    await this.commits.publish(commit);
+      for (let i = 0; i < records.length; i++) {
+        try {
+          await publishStaged(this.fsys, records[i]!, true);
+        } catch (e) {
+          await discardStaged(this.fsys, staged.slice(i + 1));
+          throw e;
+        }
+      }
+      await log.publish(commit);
+      await after?.();
+    })();
+    return { done };
   }
 
   /** Open (or create) the checkpoint at `dir`; `conf` receives the sticky confs of a restart. */

@@ -82,6 +82,8 @@ export interface MicroBatchConfig {
   readonly checkpoint: CheckpointStore;
   readonly states: StateStoreRegistry;
   readonly events: QueryEvents;
+  /** Sources (by id) whose files go through a file task (partial aggregation, execution/partial/). */
+  readonly preparedSources?: ReadonlySet<string>;
 }
 
 export class MicroBatchExecution {
@@ -195,6 +197,7 @@ export class MicroBatchExecution {
     }
     const limits = this.readLimits();
     const unsubscribe = this.cfg.sources.map((s) => s.onDataAvailable?.(() => this.pacer.wake()));
+    let failed = false;
     try {
       while (!this.pacer.stopped) {
         const started = this.pacer.beginTrigger();
@@ -204,14 +207,24 @@ export class MicroBatchExecution {
         await new Promise<void>((r) => setImmediate(r));
         const wait = this.pacer.nextWait(started, ran);
         if (wait.kind === "end") break;
+        // A query that waits has its last commit in place first (and its progress reported);
+        // only a trigger that follows at once overlaps it.
+        if (wait.kind !== "none") await this.cfg.checkpoint.settle();
         if (wait.kind === "interval") {
           this.status = { ...this.status, message: "Waiting for next trigger", isTriggerActive: false };
           await this.pacer.waitUntil(wait.untilMs);
         } else if (wait.kind === "poll") await this.pacer.poll();
       }
+    } catch (e) {
+      failed = true;
+      throw e;
     } finally {
       for (const u of unsubscribe) u?.();
+      // The last batch's commit may still be on its way to the disk: the query ends after it
+      // (after a failure too, so a restart finds it; the failure is the error reported).
+      if (failed) await this.cfg.checkpoint.settle().catch(() => {});
     }
+    await this.cfg.checkpoint.settle();
     await this.cfg.checkpoint.runDeferredPurge();
     this.pacer.notifyIdle(true);
   }
@@ -236,6 +249,7 @@ export class MicroBatchExecution {
     const prog = this.progress.startTrigger(t0);
     let planned = this.pending;
     this.pending = null;
+    let offsetsDurable: Promise<void>;
     if (!planned) {
       let t = clock.now();
       const endsP = latestOffsets(this.cfg, this.position.committed, limits, this);
@@ -251,6 +265,8 @@ export class MicroBatchExecution {
       const hasData = hasNewData(ends, this.position.committed);
       const W = this.tracker.currentWatermarkMs;
       if (!hasData && !this.needsNoDataBatch(W)) {
+        // An idle query has its last commit in place (processAllAvailable and its progress see it).
+        await this.cfg.checkpoint.settle();
         this.status = { message: "Waiting for data to arrive", isDataAvailable: false, isTriggerActive: false };
         const idle = prog.finishIdle(this.position.nextBatchId, W, this.hasWatermark);
         if (idle) this.cfg.events.onIdle(idle);
@@ -259,10 +275,19 @@ export class MicroBatchExecution {
       planned = planBatch(this.cfg, this.position, ends, W);
       this.status = { message: "Writing offsets to log", isDataAvailable: hasData, isTriggerActive: true };
       t = clock.now();
-      await logOffsets(this.cfg, planned);
+      const logged = await logOffsets(this.cfg, planned);
+      offsetsDurable = logged.durable;
+      // The batch's state deltas start their fdatasync when offsets/N is named, beside the
+      // folder's fsync: one journal commit for both.
+      this.cfg.states.gateSyncs(logged.named);
       prog.record("walCommit", t);
+    } else {
+      // A batch re-run after a restart: its offsets/N was found on disk, its folder perhaps not yet synced.
+      offsetsDurable = this.cfg.checkpoint.syncOffsetsFolder();
+      offsetsDurable.catch(() => {});
+      this.cfg.states.gateSyncs(Promise.resolve());
     }
-    await this.runBatch(planned, prog);
+    await this.runBatch(planned, prog, offsetsDurable);
     return true;
   }
 
@@ -282,8 +307,12 @@ export class MicroBatchExecution {
     );
   }
 
-  /** read → execute → deliver → commit for a planned (and logged) batch, then its progress entry. */
-  private async runBatch(b: PlannedBatch, prog: TriggerProgress): Promise<void> {
+  /**
+   * read → execute → deliver → commit for a planned (and logged) batch, then its progress entry.
+   * `offsetsDurable`: offsets/N is on disk; awaited before the batch's output leaves the process
+   * (the read and the execution overlap its fdatasync).
+   */
+  private async runBatch(b: PlannedBatch, prog: TriggerProgress, offsetsDurable: Promise<void>): Promise<void> {
     const { cfg } = this;
     const { clock } = cfg;
     const hasData = hasNewData(b.ends, b.starts);
@@ -300,6 +329,7 @@ export class MicroBatchExecution {
     t = clock.now();
     const { output, report, state } = await executeBatch(cfg, b, input);
     try {
+      await offsetsDurable;
       await deliverLateRows(cfg.events, report);
       await deliverToSink(cfg, b, output);
     } catch (e) {
@@ -328,7 +358,8 @@ export class MicroBatchExecution {
       hasWatermark: this.hasWatermark,
     });
     this.status = { message: "Waiting for next trigger", isDataAvailable: hasData, isTriggerActive: false };
-    cfg.events.onProgress(p);
+    // Reported once commits/N is in place, as Spark reports a batch after its commit.
+    cfg.checkpoint.afterCommit(() => cfg.events.onProgress(p));
   }
 }
 

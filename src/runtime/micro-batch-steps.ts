@@ -7,7 +7,7 @@
  */
 import type { Batch } from "../columnar/batch.js";
 import { crashPoint } from "../common/crash-points.js";
-import { type Offset, type ReadLimit, sameOffset } from "../connectors/source.js";
+import { type Offset, type PreparedFile, type ReadLimit, sameOffset } from "../connectors/source.js";
 import type { ExecContext } from "../execution/operator.js";
 import type { BatchReport } from "../execution/stateful/batch-report.js";
 import { propagateWatermarks } from "../execution/stateful/watermark-propagation.js";
@@ -35,6 +35,8 @@ export interface BatchPosition {
 /** The rows each source contributes to a batch, and how many rows that is per source. */
 export interface SourceRows {
   readonly data: ReadonlyMap<string, readonly Batch[]>;
+  /** What the file task made of the files of the sources read that way (`MicroBatchConfig.preparedSources`). */
+  readonly prepared: ReadonlyMap<string, readonly PreparedFile[]>;
   readonly rows: readonly number[];
 }
 
@@ -79,27 +81,44 @@ export function planBatch(cfg: MicroBatchConfig, position: BatchPosition, ends: 
   };
 }
 
-/** log: write `offsets/N`, what batch N reads, with its watermark, timestamp and the sticky conf. */
-export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<void> {
+/**
+ * log: write `offsets/N`, what batch N reads, with its watermark, timestamp and the sticky conf.
+ * Returns once the write is under way; `durable` resolves when `offsets/N` is on disk under its
+ * name (CheckpointStore.writeOffsets), which deliverToSink's caller awaits before any output.
+ */
+export async function logOffsets(cfg: MicroBatchConfig, b: PlannedBatch): Promise<{ named: Promise<void>; durable: Promise<void> }> {
   crashPoint("beforeOffsetLog", b.batchId);
-  await cfg.checkpoint.offsets.add(b.batchId, {
-    metadata: { batchWatermarkMs: b.watermarkMs, batchTimestampMs: b.timestampMs, conf: cfg.checkpoint.stickyConf },
-    offsets: b.ends,
-  });
-  crashPoint("afterOffsetLog", b.batchId);
+  return cfg.checkpoint.writeOffsets(
+    b.batchId,
+    {
+      metadata: { batchWatermarkMs: b.watermarkMs, batchTimestampMs: b.timestampMs, conf: cfg.checkpoint.stickyConf },
+      offsets: b.ends,
+    },
+    () => crashPoint("afterOffsetLog", b.batchId),
+  );
 }
 
 /** read: each source's rows between the batch's start and end offsets. */
 export async function readSources(cfg: MicroBatchConfig, b: PlannedBatch): Promise<SourceRows> {
   const data = new Map<string, Batch[]>();
+  const prepared = new Map<string, PreparedFile[]>();
   const rows: number[] = [];
   for (let i = 0; i < cfg.sources.length; i++) {
-    const same = sameOffset(b.ends[i]!, b.starts[i]!);
-    const got = same || b.ends[i] === null ? [] : await cfg.sources[i]!.getBatch(b.starts[i]!, b.ends[i]!);
-    data.set(cfg.sourceIds[i]!, got);
+    const none = sameOffset(b.ends[i]!, b.starts[i]!) || b.ends[i] === null;
+    const source = cfg.sources[i]!;
+    const id = cfg.sourceIds[i]!;
+    if (cfg.preparedSources?.has(id) && source.getPrepared) {
+      const files = none ? [] : await source.getPrepared(b.starts[i]!, b.ends[i]!);
+      data.set(id, []);
+      prepared.set(id, files);
+      rows.push(files.reduce((n, f) => n + f.inputRows, 0));
+      continue;
+    }
+    const got = none ? [] : await source.getBatch(b.starts[i]!, b.ends[i]!);
+    data.set(id, got);
     rows.push(got.reduce((n, x) => n + x.numRows, 0));
   }
-  return { data, rows };
+  return { data, prepared, rows };
 }
 
 /**
@@ -118,6 +137,7 @@ export async function executeBatch(cfg: MicroBatchConfig, b: PlannedBatch, input
       ...(ow ? { operatorWatermarks: ow } : {}),
       numPartitions: cfg.checkpoint.numShufflePartitions,
       sourceData: input.data,
+      sourcePrepared: input.prepared,
       physical: cfg.plan.physical,
     },
     cfg.states,
@@ -171,16 +191,21 @@ export async function deliverToSink(cfg: MicroBatchConfig, b: PlannedBatch, outp
 
 /**
  * commit: write `commits/N` with the next batch's watermark (and the state files batch N wrote),
- * schedule the logs' retention, and let the sources release what batch N read.
+ * schedule the logs' retention, and, once `commits/N` is in place, let the sources release what
+ * batch N read. In the default fsync mode this returns before the files are synced and renamed
+ * (CheckpointStore.commit): the loop's next offsets, an idle trigger and the loop's end wait for them.
  */
 export async function commitBatch(cfg: MicroBatchConfig, b: PlannedBatch, nextWatermarkMs: number): Promise<void> {
   const heads = cfg.checkpoint.stateHeads;
+  // The state deltas were synced beside the sink; commits/N vouches for them, so they come first.
+  await cfg.states.flushWrites();
   crashPoint("beforeCommitLog", b.batchId);
-  await cfg.checkpoint.commit(b.batchId, heads?.takeBatchWrites(b.batchId), { nextBatchWatermarkMs: nextWatermarkMs });
-  crashPoint("afterCommitLog", b.batchId);
+  await cfg.checkpoint.commit(b.batchId, heads?.takeBatchWrites(b.batchId), { nextBatchWatermarkMs: nextWatermarkMs }, async () => {
+    crashPoint("afterCommitLog", b.batchId);
+    for (let i = 0; i < cfg.sources.length; i++) if (b.ends[i] !== null) await cfg.sources[i]!.commit(b.ends[i]!);
+  });
   // Retention after the commit rather than before the batch (Spark): the deletes are off the
   // path from the offset log to the sink, and offsets/N-1 stays until batch N committed. The
   // loop runs it during the next trigger's latestOffset (or when the loop ends).
   cfg.checkpoint.deferPurge(b.batchId);
-  for (let i = 0; i < cfg.sources.length; i++) if (b.ends[i] !== null) await cfg.sources[i]!.commit(b.ends[i]!);
 }

@@ -61,8 +61,23 @@ export interface ClusterProgress {
   rebalances: number;
   /** Batches this worker aborted and retried (fenced by the group, or a transient broker error). */
   abortedTransactions: number;
-  /** Tasks restored from their changelog before this batch (the last rebalance's). */
-  restore?: { tasks: number; records: number; ms: number };
+  /** Tasks restored before this batch (the last rebalance's), summed over those tasks. */
+  restore?: {
+    tasks: number;
+    /** Changelog records replayed. */
+    records: number;
+    ms: number;
+    /** Of those tasks, how many started from a local snapshot and replayed only the changelog's tail. */
+    fromSnapshot: number;
+    /** Of those, how many took their snapshot from the group's snapshot topic (arus.cluster.publishSnapshots). */
+    fromPublishedSnapshot: number;
+    /** State entries loaded from snapshots. */
+    snapshotRecords: number;
+    /** Changelog offsets the replays spanned (records plus transaction markers and compacted gaps). */
+    offsets: number;
+    /** Snapshots found but not used (damaged, too old, another pipeline's, or beyond the changelog). */
+    ignoredSnapshots: number;
+  };
   /** Tasks restored since this worker started: a task it keeps through a rebalance is not restored again. */
   restoredTasks: number;
 }

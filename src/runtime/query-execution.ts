@@ -32,6 +32,7 @@ import type { ClusterOptions } from "./cluster/options.js";
 import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
+import { usePartialAggregation } from "./partial-aggregation.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
@@ -209,13 +210,19 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     // State threads boot (load the engine) while the sources start, not inside the first batch.
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);
+    const sourceIds = relations.map((r) => r.sourceId);
+    const preparedSources = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, {
+      numPartitions: checkpoint.numShufflePartitions,
+      threads: threadCount,
+    });
     const execution = new MicroBatchExecution({
       id: spec.id,
       runId: spec.runId,
       name: spec.name,
       plan: streamingPlan,
-      sourceIds: relations.map((r) => r.sourceId),
+      sourceIds,
       sources,
+      preparedSources,
       sink: spec.sink,
       outputNames: output.map((a) => a.name),
       outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
@@ -259,6 +266,7 @@ async function startGroupWorker(
     outputNames: output.map((a) => a.name),
     outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
     events: spec.events,
+    checkpointDir: spec.checkpoint.dir,
   });
   spec.onSources?.([]);
   await spec.checkpoint.acquireLock();

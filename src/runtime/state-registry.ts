@@ -19,6 +19,7 @@ import type { ProviderOptions } from "../state/provider-base.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";
 import type { DataType } from "../types/datatypes.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
+import { DeferredStateWrites } from "./deferred-state-writes.js";
 
 type ProviderKind = "memory" | "lmdb";
 const PROVIDERS: Record<string, ProviderKind> = {
@@ -82,6 +83,8 @@ export class StateStoreRegistry {
   private batchesSinceMaintenance = 0;
   private readonly kind: ProviderKind;
   private stateThreads: StatePartitionThreads | null = null;
+  /** Default fsync mode, with a checkpoint: the deltas' syncs and renames, awaited by flushWrites. */
+  private readonly deferred: DeferredStateWrites | null;
 
   constructor(
     private readonly checkpoint: CheckpointStore,
@@ -96,6 +99,20 @@ export class StateStoreRegistry {
       throw new IllegalArgumentException(`Unknown state store provider '${cls}'. Available: ${Object.keys(PROVIDERS).join(", ")}.`);
     }
     this.kind = kind;
+    this.deferred = checkpoint.fsync && checkpoint.dir ? new DeferredStateWrites() : null;
+  }
+
+  /**
+   * The state deltas this batch wrote, synced and under their names (the loop calls this before
+   * `commits/N`; until then their fdatasync runs beside the sink).
+   */
+  async flushWrites(): Promise<void> {
+    await this.deferred?.flush();
+  }
+
+  /** The deltas written from now on start their fdatasync once `p` resolves (DeferredStateWrites.gate). */
+  gateSyncs(p: Promise<void>): void {
+    this.deferred?.gate(p);
   }
 
   private async create(op: number, partition: number, name: string | undefined): Promise<StateStoreProvider> {
@@ -178,7 +195,8 @@ export class StateStoreRegistry {
 
   /** The state files' file system: without fdatasync under `arus.checkpoint.fsync=false`. */
   private fs(): Pick<ProviderOptions, "fs"> {
-    return this.checkpoint.fsync ? {} : { fs: unsyncedStateFs };
+    if (!this.checkpoint.fsync) return { fs: unsyncedStateFs };
+    return this.deferred ? { fs: this.deferred.fs } : {};
   }
 
   /** The commit log's word on which state files exist, and the hook that tells it of new ones. */
@@ -196,6 +214,8 @@ export class StateStoreRegistry {
   }
 
   async close(): Promise<void> {
+    // A failed batch may leave delta renames in flight: let them finish before the stores go.
+    await this.deferred?.flush().catch(() => {});
     const threads = this.stateThreads;
     this.stateThreads = null;
     try {

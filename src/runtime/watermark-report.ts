@@ -30,6 +30,16 @@ export interface WatermarkReport {
   openWindows: OpenWindow[];
   droppedGroups: number;
   droppedInputRows: number;
+  /** Group mode: the watermark is the group's, over every worker's tasks (docs/scale-out.md). */
+  group?: {
+    name: string;
+    worker: string;
+    /** The tasks this worker owns; openWindows are theirs only. */
+    tasks: number[];
+    /** A source partition with unread records that holds the watermark back (topic-partition), and where. */
+    heldBy: string | null;
+    heldAtMs: number | null;
+  };
 }
 
 /**
@@ -82,7 +92,17 @@ export function formatWatermarkReport(r: WatermarkReport): string {
     const own = i.watermarkMs === null ? "no rows yet (counts as 1970-01-01T00:00:00.000Z)" : isoUtcMillis(i.watermarkMs);
     lines.push(`  ${i.column}: delay ${i.delayMs} ms, own watermark ${own}${i.holdsBack ? "  <- holds the global watermark" : ""}`);
   }
-  lines.push(`Open windows: ${r.openWindows.length}`);
+  if (r.group) {
+    const g = r.group;
+    lines.push(
+      `  group ${g.name}: one watermark over every worker's tasks (max event time over all tasks − delay); worker ${g.worker} owns task(s) ${g.tasks.join(", ") || "none"}`,
+    );
+    if (g.heldBy)
+      lines.push(
+        `  held back by source partition ${g.heldBy} (unread records; its max event time − delay ${g.heldAtMs === null ? "unknown: not read yet" : isoUtcMillis(g.heldAtMs)})`,
+      );
+  }
+  lines.push(`Open windows: ${r.openWindows.length}${r.group ? " (this worker's tasks)" : ""}`);
   for (const w of r.openWindows.slice(0, 20)) {
     lines.push(
       `  operator ${w.operatorId}: ends ${isoUtcMillis(w.endMs)}; closes once an event at or after ${isoUtcMillis(w.closesAtMaxEventTimeMs)} arrives (then one more batch)`,

@@ -117,6 +117,12 @@ export interface ScaleoutReport {
   readonly agg: AggVerdict;
   /** Records a read_uncommitted reader sees and read_committed does not: aborted transactions' records. */
   readonly aborted: { raw: number; agg: number };
+  /**
+   * Group mode: the same for the agg query's internal topics (changelog, repartition, progress).
+   * A stateful batch killed inside its transaction may have no output yet, but it always wrote
+   * these: which of a restarted worker's two queries reaches its armed batch first is timing.
+   */
+  readonly abortedInternal: number;
   /** First worker's `started` → last input record visible in out-raw. */
   readonly processingMs: number | null;
   readonly throughput: { recordsPerSec: number | null; mbPerSec: number | null };
@@ -473,6 +479,13 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     readTopic(o.bootstrap, topics.out, true),
     readTopic(o.bootstrap, topics.out, false),
   ]);
+  let abortedInternal = 0;
+  if (o.mode === "group") {
+    for (const t of ["changelog", "repartition", "progress"].map((k) => `arus-${group}-agg-${k}`)) {
+      const [c, u] = await Promise.all([readTopic(o.bootstrap, t, true), readTopic(o.bootstrap, t, false)]);
+      abortedInternal += u.length - c.length;
+    }
+  }
   const raw = verifyRaw(
     encoded.map((e) => e.value),
     rawC.map((r) => r.value),
@@ -518,6 +531,7 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     raw,
     agg,
     aborted: { raw: rawU.length - rawC.length, agg: aggU.length - aggC.length },
+    abortedInternal,
     processingMs,
     throughput: {
       recordsPerSec: processingMs ? Math.round((encoded.length * 1000) / processingMs) : null,
@@ -617,7 +631,7 @@ export function describeReport(r: ScaleoutReport): string {
     `mode ${r.mode}, ${r.inputRecords} input records (${r.events} events + flush), ${r.expectedWindows} windows, ${r.seconds} s, drained: ${r.drained}`,
     `out-raw: ${r.raw.committed} committed, ${r.raw.duplicates} duplicated, ${r.raw.missing} missing, ${r.raw.unexpected} unexpected`,
     `out: ${r.agg.committed} committed, ${r.agg.duplicates} duplicated, ${r.agg.missing} missing, ${r.agg.unexpected} unexpected, ${r.agg.wrong} wrong`,
-    `aborted records (read_uncommitted - read_committed): out-raw ${r.aborted.raw}, out ${r.aborted.agg}`,
+    `aborted records (read_uncommitted - read_committed): out-raw ${r.aborted.raw}, out ${r.aborted.agg}${r.mode === "group" ? `, agg's internal topics ${r.abortedInternal}` : ""}`,
     `throughput ${r.throughput.recordsPerSec ?? "-"} records/s, latency p50 ${r.latencyMs.p50 ?? "-"} ms p99 ${r.latencyMs.p99 ?? "-"} ms, rebalances ${r.rebalances}, late rows dropped ${r.lateDroppedRows}`,
     `batches ${JSON.stringify(r.batches)}, raw rows read ${JSON.stringify(r.rawRowsByWorker)}, CPU s ${JSON.stringify(r.cpuSeconds)}${rec ? `; ${rec}` : ""}`,
     ...(r.raw.examples.length || r.agg.examples.length ? [`examples: ${[...r.raw.examples, ...r.agg.examples].join("; ")}`] : []),

@@ -6,12 +6,12 @@
 import { stat } from "node:fs/promises";
 import type { Batch } from "../../columnar/batch.js";
 
-type Read = (path: string) => Promise<Batch[]>;
+type Read<T> = (path: string) => Promise<T>;
 
-interface Pending {
+interface Pending<T> {
   /** mtime and size before the read started (null if the file was gone). */
   readonly version: Promise<string | null>;
-  readonly batches: Promise<Batch[]>;
+  readonly batches: Promise<T>;
 }
 
 async function fileVersion(path: string): Promise<string | null> {
@@ -19,10 +19,11 @@ async function fileVersion(path: string): Promise<string | null> {
   return st ? `${st.mtimeMs}:${st.size}` : null;
 }
 
-export class ReadAhead {
-  private pending = new Map<string, Pending>();
+/** `T`: what one file reads as (its batches, or what a file task made of it). */
+export class ReadAhead<T = Batch[]> {
+  private pending = new Map<string, Pending<T>>();
 
-  constructor(private readonly read: Read) {}
+  constructor(private readonly read: Read<T>) {}
 
   /** Starts reading `paths`; a failure is reported only if and when a batch asks for the file. */
   start(paths: readonly string[]): void {
@@ -34,12 +35,12 @@ export class ReadAhead {
     }
   }
 
-  /** The rows of `paths` in order, from the reads started ahead where still valid. */
-  async readAll(paths: readonly string[]): Promise<Batch[]> {
+  /** What each of `paths` reads as, in order, from the reads started ahead where still valid. */
+  async readAll(paths: readonly string[]): Promise<T[]> {
     const ahead = this.pending;
     this.pending = new Map();
-    const out: Batch[] = [];
-    for (const path of paths) out.push(...(await this.readOne(ahead.get(path), path)));
+    const out: T[] = [];
+    for (const path of paths) out.push(await this.readOne(ahead.get(path), path));
     return out;
   }
 
@@ -47,7 +48,7 @@ export class ReadAhead {
     this.pending = new Map();
   }
 
-  private async readOne(hit: Pending | undefined, path: string): Promise<Batch[]> {
+  private async readOne(hit: Pending<T> | undefined, path: string): Promise<T> {
     if (hit) {
       const [before, now] = await Promise.all([hit.version, fileVersion(path)]);
       if (before !== null && before === now) return hit.batches;

@@ -10,7 +10,7 @@ import type { Batch } from "../../columnar/batch.js";
 import { ArusError } from "../../common/errors.js";
 import type { StructType } from "../../types/datatypes.js";
 import { readFile } from "../files/index.js";
-import type { Offset, ReadLimit, SourceBacklog, SourceContext, StreamSource } from "../source.js";
+import type { FileTask, Offset, PreparedFile, ReadLimit, SourceBacklog, SourceContext, StreamSource } from "../source.js";
 import { type Cleaner, makeCleaner } from "./cleaner.js";
 import { type ListedFile, listSourceFiles } from "./listing.js";
 import { fileOffset, logOffsetOf } from "./offset.js";
@@ -41,6 +41,9 @@ export class FileStreamSource implements StreamSource {
   private behind: SourceBacklog | null = null;
   /** The files the next trigger will most likely take (the head of the unread cache), read early. */
   private readonly ahead = new ReadAhead((path) => this.readOne(path));
+  /** With a file task (`useFileTask`): files go through it instead of `readOne`. */
+  private task: FileTask | null = null;
+  private readonly aheadPrepared = new ReadAhead<PreparedFile>((path) => this.prepareOne(path));
 
   constructor(
     readonly format: string,
@@ -137,18 +140,48 @@ export class FileStreamSource implements StreamSource {
   }
 
   async getBatch(start: Offset | null, end: Offset): Promise<Batch[]> {
+    return (await this.readFiles(this.ahead, start, end)).flat();
+  }
+
+  useFileTask(task: FileTask): boolean {
+    this.task = task;
+    return true;
+  }
+
+  async getPrepared(start: Offset | null, end: Offset): Promise<PreparedFile[]> {
+    return this.readFiles(this.aheadPrepared, start, end);
+  }
+
+  /** The files of log offsets (start, end] through `ahead`, then the next trigger's files started ahead. */
+  private async readFiles<T>(ahead: ReadAhead<T>, start: Offset | null, end: Offset): Promise<T[]> {
     const log = await this.log();
     const from = start === null ? 0 : logOffsetOf(start) + 1;
-    const out = await this.ahead.readAll(log.get(from, logOffsetOf(end)).map((e) => fromFileUri(e.path)));
+    const out = await ahead.readAll(log.get(from, logOffsetOf(end)).map((e) => fromFileUri(e.path)));
     if (this.unread && this.opts.maxFilesPerTrigger !== null) {
-      this.ahead.start(this.unread.slice(0, this.opts.maxFilesPerTrigger).map((f) => f.path));
+      ahead.start(this.unread.slice(0, this.opts.maxFilesPerTrigger).map((f) => f.path));
     }
     return out;
   }
 
-  private async readOne(file: string): Promise<Batch[]> {
+  private readOne(file: string): Promise<Batch[]> {
+    return this.failingWithFile(file, () => readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone));
+  }
+
+  /** Through the file task: its own errors (an expression's, say) go on as they are, as from `getBatch`'s plan. */
+  private prepareOne(file: string): Promise<PreparedFile> {
+    const read = {
+      format: this.format,
+      schema: this.schema,
+      options: this.readOpts,
+      timeZone: this.ctx.timeZone,
+      rows: () => this.readOne(file),
+    };
+    return this.task!(file, read);
+  }
+
+  private async failingWithFile<T>(file: string, read: () => Promise<T>): Promise<T> {
     try {
-      return await readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone);
+      return await read();
     } catch (e) {
       // The reader's own errors usually name the file; make sure every failure does.
       if (e instanceof Error && e.message.includes(file)) throw e;
@@ -175,5 +208,6 @@ export class FileStreamSource implements StreamSource {
 
   async stop(): Promise<void> {
     this.ahead.clear();
+    this.aheadPrepared.clear();
   }
 }

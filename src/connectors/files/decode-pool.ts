@@ -15,7 +15,21 @@ import type { JsonDecoder } from "./json/json-decoder.js";
 /** Below this a file is decoded on the calling thread (a worker round trip costs ~1 ms). */
 export const MIN_SPLIT_BYTES = 4 << 20;
 
-export interface DecodeRequest {
+export type DecodeRequest = JsonRangeRequest | ModuleTaskRequest;
+
+/**
+ * A task of a layer above the connectors, run on the decode threads (the stage A of a streaming
+ * aggregation, execution/partial/): the thread imports `module` (a URL) once and calls its
+ * `runDecodeTask(request)`, which answers with its result and transfer list. The threads stay
+ * one pool, warm for both kinds of work.
+ */
+export interface ModuleTaskRequest {
+  readonly kind: "module";
+  readonly module: string;
+  readonly request: unknown;
+}
+
+export interface JsonRangeRequest {
   readonly kind: "jsonRange";
   readonly file: string;
   readonly bytes: SharedArrayBuffer;
@@ -32,7 +46,7 @@ export interface DecodeRequest {
 export const parallelScanCounters = { ranges: 0, fallbacks: 0 };
 
 let threads = 1;
-let pool: WorkerPool<DecodeRequest, Batch[]> | null = null;
+let pool: WorkerPool<DecodeRequest, unknown> | null = null;
 
 /** Threads for file decoding (`local[N]` → N); 1 turns parallel decoding off. */
 export function setScanThreads(n: number): void {
@@ -48,7 +62,7 @@ export function scanThreads(): number {
   return threads;
 }
 
-export function decodePool(): WorkerPool<DecodeRequest, Batch[]> {
+export function decodePool(): WorkerPool<DecodeRequest, unknown> {
   pool ??= new WorkerPool(siblingScript(import.meta.url, "decode-worker"), threads);
   return pool;
 }

@@ -1,26 +1,36 @@
 /**
  * Worker-thread entry of the decode pool (decode-pool.ts): a line-aligned range of a JSON-lines
  * file held in shared memory, decoded into column batches that go back with their typed arrays
- * moved instead of copied.
+ * moved instead of copied; or a task of a module named by the request (`ModuleTaskRequest`).
  */
 
+import type { Transferable } from "node:worker_threads";
 import type { Batch } from "../../columnar/batch.js";
 import { batchTransferList } from "../../columnar/transfer.js";
 import { serveTasks } from "../../common/worker-pool.js";
-import type { DecodeRequest } from "./decode-pool.js";
+import type { DecodeRequest, JsonRangeRequest } from "./decode-pool.js";
 import { setJsonDecoder } from "./json/json-decoder.js";
 import { readJsonBytes } from "./json/json-scan.js";
 import { jsonReadSettings } from "./json/json-settings.js";
 import { SourceOptions } from "./options.js";
 
-function decode(r: DecodeRequest): Batch[] {
+function decode(r: JsonRangeRequest): Batch[] {
   setJsonDecoder(r.decoder);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
   return readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
 }
 
-serveTasks<DecodeRequest, Batch[]>((r) => {
+type TaskResult = { result: unknown; transfer: Transferable[] };
+type TaskModule = { runDecodeTask(request: unknown): TaskResult | Promise<TaskResult> };
+const modules = new Map<string, Promise<TaskModule>>();
+
+serveTasks<DecodeRequest, unknown>(async (r) => {
+  if (r.kind === "module") {
+    let m = modules.get(r.module);
+    if (!m) modules.set(r.module, (m = import(r.module) as Promise<TaskModule>));
+    return (await m).runDecodeTask(r.request);
+  }
   const result = decode(r);
   return { result, transfer: batchTransferList(result) };
 });

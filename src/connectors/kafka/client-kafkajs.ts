@@ -72,6 +72,17 @@ const RETRIABLE = new Set([
 export const PRODUCER_RETRY = { retries: 120, initialRetryTime: 100, maxRetryTime: 1000 };
 
 /**
+ * The exactly-once producer's retries: the same two minutes, but the first retry after ~5 ms.
+ * A transaction's EndTxn is answered before the broker has written its commit markers; until
+ * they are written, the next transaction's AddPartitionsToTxn fails with CONCURRENT_TRANSACTIONS
+ * (a few batches in a hundred at 10 k events/s on one box), and kafkajs retries it after its
+ * `initialRetryTime` — at 100 ms that was the exactly-once p90/p99 (bench/RESULTS.md, "Kafka
+ * end to end"). Kafka's Java producer retries this case after 20 ms for the same reason.
+ * 5 + 10 + ... + 640 ms, then 1 s each: ~2 minutes in 125 retries.
+ */
+export const TRANSACTIONAL_PRODUCER_RETRY = { retries: 125, initialRetryTime: 5, maxRetryTime: 1000 };
+
+/**
  * How long a coordinator may be moving or loading before its error is raised: a broker that
  * just started (or restarted) loads __consumer_offsets and the transaction log first, which
  * takes seconds on a busy machine.
@@ -246,7 +257,7 @@ export function kafkajsClient(cfg: ClientConfig): KafkaClient {
             idempotent: true,
             maxInFlightRequests: 1,
             transactionTimeout: timeoutMs,
-            retry: PRODUCER_RETRY,
+            retry: TRANSACTIONAL_PRODUCER_RETRY,
           }),
         (cluster) => {
           forgetCoordinators = cacheCoordinators(cluster);

@@ -101,6 +101,8 @@ export class StatePartitionThreads {
   private readonly query = `q${++queries}`;
   /** Batches run on state threads in this process (tests check the setting took effect). */
   static batchesRun = 0;
+  /** Chunks that came routed by stage A on the decode threads (tests check they did). */
+  static chunksRoutedAhead = 0;
 
   constructor(
     readonly size: number,
@@ -186,6 +188,12 @@ export class StatePartitionThreads {
     for (const c of chunks) {
       const n = c.n;
       if (n === 0) continue;
+      // routed by stage A on the decode threads (its arrays are this batch's own: they can move)
+      if (c.owner !== undefined && c.owners === W) {
+        StatePartitionThreads.chunksRoutedAhead++;
+        out[c.owner]!.push(c);
+        continue;
+      }
       const parts = keyPartitions(schema, c.keys, n, this.numPartitions);
       const counts = new Int32Array(W);
       for (let i = 0; i < n; i++) {

@@ -27,6 +27,11 @@ export interface AggregateChunk {
   readonly n: number;
   /** The rows are groups already aggregated (pane-aggregation.ts): merge their buffers. */
   readonly partial?: boolean;
+  /** With `partial`: the input rows behind each group (late groups count them as late input rows). */
+  readonly rows?: Int32Array | Float64Array;
+  /** The state thread owning every key of the chunk, of `owners` threads, when stage A routed it (execution/partial/). */
+  readonly owner?: number;
+  readonly owners?: number;
 }
 
 export type OutputMode = "append" | "update" | "complete";

@@ -4,6 +4,7 @@
  * `BatchReport` to record metrics, event-time stats, late rows and scan counts in.
  */
 import type { Batch } from "../../columnar/batch.js";
+import type { PreparedFile } from "../../connectors/source.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { ColumnarSchema, ColumnarStateStore } from "../../state/columnar/index.js";
 import type { ColumnarJoinStore } from "../../state/join/index.js";
@@ -73,6 +74,11 @@ export interface StatefulContext {
   readonly stateThreads?: StatePartitionThreads;
   /** The rows each source (by source id) contributes to this batch. */
   readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
+  /**
+   * What a source's file task made of this batch's files, by source id, for the sources read
+   * that way (partial aggregation on the decode threads, execution/partial/).
+   */
+  readonly sourcePrepared?: ReadonlyMap<string, readonly PreparedFile[]>;
   /**
    * What this batch's execution found out: operators record their metrics, event-time stats,
    * late rows and scan counts here; the runtime reads it once the plan has run.

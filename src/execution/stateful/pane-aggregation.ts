@@ -48,6 +48,30 @@ export interface PaneShape {
 
 /** Types whose equal values are one value (not -0.0 and 0.0, nor NaNs). */
 const isFloating = (t: DataType | undefined): boolean => t?.kind === "double" || t?.kind === "float";
+/** Floating somewhere inside (a struct's field, an array's element): ties between -0.0 and 0.0 again. */
+function hasFloating(t: DataType | undefined): boolean {
+  if (t === undefined) return false;
+  if (isFloating(t)) return true;
+  if (t.kind === "struct") return t.fields.some((f) => hasFloating(f.type));
+  if (t.kind === "array") return hasFloating(t.elementType);
+  if (t.kind === "map") return hasFloating(t.keyType) || hasFloating(t.valueType);
+  return false;
+}
+
+/**
+ * Is merging this aggregate's partial buffers exact whatever the order the rows came in?
+ * count, min / max of non-floating types, sum / avg of integers (partial aggregation on the
+ * decode threads, execution/partial/, holds to the same rule).
+ */
+export function mergesExactly(c: AggregationSpec["aggCalls"][number]): boolean {
+  const name = c.fn.name;
+  const arg = c.argTypes[0];
+  return (
+    name === "count" ||
+    ((name === "min" || name === "max") && !hasFloating(arg)) ||
+    ((name === "sum" || name === "avg") && (arg?.kind === "int" || arg?.kind === "bigint"))
+  );
+}
 
 /** `__time_window(ts, window, slide, start, i)` with literal parameters: [window, slide, start, i]. */
 function timeWindowArgs(e: Expr): number[] | null {
@@ -97,13 +121,7 @@ export function paneShapeOf(child: PhysicalOperator, spec: AggregationSpec, grou
   if (groupingExprs.some((g) => !isWindow(g) && (readsWindow(g) || isFloating(typeOf(g))))) return null;
   for (const c of spec.aggCalls) {
     if (c.call.args.some(readsWindow)) return null;
-    const name = c.fn.name;
-    const arg = c.argTypes[0];
-    const exact =
-      name === "count" ||
-      ((name === "min" || name === "max") && !isFloating(arg)) ||
-      ((name === "sum" || name === "avg") && (arg?.kind === "int" || arg?.kind === "bigint"));
-    if (!exact) return null;
+    if (!mergesExactly(c)) return null;
   }
   const input: readonly Attribute[] = child.child.output;
   return {
@@ -195,8 +213,8 @@ export function paneChunks(
     const end = win.children![1]!.values as Float64Array;
     // late[i * G + g]: pair (group g, window i) is late
     const late = watermarked ? new Uint8Array(k * G) : null;
-    const rowsPerGroup = late ? new Int32Array(G) : null;
-    if (rowsPerGroup) for (let i = 0; i < n; i++) rowsPerGroup[gid[i]!]!++;
+    const rowsPerGroup = new Int32Array(G);
+    for (let i = 0; i < n; i++) rowsPerGroup[gid[i]!]!++;
     const all = new Int32Array(G);
     for (let g = 0; g < G; g++) all[g] = g;
     let anyLate = false;
@@ -210,7 +228,7 @@ export function paneChunks(
           if (end[g]! - back <= lateMicros) {
             late[i * G + g] = 1;
             dropped.push(g);
-            lateInputRows += rowsPerGroup![g]!;
+            lateInputRows += rowsPerGroup[g]!;
           } else kept.push(g);
         }
         if (dropped.length > 0) {
@@ -226,6 +244,7 @@ export function paneChunks(
         inputs: partial.map((bufs) => (sel === all ? bufs : bufs.map((v) => take(v, sel)))),
         n: m,
         partial: true,
+        rows: sel === all ? rowsPerGroup : rowsPerGroup.filter((_, g) => late![i * G + g] === 0),
       });
     }
     if (anyLate) lateBatches.push(lateRowsOf(row0, gid, late!, G, k, shape, slide));

@@ -15,14 +15,17 @@
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
 import { take, type Vector } from "../../columnar/vector.js";
+import type { PreparedFile } from "../../connectors/source.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
+import type { StageAPlan } from "../partial/stage-a.js";
+import type { PartialGroups } from "../partial/stage-a-run.js";
 import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
-import { watermarksOf } from "./context.js";
+import { type StatefulContext, watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
 
 export class StreamingAggregateExec implements PhysicalOperator {
@@ -34,6 +37,10 @@ export class StreamingAggregateExec implements PhysicalOperator {
   static readonly created = { row: 0, columnar: 0, threads: 0 };
   /** Of those, how many aggregate their sliding window by panes (tests check they ran). */
   static withPanes = 0;
+  /** Of those, how many read stage A's partial groups (tests check they did). */
+  static withPartialInput = 0;
+  /** Stage A on the decode threads (execution/partial/), when the runtime chose it. */
+  private partialInput: StageAPlan | null = null;
 
   constructor(
     readonly operatorId: number,
@@ -66,10 +73,14 @@ export class StreamingAggregateExec implements PhysicalOperator {
     const wm = watermarksOf(st, this.operatorId);
     const lateMicros = wm.lateMs * 1000;
 
-    // 1-2. keys and inputs, late rows taken out: per row, or per sliding-window pane group
-    const prepared = this.panes
-      ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
-      : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
+    // 1-2. keys and inputs, late rows taken out: per row, per sliding-window pane group, or
+    // the partial groups stage A made on the decode threads
+    const files = this.partialInput ? st.sourcePrepared?.get(this.partialInput.spec.sourceId) : undefined;
+    const prepared = files
+      ? this.partialChunks(files, st, watermarked, lateMicros)
+      : this.panes
+        ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
+        : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
     if (prepared.lateKeys.length > 0) {
       const lateIndex = new GroupIndex(spec.groupAttrs.map((a) => a.type));
       for (const keys of prepared.lateKeys) lateIndex.assign(keys, keys[0]?.length ?? 0);
@@ -142,6 +153,69 @@ export class StreamingAggregateExec implements PhysicalOperator {
       chunks.push({ keys, inputs, n: m });
     }
     return { chunks, lateKeys, lateInputRows, lateBatches };
+  }
+
+  /**
+   * Reads stage A's partial groups (execution/partial/) instead of running the child: the
+   * runtime calls this when the child's source hands this batch's files to the decode threads.
+   */
+  usePartialInput(plan: StageAPlan): void {
+    this.partialInput = plan;
+    StreamingAggregateExec.withPartialInput++;
+  }
+
+  /**
+   * The partial groups of this batch's files, as `rowChunks` would have prepared their rows:
+   * the scan's row count and the watermark's statistics recorded as the child would have, then
+   * the groups at or below W(N-1) taken out — the event time is a grouping key, so a group is
+   * late exactly when its rows are — counted as dropped groups and as the input rows behind them.
+   */
+  private partialChunks(files: readonly PreparedFile[], st: StatefulContext, watermarked: boolean, lateMicros: number): PreparedChunks {
+    const stage = this.partialInput!;
+    const parts = files.flatMap((f) => f.value as PartialGroups[]);
+    st.report.addScanRows(
+      stage.spec.sourceId,
+      parts.reduce((n, p) => n + p.scanRows, 0),
+    );
+    stage.watermark?.recordEventTimes(
+      st.report,
+      parts.map((p) => p.eventTime?.ms ?? new Float64Array(0)),
+    );
+    const chunks: AggregateChunk[] = [];
+    const lateKeys: Vector[][] = [];
+    let lateInputRows = 0;
+    for (const p of parts.flatMap((x) => x.chunks)) {
+      if (p.n === 0) continue;
+      let keys = p.keys;
+      let inputs = p.buffers;
+      let rows = p.rows;
+      let n = p.n;
+      if (watermarked) {
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        let nLate = 0;
+        for (let g = 0; g < n; g++) if (et[g]! <= lateMicros) nLate++;
+        if (nLate > 0) {
+          const late = new Int32Array(nLate);
+          const sel = new Int32Array(n - nLate);
+          for (let g = 0, a = 0, l = 0; g < n; g++) {
+            if (et[g]! <= lateMicros) {
+              late[l++] = g;
+              lateInputRows += rows[g]!;
+            } else sel[a++] = g;
+          }
+          lateKeys.push(keys.map((k) => take(k, late)));
+          keys = keys.map((k) => take(k, sel));
+          inputs = inputs.map((bs) => bs.map((v) => take(v, sel)));
+          const all = rows;
+          rows = Float64Array.from(sel, (g) => all[g]!);
+          n = sel.length;
+        }
+      }
+      if (n === 0) continue;
+      const routed = p.owner === undefined ? {} : { owner: p.owner, owners: p.owners! };
+      chunks.push({ keys, inputs, n, partial: true, rows, ...routed });
+    }
+    return { chunks, lateKeys, lateInputRows, lateBatches: [] };
   }
 
   openGroups(): OpenGroups {

@@ -6,6 +6,7 @@
 import type { Batch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
+import type { BatchReport } from "./batch-report.js";
 import { eventTimeMicros, WATERMARK_KEY } from "./common.js";
 
 export class WatermarkExec implements PhysicalOperator {
@@ -54,6 +55,33 @@ export class WatermarkExec implements PhysicalOperator {
     }
     ctx.state?.report.addEventTime(this.nodeId, { max, min, sum, count, lateness: Float64Array.from(lateness) });
     return batches;
+  }
+  /**
+   * The statistics `execute` would have recorded, from the event times (ms) of the rows that
+   * stage A ran through this operator on the decode threads (execution/partial/), ranges in
+   * file order: the same additions and running maximum, row by row.
+   */
+  recordEventTimes(report: BatchReport, ranges: readonly Float64Array[]): void {
+    let max = Number.NEGATIVE_INFINITY;
+    let min = Number.POSITIVE_INFINITY;
+    let sum = 0;
+    let count = 0;
+    for (const r of ranges) count += r.length;
+    const lateness = new Float64Array(count);
+    let running = this.runningMax;
+    let k = 0;
+    for (const r of ranges) {
+      for (let i = 0; i < r.length; i++, k++) {
+        const ms = r[i]!;
+        if (ms > max) max = ms;
+        if (ms < min) min = ms;
+        sum += ms;
+        lateness[k] = running > ms ? running - ms : 0;
+        if (ms > running) running = ms;
+      }
+    }
+    this.runningMax = running;
+    report.addEventTime(this.nodeId, { max, min, sum, count, lateness });
   }
   describe(): string {
     return `${this.eventTime.name}#${this.eventTime.exprId}: ${this.delayMs / 1000} seconds`;

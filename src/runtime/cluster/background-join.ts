@@ -31,10 +31,11 @@ export class BackgroundJoin {
 
   constructor(
     private readonly member: GroupMembership,
+    userData: Buffer,
     onSettled: () => void,
   ) {
     this.done = member
-      .join()
+      .join(userData)
       .then(
         (ok) => {
           this.outcome = { ok };

@@ -134,6 +134,23 @@ export class GlobalWatermark {
     return cap;
   }
 
+  /** explainWatermark()'s facts: the tasks' max event time − delay, and the source partition whose unread records hold it back. */
+  explain(): { ownMs: number | null; heldBy: string | null; heldAtMs: number | null } {
+    const ownMs = this.delayMs === null || this.maxByTask.size === 0 ? null : Math.max(...this.maxByTask.values()) - this.delayMs;
+    let heldBy: string | null = null;
+    let heldAtMs: number | null = null;
+    for (const [key, range] of this.ranges) {
+      const src = this.sources.get(key);
+      if (range.latest <= Math.max(src?.offset ?? 0, range.earliest)) continue;
+      const cap = src?.maxEventTimeMs == null ? Number.NEGATIVE_INFINITY : src.maxEventTimeMs - this.delayMs!;
+      if (ownMs !== null && cap < ownMs && (heldAtMs === null || cap < heldAtMs)) {
+        heldBy = key;
+        heldAtMs = cap;
+      }
+    }
+    return { ownMs, heldBy, heldAtMs: heldAtMs === Number.NEGATIVE_INFINITY ? null : heldAtMs };
+  }
+
   private advance(): void {
     if (this.delayMs === null || this.maxByTask.size === 0) return;
     const candidate = Math.min(Math.max(...this.maxByTask.values()) - this.delayMs, this.hold());

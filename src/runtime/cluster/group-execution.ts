@@ -27,25 +27,31 @@ import { crashPoint } from "../../common/crash-points.js";
 import type { ClientConfig, KafkaAdmin, KafkaClient, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
-import { isFenced, KafkaTransientError } from "../../connectors/kafka/group/index.js";
+import { isFenced } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import { checkRecordSizes, type Layout, toRecords } from "../../connectors/kafka/records-out.js";
+import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StreamingPlan } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Clock } from "../clock.js";
 import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
 import type { Trigger } from "../trigger.js";
 import type { WatermarkReport } from "../watermark-report.js";
+import { AttemptFailures, transientCause } from "./attempt-failures.js";
 import { BackgroundJoin, straddledRebalance } from "./background-join.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, JoinResult, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
-import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords, restoreTask } from "./partition-io.js";
+import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
+import { SnapshotTopic } from "./snapshot-topic.js";
 import { TaskContext } from "./task-context.js";
-import { TaskState } from "./task-state.js";
-import { groupProgress, type WorkerBatchFacts } from "./worker-progress.js";
+import { restoreTasks } from "./task-restore.js";
+import { TaskSnapshots } from "./task-snapshots.js";
+import type { TaskState } from "./task-state.js";
+import { groupWatermarkReport } from "./watermark-explain.js";
+import { groupProgress, type RestoreFacts, type WorkerBatchFacts } from "./worker-progress.js";
 
 export interface GroupExecutionConfig {
   readonly id: string;
@@ -71,6 +77,8 @@ export interface GroupExecutionConfig {
   readonly eventTimeIndex: number | null;
   readonly events: QueryEvents;
   readonly kafka: KafkaPorts;
+  /** The worker's local task snapshots (a cache below arus.cluster.stateDir; task-snapshots.ts). */
+  readonly snapshotDir: string;
 }
 
 interface OwnedTask {
@@ -81,15 +89,31 @@ interface OwnedTask {
 const MAX_RECORD_ROWS = 2000;
 /** How often an idle worker re-reads the group's progress for a watermark moved by the others. */
 const IDLE_WATERMARK_READ_MS = 1000;
+/** How often a worker looks for partitions added to its source topics. */
+const SOURCE_PARTITIONS_CHECK_MS = 5000;
 
 export class GroupExecution {
   status: QueryStatus = { message: "Initializing StreamExecution", isDataAvailable: false, isTriggerActive: false };
   private stopped = false;
+  private onStop: () => void = () => {};
+  /** Resolves (null) at requestStop(). */
+  private readonly stopRequested = new Promise<null>((r) => {
+    this.onStop = () => r(null);
+  });
+  private sourcePartitionsCheckedMs = 0;
+  private joinAbandoned = false;
+  private readonly failures: AttemptFailures;
+  private producerNeedsInit = false;
+  /** explainWatermark(): each task's last committed batch report, and the rows dropped as late so far. */
+  private readonly lastReports = new Map<number, BatchReport>();
+  private readonly dropped = { groups: 0, inputRows: 0 };
   private wake: (() => void) | null = null;
   private idleWaiters: (() => void)[] = [];
   private readonly topics: InternalTopics;
   private readonly client: KafkaClient;
   private admin!: KafkaAdmin;
+  /** read_uncommitted: a changelog partition's log end, to see an open transaction before a restore. */
+  private logEndAdmin: KafkaAdmin | null = null;
   private fetcher!: KafkaFetcher;
   private member!: GroupMembership;
   private txn!: WorkerTransactionsPort;
@@ -99,6 +123,8 @@ export class GroupExecution {
   /** Every partition of the source topics (the watermark's hold looks at all of them). */
   private allSourceTps: TopicPartition[] = [];
   private repTps: TopicPartition[] = [];
+  /** Source partitions that appeared while this worker ran. */
+  private readonly discovered = new Set<string>();
   private readonly positions = new Map<string, number>();
   private tasks = new Map<number, OwnedTask>();
   private joined = false;
@@ -108,13 +134,18 @@ export class GroupExecution {
   private rebalances = 0;
   private generation = -2;
   private aborted = 0;
-  private lastRestore: { tasks: number; records: number; ms: number } | null = null;
+  private lastRestore: RestoreFacts | null = null;
+  /** Tasks restored since this worker started (progress `restoredTasks`). */
   private restoredTasks = 0;
+  /** Null for a stateless query. */
+  private snapshots: TaskSnapshots | null = null;
   /** The generation whose assignment the batches run on (the member may be a join ahead). */
   private applied: GroupMetadata | null = null;
   /** Cooperative: the rejoin running beside the batches. */
   private backgroundJoin: BackgroundJoin | null = null;
   private cooperative = false;
+  /** The source partition count the last join started with (its subscription's user data). */
+  private joinSourcePartitions = -1;
   private idleWatermarkReadMs = 0;
   readonly workerId: string;
 
@@ -123,6 +154,11 @@ export class GroupExecution {
     this.client = kafkajsClient({ ...cfg.source.client, readCommitted: true });
     this.watermark = new GlobalWatermark(this.topics.progress, cfg.watermarkDelayMs);
     this.workerId = cfg.cluster.instanceId ?? `${process.pid}-${cfg.runId.slice(0, 8)}`;
+    this.failures = new AttemptFailures({
+      retries: cfg.source.fetchRetries,
+      retryIntervalMs: cfg.source.fetchRetryIntervalMs,
+      bootstrapServers: cfg.source.client.bootstrapServers,
+    });
   }
 
   get currentWatermarkMs(): number {
@@ -133,11 +169,30 @@ export class GroupExecution {
   }
 
   watermarkReport(): WatermarkReport {
-    throw new Error("explainWatermark() is not available in group mode yet: read the progress's eventTime.watermark");
+    const reports = new Map<number, BatchReport>();
+    for (const [p, r] of this.lastReports) if (this.tasks.has(p)) reports.set(p, r);
+    const node = [...this.tasks.values()][0]?.plan.watermarkNodes[0] ?? null;
+    return groupWatermarkReport({
+      group: this.cfg.cluster.group,
+      worker: this.workerId,
+      watermark: this.watermark,
+      node: node ?? this.watermarkNodeOfConfig(),
+      reports,
+      tasks: [...this.tasks.keys()],
+      dropped: this.dropped,
+    });
+  }
+
+  /** Stage B's watermark node before this worker owns a task (its column in stage A's output). */
+  private watermarkNodeOfConfig(): { column: string; delayMs: number } | null {
+    const { watermarkDelayMs, eventTimeIndex, split } = this.cfg;
+    if (watermarkDelayMs === null || eventTimeIndex === null) return null;
+    return { column: split.repartitionOutput[eventTimeIndex]?.name ?? "event time", delayMs: watermarkDelayMs };
   }
 
   requestStop(): void {
     this.stopped = true;
+    this.onStop();
     this.wake?.();
   }
 
@@ -147,9 +202,11 @@ export class GroupExecution {
 
   async close(): Promise<void> {
     await this.member?.close().catch(() => {});
+    await this.snapshots?.close().catch(() => {});
     await this.txn?.close().catch(() => {});
     await this.fetcher?.close().catch(() => {});
     await this.admin?.close().catch(() => {});
+    await this.logEndAdmin?.close().catch(() => {});
   }
 
   private sourceTopics(): string[] {
@@ -167,8 +224,25 @@ export class GroupExecution {
     if (srcParts.length === 0) throw new Error(`group mode: topic(s) ${this.sourceTopics().join(", ")} do not exist`);
     this.allSourceTps = srcParts;
     const perTopic = Math.max(...this.sourceTopics().map((t) => srcParts.filter((p) => p.topic === t).length));
-    this.numTasks = this.cfg.cluster.partitions ?? perTopic;
-    await createInternalTopics(this.admin, this.topics, this.numTasks, this.cfg.split.stageB !== null);
+    this.numTasks = await createInternalTopics(
+      this.admin,
+      this.topics,
+      this.cfg.cluster.partitions,
+      perTopic,
+      this.cfg.split.stageB !== null,
+    );
+    if (this.cfg.split.stageB) {
+      this.logEndAdmin = await kafkajsClient({ ...this.cfg.source.client, readCommitted: false }).admin();
+      const { group, snapshotInterval: interval, snapshotMaxAgeMs: maxAgeMs, publishSnapshots } = this.cfg.cluster;
+      const remote = publishSnapshots
+        ? await SnapshotTopic.open(this.client, this.admin, this.fetcher, this.topics.snapshots, this.numTasks, maxAgeMs)
+        : null;
+      this.snapshots = new TaskSnapshots(
+        { dir: this.cfg.snapshotDir, interval, maxAgeMs, remote },
+        { group, changelog: this.topics.changelog, tasks: this.numTasks, fingerprint: this.cfg.fingerprint },
+      );
+    }
+    this.sourcePartitionsCheckedMs = this.cfg.clock.now();
     this.txn = this.cfg.kafka.transactions({
       transactionalId: `arus-${this.cfg.cluster.group}-${this.cfg.cluster.instanceId ?? this.cfg.runId}`,
       transactionTimeoutMs: this.cfg.cluster.transactionTimeoutMs,
@@ -201,20 +275,38 @@ export class GroupExecution {
     const bg = this.backgroundJoin;
     if (bg && (bg.settled || !this.joined)) {
       this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
-      await bg.done;
+      // A stop() while the join waits for the group returns at once (run() then leaves).
+      if ((await Promise.race([bg.done.then(() => true), this.stopRequested])) === null) return;
       this.backgroundJoin = null;
       await this.applyAssignment(bg.result());
     }
     if (!this.joined) return this.rebalance();
     if (!this.member.needsRejoin || this.backgroundJoin) return;
-    if (this.cooperative) this.backgroundJoin = new BackgroundJoin(this.member, () => this.wake?.());
+    if (this.cooperative) this.backgroundJoin = new BackgroundJoin(this.member, this.joinUserData(), () => this.wake?.());
     else await this.rebalance();
   }
 
   /** Join (again): new assignment, committed offsets, tasks restored from their changelogs. */
   private async rebalance(): Promise<void> {
     this.status = { message: "Joining the consumer group", isDataAvailable: false, isTriggerActive: true };
-    await this.applyAssignment(await this.member.join());
+    // A stop() during a pending join (the group waiting for a member up to its rebalance timeout) returns at once.
+    const join = this.member.join(this.joinUserData());
+    join.catch(() => {});
+    const joined = await Promise.race([join, this.stopRequested]);
+    if (joined === null) {
+      this.joinAbandoned = true;
+      return;
+    }
+    await this.applyAssignment(joined);
+  }
+
+  /**
+   * The subscription's user data: the source partition count this worker sees. A worker that saw
+   * partitions added sends another one, which makes the group rebalance.
+   */
+  private joinUserData(): Buffer {
+    this.joinSourcePartitions = this.allSourceTps.length;
+    return Buffer.from(JSON.stringify({ sourcePartitions: this.joinSourcePartitions }));
   }
 
   /** The new generation's assignment: committed offsets, tasks kept, dropped or restored. */
@@ -227,7 +319,8 @@ export class GroupExecution {
     // worker missed a generation (dropped after its session timed out), a task it gets back may
     // have been run and changed by another worker in between.
     const generation = this.member.metadata().generationId;
-    if (generation !== this.generation + 1) this.tasks.clear();
+    // A rejoin within the same generation (nothing changed for the group) keeps the tasks too.
+    if (generation !== this.generation + 1 && generation !== this.generation) this.tasks.clear();
     // Cooperative, the next generation, no failure since the last assignment: the positions of
     // the partitions this worker keeps are its own last commit; ask the group for the new ones only.
     const keep =
@@ -245,26 +338,66 @@ export class GroupExecution {
       this.positions.set(tpKey(tp), c ?? starting.get(tpKey(tp)) ?? 0);
     }
     const owned = new Set(this.repTps.map((tp) => tp.partition));
-    for (const p of [...this.tasks.keys()]) if (!owned.has(p)) this.tasks.delete(p);
-    const t0 = this.cfg.clock.now();
-    let restored = 0;
-    let records = 0;
-    for (const p of owned) {
-      if (this.tasks.has(p)) continue;
-      this.status = { message: `Restoring task ${p} from ${this.topics.changelog}`, isDataAvailable: false, isTriggerActive: true };
-      const state = new TaskState(p);
-      records += await restoreTask(this.admin, this.fetcher, this.topics.changelog, state);
-      this.tasks.set(p, { state, plan: this.cfg.planStageB!() });
-      restored++;
-    }
-    if (restored) this.lastRestore = { tasks: restored, records, ms: this.cfg.clock.now() - t0 };
-    this.restoredTasks += restored;
-    if (restored || !keep.size) await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
-    this.joined = true;
+    const revoked = [...this.tasks.keys()].filter((p) => !owned.has(p));
+    // Kafka Streams checkpoints a task it closes: if it comes back (or moves to a worker sharing the state dir), its restore is short.
+    await this.snapshots?.flush(revoked.map((p) => this.tasks.get(p)!.state));
+    for (const p of revoked) this.tasks.delete(p);
+    const fresh = [...owned].filter((p) => !this.tasks.has(p));
+    const io = { admin: this.admin, fetcher: this.fetcher, logEnd: this.logEndAdmin };
+    const restored = await restoreTasks(io, this.topics.changelog, fresh, {
+      // A dead worker's open transaction ends at its timeout, plus the broker's abort check (10 s by default).
+      stableWaitMs: this.cfg.cluster.transactionTimeoutMs + 15_000,
+      snapshots: this.snapshots,
+      now: () => this.cfg.clock.now(),
+      batchId: this.nextBatchId,
+      onStatus: (message) => (this.status = { message, isDataAvailable: false, isTriggerActive: true }),
+    });
+    for (const state of restored.states) this.tasks.set(state.partition, { state, plan: this.cfg.planStageB!() });
+    if (restored.facts) this.lastRestore = restored.facts;
+    this.restoredTasks += restored.states.length;
+    // Partitions added to the source while the join ran: join again at once with their count.
+    this.joined = this.joinSourcePartitions === this.allSourceTps.length;
+    // May find new source partitions: then it rejoins at once. Not needed when the worker kept
+    // every position and restored nothing (cooperative): its watermark is still current.
+    if (restored.states.length || !keep.size) await this.refreshWatermark();
+  }
+
+  /**
+   * Partitions added to a source topic while the group runs (Kafka consumers find them at a
+   * metadata refresh): about every SOURCE_PARTITIONS_CHECK_MS the worker looks, and on a change
+   * it rejoins; the leader's rejoin rebalances the group, which assigns the new partitions. The
+   * task count stays (stage A routes rows by key to the same tasks): the state is unaffected.
+   */
+  private async checkSourcePartitions(force = false): Promise<void> {
+    if (!force && this.cfg.clock.now() - this.sourcePartitionsCheckedMs < SOURCE_PARTITIONS_CHECK_MS) return;
+    this.sourcePartitionsCheckedMs = this.cfg.clock.now();
+    const now = await this.admin.partitions(this.sourceTopics());
+    if (now.length === this.allSourceTps.length) return;
+    const known = new Set(this.allSourceTps.map(tpKey));
+    for (const tp of now) if (!known.has(tpKey(tp))) this.discovered.add(tpKey(tp));
+    this.allSourceTps = now;
+    this.joined = false;
+  }
+
+  /**
+   * Re-reads the group's progress. With a watermark, the source partitions are looked up first:
+   * a partition added since holds the watermark while it has unread records (as Spark, which
+   * reads a new partition in the batch that finds it, before the watermark moves on).
+   */
+  private async refreshWatermark(): Promise<void> {
+    if (this.watermark.hasDelay) await this.checkSourcePartitions(true);
+    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
   }
 
   private async startingOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number>> {
     if (!tps.length) return new Map();
+    // A partition added while the group ran is read from its start (Spark's rule for new partitions).
+    const fresh = tps.filter((tp) => this.discovered.has(tpKey(tp)));
+    if (fresh.length) {
+      const rest = await this.startingOffsets(tps.filter((tp) => !this.discovered.has(tpKey(tp))));
+      for (const [k, v] of await this.admin.earliestOffsets(fresh)) rest.set(k, v);
+      return rest;
+    }
     const kind = this.cfg.source.starting.kind;
     if (kind === "latest") return this.admin.latestOffsets(tps);
     if (kind !== "earliest") throw new Error(`group mode supports startingOffsets earliest or latest (got ${kind})`);
@@ -272,31 +405,53 @@ export class GroupExecution {
   }
 
   async run(): Promise<void> {
-    await this.setup();
+    try {
+      await this.setup();
+    } catch (e) {
+      if (transientCause(e) && !isFenced(e)) {
+        throw new Error(
+          `group mode (arus.cluster.group '${this.cfg.cluster.group}'): cannot reach the Kafka brokers at ${this.cfg.source.client.bootstrapServers} (kafka.bootstrap.servers): ${(e as Error)?.message ?? e}`,
+          { cause: e },
+        );
+      }
+      throw e;
+    }
     const poll = this.cfg.conf.getMs("spark.sql.streaming.pollingDelay");
     const interval = this.cfg.trigger.kind === "processingTime" ? this.cfg.trigger.intervalMs : 0;
     const oneShot = this.cfg.trigger.kind === "availableNow" || this.cfg.trigger.kind === "once";
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
-        await this.rejoinIfNeeded();
         let ran = false;
         const mark = this.watermark.mark();
         try {
+          if (this.producerNeedsInit) {
+            // A new epoch: ends whatever transaction the failed attempt left (its abort may not have reached the broker).
+            await this.txn.init();
+            this.producerNeedsInit = false;
+          }
+          await this.checkSourcePartitions();
+          await this.rejoinIfNeeded();
+          if (this.stopped) break;
           ran = await this.runBatch(started);
+          this.failures.succeeded();
         } catch (e) {
           this.watermark.rollback(mark); // the batch's rows will be read again
+          if (this.stopped) break;
           if (straddledRebalance(e, this.backgroundJoin)) {
             // Cooperative: the group moved on during the batch; the tasks kept keep their state.
             this.aborted++;
             continue;
           }
-          if (!this.recoverable(e)) throw e;
-          // Fenced or a broken transaction: nothing of it is visible; start again from Kafka's truth.
+          // Fenced, or the brokers failing (attempt-failures.ts): nothing of the attempt is
+          // visible; start again from Kafka's truth, or fail.
+          const action = this.failures.decide(e);
+          if (action.kind === "fail") throw action.error;
           this.tasks.clear();
           this.joined = false;
           this.aborted++;
-          if (e instanceof KafkaTransientError) await new Promise((r) => setTimeout(r, 500));
+          if (action.newProducerEpoch) this.producerNeedsInit = true;
+          if (action.waitMs > 0) await new Promise((r) => setTimeout(r, action.waitMs));
           continue;
         }
         if (!ran) {
@@ -313,20 +468,16 @@ export class GroupExecution {
             };
           });
       }
+      // A clean stop: snapshots of what changed, so the next start replays (almost) nothing.
+      await this.snapshots?.flush([...this.tasks.values()].map((t) => t.state));
     } finally {
       for (const w of this.idleWaiters.splice(0)) w();
-      if (this.member && this.joined && !this.cfg.cluster.instanceId) await this.member.leave().catch(() => {});
+      // A static member keeps its partitions for a restart, unless it stopped in a join (in the
+      // foreground, or a cooperative one beside the batches): then it leaves, so the group's
+      // rebalance goes on without it.
+      const inJoin = this.joinAbandoned || (this.backgroundJoin !== null && !this.backgroundJoin.settled);
+      if (this.member && (!this.cfg.cluster.instanceId || inJoin)) await this.member.leave().catch(() => {});
     }
-  }
-
-  /**
-   * Fenced by the group (a rebalance this worker missed, or its session expired) or a transient
-   * broker error: start again from Kafka's truth. A producer fence means another process took
-   * this worker's transactional id (the same instanceId twice): this one is the zombie and stops.
-   */
-  private recoverable(e: unknown): boolean {
-    if (isFenced(e)) return e.scope === "group" && !/FENCED_INSTANCE_ID/.test(e.reason);
-    return e instanceof KafkaTransientError;
   }
 
   /** The partitions' newest offsets (progress `latestOffset`, the lag metrics) and this batch's ends (`limit`: maxOffsetsPerTrigger). */
@@ -399,7 +550,7 @@ export class GroupExecution {
       // second), else its tasks' windows never close (Spark's no-data batch, driven here by
       // the group's progress topic).
       this.idleWatermarkReadMs = cfg.clock.now();
-      await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+      await this.refreshWatermark();
       W = this.watermark.watermarkMs;
       watermarkMoved = W > this.lastBatchWatermarkMs;
     }
@@ -490,10 +641,11 @@ export class GroupExecution {
     for (const tp of this.repTps) offsets.push({ ...tp, offset: repEnds.get(tpKey(tp))! });
     let metadata: GroupMetadata = this.applied!;
     this.status = { ...this.status, message: "Committing the batch's transaction" };
+    let sent: ReadonlyMap<string, number> = new Map();
     try {
       crashPoint("beforeSink", batchId);
       await this.txn.begin();
-      if (records.length) await this.txn.send(records);
+      if (records.length) sent = await this.txn.send(records);
       crashPoint("insideSink", batchId); // records sent, offsets and commit not
       if (this.backgroundJoin) metadata = await this.backgroundJoin.commitMetadata(metadata, offsets);
       await this.txn.sendOffsets(offsets, metadata);
@@ -507,10 +659,22 @@ export class GroupExecution {
     }
     durations.commitOffsets = cfg.clock.now() - t;
     for (const task of this.tasks.values()) task.state.publish();
+    await this.snapshots?.committed(
+      [...this.tasks.values()].map((t) => t.state),
+      records,
+      sent,
+    );
+    this.failures.committed();
+    for (const f of stageBFacts) {
+      this.lastReports.set(f.task, f.report);
+      const d = f.report.dropped();
+      this.dropped.groups += d.groups;
+      this.dropped.inputRows += d.inputRows;
+    }
     const starts = new Map(this.positions);
     for (const o of offsets) this.positions.set(`${o.topic}-${o.partition}`, o.offset);
     this.status = { ...this.status, message: "Reading the group's progress (watermark)" };
-    await this.watermark.refresh(this.admin, this.fetcher, this.allSourceTps);
+    await this.refreshWatermark();
     this.lateWatermarkMs = W;
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;

@@ -23,8 +23,12 @@ export interface JoinResult {
 }
 
 export interface GroupMembership {
-  /** Join (or rejoin) the group. */
-  join(): Promise<JoinResult>;
+  /**
+   * Join (or rejoin) the group. `userData` goes in the subscription: when it differs from the
+   * last join's, the coordinator rebalances (a static member's restart, or a member that saw new
+   * source partitions).
+   */
+  join(userData?: Buffer | null): Promise<JoinResult>;
   /**
    * A heartbeat said the group rebalances, this member was fenced, or (cooperative) it lost
    * partitions in the last round: rejoin.
@@ -43,7 +47,8 @@ export interface WorkerTransactionsPort {
   /** InitProducerId: fences an earlier producer with the same transactional id. */
   init(): Promise<void>;
   begin(): Promise<void>;
-  send(records: readonly OutRecord[]): Promise<void>;
+  /** Per partition named explicitly (tpKey): the offset of the last record sent there. */
+  send(records: readonly OutRecord[]): Promise<ReadonlyMap<string, number>>;
   sendOffsets(offsets: readonly (TopicPartition & { offset: number })[], metadata: GroupMetadata): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;

@@ -6,6 +6,10 @@
  *   arus.cluster.sessionTimeoutMs    the group's session timeout (default 10000)
  *   arus.cluster.transactionTimeoutMs  how long a dead worker's open transaction blocks readers (default 60000)
  *   arus.cluster.rebalanceProtocol  cooperative (default: workers keep processing what they keep) | eager
+ *   arus.cluster.stateDir            where the worker keeps its tasks' local snapshots (a cache; default below the checkpoint or tmp)
+ *   arus.cluster.snapshotInterval    changelog records of a task between two snapshots (default 10000; 0: no snapshots)
+ *   arus.cluster.snapshotMaxAgeMs    an older snapshot is not used (default 12 h: below the changelog's delete.retention.ms)
+ *   arus.cluster.publishSnapshots    also publish snapshots to the topic arus-<group>-snapshots, for other machines (default false)
  * and the internal topics' names, all prefixed `arus-<group>-`.
  */
 import { IllegalArgumentException } from "../../common/errors.js";
@@ -18,12 +22,19 @@ export interface ClusterOptions {
   readonly rebalanceTimeoutMs: number;
   readonly transactionTimeoutMs: number;
   readonly rebalanceProtocol: "cooperative" | "eager";
+  /** The local snapshot cache's directory; null: below the checkpoint location, else the temp directory. */
+  readonly stateDir: string | null;
+  /** A task's changelog records between two snapshots (at least its key count); 0 turns snapshots off. */
+  readonly snapshotInterval: number;
+  readonly snapshotMaxAgeMs: number;
+  readonly publishSnapshots: boolean;
 }
 
 export interface InternalTopics {
   readonly repartition: string;
   readonly changelog: string;
   readonly progress: string;
+  readonly snapshots: string;
 }
 
 const NAME = /^[A-Za-z0-9._-]{1,200}$/;
@@ -34,6 +45,15 @@ function positiveInt(options: Readonly<Record<string, string>>, key: string, fal
   const v = Number(raw);
   if (!Number.isSafeInteger(v) || v <= 0)
     throw new IllegalArgumentException(`Invalid value '${raw}' for option '${key}': must be a positive integer.`);
+  return v;
+}
+
+function nonNegativeInt(options: Readonly<Record<string, string>>, key: string, fallback: number): number {
+  const raw = options[key];
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (raw.trim() === "" || !Number.isSafeInteger(v) || v < 0)
+    throw new IllegalArgumentException(`Invalid value '${raw}' for option '${key}': must be a non-negative integer.`);
   return v;
 }
 
@@ -72,7 +92,30 @@ export function clusterOptions(options: Readonly<Record<string, string>>): Clust
       positiveInt(options, "kafka.transaction.timeout.ms", 60000),
     )!,
     rebalanceProtocol: protocol,
+    stateDir: stateDir(options),
+    snapshotInterval: nonNegativeInt(options, "arus.cluster.snapshotInterval", 10000),
+    // Kafka's default delete.retention.ms is 24 h: a tombstone written after a younger
+    // snapshot is still in the changelog when the snapshot is loaded.
+    snapshotMaxAgeMs: positiveInt(options, "arus.cluster.snapshotMaxAgeMs", 12 * 3600 * 1000)!,
+    publishSnapshots: bool(options, "arus.cluster.publishSnapshots"),
   };
+}
+
+function bool(options: Readonly<Record<string, string>>, key: string): boolean {
+  const raw = options[key];
+  if (raw === undefined) return false;
+  const v = raw.trim().toLowerCase();
+  if (v !== "true" && v !== "false")
+    throw new IllegalArgumentException(`Invalid value '${raw}' for option '${key}': must be true or false.`);
+  return v === "true";
+}
+
+function stateDir(options: Readonly<Record<string, string>>): string | null {
+  const raw = options["arus.cluster.stateDir"];
+  if (raw === undefined) return null;
+  if (raw.trim() === "")
+    throw new IllegalArgumentException("Invalid value '' for option 'arus.cluster.stateDir': must be a directory path.");
+  return raw;
 }
 
 export function internalTopics(group: string): InternalTopics {
@@ -80,5 +123,6 @@ export function internalTopics(group: string): InternalTopics {
     repartition: `arus-${group}-repartition`,
     changelog: `arus-${group}-changelog`,
     progress: `arus-${group}-progress`,
+    snapshots: `arus-${group}-snapshots`,
   };
 }

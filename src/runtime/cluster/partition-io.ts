@@ -1,42 +1,47 @@
 /**
  * A group-mode worker's reads and writes of Kafka partitions, apart from its loop: the internal
- * topics created (or checked), a task's state replayed from its changelog partition, the new
- * records of the source and repartition partitions it owns, and maxOffsetsPerTrigger spread over
- * them.
+ * topics created (or checked), the new records of the source and repartition partitions it
+ * owns, and maxOffsetsPerTrigger spread over them (a task's restore: task-restore.ts).
  */
 import type { Batch } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
+import { ArusError } from "../../common/errors.js";
 import type { KafkaAdmin, KafkaFetcher, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { columnsToBatch, kafkaSchema } from "../../connectors/kafka/rows.js";
 import type { Attribute } from "../../plan/expressions.js";
 import type { InternalTopics } from "./options.js";
 import { decodeRows } from "./repartition.js";
-import type { TaskState } from "./task-state.js";
 
-/** The progress topic; for a stateful query also the repartition and changelog topics, whose partition count must be the task count. */
-export async function createInternalTopics(admin: KafkaAdmin, topics: InternalTopics, numTasks: number, stateful: boolean): Promise<void> {
+/**
+ * The progress topic; for a stateful query also the repartition and changelog topics, whose
+ * partition count is the task count. `numTasks` null (no `arus.cluster.partitions`): the count of
+ * the internal topics that exist (the tasks are fixed for the life of the group, even when the
+ * source topic got partitions since), else `sourcePartitions`. The task count in force.
+ */
+export async function createInternalTopics(
+  admin: KafkaAdmin,
+  topics: InternalTopics,
+  numTasks: number | null,
+  sourcePartitions: number,
+  stateful: boolean,
+): Promise<number> {
   await admin.createTopic(topics.progress, 1, { "cleanup.policy": "compact" });
-  if (!stateful) return;
-  await admin.createTopic(topics.repartition, numTasks);
-  await admin.createTopic(topics.changelog, numTasks, { "cleanup.policy": "compact" });
+  if (!stateful) return numTasks ?? sourcePartitions;
+  const existing = (await admin.partitions([topics.repartition])).length;
+  const tasks = numTasks ?? (existing || sourcePartitions);
+  await admin.createTopic(topics.repartition, tasks);
+  await admin.createTopic(topics.changelog, tasks, { "cleanup.policy": "compact" });
   for (const t of [topics.repartition, topics.changelog]) {
     const n = (await admin.partitions([t])).length;
-    if (n !== numTasks) {
-      throw new Error(
-        `group mode: internal topic ${t} has ${n} partitions, but this pipeline has ${numTasks} tasks (arus.cluster.partitions or the source topic's partitions). Keep the partition count a group started with, or start a new group.`,
+    if (n !== tasks) {
+      throw new ArusError(
+        "CLUSTER_PARTITIONS_MISMATCH",
+        `group mode: internal topic ${t} has ${n} partitions, but this pipeline expects ${tasks} (${numTasks === null ? "the other internal topic's count" : "arus.cluster.partitions"}). The state is partitioned by it: keep the partition count the group started with (leave arus.cluster.partitions out, or set it to ${n}), or start a new group.`,
       );
     }
   }
-}
-
-/** Replays the task's changelog partition (read_committed, to its end) into its state; the records read. */
-export async function restoreTask(admin: KafkaAdmin, fetcher: KafkaFetcher, changelog: string, state: TaskState): Promise<number> {
-  const tp = { topic: changelog, partition: state.partition };
-  const { earliest, latest } = (await admin.offsetRange([tp])).get(tpKey(tp))!;
-  const records = earliest < latest ? await fetcher.fetch(tp, earliest, latest) : [];
-  for (const r of records) if (r.key) state.apply(r.key, r.value);
-  return records.length;
+  return tasks;
 }
 
 /** maxOffsetsPerTrigger spread over the partitions in proportion to their backlog. */

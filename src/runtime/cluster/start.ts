@@ -5,6 +5,8 @@
  * part: the sink's records must be in the worker's transaction.
  */
 import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { RuntimeConfig } from "../../common/conf.js";
 import { ArusError, IllegalArgumentException } from "../../common/errors.js";
 import type { ClientConfig } from "../../connectors/kafka/client.js";
@@ -40,6 +42,20 @@ export interface GroupQuerySpec {
   readonly outputNames: readonly string[];
   readonly outputSchema: StructType;
   readonly events: QueryEvents;
+  /** The query's checkpoint location, if it has one (the default home of the task snapshots). */
+  readonly checkpointDir: string | null;
+}
+
+/**
+ * Where the worker keeps its task snapshots: arus.cluster.stateDir, else below the checkpoint
+ * location, else the temp directory; one directory per group. Workers on one machine may share
+ * it: a snapshot is a fact about the changelog, whoever wrote it.
+ */
+function snapshotDirOf(spec: GroupQuerySpec): string {
+  const root =
+    spec.cluster.stateDir ??
+    (spec.checkpointDir ? path.join(spec.checkpointDir, "cluster-state") : path.join(tmpdir(), "arus-cluster-state"));
+  return path.join(root, spec.cluster.group);
 }
 
 /** The same pipeline in every worker gives the same text (expression ids left out: they follow construction order). */
@@ -62,7 +78,7 @@ function kafkaPorts(client: ClientConfig): KafkaPorts {
         rebalanceProtocol: o.rebalanceProtocol,
       });
       return {
-        join: () => member.join(),
+        join: (userData) => member.join(userData),
         get needsRejoin() {
           return member.needsRejoin;
         },
@@ -140,6 +156,7 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
     eventTimeIndex: eventTimeIndex < 0 ? null : eventTimeIndex,
     events: spec.events,
     kafka: kafkaPorts(source.client),
+    snapshotDir: snapshotDirOf(spec),
   });
   const physicalText = [
     "== Group mode: stage A (source tasks) ==",

@@ -163,6 +163,13 @@ export class TaskState {
     else m.set(k, decodeValue(value));
   }
 
+  /** The committed state as changelog puts (a snapshot's entries: `apply` reads them back). */
+  *committedRecords(): IterableIterator<{ key: Uint8Array; value: Uint8Array }> {
+    for (const [id, m] of this.stores) {
+      for (const [k, v] of m) yield { key: Buffer.from(`${id}${SEP}${k}`, "utf8"), value: encodeValue(v) };
+    }
+  }
+
   get numKeys(): number {
     let n = 0;
     for (const m of this.stores.values()) n += m.size;

@@ -10,7 +10,18 @@ import { tpKey } from "../../connectors/kafka/client.js";
 import { offsetsBehindMetrics } from "../../connectors/kafka/offsets.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StateOperatorMetrics } from "../../execution/stateful/context.js";
-import { clean, eventTimeMap, rate, type StateOperatorProgress, type StreamingQueryProgress, sortedMap } from "../progress.js";
+import {
+  type ClusterProgress,
+  clean,
+  eventTimeMap,
+  rate,
+  type StateOperatorProgress,
+  type StreamingQueryProgress,
+  sortedMap,
+} from "../progress.js";
+
+/** The last rebalance's restore, summed over the tasks it restored (progress `arus.cluster.restore`). */
+export type RestoreFacts = NonNullable<ClusterProgress["restore"]>;
 
 export interface WorkerIdentity {
   readonly id: string;
@@ -21,7 +32,7 @@ export interface WorkerIdentity {
   readonly generationId: number;
   readonly rebalances: number;
   readonly abortedTransactions: number;
-  readonly restore: { tasks: number; records: number; ms: number } | null;
+  readonly restore: RestoreFacts | null;
   /** Tasks this worker restored from their changelogs since it started (a kept task is never restored). */
   readonly restoredTasks: number;
   readonly hasWatermark: boolean;

@@ -34,7 +34,7 @@ export function lineAlignedRanges(bytes: Uint8Array, parts: number): [number, nu
   return out;
 }
 
-async function readShared(file: string): Promise<SharedArrayBuffer> {
+export async function readShared(file: string): Promise<SharedArrayBuffer> {
   const fh = await open(file, "r");
   try {
     const { size } = await fh.stat();
@@ -70,7 +70,10 @@ export async function readJsonRanges(
   let results: Batch[][];
   try {
     results = await Promise.all(
-      ranges.map(([start, end]) => p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone, decoder: jsonDecoder() })),
+      ranges.map(
+        ([start, end]) =>
+          p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone, decoder: jsonDecoder() }) as Promise<Batch[]>,
+      ),
     );
   } catch (e) {
     parallelScanCounters.fallbacks++;

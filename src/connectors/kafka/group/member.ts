@@ -75,17 +75,41 @@ export interface GroupAssignment {
 
 /** The assignment's user data when the leader could not assign: every member raises the leader's reason. */
 const ERROR_MARK = "arus-assignment-error:";
-/**
- * The assignment's user data when a cooperative round left partitions to nobody: a second round
- * follows as soon as their holder rejoins, and every member should see it at once, not at its
- * next regular heartbeat (other clients ignore user data they do not know).
- */
-const FOLLOW_UP_MARK = "arus-follow-up-round";
 /** The heartbeat interval while a follow-up round is due. */
 const FOLLOW_UP_HEARTBEAT_MS = 100;
 /** How long committedOffsets waits for a pending transactional offset commit to end. */
 const STABLE_OFFSETS_WAIT_MS = 60_000;
 const PROTOCOL_TYPE = "consumer";
+/**
+ * The assignment's user data when the leader assigned: `ASSIGNMENT_MARK` + JSON
+ * `{counts, followUp}`. `counts`: the partition count of each topic it assigned over (a member
+ * that sees other counts knows the assignment is stale). `followUp`: a cooperative round left
+ * partitions to nobody, so a second round follows as soon as their holder rejoins, and every
+ * member should see it at once, not at its next regular heartbeat. Other clients ignore user
+ * data they do not know.
+ */
+const ASSIGNMENT_MARK = "arus-assignment:";
+
+interface AssignmentNote {
+  readonly counts: Record<string, number> | null;
+  readonly followUp: boolean;
+}
+
+function writeAssignmentNote(n: AssignmentNote): Buffer {
+  return Buffer.from(`${ASSIGNMENT_MARK}${JSON.stringify(n)}`, "utf8");
+}
+
+/** What the leader said besides the partitions (nothing said: no counts, no follow-up round). */
+function readAssignmentNote(note: string): AssignmentNote {
+  if (!note.startsWith(ASSIGNMENT_MARK)) return { counts: null, followUp: false };
+  try {
+    const o = JSON.parse(note.slice(ASSIGNMENT_MARK.length)) as Partial<AssignmentNote>;
+    const counts = o.counts && typeof o.counts === "object" ? o.counts : null;
+    return { counts, followUp: o.followUp === true };
+  } catch {
+    return { counts: null, followUp: false };
+  }
+}
 
 export function clientConfig(c: KafkaConnection, clientId: string): ClientConfig {
   if (c.client) return c.client;
@@ -121,8 +145,6 @@ export class KafkaGroupMember {
   private rejoin = false;
   /** JoinGroup answered, SyncGroup not yet: a transaction committing now would be refused. */
   private inSync = false;
-  /** leave() calls so far: a join running beside the worker gives up when the member leaves. */
-  private leaves = 0;
   /** A fault no rejoin can mend (another process took this group.instance.id): join() raises it. */
   private fatal: Error | null = null;
   private readonly listeners = new Set<(reason: string) => void>();
@@ -134,6 +156,16 @@ export class KafkaGroupMember {
   /** Until then heartbeats go every FOLLOW_UP_HEARTBEAT_MS: a follow-up round is due. */
   private fastHeartbeatsUntil = 0;
   private closed = false;
+  /**
+   * Bumped by leave() and close(): a join() in flight from before gives up (under the cooperative
+   * protocol a join runs beside the worker, which may leave meanwhile).
+   */
+  private joinEpoch = 0;
+  private joining = false;
+  /** The subscription's user data: a change in it makes the coordinator rebalance even when this member is not the leader. */
+  private userData: Buffer | null = null;
+  /** The partition counts the last assignment was made for (null: not said). */
+  private assignedCounts: Record<string, number> | null = null;
 
   constructor(opts: KafkaGroupMemberOptions) {
     if (typeof opts.groupId !== "string" || !opts.groupId) throw new Error("Kafka group member: groupId is required");
@@ -233,8 +265,9 @@ export class KafkaGroupMember {
    * Retries, within about the rebalance timeout, on a coordinator moving or loading, a
    * rebalance starting meanwhile and the coordinator asking for a member id.
    */
-  async join(): Promise<GroupAssignment> {
+  async join(userData?: Buffer | null): Promise<GroupAssignment> {
     if (this.fatal) throw this.fatal;
+    if (userData !== undefined) this.userData = userData;
     await this.stopHeartbeats();
     try {
       await this.cluster();
@@ -242,17 +275,43 @@ export class KafkaGroupMember {
       throw new Error(`${this.where()}: cannot connect to the brokers: ${(e as Error)?.message ?? e}`, { cause: e });
     }
     const deadline = Date.now() + this.rebalanceTimeoutMs + this.sessionTimeoutMs + 10_000;
-    const leaves = this.leaves;
+    const epoch = this.joinEpoch;
+    this.joining = true;
+    try {
+      return await this.joinLoop(epoch, deadline);
+    } finally {
+      if (epoch === this.joinEpoch) this.joining = false;
+    }
+  }
+
+  private async joinLoop(epoch: number, deadline: number): Promise<GroupAssignment> {
+    const ownedBefore = this.owned;
     let last: unknown = null;
+    let restarted = false;
     for (let attempt = 0; ; attempt++) {
-      this.checkNotLeft(leaves);
+      this.checkNotLeft(epoch);
       if (Date.now() > deadline || attempt > 100) {
         throw new Error(`${this.where()}: could not join after ${attempt} attempts: ${(last as Error)?.message ?? last}`, { cause: last });
       }
       try {
-        return await this.joinOnce(leaves);
+        const joined = await this.joinOnce(epoch);
+        // Only a join that started owning nothing (a restart): under the cooperative protocol a
+        // member that owns partitions keeps processing them while it rejoins, and must not leave.
+        if (!restarted && !ownedBefore.length && (await this.staleAssignment())) {
+          // A static member's restart gets its old assignment back without a rebalance, even
+          // when partitions were added since: leave and join again, which rebalances the group.
+          restarted = true;
+          await this.leaveNow();
+          continue;
+        }
+        if (epoch !== this.joinEpoch) {
+          await this.stopHeartbeats();
+          this.checkNotLeft(epoch);
+        }
+        return joined;
       } catch (e) {
         last = e;
+        this.checkNotLeft(epoch, e);
         const code = kafkaCode(e);
         if (code === KafkaErrorCode.MEMBER_ID_REQUIRED) {
           this.joinMemberId = (e as { memberId?: string }).memberId ?? "";
@@ -285,16 +344,19 @@ export class KafkaGroupMember {
     }
   }
 
-  /** A join that outlived a leave() must not join the group again (it would hold partitions nobody processes). */
-  private checkNotLeft(leaves: number): void {
-    if (this.leaves !== leaves) throw new Error(`${this.where()}: left the group while joining`);
+  /**
+   * A join that outlived a leave() or close() must not join the group again (it would hold
+   * partitions nobody processes): it gives up.
+   */
+  private checkNotLeft(epoch: number, cause?: unknown): void {
+    if (epoch !== this.joinEpoch) throw new Error(`${this.where()}: left the group while joining (the join was abandoned)`, { cause });
   }
 
-  private async joinOnce(leaves: number): Promise<GroupAssignment> {
+  private async joinOnce(epoch: number): Promise<GroupAssignment> {
     const coordinator = await this.coordinator();
     const subscription = encodeSubscription({
       topics: this.topics,
-      userData: null,
+      userData: this.userData,
       ownedPartitions: this.owned,
       generationId: this.current?.generationId ?? -1,
     });
@@ -310,7 +372,7 @@ export class KafkaGroupMember {
         groupProtocols: this.assignors.map((a) => ({ name: a.name, metadata: subscription })),
       }),
     );
-    this.checkNotLeft(leaves);
+    this.checkNotLeft(epoch);
     const memberId = joined.memberId as string;
     const generationId = joined.generationId as number;
     this.joinMemberId = memberId;
@@ -334,22 +396,50 @@ export class KafkaGroupMember {
     } finally {
       this.inSync = false;
     }
-    this.checkNotLeft(leaves);
+    this.checkNotLeft(epoch);
     const assignment = decodeAssignment(synced.memberAssignment as Buffer);
     const note = assignment.userData?.toString("utf8") ?? "";
     if (note.startsWith(ERROR_MARK)) throw new GroupSubscriptionMismatch(`${this.where()}: ${note.slice(ERROR_MARK.length)}`);
+    const made = readAssignmentNote(note);
+    this.assignedCounts = made.counts;
     const now = new Set(assignment.partitions.map(tpKey));
     const revoked = this.owned.filter((tp) => !now.has(tpKey(tp)));
     const cooperative = protocol === cooperativeStickyRangeAssignor.name;
     this.current = { groupId: this.groupId, generationId, memberId, groupInstanceId: this.groupInstanceId };
     this.owned = assignment.partitions;
     this.rejoin = false;
-    const followUp = note === FOLLOW_UP_MARK;
+    const followUp = made.followUp;
     this.fastHeartbeatsUntil = followUp ? Date.now() + this.rebalanceTimeoutMs : 0;
     this.startHeartbeats();
     // KIP-429: what this member gave up is assigned to nobody until it rejoins without it.
     if (cooperative && revoked.length) this.markRejoin("REVOKED");
     return { generationId, memberId, partitions: assignment.partitions, protocol, cooperative, revoked, followUp };
+  }
+
+  /** True when the assignment was made over other partition counts than the topics have now. */
+  private async staleAssignment(): Promise<boolean> {
+    const made = this.assignedCounts;
+    if (!made) return false;
+    const now = await this.partitionCounts(this.topics);
+    return this.topics.some((t) => made[t] !== undefined && now.get(t) !== made[t]);
+  }
+
+  /** LeaveGroup for the generation just joined (heartbeats stopped), to join again as a new member. */
+  private async leaveNow(): Promise<void> {
+    await this.stopHeartbeats();
+    const cur = this.current!;
+    this.current = null;
+    this.owned = [];
+    this.joinMemberId = "";
+    const coordinator = await this.coordinator();
+    await sendToBroker(
+      coordinator,
+      kafkajsRequest(coordinator, "LeaveGroup", 3, {
+        groupId: this.groupId,
+        memberId: cur.memberId,
+        groupInstanceId: this.groupInstanceId,
+      }),
+    ).catch(() => {});
   }
 
   /** The leader's part of a rebalance: every member's partitions from their subscriptions. */
@@ -379,7 +469,7 @@ export class KafkaGroupMember {
     }
     const total = [...counts.values()].reduce((n, c) => n + c, 0);
     const given = [...assigned.values()].reduce((n, tps) => n + tps.length, 0);
-    const userData = given < total ? Buffer.from(FOLLOW_UP_MARK, "utf8") : null;
+    const userData = writeAssignmentNote({ counts: Object.fromEntries(counts), followUp: given < total });
     return members.map((m) => ({
       memberId: m.memberId,
       memberAssignment: encodeAssignment({ partitions: assigned.get(m.memberId) ?? [], userData }),
@@ -509,15 +599,23 @@ export class KafkaGroupMember {
 
   /** Leaves the group now (LeaveGroup), static member or not: its partitions move without waiting for the session timeout. */
   async leave(): Promise<void> {
-    this.leaves++;
     await this.stopHeartbeats();
-    const cur = this.current;
+    // A join in flight holds its connection until the rebalance ends (the broker answers one
+    // request per connection at a time): leave over a new connection, with the member id the join
+    // got; the coordinator then answers the pending JoinGroup at once.
+    const pending = this.joining ? this.joinMemberId : "";
+    this.joinEpoch++;
+    this.joining = false;
+    const cur = this.current ?? (pending ? { memberId: pending } : null);
     this.current = null;
     this.owned = [];
     this.joinMemberId = "";
     if (!cur) return;
+    const side = pending ? await kafkajsCluster(this.cfg).catch(() => null) : null;
     try {
-      const coordinator = await this.coordinator();
+      const coordinator = side
+        ? await side.cluster.findGroupCoordinator({ groupId: this.groupId, coordinatorType: 0 })
+        : await this.coordinator();
       await sendToBroker(
         coordinator,
         kafkajsRequest(coordinator, "LeaveGroup", 3, {
@@ -531,6 +629,8 @@ export class KafkaGroupMember {
       // Already gone from the group: nothing to leave.
       if (code === KafkaErrorCode.UNKNOWN_MEMBER_ID || code === KafkaErrorCode.FENCED_INSTANCE_ID) return;
       throw new Error(`${this.where()}: leave failed: ${(e as Error)?.message ?? e}`, { cause: e });
+    } finally {
+      await side?.close().catch(() => {});
     }
   }
 
@@ -542,6 +642,7 @@ export class KafkaGroupMember {
   async close(): Promise<void> {
     await this.stopHeartbeats();
     this.closed = true;
+    this.joinEpoch++;
     const conn = this.conn;
     this.conn = null;
     this.coord = null;

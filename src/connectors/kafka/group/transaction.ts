@@ -60,7 +60,7 @@ export class WorkerTransactions {
   readonly transactionTimeoutMs: number;
   private readonly cfg;
   private conn: { cluster: Any; close: () => Promise<void> } | null = null;
-  private producer: { sendBatch: (a: Any) => Promise<{ topicName: string; partition: number }[]> } | null = null;
+  private producer: { sendBatch: (a: Any) => Promise<{ topicName: string; partition: number; baseOffset?: string }[]> } | null = null;
   private producerId = "-1";
   private producerEpoch = 0;
   private readonly sequences = new Map<string, number>();
@@ -236,13 +236,20 @@ export class WorkerTransactions {
     }
   }
 
-  /** Writes records (any topics, partition null = kafkajs's default partitioner) into the open transaction. */
-  async send(records: readonly OutRecord[]): Promise<void> {
+  /**
+   * Writes records (any topics, partition null = kafkajs's default partitioner) into the open
+   * transaction. Returns, per partition named explicitly (tpKey), the offset of the last record
+   * written there: group mode's task snapshots record which changelog offset they cover.
+   */
+  async send(records: readonly OutRecord[]): Promise<Map<string, number>> {
     this.expect(["open"], "send");
+    const last = new Map<string, number>();
     await this.step(async () => {
       for (const chunk of chunks(records)) {
         try {
-          delivered(chunk, await this.producer!.sendBatch({ acks: -1, topicMessages: topicMessages(chunk) }));
+          const res = await this.producer!.sendBatch({ acks: -1, topicMessages: topicMessages(chunk) });
+          delivered(chunk, res);
+          lastOffsets(chunk, res, last);
         } catch (e) {
           const c = classify(e, this.where("send"));
           if (c instanceof KafkaFencedError && c.scope === "producer") {
@@ -253,6 +260,7 @@ export class WorkerTransactions {
         }
       }
     });
+    return last;
   }
 
   /**
@@ -340,5 +348,28 @@ export class WorkerTransactions {
     this.conn = null;
     this.producer = null;
     await conn?.close();
+  }
+}
+
+/**
+ * kafkajs sends a chunk's records for one partition as one record batch, so the partition's
+ * answer holds that batch's base offset: its last record is at base + count - 1.
+ */
+function lastOffsets(
+  chunk: readonly OutRecord[],
+  res: readonly { topicName: string; partition: number; baseOffset?: string }[],
+  into: Map<string, number>,
+): void {
+  const counts = new Map<string, number>();
+  for (const r of chunk) {
+    if (r.partition === null) continue;
+    const k = tpKey({ topic: r.topic, partition: r.partition });
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  for (const p of res) {
+    const k = tpKey({ topic: p.topicName, partition: p.partition });
+    const n = counts.get(k);
+    if (n === undefined || p.baseOffset === undefined) continue;
+    into.set(k, Number(p.baseOffset) + n - 1);
   }
 }

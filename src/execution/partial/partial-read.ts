@@ -1,0 +1,154 @@
+/**
+ * The file task of a streaming file source whose aggregation runs stage A on the decode threads
+ * (`arus.exec.partialAggregation`): a JSON-lines file is read into shared memory, cut into
+ * `local[N]` line-aligned ranges as json-parallel.ts does, and each range is decoded and run
+ * through stage A on the decode pool's N threads (which import stage-a-task.ts for it); the
+ * partial groups come back in file order. A file a
+ * thread cannot take (compressed, partition directories, a custom or lone-CR line separator) or
+ * whose range fails (a FAILFAST record, say) is read on this thread as before and stage A runs
+ * here, so its errors are those of a row read.
+ */
+import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { makeVector, type Vector } from "../../columnar/vector.js";
+import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
+import { decodePool } from "../../connectors/files/decode-pool.js";
+import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
+import { lineAlignedRanges, readShared } from "../../connectors/files/json/json-parallel.js";
+import { hasLoneCarriageReturn } from "../../connectors/files/json/json-scan.js";
+import { effectiveZone, SourceOptions } from "../../connectors/files/options.js";
+import { partitionSpecOf } from "../../connectors/files/partitions.js";
+import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
+import { type DataType, StructOf, type StructType } from "../../types/datatypes.js";
+import { AggregationSpec } from "../aggregation.js";
+import type { StageASpec } from "./stage-a.js";
+import { type PartialGroups, runStageA } from "./stage-a-run.js";
+
+export interface StageARequest {
+  readonly stage: StageASpec;
+  readonly file: string;
+  readonly bytes: SharedArrayBuffer;
+  readonly start: number;
+  readonly end: number;
+  readonly schema: StructType;
+  readonly options: Record<string, string>;
+  readonly zone: string;
+  readonly decoder: JsonDecoder;
+}
+
+type Reply = PartialGroups & { inputRows: number };
+
+/** What stage A did in this process (ranges on threads, files read on the main thread). */
+export const partialCounters = { ranges: 0, mainThreadFiles: 0 };
+
+/** The module the decode threads import for stage A. */
+const TASK = siblingScript(import.meta.url, "stage-a-task").href;
+
+/** A thread that cannot run stage A would fail every file: this thread does them from then on. */
+let broken = false;
+
+/**
+ * Can the decode threads import stage A's task? Not from a bundle that left the module out (the
+ * decode pool's own script is checked the same way, by failing): then the query reads rows.
+ */
+export function stageAThreadsAvailable(): boolean {
+  return TASK.startsWith("file:") && existsSync(fileURLToPath(TASK));
+}
+
+function runOnThread(request: StageARequest): Promise<Reply> {
+  return decodePool().run({ kind: "module", module: TASK, request }) as Promise<Reply>;
+}
+
+/** Gives cloned vectors this thread's type objects back (a clone is equal, not identical). */
+function retype(v: Vector, type: DataType): Vector {
+  const children = v.children && type.kind === "struct" ? v.children.map((c, i) => retype(c, type.fields[i]!.type)) : undefined;
+  return makeVector(type, v.values, v.validity, v.length, children);
+}
+
+/** The file task running `stage` on `threads` threads (2 or more). */
+export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
+  const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, aggregationInput(stage));
+  const keyTypes = spec.groupAttrs.map((a) => a.type);
+  const bufferTypes = spec.bufferTypes();
+  const fromThread = (r: Reply): PartialGroups => ({
+    ...r,
+    chunks: r.chunks.map((c) => ({
+      ...c,
+      keys: c.keys.map((v, i) => retype(v, keyTypes[i]!)),
+      buffers: c.buffers.map((bs, a) => bs.map((v, j) => retype(v, bufferTypes[a]![j]!))),
+    })),
+  });
+  warmUp(stage, threads);
+  return async (file, read) => {
+    const ranges = broken ? null : await onThreads(stage, file, read, threads);
+    if (ranges) {
+      partialCounters.ranges += ranges.length;
+      return { inputRows: ranges.reduce((n, r) => n + r.inputRows, 0), value: ranges.map(fromThread) };
+    }
+    partialCounters.mainThreadFiles++;
+    const batches = await read.rows();
+    const partial = await runStageA(stage, batches);
+    return { inputRows: batches.reduce((n, b) => n + b.numRows, 0), value: [partial] } satisfies PreparedFile;
+  };
+}
+
+/**
+ * Starts the threads now, at the query's start, each running stage A over no rows (loading the
+ * engine, compiling the expressions), so that the first batch does not wait for that.
+ */
+function warmUp(stage: StageASpec, threads: number): void {
+  if (broken) return;
+  const empty = new SharedArrayBuffer(0);
+  const schema = StructOf([]);
+  for (let i = 0; i < threads; i++) {
+    runOnThread({
+      stage,
+      file: "(warm-up)",
+      bytes: empty,
+      start: 0,
+      end: 0,
+      schema,
+      options: {},
+      zone: stage.timeZone,
+      decoder: jsonDecoder(),
+    }).catch(() => {});
+  }
+}
+
+/** The Expand's or the last projection's output: what the aggregation reads. */
+function aggregationInput(stage: StageASpec) {
+  for (let i = stage.steps.length - 1; i >= 0; i--) {
+    const s = stage.steps[i]!;
+    if (s.kind === "project" || s.kind === "expand") return s.output;
+  }
+  return stage.scanOutput;
+}
+
+/** `file`'s ranges through stage A on the threads, or null when this thread must read it. */
+async function onThreads(stage: StageASpec, file: string, read: FileRead, threads: number): Promise<Reply[] | null> {
+  const o = new SourceOptions(read.options);
+  if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined) return null;
+  const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
+  if (read.schema.fields.some((f) => partitions.includes(f.name.toLowerCase()))) return null;
+  // A file that cannot be read here is read by the row path, whose error names it.
+  const bytes = await stat(file)
+    .then((st) => (st.size === 0 ? null : readShared(file)))
+    .catch(() => null);
+  if (!bytes) return null;
+  const whole = new Uint8Array(bytes);
+  if (hasLoneCarriageReturn(whole)) return null;
+  const options = { ...read.options } as Record<string, string>;
+  const zone = effectiveZone(o, read.timeZone);
+  const decoder = jsonDecoder();
+  try {
+    return await Promise.all(
+      lineAlignedRanges(whole, threads).map(([start, end]) =>
+        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder }),
+      ),
+    );
+  } catch (e) {
+    if (e instanceof WorkerCrashError) broken = true;
+    return null;
+  }
+}

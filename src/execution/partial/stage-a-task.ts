@@ -1,0 +1,33 @@
+/**
+ * Stage A's task on a decode thread (the decode pool imports this module for a
+ * `ModuleTaskRequest`, partial-read.ts): decodes a line-aligned range of a JSON-lines file held
+ * in shared memory and runs stage A over it (stage-a-run.ts); the partial groups go back with
+ * their typed arrays moved, not copied.
+ */
+import { transferListOf } from "../../columnar/transfer.js";
+import type { Vector } from "../../columnar/vector.js";
+import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
+import { readJsonBytes } from "../../connectors/files/json/json-scan.js";
+import { jsonReadSettings } from "../../connectors/files/json/json-settings.js";
+import { SourceOptions } from "../../connectors/files/options.js";
+import type { StageARequest } from "./partial-read.js";
+import { type PartialGroups, runStageA } from "./stage-a-run.js";
+
+async function run(r: StageARequest): Promise<PartialGroups & { inputRows: number }> {
+  setJsonDecoder(r.decoder);
+  const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
+  const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
+  const batches = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+  const partial = await runStageA(r.stage, batches);
+  return { ...partial, inputRows: batches.reduce((n, b) => n + b.numRows, 0) };
+}
+
+export async function runDecodeTask(request: unknown): Promise<{ result: PartialGroups & { inputRows: number }; transfer: ArrayBuffer[] }> {
+  const result = await run(request as StageARequest);
+  const vectors: Vector[] = result.chunks.flatMap((c) => [...c.keys, ...c.buffers.flat()]);
+  // chunks of one range share buffers (the pane groups' buffers under each window offset)
+  const transfer = new Set(transferListOf(vectors));
+  for (const c of result.chunks) transfer.add(c.rows.buffer as ArrayBuffer);
+  if (result.eventTime) transfer.add(result.eventTime.ms.buffer as ArrayBuffer);
+  return { result, transfer: [...transfer] as ArrayBuffer[] };
+}

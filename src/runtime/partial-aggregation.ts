@@ -1,0 +1,66 @@
+/**
+ * Chooses, at a streaming query's start, the aggregations whose stage A runs on the decode
+ * threads (`arus.exec.partialAggregation`, docs/parallel-execution.md): a streaming aggregation
+ * over a JSON file source whose stage A qualifies (execution/partial/stage-a.ts), when files are
+ * decoded on threads (`local[N]`, N ≥ 2) that can load stage A (not a bundle without its
+ * module), no late-rows sink wants the late rows themselves, and
+ * the source scan feeds nothing else. Its source then hands each file to the decode threads and
+ * the aggregation merges their partial groups. Everything else reads rows as before.
+ */
+import type { RuntimeConfig } from "../common/conf.js";
+import { scanThreads } from "../connectors/files/decode-pool.js";
+import type { StreamSource } from "../connectors/source.js";
+import type { PhysicalOperator } from "../execution/operator.js";
+import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
+import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
+import { stageAOf } from "../execution/partial/stage-a.js";
+import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
+
+export const PARTIAL_AGGREGATION_CONF = "arus.exec.partialAggregation";
+
+function walk(op: PhysicalOperator, visit: (op: PhysicalOperator) => void): void {
+  visit(op);
+  for (const c of op.children) walk(c, visit);
+}
+
+/** Wires stage A where it applies; returns the ids of the sources now read through a file task. */
+export function usePartialAggregation(
+  physical: PhysicalOperator,
+  sources: readonly StreamSource[],
+  sourceIds: readonly string[],
+  conf: RuntimeConfig,
+  keepLateRows: boolean,
+  state: { readonly numPartitions: number; readonly threads: number },
+): Set<string> {
+  const chosen = new Set<string>();
+  const threads = scanThreads();
+  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || threads < 2 || keepLateRows || !stageAThreadsAvailable()) return chosen;
+  const scans = new Map<string, number>();
+  walk(physical, (op) => {
+    const id = (op as { sourceId?: unknown }).sourceId;
+    if (op.name === "StreamingScan" && typeof id === "string") scans.set(id, (scans.get(id) ?? 0) + 1);
+  });
+  walk(physical, (op) => {
+    if (!(op instanceof StreamingAggregateExec)) return;
+    const found = stageAOf(op, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") });
+    if (!found || scans.get(found.spec.sourceId) !== 1 || chosen.has(found.spec.sourceId)) return;
+    // with the state threads, stage A splits its groups by owner (the main thread then only forwards them)
+    const b = op.backend;
+    const stage =
+      b instanceof StateThreadsBackend
+        ? {
+            ...found,
+            spec: {
+              ...found.spec,
+              routing: { schema: b.aggregation.plan.schema, numPartitions: state.numPartitions, owners: state.threads },
+            },
+          }
+        : found;
+    const source = sources[sourceIds.indexOf(stage.spec.sourceId)];
+    if (!source?.useFileTask || !source.getPrepared) return;
+    if (!source.useFileTask(stageAFileTask(stage.spec, threads))) return;
+    op.usePartialInput(stage);
+    chosen.add(stage.spec.sourceId);
+  });
+  return chosen;
+}

@@ -1,0 +1,157 @@
+/**
+ * The broker stopped under a group-mode worker and started again (issue 20, "broker
+ * unavailable"), on a broker of this test's own (a fresh scripts/kafka.sh cluster in a temp
+ * ARUS_KAFKA_DIR; the shared broker is never stopped). A windowed count in group mode:
+ *   1. with fetchOffset.numRetries high enough to outlast the outage, the worker retries (its
+ *      attempts abort, it rejoins and restores its tasks) and continues once the broker is back;
+ *   2. with Spark's default retries (3 × 1 s), it fails with an error naming the bootstrap
+ *      servers; started again after the broker is back, it resumes from the group's offsets.
+ * At the end read_committed holds every window once with the oracle's count and sum. Slow (a
+ * broker start and two restarts).
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { after, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { F, Session } from "../../src/index.js";
+import { kafkaSkip, newTopic, produce, readValues } from "../connectors/kafka-helpers.js";
+import { tempDirs } from "../temp-dirs.js";
+
+const run = promisify(execFile);
+const tempDir = tempDirs("arus-group-outage-");
+const SCRIPT = path.join(import.meta.dirname, "..", "..", "scripts", "kafka.sh");
+let brokerDir: string | null = null;
+
+async function kafkaSh(cmd: "start" | "stop" | "restart"): Promise<string> {
+  const { stdout } = await run("bash", [SCRIPT, cmd], { env: { ...process.env, ARUS_KAFKA_DIR: brokerDir! }, timeout: 180_000 });
+  return stdout.trim();
+}
+
+after(async () => {
+  if (brokerDir) await kafkaSh("stop").catch(() => {});
+});
+
+async function until(what: string, cond: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const T0 = Date.UTC(2026, 0, 1);
+const event = (id: number) => ({
+  value: JSON.stringify({ id, k: `k${id % 3}`, v: id % 7, ts: new Date(T0 + id * 100).toISOString() }),
+  partition: id % 2,
+});
+
+describe("group mode: the broker stopped and started again under a worker", kafkaSkip(), () => {
+  it("retries then continues, or fails clearly and resumes from the group's offsets", { timeout: 900_000 }, async () => {
+    brokerDir = path.join(await tempDir(), "kafka");
+    const bootstrap = await kafkaSh("start");
+    const input = await newTopic(bootstrap, 2, "go-in");
+    const output = await newTopic(bootstrap, 1, "go-out");
+    const group = `go-${input}`;
+    const session = Session.builder()
+      .config("spark.sql.session.timeZone", "UTC")
+      .config("spark.sql.streaming.pollingDelay", "100ms")
+      .getOrCreate();
+    const start = (retries: Record<string, number>) =>
+      session.readStream
+        .format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("subscribe", input)
+        .option("startingOffsets", "earliest")
+        .options(retries)
+        .load()
+        .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
+        .select("e.*")
+        .withWatermark("ts", "2 seconds")
+        .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
+        .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
+        .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
+        .writeStream.format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("topic", output)
+        .option("arus.cluster.group", group)
+        .option("arus.cluster.instanceId", "a")
+        .option("arus.cluster.sessionTimeoutMs", 6000)
+        .outputMode("append")
+        .start();
+    const read = (q: { recentProgress: { numInputRows: number }[] }) => q.recentProgress.reduce((n, p) => n + p.numInputRows, 0);
+    let sent = 0;
+    const addInput = async (n: number) => {
+      await produce(
+        bootstrap,
+        input,
+        Array.from({ length: n }, (_, i) => event(sent + i)),
+      );
+      sent += n;
+    };
+
+    // 1. An outage shorter than the retries: the worker waits it out and continues.
+    await addInput(100);
+    const q1 = await start({ "fetchOffset.numRetries": 400, "fetchOffset.retryIntervalMs": 500 });
+    await until("q1 read the first 100", () => read(q1) >= 100, 120_000);
+    await kafkaSh("stop");
+    await new Promise((r) => setTimeout(r, 3000));
+    await kafkaSh("restart");
+    await addInput(100);
+    await until("q1 read 200 after the outage", () => read(q1) >= 200, 180_000).catch((e: Error) => {
+      throw new Error(`${e.message}: exception ${q1.exception?.message}; status ${q1.status.message}`);
+    });
+    assert.equal(q1.isActive, true, `the query stopped: ${q1.exception?.message}`);
+    const aborted = q1.lastProgress?.arus?.cluster?.abortedTransactions ?? 0;
+    assert.ok(aborted > 0, "attempts failed during the outage and were retried");
+    await q1.stop();
+
+    // 2. An outage longer than Spark's default retries: a clear error, then a resume.
+    const q2 = await start({});
+    await until("q2 joined", () => q2.status.message === "Waiting for data to arrive", 120_000);
+    await kafkaSh("stop");
+    await q2.awaitTermination().catch(() => {});
+    assert.match(String(q2.exception?.message), new RegExp(bootstrap.replace(/\./g, "\\.")), String(q2.exception?.message));
+    await kafkaSh("restart");
+    await addInput(100);
+    // One event per partition far ahead: every window of the 300 closes.
+    await produce(
+      bootstrap,
+      input,
+      [0, 1].map((p) => ({
+        value: JSON.stringify({ id: 10_000 + p, k: "flush", v: 0, ts: new Date(T0 + 3_600_000).toISOString() }),
+        partition: p,
+      })),
+    );
+    const q3 = await start({});
+    const expected = new Map<string, { n: number; s: number }>();
+    for (let id = 0; id < sent; id++) {
+      const key = `${new Date(Math.floor((T0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 3}`;
+      const e = expected.get(key) ?? { n: 0, s: 0 };
+      e.n++;
+      e.s += id % 7;
+      expected.set(key, e);
+    }
+    const windows = async () => {
+      const seen = new Map<string, { n: number; s: number }>();
+      for (const v of await readValues(bootstrap, output, true)) {
+        const r = JSON.parse(v) as { start: string; k: string; n: number; s: number };
+        const key = `${new Date(r.start).toISOString()}|${r.k}`;
+        assert.ok(!seen.has(key), `window ${key} written twice`);
+        seen.set(key, { n: r.n, s: r.s });
+      }
+      return seen;
+    };
+    try {
+      await until("every window", async () => (await windows()).size >= expected.size, 180_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      const sorted = <V>(m: Map<string, V>) => new Map([...m].sort(([a], [b]) => a.localeCompare(b)));
+      assert.deepEqual(sorted(await windows()), sorted(expected));
+      assert.equal(q3.exception, null);
+    } finally {
+      await q3.stop();
+      await session.stop();
+    }
+  });
+});

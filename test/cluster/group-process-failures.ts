@@ -1,0 +1,148 @@
+/**
+ * A small process harness for group mode's failure tests (not a test file itself): the topics of
+ * the scale-out pipeline (fixtures/scaleout-pipeline.ts: `raw` copies each record, `agg` counts
+ * and sums per key and window), its input pre-produced, worker processes (harness/workers.ts),
+ * and the final verdict read with read_committed and read_uncommitted.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { newTopic, produce } from "../connectors/kafka-helpers.js";
+import { encodeEvent, generateEvents, oracle, type ScaleoutEvent } from "./harness/events.js";
+import { readTopic } from "./harness/output.js";
+import { type AggVerdict, type RawVerdict, verifyAgg, verifyRaw } from "./harness/verify.js";
+import { Worker, workerCommand } from "./harness/workers.js";
+
+export const WINDOW_MS = 10_000;
+export const DELAY_MS = 30_000;
+
+export interface FailureRun {
+  readonly input: string;
+  readonly out: string;
+  readonly outRaw: string;
+  readonly group: string;
+  readonly events: ScaleoutEvent[];
+  readonly workers: Map<string, Worker>;
+  /** A worker of this run (not started). */
+  worker(name: string, env?: Record<string, string>): Worker;
+  /** Produces the next `n` regular events (fewer at the end); how many it produced. */
+  produceNext(n: number): Promise<number>;
+  /** Produces the flush events (one per partition, far ahead: every window closes). */
+  produceFlush(): Promise<void>;
+  /** Input rows the `raw` query of all workers read so far. */
+  rawRowsRead(): number;
+  /** read_committed verdicts, and the aborted records (read_uncommitted − read_committed) of both outputs and agg's repartition topic. */
+  verdict(): Promise<{ raw: RawVerdict; agg: AggVerdict; aborted: number }>;
+}
+
+export async function failureRun(
+  bootstrap: string,
+  o: { events: number; partitions: number; env?: Record<string, string>; seed?: number },
+): Promise<FailureRun> {
+  const input = await newTopic(bootstrap, o.partitions, "gpf-in");
+  const out = await newTopic(bootstrap, 2, "gpf-out");
+  const outRaw = await newTopic(bootstrap, 2, "gpf-raw");
+  const group = `gpf-${randomUUID().slice(0, 8)}`;
+  const dir = mkdtempSync(path.join(tmpdir(), "arus-gpf-"));
+  const events = generateEvents({
+    events: o.events,
+    keys: 8,
+    partitions: o.partitions,
+    eventTimeSpanMs: 60_000,
+    disorderMs: 2000,
+    windowMs: WINDOW_MS,
+    watermarkDelayMs: DELAY_MS,
+    seed: o.seed ?? 7,
+    partitionBy: "id",
+  });
+  const command = await workerCommand("bundle");
+  const workers = new Map<string, Worker>();
+  const env = {
+    ARUS_KAFKA_BOOTSTRAP: bootstrap,
+    SCALEOUT_MODE: "group",
+    SCALEOUT_IN: input,
+    SCALEOUT_OUT: out,
+    SCALEOUT_OUT_RAW: outRaw,
+    SCALEOUT_GROUP: group,
+    SCALEOUT_DIR: dir,
+    SCALEOUT_MAX_OFFSETS: "100",
+    SCALEOUT_TRIGGER_MS: "200",
+    SCALEOUT_WATERMARK: `${DELAY_MS / 1000} seconds`,
+    SCALEOUT_WINDOW: `${WINDOW_MS / 1000} seconds`,
+    SCALEOUT_SESSION_TIMEOUT_MS: "6000",
+    ...o.env,
+  };
+  const regular = events.filter((e) => !e.flush);
+  let cursor = 0;
+  return {
+    input,
+    out,
+    outRaw,
+    group,
+    events,
+    workers,
+    worker(name, extra = {}) {
+      const w = new Worker(name, { ...env, ...extra }, command);
+      workers.set(name, w);
+      return w;
+    },
+    async produceNext(n) {
+      const list = regular.slice(cursor, cursor + n);
+      cursor += list.length;
+      for (let i = 0; i < list.length; i += 200) await produce(bootstrap, input, list.slice(i, i + 200).map(encodeEvent));
+      return list.length;
+    },
+    async produceFlush() {
+      await produce(bootstrap, input, events.filter((e) => e.flush).map(encodeEvent));
+    },
+    rawRowsRead() {
+      let n = 0;
+      for (const w of workers.values()) for (const e of w.events) if (e.ev === "progress" && e.query === "raw") n += e.numInputRows ?? 0;
+      return n;
+    },
+    async verdict() {
+      const repartition = `arus-${group}-agg-repartition`;
+      const [rawC, aggC, rawU, aggU, repC, repU] = await Promise.all([
+        readTopic(bootstrap, outRaw, true),
+        readTopic(bootstrap, out, true),
+        readTopic(bootstrap, outRaw, false),
+        readTopic(bootstrap, out, false),
+        readTopic(bootstrap, repartition, true),
+        readTopic(bootstrap, repartition, false),
+      ]);
+      return {
+        raw: verifyRaw(
+          events.map((e) => encodeEvent(e).value),
+          rawC.map((r) => r.value),
+        ),
+        agg: verifyAgg(
+          oracle(events, WINDOW_MS),
+          aggC.map((r) => r.value),
+        ),
+        aborted: rawU.length - rawC.length + (aggU.length - aggC.length) + (repU.length - repC.length),
+      };
+    },
+  };
+}
+
+/** The state letter of a process (/proc/<pid>/stat): "T" when stopped. */
+export function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export async function until(what: string, cond: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
