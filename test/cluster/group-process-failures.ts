@@ -32,6 +32,8 @@ export interface FailureRun {
   produceFlush(): Promise<void>;
   /** Input rows the `raw` query of all workers read so far. */
   rawRowsRead(): number;
+  /** Committed records in the agg query's changelog topic (its tasks' state changes). */
+  changelogRecords(): Promise<number>;
   /** read_committed verdicts, and the aborted records (read_uncommitted − read_committed) of both outputs and agg's repartition topic. */
   verdict(): Promise<{ raw: RawVerdict; agg: AggVerdict; aborted: number }>;
 }
@@ -100,6 +102,9 @@ export async function failureRun(
       let n = 0;
       for (const w of workers.values()) for (const e of w.events) if (e.ev === "progress" && e.query === "raw") n += e.numInputRows ?? 0;
       return n;
+    },
+    async changelogRecords() {
+      return (await readTopic(bootstrap, `arus-${group}-agg-changelog`, true)).length;
     },
     async verdict() {
       const repartition = `arus-${group}-agg-repartition`;

@@ -31,6 +31,8 @@ describe("group mode: a worker killed during restore", kafkaSkip(), () => {
     running.push(w1, w2);
     w1.start();
     await until("w1 read the first half", () => run.rawRowsRead() >= half, 120_000);
+    // w1's aggregation has committed state (a loaded machine can run the raw query well ahead of it).
+    await until("w1's agg state in the changelog", async () => (await run.changelogRecords()) > 0, 120_000);
     await sleep(2000); // w1's last agg batches commit (its state is in the changelog once committed)
     await w1.kill();
     w2.start("insideRestore:0");

@@ -131,8 +131,11 @@ export class WorkerTransactions {
           throw c;
         }
         if (c === e || Date.now() - since > RETRY_MS) throw c;
-        if (kafkaCode(e) !== KafkaErrorCode.CONCURRENT_TRANSACTIONS) await cluster.refreshMetadata().catch(() => {});
-        await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+        const concurrent = kafkaCode(e) === KafkaErrorCode.CONCURRENT_TRANSACTIONS;
+        if (!concurrent) await cluster.refreshMetadata().catch(() => {});
+        // CONCURRENT_TRANSACTIONS: the broker is still writing the last commit's markers, a matter
+        // of milliseconds (as the exactly-once sink's producer, client-kafkajs.ts): retry soon.
+        await sleep(Math.min(1000, (concurrent ? 5 : 50) * 2 ** Math.min(attempt, 8)));
       }
     }
   }
