@@ -85,5 +85,10 @@ export class BackgroundJoin {
  */
 export function straddledRebalance(e: unknown, join: BackgroundJoin | null): boolean {
   if (e instanceof RevokedDuringBatch) return true;
-  return join !== null && isFenced(e) && e.scope === "group" && (e.reason === "ILLEGAL_GENERATION" || e.reason === "REBALANCE_IN_PROGRESS");
+  // FENCED_INSTANCE_ID here is this worker's own rejoin: a static member's JoinGroup gives its
+  // instance id a new member id, and the batch still committing under the old one is fenced by
+  // it (a paused worker that wakes up meets this). Without a join of its own in flight the same
+  // error means another live process has the instance id, and attempt-failures.ts fails.
+  const own = ["ILLEGAL_GENERATION", "REBALANCE_IN_PROGRESS", "FENCED_INSTANCE_ID"];
+  return join !== null && isFenced(e) && e.scope === "group" && own.includes(e.reason);
 }
