@@ -4,6 +4,7 @@
  * and sums per key and window), its input pre-produced, worker processes (harness/workers.ts),
  * and the final verdict read with read_committed and read_uncommitted.
  */
+import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -151,3 +152,17 @@ export async function until(what: string, cond: () => boolean | Promise<boolean>
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Both outputs exactly once, read_committed: every input row once in out-raw, every window once with the oracle's count and sum in out. */
+export function assertExactlyOnce(v: { raw: RawVerdict; agg: AggVerdict }): void {
+  assert.deepEqual(
+    { duplicates: v.raw.duplicates, missing: v.raw.missing, unexpected: v.raw.unexpected },
+    { duplicates: 0, missing: 0, unexpected: 0 },
+    `out-raw: ${v.raw.examples.join("; ")}`,
+  );
+  assert.deepEqual(
+    { duplicates: v.agg.duplicates, missing: v.agg.missing, unexpected: v.agg.unexpected, wrong: v.agg.wrong },
+    { duplicates: 0, missing: 0, unexpected: 0, wrong: 0 },
+    `out: ${v.agg.examples.join("; ")}`,
+  );
+}
