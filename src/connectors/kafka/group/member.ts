@@ -431,15 +431,15 @@ export class KafkaGroupMember {
     this.current = null;
     this.owned = [];
     this.joinMemberId = "";
-    const coordinator = await this.coordinator();
-    await sendToBroker(
+    await this.sendLeaveGroup(await this.coordinator(), cur.memberId).catch(() => {});
+  }
+
+  /** LeaveGroup v3 for `memberId` (with this member's instance id: a static member leaves too). */
+  private sendLeaveGroup(coordinator: Any, memberId: string): Promise<unknown> {
+    return sendToBroker(
       coordinator,
-      kafkajsRequest(coordinator, "LeaveGroup", 3, {
-        groupId: this.groupId,
-        memberId: cur.memberId,
-        groupInstanceId: this.groupInstanceId,
-      }),
-    ).catch(() => {});
+      kafkajsRequest(coordinator, "LeaveGroup", 3, { groupId: this.groupId, memberId, groupInstanceId: this.groupInstanceId }),
+    );
   }
 
   /** The leader's part of a rebalance: every member's partitions from their subscriptions. */
@@ -616,14 +616,7 @@ export class KafkaGroupMember {
       const coordinator = side
         ? await side.cluster.findGroupCoordinator({ groupId: this.groupId, coordinatorType: 0 })
         : await this.coordinator();
-      await sendToBroker(
-        coordinator,
-        kafkajsRequest(coordinator, "LeaveGroup", 3, {
-          groupId: this.groupId,
-          memberId: cur.memberId,
-          groupInstanceId: this.groupInstanceId,
-        }),
-      );
+      await this.sendLeaveGroup(coordinator, cur.memberId);
     } catch (e) {
       const code = kafkaCode(e);
       // Already gone from the group: nothing to leave.
