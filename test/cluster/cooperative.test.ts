@@ -13,9 +13,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
-import { F, Session } from "../../src/index.js";
+import { Session } from "../../src/index.js";
 import type { ClusterProgress, StreamingQueryProgress } from "../../src/runtime/progress.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+import { startWindowedCount } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const PARTITIONS = 4;
@@ -72,28 +73,16 @@ async function scenario(bProtocol: "cooperative" | "eager" | "slow member"): Pro
   const listener = { onQueryProgress: (e: { progress: StreamingQueryProgress }) => void progress.push(e.progress) };
   session.streams.addListener(listener);
   const start = (protocol: "cooperative" | "eager") =>
-    session.readStream
-      .format("kafka")
-      .option("kafka.bootstrap.servers", bootstrap)
-      .option("subscribe", input)
-      .option("startingOffsets", "earliest")
-      .load()
-      .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-      .select("e.*")
+    startWindowedCount(session, {
+      bootstrap,
+      input,
+      output,
+      group,
       // Longer than the input's event time: no row is ever late, whatever the batching and
       // however long a partition waits between owners (the flush an hour ahead closes every window).
-      .withWatermark("ts", "10 minutes")
-      .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
-      .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
-      .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
-      .writeStream.format("kafka")
-      .option("kafka.bootstrap.servers", bootstrap)
-      .option("topic", output)
-      .option("arus.cluster.group", group)
-      .option("arus.cluster.sessionTimeoutMs", 6000)
-      .option("arus.cluster.rebalanceProtocol", protocol)
-      .outputMode("append")
-      .start();
+      delay: "10 minutes",
+      sink: { "arus.cluster.rebalanceProtocol": protocol },
+    });
   const of = (q: StreamingQuery) => progress.filter((p) => p.runId === q.runId).map((p) => ({ ...p.arus!.cluster!, batchId: p.batchId }));
   const last = (q: StreamingQuery): ClusterProgress | undefined => of(q).at(-1);
   let sent = 0;

@@ -14,9 +14,10 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { F, Session } from "../../src/index.js";
+import { Session } from "../../src/index.js";
 import { kafkaSkip, newTopic, produce, readValues } from "../connectors/kafka-helpers.js";
 import { tempDirs } from "../temp-dirs.js";
+import { startWindowedCount } from "./windowed-count-pipeline.js";
 
 const run = promisify(execFile);
 const tempDir = tempDirs("arus-group-outage-");
@@ -59,27 +60,7 @@ describe("group mode: the broker stopped and started again under a worker", kafk
       .config("spark.sql.streaming.pollingDelay", "100ms")
       .getOrCreate();
     const start = (retries: Record<string, number>) =>
-      session.readStream
-        .format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("subscribe", input)
-        .option("startingOffsets", "earliest")
-        .options(retries)
-        .load()
-        .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-        .select("e.*")
-        .withWatermark("ts", "2 seconds")
-        .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
-        .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
-        .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
-        .writeStream.format("kafka")
-        .option("kafka.bootstrap.servers", bootstrap)
-        .option("topic", output)
-        .option("arus.cluster.group", group)
-        .option("arus.cluster.instanceId", "a")
-        .option("arus.cluster.sessionTimeoutMs", 6000)
-        .outputMode("append")
-        .start();
+      startWindowedCount(session, { bootstrap, input, output, group, source: retries, sink: { "arus.cluster.instanceId": "a" } });
     const read = (q: { recentProgress: { numInputRows: number }[] }) => q.recentProgress.reduce((n, p) => n + p.numInputRows, 0);
     let sent = 0;
     const addInput = async (n: number) => {

@@ -17,8 +17,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
-import { F, Session } from "../../src/index.js";
+import { Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues, testClient } from "../connectors/kafka-helpers.js";
+import { startWindowedCount } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 
@@ -43,26 +44,7 @@ const event = (id: number, partition: number) => ({
 
 /** A windowed count and sum per key, in group mode; `extra` adds writer options. */
 function windowedCount(s: Session, input: string, output: string, group: string, extra: Record<string, string | number> = {}) {
-  return s.readStream
-    .format("kafka")
-    .option("kafka.bootstrap.servers", bootstrap)
-    .option("subscribe", input)
-    .option("startingOffsets", "earliest")
-    .load()
-    .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-    .select("e.*")
-    .withWatermark("ts", "2 seconds")
-    .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
-    .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
-    .select(F.to_json(F.struct(F.col("window.start").alias("start"), "k", "n", "s")).alias("value"))
-    .writeStream.format("kafka")
-    .option("kafka.bootstrap.servers", bootstrap)
-    .option("topic", output)
-    .option("arus.cluster.group", group)
-    .option("arus.cluster.sessionTimeoutMs", 6000)
-    .options(extra)
-    .outputMode("append")
-    .start();
+  return startWindowedCount(s, { bootstrap, input, output, group, sink: extra });
 }
 
 /** The oracle: (window start ISO | key) → count and sum of events `ids`. */
