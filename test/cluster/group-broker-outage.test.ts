@@ -10,28 +10,14 @@
  * broker start and two restarts).
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { after, describe, it } from "node:test";
-import { promisify } from "node:util";
+import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
 import { kafkaSkip, newTopic, produce, readValues } from "../connectors/kafka-helpers.js";
+import { privateBroker } from "../connectors/private-broker.js";
 import { tempDirs } from "../temp-dirs.js";
 import { startWindowedCount } from "./windowed-count-pipeline.js";
 
-const run = promisify(execFile);
-const tempDir = tempDirs("arus-group-outage-");
-const SCRIPT = path.join(import.meta.dirname, "..", "..", "scripts", "kafka.sh");
-let brokerDir: string | null = null;
-
-async function kafkaSh(cmd: "start" | "stop" | "restart"): Promise<string> {
-  const { stdout } = await run("bash", [SCRIPT, cmd], { env: { ...process.env, ARUS_KAFKA_DIR: brokerDir! }, timeout: 180_000 });
-  return stdout.trim();
-}
-
-after(async () => {
-  if (brokerDir) await kafkaSh("stop").catch(() => {});
-});
+const kafkaSh = privateBroker(tempDirs("arus-group-outage-"));
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const end = Date.now() + ms;
@@ -50,7 +36,6 @@ const event = (id: number) => ({
 
 describe("group mode: the broker stopped and started again under a worker", kafkaSkip(), () => {
   it("retries then continues, or fails clearly and resumes from the group's offsets", { timeout: 900_000 }, async () => {
-    brokerDir = path.join(await tempDir(), "kafka");
     const bootstrap = await kafkaSh("start");
     const input = await newTopic(bootstrap, 2, "go-in");
     const output = await newTopic(bootstrap, 1, "go-out");

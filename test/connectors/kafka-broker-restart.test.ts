@@ -11,32 +11,19 @@
  * runs when a broker is configured (it needs the same Java and cached jars).
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { after, describe, it } from "node:test";
-import { promisify } from "node:util";
+import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
 import { tempDirs } from "../temp-dirs.js";
 import { kafkaSkip, newTopic, produce, readValues } from "./kafka-helpers.js";
+import { privateBroker } from "./private-broker.js";
 
-const run = promisify(execFile);
 const tempDir = tempDirs("arus-kafka-restart-");
-const SCRIPT = path.join(import.meta.dirname, "..", "..", "scripts", "kafka.sh");
-let brokerDir: string | null = null;
-
-async function kafkaSh(cmd: "start" | "stop" | "restart"): Promise<string> {
-  const { stdout } = await run("bash", [SCRIPT, cmd], { env: { ...process.env, ARUS_KAFKA_DIR: brokerDir! }, timeout: 120_000 });
-  return stdout.trim();
-}
-
-after(async () => {
-  if (brokerDir) await kafkaSh("stop").catch(() => {});
-});
+const kafkaSh = privateBroker(tempDir);
 
 describe("kafka: the broker stopped and started again mid-query", kafkaSkip(), () => {
   it("retries then continues, or fails clearly and resumes exactly from its checkpoint", { timeout: 600_000 }, async () => {
-    brokerDir = path.join(await tempDir(), "kafka");
     const bootstrap = await kafkaSh("start");
     const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
     const input = await newTopic(bootstrap, 2, "restart-in");
