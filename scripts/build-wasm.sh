@@ -8,7 +8,7 @@
 #   npm run build:wasm            # rebuild after changing json-lines.c
 #   bash scripts/build-wasm.sh --check
 #
-# Toolchain: apt-get install clang-19 lld-19 wasi-libc (CLANG=... picks another clang).
+# Toolchain: apt-get install clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 (CLANG=... picks another clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=src/connectors/files/json/wasm
@@ -16,7 +16,7 @@ CHECK=0
 [[ "${1:-}" == "--check" ]] && CHECK=1
 CC="${CLANG:-$(command -v clang-19 || command -v clang || true)}"
 if [[ -z "$CC" ]]; then
-  echo "build-wasm: no clang found (apt-get install clang-19 lld-19 wasi-libc)" >&2
+  echo "build-wasm: no clang found (apt-get install clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)" >&2
   exit 2
 fi
 OUT="$PWD/$DIR"
