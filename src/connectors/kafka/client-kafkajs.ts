@@ -5,7 +5,7 @@
  * (fetch-kafkajs.ts, record-batch.ts).
  */
 import net from "node:net";
-import { Kafka, logLevel } from "kafkajs";
+import { type ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { crashPoint } from "../../common/crash-points.js";
 import type {
   ClientConfig,
@@ -446,6 +446,16 @@ class Admin implements KafkaAdmin {
   async deleteRecords(tp: TopicPartition, before: number) {
     await this.admin.fetchTopicOffsets(tp.topic); // loads the topic's metadata, which deleteTopicRecords needs
     await this.admin.deleteTopicRecords({ topic: tp.topic, partitions: [{ partition: tp.partition, offset: String(before) }] });
+  }
+  async topicConfigs(topic: string, names: readonly string[]) {
+    const res = await this.admin.describeConfigs({
+      includeSynonyms: false,
+      // ConfigResourceTypes.TOPIC (the enum is not among kafkajs's ESM named exports).
+      resources: [{ type: 2 as ConfigResourceTypes, name: topic, configNames: [...names] }],
+    });
+    const out: Record<string, string> = {};
+    for (const e of res.resources[0]?.configEntries ?? []) out[e.configName] = e.configValue;
+    return out;
   }
   async groupOffsets(groupId: string, topic: string) {
     // A topic that does not exist yet (the sink's output, created by its first write) has no

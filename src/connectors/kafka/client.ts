@@ -62,6 +62,8 @@ export interface KafkaAdmin {
   addPartitions(topic: string, total: number): Promise<void>;
   deleteTopic(topic: string): Promise<void>;
   deleteRecords(tp: TopicPartition, before: number): Promise<void>;
+  /** The topic's configs of these names as in force (the broker's default where the topic sets none). */
+  topicConfigs(topic: string, names: readonly string[]): Promise<Record<string, string>>;
   /** A consumer group's committed offsets for one topic (partition -> offset). */
   groupOffsets(groupId: string, topic: string): Promise<Map<number, number>>;
   close(): Promise<void>;

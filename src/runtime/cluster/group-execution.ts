@@ -45,6 +45,7 @@ import { type ClusterOptions, type InternalTopics, internalTopics } from "./opti
 import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
+import { snapshotMaxAgeInForce } from "./snapshot-age.js";
 import { SnapshotTopic } from "./snapshot-topic.js";
 import { TaskContext } from "./task-context.js";
 import { restoreTasks } from "./task-restore.js";
@@ -233,7 +234,11 @@ export class GroupExecution {
     );
     if (this.cfg.split.stageB) {
       this.logEndAdmin = await kafkajsClient({ ...this.cfg.source.client, readCommitted: false }).admin();
-      const { group, snapshotInterval: interval, snapshotMaxAgeMs: maxAgeMs, publishSnapshots } = this.cfg.cluster;
+      const { group, snapshotInterval: interval, publishSnapshots } = this.cfg.cluster;
+      const maxAgeMs =
+        interval > 0 || publishSnapshots
+          ? await snapshotMaxAgeInForce(this.admin, this.topics.changelog, this.cfg.cluster)
+          : this.cfg.cluster.snapshotMaxAgeMs;
       const remote = publishSnapshots
         ? await SnapshotTopic.open(this.client, this.admin, this.fetcher, this.topics.snapshots, this.numTasks, maxAgeMs)
         : null;

@@ -27,6 +27,8 @@ export interface ClusterOptions {
   /** A task's changelog records between two snapshots (at least its key count); 0 turns snapshots off. */
   readonly snapshotInterval: number;
   readonly snapshotMaxAgeMs: number;
+  /** The option was given (a conflict with the changelog's retention is then an error, not a clamp). */
+  readonly snapshotMaxAgeExplicit: boolean;
   readonly publishSnapshots: boolean;
 }
 
@@ -97,6 +99,7 @@ export function clusterOptions(options: Readonly<Record<string, string>>): Clust
     // Kafka's default delete.retention.ms is 24 h: a tombstone written after a younger
     // snapshot is still in the changelog when the snapshot is loaded.
     snapshotMaxAgeMs: positiveInt(options, "arus.cluster.snapshotMaxAgeMs", 12 * 3600 * 1000)!,
+    snapshotMaxAgeExplicit: options["arus.cluster.snapshotMaxAgeMs"] !== undefined,
     publishSnapshots: bool(options, "arus.cluster.publishSnapshots"),
   };
 }
