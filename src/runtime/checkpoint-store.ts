@@ -143,6 +143,8 @@ export class CheckpointStore {
    * the background); null when none was started. `offsets/N+1` is renamed only after it.
    */
   private pendingCommit: Promise<void> | null = null;
+  /** The last `offsets/N` written in the default mode, until its folder is synced. */
+  private pendingOffsets: Promise<void> | null = null;
 
   /**
    * Write `offsets/N` ahead of batch N (docs/reliability.md, "What is durable before what").
@@ -182,6 +184,7 @@ export class CheckpointStore {
     // Awaited by the batch; one that fails before its sink must not leave these unhandled.
     named.catch(() => {});
     durable.catch(() => {});
+    this.pendingOffsets = durable;
     return { named, durable };
   }
 
@@ -196,6 +199,17 @@ export class CheckpointStore {
   /** Wait for the last batch's commit to be in place (and durable); throws its error if it failed. */
   async settle(): Promise<void> {
     await this.pendingCommit;
+  }
+
+  /**
+   * A query that failed ends only after every checkpoint write it started is done (or failed):
+   * a batch that failed while its `offsets/N` was being synced and renamed must not rename it
+   * after the query has terminated (and a caller is, say, deleting the folder). Errors are the
+   * batch's to report; none is thrown here.
+   */
+  async quiesce(): Promise<void> {
+    await this.pendingOffsets?.catch(() => {});
+    await this.pendingCommit?.catch(() => {});
   }
 
   /**

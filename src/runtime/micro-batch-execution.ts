@@ -221,8 +221,13 @@ export class MicroBatchExecution {
     } finally {
       for (const u of unsubscribe) u?.();
       // The last batch's commit may still be on its way to the disk: the query ends after it
-      // (after a failure too, so a restart finds it; the failure is the error reported).
-      if (failed) await this.cfg.checkpoint.settle().catch(() => {});
+      // (after a failure too, so a restart finds it; the failure is the error reported), and
+      // after the failed batch's own offsets/N and state deltas, so nothing writes to the
+      // checkpoint once the query has terminated.
+      if (failed) {
+        await this.cfg.checkpoint.quiesce();
+        await this.cfg.states.flushWrites().catch(() => {});
+      }
     }
     await this.cfg.checkpoint.settle();
     await this.cfg.checkpoint.runDeferredPurge();

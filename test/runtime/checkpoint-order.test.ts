@@ -160,3 +160,33 @@ describe("checkpoint durability order (arus.checkpoint.fsync=true)", () => {
     );
   });
 });
+
+describe("a query that fails mid-batch (arus.checkpoint.fsync=true)", () => {
+  it("terminates only after the failed batch's offsets/N is synced and named: nothing writes to the checkpoint after", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "arus-order-fail-"));
+    let afterEnd = -1;
+    const events = await recordFs(
+      dir,
+      () => 40, // every sync slower than executing the batch, so the failure comes first
+      async (ev) => {
+        const s = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
+        s.conf.unset("arus.checkpoint.fsync");
+        const ms = s.memoryStream("v INT");
+        const q = await ms
+          .toDF()
+          .select(F.expr("v / 0").alias("x"))
+          .writeStream.format("memory")
+          .queryName("fails_mid_batch")
+          .option("checkpointLocation", dir)
+          .start();
+        ms.addData([{ v: 1 }]);
+        await assert.rejects(q.awaitTermination(), /DIVIDE_BY_ZERO/);
+        afterEnd = ev.length;
+        await new Promise((r) => setTimeout(r, 200));
+      },
+    );
+    assert.ok(afterEnd >= 0);
+    assert.deepEqual(events.slice(afterEnd), [], "fs events after the query terminated");
+    assert.ok(fs.existsSync(path.join(dir, "offsets", "0")), "offsets/0 in place when the query has terminated");
+  });
+});
