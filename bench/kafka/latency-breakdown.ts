@@ -55,7 +55,7 @@ if (traceFile) {
 const sinkRequest = mode === "exactly-once" ? "EndTxn" : "Produce";
 
 const parts = ["producer", "toTrigger", "toSink", "sink", "consumer", "gcInBatch"] as const;
-type Row = Record<(typeof parts)[number], number> & { total: number; prevBatch: number };
+type Row = Record<(typeof parts)[number], number> & { total: number; prevBatch: number; idle: boolean };
 const rows: Row[] = [];
 let b = 0;
 let a = 0;
@@ -83,6 +83,8 @@ for (let s = bench.first; s < bench.total; s++) {
     consumer: arrived - sinkEnd,
     gcInBatch: gcs.filter((g) => g.t >= batch.t && g.t < sinkEnd).reduce((n, g) => n + g.d, 0),
     prevBatch: prev ? (prev.d.triggerExecution ?? 0) : 0,
+    // Sent after the previous data batch had ended: the query was idle (polling) when it came.
+    idle: prev !== undefined && bench.sent[s]! > prev.t + (prev.d.triggerExecution ?? 0) + 1,
   });
 }
 rows.sort((x, y) => x.total - y.total);
@@ -92,12 +94,12 @@ console.log(
   `${mode}: ${rows.length} events, ${batches.length} batches; latency p50 ${q(0.5).toFixed(1)} p90 ${q(0.9).toFixed(1)} p99 ${q(0.99).toFixed(1)} ms`,
 );
 console.log(`mean ms          ${["total", ...parts, "prevBatch"].map((k) => k.padStart(9)).join(" ")}`);
-for (const [label, from] of [
-  ["all", 0],
-  ["slowest 10 %", 0.9],
-  ["slowest 1 %", 0.99],
+for (const [label, rs] of [
+  ["all", rows],
+  ["slowest 10 %", rows.slice(Math.floor(0.9 * rows.length))],
+  ["slowest 1 %", rows.slice(Math.floor(0.99 * rows.length))],
+  [`came idle (${rows.filter((r) => r.idle).length})`, rows.filter((r) => r.idle)],
 ] as const) {
-  const rs = rows.slice(Math.floor(from * rows.length));
   console.log(
     `${label.padEnd(16)} ${(["total", ...parts, "prevBatch"] as const).map((k) => mean(rs, k).toFixed(2).padStart(9)).join(" ")}`,
   );
