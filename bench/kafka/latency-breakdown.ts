@@ -88,7 +88,7 @@ for (let s = bench.first; s < bench.total; s++) {
   });
 }
 rows.sort((x, y) => x.total - y.total);
-const mean = (rs: Row[], k: keyof Row) => rs.reduce((n, r) => n + r[k], 0) / Math.max(1, rs.length);
+const mean = (rs: Row[], k: Exclude<keyof Row, "idle">) => rs.reduce((n, r) => n + r[k], 0) / Math.max(1, rs.length);
 const q = (p: number) => rows[Math.min(rows.length - 1, Math.ceil(p * rows.length) - 1)]?.total ?? Number.NaN;
 console.log(
   `${mode}: ${rows.length} events, ${batches.length} batches; latency p50 ${q(0.5).toFixed(1)} p90 ${q(0.9).toFixed(1)} p99 ${q(0.99).toFixed(1)} ms`,

@@ -36,6 +36,12 @@ export class KafkaMicroBatchStream implements StreamSource {
   /** Where the last trigger found no new records (the offsets an idle query waits after), or null. */
   private idleAt: { offsets: OffsetMap; key: string } | null = null;
   private watchingIdle = false;
+  /**
+   * The offsets a watch last woke the query at. A trigger that finds nothing new there again
+   * polls instead of watching: a Fetch answering with bytes the latest offsets do not count
+   * would otherwise wake the query in a loop.
+   */
+  private wokeAt: string | null = null;
   private stopped = false;
 
   constructor(
@@ -158,6 +164,10 @@ export class KafkaMicroBatchStream implements StreamSource {
       return;
     }
     const key = JSON.stringify(from.toJson());
+    if (key === this.wokeAt) {
+      this.idleAt = null;
+      return;
+    }
     if (this.idleAt?.key !== key) this.idleAt = { offsets: from, key };
     if (!this.watchingIdle) void this.watchIdle();
   }
@@ -173,6 +183,7 @@ export class KafkaMicroBatchStream implements StreamSource {
         const records = await this.reader.watch(at.offsets, IDLE_WATCH_MS);
         if (records && this.idleAt === at) {
           this.idleAt = null;
+          this.wokeAt = at.key;
           for (const l of [...this.listeners]) l();
         } else if (!records) {
           // An answer sooner than the wait (an error) is not retried at once.
