@@ -247,16 +247,22 @@ async function latencyRun(
   const latency = new Float64Array(total + 1000).fill(Number.NaN);
   let delivered = -1;
   let sawOutput = false;
+  /** ARUS_LATENCY_TRACE: every output arrival (epoch ms, max_seq), for bench/kafka/latency-breakdown.ts. */
+  const arrivals: [number, number][] = [];
   const consumer = kafka.consumer({ groupId: `bench-${out}`, maxWaitTimeInMs: 50, readUncommitted: false });
   await consumer.connect();
   await consumer.subscribe({ topic: out, fromBeginning: true });
   await consumer.run({
+    // No offset commits: kafkajs would send one after every batch, before its next Fetch (a
+    // round trip added to the next output's arrival); nothing here reads them.
+    autoCommit: false,
     eachBatchAutoResolve: true,
     eachBatch: async ({ batch }) => {
       const now = nowMs();
       let max = -1;
       for (const m of batch.messages) if (m.value) max = Math.max(max, Number(JSON.parse(m.value.toString()).max_seq));
       sawOutput = true;
+      arrivals.push([now, max]);
       for (let s = delivered + 1; s <= max; s++) if (s >= 0 && s < total) latency[s] = now - created[s]!;
       if (max > delivered) delivered = max;
     },
@@ -265,10 +271,12 @@ async function latencyRun(
   // Priming: one event every 50 ms (sequence numbers below 0 are not measured) until the
   // query's first output arrives, so the JVM's or the engine's start is not in the figures.
   const primeUntil = Date.now() + 300_000;
+  let primed = 0;
   for (let s = -1; !sawOutput && Date.now() < primeUntil; s--) {
     await producer.send({ topic: input, messages: [{ value: event(s, nowMs()) }] }).catch((e: Error) => {
       throw new Error(`priming failed: ${e.message}`);
     });
+    primed++;
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 1000));
@@ -305,6 +313,14 @@ async function latencyRun(
   const stop = await eng.send({ cmd: "latency-stop" });
   await consumer.disconnect();
   const first = Math.round(opts.rate * warmup);
+  const traceFile = process.env.ARUS_LATENCY_TRACE;
+  if (traceFile) {
+    const sent = Array.from(lag.subarray(0, produced), (l, s) => created[s]! + l);
+    writeFileSync(
+      `${traceFile}.${mode}.json`,
+      JSON.stringify({ first, total, primed, created: Array.from(created.subarray(0, total)), sent, arrivals }),
+    );
+  }
   const measured = latency.subarray(first, total);
   const got = Float64Array.from(measured.filter((x) => !Number.isNaN(x))).sort();
   return {

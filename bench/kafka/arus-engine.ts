@@ -6,7 +6,7 @@
  *
  *   node bench/kafka/arus-engine.ts --bootstrap HOST:PORT [--engine dist|src] [--conf key=value ...]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -78,9 +78,12 @@ async function main() {
   let progressEvents = 0;
   const durations: Record<string, number> = {};
   let dataBatches = 0;
+  /** ARUS_LATENCY_TRACE: the latency run's progress events, for bench/kafka/latency-breakdown.ts. */
+  const traced: unknown[] = [];
   session.streams.addListener({
     onQueryProgress: (e) => {
       progressEvents++;
+      if (process.env.ARUS_LATENCY_TRACE && running) traced.push(e.progress);
       if (Number(e.progress.numInputRows) === 0) return;
       dataBatches++;
       for (const [k, v] of Object.entries(e.progress.durationMs ?? {})) durations[k] = (durations[k] ?? 0) + Number(v);
@@ -88,8 +91,15 @@ async function main() {
   });
   const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
   say({ engine: "arus", startupS: (performance.now() - t0) / 1000 });
-  let running: { q: Arus.StreamingQuery; ckpt: string; cpu0: number; profiler: Profiler | null; profile?: string; events0: number } | null =
-    null;
+  let running: {
+    q: Arus.StreamingQuery;
+    ckpt: string;
+    cpu0: number;
+    profiler: Profiler | null;
+    profile?: string;
+    events0: number;
+    exactlyOnce: boolean;
+  } | null = null;
   for await (const line of createInterface({ input: process.stdin })) {
     const cmd = JSON.parse(line) as Cmd;
     if (cmd.cmd === "exit") break;
@@ -122,7 +132,8 @@ async function main() {
       const q = await kafkaQuery(arus, session, bootstrap, cmd, ckpt).start();
       const profiler = cmd.profile ? new Profiler() : null;
       await profiler?.start();
-      running = { q, ckpt, cpu0: cpuSeconds(), profiler, profile: cmd.profile, events0: progressEvents };
+      running = { q, ckpt, cpu0: cpuSeconds(), profiler, profile: cmd.profile, events0: progressEvents, exactlyOnce: !!cmd.exactlyOnce };
+      traced.length = 0;
       dataBatches = 0;
       for (const k of Object.keys(durations)) delete durations[k];
       say({ done: "latency-start" });
@@ -133,6 +144,9 @@ async function main() {
       await running.q.stop();
       if (running.q.exception) throw running.q.exception;
       rmSync(running.ckpt, { recursive: true, force: true });
+      const traceFile = process.env.ARUS_LATENCY_TRACE;
+      if (traceFile)
+        writeFileSync(`${traceFile}.${running.exactlyOnce ? "exactly-once" : "at-least-once"}.progress.json`, JSON.stringify(traced));
       running = null;
       const meanBatchMs = Object.fromEntries(Object.entries(durations).map(([k, v]) => [k, v / Math.max(1, dataBatches)]));
       say({ done: "latency-stop", cpuS, batches, meanBatchMs });

@@ -15,7 +15,8 @@ import { createRequire } from "node:module";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 
 if (process.argv.some((a) => a.endsWith("arus-engine.ts")) && process.env.ARUS_TRACE) {
-  const out = [];
+  // The first line maps this process's clock to epoch ms (bench/kafka/latency-breakdown.ts joins it with the benchmark's).
+  const out = [`0 0 origin ${performance.timeOrigin}`];
   const now = () => performance.now();
   const fdPath = new Map();
   const short = (p) =>

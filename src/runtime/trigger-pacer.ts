@@ -75,7 +75,8 @@ export class TriggerPacer {
    * only moves the next trigger forward, it never skips or merges one.
    */
   async poll(): Promise<void> {
-    if (this.abort.signal.aborted) return;
+    // A wake-up that came after nextWait chose to poll (e.g. while the last commit settled).
+    if (this.abort.signal.aborted || this.woken) return;
     const wake = new AbortController();
     const end = () => wake.abort();
     this.endPoll = end;

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { batchFromRows } from "../../src/columnar/batch.js";
 import { MemorySource } from "../../src/connectors/memory/memory-source.js";
+import { TriggerPacer } from "../../src/runtime/trigger-pacer.js";
 import { ManualClock } from "../../src/testing/index.js";
 import { field, IntegerType, StructOf } from "../../src/types/datatypes.js";
 import { utcSession } from "../streaming/helpers.js";
@@ -85,6 +86,19 @@ describe("MemorySource.onDataAvailable", () => {
     offA();
     src.addBlock(block());
     assert.deepEqual(calls, ["a", "b", "b"]);
+  });
+});
+
+describe("TriggerPacer.poll", () => {
+  it("ends at once when the wake-up came between choosing to poll and polling", { timeout: 20_000 }, async () => {
+    // The clock never moves: only a wake-up can end this poll.
+    const pacer = new TriggerPacer({ kind: "processingTime", intervalMs: 0 }, new ManualClock(0), 10, false);
+    const started = pacer.beginTrigger();
+    assert.deepEqual(pacer.nextWait(started, false), { kind: "poll" });
+    pacer.wake(); // e.g. a source's data while the idle trigger waited for its last commit
+    await pacer.poll();
+    // The next trigger starts afresh: without a wake-up it polls again.
+    assert.deepEqual(pacer.nextWait(pacer.beginTrigger(), false), { kind: "poll" });
   });
 });
 

@@ -20,7 +20,7 @@ import type {
 } from "./client.js";
 import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
 import { decompressRecords } from "./compression.js";
-import { fetchPartition, type RawPartition } from "./fetch-kafkajs.js";
+import { fetchPartition, fetchPartitions, type RawPartition } from "./fetch-kafkajs.js";
 import { cacheCoordinators } from "./kafkajs-coordinators.js";
 import { installNullHeaderRecords } from "./kafkajs-record.js";
 import { installRequestQueueFix } from "./kafkajs-request-queue.js";
@@ -482,6 +482,8 @@ class Fetcher implements KafkaFetcher {
   private readonly connectingFetch = new Map<string, Promise<void>>();
   /** Per partition: the Fetch sent ahead (fetchAhead), the offset it starts at, and whether it came back empty. */
   private readonly ahead = new Map<string, Ahead>();
+  /** The idle watch on its way (see watch). */
+  private watching: Promise<boolean> | null = null;
   private closed = false;
   constructor(
     private readonly cluster: Any,
@@ -583,6 +585,68 @@ class Fetcher implements KafkaFetcher {
     const cur = this.ahead.get(tpKey(tp));
     if (cur && cur.offset === offset && cur.empty !== true) return;
     this.fetchAhead(tp, offset);
+  }
+
+  /**
+   * An idle query waiting for records: one Fetch per leader for all `starts` (minBytes 1, so the
+   * broker answers as soon as any of them has records, or after `waitMs`). The answers are kept
+   * as the partitions' fetched-ahead entries (the next batch reads them, as after prefetch).
+   * Resolves true as soon as one answer holds records. One watch at a time: while one is on its
+   * way, a second call gets its promise (it holds the fetch connection; a batch's Fetch waits
+   * behind it only until records arrive, which is when that batch can run anyway).
+   */
+  watch(starts: readonly { tp: TopicPartition; offset: number }[], waitMs: number): Promise<boolean> {
+    if (this.watching) return this.watching;
+    if (this.closed || !starts.length) return Promise.resolve(false);
+    const answers = new Map<string, (part: RawPartition | undefined) => void>();
+    for (const { tp, offset } of starts) {
+      let settle!: (part: RawPartition | undefined) => void;
+      const entry: Ahead = { offset, res: new Promise((r) => (settle = r)), empty: null };
+      entry.res.then((part) => {
+        entry.empty = !part || part.end <= part.start;
+      });
+      this.ahead.set(tpKey(tp), entry);
+      answers.set(tpKey(tp), settle);
+    }
+    const watching: Promise<boolean> = new Promise<boolean>((resolveWatch) => {
+      // The next watch may start once this one has an answer (a leader still waiting is superseded).
+      const resolve = (records: boolean) => {
+        if (this.watching === watching) this.watching = null;
+        resolveWatch(records);
+      };
+      const perLeader = async () => {
+        const byLeader = new Map<Any, { topic: string; partition: number; offset: number }[]>();
+        for (const { tp, offset } of starts) {
+          const broker = await this.leader(tp);
+          byLeader.set(broker, [...(byLeader.get(broker) ?? []), { ...tp, offset }]);
+        }
+        return [...byLeader].map(async ([broker, partitions]) => {
+          const got = await fetchPartitions(broker, {
+            isolationLevel: this.readCommitted ? 1 : 0,
+            maxWaitTime: waitMs,
+            minBytes: 1,
+            maxBytes: FETCH_MAX_BYTES,
+            partitions,
+          }).catch(() => new Map<string, RawPartition>());
+          let records = false;
+          for (const p of partitions) {
+            const part = got.get(`${p.topic}:${p.partition}`);
+            if (part && part.end > part.start) records = true;
+            answers.get(tpKey(p))?.(part);
+          }
+          if (records) resolve(true);
+        });
+      };
+      perLeader()
+        .then((sent) => Promise.all(sent))
+        .catch(() => {})
+        .finally(() => {
+          for (const settle of answers.values()) settle(undefined); // no-op for the answered ones
+          resolve(false);
+        });
+    });
+    this.watching = watching;
+    return watching;
   }
 
   async fetchColumns(tp: TopicPartition, from: number, until: number, ahead = false): Promise<FetchedColumns> {

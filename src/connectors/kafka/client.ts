@@ -87,6 +87,12 @@ export interface KafkaFetcher {
    * alongside the latest-offsets request instead of after it. Never throws.
    */
   prefetch?(tp: TopicPartition, offset: number): void;
+  /**
+   * An idle streaming query waits for records after these offsets: resolves true as soon as any
+   * partition has some (kept for the next batch, as a prefetch), false after about `waitMs`
+   * without. Never throws.
+   */
+  watch?(starts: readonly { tp: TopicPartition; offset: number }[], waitMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 

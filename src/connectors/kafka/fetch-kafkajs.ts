@@ -91,6 +91,24 @@ export function sendToBroker<T>(broker: Any, protocolRequest: unknown): Promise<
 
 /** Sends one Fetch for one partition; throws kafkajs's errors (KafkaJSOffsetOutOfRange …). */
 export async function fetchPartition(broker: Any, a: FetchArgs): Promise<RawPartition | undefined> {
+  const { topic, partition, offset, ...rest } = a;
+  return (await fetchPartitions(broker, { ...rest, partitions: [{ topic, partition, offset }] })).get(`${topic}:${partition}`);
+}
+
+/**
+ * Sends one Fetch for several partitions of one broker (answered when any of them has minBytes,
+ * or after maxWaitTime); the answers by `topic:partition`.
+ */
+export async function fetchPartitions(
+  broker: Any,
+  a: Omit<FetchArgs, "topic" | "partition" | "offset"> & { partitions: readonly { topic: string; partition: number; offset: number }[] },
+): Promise<Map<string, RawPartition>> {
+  const byTopic = new Map<string, { partition: number; fetchOffset: string; maxBytes: number }[]>();
+  for (const p of a.partitions) {
+    const list = byTopic.get(p.topic) ?? [];
+    list.push({ partition: p.partition, fetchOffset: String(p.offset), maxBytes: a.maxBytes });
+    byTopic.set(p.topic, list);
+  }
   const protocol = broker.lookupRequest(apiKeys.Fetch, requests.Fetch);
   const req = protocol({
     replicaId: -1,
@@ -98,12 +116,16 @@ export async function fetchPartition(broker: Any, a: FetchArgs): Promise<RawPart
     maxWaitTime: a.maxWaitTime,
     minBytes: a.minBytes,
     maxBytes: a.maxBytes,
-    topics: [{ topic: a.topic, partitions: [{ partition: a.partition, fetchOffset: String(a.offset), maxBytes: a.maxBytes }] }],
+    topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
     rackId: "",
   });
   if (req.request.apiVersion !== 11) {
     throw new Error(`the Kafka broker answers Fetch v${req.request.apiVersion}; arus reads Fetch v11 (Kafka 2.3 or later)`);
   }
-  const res = await broker[sendRequest(broker)]({ ...req, response: { decode: decodeV11, parse: req.response.parse } });
-  return res.responses[0]?.partitions[0];
+  const res = (await broker[sendRequest(broker)]({ ...req, response: { decode: decodeV11, parse: req.response.parse } })) as ReturnType<
+    typeof decodeV11
+  >;
+  const out = new Map<string, RawPartition>();
+  for (const t of res.responses) for (const p of t.partitions) out.set(`${t.topicName}:${p.partition}`, p);
+  return out;
 }

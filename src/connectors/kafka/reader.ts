@@ -228,6 +228,26 @@ export class KafkaReader {
   }
 
   /**
+   * An idle streaming query waits for records after `start` (KafkaFetcher.watch): true as soon
+   * as some arrive, false after about `waitMs` without (or on any error: the next trigger's
+   * own requests meet it).
+   */
+  async watch(start: OffsetMap, waitMs: number): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      const f = await this.fetcher();
+      return (
+        (await f.watch?.(
+          start.partitions.map((tp) => ({ tp, offset: start.get(tp)! })),
+          waitMs,
+        )) ?? false
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  /**
    * Rows in [start, end) per partition, one batch per partition, with Spark's data-loss checks.
    * `streaming`: the next read starts at `end` (the fetcher may fetch ahead).
    */

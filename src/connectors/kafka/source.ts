@@ -16,6 +16,13 @@ import { OffsetMap, offsetsBehindMetrics, rateLimit } from "./offsets.js";
 import type { SourceOptions } from "./options.js";
 import { KafkaReader } from "./reader.js";
 
+/**
+ * How long one idle watch waits on the broker for records (its Fetch's maxWaitTime): another
+ * follows while the query stays idle. It bounds how long the fetch connection is held and how
+ * long stop() waits for the Fetch on its way.
+ */
+export const IDLE_WATCH_MS = 100;
+
 export class KafkaMicroBatchStream implements StreamSource {
   readonly supportsAvailableNow = true;
   readonly description: string;
@@ -24,6 +31,18 @@ export class KafkaMicroBatchStream implements StreamSource {
   private latestSeen: OffsetMap | null = null;
   private availableNowEnd: OffsetMap | null = null;
   private lastTriggerMs = 0;
+  /** onDataAvailable's listeners. */
+  private readonly listeners = new Set<() => void>();
+  /** Where the last trigger found no new records (the offsets an idle query waits after), or null. */
+  private idleAt: { offsets: OffsetMap; key: string } | null = null;
+  private watchingIdle = false;
+  /**
+   * The offsets a watch last woke the query at. A trigger that finds nothing new there again
+   * polls instead of watching: a Fetch answering with bytes the latest offsets do not count
+   * would otherwise wake the query in a loop.
+   */
+  private wokeAt: string | null = null;
+  private stopped = false;
 
   constructor(
     private readonly opts: SourceOptions,
@@ -70,6 +89,7 @@ export class KafkaMicroBatchStream implements StreamSource {
     this.reader.prefetch(from);
     const latest = await this.reader.latestOffsets();
     this.latestSeen = latest;
+    this.noteIdle(from, latest);
     let target = latest;
     if (this.availableNowEnd) {
       // Partitions that appeared after AvailableNow fixed its end are left for a later query.
@@ -125,8 +145,61 @@ export class KafkaMicroBatchStream implements StreamSource {
     return offsetsBehindMetrics(this.latestSeen.partitions.map((tp) => this.latestSeen!.get(tp)! - (consumed.get(tp) ?? 0)));
   }
 
+  /**
+   * Wakes an idle query when records arrive (StreamSource.onDataAvailable): while the last
+   * trigger found nothing new, a Fetch waits on the broker for records after its offsets
+   * (KafkaReader.watch), and its answer is what the next batch reads.
+   */
+  onDataAvailable(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** After latestOffset: remember whether the query is idle at `from`, and if so, watch from there. */
+  private noteIdle(from: OffsetMap, latest: OffsetMap): void {
+    // AvailableNow ends when there is nothing; a read limit's hold-back (minOffsetsPerTrigger) is not idle.
+    const idle = !this.availableNowEnd && latest.partitions.every((tp) => latest.get(tp)! <= (from.get(tp) ?? 0));
+    if (!idle || !this.listeners.size) {
+      this.idleAt = null;
+      return;
+    }
+    const key = JSON.stringify(from.toJson());
+    if (key === this.wokeAt) {
+      this.idleAt = null;
+      return;
+    }
+    if (this.idleAt?.key !== key) this.idleAt = { offsets: from, key };
+    if (!this.watchingIdle) void this.watchIdle();
+  }
+
+  /** One watch after another while the query stays idle; the listeners hear of the first records. */
+  private async watchIdle(): Promise<void> {
+    this.watchingIdle = true;
+    try {
+      for (;;) {
+        const at = this.idleAt;
+        if (!at || !this.listeners.size || this.stopped) return;
+        const t0 = Date.now();
+        const records = await this.reader.watch(at.offsets, IDLE_WATCH_MS);
+        if (records && this.idleAt === at) {
+          this.idleAt = null;
+          this.wokeAt = at.key;
+          for (const l of [...this.listeners]) l();
+        } else if (!records) {
+          // An answer sooner than the wait (an error) is not retried at once.
+          const rest = IDLE_WATCH_MS - (Date.now() - t0);
+          if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+        }
+      }
+    } finally {
+      this.watchingIdle = false;
+    }
+  }
+
   async commit(): Promise<void> {}
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.idleAt = null;
     await this.reader.close();
   }
 }

@@ -190,22 +190,29 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
       const v = this.version;
       const busy = this.openStore?.hasChanges() ?? false;
       let live: Int32Array[] | null = null;
-      for (const { partition: p, files } of this.files) {
-        await files.scan();
-        if (snapshotDue(files, v, busy, this.opts.minDeltasForSnapshot)) {
-          live ??= byPartition(this.table, this.table.liveIds(), this.numPartitions);
-          const ids = live[p]!;
-          const table = this.table;
-          await files.writeEncoded(
-            v,
-            "snapshot",
-            (prev, fileId) => encodeColumnarFile(this.schema, "snapshot", v, prev, fileId, chunksOf(table, "puts", ids)),
-            { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) },
-            COLUMNAR_FORMAT_VERSION,
-          );
-        }
-        await files.retain(v, this.opts.minBatchesToRetain);
-      }
+      const table = this.table;
+      // The partitions' files are independent: each partition's snapshot, then its retention,
+      // side by side with the others', so their fdatasyncs overlap instead of queueing (this
+      // runs on the batch's path, every few batches). Done only when every partition is.
+      const settled = await Promise.allSettled(
+        this.files.map(async ({ partition: p, files }) => {
+          await files.scan();
+          if (snapshotDue(files, v, busy, this.opts.minDeltasForSnapshot)) {
+            live ??= byPartition(table, table.liveIds(), this.numPartitions);
+            const ids = live[p]!;
+            await files.writeEncoded(
+              v,
+              "snapshot",
+              (prev, fileId) => encodeColumnarFile(this.schema, "snapshot", v, prev, fileId, chunksOf(table, "puts", ids)),
+              { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) },
+              COLUMNAR_FORMAT_VERSION,
+            );
+          }
+          await files.retain(v, this.opts.minBatchesToRetain);
+        }),
+      );
+      const failed = settled.find((r) => r.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     });
   }
 
