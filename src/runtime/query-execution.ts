@@ -205,7 +205,6 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
         (await checkpoint.offsets.latest()) !== undefined,
       );
     }
-    const physicalText = explainPhysical(streamingPlan.physical);
     const states = new StateStoreRegistry(checkpoint, conf, threadCount);
     // State threads boot (load the engine) while the sources start, not inside the first batch.
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
@@ -215,6 +214,8 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       numPartitions: checkpoint.numShufflePartitions,
       threads: threadCount,
     });
+    // after the partial aggregation is wired: explain() shows it
+    const physicalText = explainPhysical(streamingPlan.physical);
     const execution = new MicroBatchExecution({
       id: spec.id,
       runId: spec.runId,

@@ -33,7 +33,7 @@ async function run(
     lateRows?: boolean;
     readOptions?: Record<string, string>;
   } = {},
-): Promise<{ rows: string[]; usedStageA: boolean }> {
+): Promise<{ rows: string[]; usedStageA: boolean; explain: string }> {
   const dir = await tempDir();
   const checkpoint = await tempDir();
   session.conf.set("arus.exec.partialAggregation", String(partial));
@@ -58,7 +58,7 @@ async function run(
   } finally {
     await q.stop();
   }
-  return { rows: rows.sort(), usedStageA: StreamingAggregateExec.withPartialInput > before };
+  return { rows: rows.sort(), usedStageA: StreamingAggregateExec.withPartialInput > before, explain: q.explainString() };
 }
 
 const byWindow = (df: DataFrame) =>
@@ -82,6 +82,25 @@ describe("partial aggregation on the decode threads", () => {
     assert.ok(partialCounters.ranges > ranges, "ranges ran on the stage-A threads");
     assert.ok(on.rows.length > 0);
     assert.deepEqual(on.rows, off.rows);
+  });
+
+  it("explain() shows the partial HashAggregate under the final aggregation when it is used", async () => {
+    const on = await run(true, FILES, byWindow);
+    assert.match(
+      on.explain,
+      /StateStoreSave \[window, key\][^\n]*functions=\[count\(1\), max\(v\)\][^\n]*\n\+- HashAggregate \(keys=\[window, key\], functions=\[partial_count\(1\), partial_max\(v\)\]\), on the decode threads\n {3}\+- /,
+    );
+    assert.match(on.explain, /\n {3}\+- Project[^\n]*\n(?: {3})+\+- /, "stage A's operators below it");
+    assert.match(on.explain, /StreamingScan json/);
+    const off = await run(false, FILES, byWindow);
+    assert.doesNotMatch(off.explain, /HashAggregate|partial_/);
+    // not used (local[1]): not shown either
+    setScanThreads(1);
+    try {
+      assert.doesNotMatch((await run(true, FILES, byWindow)).explain, /partial_/);
+    } finally {
+      setScanThreads(2);
+    }
   });
 
   it("with state threads, hands each thread the groups stage A routed to it", async () => {

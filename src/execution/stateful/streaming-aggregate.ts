@@ -21,6 +21,7 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
+import { PartialAggregateExplain } from "../partial/partial-explain.js";
 import type { StageAPlan } from "../partial/stage-a.js";
 import type { PartialGroups } from "../partial/stage-a-run.js";
 import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
@@ -220,6 +221,12 @@ export class StreamingAggregateExec implements PhysicalOperator {
 
   openGroups(): OpenGroups {
     return { operatorId: this.operatorId, eventTimesMicros: this.backend.openEventTimes() };
+  }
+
+  /** With stage A on the decode threads: its partial aggregation shown below this (final) one, as Spark shows it. */
+  explainChildren(): readonly PhysicalOperator[] {
+    if (!this.partialInput) return this.children;
+    return [new PartialAggregateExplain(this.groupingExprs, this.spec, this.child, "on the decode threads")];
   }
 
   describe(): string {
