@@ -8,15 +8,32 @@
  * the aggregation merges their partial groups. Everything else reads rows as before.
  */
 import type { RuntimeConfig } from "../common/conf.js";
+import { IllegalArgumentException } from "../common/errors.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
 import type { PhysicalOperator } from "../execution/operator.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
+import type { SkipSettings } from "../execution/partial/adaptive-skip.js";
 import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
 import { stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 
 export const PARTIAL_AGGREGATION_CONF = "arus.exec.partialAggregation";
+
+/** The adaptive skipping's settings (execution/partial/adaptive-skip.ts). */
+function skipSettings(conf: RuntimeConfig): SkipSettings {
+  const probeRows = Number(conf.get(`${PARTIAL_AGGREGATION_CONF}.probeRows`));
+  const maxGroupRatio = Number(conf.get(`${PARTIAL_AGGREGATION_CONF}.maxGroupRatio`));
+  if (!Number.isFinite(probeRows) || probeRows < 0)
+    throw new IllegalArgumentException(
+      `${PARTIAL_AGGREGATION_CONF}.probeRows must be a number of rows, got '${conf.get(`${PARTIAL_AGGREGATION_CONF}.probeRows`)}'.`,
+    );
+  if (!Number.isFinite(maxGroupRatio) || maxGroupRatio < 0)
+    throw new IllegalArgumentException(
+      `${PARTIAL_AGGREGATION_CONF}.maxGroupRatio must be a ratio of 0 or more, got '${conf.get(`${PARTIAL_AGGREGATION_CONF}.maxGroupRatio`)}'.`,
+    );
+  return { probeRows, maxGroupRatio };
+}
 
 function walk(op: PhysicalOperator, visit: (op: PhysicalOperator) => void): void {
   visit(op);
@@ -35,6 +52,7 @@ export function usePartialAggregation(
   const chosen = new Set<string>();
   const threads = scanThreads();
   if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || threads < 2 || keepLateRows || !stageAThreadsAvailable()) return chosen;
+  const skip = skipSettings(conf);
   const scans = new Map<string, number>();
   walk(physical, (op) => {
     const id = (op as { sourceId?: unknown }).sourceId;
@@ -58,7 +76,7 @@ export function usePartialAggregation(
         : found;
     const source = sources[sourceIds.indexOf(stage.spec.sourceId)];
     if (!source?.useFileTask || !source.getPrepared) return;
-    if (!source.useFileTask(stageAFileTask(stage.spec, threads))) return;
+    if (!source.useFileTask(stageAFileTask(stage.spec, threads, skip))) return;
     op.usePartialInput(stage);
     chosen.add(stage.spec.sourceId);
   });

@@ -103,6 +103,40 @@ describe("partial aggregation on the decode threads", () => {
     }
   });
 
+  it("stops aggregating on the threads when the partial groups do not shrink the rows enough, with the same output", async () => {
+    // every row its own group (ratio 1) against 3 files of many rows per window (ratio ≤ 1/4)
+    const perRow = (df: DataFrame) => df.groupBy(F.col("ts"), F.col("v")).agg(F.count("*").alias("n"));
+    const manyRows = (first: number) => `${Array.from({ length: 12 }, (_, i) => line(first + (i % 3), i % 2 ? "a" : "b", i)).join("\n")}\n`;
+    const dense = [manyRows(1), manyRows(4), manyRows(21)];
+    session.conf.set("arus.exec.partialAggregation.probeRows", "5");
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", "0.5");
+    try {
+      const skipped = partialCounters.skippedQueries;
+      const rowRanges = partialCounters.rowRanges;
+      const on = await run(true, FILES, perRow);
+      assert.ok(on.usedStageA);
+      assert.equal(partialCounters.skippedQueries, skipped + 1, "the probe (the first file) stopped the aggregation");
+      assert.ok(partialCounters.rowRanges > rowRanges, "later files came back as rows");
+      assert.deepEqual(on.rows, (await run(false, FILES, perRow)).rows);
+      const kept = await run(true, dense, byWindow);
+      assert.equal(partialCounters.skippedQueries, skipped + 1, "a few groups per many rows: still aggregating");
+      assert.deepEqual(kept.rows, (await run(false, dense, byWindow)).rows);
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation.probeRows");
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
+    }
+  });
+
+  it("refuses adaptive settings that are not numbers", async () => {
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", "half");
+    try {
+      await assert.rejects(run(true, FILES, byWindow), /maxGroupRatio must be a ratio of 0 or more, got 'half'/);
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
+      session.conf.unset("arus.exec.partialAggregation"); // run() left it set: start() failed
+    }
+  });
+
   it("with state threads, hands each thread the groups stage A routed to it", async () => {
     session.conf.set("arus.state.threads", "2");
     try {
