@@ -5,7 +5,8 @@
  * killed at the named points around the offset log, the sink, the commit log and a state
  * snapshot, and at random moments; every restart must give exactly the uninterrupted run's
  * output, and the uninterrupted run and the restarts must have read their files through stage A
- * on the threads.
+ * on the threads. Two crash points again with the adaptive skipping forced (the threads ship
+ * stage A's rows after the first file).
  * ARUS_CRASH_CYCLES (default 50) sets the random kills of test/recovery/crash.test.ts; this file
  * runs a tenth of them.
  */
@@ -25,6 +26,12 @@ const LAST_BATCH = WORKLOAD.files + 2;
 const CONF = { "spark.master": "local[2]", "arus.exec.partialAggregation": "true" };
 const root = mkdtempSync(join(tmpdir(), "arus-crash-partial-"));
 const driver = new CrashDriver(root, WORKLOAD, null, CONF);
+/** Adaptive skipping forced: after the first file with rows, the threads ship stage A's rows. */
+const skipping = new CrashDriver(join(root, "skipping"), WORKLOAD, null, {
+  ...CONF,
+  "arus.exec.partialAggregation.probeRows": "0",
+  "arus.exec.partialAggregation.maxGroupRatio": "0",
+});
 let timings: Timings;
 
 describe("crash recovery with partial aggregation on the decode threads", { timeout: 10 * 60_000 }, () => {
@@ -49,6 +56,15 @@ describe("crash recovery with partial aggregation on the decode threads", { time
       // the restart after batch 3 or 9 reads the remaining files (batch 22 has none left)
       if (!point.endsWith(`:${LAST_BATCH}`))
         assert.ok(r.stageARanges > 0, "the restarted run read its files through stage A on the threads");
+      t.diagnostic(JSON.stringify(r));
+    });
+  }
+
+  for (const point of ["afterOffsetLog:3", "afterCommitLog:3"]) {
+    it(`${point}, aggregation skipped after the first file (rows from the threads): restart gives exactly the uninterrupted output`, async (t) => {
+      const r = await skipping.episode({ name: `skipping-${point}`, sinks: ["file"], crashPoint: point });
+      assert.equal(r.kills, 1, "the crash point fired");
+      assert.ok(r.stageARowRanges > 0, "the restarted run's threads shipped stage A's rows");
       t.diagnostic(JSON.stringify(r));
     });
   }

@@ -216,8 +216,8 @@ async function main(cfg: ChildConfig): Promise<void> {
   process.stdout.write("ready\n");
   await Promise.all(queries.map((q) => q.awaitTermination()));
   for (const c of close) await c();
-  // how many file ranges went through stage A on the decode threads (arus.exec.partialAggregation)
-  process.stdout.write(`stageA ${partialCounters.ranges}\n`);
+  // file ranges through stage A on the decode threads (arus.exec.partialAggregation), and of them those shipped as rows
+  process.stdout.write(`stageA ${partialCounters.ranges} ${partialCounters.rowRanges}\n`);
   process.stdout.write("done\n");
 }
 

@@ -124,6 +124,8 @@ export interface RunResult {
   bootToReadyMs: number | null;
   /** A finished run: the file ranges its queries ran through stage A on the decode threads. */
   stageARanges?: number;
+  /** Of those, the ranges whose aggregation was skipped (stage A's rows shipped). */
+  stageARowRanges?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,9 +242,13 @@ function runChildWith(args: string[], cfg: ChildConfig, kill: KillPlan, timeoutM
         readyToExitMs: readyAt === null ? null : now - readyAt,
         bootToReadyMs: bootAt === null || readyAt === null ? null : readyAt - bootAt,
       };
-      const stageA = /^stageA (\d+)$/m.exec(stdout);
+      const stageA = /^stageA (\d+) (\d+)$/m.exec(stdout);
       if (code === 0 && stdout.includes("done\n"))
-        resolvePromise({ outcome: "done", ...result, ...(stageA ? { stageARanges: Number(stageA[1]) } : {}) });
+        resolvePromise({
+          outcome: "done",
+          ...result,
+          ...(stageA ? { stageARanges: Number(stageA[1]), stageARowRanges: Number(stageA[2]) } : {}),
+        });
       // Killed by us, or by itself at a named crash point.
       else if (signal === "SIGKILL") resolvePromise({ outcome: "killed", ...result });
       else
@@ -334,6 +340,8 @@ export interface EpisodeResult {
   orphanFiles: number;
   /** File ranges the finished runs read through stage A on the decode threads (arus.exec.partialAggregation). */
   stageARanges: number;
+  /** Of those, ranges shipped as rows (adaptive skipping). */
+  stageARowRanges: number;
   /** Windows missing after the input was done, emitted once the late flush file came. */
   deferredWindows: number;
   ms: number;
@@ -418,6 +426,7 @@ export class CrashDriver {
     let kills = 0;
     let runs = 0;
     let stageARanges = 0;
+    let stageARowRanges = 0;
     const max = spec.maxAttempts ?? 500;
     for (;;) {
       if (runs >= max) throw new Error(`${spec.name}: input not done after ${max} runs`);
@@ -430,6 +439,7 @@ export class CrashDriver {
         throw new Error(`${spec.name}: crash point ${spec.crashPoint} was never reached`);
       if (r.outcome === "done") {
         stageARanges += r.stageARanges ?? 0;
+        stageARowRanges += r.stageARowRanges ?? 0;
         break;
       }
       kills++;
@@ -484,6 +494,7 @@ export class CrashDriver {
       orphanFiles: orphans,
       deferredWindows: deferred.length,
       stageARanges,
+      stageARowRanges,
       ms: performance.now() - t0,
     };
   }
