@@ -15,7 +15,7 @@ import type { PhysicalOperator } from "../execution/operator.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
 import type { SkipSettings } from "../execution/partial/adaptive-skip.js";
 import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
-import { stageAOf } from "../execution/partial/stage-a.js";
+import { type StageAPlan, stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 
 export const PARTIAL_AGGREGATION_CONF = "arus.exec.partialAggregation";
@@ -40,28 +40,26 @@ function walk(op: PhysicalOperator, visit: (op: PhysicalOperator) => void): void
   for (const c of op.children) walk(c, visit);
 }
 
-/** Wires stage A where it applies; returns the ids of the sources now read through a file task. */
-export function usePartialAggregation(
+/** The aggregations whose stage A qualifies, each with its stage (routed to the state threads' owners when they hold the state). */
+function qualifying(
   physical: PhysicalOperator,
-  sources: readonly StreamSource[],
-  sourceIds: readonly string[],
   conf: RuntimeConfig,
   keepLateRows: boolean,
   state: { readonly numPartitions: number; readonly threads: number },
-): Set<string> {
-  const chosen = new Set<string>();
-  const threads = scanThreads();
-  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || threads < 2 || keepLateRows || !stageAThreadsAvailable()) return chosen;
-  const skip = skipSettings(conf);
+): { op: StreamingAggregateExec; stage: StageAPlan }[] {
+  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || scanThreads() < 2 || keepLateRows || !stageAThreadsAvailable()) return [];
   const scans = new Map<string, number>();
   walk(physical, (op) => {
     const id = (op as { sourceId?: unknown }).sourceId;
     if (op.name === "StreamingScan" && typeof id === "string") scans.set(id, (scans.get(id) ?? 0) + 1);
   });
+  const out: { op: StreamingAggregateExec; stage: StageAPlan }[] = [];
+  const taken = new Set<string>();
   walk(physical, (op) => {
     if (!(op instanceof StreamingAggregateExec)) return;
     const found = stageAOf(op, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") });
-    if (!found || scans.get(found.spec.sourceId) !== 1 || chosen.has(found.spec.sourceId)) return;
+    if (!found || scans.get(found.spec.sourceId) !== 1 || taken.has(found.spec.sourceId)) return;
+    taken.add(found.spec.sourceId);
     // with the state threads, stage A splits its groups by owner (the main thread then only forwards them)
     const b = op.backend;
     const stage =
@@ -74,11 +72,43 @@ export function usePartialAggregation(
             },
           }
         : found;
+    out.push({ op, stage });
+  });
+  return out;
+}
+
+/** Wires stage A where it applies; returns the ids of the sources now read through a file task. */
+export function usePartialAggregation(
+  physical: PhysicalOperator,
+  sources: readonly StreamSource[],
+  sourceIds: readonly string[],
+  conf: RuntimeConfig,
+  keepLateRows: boolean,
+  state: { readonly numPartitions: number; readonly threads: number },
+): Set<string> {
+  const chosen = new Set<string>();
+  const found = qualifying(physical, conf, keepLateRows, state);
+  if (found.length === 0) return chosen;
+  const skip = skipSettings(conf);
+  const threads = scanThreads();
+  for (const { op, stage } of found) {
     const source = sources[sourceIds.indexOf(stage.spec.sourceId)];
-    if (!source?.useFileTask || !source.getPrepared) return;
-    if (!source.useFileTask(stageAFileTask(stage.spec, threads, skip))) return;
+    if (!source?.useFileTask || !source.getPrepared) continue;
+    if (!source.useFileTask(stageAFileTask(stage.spec, threads, skip))) continue;
     op.usePartialInput(stage);
     chosen.add(stage.spec.sourceId);
-  });
+  }
   return chosen;
+}
+
+/**
+ * For a streaming DataFrame's explain() (no sources opened): marks the aggregations whose stage
+ * A would run on the decode threads, so that explain() shows their partial aggregation. A JSON
+ * scan is a file source, whose file task is always taken.
+ */
+export function showPartialAggregation(physical: PhysicalOperator, conf: RuntimeConfig, threads: number): void {
+  skipSettings(conf);
+  for (const { op, stage } of qualifying(physical, conf, false, { numPartitions: conf.getInt("spark.sql.shuffle.partitions"), threads })) {
+    op.showPartialInput(stage);
+  }
 }

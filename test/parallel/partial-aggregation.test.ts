@@ -137,6 +137,32 @@ describe("partial aggregation on the decode threads", () => {
     }
   });
 
+  it("a streaming DataFrame's explain() shows the partial HashAggregate where a started query would use it", async () => {
+    const dir = await tempDir();
+    const df = byWindow(session.readStream.format("json").schema(SCHEMA).load(dir).withWatermark("ts", "10 seconds"));
+    session.conf.set("arus.exec.partialAggregation", "true");
+    try {
+      const plan = df.explainString();
+      assert.match(
+        plan,
+        /^== Physical Plan ==\nStateStoreSave \[window, key\][^\n]*\n\+- HashAggregate \(keys=\[window, key\], functions=\[partial_count\(1\), partial_max\(v\)\]\), on the decode threads\n/,
+      );
+      assert.match(
+        df.explainString(true),
+        /== Optimized Logical Plan ==[\s\S]*== Physical Plan ==\nStateStoreSave[^\n]*\n\+- HashAggregate/,
+      );
+      setScanThreads(1);
+      try {
+        assert.doesNotMatch(df.explainString(), /partial_/, "local[1]: not used, not shown");
+      } finally {
+        setScanThreads(2);
+      }
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation");
+    }
+    assert.match(df.explainString(), /^== Physical Plan ==\nStateStoreSave[^\n]*\n\+- (?!HashAggregate)/, "the setting off: the row path");
+  });
+
   it("with state threads, hands each thread the groups stage A routed to it", async () => {
     session.conf.set("arus.state.threads", "2");
     try {

@@ -42,6 +42,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
   static withPartialInput = 0;
   /** Stage A on the decode threads (execution/partial/), when the runtime chose it. */
   private partialInput: StageAPlan | null = null;
+  private shownPartialInput: StageAPlan | null = null;
 
   constructor(
     readonly operatorId: number,
@@ -242,9 +243,14 @@ export class StreamingAggregateExec implements PhysicalOperator {
     return { operatorId: this.operatorId, eventTimesMicros: this.backend.openEventTimes() };
   }
 
+  /** explain() of a streaming DataFrame: stage A would run on the decode threads (nothing is read). */
+  showPartialInput(plan: StageAPlan): void {
+    this.shownPartialInput = plan;
+  }
+
   /** With stage A on the decode threads: its partial aggregation shown below this (final) one, as Spark shows it. */
   explainChildren(): readonly PhysicalOperator[] {
-    if (!this.partialInput) return this.children;
+    if (!this.partialInput && !this.shownPartialInput) return this.children;
     return [new PartialAggregateExplain(this.groupingExprs, this.spec, this.child, "on the decode threads")];
   }
 
