@@ -107,8 +107,7 @@ export function usePartialAggregation(
  * scan is a file source, whose file task is always taken.
  */
 export function showPartialAggregation(physical: PhysicalOperator, conf: RuntimeConfig, threads: number): void {
-  skipSettings(conf);
-  for (const { op, stage } of qualifying(physical, conf, false, { numPartitions: conf.getInt("spark.sql.shuffle.partitions"), threads })) {
-    op.showPartialInput(stage);
-  }
+  const found = qualifying(physical, conf, false, { numPartitions: conf.getInt("spark.sql.shuffle.partitions"), threads });
+  if (found.length > 0) skipSettings(conf); // refused as at the start
+  for (const { op, stage } of found) op.showPartialInput(stage);
 }
