@@ -14,8 +14,8 @@ import { getField } from "../common/row-object.js";
 import { JSON_DECODER_CONF, jsonDecoderOf, setJsonDecoder, setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
 import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
-import { type LogicalPlan, Plans } from "../plan/logical.js";
-import { analyzePlan, BatchQuery, resolveExpression } from "../runtime/query-execution.js";
+import { isStreamingPlan, type LogicalPlan, Plans } from "../plan/logical.js";
+import { analyzePlan, BatchQuery, explainStreaming, resolveExpression } from "../runtime/query-execution.js";
 import { parseQuery, parseSchema } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
@@ -228,6 +228,8 @@ export class Session implements SessionInternals {
   }
   /** @internal */
   explain(plan: LogicalPlan, extended: boolean): string {
+    // a streaming DataFrame: the plan a query started now would run (Spark's incremental execution)
+    if (isStreamingPlan(plan)) return this.batchQuery(plan).explain(extended, explainStreaming(plan, this.conf, this.excludedRules()));
     return this.batchQuery(plan).explain(extended);
   }
 }

@@ -30,6 +30,8 @@ export interface PhysicalOperator {
   openGroups?(): OpenGroups;
   /** True for an operator that may run its state on the state threads: the runtime starts them with the query. */
   readonly usesStateThreads?: boolean;
+  /** What explain() shows below this operator, when it differs from `children` (a step run elsewhere). */
+  explainChildren?(): readonly PhysicalOperator[];
 }
 
 export interface OpenGroups {
@@ -41,5 +43,6 @@ export interface OpenGroups {
 export function explainPhysical(op: PhysicalOperator, indent = 0): string {
   const pad = indent === 0 ? "" : `${"   ".repeat(indent - 1)}+- `;
   const line = `${pad}${op.name} ${op.describe()}`.trimEnd();
-  return [line, ...op.children.map((c) => explainPhysical(c, indent + 1))].join("\n");
+  const children = op.explainChildren?.() ?? op.children;
+  return [line, ...children.map((c) => explainPhysical(c, indent + 1))].join("\n");
 }

@@ -8,42 +8,58 @@
  * the aggregation merges their partial groups. Everything else reads rows as before.
  */
 import type { RuntimeConfig } from "../common/conf.js";
+import { IllegalArgumentException } from "../common/errors.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
 import type { PhysicalOperator } from "../execution/operator.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
+import type { SkipSettings } from "../execution/partial/adaptive-skip.js";
 import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
-import { stageAOf } from "../execution/partial/stage-a.js";
+import { type StageAPlan, stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 
 export const PARTIAL_AGGREGATION_CONF = "arus.exec.partialAggregation";
+
+/** The adaptive skipping's settings (execution/partial/adaptive-skip.ts). */
+function skipSettings(conf: RuntimeConfig): SkipSettings {
+  const probeRows = Number(conf.get(`${PARTIAL_AGGREGATION_CONF}.probeRows`));
+  const maxGroupRatio = Number(conf.get(`${PARTIAL_AGGREGATION_CONF}.maxGroupRatio`));
+  if (!Number.isFinite(probeRows) || probeRows < 0)
+    throw new IllegalArgumentException(
+      `${PARTIAL_AGGREGATION_CONF}.probeRows must be a number of rows, got '${conf.get(`${PARTIAL_AGGREGATION_CONF}.probeRows`)}'.`,
+    );
+  if (!Number.isFinite(maxGroupRatio) || maxGroupRatio < 0)
+    throw new IllegalArgumentException(
+      `${PARTIAL_AGGREGATION_CONF}.maxGroupRatio must be a ratio of 0 or more, got '${conf.get(`${PARTIAL_AGGREGATION_CONF}.maxGroupRatio`)}'.`,
+    );
+  return { probeRows, maxGroupRatio };
+}
 
 function walk(op: PhysicalOperator, visit: (op: PhysicalOperator) => void): void {
   visit(op);
   for (const c of op.children) walk(c, visit);
 }
 
-/** Wires stage A where it applies; returns the ids of the sources now read through a file task. */
-export function usePartialAggregation(
+/** The aggregations whose stage A qualifies, each with its stage (routed to the state threads' owners when they hold the state). */
+function qualifying(
   physical: PhysicalOperator,
-  sources: readonly StreamSource[],
-  sourceIds: readonly string[],
   conf: RuntimeConfig,
   keepLateRows: boolean,
   state: { readonly numPartitions: number; readonly threads: number },
-): Set<string> {
-  const chosen = new Set<string>();
-  const threads = scanThreads();
-  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || threads < 2 || keepLateRows || !stageAThreadsAvailable()) return chosen;
+): { op: StreamingAggregateExec; stage: StageAPlan }[] {
+  if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || scanThreads() < 2 || keepLateRows || !stageAThreadsAvailable()) return [];
   const scans = new Map<string, number>();
   walk(physical, (op) => {
     const id = (op as { sourceId?: unknown }).sourceId;
     if (op.name === "StreamingScan" && typeof id === "string") scans.set(id, (scans.get(id) ?? 0) + 1);
   });
+  const out: { op: StreamingAggregateExec; stage: StageAPlan }[] = [];
+  const taken = new Set<string>();
   walk(physical, (op) => {
     if (!(op instanceof StreamingAggregateExec)) return;
     const found = stageAOf(op, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") });
-    if (!found || scans.get(found.spec.sourceId) !== 1 || chosen.has(found.spec.sourceId)) return;
+    if (!found || scans.get(found.spec.sourceId) !== 1 || taken.has(found.spec.sourceId)) return;
+    taken.add(found.spec.sourceId);
     // with the state threads, stage A splits its groups by owner (the main thread then only forwards them)
     const b = op.backend;
     const stage =
@@ -56,11 +72,42 @@ export function usePartialAggregation(
             },
           }
         : found;
+    out.push({ op, stage });
+  });
+  return out;
+}
+
+/** Wires stage A where it applies; returns the ids of the sources now read through a file task. */
+export function usePartialAggregation(
+  physical: PhysicalOperator,
+  sources: readonly StreamSource[],
+  sourceIds: readonly string[],
+  conf: RuntimeConfig,
+  keepLateRows: boolean,
+  state: { readonly numPartitions: number; readonly threads: number },
+): Set<string> {
+  const chosen = new Set<string>();
+  const found = qualifying(physical, conf, keepLateRows, state);
+  if (found.length === 0) return chosen;
+  const skip = skipSettings(conf);
+  const threads = scanThreads();
+  for (const { op, stage } of found) {
     const source = sources[sourceIds.indexOf(stage.spec.sourceId)];
-    if (!source?.useFileTask || !source.getPrepared) return;
-    if (!source.useFileTask(stageAFileTask(stage.spec, threads))) return;
+    if (!source?.useFileTask || !source.getPrepared) continue;
+    if (!source.useFileTask(stageAFileTask(stage.spec, threads, skip))) continue;
     op.usePartialInput(stage);
     chosen.add(stage.spec.sourceId);
-  });
+  }
   return chosen;
+}
+
+/**
+ * For a streaming DataFrame's explain() (no sources opened): marks the aggregations whose stage
+ * A would run on the decode threads, so that explain() shows their partial aggregation. A JSON
+ * scan is a file source, whose file task is always taken.
+ */
+export function showPartialAggregation(physical: PhysicalOperator, conf: RuntimeConfig, threads: number): void {
+  const found = qualifying(physical, conf, false, { numPartitions: conf.getInt("spark.sql.shuffle.partitions"), threads });
+  if (found.length > 0) skipSettings(conf); // refused as at the start
+  for (const { op, stage } of found) op.showPartialInput(stage);
 }

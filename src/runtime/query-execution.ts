@@ -32,7 +32,7 @@ import type { ClusterOptions } from "./cluster/options.js";
 import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
-import { usePartialAggregation } from "./partial-aggregation.js";
+import { showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
@@ -96,14 +96,32 @@ export class BatchQuery {
     return this.physical.execute({ eval: { timeZone, batchTimestampMs: Date.now(), watermarkMs: 0, ansi } });
   }
 
-  /** explain(): the physical plan; `extended` adds the analyzed and optimized logical plans. */
-  explain(extended: boolean): string {
-    const physical = `== Physical Plan ==\n${explainPhysical(this.physical)}\n`;
+  /** explain(): the physical plan (`physical`: a streaming plan's, explainStreaming); `extended` adds the analyzed and optimized logical plans. */
+  explain(extended: boolean, physical = `== Physical Plan ==\n${explainPhysical(this.physical)}\n`): string {
     if (!extended) return physical;
     return `== Analyzed Logical Plan ==\n${outputOf(this.analyzed)
       .map((a) => `${a.name}: ${a.type.kind}`)
       .join(", ")}\n${explainLogical(this.analyzed)}\n\n== Optimized Logical Plan ==\n${explainLogical(this.optimized)}\n\n${physical}`;
   }
+}
+
+/**
+ * explain() of a streaming DataFrame (Spark plans it as an incremental execution in append
+ * mode): the physical plan a query started now without a checkpoint would run, with the partial
+ * aggregation on the decode threads shown where it would apply. Nothing is opened or read.
+ */
+export function explainStreaming(plan: LogicalPlan, conf: RuntimeConfig, excludedRules: ReadonlySet<string>): string {
+  const optimized = optimize(plan, new Set(excludedRules));
+  const threads = stateThreadCount(conf);
+  const fresh = { stickyConf: {} };
+  const streamingPlan = planStreaming(optimized, "append", {
+    columnarAggregation: columnarAggregationEnabled(fresh, conf),
+    columnarJoin: columnarJoinEnabled(fresh, conf),
+    paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
+    stateThreads: threads,
+  });
+  showPartialAggregation(streamingPlan.physical, conf, threads);
+  return `== Physical Plan ==\n${explainPhysical(streamingPlan.physical)}\n`;
 }
 
 /** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
@@ -205,7 +223,6 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
         (await checkpoint.offsets.latest()) !== undefined,
       );
     }
-    const physicalText = explainPhysical(streamingPlan.physical);
     const states = new StateStoreRegistry(checkpoint, conf, threadCount);
     // State threads boot (load the engine) while the sources start, not inside the first batch.
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
@@ -215,6 +232,8 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       numPartitions: checkpoint.numShufflePartitions,
       threads: threadCount,
     });
+    // after the partial aggregation is wired: explain() shows it
+    const physicalText = explainPhysical(streamingPlan.physical);
     const execution = new MicroBatchExecution({
       id: spec.id,
       runId: spec.runId,

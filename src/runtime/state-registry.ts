@@ -60,7 +60,7 @@ export function stateThreadCount(conf: RuntimeConfig): number {
  * and only with the in-memory provider (the lmdb provider keeps state larger than memory in
  * the row format). Aggregations the columnar store cannot hold still use the row store.
  */
-export function columnarAggregationEnabled(checkpoint: CheckpointStore, conf: RuntimeConfig): boolean {
+export function columnarAggregationEnabled(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
   const flag = checkpoint.stickyConf[COLUMNAR_AGGREGATION_CONF] ?? conf.get(COLUMNAR_AGGREGATION_CONF, "false");
   const cls =
     checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
@@ -71,7 +71,7 @@ export function columnarAggregationEnabled(checkpoint: CheckpointStore, conf: Ru
  * Does this query keep its stream-stream join state columnar? The conf as the checkpoint froze
  * it (a checkpoint that predates the conf: no), and only with the in-memory provider.
  */
-export function columnarJoinEnabled(checkpoint: CheckpointStore, conf: RuntimeConfig): boolean {
+export function columnarJoinEnabled(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
   const flag = checkpoint.stickyConf[COLUMNAR_JOIN_CONF] ?? conf.get(COLUMNAR_JOIN_CONF, "false");
   const cls =
     checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");

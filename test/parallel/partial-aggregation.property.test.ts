@@ -9,7 +9,8 @@
  * key, value with NULLs) over random partition counts, state on the main thread or on two state
  * threads (the partial groups routed to their owners) or in the row stores, sliding windows by
  * panes or expanded row by row, output modes, window shapes and
- * groupings; per batch the late-row metrics, the input rows, the event-time statistics and the
+ * groupings, and adaptive skipping (the threads stop aggregating after a random number of rows
+ * and ship stage A's rows); per batch the late-row metrics, the input rows, the event-time statistics and the
  * lateness profile must agree too. Rows are compared
  * per batch, sorted (groups come out in another first-touch order).
  */
@@ -47,6 +48,8 @@ const scenario = fc.record({
   batches: fc.array(fc.array(event, { minLength: 0, maxLength: 14 }), { minLength: 1, maxLength: 6 }),
   // per batch: partial aggregation on or off for the query under test (a change = stop and restart)
   partial: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+  // adaptive skipping: never, or once the probe saw that many rows (the threads then ship rows)
+  skipAfterRows: fc.constantFrom(null, null, 0, 1, 8, 20),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
@@ -104,6 +107,8 @@ async function run(sc: Scenario, partialOf: (i: number) => boolean): Promise<Map
   };
   async function start(partial: boolean) {
     session.conf.set("arus.exec.partialAggregation", String(partial));
+    session.conf.set("arus.exec.partialAggregation.probeRows", String(sc.skipAfterRows ?? 0));
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", sc.skipAfterRows === null ? "1" : "0");
     try {
       return await df.writeStream
         .outputMode(sc.mode)
@@ -115,6 +120,8 @@ async function run(sc: Scenario, partialOf: (i: number) => boolean): Promise<Map
         .start();
     } finally {
       session.conf.unset("arus.exec.partialAggregation");
+      session.conf.unset("arus.exec.partialAggregation.probeRows");
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
     }
   }
   try {
@@ -147,6 +154,7 @@ describe("partial aggregation on the decode threads", () => {
 
   it("gives the row path's output and late-row metrics, batch by batch, across restarts that flip the setting", async () => {
     session.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false"); // one batch per file
+    const rowRanges = partialCounters.rowRanges;
     try {
       await fc.assert(
         fc.asyncProperty(scenario, async (sc) => {
@@ -166,6 +174,7 @@ describe("partial aggregation on the decode threads", () => {
         }),
         { numRuns: 40 },
       );
+      assert.ok(partialCounters.rowRanges > rowRanges, "some ranges skipped aggregating and shipped rows");
     } finally {
       session.conf.set("spark.sql.shuffle.partitions", "2");
       session.conf.unset("arus.state.threads");

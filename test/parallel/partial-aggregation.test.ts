@@ -33,7 +33,7 @@ async function run(
     lateRows?: boolean;
     readOptions?: Record<string, string>;
   } = {},
-): Promise<{ rows: string[]; usedStageA: boolean }> {
+): Promise<{ rows: string[]; usedStageA: boolean; explain: string }> {
   const dir = await tempDir();
   const checkpoint = await tempDir();
   session.conf.set("arus.exec.partialAggregation", String(partial));
@@ -58,7 +58,7 @@ async function run(
   } finally {
     await q.stop();
   }
-  return { rows: rows.sort(), usedStageA: StreamingAggregateExec.withPartialInput > before };
+  return { rows: rows.sort(), usedStageA: StreamingAggregateExec.withPartialInput > before, explain: q.explainString() };
 }
 
 const byWindow = (df: DataFrame) =>
@@ -82,6 +82,85 @@ describe("partial aggregation on the decode threads", () => {
     assert.ok(partialCounters.ranges > ranges, "ranges ran on the stage-A threads");
     assert.ok(on.rows.length > 0);
     assert.deepEqual(on.rows, off.rows);
+  });
+
+  it("explain() shows the partial HashAggregate under the final aggregation when it is used", async () => {
+    const on = await run(true, FILES, byWindow);
+    assert.match(
+      on.explain,
+      /StateStoreSave \[window, key\][^\n]*functions=\[count\(1\), max\(v\)\][^\n]*\n\+- HashAggregate \(keys=\[window, key\], functions=\[partial_count\(1\), partial_max\(v\)\]\), on the decode threads\n {3}\+- /,
+    );
+    assert.match(on.explain, /\n {3}\+- Project[^\n]*\n(?: {3})+\+- /, "stage A's operators below it");
+    assert.match(on.explain, /StreamingScan json/);
+    const off = await run(false, FILES, byWindow);
+    assert.doesNotMatch(off.explain, /HashAggregate|partial_/);
+    // not used (local[1]): not shown either
+    setScanThreads(1);
+    try {
+      assert.doesNotMatch((await run(true, FILES, byWindow)).explain, /partial_/);
+    } finally {
+      setScanThreads(2);
+    }
+  });
+
+  it("stops aggregating on the threads when the partial groups do not shrink the rows enough, with the same output", async () => {
+    // every row its own group (ratio 1) against 3 files of many rows per window (ratio ≤ 1/4)
+    const perRow = (df: DataFrame) => df.groupBy(F.col("ts"), F.col("v")).agg(F.count("*").alias("n"));
+    const manyRows = (first: number) => `${Array.from({ length: 12 }, (_, i) => line(first + (i % 3), i % 2 ? "a" : "b", i)).join("\n")}\n`;
+    const dense = [manyRows(1), manyRows(4), manyRows(21)];
+    session.conf.set("arus.exec.partialAggregation.probeRows", "5");
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", "0.5");
+    try {
+      const skipped = partialCounters.skippedQueries;
+      const rowRanges = partialCounters.rowRanges;
+      const on = await run(true, FILES, perRow);
+      assert.ok(on.usedStageA);
+      assert.equal(partialCounters.skippedQueries, skipped + 1, "the probe (the first file) stopped the aggregation");
+      assert.ok(partialCounters.rowRanges > rowRanges, "later files came back as rows");
+      assert.deepEqual(on.rows, (await run(false, FILES, perRow)).rows);
+      const kept = await run(true, dense, byWindow);
+      assert.equal(partialCounters.skippedQueries, skipped + 1, "a few groups per many rows: still aggregating");
+      assert.deepEqual(kept.rows, (await run(false, dense, byWindow)).rows);
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation.probeRows");
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
+    }
+  });
+
+  it("refuses adaptive settings that are not numbers", async () => {
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", "half");
+    try {
+      await assert.rejects(run(true, FILES, byWindow), /maxGroupRatio must be a ratio of 0 or more, got 'half'/);
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
+      session.conf.unset("arus.exec.partialAggregation"); // run() left it set: start() failed
+    }
+  });
+
+  it("a streaming DataFrame's explain() shows the partial HashAggregate where a started query would use it", async () => {
+    const dir = await tempDir();
+    const df = byWindow(session.readStream.format("json").schema(SCHEMA).load(dir).withWatermark("ts", "10 seconds"));
+    session.conf.set("arus.exec.partialAggregation", "true");
+    try {
+      const plan = df.explainString();
+      assert.match(
+        plan,
+        /^== Physical Plan ==\nStateStoreSave \[window, key\][^\n]*\n\+- HashAggregate \(keys=\[window, key\], functions=\[partial_count\(1\), partial_max\(v\)\]\), on the decode threads\n/,
+      );
+      assert.match(
+        df.explainString(true),
+        /== Optimized Logical Plan ==[\s\S]*== Physical Plan ==\nStateStoreSave[^\n]*\n\+- HashAggregate/,
+      );
+      setScanThreads(1);
+      try {
+        assert.doesNotMatch(df.explainString(), /partial_/, "local[1]: not used, not shown");
+      } finally {
+        setScanThreads(2);
+      }
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation");
+    }
+    assert.match(df.explainString(), /^== Physical Plan ==\nStateStoreSave[^\n]*\n\+- (?!HashAggregate)/, "the setting off: the row path");
   });
 
   it("with state threads, hands each thread the groups stage A routed to it", async () => {

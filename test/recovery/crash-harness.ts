@@ -24,6 +24,7 @@ import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureTables, type SqlClient, windowCountsWriter } from "../../examples/postgres-upsert.js";
 import { crashPoint } from "../../src/common/crash-points.js";
+import { partialCounters } from "../../src/execution/partial/partial-read.js";
 import {
   type DataFrame,
   functions as F,
@@ -215,6 +216,8 @@ async function main(cfg: ChildConfig): Promise<void> {
   process.stdout.write("ready\n");
   await Promise.all(queries.map((q) => q.awaitTermination()));
   for (const c of close) await c();
+  // file ranges through stage A on the decode threads (arus.exec.partialAggregation), and of them those shipped as rows
+  process.stdout.write(`stageA ${partialCounters.ranges} ${partialCounters.rowRanges}\n`);
   process.stdout.write("done\n");
 }
 

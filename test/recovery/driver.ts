@@ -122,6 +122,10 @@ export interface RunResult {
   /** ms from `ready` to exit (or kill). */
   readyToExitMs: number | null;
   bootToReadyMs: number | null;
+  /** A finished run: the file ranges its queries ran through stage A on the decode threads. */
+  stageARanges?: number;
+  /** Of those, the ranges whose aggregation was skipped (stage A's rows shipped). */
+  stageARowRanges?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,7 +242,13 @@ function runChildWith(args: string[], cfg: ChildConfig, kill: KillPlan, timeoutM
         readyToExitMs: readyAt === null ? null : now - readyAt,
         bootToReadyMs: bootAt === null || readyAt === null ? null : readyAt - bootAt,
       };
-      if (code === 0 && stdout.includes("done\n")) resolvePromise({ outcome: "done", ...result });
+      const stageA = /^stageA (\d+) (\d+)$/m.exec(stdout);
+      if (code === 0 && stdout.includes("done\n"))
+        resolvePromise({
+          outcome: "done",
+          ...result,
+          ...(stageA ? { stageARanges: Number(stageA[1]), stageARowRanges: Number(stageA[2]) } : {}),
+        });
       // Killed by us, or by itself at a named crash point.
       else if (signal === "SIGKILL") resolvePromise({ outcome: "killed", ...result });
       else
@@ -328,6 +338,10 @@ export interface EpisodeResult {
   fencedReplays: number;
   /** Data files on disk that no committed batch lists (invisible to readers). */
   orphanFiles: number;
+  /** File ranges the finished runs read through stage A on the decode threads (arus.exec.partialAggregation). */
+  stageARanges: number;
+  /** Of those, ranges shipped as rows (adaptive skipping). */
+  stageARowRanges: number;
   /** Windows missing after the input was done, emitted once the late flush file came. */
   deferredWindows: number;
   ms: number;
@@ -397,7 +411,7 @@ export class CrashDriver {
       if (r.outcome !== "done") throw new Error("reference run did not finish");
       for (const [sink, rows] of Object.entries(await this.outputs(ep, use)))
         assertSame(`uninterrupted run, ${sink} sink`, rows, expectedRows(this.workload), "the computed expectation");
-      const t = { bootToReadyMs: r.bootToReadyMs ?? 100, readyToDoneMs: r.readyToExitMs ?? 500 };
+      const t = { bootToReadyMs: r.bootToReadyMs ?? 100, readyToDoneMs: r.readyToExitMs ?? 500, stageARanges: r.stageARanges ?? 0 };
       if (!best || t.readyToDoneMs < best.readyToDoneMs) best = t;
     }
     return best!;
@@ -411,6 +425,8 @@ export class CrashDriver {
     const expected = expectedRows(w);
     let kills = 0;
     let runs = 0;
+    let stageARanges = 0;
+    let stageARowRanges = 0;
     const max = spec.maxAttempts ?? 500;
     for (;;) {
       if (runs >= max) throw new Error(`${spec.name}: input not done after ${max} runs`);
@@ -421,7 +437,11 @@ export class CrashDriver {
       runs++;
       if (first && spec.crashPoint && r.outcome !== "killed")
         throw new Error(`${spec.name}: crash point ${spec.crashPoint} was never reached`);
-      if (r.outcome === "done") break;
+      if (r.outcome === "done") {
+        stageARanges += r.stageARanges ?? 0;
+        stageARowRanges += r.stageARowRanges ?? 0;
+        break;
+      }
       kills++;
     }
     // Input done: nothing duplicated, nothing that an uninterrupted run would not have written.
@@ -473,6 +493,8 @@ export class CrashDriver {
       fencedReplays: fenced,
       orphanFiles: orphans,
       deferredWindows: deferred.length,
+      stageARanges,
+      stageARowRanges,
       ms: performance.now() - t0,
     };
   }
@@ -487,6 +509,8 @@ interface Episode {
 export interface Timings {
   bootToReadyMs: number;
   readyToDoneMs: number;
+  /** File ranges the run read through stage A on the decode threads (arus.exec.partialAggregation). */
+  stageARanges?: number;
 }
 
 export function assertSame(what: string, actual: readonly OutRow[], expected: readonly OutRow[], baseline = "the uninterrupted run"): void {

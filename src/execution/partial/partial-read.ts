@@ -3,7 +3,8 @@
  * (`arus.exec.partialAggregation`): a JSON-lines file is read into shared memory, cut into
  * `local[N]` line-aligned ranges as json-parallel.ts does, and each range is decoded and run
  * through stage A on the decode pool's N threads (which import stage-a-task.ts for it); the
- * partial groups come back in file order. A file a
+ * partial groups come back in file order — or, once the query's first files showed that
+ * aggregating does not shrink the rows enough (adaptive-skip.ts), stage A's rows. A file a
  * thread cannot take (compressed, partition directories, a custom or lone-CR line separator) or
  * whose range fails (a FAILFAST record, say) is read on this thread as before and stage A runs
  * here, so its errors are those of a row read.
@@ -22,6 +23,7 @@ import { partitionSpecOf } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
 import { type DataType, StructOf, type StructType } from "../../types/datatypes.js";
 import { AggregationSpec } from "../aggregation.js";
+import { AdaptiveSkip, type SkipSettings } from "./adaptive-skip.js";
 import type { StageASpec } from "./stage-a.js";
 import { type PartialGroups, runStageA } from "./stage-a-run.js";
 
@@ -35,12 +37,17 @@ export interface StageARequest {
   readonly options: Record<string, string>;
   readonly zone: string;
   readonly decoder: JsonDecoder;
+  /** False: run stage A's operators only and ship their rows (adaptive-skip.ts). */
+  readonly aggregate: boolean;
 }
 
 type Reply = PartialGroups & { inputRows: number };
 
-/** What stage A did in this process (ranges on threads, files read on the main thread). */
-export const partialCounters = { ranges: 0, mainThreadFiles: 0 };
+/**
+ * What stage A did in this process: ranges on threads (of them, shipped as rows when
+ * aggregating was skipped), files read on the main thread, queries that skipped aggregating.
+ */
+export const partialCounters = { ranges: 0, rowRanges: 0, mainThreadFiles: 0, skippedQueries: 0 };
 
 /** The module the decode threads import for stage A. */
 const TASK = siblingScript(import.meta.url, "stage-a-task").href;
@@ -66,11 +73,15 @@ function retype(v: Vector, type: DataType): Vector {
   return makeVector(type, v.values, v.validity, v.length, children);
 }
 
-/** The file task running `stage` on `threads` threads (2 or more). */
-export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
+/**
+ * The file task running `stage` on `threads` threads (2 or more), aggregating until `skip`'s
+ * probe finds the partial groups do not shrink the rows enough (adaptive-skip.ts).
+ */
+export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSettings): FileTask {
   const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, aggregationInput(stage));
   const keyTypes = spec.groupAttrs.map((a) => a.type);
   const bufferTypes = spec.bufferTypes();
+  const rowTypes = stageAOutput(stage).map((a) => a.type);
   const fromThread = (r: Reply): PartialGroups => ({
     ...r,
     chunks: r.chunks.map((c) => ({
@@ -78,18 +89,28 @@ export function stageAFileTask(stage: StageASpec, threads: number): FileTask {
       keys: c.keys.map((v, i) => retype(v, keyTypes[i]!)),
       buffers: c.buffers.map((bs, a) => bs.map((v, j) => retype(v, bufferTypes[a]![j]!))),
     })),
+    ...(r.rows ? { rows: r.rows.map((b) => ({ numRows: b.numRows, columns: b.columns.map((v, i) => retype(v, rowTypes[i]!)) })) } : {}),
   });
+  const adaptive = new AdaptiveSkip(skip);
+  const observed = (parts: PartialGroups[]): PartialGroups[] => {
+    const before = adaptive.aggregate;
+    adaptive.observe(parts);
+    if (before && !adaptive.aggregate) partialCounters.skippedQueries++;
+    return parts;
+  };
   warmUp(stage, threads);
   return async (file, read) => {
-    const ranges = broken ? null : await onThreads(stage, file, read, threads);
+    const aggregate = adaptive.aggregate;
+    const ranges = broken ? null : await onThreads(stage, file, read, threads, aggregate);
     if (ranges) {
       partialCounters.ranges += ranges.length;
-      return { inputRows: ranges.reduce((n, r) => n + r.inputRows, 0), value: ranges.map(fromThread) };
+      if (!aggregate) partialCounters.rowRanges += ranges.length;
+      return { inputRows: ranges.reduce((n, r) => n + r.inputRows, 0), value: observed(ranges.map(fromThread)) };
     }
     partialCounters.mainThreadFiles++;
     const batches = await read.rows();
-    const partial = await runStageA(stage, batches);
-    return { inputRows: batches.reduce((n, b) => n + b.numRows, 0), value: [partial] } satisfies PreparedFile;
+    const partial = await runStageA(stage, batches, aggregate);
+    return { inputRows: batches.reduce((n, b) => n + b.numRows, 0), value: observed([partial]) } satisfies PreparedFile;
   };
 }
 
@@ -112,6 +133,7 @@ function warmUp(stage: StageASpec, threads: number): void {
       options: {},
       zone: stage.timeZone,
       decoder: jsonDecoder(),
+      aggregate: true,
     }).catch(() => {});
   }
 }
@@ -125,8 +147,18 @@ function aggregationInput(stage: StageASpec) {
   return stage.scanOutput;
 }
 
+/** The rows stage A's operators produce: the aggregation's input, or with panes the Expand's input. */
+export function stageAOutput(stage: StageASpec) {
+  const steps = stage.panes ? stage.steps.slice(0, -1) : stage.steps;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    if (s.kind === "project" || s.kind === "expand") return s.output;
+  }
+  return stage.scanOutput;
+}
+
 /** `file`'s ranges through stage A on the threads, or null when this thread must read it. */
-async function onThreads(stage: StageASpec, file: string, read: FileRead, threads: number): Promise<Reply[] | null> {
+async function onThreads(stage: StageASpec, file: string, read: FileRead, threads: number, aggregate: boolean): Promise<Reply[] | null> {
   const o = new SourceOptions(read.options);
   if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined) return null;
   const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
@@ -144,7 +176,7 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   try {
     return await Promise.all(
       lineAlignedRanges(whole, threads).map(([start, end]) =>
-        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder }),
+        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder, aggregate }),
       ),
     );
   } catch (e) {

@@ -4,6 +4,8 @@
  * row per distinct (grouping keys) with the aggregates' partial buffers, the input rows behind
  * each, and the watermark's event-time statistics of the rows, in file order.
  *
+ * With adaptive skipping (partial-read.ts) it may run the operators only and return their rows.
+ *
  * Nothing is filtered by the watermark here: the event time is a grouping key, so a row is late
  * exactly when its group is, and the main thread drops late groups with the batch's own W(N-1)
  * (partial-merge.ts). Files read ahead therefore need no watermark.
@@ -52,6 +54,12 @@ export interface PartialChunk {
  */
 export interface PartialGroups {
   readonly chunks: PartialChunk[];
+  /**
+   * Not aggregated (adaptive skipping, partial-read.ts): the rows stage A's operators produced —
+   * the aggregation's input, or with panes the Expand's input — for the main thread to aggregate
+   * as the row path does; `chunks` is then empty.
+   */
+  readonly rows?: Batch[];
   /** Rows the scan produced (after its pushed filter): progress numInputRows. */
   readonly scanRows: number;
   readonly eventTime: EventTimeRange | null;
@@ -78,7 +86,8 @@ function apply(make: (child: PhysicalOperator) => PhysicalOperator, input: reado
   return make(new LocalScanExec(input, batches)).execute(ctx);
 }
 
-export async function runStageA(stage: StageASpec, decoded: Batch[]): Promise<PartialGroups> {
+/** Stage A over `decoded`; with `aggregate` false its operators only (the rows come back as they are). */
+export async function runStageA(stage: StageASpec, decoded: Batch[], aggregate = true): Promise<PartialGroups> {
   const ev: EvalContext = { timeZone: stage.timeZone, batchTimestampMs: 0, watermarkMs: 0, ansi: stage.ansi };
   const ctx: ExecContext = { eval: ev };
   let attrs = stage.scanOutput;
@@ -110,6 +119,7 @@ export async function runStageA(stage: StageASpec, decoded: Batch[]): Promise<Pa
         break;
     }
   }
+  if (!aggregate) return { chunks: [], rows: batches.filter((b) => b.numRows > 0), scanRows, eventTime };
   if (stage.panes) {
     const chunks = panesOf(stage, attrs, batches, ev).map((c) => ({
       keys: [...c.keys],

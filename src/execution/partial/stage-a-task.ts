@@ -4,7 +4,7 @@
  * in shared memory and runs stage A over it (stage-a-run.ts); the partial groups go back with
  * their typed arrays moved, not copied.
  */
-import { transferListOf } from "../../columnar/transfer.js";
+import { batchTransferList, transferListOf } from "../../columnar/transfer.js";
 import type { Vector } from "../../columnar/vector.js";
 import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { readJsonBytes } from "../../connectors/files/json/json-scan.js";
@@ -18,7 +18,7 @@ async function run(r: StageARequest): Promise<PartialGroups & { inputRows: numbe
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
   const batches = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
-  const partial = await runStageA(r.stage, batches);
+  const partial = await runStageA(r.stage, batches, r.aggregate);
   return { ...partial, inputRows: batches.reduce((n, b) => n + b.numRows, 0) };
 }
 
@@ -26,7 +26,7 @@ export async function runDecodeTask(request: unknown): Promise<{ result: Partial
   const result = await run(request as StageARequest);
   const vectors: Vector[] = result.chunks.flatMap((c) => [...c.keys, ...c.buffers.flat()]);
   // chunks of one range share buffers (the pane groups' buffers under each window offset)
-  const transfer = new Set(transferListOf(vectors));
+  const transfer = new Set([...transferListOf(vectors), ...batchTransferList(result.rows ?? [])]);
   for (const c of result.chunks) transfer.add(c.rows.buffer as ArrayBuffer);
   if (result.eventTime) transfer.add(result.eventTime.ms.buffer as ArrayBuffer);
   return { result, transfer: [...transfer] as ArrayBuffer[] };

@@ -21,6 +21,7 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
+import { PartialAggregateExplain } from "../partial/partial-explain.js";
 import type { StageAPlan } from "../partial/stage-a.js";
 import type { PartialGroups } from "../partial/stage-a-run.js";
 import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
@@ -41,6 +42,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
   static withPartialInput = 0;
   /** Stage A on the decode threads (execution/partial/), when the runtime chose it. */
   private partialInput: StageAPlan | null = null;
+  private shownPartialInput: StageAPlan | null = null;
 
   constructor(
     readonly operatorId: number,
@@ -77,7 +79,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
     // the partial groups stage A made on the decode threads
     const files = this.partialInput ? st.sourcePrepared?.get(this.partialInput.spec.sourceId) : undefined;
     const prepared = files
-      ? this.partialChunks(files, st, watermarked, lateMicros)
+      ? this.partialChunks(files, st, ctx, watermarked, lateMicros)
       : this.panes
         ? paneChunks(this.panes, spec, await this.panes.expand.child.execute(ctx), ctx.eval, watermarked, lateMicros)
         : this.rowChunks(await this.child.execute(ctx), ctx, watermarked, lateMicros);
@@ -168,9 +170,17 @@ export class StreamingAggregateExec implements PhysicalOperator {
    * The partial groups of this batch's files, as `rowChunks` would have prepared their rows:
    * the scan's row count and the watermark's statistics recorded as the child would have, then
    * the groups at or below W(N-1) taken out — the event time is a grouping key, so a group is
-   * late exactly when its rows are — counted as dropped groups and as the input rows behind them.
+   * late exactly when its rows are — counted as dropped groups and as the input rows behind them;
+   * and the rows of ranges that were not aggregated (adaptive skipping) prepared as `rowChunks`
+   * or the panes prepare the child's rows.
    */
-  private partialChunks(files: readonly PreparedFile[], st: StatefulContext, watermarked: boolean, lateMicros: number): PreparedChunks {
+  private partialChunks(
+    files: readonly PreparedFile[],
+    st: StatefulContext,
+    ctx: ExecContext,
+    watermarked: boolean,
+    lateMicros: number,
+  ): PreparedChunks {
     const stage = this.partialInput!;
     const parts = files.flatMap((f) => f.value as PartialGroups[]);
     st.report.addScanRows(
@@ -215,11 +225,33 @@ export class StreamingAggregateExec implements PhysicalOperator {
       const routed = p.owner === undefined ? {} : { owner: p.owner, owners: p.owners! };
       chunks.push({ keys, inputs, n, partial: true, rows, ...routed });
     }
-    return { chunks, lateKeys, lateInputRows, lateBatches: [] };
+    // ranges whose aggregation was skipped (adaptive-skip.ts): their rows, aggregated here as the row path does
+    const rows = parts.flatMap((p) => p.rows ?? []);
+    if (rows.length === 0) return { chunks, lateKeys, lateInputRows, lateBatches: [] };
+    const fromRows = this.panes
+      ? paneChunks(this.panes, this.spec, rows, ctx.eval, watermarked, lateMicros)
+      : this.rowChunks(rows, ctx, watermarked, lateMicros);
+    return {
+      chunks: [...chunks, ...fromRows.chunks],
+      lateKeys: [...lateKeys, ...fromRows.lateKeys],
+      lateInputRows: lateInputRows + fromRows.lateInputRows,
+      lateBatches: fromRows.lateBatches,
+    };
   }
 
   openGroups(): OpenGroups {
     return { operatorId: this.operatorId, eventTimesMicros: this.backend.openEventTimes() };
+  }
+
+  /** explain() of a streaming DataFrame: stage A would run on the decode threads (nothing is read). */
+  showPartialInput(plan: StageAPlan): void {
+    this.shownPartialInput = plan;
+  }
+
+  /** With stage A on the decode threads: its partial aggregation shown below this (final) one, as Spark shows it. */
+  explainChildren(): readonly PhysicalOperator[] {
+    if (!this.partialInput && !this.shownPartialInput) return this.children;
+    return [new PartialAggregateExplain(this.groupingExprs, this.spec, this.child, "on the decode threads")];
   }
 
   describe(): string {
