@@ -100,7 +100,9 @@ export const nodeFs: CheckpointFs & SyncAll = {
       throw e;
     }
   },
-  unlink: async (p) => fsSync.unlinkSync(p),
+  // On the thread pool: a purge's unlinks can wait behind a journal commit (an fdatasync in
+  // flight) for milliseconds, which a synchronous call would spend blocking the event loop.
+  unlink: (p) => fs.unlink(p),
   mkdir: async (p) => {
     fsSync.mkdirSync(p, { recursive: true });
   },

@@ -131,11 +131,14 @@ export class FileMetadataLog<T> implements MetadataLog<T> {
   private purgedBelow: number | null = null;
 
   async purge(threshold: number): Promise<void> {
+    const ids: number[] = [];
     if (this.purgedBelow === null) {
-      for (const id of await this.ids()) if (id < threshold) await this.fsys.unlink(this.file(id)).catch(() => {});
+      for (const id of await this.ids()) if (id < threshold) ids.push(id);
     } else {
-      for (let id = this.purgedBelow; id < threshold; id++) await this.fsys.unlink(this.file(id)).catch(() => {});
+      for (let id = this.purgedBelow; id < threshold; id++) ids.push(id);
     }
+    // Side by side: each may wait on the disk's journal, none depends on another.
+    await Promise.all(ids.map((id) => this.fsys.unlink(this.file(id)).catch(() => {})));
     this.purgedBelow = Math.max(this.purgedBelow ?? 0, threshold);
   }
 }

@@ -384,19 +384,15 @@ export class StateFiles {
     let base = 0;
     for (const s of this.snapshots) if (s <= oldest && s > base) base = s;
     if (base === 0) return deleted;
-    for (const v of [...this.deltas]) {
-      if (v < base) {
-        await this.remove(v, "delta");
-        deleted++;
-      }
-    }
-    for (const v of [...this.snapshots]) {
-      if (v < base) {
-        await this.remove(v, "snapshot");
-        deleted++;
-      }
-    }
-    return deleted;
+    // Side by side (each unlink may wait on the disk's journal); the first failure is thrown
+    // once all are done.
+    const removals = [
+      ...[...this.deltas].filter((v) => v < base).map((v) => this.remove(v, "delta")),
+      ...[...this.snapshots].filter((v) => v < base).map((v) => this.remove(v, "snapshot")),
+    ];
+    const failed = (await Promise.allSettled(removals)).find((r) => r.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return deleted + removals.length;
   }
 
   /** Deltas written after the newest snapshot <= v (how stale the snapshot is). */
