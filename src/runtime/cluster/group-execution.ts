@@ -42,9 +42,10 @@ import { BackgroundJoin, straddledRebalance } from "./background-join.js";
 import { GlobalWatermark } from "./global-watermark.js";
 import type { GroupMembership, GroupMetadata, JoinResult, KafkaPorts, WorkerTransactionsPort } from "./kafka-ports.js";
 import { type ClusterOptions, type InternalTopics, internalTopics } from "./options.js";
-import { createInternalTopics, limitEnds, maxEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
+import { createInternalTopics, limitEnds, maxEventTimeMs, minEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
 import { type PlanSplit, REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
+import type { StagedWrites } from "./repartition-hold.js";
 import { SnapshotTopic } from "./snapshot-topic.js";
 import { TaskContext } from "./task-context.js";
 import { restoreTasks } from "./task-restore.js";
@@ -152,7 +153,7 @@ export class GroupExecution {
   constructor(private readonly cfg: GroupExecutionConfig) {
     this.topics = internalTopics(cfg.cluster.group);
     this.client = kafkajsClient({ ...cfg.source.client, readCommitted: true });
-    this.watermark = new GlobalWatermark(this.topics.progress, cfg.watermarkDelayMs);
+    this.watermark = new GlobalWatermark(this.topics.progress, cfg.watermarkDelayMs, this.topics.repartition);
     this.workerId = cfg.cluster.instanceId ?? `${process.pid}-${cfg.runId.slice(0, 8)}`;
     this.failures = new AttemptFailures({
       retries: cfg.source.fetchRetries,
@@ -572,12 +573,16 @@ export class GroupExecution {
     let outputRows = 0;
     let repartitionedRows = 0;
     const stageBFacts: { task: number; inputRows: number; report: WorkerBatchFacts["tasks"][number]["report"] }[] = [];
+    /** Per repartition partition: the oldest event time this batch writes there (the watermark's in-transit hold). */
+    const oldestWritten = new Map<number, number>();
     if (!cfg.split.stageB) {
       outputRows += stageAOut.reduce((n, b) => n + b.numRows, 0);
       records.push(...toRecords(cfg.sink.layout, stageAOut, cfg.sink.topic));
     } else {
       for (const [p, rows] of routeRows(stageAOut, cfg.split.routeColumns, this.numTasks)) {
         repartitionedRows += rows.length;
+        const oldest = this.watermark.hasDelay && cfg.eventTimeIndex !== null ? minEventTimeMs(rows, cfg.eventTimeIndex) : null;
+        if (oldest !== null) oldestWritten.set(p, oldest);
         for (let i = 0; i < rows.length; i += MAX_RECORD_ROWS) {
           records.push({
             topic: this.topics.repartition,
@@ -621,7 +626,7 @@ export class GroupExecution {
           records.push({ topic: this.topics.changelog, partition: tp.partition, key: c.key, value: c.value, headers: [] });
         }
         for (const s of ctx.report.eventTime.values()) if (s.count > 0) this.watermark.observe(tp.partition, s.max);
-        records.push(this.watermark.progressRecord(tp.partition, this.workerId));
+        records.push(this.watermark.progressRecord(tp.partition, this.workerId, until));
         stageBFacts.push({ task: tp.partition, inputRows: input.reduce((n, b) => n + b.numRows, 0), report: ctx.report });
       }
     }
@@ -642,15 +647,25 @@ export class GroupExecution {
     let metadata: GroupMetadata = this.applied!;
     this.status = { ...this.status, message: "Committing the batch's transaction" };
     let sent: ReadonlyMap<string, number> = new Map();
+    let staged: StagedWrites | null = null;
     try {
       crashPoint("beforeSink", batchId);
       await this.txn.begin();
       if (records.length) sent = await this.txn.send(records);
+      // Where this batch's repartition rows landed is known only now: their hold goes in the same transaction.
+      const written = new Map<number, { end: number; minEventTimeMs: number }>();
+      for (const [p, minEventTimeMs] of oldestWritten) {
+        const last = sent.get(tpKey({ topic: this.topics.repartition, partition: p }));
+        if (last !== undefined) written.set(p, { end: last + 1, minEventTimeMs });
+      }
+      staged = this.watermark.stageWrites(this.workerId, written);
+      if (staged.record) await this.txn.send([staged.record]);
       crashPoint("insideSink", batchId); // records sent, offsets and commit not
       if (this.backgroundJoin) metadata = await this.backgroundJoin.commitMetadata(metadata, offsets);
       await this.txn.sendOffsets(offsets, metadata);
       crashPoint("afterSendOffsets", batchId);
       await this.txn.commit();
+      staged?.commit();
       crashPoint("afterSink", batchId);
     } catch (e) {
       await this.txn.abort().catch(() => {});
