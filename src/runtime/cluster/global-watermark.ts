@@ -24,8 +24,8 @@
 import { ArusError } from "../../common/errors.js";
 import type { KafkaAdmin, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import {
-  type RepartitionHoldMark,
   RepartitionHold,
+  type RepartitionHoldMark,
   type RepartitionWrite,
   type StagedWrites,
   WRITES_KEY_PREFIX,
