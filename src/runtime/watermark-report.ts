@@ -36,9 +36,13 @@ export interface WatermarkReport {
     worker: string;
     /** The tasks this worker owns; openWindows are theirs only. */
     tasks: number[];
-    /** A source partition with unread records that holds the watermark back (topic-partition), and where. */
+    /**
+     * A partition with unread records that holds the watermark back (topic-partition), and where: a
+     * source partition, or a repartition partition with rows its task has not read yet.
+     */
     heldBy: string | null;
     heldAtMs: number | null;
+    heldKind?: "source" | "repartition";
   };
 }
 
@@ -97,7 +101,11 @@ export function formatWatermarkReport(r: WatermarkReport): string {
     lines.push(
       `  group ${g.name}: one watermark over every worker's tasks (max event time over all tasks − delay); worker ${g.worker} owns task(s) ${g.tasks.join(", ") || "none"}`,
     );
-    if (g.heldBy)
+    if (g.heldBy && g.heldKind === "repartition")
+      lines.push(
+        `  held back by repartition partition ${g.heldBy} (rows committed by stage A that its task has not read; below their oldest event time: ${isoUtcMillis(g.heldAtMs ?? 0)})`,
+      );
+    else if (g.heldBy)
       lines.push(
         `  held back by source partition ${g.heldBy} (unread records; its max event time − delay ${g.heldAtMs === null ? "unknown: not read yet" : isoUtcMillis(g.heldAtMs)})`,
       );

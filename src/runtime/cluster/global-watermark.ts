@@ -15,12 +15,21 @@
  * partition's owner also publishes the partition's max event time and committed offset, and
  * while a partition still has unread records the watermark stays at or below that partition's
  * own max event time − delay. An idle partition (nothing unread) holds nothing, as in Spark.
+ * A second hold does the same for rows stage A committed to the repartition topic that their
+ * task has not read yet (repartition-hold.ts).
  *
  * The progress topic also holds the pipeline's fingerprint, so a different pipeline started
  * under the same group name is refused.
  */
 import { ArusError } from "../../common/errors.js";
 import type { KafkaAdmin, KafkaFetcher, OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
+import {
+  RepartitionHold,
+  type RepartitionHoldMark,
+  type RepartitionWrite,
+  type StagedWrites,
+  WRITES_KEY_PREFIX,
+} from "./repartition-hold.js";
 
 const FINGERPRINT_KEY = "pipeline";
 
@@ -28,6 +37,7 @@ export interface WatermarkMark {
   readonly tasks: ReadonlyMap<number, number>;
   readonly sources: ReadonlyMap<string, { maxEventTimeMs: number | null; offset: number }>;
   readonly next: number;
+  readonly repartition: RepartitionHoldMark;
 }
 
 export class GlobalWatermark {
@@ -36,6 +46,8 @@ export class GlobalWatermark {
   private readonly sources = new Map<string, { maxEventTimeMs: number | null; offset: number }>();
   /** Earliest and latest offsets of every source partition at the last refresh. */
   private ranges = new Map<string, { earliest: number; latest: number }>();
+  /** Rows committed to the repartition topic and not yet read by their task. */
+  private readonly inTransit = new RepartitionHold();
   private next = 0;
   private current = 0;
   fingerprint: string | null = null;
@@ -44,6 +56,8 @@ export class GlobalWatermark {
     private readonly topic: string,
     /** The watermark delay, or null when the query has no watermark. */
     private readonly delayMs: number | null,
+    /** The repartition topic (explainWatermark() names its partition that holds the watermark). */
+    private readonly repartitionTopic = "repartition",
   ) {}
 
   get hasDelay(): boolean {
@@ -79,9 +93,14 @@ export class GlobalWatermark {
       maxEventTimeMs?: number | null;
       fingerprint?: string;
       offset?: number;
+      writes?: Record<string, [number, number][]>;
     };
     if (key === FINGERPRINT_KEY) this.fingerprint = value.fingerprint ?? null;
-    else if (key.startsWith("task-") && typeof value.maxEventTimeMs === "number") this.observe(Number(key.slice(5)), value.maxEventTimeMs);
+    else if (key.startsWith("task-")) {
+      const task = Number(key.slice(5));
+      if (typeof value.maxEventTimeMs === "number") this.observe(task, value.maxEventTimeMs);
+      if (typeof value.offset === "number") this.inTransit.observeConsumed(task, value.offset);
+    } else if (key.startsWith(WRITES_KEY_PREFIX)) this.inTransit.read(key.slice(WRITES_KEY_PREFIX.length), value);
     else if (key.startsWith("src-") && typeof value.offset === "number")
       this.observeSource(key.slice(4), value.maxEventTimeMs ?? null, value.offset);
   }
@@ -93,7 +112,7 @@ export class GlobalWatermark {
    * as late: a cooperative rebalance aborts a batch that covers a revoked partition).
    */
   mark(): WatermarkMark {
-    return { tasks: new Map(this.maxByTask), sources: new Map(this.sources), next: this.next };
+    return { tasks: new Map(this.maxByTask), sources: new Map(this.sources), next: this.next, repartition: this.inTransit.mark() };
   }
 
   rollback(m: WatermarkMark): void {
@@ -101,6 +120,7 @@ export class GlobalWatermark {
     for (const [k, v] of m.tasks) this.maxByTask.set(k, v);
     this.sources.clear();
     for (const [k, v] of m.sources) this.sources.set(k, v);
+    this.inTransit.rollback(m.repartition);
     this.next = m.next; // committed records read since are read again
   }
 
@@ -122,9 +142,9 @@ export class GlobalWatermark {
     this.sources.set(key, { maxEventTimeMs: max, offset: Math.max(offset, prev?.offset ?? 0) });
   }
 
-  /** How far a partition with unread records lets the watermark go (Infinity: no partition holds it). */
+  /** How far partitions with unread records let the watermark go (Infinity: none holds it). */
   private hold(): number {
-    let cap = Number.POSITIVE_INFINITY;
+    let cap = this.inTransit.cap().capMs;
     for (const [key, range] of this.ranges) {
       const src = this.sources.get(key);
       if (range.latest <= Math.max(src?.offset ?? 0, range.earliest)) continue; // nothing unread
@@ -134,11 +154,12 @@ export class GlobalWatermark {
     return cap;
   }
 
-  /** explainWatermark()'s facts: the tasks' max event time − delay, and the source partition whose unread records hold it back. */
-  explain(): { ownMs: number | null; heldBy: string | null; heldAtMs: number | null } {
+  /** explainWatermark()'s facts: the tasks' max event time − delay, and the source or repartition partition whose unread records hold it back. */
+  explain(): { ownMs: number | null; heldBy: string | null; heldAtMs: number | null; heldKind: "source" | "repartition" | null } {
     const ownMs = this.delayMs === null || this.maxByTask.size === 0 ? null : Math.max(...this.maxByTask.values()) - this.delayMs;
     let heldBy: string | null = null;
     let heldAtMs: number | null = null;
+    let heldKind: "source" | "repartition" | null = null;
     for (const [key, range] of this.ranges) {
       const src = this.sources.get(key);
       if (range.latest <= Math.max(src?.offset ?? 0, range.earliest)) continue;
@@ -146,9 +167,16 @@ export class GlobalWatermark {
       if (ownMs !== null && cap < ownMs && (heldAtMs === null || cap < heldAtMs)) {
         heldBy = key;
         heldAtMs = cap;
+        heldKind = "source";
       }
     }
-    return { ownMs, heldBy, heldAtMs: heldAtMs === Number.NEGATIVE_INFINITY ? null : heldAtMs };
+    const transit = this.inTransit.cap();
+    if (ownMs !== null && transit.task !== null && transit.capMs < ownMs && (heldAtMs === null || transit.capMs < heldAtMs)) {
+      heldBy = `${this.repartitionTopic}-${transit.task}`;
+      heldAtMs = transit.capMs;
+      heldKind = "repartition";
+    }
+    return { ownMs, heldBy, heldAtMs: heldAtMs === Number.NEGATIVE_INFINITY ? null : heldAtMs, heldKind };
   }
 
   private advance(): void {
@@ -157,14 +185,25 @@ export class GlobalWatermark {
     if (candidate > this.current) this.current = candidate;
   }
 
-  progressRecord(task: number, worker: string): OutRecord {
+  /** A task's progress: its max event time, and the repartition offset it consumed up to (`consumed`, exclusive). */
+  progressRecord(task: number, worker: string, consumed: number | null = null): OutRecord {
+    if (consumed !== null) this.inTransit.observeConsumed(task, consumed);
+    const offset = this.inTransit.consumedOffset(task);
     return {
       topic: this.topic,
       partition: 0,
       key: Buffer.from(`task-${task}`),
-      value: Buffer.from(JSON.stringify({ maxEventTimeMs: this.maxByTask.get(task) ?? null, worker })),
+      value: Buffer.from(JSON.stringify({ maxEventTimeMs: this.maxByTask.get(task) ?? null, worker, offset })),
       headers: [],
     };
+  }
+
+  /**
+   * The record of this worker's repartition writes not yet read (this batch's included, per task:
+   * its end offset and oldest event time), for the batch's transaction; `commit()` after it commits.
+   */
+  stageWrites(worker: string, written: ReadonlyMap<number, RepartitionWrite>): StagedWrites {
+    return this.inTransit.stage(this.topic, worker, written);
   }
 
   sourceRecord(tp: TopicPartition, maxEventTimeMs: number | null, offset: number): OutRecord {

@@ -114,3 +114,15 @@ export function maxEventTimeMs(batches: readonly Batch[], column: number): numbe
   }
   return max === Number.NEGATIVE_INFINITY ? null : Math.floor(max / 1000);
 }
+
+/** The min of a TIMESTAMP column over rows of internal values, ms (null when every value is null). */
+export function minEventTimeMs(rows: readonly (readonly unknown[])[], column: number): number | null {
+  let min = Number.POSITIVE_INFINITY;
+  for (const row of rows) {
+    const v = row[column];
+    if (v === null || v === undefined) continue;
+    const x = Number(v);
+    if (x < min) min = x;
+  }
+  return min === Number.POSITIVE_INFINITY ? null : Math.floor(min / 1000);
+}

@@ -1,6 +1,6 @@
 /**
  * explainWatermark() of a group-mode worker: the group's one watermark (global-watermark.ts), the
- * tasks' max event time − delay behind it, the source partition that holds it back if any, and
+ * tasks' max event time − delay behind it, the source or repartition partition that holds it back if any, and
  * the windows this worker's tasks keep open (from each task's last committed batch).
  */
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
@@ -20,7 +20,7 @@ export interface GroupWatermarkFacts {
 }
 
 export function groupWatermarkReport(f: GroupWatermarkFacts): WatermarkReport {
-  const { ownMs, heldBy, heldAtMs } = f.watermark.explain();
+  const { ownMs, heldBy, heldAtMs, heldKind } = f.watermark.explain();
   const groups = [...f.reports.values()].flatMap((r) => r.openGroups());
   return {
     watermarkMs: f.watermark.watermarkMs,
@@ -29,6 +29,13 @@ export function groupWatermarkReport(f: GroupWatermarkFacts): WatermarkReport {
     openWindows: openWindows(groups, f.node?.delayMs ?? 0),
     droppedGroups: f.dropped.groups,
     droppedInputRows: f.dropped.inputRows,
-    group: { name: f.group, worker: f.worker, tasks: [...f.tasks].sort((a, b) => a - b), heldBy, heldAtMs },
+    group: {
+      name: f.group,
+      worker: f.worker,
+      tasks: [...f.tasks].sort((a, b) => a - b),
+      heldBy,
+      heldAtMs,
+      ...(heldKind ? { heldKind } : {}),
+    },
   };
 }
