@@ -231,6 +231,7 @@ export class MicroBatchExecution {
     }
     await this.cfg.checkpoint.settle();
     await this.cfg.checkpoint.runDeferredPurge();
+    await this.runDueMaintenance();
     this.pacer.notifyIdle(true);
   }
 
@@ -248,6 +249,20 @@ export class MicroBatchExecution {
     return this.pacer.waitForIdle();
   }
 
+  /**
+   * The state stores' maintenance (snapshots, retention: StateRegistry.maintenance) after a
+   * batch's commit, put off to the next trigger, where it runs while that trigger's latestOffset
+   * round trips are in flight instead of between a batch and the next (Spark runs it on a
+   * background timer). It reads the committed state, so it always ends before a batch executes.
+   */
+  private maintenanceDue = false;
+
+  private async runDueMaintenance(): Promise<void> {
+    if (!this.maintenanceDue) return;
+    this.maintenanceDue = false;
+    await this.cfg.states.maintenance();
+  }
+
   /** One trigger (started at `t0`): plan a batch, and run it if there is one; true when a batch ran. */
   private async runTrigger(t0: number, limits: ReadLimit[]): Promise<boolean> {
     const { clock } = this.cfg;
@@ -261,9 +276,10 @@ export class MicroBatchExecution {
       endsP.catch(() => {}); // awaited below; a rejection while the purge runs is not unhandled
       // The last batch's retention, while the sources' round trips are in flight (one turn of
       // the event loop lets their requests go out first).
-      if (this.cfg.checkpoint.purgeDeferred) {
+      if (this.cfg.checkpoint.purgeDeferred || this.maintenanceDue) {
         await new Promise<void>((r) => setImmediate(r));
         await this.cfg.checkpoint.runDeferredPurge();
+        await this.runDueMaintenance();
       }
       const ends = await endsP;
       prog.record("latestOffset", t);
@@ -326,6 +342,8 @@ export class MicroBatchExecution {
       isDataAvailable: hasData,
       isTriggerActive: true,
     };
+    // Normally done while this trigger's latestOffset was in flight; never while a batch executes.
+    await this.runDueMaintenance();
     let t = clock.now();
     const input = await readSources(cfg, b);
     prog.record("getBatch", t);
@@ -347,7 +365,7 @@ export class MicroBatchExecution {
     t = clock.now();
     await commitBatch(cfg, b, this.tracker.currentWatermarkMs);
     prog.record("commitOffsets", t);
-    await cfg.states.maintenance();
+    this.maintenanceDue = true;
     this.position = { committed: b.ends, nextBatchId: b.batchId + 1, prevWatermarkMs: b.watermarkMs };
     this.lastBatchWatermarkMs = b.watermarkMs;
     this.executedAnyBatch = true;
