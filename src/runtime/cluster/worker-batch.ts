@@ -128,7 +128,8 @@ export class WorkerBatches {
    * An idle progress entry (Spark's, numInputRows 0) when a rebalance changed this worker's
    * source partitions and it has nothing to read: its progress and the per-partition lag
    * metrics list only the partitions it owns now, so a revoked partition is not reported by
-   * two workers while this one waits for data. It carries the rebalance's restore, if any.
+   * two workers while this one waits for data. The rebalance's restore, if any, stays for the
+   * next batch's entry (listeners of onQueryProgress read it there).
    */
   private reportIdleAfterRebalance(
     started: number,
@@ -139,7 +140,8 @@ export class WorkerBatches {
     const tps = this.assignment.sourceTps;
     if (tpsKey(tps) === this.reportedTps) return;
     this.reportedTps = tpsKey(tps);
-    const progress = groupProgress(this.identity(this.assignment.applied?.generationId ?? 0), {
+    const who = { ...this.identity(this.assignment.applied?.generationId ?? 0), restore: null };
+    const progress = groupProgress(who, {
       batchId: this.nextBatchId,
       startedMs: started,
       endedMs: this.shared.cfg.clock.now(),
@@ -155,7 +157,6 @@ export class WorkerBatches {
       outputRows: 0,
       tasks: [],
     });
-    this.assignment.lastRestore = null;
     this.shared.cfg.events.onIdle(progress);
   }
 
