@@ -101,10 +101,10 @@ export const CLIENT_JS = String.raw`(function () {
       h.forEach(function (p) { if (!col && p.arus && p.arus.lateness) col = Object.keys(p.arus.lateness)[0] || null; });
       function q(p, k) { var l = p.arus && p.arus.lateness && col ? p.arus.lateness[col] : null; return l ? l[k] : null; }
       return ["p50", "p90", "p99", "max"].map(function (k) { return [(col ? col + " " : "") + k, h.map(function (p) { return q(p, k); })]; }); } },
-    { id: "lag", title: "Source lag (offsets or files behind latest)", series: function (h) {
+    { id: "lag", title: "Source lag (offsets or files behind latest; a Kafka source's partitions too)", series: function (h) {
       var n = h.reduce(function (a, p) { return Math.max(a, p.sources.length); }, 0), out = [];
       for (var i = 0; i < n; i++) out.push(["source " + i, h.map(function (p) { return lagOf(p, i); })]);
-      return out; } }
+      return out.concat(partitionLags(h, n)); } }
   ];
   function perOperator(h, field) {
     var n = h.reduce(function (a, p) { return Math.max(a, p.stateOperators.length); }, 0), out = [];
@@ -124,6 +124,35 @@ export const CLIENT_JS = String.raw`(function () {
     if (b) return b.files;
     if (typeof s.endOffset === "number" && typeof s.latestOffset === "number") return Math.max(0, s.latestOffset - s.endOffset);
     return null;
+  }
+  // A Kafka source's lag per partition (latestOffset - endOffset; arus_kafka_partition_lag), up to
+  // MAX_PARTITION_SERIES lines; a partition an entry does not list (a group-mode worker's revoked one) is a gap.
+  var MAX_PARTITION_SERIES = 16;
+  function kafkaOffsets(o) {
+    if (typeof o === "string") { try { o = JSON.parse(o); } catch (e) { return null; } }
+    return o && typeof o === "object" && !Array.isArray(o) ? o : null;
+  }
+  function partitionLags(h, nSources) {
+    var keys = [], seen = {};
+    h.forEach(function (p) {
+      p.sources.forEach(function (s, i) {
+        var latest = String(s.description).indexOf("KafkaV2[") === 0 ? kafkaOffsets(s.latestOffset) : null;
+        for (var t in latest || {}) for (var part in latest[t]) {
+          var k = i + "\u0000" + t + "\u0000" + part;
+          if (!seen[k]) { seen[k] = true; keys.push({ i: i, topic: t, part: part }); }
+        }
+      });
+    });
+    if (keys.length > MAX_PARTITION_SERIES) return [];
+    return keys.map(function (k) {
+      return [(nSources > 1 ? "source " + k.i + " " : "") + k.topic + "[" + k.part + "]", h.map(function (p) {
+        var s = p.sources[k.i], latest = s && kafkaOffsets(s.latestOffset), end = s && kafkaOffsets(s.endOffset);
+        var l = latest && latest[k.topic] ? latest[k.topic][k.part] : undefined;
+        if (typeof l !== "number") return null;
+        var e = end && end[k.topic] ? end[k.topic][k.part] : undefined;
+        return Math.max(0, l - (typeof e === "number" ? e : 0));
+      })];
+    });
   }
   var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
 

@@ -9,6 +9,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { StreamingQueryProgress } from "../runtime/progress.js";
 import { type Lag, sourceLags } from "./alert-rules.js";
+import { kafkaPartitionLags, type PartitionLag } from "./partition-lag.js";
 
 const Q = ["query_id", "query_name"] as const;
 const SRC = [...Q, "source_index", "source"] as const;
@@ -33,6 +34,8 @@ interface SourceState {
   description: string;
   rows: number;
   lags: Lag[];
+  /** A Kafka source's partitions as its last entry listed them (in group mode: the worker's own). */
+  partitions: PartitionLag[];
 }
 interface QueryState {
   labels: QueryLabels;
@@ -128,6 +131,11 @@ export class StreamingMetrics {
     "how far a source is behind its latest (unit: offsets, or files and bytes listed but not yet read)",
     [...SRC, "unit"],
   );
+  private readonly partitionLag = this.g(
+    "arus_kafka_partition_lag",
+    "offsets a Kafka source partition's batch end trails its latest offset (group mode: the partitions the worker owns)",
+    [...Q, "source_index", "topic", "partition", "group", "worker"],
+  );
   private readonly alertFiring = this.g("arus_streaming_alert_firing", "1 while an alert rule fires, 0 once resolved", [
     ...Q,
     "alert",
@@ -180,7 +188,8 @@ export class StreamingMetrics {
       lastMaxEventTime: null,
       lastStart: 0,
       operators: prev?.operators ?? [],
-      sources: prev?.sources ?? [],
+      // a new run lists its partitions afresh (in group mode it may own others)
+      sources: (prev?.sources ?? []).map((s) => ({ ...s, partitions: [] })),
       alerts: prev?.alerts ?? new Map(),
       fired: prev?.fired ?? new Map(),
       cluster: prev?.cluster ?? null,
@@ -193,6 +202,8 @@ export class StreamingMetrics {
     if (!q) return;
     q.active = 0;
     q.failed = failed ? 1 : 0;
+    // A worker that ended owns no partition any more: the group's other workers report them.
+    if (q.cluster) for (const s of q.sources) s.partitions = [];
     this.dirty = true;
   }
 
@@ -221,10 +232,11 @@ export class StreamingMetrics {
     const srcs = p.sources;
     for (let i = 0; i < srcs.length; i++) {
       const src = srcs[i]!;
-      const s = (q.sources[i] ??= { description: src.description, rows: 0, lags: [] });
+      const s = (q.sources[i] ??= { description: src.description, rows: 0, lags: [], partitions: [] });
       s.description = src.description;
       s.rows += src.numInputRows;
       s.lags = sourceLags(p, i);
+      s.partitions = kafkaPartitionLags(src) ?? s.partitions;
     }
     const c = p.arus?.cluster;
     if (c) {
@@ -304,6 +316,7 @@ export class StreamingMetrics {
       this.dropped,
       this.sourceRows,
       this.sourceLagG,
+      this.partitionLag,
       this.alertFiring,
       this.alertsFired,
       this.clusterTasks,
@@ -347,10 +360,13 @@ export class StreamingMetrics {
         this.stateRemoved.inc(ol, o.removed);
         this.dropped.inc(ol, o.dropped);
       });
+      const worker = q.cluster ? { group: q.cluster.group, worker: q.cluster.worker } : {};
       q.sources.forEach((s, i) => {
         const sl = { ...l, source_index: String(i), source: s.description };
         this.sourceRows.inc(sl, s.rows);
         for (const lag of s.lags) this.sourceLagG.set({ ...sl, unit: lag.unit }, lag.value);
+        for (const { topic, partition, lag } of s.partitions)
+          this.partitionLag.set({ ...l, ...worker, source_index: String(i), topic, partition }, lag);
       });
       for (const a of q.alerts.values()) this.alertFiring.set({ ...l, alert: a.alert, subject: a.subject }, a.firing);
       for (const [alert, n] of q.fired) this.alertsFired.inc({ ...l, alert }, n);

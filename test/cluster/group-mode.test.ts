@@ -1,6 +1,8 @@
 /**
  * Group mode against the real broker, two workers in one process (two queries, one group): the
- * stateless query's output holds every input id exactly once whatever worker read it; the
+ * stateless query's output holds every input id exactly once whatever worker read it, and each
+ * source partition is in exactly one worker's progress and lag series (arus_kafka_partition_lag),
+ * also after a third worker joined with nothing to read; the
  * windowed count's output holds every (key, window) once with the oracle's count and sum, the
  * state split over both workers' tasks; a second pipeline under the same group is refused.
  * Killing workers mid-transaction is test/cluster/scaleout.test.ts (separate processes).
@@ -8,7 +10,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
-import { F, Session } from "../../src/index.js";
+import { F, prometheusMetrics, Session, type StreamingQueryProgress } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
@@ -74,6 +76,39 @@ function eventJson(id: number, t0: number): { value: string; partition: number }
   return { value: JSON.stringify({ id, k: `k${id % 5}`, v: id % 7, ts }), partition: id % PARTITIONS };
 }
 
+/** The source partitions a worker's progress entry lists (its batch's end offsets). */
+function ownedPartitions(p: StreamingQueryProgress, input: string): string[] {
+  return Object.keys((p.sources[0]?.endOffset as Record<string, Record<string, number>> | null)?.[input] ?? {});
+}
+
+/**
+ * Once the group settled and every record was read: each worker's last entry lists the source
+ * partitions it owns (batch end = latest offset, offsets-behind metrics 0), and
+ * arus_kafka_partition_lag has each partition once, from the worker whose entry lists it.
+ */
+async function partitionLagsOnce(queries: StreamingQuery[], input: string): Promise<void> {
+  const owner = new Map<string, string>();
+  for (const q of queries) {
+    const p = q.lastProgress!;
+    const src = p.sources[0]!;
+    assert.deepEqual(src.endOffset, src.latestOffset, "caught up");
+    const parts = ownedPartitions(p, input);
+    if (parts.length) assert.equal(src.metrics?.maxOffsetsBehindLatest, "0");
+    for (const part of parts) {
+      assert.equal(owner.get(part), undefined, `partition ${part} in two workers' progress`);
+      owner.set(part, p.arus!.cluster!.worker);
+    }
+  }
+  assert.deepEqual([...owner.keys()].sort(), ["0", "1", "2", "3"]);
+  const series = [...(await prometheusMetrics(session())).matchAll(/^arus_kafka_partition_lag\{([^}]*)\} (\S+)$/gm)]
+    .map(([, labels, value]) => ({ labels: labels!, value: Number(value) }))
+    .filter((s) => s.labels.includes(`topic="${input}"`));
+  assert.deepEqual(
+    series.map((s) => [/partition="(\d+)"/.exec(s.labels)![1], /worker="([^"]+)"/.exec(s.labels)![1], s.value]).sort(),
+    [...owner].map(([part, worker]) => [part, worker, 0]).sort(),
+  );
+}
+
 describe("group mode (two workers, one group)", kafkaSkip(), () => {
   it("stateless: every input id reaches the output exactly once, read by both workers", async () => {
     const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
@@ -117,6 +152,15 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
       );
       for (const q of queries) assert.equal(q.exception, null);
       assert.deepEqual([...readers()].sort(), ["a", "b"], "both workers read input");
+      await partitionLagsOnce(queries, input);
+      // A third worker joins with nothing left to read: the partitions it takes leave the
+      // others' progress and lag series by their idle entries after the rebalance.
+      queries.push(await start(session(), "c"));
+      await until("the partitions spread over three workers", async () => {
+        const lists = queries.map((q) => (q.lastProgress ? ownedPartitions(q.lastProgress, input) : []));
+        return lists[2]!.length > 0 && new Set(lists.flat()).size === PARTITIONS && lists.flat().length === PARTITIONS;
+      });
+      await partitionLagsOnce(queries, input);
     } finally {
       for (const q of queries) await q.stop();
     }

@@ -27,7 +27,7 @@ import { encodeRows, routeRows } from "./repartition.js";
 import type { StagedWrites } from "./repartition-hold.js";
 import { TaskContext } from "./task-context.js";
 import { sourceTopics, type WorkerShared } from "./worker-io.js";
-import { groupProgress, type WorkerBatchFacts } from "./worker-progress.js";
+import { groupProgress, type WorkerBatchFacts, type WorkerIdentity } from "./worker-progress.js";
 
 const MAX_RECORD_ROWS = 2000;
 /** How often an idle worker re-reads the group's progress for a watermark moved by the others. */
@@ -41,6 +41,8 @@ export class WorkerBatches {
   private lastBatchWatermarkMs = 0;
   private lateWatermarkMs = 0;
   private idleWatermarkReadMs = 0;
+  /** The source partitions the last progress entry listed (an idle entry follows when they change). */
+  private reportedTps = "";
 
   constructor(
     private readonly shared: WorkerShared,
@@ -101,6 +103,63 @@ export class WorkerBatches {
     };
   }
 
+  private identity(generationId: number): WorkerIdentity {
+    const { cfg } = this.shared;
+    return {
+      id: cfg.id,
+      runId: cfg.runId,
+      name: cfg.name,
+      group: cfg.cluster.group,
+      workerId: this.shared.workerId,
+      generationId,
+      rebalances: this.assignment.rebalances,
+      abortedTransactions: this.aborted(),
+      restore: this.assignment.lastRestore,
+      restoredTasks: this.assignment.restoredTasks,
+      hasWatermark: this.shared.watermark.hasDelay,
+    };
+  }
+
+  private sourceDescription(): string {
+    return `KafkaV2[Subscribe[${sourceTopics(this.shared.cfg).join(",")}]]`;
+  }
+
+  /**
+   * An idle progress entry (Spark's, numInputRows 0) when a rebalance changed this worker's
+   * source partitions and it has nothing to read: its progress and the per-partition lag
+   * metrics list only the partitions it owns now, so a revoked partition is not reported by
+   * two workers while this one waits for data. The rebalance's restore, if any, stays for the
+   * next batch's entry (listeners of onQueryProgress read it there).
+   */
+  private reportIdleAfterRebalance(
+    started: number,
+    durations: Record<string, number>,
+    W: number,
+    latest: ReadonlyMap<string, number>,
+  ): void {
+    const tps = this.assignment.sourceTps;
+    if (tpsKey(tps) === this.reportedTps) return;
+    this.reportedTps = tpsKey(tps);
+    const who = { ...this.identity(this.assignment.applied?.generationId ?? 0), restore: null };
+    const progress = groupProgress(who, {
+      batchId: this.nextBatchId,
+      startedMs: started,
+      endedMs: this.shared.cfg.clock.now(),
+      durations,
+      watermarkMs: W,
+      sourceDescription: this.sourceDescription(),
+      sourceTps: tps,
+      starts: this.assignment.positions,
+      ends: this.assignment.positions,
+      latest,
+      inputRows: 0,
+      repartitionedRows: 0,
+      outputRows: 0,
+      tasks: [],
+    });
+    this.shared.cfg.events.onIdle(progress);
+  }
+
   /** One batch of this worker; false when there was nothing to do. */
   async run(started: number): Promise<boolean> {
     const { cfg } = this.shared;
@@ -126,6 +185,7 @@ export class WorkerBatches {
     }
     if (!hasData && !watermarkMoved) {
       this.shared.host.status = { message: "Waiting for data to arrive", isDataAvailable: false, isTriggerActive: false };
+      this.reportIdleAfterRebalance(started, durations, W, srcLatest);
       return false;
     }
     const batchId = this.nextBatchId;
@@ -274,40 +334,30 @@ export class WorkerBatches {
     this.lateWatermarkMs = W;
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;
-    const progress = groupProgress(
-      {
-        id: cfg.id,
-        runId: cfg.runId,
-        name: cfg.name,
-        group: cfg.cluster.group,
-        workerId: this.shared.workerId,
-        generationId: metadata.generationId,
-        rebalances: this.assignment.rebalances,
-        abortedTransactions: this.aborted(),
-        restore: this.assignment.lastRestore,
-        restoredTasks: this.assignment.restoredTasks,
-        hasWatermark: this.shared.watermark.hasDelay,
-      },
-      {
-        batchId,
-        startedMs: started,
-        endedMs: cfg.clock.now(),
-        durations,
-        watermarkMs: W,
-        sourceDescription: `KafkaV2[Subscribe[${sourceTopics(this.shared.cfg).join(",")}]]`,
-        sourceTps: this.assignment.sourceTps,
-        starts,
-        ends: srcEnds,
-        latest: srcLatest,
-        inputRows: source.rows,
-        repartitionedRows,
-        outputRows,
-        tasks: stageBFacts,
-      },
-    );
+    this.reportedTps = tpsKey(this.assignment.sourceTps);
+    const progress = groupProgress(this.identity(metadata.generationId), {
+      batchId,
+      startedMs: started,
+      endedMs: cfg.clock.now(),
+      durations,
+      watermarkMs: W,
+      sourceDescription: this.sourceDescription(),
+      sourceTps: this.assignment.sourceTps,
+      starts,
+      ends: srcEnds,
+      latest: srcLatest,
+      inputRows: source.rows,
+      repartitionedRows,
+      outputRows,
+      tasks: stageBFacts,
+    });
     this.assignment.lastRestore = null;
     this.shared.host.status = { message: "Waiting for next trigger", isDataAvailable: hasData, isTriggerActive: false };
     cfg.events.onProgress(progress);
     return true;
   }
+}
+
+function tpsKey(tps: readonly TopicPartition[]): string {
+  return tps.map(tpKey).sort().join(",");
 }
