@@ -330,6 +330,7 @@ export class GroupExecution {
     this.sourceTps = assigned.filter((tp) => sourceTopics.has(tp.topic));
     this.repTps = assigned.filter((tp) => tp.topic === this.topics.repartition);
     const all = [...this.sourceTps, ...this.repTps];
+    this.status = { message: "Reading the group's committed offsets", isDataAvailable: false, isTriggerActive: true };
     const committed = await this.member.committedOffsets(all.filter((tp) => !keep.has(tpKey(tp))));
     const starting = await this.startingOffsets(this.sourceTps.filter((tp) => !keep.has(tpKey(tp)) && committed.get(tpKey(tp)) == null));
     this.positions.clear();
