@@ -1,7 +1,7 @@
 /**
  * kafkajs 2.2.4's cluster.metadata() resolved null when no broker answered (its withBroker drops
  * each broker's error), and its admin failed on that null with a TypeError: a group-mode worker
- * whose broker stopped failed for good (group-broker-outage.test.ts, 1 run in 2 under load)
+ * whose broker stopped failed for good (group-broker-outage.test.ts: once in seven runs under load)
  * instead of retrying. With kafkajs-metadata.ts it is a connection error, which group mode
  * retries (errors.ts: transient).
  */
