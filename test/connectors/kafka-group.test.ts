@@ -410,4 +410,43 @@ describe("Kafka consumer group member and worker transactions", kafkaSkip(), () 
     assert.ok(uncommitted.includes("zombie-1") && uncommitted.includes("zombie-2"), "the zombie's records were written (then aborted)");
     await b.leave();
   });
+
+  it("a producer initialized again ends an empty transaction over its last offsets' group as that one ended, and the group sees no change: committed offsets stay, an open one's are dropped", async () => {
+    // transaction.ts endMarkerAgain: the marker that settles offsets a broker restart left
+    // pending. A live broker never loses one, so this checks the extra transaction runs and
+    // changes nothing the group sees (the lost-marker case itself needs a broker stopped at the
+    // wrong moment: group-broker-outage.test.ts).
+    const group = `g-${randomUUID().slice(0, 8)}`;
+    const m = member(group);
+    const parts = (await m.join()).partitions.filter((tp) => tp.topic === source);
+    const tx = transactions(`tx-again-${group}`);
+    await tx.init();
+    const commitOffsets = async (offset: number, end: "commit" | "leave open") => {
+      tx.begin();
+      await tx.sendOffsets(
+        parts.map((tp) => ({ ...tp, offset })),
+        m.metadata(),
+      );
+      if (end === "commit") await tx.commit();
+    };
+    await commitOffsets(5, "commit");
+    await tx.init(); // re-sends the commit marker
+    assert.deepEqual(
+      [...(await m.committedOffsets(parts)).values()],
+      parts.map(() => 5),
+      "the committed offsets stayed",
+    );
+    await commitOffsets(9, "leave open");
+    await tx.init(); // InitProducerId aborts the open transaction; the abort marker goes again
+    assert.deepEqual(
+      [...(await m.committedOffsets(parts)).values()],
+      parts.map(() => 5),
+      "the open transaction's offsets were dropped",
+    );
+    await commitOffsets(12, "commit");
+    assert.deepEqual(
+      [...(await m.committedOffsets(parts)).values()],
+      parts.map(() => 12),
+    );
+  });
 });

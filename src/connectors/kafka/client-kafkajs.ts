@@ -22,6 +22,7 @@ import { estimatedRecordSize, KafkaOffsetOutOfRange, tpKey } from "./client.js";
 import { decompressRecords } from "./compression.js";
 import { fetchPartition, fetchPartitions, type RawPartition } from "./fetch-kafkajs.js";
 import { cacheCoordinators } from "./kafkajs-coordinators.js";
+import { installMetadataFix } from "./kafkajs-metadata.js";
 import { installNullHeaderRecords } from "./kafkajs-record.js";
 import { installRequestQueueFix } from "./kafkajs-request-queue.js";
 import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
@@ -145,6 +146,7 @@ class Sockets {
 function kafkajsBase(cfg: ClientConfig) {
   installNullHeaderRecords();
   installRequestQueueFix();
+  installMetadataFix();
   const sockets = new Sockets();
   const kafka = new Kafka({
     brokers: cfg.bootstrapServers.split(",").map((s) => s.trim()),

@@ -131,6 +131,7 @@ export class GroupAssignment {
     this.sourceTps = assigned.filter((tp) => sources.has(tp.topic));
     this.repTps = assigned.filter((tp) => tp.topic === this.shared.topics.repartition);
     const all = [...this.sourceTps, ...this.repTps];
+    this.shared.host.status = { message: "Reading the group's committed offsets", isDataAvailable: false, isTriggerActive: true };
     const committed = await this.shared.io.member.committedOffsets(all.filter((tp) => !keep.has(tpKey(tp))));
     const starting = await this.startingOffsets(this.sourceTps.filter((tp) => !keep.has(tpKey(tp)) && committed.get(tpKey(tp)) == null));
     this.positions.clear();

@@ -131,6 +131,8 @@ function isConnectionError(e: unknown): boolean {
     name === "KafkaJSRequestTimeoutError" ||
     name === "KafkaJSNumberOfRetriesExceeded" ||
     name === "KafkaJSBrokerNotFound" ||
+    // No broker answered FindCoordinator (kafkajs drops each broker's error and raises this).
+    name === "KafkaJSGroupCoordinatorNotFound" ||
     name === "KafkaJSLockTimeout" ||
     ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes((e as { code?: string })?.code ?? "")
   );

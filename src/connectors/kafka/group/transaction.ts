@@ -71,6 +71,12 @@ export class WorkerTransactions {
   /** Transaction and group coordinators by "type:key", looked up again after any error. */
   private readonly coordinators = new Map<string, Any>();
   private fence: KafkaFencedError | null = null;
+  /**
+   * The last transaction that held offsets of groups (AddOffsetsToTxn): its groups and how it
+   * ended ("open": never ended, so the next InitProducerId aborts it; "unknown": its EndTxn got
+   * no answer). init() writes that ending to the groups again (endMarkerAgain).
+   */
+  private lastOffsetsTxn: { groups: string[]; outcome: "open" | "commit" | "abort" | "unknown" } | null = null;
 
   constructor(opts: WorkerTransactionsOptions) {
     if (typeof opts.transactionalId !== "string" || !opts.transactionalId)
@@ -159,6 +165,8 @@ export class WorkerTransactions {
         kafkajsRequest(b, "InitProducerId", 1, { transactionalId: this.transactionalId, transactionTimeout: this.transactionTimeoutMs }),
       ),
     );
+    // The coordinator aborted a transaction this producer left open.
+    if (this.lastOffsetsTxn?.outcome === "open") this.lastOffsetsTxn = { ...this.lastOffsetsTxn, outcome: "abort" };
     this.producerId = String(res.producerId);
     this.producerEpoch = res.producerEpoch as number;
     this.sequences.clear();
@@ -167,6 +175,52 @@ export class WorkerTransactions {
     this.fence = null;
     this.producer ??= this.messageProducer();
     this.state = "ready";
+    await this.endMarkerAgain();
+  }
+
+  /**
+   * A group coordinator keeps a transaction's offsets pending (OffsetFetch with require_stable:
+   * UNSTABLE_OFFSET_COMMIT) until the transaction's end marker reaches the group's
+   * __consumer_offsets partition. A broker stopped while it wrote the markers of this producer's
+   * last transaction came back with that transaction complete but its offsets still pending, for
+   * good (seen in group-broker-outage.test.ts: the worker waited on them minutes after the
+   * restart, past the transaction timeout). Any later marker of the same producer id settles
+   * them, so this ends an empty transaction over those groups the way the last one ended
+   * (InitProducerId aborts one left open). A no-op when the markers did arrive; skipped when
+   * the last ending is unknown (its EndTxn got no answer): the worker then waits and retries.
+   */
+  private async endMarkerAgain(): Promise<void> {
+    const last = this.lastOffsetsTxn;
+    if (!last || last.outcome === "unknown") return;
+    const commit = last.outcome === "commit";
+    this.state = "open";
+    try {
+      for (const groupId of last.groups) await this.addOffsetsToTxn(groupId);
+      await this.endTxn(commit);
+      this.state = "ready";
+    } catch (e) {
+      if ((this.state as State) !== "fenced") this.state = "failed";
+      throw e;
+    }
+  }
+
+  /** Adds a group's offsets partition to the open transaction (tracked in lastOffsetsTxn). */
+  private async addOffsetsToTxn(groupId: string): Promise<void> {
+    // Whether a failed AddOffsetsToTxn added the group is not known.
+    this.lastOffsetsTxn = { groups: [...this.groups, groupId], outcome: "unknown" };
+    await this.request("AddOffsetsToTxn", 1, this.transactionalId, (b) =>
+      sendToBroker(
+        b,
+        kafkajsRequest(b, "AddOffsetsToTxn", 1, {
+          transactionalId: this.transactionalId,
+          producerId: this.producerId,
+          producerEpoch: this.producerEpoch,
+          groupId,
+        }),
+      ),
+    );
+    this.groups.add(groupId);
+    this.lastOffsetsTxn = { groups: [...this.groups], outcome: "open" };
   }
 
   /** kafkajs's message producer over this object as its transaction manager. */
@@ -280,20 +334,7 @@ export class WorkerTransactions {
         throw new Error(`${this.where("sendOffsets")}: offset ${o.offset} of ${tpKey(o)} is not a valid offset`);
     }
     await this.step(async () => {
-      if (!this.groups.has(metadata.groupId)) {
-        await this.request("AddOffsetsToTxn", 1, this.transactionalId, (b) =>
-          sendToBroker(
-            b,
-            kafkajsRequest(b, "AddOffsetsToTxn", 1, {
-              transactionalId: this.transactionalId,
-              producerId: this.producerId,
-              producerEpoch: this.producerEpoch,
-              groupId: metadata.groupId,
-            }),
-          ),
-        );
-        this.groups.add(metadata.groupId);
-      }
+      if (!this.groups.has(metadata.groupId)) await this.addOffsetsToTxn(metadata.groupId);
       await this.request(`TxnOffsetCommit (group ${metadata.groupId}, generation ${metadata.generationId})`, 0, metadata.groupId, (b) =>
         txnOffsetCommit(b, {
           transactionalId: this.transactionalId,
@@ -308,6 +349,8 @@ export class WorkerTransactions {
 
   private async endTxn(commit: boolean): Promise<void> {
     if (!this.added.size && !this.groups.size) return; // nothing was added: the coordinator has no transaction
+    const withOffsets = this.groups.size > 0;
+    if (withOffsets) this.lastOffsetsTxn = { groups: [...this.groups], outcome: "unknown" };
     await this.request(commit ? "commit" : "abort", 1, this.transactionalId, (b) =>
       sendToBroker(
         b,
@@ -319,6 +362,7 @@ export class WorkerTransactions {
         }),
       ),
     );
+    if (withOffsets) this.lastOffsetsTxn = { groups: [...this.groups], outcome: commit ? "commit" : "abort" };
   }
 
   /** Commits the open transaction: its records and offsets become visible together. */
