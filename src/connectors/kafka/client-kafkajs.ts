@@ -97,6 +97,9 @@ function coordinatorPause(e: unknown, attempt: number, since: number): number | 
   return Math.min(1000, 100 * (attempt + 1));
 }
 
+/** Answers about a partition's leader that a moment (and fresh metadata) settles. */
+const LEADERSHIP_ERRORS = new Set(["NOT_LEADER_FOR_PARTITION", "LEADER_NOT_AVAILABLE", "FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH"]);
+
 async function retrying<T>(fn: () => Promise<T>): Promise<T> {
   const since = Date.now();
   for (let attempt = 0; ; attempt++) {
@@ -361,6 +364,22 @@ class Admin implements KafkaAdmin {
     }
     return out;
   }
+  /**
+   * listOffsets, retried for a while on a leadership answer: a partition created or moved a
+   * moment ago can be in the metadata before its leader serves it (NOT_LEADER_OR_FOLLOWER,
+   * LEADER_NOT_AVAILABLE), as Kafka's Java admin retries them too.
+   */
+  private async listOffsetsSettled(tps: readonly TopicPartition[], ts: number | "earliest" | "latest"): Promise<Map<string, number>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.listOffsets(tps, ts);
+      } catch (e) {
+        if (attempt >= 20 || !LEADERSHIP_ERRORS.has((e as { type?: string }).type ?? "")) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(500, 50 * (attempt + 1))));
+        await this.cluster.refreshMetadata().catch(() => {});
+      }
+    }
+  }
   private async listOffsets(tps: readonly TopicPartition[], ts: number | "earliest" | "latest"): Promise<Map<string, number>> {
     const byTopic = new Map<string, number[]>();
     for (const tp of tps) (byTopic.get(tp.topic) ?? byTopic.set(tp.topic, []).get(tp.topic)!).push(tp.partition);
@@ -384,10 +403,10 @@ class Admin implements KafkaAdmin {
    * metadata; a partition that metadata does not know yet (added since) refreshes it once.
    */
   private async offsetsAt(tps: readonly TopicPartition[], which: "earliest" | "latest"): Promise<Map<string, number>> {
-    let r = await this.listOffsets(tps, which);
+    let r = await this.listOffsetsSettled(tps, which);
     if (tps.some((tp) => !r.has(tpKey(tp)))) {
       await this.cluster.refreshMetadata();
-      r = await this.listOffsets(tps, which);
+      r = await this.listOffsetsSettled(tps, which);
       const missing = tps.filter((tp) => !r.has(tpKey(tp)));
       if (missing.length) throw new Error(`partitions ${missing.map(tpKey).join(", ")} are not in the broker's metadata`);
     }
@@ -406,7 +425,7 @@ class Admin implements KafkaAdmin {
     return out;
   }
   async offsetsForTimes(tps: readonly TopicPartition[], timestampMs: number) {
-    const r = await this.listOffsets(tps, timestampMs);
+    const r = await this.listOffsetsSettled(tps, timestampMs);
     const out = new Map<string, number | null>();
     for (const tp of tps) {
       const v = r.get(tpKey(tp));
