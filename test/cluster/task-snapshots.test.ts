@@ -8,7 +8,7 @@
  * pipeline's) must be ignored, never half used.
  */
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -180,6 +180,24 @@ describe("group mode: task snapshots", () => {
     const file = snaps.file(P);
     return { dir, log, options, live, file };
   }
+
+  it("a worker's first snapshot write sweeps snapshots past the age limit and crashed writers' temp files, nothing else", async () => {
+    const dir = await tempDir();
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    for (const name of ["task-7.snap", "task-1.snap.123-dead.tmp", "notes.txt"]) {
+      await writeFile(path.join(dir, name), "x");
+      await utimes(path.join(dir, name), twoHoursAgo, twoHoursAgo);
+    }
+    await writeFile(path.join(dir, "task-8.snap"), "x"); // young: it stays, whatever it holds
+    const log = new Log();
+    const snaps = new TaskSnapshots({ dir, interval: 5, maxAgeMs: 3_600_000 }, ID);
+    const live = (await restore(log, snaps)).state;
+    for (let i = 0; i < 10; i++) {
+      await runBatch(live, log, snaps, { store: "other", ops: [{ kind: "put", key: `k${i % 4}`, value: i }], commits: true });
+    }
+    await snaps.flush([live]);
+    assert.deepEqual((await readdir(dir)).sort(), ["notes.txt", `task-${P}.snap`, "task-8.snap"]);
+  });
 
   it("a snapshot beyond the end of a truncated or recreated changelog is ignored: full replay", async () => {
     const { log, options } = await withSnapshot();

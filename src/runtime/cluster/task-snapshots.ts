@@ -170,15 +170,20 @@ export class TaskSnapshots {
     return path.join(this.options.dir, `task-${partition}.snap`);
   }
 
-  /** The directory exists; temp files of crashed writers removed. */
+  /**
+   * The directory exists; temp files of crashed writers removed, and snapshots older than the
+   * age limit (written before it, so covering a state older still: never loaded again), so a
+   * directory that outlived its tasks (a worker moved, a task count changed) does not keep them.
+   */
   private prepare(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.options.dir, { recursive: true });
       for (const name of await readdir(this.options.dir)) {
-        if (!name.endsWith(".tmp")) continue;
+        const limit = name.endsWith(".tmp") ? STALE_TEMP_MS : /^task-\d+\.snap$/.test(name) ? this.options.maxAgeMs : null;
+        if (limit === null) continue;
         const f = path.join(this.options.dir, name);
         const s = await stat(f).catch(() => null);
-        if (s && Date.now() - s.mtimeMs > STALE_TEMP_MS) await unlink(f).catch(() => {});
+        if (s && Date.now() - s.mtimeMs > limit) await unlink(f).catch(() => {});
       }
     })();
     return this.ready;
