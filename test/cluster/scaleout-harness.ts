@@ -497,8 +497,8 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
 
   // Figures.
   const allEvents = [...workers.values()].flatMap((w) => w.events);
-  const firstStarted = Math.min(...allEvents.filter((e) => e.ev === "started").map((e) => e.t));
-  const lastRaw = Math.max(...[...rawFirstSeen.values()].map((r) => r.seenAt));
+  const firstStarted = minOf(allEvents.filter((e) => e.ev === "started").map((e) => e.t));
+  const lastRaw = maxOf([...rawFirstSeen.values()].map((r) => r.seenAt));
   const processingMs = Number.isFinite(firstStarted) && Number.isFinite(lastRaw) && lastRaw > firstStarted ? lastRaw - firstStarted : null;
   const inputBytes = encoded.reduce((s, e) => s + Buffer.byteLength(e.value) + Buffer.byteLength(e.key), 0);
   const latencies: number[] = [];
@@ -577,8 +577,8 @@ function recovery(
   const ownedSet = new Set(owned);
   // CreateTime after the kill: sent by a live worker, not by the killed one.
   const after = (r: SeenRecord) => r.createTime > killedAt;
-  const firstRaw = Math.min(...rawSeen.filter((r) => after(r) && ownedSet.has(partitionOf.get(r.value) ?? -1)).map((r) => r.seenAt));
-  const firstAgg = Math.min(...aggSeen.filter(after).map((r) => r.seenAt));
+  const firstRaw = minOf(rawSeen.filter((r) => after(r) && ownedSet.has(partitionOf.get(r.value) ?? -1)).map((r) => r.seenAt));
+  const firstAgg = minOf(aggSeen.filter(after).map((r) => r.seenAt));
   return {
     worker,
     how: run.killedAt !== undefined ? "kill -9" : run.crashPoint!,
@@ -642,3 +642,16 @@ export function describeReport(r: ScaleoutReport): string {
 }
 
 export type { AggVerdict, RawVerdict, ScaleoutEvent, WorkerEvent, WorkerRun };
+
+/** Math.min / Math.max over an array of any length (a spread of 300 000 overflows the stack); ±Infinity when empty, as theirs. */
+function minOf(xs: readonly number[]): number {
+  let m = Number.POSITIVE_INFINITY;
+  for (const x of xs) if (x < m) m = x;
+  return m;
+}
+
+function maxOf(xs: readonly number[]): number {
+  let m = Number.NEGATIVE_INFINITY;
+  for (const x of xs) if (x > m) m = x;
+  return m;
+}
