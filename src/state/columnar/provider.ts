@@ -193,7 +193,7 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
       const table = this.table;
       // The partitions' files are independent: each partition's snapshot, then its retention,
       // side by side with the others', so their fdatasyncs overlap instead of queueing (this
-      // runs on the batch's path, every few batches). Done only when every partition is.
+      // runs every few batches, before the next one executes). Done only when every partition is.
       const settled = await Promise.allSettled(
         this.files.map(async ({ partition: p, files }) => {
           await files.scan();
