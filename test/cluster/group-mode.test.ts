@@ -166,6 +166,38 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
     }
   });
 
+  it("an idle worker reports an idle progress entry every noDataProgressEventInterval, as a single query", async () => {
+    const input = await newTopic(bootstrap, PARTITIONS, "gm-idle-in");
+    const output = await newTopic(bootstrap, 1, "gm-idle-out");
+    const s = session();
+    s.conf.set("spark.sql.streaming.noDataProgressEventInterval", "300ms");
+    await produce(
+      bootstrap,
+      input,
+      Array.from({ length: 8 }, (_, i) => eventJson(i, Date.UTC(2026, 0, 1))),
+    );
+    const q = await events(s, input)
+      .select(F.col("id").cast("string").alias("value"))
+      .writeStream.format("kafka")
+      .options(workerOptions(output, `gm-${input}`, "a"))
+      .start();
+    try {
+      await until("every id", async () => (await readAll(output, 1)).length >= 8);
+      const lastData = () => q.recentProgress.filter((p) => p.numInputRows > 0).at(-1)!;
+      const idleAfter = () => q.recentProgress.filter((p) => p.numInputRows === 0 && p.batchId === lastData().batchId + 1);
+      await until("two idle entries after the last batch", async () => idleAfter().length >= 2, 30_000);
+      for (const p of idleAfter()) {
+        assert.equal(p.arus?.cluster?.worker, "a");
+        assert.deepEqual(ownedPartitions(p, input).sort(), ["0", "1", "2", "3"]);
+        assert.deepEqual(p.sources[0]!.endOffset, p.sources[0]!.latestOffset, "caught up, lag 0");
+      }
+      assert.equal(q.exception, null);
+    } finally {
+      await q.stop();
+      s.conf.unset("spark.sql.streaming.noDataProgressEventInterval");
+    }
+  });
+
   it("stateful: windowed count and sum, each (key, window) once with the oracle's values, tasks on both workers", async () => {
     const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
     const output = await newTopic(bootstrap, 1, "gm-out");

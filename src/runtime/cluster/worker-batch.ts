@@ -43,6 +43,8 @@ export class WorkerBatches {
   private idleWatermarkReadMs = 0;
   /** The source partitions the last progress entry listed (an idle entry follows when they change). */
   private reportedTps = "";
+  /** When the last progress entry (batch or idle) was reported; null before the first batch. */
+  private lastReportedMs: number | null = null;
 
   constructor(
     private readonly shared: WorkerShared,
@@ -125,21 +127,22 @@ export class WorkerBatches {
   }
 
   /**
-   * An idle progress entry (Spark's, numInputRows 0) when a rebalance changed this worker's
-   * source partitions and it has nothing to read: its progress and the per-partition lag
-   * metrics list only the partitions it owns now, so a revoked partition is not reported by
-   * two workers while this one waits for data. The rebalance's restore, if any, stays for the
-   * next batch's entry (listeners of onQueryProgress read it there).
+   * An idle progress entry (Spark's, numInputRows 0) while this worker has nothing to read:
+   * as a single query, every spark.sql.streaming.noDataProgressEventInterval after its first
+   * batch (so the lag of the partitions it owns stays current while no data comes); and at
+   * once when a rebalance changed its source partitions, so its progress and the per-partition
+   * lag metrics list only the partitions it owns now and a revoked partition is not reported by
+   * two workers. The rebalance's restore, if any, stays for the next batch's entry (listeners
+   * of onQueryProgress read it there).
    */
-  private reportIdleAfterRebalance(
-    started: number,
-    durations: Record<string, number>,
-    W: number,
-    latest: ReadonlyMap<string, number>,
-  ): void {
+  private reportIdle(started: number, durations: Record<string, number>, W: number, latest: ReadonlyMap<string, number>): void {
     const tps = this.assignment.sourceTps;
-    if (tpsKey(tps) === this.reportedTps) return;
+    const now = this.shared.cfg.clock.now();
+    const interval = this.shared.cfg.conf.getMs("spark.sql.streaming.noDataProgressEventInterval");
+    const intervalDue = this.lastReportedMs !== null && now - this.lastReportedMs >= interval;
+    if (tpsKey(tps) === this.reportedTps && !intervalDue) return;
     this.reportedTps = tpsKey(tps);
+    this.lastReportedMs = now;
     const who = { ...this.identity(this.assignment.applied?.generationId ?? 0), restore: null };
     const progress = groupProgress(who, {
       batchId: this.nextBatchId,
@@ -185,7 +188,7 @@ export class WorkerBatches {
     }
     if (!hasData && !watermarkMoved) {
       this.shared.host.status = { message: "Waiting for data to arrive", isDataAvailable: false, isTriggerActive: false };
-      this.reportIdleAfterRebalance(started, durations, W, srcLatest);
+      this.reportIdle(started, durations, W, srcLatest);
       return false;
     }
     const batchId = this.nextBatchId;
@@ -335,6 +338,7 @@ export class WorkerBatches {
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;
     this.reportedTps = tpsKey(this.assignment.sourceTps);
+    this.lastReportedMs = cfg.clock.now();
     const progress = groupProgress(this.identity(metadata.generationId), {
       batchId,
       startedMs: started,
