@@ -18,22 +18,13 @@ import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { Session } from "../../src/index.js";
-import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues, testClient } from "../connectors/kafka-helpers.js";
-import { startWindowedCount } from "./windowed-count-pipeline.js";
+import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+import { readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 
 function session() {
   return Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.streaming.pollingDelay", "50ms").getOrCreate();
-}
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -58,18 +49,6 @@ function oracle(ids: readonly number[]): Map<string, { n: number; s: number }> {
     m.set(key, e);
   }
   return m;
-}
-
-/** The output windows, failing on one written twice. */
-async function windows(output: string): Promise<Map<string, { n: number; s: number }>> {
-  const seen = new Map<string, { n: number; s: number }>();
-  for (const v of await readValues(bootstrap, output, true)) {
-    const r = JSON.parse(v) as { start: string; k: string; n: number; s: number };
-    const key = `${new Date(r.start).toISOString()}|${r.k}`;
-    assert.ok(!seen.has(key), `window ${key} written twice`);
-    seen.set(key, { n: r.n, s: r.s });
-  }
-  return seen;
 }
 
 const sorted = <V>(m: Map<string, V>) => new Map([...m].sort(([a], [b]) => a.localeCompare(b)));
@@ -124,9 +103,9 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
       });
       await produce(bootstrap, input, flush(4));
       const expected = oracle(ids);
-      await until("every window", async () => (await windows(output)).size >= expected.size, 90_000);
+      await until("every window", async () => (await readWindows(bootstrap, output)).size >= expected.size, 90_000);
       await new Promise((r) => setTimeout(r, 1500)); // a duplicate would show up by now
-      assert.deepEqual(sorted(await windows(output)), sorted(expected));
+      assert.deepEqual(sorted(await readWindows(bootstrap, output)), sorted(expected));
       for (const q of queries) assert.equal(q.exception, null);
       assert.ok(
         queries.some((q) => (q.lastProgress?.arus?.cluster?.rebalances ?? 0) > 1),
@@ -179,11 +158,11 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
     const q3 = await windowedCount(session(), input, output, group, once);
     try {
       const expected = oracle(ids);
-      await until("every window", async () => (await windows(output)).size >= expected.size, 90_000).catch((e: Error) => {
+      await until("every window", async () => (await readWindows(bootstrap, output)).size >= expected.size, 90_000).catch((e: Error) => {
         throw new Error(`${e.message}; exception ${q3.exception?.message}; last progress ${JSON.stringify(q3.lastProgress)}`);
       });
       await new Promise((r) => setTimeout(r, 1000));
-      assert.deepEqual(sorted(await windows(output)), sorted(expected));
+      assert.deepEqual(sorted(await readWindows(bootstrap, output)), sorted(expected));
       assert.equal(q3.exception, null);
       const tasks = new Set(q3.recentProgress.flatMap((p) => p.arus?.cluster?.tasks ?? []));
       assert.deepEqual([...tasks].sort(), [0, 1, 2], "the group's 3 tasks, not the source's 5 partitions");

@@ -15,8 +15,8 @@ import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { Session } from "../../src/index.js";
-import { kafkaBootstrap, kafkaSkip, newTopic, produce, readValues, testClient } from "../connectors/kafka-helpers.js";
-import { startWindowedCount } from "./windowed-count-pipeline.js";
+import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+import { readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const T0 = Date.UTC(2026, 0, 1);
@@ -24,15 +24,6 @@ const event = (id: number) => ({
   value: JSON.stringify({ id, k: `k${id % 7}`, v: id % 5, ts: new Date(T0 + id * 100).toISOString() }),
   partition: 0,
 });
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** The oracle (a single process: event time only grows, so no row is late): (window start | key) → count and sum. */
 function oracle(ids: readonly number[]): Map<string, { n: number; s: number }> {
@@ -45,17 +36,6 @@ function oracle(ids: readonly number[]): Map<string, { n: number; s: number }> {
     m.set(key, e);
   }
   return m;
-}
-
-async function windows(output: string): Promise<Map<string, { n: number; s: number }>> {
-  const seen = new Map<string, { n: number; s: number }>();
-  for (const v of await readValues(bootstrap, output, true)) {
-    const r = JSON.parse(v) as { start: string; k: string; n: number; s: number };
-    const key = `${new Date(r.start).toISOString()}|${r.k}`;
-    assert.ok(!seen.has(key), `window ${key} written twice`);
-    seen.set(key, { n: r.n, s: r.s });
-  }
-  return new Map([...seen].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 describe("group mode: rows in the repartition topic hold the watermark", kafkaSkip(), () => {
@@ -125,9 +105,9 @@ describe("group mode: rows in the repartition topic hold the watermark", kafkaSk
       ]);
       const expected = new Map([...oracle(ids)].sort(([x], [y]) => x.localeCompare(y)));
       // On a shortfall (rows dropped as late) the comparison below shows which windows.
-      await until("every window", async () => (await windows(output)).size >= expected.size, 90_000).catch(() => {});
+      await until("every window", async () => (await readWindows(bootstrap, output)).size >= expected.size, 90_000).catch(() => {});
       await new Promise((r) => setTimeout(r, 1500)); // a duplicate would show up by now
-      assert.deepEqual(await windows(output), expected);
+      assert.deepEqual(new Map([...(await readWindows(bootstrap, output))].sort(([a], [b]) => a.localeCompare(b))), expected);
       assert.equal(
         a.recentProgress.reduce((n, p) => n + (p.arus?.numLateInputRows ?? 0), 0),
         0,

@@ -3,7 +3,9 @@
  * 10-second windowed count and sum per key → JSON rows `{start, k, n, s}` on a Kafka topic,
  * append mode, one worker of `group`. Each test varies the watermark delay and adds options.
  */
+import assert from "node:assert/strict";
 import { F, type Session } from "../../src/index.js";
+import { readValues } from "../connectors/kafka-helpers.js";
 
 export interface WindowedCountOptions {
   readonly bootstrap: string;
@@ -40,4 +42,26 @@ export function startWindowedCount(s: Session, o: WindowedCountOptions) {
     .options(o.sink ?? {})
     .outputMode("append")
     .start();
+}
+
+/** The output's windows (read_committed) as (window start ISO | key) → count and sum, failing on one written twice. */
+export async function readWindows(bootstrap: string, output: string): Promise<Map<string, { n: number; s: number }>> {
+  const seen = new Map<string, { n: number; s: number }>();
+  for (const v of await readValues(bootstrap, output, true)) {
+    const r = JSON.parse(v) as { start: string; k: string; n: number; s: number };
+    const key = `${new Date(r.start).toISOString()}|${r.k}`;
+    assert.ok(!seen.has(key), `window ${key} written twice`);
+    seen.set(key, { n: r.n, s: r.s });
+  }
+  return seen;
+}
+
+/** Polls `cond` every 200 ms until it holds; fails naming `what` after `ms`. */
+export async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
