@@ -12,21 +12,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
-import { kafkaSkip, newTopic, produce, readValues } from "../connectors/kafka-helpers.js";
+import { kafkaSkip, newTopic, produce } from "../connectors/kafka-helpers.js";
 import { privateBroker } from "../connectors/private-broker.js";
 import { tempDirs } from "../temp-dirs.js";
-import { startWindowedCount } from "./windowed-count-pipeline.js";
+import { readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const kafkaSh = privateBroker(tempDirs("arus-group-outage-"));
-
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const T0 = Date.UTC(2026, 0, 1);
 const event = (id: number) => ({
@@ -99,16 +90,7 @@ describe("group mode: the broker stopped and started again under a worker", kafk
       e.s += id % 7;
       expected.set(key, e);
     }
-    const windows = async () => {
-      const seen = new Map<string, { n: number; s: number }>();
-      for (const v of await readValues(bootstrap, output, true)) {
-        const r = JSON.parse(v) as { start: string; k: string; n: number; s: number };
-        const key = `${new Date(r.start).toISOString()}|${r.k}`;
-        assert.ok(!seen.has(key), `window ${key} written twice`);
-        seen.set(key, { n: r.n, s: r.s });
-      }
-      return seen;
-    };
+    const windows = () => readWindows(bootstrap, output);
     try {
       await until("every window", async () => (await windows()).size >= expected.size, 180_000);
       await new Promise((r) => setTimeout(r, 1000));
