@@ -15,7 +15,7 @@ import { Session } from "../../src/index.js";
 import { kafkaSkip, newTopic, produce } from "../connectors/kafka-helpers.js";
 import { privateBroker } from "../connectors/private-broker.js";
 import { tempDirs } from "../temp-dirs.js";
-import { readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
+import { expectedWindows, readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const kafkaSh = privateBroker(tempDirs("arus-group-outage-"));
 
@@ -82,14 +82,10 @@ describe("group mode: the broker stopped and started again under a worker", kafk
       })),
     );
     const q3 = await start({});
-    const expected = new Map<string, { n: number; s: number }>();
-    for (let id = 0; id < sent; id++) {
-      const key = `${new Date(Math.floor((T0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 3}`;
-      const e = expected.get(key) ?? { n: 0, s: 0 };
-      e.n++;
-      e.s += id % 7;
-      expected.set(key, e);
-    }
+    const expected = expectedWindows(
+      Array.from({ length: sent }, (_, id) => id),
+      { t0: T0, keys: 3, values: 7 },
+    );
     const windows = () => readWindows(bootstrap, output);
     try {
       await until("every window", async () => (await windows()).size >= expected.size, 180_000);

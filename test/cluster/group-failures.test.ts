@@ -19,7 +19,7 @@ import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
-import { readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
+import { expectedWindows, readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 
@@ -36,19 +36,6 @@ const event = (id: number, partition: number) => ({
 /** A windowed count and sum per key, in group mode; `extra` adds writer options. */
 function windowedCount(s: Session, input: string, output: string, group: string, extra: Record<string, string | number> = {}) {
   return startWindowedCount(s, { bootstrap, input, output, group, sink: extra });
-}
-
-/** The oracle: (window start ISO | key) → count and sum of events `ids`. */
-function oracle(ids: readonly number[]): Map<string, { n: number; s: number }> {
-  const m = new Map<string, { n: number; s: number }>();
-  for (const id of ids) {
-    const key = `${new Date(Math.floor((T0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 3}`;
-    const e = m.get(key) ?? { n: 0, s: 0 };
-    e.n++;
-    e.s += id % 7;
-    m.set(key, e);
-  }
-  return m;
 }
 
 const sorted = <V>(m: Map<string, V>) => new Map([...m].sort(([a], [b]) => a.localeCompare(b)));
@@ -102,7 +89,7 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
         return readPartitions.has("2") && readPartitions.has("3");
       });
       await produce(bootstrap, input, flush(4));
-      const expected = oracle(ids);
+      const expected = expectedWindows(ids, { t0: T0, keys: 3, values: 7 });
       await until("every window", async () => (await readWindows(bootstrap, output)).size >= expected.size, 90_000);
       await new Promise((r) => setTimeout(r, 1500)); // a duplicate would show up by now
       assert.deepEqual(sorted(await readWindows(bootstrap, output)), sorted(expected));
@@ -157,7 +144,7 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
     await produce(bootstrap, input, flush(5));
     const q3 = await windowedCount(session(), input, output, group, once);
     try {
-      const expected = oracle(ids);
+      const expected = expectedWindows(ids, { t0: T0, keys: 3, values: 7 });
       await until("every window", async () => (await readWindows(bootstrap, output)).size >= expected.size, 90_000).catch((e: Error) => {
         throw new Error(`${e.message}; exception ${q3.exception?.message}; last progress ${JSON.stringify(q3.lastProgress)}`);
       });

@@ -16,7 +16,7 @@ import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
-import { readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
+import { expectedWindows, readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const T0 = Date.UTC(2026, 0, 1);
@@ -24,19 +24,6 @@ const event = (id: number) => ({
   value: JSON.stringify({ id, k: `k${id % 7}`, v: id % 5, ts: new Date(T0 + id * 100).toISOString() }),
   partition: 0,
 });
-
-/** The oracle (a single process: event time only grows, so no row is late): (window start | key) → count and sum. */
-function oracle(ids: readonly number[]): Map<string, { n: number; s: number }> {
-  const m = new Map<string, { n: number; s: number }>();
-  for (const id of ids) {
-    const key = `${new Date(Math.floor((T0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % 7}`;
-    const e = m.get(key) ?? { n: 0, s: 0 };
-    e.n++;
-    e.s += id % 5;
-    m.set(key, e);
-  }
-  return m;
-}
 
 describe("group mode: rows in the repartition topic hold the watermark", kafkaSkip(), () => {
   it("a task stalled after stage A committed its rows: none of them is late when it is read at last", { timeout: 180_000 }, async () => {
@@ -103,7 +90,7 @@ describe("group mode: rows in the repartition topic hold the watermark", kafkaSk
       await produce(bootstrap, input, [
         { value: JSON.stringify({ id: 1_000_000, k: "flush", v: 0, ts: new Date(T0 + 3_600_000).toISOString() }), partition: 0 },
       ]);
-      const expected = new Map([...oracle(ids)].sort(([x], [y]) => x.localeCompare(y)));
+      const expected = new Map([...expectedWindows(ids, { t0: T0, keys: 7, values: 5 })].sort(([x], [y]) => x.localeCompare(y)));
       // On a shortfall (rows dropped as late) the comparison below shows which windows.
       await until("every window", async () => (await readWindows(bootstrap, output)).size >= expected.size, 90_000).catch(() => {});
       await new Promise((r) => setTimeout(r, 1500)); // a duplicate would show up by now

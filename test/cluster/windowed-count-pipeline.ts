@@ -65,3 +65,23 @@ export async function until(what: string, cond: () => Promise<boolean> | boolean
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** The tests' events: id → key `k<id % keys>`, value `id % values`, event time t0 + id × 100 ms. */
+export interface EventShape {
+  readonly t0: number;
+  readonly keys: number;
+  readonly values: number;
+}
+
+/** The oracle (a single process, no row late): (10 s window start ISO | key) → count and sum of events `ids`. */
+export function expectedWindows(ids: Iterable<number>, e: EventShape): Map<string, { n: number; s: number }> {
+  const m = new Map<string, { n: number; s: number }>();
+  for (const id of ids) {
+    const key = `${new Date(Math.floor((e.t0 + id * 100) / 10_000) * 10_000).toISOString()}|k${id % e.keys}`;
+    const w = m.get(key) ?? { n: 0, s: 0 };
+    w.n++;
+    w.s += id % e.values;
+    m.set(key, w);
+  }
+  return m;
+}
