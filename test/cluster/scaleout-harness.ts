@@ -13,12 +13,12 @@
  * one partition): no group, the same processes and checks, a baseline for group mode.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { OutRecord } from "../../src/connectors/kafka/client.js";
 import { testClient } from "../connectors/kafka-helpers.js";
 import { encodeEvent, generateEvents, oracle, type ScaleoutEvent, type WindowResult, windowKey } from "./harness/events.js";
-import { CommittedTail, readTopic, type SeenRecord } from "./harness/output.js";
+import { CommittedTail, type OutputRecord, readTopic, type SeenRecord } from "./harness/output.js";
 import { type AggVerdict, percentile, type RawVerdict, verifyAgg, verifyRaw } from "./harness/verify.js";
 import { processCpuSeconds, Worker, type WorkerEvent, type WorkerRun, workerCommand } from "./harness/workers.js";
 
@@ -494,6 +494,17 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
     expected,
     aggC.map((r) => r.value),
   );
+  // Evidence for a repeat: every copy's place in out-raw and its source partition, beside the workers' logs.
+  const logDir = process.env.SCALEOUT_LOG_DIR;
+  if (logDir && raw.duplicates > 0) {
+    const copies = new Map<string, OutputRecord[]>();
+    for (const r of rawC) copies.set(r.value, [...(copies.get(r.value) ?? []), r]);
+    const repeated = [...copies].filter(([, rs]) => rs.length > 1);
+    const lines = repeated.map(([value, rs]) =>
+      JSON.stringify({ value, sourcePartition: partitionOf.get(value), copies: rs.map((r) => [r.partition, r.offset, r.createTime]) }),
+    );
+    writeFileSync(path.join(logDir, "duplicates.jsonl"), `${lines.join("\n")}\n`);
+  }
 
   // Figures.
   const allEvents = [...workers.values()].flatMap((w) => w.events);

@@ -20,7 +20,7 @@
  *
  * --mode defaults to group when ARUS_SCALEOUT_GROUP=1, else single. Needs ARUS_KAFKA_BOOTSTRAP.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rng } from "../recovery/driver.js";
@@ -67,6 +67,11 @@ export async function scaleoutSoak(argv: readonly string[]): Promise<number> {
   const base = mode === "single" ? SINGLE_SCENARIO : scenario === "restore" ? restoreKillScenario() : GROUP_SCENARIO;
   const steps = withRandomKills(base, rng(seed), kills, 0.05, 0.95, crashPoints);
   const workDir = mkdtempSync(join(tmpdir(), "arus-soak-scaleout-"));
+  // The workers' stderr and every event they printed (with each batch's offsets) stay beside the
+  // checkpoints: the evidence when a run fails (kept with the work dir).
+  process.env.SCALEOUT_LOG_DIR ??= join(workDir, "logs");
+  process.env.SCALEOUT_DEBUG ??= "1";
+  mkdirSync(process.env.SCALEOUT_LOG_DIR, { recursive: true });
   const t0 = Date.now();
   console.error(
     `soak --scaleout: mode ${mode}, seed ${seed}, ${steps.filter((s) => s.action === "kill").length} kills, work dir ${workDir}`,

@@ -105,6 +105,7 @@ export class Worker {
     const run: WorkerRun = { pid: child.pid ?? -1, spawnedAt: Date.now(), ...(crashPoint ? { crashPoint } : {}) };
     const runIndex = this.runs.push(run) - 1;
     this.child = child;
+    const logDir = process.env.SCALEOUT_LOG_DIR;
     let buf = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => {
       buf += d;
@@ -119,11 +120,11 @@ export class Worker {
           continue;
         }
         if (e.ev === "started") run.startedAt = e.t;
+        if (logDir) appendFileSync(`${logDir}/events.jsonl`, `${JSON.stringify(e)}\n`);
         this.events.push(e);
         this.onEvent?.(e);
       }
     });
-    const logDir = process.env.SCALEOUT_LOG_DIR;
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       if (logDir) appendFileSync(`${logDir}/${this.name}.log`, d);
       this.stderr += d;
