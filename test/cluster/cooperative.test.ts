@@ -16,7 +16,7 @@ import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { Session } from "../../src/index.js";
 import type { ClusterProgress, StreamingQueryProgress } from "../../src/runtime/progress.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
-import { startWindowedCount } from "./windowed-count-pipeline.js";
+import { startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const PARTITIONS = 4;
@@ -41,15 +41,6 @@ async function readAll(topic: string): Promise<string[]> {
     await fetcher.close();
     await admin.close();
   }
-}
-
-async function until(what: string, cond: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 function eventJson(id: number, t0: number): { value: string; partition: number } {

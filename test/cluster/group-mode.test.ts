@@ -12,6 +12,7 @@ import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { F, prometheusMetrics, Session, type StreamingQueryProgress } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+import { until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const PARTITIONS = 4;
@@ -41,15 +42,6 @@ async function readAll(topic: string, partitions: number): Promise<{ key: string
     await fetcher.close();
     await admin.close();
   }
-}
-
-async function until(what: string, cond: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The Kafka sink options of one worker of `group` (static member `slot`). */

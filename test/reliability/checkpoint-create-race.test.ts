@@ -4,7 +4,7 @@
  * the second must take the first's query id instead of failing with a raw EEXIST.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -14,13 +14,15 @@ import { CheckpointStore } from "../../src/runtime/checkpoint-store.js";
 describe("a new checkpoint opened by two queries at once", () => {
   it("gives both the one query id written to metadata", async () => {
     for (let round = 0; round < 20; round++) {
-      const dir = path.join(await mkdtemp(path.join(os.tmpdir(), "arus-ckcreate-")), "ck");
+      const root = await mkdtemp(path.join(os.tmpdir(), "arus-ckcreate-"));
+      const dir = path.join(root, "ck");
       const stores = await Promise.all([CheckpointStore.open(dir, new RuntimeConfig()), CheckpointStore.open(dir, new RuntimeConfig())]);
       const written = (JSON.parse(await readFile(path.join(dir, "metadata"), "utf8")) as { id: string }).id;
       assert.deepEqual(
         stores.map((s) => s.queryId),
         [written, written],
       );
+      await rm(root, { recursive: true, force: true });
     }
   });
 });
