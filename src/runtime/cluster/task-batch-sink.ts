@@ -22,11 +22,12 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import { ArusError } from "../../common/errors.js";
-import type { KafkaAdmin, TopicPartition } from "../../connectors/kafka/client.js";
+import type { TopicPartition } from "../../connectors/kafka/client.js";
 import { type OutRecord, tpKey } from "../../connectors/kafka/client.js";
 import type { StreamSink } from "../../connectors/sink.js";
 import type { StructType } from "../../types/datatypes.js";
-import type { GroupMetadata, WorkerTransactionsPort } from "./kafka-ports.js";
+import type { GroupAssignment } from "./group-assignment.js";
+import type { WorkerTransactionsPort } from "./kafka-ports.js";
 import {
   decodeTaskBatchRecord,
   type PlannedRange,
@@ -35,6 +36,7 @@ import {
   type TaskBatchPlan,
   taskBatchRecord,
 } from "./task-batch-log.js";
+import type { WorkerShared } from "./worker-io.js";
 
 export interface TaskSinkOptions {
   /** The progress topic (the plan log lives there). */
@@ -84,26 +86,21 @@ export class TaskBatchSink {
    * missed (its task would replay a batch that committed). A dead worker's open transaction ends
    * at its timeout (`maxWaitMs`); past that, the read goes up to it.
    */
-  async beforeBatch(
-    tasks: Iterable<number>,
-    o: {
-      readonly admin: KafkaAdmin;
-      readonly logEnd: KafkaAdmin | null;
-      readonly maxWaitMs: number;
-      readonly refresh: () => Promise<void>;
-      readonly onStatus: (message: string) => void;
-    },
-  ): Promise<void> {
+  async beforeBatch(tasks: Iterable<number>, shared: WorkerShared, assignment: GroupAssignment): Promise<void> {
     const key = [...tasks].sort((a, b) => a - b).join(",");
     if (key === this.readTasks) return;
     const tp = { topic: this.o.topic, partition: 0 };
-    const written = o.logEnd ? (await o.logEnd.latestOffsets([tp])).get(tpKey(tp))! : 0;
-    for (const t0 = Date.now(); Date.now() - t0 < o.maxWaitMs; ) {
-      if ((await o.admin.latestOffsets([tp])).get(tpKey(tp))! >= written) break;
-      o.onStatus(`Waiting for the transactions on ${tpKey(tp)} to end (foreachBatch plans)`);
+    const { admin, logEndAdmin } = shared.io;
+    const written = logEndAdmin ? (await logEndAdmin.latestOffsets([tp])).get(tpKey(tp))! : 0;
+    // A dead worker's open transaction ends at its timeout, plus the broker's abort check (as a restore waits).
+    const maxWaitMs = shared.cfg.cluster.transactionTimeoutMs + 15_000;
+    for (const t0 = Date.now(); Date.now() - t0 < maxWaitMs; ) {
+      if ((await admin.latestOffsets([tp])).get(tpKey(tp))! >= written) break;
+      const message = `Waiting for the transactions on ${tpKey(tp)} to end (foreachBatch plans)`;
+      shared.host.status = { message, isDataAvailable: false, isTriggerActive: true };
       await new Promise((r) => setTimeout(r, 100));
     }
-    await o.refresh();
+    await assignment.refreshWatermark();
     this.readTasks = key;
   }
 
@@ -162,16 +159,18 @@ export class TaskBatchSink {
    * group's metadata from `metadataFor`), then the user's function per task. Returns the
    * `committed` records for the batch's main transaction.
    */
-  async deliver(
-    txn: WorkerTransactionsPort,
-    metadataFor: (tps: readonly TopicPartition[]) => Promise<GroupMetadata>,
-  ): Promise<OutRecord[]> {
+  async deliver(txn: WorkerTransactionsPort, assignment: GroupAssignment): Promise<OutRecord[]> {
     const fresh = this.staged.filter((s) => !s.replay);
     if (fresh.length) {
       const offsets = fresh.flatMap((s) => s.plan.ranges.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.start })));
       await txn.begin();
       await txn.send(fresh.map((s) => taskBatchRecord(this.o.topic, { kind: "planned", plan: s.plan })));
-      await txn.sendOffsets(offsets, await metadataFor(offsets));
+      // As the batch's own commit: a cooperative join under way may move it to the next generation (background-join.ts).
+      const applied = assignment.applied!;
+      await txn.sendOffsets(
+        offsets,
+        assignment.backgroundJoin ? await assignment.backgroundJoin.commitMetadata(applied, offsets) : applied,
+      );
       await txn.commit();
       for (const s of fresh) this.log.apply({ kind: "planned", plan: s.plan });
     }

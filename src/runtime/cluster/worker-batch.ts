@@ -176,23 +176,11 @@ export class WorkerBatches {
     this.shared.cfg.events.onIdle(progress);
   }
 
-  /** The group metadata a transaction over `tps` commits with (a cooperative join may be under way: background-join.ts). */
-  private commitMetadata(tps: readonly TopicPartition[]): Promise<GroupMetadata> {
-    const applied = this.assignment.applied!;
-    return this.assignment.backgroundJoin ? this.assignment.backgroundJoin.commitMetadata(applied, tps) : Promise.resolve(applied);
-  }
-
   /** One batch of this worker; false when there was nothing to do. */
   async run(started: number): Promise<boolean> {
     const { cfg, taskSink } = this.shared;
     // foreachBatch: a task just gained may have a plan its previous owner left (replayed first).
-    await taskSink?.beforeBatch(this.ownedTasks().keys(), {
-      admin: this.shared.io.admin,
-      logEnd: this.shared.io.logEndAdmin,
-      maxWaitMs: cfg.cluster.transactionTimeoutMs + 15_000,
-      refresh: () => this.assignment.refreshWatermark(),
-      onStatus: (message) => (this.shared.host.status = { message, isDataAvailable: false, isTriggerActive: true }),
-    });
+    await taskSink?.beforeBatch(this.ownedTasks().keys(), this.shared, this.assignment);
     let W = this.shared.watermark.watermarkMs;
     const durations: Record<string, number> = {};
     let t = cfg.clock.now();
@@ -336,7 +324,7 @@ export class WorkerBatches {
     let staged: StagedWrites | null = null;
     try {
       // foreachBatch: the tasks' plans committed, the user's function called per task (task-batch-sink.ts).
-      if (taskSink) records.push(...(await taskSink.deliver(this.shared.io.txn, (tps) => this.commitMetadata(tps))));
+      if (taskSink) records.push(...(await taskSink.deliver(this.shared.io.txn, this.assignment)));
       crashPoint("beforeSink", batchId);
       await this.shared.io.txn.begin();
       if (records.length) sent = await this.shared.io.txn.send(records);
@@ -349,7 +337,7 @@ export class WorkerBatches {
       staged = this.shared.watermark.stageWrites(this.shared.workerId, written);
       if (staged.record) await this.shared.io.txn.send([staged.record]);
       crashPoint("insideSink", batchId); // records sent, offsets and commit not
-      metadata = await this.commitMetadata(offsets);
+      if (this.assignment.backgroundJoin) metadata = await this.assignment.backgroundJoin.commitMetadata(metadata, offsets);
       await this.shared.io.txn.sendOffsets(offsets, metadata);
       crashPoint("afterSendOffsets", batchId);
       await this.shared.io.txn.commit();
