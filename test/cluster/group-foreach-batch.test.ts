@@ -202,6 +202,57 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
     }
   });
 
+  it("a function that fails stops the query; started again, the same (task, batchId) comes back first with the same rows", async () => {
+    const input = await newTopic(bootstrap, 2, "gfb-fail-in");
+    const group = `gfb-${input}`;
+    await produce(
+      bootstrap,
+      input,
+      Array.from({ length: 120 }, (_, i) => ({ ...event(i), partition: i % 2 })),
+    );
+    const table = new UpsertTable();
+    let failed = null as { batchId: number; values: string[] } | null;
+    const failing = async (df: DataFrame, batchId: number, ctx?: { task: number; worker: string; group: string }) => {
+      if (ctx?.task === 0 && batchId === 1 && !failed) {
+        failed = { batchId, values: (await df.collect()).map((r) => String(r.value)) };
+        throw new Error("the user's database is down");
+      }
+      await table.fn(df, batchId, ctx);
+    };
+    const start = (fn: typeof failing) =>
+      events(session(), input)
+        .select(F.col("id").cast("string").alias("value"))
+        .writeStream.foreachBatch(fn)
+        .options(groupOptions(group, "a"))
+        .start();
+    const first = await start(failing);
+    await assert.rejects(() => first.awaitTermination(), /the user's database is down/);
+    assert.ok(failed, "the function failed for (0, 1)");
+    const callsBefore = table.calls.length;
+    const again = await start(table.fn);
+    try {
+      await until("every id", () => table.all().length >= 120);
+      const afterRestart = table.calls.slice(callsBefore).filter((c) => c.task === 0);
+      assert.equal(afterRestart[0]?.batchId, 1, "task 0's first call after the restart is the failed batch");
+      assert.deepEqual(table.rows.get("0/1"), failed!.values, "with the same rows");
+      assert.deepEqual(
+        table
+          .all()
+          .map(Number)
+          .sort((a, b) => a - b),
+        Array.from({ length: 120 }, (_, i) => i),
+      );
+      for (const [task, ids] of table.batchIds())
+        assert.deepEqual(
+          ids,
+          ids.map((_, i) => i),
+          `task ${task}'s batch ids`,
+        );
+    } finally {
+      await again.stop();
+    }
+  });
+
   it("refuses a sink that is neither kafka nor foreachBatch, naming the sinks that qualify", async () => {
     const input = await newTopic(bootstrap, 1, "gfb-refuse-in");
     const s = session();

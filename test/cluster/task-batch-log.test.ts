@@ -150,7 +150,7 @@ describe("TaskBatchSink.pinEnds", () => {
     });
   });
 
-  it("a committed offset that is not the plan's start is refused (CLUSTER_SINK_PLAN_MISMATCH)", () => {
+  it("committed offsets at the plan's ends: its batch committed (its record not read yet), nothing replays", () => {
     const s = sink();
     s.read("sinkbatch-3", JSON.parse(Buffer.from(taskBatchRecord("p", { kind: "planned", plan }).value!).toString()));
     const positions = new Map([
@@ -159,6 +159,22 @@ describe("TaskBatchSink.pinEnds", () => {
       ["in-3-3", 20],
       ["in-1", 10],
     ]);
-    assert.throws(() => s.pinEnds(tasks, positions, ends), /task 3 must replay its foreachBatch batch 17 over in-3 \[100, 140\).*is 140/);
+    const pinned = s.pinEnds(tasks, positions, ends);
+    assert.equal(pinned.replays, 0);
+    assert.deepEqual(pinned.ends, ends);
+    assert.equal(s.pending(3), null);
+    assert.equal(s.log.nextBatchId(3), 18);
+  });
+
+  it("a committed offset that is not the plan's start is refused (CLUSTER_SINK_PLAN_MISMATCH)", () => {
+    const s = sink();
+    s.read("sinkbatch-3", JSON.parse(Buffer.from(taskBatchRecord("p", { kind: "planned", plan }).value!).toString()));
+    const positions = new Map([
+      ["in-3", 120],
+      ["in-2-3", 7],
+      ["in-3-3", 20],
+      ["in-1", 10],
+    ]);
+    assert.throws(() => s.pinEnds(tasks, positions, ends), /task 3 must replay its foreachBatch batch 17 over in-3 \[100, 140\).*is 120/);
   });
 });

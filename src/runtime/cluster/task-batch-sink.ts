@@ -113,6 +113,10 @@ export class TaskBatchSink {
    * its plan's ranges, and its other partitions nothing. `tasks` maps each owned task to its
    * partitions (source partitions of index p, or repartition partition p). Returns the new ends
    * and how many tasks replay.
+   *
+   * The group's committed offsets must stand at the plan's starts. Standing at its ends (a range
+   * not empty), they say the plan's batch committed — only its own transaction moves them there —
+   * and its `committed` record was not read yet: nothing to replay. Anywhere else is refused.
    */
   pinEnds(
     tasks: ReadonlyMap<number, readonly TopicPartition[]>,
@@ -124,19 +128,22 @@ export class TaskBatchSink {
     for (const [task, tps] of tasks) {
       const plan = this.log.pending(task);
       if (!plan) continue;
-      replays++;
-      const byTp = new Map(plan.ranges.map((r) => [tpKey(r), r]));
-      for (const tp of tps) {
-        const at = positions.get(tpKey(tp))!;
-        const range = byTp.get(tpKey(tp));
-        if (range && range.start !== at) {
-          throw new ArusError(
-            "CLUSTER_SINK_PLAN_MISMATCH",
-            `group mode: task ${task} must replay its foreachBatch batch ${plan.batchId} over ${tpKey(tp)} [${range.start}, ${range.end}), but the group's committed offset there is ${at}.`,
-          );
-        }
-        out.set(tpKey(tp), range ? range.end : at);
+      const at = (r: PlannedRange) => positions.get(tpKey(r));
+      const owned = plan.ranges.filter((r) => at(r) !== undefined);
+      if (owned.some((r) => r.start < r.end) && owned.every((r) => at(r) === r.end)) {
+        this.log.apply({ kind: "committed", task, batchId: plan.batchId });
+        continue;
       }
+      const off = owned.find((r) => at(r) !== r.start);
+      if (off) {
+        throw new ArusError(
+          "CLUSTER_SINK_PLAN_MISMATCH",
+          `group mode: task ${task} must replay its foreachBatch batch ${plan.batchId} over ${tpKey(off)} [${off.start}, ${off.end}), but the group's committed offset there is ${at(off)}.`,
+        );
+      }
+      replays++;
+      const byTp = new Map(owned.map((r) => [tpKey(r), r]));
+      for (const tp of tps) out.set(tpKey(tp), byTp.get(tpKey(tp))?.end ?? positions.get(tpKey(tp))!);
     }
     return { ends: out, replays };
   }
