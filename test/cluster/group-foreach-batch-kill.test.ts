@@ -1,8 +1,10 @@
 /**
  * foreachBatch in group mode, a worker killed (SIGKILL) after its function ran for a batch and
- * before the batch's transaction committed (crash point `beforeSink`): the task's next owner —
- * the same worker restarted, or another worker after the session timeout — calls the function
- * again with the same (task, batchId) and the same rows before anything new. Worker processes
+ * before the batch's transaction committed — before it began (crash point `beforeSink`), or
+ * inside it with its records sent (`insideSink`: a transaction left open on the progress and
+ * changelog partitions until its timeout): the task's next owner — the same worker restarted,
+ * or another worker after the session timeout — calls the function again with the same
+ * (task, batchId) and the same rows before anything new. Worker processes
  * run test/cluster/fixtures/foreach-batch-worker.ts, whose function writes a table upserted by
  * (task, batchId) and a call log appended without dedupe: the upserted table ends exactly right,
  * the call log shows the replay (proof the kill hit where it should).
@@ -133,7 +135,7 @@ async function stopAll(workers: readonly Worker[]): Promise<void> {
 }
 
 describe("group mode, foreachBatch: a worker killed between its function and its commit", kafkaSkip(), () => {
-  it("stateless, the same worker restarted: the batch is replayed with the same (task, batchId) and rows", async () => {
+  it("stateless, killed before its transaction, the same worker restarted: the batch is replayed with the same (task, batchId) and rows", async () => {
     const N = 200;
     const run = await setup("stateless", N);
     try {
@@ -171,12 +173,12 @@ describe("group mode, foreachBatch: a worker killed between its function and its
     }
   });
 
-  it("stateful, taken over by another worker: the new owner replays the batch over the restored state", async () => {
+  it("stateful, killed inside its transaction, taken over by another worker: the new owner replays the batch over the restored state", async () => {
     const N = 240;
     const run = await setup("stateful", N);
     try {
       const w1 = run.worker("w1");
-      w1.start("beforeSink:3");
+      w1.start("insideSink:3");
       assert.ok(await w1.awaitExit(45_000), "w1 reached its crash point");
       assert.equal(w1.runs[0]!.exit?.signal, "SIGKILL");
       // Another worker: it gets w1's tasks once w1's session times out (6 s).
