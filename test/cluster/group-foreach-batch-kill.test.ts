@@ -10,134 +10,18 @@
  * the call log shows the replay (proof the kill hit where it should).
  */
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, describe, it } from "node:test";
-import { kafkaBootstrap, kafkaSkip, newTopic, produce } from "../connectors/kafka-helpers.js";
-import { bundleChild } from "../recovery/driver.js";
-import { Worker } from "./harness/workers.js";
+import { kafkaBootstrap, kafkaSkip, produce } from "../connectors/kafka-helpers.js";
+import { event, expectedWindows, PARTITIONS, removeRunDirs, replays, setup, stopAll, windowsOf } from "./foreach-batch-run.js";
 import { until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
-const FIXTURE = path.join(import.meta.dirname, "fixtures", "foreach-batch-worker.ts");
-const PARTITIONS = 2;
-const T0 = Date.UTC(2026, 0, 1);
-/** One second of event time per id: every batch of 40 rows moves the watermark past windows of every key. */
-const STEP_MS = 1000;
-const KEYS = 5;
-
-let command: Promise<string[]> | null = null;
-function workerCommand(): Promise<string[]> {
-  command ??= bundleChild(`import ${JSON.stringify(FIXTURE)};\n`, "foreach-batch-worker").then((out) =>
-    out ? [out] : ["--import", "tsx", FIXTURE],
-  );
-  return command;
-}
-
-function event(id: number, partition = id % PARTITIONS): { value: string; partition: number } {
-  const ts = new Date(T0 + id * STEP_MS).toISOString();
-  return { value: JSON.stringify({ id, k: `k${id % KEYS}`, v: id % 7, ts }), partition };
-}
-
-interface Call {
-  readonly task: number;
-  readonly batchId: number;
-  readonly worker: string;
-  readonly pid: number;
-  readonly values: string[];
-}
-
-/** One run of the fixture's workers: its directory (upsert table, call log) and its workers. */
-async function setup(query: "stateless" | "stateful", events: number) {
-  const input = await newTopic(bootstrap, PARTITIONS, "gfbk-in");
-  const dir = mkdtempSync(path.join(tmpdir(), "arus-gfbk-"));
-  dirs.push(dir);
-  const env = { ARUS_KAFKA_BOOTSTRAP: bootstrap, FB_IN: input, FB_GROUP: `gfbk-${randomUUID().slice(0, 8)}`, FB_QUERY: query, FB_DIR: dir };
-  const cmd = await workerCommand();
-  const workers: Worker[] = [];
-  await produce(
-    bootstrap,
-    input,
-    Array.from({ length: events }, (_, i) => event(i)),
-  );
-  return {
-    input,
-    workers,
-    worker(name: string): Worker {
-      const w = new Worker(name, env, cmd);
-      workers.push(w);
-      return w;
-    },
-    /** The call log, as appended (no dedupe). */
-    calls(): Call[] {
-      const file = path.join(dir, "calls.jsonl");
-      if (!existsSync(file)) return [];
-      return readFileSync(file, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Call);
-    },
-    /** The upserted table: (task, batchId) → the rows of its last call. */
-    upserted(): string[] {
-      const up = path.join(dir, "upsert");
-      return readdirSync(up)
-        .filter((f) => f.endsWith(".json"))
-        .flatMap((f) => JSON.parse(readFileSync(path.join(up, f), "utf8")) as string[]);
-    },
-  };
-}
-
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** The calls of a (task, batchId) made more than once: each replay's rows equal the first call's. */
-function replays(calls: readonly Call[]): Call[][] {
-  const byKey = new Map<string, Call[]>();
-  for (const c of calls) byKey.set(`${c.task}/${c.batchId}`, [...(byKey.get(`${c.task}/${c.batchId}`) ?? []), c]);
-  const repeated = [...byKey.values()].filter((list) => list.length > 1);
-  for (const list of repeated) {
-    for (const c of list.slice(1))
-      assert.deepEqual(c.values, list[0]!.values, `task ${c.task} batch ${c.batchId} replayed with other rows`);
-  }
-  return repeated;
-}
-
-/** (10 s window start | key) → count and sum of ids [0, n) under `event`'s shape. */
-function expectedWindows(n: number): Map<string, { n: number; s: number }> {
-  const m = new Map<string, { n: number; s: number }>();
-  for (let id = 0; id < n; id++) {
-    const key = `${new Date(Math.floor((T0 + id * STEP_MS) / 10_000) * 10_000).toISOString()}|k${id % KEYS}`;
-    const w = m.get(key) ?? { n: 0, s: 0 };
-    w.n++;
-    w.s += id % 7;
-    m.set(key, w);
-  }
-  return m;
-}
-
-function windowsOf(values: readonly string[]): Map<string, { n: number; s: number }> {
-  const out = new Map<string, { n: number; s: number }>();
-  for (const v of values) {
-    const r = JSON.parse(v) as { start: string; k: string; n: number; s: number };
-    const key = `${new Date(r.start).toISOString()}|${r.k}`;
-    assert.ok(!out.has(key), `window ${key} twice in the upserted table`);
-    out.set(key, { n: r.n, s: r.s });
-  }
-  return out;
-}
-
-async function stopAll(workers: readonly Worker[]): Promise<void> {
-  await Promise.all(workers.map((w) => (w.alive ? w.kill() : Promise.resolve())));
-}
+after(removeRunDirs);
 
 describe("group mode, foreachBatch: a worker killed between its function and its commit", kafkaSkip(), () => {
   it("stateless, killed before its transaction, the same worker restarted: the batch is replayed with the same (task, batchId) and rows", async () => {
     const N = 200;
-    const run = await setup("stateless", N);
+    const run = await setup(bootstrap, "stateless", N);
     try {
       const w1 = run.worker("w1");
       w1.start("beforeSink:2");
@@ -175,7 +59,7 @@ describe("group mode, foreachBatch: a worker killed between its function and its
 
   it("stateful, killed inside its transaction, taken over by another worker: the new owner replays the batch over the restored state", async () => {
     const N = 240;
-    const run = await setup("stateful", N);
+    const run = await setup(bootstrap, "stateful", N);
     try {
       const w1 = run.worker("w1");
       w1.start("insideSink:3");

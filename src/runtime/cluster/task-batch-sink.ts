@@ -21,6 +21,7 @@
  * worker).
  */
 import type { Batch } from "../../columnar/batch.js";
+import { crashPoint } from "../../common/crash-points.js";
 import { ArusError } from "../../common/errors.js";
 import type { TopicPartition } from "../../connectors/kafka/client.js";
 import { type OutRecord, tpKey } from "../../connectors/kafka/client.js";
@@ -166,7 +167,8 @@ export class TaskBatchSink {
    * group's metadata from `metadataFor`), then the user's function per task. Returns the
    * `committed` records for the batch's main transaction.
    */
-  async deliver(txn: WorkerTransactionsPort, assignment: GroupAssignment): Promise<OutRecord[]> {
+  async deliver(txn: WorkerTransactionsPort, assignment: GroupAssignment, batchId: number): Promise<OutRecord[]> {
+    crashPoint("beforePlan", batchId);
     const fresh = this.staged.filter((s) => !s.replay);
     if (fresh.length) {
       const offsets = fresh.flatMap((s) => s.plan.ranges.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.start })));

@@ -324,7 +324,7 @@ export class WorkerBatches {
     let staged: StagedWrites | null = null;
     try {
       // foreachBatch: the tasks' plans committed, the user's function called per task (task-batch-sink.ts).
-      if (taskSink) records.push(...(await taskSink.deliver(this.shared.io.txn, this.assignment)));
+      if (taskSink) records.push(...(await taskSink.deliver(this.shared.io.txn, this.assignment, batchId)));
       crashPoint("beforeSink", batchId);
       await this.shared.io.txn.begin();
       if (records.length) sent = await this.shared.io.txn.send(records);
