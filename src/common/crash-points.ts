@@ -12,7 +12,9 @@
  * call returned, its state changes in the open store, uncommitted), afterSendOffsets (group
  * mode: the batch's records and offsets in the open transaction, not committed), insideRestore
  * (group mode: a task's snapshot loaded and its changelog tail replayed in part or whole, before
- * the batch with that id; the task not yet running). Unset, every call is a no-op.
+ * the batch with that id; the task not yet running), beforePlan (group mode with foreachBatch:
+ * the batch's rows computed, its plan transaction not begun, the user's function not called).
+ * Unset, every call is a no-op.
  * A spec ending in ":pause" stops the process there (SIGSTOP) instead of killing it. Worker threads
  * have their own module state: the state threads arm the spec they are sent (`armedCrashPoint`).
  */

@@ -13,8 +13,20 @@ export interface StreamSink {
   readonly description: string;
   /** V1 sinks (foreachBatch, file sink, foreach) report numOutputRows = -1, as in Spark. */
   readonly reportsOutputRows: boolean;
-  addBatch(batchId: number, data: SinkBatch): Promise<void>;
+  /**
+   * `task`: group mode (foreachBatch only, runtime/cluster/task-batch-sink.ts) calls once per
+   * task, and `batchId` is then the task's own batch id; (task.task, batchId) is the key a
+   * replayed batch comes back under.
+   */
+  addBatch(batchId: number, data: SinkBatch, task?: SinkTaskContext): Promise<void>;
   stop?(): Promise<void>;
+}
+
+/** arus, group mode: which task of which worker of which group a batch belongs to. */
+export interface SinkTaskContext {
+  readonly task: number;
+  readonly worker: string;
+  readonly group: string;
 }
 
 export interface SinkBatch {

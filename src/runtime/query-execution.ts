@@ -282,6 +282,7 @@ async function startGroupWorker(
     cluster: cluster.options,
     sinkFormat: cluster.sinkFormat,
     sinkOptions: cluster.sinkOptions,
+    sink: spec.sink,
     outputNames: output.map((a) => a.name),
     outputSchema: StructOf(output.map((a) => field(a.name, a.type, a.nullable))),
     events: spec.events,

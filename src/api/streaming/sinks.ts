@@ -4,7 +4,7 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
-import type { SinkBatch, StreamSink } from "../../connectors/sink.js";
+import type { SinkBatch, SinkTaskContext, StreamSink } from "../../connectors/sink.js";
 import { attribute } from "../../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../../plan/logical.js";
 import { DataFrame } from "../dataframe.js";
@@ -83,12 +83,20 @@ export function growingTable(session: Session, name: string): { append(df: DataF
   };
 }
 
-export function foreachBatchSink(session: Session, fn: (df: DataFrame, batchId: number) => unknown): StreamSink {
+/**
+ * foreachBatch's function: Spark's two arguments, and in group mode (arus.cluster.group) a third,
+ * `{ task, worker, group }` — there `batchId` counts the task's batches and (ctx.task, batchId)
+ * is the idempotency key (docs/scale-out.md, "foreachBatch in group mode").
+ */
+export type ForeachBatchFunction = (df: DataFrame, batchId: number, ctx?: SinkTaskContext) => unknown;
+
+export function foreachBatchSink(session: Session, fn: ForeachBatchFunction): StreamSink {
   return {
     description: "ForeachBatchSink",
     reportsOutputRows: false,
-    async addBatch(batchId, data) {
-      await fn(batchDataFrame(session, data), batchId);
+    async addBatch(batchId, data, task) {
+      const df = batchDataFrame(session, data);
+      await (task ? fn(df, batchId, { task: task.task, worker: task.worker, group: task.group }) : fn(df, batchId));
     },
   };
 }

@@ -14,7 +14,7 @@ import { type OptionValue, setOption, setOptions } from "../options.js";
 import type { Session } from "../session.js";
 import type { Row } from "../values.js";
 import { StreamingQuery } from "./query.js";
-import { type ForeachWriter, foreachBatchSink, foreachSink, growingTable, memorySink } from "./sinks.js";
+import { type ForeachBatchFunction, type ForeachWriter, foreachBatchSink, foreachSink, growingTable, memorySink } from "./sinks.js";
 import "../../connectors/builtin.js";
 import { createTableSync } from "../../connectors/table/index.js";
 
@@ -28,7 +28,7 @@ export class DataStreamWriter {
   private readonly opts: Record<string, string> = {};
   private name: string | null = null;
   private partitionCols: string[] = [];
-  private batchFn: ((df: DataFrame, batchId: number) => unknown) | null = null;
+  private batchFn: ForeachBatchFunction | null = null;
   private rowWriter: ForeachWriter | ((row: Row) => unknown) | null = null;
   private lateHandler: LateRowsHandler | null = null;
   private clockOverride: import("../../runtime/clock.js").Clock | null = null;
@@ -68,8 +68,13 @@ export class DataStreamWriter {
     this.partitionCols = cols.flat();
     return this;
   }
-  /** Call `fn(batchDf, batchId)` for every micro-batch, including empty no-data batches. */
-  foreachBatch(fn: (df: DataFrame, batchId: number) => unknown): this {
+  /**
+   * Call `fn(batchDf, batchId)` for every micro-batch, including empty no-data batches. In group
+   * mode (arus.cluster.group) it is called once per task that ran, with a third argument
+   * `{ task, worker, group }`: batchId counts that task's batches, and a batch replayed after a
+   * failure comes back with the same (ctx.task, batchId) and rows (docs/scale-out.md).
+   */
+  foreachBatch(fn: ForeachBatchFunction): this {
     this.batchFn = fn;
     this.fmt = "foreachbatch";
     return this;

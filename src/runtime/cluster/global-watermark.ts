@@ -51,6 +51,8 @@ export class GlobalWatermark {
   private next = 0;
   private current = 0;
   fingerprint: string | null = null;
+  /** Other records of the progress topic (the foreachBatch plan log: task-batch-sink.ts). */
+  otherRecords: ((key: string, value: unknown) => void) | null = null;
 
   constructor(
     private readonly topic: string,
@@ -103,6 +105,7 @@ export class GlobalWatermark {
     } else if (key.startsWith(WRITES_KEY_PREFIX)) this.inTransit.read(key.slice(WRITES_KEY_PREFIX.length), value);
     else if (key.startsWith("src-") && typeof value.offset === "number")
       this.observeSource(key.slice(4), value.maxEventTimeMs ?? null, value.offset);
+    else this.otherRecords?.(key, value);
   }
 
   /**

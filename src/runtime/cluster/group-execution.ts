@@ -17,6 +17,7 @@ import { kafkajsClient } from "../../connectors/kafka/client-kafkajs.js";
 import { isFenced } from "../../connectors/kafka/group/index.js";
 import type { SourceOptions } from "../../connectors/kafka/options.js";
 import type { Layout } from "../../connectors/kafka/records-out.js";
+import type { StreamSink } from "../../connectors/sink.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StreamingPlan } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
@@ -34,6 +35,7 @@ import { createInternalTopics } from "./partition-io.js";
 import type { PlanSplit } from "./plan-split.js";
 import { snapshotMaxAgeInForce } from "./snapshot-age.js";
 import { SnapshotTopic } from "./snapshot-topic.js";
+import { TaskBatchSink } from "./task-batch-sink.js";
 import { TaskSnapshots } from "./task-snapshots.js";
 import { groupWatermarkReport } from "./watermark-explain.js";
 import { WorkerBatches } from "./worker-batch.js";
@@ -53,7 +55,15 @@ export interface GroupExecutionConfig {
   readonly conf: RuntimeConfig;
   readonly clock: Clock;
   readonly source: SourceOptions;
-  readonly sink: { readonly topic: string | null; readonly layout: Layout; readonly maxRequestSize: number; readonly client: ClientConfig };
+  /** The Kafka sink; null when the sink is foreachBatch. */
+  readonly sink: {
+    readonly topic: string | null;
+    readonly layout: Layout;
+    readonly maxRequestSize: number;
+    readonly client: ClientConfig;
+  } | null;
+  /** The foreachBatch sink, called per task (task-batch-sink.ts); null with a Kafka sink. */
+  readonly foreachBatch: StreamSink | null;
   readonly outputNames: readonly string[];
   readonly outputSchema: StructType;
   readonly fingerprint: string;
@@ -98,7 +108,20 @@ export class GroupExecution {
       retryIntervalMs: cfg.source.fetchRetryIntervalMs,
       bootstrapServers: cfg.source.client.bootstrapServers,
     });
-    const shared = { cfg, topics: this.topics, watermark: this.watermark, io: this.io, workerId: this.workerId, host: this };
+    const taskSink = cfg.foreachBatch
+      ? new TaskBatchSink(cfg.foreachBatch, {
+          topic: this.topics.progress,
+          group: cfg.cluster.group,
+          worker: this.workerId,
+          names: cfg.outputNames,
+          schema: cfg.outputSchema,
+          outputMode: cfg.outputMode,
+          timeZone: cfg.conf.timeZone,
+        })
+      : null;
+    // The foreachBatch plan log lives in the progress topic, which the watermark reads.
+    if (taskSink) this.watermark.otherRecords = (key, value) => taskSink.read(key, value);
+    const shared = { cfg, topics: this.topics, watermark: this.watermark, io: this.io, workerId: this.workerId, host: this, taskSink };
     this.assignment = new GroupAssignment(
       shared,
       this.stopRequested,
@@ -168,8 +191,10 @@ export class GroupExecution {
       perTopic,
       this.cfg.split.stageB !== null,
     );
-    if (this.cfg.split.stageB) {
+    // read_uncommitted: the log end of the changelog (a restore) and progress topic (foreachBatch: task-batch-sink.ts).
+    if (this.cfg.split.stageB || this.cfg.foreachBatch)
       this.io.logEndAdmin = await kafkajsClient({ ...this.cfg.source.client, readCommitted: false }).admin();
+    if (this.cfg.split.stageB) {
       const { group, snapshotInterval: interval, publishSnapshots } = this.cfg.cluster;
       const maxAgeMs =
         interval > 0 || publishSnapshots

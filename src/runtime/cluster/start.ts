@@ -1,8 +1,9 @@
 /**
  * Starting a query in group mode (`arus.cluster.group`): split the optimized plan into its two
  * stages, plan each (row state: a task's state lives in its changelog-backed stores), check the
- * Kafka sink's columns, and build the worker loop. Only a Kafka source and a Kafka sink take
- * part: the sink's records must be in the worker's transaction.
+ * Kafka sink's columns, and build the worker loop. Only a Kafka source takes part, and a sink
+ * group mode makes exactly-once: Kafka (its records in the worker's transaction) or foreachBatch
+ * (per task, replayed under the same (task, batch id): task-batch-sink.ts).
  */
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { KafkaGroupMember, WorkerTransactions } from "../../connectors/kafka/gro
 import { sourceOptions } from "../../connectors/kafka/options.js";
 import { checkSinkSchema } from "../../connectors/kafka/records-out.js";
 import { sinkOptions } from "../../connectors/kafka/sink.js";
+import type { StreamSink } from "../../connectors/sink.js";
 import { explainLogical } from "../../plan/explain.js";
 import type { LogicalPlan } from "../../plan/logical.js";
 import { planStreaming } from "../../planner/streaming.js";
@@ -39,6 +41,8 @@ export interface GroupQuerySpec {
   readonly cluster: ClusterOptions;
   readonly sinkFormat: string;
   readonly sinkOptions: Readonly<Record<string, string>>;
+  /** The query's sink (used when it is foreachBatch: task-batch-sink.ts). */
+  readonly sink: StreamSink;
   readonly outputNames: readonly string[];
   readonly outputSchema: StructType;
   readonly events: QueryEvents;
@@ -106,10 +110,18 @@ function kafkaPorts(client: ClientConfig): KafkaPorts {
   };
 }
 
+/** The sinks group mode can make exactly-once (docs/scale-out.md, "What it refuses"). */
+const GROUP_SINKS = ["kafka", "foreachbatch"];
+
 export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecution; physicalText: string } {
-  if (spec.sinkFormat !== "kafka") {
-    throw new IllegalArgumentException(
-      `arus.cluster.group: group mode writes to a Kafka sink (its records are part of each worker's transaction); got format '${spec.sinkFormat}'.`,
+  if (!GROUP_SINKS.includes(spec.sinkFormat)) {
+    const why =
+      spec.sinkFormat === "memory"
+        ? "the memory sink is not durable: a worker's rows would be lost with it"
+        : "its writes cannot join the worker's Kafka transaction, and it does not replay a batch under the same (task, batch id)";
+    throw new ArusError(
+      "UNSUPPORTED_IN_GROUP_MODE",
+      `arus.cluster.group: group mode cannot write to the '${spec.sinkFormat}' sink: ${why}. The sinks that qualify are kafka (its records are part of each worker's transaction) and foreachBatch (called once per task, replayed with the same (task, batchId) after a failure: make the function idempotent by that pair). See docs/scale-out.md.`,
     );
   }
   const split = splitPlan(spec.plan);
@@ -119,8 +131,8 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
       "arus.cluster.group: the Kafka source must name its topics with 'subscribe' (the group subscribes to them).",
     );
   }
-  const sink = sinkOptions(spec.sinkOptions);
-  const layout = checkSinkSchema(spec.outputNames, spec.outputSchema, sink.topic);
+  const kafkaSink = spec.sinkFormat === "kafka" ? sinkOptions(spec.sinkOptions) : null;
+  const layout = kafkaSink ? checkSinkSchema(spec.outputNames, spec.outputSchema, kafkaSink.topic) : null;
   // A task's keys are all in its own stores (the row store: the columnar one keeps every partition in one table).
   const options = { columnarAggregation: false, paneAggregation: false, stateThreads: 1 };
   const stageA = planStreaming(split.stageA, spec.outputMode, options);
@@ -148,7 +160,9 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
     conf: spec.conf,
     clock: spec.clock,
     source,
-    sink: { topic: sink.topic, layout, maxRequestSize: sink.maxRequestSize, client: sink.client },
+    sink:
+      kafkaSink && layout ? { topic: kafkaSink.topic, layout, maxRequestSize: kafkaSink.maxRequestSize, client: kafkaSink.client } : null,
+    foreachBatch: kafkaSink ? null : spec.sink,
     outputNames: spec.outputNames,
     outputSchema: spec.outputSchema,
     fingerprint: fingerprintOf(spec.plan, spec.outputMode),

@@ -25,11 +25,14 @@ import { limitEnds, maxEventTimeMs, minEventTimeMs, readRepartition, readSourceR
 import { REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
 import type { StagedWrites } from "./repartition-hold.js";
+import { sourceTasks, stageSourceTasks, type TaskRun } from "./task-batch-sink.js";
 import { TaskContext } from "./task-context.js";
 import { sourceTopics, type WorkerShared } from "./worker-io.js";
 import { groupProgress, type WorkerBatchFacts, type WorkerIdentity } from "./worker-progress.js";
 
 const MAX_RECORD_ROWS = 2000;
+/** The producer's request size limit when the sink is not Kafka (Kafka's default max.request.size). */
+const DEFAULT_MAX_REQUEST_SIZE = 1048576;
 /** How often an idle worker re-reads the group's progress for a watermark moved by the others. */
 const IDLE_WATERMARK_READ_MS = 1000;
 
@@ -73,19 +76,9 @@ export class WorkerBatches {
     W: number,
   ): Promise<{ output: Batch[]; maxByTp: Map<string, number | null> }> {
     const maxByTp = new Map<string, number | null>();
-    const { eventTimeIndex, split, stageA, outputMode } = this.shared.cfg;
-    const run = (batches: Batch[]) => {
-      const sourceData = new Map([[split.source.sourceId, batches]]);
-      const spec = {
-        batchId,
-        outputMode,
-        evictionWatermarkMs: W,
-        lateWatermarkMs: this.lateWatermarkMs,
-        sourceData,
-        physical: stageA.physical,
-      };
-      return stageA.physical.execute({ eval: this.evalContext(W), state: new TaskContext(spec, null) });
-    };
+    const { eventTimeIndex } = this.shared.cfg;
+    const run = (batches: Batch[]) =>
+      this.stageAOn(batches, batchId, { watermarkMs: W, lateWatermarkMs: this.lateWatermarkMs, timestampMs: this.shared.cfg.clock.now() });
     if (eventTimeIndex === null) return { output: parts.length ? await run(parts.map((p) => p.batch)) : [], maxByTp };
     const output: Batch[] = [];
     for (const { tp, batch } of parts) {
@@ -96,10 +89,29 @@ export class WorkerBatches {
     return { output, maxByTp };
   }
 
-  private evalContext(watermarkMs: number) {
+  private stageAOn(batches: Batch[], batchId: number, run: TaskRun): Promise<Batch[]> {
+    const { split, stageA, outputMode } = this.shared.cfg;
+    const spec = {
+      batchId,
+      outputMode,
+      evictionWatermarkMs: run.watermarkMs,
+      lateWatermarkMs: run.lateWatermarkMs,
+      sourceData: new Map([[split.source.sourceId, batches]]),
+      physical: stageA.physical,
+    };
+    return stageA.physical.execute({ eval: this.evalContext(run.watermarkMs, run.timestampMs), state: new TaskContext(spec, null) });
+  }
+
+  /** The tasks this worker owns and their partitions (foreachBatch: task-batch-sink.ts). */
+  private ownedTasks(): Map<number, TopicPartition[]> {
+    if (this.shared.cfg.split.stageB) return new Map(this.assignment.repTps.map((tp) => [tp.partition, [tp]]));
+    return sourceTasks(this.assignment.sourceTps);
+  }
+
+  private evalContext(watermarkMs: number, timestampMs = this.shared.cfg.clock.now()) {
     return {
       timeZone: this.shared.cfg.conf.timeZone,
-      batchTimestampMs: this.shared.cfg.clock.now(),
+      batchTimestampMs: timestampMs,
       watermarkMs,
       ansi: this.shared.cfg.conf.getBool("spark.sql.ansi.enabled"),
     };
@@ -119,6 +131,7 @@ export class WorkerBatches {
       restore: this.assignment.lastRestore,
       restoredTasks: this.assignment.restoredTasks,
       hasWatermark: this.shared.watermark.hasDelay,
+      foreachBatch: this.shared.taskSink !== null,
     };
   }
 
@@ -165,16 +178,22 @@ export class WorkerBatches {
 
   /** One batch of this worker; false when there was nothing to do. */
   async run(started: number): Promise<boolean> {
-    const { cfg } = this.shared;
+    const { cfg, taskSink } = this.shared;
+    // foreachBatch: a task just gained may have a plan its previous owner left (replayed first).
+    await taskSink?.beforeBatch(this.ownedTasks().keys(), this.shared, this.assignment);
     let W = this.shared.watermark.watermarkMs;
     const durations: Record<string, number> = {};
     let t = cfg.clock.now();
-    const { latest: srcLatest, ends: srcEnds } = await this.endOffsets(this.assignment.sourceTps, cfg.source.maxOffsetsPerTrigger);
-    const repEnds = (await this.endOffsets(this.assignment.repTps, null)).ends;
+    const { latest: srcLatest, ends: srcLimited } = await this.endOffsets(this.assignment.sourceTps, cfg.source.maxOffsetsPerTrigger);
+    const repLatest = (await this.endOffsets(this.assignment.repTps, null)).ends;
+    // foreachBatch: a task with a pending plan reads exactly its plan's ranges (one map: topics differ).
+    const pinned = taskSink?.pinEnds(this.ownedTasks(), this.assignment.positions, new Map([...srcLimited, ...repLatest]));
+    const srcEnds = pinned?.ends ?? srcLimited;
+    const repEnds = pinned?.ends ?? repLatest;
     durations.latestOffset = cfg.clock.now() - t;
     const moved = (tps: TopicPartition[], ends: Map<string, number>) =>
       tps.some((tp) => ends.get(tpKey(tp))! > this.assignment.positions.get(tpKey(tp))!);
-    const hasData = moved(this.assignment.sourceTps, srcEnds) || moved(this.assignment.repTps, repEnds);
+    const hasData = moved(this.assignment.sourceTps, srcEnds) || moved(this.assignment.repTps, repEnds) || (pinned?.replays ?? 0) > 0;
     let watermarkMoved = cfg.split.stageB !== null && W > this.lastBatchWatermarkMs && this.assignment.tasks.size > 0;
     const idleReadDue = cfg.clock.now() - this.idleWatermarkReadMs >= IDLE_WATERMARK_READ_MS;
     if (!hasData && !watermarkMoved && cfg.split.stageB !== null && this.assignment.tasks.size > 0 && idleReadDue) {
@@ -205,7 +224,9 @@ export class WorkerBatches {
     );
     durations.getBatch = cfg.clock.now() - t;
     t = cfg.clock.now();
-    const stageA = await this.runStageA(source.parts, batchId, W);
+    // foreachBatch on a stateless query runs stage A task by task (stageSourceTasks below).
+    const stageA = await this.runStageA(taskSink && !cfg.split.stageB ? [] : source.parts, batchId, W);
+    const batchRun: TaskRun = { watermarkMs: W, lateWatermarkMs: this.lateWatermarkMs, timestampMs: cfg.clock.now() };
     const stageAOut = stageA.output;
     const records: OutRecord[] = [];
     let outputRows = 0;
@@ -213,9 +234,14 @@ export class WorkerBatches {
     const stageBFacts: { task: number; inputRows: number; report: WorkerBatchFacts["tasks"][number]["report"] }[] = [];
     /** Per repartition partition: the oldest event time this batch writes there (the watermark's in-transit hold). */
     const oldestWritten = new Map<number, number>();
-    if (!cfg.split.stageB) {
+    if (!cfg.split.stageB && taskSink) {
+      const tasks = this.ownedTasks();
+      const { positions } = this.assignment;
+      const runStageA = (batches: Batch[], run: TaskRun) => this.stageAOn(batches, batchId, run);
+      outputRows += await stageSourceTasks(taskSink, { parts: source.parts, tasks, positions, ends: srcEnds, run: batchRun, runStageA });
+    } else if (!cfg.split.stageB) {
       outputRows += stageAOut.reduce((n, b) => n + b.numRows, 0);
-      records.push(...toRecords(cfg.sink.layout, stageAOut, cfg.sink.topic));
+      records.push(...toRecords(cfg.sink!.layout, stageAOut, cfg.sink!.topic));
     } else {
       for (const [p, rows] of routeRows(stageAOut, cfg.split.routeColumns, this.shared.io.numTasks)) {
         repartitionedRows += rows.length;
@@ -245,13 +271,15 @@ export class WorkerBatches {
                 cfg.split.repartitionOutput,
               )
             : [];
-        if (!input.length && !watermarkMoved) continue;
+        const replay = taskSink?.pending(tp.partition) ?? null;
+        if (!input.length && !watermarkMoved && !replay) continue;
+        const run = taskSink ? taskSink.runOf(tp.partition, batchRun) : batchRun;
         const ctx = new TaskContext(
           {
             batchId,
             outputMode: cfg.outputMode,
-            evictionWatermarkMs: W,
-            lateWatermarkMs: this.lateWatermarkMs,
+            evictionWatermarkMs: run.watermarkMs,
+            lateWatermarkMs: run.lateWatermarkMs,
             sourceData: new Map([[REPARTITION_SOURCE_ID, input]]),
             physical: task.plan.physical,
           },
@@ -259,13 +287,15 @@ export class WorkerBatches {
         );
         let out: Batch[];
         try {
-          out = await task.plan.physical.execute({ eval: this.evalContext(W), state: ctx });
+          out = await task.plan.physical.execute({ eval: this.evalContext(run.watermarkMs, run.timestampMs), state: ctx });
         } catch (e) {
           ctx.abortAll();
           throw e;
         }
         outputRows += out.reduce((n, b) => n + b.numRows, 0);
-        records.push(...toRecords(cfg.sink.layout, out, cfg.sink.topic));
+        const from = this.assignment.positions.get(tpKey(tp))!;
+        if (taskSink) taskSink.stage(tp.partition, [{ ...tp, start: from, end: until }], run, out);
+        else records.push(...toRecords(cfg.sink!.layout, out, cfg.sink!.topic));
         for (const c of task.state.changelogRecords()) {
           records.push({ topic: this.shared.topics.changelog, partition: tp.partition, key: c.key, value: c.value, headers: [] });
         }
@@ -281,7 +311,7 @@ export class WorkerBatches {
           records.push(this.shared.watermark.sourceRecord(tp, stageA.maxByTp.get(tpKey(tp)) ?? null, end));
       }
     }
-    checkRecordSizes(records, cfg.sink.maxRequestSize);
+    checkRecordSizes(records, cfg.sink?.maxRequestSize ?? DEFAULT_MAX_REQUEST_SIZE);
     durations.addBatch = cfg.clock.now() - t;
 
     t = cfg.clock.now();
@@ -293,6 +323,8 @@ export class WorkerBatches {
     let sent: ReadonlyMap<string, number> = new Map();
     let staged: StagedWrites | null = null;
     try {
+      // foreachBatch: the tasks' plans committed, the user's function called per task (task-batch-sink.ts).
+      if (taskSink) records.push(...(await taskSink.deliver(this.shared.io.txn, this.assignment, batchId)));
       crashPoint("beforeSink", batchId);
       await this.shared.io.txn.begin();
       if (records.length) sent = await this.shared.io.txn.send(records);
@@ -310,8 +342,10 @@ export class WorkerBatches {
       crashPoint("afterSendOffsets", batchId);
       await this.shared.io.txn.commit();
       staged?.commit();
+      taskSink?.committed();
       crashPoint("afterSink", batchId);
     } catch (e) {
+      taskSink?.discard();
       await this.shared.io.txn.abort().catch(() => {});
       for (const task of this.assignment.tasks.values()) task.state.discard();
       throw e;

@@ -10,6 +10,7 @@ import type { GlobalWatermark } from "./global-watermark.js";
 import type { GroupExecutionConfig } from "./group-execution.js";
 import type { GroupMembership, WorkerTransactionsPort } from "./kafka-ports.js";
 import type { InternalTopics } from "./options.js";
+import type { TaskBatchSink } from "./task-batch-sink.js";
 import type { TaskSnapshots } from "./task-snapshots.js";
 
 /** The Kafka handles a worker opens at setup (before it, none is used). */
@@ -41,6 +42,8 @@ export interface WorkerShared {
   readonly watermark: GlobalWatermark;
   readonly io: WorkerIo;
   readonly workerId: string;
+  /** The foreachBatch sink's per-task batches; null with a Kafka sink. */
+  readonly taskSink: TaskBatchSink | null;
   /** Where the query's status is (GroupExecution.status). */
   readonly host: { status: QueryStatus };
 }

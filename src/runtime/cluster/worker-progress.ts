@@ -36,6 +36,8 @@ export interface WorkerIdentity {
   /** Tasks this worker restored from their changelogs since it started (a kept task is never restored). */
   readonly restoredTasks: number;
   readonly hasWatermark: boolean;
+  /** The sink is foreachBatch (a V1 sink: numOutputRows -1, as in Spark). */
+  readonly foreachBatch: boolean;
 }
 
 export interface WorkerBatchFacts {
@@ -133,7 +135,9 @@ export function groupProgress(who: WorkerIdentity, f: WorkerBatchFacts): Streami
         metrics: lagMetrics(f),
       }),
     ],
-    sink: { description: "KafkaTable", numOutputRows: f.outputRows },
+    sink: who.foreachBatch
+      ? { description: "ForeachBatchSink", numOutputRows: -1 }
+      : { description: "KafkaTable", numOutputRows: f.outputRows },
     arus: {
       numLateInputRows: operators.reduce((n, m) => n + m.numLateInputRows, 0),
       cluster: clean({
