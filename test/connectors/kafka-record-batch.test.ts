@@ -10,7 +10,12 @@ import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 import zlib from "node:zlib";
 import { decompressRecords, lz4Frame, snappyFramed } from "../../src/connectors/kafka/compression.js";
-import { type AbortedTransactions, ColumnsBuilder, decodeRecordBatches } from "../../src/connectors/kafka/record-batch.js";
+import {
+  type AbortedTransactions,
+  abortedTransactions,
+  ColumnsBuilder,
+  decodeRecordBatches,
+} from "../../src/connectors/kafka/record-batch.js";
 
 const require = createRequire(import.meta.url);
 const snappy = require("snappyjs") as { compress(b: Uint8Array): Uint8Array };
@@ -177,6 +182,39 @@ describe("decodeRecordBatches", () => {
       uncommitted.rows.map((r) => r.offset),
       [0, 1, 2, 3, 6, 7],
     );
+  });
+
+  it("drops every aborted transaction when the broker lists them out of offset order", async () => {
+    // The shape a soak met: the Fetch answer listed producer 54's aborted transaction (first
+    // offset 5) before producer 52's (first offset 2); walking that list in answer order let
+    // 52's aborted records through to a read_committed reader.
+    const TXN = 0x10;
+    const CONTROL = 0x20;
+    const abortMarker: Rec = { key: "\u0000\u0000\u0000\u0000", value: "\u0000\u0000\u0000\u0000\u0000\u0000" };
+    const commitMarker: Rec = { key: "\u0000\u0000\u0000\u0001", value: "\u0000\u0000\u0000\u0000\u0000\u0000" };
+    const buf = Buffer.concat([
+      batch(0, recs(1, "c"), { attributes: TXN, producerId: 50 }),
+      batch(1, [commitMarker], { attributes: TXN | CONTROL, producerId: 50 }),
+      batch(2, recs(3, "x"), { attributes: TXN, producerId: 52 }), // aborted
+      batch(5, recs(2, "y"), { attributes: TXN, producerId: 54 }), // aborted
+      batch(7, recs(1, "d"), { attributes: TXN, producerId: 50 }),
+      batch(8, [commitMarker], { attributes: TXN | CONTROL, producerId: 50 }),
+      batch(9, [abortMarker], { attributes: TXN | CONTROL, producerId: 52 }),
+      batch(10, [abortMarker], { attributes: TXN | CONTROL, producerId: 54 }),
+    ]);
+    const answer = [
+      { producerId: 54, firstOffset: 5 },
+      { producerId: 52, firstOffset: 2 },
+    ];
+    const committed = await decode(buf, 0, 1e9, abortedTransactions(answer));
+    assert.deepEqual(
+      committed.rows.map((r) => [r.offset, r.value]),
+      [
+        [0, "c0"],
+        [7, "d0"],
+      ],
+    );
+    assert.deepEqual(answer[0], { producerId: 54, firstOffset: 5 }, "the answer's own list is left as it was");
   });
 
   it("refuses message formats before v2", async () => {

@@ -7,7 +7,7 @@ import type { FetchedRecord, KafkaFetcher, TopicPartition } from "./client.js";
 import { KafkaOffsetOutOfRange, tpKey } from "./client.js";
 import { decompressRecords } from "./compression.js";
 import { fetchPartition, fetchPartitions, type RawPartition } from "./fetch-kafkajs.js";
-import { ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
+import { abortedTransactions, ColumnsBuilder, decodeRecordBatches, type FetchedColumns } from "./record-batch.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kafkajs's cluster and broker objects are untyped
 type Any = any;
@@ -220,8 +220,7 @@ export class Fetcher implements KafkaFetcher {
         continue;
       }
       if (part) logEnd = this.readCommitted ? part.lastStableOffset : part.highWatermark;
-      const aborted =
-        this.readCommitted && part?.abortedTransactions.length ? { pending: part.abortedTransactions, aborting: new Set<number>() } : null;
+      const aborted = this.readCommitted && part?.abortedTransactions.length ? abortedTransactions(part.abortedTransactions) : null;
       const after = part ? await decodeRecordBatches(part.buf, part.start, part.end, next, until, out, aborted, decompressRecords) : -1;
       if (after <= next) {
         // Nothing at or after `next`: the rest of the range is a gap (transaction markers,
