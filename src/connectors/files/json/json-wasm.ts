@@ -3,16 +3,18 @@
  * module's memory a window of whole lines at a time; one call decodes lines into per-column
  * buffers there until a batch is full or a line needs the JS path. Numbers, booleans, dates
  * and timestamps are read as typed-array views of those buffers and appended to the column
- * builders in one copy; strings arrive as UTF-8 byte ranges and become JS strings here, because
- * the engine's STRING vectors hold JS strings. A line the decoder does not fully understand
+ * builders in one copy; strings arrive as UTF-8 byte ranges and become JS strings here, or, with
+ * `arus.columnar.utf8Strings`, are copied as bytes into UTF-8 STRING vectors (columnar/utf8.ts). A line the decoder does not fully understand
  * goes to `JsonRows.parseLine` (JSON.parse), exactly as the byte scanner's fallback does, so
  * the rows equal the byte scanner's (test/connectors/json-scan.property.test.ts runs both).
  */
 import type { Batch } from "../../../columnar/batch.js";
+import { utf8Strings } from "../../../columnar/utf8-conf.js";
 import { physicalOf } from "../../../columnar/vector.js";
 import type { DataType, StructType } from "../../../types/datatypes.js";
 import { BATCH_ROWS } from "../builders.js";
 import { asBytes, type Bytes } from "../byte-values.js";
+import { Utf8Builder } from "../utf8-builder.js";
 import { type JsonReadSettings, JsonRows } from "./json-read.js";
 import { JSON_LINES_WASM } from "./wasm/json-lines-wasm.js";
 
@@ -208,7 +210,12 @@ class Decoder {
       }
       const beg = v.beg;
       const end = v.end!;
-      const ascii = v.values;
+      const ascii = v.values as Uint8Array;
+      const builder = builders[columns[i]!]!;
+      if (builder instanceof Utf8Builder) {
+        builder.appendRanges(mem, beg, end, ascii, valid, k);
+        continue;
+      }
       const out = new Array<unknown>(k);
       for (let r = 0; r < k; r++) {
         if (valid !== null && valid[r] === 0) out[r] = null;
@@ -251,7 +258,7 @@ export function readJsonWasm(
   s: JsonReadSettings,
   atFileStart: boolean,
 ): Batch[] | null {
-  const rows = new JsonRows(file, schema, s);
+  const rows = new JsonRows(file, schema, s, utf8Strings());
   const codes: number[] = [];
   const names: string[] = [];
   const columns: number[] = [];
