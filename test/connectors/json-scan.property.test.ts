@@ -15,6 +15,7 @@ import { type JsonReadSettings, readJsonText } from "../../src/connectors/files/
 import { readJsonBytes, scanJsonBytes } from "../../src/connectors/files/json/json-scan.js";
 import { setWasmWindow, wasmJsonCounters } from "../../src/connectors/files/json/json-wasm.js";
 import { parseSchema } from "../../src/sql/datatype.js";
+import { assertCanonicalUtf8 } from "../columnar/utf8-check.js";
 import { isoTimestamp } from "./arbitraries.js";
 
 const rowsOf = (batches: Batch[]): unknown[][] => batches.flatMap((b) => Array.from({ length: b.numRows }, (_, i) => rowValues(b, i)));
@@ -27,7 +28,9 @@ function wasmRead(bytes: Uint8Array, schema: ReturnType<typeof parseSchema>, s: 
   setJsonDecoder("wasm");
   setUtf8Strings(utf8);
   try {
-    return readJsonBytes("f.json", bytes, schema, s);
+    const batches = readJsonBytes("f.json", bytes, schema, s);
+    if (utf8) assertCanonicalUtf8(batches);
+    return batches;
   } finally {
     setWasmWindow(old);
     setJsonDecoder(decoder);
