@@ -53,6 +53,13 @@ describe("WASM JSON decoder → UTF-8 string vectors", () => {
     );
   });
 
+  it("long strings: the packing buffer grows with the module's memory", () => {
+    const bytes = Buffer.concat(Array.from({ length: 1500 }, (_, i) => line(`${"é".repeat(i % 7)}${String(i).repeat(900)}`, i)));
+    const on = read(bytes, true);
+    assert.ok(utf8Of(on[0]!.columns[0]!));
+    assert.deepStrictEqual(rowsOf(on), rowsOf(read(bytes, false)));
+  });
+
   it("replaces invalid UTF-8 as decoding does, even when two rows' bytes would join into a character", () => {
     for (const bad of [[0xc3], [0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]]) {
       const bytes = Buffer.concat([line("ok"), line(Buffer.from(bad)), line("é")]);

@@ -1,6 +1,6 @@
 /**
- * Builds a UTF-8 STRING vector (columnar/utf8.ts): a decoder appends byte ranges of its own
- * memory (json-wasm.ts) or JS strings (the JSON.parse fallback for one line). A string UTF-8
+ * Builds a UTF-8 STRING vector (columnar/utf8.ts): a decoder appends a batch's strings packed
+ * in its own memory (json-wasm.ts) or JS strings (the JSON.parse fallback for one line). A string UTF-8
  * cannot carry (a lone surrogate) turns the batch being built back into JS strings, so the rows
  * are always what the plain layout would hold.
  */
@@ -51,38 +51,35 @@ export class Utf8Builder implements ColumnBuilder {
   }
 
   /**
-   * Appends `k` rows given as byte ranges `[beg[r], end[r])` of `mem`; `ascii[r]` 1 marks a
-   * range with no byte above 0x7f. Ranges of invalid UTF-8 (the input file's own bytes) are
-   * replaced by what decoding them gives (U+FFFD for each bad sequence), as a JS string would be.
+   * Appends `k` rows packed one after another at `mem[at, ...)`: row r is `[at + offsets[r],
+   * at + offsets[r + 1])` (json-lines.c `arus_pack`); `ascii[r]` 1 marks a row with no byte
+   * above 0x7f. Rows of invalid UTF-8 (the input file's own bytes) are replaced by what
+   * decoding them gives (U+FFFD for each bad sequence), as a JS string would be.
    */
-  appendRanges(mem: Buffer, beg: Uint32Array, end: Uint32Array, ascii: Uint8Array, valid: Uint8Array | null, k: number): void {
+  appendPacked(mem: Buffer, at: number, offsets: Int32Array, ascii: Uint8Array, valid: Uint8Array | null, k: number): void {
     if (this.plain !== null) {
-      for (let r = 0; r < k; r++) this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", beg[r]!, end[r]!));
+      for (let r = 0; r < k; r++)
+        this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", at + offsets[r]!, at + offsets[r + 1]!));
       return;
     }
-    let total = 0;
-    for (let r = 0; r < k; r++) total += end[r]! - beg[r]!; // NULL rows are empty ranges
+    const total = offsets[k]!;
     this.reserve(k, total);
-    const bytes = this.bytes;
-    const offsets = this.offsets;
     const from = this.used;
-    let o = from;
+    mem.copy(this.bytes, from, at, at + total);
+    const own = this.offsets;
+    const base = this.length + 1;
     let allAscii = 1;
     for (let r = 0; r < k; r++) {
-      const a = beg[r]!;
-      const b = end[r]!;
-      if (b - a <= 24) for (let p = a; p < b; p++) bytes[o++] = mem[p]!;
-      else o += mem.copy(bytes, o, a, b);
-      offsets[this.length + r + 1] = o;
+      own[base + r] = from + offsets[r + 1]!;
       allAscii &= ascii[r]!;
     }
-    if (allAscii === 0 && !this.wellFormed(from, o, k)) {
-      // Rare (invalid UTF-8 in the input): redo these rows through decoding.
-      for (let r = 0; r < k; r++) this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", beg[r]!, end[r]!));
+    if (allAscii === 0 && !this.wellFormed(from, from + total, k)) {
+      for (let r = 0; r < k; r++)
+        this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", at + offsets[r]!, at + offsets[r + 1]!));
       return;
     }
     if (allAscii === 0) this.ascii = false;
-    this.used = o;
+    this.used = from + total;
     this.validity.markMany(this.length, valid, k, this.length + k);
     this.length += k;
   }
