@@ -4,13 +4,17 @@
 // non-ASCII, astral, empty and NULL included.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import * as arrow from "apache-arrow";
 import fc from "fast-check";
+import { arrowDataToVector, arrowToBatch, batchToArrow } from "../../src/columnar/arrow.js";
+import { makeBatch } from "../../src/columnar/batch.js";
 import { fromPortable, portable, transferListOf } from "../../src/columnar/transfer.js";
 import { utf8FromStrings, utf8Of, utf8Vector } from "../../src/columnar/utf8.js";
+import { setUtf8Strings } from "../../src/columnar/utf8-conf.js";
 import { concatVectors, constantVector, getValue, scatter, slice, take, type Vector, vectorFromValues } from "../../src/columnar/vector.js";
 import { GroupIndex } from "../../src/execution/group-index.js";
 import { type EvalContext, lookupFunction } from "../../src/functions/index.js";
-import { StringType } from "../../src/types/datatypes.js";
+import { field, StringType, StructOf } from "../../src/types/datatypes.js";
 
 const S = StringType;
 const ctx: EvalContext = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: false };
@@ -101,6 +105,55 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("Arrow export shares the bytes; import (flag on) keeps them, invalid UTF-8 decodes as before", () => {
+    const schema = StructOf([field("s", S)]);
+    fc.assert(
+      fc.property(column, fc.nat(), (a, s0) => {
+        const { utf8 } = both(a);
+        const start = a.length === 0 ? 0 : s0 % a.length;
+        const part = slice(utf8, start, a.length); // offsets not from 0
+        const rb = batchToArrow(schema, makeBatch([part], part.length));
+        for (const on of [false, true]) {
+          setUtf8Strings(on);
+          try {
+            const back = arrowToBatch(rb).batch.columns[0]!;
+            if (part.length > 0) assert.equal(utf8Of(back) !== undefined, on);
+            assert.deepStrictEqual(rows(back), a.slice(start));
+          } finally {
+            setUtf8Strings(false);
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+    // Arrow bytes that are not UTF-8: decoded (U+FFFD) rather than kept
+    const bad = arrow.makeData({
+      type: new arrow.Utf8(),
+      length: 2,
+      nullCount: 0,
+      valueOffsets: Int32Array.of(0, 2, 3),
+      data: Uint8Array.of(0x61, 0xc3, 0xa9),
+    });
+    const invalid = arrow.makeData({
+      type: new arrow.Utf8(),
+      length: 2,
+      nullCount: 0,
+      valueOffsets: Int32Array.of(0, 1, 2),
+      data: Uint8Array.of(0x61, 0xff),
+    });
+    setUtf8Strings(true);
+    try {
+      const v = arrowDataToVector(bad, S);
+      assert.equal(utf8Of(v), undefined);
+      assert.deepStrictEqual(rows(v), ["a\ufffd", "\ufffd"]);
+      const w = arrowDataToVector(invalid, S);
+      assert.equal(utf8Of(w), undefined);
+      assert.deepStrictEqual(rows(w), ["a", "\ufffd"]);
+    } finally {
+      setUtf8Strings(false);
+    }
   });
 
   it("a spread copy never keeps stale bytes", () => {
