@@ -1,18 +1,18 @@
 /**
- * `arus.columnar.utf8Strings`: whether decoders that can (the WASM JSON-lines decoder) build
- * STRING columns as UTF-8 bytes + offsets (utf8.ts) instead of a JS string per row. Same rows
- * either way. Process-wide like `arus.json.decoder`: the session sets it, decode requests carry
+ * `arus.columnar.utf8Strings` (default true): whether readers that can (the WASM JSON-lines
+ * decoder, Arrow import) build STRING columns as UTF-8 bytes + offsets (utf8.ts) instead of a
+ * JS string per row. Same rows either way. Process-wide like `arus.json.decoder`: the session sets it, decode requests carry
  * it to the worker threads.
  */
 import { IllegalArgumentException } from "../common/errors.js";
 
 export const UTF8_STRINGS_CONF = "arus.columnar.utf8Strings";
 
-let current = false;
+let current = true;
 
 /** The conf value as a boolean; a clear error for anything else. */
 export function utf8StringsOf(value: string | undefined): boolean {
-  const v = (value ?? "false").trim().toLowerCase();
+  const v = (value ?? "true").trim().toLowerCase();
   if (v !== "true" && v !== "false") throw new IllegalArgumentException(`${UTF8_STRINGS_CONF} must be 'true' or 'false', got '${value}'.`);
   return v === "true";
 }

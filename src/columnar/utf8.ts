@@ -1,6 +1,6 @@
 /**
- * STRING vectors as UTF-8 bytes and offsets instead of a JS string per row (opt-in,
- * `arus.columnar.utf8Strings`: columnar/utf8-conf.ts). Row i is `bytes[offsets[i], offsets[i + 1])`
+ * STRING vectors as UTF-8 bytes and offsets instead of a JS string per row
+ * (`arus.columnar.utf8Strings`, default on: columnar/utf8-conf.ts). Row i is `bytes[offsets[i], offsets[i + 1])`
  * (a NULL row is an empty range); the bytes are always valid UTF-8 holding no lone surrogate,
  * so decoding them gives back exactly the JS string the row stands for.
  *
