@@ -102,6 +102,11 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
         const back = fromPortable(moved, S);
         assert.ok(utf8Of(back));
         assert.deepStrictEqual(rows(back), a);
+        // not made portable (the state threads' routed keys): cloned as its decoded strings
+        const { utf8: live } = both(a);
+        assert.equal(transferListOf([live]).length, live.validity ? 1 : 0);
+        const cloned = structuredClone(live, { transfer: transferListOf([live]) });
+        assert.deepStrictEqual(rows(fromPortable(cloned, S)), a);
       }),
       { numRuns: 100 },
     );
