@@ -1,16 +1,20 @@
 /**
  * File decoding on one thread, the byte scanners against the text paths they replaced and the
- * WASM JSON decoder (`arus.json.decoder` = wasm) against the byte scanner, on the first bid file
- * of a generated size (the CSV is that file's rows written as CSV, in memory):
+ * WASM JSON decoder (`arus.json.decoder` = wasm) against the byte scanner, and the WASM decoder
+ * with STRING columns as UTF-8 bytes (`arus.columnar.utf8Strings`), alone and followed by
+ * decoding every string (what a consumer that needs JS strings pays), on the first bid file of
+ * a generated size (the CSV is that file's rows written as CSV, in memory):
  *
  *   npm run build && node --import tsx bench/decode.ts [--data bench/data/out/1000000] [--rounds 7]
  *
- * Reads through the built package (dist/), as users run it; prints the median lines/s of each.
+ * Reads through the built package (dist/), as users run it; prints the median lines/s of each
+ * (wall time; on one thread CPU time is the same but for GC threads: the UTF-8 table shows both).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
 type Files = typeof import("../src/connectors/files/json/json-scan.js") &
+  typeof import("../src/columnar/utf8-conf.js") &
   typeof import("../src/connectors/files/json/json-decoder.js") &
   typeof import("../src/connectors/files/json/json-read.js") &
   typeof import("../src/connectors/files/csv/csv-scan.js") &
@@ -25,6 +29,7 @@ async function load(): Promise<Files> {
   const mods = await Promise.all(
     [
       "connectors/files/json/json-scan.js",
+      "columnar/utf8-conf.js",
       "connectors/files/json/json-decoder.js",
       "connectors/files/json/json-read.js",
       "connectors/files/csv/csv-scan.js",
@@ -51,16 +56,28 @@ function median(xs: number[]): number {
  * Median lines per second of each of `runs` over `rounds` rounds; the runs alternate within a
  * round, so a change in the machine's load moves them alike.
  */
-function rates(lines: number, rounds: number, runs: (() => unknown)[]): number[] {
+function rates(lines: number, rounds: number, runs: (() => unknown)[], cpu?: number[]): number[] {
   const xs = runs.map(() => [] as number[]);
+  const cs = runs.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
     runs.forEach((run, k) => {
+      const c = process.cpuUsage();
       const t = performance.now();
       run();
       xs[k]!.push(lines / ((performance.now() - t) / 1000));
+      const d = process.cpuUsage(c);
+      cs[k]!.push(lines / ((d.user + d.system) / 1e6));
     });
   }
+  cpu?.push(...cs.map(median));
   return xs.map(median);
+}
+
+/** Reads every row of every STRING column (a sink or collect() needing JS strings). */
+function decodeStrings(batches: { columns: readonly { type: { kind: string }; length: number; values: ArrayLike<unknown> }[] }[]): number {
+  let n = 0;
+  for (const b of batches) for (const c of b.columns) if (c.type.kind === "string") n += c.values.length;
+  return n;
 }
 
 async function main(): Promise<void> {
@@ -109,9 +126,41 @@ async function main(): Promise<void> {
     () => f.readCsvBytes("bid.csv", csv, csvSchema, csvOpts, settings.dateTime),
   ]) as [number, number];
   rows.push(`| CSV, all 7 columns | ${M(text)} | ${M(bytes)} | ${(bytes / text).toFixed(2)}× | – | – |`);
+  const utf8Rows: string[] = [];
+  for (const [name, ddl] of [
+    ["all 7 columns", BID_ALL],
+    [
+      "q0's 5 columns (auction, bidder, price, dateTime, extra)",
+      "auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP, extra STRING",
+    ],
+  ] as const) {
+    const schema = f.parseSchema(ddl);
+    f.setJsonDecoder("wasm");
+    const withUtf8 = (on: boolean, decode: boolean) => () => {
+      f.setUtf8Strings(on);
+      const batches = f.readJsonBytes(file, json, schema, settings);
+      f.setUtf8Strings(false);
+      return decode ? decodeStrings(batches) : batches;
+    };
+    const cpu: number[] = [];
+    const [off, on, onDecoded] = rates(
+      lines.length,
+      rounds,
+      [withUtf8(false, false), withUtf8(true, false), withUtf8(true, true)],
+      cpu,
+    ) as [number, number, number];
+    utf8Rows.push(
+      `| ${name} | ${M(off)} / ${M(cpu[0]!)} | ${M(on)} / ${M(cpu[1]!)} | ${(on / off).toFixed(2)}× | ${M(onDecoded)} / ${M(cpu[2]!)} | ${(onDecoded / off).toFixed(2)}× |`,
+    );
+  }
   console.log(`Decoding ${lines.length} bid lines of ${file}, one thread, median of ${rounds} alternating rounds (lines/s):\n`);
   console.log("| input | text path | byte scanner | ratio | WASM decoder | vs byte scanner |\n|---|---:|---:|---:|---:|---:|");
   console.log(rows.join("\n"));
+  console.log("\nWASM decoder, STRING columns as JS strings vs UTF-8 bytes (lines/s per wall second / per CPU second):\n");
+  console.log(
+    "| JSON lines | JS strings | UTF-8 bytes | ratio | UTF-8, then every string decoded | ratio |\n|---|---:|---:|---:|---:|---:|",
+  );
+  console.log(utf8Rows.join("\n"));
 }
 
 await main();

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
 import { arrowToBatch } from "../columnar/arrow.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
+import { setUtf8Strings, UTF8_STRINGS_CONF, utf8StringsOf } from "../columnar/utf8-conf.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { getField } from "../common/row-object.js";
@@ -93,6 +94,7 @@ export class Session implements SessionInternals {
     this.sparkContext = new SparkContext(this.conf);
     setScanThreads(localThreads(this.conf.getOption("spark.master")));
     this.conf.watch(JSON_DECODER_CONF, (v) => setJsonDecoder(jsonDecoderOf(v)));
+    this.conf.watch(UTF8_STRINGS_CONF, (v) => setUtf8Strings(utf8StringsOf(v)));
     this.streams = new StreamingQueryManager(this);
     // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark, with
     // the reader's defaults: csv.`path` has no header and all-string columns _c0, _c1, ...).

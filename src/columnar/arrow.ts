@@ -8,6 +8,7 @@
  * as microseconds.
  */
 
+import { isUtf8 } from "node:buffer";
 import * as arrow from "apache-arrow";
 import { MILLIS_PER_DAY } from "../common/datetime/index.js";
 import {
@@ -35,6 +36,8 @@ import { DecimalOf, MAX_PRECISION } from "../types/decimal.js";
 import { arrowDecimalToVector, decimalWords, toArrowDecimal } from "./arrow-decimal.js";
 import { type Batch, makeBatch } from "./batch.js";
 import { canonical, checkedBig, isInt64Type, isWide, narrow } from "./int64.js";
+import { type Utf8Values, utf8Of, utf8Vector } from "./utf8.js";
+import { utf8Strings } from "./utf8-conf.js";
 import { concatVectors, getValue, makeVector, physicalOf, take, type Vector, vectorFromValues } from "./vector.js";
 
 // ---------------------------------------------------------------- types
@@ -281,6 +284,13 @@ export function vectorToArrowData(v: Vector): arrow.Data {
         data: toInt64(v.values as Float64Array | BigInt64Array, n),
       });
     case "string": {
+      const u = utf8Of(v);
+      if (u !== undefined) {
+        // UTF-8 vectors are Arrow's layout already: offsets rebased to 0, bytes shared
+        const start = u.offsets[0]!;
+        const offsets = start === 0 ? u.offsets.subarray(0, n + 1) : u.offsets.subarray(0, n + 1).map((o) => o - start);
+        return arrow.makeData({ ...base, type: new arrow.Utf8(), valueOffsets: offsets, data: u.bytes.subarray(start, u.offsets[n]!) });
+      }
       const { offsets, data } = encodeUtf8(v.values as unknown[], n);
       return arrow.makeData({ ...base, type: new arrow.Utf8(), valueOffsets: offsets, data });
     }
@@ -409,6 +419,28 @@ function timeUnitFactor(unit: arrow.TimeUnit): number {
   }
 }
 
+/**
+ * An Arrow Utf8 column as UTF-8 vector values (`arus.columnar.utf8Strings`), sharing its
+ * buffers; null when its bytes are not valid UTF-8 row by row (then decoding replaces them).
+ */
+function utf8FromArrow(d: arrow.Data, n: number): Utf8Values | null {
+  const bytes = d.values as Uint8Array;
+  const offsets = (d.valueOffsets as Int32Array).subarray(0, n + 1);
+  if (!isUtf8(bytes.subarray(offsets[0]!, offsets[n]!))) return null;
+  let ascii = true;
+  for (let i = 0; i < n; i++) {
+    const a = offsets[i]!;
+    if (a > offsets[i + 1]! || (a < offsets[i + 1]! && (bytes[a]! & 0xc0) === 0x80)) return null; // a row starting inside a character
+  }
+  for (let p = offsets[0]!; p < offsets[n]!; p++) {
+    if (bytes[p]! >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  return { bytes, offsets, ascii };
+}
+
 function decodeStrings(d: arrow.Data, n: number, large: boolean): string[] {
   const out = new Array<string>(n);
   const bytes = d.values as Uint8Array;
@@ -519,6 +551,10 @@ export function arrowDataToVector(d: arrow.Data, type: DataType = fromArrowType(
       return viaAccessors(d, type, validity);
     case arrow.Type.Utf8:
     case arrow.Type.LargeUtf8:
+      if (t.typeId === arrow.Type.Utf8 && type.kind === "string" && utf8Strings()) {
+        const u = utf8FromArrow(d, n);
+        if (u !== null) return utf8Vector(type, u, validity, n);
+      }
       return makeVector(type, clearNulls(decodeStrings(d, n, t.typeId === arrow.Type.LargeUtf8), validity), validity, n);
     case arrow.Type.Binary:
     case arrow.Type.LargeBinary:

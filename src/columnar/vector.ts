@@ -12,6 +12,7 @@ import { getField, setField } from "../common/row-object.js";
 import type { DataType, StructType } from "../types/datatypes.js";
 import { NUMBER_LANE_MAX_PRECISION } from "../types/decimal.js";
 import { allocLike, canonical, canonicalNumber, concatLanes, type Int64Lane, isInt64Type, isWide, laneFromValues } from "./int64.js";
+import { type Utf8Values, utf8Concat, utf8Of, utf8Scatter, utf8Slice, utf8Take, utf8Vector } from "./utf8.js";
 
 /** BIGINT/TIMESTAMP values are a Float64Array, or a BigInt64Array when a value is not a safe integer (columnar/int64.ts). */
 export type VectorValues = Uint8Array | Int32Array | Float64Array | BigInt64Array | unknown[];
@@ -173,7 +174,17 @@ export function constantVector(type: DataType, value: unknown, n: number): Vecto
   if (type.kind === "boolean") (values as Uint8Array).fill(value ? 1 : 0);
   else if (values instanceof Float64Array || values instanceof Int32Array) values.fill(value as number);
   else (values as unknown[]).fill(value);
-  return makeVector(type, values, null, n);
+  const v = makeVector(type, values, null, n);
+  // Kernels with a byte path (UTF-8 strings against a literal) look the value up once.
+  if (typeof value === "string") Object.defineProperty(v, CONSTANT, { value });
+  return v;
+}
+
+const CONSTANT = Symbol("arus.constant");
+
+/** The string every row of a `constantVector` holds; undefined for any other vector. */
+export function constantString(v: Vector): string | undefined {
+  return (v as unknown as { [CONSTANT]?: string })[CONSTANT];
 }
 
 /** Gather rows by index (indices may repeat; -1 produces NULL, used by outer joins). */
@@ -203,6 +214,8 @@ export function take(v: Vector, idx: ArrayLike<number>, n: number = idx.length):
       v.children.map((c) => take(c, idx, n)),
     );
   }
+  const u = utf8Of(v);
+  if (u !== undefined) return utf8Vector(v.type, utf8Take(u, idx, n), validity, n);
   const values = isWide(v.values) ? new BigInt64Array(n) : allocValues(v.type, n);
   const sv = v.values;
   if (isWide(values)) {
@@ -258,6 +271,8 @@ export function scatter(v: Vector, part: Int32Array, counts: Int32Array): Vector
       ),
     );
   }
+  const u = utf8Of(v);
+  if (u !== undefined) return utf8Scatter(u, part, counts).map((p, j) => utf8Vector(v.type, p, validity ? validity[j]! : null, counts[j]!));
   const values = Array.from(counts, (c) => (isWide(v.values) ? new BigInt64Array(c) : allocValues(v.type, c)));
   const src = v.values as ArrayLike<unknown>;
   const pos = new Int32Array(k);
@@ -295,6 +310,8 @@ export function slice(v: Vector, start: number, end: number): Vector {
       v.children.map((c) => slice(c, start, end)),
     );
   }
+  const u = utf8Of(v);
+  if (u !== undefined) return utf8Vector(v.type, utf8Slice(u, start, start + n), validity, n);
   const values = Array.isArray(v.values) ? v.values.slice(start, end) : (v.values as Float64Array).subarray(start, end);
   return makeVector(v.type, values, validity, n);
 }
@@ -387,6 +404,11 @@ export function concatVectors(type: DataType, parts: readonly Vector[]): Vector 
       parts.map((p) => p.length),
     );
     return makeVector(type, values, validity, n);
+  }
+  const bytes = parts.map(utf8Of);
+  if (parts.length > 0 && bytes.every((u) => u !== undefined)) {
+    const lengths = parts.map((p) => p.length);
+    return utf8Vector(type, utf8Concat(bytes as Utf8Values[], lengths), validity, n);
   }
   const values = allocValues(type, n);
   let o = 0;

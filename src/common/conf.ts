@@ -41,6 +41,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.exec.partialAggregation.maxGroupRatio": "0.05",
   // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)
   "arus.json.decoder": "wasm",
+  // arus: STRING columns from the WASM JSON decoder / Arrow as UTF-8 bytes + offsets, not a JS string per row (docs/architecture.md)
+  "arus.columnar.utf8Strings": "true",
 };
 
 export class RuntimeConfig {

@@ -6,6 +6,8 @@
  */
 
 import { hashBig, isInt64Type, isSafe, isWide, MAX_SAFE } from "../columnar/int64.js";
+import { type Utf8Values, utf8Of, utf8String } from "../columnar/utf8.js";
+import { hashUtf8, utf8EqualsString } from "../columnar/utf8-ops.js";
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
 import { hashString, mix, NULL_HASH, SEED } from "../common/hash.js";
 import type { DataType } from "../types/datatypes.js";
@@ -20,6 +22,8 @@ interface Leaf {
   readonly int64?: boolean;
   readonly wide?: BigInt64Array;
   readonly values: NumArray | unknown[];
+  /** A UTF-8 STRING key (columnar/utf8.ts): hashed and compared on its bytes; `values` unused. */
+  readonly utf8?: Utf8Values;
   /** 1 = valid; null = no nulls. */
   readonly validity: Uint8Array | null;
 }
@@ -36,6 +40,8 @@ function canonical(v: unknown): string {
   return JSON.stringify(v, bigintAsText);
 }
 
+const NO_VALUES: unknown[] = [];
+
 function leavesOf(v: Vector, n: number, out: Leaf[]): void {
   if (v.children) {
     // Always a validity leaf (all ones without a validity array): the same key must give the
@@ -49,6 +55,11 @@ function leavesOf(v: Vector, n: number, out: Leaf[]): void {
     const vals = new Array<string>(n);
     for (let i = 0; i < n; i++) vals[i] = v.validity && v.validity[i] === 0 ? "" : canonical(v.values[i]);
     out.push({ numeric: false, values: vals, validity: v.validity });
+    return;
+  }
+  const u = utf8Of(v);
+  if (u !== undefined) {
+    out.push({ numeric: false, values: NO_VALUES, utf8: u, validity: v.validity });
     return;
   }
   if (isWide(v.values)) {
@@ -95,6 +106,11 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): v
           valid !== null && valid[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashBig(exactOf(leaf, i)),
         );
       }
+    } else if (leaf.utf8 !== undefined) {
+      // the hash of the string the bytes decode to: a key hashes alike in either layout
+      const { bytes, offsets } = leaf.utf8;
+      for (let i = 0; i < n; i++)
+        out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : hashUtf8(bytes, offsets[i]!, offsets[i + 1]!));
     } else if (leaf.numeric) {
       const v = leaf.values as NumArray;
       for (let i = 0; i < n; i++) out[i] = mix(out[i]!, valid !== null && valid[i] === 0 ? NULL_HASH : hashNumber(v[i]!));
@@ -136,7 +152,8 @@ class LeafStore {
       const x = isNull ? 0 : (leaf.values as NumArray)[i]!;
       this.num[g] = x;
       if (leaf.int64 && !isSafe(x)) (this.big ??= new Map()).set(g, exactOf(leaf, i));
-    } else this.obj[g] = isNull ? null : (leaf.values as unknown[])[i];
+    } else if (isNull) this.obj[g] = null;
+    else this.obj[g] = leaf.utf8 !== undefined ? utf8String(leaf.utf8, i) : (leaf.values as unknown[])[i];
   }
   equals(g: number, leaf: Leaf, i: number): boolean {
     const isNull = leaf.validity !== null && leaf.validity[i] === 0;
@@ -146,6 +163,11 @@ class LeafStore {
       const b = (leaf.values as NumArray)[i]!;
       if (leaf.int64 && a === b && !isSafe(a)) return (this.big?.get(g) ?? BigInt(a)) === exactOf(leaf, i);
       return a === b || (Number.isNaN(a) && Number.isNaN(b)); // NaN groups with NaN, as in Spark
+    }
+    if (leaf.utf8 !== undefined) {
+      const stored = this.obj[g];
+      const { bytes, offsets } = leaf.utf8;
+      return typeof stored === "string" && utf8EqualsString(bytes, offsets[i]!, offsets[i + 1]!, stored);
     }
     return this.obj[g] === (leaf.values as unknown[])[i];
   }

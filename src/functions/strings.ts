@@ -1,10 +1,14 @@
 /**
- * String functions. Strings are JS strings in a `string[]`; positions are 1-based as in SQL.
+ * String functions. Strings are JS strings in a `string[]` (a UTF-8 STRING vector decodes to one;
+ * length, startswith and endswith also have byte paths); positions are 1-based as in SQL.
  */
+
+import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { utf8Affix, utf8Length } from "./utf8-kernels.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
 function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
@@ -18,18 +22,20 @@ function signature(name: string, argTypes: DataType[], result: DataType, minArgs
   };
 }
 
+/** `bytes`: a byte path for UTF-8 STRING columns (utf8-kernels.ts), null when it does not apply. */
 function stringFn(
   name: string,
   argTypes: DataType[],
   result: DataType,
   fn: (...vals: never[]) => unknown,
   minArgs?: number,
+  bytes?: (args: readonly Vector[], n: number) => Vector | null,
 ): ScalarFunction {
   return {
     kind: "scalar",
     name,
     resolve: signature(name, argTypes, result, minArgs),
-    kernel: (args, n) => mapRows(result, args, n, fn as (...v: unknown[]) => unknown),
+    kernel: (args, n) => bytes?.(args, n) ?? mapRows(result, args, n, fn as (...v: unknown[]) => unknown),
   };
 }
 
@@ -92,14 +98,35 @@ const concatWs: ScalarFunction = {
 register(
   stringFn("upper", [S], S, (s: string) => s.toUpperCase()),
   stringFn("lower", [S], S, (s: string) => s.toLowerCase()),
-  stringFn("length", [S], I, (s: string) => Array.from(s).length),
+  stringFn(
+    "length",
+    [S],
+    I,
+    (s: string) => Array.from(s).length,
+    undefined,
+    (a, n) => utf8Length(a[0]!, n),
+  ),
   stringFn("substring", [S, I, I], S, (s: string, p: number, l?: number) => sqlSubstring(s, p, l ?? Number.MAX_SAFE_INTEGER), 2),
   stringFn("trim", [S], S, (s: string) => s.replace(/^ +| +$/g, "")),
   stringFn("ltrim", [S], S, (s: string) => s.replace(/^ +/, "")),
   stringFn("rtrim", [S], S, (s: string) => s.replace(/ +$/, "")),
   stringFn("contains", [S, S], BooleanType, (s: string, t: string) => s.includes(t)),
-  stringFn("startswith", [S, S], BooleanType, (s: string, t: string) => s.startsWith(t)),
-  stringFn("endswith", [S, S], BooleanType, (s: string, t: string) => s.endsWith(t)),
+  stringFn(
+    "startswith",
+    [S, S],
+    BooleanType,
+    (s: string, t: string) => s.startsWith(t),
+    undefined,
+    (a, n) => utf8Affix(a[0]!, a[1]!, n, false),
+  ),
+  stringFn(
+    "endswith",
+    [S, S],
+    BooleanType,
+    (s: string, t: string) => s.endsWith(t),
+    undefined,
+    (a, n) => utf8Affix(a[0]!, a[1]!, n, true),
+  ),
   stringFn("instr", [S, S], I, (s: string, t: string) => s.indexOf(t) + 1),
   stringFn("lpad", [S, I, S], S, pad(true), 2),
   stringFn("rpad", [S, I, S], S, pad(false), 2),

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type Batch, rowValues } from "../../src/columnar/batch.js";
+import { setUtf8Strings, utf8Strings } from "../../src/columnar/utf8-conf.js";
 import { parseTimestamp } from "../../src/common/datetime/index.js";
 import { isoUtcMicros } from "../../src/connectors/files/byte-values.js";
 import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
@@ -14,20 +15,26 @@ import { type JsonReadSettings, readJsonText } from "../../src/connectors/files/
 import { readJsonBytes, scanJsonBytes } from "../../src/connectors/files/json/json-scan.js";
 import { setWasmWindow, wasmJsonCounters } from "../../src/connectors/files/json/json-wasm.js";
 import { parseSchema } from "../../src/sql/datatype.js";
+import { assertCanonicalUtf8 } from "../columnar/utf8-check.js";
 import { isoTimestamp } from "./arbitraries.js";
 
 const rowsOf = (batches: Batch[]): unknown[][] => batches.flatMap((b) => Array.from({ length: b.numRows }, (_, i) => rowValues(b, i)));
 
 /** The WASM decoder (through the reader's entry point) with a given input window. */
-function wasmRead(bytes: Uint8Array, schema: ReturnType<typeof parseSchema>, s: JsonReadSettings, window: number): Batch[] {
+function wasmRead(bytes: Uint8Array, schema: ReturnType<typeof parseSchema>, s: JsonReadSettings, window: number, utf8 = false): Batch[] {
   const decoder = jsonDecoder();
   const old = setWasmWindow(window);
+  const oldUtf8 = utf8Strings();
   setJsonDecoder("wasm");
+  setUtf8Strings(utf8);
   try {
-    return readJsonBytes("f.json", bytes, schema, s);
+    const batches = readJsonBytes("f.json", bytes, schema, s);
+    if (utf8) assertCanonicalUtf8(batches);
+    return batches;
   } finally {
     setWasmWindow(old);
     setJsonDecoder(decoder);
+    setUtf8Strings(oldUtf8);
   }
 }
 
@@ -44,11 +51,14 @@ function sameResult(input: string | Uint8Array, ddl: string, s: JsonReadSettings
   if (expected instanceof Error) {
     assert.throws(() => scanJsonBytes("f.json", bytes, schema, s), { message: expected.message });
     assert.throws(() => wasmRead(bytes, schema, s, window), { message: expected.message });
+    assert.throws(() => wasmRead(bytes, schema, s, window, true), { message: expected.message });
     return;
   }
   const what = typeof input === "string" ? JSON.stringify(input) : Buffer.from(bytes).toString("hex");
   assert.deepStrictEqual(rowsOf(scanJsonBytes("f.json", bytes, schema, s)), expected, what);
   assert.deepStrictEqual(rowsOf(wasmRead(bytes, schema, s, window)), expected, `wasm: ${what}`);
+  // STRING columns as UTF-8 bytes (arus.columnar.utf8Strings): the same rows once decoded
+  assert.deepStrictEqual(rowsOf(wasmRead(bytes, schema, s, window, true)), expected, `wasm utf8: ${what}`);
 }
 
 const EDGE_NUMBERS = [

@@ -6,6 +6,8 @@ import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { isInt64Type, MAX_SAFE, needsWide, widen } from "../../columnar/int64.js";
 import { allocValues, makeVector, physicalOf, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
+import { Utf8Builder } from "./utf8-builder.js";
+import { Validity } from "./validity.js";
 
 export interface ColumnBuilder {
   readonly type: DataType;
@@ -21,54 +23,6 @@ export interface ColumnBuilder {
   appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void;
   /** Build the vector of everything appended so far and start over. */
   finish(): Vector;
-}
-
-/** Validity tracking shared by all builders: allocated only once a null shows up. */
-class Validity {
-  bits: Uint8Array | null = null;
-  mark(i: number, valid: boolean, cap: number): void {
-    if (valid) {
-      if (this.bits !== null) {
-        this.ensure(cap);
-        this.bits[i] = 1;
-      }
-      return;
-    }
-    if (this.bits === null) {
-      this.bits = new Uint8Array(Math.max(cap, 16));
-      this.bits.fill(1, 0, i);
-    }
-    this.ensure(cap);
-    this.bits[i] = 0;
-  }
-  /** Rows [at, at + k) from a validity map (null: all valid). */
-  markMany(at: number, valid: Uint8Array | null, k: number, cap: number): void {
-    if (valid === null) {
-      if (this.bits !== null) {
-        this.ensure(cap);
-        this.bits.fill(1, at, at + k);
-      }
-      return;
-    }
-    if (this.bits === null) {
-      this.bits = new Uint8Array(Math.max(cap, 16));
-      this.bits.fill(1, 0, at);
-    }
-    this.ensure(cap);
-    this.bits.set(valid.subarray(0, k), at);
-  }
-  private ensure(cap: number): void {
-    if (this.bits!.length < cap) {
-      const g = new Uint8Array(Math.max(cap, this.bits!.length * 2));
-      g.set(this.bits!);
-      this.bits = g;
-    }
-  }
-  take(n: number): Uint8Array | null {
-    const b = this.bits;
-    this.bits = null;
-    return b === null ? null : b.slice(0, n);
-  }
 }
 
 type Typed = Uint8Array | Int32Array | Float64Array;
@@ -301,8 +255,10 @@ class NullBuilder implements ColumnBuilder {
   }
 }
 
-export function columnBuilder(type: DataType): ColumnBuilder {
+/** `utf8Strings`: STRING columns as UTF-8 bytes + offsets (utf8-builder.ts). */
+export function columnBuilder(type: DataType, utf8Strings = false): ColumnBuilder {
   if (type.kind === "null") return new NullBuilder(type);
+  if (utf8Strings && type.kind === "string") return new Utf8Builder(type);
   switch (physicalOf(type)) {
     case "struct":
       return new StructBuilder(type as StructType);
@@ -322,8 +278,8 @@ export class RowBatches {
   private readonly batches: Batch[] = [];
   private rows = 0;
 
-  constructor(schema: StructType) {
-    this.builders = schema.fields.map((f) => columnBuilder(f.type));
+  constructor(schema: StructType, utf8Strings = false) {
+    this.builders = schema.fields.map((f) => columnBuilder(f.type, utf8Strings));
   }
 
   append(row: readonly unknown[]): void {

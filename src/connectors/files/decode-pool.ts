@@ -7,9 +7,9 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
-import { makeVector, type Vector } from "../../columnar/vector.js";
+import { fromPortable } from "../../columnar/transfer.js";
 import { siblingScript, WorkerPool } from "../../common/worker-pool.js";
-import type { DataType, StructType } from "../../types/datatypes.js";
+import type { StructType } from "../../types/datatypes.js";
 import type { JsonDecoder } from "./json/json-decoder.js";
 
 /** Below this a file is decoded on the calling thread (a worker round trip costs ~1 ms). */
@@ -40,6 +40,8 @@ export interface JsonRangeRequest {
   readonly zone: string;
   /** `arus.json.decoder` of the calling thread. */
   readonly decoder: JsonDecoder;
+  /** `arus.columnar.utf8Strings` of the calling thread. */
+  readonly utf8Strings: boolean;
 }
 
 /** What the decode threads did in this process (tasks run on workers, re-reads on this thread). */
@@ -67,13 +69,11 @@ export function decodePool(): WorkerPool<DecodeRequest, unknown> {
   return pool;
 }
 
-/** Gives cloned vectors this thread's type objects back (a clone is equal, not identical). */
-function retype(v: Vector, type: DataType): Vector {
-  const children = v.children && type.kind === "struct" ? v.children.map((c, i) => retype(c, type.fields[i]!.type)) : undefined;
-  return makeVector(type, v.values, v.validity, v.length, children);
-}
-
+/**
+ * Gives posted vectors this thread's type objects back (a clone is equal, not identical) and
+ * UTF-8 STRING vectors their form (columnar/transfer.ts).
+ */
 export function retypeBatches(batches: readonly Batch[], schema: StructType): Batch[] {
   const types = schema.fields.map((f) => f.type);
-  return batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => retype(c, types[i]!)) }));
+  return batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) }));
 }

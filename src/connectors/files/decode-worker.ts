@@ -6,7 +6,8 @@
 
 import type { Transferable } from "node:worker_threads";
 import type { Batch } from "../../columnar/batch.js";
-import { batchTransferList } from "../../columnar/transfer.js";
+import { batchTransferList, portableBatches } from "../../columnar/transfer.js";
+import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import type { DecodeRequest, JsonRangeRequest } from "./decode-pool.js";
 import { setJsonDecoder } from "./json/json-decoder.js";
@@ -16,6 +17,7 @@ import { SourceOptions } from "./options.js";
 
 function decode(r: JsonRangeRequest): Batch[] {
   setJsonDecoder(r.decoder);
+  setUtf8Strings(r.utf8Strings);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
   return readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
@@ -31,6 +33,6 @@ serveTasks<DecodeRequest, unknown>(async (r) => {
     if (!m) modules.set(r.module, (m = import(r.module) as Promise<TaskModule>));
     return (await m).runDecodeTask(r.request);
   }
-  const result = decode(r);
+  const result = portableBatches(decode(r));
   return { result, transfer: batchTransferList(result) };
 });

@@ -5,6 +5,7 @@
  * their typed arrays moved, not copied.
  */
 import { batchTransferList, transferListOf } from "../../columnar/transfer.js";
+import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import type { Vector } from "../../columnar/vector.js";
 import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { readJsonBytes } from "../../connectors/files/json/json-scan.js";
@@ -15,6 +16,7 @@ import { type PartialGroups, runStageA } from "./stage-a-run.js";
 
 async function run(r: StageARequest): Promise<PartialGroups & { inputRows: number }> {
   setJsonDecoder(r.decoder);
+  setUtf8Strings(false); // stage A's groups go back by structured clone: JS strings (a jsonRange request may have set it)
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
   const batches = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);

@@ -8,6 +8,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import type { Batch } from "../../../columnar/batch.js";
+import { utf8Strings } from "../../../columnar/utf8-conf.js";
 import { WorkerCrashError } from "../../../common/worker-pool.js";
 import type { StructType } from "../../../types/datatypes.js";
 import { asBytes } from "../byte-values.js";
@@ -72,7 +73,18 @@ export async function readJsonRanges(
     results = await Promise.all(
       ranges.map(
         ([start, end]) =>
-          p.run({ kind: "jsonRange", file, bytes, start, end, schema, options, zone, decoder: jsonDecoder() }) as Promise<Batch[]>,
+          p.run({
+            kind: "jsonRange",
+            file,
+            bytes,
+            start,
+            end,
+            schema,
+            options,
+            zone,
+            decoder: jsonDecoder(),
+            utf8Strings: utf8Strings(),
+          }) as Promise<Batch[]>,
       ),
     );
   } catch (e) {

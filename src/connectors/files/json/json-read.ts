@@ -38,11 +38,13 @@ export class JsonRows {
     private readonly file: string,
     readonly schema: StructType,
     private readonly s: JsonReadSettings,
+    /** STRING columns as UTF-8 bytes (the WASM decoder, `arus.columnar.utf8Strings`). */
+    utf8Strings = false,
   ) {
     const fields = schema.fields;
     this.fieldCount = fields.length;
     this.corruptIdx = corruptColumnIndex(schema, s.corruptColumn);
-    this.out = new RowBatches(schema);
+    this.out = new RowBatches(schema, utf8Strings);
     this.readers = fields.map((f) => fieldReader(f.name));
     this.converters = fields.map((f) => jsonConverter(f.type, s.dateTime));
     this.scratch = new Array<unknown>(this.fieldCount).fill(null);

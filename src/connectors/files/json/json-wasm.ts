@@ -3,16 +3,18 @@
  * module's memory a window of whole lines at a time; one call decodes lines into per-column
  * buffers there until a batch is full or a line needs the JS path. Numbers, booleans, dates
  * and timestamps are read as typed-array views of those buffers and appended to the column
- * builders in one copy; strings arrive as UTF-8 byte ranges and become JS strings here, because
- * the engine's STRING vectors hold JS strings. A line the decoder does not fully understand
+ * builders in one copy; strings arrive as UTF-8 byte ranges and become JS strings here, or, with
+ * `arus.columnar.utf8Strings`, are copied as bytes into UTF-8 STRING vectors (columnar/utf8.ts). A line the decoder does not fully understand
  * goes to `JsonRows.parseLine` (JSON.parse), exactly as the byte scanner's fallback does, so
  * the rows equal the byte scanner's (test/connectors/json-scan.property.test.ts runs both).
  */
 import type { Batch } from "../../../columnar/batch.js";
+import { utf8Strings } from "../../../columnar/utf8-conf.js";
 import { physicalOf } from "../../../columnar/vector.js";
 import type { DataType, StructType } from "../../../types/datatypes.js";
-import { BATCH_ROWS } from "../builders.js";
+import { BATCH_ROWS, type ColumnBuilder } from "../builders.js";
 import { asBytes, type Bytes } from "../byte-values.js";
+import { Utf8Builder } from "../utf8-builder.js";
 import { type JsonReadSettings, JsonRows } from "./json-read.js";
 import { JSON_LINES_WASM } from "./wasm/json-lines-wasm.js";
 
@@ -57,6 +59,8 @@ interface Exports {
   arus_sbeg(i: number): number;
   arus_send(i: number): number;
   arus_result(): number;
+  arus_pack(i: number, k: number): number;
+  arus_pack_offsets(i: number): number;
   arus_nulls(): number;
   arus_input(n: number): number;
   arus_scan(len: number, from: number, maxRows: number): number;
@@ -173,6 +177,20 @@ class Decoder {
     this.nulls = new Int32Array(buf, this.x.arus_nulls() >>> 0, Math.max(1, this.codes.length));
   }
 
+  /** Packs the UTF-8 STRING columns' rows (arus_pack): the address per C column (0: not one), or null when none is. */
+  private pack(builders: readonly ColumnBuilder[], columns: readonly number[], k: number): number[] | null {
+    let packed: number[] | null = null;
+    for (let i = 0; i < columns.length; i++) {
+      if (this.codes[i] !== T_STRING || !(builders[columns[i]!] instanceof Utf8Builder)) continue;
+      packed ??= new Array<number>(columns.length).fill(0);
+      const ptr = this.x.arus_pack(i, k) >>> 0;
+      if (ptr === 0) throw new WasmOutOfMemory();
+      packed[i] = ptr;
+    }
+    if (packed !== null) this.refresh();
+    return packed;
+  }
+
   /** Copies `bytes` into the module's input buffer. */
   load(bytes: Uint8Array): void {
     if (bytes.length > this.inputCap) {
@@ -194,6 +212,8 @@ class Decoder {
   /** Appends the `k` rows of the last scan to `rows`' builders (`columns[i]` is C column i's). */
   emit(rows: JsonRows, columns: readonly number[], corruptIdx: number, k: number): void {
     const builders = rows.out.columns;
+    // UTF-8 STRING columns: packed in WASM first (packing may grow the memory, so before any view is read)
+    const packed = this.pack(builders, columns, k);
     const mem = this.mem;
     for (let i = 0; i < columns.length; i++) {
       const v = this.views[i]!;
@@ -208,13 +228,19 @@ class Decoder {
       }
       const beg = v.beg;
       const end = v.end!;
-      const ascii = v.values;
+      const ascii = v.values as Uint8Array;
+      const builder = builders[columns[i]!]!;
+      if (packed !== null && packed[i]! !== 0) {
+        const offsets = new Int32Array(this.memBuffer, this.x.arus_pack_offsets(i) >>> 0, k + 1);
+        (builder as Utf8Builder).appendPacked(mem, packed[i]!, offsets, ascii, valid, k);
+        continue;
+      }
       const out = new Array<unknown>(k);
       for (let r = 0; r < k; r++) {
         if (valid !== null && valid[r] === 0) out[r] = null;
         else out[r] = ascii[r] === 1 ? mem.latin1Slice(beg[r]!, end[r]!) : mem.utf8Slice(beg[r]!, end[r]!);
       }
-      builders[columns[i]!]!.appendMany(out, valid, k);
+      builder.appendMany(out, valid, k);
     }
     if (corruptIdx >= 0) {
       const none = new Uint8Array(k);
@@ -251,7 +277,7 @@ export function readJsonWasm(
   s: JsonReadSettings,
   atFileStart: boolean,
 ): Batch[] | null {
-  const rows = new JsonRows(file, schema, s);
+  const rows = new JsonRows(file, schema, s, utf8Strings());
   const codes: number[] = [];
   const names: string[] = [];
   const columns: number[] = [];

@@ -40,6 +40,10 @@ typedef struct {
   uint8_t *valid;
   uint32_t *sbeg; /* absolute addresses in this memory */
   uint32_t *send;
+  /* STRING rows packed one after another (arus_pack), for JS to copy in one go. */
+  uint8_t *pack;
+  size_t pack_cap;
+  int32_t *pack_off;
 } Column;
 
 static Column *cols;
@@ -96,6 +100,41 @@ EXPORT("arus_valid") uint8_t *arus_valid(int32_t i) { return cols[i].valid; }
 EXPORT("arus_sbeg") uint32_t *arus_sbeg(int32_t i) { return cols[i].sbeg; }
 EXPORT("arus_send") uint32_t *arus_send(int32_t i) { return cols[i].send; }
 EXPORT("arus_result") int32_t *arus_result(void) { return result; }
+
+/*
+ * STRING column i's first k rows of the last scan packed one after another (a NULL row is
+ * empty): the bytes at the returned address, k + 1 offsets from 0 at arus_pack_offsets(i).
+ * JS then copies a batch's strings with two copies instead of one per row (UTF-8 STRING
+ * vectors, json-wasm.ts). 0 when memory runs out.
+ */
+EXPORT("arus_pack") uint8_t *arus_pack(int32_t i, int32_t k) {
+  Column *c = &cols[i];
+  size_t total = 0;
+  for (int32_t r = 0; r < k; r++) total += c->send[r] - c->sbeg[r];
+  if (!c->pack_off) {
+    c->pack_off = malloc(((size_t)cap_rows + 1) * 4);
+    if (!c->pack_off) return 0;
+  }
+  if (!c->pack || total > c->pack_cap) {
+    size_t cap = total > 2 * c->pack_cap ? total : 2 * c->pack_cap;
+    if (cap < 4096) cap = 4096;
+    free(c->pack);
+    c->pack = malloc(cap);
+    c->pack_cap = c->pack ? cap : 0;
+    if (!c->pack) return 0;
+  }
+  uint8_t *o = c->pack;
+  int32_t *off = c->pack_off;
+  off[0] = 0;
+  for (int32_t r = 0; r < k; r++) {
+    size_t len = c->send[r] - c->sbeg[r];
+    memcpy(o, (const uint8_t *)(uintptr_t)c->sbeg[r], len);
+    o += len;
+    off[r + 1] = (int32_t)(o - c->pack);
+  }
+  return c->pack;
+}
+EXPORT("arus_pack_offsets") int32_t *arus_pack_offsets(int32_t i) { return cols[i].pack_off; }
 EXPORT("arus_nulls") int32_t *arus_nulls(void) { return nulls; }
 
 /* An input buffer of at least n bytes (and a string heap as large); null if memory ran out. */

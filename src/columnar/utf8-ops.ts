@@ -1,0 +1,99 @@
+/**
+ * Per-row work on UTF-8 STRING rows (columnar/utf8.ts) without making JS strings: hashes equal
+ * to `hashString` of the decoded string (so a key hashes the same whichever layout its batch
+ * has), comparison with a JS string, equality / prefix / suffix against encoded literals, and
+ * the length in characters (code points, as `length` counts).
+ */
+
+/** FNV-1a over the UTF-16 code units `bytes[a, b)` decodes to: equals `hashString` of that string. */
+export function hashUtf8(bytes: Uint8Array, a: number, b: number): number {
+  let h = 0x811c9dc5;
+  let p = a;
+  while (p < b) {
+    const c = bytes[p]!;
+    if (c < 0x80) {
+      h = Math.imul(h ^ c, 0x01000193);
+      p++;
+      continue;
+    }
+    const cp = decodeAt(bytes, p, c);
+    p += c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    if (cp < 0x10000) h = Math.imul(h ^ cp, 0x01000193);
+    else {
+      const x = cp - 0x10000;
+      h = Math.imul(h ^ (0xd800 + (x >> 10)), 0x01000193);
+      h = Math.imul(h ^ (0xdc00 + (x & 0x3ff)), 0x01000193);
+    }
+  }
+  return h;
+}
+
+/** The code point of the multi-byte sequence at p (valid UTF-8; lead byte c). */
+function decodeAt(bytes: Uint8Array, p: number, c: number): number {
+  if (c < 0xe0) return ((c & 0x1f) << 6) | (bytes[p + 1]! & 0x3f);
+  if (c < 0xf0) return ((c & 0x0f) << 12) | ((bytes[p + 1]! & 0x3f) << 6) | (bytes[p + 2]! & 0x3f);
+  return ((c & 0x07) << 18) | ((bytes[p + 1]! & 0x3f) << 12) | ((bytes[p + 2]! & 0x3f) << 6) | (bytes[p + 3]! & 0x3f);
+}
+
+/** `bytes[a, b)` decodes to exactly `s`. */
+export function utf8EqualsString(bytes: Uint8Array, a: number, b: number, s: string): boolean {
+  let p = a;
+  const n = s.length;
+  for (let k = 0; k < n; k++) {
+    if (p >= b) return false;
+    const c = bytes[p]!;
+    if (c < 0x80) {
+      if (s.charCodeAt(k) !== c) return false;
+      p++;
+      continue;
+    }
+    const cp = decodeAt(bytes, p, c);
+    p += c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    if (cp < 0x10000) {
+      if (s.charCodeAt(k) !== cp) return false;
+    } else {
+      const x = cp - 0x10000;
+      if (s.charCodeAt(k) !== 0xd800 + (x >> 10) || s.charCodeAt(k + 1) !== 0xdc00 + (x & 0x3ff)) return false;
+      k++;
+    }
+  }
+  return p === b;
+}
+
+/** `bytes[a, b)` equals `lit` byte for byte. */
+export function bytesEqual(bytes: Uint8Array, a: number, b: number, lit: Uint8Array): boolean {
+  const n = lit.length;
+  if (b - a !== n) return false;
+  for (let k = 0; k < n; k++) if (bytes[a + k] !== lit[k]) return false;
+  return true;
+}
+
+/** `bytes[a, b)` starts with `lit` (whole characters: `lit` is valid UTF-8, so a byte prefix is a string prefix). */
+export function bytesStartWith(bytes: Uint8Array, a: number, b: number, lit: Uint8Array): boolean {
+  const n = lit.length;
+  if (b - a < n) return false;
+  for (let k = 0; k < n; k++) if (bytes[a + k] !== lit[k]) return false;
+  return true;
+}
+
+export function bytesEndWith(bytes: Uint8Array, a: number, b: number, lit: Uint8Array): boolean {
+  const n = lit.length;
+  if (b - a < n) return false;
+  const s = b - n;
+  for (let k = 0; k < n; k++) if (bytes[s + k] !== lit[k]) return false;
+  return true;
+}
+
+/** Characters (code points) in `bytes[a, b)`: the bytes that do not continue a sequence. */
+export function codePoints(bytes: Uint8Array, a: number, b: number): number {
+  let n = 0;
+  for (let p = a; p < b; p++) if ((bytes[p]! & 0xc0) !== 0x80) n++;
+  return n;
+}
+
+/** Two ranges hold the same bytes. */
+export function rangesEqual(x: Uint8Array, a: number, b: number, y: Uint8Array, c: number, d: number): boolean {
+  if (b - a !== d - c) return false;
+  for (let k = 0; k < b - a; k++) if (x[a + k] !== y[c + k]) return false;
+  return true;
+}

@@ -1,0 +1,150 @@
+/**
+ * Builds a UTF-8 STRING vector (columnar/utf8.ts): a decoder appends a batch's strings packed
+ * in its own memory (json-wasm.ts) or JS strings (the JSON.parse fallback for one line). A string UTF-8
+ * cannot carry (a lone surrogate) turns the batch being built back into JS strings, so the rows
+ * are always what the plain layout would hold.
+ */
+import { isUtf8 } from "node:buffer";
+import { isWellFormed, utf8Vector } from "../../columnar/utf8.js";
+import { makeVector, type Vector } from "../../columnar/vector.js";
+import type { DataType } from "../../types/datatypes.js";
+import type { ColumnBuilder } from "./builders.js";
+import { Validity } from "./validity.js";
+
+export class Utf8Builder implements ColumnBuilder {
+  length = 0;
+  private bytes = Buffer.allocUnsafeSlow(4096);
+  private offsets = new Int32Array(1025);
+  private used = 0;
+  private ascii = true;
+  private readonly validity = new Validity();
+  /** Set once a string UTF-8 cannot carry arrived: the rest of this batch as JS strings. */
+  private plain: unknown[] | null = null;
+
+  constructor(readonly type: DataType) {}
+
+  append(v: unknown): void {
+    if (v === null || v === undefined) {
+      this.appendNull();
+      return;
+    }
+    const s = v as string;
+    if (this.plain === null && s.length > 0) {
+      this.reserve(1, s.length * 3);
+      const w = this.bytes.write(s, this.used, "utf8");
+      if (w !== s.length) {
+        if (!isWellFormed(s)) this.toPlain();
+        else this.ascii = false;
+      }
+      if (this.plain === null) this.used += w;
+    }
+    this.push(s, true);
+  }
+
+  appendNull(): void {
+    if (this.plain === null) this.reserve(1, 0);
+    this.push(null, false);
+  }
+
+  appendMany(values: ArrayLike<unknown>, valid: Uint8Array | null, k: number): void {
+    for (let j = 0; j < k; j++) this.append(valid === null || valid[j] === 1 ? values[j] : null);
+  }
+
+  /**
+   * Appends `k` rows packed one after another at `mem[at, ...)`: row r is `[at + offsets[r],
+   * at + offsets[r + 1])` (json-lines.c `arus_pack`); `ascii[r]` 1 marks a row with no byte
+   * above 0x7f. Rows of invalid UTF-8 (the input file's own bytes) are replaced by what
+   * decoding them gives (U+FFFD for each bad sequence), as a JS string would be.
+   */
+  appendPacked(mem: Buffer, at: number, offsets: Int32Array, ascii: Uint8Array, valid: Uint8Array | null, k: number): void {
+    if (this.plain !== null) {
+      for (let r = 0; r < k; r++)
+        this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", at + offsets[r]!, at + offsets[r + 1]!));
+      return;
+    }
+    const total = offsets[k]!;
+    this.reserve(k, total);
+    const from = this.used;
+    mem.copy(this.bytes, from, at, at + total);
+    const own = this.offsets;
+    const base = this.length + 1;
+    let allAscii = 1;
+    for (let r = 0; r < k; r++) {
+      own[base + r] = from + offsets[r + 1]!;
+      allAscii &= ascii[r]!;
+    }
+    if (allAscii === 0 && !this.wellFormed(from, from + total, k)) {
+      for (let r = 0; r < k; r++)
+        this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", at + offsets[r]!, at + offsets[r + 1]!));
+      return;
+    }
+    if (allAscii === 0) this.ascii = false;
+    this.used = from + total;
+    this.validity.markMany(this.length, valid, k, this.length + k);
+    this.length += k;
+  }
+
+  /**
+   * The k ranges just copied to [from, to) are each valid UTF-8: their concatenation is, and
+   * none starts inside a character (a continuation byte), so no range split a character.
+   */
+  private wellFormed(from: number, to: number, k: number): boolean {
+    if (!isUtf8(this.bytes.subarray(from, to))) return false;
+    const offsets = this.offsets;
+    for (let r = 0; r < k; r++) {
+      const a = offsets[this.length + r]!;
+      if (a < offsets[this.length + r + 1]! && (this.bytes[a]! & 0xc0) === 0x80) return false;
+    }
+    return true;
+  }
+
+  private push(s: string | null, valid: boolean): void {
+    const i = this.length;
+    if (this.plain !== null) this.plain.push(s);
+    else this.offsets[i + 1] = this.used;
+    this.validity.mark(i, valid, i + 1);
+    this.length = i + 1;
+  }
+
+  /** Room for `rows` more rows and `bytes` more bytes. */
+  private reserve(rows: number, bytes: number): void {
+    if (this.length + rows + 1 > this.offsets.length) {
+      const g = new Int32Array(Math.max(this.offsets.length * 2, this.length + rows + 1));
+      g.set(this.offsets);
+      this.offsets = g;
+    }
+    if (this.used + bytes > this.bytes.length) {
+      const g = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + bytes));
+      this.bytes.copy(g, 0, 0, this.used);
+      this.bytes = g;
+    }
+  }
+
+  private toPlain(): void {
+    const n = this.length;
+    const plain = new Array<unknown>(n);
+    const offsets = this.offsets;
+    for (let i = 0; i < n; i++) plain[i] = this.bytes.toString("utf8", offsets[i]!, offsets[i + 1]!);
+    this.plain = plain;
+  }
+
+  finish(): Vector {
+    const n = this.length;
+    const validity = this.validity.take(n);
+    let vec: Vector;
+    if (this.plain !== null) {
+      if (validity !== null) for (let i = 0; i < n; i++) if (validity[i] === 0) this.plain[i] = null;
+      vec = makeVector(this.type, this.plain, validity, n);
+    } else {
+      // Own, exact-size buffers: they move to another thread whole (transfer.ts).
+      const bytes = new Uint8Array(this.used);
+      bytes.set(this.bytes.subarray(0, this.used));
+      vec = utf8Vector(this.type, { bytes, offsets: this.offsets.slice(0, n + 1), ascii: this.ascii }, validity, n);
+    }
+    this.length = 0;
+    this.used = 0;
+    this.ascii = true;
+    this.plain = null;
+    return vec;
+  }
+}
