@@ -6,7 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { KafkaFencedError } from "../../src/connectors/kafka/group/index.js";
 import type { StreamSink } from "../../src/connectors/sink.js";
+import type { GroupAssignment } from "../../src/runtime/cluster/group-assignment.js";
+import type { GroupMetadata, WorkerTransactionsPort } from "../../src/runtime/cluster/kafka-ports.js";
 import {
   decodeTaskBatchRecord,
   TASK_BATCH_KEY_PREFIX,
@@ -176,5 +179,39 @@ describe("TaskBatchSink.pinEnds", () => {
       ["in-1", 10],
     ]);
     assert.throws(() => s.pinEnds(tasks, positions, ends), /task 3 must replay its foreachBatch batch 17 over in-3 \[100, 140\).*is 120/);
+  });
+});
+
+describe("TaskBatchSink.deliver", () => {
+  it("a batch that only replays is fenced too: a worker whose generation is over never calls the function", async () => {
+    const calls: number[] = [];
+    const fn: StreamSink = { description: "fn", reportsOutputRows: false, addBatch: async (batchId) => void calls.push(batchId) };
+    const o = { topic: "p", group: "g", worker: "w", names: [], schema: StructOf([]), outputMode: "append" as const, timeZone: "UTC" };
+    const s = new TaskBatchSink(fn, o);
+    s.read("sinkbatch-3", JSON.parse(Buffer.from(taskBatchRecord("p", { kind: "planned", plan }).value!).toString()));
+    s.stage(3, plan.ranges, s.runOf(3, { watermarkMs: 0, lateWatermarkMs: 0, timestampMs: 0 }), []);
+    const sent: { offset: number }[][] = [];
+    // The group coordinator's answer to a zombie's offsets: its generation is over.
+    const txn: WorkerTransactionsPort = {
+      init: async () => {},
+      begin: async () => {},
+      send: async () => new Map(),
+      sendOffsets: async (offsets) => {
+        sent.push([...offsets]);
+        throw new KafkaFencedError("group", "ILLEGAL_GENERATION", "fenced by the group coordinator (ILLEGAL_GENERATION)");
+      },
+      commit: async () => {},
+      abort: async () => {},
+      close: async () => {},
+    };
+    const applied: GroupMetadata = { groupId: "g", generationId: 4, memberId: "m", groupInstanceId: "w" };
+    const assignment = { applied, backgroundJoin: null } as unknown as GroupAssignment;
+    await assert.rejects(s.deliver(txn, assignment, 0), /ILLEGAL_GENERATION/);
+    assert.deepEqual(calls, [], "the function was not called");
+    assert.deepEqual(
+      sent[0]?.map((x) => x.offset),
+      plan.ranges.map((r) => r.start),
+      "the replay's offsets as they stand (its plan's starts)",
+    );
   });
 });

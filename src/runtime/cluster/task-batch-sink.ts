@@ -170,10 +170,12 @@ export class TaskBatchSink {
   async deliver(txn: WorkerTransactionsPort, assignment: GroupAssignment, batchId: number): Promise<OutRecord[]> {
     crashPoint("beforePlan", batchId);
     const fresh = this.staged.filter((s) => !s.replay);
-    if (fresh.length) {
-      const offsets = fresh.flatMap((s) => s.plan.ranges.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.start })));
+    // Replays send their plans' starts too (where the offsets stand): a zombie that only replays
+    // is refused here as well, before it calls the function beside the tasks' new owner.
+    const offsets = this.staged.flatMap((s) => s.plan.ranges.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.start })));
+    if (offsets.length) {
       await txn.begin();
-      await txn.send(fresh.map((s) => taskBatchRecord(this.o.topic, { kind: "planned", plan: s.plan })));
+      if (fresh.length) await txn.send(fresh.map((s) => taskBatchRecord(this.o.topic, { kind: "planned", plan: s.plan })));
       // As the batch's own commit: a cooperative join under way may move it to the next generation (background-join.ts).
       const applied = assignment.applied!;
       await txn.sendOffsets(
