@@ -17,7 +17,7 @@
  *    visible in out-raw p50/p99 (to within the 200 ms poll of the reader).
  * Throughput is shown for the fixed-input runs only (a paced run's is its input rate), latency for
  * the paced run only (a fixed input's is its queueing). Every run also checks the output (duplicates / losses / wrong windows must be 0).
- * --mode defaults to group when ARUS_SCALEOUT_GROUP=1, else single (one worker only: the
+ * --mode defaults to group (ARUS_SCALEOUT_GROUP=0: single, one worker only: the
  * single-process exactly-once pipeline, for a baseline); --mode static splits the partitions
  * between the workers once and for all (`assign`, no group: the scaling a fixed split gets, no
  * run without restart). Only group mode writes the `scaleout` section of bench/RESULTS.md and
@@ -47,7 +47,7 @@ if (!bootstrap) {
   console.error('bench/scaleout: needs a broker: export ARUS_KAFKA_BOOTSTRAP="$(scripts/kafka.sh start)"');
   process.exit(1);
 }
-const mode = (option("mode") ?? (process.env.ARUS_SCALEOUT_GROUP === "1" ? "group" : "single")) as ScaleoutMode;
+const mode = (option("mode") ?? (process.env.ARUS_SCALEOUT_GROUP === "0" ? "single" : "group")) as ScaleoutMode;
 if (mode !== "group" && mode !== "single" && mode !== "static") throw new Error(`--mode: group, single or static, got ${mode}`);
 const events = Number(option("events") ?? 50_000);
 const rate = Number(option("rate") ?? 1000);

@@ -18,7 +18,7 @@
  * tsx, as a user runs it; ~2 s more CPU per start, which on a loaded 2-core machine lets random
  * kills land mostly during start-up).
  *
- * --mode defaults to group when ARUS_SCALEOUT_GROUP=1, else single. Needs ARUS_KAFKA_BOOTSTRAP.
+ * --mode defaults to group (single when ARUS_SCALEOUT_GROUP=0). Needs ARUS_KAFKA_BOOTSTRAP.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,7 +52,7 @@ export async function scaleoutSoak(argv: readonly string[]): Promise<number> {
     if (!Number.isFinite(v) || v < 0) throw new Error(`--${name}: not a number: ${option(argv, name)}`);
     return v;
   };
-  const mode = option(argv, "mode") ?? (process.env.ARUS_SCALEOUT_GROUP === "1" ? "group" : "single");
+  const mode = option(argv, "mode") ?? (process.env.ARUS_SCALEOUT_GROUP === "0" ? "single" : "group");
   if (mode !== "group" && mode !== "single" && mode !== "static") throw new Error(`--mode: group, single or static, got ${mode}`);
   const partitionBy = option(argv, "partition-by") ?? "id";
   if (partitionBy !== "id" && partitionBy !== "key") throw new Error(`--partition-by: id or key, got ${partitionBy}`);
