@@ -6,6 +6,7 @@
  *        [--seconds 10] [--engines arus,pyspark] [--engine dist|src] [--no-results-md]
  *        [--no-latency] [--cpu-prof DIR]  (arus's throughput and latency runs, with --engine src)
  *        [--arus-conf key=value ...]  (session settings for arus, e.g. arus.checkpoint.fsync=false)
+ *        [--node-arg FLAG ...]  (node flags for arus's engine process, e.g. --max-semi-space-size=64)
  *   npm run bench -- --only kafka     (the same, as a section of npm run bench)
  *
  * The query (bench/kafka/arus-engine.ts and bench/pyspark/kafka.py, name for name):
@@ -130,6 +131,8 @@ export async function kafkaBench(opts: {
   latency?: boolean;
   /** key=value session settings for arus. */
   arusConf?: string[];
+  /** Node flags for arus's engine process (V8 tuning: not the defaults, say so with the figures). */
+  nodeArgs?: string[];
   log?: (s: string) => void;
 }): Promise<KafkaBenchResult> {
   const log = opts.log ?? ((s: string) => process.stderr.write(`[kafka-bench] ${s}\n`));
@@ -215,11 +218,12 @@ export async function kafkaBench(opts: {
   return result;
 }
 
-function startEngine(name: string, opts: { bootstrap: string; engine: "dist" | "src"; arusConf?: string[] }): Engine {
+function startEngine(name: string, opts: { bootstrap: string; engine: "dist" | "src"; arusConf?: string[]; nodeArgs?: string[] }): Engine {
   if (name === "arus") {
     const args = ["--import", "tsx", path.join(root, "bench/kafka/arus-engine.ts"), "--bootstrap", opts.bootstrap, "--engine", opts.engine];
     for (const kv of opts.arusConf ?? []) args.push("--conf", kv);
-    return new Engine(name, spawn(process.execPath, ["--enable-source-maps", ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] }));
+    const node = ["--enable-source-maps", ...(opts.nodeArgs ?? [])];
+    return new Engine(name, spawn(process.execPath, [...node, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] }));
   }
   const jars = spawnSync("bash", [path.join(root, "scripts/spark-kafka-jars.sh")], {
     encoding: "utf8",
@@ -406,6 +410,7 @@ export async function kafkaBenchFromArgs(argv: string[]): Promise<KafkaBenchResu
     cpuProf: get("--cpu-prof"),
     latency: !argv.includes("--no-latency"),
     arusConf: argv.flatMap((a, i) => (a === "--arus-conf" && argv[i + 1] ? [argv[i + 1]!] : [])),
+    nodeArgs: argv.flatMap((a, i) => (a === "--node-arg" && argv[i + 1] ? [argv[i + 1]!] : [])),
   });
 }
 
