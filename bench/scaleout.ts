@@ -9,7 +9,7 @@
  * 1. Throughput: the input (`--events` + flush) is produced first; then W workers start at once
  *    and the clock runs from the first worker's `started` to the last record visible in out-raw
  *    (read_committed). Worker and broker CPU seconds over the run.
- * 2. Recovery: the same fixed input; at 40 % of it processed one worker is killed with SIGKILL,
+ * 2. Recovery: the same fixed input; at 40 % of it processed (and once it has read some) one worker is killed with SIGKILL,
  *    (a) not restarted (group mode: its partitions move after the session timeout), (b) restarted
  *    at once with its slot. Figure: kill → first out-raw record from its partitions committed
  *    by a live worker; aborted records (read_uncommitted − read_committed).
@@ -84,7 +84,7 @@ const withKill = (workers: number, restart: boolean): ScenarioStep[] => {
   const victim = workers > 1 ? "w2" : "w1";
   return [
     ...startAll(workers),
-    { at: 0.4, action: "kill", worker: victim },
+    { at: 0.4, action: "kill", worker: victim, afterOwnBatch: true },
     ...(restart || workers === 1 ? [{ at: 0.4, action: "start" as const, worker: victim }] : []),
   ];
 };

@@ -40,6 +40,11 @@ export interface ScenarioStep {
   readonly crashPoint?: string;
   /** Not before this many ms after the previous step ran (e.g. past the session timeout, into the rebalance). */
   readonly afterMs?: number;
+  /**
+   * A kill that waits (up to 30 s) until the worker's current run has committed a batch of the
+   * raw query: killing a worker that owns nothing yet measures no recovery.
+   */
+  readonly afterOwnBatch?: boolean;
 }
 
 /** Crash points of a micro-batch that a Kafka → Kafka exactly-once query passes every batch. */
@@ -390,6 +395,11 @@ export async function runScaleout(o: ScaleoutOptions): Promise<ScaleoutReport> {
       const w = workers.get(s.worker)!;
       const last = w.runs.at(-1);
       if (s.afterMs !== undefined && Date.now() - lastFiredAt < s.afterMs) return false;
+      if (s.afterOwnBatch && last && Date.now() - last.spawnedAt < 30_000) {
+        const runIndex = w.runs.length - 1;
+        if (!w.events.some((e) => e.ev === "progress" && e.query === "raw" && e.run === runIndex && (e.numInputRows ?? 0) > 0))
+          return false;
+      }
       if (s.action === "start" && last?.crashPoint && w.alive) {
         if (Date.now() - last.spawnedAt < 30_000) return false;
         last.crashMissed = true;
