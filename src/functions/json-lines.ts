@@ -6,7 +6,7 @@
  * offsets (a UTF-8 STRING vector, or a contiguous BINARY one such as Kafka's `value`), which
  * are copied once into the buffer with no string per row.
  */
-import { binaryAt, binaryOf } from "../columnar/binary.js";
+import { binaryAt, binaryOf, copyWords } from "../columnar/binary.js";
 import { utf8Of, utf8String } from "../columnar/utf8.js";
 import type { Vector } from "../columnar/vector.js";
 
@@ -63,6 +63,14 @@ function lineKind(v: Uint8Array, a: number, b: number): -1 | 0 | 1 {
   return 1;
 }
 
+/** `lineKind` of a range known to hold no line break. */
+function startKind(v: Uint8Array, a: number, b: number): -1 | 0 | 1 {
+  let first = a;
+  while (first < b && (v[first] === 32 || (v[first]! >= 9 && v[first]! <= 13))) first++;
+  if (first === b || isNullLiteral(v, first, b)) return -1;
+  return v[first] === 91 ? 0 : 1;
+}
+
 /** `v[a, b)` is the JSON literal null (white space after it): Spark's from_json gives NULL, the line reader no row. */
 function isNullLiteral(v: Uint8Array, a: number, b: number): boolean {
   if (b - a < 4 || v[a] !== 110 || v[a + 1] !== 117 || v[a + 2] !== 108 || v[a + 3] !== 108) return false;
@@ -101,6 +109,8 @@ function linesOfBytes(input: Vector, n: number, validity: Uint8Array): JsonLines
 
 /** Rows as ranges of one buffer: each copied once, no object per row. */
 function linesOfRanges(src: Uint8Array, off: Int32Array, inValidity: Uint8Array | null, n: number, validity: Uint8Array): JsonLines {
+  const buf = Buffer.isBuffer(src) ? src : Buffer.from(src.buffer, src.byteOffset, src.byteLength);
+  const breaks = rowsWithLineBreaks(buf, off, n);
   const alone: number[] = [];
   // Per row: 1 = its own bytes, 0 = {} in its place.
   const own = new Uint8Array(n);
@@ -109,13 +119,15 @@ function linesOfRanges(src: Uint8Array, off: Int32Array, inValidity: Uint8Array 
     const a = off[i]!;
     const b = off[i + 1]!;
     let kind: -1 | 0 | 1 = -1;
-    if (inValidity === null || inValidity[i] !== 0) kind = lineKind(src, a, b);
+    if (inValidity === null || inValidity[i] !== 0) kind = breaks !== null && breaks[i] === 1 ? lineKind(buf, a, b) : startKind(buf, a, b);
     if (kind < 0) validity[i] = 0;
     else if (kind === 0) alone.push(i);
     own[i] = kind > 0 ? 1 : 0;
     total += (kind > 0 ? b - a : 2) + 1;
   }
   const bytes = Buffer.allocUnsafe(Math.max(0, total - 1));
+  const from = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const to = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0) bytes[at++] = 10;
@@ -126,12 +138,25 @@ function linesOfRanges(src: Uint8Array, off: Int32Array, inValidity: Uint8Array 
     }
     const a = off[i]!;
     const b = off[i + 1]!;
-    // A loop for short rows: cheaper than a native call.
-    if (b - a <= 32) for (let p = a; p < b; p++) bytes[at++] = src[p]!;
-    else {
-      bytes.set(src.subarray(a, b), at);
-      at += b - a;
-    }
+    copyWords(from, a, b, to, at);
+    at += b - a;
   }
   return { bytes, alone };
+}
+
+/**
+ * The rows holding a \n or \r (1), found natively over all the bytes at once; null when none
+ * does (the common case: then no row is scanned for them).
+ */
+function rowsWithLineBreaks(buf: Buffer, off: Int32Array, n: number): Uint8Array | null {
+  let marks: Uint8Array | null = null;
+  const end = off[n]!;
+  for (const c of [10, 13]) {
+    let row = 0;
+    for (let p = buf.indexOf(c, off[0]!); p >= 0 && p < end; p = buf.indexOf(c, p + 1)) {
+      while (off[row + 1]! <= p) row++;
+      (marks ??= new Uint8Array(n))[row] = 1;
+    }
+  }
+  return marks;
 }

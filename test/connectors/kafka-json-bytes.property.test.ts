@@ -28,7 +28,7 @@ function kafkaFrame(values: readonly (Uint8Array | null)[]): DataFrame {
   const c = new ColumnsBuilder(values.length);
   values.forEach((v, i) => {
     c.keys.push(Buffer.from(`k${i}`), 0, 2);
-    c.values.push(v ?? new Uint8Array(0), 0, v === null ? -1 : v.length);
+    c.values.push(Buffer.from(v ?? []), 0, v === null ? -1 : v.length);
     c.push(i, 1000 + i, 0, []);
   });
   const schema = kafkaSchema(false);
@@ -132,8 +132,8 @@ describe("from_json over Kafka values on bytes", () => {
     const batch = withUtf8(true, () => {
       const c = new ColumnsBuilder(4);
       for (const v of values) {
-        c.keys.push(new Uint8Array(0), 0, -1);
-        c.values.push(v ?? new Uint8Array(0), 0, v === null ? -1 : v.length);
+        c.keys.push(Buffer.alloc(0), 0, -1);
+        c.values.push(Buffer.from(v ?? []), 0, v === null ? -1 : v.length);
         c.push(0, 0, 0, []);
       }
       return columnsToBatch(kafkaSchema(false), { topic: "t", partition: 0 }, c);
