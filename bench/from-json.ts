@@ -3,7 +3,8 @@
  * `from_json(CAST(value AS STRING), schema)` over the batch it makes, with
  * `arus.columnar.utf8Strings` off (a Buffer view per record; from_json copies the views into one
  * buffer) and on (key and value as one buffer + offsets; from_json copies ranges of it, no object
- * per record), and the path with a JS string per record (forced through
+ * per record), the same with the byte scanner instead of the WASM decoder (`arus.json.decoder`),
+ * and the path with a JS string per record (forced through
  * `concat(CAST(value AS STRING))`, which the byte paths do not look through). The record batches
  * are Kafka's message format v2 written here (uncompressed, 500 records each), decoded by the
  * source's own decoder (connectors/kafka/record-batch.ts); no broker.
@@ -82,7 +83,7 @@ async function decoded(): Promise<{ df: DataFrame; ms: number }> {
   return { df: new DataFrame(session as never, Plans.localRelation(output, [batch])), ms };
 }
 const sumSeq = (json: ReturnType<typeof F.from_json>) => [F.sum(json.getField("seq")).alias("s")];
-const paths: Record<string, { utf8: boolean; query: (df: DataFrame) => DataFrame }> = {
+const paths: Record<string, { utf8: boolean; decoder?: string; query: (df: DataFrame) => DataFrame }> = {
   "string per record (CAST, then from_json over the strings), utf8Strings off": {
     utf8: false,
     query: (df) => df.agg(...sumSeq(F.from_json(F.concat(F.col("value").cast("string")), schema))),
@@ -95,12 +96,18 @@ const paths: Record<string, { utf8: boolean; query: (df: DataFrame) => DataFrame
     utf8: true,
     query: (df) => df.agg(...sumSeq(F.from_json(F.col("value").cast("string"), schema))),
   },
+  "bytes, utf8Strings on, byte scanner (arus.json.decoder=js)": {
+    utf8: true,
+    decoder: "js",
+    query: (df) => df.agg(...sumSeq(F.from_json(F.col("value").cast("string"), schema))),
+  },
 };
 const times = new Map(Object.keys(paths).map((k) => [k, { decode: [] as number[], query: [] as number[], total: [] as number[] }]));
 const expected = (n * (n - 1)) / 2;
 for (let r = 0; r < rounds; r++) {
   for (const [name, p] of Object.entries(paths)) {
     session.conf.set("arus.columnar.utf8Strings", String(p.utf8));
+    session.conf.set("arus.json.decoder", p.decoder ?? "wasm");
     // The last path's garbage is not this one's to collect (with --expose-gc).
     (globalThis as { gc?: () => void }).gc?.();
     const { df, ms } = await decoded();
@@ -115,6 +122,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 session.conf.unset("arus.columnar.utf8Strings");
+session.conf.unset("arus.json.decoder");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(0);
 console.log(`| ${n} Kafka records, decode + from_json (${rounds} alternating rounds, median ms) | decode | from_json | both |`);
 console.log("|---|---:|---:|---:|");
