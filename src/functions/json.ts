@@ -9,6 +9,9 @@
  */
 import { type Batch, concatBatches, makeBatch } from "../columnar/batch.js";
 import { RowError } from "../columnar/row-origin.js";
+import { utf8Vector } from "../columnar/utf8.js";
+import { utf8Strings } from "../columnar/utf8-conf.js";
+import { utf8FromLines } from "../columnar/utf8-lines.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
@@ -190,6 +193,9 @@ const toJson: ScalarFunction = {
     const schema = v.type as StructType;
     const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
     const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), false);
+    // The text's UTF-8 bytes, split at its line breaks: no string per row (the Kafka sink writes them as they are).
+    const u = utf8Strings() ? utf8FromLines(text, n, v.validity) : null;
+    if (u !== null) return utf8Vector(StringType, u, v.validity === null ? null : v.validity.slice(0, n), n);
     const lines = text.split("\n");
     return textPerRow(v, n, (i) => lines[i]!);
   },
