@@ -82,8 +82,13 @@ export class BinaryBuilder {
     this.view = new DataView(this.bytes.buffer);
   }
 
-  /** Appends `src[a, a + len)`; len < 0 appends NULL (Kafka's null key or value). */
+  /** Appends `src[a, a + len)`; len < 0 appends NULL. */
   push(src: Uint8Array, a: number, len: number): void {
+    this.pushFrom(new DataView(src.buffer, src.byteOffset, src.byteLength), a, len);
+  }
+
+  /** The same from a DataView over the source (the record decoder keeps one per buffer). */
+  pushFrom(src: DataView, a: number, len: number): void {
     const i = this.count;
     if (i + 1 === this.offsets.length) {
       const o = new Int32Array(this.offsets.length * 2);
@@ -106,7 +111,7 @@ export class BinaryBuilder {
       this.bytes = b;
       this.view = new DataView(b.buffer);
     }
-    copyWords(viewOf(src), a, a + len, this.view, at);
+    copyWords(src, a, a + len, this.view, at);
     this.offsets[i + 1] = at + len;
     this.count = i + 1;
   }
@@ -139,18 +144,6 @@ export function copyWords(src: DataView, a: number, b: number, dst: DataView, o:
   }
   for (const e = b - 4; p <= e; p += 4, o += 4) dst.setInt32(o, src.getInt32(p, true), true);
   for (; p < b; p++) dst.setUint8(o++, src.getUint8(p));
-}
-
-let lastBytes: Uint8Array | null = null;
-let lastView: DataView | null = null;
-
-/** A DataView over `bytes` (the last one is kept: rows mostly come from one buffer in a row). */
-export function viewOf(bytes: Uint8Array): DataView {
-  if (bytes !== lastBytes) {
-    lastBytes = bytes;
-    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  return lastView!;
 }
 
 function growTo(v: Uint8Array, n: number): Uint8Array {

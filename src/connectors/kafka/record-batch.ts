@@ -83,6 +83,7 @@ export class ColumnsBuilder implements FetchedColumns {
 /** Reading position over one buffer, with Kafka's varints. */
 class Cursor {
   pos: number;
+  private view: DataView | null = null;
   constructor(
     readonly buf: Buffer,
     start: number,
@@ -119,7 +120,9 @@ class Cursor {
   /** The next bytes field (key or value) copied into `out`. */
   bytesInto(out: BinaryBuilder): void {
     const n = this.varint();
-    out.push(this.buf, this.pos, n);
+    const b = this.buf;
+    this.view ??= new DataView(b.buffer, b.byteOffset, b.byteLength);
+    out.pushFrom(this.view, this.pos, n);
     if (n > 0) this.pos += n;
   }
 }
