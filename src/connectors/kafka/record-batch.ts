@@ -1,8 +1,9 @@
 /**
  * Kafka's record batches (message format v2, the only one Kafka 4 stores) decoded straight into
  * columns: one pass over the bytes, offsets and timestamps into typed arrays, keys and values
- * copied into one buffer each with offsets (columnar/binary.ts: no object per record). Transactional batches of
- * aborted transactions and control batches are dropped as Kafka's Java consumer drops them.
+ * copied into one buffer each with offsets (columnar/binary.ts: no object per record; header
+ * values stay Buffer views). Transactional batches of aborted transactions and control batches
+ * are dropped as Kafka's Java consumer drops them.
  *
  * Batch header (61 bytes): baseOffset i64, batchLength i32, partitionLeaderEpoch i32, magic i8,
  * crc u32, attributes i16, lastOffsetDelta i32, baseTimestamp i64, maxTimestamp i64,
@@ -53,8 +54,9 @@ export class ColumnsBuilder implements FetchedColumns {
     this.offsets = new Float64Array(c);
     this.timestamps = new Float64Array(c);
     this.timestampTypes = new Uint8Array(c);
-    this.keys = new BinaryBuilder(c, Math.min(c * 16, 1 << 20));
-    this.values = new BinaryBuilder(c, Math.min(c * 128, 1 << 22));
+    // Byte buffers start small and double: a range's size says little about what arrives.
+    this.keys = new BinaryBuilder(c, Math.min(c * 8, 1 << 18));
+    this.values = new BinaryBuilder(c, Math.min(c * 64, 1 << 20));
   }
   /** Appends a record; its key and value are appended to `keys` / `values` by the caller. */
   push(offset: number, timestamp: number, type: number, h: readonly RecordHeader[]) {
