@@ -2,7 +2,11 @@
  * CAST between Spark types. Numeric casts run as typed loops; string and nested casts go row
  * by row. Invalid input gives NULL, or Spark's CAST_INVALID_INPUT error in ANSI mode.
  */
+import { binaryOf } from "../columnar/binary.js";
+import { binaryText, utf8FromBinary } from "../columnar/binary-utf8.js";
 import { isInt64Type, laneFromValues } from "../columnar/int64.js";
+import { utf8Vector } from "../columnar/utf8.js";
+import { utf8Strings } from "../columnar/utf8-conf.js";
 import { allocValues, getValue, makeVector, nullVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import {
   formatDate,
@@ -234,7 +238,7 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
     case "date":
       return formatDate(v as number);
     case "binary":
-      return new TextDecoder().decode(v as Uint8Array);
+      return binaryText.decode(v as Uint8Array);
     case "interval":
       return `INTERVAL '${(v as number) / 1e6}' SECOND`;
     case "array":
@@ -266,6 +270,9 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext,
   if (from.kind === to.kind && from.kind !== "struct" && from.kind !== "array" && from.kind !== "map" && from.kind !== "decimal")
     return { ...v, type: to };
   if (from.kind === "null") return nullVector(to, n);
+  // Contiguous BINARY bytes (the Kafka source's) cast to a UTF-8 vector: no string per row.
+  const bin = from.kind === "binary" && to.kind === "string" && utf8Strings() ? binaryOf(v) : undefined;
+  if (bin !== undefined) return utf8Vector(to, utf8FromBinary(bin, n), v.validity, n);
   if (to.kind === "decimal") return castToDecimal(v, to, n, ctx, onError);
   if (from.kind === "decimal") return castFromDecimal(v, to, n, ctx, onError);
   // Fast numeric paths.

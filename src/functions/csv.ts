@@ -16,7 +16,8 @@ import { csvRecordEncoder } from "../connectors/files/csv/csv-write.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { StringType, type StructType } from "../types/datatypes.js";
-import { concatRows, failingOnRow, literalText, optionsOf, parseModeOf, schemaOf, textPerRow, valueText } from "./json.js";
+import { concatRows, failingOnRow, literalText, optionsOf, parseModeOf, schemaOf, textPerRow } from "./json.js";
+import { valueText } from "./json-lines.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const fromCsv: ScalarFunction = {

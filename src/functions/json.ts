@@ -1,6 +1,7 @@
 /**
- * from_json / to_json. `from_json(str, schema)` joins the batch's strings into one buffer and
- * runs the JSON-lines byte scanner (connectors/files/json/json-scan.ts) over it, straight into the
+ * from_json / to_json. `from_json(str, schema)` lays the batch's values out as one JSON-lines
+ * buffer (json-lines.ts: from UTF-8 or BINARY bytes without a string per row) and runs the byte
+ * scanner (connectors/files/json/json-scan.ts) over it, straight into the
  * struct's columns; Spark's PERMISSIVE result for a malformed value (a struct of nulls), null
  * for a null or blank input. `to_json(struct)` writes Spark's JSON text (nulls omitted). The
  * schema argument is a literal: Spark's schema JSON (the `F.from_json` API turns DDL or a
@@ -8,6 +9,9 @@
  */
 import { type Batch, concatBatches, makeBatch } from "../columnar/batch.js";
 import { RowError } from "../columnar/row-origin.js";
+import { utf8Vector } from "../columnar/utf8.js";
+import { utf8Strings } from "../columnar/utf8-conf.js";
+import { utf8FromLines } from "../columnar/utf8-lines.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
@@ -17,6 +21,7 @@ import { SourceOptions } from "../connectors/files/options.js";
 import { schemaFromJson } from "../connectors/table/schema-json.js";
 import type { Expr } from "../plan/expressions.js";
 import { StringType, type StructType } from "../types/datatypes.js";
+import { jsonLinesOf, valueText } from "./json-lines.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const schemas = new Map<string, StructType>();
@@ -94,7 +99,7 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
   const mode = parseModeOf("from_json", o);
   const settings = { mode, corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
   const validity = new Uint8Array(n).fill(1);
-  const { bytes, alone } = input.type.kind === "binary" ? linesOfBytes(input, n, validity) : linesOfStrings(input, n, validity);
+  const { bytes, alone } = jsonLinesOf(input, n, validity);
   const values = { at: (i: number) => valueText(input, i) };
   const batches = failingOnRow(
     (line) => line - 1,
@@ -133,64 +138,6 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
     out = makeBatch(cols as Vector[], n);
   }
   return makeVector(schema, [], validity, n, out.columns);
-}
-
-// One line per row; a value the line reader would split or skip (blank, array, a line break)
-// is replaced by {} and its row made null (blank) or re-read alone.
-
-function linesOfStrings(input: Vector, n: number, validity: Uint8Array): { bytes: Buffer; alone: number[] } {
-  const values = input.values as (string | null)[];
-  const lines = new Array<string>(n);
-  const alone: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const v = input.validity !== null && input.validity[i] === 0 ? null : values[i]!;
-    if (v === null || v.trim() === "") {
-      validity[i] = 0;
-      lines[i] = "{}";
-    } else if (v.includes("\n") || v.includes("\r") || v.trimStart().startsWith("[")) {
-      alone.push(i);
-      lines[i] = "{}";
-    } else lines[i] = v;
-  }
-  return { bytes: Buffer.from(lines.join("\n"), "utf8"), alone };
-}
-
-const EMPTY_OBJECT = Buffer.from("{}");
-
-/** The same over BINARY values (UTF-8 bytes, e.g. Kafka's `value`): copied once into one buffer, no strings. */
-function linesOfBytes(input: Vector, n: number, validity: Uint8Array): { bytes: Buffer; alone: number[] } {
-  const values = input.values as (Uint8Array | null)[];
-  const alone: number[] = [];
-  const parts = new Array<Uint8Array>(n);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const v = input.validity !== null && input.validity[i] === 0 ? null : values[i]!;
-    let part: Uint8Array = EMPTY_OBJECT;
-    if (v === null) validity[i] = 0;
-    else {
-      // Leading white space as the string path's trim() skips it; line breaks found natively.
-      let first = 0;
-      while (first < v.length && (v[first] === 32 || (v[first]! >= 9 && v[first]! <= 13))) first++;
-      if (first === v.length) validity[i] = 0;
-      else if (v[first] === 91 || v.indexOf(10, first) >= 0 || v.indexOf(13, first) >= 0) alone.push(i);
-      else part = v;
-    }
-    parts[i] = part;
-    total += part.length + 1;
-  }
-  const bytes = Buffer.allocUnsafe(Math.max(0, total - 1));
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    if (i > 0) bytes[at++] = 10;
-    bytes.set(parts[i]!, at);
-    at += parts[i]!.length;
-  }
-  return { bytes, alone };
-}
-
-export function valueText(input: Vector, i: number): string {
-  const v = input.values[i] as string | Uint8Array;
-  return typeof v === "string" ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("utf8");
 }
 
 const MAX_SHOWN = 200;
@@ -246,6 +193,9 @@ const toJson: ScalarFunction = {
     const schema = v.type as StructType;
     const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
     const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), false);
+    // The text's UTF-8 bytes, split at its line breaks: no string per row (the Kafka sink writes them as they are).
+    const u = utf8Strings() ? utf8FromLines(text, n, v.validity) : null;
+    if (u !== null) return utf8Vector(StringType, u, v.validity === null ? null : v.validity.slice(0, n), n);
     const lines = text.split("\n");
     return textPerRow(v, n, (i) => lines[i]!);
   },

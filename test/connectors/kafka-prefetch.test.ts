@@ -28,8 +28,8 @@ async function fetches<T>(fn: () => Promise<T>): Promise<{ n: number; value: T }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
-const text = (c: { count: number; values: readonly (Uint8Array | null)[] }) =>
-  Array.from({ length: c.count }, (_, i) => Buffer.from(c.values[i]!).toString());
+const text = (c: { count: number; values: { at(i: number): Uint8Array | null } }) =>
+  Array.from({ length: c.count }, (_, i) => Buffer.from(c.values.at(i)!).toString());
 
 describe("kafka source fetches", () => {
   const bootstrap = kafkaBootstrap()!;

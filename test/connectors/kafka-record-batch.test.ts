@@ -81,8 +81,8 @@ async function decode(buf: Buffer, from = 0, until = 1e9, aborted: AbortedTransa
     offset: out.offsets[i],
     ts: out.timestamps[i],
     type: out.timestampTypes[i],
-    key: str(out.keys[i]!),
-    value: str(out.values[i]!),
+    key: str(out.keys.at(i)),
+    value: str(out.values.at(i)),
     headers: out.headers[i]!.map((x) => `${x.key}=${str(x.value)}`),
   }));
   return { next, rows };

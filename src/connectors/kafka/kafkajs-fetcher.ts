@@ -82,8 +82,8 @@ export class Fetcher implements KafkaFetcher {
     const out: FetchedRecord[] = [];
     for (let i = 0; i < c.count; i++) {
       out.push({
-        key: c.keys[i]!,
-        value: c.values[i]!,
+        key: c.keys.at(i),
+        value: c.values.at(i),
         offset: c.offsets[i]!,
         timestamp: c.timestamps[i]!,
         timestampType: c.timestampTypes[i]!,

@@ -1,8 +1,9 @@
 /**
  * Kafka's record batches (message format v2, the only one Kafka 4 stores) decoded straight into
- * columns: one pass over the bytes, offsets and timestamps into typed arrays, keys and values as
- * Buffer views into the fetched bytes (no copies, no object per record). Transactional batches of
- * aborted transactions and control batches are dropped as Kafka's Java consumer drops them.
+ * columns: one pass over the bytes, offsets and timestamps into typed arrays, keys and values
+ * copied into one buffer each with offsets (columnar/binary.ts: no object per record; header
+ * values stay Buffer views). Transactional batches of aborted transactions and control batches
+ * are dropped as Kafka's Java consumer drops them.
  *
  * Batch header (61 bytes): baseOffset i64, batchLength i32, partitionLeaderEpoch i32, magic i8,
  * crc u32, attributes i16, lastOffsetDelta i32, baseTimestamp i64, maxTimestamp i64,
@@ -10,6 +11,8 @@
  * length varint, attributes i8, timestampDelta varlong, offsetDelta varint, key (varint length,
  * -1 = null), value (same), header count varint, headers (key string, value bytes).
  */
+
+import { BinaryBuilder } from "../../columnar/binary.js";
 
 export interface RecordHeader {
   readonly key: string;
@@ -24,8 +27,8 @@ export interface FetchedColumns {
   readonly timestamps: Float64Array;
   /** 0 = CreateTime, 1 = LogAppendTime. */
   readonly timestampTypes: Uint8Array;
-  readonly keys: readonly (Uint8Array | null)[];
-  readonly values: readonly (Uint8Array | null)[];
+  readonly keys: BinaryBuilder;
+  readonly values: BinaryBuilder;
   readonly headers: readonly (readonly RecordHeader[])[];
 }
 
@@ -42,8 +45,8 @@ export class ColumnsBuilder implements FetchedColumns {
   offsets: Float64Array;
   timestamps: Float64Array;
   timestampTypes: Uint8Array;
-  keys: (Uint8Array | null)[] = [];
-  values: (Uint8Array | null)[] = [];
+  readonly keys: BinaryBuilder;
+  readonly values: BinaryBuilder;
   headers: (readonly RecordHeader[])[] = [];
 
   constructor(capacity: number) {
@@ -51,15 +54,17 @@ export class ColumnsBuilder implements FetchedColumns {
     this.offsets = new Float64Array(c);
     this.timestamps = new Float64Array(c);
     this.timestampTypes = new Uint8Array(c);
+    // Byte buffers start small and double: a range's size says little about what arrives.
+    this.keys = new BinaryBuilder(c, Math.min(c * 8, 1 << 18));
+    this.values = new BinaryBuilder(c, Math.min(c * 64, 1 << 20));
   }
-  push(offset: number, timestamp: number, type: number, key: Uint8Array | null, value: Uint8Array | null, h: readonly RecordHeader[]) {
+  /** Appends a record; its key and value are appended to `keys` / `values` by the caller. */
+  push(offset: number, timestamp: number, type: number, h: readonly RecordHeader[]) {
     const i = this.count;
     if (i === this.offsets.length) this.grow();
     this.offsets[i] = offset;
     this.timestamps[i] = timestamp;
     this.timestampTypes[i] = type;
-    this.keys.push(key);
-    this.values.push(value);
     this.headers.push(h);
     this.count = i + 1;
   }
@@ -80,6 +85,7 @@ export class ColumnsBuilder implements FetchedColumns {
 /** Reading position over one buffer, with Kafka's varints. */
 class Cursor {
   pos: number;
+  private view: DataView | null = null;
   constructor(
     readonly buf: Buffer,
     start: number,
@@ -112,6 +118,14 @@ class Cursor {
     // A Buffer view (no copy), as the client library's values were: BINARY values compare and
     // serialize as Buffers elsewhere in arus.
     return Buffer.from(b.buffer, b.byteOffset + start, n);
+  }
+  /** The next bytes field (key or value) copied into `out`. */
+  bytesInto(out: BinaryBuilder): void {
+    const n = this.varint();
+    const b = this.buf;
+    this.view ??= new DataView(b.buffer, b.byteOffset, b.byteLength);
+    out.pushFrom(this.view, this.pos, n);
+    if (n > 0) this.pos += n;
   }
 }
 
@@ -197,8 +211,8 @@ export async function decodeRecordBatches(
         cur.pos = recordEnd;
         continue;
       }
-      const key = cur.bytes();
-      const value = cur.bytes();
+      cur.bytesInto(out.keys);
+      cur.bytesInto(out.values);
       const nh = cur.varint();
       let headers = NO_HEADERS;
       if (nh > 0) {
@@ -210,7 +224,7 @@ export async function decodeRecordBatches(
         headers = hs;
       }
       cur.pos = recordEnd;
-      out.push(offset, logAppend ? maxTimestamp : baseTimestamp + tsDelta, logAppend ? 1 : 0, key, value, headers);
+      out.push(offset, logAppend ? maxTimestamp : baseTimestamp + tsDelta, logAppend ? 1 : 0, headers);
     }
   }
   return next;

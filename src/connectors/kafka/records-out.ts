@@ -5,6 +5,8 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
+import { binaryOf } from "../../columnar/binary.js";
+import { utf8Of } from "../../columnar/utf8.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import { AnalysisException, ArusError } from "../../common/errors.js";
 import type { DataType, StructType } from "../../types/datatypes.js";
@@ -65,16 +67,32 @@ export function checkSinkSchema(names: readonly string[], schema: StructType, to
   return { value, key, topic: topicOption === null ? topic : null, partition, headers };
 }
 
-function bytes(v: Vector, i: number): Uint8Array | null {
-  const x = getValue(v, i);
-  if (x === null || x === undefined) return null;
-  return typeof x === "string" ? Buffer.from(x, "utf8") : (x as Uint8Array);
+/**
+ * Row i's bytes, null for NULL: a UTF-8 STRING vector's (to_json's output) or a contiguous
+ * BINARY vector's rows are views of their bytes (no string decoded and encoded again).
+ */
+function bytesOf(v: Vector): (i: number) => Uint8Array | null {
+  const u = utf8Of(v) ?? binaryOf(v);
+  if (u !== undefined) {
+    const { bytes, offsets } = u;
+    return (i) =>
+      v.validity !== null && v.validity[i] === 0
+        ? null
+        : Buffer.from(bytes.buffer, bytes.byteOffset + offsets[i]!, offsets[i + 1]! - offsets[i]!);
+  }
+  return (i) => {
+    const x = getValue(v, i);
+    if (x === null || x === undefined) return null;
+    return typeof x === "string" ? Buffer.from(x, "utf8") : (x as Uint8Array);
+  };
 }
 
 export function toRecords(layout: Layout, batches: readonly Batch[], topicOption: string | null): OutRecord[] {
   const out: OutRecord[] = [];
   for (const b of batches) {
     const c = b.columns;
+    const key = layout.key === null ? null : bytesOf(c[layout.key]!);
+    const value = bytesOf(c[layout.value]!);
     for (let i = 0; i < b.numRows; i++) {
       const topic = topicOption ?? (getValue(c[layout.topic!]!, i) as string | null);
       if (topic === null) {
@@ -84,8 +102,8 @@ export function toRecords(layout: Layout, batches: readonly Batch[], topicOption
       out.push({
         topic,
         partition: layout.partition === null ? null : (getValue(c[layout.partition]!, i) as number | null),
-        key: layout.key === null ? null : bytes(c[layout.key]!, i),
-        value: bytes(c[layout.value]!, i),
+        key: key === null ? null : key(i),
+        value: value(i),
         headers: h ? h.map((x) => ({ key: x.key, value: x.value ?? null })) : [],
       });
     }

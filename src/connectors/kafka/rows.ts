@@ -1,10 +1,14 @@
 /**
  * Spark's Kafka schema and the conversion of fetched records into a columnar batch (only the
- * columns the schema asks for; BINARY values are views into the fetched bytes, not copies).
+ * columns the schema asks for). `key` and `value` arrive as one buffer + offsets each; with
+ * `arus.columnar.utf8Strings` on they stay so (columnar/binary.ts: no object per record, and
+ * CAST(value AS STRING) / from_json read the bytes), off they become a Buffer view per record.
  */
 
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { binaryVector, binaryViews } from "../../columnar/binary.js";
 import { tagRowOrigin } from "../../columnar/row-origin.js";
+import { utf8Strings } from "../../columnar/utf8-conf.js";
 import { makeVector, type Vector } from "../../columnar/vector.js";
 import { IllegalArgumentException } from "../../common/errors.js";
 import {
@@ -41,20 +45,16 @@ export function fixedSchema(userSchema: StructType | null, includeHeaders: boole
   return kafkaSchema(includeHeaders);
 }
 
-function nullsOf(vals: readonly unknown[], n: number): Uint8Array | null {
-  let validity: Uint8Array | null = null;
-  for (let i = 0; i < n; i++) if (vals[i] === null) (validity ??= new Uint8Array(n).fill(1))[i] = 0;
-  return validity;
-}
-
 export function columnsToBatch(schema: StructType, tp: TopicPartition, c: FetchedColumns): Batch {
   const n = c.count;
   const cols: Vector[] = schema.fields.map((f) => {
     switch (f.name) {
       case "key":
       case "value": {
-        const vals = f.name === "key" ? c.keys : c.values;
-        return makeVector(f.type, vals as unknown[], nullsOf(vals, n), n);
+        const b = (f.name === "key" ? c.keys : c.values).values();
+        const validity = b.validity === null ? null : b.validity.subarray(0, n);
+        if (utf8Strings()) return binaryVector(f.type, b, validity, n);
+        return makeVector(f.type, binaryViews(b, validity, n), validity, n);
       }
       case "topic":
         return makeVector(f.type, new Array<unknown>(n).fill(tp.topic), null, n);
