@@ -1,10 +1,10 @@
 // The stream-stream join's state layout: a count per key plus one entry per row, so an append
 // writes one row; lists written by the earlier layout are read and migrated on first change.
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import {
   allKeys,
@@ -23,7 +23,15 @@ import { MemoryStateStoreProvider } from "../../src/state/memory-provider.js";
 import { encodeKey } from "../../src/state/store.js";
 
 const OPTS = { minDeltasForSnapshot: 10, minBatchesToRetain: 100 };
-const newDir = () => mkdtempSync(path.join(tmpdir(), "arus-join-state-"));
+const made: string[] = [];
+const newDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "arus-join-state-"));
+  made.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const provider = (dir = newDir()) => new MemoryStateStoreProvider(dir, OPTS);
 
 describe("join state layout", () => {
