@@ -99,6 +99,15 @@ export function removeRunDirs(): void {
 }
 
 /** The calls of a (task, batchId) made more than once: each replay's rows equal the first call's. */
+/** The stateless runs' verdict: the upserted table holds the ids 0 … n − 1, each once. */
+export function assertEveryIdOnce(upserted: readonly string[], n: number): void {
+  const ids = upserted.map(Number).sort((a, b) => a - b);
+  assert.deepEqual(
+    ids,
+    Array.from({ length: n }, (_, i) => i),
+  );
+}
+
 export function replays(calls: readonly Call[]): Call[][] {
   const byKey = new Map<string, Call[]>();
   for (const c of calls) byKey.set(`${c.task}/${c.batchId}`, [...(byKey.get(`${c.task}/${c.batchId}`) ?? []), c]);
