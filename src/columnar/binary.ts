@@ -9,6 +9,7 @@
  * bytes ask `binaryOf(v)`: CAST(binary AS STRING) (binary-utf8.ts) and from_json.
  */
 import type { DataType } from "../types/datatypes.js";
+import { lazyKind } from "./lazy-values.js";
 import type { Vector } from "./vector.js";
 
 export interface BinaryValues {
@@ -17,39 +18,15 @@ export interface BinaryValues {
   readonly offsets: Int32Array;
 }
 
-const BYTES = Symbol("arus.binary");
-const VIEWS = Symbol("arus.binary.views");
-
-interface BinaryHolder {
-  readonly length: number;
-  readonly validity: Uint8Array | null;
-  readonly [BYTES]: BinaryValues;
-  [VIEWS]: unknown[] | null;
-}
-
-function viewValues(this: BinaryHolder): unknown[] {
-  let s = this[VIEWS];
-  if (s === null) {
-    s = binaryViews(this[BYTES], this.validity, this.length);
-    this[VIEWS] = s;
-  }
-  return s;
-}
-
-// Enumerable, so `{ ...v }` copies the views; the bytes are not (non-enumerable symbol).
-const VALUES: PropertyDescriptor = { get: viewValues, enumerable: true };
+const BINARY = lazyKind<BinaryValues>("binary", (b, validity, length) => binaryViews(b, validity, length));
 
 export function binaryVector(type: DataType, b: BinaryValues, validity: Uint8Array | null, length: number): Vector {
-  const v = { type, length, validity };
-  Object.defineProperty(v, "values", VALUES);
-  Object.defineProperty(v, BYTES, { value: b });
-  Object.defineProperty(v, VIEWS, { value: null, writable: true });
-  return v as unknown as Vector;
+  return BINARY.make(type, b, validity, length);
 }
 
 /** The bytes of a contiguous BINARY vector; undefined for every other vector. */
 export function binaryOf(v: Vector): BinaryValues | undefined {
-  return (v as unknown as Partial<BinaryHolder>)[BYTES];
+  return BINARY.payloadOf(v);
 }
 
 /** One Buffer view per row (null for NULL rows): BINARY values as the rest of arus has them. */

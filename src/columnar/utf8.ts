@@ -12,6 +12,7 @@
  * typed arrays, so the vector moves between threads as transferable buffers (transfer.ts).
  */
 import type { DataType } from "../types/datatypes.js";
+import { lazyKind } from "./lazy-values.js";
 import type { Vector } from "./vector.js";
 
 export interface Utf8Values {
@@ -22,41 +23,15 @@ export interface Utf8Values {
   readonly ascii: boolean;
 }
 
-const UTF8 = Symbol("arus.utf8");
-const STRINGS = Symbol("arus.utf8.strings");
-
-interface Utf8Holder {
-  readonly length: number;
-  readonly validity: Uint8Array | null;
-  readonly [UTF8]: Utf8Values;
-  [STRINGS]: unknown[] | null;
-}
-
-/** The `values` getter of every UTF-8 vector: one shared function, so V8 shares their shape. */
-function decodedValues(this: Utf8Holder): unknown[] {
-  let s = this[STRINGS];
-  if (s === null) {
-    s = decodeAll(this[UTF8], this.validity, this.length);
-    this[STRINGS] = s;
-  }
-  return s;
-}
-
-// Enumerable, so `{ ...v }` copies the decoded strings; the bytes are not (non-enumerable
-// symbol): a spread that changes `values` or `validity` can never leave stale bytes behind.
-const VALUES: PropertyDescriptor = { get: decodedValues, enumerable: true };
+const UTF8 = lazyKind<Utf8Values>("utf8", (u, validity, length) => decodeAll(u, validity, length));
 
 export function utf8Vector(type: DataType, u: Utf8Values, validity: Uint8Array | null, length: number): Vector {
-  const v = { type, length, validity };
-  Object.defineProperty(v, "values", VALUES);
-  Object.defineProperty(v, UTF8, { value: u });
-  Object.defineProperty(v, STRINGS, { value: null, writable: true });
-  return v as unknown as Vector;
+  return UTF8.make(type, u, validity, length);
 }
 
 /** The bytes of a UTF-8 STRING vector; undefined for every other vector. */
 export function utf8Of(v: Vector): Utf8Values | undefined {
-  return (v as unknown as Partial<Utf8Holder>)[UTF8];
+  return UTF8.payloadOf(v);
 }
 
 function asBuffer(b: Uint8Array): Buffer {

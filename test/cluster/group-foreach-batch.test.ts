@@ -13,7 +13,7 @@ import type { DataFrame } from "../../src/api/dataframe.js";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { F, Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce } from "../connectors/kafka-helpers.js";
-import { expectedWindows, until } from "./windowed-count-pipeline.js";
+import { eventsFrom, expectedWindows, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const PARTITIONS = 4;
@@ -29,16 +29,7 @@ function event(id: number): { value: string; partition: number } {
   return { value: JSON.stringify({ id, k: `k${id % SHAPE.keys}`, v: id % SHAPE.values, ts }), partition: id % PARTITIONS };
 }
 
-const events = (s: Session, topic: string) =>
-  s.readStream
-    .format("kafka")
-    .option("kafka.bootstrap.servers", bootstrap)
-    .option("subscribe", topic)
-    .option("startingOffsets", "earliest")
-    .option("maxOffsetsPerTrigger", 30)
-    .load()
-    .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-    .select("e.*");
+const events = (s: Session, topic: string) => eventsFrom(s, bootstrap, topic, { maxOffsetsPerTrigger: 30 });
 
 /** The user's side: a table upserted by (task, batchId), and every call as it came. */
 class UpsertTable {
@@ -67,6 +58,24 @@ const groupOptions = (group: string, slot: string) => ({
   "arus.cluster.sessionTimeoutMs": 6000,
 });
 
+/** Produces the next `size` ids into `topic` at each next(); `count`: how many so far. */
+function idChunks(topic: string, size: number) {
+  let count = 0;
+  return {
+    get count() {
+      return count;
+    },
+    async next() {
+      await produce(
+        bootstrap,
+        topic,
+        Array.from({ length: size }, (_, i) => event(count + i)),
+      );
+      count += size;
+    },
+  };
+}
+
 async function stopAll(queries: StreamingQuery[]): Promise<void> {
   for (const q of queries) await q.stop();
 }
@@ -76,16 +85,8 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
     const input = await newTopic(bootstrap, PARTITIONS, "gfb-in");
     const group = `gfb-${input}`;
     const table = new UpsertTable();
-    let N = 0;
-    const produceChunk = async () => {
-      await produce(
-        bootstrap,
-        input,
-        Array.from({ length: 40 }, (_, i) => event(N + i)),
-      );
-      N += 40;
-    };
-    await produceChunk();
+    const chunks = idChunks(input, 40);
+    await chunks.next();
     const start = (slot: string) =>
       events(session(), input)
         .select(F.col("id").cast("string").alias("value"))
@@ -99,10 +100,10 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
       queries.push(await start("b"));
       // Input keeps coming while b joins, until both workers' tasks were called with rows.
       await until("both workers called", async () => {
-        await produceChunk();
+        await chunks.next();
         return new Set(table.calls.map((c) => c.worker)).size === 2;
       });
-      await until("every id", () => table.all().length >= N);
+      await until("every id", () => table.all().length >= chunks.count);
       await new Promise((r) => setTimeout(r, 1000)); // a duplicate would show up by now
       for (const q of queries) assert.equal(q.exception, null);
       const ids = table
@@ -111,7 +112,7 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
         .sort((a, b) => a - b);
       assert.deepEqual(
         ids,
-        Array.from({ length: N }, (_, i) => i),
+        Array.from({ length: chunks.count }, (_, i) => i),
       );
       // A task is a source partition: its rows came from that partition (id % 4).
       for (const [key, values] of table.rows) {
@@ -140,15 +141,7 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
     const input = await newTopic(bootstrap, PARTITIONS, "gfb-agg-in");
     const group = `gfb-${input}`;
     const table = new UpsertTable();
-    let N = 0;
-    const produceChunk = async () => {
-      await produce(
-        bootstrap,
-        input,
-        Array.from({ length: 30 }, (_, i) => event(N + i)),
-      );
-      N += 30;
-    };
+    const chunks = idChunks(input, 30);
     const start = (slot: string) =>
       events(session(), input)
         .withWatermark("ts", "2 seconds")
@@ -163,18 +156,18 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
     try {
       queries.push(await start("a"), await start("b"));
       await until("both workers called", async () => {
-        await produceChunk();
+        await chunks.next();
         return new Set(table.calls.map((c) => c.worker)).size === 2;
       });
-      while (N < 300) await produceChunk();
-      // One event per partition far ahead: the watermark passes every window of the ids below N.
+      while (chunks.count < 300) await chunks.next();
+      // One event per partition far ahead: the watermark passes every window of the ids below chunks.count.
       await produce(
         bootstrap,
         input,
         Array.from({ length: PARTITIONS }, (_, p) => ({ ...event(10_000 + p), partition: p })),
       );
       const expected = expectedWindows(
-        Array.from({ length: N }, (_, i) => i),
+        Array.from({ length: chunks.count }, (_, i) => i),
         SHAPE,
       );
       const windows = () => {

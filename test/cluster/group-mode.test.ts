@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { F, prometheusMetrics, Session, type StreamingQueryProgress } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
-import { until } from "./windowed-count-pipeline.js";
+import { eventsFrom, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
 const PARTITIONS = 4;
@@ -53,15 +53,7 @@ const workerOptions = (output: string, group: string, slot: string) => ({
   "arus.cluster.sessionTimeoutMs": 6000,
 });
 
-const events = (s: Session, topic: string) =>
-  s.readStream
-    .format("kafka")
-    .option("kafka.bootstrap.servers", bootstrap)
-    .option("subscribe", topic)
-    .option("startingOffsets", "earliest")
-    .load()
-    .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-    .select("e.*");
+const events = (s: Session, topic: string) => eventsFrom(s, bootstrap, topic);
 
 function eventJson(id: number, t0: number): { value: string; partition: number } {
   const ts = new Date(t0 + id * 100).toISOString();

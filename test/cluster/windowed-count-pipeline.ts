@@ -20,16 +20,21 @@ export interface WindowedCountOptions {
   readonly sink?: Record<string, string | number>;
 }
 
-export function startWindowedCount(s: Session, o: WindowedCountOptions) {
+/** The tests' events read from `topic` (earliest on), parsed: id, k, v, ts. */
+export function eventsFrom(s: Session, bootstrap: string, topic: string, source: Record<string, string | number> = {}) {
   return s.readStream
     .format("kafka")
-    .option("kafka.bootstrap.servers", o.bootstrap)
-    .option("subscribe", o.input)
+    .option("kafka.bootstrap.servers", bootstrap)
+    .option("subscribe", topic)
     .option("startingOffsets", "earliest")
-    .options(o.source ?? {})
+    .options(source)
     .load()
     .select(F.from_json(F.col("value").cast("string"), "id BIGINT, k STRING, v BIGINT, ts TIMESTAMP").alias("e"))
-    .select("e.*")
+    .select("e.*");
+}
+
+export function startWindowedCount(s: Session, o: WindowedCountOptions) {
+  return eventsFrom(s, o.bootstrap, o.input, o.source)
     .withWatermark("ts", o.delay ?? "2 seconds")
     .groupBy(F.window(F.col("ts"), "10 seconds"), F.col("k"))
     .agg(F.count("*").alias("n"), F.sum("v").alias("s"))
