@@ -6,8 +6,8 @@
  * `commits/N`, so the sink's round trip overlaps the disk and `commits/N` still never exists
  * without the state files it vouches for (docs/reliability.md, "What is durable before what").
  *
- * Only deltas are deferred: snapshots are written by maintenance, right before the retention
- * that sweeps temp files, so they stay synchronous.
+ * Only deltas are deferred: snapshots are written by maintenance's files half (beside the next
+ * batch, provider-base.ts), right before the retention that sweeps temp files.
  */
 import { withPath } from "../common/errors.js";
 import { nodeStateFs, type StateFs } from "../state/files.js";

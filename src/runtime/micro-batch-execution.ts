@@ -252,8 +252,9 @@ export class MicroBatchExecution {
   /**
    * The state stores' maintenance (snapshots, retention: StateRegistry.maintenance) after a
    * batch's commit, put off to the next trigger, where it runs while that trigger's latestOffset
-   * round trips are in flight instead of between a batch and the next (Spark runs it on a
-   * background timer). It reads the committed state, so it always ends before a batch executes.
+   * round trips are in flight instead of between a batch and the next. Only its capture of the
+   * committed state ends before a batch executes; writing the snapshot files, their fdatasync
+   * and the retention's deletes go on beside that batch (as Spark's maintenance thread does).
    */
   private maintenanceDue = false;
 

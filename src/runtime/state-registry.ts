@@ -205,11 +205,15 @@ export class StateStoreRegistry {
     return h ? { requiredHead: h.requiredHead, onDeltaWritten: h.noteWrite } : {};
   }
 
-  /** Snapshot and clean up every few batches (Spark runs this on a 60 s timer). */
+  /**
+   * Snapshot and clean up every few batches (Spark runs this on a 60 s timer, in a thread beside
+   * the batches). Resolves once each store has captured its committed state; the files are
+   * written and old ones deleted beside the next batch.
+   */
   async maintenance(): Promise<void> {
     if (++this.batchesSinceMaintenance < 10) return;
     this.batchesSinceMaintenance = 0;
-    for (const p of this.providers.values()) await p.doMaintenance();
+    for (const p of this.providers.values()) await (p.startMaintenance ? p.startMaintenance() : p.doMaintenance());
     await this.stateThreads?.maintenance();
   }
 

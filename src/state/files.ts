@@ -296,6 +296,36 @@ export class StateFiles {
     await this.scan();
     const prev = this.latestFileVersion(version - 1);
     const fileId = newFileId();
+    return this.writeParts(version, kind, prev, fileId, encode(prev, fileId), hooks, format);
+  }
+
+  /**
+   * Encode `<version>.<kind>` now, all its bytes in memory, and return the write for later: a
+   * snapshot of live state that the next batch goes on to change (maintenance's files half runs
+   * beside that batch, provider-base.ts).
+   */
+  async encodeForLater(
+    version: number,
+    kind: FileKind,
+    encode: (prev: number, fileId: string) => Iterable<Uint8Array>,
+    format = STATE_FORMAT_VERSION,
+  ): Promise<(hooks?: WriteHooks) => Promise<StateFileHeader>> {
+    await this.scan();
+    const prev = this.latestFileVersion(version - 1);
+    const fileId = newFileId();
+    const parts = [...encode(prev, fileId)];
+    return (hooks = {}) => this.writeParts(version, kind, prev, fileId, parts, hooks, format);
+  }
+
+  private async writeParts(
+    version: number,
+    kind: FileKind,
+    prev: number,
+    fileId: string,
+    parts: Iterable<Uint8Array>,
+    hooks: WriteHooks,
+    format: number,
+  ): Promise<StateFileHeader> {
     const target = this.path(version, kind);
     if (!this.dirReady) {
       await this.fs.mkdir(this.dir);
@@ -304,7 +334,6 @@ export class StateFiles {
     const tmp = path.join(this.dir, `.${this.name(version, kind)}.${randomUUID()}.tmp`);
     let bytes = 0;
     try {
-      const parts = encode(prev, fileId);
       if (this.fs.openWrite) {
         const out = await this.fs.openWrite(tmp);
         try {
@@ -362,28 +391,34 @@ export class StateFiles {
   }
 
   /**
+   * Delete the temp files crashed writes left (listing the folder once: afterwards only a failed
+   * write of this object can leave one). Called where no write of this object is in flight:
+   * maintenance sweeps when it captures, before its files half runs beside the next batch.
+   */
+  async sweepTemps(): Promise<number> {
+    if (!this.tempsPossible) return 0;
+    this.tempsPossible = false;
+    let deleted = 0;
+    for (const f of await this.fs.readdir(this.dir)) {
+      if (TEMP_RE.test(f)) {
+        await this.fs.unlink(path.join(this.dir, f)).catch(() => {});
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /**
    * Retention: with `latest` the newest committed version, keep what rebuilds every version
    * >= latest - minBatchesToRetain (the newest snapshot at or below that, and everything
-   * after), delete older files and any temp files left by crashed writes.
+   * after), delete older files (the temp files crashed writes left: `sweepTemps`).
    */
   async retain(latest: number, minBatchesToRetain: number): Promise<number> {
     await this.scan();
-    let deleted = 0;
-    // Only this object writes here, so after one sweep a listing can find new temp files only
-    // if one of its writes failed.
-    if (this.tempsPossible) {
-      this.tempsPossible = false;
-      for (const f of await this.fs.readdir(this.dir)) {
-        if (TEMP_RE.test(f)) {
-          await this.fs.unlink(path.join(this.dir, f)).catch(() => {});
-          deleted++;
-        }
-      }
-    }
     const oldest = latest - minBatchesToRetain;
     let base = 0;
     for (const s of this.snapshots) if (s <= oldest && s > base) base = s;
-    if (base === 0) return deleted;
+    if (base === 0) return 0;
     // Side by side (each unlink may wait on the disk's journal); the first failure is thrown
     // once all are done.
     const removals = [
@@ -392,7 +427,7 @@ export class StateFiles {
     ];
     const failed = (await Promise.allSettled(removals)).find((r) => r.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    return deleted + removals.length;
+    return removals.length;
   }
 
   /** Deltas written after the newest snapshot <= v (how stale the snapshot is). */

@@ -8,7 +8,7 @@
  */
 import type { CheckpointFs } from "../checkpoint/atomic-file.js";
 import { crashPoint } from "../common/crash-points.js";
-import type { StateRecord } from "./codec.js";
+import { encodeStateFile, type StateRecord } from "./codec.js";
 import { type LoadPlan, nodeStateFs, StateFiles, type StateFs } from "./files.js";
 import type { StateStore, StateStoreProvider } from "./store.js";
 
@@ -51,19 +51,23 @@ export function checkVersion(version: number): void {
 }
 
 /**
- * Whether maintenance should snapshot `version` into `files` (scanned by the caller): they end
- * at `version` (a newer file means this provider is behind), no batch is writing (`busy`),
- * there is no snapshot of it yet and at least `minDeltasForSnapshot` deltas were written since
- * the last one.
+ * The version maintenance should snapshot the live state of `version` as (0: none), given
+ * `files` (scanned by the caller): the newest file's version, which holds the same state when
+ * the batches after it changed nothing here (they write no delta). Not `version` itself: the
+ * snapshot is written beside the next batch, whose delta names the newest file as its `prev`
+ * before the snapshot exists, and a snapshot at a version of its own would break that chain.
+ * None when a newer file exists (this provider is behind), a batch is writing (`busy`), that
+ * version has a snapshot, or fewer than `minDeltasForSnapshot` deltas were written since the last.
  */
-export function snapshotDue(files: StateFiles, version: number, busy: boolean, minDeltasForSnapshot: number): boolean {
-  const atHead = files.latestFileVersion(Number.MAX_SAFE_INTEGER) <= version;
-  return (
-    atHead &&
+export function snapshotVersion(files: StateFiles, version: number, busy: boolean, minDeltasForSnapshot: number): number {
+  const head = files.latestFileVersion(Number.MAX_SAFE_INTEGER);
+  const due =
+    head > 0 &&
+    head <= version &&
     !busy &&
-    !files.snapshotVersions().includes(version) &&
-    files.deltasSinceSnapshot(version) >= Math.max(1, minDeltasForSnapshot)
-  );
+    !files.snapshotVersions().includes(head) &&
+    files.deltasSinceSnapshot(head) >= Math.max(1, minDeltasForSnapshot);
+  return due ? head : 0;
 }
 
 export abstract class VersionedProvider<S extends ProviderStore> {
@@ -75,11 +79,55 @@ export abstract class VersionedProvider<S extends ProviderStore> {
   protected cacheMisses = 0;
   protected lastCommitFileBytes = 0;
 
+  /** The files half of the last maintenance (snapshot write, retention), beside the batches. */
+  private maintenanceFiles: Promise<void> = Promise.resolve();
+  private maintenanceError: { error: unknown } | null = null;
+
   /** Run async steps one after another (commit, load, maintenance never interleave). */
   protected serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * Maintenance in two halves, as Spark's maintenance thread runs beside the batches: `capture`
+   * runs in the serial queue (no batch changes the live state meanwhile) and encodes what it
+   * will write into memory; the files half it returns (write the snapshot, retention) then runs
+   * beside the next batch. Resolves once captured. One files half at a time: the next
+   * maintenance waits for the last one and throws its error, if it failed.
+   */
+  protected maintain(capture: () => Promise<(() => Promise<void>) | null>): Promise<void> {
+    return this.serial(async () => {
+      await this.settleMaintenance();
+      const files = await capture();
+      if (!files) return;
+      this.maintenanceFiles = files().catch((error: unknown) => {
+        this.maintenanceError = { error };
+      });
+    });
+  }
+
+  /** Snapshot and retention, both halves done when this resolves. */
+  async doMaintenance(): Promise<void> {
+    await this.startMaintenance();
+    await this.serial(() => this.settleMaintenance());
+  }
+
+  /** Snapshot and retention: resolves once the state is captured; the files are written beside the next batch. */
+  startMaintenance(): Promise<void> {
+    return this.maintain(() => this.captureMaintenance());
+  }
+
+  /** The maintenance of the live version: null when there is nothing to write or delete. */
+  protected abstract captureMaintenance(): Promise<(() => Promise<void>) | null>;
+
+  /** Wait for the last maintenance's files half; throw its error once. */
+  protected async settleMaintenance(): Promise<void> {
+    await this.maintenanceFiles;
+    const failed = this.maintenanceError;
+    this.maintenanceError = null;
+    if (failed) throw failed.error;
   }
 
   /** The store of `version` (0 = empty). A store still open is aborted first. */
@@ -91,6 +139,7 @@ export abstract class VersionedProvider<S extends ProviderStore> {
       if (version === this.version) this.cacheHits++;
       else {
         this.cacheMisses++;
+        await this.maintenanceFiles; // the files a load reads are not being written or deleted
         await this.load(version);
       }
       const s = this.newStore(version);
@@ -117,12 +166,17 @@ export abstract class VersionedProvider<S extends ProviderStore> {
     if (this.openStore === store) this.openStore = null;
   }
 
+  /** Close; a failed files half of the last maintenance is thrown once the live state is dropped. */
   close(): Promise<void> {
     return this.serial(async () => {
       this.openStore?.abort();
       this.openStore = null;
       this.version = -1;
-      await this.closeLive();
+      try {
+        await this.settleMaintenance();
+      } finally {
+        await this.closeLive();
+      }
     });
   }
 
@@ -169,17 +223,23 @@ export abstract class FileBackedProvider extends VersionedProvider<OpenStore> im
     this.released(store);
   }
 
-  doMaintenance(): Promise<void> {
-    return this.serial(async () => {
-      const files = this.files;
-      if (!files || this.version <= 0) return;
-      await files.scan();
-      const busy = this.openStore?.hasChanges() ?? false;
-      if (snapshotDue(files, this.version, busy, this.opts.minDeltasForSnapshot)) {
-        const v = this.version;
-        await files.write(v, "snapshot", this.snapshotRecords(), { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) });
-      }
-      await files.retain(this.version, this.opts.minBatchesToRetain);
-    });
+  protected async captureMaintenance(): Promise<(() => Promise<void>) | null> {
+    const files = this.files;
+    if (!files || this.version <= 0) return null;
+    const v = this.version;
+    await files.scan();
+    await files.sweepTemps();
+    const busy = this.openStore?.hasChanges() ?? false;
+    const at = snapshotVersion(files, v, busy, this.opts.minDeltasForSnapshot);
+    const snapshot =
+      at > 0
+        ? await files.encodeForLater(at, "snapshot", (prev, fileId) =>
+            encodeStateFile("snapshot", at, prev, fileId, this.snapshotRecords()),
+          )
+        : null;
+    return async () => {
+      await snapshot?.({ afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) });
+      await files.retain(v, this.opts.minBatchesToRetain);
+    };
   }
 }

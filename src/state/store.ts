@@ -60,6 +60,11 @@ export interface StateStoreProvider {
   getStore(version: number): Promise<StateStore>;
   /** Snapshot and clean up old files; safe to call any time between batches. */
   doMaintenance(): Promise<void>;
+  /**
+   * The same, but resolving once the committed state is captured: the files are written beside
+   * the next batch (the next maintenance, a load or close waits for them and throws their error).
+   */
+  startMaintenance?(): Promise<void>;
   close(): Promise<void>;
 }
 

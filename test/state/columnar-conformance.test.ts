@@ -77,6 +77,7 @@ function columnarProvider(dir: string | null, opts: ProviderOptions): StateStore
   return {
     getStore: async (version) => new ColumnarView(await p.getStore(version)),
     doMaintenance: () => p.doMaintenance(),
+    startMaintenance: () => p.startMaintenance(),
     close: () => p.close(),
   };
 }

@@ -131,6 +131,29 @@ function failingFs(failOn: { op: keyof CheckpointFs; match: RegExp } | null): Ch
   };
 }
 
+/** An fs whose fdatasync of a snapshot's temp file waits while held (maintenance's files half, in flight). */
+function holdingSnapshotFs(): CheckpointFs & { hold(): void; release(): void } {
+  let gate: { promise: Promise<void>; open: () => void } | null = null;
+  return {
+    ...nodeFs,
+    sync: async (p) => {
+      if (gate && /\.snapshot\.[^/]*\.tmp$/.test(p)) await gate.promise;
+      return nodeFs.sync(p);
+    },
+    hold: () => {
+      let open!: () => void;
+      const promise = new Promise<void>((r) => {
+        open = r;
+      });
+      gate = { promise, open };
+    },
+    release: () => {
+      gate?.open();
+      gate = null;
+    },
+  };
+}
+
 function stateFiles(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => /^\d+\.(delta|snapshot)$/.test(f))
@@ -347,6 +370,66 @@ export function storeConformance(name: string, factory: ProviderFactory, options
         assertSame(await q.getStore(v), models[v]!, `version ${v} from files`);
         await q.close();
       }
+    });
+
+    test("maintenance writes its files beside the next batch; the snapshot of a batch that changed nothing is taken at the newest file", async () => {
+      const dir = tempDir();
+      const fsys = holdingSnapshotFs();
+      const p = factory(dir, { minDeltasForSnapshot: 3, minBatchesToRetain: 100, fs: fsys });
+      assert.ok(p.startMaintenance, "the provider captures maintenance apart from writing its files");
+      const model: Model = new Map();
+      for (let v = 0; v < 4; v++) {
+        await commitAll(p, v, (s) => s.put(`k${v}`, row(v)));
+        model.set(`k${v}`, row(v));
+      }
+      const idle = await p.getStore(4);
+      assert.equal(await idle.commit(), 5, "batch 4 changes nothing: version 5 has no delta");
+      const at5 = new Map(model);
+      fsys.hold();
+      await p.startMaintenance(); // resolves with the snapshot's fdatasync still held
+      assert.ok(!existsSync(path.join(dir, "4.snapshot")), "the snapshot is not written yet");
+      await commitAll(p, 5, (s) => {
+        s.put("k5", row(5));
+        s.remove("k0");
+      });
+      model.set("k5", row(5));
+      model.delete("k0");
+      fsys.release();
+      await p.doMaintenance(); // waits for the files half left in flight
+      // Version 6's delta was written before the snapshot existed and continues version 4: a
+      // snapshot named 5 would have broken that chain.
+      assert.deepEqual(stateFiles(dir), ["1.delta", "2.delta", "3.delta", "4.delta", "4.snapshot", "6.delta"]);
+      await p.close();
+      rmSync(path.join(dir, "1.delta")); // versions from 4 on need only the snapshot and the delta after it
+      assertSame(await filesAt(dir, 6), model, "version 6 from the files");
+      assertSame(await filesAt(dir, 5), at5, "version 5 from the files");
+    });
+
+    test("a failed files half of maintenance is thrown by the next maintenance, and loses nothing", async () => {
+      const dir = tempDir();
+      const fsys = failingFs(null);
+      const p = factory(dir, { minDeltasForSnapshot: 2, minBatchesToRetain: 100, fs: fsys });
+      const model: Model = new Map();
+      for (let v = 0; v < 3; v++) {
+        await commitAll(p, v, (s) => s.put(`k${v}`, row(v)));
+        model.set(`k${v}`, row(v));
+      }
+      fsys.arm({ op: "rename", match: /3\.snapshot$/ });
+      await (p.startMaintenance ?? p.doMaintenance).call(p);
+      await commitAll(p, 3, (s) => s.put("k3", row(3)));
+      model.set("k3", row(3));
+      await assert.rejects(p.doMaintenance(), /injected rename failure/);
+      fsys.arm(null);
+      await p.doMaintenance();
+      await p.close();
+      assert.ok(!existsSync(path.join(dir, "3.snapshot")), "no snapshot of the failed write");
+      assert.ok(existsSync(path.join(dir, "4.snapshot")), "the next maintenance snapshots");
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith(".tmp")),
+        [],
+        "no temp file left",
+      );
+      assertSame(await filesAt(dir, 4), model, "version 4 from the files");
     });
 
     test("a failed commit leaves no version and the store aborted", async () => {

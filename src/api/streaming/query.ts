@@ -8,6 +8,7 @@ import { makeBatch } from "../../columnar/batch.js";
 import { constantVector } from "../../columnar/vector.js";
 import { armCrashPoint } from "../../common/crash-points.js";
 import { ArusError, IllegalArgumentException, StreamingQueryException } from "../../common/errors.js";
+import { logWarning } from "../../common/log.js";
 import type { StreamSink } from "../../connectors/sink.js";
 import type { StreamSource } from "../../connectors/source.js";
 import { attribute } from "../../plan/expressions.js";
@@ -132,7 +133,9 @@ export class StreamingQuery {
       this.active = false;
       for (const s of this.sources) await s.stop().catch(() => {});
       await sink.stop?.().catch(() => {});
-      await exec.close().catch(() => {});
+      // A state store's last maintenance (snapshot, retention) may still fail here: nothing
+      // committed is lost (the deltas stay), but it is said, as Spark's maintenance thread logs it.
+      await exec.close().catch((e: Error) => logWarning("StateStore", `closing the query's state stores: ${e.message}`));
       this.session.streams.terminated(this);
       for (const w of this.terminationWaiters) w();
       this.terminationWaiters = [];

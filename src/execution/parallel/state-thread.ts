@@ -79,7 +79,8 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
       return { result, transfer: batchTransferList([result.output]) };
     }
     case "maintenance":
-      for (const [, op] of ofQuery(r.query)) await op.provider.doMaintenance();
+      // Captured now; the files are written beside the thread's next batch (provider-base.ts).
+      for (const [, op] of ofQuery(r.query)) await op.provider.startMaintenance();
       return { result: null, transfer: [] };
     case "close":
       for (const [key, op] of [...ofQuery(r.query)]) {

@@ -16,7 +16,7 @@
 import { crashPoint } from "../../common/crash-points.js";
 import { COLUMNAR_FORMAT_VERSION } from "../codec.js";
 import { nodeStateFs, StateFiles } from "../files.js";
-import { type ProviderOptions, StateStoreClosedError, snapshotDue, VersionedProvider } from "../provider-base.js";
+import { type ProviderOptions, StateStoreClosedError, snapshotVersion, VersionedProvider } from "../provider-base.js";
 import type { StateStoreMetrics } from "../store.js";
 import { distinctEventTimes } from "./event-time.js";
 import { type ChunkSource, type ColumnarChunk, ENTRIES_PER_CHUNK, encodeColumnarFile, readColumnarFile } from "./format.js";
@@ -183,37 +183,45 @@ export class ColumnarStateProvider extends VersionedProvider<ColumnarStateStore>
     this.released(store);
   }
 
-  /** Snapshot partitions with enough deltas since their last snapshot, then retention. */
-  doMaintenance(): Promise<void> {
-    return this.serial(async () => {
-      if (!this.files || this.version <= 0) return;
-      const v = this.version;
-      const busy = this.openStore?.hasChanges() ?? false;
-      let live: Int32Array[] | null = null;
-      const table = this.table;
-      // The partitions' files are independent: each partition's snapshot, then its retention,
-      // side by side with the others', so their fdatasyncs overlap instead of queueing (this
-      // runs every few batches, before the next one executes). Done only when every partition is.
+  /**
+   * Snapshot the partitions with enough deltas since their last snapshot (encoded now, from the
+   * committed table), then retention; the partitions' files side by side, so their fdatasyncs
+   * overlap instead of queueing.
+   */
+  protected async captureMaintenance(): Promise<(() => Promise<void>) | null> {
+    const all = this.files;
+    if (!all || this.version <= 0) return null;
+    const v = this.version;
+    const busy = this.openStore?.hasChanges() ?? false;
+    const table = this.table;
+    let live: Int32Array[] | null = null;
+    const writes = await Promise.all(
+      all.map(async ({ partition: p, files }) => {
+        await files.scan();
+        await files.sweepTemps();
+        const at = snapshotVersion(files, v, busy, this.opts.minDeltasForSnapshot);
+        if (at === 0) return null;
+        live ??= byPartition(table, table.liveIds(), this.numPartitions);
+        const ids = live[p]!;
+        return files.encodeForLater(
+          at,
+          "snapshot",
+          (prev, fileId) => encodeColumnarFile(this.schema, "snapshot", at, prev, fileId, chunksOf(table, "puts", ids)),
+          COLUMNAR_FORMAT_VERSION,
+        );
+      }),
+    );
+    return async () => {
+      // Done only when every partition is; the first failure is thrown then.
       const settled = await Promise.allSettled(
-        this.files.map(async ({ partition: p, files }) => {
-          await files.scan();
-          if (snapshotDue(files, v, busy, this.opts.minDeltasForSnapshot)) {
-            live ??= byPartition(table, table.liveIds(), this.numPartitions);
-            const ids = live[p]!;
-            await files.writeEncoded(
-              v,
-              "snapshot",
-              (prev, fileId) => encodeColumnarFile(this.schema, "snapshot", v, prev, fileId, chunksOf(table, "puts", ids)),
-              { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) },
-              COLUMNAR_FORMAT_VERSION,
-            );
-          }
+        all.map(async ({ files }, i) => {
+          await writes[i]?.({ afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) });
           await files.retain(v, this.opts.minBatchesToRetain);
         }),
       );
       const failed = settled.find((r) => r.status === "rejected");
       if (failed) throw (failed as PromiseRejectedResult).reason;
-    });
+    };
   }
 
   protected async closeLive(): Promise<void> {

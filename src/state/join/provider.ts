@@ -10,7 +10,7 @@ import { crashPoint } from "../../common/crash-points.js";
 import { type DataType, simpleString } from "../../types/datatypes.js";
 import { JOIN_FORMAT_VERSION } from "../codec.js";
 import { nodeStateFs, StateFiles } from "../files.js";
-import { type ProviderOptions, StateStoreClosedError, snapshotDue, VersionedProvider } from "../provider-base.js";
+import { type ProviderOptions, StateStoreClosedError, snapshotVersion, VersionedProvider } from "../provider-base.js";
 import { encodeJoinFile, type JoinChunk, type JoinFileContent, type JoinRowSource, readJoinFile } from "./format.js";
 import { JoinSideTable } from "./table.js";
 
@@ -147,26 +147,30 @@ export class ColumnarJoinProvider extends VersionedProvider<ColumnarJoinStore> {
     this.released(store);
   }
 
-  doMaintenance(): Promise<void> {
-    return this.serial(async () => {
-      if (!this.files || this.version <= 0) return;
-      const v = this.version;
-      const files = this.files;
-      await files.scan();
-      const busy = this.openStore?.hasChanges() ?? false;
-      if (snapshotDue(files, v, busy, this.opts.minDeltasForSnapshot)) {
-        const table = this.table;
-        const content: JoinFileContent = { nextSeq: table.nextSeq, rows: table.liveIds() };
-        await files.writeEncoded(
-          v,
-          "snapshot",
-          (prev, fileId) => encodeJoinFile("snapshot", v, prev, fileId, this.signature, content, rowSource(table)),
-          { afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) },
-          JOIN_FORMAT_VERSION,
-        );
-      }
+  /** Snapshot the committed table when enough deltas piled up (encoded now), then retention. */
+  protected async captureMaintenance(): Promise<(() => Promise<void>) | null> {
+    if (!this.files || this.version <= 0) return null;
+    const v = this.version;
+    const files = this.files;
+    await files.scan();
+    await files.sweepTemps();
+    const busy = this.openStore?.hasChanges() ?? false;
+    let snapshot: Awaited<ReturnType<typeof files.encodeForLater>> | null = null;
+    const at = snapshotVersion(files, v, busy, this.opts.minDeltasForSnapshot);
+    if (at > 0) {
+      const table = this.table;
+      const content: JoinFileContent = { nextSeq: table.nextSeq, rows: table.liveIds() };
+      snapshot = await files.encodeForLater(
+        at,
+        "snapshot",
+        (prev, fileId) => encodeJoinFile("snapshot", at, prev, fileId, this.signature, content, rowSource(table)),
+        JOIN_FORMAT_VERSION,
+      );
+    }
+    return async () => {
+      await snapshot?.({ afterFirstChunk: () => crashPoint("insideStateSnapshot", v - 1) });
       await files.retain(v, this.opts.minBatchesToRetain);
-    });
+    };
   }
 
   protected async closeLive(): Promise<void> {
