@@ -7,6 +7,8 @@
  *        [--no-latency] [--cpu-prof DIR]  (arus's throughput and latency runs, with --engine src)
  *        [--arus-conf key=value ...]  (session settings for arus, e.g. arus.checkpoint.fsync=false)
  *        [--node-arg FLAG ...]  (node flags for arus's engine process, e.g. --max-semi-space-size=64)
+ *        [--engine-cpus LIST]  (taskset -c LIST for arus's engine process, e.g. 1; pin the broker and
+ *                               this process elsewhere with taskset yourself)
  *   npm run bench -- --only kafka     (the same, as a section of npm run bench)
  *
  * The query (bench/kafka/arus-engine.ts and bench/pyspark/kafka.py, name for name):
@@ -133,6 +135,8 @@ export async function kafkaBench(opts: {
   arusConf?: string[];
   /** Node flags for arus's engine process (V8 tuning: not the defaults, say so with the figures). */
   nodeArgs?: string[];
+  /** `taskset -c` list for arus's engine process (the rest of the machine for the broker and this process). */
+  engineCpus?: string;
   log?: (s: string) => void;
 }): Promise<KafkaBenchResult> {
   const log = opts.log ?? ((s: string) => process.stderr.write(`[kafka-bench] ${s}\n`));
@@ -218,12 +222,17 @@ export async function kafkaBench(opts: {
   return result;
 }
 
-function startEngine(name: string, opts: { bootstrap: string; engine: "dist" | "src"; arusConf?: string[]; nodeArgs?: string[] }): Engine {
+function startEngine(
+  name: string,
+  opts: { bootstrap: string; engine: "dist" | "src"; arusConf?: string[]; nodeArgs?: string[]; engineCpus?: string },
+): Engine {
   if (name === "arus") {
     const args = ["--import", "tsx", path.join(root, "bench/kafka/arus-engine.ts"), "--bootstrap", opts.bootstrap, "--engine", opts.engine];
     for (const kv of opts.arusConf ?? []) args.push("--conf", kv);
-    const node = ["--enable-source-maps", ...(opts.nodeArgs ?? [])];
-    return new Engine(name, spawn(process.execPath, [...node, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] }));
+    const node = [process.execPath, "--enable-source-maps", ...(opts.nodeArgs ?? []), ...args];
+    // --engine-cpus: the engine on cores of its own, away from the load generator and the broker.
+    const cmd = opts.engineCpus ? ["taskset", "-c", opts.engineCpus, ...node] : node;
+    return new Engine(name, spawn(cmd[0]!, cmd.slice(1), { cwd: root, stdio: ["pipe", "pipe", "pipe"] }));
   }
   const jars = spawnSync("bash", [path.join(root, "scripts/spark-kafka-jars.sh")], {
     encoding: "utf8",
@@ -411,6 +420,7 @@ export async function kafkaBenchFromArgs(argv: string[]): Promise<KafkaBenchResu
     latency: !argv.includes("--no-latency"),
     arusConf: argv.flatMap((a, i) => (a === "--arus-conf" && argv[i + 1] ? [argv[i + 1]!] : [])),
     nodeArgs: argv.flatMap((a, i) => (a === "--node-arg" && argv[i + 1] ? [argv[i + 1]!] : [])),
+    engineCpus: get("--engine-cpus"),
   });
 }
 
