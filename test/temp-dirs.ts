@@ -1,4 +1,5 @@
 /** Temp directories for tests, removed when the test file's tests are done (not a test file itself). */
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,19 @@ export function tempDirs(prefix: string): () => Promise<string> {
   });
   return async () => {
     const d = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
+}
+
+/** `tempDirs` for synchronous callers: each call makes a fresh directory; all go once the file's tests are done. */
+export function tempDirsSync(prefix: string): () => string {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
     dirs.push(d);
     return d;
   };

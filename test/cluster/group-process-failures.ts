@@ -6,14 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { newTopic, produce } from "../connectors/kafka-helpers.js";
+import { tempDirsSync } from "../temp-dirs.js";
 import { encodeEvent, generateEvents, oracle, type ScaleoutEvent } from "./harness/events.js";
 import { readTopic } from "./harness/output.js";
 import { type AggVerdict, type RawVerdict, verifyAgg, verifyRaw } from "./harness/verify.js";
 import { Worker, workerCommand } from "./harness/workers.js";
+
+const tmpGpf = tempDirsSync("arus-gpf-");
 
 export const WINDOW_MS = 10_000;
 export const DELAY_MS = 30_000;
@@ -47,7 +48,7 @@ export async function failureRun(
   const out = await newTopic(bootstrap, 2, "gpf-out");
   const outRaw = await newTopic(bootstrap, 2, "gpf-raw");
   const group = `gpf-${randomUUID().slice(0, 8)}`;
-  const dir = mkdtempSync(path.join(tmpdir(), "arus-gpf-"));
+  const dir = tmpGpf();
   const events = generateEvents({
     events: o.events,
     keys: 8,

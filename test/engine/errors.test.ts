@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { AnalysisException, functions as F, ParseException } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
 import { utcSession } from "./helpers.js";
+
+const tmpErr = tempDirsSync("arus-err-");
 
 const s = utcSession();
 const df = s.createDataFrame([{ produk: "Rok", qty: 2 }], "produk STRING, qty INT");
@@ -33,7 +35,7 @@ describe("errors say what is wrong and where", () => {
     assert.throws(() => df.selectExpr("frobnicate(qty)"), /UNRESOLVED_ROUTINE.*frobnicate/);
   });
   it("a malformed JSON line in FAILFAST mode names the file and line", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "arus-err-"));
+    const dir = tmpErr();
     const file = path.join(dir, "a.json");
     writeFileSync(file, '{"a": 1}\n{"a": 2}\n{"a": oops}\n');
     const read = s.read.schema("a INT").option("mode", "FAILFAST").json(file);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { functions as F } from "../../src/index.js";
@@ -8,7 +7,10 @@ import { simplifyLike } from "../../src/optimizer/like-simplification.js";
 import { attribute } from "../../src/plan/expressions.js";
 import { exprToSql } from "../../src/plan/sql-text.js";
 import { StringType } from "../../src/types/datatypes.js";
+import { tempDirsSync } from "../temp-dirs.js";
 import { utcSession } from "./helpers.js";
+
+const tmpPushdown = tempDirsSync("arus-pushdown-");
 
 const k = attribute("k", StringType, true);
 const like = (p: string) => {
@@ -34,7 +36,7 @@ describe("LikeSimplification (Spark's rewrites of LIKE with a literal pattern)",
 
 /** The physical plan of a streaming query over one JSON file, after it ran once. */
 async function physical(sql: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "arus-pushdown-"));
+  const dir = tmpPushdown();
   mkdirSync(join(dir, "in"));
   writeFileSync(join(dir, "in", "part-0.json"), '{"k":"a","v":1,"b":true}\n{"k":null,"v":2,"b":false}\n');
   const s = utcSession();
@@ -69,7 +71,7 @@ describe("filters pushed into streaming json scans, as Spark's explain lists the
     assert.doesNotMatch(await physical("SELECT * FROM input WHERE k = 'a' OR v % 2 = 0"), /PushedFilters/);
   });
   it("a filter after withWatermark on another column is pushed below the watermark into the scan", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "arus-pushdown-"));
+    const dir = tmpPushdown();
     writeFileSync(join(dir, "part-0.json"), '{"k":"a","ts":"2024-01-01T00:00:01Z"}\n');
     const s = utcSession();
     const df = s.readStream.format("json").schema("k STRING, ts TIMESTAMP").load(dir);

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
-import fs, { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import fs, { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { functions as F, Session } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tmpFsync = tempDirsSync("arus-fsync-");
+const tmpRetain = tempDirsSync("arus-retain-");
 
 const at = (sec: number) => new Date(sec * 1000);
 
@@ -70,7 +73,7 @@ const session = (fsync?: string) => {
 describe("arus.checkpoint.fsync", () => {
   it("fdatasyncs every per-batch file by default, none with false; both restart from the checkpoint", async () => {
     for (const fsync of [undefined, "false"]) {
-      const dir = mkdtempSync(path.join(tmpdir(), "arus-fsync-"));
+      const dir = tmpFsync();
       const s = session(fsync);
       // As in Spark's StreamTest, the same in-process MemoryStream feeds the restarted query.
       const ms = s.memoryStream("ts TIMESTAMP");
@@ -87,7 +90,7 @@ describe("arus.checkpoint.fsync", () => {
   });
 
   it("keeps minBatchesToRetain batches of the logs (the retention runs during the next trigger)", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "arus-retain-"));
+    const dir = tmpRetain();
     const s = session("false");
     await run(s, s.memoryStream("ts TIMESTAMP"), dir, 8, 1);
     const ids = (d: string) =>

@@ -5,12 +5,15 @@
  * a missing wait would show up as a reordering), every rename and link, and every sink call.
  */
 import assert from "node:assert/strict";
-import fs, { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { functions as F, Session } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tmpOrder = tempDirsSync("arus-order-");
+const tmpOrderFail = tempDirsSync("arus-order-fail-");
 
 type Ev = { kind: "synced" | "dirSynced" | "named" | "sink"; file: string; batch?: number };
 
@@ -144,7 +147,7 @@ describe("checkpoint durability order (arus.checkpoint.fsync=true)", () => {
   it("offsets/N is synced, named and its folder synced before batch N's sink; commits/N-1 before offsets/N; state and records after offsets/N, before commits/N", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 8, maxLength: 8 }), async (delayList) => {
-        const dir = mkdtempSync(path.join(tmpdir(), "arus-order-"));
+        const dir = tmpOrder();
         let k = 0;
         const events = await recordFs(
           dir,
@@ -163,7 +166,7 @@ describe("checkpoint durability order (arus.checkpoint.fsync=true)", () => {
 
 describe("a query that fails mid-batch (arus.checkpoint.fsync=true)", () => {
   it("terminates only after the failed batch's offsets/N is synced and named: nothing writes to the checkpoint after", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "arus-order-fail-"));
+    const dir = tmpOrderFail();
     let afterEnd = -1;
     const events = await recordFs(
       dir,

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { functions as F, Session } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tmpCkpt = tempDirsSync("arus-ckpt-");
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
-const ckpt = () => mkdtempSync(path.join(tmpdir(), "arus-ckpt-"));
+const ckpt = () => tmpCkpt();
 const at = (sec: number) => new Date(sec * 1000);
 
 describe("checkpoint layout and restart", () => {

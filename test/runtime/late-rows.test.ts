@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { functions as F, Session } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tmpLateCols = tempDirsSync("arus-late-cols-");
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "1").getOrCreate();
 
@@ -56,7 +58,7 @@ it("late rows are counted as rows and groups, kept in a table, and explained", a
 });
 
 it("late rows keep every column even where the query reads fewer (column pruning holds back)", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "arus-late-cols-"));
+  const dir = tmpLateCols();
   const rows = (ts: number[]) =>
     ts.map((t) => JSON.stringify({ id: t, note: `n${t}`, event_time: new Date(t * 1000).toISOString() })).join("\n");
   writeFileSync(path.join(dir, "a.json"), rows([12, 20, 27]));

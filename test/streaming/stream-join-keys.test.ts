@@ -2,16 +2,18 @@
 // key equalities are skipped only for keys whose encoding cannot make unequal values equal.
 // NaN and the infinities all encode as JSON null, so they must still go through `=`.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { functions as F, Session } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tmpJoinKeys = tempDirsSync("arus-join-keys-");
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
 
 async function joinOf(left: string[], right: string[]): Promise<string[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), "arus-join-keys-"));
+  const dir = tmpJoinKeys();
   for (const [side, vals] of [
     ["l", left],
     ["r", right],

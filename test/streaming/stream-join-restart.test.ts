@@ -2,11 +2,13 @@
 // removes the stored left rows, so a restart between batches must evict the keys stored before
 // it (their event time is read back from the stored key) exactly as an uninterrupted run does.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { functions as F, Session } from "../../src/index.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tmpJoinRestart = tempDirsSync("arus-join-restart-");
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
 
@@ -26,7 +28,7 @@ const BATCHES: [number, number][][][] = [
 ];
 
 async function run(restartEvery: boolean): Promise<string[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), "arus-join-restart-"));
+  const dir = tmpJoinRestart();
   for (const d of ["l", "r"]) mkdirSync(path.join(dir, d));
   const out: string[] = [];
   const start = () => {
