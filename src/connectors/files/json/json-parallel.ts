@@ -15,7 +15,7 @@ import { asBytes } from "../byte-values.js";
 import { decodePool, MIN_SPLIT_BYTES, parallelScanCounters, retypeBatches, scanThreads, setScanThreads } from "../decode-pool.js";
 import { jsonDecoder } from "./json-decoder.js";
 import type { JsonReadSettings } from "./json-read.js";
-import { readJsonBytes } from "./json-scan.js";
+import { hasLoneCarriageReturn, readJsonBytes } from "./json-scan.js";
 
 /** `parts` ranges of whole lines covering `bytes` (fewer when lines are long). */
 export function lineAlignedRanges(bytes: Uint8Array, parts: number): [number, number][] {
@@ -64,10 +64,8 @@ export async function readJsonRanges(
   parts: number,
 ): Promise<Batch[]> {
   const whole = new Uint8Array(bytes);
-  // Custom separators cannot be split on `\n`. Lone `\r` line ends can: a `\n` ends a line
-  // whatever else does, and a range holding a lone `\r` takes the text path on its thread
-  // (readJsonBytes checks its own bytes), so this thread need not scan the whole file for one.
-  if (parts < 2 || settings.lineSep !== undefined) return readJsonBytes(file, whole, schema, settings);
+  // Lone `\r` line ends and custom separators cannot be split on `\n`.
+  if (parts < 2 || settings.lineSep !== undefined || hasLoneCarriageReturn(whole)) return readJsonBytes(file, whole, schema, settings);
   const p = decodePool();
   const ranges = lineAlignedRanges(whole, parts);
   let results: Batch[][];
