@@ -11,9 +11,10 @@ import { hashUtf8, utf8EqualsString } from "../columnar/utf8-ops.js";
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
 import { hashString, mix, NULL_HASH, SEED } from "../common/hash.js";
 import type { DataType } from "../types/datatypes.js";
+import { sameAsPrevious } from "./group-runs.js";
 
 type NumArray = Float64Array | Int32Array | Uint8Array;
-interface Leaf {
+export interface Leaf {
   readonly numeric: boolean;
   /**
    * A BIGINT/TIMESTAMP leaf: values beyond ±2^53 − 1 hash and compare by their exact value
@@ -91,8 +92,12 @@ function hashNumber(x: number): number {
   return lo ^ Math.imul(hi, 0x9e3779b1) ^ Math.imul(frac, 0x85ebca6b);
 }
 
-/** Hash every row of the key leaves into `out` (a column at a time). */
-export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): void {
+/** Hash every row of the key leaves into `out` (a column at a time), but those `skip` marks. */
+export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array, skip?: Uint8Array): void {
+  if (skip !== undefined) {
+    hashSome(leaves, n, out, skip);
+    return;
+  }
   out.fill(SEED, 0, n);
   for (const leaf of leaves) {
     const valid = leaf.validity;
@@ -125,6 +130,30 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array): v
       }
     }
   }
+}
+
+/** `hashRows` of the rows `skip` does not mark (few of them: the starts of runs of one key), row by row. */
+function hashSome(leaves: readonly Leaf[], n: number, out: Int32Array, skip: Uint8Array): void {
+  for (let i = 0; i < n; i++) {
+    if (skip[i] === 1) continue;
+    let h = SEED;
+    for (let l = 0; l < leaves.length; l++) h = mix(h, leafHash(leaves[l]!, i));
+    out[i] = h;
+  }
+}
+
+/** The hash `hashRows` mixes in for row i of one leaf. */
+function leafHash(leaf: Leaf, i: number): number {
+  const valid = leaf.validity;
+  if (valid !== null && valid[i] === 0) return NULL_HASH;
+  if (leaf.int64) {
+    const x = (leaf.values as Float64Array)[i]!;
+    return x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashBig(exactOf(leaf, i));
+  }
+  if (leaf.utf8 !== undefined) return hashUtf8(leaf.utf8.bytes, leaf.utf8.offsets[i]!, leaf.utf8.offsets[i + 1]!);
+  if (leaf.numeric) return hashNumber((leaf.values as NumArray)[i]!);
+  const x = (leaf.values as unknown[])[i];
+  return typeof x === "string" ? hashString(x) : hashString(canonical(x));
 }
 
 /** Growable store of one leaf's values for the representative row of each group. */
@@ -198,10 +227,17 @@ export class GroupIndex {
     for (const k of keys) leavesOf(k, n, leaves);
     if (!this.stores) this.stores = leaves.map((l) => new LeafStore(l.numeric));
     const stores = this.stores;
+    // a row repeating the key of the row before it joins that row's group unhashed
+    const same = sameAsPrevious(leaves, n);
     const hashes = new Int32Array(n);
-    hashRows(leaves, n, hashes);
+    if (same === null) hashRows(leaves, n, hashes);
+    else hashRows(leaves, n, hashes, same);
     const newRows: number[] = [];
     for (let i = 0; i < n; i++) {
+      if (same !== null && same[i] === 1) {
+        out[i] = out[i - 1]!;
+        continue;
+      }
       const h = hashes[i]!;
       let s = h & this.mask;
       for (;;) {

@@ -4,7 +4,8 @@
  * the streaming state store and partial/final aggregation both use).
  */
 import { isWide } from "../columnar/int64.js";
-import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { utf8Of, utf8String } from "../columnar/utf8.js";
+import { getValue, makeVector, take, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -209,7 +210,11 @@ class PickAcc implements Accumulator {
       const b = best.get(gid);
       if (b === undefined || compareRowsAt(v, i, b) * this.order > 0) best.set(gid, i);
     }
-    for (const [gid, i] of best) this.offer(gid, getValue(v, i));
+    // The winners gathered first: reading them in `v` itself would decode every row of its
+    // UTF-8 string fields (columnar/utf8.ts) for a handful of winners (q7: 2 of 230 000).
+    const winners = take(v, Int32Array.from(best.values()));
+    let k = 0;
+    for (const gid of best.keys()) this.offer(gid, getValue(winners, k++));
   }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {
     const [v, s] = buffers as [Vector, Vector];
@@ -233,10 +238,17 @@ function compareRowsAt(v: Vector, i: number, j: number): number {
       if (vi !== vj) return vi ? 1 : -1; // NULL first
       continue;
     }
-    const r = c.children ? compareRowsAt(c, i, j) : compareValues(c.values[i], c.values[j]);
+    const r = c.children ? compareRowsAt(c, i, j) : compareLeaves(c, i, j);
     if (r !== 0) return r;
   }
   return 0;
+}
+
+/** compareValues of two non-null rows of a leaf vector; a UTF-8 string leaf decodes just those two. */
+function compareLeaves(c: Vector, i: number, j: number): number {
+  const u = utf8Of(c);
+  if (u !== undefined) return compareValues(utf8String(u, i), utf8String(u, j));
+  return compareValues(c.values[i], c.values[j]);
 }
 
 class CollectListAcc implements Accumulator {

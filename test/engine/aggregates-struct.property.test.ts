@@ -2,10 +2,13 @@
 // comparing the struct values one row at a time picks: field by field, NULL first, NaN
 // largest, ties to the earliest row.
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { compareValues } from "../../src/functions/predicates.js";
 import { functions as F } from "../../src/index.js";
+import { tempDirs } from "../temp-dirs.js";
 import { utcSession } from "./helpers.js";
 
 const s = utcSession();
@@ -72,4 +75,28 @@ describe("min/max over struct columns", () => {
       );
     });
   }
+
+  // Read from a JSON-lines file, the STRING field is a UTF-8 vector (columnar/utf8.ts): ties on
+  // `a` compare its bytes' strings row against row, and the winners alone are decoded.
+  const tempDir = tempDirs("arus-struct-utf8-");
+  it("max(struct) over a file's UTF-8 strings equals the reference", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 40 }), async (input) => {
+        const rows = input.map((r) => ({ ...r, d: null, nul: false }));
+        const dir = await tempDir();
+        await writeFile(join(dir, "rows.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n"));
+        const df = s.read
+          .format("json")
+          .schema("g INT, a INT, d DOUBLE, t STRING, b BOOLEAN, nul BOOLEAN")
+          .load(dir)
+          .groupBy("g")
+          .agg(F.max(F.struct("a", "d", "t", "b")).alias("m"));
+        const got = new Map((await df.collect()).map((r) => [r.g as number, r.m]));
+        const want = reference(rows, 1);
+        assert.equal(got.size, want.size);
+        for (const [g, v] of want) assert.deepStrictEqual(got.get(g) ?? null, v, `group ${g}`);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });

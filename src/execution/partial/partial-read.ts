@@ -12,7 +12,8 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { makeVector, type Vector } from "../../columnar/vector.js";
+import { fromPortable } from "../../columnar/transfer.js";
+import { utf8Strings } from "../../columnar/utf8-conf.js";
 import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
 import { decodePool } from "../../connectors/files/decode-pool.js";
 import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
@@ -21,7 +22,7 @@ import { hasLoneCarriageReturn } from "../../connectors/files/json/json-scan.js"
 import { effectiveZone, SourceOptions } from "../../connectors/files/options.js";
 import { partitionSpecOf } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
-import { type DataType, StructOf, type StructType } from "../../types/datatypes.js";
+import { StructOf, type StructType } from "../../types/datatypes.js";
 import { AggregationSpec } from "../aggregation.js";
 import { AdaptiveSkip, type SkipSettings } from "./adaptive-skip.js";
 import type { StageASpec } from "./stage-a.js";
@@ -39,6 +40,8 @@ export interface StageARequest {
   readonly decoder: JsonDecoder;
   /** False: run stage A's operators only and ship their rows (adaptive-skip.ts). */
   readonly aggregate: boolean;
+  /** This thread's `arus.columnar.utf8Strings`: the thread decodes STRING columns the same way. */
+  readonly utf8Strings: boolean;
 }
 
 type Reply = PartialGroups & { inputRows: number };
@@ -67,12 +70,6 @@ function runOnThread(request: StageARequest): Promise<Reply> {
   return decodePool().run({ kind: "module", module: TASK, request }) as Promise<Reply>;
 }
 
-/** Gives cloned vectors this thread's type objects back (a clone is equal, not identical). */
-function retype(v: Vector, type: DataType): Vector {
-  const children = v.children && type.kind === "struct" ? v.children.map((c, i) => retype(c, type.fields[i]!.type)) : undefined;
-  return makeVector(type, v.values, v.validity, v.length, children);
-}
-
 /**
  * The file task running `stage` on `threads` threads (2 or more), aggregating until `skip`'s
  * probe finds the partial groups do not shrink the rows enough (adaptive-skip.ts).
@@ -86,10 +83,12 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
     ...r,
     chunks: r.chunks.map((c) => ({
       ...c,
-      keys: c.keys.map((v, i) => retype(v, keyTypes[i]!)),
-      buffers: c.buffers.map((bs, a) => bs.map((v, j) => retype(v, bufferTypes[a]![j]!))),
+      keys: c.keys.map((v, i) => fromPortable(v, keyTypes[i]!)),
+      buffers: c.buffers.map((bs, a) => bs.map((v, j) => fromPortable(v, bufferTypes[a]![j]!))),
     })),
-    ...(r.rows ? { rows: r.rows.map((b) => ({ numRows: b.numRows, columns: b.columns.map((v, i) => retype(v, rowTypes[i]!)) })) } : {}),
+    ...(r.rows
+      ? { rows: r.rows.map((b) => ({ numRows: b.numRows, columns: b.columns.map((v, i) => fromPortable(v, rowTypes[i]!)) })) }
+      : {}),
   });
   const adaptive = new AdaptiveSkip(skip);
   const observed = (parts: PartialGroups[]): PartialGroups[] => {
@@ -134,6 +133,7 @@ function warmUp(stage: StageASpec, threads: number): void {
       zone: stage.timeZone,
       decoder: jsonDecoder(),
       aggregate: true,
+      utf8Strings: utf8Strings(),
     }).catch(() => {});
   }
 }
@@ -173,10 +173,11 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   const options = { ...read.options } as Record<string, string>;
   const zone = effectiveZone(o, read.timeZone);
   const decoder = jsonDecoder();
+  const utf8 = utf8Strings();
   try {
     return await Promise.all(
       lineAlignedRanges(whole, threads).map(([start, end]) =>
-        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder, aggregate }),
+        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder, aggregate, utf8Strings: utf8 }),
       ),
     );
   } catch (e) {

@@ -4,7 +4,7 @@
  * in shared memory and runs stage A over it (stage-a-run.ts); the partial groups go back with
  * their typed arrays moved, not copied.
  */
-import { batchTransferList, transferListOf } from "../../columnar/transfer.js";
+import { batchTransferList, portable, portableBatches, transferListOf } from "../../columnar/transfer.js";
 import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import type { Vector } from "../../columnar/vector.js";
 import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
@@ -16,7 +16,8 @@ import { type PartialGroups, runStageA } from "./stage-a-run.js";
 
 async function run(r: StageARequest): Promise<PartialGroups & { inputRows: number }> {
   setJsonDecoder(r.decoder);
-  setUtf8Strings(false); // stage A's groups go back by structured clone: JS strings (a jsonRange request may have set it)
+  // STRING columns as the main thread decodes them; UTF-8 ones cross as bytes (`portable` below)
+  setUtf8Strings(r.utf8Strings);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
   const batches = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
@@ -25,7 +26,13 @@ async function run(r: StageARequest): Promise<PartialGroups & { inputRows: numbe
 }
 
 export async function runDecodeTask(request: unknown): Promise<{ result: PartialGroups & { inputRows: number }; transfer: ArrayBuffer[] }> {
-  const result = await run(request as StageARequest);
+  const ran = await run(request as StageARequest);
+  // a UTF-8 STRING vector posted as it is would be cloned as the JS strings of every row
+  const result = {
+    ...ran,
+    chunks: ran.chunks.map((c) => ({ ...c, keys: c.keys.map(portable), buffers: c.buffers.map((bs) => bs.map(portable)) })),
+    ...(ran.rows ? { rows: portableBatches(ran.rows) } : {}),
+  };
   const vectors: Vector[] = result.chunks.flatMap((c) => [...c.keys, ...c.buffers.flat()]);
   // chunks of one range share buffers (the pane groups' buffers under each window offset)
   const transfer = new Set([...transferListOf(vectors), ...batchTransferList(result.rows ?? [])]);

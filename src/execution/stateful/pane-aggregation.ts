@@ -169,6 +169,28 @@ function shifted(
 }
 
 /**
+ * The start of each row's window, NULL where the window is; null when the starts are not all
+ * the window kernel's (NULL fields of their own, or on the wide lane): then the whole window is the key.
+ */
+function windowStarts(win: Vector): Vector | null {
+  const start = win.children![0]!;
+  if (start.validity !== null || !(start.values instanceof Float64Array)) return null;
+  return makeVector(start.type, start.values, win.validity, win.length);
+}
+
+/** Windows [start, start + length) from their starts (`windowStarts`' inverse: the end is the start plus the window's length). */
+function windowsFrom(starts: Vector, length: number): Vector {
+  const n = starts.length;
+  const s = starts.values as Float64Array;
+  const e = new Float64Array(n);
+  for (let i = 0; i < n; i++) e[i] = s[i]! + length;
+  return makeVector(WindowStructType, [], starts.validity, n, [
+    makeVector(WindowStructType.fields[0]!.type, s, null, n),
+    makeVector(WindowStructType.fields[1]!.type, e, null, n),
+  ]);
+}
+
+/**
  * Pre-aggregate the Expand's input batches per (pane, keys) and spread each group over its
  * windows, leaving out the late pairs (`watermarked`: pairs whose window ends at or below
  * `lateMicros`).
@@ -197,8 +219,14 @@ export function paneChunks(
       n,
     );
     const keys = spec.groupKeys(row0, ev);
-    const groups = new GroupIndex(spec.groupAttrs.map((a) => a.type));
-    const gid = groups.assign(keys, n);
+    // grouped by the window's start alone (its end is start + window): half the leaves to hash and compare
+    const starts = windowStarts(keys[keyOfWindow]!);
+    const byStart = (c: number) => c === keyOfWindow && starts !== null;
+    const groups = new GroupIndex(spec.groupAttrs.map((a, c) => (byStart(c) ? starts!.type : a.type)));
+    const gid = groups.assign(
+      keys.map((v, c) => (byStart(c) ? starts! : v)),
+      n,
+    );
     const G = groups.numGroups;
     const accs = spec.newAccumulators();
     const inputs = spec.aggInputs(row0, ev);
@@ -207,7 +235,7 @@ export function paneChunks(
       accs[a]!.update(gid, n, inputs[a]!);
     }
     const partial = accs.map((a) => a.buffers(G));
-    const groupKeys = groups.keyVectors();
+    const groupKeys = groups.keyVectors().map((v, c) => (byStart(c) ? windowsFrom(v, k * slide) : v));
     const win = groupKeys[keyOfWindow]!;
     const start = win.children![0]!.values as Float64Array;
     const end = win.children![1]!.values as Float64Array;

@@ -38,22 +38,26 @@ export class WatermarkExec implements PhysicalOperator {
     let min = Number.POSITIVE_INFINITY;
     let sum = 0;
     let count = 0;
-    const lateness: number[] = [];
+    for (const b of batches) count += b.numRows;
+    // sized up front: a growing JS array of doubles cost as much as the loop itself
+    const lateness = new Float64Array(count);
+    let running = this.runningMax;
+    let k = 0;
     for (const b of batches) {
       const et = eventTimeMicros(b.columns[this.column]!, b.numRows);
-      for (let i = 0; i < b.numRows; i++) {
+      for (let i = 0; i < b.numRows; i++, k++) {
         const micros = et[i]!;
         // A NULL event time counts as 0, as Spark's UnsafeRow.getLong on a null field does.
         const ms = micros === Number.NEGATIVE_INFINITY ? 0 : Math.floor(micros / 1000);
         if (ms > max) max = ms;
         if (ms < min) min = ms;
         sum += ms;
-        count++;
-        lateness.push(this.runningMax > ms ? this.runningMax - ms : 0);
-        if (ms > this.runningMax) this.runningMax = ms;
+        lateness[k] = running > ms ? running - ms : 0;
+        if (ms > running) running = ms;
       }
     }
-    ctx.state?.report.addEventTime(this.nodeId, { max, min, sum, count, lateness: Float64Array.from(lateness) });
+    this.runningMax = running;
+    ctx.state?.report.addEventTime(this.nodeId, { max, min, sum, count, lateness });
     return batches;
   }
   /**

@@ -4,7 +4,12 @@
  * groups. Ids of entries whose count drops to 0 are reused. Each id also carries a stable hash
  * of its value (the partition of the entries using it).
  */
+import { type Utf8Values, utf8String } from "../../columnar/utf8.js";
+import { hashUtf8, utf8EqualsString } from "../../columnar/utf8-ops.js";
 import { hashNumber, hashString, mix, NULL_HASH, SEED } from "../../common/hash.js";
+
+/** Slots of `StringDict.idsOfUtf8`'s cache of recently found ids (a power of 2). */
+const RECENT_SLOTS = 256;
 
 function growI32(a: Int32Array, n: number): Int32Array {
   if (a.length >= n) return a;
@@ -71,6 +76,36 @@ export class StringDict {
     this.lastStr = s;
     this.lastId = id;
     return id;
+  }
+
+  /**
+   * The ids of a UTF-8 STRING vector's n rows (columnar/utf8.ts) into `out`, without a JS string
+   * per row: a row is matched on its bytes against the string of an id found earlier in the
+   * call (direct-mapped by hash; key columns repeat a few values), and only a miss decodes its
+   * string. NULL rows get -1; unseen strings are added (`add`) or get -2, as `index` lookups do.
+   */
+  idsOfUtf8(u: Utf8Values, validity: Uint8Array | null, n: number, add: boolean, out: Int32Array): void {
+    const recent = new Int32Array(RECENT_SLOTS).fill(-1);
+    const { bytes, offsets } = u;
+    for (let i = 0; i < n; i++) {
+      if (validity !== null && validity[i] === 0) {
+        out[i] = -1;
+        continue;
+      }
+      const a = offsets[i]!;
+      const b = offsets[i + 1]!;
+      const h = hashUtf8(bytes, a, b); // = hashString of the decoded row, as `hashes` holds
+      const slot = h & (RECENT_SLOTS - 1);
+      const r = recent[slot]!;
+      if (r >= 0 && this.hashes[r] === h && utf8EqualsString(bytes, a, b, this.strings[r]!)) {
+        out[i] = r;
+        continue;
+      }
+      const s = utf8String(u, i);
+      const id = this.ids.get(s) ?? (add ? this.getOrAdd(s) : -2);
+      out[i] = id;
+      if (id >= 0) recent[slot] = id;
+    }
   }
 
   /** The id of `s`, or -1. */

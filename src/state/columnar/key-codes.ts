@@ -8,6 +8,7 @@
  * over typed arrays: no closure or object per row.
  */
 import { hashInt64, isInt64Type, isWide, MAX_SAFE } from "../../columnar/int64.js";
+import { utf8Of } from "../../columnar/utf8.js";
 import type { Vector } from "../../columnar/vector.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import { StringDict, TupleDict } from "./dictionary.js";
@@ -99,6 +100,11 @@ export class KeyCoder {
     }
     if (k.kind === "str") {
       const dict = this.strDicts[j]!;
+      const u = utf8Of(v);
+      if (u !== undefined) {
+        dict.idsOfUtf8(u, val, n, add, out);
+        return out;
+      }
       const map = dict.index;
       const vals = v.values as string[];
       for (let i = 0; i < n; i++) {

@@ -1,0 +1,32 @@
+/**
+ * Per-thread CPU seconds of a whole benchmark process, printed to stderr when it exits:
+ * the main thread, every other thread (decode / state threads, V8's GC and compiler helpers,
+ * libuv's pool: all named "node"), and the process. A thread that ended before the exit is in
+ * `process` only. Unlike a run's `cpuS`, which counts whatever ran during that run (files read
+ * ahead, the previous query's deferred writes), these totals leave nothing out.
+ *
+ *   node --import ./bench/thread-cpu.mjs --import tsx bench/arus/run.ts --data ... --no-checksum 2>&1 >/dev/null | grep THREADS
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** utime + stime of a /proc stat line, in seconds (clock ticks of 1/100 s). */
+function cpuOf(stat) {
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+process.on("exit", () => {
+  const by = {};
+  for (const t of readdirSync("/proc/self/task")) {
+    try {
+      const s = readFileSync(`/proc/self/task/${t}/stat`, "utf8");
+      const name = t === String(process.pid) ? "main" : s.slice(s.indexOf("(") + 1, s.lastIndexOf(")"));
+      by[name] = (by[name] ?? 0) + cpuOf(s);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  by.process = cpuOf(readFileSync("/proc/self/stat", "utf8"));
+  const rounded = Object.fromEntries(Object.entries(by).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+  process.stderr.write(`THREADS ${JSON.stringify(rounded)}\n`);
+});
