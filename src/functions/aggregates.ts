@@ -4,8 +4,10 @@
  * the streaming state store and partial/final aggregation both use).
  */
 import { isWide } from "../columnar/int64.js";
+import { anySurrogate } from "../columnar/string-order.js";
 import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
+import { compareStrings, compareUtf16 } from "../common/string-order.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
@@ -165,6 +167,8 @@ class SumAcc implements Accumulator {
 class PickAcc implements Accumulator {
   values: unknown[] = [];
   set: Uint8Array = new Uint8Array(16);
+  /** Some string offered so far holds a surrogate (min/max of strings). */
+  private surrogates = false;
   constructor(
     private readonly type: DataType,
     /** Should candidate x replace the current value? */
@@ -190,6 +194,10 @@ class PickAcc implements Accumulator {
       this.updateStructs(g, n, v);
       return;
     }
+    if (this.order !== 0 && this.type.kind === "string") {
+      this.offerStrings(g, n, v, null);
+      return;
+    }
     const numeric = !Array.isArray(v.values) && !v.children;
     for (let i = 0; i < n; i++) {
       const x = numeric ? (v.validity !== null && v.validity[i] === 0 ? null : v.values[i]) : getValue(v, i);
@@ -211,9 +219,30 @@ class PickAcc implements Accumulator {
     }
     for (const [gid, i] of best) this.offer(gid, getValue(v, i));
   }
+  /**
+   * min/max of strings by code point (Spark's UTF8_BINARY). JS's native order is exact until a
+   * string with a character beyond U+FFFF has been offered; from then on the exact comparator.
+   */
+  private offerStrings(g: Int32Array, n: number, v: Vector, present: Uint8Array | null): void {
+    this.surrogates ||= anySurrogate(v, n);
+    const order = this.surrogates ? compareStrings : compareUtf16;
+    const vals = v.values as string[];
+    for (let i = 0; i < n; i++) {
+      if ((present !== null && present[i] !== 1) || (v.validity !== null && v.validity[i] === 0)) continue;
+      const gid = g[i]!;
+      if (this.set[gid] === 0 || order(vals[i]!, this.values[gid] as string) * this.order > 0) {
+        this.values[gid] = vals[i];
+        this.set[gid] = 1;
+      }
+    }
+  }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {
     const [v, s] = buffers as [Vector, Vector];
     const sv = s.values as Uint8Array;
+    if (this.order !== 0 && this.type.kind === "string") {
+      this.offerStrings(g, n, v, sv);
+      return;
+    }
     for (let i = 0; i < n; i++) if (sv[i] === 1) this.offer(g[i]!, getValue(v, i));
   }
   buffers(n: number): Vector[] {
