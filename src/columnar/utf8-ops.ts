@@ -1,8 +1,9 @@
 /**
  * Per-row work on UTF-8 STRING rows (columnar/utf8.ts) without making JS strings: hashes equal
  * to `hashString` of the decoded string (so a key hashes the same whichever layout its batch
- * has), comparison with a JS string, equality / prefix / suffix against encoded literals, and
- * the length in characters (code points, as `length` counts).
+ * has), comparison with a JS string, equality / prefix / suffix / substring search against
+ * encoded literals, byte order (= code-point order), and the length in characters (code
+ * points, as `length` counts).
  */
 
 /** FNV-1a over the UTF-16 code units `bytes[a, b)` decodes to: equals `hashString` of that string. */
@@ -96,4 +97,36 @@ export function rangesEqual(x: Uint8Array, a: number, b: number, y: Uint8Array, 
   if (b - a !== d - c) return false;
   for (let k = 0; k < b - a; k++) if (x[a + k] !== y[c + k]) return false;
   return true;
+}
+
+/**
+ * Unsigned byte order of `x[a, b)` and `y[c, d)`: negative, 0 or positive. For valid UTF-8 this
+ * is code-point order, Spark's UTF8_BINARY (common/string-order.ts gives the same sign for the
+ * decoded strings).
+ */
+export function bytesCompare(x: Uint8Array, a: number, b: number, y: Uint8Array, c: number, d: number): number {
+  const n = Math.min(b - a, d - c);
+  for (let k = 0; k < n; k++) {
+    const p = x[a + k]!;
+    const q = y[c + k]!;
+    if (p !== q) return p - q;
+  }
+  return b - a - (d - c);
+}
+
+/**
+ * First position of `lit` in `bytes[from, to)`, or -1. A match always starts on a character
+ * (a UTF-8 lead byte never equals a continuation byte), so it is a substring match.
+ */
+export function bytesIndexOf(bytes: Uint8Array, from: number, to: number, lit: Uint8Array): number {
+  const m = lit.length;
+  if (m === 0) return from;
+  const first = lit[0]!;
+  const last = to - m;
+  outer: for (let p = from; p <= last; p++) {
+    if (bytes[p] !== first) continue;
+    for (let k = 1; k < m; k++) if (bytes[p + k] !== lit[k]) continue outer;
+    return p;
+  }
+  return -1;
 }

@@ -12,7 +12,7 @@
 
 /** Code-point order (= unsigned UTF-8 byte order): negative, 0 or positive. */
 export function compareStrings(a: string, b: string): number {
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);

@@ -11,7 +11,7 @@ import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { andValidity, mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
-import { utf8Equals, utf8Like } from "./utf8-kernels.js";
+import { utf8Compare, utf8Equals, utf8Like } from "./utf8-kernels.js";
 
 function resolveComparison(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
   checkArity("comparison", args, 2);
@@ -77,10 +77,8 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
     resolve: resolveComparison,
     kernel(args, n) {
       const [a, b] = args as [Vector, Vector];
-      if (name === "=" || name === "!=") {
-        const bytes = utf8Equals(a, b, n, name === "!=");
-        if (bytes !== null) return bytes;
-      }
+      const bytes = name === "=" || name === "!=" ? utf8Equals(a, b, n, name === "!=") : utf8Compare(a, b, n, test);
+      if (bytes !== null) return bytes;
       const out = new Uint8Array(n);
       const validity = andValidity(a.validity, b.validity, n);
       if (!Array.isArray(a.values)) {

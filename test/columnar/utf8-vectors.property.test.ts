@@ -1,7 +1,8 @@
 // UTF-8 STRING vectors (columnar/utf8.ts) must give exactly the rows the JS-string layout gives,
-// through every byte path: gather / slice / concat / scatter, the thread move, `=` / `!=` /
-// startswith / endswith / LIKE / length, and group ids of the hash index; for any strings,
-// non-ASCII, astral, empty and NULL included.
+// through every byte path: gather / slice / concat / scatter, the thread move, `=` / `!=` / `<` /
+// `<=` / `>` / `>=` / startswith / endswith / contains / instr / LIKE / length (without decoding
+// a row), and group ids of the hash index; for any strings, non-ASCII, astral, empty and NULL
+// included.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as arrow from "apache-arrow";
@@ -15,6 +16,7 @@ import { concatVectors, constantVector, getValue, scatter, slice, take, type Vec
 import { GroupIndex } from "../../src/execution/group-index.js";
 import { type EvalContext, lookupFunction } from "../../src/functions/index.js";
 import { field, StringType, StructOf } from "../../src/types/datatypes.js";
+import { decoded } from "./utf8-check.js";
 
 const S = StringType;
 const ctx: EvalContext = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: false };
@@ -168,39 +170,58 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
     assert.deepStrictEqual(rows(copy), [null, "b", null]);
   });
 
-  it("= / != / startswith / endswith / LIKE / length give the same rows", () => {
+  it("= / != / < / <= / > / >= / startswith / endswith / contains / instr / LIKE / length give the same rows, from the bytes", () => {
     const patterns = fc.oneof(
       str,
       str.map((s) => `${s}%`),
       str.map((s) => `%${s}`),
       str.map((s) => `%${s}%`),
+      fc.tuple(str, str, str).map(([x, y, z]) => `${x}%${y}%%${z}`),
       str.map((s) => `${s}_`),
     );
+    const byteOps = ["=", "!=", "<", "<=", ">", ">=", "startswith", "endswith", "contains", "instr", "like", "length"];
     fc.assert(
       fc.property(column, column, str, patterns, (a, b0, lit, pat) => {
         const n = a.length;
         const b = Array.from({ length: n }, (_, i) => b0[i % Math.max(1, b0.length)] ?? a[n - 1 - i] ?? null);
-        const x = both(a);
         const y = both(b);
         const L = constantVector(S, lit, n);
         const P = constantVector(S, pat, n);
-        for (const [name, args] of [
-          ["=", [L]],
-          ["!=", [L]],
-          ["=", [y.utf8]],
-          ["!=", [y.utf8]],
-          ["startswith", [L]],
-          ["endswith", [L]],
-          ["like", [P]],
+        const cases: [string, Vector[]][] = [
           ["length", []],
-        ] as [string, Vector[]][]) {
+          ["like", [P]],
+          ...byteOps.filter((o) => o !== "like" && o !== "length").map((o): [string, Vector[]] => [o, [L]]),
+          ...["=", "!=", "<", "<=", ">", ">="].map((o): [string, Vector[]] => [o, [y.utf8]]),
+        ];
+        for (const [name, args] of cases) {
+          const x = both(a); // fresh: nothing decoded yet
           const expected = rows(call(name, [x.plain, ...args.map((v) => (v === y.utf8 ? y.plain : v))], n));
-          assert.deepStrictEqual(rows(call(name, [x.utf8, ...args], n)), expected, `${name} ${JSON.stringify(lit)} ${JSON.stringify(pat)}`);
-          if (name === "=" && args[0] === L) assert.deepStrictEqual(rows(call(name, [L, x.utf8], n)), expected);
+          const what = `${name} ${JSON.stringify(lit)} ${JSON.stringify(pat)}`;
+          assert.deepStrictEqual(rows(call(name, [x.utf8, ...args], n)), expected, what);
+          const bytePath = name !== "like" || !/[_\\]/.test(pat);
+          if (bytePath) assert.equal(decoded(x.utf8), false, `${what}: decoded its rows`);
+          if (args[0] === L && ["=", "<", ">="].includes(name)) {
+            // the literal on the left
+            const fresh = both(a);
+            assert.deepStrictEqual(rows(call(name, [L, fresh.utf8], n)), rows(call(name, [L, x.plain], n)), `${what} (flipped)`);
+            assert.equal(decoded(fresh.utf8), false);
+          }
         }
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("instr counts characters, not UTF-16 units (either layout)", () => {
+    const vals = ["😀a", "a", "𝄞😀x😀", null, "é😀"];
+    const x = both(vals);
+    const probe = (v: Vector, t: string) => rows(call("instr", [v, constantVector(S, t, vals.length)], vals.length));
+    for (const v of [x.plain, x.utf8]) {
+      assert.deepStrictEqual(probe(v, "a"), [2, 1, 0, null, 0]);
+      assert.deepStrictEqual(probe(v, "😀"), [1, 0, 2, null, 2]);
+      assert.deepStrictEqual(probe(v, "x"), [0, 0, 3, null, 0]);
+      assert.deepStrictEqual(probe(v, ""), [1, 1, 1, null, 1]);
+    }
   });
 
   it("group ids: a key gets the same group whichever layout its batch has", () => {
