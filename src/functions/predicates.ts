@@ -251,7 +251,8 @@ export function likeToRegExp(pattern: string): RegExp {
     else if (c === "_") re += "[\\s\\S]";
     else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   }
-  return new RegExp(`^${re}$`, "s");
+  // "u": `_` and `%` count characters (code points), as Spark's, not UTF-16 units.
+  return new RegExp(`^${re}$`, "su");
 }
 
 function regexCache(make: (p: string) => RegExp): (p: string) => RegExp {

@@ -212,7 +212,7 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
     );
   });
 
-  it("instr counts characters, not UTF-16 units (either layout)", () => {
+  it("instr and LIKE's _ count characters, not UTF-16 units (either layout)", () => {
     const vals = ["😀a", "a", "𝄞😀x😀", null, "é😀"];
     const x = both(vals);
     const probe = (v: Vector, t: string) => rows(call("instr", [v, constantVector(S, t, vals.length)], vals.length));
@@ -221,6 +221,10 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
       assert.deepStrictEqual(probe(v, "😀"), [1, 0, 2, null, 2]);
       assert.deepStrictEqual(probe(v, "x"), [0, 0, 3, null, 0]);
       assert.deepStrictEqual(probe(v, ""), [1, 1, 1, null, 1]);
+      const like = (p: string) => rows(call("like", [v, constantVector(S, p, vals.length)], vals.length));
+      assert.deepStrictEqual(like("_a"), [1, 0, 0, null, 0]);
+      assert.deepStrictEqual(like("%_😀"), [0, 0, 1, null, 1]);
+      assert.deepStrictEqual(like("__"), [1, 0, 0, null, 1]);
     }
   });
 
