@@ -5,9 +5,9 @@
  * U+E000..U+FFFF at the first difference: the surrogate unit (0xD800..0xDFFF) is smaller as a
  * code unit, its character larger as a code point.
  *
- * `compareStrings` is exact for any pair. A kernel that compares many strings of one column can
- * instead ask `hasSurrogate` once per value: when no string holds a surrogate, JS's native
- * `compareUtf16` already is code-point order, and it is the fastest comparison there is.
+ * `compareStrings` is exact for any pair. A kernel that compares many strings can instead ask
+ * once per value (`hasSurrogate`, `hasHighUnit`) whether JS's native `compareUtf16`, the
+ * fastest comparison there is, already is code-point order for them (columnar/string-order.ts).
  */
 
 /** Code-point order (= unsigned UTF-8 byte order): negative, 0 or positive. */
@@ -40,4 +40,14 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 /** `s` holds a UTF-16 surrogate unit (a character beyond U+FFFF, or a lone surrogate). */
 export function hasSurrogate(s: string): boolean {
   return SURROGATE.test(s);
+}
+
+const HIGH_UNIT = /[\uD800-\uFFFF]/;
+
+/**
+ * `s` holds a UTF-16 unit >= 0xD800. When one of two strings holds none, JS's native order of
+ * the two is code-point order (their first difference has a unit below 0xD800 on one side).
+ */
+export function hasHighUnit(s: string): boolean {
+  return HIGH_UNIT.test(s);
 }

@@ -4,10 +4,9 @@
  * the streaming state store and partial/final aggregation both use).
  */
 import { isWide } from "../columnar/int64.js";
-import { anySurrogate } from "../columnar/string-order.js";
 import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
-import { compareStrings, compareUtf16 } from "../common/string-order.js";
+import { compareStrings, compareUtf16, hasHighUnit } from "../common/string-order.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
@@ -167,8 +166,8 @@ class SumAcc implements Accumulator {
 class PickAcc implements Accumulator {
   values: unknown[] = [];
   set: Uint8Array = new Uint8Array(16);
-  /** Some string offered so far holds a surrogate (min/max of strings). */
-  private surrogates = false;
+  /** min/max of strings: the group's value holds a UTF-16 unit >= 0xD800 (common/string-order.ts). */
+  private high: Uint8Array = new Uint8Array(16);
   constructor(
     private readonly type: DataType,
     /** Should candidate x replace the current value? */
@@ -179,6 +178,7 @@ class PickAcc implements Accumulator {
   ) {}
   resize(n: number): void {
     this.set = growU8(this.set, n);
+    if (this.order !== 0 && this.type.kind === "string") this.high = growU8(this.high, n);
     while (this.values.length < n) this.values.push(null);
   }
   private offer(gid: number, x: unknown): void {
@@ -220,20 +220,23 @@ class PickAcc implements Accumulator {
     for (const [gid, i] of best) this.offer(gid, getValue(v, i));
   }
   /**
-   * min/max of strings by code point (Spark's UTF8_BINARY). JS's native order is exact until a
-   * string with a character beyond U+FFFF has been offered; from then on the exact comparator.
+   * min/max of strings by code point (Spark's UTF8_BINARY). JS's native order is exact against
+   * a group value with no UTF-16 unit >= 0xD800, which is asked once per new value, not per row.
    */
   private offerStrings(g: Int32Array, n: number, v: Vector, present: Uint8Array | null): void {
-    this.surrogates ||= anySurrogate(v, n);
-    const order = this.surrogates ? compareStrings : compareUtf16;
     const vals = v.values as string[];
+    const { set, high, values } = this;
     for (let i = 0; i < n; i++) {
       if ((present !== null && present[i] !== 1) || (v.validity !== null && v.validity[i] === 0)) continue;
       const gid = g[i]!;
-      if (this.set[gid] === 0 || order(vals[i]!, this.values[gid] as string) * this.order > 0) {
-        this.values[gid] = vals[i];
-        this.set[gid] = 1;
+      const x = vals[i]!;
+      if (set[gid] === 1) {
+        const cur = values[gid] as string;
+        if ((high[gid] === 1 ? compareStrings(x, cur) : compareUtf16(x, cur)) * this.order <= 0) continue;
       }
+      values[gid] = x;
+      set[gid] = 1;
+      high[gid] = hasHighUnit(x) ? 1 : 0;
     }
   }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {

@@ -1,7 +1,7 @@
 /**
  * Comparisons, boolean logic with SQL's three-valued semantics, IS [NOT] NULL, IN, LIKE, RLIKE.
  */
-import { stringOrderOf } from "../columnar/string-order.js";
+import { rowPairOrder } from "../columnar/string-order.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import { compareStrings } from "../common/string-order.js";
@@ -91,7 +91,7 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
         }
       } else if (a.type.kind === "string") {
         // Code-point order; JS's native order when it is exact for every row (columnar/string-order.ts).
-        const order = stringOrderOf([a, b], n);
+        const order = rowPairOrder(a, b, n);
         const av = a.values as string[];
         const bv = b.values as string[];
         for (let i = 0; i < n; i++) {

@@ -3,10 +3,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { anySurrogate, stringOrderOf } from "../../src/columnar/string-order.js";
+import { anySurrogate, rowPairOrder, stringOrderOf } from "../../src/columnar/string-order.js";
 import { utf8FromStrings, utf8Vector } from "../../src/columnar/utf8.js";
 import { constantVector, vectorFromValues } from "../../src/columnar/vector.js";
-import { compareStrings, compareUtf16, hasSurrogate } from "../../src/common/string-order.js";
+import { compareStrings, compareUtf16, hasHighUnit, hasSurrogate } from "../../src/common/string-order.js";
 import { StringType } from "../../src/types/datatypes.js";
 
 const sign = (x: number) => Math.sign(x);
@@ -79,5 +79,24 @@ describe("stringOrderOf: the comparator a column needs", () => {
     assert.equal(anySurrogate(constantVector(StringType, "😀", 3)), true);
     assert.equal(stringOrderOf([vectorFromValues(StringType, plain)], 3), compareUtf16);
     assert.equal(stringOrderOf([vectorFromValues(StringType, plain), utf8(withEmoji)], 3), compareStrings);
+  });
+
+  it("row against row: native when either side holds no unit >= 0xD800", () => {
+    const v = (vals: (string | null)[]) => vectorFromValues(StringType, vals);
+    const lit = (x: string) => constantVector(StringType, x, 2);
+    assert.equal(rowPairOrder(v(["😀", "\uffff"]), lit("b"), 2), compareUtf16);
+    assert.equal(rowPairOrder(lit("é"), v(["😀", "\uffff"]), 2), compareUtf16);
+    assert.equal(rowPairOrder(v(["😀", null]), lit("\uff61"), 2), compareStrings);
+    assert.equal(rowPairOrder(v(["\ue000", "x"]), lit("\uff61"), 2), compareUtf16, "no surrogate anywhere");
+    assert.equal(rowPairOrder(v(["😀"]), v(["\ue000"]), 1), compareStrings);
+  });
+
+  it("hasHighUnit: a string holding none orders natively against any string", () => {
+    fc.assert(
+      fc.property(str, str, (a, b) => {
+        if (!hasHighUnit(a) || !hasHighUnit(b)) assert.equal(sign(compareUtf16(a, b)), byUtf8(a, b));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -63,6 +63,24 @@ describe("strings order by code point, as Spark's UTF8_BINARY", () => {
     }
   });
 
+  it("min / max whichever row comes first", async () => {
+    for (const pair of [
+      ["\ufffd", "😀"],
+      ["😀", "\ufffd"],
+      ["\uff61", "😀a"],
+      ["😀a", "\uff61"],
+      ["a", "😀"],
+      ["😀", "a"],
+    ]) {
+      const df = s.createDataFrame(
+        pair.map((w) => ({ w })),
+        "w STRING",
+      );
+      const [lo, hi] = [...pair].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+      assert.deepStrictEqual(await df.agg(F.min("w").alias("lo"), F.max("w").alias("hi")).collect(), [{ lo, hi }], JSON.stringify(pair));
+    }
+  });
+
   it("< / > / <= / >= filters against a literal and between columns", async () => {
     for (const [what, df] of await frames()) {
       const below = async (c: ReturnType<typeof F.col>) => col(await df.where(c).orderBy("w").collect(), "w");
