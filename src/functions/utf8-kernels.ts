@@ -7,7 +7,16 @@
  * generic kernel runs over the decoded strings instead: the same result either way.
  */
 import { isWellFormed, type Utf8Values, utf8Of } from "../columnar/utf8.js";
-import { bytesCompare, bytesEndWith, bytesEqual, bytesIndexOf, bytesStartWith, codePoints, rangesEqual } from "../columnar/utf8-ops.js";
+import {
+  bytesCompare,
+  bytesEndWith,
+  bytesEqual,
+  bytesStartWith,
+  codePoints,
+  rangesEqual,
+  rowSearcher,
+  wordView,
+} from "../columnar/utf8-ops.js";
 import { constantString, makeVector, type Vector } from "../columnar/vector.js";
 import { BooleanType, IntegerType } from "../types/datatypes.js";
 import { andValidity } from "./kernel-util.js";
@@ -78,23 +87,23 @@ export function utf8Compare(a: Vector, b: Vector, n: number, test: (c: number) =
     const out = new Uint8Array(n);
     const x = ua.bytes;
     const y = ub.bytes;
+    const xv = wordView(x);
+    const yv = wordView(y);
     const xo = ua.offsets;
     const yo = ub.offsets;
     for (let i = 0; i < n; i++) {
       if (validity !== null && validity[i] === 0) continue;
-      out[i] = test(bytesCompare(x, xo[i]!, xo[i + 1]!, y, yo[i]!, yo[i + 1]!)) ? 1 : 0;
+      out[i] = test(bytesCompare(x, xv, xo[i]!, xo[i + 1]!, y, yv, yo[i]!, yo[i + 1]!)) ? 1 : 0;
     }
     return makeVector(BooleanType, out, validity, n);
   }
-  if (ua !== undefined) {
-    const lit = literalBytes(b);
-    return lit === null ? null : rowTest(ua, a, b, n, (x, s, e) => test(bytesCompare(x, s, e, lit, 0, lit.length)));
-  }
-  if (ub !== undefined) {
-    const lit = literalBytes(a);
-    return lit === null ? null : rowTest(ub, b, a, n, (y, s, e) => test(bytesCompare(lit, 0, lit.length, y, s, e)));
-  }
-  return null;
+  const [u, column, other, flip] = ua !== undefined ? [ua, a, b, 1] : ub !== undefined ? [ub, b, a, -1] : [undefined, a, b, 1];
+  const lit = u === undefined ? null : literalBytes(other);
+  if (u === undefined || lit === null) return null;
+  const xv = wordView(u.bytes);
+  const lv = wordView(lit);
+  // flip: the literal on the left (`'m' < s` is `s > 'm'`)
+  return rowTest(u, column, other, n, (x, s, e) => test(flip * bytesCompare(x, xv, s, e, lit, lv, 0, lit.length)));
 }
 
 /** contains with a literal. */
@@ -102,7 +111,8 @@ export function utf8Contains(a: Vector, b: Vector, n: number): Vector | null {
   const u = utf8Of(a);
   const lit = u === undefined ? null : literalBytes(b);
   if (u === undefined || lit === null) return null;
-  return rowTest(u, a, b, n, (x, s, e) => bytesIndexOf(x, s, e, lit) >= 0);
+  const find = rowSearcher(u.bytes, lit);
+  return rowTest(u, a, b, n, (_x, s, e) => find(s, e) >= 0);
 }
 
 /** instr with a literal: the 1-based character (code point) position of the first match, 0 for none. */
@@ -113,10 +123,11 @@ export function utf8Instr(a: Vector, b: Vector, n: number): Vector | null {
   const validity = andValidity(a.validity, b.validity, n);
   const out = new Int32Array(n);
   const { bytes, offsets, ascii } = u;
+  const find = rowSearcher(bytes, lit);
   for (let i = 0; i < n; i++) {
     if (validity !== null && validity[i] === 0) continue;
     const s = offsets[i]!;
-    const at = bytesIndexOf(bytes, s, offsets[i + 1]!, lit);
+    const at = find(s, offsets[i + 1]!);
     out[i] = at < 0 ? 0 : (ascii ? at - s : codePoints(bytes, s, at)) + 1;
   }
   return makeVector(IntegerType, out, validity, n);
@@ -137,15 +148,16 @@ export function utf8Like(a: Vector, b: Vector, n: number): Vector | null {
   const prefix = pieces[0]!;
   const suffix = pieces[pieces.length - 1]!;
   const middle = pieces.slice(1, -1).filter((p) => p.length > 0);
+  const finders = middle.map((p) => rowSearcher(u.bytes, p));
   const fixed = prefix.length + suffix.length;
   return rowTest(u, a, b, n, (x, s, e) => {
     if (e - s < fixed || !bytesStartWith(x, s, e, prefix) || !bytesEndWith(x, s, e, suffix)) return false;
     let p = s + prefix.length;
     const end = e - suffix.length;
-    for (const m of middle) {
-      const at = bytesIndexOf(x, p, end, m);
+    for (let k = 0; k < middle.length; k++) {
+      const at = finders[k]!(p, end);
       if (at < 0) return false;
-      p = at + m.length;
+      p = at + middle[k]!.length;
     }
     return true;
   });

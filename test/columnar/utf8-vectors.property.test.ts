@@ -212,6 +212,33 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
     );
   });
 
+  it("contains / instr / LIKE over long rows (Buffer's native search running ahead across rows)", () => {
+    const long = fc.array(piece, { minLength: 8, maxLength: 40 }).map((p) => p.join(""));
+    const needle = fc.oneof(
+      fc.array(piece, { minLength: 1, maxLength: 3 }).map((p) => p.join("")),
+      str,
+    );
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.oneof(long, str), { freq: 6 }), { maxLength: 30 }), needle, needle, (a, t, t2) => {
+        const n = a.length;
+        for (const [name, lit] of [
+          ["contains", t],
+          ["instr", t],
+          ["like", `%${t}%`],
+          ["like", `${t2}%${t}%${t2}%`],
+          ["like", `%${t}%${t2}`],
+        ] as const) {
+          const x = both(a);
+          const L = constantVector(S, lit, n);
+          const what = `${name} ${JSON.stringify(lit)}`;
+          assert.deepStrictEqual(rows(call(name, [x.utf8, L], n)), rows(call(name, [x.plain, L], n)), what);
+          if (!/[_\\]/.test(lit)) assert.equal(decoded(x.utf8), false, what);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("instr and LIKE's _ count characters, not UTF-16 units (either layout)", () => {
     const vals = ["😀a", "a", "𝄞😀x😀", null, "é😀"];
     const x = both(vals);

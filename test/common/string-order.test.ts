@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { anySurrogate, rowPairOrder, stringOrderOf } from "../../src/columnar/string-order.js";
 import { utf8FromStrings, utf8Vector } from "../../src/columnar/utf8.js";
+import { bytesCompare, wordView } from "../../src/columnar/utf8-ops.js";
 import { constantVector, vectorFromValues } from "../../src/columnar/vector.js";
 import { compareStrings, compareUtf16, hasHighUnit, hasSurrogate } from "../../src/common/string-order.js";
 import { StringType } from "../../src/types/datatypes.js";
@@ -49,6 +50,19 @@ describe("compareStrings: code-point order", () => {
         assert.equal(sign(compareUtf16(a, b)), byUtf8(a, b));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it("bytesCompare of the UTF-8 bytes agrees, at any offset of a buffer that is itself a view", () => {
+    fc.assert(
+      fc.property(str, str, fc.nat(7), fc.nat(7), (a, b, padA, padB) => {
+        // each string after some filler, inside a larger buffer, through a subarray view
+        const x = Buffer.concat([Buffer.alloc(3 + padA, 0x7a), Buffer.from(a)]).subarray(3);
+        const y = Buffer.concat([Buffer.alloc(1 + padB, 0x00), Buffer.from(b), Buffer.from("tail")]).subarray(1);
+        const c = bytesCompare(x, wordView(x), padA, x.length, y, wordView(y), padB, padB + Buffer.byteLength(b));
+        assert.equal(sign(c), sign(compareStrings(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+      }),
+      { numRuns: 2000 },
     );
   });
 
