@@ -1,8 +1,8 @@
 // UTF-8 STRING vectors (columnar/utf8.ts) must give exactly the rows the JS-string layout gives,
 // through every byte path: gather / slice / concat / scatter, the thread move, `=` / `!=` / `<` /
-// `<=` / `>` / `>=` / startswith / endswith / contains / instr / LIKE / length (without decoding
-// a row), and group ids of the hash index; for any strings, non-ASCII, astral, empty and NULL
-// included.
+// `<=` / `>` / `>=` / startswith / endswith / contains / instr / LIKE / length and ORDER BY
+// (without decoding a row), and group ids of the hash index; for any strings, non-ASCII,
+// astral, empty and NULL included.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as arrow from "apache-arrow";
@@ -14,7 +14,9 @@ import { utf8FromStrings, utf8Of, utf8Vector } from "../../src/columnar/utf8.js"
 import { setUtf8Strings } from "../../src/columnar/utf8-conf.js";
 import { concatVectors, constantVector, getValue, scatter, slice, take, type Vector, vectorFromValues } from "../../src/columnar/vector.js";
 import { GroupIndex } from "../../src/execution/group-index.js";
+import { sortIndices } from "../../src/execution/operators/sort.js";
 import { type EvalContext, lookupFunction } from "../../src/functions/index.js";
+import type { SortOrder } from "../../src/plan/expressions.js";
 import { field, StringType, StructOf } from "../../src/types/datatypes.js";
 import { decoded } from "./utf8-check.js";
 
@@ -234,6 +236,18 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
           assert.deepStrictEqual(rows(call(name, [x.utf8, L], n)), rows(call(name, [x.plain, L], n)), what);
           if (!/[_\\]/.test(lit)) assert.equal(decoded(x.utf8), false, what);
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("ORDER BY a UTF-8 key sorts by its bytes, in the order of the JS strings' code points, without decoding", () => {
+    fc.assert(
+      fc.property(column, fc.boolean(), fc.boolean(), (a, ascending, nullsFirst) => {
+        const x = both(a);
+        const order = [{ ascending, nullsFirst }] as unknown as SortOrder[];
+        assert.deepStrictEqual(sortIndices([x.utf8], order, a.length), sortIndices([x.plain], order, a.length));
+        assert.equal(decoded(x.utf8), false);
       }),
       { numRuns: 300 },
     );

@@ -5,6 +5,8 @@
  */
 import { type Batch, concatBatches, takeBatch } from "../../columnar/batch.js";
 import { stringOrderOf } from "../../columnar/string-order.js";
+import { utf8Of } from "../../columnar/utf8.js";
+import { bytesCompare, wordView } from "../../columnar/utf8-ops.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import { compareValues } from "../../functions/index.js";
 import type { Attribute, SortOrder } from "../../plan/expressions.js";
@@ -38,11 +40,25 @@ export function keyComparators(keys: readonly Vector[], orders: readonly SortOrd
   });
 }
 
-/** A STRING key: code-point order (Spark's UTF8_BINARY), JS's native order when no row needs more. */
+/**
+ * A STRING key: code-point order (Spark's UTF8_BINARY). A UTF-8 key compares its bytes (the
+ * rows are never decoded); JS strings compare natively when no row needs more.
+ */
 function stringKeyComparator(k: Vector, dir: number, nullCmp: number): (a: number, b: number) => number {
+  const valid = k.validity;
+  const u = utf8Of(k);
+  if (u !== undefined) {
+    const { bytes, offsets } = u;
+    const view = wordView(bytes);
+    return (a: number, b: number): number => {
+      const an = valid !== null && valid[a] === 0;
+      const bn = valid !== null && valid[b] === 0;
+      if (an || bn) return an && bn ? 0 : an ? nullCmp : -nullCmp;
+      return dir * bytesCompare(bytes, view, offsets[a]!, offsets[a + 1]!, bytes, view, offsets[b]!, offsets[b + 1]!);
+    };
+  }
   const order = stringOrderOf([k], k.length);
   const vals = k.values as string[];
-  const valid = k.validity;
   return (a: number, b: number): number => {
     const an = valid !== null && valid[a] === 0;
     const bn = valid !== null && valid[b] === 0;
