@@ -177,6 +177,14 @@ function pad(n: number, w: number): string {
   return String(n).padStart(w, "0");
 }
 
+/**
+ * JSON text as Python's `json.dumps` writes it (ensure_ascii: every non-ASCII UTF-16 unit as
+ * `\uxxxx`), so map pairs sort by the same text as spark_runner.py's `sorted(key=json.dumps)`.
+ */
+function asciiJson(v: unknown): string {
+  return JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** A value from the engine -> canonical JSON value. */
 export function canonValue(v: unknown, t: SparkType): unknown {
   if (v === null || v === undefined) return null;
@@ -193,8 +201,8 @@ export function canonValue(v: unknown, t: SparkType): unknown {
         v instanceof Map ? [...v.entries()] : Array.isArray(v) ? (v as [unknown, unknown][]) : Object.entries(v as object);
       const pairs = entries.map(([k, x]) => [canonValue(k, t.key), canonValue(x, t.value)]);
       pairs.sort((a, b) => {
-        const ka = JSON.stringify(a[0]);
-        const kb = JSON.stringify(b[0]);
+        const ka = asciiJson(a[0]);
+        const kb = asciiJson(b[0]);
         return ka < kb ? -1 : ka > kb ? 1 : 0;
       });
       return pairs;

@@ -82,6 +82,13 @@ describe("canonical values", () => {
         ["b", 2],
       ],
     );
+    // spark_runner.py sorts pairs by json.dumps of the key, which escapes non-ASCII (\u00e9 < a)
+    assert.deepEqual(
+      (canonValue(new Map(["z", "é", "😀", "\uff61", "a"].map((k, i) => [k, i])), parseType("map<string,int>")) as unknown[][]).map(
+        (p) => p[0],
+      ),
+      ["é", "😀", "\uff61", "a", "z"],
+    );
     assert.deepEqual(
       canonRow({ w: { start: new Date(0), end: new Date(10_000) }, n: 3n }, [
         { name: "w", type: "struct<start:timestamp,end:timestamp>" },

@@ -7,6 +7,7 @@ import { isWide } from "../columnar/int64.js";
 import { utf8Of, utf8String } from "../columnar/utf8.js";
 import { getValue, makeVector, take, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
+import { compareStrings, compareUtf16, hasHighUnit } from "../common/string-order.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
@@ -166,6 +167,8 @@ class SumAcc implements Accumulator {
 class PickAcc implements Accumulator {
   values: unknown[] = [];
   set: Uint8Array = new Uint8Array(16);
+  /** min/max of strings: the group's value holds a UTF-16 unit >= 0xD800 (common/string-order.ts). */
+  private high: Uint8Array = new Uint8Array(16);
   constructor(
     private readonly type: DataType,
     /** Should candidate x replace the current value? */
@@ -176,6 +179,7 @@ class PickAcc implements Accumulator {
   ) {}
   resize(n: number): void {
     this.set = growU8(this.set, n);
+    if (this.order !== 0 && this.type.kind === "string") this.high = growU8(this.high, n);
     while (this.values.length < n) this.values.push(null);
   }
   private offer(gid: number, x: unknown): void {
@@ -189,6 +193,10 @@ class PickAcc implements Accumulator {
     const v = input[0]!;
     if (this.order !== 0 && v.children) {
       this.updateStructs(g, n, v);
+      return;
+    }
+    if (this.order !== 0 && this.type.kind === "string") {
+      this.offerStrings(g, n, v, null);
       return;
     }
     const numeric = !Array.isArray(v.values) && !v.children;
@@ -216,9 +224,33 @@ class PickAcc implements Accumulator {
     let k = 0;
     for (const gid of best.keys()) this.offer(gid, getValue(winners, k++));
   }
+  /**
+   * min/max of strings by code point (Spark's UTF8_BINARY). JS's native order is exact against
+   * a group value with no UTF-16 unit >= 0xD800, which is asked once per new value, not per row.
+   */
+  private offerStrings(g: Int32Array, n: number, v: Vector, present: Uint8Array | null): void {
+    const vals = v.values as string[];
+    const { set, high, values } = this;
+    for (let i = 0; i < n; i++) {
+      if ((present !== null && present[i] !== 1) || (v.validity !== null && v.validity[i] === 0)) continue;
+      const gid = g[i]!;
+      const x = vals[i]!;
+      if (set[gid] === 1) {
+        const cur = values[gid] as string;
+        if ((high[gid] === 1 ? compareStrings(x, cur) : compareUtf16(x, cur)) * this.order <= 0) continue;
+      }
+      values[gid] = x;
+      set[gid] = 1;
+      high[gid] = hasHighUnit(x) ? 1 : 0;
+    }
+  }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {
     const [v, s] = buffers as [Vector, Vector];
     const sv = s.values as Uint8Array;
+    if (this.order !== 0 && this.type.kind === "string") {
+      this.offerStrings(g, n, v, sv);
+      return;
+    }
     for (let i = 0; i < n; i++) if (sv[i] === 1) this.offer(g[i]!, getValue(v, i));
   }
   buffers(n: number): Vector[] {

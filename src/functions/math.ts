@@ -2,6 +2,8 @@
  * Math functions: abs, round (HALF_UP like Spark), bround, floor, ceil, sqrt, pow, exp, log,
  * greatest, least.
  */
+
+import { stringOrderOf } from "../columnar/string-order.js";
 import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
@@ -109,18 +111,21 @@ function extremum(name: string, sign: 1 | -1): ScalarFunction {
       return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: t };
     },
     // NULLs are skipped; the result is NULL only when every argument is NULL.
-    kernel: (args, n) =>
-      mapRows(
+    kernel: (args, n) => {
+      // Strings by code point; JS's native order when it is exact for every row (columnar/string-order.ts).
+      const compare = (args[0]!.type.kind === "string" ? stringOrderOf(args, n) : compareValues) as (x: unknown, y: unknown) => number;
+      return mapRows(
         args[0]!.type,
         args,
         n,
         (...v) => {
           let best: unknown = null;
-          for (const x of v) if (x != null && (best === null || sign * compareValues(x, best) > 0)) best = x;
+          for (const x of v) if (x != null && (best === null || sign * compare(x, best) > 0)) best = x;
           return best;
         },
         false,
-      ),
+      );
+    },
   };
 }
 

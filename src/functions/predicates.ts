@@ -1,15 +1,17 @@
 /**
  * Comparisons, boolean logic with SQL's three-valued semantics, IS [NOT] NULL, IN, LIKE, RLIKE.
  */
+import { rowPairOrder } from "../columnar/string-order.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
+import { compareStrings } from "../common/string-order.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { andValidity, mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
-import { utf8Equals, utf8Like } from "./utf8-kernels.js";
+import { utf8Compare, utf8Equals, utf8Like } from "./utf8-kernels.js";
 
 function resolveComparison(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
   checkArity("comparison", args, 2);
@@ -24,7 +26,7 @@ function resolveComparison(args: readonly Expr[], types: readonly DataType[], ca
   return { args: [castTo(args[0]!, types[0]!, t), castTo(args[1]!, types[1]!, t)], type: BooleanType };
 }
 
-/** Three-way compare of two non-null internal values of one atomic type. */
+/** Three-way compare of two non-null internal values of one atomic type (strings by code point, as Spark's UTF8_BINARY). */
 export function compareValues(x: unknown, y: unknown): number {
   if (typeof x === "number") {
     const b = y as number;
@@ -35,7 +37,7 @@ export function compareValues(x: unknown, y: unknown): number {
     // NaN is larger than any other value and equal to itself (Spark's ordering).
     return Number.isNaN(x) ? (Number.isNaN(b) ? 0 : 1) : -1;
   }
-  if (typeof x === "string") return x < (y as string) ? -1 : x > (y as string) ? 1 : 0;
+  if (typeof x === "string") return compareStrings(x, y as string);
   if (typeof x === "bigint") return x < (y as number | bigint) ? -1 : x > (y as number | bigint) ? 1 : 0;
   if (x instanceof Uint8Array) {
     const b = y as Uint8Array;
@@ -60,9 +62,7 @@ export function compareValues(x: unknown, y: unknown): number {
     }
     return 0;
   }
-  const sx = JSON.stringify(x);
-  const sy = JSON.stringify(y);
-  return sx < sy ? -1 : sx > sy ? 1 : 0;
+  return compareStrings(JSON.stringify(x), JSON.stringify(y));
 }
 
 function compareNullable(a: unknown, b: unknown): number {
@@ -77,10 +77,8 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
     resolve: resolveComparison,
     kernel(args, n) {
       const [a, b] = args as [Vector, Vector];
-      if (name === "=" || name === "!=") {
-        const bytes = utf8Equals(a, b, n, name === "!=");
-        if (bytes !== null) return bytes;
-      }
+      const bytes = name === "=" || name === "!=" ? utf8Equals(a, b, n, name === "!=") : utf8Compare(a, b, n, test);
+      if (bytes !== null) return bytes;
       const out = new Uint8Array(n);
       const validity = andValidity(a.validity, b.validity, n);
       if (!Array.isArray(a.values)) {
@@ -90,6 +88,15 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
           const x = av[i]!;
           const y = bv[i]!;
           out[i] = test(x < y ? -1 : x > y ? 1 : x === y ? 0 : compareValues(x, y)) ? 1 : 0;
+        }
+      } else if (a.type.kind === "string") {
+        // Code-point order; JS's native order when it is exact for every row (columnar/string-order.ts).
+        const order = rowPairOrder(a, b, n);
+        const av = a.values as string[];
+        const bv = b.values as string[];
+        for (let i = 0; i < n; i++) {
+          if (validity !== null && validity[i] === 0) continue;
+          out[i] = test(order(av[i]!, bv[i]!)) ? 1 : 0;
         }
       } else {
         const av = a.values;
@@ -244,7 +251,8 @@ export function likeToRegExp(pattern: string): RegExp {
     else if (c === "_") re += "[\\s\\S]";
     else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   }
-  return new RegExp(`^${re}$`, "s");
+  // "u": `_` and `%` count characters (code points), as Spark's, not UTF-16 units.
+  return new RegExp(`^${re}$`, "su");
 }
 
 function regexCache(make: (p: string) => RegExp): (p: string) => RegExp {

@@ -1,6 +1,7 @@
 /**
  * String functions. Strings are JS strings in a `string[]` (a UTF-8 STRING vector decodes to one;
- * length, startswith and endswith also have byte paths); positions are 1-based as in SQL.
+ * length, startswith, endswith, contains and instr also have byte paths); positions are 1-based
+ * characters (code points) as in SQL.
  */
 
 import type { Vector } from "../columnar/vector.js";
@@ -8,7 +9,7 @@ import type { Expr } from "../plan/expressions.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
-import { utf8Affix, utf8Length } from "./utf8-kernels.js";
+import { utf8Affix, utf8Contains, utf8Instr, utf8Length } from "./utf8-kernels.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
 function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
@@ -51,6 +52,15 @@ export function sqlSubstring(s: string, pos: number, len = Number.MAX_SAFE_INTEG
   if (len <= 0 || end <= 0) return "";
   if (end > cps.length) end = cps.length;
   return cps.slice(start, end).join("");
+}
+
+/** Spark's instr: the 1-based position in characters (code points, not UTF-16 units) of the first match, 0 for none. */
+function instr(s: string, t: string): number {
+  const at = s.indexOf(t);
+  if (at < 0) return 0;
+  let pos = at + 1;
+  for (let k = 0; k < at; k++) if ((s.charCodeAt(k) & 0xfc00) === 0xdc00) pos--; // the second unit of a pair
+  return pos;
 }
 
 function pad(left: boolean) {
@@ -110,7 +120,14 @@ register(
   stringFn("trim", [S], S, (s: string) => s.replace(/^ +| +$/g, "")),
   stringFn("ltrim", [S], S, (s: string) => s.replace(/^ +/, "")),
   stringFn("rtrim", [S], S, (s: string) => s.replace(/ +$/, "")),
-  stringFn("contains", [S, S], BooleanType, (s: string, t: string) => s.includes(t)),
+  stringFn(
+    "contains",
+    [S, S],
+    BooleanType,
+    (s: string, t: string) => s.includes(t),
+    undefined,
+    (a, n) => utf8Contains(a[0]!, a[1]!, n),
+  ),
   stringFn(
     "startswith",
     [S, S],
@@ -127,7 +144,7 @@ register(
     undefined,
     (a, n) => utf8Affix(a[0]!, a[1]!, n, true),
   ),
-  stringFn("instr", [S, S], I, (s: string, t: string) => s.indexOf(t) + 1),
+  stringFn("instr", [S, S], I, instr, undefined, (a, n) => utf8Instr(a[0]!, a[1]!, n)),
   stringFn("lpad", [S, I, S], S, pad(true), 2),
   stringFn("rpad", [S, I, S], S, pad(false), 2),
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),

@@ -1,12 +1,22 @@
 /**
- * Byte paths of string kernels for UTF-8 STRING vectors (columnar/utf8.ts): `=` / `!=` against
- * a literal or another UTF-8 column, startswith / endswith / LIKE with a literal prefix or
- * suffix, and length. Each returns null when its case does not apply (a JS-string column, a
- * pattern column, a LIKE pattern with `_` or an inner `%`), and the caller's generic kernel
- * runs over the decoded strings instead: the same result either way.
+ * Byte paths of string kernels for UTF-8 STRING vectors (columnar/utf8.ts): `=` / `!=` / `<` /
+ * `<=` / `>` / `>=` against a literal or another UTF-8 column, startswith / endswith /
+ * contains / instr with a literal, LIKE with a literal pattern of text and `%`, and length.
+ * Each returns null when its case does not apply (a JS-string column, a pattern column, a
+ * LIKE pattern with `_` or an escape, a literal with a lone surrogate), and the caller's
+ * generic kernel runs over the decoded strings instead: the same result either way.
  */
 import { isWellFormed, type Utf8Values, utf8Of } from "../columnar/utf8.js";
-import { bytesEndWith, bytesEqual, bytesStartWith, codePoints, rangesEqual } from "../columnar/utf8-ops.js";
+import {
+  bytesCompare,
+  bytesEndWith,
+  bytesEqual,
+  bytesStartWith,
+  codePoints,
+  rangesEqual,
+  rowSearcher,
+  wordView,
+} from "../columnar/utf8-ops.js";
 import { constantString, makeVector, type Vector } from "../columnar/vector.js";
 import { BooleanType, IntegerType } from "../types/datatypes.js";
 import { andValidity } from "./kernel-util.js";
@@ -68,28 +78,89 @@ export function utf8Affix(a: Vector, b: Vector, n: number, end: boolean): Vector
   return rowTest(u, a, b, n, end ? (x, s, e) => bytesEndWith(x, s, e, lit) : (x, s, e) => bytesStartWith(x, s, e, lit));
 }
 
+/** `<`, `<=`, `>`, `>=` (`test` of the three-way result) by unsigned bytes, which is code-point order. */
+export function utf8Compare(a: Vector, b: Vector, n: number, test: (c: number) => boolean): Vector | null {
+  const ua = utf8Of(a);
+  const ub = utf8Of(b);
+  if (ua !== undefined && ub !== undefined) {
+    const validity = andValidity(a.validity, b.validity, n);
+    const out = new Uint8Array(n);
+    const x = ua.bytes;
+    const y = ub.bytes;
+    const xv = wordView(x);
+    const yv = wordView(y);
+    const xo = ua.offsets;
+    const yo = ub.offsets;
+    for (let i = 0; i < n; i++) {
+      if (validity !== null && validity[i] === 0) continue;
+      out[i] = test(bytesCompare(x, xv, xo[i]!, xo[i + 1]!, y, yv, yo[i]!, yo[i + 1]!)) ? 1 : 0;
+    }
+    return makeVector(BooleanType, out, validity, n);
+  }
+  const [u, column, other, flip] = ua !== undefined ? [ua, a, b, 1] : ub !== undefined ? [ub, b, a, -1] : [undefined, a, b, 1];
+  const lit = u === undefined ? null : literalBytes(other);
+  if (u === undefined || lit === null) return null;
+  const xv = wordView(u.bytes);
+  const lv = wordView(lit);
+  // flip: the literal on the left (`'m' < s` is `s > 'm'`)
+  return rowTest(u, column, other, n, (x, s, e) => test(flip * bytesCompare(x, xv, s, e, lit, lv, 0, lit.length)));
+}
+
+/** contains with a literal. */
+export function utf8Contains(a: Vector, b: Vector, n: number): Vector | null {
+  const u = utf8Of(a);
+  const lit = u === undefined ? null : literalBytes(b);
+  if (u === undefined || lit === null) return null;
+  const find = rowSearcher(u.bytes, lit);
+  return rowTest(u, a, b, n, (_x, s, e) => find(s, e) >= 0);
+}
+
+/** instr with a literal: the 1-based character (code point) position of the first match, 0 for none. */
+export function utf8Instr(a: Vector, b: Vector, n: number): Vector | null {
+  const u = utf8Of(a);
+  const lit = u === undefined ? null : literalBytes(b);
+  if (u === undefined || lit === null) return null;
+  const validity = andValidity(a.validity, b.validity, n);
+  const out = new Int32Array(n);
+  const { bytes, offsets, ascii } = u;
+  const find = rowSearcher(bytes, lit);
+  for (let i = 0; i < n; i++) {
+    if (validity !== null && validity[i] === 0) continue;
+    const s = offsets[i]!;
+    const at = find(s, offsets[i + 1]!);
+    out[i] = at < 0 ? 0 : (ascii ? at - s : codePoints(bytes, s, at)) + 1;
+  }
+  return makeVector(IntegerType, out, validity, n);
+}
+
 /**
- * LIKE with a literal pattern that is a plain string, a prefix (`abc%`) or a suffix (`%abc`):
- * no `_`, no escape, no `%` inside.
+ * LIKE with a literal pattern of plain text and `%` (no `_`, no escape): the text before the
+ * first `%` is a prefix, after the last a suffix, and each piece between is found after the
+ * previous one (leftmost matches suffice when `%` is the only wildcard).
  */
 export function utf8Like(a: Vector, b: Vector, n: number): Vector | null {
   const u = utf8Of(a);
   const pattern = constantString(b);
   if (u === undefined || pattern === undefined || !isWellFormed(pattern)) return null;
   if (pattern.includes("_") || pattern.includes("\\")) return null;
-  const prefix = /^([^%]*)%+$/.exec(pattern);
-  const suffix = /^%+([^%]*)$/.exec(pattern);
-  if (prefix) {
-    const lit = Buffer.from(prefix[1]!, "utf8");
-    return rowTest(u, a, b, n, (x, s, e) => bytesStartWith(x, s, e, lit));
-  }
-  if (suffix) {
-    const lit = Buffer.from(suffix[1]!, "utf8");
-    return rowTest(u, a, b, n, (x, s, e) => bytesEndWith(x, s, e, lit));
-  }
-  if (pattern.includes("%")) return null;
-  const lit = Buffer.from(pattern, "utf8");
-  return rowTest(u, a, b, n, (x, s, e) => bytesEqual(x, s, e, lit));
+  const pieces = pattern.split("%").map((p) => Buffer.from(p, "utf8"));
+  if (pieces.length === 1) return rowTest(u, a, b, n, (x, s, e) => bytesEqual(x, s, e, pieces[0]!));
+  const prefix = pieces[0]!;
+  const suffix = pieces[pieces.length - 1]!;
+  const middle = pieces.slice(1, -1).filter((p) => p.length > 0);
+  const finders = middle.map((p) => rowSearcher(u.bytes, p));
+  const fixed = prefix.length + suffix.length;
+  return rowTest(u, a, b, n, (x, s, e) => {
+    if (e - s < fixed || !bytesStartWith(x, s, e, prefix) || !bytesEndWith(x, s, e, suffix)) return false;
+    let p = s + prefix.length;
+    const end = e - suffix.length;
+    for (let k = 0; k < middle.length; k++) {
+      const at = finders[k]!(p, end);
+      if (at < 0) return false;
+      p = at + middle[k]!.length;
+    }
+    return true;
+  });
 }
 
 /** length (characters = code points) of a UTF-8 column. */

@@ -19,3 +19,10 @@ export function assertCanonicalUtf8(batches: readonly Batch[]): void {
     }
   }
 }
+
+/** A UTF-8 vector's rows have been decoded into JS strings (its lazy `values` was read). */
+export function decoded(v: object): boolean {
+  const key = Object.getOwnPropertySymbols(v).find((k) => k.description === "arus.utf8.values");
+  assert.ok(key !== undefined, "not a UTF-8 vector");
+  return (v as Record<symbol, unknown>)[key] !== null;
+}

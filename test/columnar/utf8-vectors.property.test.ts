@@ -1,7 +1,8 @@
 // UTF-8 STRING vectors (columnar/utf8.ts) must give exactly the rows the JS-string layout gives,
-// through every byte path: gather / slice / concat / scatter, the thread move, `=` / `!=` /
-// startswith / endswith / LIKE / length, and group ids of the hash index; for any strings,
-// non-ASCII, astral, empty and NULL included.
+// through every byte path: gather / slice / concat / scatter, the thread move, `=` / `!=` / `<` /
+// `<=` / `>` / `>=` / startswith / endswith / contains / instr / LIKE / length and ORDER BY
+// (without decoding a row), and group ids of the hash index; for any strings, non-ASCII,
+// astral, empty and NULL included.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as arrow from "apache-arrow";
@@ -13,8 +14,11 @@ import { utf8FromStrings, utf8Of, utf8Vector } from "../../src/columnar/utf8.js"
 import { setUtf8Strings } from "../../src/columnar/utf8-conf.js";
 import { concatVectors, constantVector, getValue, scatter, slice, take, type Vector, vectorFromValues } from "../../src/columnar/vector.js";
 import { GroupIndex } from "../../src/execution/group-index.js";
+import { sortIndices } from "../../src/execution/operators/sort.js";
 import { type EvalContext, lookupFunction } from "../../src/functions/index.js";
+import type { SortOrder } from "../../src/plan/expressions.js";
 import { field, StringType, StructOf } from "../../src/types/datatypes.js";
+import { decoded } from "./utf8-check.js";
 
 const S = StringType;
 const ctx: EvalContext = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: false };
@@ -168,39 +172,101 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
     assert.deepStrictEqual(rows(copy), [null, "b", null]);
   });
 
-  it("= / != / startswith / endswith / LIKE / length give the same rows", () => {
+  it("= / != / < / <= / > / >= / startswith / endswith / contains / instr / LIKE / length give the same rows, from the bytes", () => {
     const patterns = fc.oneof(
       str,
       str.map((s) => `${s}%`),
       str.map((s) => `%${s}`),
       str.map((s) => `%${s}%`),
+      fc.tuple(str, str, str).map(([x, y, z]) => `${x}%${y}%%${z}`),
       str.map((s) => `${s}_`),
     );
+    const byteOps = ["=", "!=", "<", "<=", ">", ">=", "startswith", "endswith", "contains", "instr", "like", "length"];
     fc.assert(
       fc.property(column, column, str, patterns, (a, b0, lit, pat) => {
         const n = a.length;
         const b = Array.from({ length: n }, (_, i) => b0[i % Math.max(1, b0.length)] ?? a[n - 1 - i] ?? null);
-        const x = both(a);
         const y = both(b);
         const L = constantVector(S, lit, n);
         const P = constantVector(S, pat, n);
-        for (const [name, args] of [
-          ["=", [L]],
-          ["!=", [L]],
-          ["=", [y.utf8]],
-          ["!=", [y.utf8]],
-          ["startswith", [L]],
-          ["endswith", [L]],
-          ["like", [P]],
+        const cases: [string, Vector[]][] = [
           ["length", []],
-        ] as [string, Vector[]][]) {
+          ["like", [P]],
+          ...byteOps.filter((o) => o !== "like" && o !== "length").map((o): [string, Vector[]] => [o, [L]]),
+          ...["=", "!=", "<", "<=", ">", ">="].map((o): [string, Vector[]] => [o, [y.utf8]]),
+        ];
+        for (const [name, args] of cases) {
+          const x = both(a); // fresh: nothing decoded yet
           const expected = rows(call(name, [x.plain, ...args.map((v) => (v === y.utf8 ? y.plain : v))], n));
-          assert.deepStrictEqual(rows(call(name, [x.utf8, ...args], n)), expected, `${name} ${JSON.stringify(lit)} ${JSON.stringify(pat)}`);
-          if (name === "=" && args[0] === L) assert.deepStrictEqual(rows(call(name, [L, x.utf8], n)), expected);
+          const what = `${name} ${JSON.stringify(lit)} ${JSON.stringify(pat)}`;
+          assert.deepStrictEqual(rows(call(name, [x.utf8, ...args], n)), expected, what);
+          const bytePath = name !== "like" || !/[_\\]/.test(pat);
+          if (bytePath) assert.equal(decoded(x.utf8), false, `${what}: decoded its rows`);
+          if (args[0] === L && ["=", "<", ">="].includes(name)) {
+            // the literal on the left
+            const fresh = both(a);
+            assert.deepStrictEqual(rows(call(name, [L, fresh.utf8], n)), rows(call(name, [L, x.plain], n)), `${what} (flipped)`);
+            assert.equal(decoded(fresh.utf8), false);
+          }
         }
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("contains / instr / LIKE over long rows (Buffer's native search running ahead across rows)", () => {
+    const long = fc.array(piece, { minLength: 8, maxLength: 40 }).map((p) => p.join(""));
+    const needle = fc.oneof(
+      fc.array(piece, { minLength: 1, maxLength: 3 }).map((p) => p.join("")),
+      str,
+    );
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.oneof(long, str), { freq: 6 }), { maxLength: 30 }), needle, needle, (a, t, t2) => {
+        const n = a.length;
+        for (const [name, lit] of [
+          ["contains", t],
+          ["instr", t],
+          ["like", `%${t}%`],
+          ["like", `${t2}%${t}%${t2}%`],
+          ["like", `%${t}%${t2}`],
+        ] as const) {
+          const x = both(a);
+          const L = constantVector(S, lit, n);
+          const what = `${name} ${JSON.stringify(lit)}`;
+          assert.deepStrictEqual(rows(call(name, [x.utf8, L], n)), rows(call(name, [x.plain, L], n)), what);
+          if (!/[_\\]/.test(lit)) assert.equal(decoded(x.utf8), false, what);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("ORDER BY a UTF-8 key sorts by its bytes, in the order of the JS strings' code points, without decoding", () => {
+    fc.assert(
+      fc.property(column, fc.boolean(), fc.boolean(), (a, ascending, nullsFirst) => {
+        const x = both(a);
+        const order = [{ ascending, nullsFirst }] as unknown as SortOrder[];
+        assert.deepStrictEqual(sortIndices([x.utf8], order, a.length), sortIndices([x.plain], order, a.length));
+        assert.equal(decoded(x.utf8), false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("instr and LIKE's _ count characters, not UTF-16 units (either layout)", () => {
+    const vals = ["😀a", "a", "𝄞😀x😀", null, "é😀"];
+    const x = both(vals);
+    const probe = (v: Vector, t: string) => rows(call("instr", [v, constantVector(S, t, vals.length)], vals.length));
+    for (const v of [x.plain, x.utf8]) {
+      assert.deepStrictEqual(probe(v, "a"), [2, 1, 0, null, 0]);
+      assert.deepStrictEqual(probe(v, "😀"), [1, 0, 2, null, 2]);
+      assert.deepStrictEqual(probe(v, "x"), [0, 0, 3, null, 0]);
+      assert.deepStrictEqual(probe(v, ""), [1, 1, 1, null, 1]);
+      const like = (p: string) => rows(call("like", [v, constantVector(S, p, vals.length)], vals.length));
+      assert.deepStrictEqual(like("_a"), [1, 0, 0, null, 0]);
+      assert.deepStrictEqual(like("%_😀"), [0, 0, 1, null, 1]);
+      assert.deepStrictEqual(like("__"), [1, 0, 0, null, 1]);
+    }
   });
 
   it("group ids: a key gets the same group whichever layout its batch has", () => {

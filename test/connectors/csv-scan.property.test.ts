@@ -1,11 +1,14 @@
 // The CSV byte scanner (csv-scan.ts) must give exactly the rows the text path (decodeText →
 // CsvTokenizer → textConverter) gives, for any input: quotes, escapes, embedded separators and
 // line breaks, nulls, odd numbers and timestamps, malformed records, BOMs, CRLF, broken UTF-8,
-// under every parse mode and the syntax options the scanner mirrors (or hands back).
+// under every parse mode and the syntax options the scanner mirrors (or hands back); STRING
+// columns as JS strings and as UTF-8 vectors (tokens copied as bytes).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type Batch, rowValues } from "../../src/columnar/batch.js";
+import { utf8Of } from "../../src/columnar/utf8.js";
+import { setUtf8Strings, utf8Strings } from "../../src/columnar/utf8-conf.js";
 import { csvReadOptions } from "../../src/connectors/files/csv/csv-options.js";
 import { readCsvText } from "../../src/connectors/files/csv/csv-read.js";
 import { readCsvBytes } from "../../src/connectors/files/csv/csv-scan.js";
@@ -13,6 +16,7 @@ import { dateTimeText } from "../../src/connectors/files/datetime-text.js";
 import { decodeText } from "../../src/connectors/files/lines.js";
 import { SourceOptions } from "../../src/connectors/files/options.js";
 import { parseSchema } from "../../src/sql/datatype.js";
+import { assertCanonicalUtf8 } from "../columnar/utf8-check.js";
 import { isoTimestamp } from "./arbitraries.js";
 
 const rowsOf = (batches: Batch[]): unknown[][] => batches.flatMap((b) => Array.from({ length: b.numRows }, (_, i) => rowValues(b, i)));
@@ -30,11 +34,31 @@ function sameResult(bytes: Uint8Array, ddl: string, options: Record<string, stri
     expected = e as Error;
   }
   const what = `${JSON.stringify(Buffer.from(bytes).toString("latin1"))} ${JSON.stringify(options)} ${ddl}`;
-  if (expected instanceof Error) {
-    assert.throws(() => readCsvBytes("f.csv", bytes, schema, o, dt), { message: expected.message }, what);
-    return;
+  // STRING columns as JS strings and as UTF-8 vectors (arus.columnar.utf8Strings): the same rows
+  for (const utf8 of [false, true]) {
+    const scan = () => {
+      const old = utf8Strings();
+      setUtf8Strings(utf8);
+      try {
+        return readCsvBytes("f.csv", bytes, schema, o, dt);
+      } finally {
+        setUtf8Strings(old);
+      }
+    };
+    if (expected instanceof Error) {
+      assert.throws(scan, { message: expected.message }, what);
+      continue;
+    }
+    const batches = scan();
+    if (utf8) {
+      assertCanonicalUtf8(batches);
+      for (const b of batches)
+        schema.fields.forEach((f, i) => {
+          if (f.type.kind === "string") assert.ok(utf8Of(b.columns[i]!), `${f.name}: a UTF-8 vector`);
+        });
+    }
+    assert.deepStrictEqual(rowsOf(batches), expected, `${what} utf8Strings=${utf8}`);
   }
-  assert.deepStrictEqual(rowsOf(readCsvBytes("f.csv", bytes, schema, o, dt)), expected, what);
 }
 
 interface Syntax {

@@ -1,6 +1,7 @@
 /**
  * Builds a UTF-8 STRING vector (columnar/utf8.ts): a decoder appends a batch's strings packed
- * in its own memory (json-wasm.ts) or JS strings (the JSON.parse fallback for one line). A string UTF-8
+ * in its own memory (json-wasm.ts), a token's bytes in the input (`ByteSlice`, csv-scan.ts) or
+ * JS strings (the JSON.parse fallback for one line, quoted CSV tokens). A string UTF-8
  * cannot carry (a lone surrogate) turns the batch being built back into JS strings, so the rows
  * are always what the plain layout would hold.
  */
@@ -10,6 +11,18 @@ import { makeVector, type Vector } from "../../columnar/vector.js";
 import type { DataType } from "../../types/datatypes.js";
 import type { ColumnBuilder } from "./builders.js";
 import { Validity } from "./validity.js";
+
+/**
+ * A token's bytes inside its input, appended as a row without making a JS string (the CSV
+ * scanner reuses one per column). The input is valid UTF-8 and the range holds whole characters.
+ */
+export class ByteSlice {
+  start = 0;
+  end = 0;
+  /** No byte above 0x7f in the range. */
+  ascii = true;
+  constructor(readonly src: Buffer) {}
+}
 
 export class Utf8Builder implements ColumnBuilder {
   length = 0;
@@ -28,6 +41,10 @@ export class Utf8Builder implements ColumnBuilder {
       this.appendNull();
       return;
     }
+    if (v instanceof ByteSlice) {
+      this.appendSlice(v);
+      return;
+    }
     const s = v as string;
     if (this.plain === null && s.length > 0) {
       this.reserve(1, s.length * 3);
@@ -39,6 +56,24 @@ export class Utf8Builder implements ColumnBuilder {
       if (this.plain === null) this.used += w;
     }
     this.push(s, true);
+  }
+
+  private appendSlice(t: ByteSlice): void {
+    if (this.plain !== null) {
+      this.push(t.src.toString("utf8", t.start, t.end), true);
+      return;
+    }
+    const k = t.end - t.start;
+    this.reserve(1, k);
+    const out = this.bytes;
+    const src = t.src;
+    let o = this.used;
+    // A loop for short tokens: cheaper than a native copy call.
+    if (k <= 24) for (let p = t.start; p < t.end; p++) out[o++] = src[p]!;
+    else src.copy(out, o, t.start, t.end);
+    this.used += k;
+    if (!t.ascii) this.ascii = false;
+    this.push(null, true); // the copied bytes are the row
   }
 
   appendNull(): void {

@@ -1,8 +1,12 @@
 /**
  * Sort: evaluates the sort keys once as vectors, sorts a row-index array with a comparator
- * over those vectors (Spark's ordering: NULLS FIRST for ASC, NaN greatest), then gathers.
+ * over those vectors (Spark's ordering: NULLS FIRST for ASC, NaN greatest, strings by code
+ * point), then gathers.
  */
 import { type Batch, concatBatches, takeBatch } from "../../columnar/batch.js";
+import { stringOrderOf } from "../../columnar/string-order.js";
+import { utf8Of } from "../../columnar/utf8.js";
+import { bytesCompare, wordView } from "../../columnar/utf8-ops.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import { compareValues } from "../../functions/index.js";
 import type { Attribute, SortOrder } from "../../plan/expressions.js";
@@ -16,6 +20,7 @@ export function keyComparators(keys: readonly Vector[], orders: readonly SortOrd
     const o = orders[j]!;
     const dir = o.ascending ? 1 : -1;
     const nullCmp = o.nullsFirst ? -1 : 1;
+    if (k.type.kind === "string") return stringKeyComparator(k, dir, nullCmp);
     const numeric = !Array.isArray(k.values) && !k.children;
     const vals = k.values as Float64Array;
     const valid = k.validity;
@@ -33,6 +38,33 @@ export function keyComparators(keys: readonly Vector[], orders: readonly SortOrd
       return dir * compareValues(getValue(k, a), getValue(k, b));
     };
   });
+}
+
+/**
+ * A STRING key: code-point order (Spark's UTF8_BINARY). A UTF-8 key compares its bytes (the
+ * rows are never decoded); JS strings compare natively when no row needs more.
+ */
+function stringKeyComparator(k: Vector, dir: number, nullCmp: number): (a: number, b: number) => number {
+  const valid = k.validity;
+  const u = utf8Of(k);
+  if (u !== undefined) {
+    const { bytes, offsets } = u;
+    const view = wordView(bytes);
+    return (a: number, b: number): number => {
+      const an = valid !== null && valid[a] === 0;
+      const bn = valid !== null && valid[b] === 0;
+      if (an || bn) return an && bn ? 0 : an ? nullCmp : -nullCmp;
+      return dir * bytesCompare(bytes, view, offsets[a]!, offsets[a + 1]!, bytes, view, offsets[b]!, offsets[b + 1]!);
+    };
+  }
+  const order = stringOrderOf([k], k.length);
+  const vals = k.values as string[];
+  return (a: number, b: number): number => {
+    const an = valid !== null && valid[a] === 0;
+    const bn = valid !== null && valid[b] === 0;
+    if (an || bn) return an && bn ? 0 : an ? nullCmp : -nullCmp;
+    return dir * order(vals[a]!, vals[b]!);
+  };
 }
 
 export function sortIndices(keys: readonly Vector[], orders: readonly SortOrder[], n: number): number[] {

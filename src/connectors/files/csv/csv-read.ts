@@ -31,13 +31,15 @@ export class CsvRows {
     schema: StructType,
     private readonly o: CsvReadOptions,
     dt: DateTimeText,
+    /** STRING columns as UTF-8 bytes (the byte scanner, `arus.columnar.utf8Strings`). */
+    utf8Strings = false,
   ) {
     const fields = schema.fields;
     this.corruptIdx = corruptColumnIndex(schema, o.corruptColumn);
     const dataIdx: number[] = [];
     for (let i = 0; i < fields.length; i++) if (i !== this.corruptIdx) dataIdx.push(i);
     this.dataIdx = dataIdx;
-    this.out = new RowBatches(schema);
+    this.out = new RowBatches(schema, utf8Strings);
     this.convs = fields.map((f) => textConverter(f.type, dt, o));
     this.scratch = new Array<unknown>(fields.length).fill(null);
   }
@@ -58,8 +60,16 @@ export class CsvRows {
   }
 }
 
-export function readCsvText(file: string, text: string, schema: StructType, o: CsvReadOptions, dt: DateTimeText): Batch[] {
-  const rows = new CsvRows(file, schema, o, dt);
+/** `utf8Strings`: STRING columns as UTF-8 vectors (a file the byte scanner hands over). */
+export function readCsvText(
+  file: string,
+  text: string,
+  schema: StructType,
+  o: CsvReadOptions,
+  dt: DateTimeText,
+  utf8Strings = false,
+): Batch[] {
+  const rows = new CsvRows(file, schema, o, dt, utf8Strings);
   const { dataIdx, convs, scratch } = rows;
   const nd = dataIdx.length;
   const tk = new CsvTokenizer(text, o.syntax);

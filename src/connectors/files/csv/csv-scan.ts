@@ -7,14 +7,19 @@
  * quoted token, or a token the fast conversions do not cover, and that string goes through the
  * same `textConverter` as the text path. Option sets the scanner does not mirror (a multi-char
  * or non-ASCII separator, quote, escape or comment) take the text path (`readCsvText`) for the
- * whole file. Both paths give the same rows (test/connectors/csv-scan.property.test.ts).
+ * whole file. Both paths give the same rows (test/connectors/csv-scan.property.test.ts). With
+ * `arus.columnar.utf8Strings` STRING columns are UTF-8 vectors and an unquoted token of one is
+ * copied as bytes, never made a JS string (`ByteSlice`, ../utf8-builder.ts).
  */
+import { isUtf8 } from "node:buffer";
 import type { Batch } from "../../../columnar/batch.js";
+import { utf8Strings } from "../../../columnar/utf8-conf.js";
 import type { StructType } from "../../../types/datatypes.js";
 import { asBytes, type Bytes, isoUtcMicros } from "../byte-values.js";
 import type { DateTimeText } from "../datetime-text.js";
 import { decodeText } from "../lines.js";
 import { FAIL } from "../text-values.js";
+import { ByteSlice } from "../utf8-builder.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
 import { CsvRows, readCsvText } from "./csv-read.js";
 
@@ -64,12 +69,15 @@ export function readCsvBytes(file: string, input: Uint8Array, schema: StructType
   const comment = syntaxByte(syn.comment, true);
   const nullBytes = nullValueBytes(o.nullValue);
   if (sep === null || quote === null || escByte === null || comment === null || nullBytes === undefined)
-    return readCsvText(file, decodeText(input), schema, o, dt);
+    return readCsvText(file, decodeText(input), schema, o, dt, utf8Strings());
   const buf = asBytes(input);
   // decodeText drops two BOMs: TextDecoder strips one, then decodeText another.
   let pos = 0;
   for (let k = 0; k < 2; k++) if (buf[pos] === 0xef && buf[pos + 1] === 0xbb && buf[pos + 2] === 0xbf) pos += 3;
-  const rows = new CsvRows(file, schema, o, dt);
+  // STRING columns as UTF-8 vectors; unquoted tokens are copied as bytes when the whole input
+  // is valid UTF-8 (otherwise each is decoded, U+FFFD for a bad sequence, as the text path does).
+  const utf8 = utf8Strings();
+  const rows = new CsvRows(file, schema, o, dt, utf8);
   const fastDouble = !(decimalLike(o.nanValue) || decimalLike(o.positiveInf) || decimalLike(o.negativeInf));
   const modes = schema.fields.map((f) => {
     switch (f.type.kind) {
@@ -87,7 +95,9 @@ export function readCsvBytes(file: string, input: Uint8Array, schema: StructType
         return AS_GENERIC;
     }
   });
-  new CsvScanner(buf, pos, rows, modes, sep, quote, escByte, comment, nullBytes, o).run();
+  const slices = schema.fields.map((f) => (utf8 && f.type.kind === "string" ? new ByteSlice(buf) : null));
+  const bytesAsIs = utf8 && slices.some((x) => x !== null) && isUtf8(buf);
+  new CsvScanner(buf, pos, rows, modes, sep, quote, escByte, comment, nullBytes, o, bytesAsIs ? slices : null).run();
   return rows.finish();
 }
 
@@ -121,6 +131,8 @@ class CsvScanner {
     private readonly comment: number,
     private readonly nullBytes: Buffer | null,
     private readonly o: CsvReadOptions,
+    /** Per column, the token range a STRING column's UTF-8 builder copies; null: make JS strings. */
+    private readonly slices: readonly (ByteSlice | null)[] | null,
   ) {
     this.n = b.length;
     this.dataIdx = rows.dataIdx;
@@ -226,9 +238,16 @@ class CsvScanner {
     else {
       const b = this.b;
       switch (this.modes[col]) {
-        case AS_STRING:
-          v = high < 0x80 ? b.latin1Slice(s, e) : b.utf8Slice(s, e);
+        case AS_STRING: {
+          const slice = this.slices?.[col];
+          if (slice) {
+            slice.start = s;
+            slice.end = e;
+            slice.ascii = high < 0x80;
+            v = slice;
+          } else v = high < 0x80 ? b.latin1Slice(s, e) : b.utf8Slice(s, e);
           break;
+        }
         case AS_BIGINT:
           v = this.integer(s, e, col, true);
           break;
