@@ -223,7 +223,10 @@ export class StateStoreRegistry {
     const threads = this.stateThreads;
     this.stateThreads = null;
     try {
-      for (const p of this.providers.values()) await p.close();
+      // Every store closes even if one throws (a failed last maintenance): the first error after.
+      const closed = await Promise.allSettled([...this.providers.values()].map((p) => p.close()));
+      const failed = closed.find((r) => r.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     } finally {
       this.providers.clear();
       await threads?.close(); // the shared threads drop this query's state even if a provider failed

@@ -82,11 +82,17 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
       // Captured now; the files are written beside the thread's next batch (provider-base.ts).
       for (const [, op] of ofQuery(r.query)) await op.provider.startMaintenance();
       return { result: null, transfer: [] };
-    case "close":
+    case "close": {
+      // Every operator of the query goes even if one's close throws (its last maintenance failed).
+      let failure: { error: unknown } | null = null;
       for (const [key, op] of [...ofQuery(r.query)]) {
         operators.delete(key);
-        await op.provider.close();
+        await op.provider.close().catch((error: unknown) => {
+          failure ??= { error };
+        });
       }
+      if (failure) throw (failure as { error: unknown }).error;
       return { result: null, transfer: [] };
+    }
   }
 });

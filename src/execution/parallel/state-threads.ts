@@ -11,10 +11,12 @@
  * recovery rule of micro-batch-execution.ts is unchanged. A thread that fails a batch aborts
  * its store before answering; the query then stops with that error.
  */
+
 import type { Batch } from "../../columnar/batch.js";
 import { transferListOf } from "../../columnar/transfer.js";
 import { scatter } from "../../columnar/vector.js";
 import { armedCrashPoint } from "../../common/crash-points.js";
+import { logWarning } from "../../common/log.js";
 import { DedicatedWorker, siblingScript } from "../../common/worker-pool.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
@@ -218,7 +220,15 @@ export class StatePartitionThreads {
 
   /** Close this query's state on every thread; the threads stay for the next query. */
   async close(): Promise<void> {
-    await Promise.all(this.threads.map((t) => (t.dead ? undefined : t.call({ kind: "close", query: this.query }).catch(() => {}))));
+    await Promise.all(
+      this.threads.map((t) =>
+        t.dead
+          ? undefined
+          : t
+              .call({ kind: "close", query: this.query })
+              .catch((e: Error) => logWarning("StateStore", `closing the query's state on a state thread: ${e.message}`)),
+      ),
+    );
   }
 }
 
