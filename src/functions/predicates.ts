@@ -11,7 +11,7 @@ import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { andValidity, mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
-import { utf8Compare, utf8Equals, utf8Like } from "./utf8-kernels.js";
+import { utf8Compare, utf8Equals, utf8In, utf8Like, utf8NullSafeEquals } from "./utf8-kernels.js";
 
 function resolveComparison(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
   checkArity("comparison", args, 2);
@@ -117,6 +117,8 @@ const nullSafeEq: ScalarFunction = {
   resolve: resolveComparison,
   kernel(args, n) {
     const [a, b] = args as [Vector, Vector];
+    const bytes = utf8NullSafeEquals(a, b, n);
+    if (bytes !== null) return bytes;
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const an = a.validity !== null && a.validity[i] === 0;
@@ -215,6 +217,8 @@ const inList: ScalarFunction = {
   },
   kernel(args, n) {
     const [x, ...list] = args as [Vector, ...Vector[]];
+    const bytes = utf8In(x, list, n);
+    if (bytes !== null) return bytes;
     const out = new Uint8Array(n);
     let validity: Uint8Array | null = null;
     for (let i = 0; i < n; i++) {

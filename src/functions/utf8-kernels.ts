@@ -1,7 +1,8 @@
 /**
  * Byte paths of string kernels for UTF-8 STRING vectors (columnar/utf8.ts): `=` / `!=` / `<` /
  * `<=` / `>` / `>=` against a literal or another UTF-8 column, startswith / endswith /
- * contains / instr with a literal, LIKE with a literal pattern of text and `%`, and length.
+ * contains / instr with a literal, LIKE with a literal pattern of text and `%`, length, `<=>`
+ * and IN with a list of string literals.
  * Each returns null when its case does not apply (a JS-string column, a pattern column, a
  * LIKE pattern with `_` or an escape, a literal with a lone surrogate), and the caller's
  * generic kernel runs over the decoded strings instead: the same result either way.
@@ -172,4 +173,43 @@ export function utf8Length(a: Vector, n: number): Vector | null {
   if (u.ascii) for (let i = 0; i < n; i++) out[i] = offsets[i + 1]! - offsets[i]!;
   else for (let i = 0; i < n; i++) out[i] = codePoints(bytes, offsets[i]!, offsets[i + 1]!);
   return makeVector(IntegerType, out, a.validity === null ? null : a.validity.slice(0, n), n);
+}
+
+/** `a <=> b` (NULL-safe equality: two NULLs are equal, a NULL and a value are not) on the bytes. */
+export function utf8NullSafeEquals(a: Vector, b: Vector, n: number): Vector | null {
+  const eq = utf8Equals(a, b, n, false);
+  if (eq === null) return null;
+  if (eq.validity === null) return eq;
+  const out = eq.values as Uint8Array;
+  for (let i = 0; i < n; i++) {
+    if (eq.validity[i] !== 0) continue;
+    const an = a.validity !== null && a.validity[i] === 0;
+    const bn = b.validity !== null && b.validity[i] === 0;
+    out[i] = an && bn ? 1 : 0;
+  }
+  return makeVector(BooleanType, out, null, n);
+}
+
+/**
+ * `x IN ('a', 'b', ...)` for a UTF-8 column and a list of non-NULL string literals: each row's
+ * bytes against the literals of its byte length. Null when the list holds anything else (a
+ * column, a NULL, a lone surrogate): the generic kernel decides those.
+ */
+export function utf8In(x: Vector, list: readonly Vector[], n: number): Vector | null {
+  const u = utf8Of(x);
+  if (u === undefined || list.length === 0) return null;
+  const byLength = new Map<number, Uint8Array[]>();
+  for (const l of list) {
+    const lit = literalBytes(l);
+    if (lit === null) return null;
+    const same = byLength.get(lit.length);
+    if (same) same.push(lit);
+    else byLength.set(lit.length, [lit]);
+  }
+  return rowTest(u, x, x, n, (bytes, s, e) => {
+    const candidates = byLength.get(e - s);
+    if (candidates === undefined) return false;
+    for (const lit of candidates) if (bytesEqual(bytes, s, e, lit)) return true;
+    return false;
+  });
 }

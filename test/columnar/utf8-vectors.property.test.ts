@@ -1,6 +1,6 @@
 // UTF-8 STRING vectors (columnar/utf8.ts) must give exactly the rows the JS-string layout gives,
 // through every byte path: gather / slice / concat / scatter, the thread move, `=` / `!=` / `<` /
-// `<=` / `>` / `>=` / startswith / endswith / contains / instr / LIKE / length and ORDER BY
+// `<=` / `>` / `>=` / `<=>` / IN / startswith / endswith / contains / instr / LIKE / length and ORDER BY
 // (without decoding a row), and group ids of the hash index; for any strings, non-ASCII,
 // astral, empty and NULL included.
 import assert from "node:assert/strict";
@@ -209,6 +209,36 @@ describe("UTF-8 string vectors ≡ JS-string vectors", () => {
             assert.equal(decoded(fresh.utf8), false);
           }
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("<=> and IN with string literals give the same rows, from the bytes (NULLs on either side)", () => {
+    fc.assert(
+      fc.property(column, column, fc.array(str, { minLength: 1, maxLength: 6 }), (a, b0, lits) => {
+        const n = a.length;
+        const b = Array.from({ length: n }, (_, i) => b0[i % Math.max(1, b0.length)] ?? null);
+        const y = both(b);
+        const list = lits.map((l) => constantVector(S, l, n));
+        const x = both(a);
+        assert.deepStrictEqual(
+          rows(call("in", [x.utf8, ...list], n)),
+          rows(call("in", [x.plain, ...list], n)),
+          `IN ${JSON.stringify(lits)}`,
+        );
+        assert.deepStrictEqual(rows(call("<=>", [x.utf8, y.utf8], n)), rows(call("<=>", [x.plain, y.plain], n)), "<=> columns");
+        assert.deepStrictEqual(rows(call("<=>", [x.utf8, list[0]!], n)), rows(call("<=>", [x.plain, list[0]!], n)), "<=> literal");
+        assert.deepStrictEqual(rows(call("<=>", [list[0]!, x.utf8], n)), rows(call("<=>", [list[0]!, x.plain], n)), "literal <=>");
+        assert.equal(decoded(x.utf8), false, "decoded its rows");
+        // A NULL in the list: no match gives NULL (the generic kernel decides it, same rows).
+        const withNull = [...list, constantVector(S, null, n)];
+        const fresh = both(a);
+        assert.deepStrictEqual(
+          rows(call("in", [fresh.utf8, ...withNull], n)),
+          rows(call("in", [fresh.plain, ...withNull], n)),
+          "IN with NULL",
+        );
       }),
       { numRuns: 300 },
     );
