@@ -9,6 +9,7 @@ import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
+import { javaRegExp } from "./java-regex.js";
 import { andValidity, mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { utf8Compare, utf8Equals, utf8In, utf8Like, utf8NullSafeEquals } from "./utf8-kernels.js";
@@ -304,5 +305,5 @@ register(
   nullTest("isnotnull", 0),
   inList,
   stringMatcher("like", likeToRegExp),
-  stringMatcher("rlike", (p) => new RegExp(p)),
+  stringMatcher("rlike", (p) => javaRegExp(p)),
 );

@@ -7,6 +7,7 @@
 import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
+import { javaRegExp, javaReplacement } from "./java-regex.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 import { utf8Affix, utf8Contains, utf8Instr, utf8Length } from "./utf8-kernels.js";
@@ -150,11 +151,10 @@ register(
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
   stringFn("reverse", [S], S, (s: string) => Array.from(s).reverse().join("")),
   stringFn("initcap", [S], S, (s: string) => s.toLowerCase().replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
-  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) =>
-    s.replace(new RegExp(p, "g"), r.replace(/\$(\d)/g, "$$$1")),
-  ),
+  // Java's regular expressions and replacement strings, as Spark's (java-regex.ts).
+  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(javaRegExp(p, "g"), javaReplacement(r))),
   stringFn("regexp_extract", [S, S, I], S, (s: string, p: string, g: number) => {
-    const m = new RegExp(p).exec(s);
+    const m = javaRegExp(p).exec(s);
     return m ? (m[g] ?? "") : "";
   }),
   concat,
