@@ -6,7 +6,8 @@
  *
  * - leading inline flags `(?i)`, `(?s)`, `(?m)` (and combinations) become JS flags;
  * - `\A`, `\z`, `\Z` (input boundaries) and a `$` outside MULTILINE, which in Java also matches
- *   before a final line terminator; `\h`, `\H`, `\R`, `\e`, `\a`;
+ *   before a final line terminator; a `.` that stops at every Java line terminator; `\h`, `\H`,
+ *   `\R`, `\e`, `\a`;
  * - `\Q...\E` quoting;
  * - the POSIX classes `\p{Lower}`, `\p{Alpha}`, `\p{Digit}`, ... (ASCII, as Java's defaults),
  *   and their `\P{...}` complements;
@@ -69,6 +70,7 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
     i += m[0].length;
   }
   const multiline = flags.includes("m");
+  const dotAll = flags.includes("s");
   let out = "";
   let inClass = 0;
   while (i < pattern.length) {
@@ -141,6 +143,12 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
     }
     if ((c === "+" || c === "*" || c === "?" || c === "}") && pattern[i + 1] === "+") {
       refuse(pattern, `the possessive quantifier ${c}+`);
+    }
+    if (c === "." && !dotAll) {
+      // Java's `.` stops at U+0085 too (JS's does not).
+      out += "[^\\n\\r\\u0085\\u2028\\u2029]";
+      i++;
+      continue;
     }
     if (c === "$" && !multiline) {
       out += `(?=${LINE_END}?${INPUT_END})`;

@@ -16,6 +16,8 @@ describe("Java regular expressions (rlike, regexp_replace, regexp_extract)", () 
       ["SELECT 'Error here' RLIKE '(?i)error'", true],
       [String.raw`SELECT 'a\nb' RLIKE '(?s)a.b'`, true],
       [String.raw`SELECT 'a\nb' RLIKE 'a.b'`, false],
+      ["SELECT 'a\u0085b' RLIKE 'a.b'", false],
+      ["SELECT 'a\u0085b' RLIKE '(?s)a.b'", true],
       [String.raw`SELECT 'x\nab' RLIKE '(?m)^ab'`, true],
       [String.raw`SELECT 'abc' RLIKE '\\Aab'`, true],
       [String.raw`SELECT 'xab' RLIKE '\\Aab'`, false],
