@@ -369,7 +369,9 @@ function readCall(cur: Cursor, name: string): Expr {
   const args: Expr[] = [];
   if (!cur.isOp(")")) {
     do {
-      args.push(readExpression(cur));
+      const arg = readExpression(cur);
+      // `struct(1 AS a, x AS b)`: Spark names a struct's fields by its arguments' aliases.
+      args.push(name.toLowerCase() === "struct" && cur.acceptKeyword("AS") ? alias(arg, cur.identifier()) : arg);
       if (cur.isOp("->")) throw cur.fail("[UNSUPPORTED_FEATURE] Lambda functions (x -> ...) are not supported.");
     } while (cur.acceptOp(","));
   }

@@ -27,6 +27,12 @@ describe("SELECT basics", () => {
       Plans.project([alias(op("+", col("a"), int(1)), "b"), alias(op("upper", col("s")), "u"), col("c")], table("t")),
     );
   });
+  it("names struct fields by their arguments' aliases, as Spark: struct(1 AS a, x AS b)", () => {
+    expectPlan(
+      "SELECT struct(1 AS a, x AS b, y) AS s FROM t",
+      Plans.project([alias(op("struct", alias(int(1), "a"), alias(col("x"), "b"), col("y")), "s")], table("t")),
+    );
+  });
   it("selects without FROM from a one-row relation", () => {
     const p = parseQuery("SELECT 1 AS one");
     same(p, Plans.project([alias(int(1), "one")], oneRow));
