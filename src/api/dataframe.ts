@@ -5,7 +5,8 @@
  */
 
 import { Table as ArrowTable } from "apache-arrow";
-import { batchToArrow, toArrowSchema } from "../columnar/arrow.js";
+import { batchToArrow } from "../columnar/arrow-export.js";
+import { toArrowSchema } from "../columnar/arrow-types.js";
 import type { Batch } from "../columnar/batch.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { delayMs } from "../common/interval.js";

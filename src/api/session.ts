@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { Table as ArrowTable, type RecordBatch } from "apache-arrow";
-import { arrowToBatch } from "../columnar/arrow.js";
+import { arrowToBatch } from "../columnar/arrow-import.js";
 import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { setUtf8Strings, UTF8_STRINGS_CONF, utf8StringsOf } from "../columnar/utf8-conf.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";

@@ -1,6 +1,6 @@
 /**
  * The one murmur3 mix of the engine: its mixing step over 32-bit codes and its finaliser, with
- * the seed and NULL hash every key hash starts from. Hash grouping (execution/group-index.ts)
+ * the seed and NULL hash every key hash starts from. Hash grouping (execution/group-hash.ts)
  * mixes per-column value hashes with it; the columnar state table (state/columnar/) does too,
  * over dictionary ids (small consecutive ints: the finaliser spreads them over a power-of-two
  * table). Value hashes (strings, numbers) are stable across processes: in the state table they

@@ -5,13 +5,13 @@
  * 230 000-row batch), and hashing every row to find the same group again was most of the
  * aggregation's cost on the main thread.
  *
- * "Same" must imply the GroupIndex's own equality (LeafStore.equals); answering "differs" is
- * always safe (the row is then hashed and probed as before), so NaNs and int64 values beyond
- * ±2^53 − 1 simply count as different.
+ * "Same" must imply the GroupIndex's own equality (LeafStore.equals, group-key-store.ts);
+ * answering "differs" is always safe (the row is then hashed and probed as before), so NaNs and
+ * int64 values beyond ±2^53 − 1 simply count as different.
  */
 import { isSafe } from "../columnar/int64.js";
 import { rangesEqual } from "../columnar/utf8-ops.js";
-import type { Leaf } from "./group-index.js";
+import type { Leaf } from "./group-leaves.js";
 
 /** Rows sampled to decide whether runs are worth looking for. */
 const SAMPLE = 256;

@@ -14,6 +14,12 @@ export function andValidity(a: Uint8Array | null, b: Uint8Array | null, n: numbe
   return out;
 }
 
+/** Whether row i is non-NULL in every input. */
+export function allValid(input: readonly Vector[], i: number): boolean {
+  for (const v of input) if (v.validity !== null && v.validity[i] === 0) return false;
+  return true;
+}
+
 export function allValidity(vs: readonly Vector[], n: number): Uint8Array | null {
   let acc: Uint8Array | null = null;
   for (const v of vs) acc = andValidity(acc, v.validity, n);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as arrow from "apache-arrow";
-import { arrowToBatch, batchToArrow } from "../../src/columnar/arrow.js";
+import { batchToArrow } from "../../src/columnar/arrow-export.js";
+import { arrowToBatch } from "../../src/columnar/arrow-import.js";
 import { batchFromRows, rowValues } from "../../src/columnar/batch.js";
 import {
   ArrayOf,

@@ -3,14 +3,16 @@
  *
  * Why parquet-wasm over hyparquet (design/deps.md §5): it both reads and writes (hyparquet is a
  * reader; its separate writer can't do zstd on Node 20), it is ~3× faster each way, supports
- * every codec, and hands back Arrow, which src/columnar/arrow.ts already bridges without copying
- * numeric columns. hyparquet stays a dev-time cross-check in the tests.
+ * every codec, and hands back Arrow, which src/columnar/arrow-import.ts and arrow-export.ts already
+ * bridge without copying numeric columns. hyparquet stays a dev-time cross-check in the tests.
  * Caveat: the WASM heap only grows, so writes go out in bounded row groups.
  */
 
 import * as arrow from "apache-arrow";
 import * as pw from "parquet-wasm";
-import { arrowDataToVector, batchToArrow, fromArrowSchema, fromArrowType, toArrowSchema } from "../../../columnar/arrow.js";
+import { batchToArrow } from "../../../columnar/arrow-export.js";
+import { arrowDataToVector } from "../../../columnar/arrow-import.js";
+import { fromArrowSchema, fromArrowType, toArrowSchema } from "../../../columnar/arrow-types.js";
 import { type Batch, makeBatch } from "../../../columnar/batch.js";
 import { decimalToDouble, widenToDecimal } from "../../../columnar/decimal-vector.js";
 import { nullVector, type Vector } from "../../../columnar/vector.js";
