@@ -25,7 +25,7 @@ import {
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
 import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
-import { readDataType } from "./datatype.js";
+import { parseDataType, readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
 
 /** Keywords that can never be a bare column reference. */
@@ -390,10 +390,33 @@ function readCall(cur: Cursor, name: string): Expr {
   if (cur.isKeyword("FILTER") && cur.isOp("(", 1)) {
     throw cur.fail("[UNSUPPORTED_FEATURE] Aggregate FILTER (WHERE ...) clauses are not supported.");
   }
+  if (CAST_FUNCTIONS.has(lower) && !distinct && !cur.isKeyword("OVER")) {
+    // Spark's cast functions: int(x) is CAST(x AS INT), float(x) CAST(x AS FLOAT), ...
+    if (args.length !== 1) {
+      throw cur.fail(`[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${lower}\` requires 1 parameters but the actual number is ${args.length}.`);
+    }
+    return cast(args[0]!, parseDataType(lower));
+  }
   const fn = call(lower, args, distinct);
   if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
   return fn;
 }
+
+/** Type names Spark also accepts as one-argument cast functions. */
+const CAST_FUNCTIONS = new Set([
+  "boolean",
+  "tinyint",
+  "smallint",
+  "int",
+  "bigint",
+  "float",
+  "double",
+  "decimal",
+  "date",
+  "timestamp",
+  "binary",
+  "string",
+]);
 
 /** Position of the ignoreNulls flag among each function's arguments. */
 const IGNORE_NULLS_ARG: Readonly<Record<string, number>> = {

@@ -1,7 +1,7 @@
 /** parseQuery: each clause, plan shapes, joins, set operations, subqueries, errors. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { alias, attribute, call, columnRef, type Expr, literal, sortOrder, star } from "../../src/plan/expressions.js";
+import { alias, attribute, call, cast, columnRef, type Expr, literal, sortOrder, star } from "../../src/plan/expressions.js";
 import { type LogicalPlan, Plans } from "../../src/plan/logical.js";
 import { parseQuery } from "../../src/sql/index.js";
 import { IntegerType, LongType, StringType } from "../../src/types/datatypes.js";
@@ -31,6 +31,13 @@ describe("SELECT basics", () => {
     expectPlan(
       "SELECT struct(1 AS a, x AS b, y) AS s FROM t",
       Plans.project([alias(op("struct", alias(int(1), "a"), alias(col("x"), "b"), col("y")), "s")], table("t")),
+    );
+  });
+  it("reads Spark's cast functions int(x), float(x), string(x), ... as CAST (one argument only)", () => {
+    expectPlan("SELECT int(x), string(y) FROM t", Plans.project([cast(col("x"), IntegerType), cast(col("y"), StringType)], table("t")));
+    parseFails(
+      () => parseQuery("SELECT int(1, 2)"),
+      "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `int` requires 1 parameters but the actual number is 2.",
     );
   });
   it("selects without FROM from a one-row relation", () => {
