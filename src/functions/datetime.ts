@@ -14,8 +14,10 @@ import {
   parseDate,
   parseTimestamp,
 } from "../common/datetime/index.js";
+import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import { invalidInput } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -81,16 +83,36 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       if (a.type.kind === "timestamp") return mapRows(result, [a], n, (m) => toResult(m as number | bigint));
       if (a.type.kind === "date") return mapUnary(result, a, n, (d) => d);
       if (!f) {
-        const parse = result.kind === "date" ? (s: string) => parseDate(s) : (s: string) => toResult(parseTimestamp(s, tz));
+        // to_date(s) is Spark's CAST(s AS DATE): CAST_INVALID_INPUT under ANSI, else NULL.
+        const raise = ctx.ansi && name === "to_date";
+        const parseDay = (s: string) => {
+          const d = parseDate(s);
+          if (d === null && raise) throw invalidInput(s, StringType, DateType);
+          return d;
+        };
+        const parse = result.kind === "date" ? parseDay : (s: string) => toResult(parseTimestamp(s, tz));
         if (result.kind === "bigint" && name === "unix_timestamp") {
           const p = compilePattern(DEFAULT_FORMAT);
           return mapRows(result, args, n, (s) => toResult(p.parse(s as string, tz)));
         }
         return mapRows(result, args, n, (s) => parse(s as string));
       }
-      return mapRows(result, args, n, (s, fmt) => toResult(compilePattern(fmt as string).parse(s as string, tz)));
+      // to_date with a format raises on text the format cannot parse under ANSI, as Spark 4.
+      const raise = ctx.ansi && name === "to_date";
+      return mapRows(result, args, n, (s, fmt) => {
+        const r = toResult(compilePattern(fmt as string).parse(s as string, tz));
+        if (r === null && raise) throw cannotParse(s as string);
+        return r;
+      });
     },
   };
+}
+
+function cannotParse(text: string): ArusError {
+  return new ArusError(
+    "CANNOT_PARSE_TIMESTAMP",
+    `[CANNOT_PARSE_TIMESTAMP] Text '${text}' could not be parsed. Use \`try_to_date\` to tolerate invalid input string and return NULL instead.`,
+  );
 }
 
 const unixTimestamp: ScalarFunction = {
@@ -224,3 +246,11 @@ registerAlias("day", "dayofmonth");
 // Malformed text already gives NULL here (arus does not raise CANNOT_PARSE_TIMESTAMP).
 register({ ...toTimestampLike("to_timestamp", TimestampType), name: "try_to_timestamp" });
 registerAlias("now", "current_timestamp");
+// try_to_date: NULL where to_date would raise.
+const toDate = toTimestampLike("to_date", DateType);
+const tryToDate: ScalarFunction = {
+  ...toDate,
+  name: "try_to_date",
+  kernel: (args, n, ctx) => toDate.kernel(args, n, { ...ctx, ansi: false }),
+};
+register(tryToDate);
