@@ -13,5 +13,5 @@ export function ifToCaseWhen(e: Expr & { kind: "call" }): Expr {
   const [cond, yes, no] = e.args as [Expr, Expr, Expr];
   const t = typeOf(cond);
   if (t.kind !== "boolean" && t.kind !== "null") throw typeMismatch(e, 0, '"BOOLEAN"', cond, t);
-  return caseWhen([[cond, yes]], no);
+  return caseWhen([[cond, yes]], no, true);
 }

@@ -15,6 +15,7 @@ import {
   MICROS_PER_SECOND,
   offsetMicros,
 } from "../common/datetime/index.js";
+import { literal } from "../plan/expressions.js";
 import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
@@ -70,12 +71,14 @@ const monthsBetween: ScalarFunction = {
   resolve(args, types) {
     checkArity("months_between", args, 2, 3);
     const ts = [castTo(args[0]!, types[0]!, TimestampType), castTo(args[1]!, types[1]!, TimestampType)];
-    return { args: args[2] ? [...ts, castTo(args[2], types[2]!, BooleanType)] : ts, type: DoubleType };
+    // The default roundOff is written out, as Spark names the call `months_between(a, b, true)`.
+    const roundOff = args[2] ? castTo(args[2], types[2]!, BooleanType) : literal(true, BooleanType);
+    return { args: [...ts, roundOff], type: DoubleType };
   },
   kernel(args, n, ctx) {
     const tz = ctx.timeZone;
     return mapRows(DoubleType, args, n, (a, b, round) =>
-      monthsBetweenLocal(localOf(a, tz), localOf(b, tz), round === undefined ? true : Boolean(round)),
+      monthsBetweenLocal(localOf(a, tz), localOf(b, tz), Boolean(round)),
     );
   },
 };

@@ -96,7 +96,7 @@ class JsonReader {
     let out = "";
     for (;;) {
       const c = this.s[this.i++];
-      if (c === undefined || c < " ") throw new Error("malformed");
+      if (c === undefined) throw new Error("malformed"); // raw control characters pass, as Spark allows them
       if (c === quote) return out;
       if (c !== "\\") {
         out += c;
