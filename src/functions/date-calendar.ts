@@ -77,9 +77,7 @@ const monthsBetween: ScalarFunction = {
   },
   kernel(args, n, ctx) {
     const tz = ctx.timeZone;
-    return mapRows(DoubleType, args, n, (a, b, round) =>
-      monthsBetweenLocal(localOf(a, tz), localOf(b, tz), Boolean(round)),
-    );
+    return mapRows(DoubleType, args, n, (a, b, round) => monthsBetweenLocal(localOf(a, tz), localOf(b, tz), Boolean(round)));
   },
 };
 

@@ -42,7 +42,8 @@ export function exprToSql(e: Expr): string {
     case "sortOrder":
       return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
     case "caseWhen": {
-      if (e.fromIf && e.otherwise) return `(IF(${exprToSql(e.branches[0]![0])}, ${exprToSql(e.branches[0]![1])}, ${exprToSql(e.otherwise)}))`;
+      if (e.fromIf && e.otherwise)
+        return `(IF(${exprToSql(e.branches[0]![0])}, ${exprToSql(e.branches[0]![1])}, ${exprToSql(e.otherwise)}))`;
       const parts = e.branches.map(([c, v]) => ` WHEN ${exprToSql(c)} THEN ${exprToSql(v)}`).join("");
       return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
     }
