@@ -271,7 +271,7 @@ describe("get_json_object", () => {
   });
 });
 
-describe("to_date under ANSI (Spark 4's default)", () => {
+describe("to_date / to_timestamp under ANSI (Spark 4's default)", () => {
   it("without a format is CAST(s AS DATE): CAST_INVALID_INPUT for impossible dates; lenient forms parse", async () => {
     await assert.rejects(
       value("to_date('2024-02-30')"),
@@ -302,7 +302,21 @@ describe("to_date under ANSI (Spark 4's default)", () => {
     await withConf("spark.sql.ansi.enabled", "false", async () => {
       assert.equal(await value("to_date('2024-02-30')"), null);
       assert.equal(await value("to_date('2024-02-30', 'yyyy-MM-dd')"), null);
+      assert.equal(await value("to_timestamp('bogus')"), null);
+      assert.equal(await value("unix_timestamp('bogus')"), null);
     });
+  });
+
+  it("to_timestamp and unix_timestamp raise the same way; try_to_timestamp gives NULL", async () => {
+    await assert.rejects(
+      value("to_timestamp('2024-02-30 10:00:00')"),
+      /\[CAST_INVALID_INPUT\] The value '2024-02-30 10:00:00' of the type "STRING" cannot be cast to "TIMESTAMP"/,
+    );
+    await assert.rejects(value("to_timestamp('bogus', 'yyyy-MM-dd')"), /\[CANNOT_PARSE_TIMESTAMP\] Text 'bogus'.*try_to_timestamp/);
+    await assert.rejects(value("unix_timestamp('bogus')"), /CANNOT_PARSE_TIMESTAMP/);
+    await assert.rejects(value("unix_timestamp('bogus', 'yyyy-MM-dd')"), /CANNOT_PARSE_TIMESTAMP/);
+    assert.equal(await value("try_to_timestamp('bogus')"), null);
+    assert.equal(((await value("to_timestamp(' 2024-01-01 ')")) as Date).toISOString(), "2024-01-01T00:00:00.000Z");
   });
 });
 
