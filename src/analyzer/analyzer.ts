@@ -4,6 +4,7 @@
  * `window()` rewritten, `*` expanded). It runs bottom-up, one node at a time.
  */
 import { AnalysisException } from "../common/errors.js";
+import { ifToCaseWhen } from "../functions/conditionals.js";
 import { lookupFunction } from "../functions/index.js";
 import { castTo } from "../functions/registry.js";
 import {
@@ -248,6 +249,7 @@ function resolveCall(e: Expr): Expr {
   if (e.kind === "cast") return e;
   if (e.kind !== "call") return e;
   if (e.name === "window" || e.name === "session_window") return e;
+  if (e.name === "if") return resolveCaseWhen(ifToCaseWhen(e) as Expr & { kind: "caseWhen" });
   const fn = lookupFunction(e.name);
   if (!fn) {
     throw new AnalysisException(

@@ -199,3 +199,6 @@ export function to_csv(c: ColumnOrName, options?: Record<string, string>): Colum
 export function to_json(c: ColumnOrName, options?: Record<string, string>): Column {
   return options ? fn("to_json", toExpr(c), str(JSON.stringify(options))) : fn("to_json", toExpr(c));
 }
+
+// ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)
+export * from "./functions-more.js";

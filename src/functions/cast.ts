@@ -32,7 +32,7 @@ import { doubleToInt, doubleToLong, longToInt, microsToSeconds, secondsToMicros,
 import type { EvalContext } from "./registry.js";
 import { wrapBits } from "./small-numeric.js";
 
-function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
+export function invalidInput(value: unknown, from: DataType, to: DataType): ArusError {
   return new ArusError(
     "CAST_INVALID_INPUT",
     `[CAST_INVALID_INPUT] The value '${String(value)}' of the type "${sqlTypeName(from)}" cannot be cast to "${sqlTypeName(to)}" because it is malformed. ` +

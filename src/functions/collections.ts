@@ -165,7 +165,9 @@ const size: ScalarFunction = {
   name: "size",
   resolve(args, types, call) {
     checkArity("size", args, 1);
-    if (types[0]!.kind !== "array" && types[0]!.kind !== "map") throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, types[0]!);
+    // size(NULL) is NULL (Spark 4: spark.sql.legacy.sizeOfNull is off under ANSI).
+    if (types[0]!.kind !== "array" && types[0]!.kind !== "null" && types[0]!.kind !== "map")
+      throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, types[0]!);
     return { args, type: IntegerType };
   },
   kernel: (args, n) => mapRows(IntegerType, args, n, (c) => (c instanceof Map ? c.size : (c as unknown[]).length)),

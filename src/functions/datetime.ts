@@ -14,8 +14,10 @@ import {
   parseDate,
   parseTimestamp,
 } from "../common/datetime/index.js";
+import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import { invalidInput } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -80,17 +82,34 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       };
       if (a.type.kind === "timestamp") return mapRows(result, [a], n, (m) => toResult(m as number | bigint));
       if (a.type.kind === "date") return mapUnary(result, a, n, (d) => d);
+      // Under ANSI (Spark 4's default) malformed text raises as in Spark: to_date(s) and
+      // to_timestamp(s) are CAST(s AS ...) (CAST_INVALID_INPUT); with a pattern (and
+      // unix_timestamp's default one) CANNOT_PARSE_TIMESTAMP. The try_ forms run with ANSI off.
+      const tryName = result.kind === "date" ? "try_to_date" : "try_to_timestamp";
+      const raising = <T>(r: T | null, error: () => ArusError): T | null => {
+        if (r === null && ctx.ansi) throw error();
+        return r;
+      };
       if (!f) {
-        const parse = result.kind === "date" ? (s: string) => parseDate(s) : (s: string) => toResult(parseTimestamp(s, tz));
         if (result.kind === "bigint" && name === "unix_timestamp") {
           const p = compilePattern(DEFAULT_FORMAT);
-          return mapRows(result, args, n, (s) => toResult(p.parse(s as string, tz)));
+          return mapRows(result, args, n, (s) => raising(toResult(p.parse(s as string, tz)), () => cannotParse(s as string, tryName)));
         }
-        return mapRows(result, args, n, (s) => parse(s as string));
+        const parse = result.kind === "date" ? (s: string) => parseDate(s) : (s: string) => toResult(parseTimestamp(s, tz));
+        return mapRows(result, args, n, (s) => raising(parse(s as string), () => invalidInput(s, StringType, result)));
       }
-      return mapRows(result, args, n, (s, fmt) => toResult(compilePattern(fmt as string).parse(s as string, tz)));
+      return mapRows(result, args, n, (s, fmt) =>
+        raising(toResult(compilePattern(fmt as string).parse(s as string, tz)), () => cannotParse(s as string, tryName)),
+      );
     },
   };
+}
+
+function cannotParse(text: string, tryName: string): ArusError {
+  return new ArusError(
+    "CANNOT_PARSE_TIMESTAMP",
+    `[CANNOT_PARSE_TIMESTAMP] Text '${text}' could not be parsed. Use \`${tryName}\` to tolerate invalid input string and return NULL instead.`,
+  );
 }
 
 const unixTimestamp: ScalarFunction = {
@@ -221,6 +240,12 @@ register(
   windowTime,
 );
 registerAlias("day", "dayofmonth");
-// Malformed text already gives NULL here (arus does not raise CANNOT_PARSE_TIMESTAMP).
-register({ ...toTimestampLike("to_timestamp", TimestampType), name: "try_to_timestamp" });
 registerAlias("now", "current_timestamp");
+/** try_to_timestamp / try_to_date: NULL where the plain function raises (ANSI off). */
+function tryForm(name: string, plain: ScalarFunction): ScalarFunction {
+  return { ...plain, name, kernel: (args, n, ctx) => plain.kernel(args, n, { ...ctx, ansi: false }) };
+}
+register(
+  tryForm("try_to_timestamp", toTimestampLike("to_timestamp", TimestampType)),
+  tryForm("try_to_date", toTimestampLike("to_date", DateType)),
+);

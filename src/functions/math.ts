@@ -165,10 +165,13 @@ register(
   unaryDouble("exp", Math.exp),
   unaryDouble("ln", (x) => (x <= 0 ? (null as unknown as number) : Math.log(x))),
   unaryDouble("log10", (x) => (x <= 0 ? (null as unknown as number) : Math.log10(x))),
+  // Spark's Signum: a DOUBLE for every numeric input; -0.0 and NaN pass through (Math.signum).
+  unaryDouble("signum", Math.sign),
   pow,
   extremum("greatest", 1),
   extremum("least", -1),
 );
 registerAlias("power", "pow");
+registerAlias("sign", "signum");
 registerAlias("ceiling", "ceil");
 registerAlias("log", "ln");

@@ -77,6 +77,8 @@ export interface CaseWhen {
   readonly kind: "caseWhen";
   readonly branches: readonly (readonly [Expr, Expr])[];
   readonly otherwise: Expr | null;
+  /** Written as SQL's `if(c, a, b)`: Spark names it `(IF(c, a, b))`. */
+  readonly fromIf?: boolean;
 }
 /** `*` or `t.*`. */
 export interface Star {
@@ -188,8 +190,9 @@ export function cast(child: Expr, to: DataType, implicit = false): Cast {
 export function tryCast(child: Expr, to: DataType): Cast {
   return f({ kind: "cast", child, to, tryCast: true });
 }
-export function caseWhen(branches: readonly (readonly [Expr, Expr])[], otherwise: Expr | null): CaseWhen {
-  return f({ kind: "caseWhen", branches: f(branches.map((b) => f([b[0], b[1]] as const))), otherwise });
+export function caseWhen(branches: readonly (readonly [Expr, Expr])[], otherwise: Expr | null, fromIf = false): CaseWhen {
+  const bs = f(branches.map((b) => f([b[0], b[1]] as const)));
+  return f(fromIf ? { kind: "caseWhen", branches: bs, otherwise, fromIf } : { kind: "caseWhen", branches: bs, otherwise });
 }
 export function star(qualifier: string | null = null): Star {
   return f({ kind: "star", qualifier });
@@ -255,7 +258,7 @@ export function withChildren(e: Expr, c: readonly Expr[]): Expr {
     case "caseWhen": {
       const branches: [Expr, Expr][] = [];
       for (let i = 0; i < e.branches.length; i++) branches.push([c[2 * i]!, c[2 * i + 1]!]);
-      return caseWhen(branches, e.otherwise ? c[c.length - 1]! : null);
+      return caseWhen(branches, e.otherwise ? c[c.length - 1]! : null, e.fromIf);
     }
     case "windowExpr": {
       const np = e.partitionBy.length;

@@ -42,6 +42,8 @@ export function exprToSql(e: Expr): string {
     case "sortOrder":
       return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
     case "caseWhen": {
+      if (e.fromIf && e.otherwise)
+        return `(IF(${exprToSql(e.branches[0]![0])}, ${exprToSql(e.branches[0]![1])}, ${exprToSql(e.otherwise)}))`;
       const parts = e.branches.map(([c, v]) => ` WHEN ${exprToSql(c)} THEN ${exprToSql(v)}`).join("");
       return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
     }
@@ -119,6 +121,8 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
     case "current_watermark":
     case "current_date":
       return `${name}()`;
+    case "signum":
+      return `SIGNUM(${a.join(", ")})`;
     case "mean":
       return `avg(${a.join(", ")})`;
     // Spark names first(x, true) and nth_value(x, n, true) without their ignoreNulls flag.

@@ -1,0 +1,45 @@
+/**
+ * More of PySpark's `functions`: dates (add_months, months_between, last_day, weekofyear,
+ * trunc, date_trunc, try_to_date), arrays and maps (array_join, array_distinct, array_max,
+ * array_min, create_map, map_keys, map_values), signum / sign and get_json_object. Re-exported
+ * by functions.ts, so they are `F.add_months(...)` and so on.
+ */
+import { call, type Expr, literal } from "../plan/expressions.js";
+import { StringType } from "../types/datatypes.js";
+import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
+
+const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
+const str = (s: string) => literal(s, StringType);
+/** PySpark's `Union[ColumnOrName, int]`: a number is a literal, a string a column name. */
+const columnOrInt = (v: ColumnOrName | number): Expr => (typeof v === "number" ? lit(v).expr : toExpr(v));
+
+export const signum = (c: ColumnOrName) => fn("signum", toExpr(c));
+export const sign = (c: ColumnOrName) => fn("sign", toExpr(c));
+
+export const add_months = (start: ColumnOrName, months: ColumnOrName | number) => fn("add_months", toExpr(start), columnOrInt(months));
+export const months_between = (date1: ColumnOrName, date2: ColumnOrName, roundOff = true) =>
+  fn("months_between", toExpr(date1), toExpr(date2), lit(roundOff).expr);
+export const last_day = (date: ColumnOrName) => fn("last_day", toExpr(date));
+export const weekofyear = (c: ColumnOrName) => fn("weekofyear", toExpr(c));
+/** A date truncated to "year" / "yyyy" / "yy", "quarter", "month" / "mm" / "mon" or "week"; NULL for other formats. */
+export const trunc = (date: ColumnOrName, format: string) => fn("trunc", toExpr(date), str(format));
+/** A timestamp truncated to a unit ("year" ... "second", "millisecond", "microsecond"); NULL for unknown units. */
+export const date_trunc = (format: string, timestamp: ColumnOrName) => fn("date_trunc", str(format), toExpr(timestamp));
+/** to_date that gives NULL where to_date raises (ANSI mode). */
+export const try_to_date = (c: ColumnOrName, format?: string) =>
+  format === undefined ? fn("try_to_date", toExpr(c)) : fn("try_to_date", toExpr(c), str(format));
+
+export const array_join = (c: ColumnOrName, delimiter: string, nullReplacement?: string) =>
+  nullReplacement === undefined
+    ? fn("array_join", toExpr(c), str(delimiter))
+    : fn("array_join", toExpr(c), str(delimiter), str(nullReplacement));
+export const array_distinct = (c: ColumnOrName) => fn("array_distinct", toExpr(c));
+export const array_max = (c: ColumnOrName) => fn("array_max", toExpr(c));
+export const array_min = (c: ColumnOrName) => fn("array_min", toExpr(c));
+/** SQL's map(k1, v1, k2, v2, ...); as PySpark, one array of columns may be given instead. */
+export const create_map = (...cols: (ColumnOrName | ColumnOrName[])[]) => fn("map", ...cols.flat().map(toExpr));
+export const map_keys = (c: ColumnOrName) => fn("map_keys", toExpr(c));
+export const map_values = (c: ColumnOrName) => fn("map_values", toExpr(c));
+
+/** The JSON value at a JsonPath (`$.a.b[0]`, `$['k']`, `[*]`) as text; NULL for invalid JSON or no match. */
+export const get_json_object = (c: ColumnOrName, path: string) => fn("get_json_object", toExpr(c), str(path));

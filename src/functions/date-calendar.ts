@@ -1,0 +1,204 @@
+/**
+ * Calendar functions over dates and timestamps: add_months, months_between, last_day,
+ * weekofyear, trunc and date_trunc, with Spark's (DateTimeUtils') rules. Timestamps are read
+ * in the session time zone, as Spark does.
+ */
+import type { Vector } from "../columnar/vector.js";
+import {
+  civilFromDays,
+  daysFromCivil,
+  daysInMonth,
+  localToUtcMicros,
+  MICROS_PER_DAY,
+  MICROS_PER_HOUR,
+  MICROS_PER_MINUTE,
+  MICROS_PER_SECOND,
+  offsetMicros,
+} from "../common/datetime/index.js";
+import { literal } from "../plan/expressions.js";
+import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
+import { mapRows } from "./kernel-util.js";
+import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+
+/** LocalDate.plusMonths: the day is clamped to the last day of the target month. */
+export function addMonthsToDays(days: number, months: number): number {
+  const c = civilFromDays(days);
+  const total = c.year * 12 + (c.month - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = total - year * 12 + 1;
+  return daysFromCivil(year, month, Math.min(c.day, daysInMonth(year, month)));
+}
+
+const addMonths: ScalarFunction = {
+  kind: "scalar",
+  name: "add_months",
+  resolve(args, types) {
+    checkArity("add_months", args, 2);
+    return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
+  },
+  kernel: (args, n) => mapRows(DateType, args, n, (d, k) => addMonthsToDays(d as number, k as number)),
+};
+
+const localOf = (m: unknown, tz: string): number => {
+  const micros = Number(m);
+  return micros + offsetMicros(tz, micros);
+};
+
+/**
+ * Spark's monthsBetween: whole months when both days of month agree or both are month ends;
+ * otherwise the day and time-of-day difference counts in months of 31 days. roundOff rounds
+ * to 8 digits (Java's Math.round: half up).
+ */
+export function monthsBetweenLocal(local1: number, local2: number, roundOff: boolean): number {
+  const d1 = Math.floor(local1 / MICROS_PER_DAY);
+  const d2 = Math.floor(local2 / MICROS_PER_DAY);
+  const c1 = civilFromDays(d1);
+  const c2 = civilFromDays(d2);
+  const monthDiff = c1.year * 12 + c1.month - (c2.year * 12 + c2.month);
+  const end1 = c1.day === daysInMonth(c1.year, c1.month);
+  const end2 = c2.day === daysInMonth(c2.year, c2.month);
+  if (c1.day === c2.day || (end1 && end2)) return monthDiff;
+  const secondsInDay1 = Math.trunc((local1 - d1 * MICROS_PER_DAY) / MICROS_PER_SECOND);
+  const secondsInDay2 = Math.trunc((local2 - d2 * MICROS_PER_DAY) / MICROS_PER_SECOND);
+  const secondsDiff = (c1.day - c2.day) * 86_400 + secondsInDay1 - secondsInDay2;
+  const diff = monthDiff + secondsDiff / (31 * 86_400);
+  return roundOff ? Math.floor(diff * 1e8 + 0.5) / 1e8 : diff;
+}
+
+const monthsBetween: ScalarFunction = {
+  kind: "scalar",
+  name: "months_between",
+  resolve(args, types) {
+    checkArity("months_between", args, 2, 3);
+    const ts = [castTo(args[0]!, types[0]!, TimestampType), castTo(args[1]!, types[1]!, TimestampType)];
+    // The default roundOff is written out, as Spark names the call `months_between(a, b, true)`.
+    const roundOff = args[2] ? castTo(args[2], types[2]!, BooleanType) : literal(true, BooleanType);
+    return { args: [...ts, roundOff], type: DoubleType };
+  },
+  kernel(args, n, ctx) {
+    const tz = ctx.timeZone;
+    return mapRows(DoubleType, args, n, (a, b, round) => monthsBetweenLocal(localOf(a, tz), localOf(b, tz), Boolean(round)));
+  },
+};
+
+const lastDay: ScalarFunction = {
+  kind: "scalar",
+  name: "last_day",
+  resolve(args, types) {
+    checkArity("last_day", args, 1);
+    return { args: [castTo(args[0]!, types[0]!, DateType)], type: DateType };
+  },
+  kernel: (args, n) =>
+    mapRows(DateType, args, n, (d) => {
+      const c = civilFromDays(d as number);
+      return daysFromCivil(c.year, c.month, daysInMonth(c.year, c.month));
+    }),
+};
+
+/** ISO-8601 week of the week-based year (weeks start on Monday; week 1 holds the first Thursday). */
+export function isoWeekOfDays(days: number): number {
+  const dow = (((days + 3) % 7) + 7) % 7; // 0 = Monday (1970-01-01 was a Thursday)
+  const thursday = days - dow + 3;
+  const year = civilFromDays(thursday).year;
+  return Math.floor((thursday - daysFromCivil(year, 1, 1)) / 7) + 1;
+}
+
+const weekOfYear: ScalarFunction = {
+  kind: "scalar",
+  name: "weekofyear",
+  resolve(args, types) {
+    checkArity("weekofyear", args, 1);
+    return { args: [castTo(args[0]!, types[0]!, DateType)], type: IntegerType };
+  },
+  kernel: (args, n) => mapRows(IntegerType, args, n, (d) => isoWeekOfDays(d as number)),
+};
+
+/** Spark's truncation levels (DateTimeUtils.parseTruncLevel), finest first. */
+type TruncLevel = "MICROSECOND" | "MILLISECOND" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "QUARTER" | "YEAR";
+const TRUNC_LEVELS: Record<string, TruncLevel> = {
+  MICROSECOND: "MICROSECOND",
+  MILLISECOND: "MILLISECOND",
+  SECOND: "SECOND",
+  MINUTE: "MINUTE",
+  HOUR: "HOUR",
+  DAY: "DAY",
+  DD: "DAY",
+  WEEK: "WEEK",
+  MON: "MONTH",
+  MONTH: "MONTH",
+  MM: "MONTH",
+  QUARTER: "QUARTER",
+  YEAR: "YEAR",
+  YYYY: "YEAR",
+  YY: "YEAR",
+};
+const DATE_LEVELS = new Set<TruncLevel>(["WEEK", "MONTH", "QUARTER", "YEAR"]);
+
+/** Unknown format names give null (Spark returns NULL, not an error). */
+function truncLevel(fmt: unknown): TruncLevel | null {
+  return typeof fmt === "string" ? (TRUNC_LEVELS[fmt.toUpperCase()] ?? null) : null;
+}
+
+/** A date truncated to WEEK (its Monday), MONTH, QUARTER or YEAR. */
+function truncDays(days: number, level: TruncLevel): number {
+  if (level === "WEEK") return days - ((((days + 3) % 7) + 7) % 7);
+  const c = civilFromDays(days);
+  if (level === "MONTH") return daysFromCivil(c.year, c.month, 1);
+  if (level === "QUARTER") return daysFromCivil(c.year, c.month - ((c.month - 1) % 3), 1);
+  return daysFromCivil(c.year, 1, 1);
+}
+
+const trunc: ScalarFunction = {
+  kind: "scalar",
+  name: "trunc",
+  resolve(args, types) {
+    checkArity("trunc", args, 2);
+    return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, StringType)], type: DateType };
+  },
+  kernel: (args, n) =>
+    mapRows(DateType, args, n, (d, fmt) => {
+      const level = truncLevel(fmt);
+      return level && DATE_LEVELS.has(level) ? truncDays(d as number, level) : null;
+    }),
+};
+
+const UNIT_MICROS: Partial<Record<TruncLevel, number>> = {
+  MICROSECOND: 1,
+  MILLISECOND: 1_000,
+  SECOND: MICROS_PER_SECOND,
+  MINUTE: MICROS_PER_MINUTE,
+  HOUR: MICROS_PER_HOUR,
+  DAY: MICROS_PER_DAY,
+};
+
+/** Truncates in local (session zone) time, then maps the local instant back to UTC. */
+function truncTimestamp(micros: number, level: TruncLevel, tz: string): number {
+  if (level === "MICROSECOND") return micros;
+  // Sub-hour units are cut in UTC, as Spark does (zone offsets are whole minutes in practice).
+  if (level === "MILLISECOND" || level === "SECOND" || level === "MINUTE") {
+    const unit = UNIT_MICROS[level]!;
+    return Math.floor(micros / unit) * unit;
+  }
+  const local = micros + offsetMicros(tz, micros);
+  const unit = UNIT_MICROS[level];
+  const truncated = unit ? Math.floor(local / unit) * unit : truncDays(Math.floor(local / MICROS_PER_DAY), level) * MICROS_PER_DAY;
+  return localToUtcMicros(tz, truncated);
+}
+
+const dateTrunc: ScalarFunction = {
+  kind: "scalar",
+  name: "date_trunc",
+  resolve(args, types) {
+    checkArity("date_trunc", args, 2);
+    return { args: [castTo(args[0]!, types[0]!, StringType), castTo(args[1]!, types[1]!, TimestampType)], type: TimestampType };
+  },
+  kernel(args, n, ctx) {
+    const [fmt, ts] = args as [Vector, Vector];
+    return mapRows(TimestampType, [fmt, ts], n, (f, m) => {
+      const level = truncLevel(f);
+      return level ? truncTimestamp(Number(m), level, ctx.timeZone) : null;
+    });
+  },
+};
+
+register(addMonths, monthsBetween, lastDay, weekOfYear, trunc, dateTrunc);
