@@ -221,7 +221,7 @@ function formatStringFn(name: string): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    resolve(args, types, call) {
+    resolve(args, types) {
       checkArity(name, args, 1, Infinity);
       types.forEach((t, i) => {
         if (!isAtomic(t)) {
