@@ -43,6 +43,8 @@ const JAVA_ESCAPES: Record<string, string> = {
   R: "(?:\\r\\n|[\\n\\x0B\\f\\r\\u0085\\u2028\\u2029])",
 };
 
+const PAIR = "[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]";
+const LONE_HIGH = "[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])";
 const LINE_END = "(?:\\r\\n|[\\n\\r\\u0085\\u2028\\u2029])";
 const INPUT_START = "(?<![\\s\\S])";
 const INPUT_END = "(?![\\s\\S])";
@@ -144,9 +146,10 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
     if ((c === "+" || c === "*" || c === "?" || c === "}") && pattern[i + 1] === "+") {
       refuse(pattern, `the possessive quantifier ${c}+`);
     }
-    if (c === "." && !dotAll) {
-      // Java's `.` stops at U+0085 too (JS's does not).
-      out += "[^\\n\\r\\u0085\\u2028\\u2029]";
+    if (c === ".") {
+      // Java's `.` is one code point (a surrogate pair is one character, never split by
+      // backtracking) and, without (?s), stops at U+0085 too (JS's does not).
+      out += `(?:${PAIR}|${LONE_HIGH}|[^${dotAll ? "" : "\\n\\r\\u0085\\u2028\\u2029"}\\uD800-\\uDBFF])`;
       i++;
       continue;
     }

@@ -5,6 +5,7 @@
  * digests read a string's UTF-8 bytes.
  */
 import { createHash } from "node:crypto";
+import { IllegalArgumentException } from "../common/errors.js";
 import { crc32 } from "../state/codec.js";
 import { BinaryType, type DataType, IntegerType, isAtomic, isNumeric, LongType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
@@ -85,6 +86,25 @@ function unhex(s: string): Uint8Array | null {
   return Buffer.from(s.length % 2 ? `0${s}` : s, "hex");
 }
 
+/**
+ * unbase64 as Java's MIME decoder (Spark's): characters outside the alphabet are skipped, but
+ * padding must end a 4-character unit and nothing may follow it.
+ */
+function unbase64(s: string): Uint8Array {
+  const clean = s.replace(/[^A-Za-z0-9+/=]/g, "");
+  const pad = clean.indexOf("=");
+  const data = pad < 0 ? clean : clean.slice(0, pad);
+  const rem = data.length % 4;
+  if (pad >= 0) {
+    const needed = rem === 2 ? 2 : 1;
+    if (rem < 2 || !clean.startsWith("=".repeat(needed), pad)) {
+      throw new IllegalArgumentException("Input byte array has wrong 4-byte ending unit");
+    }
+    if (clean.length > pad + needed) throw new IllegalArgumentException(`Input byte array has incorrect ending byte at ${pad + needed}`);
+  } else if (rem === 1) throw new IllegalArgumentException("Last unit does not have enough valid bits");
+  return new Uint8Array(Buffer.from(data, "base64"));
+}
+
 const toBytes = (v: unknown): Uint8Array => (typeof v === "string" ? Buffer.from(v, "utf8") : (v as Uint8Array));
 const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 
@@ -135,7 +155,7 @@ register(
   stringFn("ascii", [S], I, (s: string) => s.codePointAt(0) ?? 0),
   stringFn("chr", [LongType], S, chr),
   stringFn("unhex", [S], BinaryType, unhex),
-  stringFn("unbase64", [S], BinaryType, (s: string) => new Uint8Array(Buffer.from(s, "base64"))),
+  stringFn("unbase64", [S], BinaryType, unbase64),
   hex,
   bytesFn("base64", [], S, (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64")),
   bytesFn("md5", [], S, digest("md5")),

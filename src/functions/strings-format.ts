@@ -76,7 +76,8 @@ function parsePattern(p: string): { groupSize: number; minInt: number; minFrac: 
   const comma = int.lastIndexOf(",");
   return {
     groupSize: comma < 0 ? 0 : int.length - comma - 1,
-    minInt: (int.match(/0/g) ?? []).length,
+    // Spark's format_number prints "0.5" for '#.##' (one integer digit at least).
+    minInt: Math.max(1, (int.match(/0/g) ?? []).length),
     minFrac: (frac.match(/0/g) ?? []).length,
     maxFrac: frac.length,
   };
@@ -118,7 +119,10 @@ const formatNumberFn: ScalarFunction = {
 
 // ---- format_string / printf
 
-const SPEC = /%(\d+\$)?([-#+ 0,(<]*)(\d+)?(\.\d+)?([a-zA-Z%])/g;
+/** A Java format specifier; a `%` that starts none is Java's UnknownFormatConversionException. */
+const SPEC = /%(\d+\$)?([-#+ 0,(<]*)(\d+)?(\.\d+)?([a-zA-Z%])|%/g;
+/** Java's conversions: the ones arus does not run are refused by name, the others are unknown to Java too. */
+const JAVA_CONVERSIONS = "bBhHsScCdoxXeEfgGaAtTn%";
 
 /** The Java class Spark hands the Formatter for a value of type t (for Java's error text). */
 function javaClass(t: DataType): string {
@@ -169,7 +173,7 @@ function convert(conv: string, flags: string, width: number, precision: number |
     return applyFlags(s, false, flags, width, false);
   }
   if (lower === "d" || lower === "x" || lower === "o") {
-    if (!isIntegral(t) || t.kind === "date") throw bad();
+    if (!isIntegral(t) && t.kind !== "date" && t.kind !== "timestamp") throw bad();
     const b = BigInt(v as number | bigint);
     if (lower === "d") return applyFlags(group((b < 0n ? -b : b).toString(), flags.includes(",") ? 3 : 0), b < 0n, flags, width, true);
     const digits = BigInt.asUintN(BITS[t.kind] ?? 64, b).toString(lower === "x" ? 16 : 8);
@@ -203,7 +207,10 @@ export function formatString(fmt: string, values: readonly unknown[], types: rea
   let next = 0;
   return fmt.replace(
     SPEC,
-    (whole, index: string | undefined, flags: string, width: string | undefined, prec: string | undefined, conv: string) => {
+    (whole, index: string | undefined, flags = "", width: string | undefined, prec: string | undefined, conv: string | undefined) => {
+      if (conv === undefined || !JAVA_CONVERSIONS.includes(conv)) {
+        throw new IllegalArgumentException(`UnknownFormatConversionException: Conversion = '${conv ?? "%"}'`);
+      }
       if (conv === "%") return applyFlags("%", false, flags, Number(width ?? 0), false);
       if (conv === "n") return "\n";
       if (flags.includes("#") || flags.includes("(") || flags.includes("<")) {
