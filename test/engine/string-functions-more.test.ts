@@ -487,4 +487,36 @@ describe("string functions, as PySpark 4.3 computes them", () => {
     assert.equal(await one("trim(LEADING FROM '  a  ')"), "a  ");
     assert.equal(await one("trim('  a  ')"), "a");
   });
+
+  it("names columns as Spark does (TRIM(LEADING x FROM s), defaults printed)", () => {
+    const df = spark.createDataFrame([{ s: "a" }], "s STRING");
+    // [SQL, the column name PySpark 4.3 gives it]
+    const cases: [string, string][] = [
+      ["ltrim('x', s)", "TRIM(LEADING x FROM s)"],
+      ["trim('x', s)", "TRIM(BOTH x FROM s)"],
+      ["rtrim(s)", "rtrim(s)"],
+      ["trim(BOTH 'x' FROM s)", "TRIM(BOTH x FROM s)"],
+      ["trim(LEADING 'x' FROM s)", "TRIM(LEADING x FROM s)"],
+      ["trim(s)", "trim(s)"],
+      ["locate('a', s)", "locate(a, s, 1)"],
+      ["locate('a', s, 2)", "locate(a, s, 2)"],
+      ["position('a', s)", "position(a, s, 1)"],
+      ["position('a' IN s)", "locate(a, s, 1)"],
+      ["split(s, ',')", "split(s, ,, -1)"],
+      ["split(s, ',', 2)", "split(s, ,, 2)"],
+      ["format_string('%s', s)", "format_string(%s, s)"],
+      ["printf('%s', s)", "printf(%s, s)"],
+      ["sha(s)", "sha(s)"],
+      ["char(65)", "char(65)"],
+      ["chr(65)", "chr(65)"],
+      ["regexp_extract(s, 'a')", "regexp_extract(s, a, 1)"],
+      ["regexp_extract_all(s, 'a')", "regexp_extract_all(s, a, 1)"],
+      ["left(s, 2)", "left(s, 2)"],
+      ["right(s, 2)", "right(s, 2)"],
+      ["format_number(1.5, 1)", "format_number(1.5, 1)"],
+      ["lpad(s, 3)", "lpad(s, 3,  )"],
+      ["sha2(s, 256)", "sha2(s, 256)"],
+    ];
+    for (const [expr, name] of cases) assert.equal(df.selectExpr(expr).columns[0], name, expr);
+  });
 });
