@@ -181,8 +181,11 @@ export const rpad = (c: ColumnOrName, len: ColumnOrValue, pad: ColumnOrValue = "
 export const split = (c: ColumnOrName, pattern: string, limit = -1) => fn("split", toExpr(c), str(pattern), lit(limit).expr);
 /** 1-based position of `substr` in `c` at or after `pos`, 0 when absent (PySpark's argument order). */
 export const locate = (substr: string, c: ColumnOrName, pos = 1) => fn("locate", str(substr), toExpr(c), lit(pos).expr);
-export const position = (substr: ColumnOrName, c: ColumnOrName, start?: ColumnOrValue) =>
-  start === undefined ? fn("locate", toExpr(substr), toExpr(c)) : fn("locate", toExpr(substr), toExpr(c), lit(start).expr);
+/** As locate, every argument a column (PySpark's `position`; a number `start` is a literal). */
+export const position = (substr: ColumnOrName, c: ColumnOrName, start?: ColumnOrName | number) =>
+  start === undefined
+    ? fn("position", toExpr(substr), toExpr(c))
+    : fn("position", toExpr(substr), toExpr(c), typeof start === "number" ? lit(start).expr : toExpr(start));
 export const instr = (c: ColumnOrName, substr: string) => fn("instr", toExpr(c), str(substr));
 export const translate = (c: ColumnOrName, matching: string, replace: string) => fn("translate", toExpr(c), str(matching), str(replace));
 export const repeat = (c: ColumnOrName, n: ColumnOrName | number) =>

@@ -55,6 +55,7 @@ export default defineCase({
     F.sha2("s", 256).alias("sh256"),
     F.format_string("%s|%d", "s", "n").alias("fs"),
     F.regexp_extract_all("s", F.lit("([a-z])([a-z]?)"), 2).alias("xs"),
+    F.position(F.lit("x"), "s"), F.trim("s", F.lit("😀")), F.lpad("s", 6, "😀"), F.split("s", ","), F.printf(F.lit("%s!"), "s"),
     ).selectExpr("*", *${JSON.stringify(SQL)})`,
   arus: ({ df, F }) =>
     df
@@ -77,8 +78,14 @@ export default defineCase({
         F.hex("n").alias("hxn"),
         F.crc32("s").alias("crc"),
         F.sha2("s", 256).alias("sh256"),
-          F.format_string("%s|%d", "s", "n").alias("fs"),
+        F.format_string("%s|%d", "s", "n").alias("fs"),
         F.regexp_extract_all("s", F.lit("([a-z])([a-z]?)"), 2).alias("xs"),
+        // Unaliased: the column names must be Spark's too.
+        F.position(F.lit("x"), "s"),
+        F.trim("s", F.lit("😀")),
+        F.lpad("s", 6, "😀"),
+        F.split("s", ","),
+        F.printf(F.lit("%s!"), "s"),
       )
       .selectExpr("*", ...SQL),
 });
