@@ -160,12 +160,60 @@ export const concat_ws = (sep: string, ...cs: ColumnOrName[]) => fn("concat_ws",
 export const upper = (c: ColumnOrName) => fn("upper", toExpr(c));
 export const lower = (c: ColumnOrName) => fn("lower", toExpr(c));
 export const length = (c: ColumnOrName) => fn("length", toExpr(c));
-export const trim = (c: ColumnOrName) => fn("trim", toExpr(c));
+/** Strips spaces, or with `trimChars` (a column, as PySpark's `trim`; `F.lit("x")` for text), any of its characters, from both ends. */
+export const trim = (c: ColumnOrName, trimChars?: ColumnOrName) =>
+  trimChars === undefined ? fn("trim", toExpr(c)) : fn("trim", toExpr(trimChars), toExpr(c));
 export const substring = (c: ColumnOrName, pos: number, len: number) => fn("substring", toExpr(c), lit(pos).expr, lit(len).expr);
 export const regexp_replace = (c: ColumnOrName, pattern: string, replacement: string) =>
   fn("regexp_replace", toExpr(c), str(pattern), str(replacement));
 export const regexp_extract = (c: ColumnOrName, pattern: string, idx: number) =>
   fn("regexp_extract", toExpr(c), str(pattern), lit(idx).expr);
+
+// ---- more strings (src/functions/strings-extra.ts, strings-regex.ts, strings-format.ts)
+const strArg = (v: ColumnOrValue) => (typeof v === "string" ? str(v) : lit(v).expr);
+export const ltrim = (c: ColumnOrName, trimChars?: ColumnOrName) =>
+  trimChars === undefined ? fn("ltrim", toExpr(c)) : fn("ltrim", toExpr(trimChars), toExpr(c));
+export const rtrim = (c: ColumnOrName, trimChars?: ColumnOrName) =>
+  trimChars === undefined ? fn("rtrim", toExpr(c)) : fn("rtrim", toExpr(trimChars), toExpr(c));
+export const lpad = (c: ColumnOrName, len: ColumnOrValue, pad: ColumnOrValue = " ") => fn("lpad", toExpr(c), lit(len).expr, strArg(pad));
+export const rpad = (c: ColumnOrName, len: ColumnOrValue, pad: ColumnOrValue = " ") => fn("rpad", toExpr(c), lit(len).expr, strArg(pad));
+/** Splits around matches of a Java regular expression; `limit` > 0 caps the number of parts. */
+export const split = (c: ColumnOrName, pattern: string, limit = -1) => fn("split", toExpr(c), str(pattern), lit(limit).expr);
+/** 1-based position of `substr` in `c` at or after `pos`, 0 when absent (PySpark's argument order). */
+export const locate = (substr: string, c: ColumnOrName, pos = 1) => fn("locate", str(substr), toExpr(c), lit(pos).expr);
+/** As locate, every argument a column (PySpark's `position`; a number `start` is a literal). */
+export const position = (substr: ColumnOrName, c: ColumnOrName, start?: ColumnOrName | number) =>
+  start === undefined
+    ? fn("position", toExpr(substr), toExpr(c))
+    : fn("position", toExpr(substr), toExpr(c), typeof start === "number" ? lit(start).expr : toExpr(start));
+export const instr = (c: ColumnOrName, substr: string) => fn("instr", toExpr(c), str(substr));
+export const translate = (c: ColumnOrName, matching: string, replace: string) => fn("translate", toExpr(c), str(matching), str(replace));
+export const repeat = (c: ColumnOrName, n: ColumnOrName | number) =>
+  fn("repeat", toExpr(c), typeof n === "number" ? lit(n).expr : toExpr(n));
+export const left = (c: ColumnOrName, len: ColumnOrName) => fn("left", toExpr(c), toExpr(len));
+export const right = (c: ColumnOrName, len: ColumnOrName) => fn("right", toExpr(c), toExpr(len));
+export const ascii = (c: ColumnOrName) => fn("ascii", toExpr(c));
+export const chr = (c: ColumnOrName) => fn("chr", toExpr(c));
+export const char = chr;
+export const base64 = (c: ColumnOrName) => fn("base64", toExpr(c));
+export const unbase64 = (c: ColumnOrName) => fn("unbase64", toExpr(c));
+export const hex = (c: ColumnOrName) => fn("hex", toExpr(c));
+export const unhex = (c: ColumnOrName) => fn("unhex", toExpr(c));
+export const md5 = (c: ColumnOrName) => fn("md5", toExpr(c));
+export const sha1 = (c: ColumnOrName) => fn("sha1", toExpr(c));
+/** SHA-2 digest as hex; `numBits` 224, 256 (or 0), 384 or 512, else NULL. */
+export const sha2 = (c: ColumnOrName, numBits: number) => fn("sha2", toExpr(c), lit(numBits).expr);
+export const crc32 = (c: ColumnOrName) => fn("crc32", toExpr(c));
+/** `#,###,###.##` with `d` decimal places (HALF_EVEN), or a DecimalFormat pattern of `#`, `0`, `,` and `.`. */
+export const format_number = (c: ColumnOrName, d: number | string) =>
+  fn("format_number", toExpr(c), typeof d === "string" ? str(d) : lit(d).expr);
+/** Java's String.format: %s %d %x %o %f %e %c %b and %%, with flags - 0 + space , and width / precision. */
+export const format_string = (format: string, ...cs: ColumnOrName[]) => fn("format_string", str(format), ...cs.map(toExpr));
+export const printf = (format: ColumnOrName, ...cs: ColumnOrName[]) => fn("printf", toExpr(format), ...cs.map(toExpr));
+export const regexp_count = (c: ColumnOrName, pattern: ColumnOrName) => fn("regexp_count", toExpr(c), toExpr(pattern));
+export const regexp_extract_all = (c: ColumnOrName, pattern: ColumnOrName, idx: ColumnOrValue = 1) =>
+  fn("regexp_extract_all", toExpr(c), toExpr(pattern), lit(idx).expr);
+export const regexp_substr = (c: ColumnOrName, pattern: ColumnOrName) => fn("regexp_substr", toExpr(c), toExpr(pattern));
 export const coalesce = (...cs: ColumnOrName[]) => fn("coalesce", ...cs.map(toExpr));
 export const isnull = (c: ColumnOrName) => fn("isnull", toExpr(c));
 export const abs = (c: ColumnOrName) => fn("abs", toExpr(c));

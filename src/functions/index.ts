@@ -5,6 +5,9 @@
 import "./arithmetic.js";
 import "./predicates.js";
 import "./strings.js";
+import "./strings-extra.js";
+import "./strings-regex.js";
+import "./strings-format.js";
 import "./math.js";
 import "./collections.js";
 import "./datetime.js";

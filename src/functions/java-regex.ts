@@ -7,7 +7,9 @@
  * - leading inline flags `(?i)`, `(?s)`, `(?m)` (and combinations) become JS flags;
  * - `\A`, `\z`, `\Z` (input boundaries) and a `$` outside MULTILINE, which in Java also matches
  *   before a final line terminator; a `.` that stops at every Java line terminator; `\h`, `\H`,
- *   `\R`, `\e`, `\a`;
+ *   `\R`, `\e`, `\a`; Java's ASCII-only `\s`;
+ * - `.`, negated classes `[^...]`, `\S`, `\W`, `\D`, `\H` take one code point (a surrogate
+ *   pair whole), as Java's do; JS without its unicode mode would take one UTF-16 unit;
  * - `\Q...\E` quoting;
  * - the POSIX classes `\p{Lower}`, `\p{Alpha}`, `\p{Digit}`, ... (ASCII, as Java's defaults),
  *   and their `\P{...}` complements;
@@ -39,9 +41,19 @@ const JAVA_ESCAPES: Record<string, string> = {
   e: "\\x1B",
   a: "\\x07",
   h: `[${HSPACE}]`,
-  H: `[^${HSPACE}]`,
+  H: `(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|[^${HSPACE}\\uD800-\\uDBFF])`,
   R: "(?:\\r\\n|[\\n\\x0B\\f\\r\\u0085\\u2028\\u2029])",
 };
+
+const PAIR = "[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]";
+const LONE_HIGH = "[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])";
+const JAVA_SPACE = " \\t\\n\\x0B\\f\\r";
+
+/** One code point not in the class contents `set` (a surrogate pair is one, as in Java). */
+function oneCodePointNot(set: string): string {
+  // The surrogate range first: `set` may end in a literal '-'.
+  return `(?:${PAIR}|${LONE_HIGH}|[^\\uD800-\\uDBFF${set}])`;
+}
 
 const LINE_END = "(?:\\r\\n|[\\n\\r\\u0085\\u2028\\u2029])";
 const INPUT_START = "(?<![\\s\\S])";
@@ -73,6 +85,7 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
   const dotAll = flags.includes("s");
   let out = "";
   let inClass = 0;
+  let classStart = 0;
   while (i < pattern.length) {
     const c = pattern[i]!;
     if (c === "\\") {
@@ -113,6 +126,17 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
         continue;
       }
       if ("GXN".includes(next)) refuse(pattern, `\\${next}`);
+      // Java's \s is ASCII whitespace only (JS's is Unicode's); \S, \W, \D take a whole code point.
+      if (next === "s") {
+        out += inClass > 0 ? JAVA_SPACE : `[${JAVA_SPACE}]`;
+        i += 2;
+        continue;
+      }
+      if (inClass === 0 && (next === "S" || next === "W" || next === "D")) {
+        out += oneCodePointNot(next === "S" ? JAVA_SPACE : `\\${next.toLowerCase()}`);
+        i += 2;
+        continue;
+      }
       if (inClass === 0 && next === "A") out += INPUT_START;
       else if (inClass === 0 && next === "z") out += INPUT_END;
       else if (inClass === 0 && next === "Z") out += `(?=${LINE_END}?${INPUT_END})`;
@@ -123,12 +147,17 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
     if (inClass > 0) {
       if (c === "[") refuse(pattern, "a nested character class (union or intersection)");
       if (c === "]") inClass--;
-      out += c;
       i++;
+      const body = out.slice(classStart);
+      // A negated class matches one code point in Java: never half of a surrogate pair.
+      if (inClass === 0 && body.startsWith("[^") && !/[\uD800-\uDFFF]/.test(body)) {
+        out = out.slice(0, classStart) + oneCodePointNot(body.slice(2));
+      } else out += c;
       continue;
     }
     if (c === "[") {
       inClass++;
+      classStart = out.length;
       out += c;
       i++;
       // A ']' right after '[' or '[^' is a literal in both engines.
@@ -144,9 +173,10 @@ export function translateJavaRegex(pattern: string): { source: string; flags: st
     if ((c === "+" || c === "*" || c === "?" || c === "}") && pattern[i + 1] === "+") {
       refuse(pattern, `the possessive quantifier ${c}+`);
     }
-    if (c === "." && !dotAll) {
-      // Java's `.` stops at U+0085 too (JS's does not).
-      out += "[^\\n\\r\\u0085\\u2028\\u2029]";
+    if (c === ".") {
+      // Java's `.` is one code point (a surrogate pair is one character, never split by
+      // backtracking) and, without (?s), stops at U+0085 too (JS's does not).
+      out += `(?:${PAIR}|${LONE_HIGH}|[^${dotAll ? "" : "\\n\\r\\u0085\\u2028\\u2029"}\\uD800-\\uDBFF])`;
       i++;
       continue;
     }

@@ -13,7 +13,7 @@ import { castTo, checkArity, type Resolved, register, registerAlias, type Scalar
 import { utf8Affix, utf8Contains, utf8Instr, utf8Length } from "./utf8-kernels.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
-function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
+export function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
   return (args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved => {
     checkArity(name, args, minArgs, argTypes.length);
     types.forEach((t, i) => {
@@ -25,7 +25,7 @@ function signature(name: string, argTypes: DataType[], result: DataType, minArgs
 }
 
 /** `bytes`: a byte path for UTF-8 STRING columns (utf8-kernels.ts), null when it does not apply. */
-function stringFn(
+export function stringFn(
   name: string,
   argTypes: DataType[],
   result: DataType,
@@ -43,6 +43,9 @@ function stringFn(
 
 const S = StringType;
 const I = IntegerType;
+
+/** Code points, not UTF-16 units: SQL lengths and positions count characters. */
+const codePoints = (s: string): string[] => Array.from(s);
 
 /** Spark's substring: pos is 1-based, 0 acts as 1, negative counts from the end. */
 export function sqlSubstring(s: string, pos: number, len = Number.MAX_SAFE_INTEGER): string {
@@ -66,14 +69,34 @@ function instr(s: string, t: string): number {
 
 function pad(left: boolean) {
   return (s: string, len: number, p = " "): string => {
-    const cps = Array.from(s);
+    const cps = codePoints(s);
     if (len <= cps.length) return cps.slice(0, Math.max(0, len)).join("");
-    if (p === "") return s;
-    const fill = Array.from(p.repeat(Math.ceil((len - cps.length) / p.length)))
-      .slice(0, len - cps.length)
-      .join("");
+    const padCps = codePoints(p);
+    if (padCps.length === 0) return s;
+    // Repeat the pad by characters: a pad of astral characters is two UTF-16 units each.
+    const missing = len - cps.length;
+    const fill = Array.from({ length: missing }, (_, k) => padCps[k % padCps.length]).join("");
     return left ? fill + s : s + fill;
   };
+}
+
+/**
+ * trim / ltrim / rtrim: one argument trims spaces (only U+0020, as Spark); two are Spark's
+ * `(trimStr, str)`, trimStr FIRST, the characters (code points) to strip from str. SQL's
+ * `TRIM(LEADING 'x' FROM s)` parses to `ltrim('x', s)`.
+ */
+function trimFn(name: string, leading: boolean, trailing: boolean): ScalarFunction {
+  const spaces = new RegExp(leading && trailing ? "^ +| +$" : leading ? "^ +" : " +$", "g");
+  const strip = (s: string, chars: string): string => {
+    const set = new Set(codePoints(chars));
+    const cps = codePoints(s);
+    let a = 0;
+    let b = cps.length;
+    if (leading) while (a < b && set.has(cps[a]!)) a++;
+    if (trailing) while (b > a && set.has(cps[b - 1]!)) b--;
+    return cps.slice(a, b).join("");
+  };
+  return stringFn(name, [S, S], S, (x: string, y?: string) => (y === undefined ? x.replace(spaces, "") : strip(y, x)), 1);
 }
 
 const concat: ScalarFunction = {
@@ -118,9 +141,9 @@ register(
     (a, n) => utf8Length(a[0]!, n),
   ),
   stringFn("substring", [S, I, I], S, (s: string, p: number, l?: number) => sqlSubstring(s, p, l ?? Number.MAX_SAFE_INTEGER), 2),
-  stringFn("trim", [S], S, (s: string) => s.replace(/^ +| +$/g, "")),
-  stringFn("ltrim", [S], S, (s: string) => s.replace(/^ +/, "")),
-  stringFn("rtrim", [S], S, (s: string) => s.replace(/ +$/, "")),
+  trimFn("trim", true, true),
+  trimFn("ltrim", true, false),
+  trimFn("rtrim", false, true),
   stringFn(
     "contains",
     [S, S],
@@ -151,12 +174,9 @@ register(
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
   stringFn("reverse", [S], S, (s: string) => Array.from(s).reverse().join("")),
   stringFn("initcap", [S], S, (s: string) => s.toLowerCase().replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
-  // Java's regular expressions and replacement strings, as Spark's (java-regex.ts).
+  // Java's regular expressions and replacement strings, as Spark's (java-regex.ts); the other
+  // regexp functions are in strings-regex.ts.
   stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(javaRegExp(p, "g"), javaReplacement(r))),
-  stringFn("regexp_extract", [S, S, I], S, (s: string, p: string, g: number) => {
-    const m = javaRegExp(p).exec(s);
-    return m ? (m[g] ?? "") : "";
-  }),
   concat,
   concatWs,
 );

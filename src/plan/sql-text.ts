@@ -2,9 +2,11 @@
  * Expressions printed as Spark prints them: the auto-generated column names
  * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
  */
+
 import { type DataType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled } from "../types/decimal.js";
 import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
+import { stringCallSql } from "./string-call-sql.js";
 
 const INFIX = new Set(["+", "-", "*", "/", "%", "div", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
 
@@ -90,6 +92,8 @@ export function frameSql(f: WindowFrame): string {
 
 function callToSql(name: string, args: readonly Expr[], distinct: boolean): string {
   const a = args.map(exprToSql);
+  const stringCall = stringCallSql(name, a);
+  if (stringCall !== undefined) return stringCall;
   if (INFIX.has(name) && args.length === 2) return `(${a[0]} ${name.toUpperCase() === name ? name : name.toUpperCase()} ${a[1]})`;
   switch (name) {
     case "not":

@@ -27,6 +27,7 @@ import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { parseDataType, readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
+import { readStringSyntax } from "./string-syntax.js";
 
 /** Keywords that can never be a bare column reference. */
 export const NON_EXPR_KEYWORDS: ReadonlySet<string> = new Set([
@@ -363,6 +364,8 @@ function readNameOrCall(cur: Cursor): Expr {
 
 function readCall(cur: Cursor, name: string): Expr {
   cur.expectOp("(");
+  const special = readStringSyntax(cur, name.toLowerCase(), readComparison);
+  if (special) return special;
   let distinct = false;
   if (cur.acceptKeyword("DISTINCT")) distinct = true;
   else cur.acceptKeyword("ALL");

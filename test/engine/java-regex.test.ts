@@ -11,6 +11,37 @@ const spark = Session.builder().getOrCreate();
 const one = async (sql: string): Promise<unknown> => Object.values((await spark.sql(sql).collect())[0]!)[0];
 
 describe("Java regular expressions (rlike, regexp_replace, regexp_extract)", () => {
+  it("matches one code point where Java does (., negated classes, \\S \\W \\D \\H) and Java's ASCII \\s (PySpark 4.3's values)", async () => {
+    const cases: [string, unknown][] = [
+      ["SELECT regexp_replace('a😀 b', '[^a]', 'x')", "axxx"],
+      ["SELECT regexp_replace('a😀 b', '\\\\S', '*')", "** *"],
+      ["SELECT regexp_replace('a😀 b', '\\\\W', '*')", "a**b"],
+      ["SELECT regexp_replace('a😀1', '\\\\D', '*')", "**1"],
+      ["SELECT regexp_replace('a😀-b', '[^a-]', 'x')", "ax-x"],
+      ["SELECT regexp_replace('a\\u00A0b', '\\\\s', '_')", "a b"],
+      ["SELECT regexp_replace('a\\u00A0b', '\\\\S', '_')", "___"],
+      ["SELECT regexp_replace('a\\tb c', '\\\\s+', '_')", "a_b_c"],
+      ["SELECT regexp_count('😀😀', '[^x]')", 2],
+      ["SELECT split('a😀b😀c', '[^a-z]')", ["a", "b", "c"]],
+      ["SELECT regexp_replace('😀', '\\\\H', 'h')", "h"],
+      ["SELECT regexp_replace('x]y', '[^]]', '-')", "-]-"],
+      ["SELECT regexp_replace('a-b', '[^-]', '+')", "+-+"],
+      ["SELECT regexp_replace('a b', '[\\\\s]', '_')", "a_b"],
+      ["SELECT regexp_replace('ab12', '[^\\\\d]', '_')", "__12"],
+      ["SELECT '😀' RLIKE '^[^a]$'", true],
+      ["SELECT '😀' RLIKE '^\\\\S$'", true],
+      ["SELECT '😀' RLIKE '^.$'", true],
+      ["SELECT '😀' RLIKE '^..$'", false],
+      ["SELECT regexp_replace('a😀b', '.', 'x')", "xxx"],
+      ["SELECT regexp_count('😀😀', '.')", 2],
+      ["SELECT regexp_extract('😀😀', '^(.)', 1)", "😀"],
+      ["SELECT regexp_substr('😀x', '.')", "😀"],
+      ["SELECT regexp_replace('a😀b', '(?s).', 'x')", "xxx"],
+      ["SELECT split('a😀b', '.')", ["", "", "", ""]],
+    ];
+    for (const [sql, expected] of cases) assert.deepEqual(await one(sql), expected, sql);
+  });
+
   it("translates what JS reads differently: flags, input boundaries, $, \\Q..\\E, POSIX classes, \\h \\R", async () => {
     const cases: [string, unknown][] = [
       ["SELECT 'Error here' RLIKE '(?i)error'", true],

@@ -1,0 +1,45 @@
+/**
+ * SQL's special call syntax for strings: `POSITION(substr IN str)` (locate) and
+ * `TRIM([BOTH | LEADING | TRAILING] [chars] FROM str)` (trim / ltrim / rtrim with the
+ * characters first, as Spark's two-argument forms take them).
+ */
+import { call, type Expr } from "../plan/expressions.js";
+import type { Cursor } from "./cursor.js";
+
+/**
+ * The call when the tokens after `name(` use the special syntax, else null with the cursor
+ * where it was. `readValue` reads an expression without predicates (Spark's valueExpression).
+ */
+export function readStringSyntax(cur: Cursor, name: string, readValue: (c: Cursor) => Expr): Expr | null {
+  const start = cur.index;
+  if (name === "position") {
+    const substr = readValue(cur);
+    if (cur.acceptKeyword("IN")) {
+      const str = readValue(cur);
+      cur.expectOp(")");
+      return call("locate", [substr, str]);
+    }
+  } else if (name === "trim") {
+    const side = cur.acceptKeyword("BOTH")
+      ? "trim"
+      : cur.acceptKeyword("LEADING")
+        ? "ltrim"
+        : cur.acceptKeyword("TRAILING")
+          ? "rtrim"
+          : null;
+    if (side !== null && cur.acceptKeyword("FROM")) return trimCall(cur, side, null, readValue);
+    if (!cur.isOp(")")) {
+      const chars = readValue(cur);
+      if (cur.acceptKeyword("FROM")) return trimCall(cur, side ?? "trim", chars, readValue);
+      if (side !== null) throw cur.error();
+    }
+  }
+  cur.reset(start);
+  return null;
+}
+
+function trimCall(cur: Cursor, fn: string, chars: Expr | null, readValue: (c: Cursor) => Expr): Expr {
+  const str = readValue(cur);
+  cur.expectOp(")");
+  return call(fn, chars === null ? [str] : [chars, str]);
+}
