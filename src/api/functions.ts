@@ -192,6 +192,8 @@ export const repeat = (c: ColumnOrName, n: ColumnOrName | number) =>
   fn("repeat", toExpr(c), typeof n === "number" ? lit(n).expr : toExpr(n));
 export const left = (c: ColumnOrName, len: ColumnOrName) => fn("left", toExpr(c), toExpr(len));
 export const right = (c: ColumnOrName, len: ColumnOrName) => fn("right", toExpr(c), toExpr(len));
+export const substring_index = (c: ColumnOrName, delim: string, count: number) =>
+  fn("substring_index", toExpr(c), str(delim), lit(count).expr);
 export const ascii = (c: ColumnOrName) => fn("ascii", toExpr(c));
 export const chr = (c: ColumnOrName) => fn("chr", toExpr(c));
 export const char = chr;

@@ -146,12 +146,37 @@ const hex: ScalarFunction = {
     ),
 };
 
+/**
+ * Spark's substring_index: the part of `s` before the `count`-th `delim` from the left
+ * (count > 0), or after the `count`-th from the right (count < 0); all of `s` when it has fewer.
+ * Occurrences may overlap (`substring_index('aaaa', 'aa', 2)` is 'a'), as in Spark.
+ */
+function substringIndex(s: string, delim: string, count: number): string {
+  if (count === 0 || delim === "") return "";
+  // Occurrences may overlap: each search starts one character after the last match, as Spark's.
+  if (count > 0) {
+    let at = -1;
+    for (let k = 0; k < count; k++) {
+      at = s.indexOf(delim, at + 1);
+      if (at < 0) return s;
+    }
+    return s.slice(0, at);
+  }
+  let at = s.length - delim.length + 1;
+  for (let k = 0; k < -count; k++) {
+    at = at - 1 < 0 ? -1 : s.lastIndexOf(delim, at - 1);
+    if (at < 0) return s;
+  }
+  return s.slice(at + delim.length);
+}
+
 register(
   locate,
   stringFn("translate", [S, S, S], S, translate),
   stringFn("repeat", [S, I], S, (s: string, k: number) => (k > 0 ? s.repeat(k) : "")),
   stringFn("left", [S, I], S, (s: string, k: number) => (k <= 0 ? "" : sqlSubstring(s, 1, k))),
   stringFn("right", [S, I], S, (s: string, k: number) => (k <= 0 ? "" : sqlSubstring(s, -k, k))),
+  stringFn("substring_index", [S, S, I], S, substringIndex),
   stringFn("ascii", [S], I, (s: string) => s.codePointAt(0) ?? 0),
   stringFn("chr", [LongType], S, chr),
   stringFn("unhex", [S], BinaryType, unhex),
