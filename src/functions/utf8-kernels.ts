@@ -46,22 +46,34 @@ function rowTest(
   return makeVector(BooleanType, out, validity, n);
 }
 
+/** Per row valid on both sides, `test(row range in a, row range in b)` over two UTF-8 columns. */
+function pairTest(
+  ua: Utf8Values,
+  ub: Utf8Values,
+  a: Vector,
+  b: Vector,
+  n: number,
+  test: (xStart: number, xEnd: number, yStart: number, yEnd: number) => boolean,
+): Vector {
+  const validity = andValidity(a.validity, b.validity, n);
+  const out = new Uint8Array(n);
+  const xo = ua.offsets;
+  const yo = ub.offsets;
+  for (let i = 0; i < n; i++) {
+    if (validity !== null && validity[i] === 0) continue;
+    out[i] = test(xo[i]!, xo[i + 1]!, yo[i]!, yo[i + 1]!) ? 1 : 0;
+  }
+  return makeVector(BooleanType, out, validity, n);
+}
+
 /** `a = b` (or `a != b` when `negate`) when either side is a UTF-8 column and the other a literal or UTF-8 column. */
 export function utf8Equals(a: Vector, b: Vector, n: number, negate: boolean): Vector | null {
   const ua = utf8Of(a);
   const ub = utf8Of(b);
   if (ua !== undefined && ub !== undefined) {
-    const validity = andValidity(a.validity, b.validity, n);
-    const out = new Uint8Array(n);
     const x = ua.bytes;
     const y = ub.bytes;
-    const xo = ua.offsets;
-    const yo = ub.offsets;
-    for (let i = 0; i < n; i++) {
-      if (validity !== null && validity[i] === 0) continue;
-      out[i] = rangesEqual(x, xo[i]!, xo[i + 1]!, y, yo[i]!, yo[i + 1]!) !== negate ? 1 : 0;
-    }
-    return makeVector(BooleanType, out, validity, n);
+    return pairTest(ua, ub, a, b, n, (xs, xe, ys, ye) => rangesEqual(x, xs, xe, y, ys, ye) !== negate);
   }
   const [u, column, other] = ua !== undefined ? [ua, a, b] : ub !== undefined ? [ub, b, a] : [undefined, a, b];
   if (u === undefined) return null;
@@ -84,19 +96,11 @@ export function utf8Compare(a: Vector, b: Vector, n: number, test: (c: number) =
   const ua = utf8Of(a);
   const ub = utf8Of(b);
   if (ua !== undefined && ub !== undefined) {
-    const validity = andValidity(a.validity, b.validity, n);
-    const out = new Uint8Array(n);
     const x = ua.bytes;
     const y = ub.bytes;
     const xv = wordView(x);
     const yv = wordView(y);
-    const xo = ua.offsets;
-    const yo = ub.offsets;
-    for (let i = 0; i < n; i++) {
-      if (validity !== null && validity[i] === 0) continue;
-      out[i] = test(bytesCompare(x, xv, xo[i]!, xo[i + 1]!, y, yv, yo[i]!, yo[i + 1]!)) ? 1 : 0;
-    }
-    return makeVector(BooleanType, out, validity, n);
+    return pairTest(ua, ub, a, b, n, (xs, xe, ys, ye) => test(bytesCompare(x, xv, xs, xe, y, yv, ys, ye)));
   }
   const [u, column, other, flip] = ua !== undefined ? [ua, a, b, 1] : ub !== undefined ? [ub, b, a, -1] : [undefined, a, b, 1];
   const lit = u === undefined ? null : literalBytes(other);
