@@ -15,11 +15,11 @@ import {
   localToUtcMicros,
   MICROS_PER_DAY,
   MICROS_PER_SECOND,
-  offsetMicros,
   parseDate,
   parseTimestamp,
   SECONDS_PER_DAY,
   splitMicros,
+  utcToLocalMicros,
 } from "../common/datetime/index.js";
 import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
@@ -150,7 +150,7 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
         if (to.kind === "boolean") return 1;
         return undefined;
       }
-      if (to.kind === "date") return Math.floor((m + offsetMicros(ctx.timeZone, m)) / MICROS_PER_DAY);
+      if (to.kind === "date") return Math.floor(utcToLocalMicros(ctx.timeZone, m) / MICROS_PER_DAY);
       if (isIntegral(to)) return Math.floor(m / MICROS_PER_SECOND);
       if (to.kind === "double") return m / MICROS_PER_SECOND;
       if (to.kind === "boolean") return m !== 0 ? 1 : 0;

@@ -13,7 +13,7 @@ import {
   MICROS_PER_HOUR,
   MICROS_PER_MINUTE,
   MICROS_PER_SECOND,
-  offsetMicros,
+  utcToLocalMicros,
 } from "../common/datetime/index.js";
 import { literal } from "../plan/expressions.js";
 import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
@@ -37,11 +37,6 @@ const addMonths: ScalarFunction = {
     return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
   },
   kernel: (args, n) => mapRows(DateType, args, n, (d, k) => addMonthsToDays(d as number, k as number)),
-};
-
-const localOf = (m: unknown, tz: string): number => {
-  const micros = Number(m);
-  return micros + offsetMicros(tz, micros);
 };
 
 /**
@@ -77,7 +72,9 @@ const monthsBetween: ScalarFunction = {
   },
   kernel(args, n, ctx) {
     const tz = ctx.timeZone;
-    return mapRows(DoubleType, args, n, (a, b, round) => monthsBetweenLocal(localOf(a, tz), localOf(b, tz), Boolean(round)));
+    return mapRows(DoubleType, args, n, (a, b, round) =>
+      monthsBetweenLocal(utcToLocalMicros(tz, Number(a)), utcToLocalMicros(tz, Number(b)), Boolean(round)),
+    );
   },
 };
 
@@ -179,7 +176,7 @@ function truncTimestamp(micros: number, level: TruncLevel, tz: string): number {
     const unit = UNIT_MICROS[level]!;
     return Math.floor(micros / unit) * unit;
   }
-  const local = micros + offsetMicros(tz, micros);
+  const local = utcToLocalMicros(tz, micros);
   const unit = UNIT_MICROS[level];
   const truncated = unit ? Math.floor(local / unit) * unit : truncDays(Math.floor(local / MICROS_PER_DAY), level) * MICROS_PER_DAY;
   return localToUtcMicros(tz, truncated);

@@ -10,9 +10,9 @@ import {
   MICROS_PER_HOUR,
   MICROS_PER_MINUTE,
   MICROS_PER_SECOND,
-  offsetMicros,
   parseDate,
   parseTimestamp,
+  utcToLocalMicros,
 } from "../common/datetime/index.js";
 import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
@@ -22,10 +22,6 @@ import { mapRows, mapUnary } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
-
-function localMicros(m: number, tz: string): number {
-  return m + offsetMicros(tz, m);
-}
 
 /** A field of a timestamp (or date) in the session zone, returned as INT. */
 function field(name: string, fromLocal: (local: number) => number): ScalarFunction {
@@ -43,7 +39,7 @@ function field(name: string, fromLocal: (local: number) => number): ScalarFuncti
       const a = args[0]!;
       const tz = ctx.timeZone;
       if (a.type.kind === "date") return mapUnary(IntegerType, a, n, (d) => fromLocal(d * MICROS_PER_DAY));
-      return mapUnary(IntegerType, a, n, (m) => fromLocal(localMicros(m, tz)));
+      return mapUnary(IntegerType, a, n, (m) => fromLocal(utcToLocalMicros(tz, m)));
     },
   };
 }
@@ -77,7 +73,7 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
         const micros = Number(exactMicros);
         // unix_timestamp divides toward zero (Spark's micros / 1e6 on a long).
         if (result.kind === "bigint") return Math.trunc(micros / MICROS_PER_SECOND);
-        if (result.kind === "date") return Math.floor(localMicros(micros, tz) / MICROS_PER_DAY);
+        if (result.kind === "date") return Math.floor(utcToLocalMicros(tz, micros) / MICROS_PER_DAY);
         return micros;
       };
       if (a.type.kind === "timestamp") return mapRows(result, [a], n, (m) => toResult(m as number | bigint));
@@ -229,7 +225,7 @@ register(
   fromUnixtime,
   dateFormat,
   contextual("current_timestamp", TimestampType, (ctx) => ctx.batchTimestampMs * 1000),
-  contextual("current_date", DateType, (ctx) => Math.floor(localMicros(ctx.batchTimestampMs * 1000, ctx.timeZone) / MICROS_PER_DAY)),
+  contextual("current_date", DateType, (ctx) => Math.floor(utcToLocalMicros(ctx.timeZone, ctx.batchTimestampMs * 1000) / MICROS_PER_DAY)),
   contextual("current_watermark", TimestampType, (ctx) => ctx.watermarkMs * 1000),
   fromNumber("timestamp_seconds", MICROS_PER_SECOND),
   fromNumber("timestamp_millis", 1_000),

@@ -302,6 +302,11 @@ export function offsetMicros(tz: string, utcMicros: number): number {
   return getZone(tz).offsetSeconds(sec) * MICROS_PER_SECOND;
 }
 
+/** Local date-time micros (since the local epoch) in `tz` of an instant: the inverse of `localToUtcMicros`. */
+export function utcToLocalMicros(tz: string, utcMicros: number): number {
+  return utcMicros + offsetMicros(tz, utcMicros);
+}
+
 /** UTC micros of a local date-time (micros since the local epoch) in `tz`, like ZonedDateTime.of. */
 export function localToUtcMicros(tz: string, localMicros: number): number {
   const zone = getZone(tz);
