@@ -219,6 +219,19 @@ export function javaRegExp(pattern: string, extraFlags = ""): RegExp {
  * (`$1`, `$<name>`, `$$` for a literal dollar).
  */
 export function javaReplacement(replacement: string): string {
+  let r = replacements.get(replacement);
+  if (r === undefined) {
+    r = translateReplacement(replacement);
+    if (replacements.size > 1000) replacements.clear();
+    replacements.set(replacement, r);
+  }
+  return r;
+}
+
+/** Translated once per replacement string (regexp_replace asks for it on every row). */
+const replacements = new Map<string, string>();
+
+function translateReplacement(replacement: string): string {
   let out = "";
   for (let i = 0; i < replacement.length; i++) {
     const c = replacement[i]!;

@@ -1,11 +1,11 @@
 /**
- * The regular-expression string functions past rlike / regexp_replace: split, regexp_extract,
- * regexp_extract_all, regexp_substr, regexp_count. Patterns are Java's (java-regex.ts); like
+ * The regular-expression string functions (rlike is a predicate: predicates.ts): regexp_replace,
+ * split, regexp_extract, regexp_extract_all, regexp_substr, regexp_count. Patterns are Java's (java-regex.ts); like
  * Java's, matching runs over UTF-16 units, so counts and empty matches agree with Spark's.
  */
 import { ArusError } from "../common/errors.js";
 import { ArrayOf, IntegerType, StringType } from "../types/datatypes.js";
-import { javaRegExp } from "./java-regex.js";
+import { javaRegExp, javaReplacement } from "./java-regex.js";
 import { register } from "./registry.js";
 import { stringFn } from "./strings.js";
 
@@ -90,6 +90,8 @@ function regexpExtractAll(s: string, pattern: string, idx = 1): string[] {
 }
 
 register(
+  // Java's replacement strings ($1, ${name}, \$), as Spark's.
+  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(javaRegExp(p, "g"), javaReplacement(r))),
   stringFn("split", [S, S, I], ArrayOf(S, false), sqlSplit, 2),
   stringFn("regexp_extract", [S, S, I], S, regexpExtract, 2),
   stringFn("regexp_extract_all", [S, S, I], ArrayOf(S, false), regexpExtractAll, 2),

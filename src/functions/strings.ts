@@ -7,7 +7,6 @@
 import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
-import { javaRegExp, javaReplacement } from "./java-regex.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 import { utf8Affix, utf8Contains, utf8Instr, utf8Length } from "./utf8-kernels.js";
@@ -174,9 +173,6 @@ register(
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
   stringFn("reverse", [S], S, (s: string) => Array.from(s).reverse().join("")),
   stringFn("initcap", [S], S, (s: string) => s.toLowerCase().replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
-  // Java's regular expressions and replacement strings, as Spark's (java-regex.ts); the other
-  // regexp functions are in strings-regex.ts.
-  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(javaRegExp(p, "g"), javaReplacement(r))),
   concat,
   concatWs,
 );
