@@ -3,6 +3,8 @@
 // UTF-8 in the input and strings UTF-8 cannot carry included; the decode threads hand them
 // over as bytes.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { type Batch, rowValues } from "../../src/columnar/batch.js";
 import { utf8Of } from "../../src/columnar/utf8.js";
@@ -14,6 +16,9 @@ import { jsonReadSettings } from "../../src/connectors/files/json/json-settings.
 import { SourceOptions } from "../../src/connectors/files/options.js";
 import { parseSchema } from "../../src/sql/datatype.js";
 import { assertCanonicalUtf8 } from "../columnar/utf8-check.js";
+import { tempDirsSync } from "../temp-dirs.js";
+
+const tempDir = tempDirsSync("arus-json-utf8-");
 
 const settings = jsonReadSettings(new SourceOptions({}), "UTC");
 const schema = parseSchema("s STRING, n INT, t STRING");
@@ -88,12 +93,12 @@ describe("WASM JSON decoder → UTF-8 string vectors", () => {
   it("decode threads hand UTF-8 vectors over as bytes", async () => {
     setScanThreads(2);
     const text = Buffer.concat(Array.from({ length: 200 }, (_, i) => line(`row ${i} ✓`, i)));
-    const shared = new SharedArrayBuffer(text.length);
-    new Uint8Array(shared).set(text);
+    const file = join(tempDir(), "f.json");
+    writeFileSync(file, text);
     setUtf8Strings(true);
     let batches: Batch[];
     try {
-      batches = await readJsonRanges("f.json", shared, schema, {}, "UTC", settings, 2);
+      batches = await readJsonRanges(file, text.length, schema, {}, "UTC", settings, 2);
     } finally {
       setUtf8Strings(false);
     }

@@ -110,16 +110,18 @@ describe("WASM JSON decoder", () => {
       i % 777 === 3 ? `{"id":"x${i}"}` : JSON.stringify({ id: i, name: `n${i}\n`, ts: "2026-01-16T00:00:01.5Z", ok: i % 3 === 0 }),
     );
     const bytes = new TextEncoder().encode(lines.join("\r\n"));
-    const sab = new SharedArrayBuffer(bytes.length);
-    new Uint8Array(sab).set(bytes);
+    const dir = mkdtempSync(path.join(tmpdir(), "arus-json-wasm-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, "f.json");
+    writeFileSync(file, bytes);
     const o = new SourceOptions({});
     const settings = jsonReadSettings(o, "UTC");
     const before = jsonDecoder();
     try {
       setJsonDecoder("wasm");
-      const many = rowsOf(await readJsonRanges("f.json", sab, schema, o.toRecord(), "UTC", settings, 2));
-      assert.deepStrictEqual(many, rowsOf(scanJsonBytes("f.json", bytes, schema, settings)));
-      assert.deepStrictEqual(many, rowsOf(readJsonBytes("f.json", bytes, schema, settings)));
+      const many = rowsOf(await readJsonRanges(file, bytes.length, schema, o.toRecord(), "UTC", settings, 2));
+      assert.deepStrictEqual(many, rowsOf(scanJsonBytes(file, bytes, schema, settings)));
+      assert.deepStrictEqual(many, rowsOf(readJsonBytes(file, bytes, schema, settings)));
     } finally {
       setJsonDecoder(before);
     }

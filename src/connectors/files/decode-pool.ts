@@ -1,5 +1,6 @@
 /**
- * The threads that decode files for `local[N]` (json-parallel.ts: ranges of a JSON-lines file).
+ * The threads that decode files for `local[N]` (json-parallel.ts: ranges of a JSON-lines file,
+ * each read by its thread).
  * One pool of N worker threads runs decode-worker.ts; results come back as batches whose typed
  * arrays were moved, not copied. Parquet stays on the calling thread: decoding a whole file on
  * a worker and copying its string columns back measured slower than decoding it in place (q0
@@ -32,7 +33,9 @@ export interface ModuleTaskRequest {
 export interface JsonRangeRequest {
   readonly kind: "jsonRange";
   readonly file: string;
-  readonly bytes: SharedArrayBuffer;
+  /** The file's size when it was listed: nothing after it is read. */
+  readonly size: number;
+  /** Nominal byte range: the thread decodes the lines that start in it (line-range.ts). */
   readonly start: number;
   readonly end: number;
   readonly schema: StructType;

@@ -1,7 +1,8 @@
 /**
- * Worker-thread entry of the decode pool (decode-pool.ts): a line-aligned range of a JSON-lines
- * file held in shared memory, decoded into column batches that go back with their typed arrays
- * moved instead of copied; or a task of a module named by the request (`ModuleTaskRequest`).
+ * Worker-thread entry of the decode pool (decode-pool.ts): the lines of a JSON-lines file that
+ * start in a byte range, read here and decoded into column batches that go back with their
+ * typed arrays moved instead of copied; or a task of a module named by the request
+ * (`ModuleTaskRequest`).
  */
 
 import type { Transferable } from "node:worker_threads";
@@ -11,16 +12,19 @@ import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import type { DecodeRequest, JsonRangeRequest } from "./decode-pool.js";
 import { setJsonDecoder } from "./json/json-decoder.js";
-import { readJsonBytes } from "./json/json-scan.js";
+import { hasLoneCarriageReturn, readJsonBytes } from "./json/json-scan.js";
 import { jsonReadSettings } from "./json/json-settings.js";
+import { readLinesOfRange } from "./line-range.js";
 import { SourceOptions } from "./options.js";
 
 function decode(r: JsonRangeRequest): Batch[] {
   setJsonDecoder(r.decoder);
   setUtf8Strings(r.utf8Strings);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
-  const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
-  return readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+  const { bytes, atFileStart } = readLinesOfRange(r.file, r.start, r.end, r.size);
+  // Lines ended by a lone `\r` cannot be cut on `\n`: the calling thread reads the whole file.
+  if (hasLoneCarriageReturn(bytes)) throw new Error(`${r.file}: lone \\r line ends, read on one thread`);
+  return readJsonBytes(r.file, bytes, r.schema, settings, atFileStart);
 }
 
 type TaskResult = { result: unknown; transfer: Transferable[] };

@@ -17,8 +17,7 @@ import { utf8Strings } from "../../columnar/utf8-conf.js";
 import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
 import { decodePool } from "../../connectors/files/decode-pool.js";
 import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
-import { lineAlignedRanges, readShared } from "../../connectors/files/json/json-parallel.js";
-import { hasLoneCarriageReturn } from "../../connectors/files/json/json-scan.js";
+import { nominalRanges } from "../../connectors/files/line-range.js";
 import { effectiveZone, SourceOptions } from "../../connectors/files/options.js";
 import { partitionSpecOf } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
@@ -31,7 +30,8 @@ import { type PartialGroups, runStageA } from "./stage-a-run.js";
 export interface StageARequest {
   readonly stage: StageASpec;
   readonly file: string;
-  readonly bytes: SharedArrayBuffer;
+  /** The file's size when it was listed; the thread reads the lines starting in [start, end). */
+  readonly size: number;
   readonly start: number;
   readonly end: number;
   readonly schema: StructType;
@@ -119,13 +119,12 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
  */
 function warmUp(stage: StageASpec, threads: number): void {
   if (broken) return;
-  const empty = new SharedArrayBuffer(0);
   const schema = StructOf([]);
   for (let i = 0; i < threads; i++) {
     runOnThread({
       stage,
       file: "(warm-up)",
-      bytes: empty,
+      size: 0,
       start: 0,
       end: 0,
       schema,
@@ -164,20 +163,18 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
   if (read.schema.fields.some((f) => partitions.includes(f.name.toLowerCase()))) return null;
   // A file that cannot be read here is read by the row path, whose error names it.
-  const bytes = await stat(file)
-    .then((st) => (st.size === 0 ? null : readShared(file)))
-    .catch(() => null);
-  if (!bytes) return null;
-  const whole = new Uint8Array(bytes);
-  if (hasLoneCarriageReturn(whole)) return null;
+  const size = await stat(file)
+    .then((st) => st.size)
+    .catch(() => 0);
+  if (size === 0) return null;
   const options = { ...read.options } as Record<string, string>;
   const zone = effectiveZone(o, read.timeZone);
   const decoder = jsonDecoder();
   const utf8 = utf8Strings();
   try {
     return await Promise.all(
-      lineAlignedRanges(whole, threads).map(([start, end]) =>
-        runOnThread({ stage, file, bytes, start, end, schema: read.schema, options, zone, decoder, aggregate, utf8Strings: utf8 }),
+      nominalRanges(size, threads).map(([start, end]) =>
+        runOnThread({ stage, file, size, start, end, schema: read.schema, options, zone, decoder, aggregate, utf8Strings: utf8 }),
       ),
     );
   } catch (e) {

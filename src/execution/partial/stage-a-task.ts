@@ -1,15 +1,16 @@
 /**
  * Stage A's task on a decode thread (the decode pool imports this module for a
- * `ModuleTaskRequest`, partial-read.ts): decodes a line-aligned range of a JSON-lines file held
- * in shared memory and runs stage A over it (stage-a-run.ts); the partial groups go back with
+ * `ModuleTaskRequest`, partial-read.ts): reads and decodes the lines of a JSON-lines file that
+ * start in a byte range (connectors/files/line-range.ts) and runs stage A over it (stage-a-run.ts); the partial groups go back with
  * their typed arrays moved, not copied.
  */
 import { batchTransferList, portable, portableBatches, transferListOf } from "../../columnar/transfer.js";
 import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import type { Vector } from "../../columnar/vector.js";
 import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
-import { readJsonBytes } from "../../connectors/files/json/json-scan.js";
+import { hasLoneCarriageReturn, readJsonBytes } from "../../connectors/files/json/json-scan.js";
 import { jsonReadSettings } from "../../connectors/files/json/json-settings.js";
+import { readLinesOfRange } from "../../connectors/files/line-range.js";
 import { SourceOptions } from "../../connectors/files/options.js";
 import type { StageARequest } from "./partial-read.js";
 import { type PartialGroups, runStageA } from "./stage-a-run.js";
@@ -19,8 +20,10 @@ async function run(r: StageARequest): Promise<PartialGroups & { inputRows: numbe
   // STRING columns as the main thread decodes them; UTF-8 ones cross as bytes (`portable` below)
   setUtf8Strings(r.utf8Strings);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
-  const bytes = new Uint8Array(r.bytes, r.start, r.end - r.start);
-  const batches = readJsonBytes(r.file, bytes, r.schema, settings, r.start === 0);
+  const { bytes, atFileStart } = readLinesOfRange(r.file, r.start, r.end, r.size);
+  // Lines ended by a lone `\r` cannot be cut on `\n`: the main thread reads the whole file.
+  if (hasLoneCarriageReturn(bytes)) throw new Error(`${r.file}: lone \\r line ends, read on one thread`);
+  const batches = readJsonBytes(r.file, bytes, r.schema, settings, atFileStart);
   const partial = await runStageA(r.stage, batches, r.aggregate);
   return { ...partial, inputRows: batches.reduce((n, b) => n + b.numRows, 0) };
 }
