@@ -49,6 +49,7 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
     case "call": {
       const fn = lookupFunction(e.name);
       if (fn?.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
+      if (fn.name === "coalesce" && e.args.length > 1) return compileCoalesce(e, input, index);
       const args = e.args.map((a, i) => {
         // CAST(binary AS STRING) as argument 0 of a kernel that reads UTF-8 bytes: the bytes as they are.
         if (i === 0 && fn.utf8BytesArg0 && a.kind === "cast" && !a.tryCast && a.to.kind === "string" && typeOf(a.child).kind === "binary")
@@ -130,6 +131,44 @@ function compileCaseWhen(e: Expr & { kind: "caseWhen" }, input: readonly Attribu
     for (let i = 0; i < n; i++) idx[i] = which[i]! >= 0 ? offsets[which[i]!]! + pos[i]! : -1;
     return take(all, idx);
   };
+}
+
+/**
+ * coalesce(a, b, ...): each argument is computed over the rows still NULL after the ones before
+ * it, never over the others, as Spark evaluates it row by row: `coalesce(x, CAST(s AS INT))`
+ * must not fail the query on a row where x is set, whatever s holds.
+ */
+function compileCoalesce(e: Expr & { kind: "call" }, input: readonly Attribute[], index: Map<number, number>): CompiledExpr {
+  const args = e.args.map((a) => compileExpr(a, input, index));
+  const type = typeOf(e);
+  return (b, ctx) => {
+    const n = b.numRows;
+    const first = withType(args[0]!(b, ctx), type);
+    let open = nullRows(first, null);
+    if (open === null || open.length === 0) return first;
+    const parts: Vector[] = [first];
+    // result row i = row idx[i] of the parts laid end to end
+    const idx = new Int32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = i;
+    let offset = n;
+    for (let k = 1; k < args.length && open.length > 0; k++) {
+      const v = withType(args[k]!(open.length === n ? b : takeBatch(b, open), ctx), type);
+      parts.push(v);
+      for (let j = 0; j < open.length; j++) idx[open[j]!] = offset + j;
+      offset += open.length;
+      open = nullRows(v, open) ?? new Int32Array(0);
+    }
+    return take(concatVectors(type, parts), idx);
+  };
+}
+
+/** The rows (of `rows`, or of the batch when null) where `v` is NULL; null when none is. */
+function nullRows(v: Vector, rows: Int32Array | null): Int32Array | null {
+  const valid = v.validity;
+  if (valid === null || !valid.includes(0)) return null;
+  const out: number[] = [];
+  for (let j = 0; j < v.length; j++) if (valid[j] === 0) out.push(rows === null ? j : rows[j]!);
+  return Int32Array.from(out);
 }
 
 function withType(v: Vector, type: DataType): Vector {

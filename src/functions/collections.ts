@@ -6,11 +6,12 @@ import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar
 import { AnalysisException, ArusError } from "../common/errors.js";
 import { type Expr, literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { widerTypeOfAll } from "../types/coercion.js";
+import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { ArrayOf, BooleanType, field, IntegerType, NullType, StructOf, type StructType, sqlTypeName } from "../types/datatypes.js";
+import { castVector } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, diffTypes, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function rowsOf(v: Vector, n: number): unknown[] {
   const out = new Array<unknown>(n);
@@ -23,7 +24,7 @@ const array: ScalarFunction = {
   name: "array",
   resolve(args, types, call) {
     const t = types.length === 0 ? NullType : widerTypeOfAll(types);
-    if (!t) throw typeMismatch(call, 1, `"${sqlTypeName(types[0]!)}"`, args[1]!, types[1]!);
+    if (!t) throw diffTypes(call, "array", types);
     return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: ArrayOf(t, true) };
   },
   kernel(args, n) {
@@ -229,7 +230,7 @@ const coalesce: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("coalesce", args, 1, Infinity);
     const t = widerTypeOfAll(types);
-    if (!t) throw typeMismatch(call, 1, `"${sqlTypeName(types[0]!)}"`, args[1]!, types[1]!);
+    if (!t) throw diffTypes(call, "coalesce", types);
     return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: t };
   },
   kernel(args, n) {
@@ -252,11 +253,26 @@ const coalesce: ScalarFunction = {
 const nullif: ScalarFunction = {
   kind: "scalar",
   name: "nullif",
+  // Spark's `if(a = b, NULL, a)`: the first argument's type; the two compared as `=` compares
+  // them (nullif(1, '1') compares as BIGINT and keeps INT), cast in the kernel so that the
+  // arguments stay as written (resolving again sees the same call).
   resolve(args, types, call) {
     checkArity("nullif", args, 2);
-    return coalesce.resolve(args, types, call);
+    if (!comparisonType(types[0]!, types[1]!)) throw diffTypes(call, "nullif", types);
+    return { args, type: types[0]! };
   },
-  kernel: (args, n) => mapRows(args[0]!.type, args, n, (a, b) => (b != null && compareValues(a, b) === 0 ? null : a), false),
+  kernel: (args, n, ctx) => {
+    const t = comparisonType(args[0]!.type, args[1]!.type)!;
+    const x = castVector(args[0]!, t, n, ctx);
+    const y = castVector(args[1]!, t, n, ctx);
+    return mapRows(
+      args[0]!.type,
+      [args[0]!, x, y],
+      n,
+      (a, p, q) => (p != null && q != null && compareValues(p, q) === 0 ? null : a),
+      false,
+    );
+  },
 };
 
 register(

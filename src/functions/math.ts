@@ -12,7 +12,7 @@ import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
 import { doublesToLongVector, longAbs } from "./long-ops.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, diffTypes, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function numericArg(_name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
   const t = types[i]!;
@@ -106,8 +106,9 @@ function extremum(name: string, sign: 1 | -1): ScalarFunction {
     name,
     resolve(args, types, call): Resolved {
       checkArity(name, args, 2, Infinity);
-      const t = widerTypeOfAll(types);
-      if (!t) throw typeMismatch(call, 1, `"${types[0]!.kind.toUpperCase()}"`, args[1]!, types[1]!);
+      // No STRING promotion here (Spark: greatest(1, '3') is DATA_DIFF_TYPES).
+      const t = widerTypeOfAll(types, false);
+      if (!t) throw diffTypes(call, name, types);
       return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: t };
     },
     // NULLs are skipped; the result is NULL only when every argument is NULL.

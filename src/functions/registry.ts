@@ -133,6 +133,15 @@ export function typeMismatch(call: Expr, argIndex: number, required: string, arg
   );
 }
 
+/** Spark's DATA_DIFF_TYPES: arguments with no common type (`coalesce`, `array`, `greatest`...). */
+export function diffTypes(call: Expr, name: string, types: readonly DataType[]): AnalysisException {
+  return new AnalysisException(
+    "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+    `[DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ` +
+      `Input to \`${name}\` should all be the same type, but it's [${types.map((t) => `"${sqlTypeName(t)}"`).join(", ")}].`,
+  );
+}
+
 export function arityError(name: string, expected: string, got: number): AnalysisException {
   return new AnalysisException(
     "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",

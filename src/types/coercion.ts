@@ -3,21 +3,14 @@
  * for the functions arus supports: numeric widening TINYINT < SMALLINT < INT < BIGINT < FLOAT <
  * DOUBLE, DATE < TIMESTAMP,
  * DECIMAL with an integral type is a DECIMAL wide enough for both, DECIMAL with DOUBLE a DOUBLE,
- * NULL widens to anything, and (for functions that allow it) any atomic type with STRING
- * becomes STRING.
+ * NULL widens to anything, and (for functions that allow it) STRING is promoted to the other
+ * type as Spark 4's ANSI coercion does (`AnsiTypeCoercion.findWiderTypeForString`): with an
+ * integral type to BIGINT, with FLOAT/DOUBLE/DECIMAL to DOUBLE, with any other atomic type
+ * (DATE, TIMESTAMP, BOOLEAN, BINARY...) to that type; the string is then cast, and a malformed
+ * one fails the query under ANSI. (Spark's legacy non-ANSI rule, where STRING wins, is not
+ * followed with `spark.sql.ansi.enabled=false`: docs/differences.md.)
  */
-import {
-  ArrayOf,
-  type DataType,
-  DoubleType,
-  isAtomic,
-  isIntegral,
-  isNumeric,
-  LongType,
-  StringType,
-  TimestampType,
-  typesEqual,
-} from "./datatypes.js";
+import { ArrayOf, type DataType, DoubleType, isAtomic, isIntegral, isNumeric, LongType, TimestampType, typesEqual } from "./datatypes.js";
 import { decimalForIntegral, widerDecimal } from "./decimal.js";
 
 /** The one numeric widening rule (Spark's numericPrecedence): TINYINT < SMALLINT < INT < BIGINT < FLOAT < DOUBLE. */
@@ -65,10 +58,16 @@ export function widerType(a: DataType, b: DataType, allowStringPromotion = true)
     const e = widerType(a.elementType, b.elementType, allowStringPromotion);
     return e ? ArrayOf(e, a.containsNull || b.containsNull) : null;
   }
-  if (allowStringPromotion && isAtomic(a) && isAtomic(b) && pair.has("string") && !pair.has("binary")) {
-    return StringType;
-  }
+  if (allowStringPromotion) return promotedString(a, b) ?? promotedString(b, a);
   return null;
+}
+
+/** STRING `s` with another type `other` under ANSI coercion; null when there is none. */
+function promotedString(s: DataType, other: DataType): DataType | null {
+  if (s.kind !== "string" || other.kind === "string" || !isAtomic(other) || other.kind === "interval") return null;
+  if (isIntegral(other)) return LongType;
+  if (isNumeric(other)) return DoubleType;
+  return other;
 }
 
 export function widerTypeOfAll(types: readonly DataType[], allowStringPromotion = true): DataType | null {
