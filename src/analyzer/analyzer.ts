@@ -151,8 +151,9 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       if (orders.every((o) => o !== null)) return Plans.sort(orders as SortOrder[], p.child);
       return resolveSortWithHiddenColumns(p.orders, p.child);
     }
-    case "limit":
     case "subqueryAlias":
+      return p.columnNames ? renameColumns(p, p.columnNames) : p;
+    case "limit":
     case "window":
       return p;
     case "distinct":
@@ -267,6 +268,29 @@ function resolveCall(e: Expr): Expr {
   const types = args.map(typeOf);
   const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
   return withChildren(e, r.args);
+}
+
+/** `t(a, b)` on a relation: its columns renamed by position, as Spark's column aliases. */
+function renameColumns(p: LogicalPlan & { kind: "subqueryAlias" }, names: readonly string[]): LogicalPlan {
+  const out = outputOf(p.child);
+  if (names.length !== out.length) {
+    throw p.child.kind === "range"
+      ? new AnalysisException(
+          "NUM_TABLE_VALUE_ALIASES_MISMATCH",
+          "[NUM_TABLE_VALUE_ALIASES_MISMATCH] Number of given aliases does not match number of output columns.",
+        )
+      : new AnalysisException(
+          "ASSIGNMENT_ARITY_MISMATCH",
+          `[ASSIGNMENT_ARITY_MISMATCH] The number of columns or variables assigned or aliased: ${out.length} does not match the number of source expressions: ${names.length}.`,
+        );
+  }
+  return Plans.subqueryAlias(
+    p.alias,
+    Plans.project(
+      out.map((a, i) => alias(a, names[i]!)),
+      p.child,
+    ),
+  );
 }
 
 function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {

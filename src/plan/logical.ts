@@ -115,6 +115,8 @@ export interface SubqueryAlias {
   readonly kind: "subqueryAlias";
   readonly alias: string;
   readonly child: LogicalPlan;
+  /** SQL's `t(a, b)`: the child's columns renamed by position (the analyzer applies it). */
+  readonly columnNames?: readonly string[];
 }
 /** One output row per projection per input row (sliding windows). */
 export interface Expand {
@@ -270,8 +272,10 @@ export const Plans = {
   watermark(eventTime: string, delayMs: number, child: LogicalPlan): EventTimeWatermark {
     return f({ kind: "watermark", eventTime, delayMs, child });
   },
-  subqueryAlias(alias: string, child: LogicalPlan): SubqueryAlias {
-    return f({ kind: "subqueryAlias", alias, child });
+  subqueryAlias(alias: string, child: LogicalPlan, columnNames?: readonly string[]): SubqueryAlias {
+    return f(
+      columnNames ? { kind: "subqueryAlias", alias, child, columnNames: f([...columnNames]) } : { kind: "subqueryAlias", alias, child },
+    );
   },
   window(windowExprs: readonly NamedExpr[], partitionBy: readonly Expr[], orderBy: readonly SortOrder[], child: LogicalPlan): Window {
     return f({

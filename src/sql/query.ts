@@ -3,6 +3,8 @@
  * FROM (joins) → Filter (WHERE) → Aggregate | Project → Filter (HAVING) → Distinct, and for the
  * whole query (including UNIONs) → Sort (ORDER BY) → Limit.
  */
+
+import { inlineTable } from "../analyzer/inline-table.js";
 import { columnRef, type Expr, type SortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
 import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
@@ -16,7 +18,7 @@ import {
   readWindowSpecBody,
 } from "./expression.js";
 import type { Token } from "./lexer.js";
-import { type CteScope, readRelation } from "./relation.js";
+import { type CteScope, readRelation, readValuesRows } from "./relation.js";
 
 interface QueryPart {
   readonly plan: LogicalPlan;
@@ -90,6 +92,8 @@ function readSetExpression(cur: Cursor, ctes: CteScope): QueryPart {
 
 function readQueryPrimary(cur: Cursor, ctes: CteScope): QueryPart {
   if (cur.isKeyword("SELECT")) return readSelect(cur, ctes);
+  // a bare `VALUES ...` is a query of its own (columns col1, col2, ...)
+  if (cur.isKeyword("VALUES")) return { plan: inlineTable(readValuesRows(cur), null), items: null };
   if (cur.acceptOp("(")) {
     const plan = readQuery(cur, ctes);
     cur.expectOp(")");

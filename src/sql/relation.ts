@@ -1,8 +1,9 @@
 /**
- * FROM-clause relations: table names, CTE references, subqueries, `range(...)`, and
- * left-deep chains of JOINs with ON / USING.
+ * FROM-clause relations: table names, CTE references, subqueries, `range(...)`, inline tables
+ * (`VALUES ...`), column aliases (`t(a, b)`), and left-deep chains of JOINs with ON / USING.
  */
-import { attribute } from "../plan/expressions.js";
+import { inlineTable } from "../analyzer/inline-table.js";
+import { attribute, type Expr } from "../plan/expressions.js";
 import { type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { LongType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
@@ -36,6 +37,14 @@ export function readRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
 
 function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader): LogicalPlan {
   let plan: LogicalPlan;
+  if (cur.isKeyword("VALUES")) {
+    // the alias's column names name the inline table's columns
+    const rows = readValuesRows(cur);
+    const alias = readOptionalAlias(cur);
+    const names = alias !== null && cur.isOp("(") ? readColumnNames(cur) : null;
+    const table = inlineTable(rows, names);
+    return alias === null ? table : Plans.subqueryAlias(alias, table);
+  }
   if (cur.isOp("(")) {
     plan = readParenthesizedRelation(cur, ctes, readQuery);
   } else if (cur.isKeyword("LATERAL")) {
@@ -56,10 +65,32 @@ function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
     }
   }
   const alias = readOptionalAlias(cur);
-  if (alias !== null && cur.isOp("(")) {
-    throw cur.fail("[UNSUPPORTED_FEATURE] Column aliases on a relation (`t(a, b)`) are not supported.");
-  }
-  return alias === null ? plan : Plans.subqueryAlias(alias, plan);
+  if (alias === null) return plan;
+  return Plans.subqueryAlias(alias, plan, cur.isOp("(") ? readColumnNames(cur) : undefined);
+}
+
+/** `VALUES (1, 'a'), (2, 'b')` or `VALUES 1, 2`: the rows' expressions. */
+export function readValuesRows(cur: Cursor): Expr[][] {
+  cur.expectKeyword("VALUES");
+  const rows: Expr[][] = [];
+  do {
+    if (cur.acceptOp("(")) {
+      const row = [readExpression(cur)];
+      while (cur.acceptOp(",")) row.push(readExpression(cur));
+      cur.expectOp(")");
+      rows.push(row);
+    } else rows.push([readExpression(cur)]);
+  } while (cur.acceptOp(","));
+  return rows;
+}
+
+/** `(a, b)` after a relation's alias. */
+function readColumnNames(cur: Cursor): string[] {
+  cur.expectOp("(");
+  const names = [cur.identifier()];
+  while (cur.acceptOp(",")) names.push(cur.identifier());
+  cur.expectOp(")");
+  return names;
 }
 
 /** `(SELECT ...)` or a parenthesized join `(a JOIN b ON ...)`. */
@@ -67,7 +98,7 @@ function readParenthesizedRelation(cur: Cursor, ctes: CteScope, readQuery: Query
   cur.expectOp("(");
   let k = 0;
   while (cur.isOp("(", k)) k++;
-  const looksLikeQuery = cur.isKeyword("SELECT", k) || cur.isKeyword("WITH", k);
+  const looksLikeQuery = cur.isKeyword("SELECT", k) || cur.isKeyword("WITH", k) || cur.isKeyword("VALUES", k);
   let plan: LogicalPlan;
   if (looksLikeQuery && k === 0) plan = readQuery(cur, ctes);
   else if (looksLikeQuery) {
