@@ -50,7 +50,10 @@ describe("inline tables", () => {
       /\[INVALID_INLINE_TABLE\.INCOMPATIBLE_TYPES_IN_INLINE_TABLE\] Invalid inline table\. Found incompatible types in the column `v` for inline table\./,
     );
     await assert.rejects(run("SELECT * FROM VALUES (1, 2), (3) t(a, b)"), /Inline table expected 2 columns but found 1 columns in row 1\./);
-    await assert.rejects(run("SELECT * FROM VALUES (1, 2) t(a)"), /INVALID_INLINE_TABLE\.NUM_COLUMNS_MISMATCH.*expected 1 columns but found 2 columns in row 0/);
+    await assert.rejects(
+      run("SELECT * FROM VALUES (1, 2) t(a)"),
+      /INVALID_INLINE_TABLE\.NUM_COLUMNS_MISMATCH.*expected 1 columns but found 2 columns in row 0/,
+    );
   });
 
   it("in joins, WHERE and parentheses", async () => {
@@ -65,7 +68,10 @@ describe("inline tables", () => {
 
 describe("column aliases on relations", () => {
   it("rename a subquery's or range's columns by position", async () => {
-    assert.deepEqual(await run("SELECT * FROM (SELECT 1, 2) t(a, b)"), { schema: "a:int not null, b:int not null", rows: [{ a: 1, b: 2 }] });
+    assert.deepEqual(await run("SELECT * FROM (SELECT 1, 2) t(a, b)"), {
+      schema: "a:int not null, b:int not null",
+      rows: [{ a: 1, b: 2 }],
+    });
     assert.deepEqual((await run("SELECT r.a FROM range(2) AS r(a)")).rows, [{ a: 0 }, { a: 1 }]);
   });
   it("a count that does not match is Spark's error", async () => {
