@@ -19,7 +19,9 @@ import { parseExpression } from "../sql/index.js";
 import { field, StructOf, type StructType, simpleString, treeTypeName } from "../types/datatypes.js";
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";
 import { GroupedData } from "./grouped.js";
+import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
 import type { SessionInternals } from "./session-internals.js";
+import { bagSetOp, distinctSetOp } from "./set-operations.js";
 import { type ShowOptions, showArgs } from "./show-args.js";
 import { DataStreamWriter } from "./streaming/writer.js";
 import { batchToRows, type Row } from "./values.js";
@@ -288,6 +290,74 @@ export class DataFrame {
   persist(): DataFrame {
     return this;
   }
+  unpersist(): DataFrame {
+    return this;
+  }
+  /**
+   * Partitioning is not visible in an embedded engine (one process, rows in order): these return
+   * the DataFrame unchanged, so code written for Spark runs as it is.
+   */
+  repartition(..._args: unknown[]): DataFrame {
+    return this;
+  }
+  coalesce(_numPartitions: number): DataFrame {
+    return this;
+  }
+  hint(_name: string, ..._params: unknown[]): DataFrame {
+    return this;
+  }
+  /** One partition: the rows sorted (Spark sorts each partition). */
+  sortWithinPartitions(...cols: ColumnArgs): DataFrame {
+    return this.orderBy(...cols);
+  }
+  /** `fn(this, ...args)`: chains custom transformations (`df.transform(clean).transform(enrich)`). */
+  transform<A extends unknown[]>(fn: (df: DataFrame, ...args: A) => DataFrame, ...args: A): DataFrame {
+    return fn(this, ...args);
+  }
+  /** The columns renamed, in order. */
+  toDF(...names: string[]): DataFrame {
+    const out = this.output;
+    if (names.length !== out.length) {
+      throw new IllegalArgumentException(
+        `[ASSIGNMENT_ARITY_MISMATCH] The number of columns or variables assigned or aliased: ${out.length} does not match the number of source expressions: ${names.length}.`,
+      );
+    }
+    return this.with(
+      Plans.project(
+        out.map((a, i) => alias(a, names[i]!)),
+        this.plan,
+      ),
+    );
+  }
+  /** Missing-value functions: `df.na.fill(0)`, `df.na.drop()`, `df.na.replace("a", "b")`. */
+  get na(): DataFrameNaFunctions {
+    return new DataFrameNaFunctions(this);
+  }
+  fillna(value: FillValue | Readonly<Record<string, FillValue>>, subset?: string | string[]): DataFrame {
+    return this.na.fill(value, subset);
+  }
+  dropna(how: "any" | "all" = "any", thresh?: number, subset?: string | string[]): DataFrame {
+    return this.na.drop(how, thresh, subset);
+  }
+  replace(...args: Parameters<DataFrameNaFunctions["replace"]>): DataFrame {
+    return this.na.replace(...args);
+  }
+  /** Distinct rows also in `other` (NULLs equal); batch only. */
+  intersect(other: DataFrame): DataFrame {
+    return distinctSetOp(this, other, "INTERSECT");
+  }
+  /** Rows also in `other`, as often as they occur in both; batch only. */
+  intersectAll(other: DataFrame): DataFrame {
+    return bagSetOp(this, other, "INTERSECT");
+  }
+  /** Distinct rows not in `other` (SQL's EXCEPT DISTINCT); batch only. */
+  subtract(other: DataFrame): DataFrame {
+    return distinctSetOp(this, other, "EXCEPT");
+  }
+  /** Rows not in `other`, as often as they occur more here than there (EXCEPT ALL); batch only. */
+  exceptAll(other: DataFrame): DataFrame {
+    return bagSetOp(this, other, "EXCEPT");
+  }
   /** Bind a column of this DataFrame (`df.col("a")`). */
   col(name: string): Column {
     const e = this.session.analyzeExpr(columnFromName(name), this.output);
@@ -327,6 +397,11 @@ export class DataFrame {
     let n = 0;
     for (const b of await this.executeBatches()) n += b.numRows;
     return n;
+  }
+  /** The last `n` rows (of a batch DataFrame). */
+  async tail(n: number): Promise<Row[]> {
+    const rows = await this.collect();
+    return n <= 0 ? [] : rows.slice(-n);
   }
   async take(n: number): Promise<Row[]> {
     return this.limit(n).collect();

@@ -1,7 +1,7 @@
 /**
  * More of PySpark's `functions`: dates (add_months, months_between, last_day, weekofyear,
  * trunc, date_trunc, try_to_date), arrays and maps (array_join, array_distinct, array_max,
- * array_min, create_map, map_keys, map_values), signum / sign and get_json_object. Re-exported
+ * array_min, create_map, map_keys, map_values), signum / sign, isnan / nanvl and get_json_object. Re-exported
  * by functions.ts, so they are `F.add_months(...)` and so on.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
@@ -14,6 +14,10 @@ const str = (s: string) => literal(s, StringType);
 const columnOrInt = (v: ColumnOrName | number): Expr => (typeof v === "number" ? lit(v).expr : toExpr(v));
 
 export const signum = (c: ColumnOrName) => fn("signum", toExpr(c));
+/** True where `c` is NaN (false for NULL). */
+export const isnan = (c: ColumnOrName) => fn("isnan", toExpr(c));
+/** `a`, or `b` where `a` is NaN. */
+export const nanvl = (a: ColumnOrName, b: ColumnOrName) => fn("nanvl", toExpr(a), toExpr(b));
 export const sign = (c: ColumnOrName) => fn("sign", toExpr(c));
 
 export const add_months = (start: ColumnOrName, months: ColumnOrName | number) => fn("add_months", toExpr(start), columnOrInt(months));

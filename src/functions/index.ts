@@ -9,6 +9,7 @@ import "./strings-extra.js";
 import "./strings-regex.js";
 import "./strings-format.js";
 import "./math.js";
+import "./nan-functions.js";
 import "./collections.js";
 import "./datetime.js";
 import "./date-calendar.js";

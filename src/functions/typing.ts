@@ -45,6 +45,7 @@ export function typeOf(e: Expr): DataType {
 
 const NEVER_NULL = new Set([
   "count",
+  "isnan",
   "isnull",
   "isnotnull",
   "<=>",
