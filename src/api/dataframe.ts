@@ -24,7 +24,7 @@ import type { SessionInternals } from "./session-internals.js";
 import { bagSetOp, distinctSetOp } from "./set-operations.js";
 import { type ShowOptions, showArgs } from "./show-args.js";
 import { DataStreamWriter } from "./streaming/writer.js";
-import { batchToRows, type Row } from "./values.js";
+import { batchToArrays, batchToRows, type Row } from "./values.js";
 import { DataFrameWriter } from "./writer.js";
 
 type ColumnArgs = (ColumnOrName | ColumnOrName[])[];
@@ -389,8 +389,10 @@ export class DataFrame {
     const types = out.map((a) => a.type);
     return (await this.executeBatches()).flatMap((b) => batchToRows(names, types, b));
   }
-  async toArray(): Promise<Row[]> {
-    return this.collect();
+  /** Rows as arrays in column order: for repeated names, or names a JS object would reorder (`"2020"`). */
+  async toArray(): Promise<unknown[][]> {
+    const types = this.output.map((a) => a.type);
+    return (await this.executeBatches()).flatMap((b) => batchToArrays(types, b));
   }
   async count(): Promise<number> {
     this.assertBatch();

@@ -15,6 +15,7 @@ import type {
 } from "../plan/stateful-processor.js";
 import { Column, type ColumnOrName, toExpr } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
+import { PivotedData } from "./pivot.js";
 import {
   checkFunction,
   checkProcessor,
@@ -37,6 +38,24 @@ export class GroupedData {
     /** The grouping columns shown in the output (groupingSets: its `cols`, which a set may go beyond). */
     private readonly shown: readonly Expr[] = groupingExprs,
   ) {}
+
+  /**
+   * One output column per value of `column` (per aggregate): `groupBy("k").pivot("year", [2020,
+   * 2021]).sum("v")`. The values must be given (pivot.ts). Batch only, as in Spark.
+   */
+  pivot(column: ColumnOrName, values?: readonly unknown[]): PivotedData {
+    if (this.groupingSets)
+      throw new IllegalArgumentException("[UNSUPPORTED_FEATURE] pivot() after rollup / cube / groupingSets is not supported.");
+    if (values === undefined) {
+      throw new IllegalArgumentException(
+        "[UNSUPPORTED_FEATURE] pivot() needs its values in arus: pivot(column, [v1, v2, ...]) (Spark computes them with a job; arus builds DataFrames synchronously). " +
+          "Get them with `(await df.select(column).distinct().collect())`.",
+      );
+    }
+    if (this.df.isStreaming)
+      throw new IllegalArgumentException("[UNSUPPORTED_FEATURE] pivot() is not supported on streaming DataFrames/Datasets.");
+    return new PivotedData(this.df, this.groupingExprs, toExpr(column), values);
+  }
 
   /** `agg(F.count("*"), F.sum("x"))`, or `agg({ x: "sum", y: "max" })` as in PySpark. */
   agg(...exprs: (Column | Column[] | Record<string, string>)[]): DataFrame {

@@ -174,6 +174,13 @@ export function batchToRows(names: readonly string[], types: readonly DataType[]
   return rows;
 }
 
+/** The rows of `b` as arrays in column order (`toArray()`: names may repeat or look like numbers). */
+export function batchToArrays(types: readonly DataType[], b: Batch): unknown[][] {
+  const rows: unknown[][] = [];
+  for (let i = 0; i < b.numRows; i++) rows.push(types.map((t, c) => toExternal(getValue(b.columns[c]!, i), t)));
+  return rows;
+}
+
 /** Type of a JS literal, as `F.lit` infers it. */
 export function inferLiteralType(v: unknown): DataType {
   if (v === null || v === undefined) return NullType;
