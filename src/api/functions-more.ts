@@ -14,6 +14,15 @@ const str = (s: string) => literal(s, StringType);
 const columnOrInt = (v: ColumnOrName | number): Expr => (typeof v === "number" ? lit(v).expr : toExpr(v));
 
 export const signum = (c: ColumnOrName) => fn("signum", toExpr(c));
+/** Sample variance (NULL for fewer than two rows); `variance` is the same. */
+export const var_samp = (c: ColumnOrName) => fn("var_samp", toExpr(c));
+export const variance = (c: ColumnOrName) => fn("variance", toExpr(c));
+export const var_pop = (c: ColumnOrName) => fn("var_pop", toExpr(c));
+/** Sample standard deviation (NULL for fewer than two rows); `stddev` and `std` are the same. */
+export const stddev_samp = (c: ColumnOrName) => fn("stddev_samp", toExpr(c));
+export const stddev = (c: ColumnOrName) => fn("stddev", toExpr(c));
+export const std = (c: ColumnOrName) => fn("std", toExpr(c));
+export const stddev_pop = (c: ColumnOrName) => fn("stddev_pop", toExpr(c));
 /** True where `c` is NaN (false for NULL). */
 export const isnan = (c: ColumnOrName) => fn("isnan", toExpr(c));
 /** `a`, or `b` where `a` is NaN. */

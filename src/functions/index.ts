@@ -10,6 +10,7 @@ import "./strings-regex.js";
 import "./strings-format.js";
 import "./math.js";
 import "./nan-functions.js";
+import "./moment-aggregates.js";
 import "./collections.js";
 import "./datetime.js";
 import "./date-calendar.js";
