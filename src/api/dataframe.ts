@@ -18,6 +18,7 @@ import { planOutput as outputOf } from "../runtime/query-execution.js";
 import { parseExpression } from "../sql/index.js";
 import { field, StructOf, type StructType, simpleString, treeTypeName } from "../types/datatypes.js";
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";
+import { describe } from "./describe.js";
 import { GroupedData } from "./grouped.js";
 import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
 import type { SessionInternals } from "./session-internals.js";
@@ -313,6 +314,11 @@ export class DataFrame {
   /** `fn(this, ...args)`: chains custom transformations (`df.transform(clean).transform(enrich)`). */
   transform<A extends unknown[]>(fn: (df: DataFrame, ...args: A) => DataFrame, ...args: A): DataFrame {
     return fn(this, ...args);
+  }
+  /** Spark's basic statistics (count, mean, stddev, min, max) as strings, per column (describe.ts). */
+  describe(...cols: (string | string[])[]): DataFrame {
+    this.assertBatch();
+    return describe(this, cols.flat());
   }
   /** The columns renamed, in order. */
   toDF(...names: string[]): DataFrame {

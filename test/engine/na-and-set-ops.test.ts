@@ -157,6 +157,23 @@ describe("isnan, nanvl and conveniences", () => {
     );
     assert.equal(df.select(F.isnan("d")).schema.fields[0]!.nullable, false);
   });
+  it("describe: Spark's statistics as strings, numeric and STRING columns by default", async () => {
+    assert.deepEqual(df.describe().columns, ["summary", "i", "d", "s", "x"]);
+    assert.deepEqual(await df.describe().toArray(), [
+      ["count", "2", "2", "2", "1"],
+      ["mean", "2.0", "NaN", null, "2.5"],
+      ["stddev", "1.4142135623730951", "NaN", null, null],
+      ["min", "1", "1.5", "a", "2.5"],
+      ["max", "3", "NaN", "c", "2.5"],
+    ]);
+    assert.deepEqual(await df.describe("i", "s").toArray(), [
+      ["count", "2", "2"],
+      ["mean", "2.0", null],
+      ["stddev", "1.4142135623730951", null],
+      ["min", "1", "a"],
+      ["max", "3", "c"],
+    ]);
+  });
   it("toDF, transform, tail and the partitioning no-ops", async () => {
     assert.deepEqual(df.toDF("a", "b", "c", "e", "f").columns, ["a", "b", "c", "e", "f"]);
     assert.throws(() => df.toDF("a"), /ASSIGNMENT_ARITY_MISMATCH/);
