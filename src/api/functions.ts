@@ -252,3 +252,5 @@ export function to_json(c: ColumnOrName, options?: Record<string, string>): Colu
 
 // ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)
 export * from "./functions-more.js";
+// ---- generators: explode, posexplode, inline, json_tuple (functions-generators.ts)
+export * from "./functions-generators.js";

@@ -20,6 +20,7 @@ import "./window-functions.js";
 import "./grouping.js";
 import "./json.js";
 import "./csv.js";
+import "./generators.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { compareValues } from "./predicates.js";
