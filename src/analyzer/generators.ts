@@ -86,7 +86,13 @@ export function resolveGenerate(p: Generate, resolveExpr: ResolveExpr): Generate
   if (p.generatorOutput) return p;
   const input = outputOf(p.child);
   for (const a of p.generator.args) if (hasGenerator(a)) throw nestedError(p.generator);
-  const found = generatorOf(p.generator.name)!;
+  const found = generatorOf(p.generator.name);
+  if (!found) {
+    throw new AnalysisException(
+      "UNSUPPORTED_GENERATOR.NOT_GENERATOR",
+      `[UNSUPPORTED_GENERATOR.NOT_GENERATOR] The generator is not supported: \`${p.generator.name}\` is expected to be a generator. However, it is not a generator.`,
+    );
+  }
   const args = p.generator.args.map((a) => resolveExpr(a, input));
   const r = found.def.resolve(p.generator, args, args.map(typeOf));
   const outer = p.outer || found.outer;

@@ -108,6 +108,28 @@ function readRange(cur: Cursor): LogicalPlan {
   return Plans.range(start, end, step, [attribute("id", LongType, false)]);
 }
 
+/**
+ * Hive's `LATERAL VIEW [OUTER] generator(args) tbl [AS] c1, c2` after the FROM relations, any
+ * number of them: each is a Generate over what came before, its columns qualified by `tbl`.
+ */
+export function readLateralViews(cur: Cursor, plan: LogicalPlan): LogicalPlan {
+  let out = plan;
+  while (cur.acceptKeyword("LATERAL", "VIEW")) {
+    const outer = cur.acceptKeyword("OUTER");
+    const at = cur.peek();
+    const gen = readExpression(cur);
+    if (gen.kind !== "call") throw cur.fail("[PARSE_SYNTAX_ERROR] LATERAL VIEW needs a generator call, such as explode(arr).", at);
+    const table = cur.identifier(ALIAS_RESERVED);
+    const names: string[] = [];
+    if (cur.acceptKeyword("AS") || cur.isIdentifier(ALIAS_RESERVED)) {
+      names.push(cur.identifier());
+      while (cur.acceptOp(",")) names.push(cur.identifier());
+    }
+    out = Plans.generate(gen, outer, names, table, null, out);
+  }
+  return out;
+}
+
 /** Multi-part names are joined with dots; parts that need it are backticked. */
 function tableName(parts: readonly string[]): string {
   if (parts.length === 1) return parts[0]!;
