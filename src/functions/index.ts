@@ -21,6 +21,7 @@ import "./grouping.js";
 import "./json.js";
 import "./csv.js";
 import "./generators.js";
+import "./json-tuple.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { compareValues } from "./predicates.js";

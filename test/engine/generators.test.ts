@@ -185,6 +185,31 @@ describe("generators in SQL", () => {
   });
 });
 
+describe("json_tuple", () => {
+  it("one row per input row, fields c0, c1 as text; NULL for null, missing, invalid or a non-object", async () => {
+    const js = session.createDataFrame(
+      [
+        { id: 1, j: '{"a": 1.50, "b": "x", "c": {"d": [1, 2.0]}}' },
+        { id: 2, j: "[1]" },
+        { id: 3, j: null },
+        { id: 4, j: '{"a":1,"a":2}' },
+      ],
+      "id INT, j STRING",
+    );
+    const d = js.select("id", F.json_tuple("j", "a", "b", "c"));
+    assert.deepEqual(schemaOf(d), ["id:int:true", "c0:string:true", "c1:string:true", "c2:string:true"]);
+    assert.deepEqual(await d.collect(), [
+      { id: 1, c0: "1.5", c1: "x", c2: '{"d":[1,2.0]}' },
+      { id: 2, c0: null, c1: null, c2: null },
+      { id: 3, c0: null, c1: null, c2: null },
+      { id: 4, c0: "2", c1: null, c2: null },
+    ]);
+    assert.deepEqual(await session.sql(`SELECT json_tuple('{"x": 1E400}', 'x') AS (x)`).collect(), [{ x: '"Infinity"' }]);
+    assert.throws(() => session.sql(`SELECT json_tuple('{"a":1}')`), /WRONG_NUM_ARGS.*requires > 1 parameters/);
+    assert.throws(() => session.sql(`SELECT json_tuple('{"a":1}', 1)`), /DATATYPE_MISMATCH\.NON_STRING_TYPE/);
+  });
+});
+
 describe("the optimizer around Generate", () => {
   it("does not copy child columns nobody reads onto the generated rows (unrequiredChildIndex)", () => {
     const lines = session.createDataFrame([{ value: "a b" }], "value STRING");
