@@ -22,4 +22,5 @@ export const inline = (c: ColumnOrName) => fn("inline", toExpr(c));
 /** inline, but a NULL or empty array gives one row of NULLs. */
 export const inline_outer = (c: ColumnOrName) => fn("inline_outer", toExpr(c));
 /** The top-level fields of a JSON object as strings, columns `c0`, `c1`, ...; NULL where absent or invalid. */
-export const json_tuple = (c: ColumnOrName, ...fields: string[]) => fn("json_tuple", toExpr(c), ...fields.map((f) => literal(f, StringType)));
+export const json_tuple = (c: ColumnOrName, ...fields: string[]) =>
+  fn("json_tuple", toExpr(c), ...fields.map((f) => literal(f, StringType)));

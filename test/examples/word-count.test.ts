@@ -24,9 +24,6 @@ test("word count: explode(split(value, ' ')) then groupBy(word).count(), complet
       [2, 10],
     ],
   );
-  assert.deepEqual(
-    Object.fromEntries(batches[2]!.rows.map((r) => [r[0], Number(r[1])])),
-    result.counts[2],
-  );
+  assert.deepEqual(Object.fromEntries(batches[2]!.rows.map((r) => [r[0], Number(r[1])])), result.counts[2]);
   assert.match(stdout, /most frequent word: spark \(3\)\n$/);
 });
