@@ -11,6 +11,7 @@ import { AnalysisException } from "../common/errors.js";
 import { generatorOf, isGeneratorCall } from "../functions/generators.js";
 import {
   type Alias,
+  type Attribute,
   alias,
   anyExpr,
   attribute,
@@ -23,9 +24,9 @@ import {
 import { type Aggregate, type Generate, type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { outputOf, typeOf } from "./types.js";
+import { hasAggregateOutsideWindow } from "./window-rules.js";
 
 type ResolveExpr = (e: Expr, input: readonly Attribute[]) => Expr;
-type Attribute = ReturnType<typeof outputOf>[number];
 
 /** The generator and the names given to it, when `e` is a SELECT item that is one. */
 function generatorItem(e: Expr): { gen: Call; names: readonly string[] } | null {
@@ -66,6 +67,8 @@ export function generatorOutsideSelect(e: Call): AnalysisException {
  */
 export function liftGenerators(items: readonly Expr[], child: LogicalPlan, resolveExpr: ResolveExpr): LogicalPlan | null {
   if (!items.some(hasGenerator)) return null;
+  // `select(explode(a), count(x))` is a global aggregate first, as in Spark (which then finds `a` ungrouped).
+  if (items.some((e) => !generatorItem(e) && hasAggregateOutsideWindow(e))) return Plans.aggregate([], items, child);
   const input = outputOf(child);
   let plan = child;
   const list: Expr[] = [];
