@@ -75,7 +75,13 @@ export function liftGenerators(items: readonly Expr[], child: LogicalPlan, resol
   for (const e of items) {
     const g = generatorItem(e);
     if (g) {
-      const gen = resolveGenerate(Plans.generate(g.gen, false, g.names, null, null, plan), resolveExpr);
+      // Its arguments see the SELECT's input too, not the columns an earlier generator added.
+      for (const a of g.gen.args) if (hasGenerator(a)) throw nestedError(g.gen);
+      const bound = withChildren(
+        g.gen,
+        g.gen.args.map((a) => resolveExpr(a, input)),
+      ) as Call;
+      const gen = resolveGenerate(Plans.generate(bound, false, g.names, null, null, plan), resolveExpr);
       list.push(...gen.generatorOutput!);
       plan = gen;
     } else if (hasGenerator(e)) throw nestedError(e);

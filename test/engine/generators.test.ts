@@ -106,7 +106,8 @@ describe("generators in select", () => {
       { id: 1, arr: 1 },
       { id: 1, arr: 2 },
     ]);
-    const two = df.select(F.explode("arr").alias("x"), F.explode("arr").alias("y"));
+    // The second generator's `arr` is the input's, not the first one's output named `arr`.
+    const two = df.select(F.explode("arr").alias("arr"), F.explode("arr").alias("y")).withColumnRenamed("arr", "x");
     assert.deepEqual(await two.collect(), [
       { x: 1, y: 1 },
       { x: 1, y: 2 },
