@@ -1,11 +1,12 @@
 /**
- * PySpark's generator functions: each input row gives zero or more rows (functions/generators.ts,
- * run by a Generate node). Use one at the top of a `select` or `withColumn` item, named with
- * `.alias("x")` or, for several columns, `.alias("k", "v")`. Re-exported by functions.ts.
+ * PySpark's generator functions (explode, posexplode, inline and their _outer forms, json_tuple,
+ * stack): each input row gives zero or more rows (functions/generators.ts, run by a Generate
+ * node). Use one at the top of a `select` or `withColumn` item, named with `.alias("x")` or, for
+ * several columns, `.alias("k", "v")`. Re-exported by functions.ts.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
-import { Column, type ColumnOrName, toExpr } from "./column.js";
+import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
 
 const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
 
@@ -24,3 +25,6 @@ export const inline_outer = (c: ColumnOrName) => fn("inline_outer", toExpr(c));
 /** The top-level fields of a JSON object as strings, columns `c0`, `c1`, ...; NULL where absent or invalid. */
 export const json_tuple = (c: ColumnOrName, ...fields: string[]) =>
   fn("json_tuple", toExpr(c), ...fields.map((f) => literal(f, StringType)));
+/** `stack(n, ...values)`: n rows per input row, the values laid out row by row over columns `col0`, `col1`, ... (unpivot). */
+export const stack = (n: Column | number, ...cols: ColumnOrName[]) =>
+  fn("stack", typeof n === "number" ? lit(n).expr : n.expr, ...cols.map(toExpr));

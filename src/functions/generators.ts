@@ -1,7 +1,7 @@
 /**
  * Generator functions (Spark's Generator expressions): each input row gives zero or more output
  * rows of one or more columns. explode, posexplode, inline and their `_outer` forms live here
- * (json_tuple in json-tuple.ts); the analyzer lifts a generator out of a SELECT into a Generate
+ * (json_tuple in json-tuple.ts, stack in stack.ts); the analyzer lifts a generator out of a SELECT into a Generate
  * plan node (analyzer/generators.ts), and execution/operators/generate.ts runs it.
  *
  * A generator is not a scalar function: it is kept in its own registry, so `lookupFunction`

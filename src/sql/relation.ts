@@ -2,7 +2,8 @@
  * FROM-clause relations: table names, CTE references, subqueries, `range(...)`, and
  * left-deep chains of JOINs with ON / USING.
  */
-import { attribute } from "../plan/expressions.js";
+import { generatorOf } from "../functions/index.js";
+import { attribute, call, type Expr } from "../plan/expressions.js";
 import { type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { LongType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
@@ -49,6 +50,7 @@ function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
     }
     if (cur.isOp("(")) {
       if (parts.length === 1 && parts[0]!.toLowerCase() === "range") plan = readRange(cur);
+      else if (parts.length === 1 && generatorOf(parts[0]!)) plan = readGeneratorRelation(cur, parts[0]!);
       else throw cur.fail(`[UNSUPPORTED_FEATURE] Table-valued function ${parts.join(".")}(...) is not supported.`, nameTok);
     } else {
       const cte = parts.length === 1 ? ctes.get(parts[0]!.toLowerCase()) : undefined;
@@ -83,6 +85,19 @@ function readParenthesizedRelation(cur: Cursor, ctes: CteScope, readQuery: Query
   } else plan = readRelation(cur, ctes, readQuery);
   cur.expectOp(")");
   return plan;
+}
+
+/** A generator in FROM (`FROM explode(array(1, 2))`): its rows over one empty row, as Spark's table-valued generators. */
+function readGeneratorRelation(cur: Cursor, name: string): LogicalPlan {
+  cur.expectOp("(");
+  const args: Expr[] = [];
+  if (!cur.isOp(")")) {
+    do args.push(readExpression(cur));
+    while (cur.acceptOp(","));
+  }
+  cur.expectOp(")");
+  const oneRow = Plans.localRelation([], [{ columns: [], numRows: 1 }]);
+  return Plans.generate(call(name, args), false, [], null, null, oneRow);
 }
 
 /** `range(end)`, `range(start, end[, step])`: Spark's built-in table function, column `id` BIGINT. */

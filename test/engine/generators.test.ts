@@ -211,6 +211,32 @@ describe("json_tuple", () => {
   });
 });
 
+describe("stack and generators in FROM", () => {
+  it("stack(n, ...) lays the values out row by row, NULL for missing ones; Spark's type errors", async () => {
+    assert.deepEqual(await session.sql("SELECT stack(2, 1, 'a', 2) AS (n, s)").collect(), [
+      { n: 1, s: "a" },
+      { n: 2, s: null },
+    ]);
+    const wide = session.createDataFrame([{ id: 1, q1: 10, q2: 20 }], "id INT, q1 INT, q2 INT");
+    const long = wide.select("id", F.stack(2, F.lit("q1"), "q1", F.lit("q2"), "q2").alias("quarter", "amount"));
+    assert.deepEqual(schemaOf(long), ["id:int:true", "quarter:string:true", "amount:int:true"]);
+    assert.deepEqual(await long.collect(), [
+      { id: 1, quarter: "q1", amount: 10 },
+      { id: 1, quarter: "q2", amount: 20 },
+    ]);
+    assert.throws(() => session.sql("SELECT stack(2, 1, 'a')"), /STACK_COLUMN_DIFF_TYPES.*column \(0\).*"INT" \(1\) <> "STRING" \(2\)/);
+    assert.throws(() => session.sql("SELECT stack(0, 1)"), /DATATYPE_MISMATCH\.VALUE_OUT_OF_RANGE/);
+    assert.throws(() => session.sql("SELECT stack(id, 1) FROM range(2)"), /UNEXPECTED_INPUT_TYPE.*"INT" type/);
+  });
+
+  it("a generator as a table in FROM runs over one row, its columns qualified by the alias", async () => {
+    assert.deepEqual(await session.sql("SELECT t.col FROM explode(array(1, 2)) t").collect(), [{ col: 1 }, { col: 2 }]);
+    assert.deepEqual(await session.sql("SELECT * FROM posexplode(array('a'))").collect(), [{ pos: 0, col: "a" }]);
+    assert.deepEqual(await session.sql("SELECT * FROM explode_outer(array())").collect(), [{ col: null }]);
+    assert.deepEqual(await session.sql(`SELECT * FROM json_tuple('{"a":1}', 'a')`).collect(), [{ c0: "1" }]);
+  });
+});
+
 describe("the optimizer around Generate", () => {
   it("does not copy child columns nobody reads onto the generated rows (unrequiredChildIndex)", () => {
     const lines = session.createDataFrame([{ value: "a b" }], "value STRING");
