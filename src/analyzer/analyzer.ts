@@ -5,12 +5,14 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { ifToCaseWhen } from "../functions/conditionals.js";
+import { isGeneratorCall } from "../functions/generators.js";
 import { lookupFunction } from "../functions/index.js";
 import { castTo } from "../functions/registry.js";
 import {
   type Attribute,
   alias,
   anyExpr,
+  type Call,
   call,
   type Expr,
   exprChildren,
@@ -26,6 +28,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
 import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
+import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
@@ -73,7 +76,10 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "project": {
       const input = outputOf(p.child);
-      let exprs = expandStars(p.projectList, input).map((e) => resolveExpr(e, input));
+      const items = expandStars(p.projectList, input);
+      const lifted = liftGenerators(items, p.child, resolveExpr);
+      if (lifted) return resolveNode(lifted, catalog);
+      let exprs = items.map((e) => resolveExpr(e, input));
       let child = p.child;
       if (hasTimeWindow(exprs)) ({ exprs, child } = extractTimeWindow(exprs, child));
       for (const e of exprs) checkWindowPlacement(e);
@@ -106,6 +112,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
           (agg) => resolveNode(agg, catalog),
         );
       }
+      const withGenerator = liftAggregateGenerator(p, (agg) => resolveNode(agg, catalog));
+      if (withGenerator) return resolveNode(withGenerator, catalog);
       const input = outputOf(p.child);
       let groups = p.groupingExprs.map((e) => resolveExpr(e, input));
       let aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, input));
@@ -185,6 +193,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       return resolveJoin(p, resolveExpr);
     case "transformWithState":
       return resolveTransformWithState(p, resolveExpr);
+    case "generate":
+      return resolveGenerate(p, resolveExpr);
   }
 }
 
@@ -251,6 +261,7 @@ function resolveCall(e: Expr): Expr {
   if (e.kind !== "call") return e;
   if (e.name === "window" || e.name === "session_window") return e;
   if (e.name === "if") return resolveCaseWhen(ifToCaseWhen(e) as Expr & { kind: "caseWhen" });
+  if (isGeneratorCall(e)) throw generatorOutsideSelect(e as Call);
   const fn = lookupFunction(e.name);
   if (!fn) {
     throw new AnalysisException(

@@ -4,7 +4,19 @@
  * literals; in `functions` plain strings are column names, as in PySpark.
  */
 import { IllegalArgumentException } from "../common/errors.js";
-import { alias, call, caseWhen, cast, columnFromName, type Expr, literal, sortOrder, tryCast, windowExpr } from "../plan/expressions.js";
+import {
+  alias,
+  call,
+  caseWhen,
+  cast,
+  columnFromName,
+  type Expr,
+  literal,
+  multiAlias,
+  sortOrder,
+  tryCast,
+  windowExpr,
+} from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { parseDataType } from "../sql/index.js";
 import { type DataType, StringType } from "../types/datatypes.js";
@@ -129,12 +141,22 @@ export class Column {
   astype(to: string | DataType): Column {
     return this.cast(to);
   }
-  alias(name: string, metadata?: Record<string, unknown>): Column {
-    const child = this.expr.kind === "alias" ? this.expr.child : this.expr;
-    return new Column(alias(child, name, metadata));
+  /**
+   * A name for this column; several names for a generator's columns, as PySpark's
+   * `alias(*alias)`: `F.posexplode("a").alias("p", "v")`.
+   */
+  alias(name: string, metadata?: Record<string, unknown>): Column;
+  alias(...names: string[]): Column;
+  alias(name: string, ...rest: (string | Record<string, unknown> | undefined)[]): Column {
+    const child = this.expr.kind === "alias" || this.expr.kind === "multiAlias" ? this.expr.child : this.expr;
+    const more = rest.filter((r): r is string => typeof r === "string");
+    if (more.length > 0) return new Column(multiAlias(child, [name, ...more]));
+    return new Column(alias(child, name, rest[0] as Record<string, unknown> | undefined));
   }
-  as(name: string): Column {
-    return this.alias(name);
+  as(name: string): Column;
+  as(...names: string[]): Column;
+  as(...names: string[]): Column {
+    return this.alias(...(names as [string, ...string[]]));
   }
   name(name: string): Column {
     return this.alias(name);

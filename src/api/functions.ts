@@ -250,5 +250,7 @@ export function to_json(c: ColumnOrName, options?: Record<string, string>): Colu
   return options ? fn("to_json", toExpr(c), str(JSON.stringify(options))) : fn("to_json", toExpr(c));
 }
 
+// ---- generators: explode, posexplode, inline, json_tuple, stack (functions-generators.ts)
+export * from "./functions-generators.js";
 // ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)
 export * from "./functions-more.js";

@@ -75,6 +75,7 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
     }
     case "column":
     case "star":
+    case "multiAlias":
       throw new Error(`unresolved ${e.kind} reached execution`);
     case "windowExpr":
       throw new Error("a window expression reached expression compilation (the analyzer moves it into a Window node)");

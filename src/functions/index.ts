@@ -22,7 +22,11 @@ import "./window-functions.js";
 import "./grouping.js";
 import "./json.js";
 import "./csv.js";
+import "./generators.js";
+import "./json-tuple.js";
+import "./stack.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
+export { generatorOf, isGeneratorCall } from "./generators.js";
 export { compareValues } from "./predicates.js";
 export * from "./registry.js";

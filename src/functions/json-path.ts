@@ -11,7 +11,7 @@ import { valueToString } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
 
-type Json = null | boolean | string | { readonly num: string } | { readonly arr: Json[] } | { readonly obj: [string, Json][] };
+export type Json = null | boolean | string | { readonly num: string } | { readonly arr: Json[] } | { readonly obj: [string, Json][] };
 
 type Step = { key: string } | { index: number } | { wildcard: true };
 
@@ -153,7 +153,17 @@ function evaluate(v: Json, steps: readonly Step[], at: number, out: Json[]): voi
   }
 }
 
-function writeJson(v: Json): string {
+/** One JSON value read as Spark's Jackson parser reads it (text after it ignored); undefined when malformed. */
+export function readJson(text: string): Json | undefined {
+  try {
+    return new JsonReader(text).value();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compact JSON text of a value, numbers as Jackson re-writes them. */
+export function writeJson(v: Json): string {
   if (v === null) return "null";
   if (typeof v === "boolean") return String(v);
   if (typeof v === "string") return JSON.stringify(v);
@@ -162,10 +172,15 @@ function writeJson(v: Json): string {
   return `{${v.obj.map(([k, x]) => `${JSON.stringify(k)}:${writeJson(x)}`).join(",")}}`;
 }
 
-/** As Jackson re-writes a number: integers exactly, others as Java's Double.toString. */
+/**
+ * As Jackson re-writes a number: integers exactly, others as Java's Double.toString; a double
+ * out of range (1E400) is written quoted, `"Infinity"` (Jackson's QUOTE_NON_NUMERIC_NUMBERS).
+ */
 function writeNumber(text: string): string {
   if (/^-?\d+$/.test(text)) return BigInt(text).toString();
-  return valueToString(Number(text), DoubleType, "UTC");
+  const d = Number(text);
+  if (!Number.isFinite(d)) return `"${d > 0 ? "Infinity" : "-Infinity"}"`;
+  return valueToString(d, DoubleType, "UTC");
 }
 
 export function getJsonObject(json: string, path: string): string | null {

@@ -37,6 +37,7 @@ export function typeOf(e: Expr): DataType {
       return typeOf(e.fn);
     case "column":
     case "star":
+    case "multiAlias":
       throw new Error(`unresolved expression ${e.kind} reached typeOf`);
     default:
       return assertNever(e);
@@ -138,6 +139,11 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
       return p.projectList.map(toAttribute);
     case "window":
       return [...outputOf(p.child), ...p.windowExprs.map(toAttribute)];
+    case "generate": {
+      if (!p.generatorOutput) throw new Error(`unresolved generator ${p.generator.name} reached outputOf`);
+      const dropped = new Set(p.unrequiredChildIndex);
+      return [...outputOf(p.child).filter((_, i) => !dropped.has(i)), ...p.generatorOutput];
+    }
     case "aggregate":
       return p.aggregateExprs.map(toAttribute);
     case "filter":

@@ -7,6 +7,7 @@ import type { LogicalPlan } from "../plan/logical.js";
 import { constantFolding } from "./constant-folding.js";
 import { eliminateSubqueryAliases } from "./eliminate-subquery-aliases.js";
 import { inferFilterConstraints } from "./infer-filter-constraints.js";
+import { inferFiltersFromGenerate } from "./infer-filters-from-generate.js";
 import { inferJoinFilters } from "./infer-join-filters.js";
 import { likeSimplification } from "./like-simplification.js";
 import { pruneColumns } from "./prune-columns.js";
@@ -19,6 +20,7 @@ export const RULES: readonly Rule[] = [
   likeSimplification,
   inferFilterConstraints,
   inferJoinFilters,
+  inferFiltersFromGenerate,
   pushDownPredicates,
   pruneColumns,
 ];

@@ -15,6 +15,8 @@ export function transformPlanExpressions(plan: LogicalPlan, fn: (e: Expr) => Exp
         return p.condition ? { ...p, condition: fn(p.condition) } : p;
       case "sort":
         return { ...p, orders: p.orders.map((o) => fn(o) as typeof o) };
+      case "generate":
+        return { ...p, generator: fn(p.generator) as typeof p.generator };
       case "expand":
         return { ...p, projections: p.projections.map((ps) => ps.map(fn)) };
       default:

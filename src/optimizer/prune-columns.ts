@@ -113,6 +113,14 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
         prune(p.child, idsOf(projections.flat()), st),
       );
     }
+    case "generate": {
+      // Child columns nobody above reads are not copied onto every generated row (Spark's
+      // unrequiredChildIndex): `explode(split(value, " "))` does not repeat `value` per word.
+      if (!needed || !p.generatorOutput) break;
+      const child = prune(p.child, plus(needed, p.generator.args), st);
+      const unrequired = outputOf(child).flatMap((a, i) => (needed.has(a.exprId) ? [] : [i]));
+      return Plans.generate(p.generator, p.outer, p.names, p.qualifier, p.generatorOutput, child, unrequired);
+    }
     case "join": {
       if (!needed || p.usingColumns) break;
       if (st.keepStatefulInputs && isStreamingPlan(p.left) && isStreamingPlan(p.right)) break;

@@ -6,7 +6,7 @@
 
 import { outputOf } from "../analyzer/types.js";
 import { anyExpr, call, collectAttributes, type Expr, transformUp } from "../plan/expressions.js";
-import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
+import { type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
 const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
@@ -40,6 +40,14 @@ function push(p: LogicalPlan): LogicalPlan {
       for (const e of child.projectList) if (e.kind === "alias") aliases.set(e.exprId, e.child);
       const cond = transformUp(p.condition, (x) => (x.kind === "attribute" && aliases.has(x.exprId) ? aliases.get(x.exprId)! : x));
       return Plans.project(child.projectList, push(Plans.filter(cond, child.child)));
+    }
+    case "generate": {
+      // Conjuncts over the child's columns only run before the generator (Spark's rule).
+      const below = conjuncts(p.condition).filter((c) => refersOnlyTo(c, child.child));
+      if (!below.length) return p;
+      const stay = conjuncts(p.condition).filter((c) => !below.includes(c));
+      const gen = withPlanChildren(child, [push(Plans.filter(and(below), child.child))]);
+      return stay.length ? Plans.filter(and(stay), gen) : gen;
     }
     case "join": {
       const jt = child.joinType;

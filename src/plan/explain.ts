@@ -43,6 +43,8 @@ function describe(p: LogicalPlan): string {
       return `SubqueryAlias ${p.alias}`;
     case "transformWithState":
       return `${p.fn.kind === "transformWithState" ? "TransformWithState" : p.fn.kind === "mapGroupsWithState" ? "MapGroupsWithState" : "FlatMapGroupsWithState"} [${p.groupingExprs.map(exprToSql).join(", ")}], ${p.outputMode}, ${attrs(p.output)}`;
+    case "generate":
+      return `Generate ${exprToSql(p.generator)}, ${p.outer}, ${p.generatorOutput ? attrs(p.generatorOutput) : `[${p.names.join(", ")}]`}`;
     case "expand":
       return `Expand ${p.projections.length} projections, ${attrs(p.output)}`;
     case "window":

@@ -56,6 +56,16 @@ export interface Alias {
   readonly exprId: number;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
+/**
+ * `explode(m).alias("k", "v")`, SQL's `posexplode(a) AS (p, v)`: names for the several columns
+ * of a generator (Spark's MultiAlias). The analyzer consumes it when it extracts the generator
+ * (analyzer/generators.ts); on anything but a generator it is an error.
+ */
+export interface MultiAlias {
+  readonly kind: "multiAlias";
+  readonly child: Expr;
+  readonly names: readonly string[];
+}
 /** Function or operator call: `upper(x)`, `+`, `count(DISTINCT x)`. */
 export interface Call {
   readonly kind: "call";
@@ -123,7 +133,7 @@ export interface WindowExpr {
   readonly frame: WindowFrame | null;
 }
 /** Scalar subquery placeholder is not supported; `in` lists are calls named `in`. */
-export type Expr = ColumnRef | Attribute | Literal | Alias | Call | Cast | CaseWhen | Star | SortOrder | WindowExpr;
+export type Expr = ColumnRef | Attribute | Literal | Alias | MultiAlias | Call | Cast | CaseWhen | Star | SortOrder | WindowExpr;
 export type NamedExpr = Attribute | Alias;
 
 const f = Object.freeze;
@@ -181,6 +191,9 @@ export function alias(child: Expr, name: string, metadata?: Record<string, unkno
       : { kind: "alias", child, name, exprId: newExprId() },
   );
 }
+export function multiAlias(child: Expr, names: readonly string[]): MultiAlias {
+  return f({ kind: "multiAlias", child, names: f([...names]) });
+}
 export function call(name: string, args: readonly Expr[], distinct = false): Call {
   return f({ kind: "call", name: name.toLowerCase(), args: f([...args]), distinct });
 }
@@ -225,6 +238,7 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case "star":
       return [];
     case "alias":
+    case "multiAlias":
     case "cast":
     case "sortOrder":
       return [e.child];
@@ -248,6 +262,8 @@ export function withChildren(e: Expr, c: readonly Expr[]): Expr {
     case "star":
       return e;
     case "alias":
+      return f({ ...e, child: c[0]! });
+    case "multiAlias":
       return f({ ...e, child: c[0]! });
     case "cast":
       return f({ ...e, child: c[0]! });

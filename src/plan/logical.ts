@@ -6,7 +6,7 @@
  */
 import type { Batch } from "../columnar/batch.js";
 import type { DataType, StructType } from "../types/datatypes.js";
-import type { Attribute, Expr, NamedExpr, SortOrder } from "./expressions.js";
+import type { Attribute, Call, Expr, NamedExpr, SortOrder } from "./expressions.js";
 import type { GroupStateTimeout, GroupsWithStateFunction, StatefulProcessorLike, StateSchema, TimeMode } from "./stateful-processor.js";
 
 export type JoinType = "inner" | "left_outer" | "right_outer" | "full_outer" | "left_semi" | "left_anti" | "cross";
@@ -127,6 +127,27 @@ export interface Expand {
 }
 
 /**
+ * A generator (explode, posexplode, inline, json_tuple; functions/generators.ts) run on each
+ * child row (Spark's Generate): the output is the child's columns, except those at
+ * `unrequiredChildIndex` (column pruning drops them), then `generatorOutput`, one row per
+ * generated row. Built unresolved (`generatorOutput` null) by LATERAL VIEW and by the analyzer
+ * when it lifts a generator out of a SELECT; `names` are the user's column names (empty: the
+ * generator's defaults) and `qualifier` the LATERAL VIEW's table alias.
+ */
+export interface Generate {
+  readonly kind: "generate";
+  /** The generator call, e.g. `explode(arr)`; its name may end in `_outer`. */
+  readonly generator: Call;
+  /** explode_outer or LATERAL VIEW OUTER: a row that generates nothing gives one row of NULLs. */
+  readonly outer: boolean;
+  readonly names: readonly string[];
+  readonly qualifier: string | null;
+  readonly generatorOutput: readonly Attribute[] | null;
+  readonly unrequiredChildIndex: readonly number[];
+  readonly child: LogicalPlan;
+}
+
+/**
  * Window functions over one window specification (Spark's Window node): the output is the
  * child's columns followed by one column per `windowExprs` entry (aliases of `windowExpr`
  * nodes that all share `partitionBy` and `orderBy`).
@@ -195,6 +216,7 @@ export type LogicalPlan =
   | EventTimeWatermark
   | SubqueryAlias
   | Expand
+  | Generate
   | Window
   | TransformWithState;
 
@@ -293,6 +315,26 @@ export const Plans = {
       groupingExprs: f([...node.groupingExprs]),
       output: f([...node.output]),
       initialGrouping: f([...node.initialGrouping]),
+    });
+  },
+  generate(
+    generator: Call,
+    outer: boolean,
+    names: readonly string[],
+    qualifier: string | null,
+    generatorOutput: readonly Attribute[] | null,
+    child: LogicalPlan,
+    unrequiredChildIndex: readonly number[] = [],
+  ): Generate {
+    return f({
+      kind: "generate",
+      generator,
+      outer,
+      names: f([...names]),
+      qualifier,
+      generatorOutput: generatorOutput ? f([...generatorOutput]) : null,
+      unrequiredChildIndex: f([...unrequiredChildIndex]),
+      child,
     });
   },
   expand(projections: readonly (readonly Expr[])[], output: readonly Attribute[], child: LogicalPlan): Expand {

@@ -9,6 +9,7 @@ export function semanticKey(e: Expr): string {
     case "attribute":
       return `#${e.exprId}`;
     case "alias":
+    case "multiAlias":
       return semanticKey(e.child);
     case "literal":
       // A BIGINT beyond ±2^53 − 1 is a bigint (columnar/int64.ts), which JSON cannot write.

@@ -36,6 +36,8 @@ export function exprToSql(e: Expr): string {
       return literalText(e.value, e.type.kind, e.type);
     case "alias":
       return e.name;
+    case "multiAlias":
+      return `${exprToSql(e.child)} AS (${e.names.join(", ")})`;
     case "star":
       return e.qualifier ? `${e.qualifier}.*` : "*";
     case "cast":

@@ -11,6 +11,7 @@ import { HashAggregateExec } from "../execution/operators/aggregate.js";
 import { ExpandExec, FilterExec, LimitExec, LocalScanExec, ProjectExec, RangeExec, UnionExec } from "../execution/operators/basic.js";
 import { DeduplicateExec } from "../execution/operators/deduplicate.js";
 import { FileScanExec } from "../execution/operators/file-scan.js";
+import { GenerateExec } from "../execution/operators/generate.js";
 import { HashJoinExec } from "../execution/operators/join.js";
 import { MergeSessionsExec } from "../execution/operators/merge-sessions.js";
 import { SortExec } from "../execution/operators/sort.js";
@@ -65,6 +66,9 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       return new UnionExec(p.children.map(planChild));
     case "expand":
       return new ExpandExec(p.projections, p.output, planChild(p.child));
+    case "generate":
+      if (!p.generatorOutput) throw new Error(`unresolved generator ${p.generator.name} reached the planner`);
+      return new GenerateExec(p.generator, p.outer, p.generatorOutput, p.unrequiredChildIndex, planChild(p.child));
     case "window":
       return new WindowExec(p.windowExprs, p.partitionBy, p.orderBy, planChild(p.child));
     case "deduplicate":

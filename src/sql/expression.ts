@@ -14,6 +14,7 @@ import {
   columnRef,
   type Expr,
   literal,
+  multiAlias,
   type SortOrder,
   sortOrder,
   star,
@@ -114,7 +115,13 @@ export function readExpression(cur: Cursor): Expr {
 export function readNamedExpression(cur: Cursor): Expr {
   const e = readExpression(cur);
   if (cur.acceptKeyword("AS")) {
-    if (cur.isOp("(")) throw cur.fail("[UNSUPPORTED_FEATURE] Multi-name aliases `AS (a, b)` are not supported.");
+    // `posexplode(a) AS (p, v)`: names for a generator's columns.
+    if (cur.acceptOp("(")) {
+      const names = [cur.identifier()];
+      while (cur.acceptOp(",")) names.push(cur.identifier());
+      cur.expectOp(")");
+      return multiAlias(e, names);
+    }
     return alias(e, cur.identifier());
   }
   if (cur.isIdentifier(ALIAS_RESERVED)) return alias(e, cur.next().value);

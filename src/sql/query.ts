@@ -18,7 +18,7 @@ import {
   readWindowSpecBody,
 } from "./expression.js";
 import type { Token } from "./lexer.js";
-import { type CteScope, readRelation, readValuesRows } from "./relation.js";
+import { type CteScope, readLateralViews, readRelation, readValuesRows } from "./relation.js";
 
 interface QueryPart {
   readonly plan: LogicalPlan;
@@ -118,6 +118,7 @@ function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
     plan = readRelation(cur, ctes, readQuery);
     // `FROM a, b` is an inner join without condition (Spark's plan for comma joins).
     while (cur.acceptOp(",")) plan = Plans.join(plan, readRelation(cur, ctes, readQuery), "inner", null);
+    plan = readLateralViews(cur, plan);
   }
   if (cur.acceptKeyword("WHERE")) plan = Plans.filter(readExpression(cur), plan);
 

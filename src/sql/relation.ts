@@ -1,9 +1,11 @@
 /**
  * FROM-clause relations: table names, CTE references, subqueries, `range(...)`, inline tables
- * (`VALUES ...`), column aliases (`t(a, b)`), and left-deep chains of JOINs with ON / USING.
+ * (`VALUES ...`), generators as tables, column aliases (`t(a, b)`), LATERAL VIEWs, and
+ * left-deep chains of JOINs with ON / USING.
  */
 import { inlineTable } from "../analyzer/inline-table.js";
-import { attribute, type Expr } from "../plan/expressions.js";
+import { generatorOf } from "../functions/index.js";
+import { attribute, call, type Expr } from "../plan/expressions.js";
 import { type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { LongType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
@@ -58,6 +60,7 @@ function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
     }
     if (cur.isOp("(")) {
       if (parts.length === 1 && parts[0]!.toLowerCase() === "range") plan = readRange(cur);
+      else if (parts.length === 1 && generatorOf(parts[0]!)) plan = readGeneratorRelation(cur, parts[0]!);
       else throw cur.fail(`[UNSUPPORTED_FEATURE] Table-valued function ${parts.join(".")}(...) is not supported.`, nameTok);
     } else {
       const cte = parts.length === 1 ? ctes.get(parts[0]!.toLowerCase()) : undefined;
@@ -116,6 +119,19 @@ function readParenthesizedRelation(cur: Cursor, ctes: CteScope, readQuery: Query
   return plan;
 }
 
+/** A generator in FROM (`FROM explode(array(1, 2))`): its rows over one empty row, as Spark's table-valued generators. */
+function readGeneratorRelation(cur: Cursor, name: string): LogicalPlan {
+  cur.expectOp("(");
+  const args: Expr[] = [];
+  if (!cur.isOp(")")) {
+    do args.push(readExpression(cur));
+    while (cur.acceptOp(","));
+  }
+  cur.expectOp(")");
+  const oneRow = Plans.localRelation([], [{ columns: [], numRows: 1 }]);
+  return Plans.generate(call(name, args), false, [], null, null, oneRow);
+}
+
 /** `range(end)`, `range(start, end[, step])`: Spark's built-in table function, column `id` BIGINT. */
 function readRange(cur: Cursor): LogicalPlan {
   const open = cur.expectOp("(");
@@ -137,6 +153,28 @@ function readRange(cur: Cursor): LogicalPlan {
   const [start, end, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
   if (step === 0) throw cur.fail("[INVALID_PARAMETER_VALUE] range() step must not be 0.", open);
   return Plans.range(start, end, step, [attribute("id", LongType, false)]);
+}
+
+/**
+ * Hive's `LATERAL VIEW [OUTER] generator(args) tbl [AS] c1, c2` after the FROM relations, any
+ * number of them: each is a Generate over what came before, its columns qualified by `tbl`.
+ */
+export function readLateralViews(cur: Cursor, plan: LogicalPlan): LogicalPlan {
+  let out = plan;
+  while (cur.acceptKeyword("LATERAL", "VIEW")) {
+    const outer = cur.acceptKeyword("OUTER");
+    const at = cur.peek();
+    const gen = readExpression(cur);
+    if (gen.kind !== "call") throw cur.fail("[PARSE_SYNTAX_ERROR] LATERAL VIEW needs a generator call, such as explode(arr).", at);
+    const table = cur.identifier(ALIAS_RESERVED);
+    const names: string[] = [];
+    if (cur.acceptKeyword("AS") || cur.isIdentifier(ALIAS_RESERVED)) {
+      names.push(cur.identifier());
+      while (cur.acceptOp(",")) names.push(cur.identifier());
+    }
+    out = Plans.generate(gen, outer, names, table, null, out);
+  }
+  return out;
 }
 
 /** Multi-part names are joined with dots; parts that need it are backticked. */

@@ -16,6 +16,7 @@ const CASES: [file: string, args: string[], lastLine: RegExp][] = [
   ["seed002-stateful-checkpoint-foreachbatch.ts", ["--fast"], /^durasi script: 44\.0 detik$/],
   ["seed003-table-watermark.ts", [], /^>> a reading at 10:41: watermark now 10:31$/],
   ["flagship.ts", ["--fast"], /^status: Stopped after 13 batches$/],
+  ["word-count.ts", [], /^most frequent word: spark \(3\)$/],
 ];
 
 test("every example runs as a script", async () => {
