@@ -32,6 +32,7 @@ import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolve
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
+import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
@@ -189,6 +190,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "union":
       return resolveUnion(p);
+    case "setOperation":
+      return analyze(rewriteSetOperation(p), catalog);
     case "join":
       return resolveJoin(p, resolveExpr);
     case "transformWithState":

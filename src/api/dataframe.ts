@@ -22,7 +22,6 @@ import { describe } from "./describe.js";
 import { GroupedData } from "./grouped.js";
 import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
 import type { SessionInternals } from "./session-internals.js";
-import { bagSetOp, distinctSetOp } from "./set-operations.js";
 import { type ShowOptions, showArgs } from "./show-args.js";
 import { DataStreamWriter } from "./streaming/writer.js";
 import { batchToArrays, batchToRows, type Row } from "./values.js";
@@ -350,19 +349,19 @@ export class DataFrame {
   }
   /** Distinct rows also in `other` (NULLs equal); batch only. */
   intersect(other: DataFrame): DataFrame {
-    return distinctSetOp(this, other, "INTERSECT");
+    return this.with(Plans.setOperation("intersect", false, this.plan, other.plan));
   }
   /** Rows also in `other`, as often as they occur in both; batch only. */
   intersectAll(other: DataFrame): DataFrame {
-    return bagSetOp(this, other, "INTERSECT");
+    return this.with(Plans.setOperation("intersect", true, this.plan, other.plan));
   }
   /** Distinct rows not in `other` (SQL's EXCEPT DISTINCT); batch only. */
   subtract(other: DataFrame): DataFrame {
-    return distinctSetOp(this, other, "EXCEPT");
+    return this.with(Plans.setOperation("except", false, this.plan, other.plan));
   }
   /** Rows not in `other`, as often as they occur more here than there (EXCEPT ALL); batch only. */
   exceptAll(other: DataFrame): DataFrame {
-    return bagSetOp(this, other, "EXCEPT");
+    return this.with(Plans.setOperation("except", true, this.plan, other.plan));
   }
   /** Bind a column of this DataFrame (`df.col("a")`). */
   col(name: string): Column {

@@ -162,6 +162,8 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
       );
     case "subqueryAlias":
       return outputOf(p.child).map((a) => withQualifier(a, [p.alias]));
+    case "setOperation":
+      return outputOf(p.left);
     case "union": {
       const first = outputOf(p.children[0]!);
       return first.map((a, i) => {

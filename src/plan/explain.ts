@@ -33,6 +33,8 @@ function describe(p: LogicalPlan): string {
       return `GlobalLimit ${p.n}`;
     case "union":
       return `Union ${p.byName}, ${p.allowMissingColumns}`;
+    case "setOperation":
+      return `${p.op === "intersect" ? "Intersect" : "Except"} ${p.all}`;
     case "distinct":
       return "Distinct";
     case "deduplicate":

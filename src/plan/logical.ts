@@ -94,6 +94,18 @@ export interface Union {
   readonly byName: boolean;
   readonly allowMissingColumns: boolean;
 }
+/**
+ * INTERSECT / EXCEPT [ALL] (also `df.intersect`, `df.subtract`, `df.intersectAll`,
+ * `df.exceptAll`): the analyzer rewrites it into joins, as Spark's optimizer does
+ * (analyzer/set-operations.ts); no later phase sees it.
+ */
+export interface SetOperation {
+  readonly kind: "setOperation";
+  readonly op: "intersect" | "except";
+  readonly all: boolean;
+  readonly left: LogicalPlan;
+  readonly right: LogicalPlan;
+}
 export interface Distinct {
   readonly kind: "distinct";
   readonly child: LogicalPlan;
@@ -211,6 +223,7 @@ export type LogicalPlan =
   | Sort
   | Limit
   | Union
+  | SetOperation
   | Distinct
   | Deduplicate
   | EventTimeWatermark
@@ -282,6 +295,9 @@ export const Plans = {
   limit(n: number, child: LogicalPlan): Limit {
     return f({ kind: "limit", n, child });
   },
+  setOperation(op: "intersect" | "except", all: boolean, left: LogicalPlan, right: LogicalPlan): SetOperation {
+    return f({ kind: "setOperation", op, all, left, right });
+  },
   union(children: readonly LogicalPlan[], byName = false, allowMissingColumns = false): Union {
     return f({ kind: "union", children: f([...children]), byName, allowMissingColumns });
   },
@@ -351,6 +367,7 @@ export function planChildren(p: LogicalPlan): readonly LogicalPlan[] {
     case "unresolvedRelation":
       return [];
     case "join":
+    case "setOperation":
       return [p.left, p.right];
     case "union":
       return p.children;
@@ -370,6 +387,7 @@ export function withPlanChildren(p: LogicalPlan, c: readonly LogicalPlan[]): Log
     case "unresolvedRelation":
       return p;
     case "join":
+    case "setOperation":
       return f({ ...p, left: c[0]!, right: c[1]! });
     case "union":
       return f({ ...p, children: f([...c]) });

@@ -64,6 +64,8 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       return new LimitExec(p.n, planChild(p.child));
     case "union":
       return new UnionExec(p.children.map(planChild));
+    case "setOperation":
+      throw new Error("a set operation reached the planner (the analyzer rewrites it into joins)");
     case "expand":
       return new ExpandExec(p.projections, p.output, planChild(p.child));
     case "generate":

@@ -62,24 +62,25 @@ function readWith(cur: Cursor, outer: CteScope): CteScope {
   return scope;
 }
 
-/** SELECTs combined with UNION [ALL | DISTINCT], left-associative. */
+/**
+ * SELECTs combined with UNION / EXCEPT (MINUS) [ALL | DISTINCT], left-associative; INTERSECT
+ * binds tighter, as in Spark (spark.sql.legacy.setopsPrecedence.enabled = false).
+ */
 function readSetExpression(cur: Cursor, ctes: CteScope): QueryPart {
-  const first = readQueryPrimary(cur, ctes);
+  const first = readIntersections(cur, ctes);
   let plan = first.plan;
   // Children of a run of UNION ALLs, flattened into one Union node.
   let allRun: LogicalPlan[] | null = null;
   for (;;) {
-    const t = cur.peek();
-    const kw = t.kind === "ident" ? t.value.toUpperCase() : "";
-    if (kw === "EXCEPT" || kw === "INTERSECT" || kw === "MINUS") {
-      throw cur.fail(`[UNSUPPORTED_FEATURE] ${kw} is not supported.`);
-    }
-    if (kw !== "UNION") break;
+    const kw = setKeyword(cur);
+    if (kw !== "UNION" && kw !== "EXCEPT" && kw !== "MINUS") break;
     cur.next();
-    const all = cur.acceptKeyword("ALL");
-    if (!all) cur.acceptKeyword("DISTINCT");
-    const right = readQueryPrimary(cur, ctes).plan;
-    if (all) {
+    const all = readAll(cur);
+    const right = readIntersections(cur, ctes).plan;
+    if (kw !== "UNION") {
+      allRun = null;
+      plan = Plans.setOperation("except", all, plan, right);
+    } else if (all) {
       allRun = allRun ? [...allRun, right] : [plan, right];
       plan = Plans.union(allRun);
     } else {
@@ -88,6 +89,30 @@ function readSetExpression(cur: Cursor, ctes: CteScope): QueryPart {
     }
   }
   return { plan, items: first.items };
+}
+
+/** Query primaries combined with INTERSECT [ALL | DISTINCT]. */
+function readIntersections(cur: Cursor, ctes: CteScope): QueryPart {
+  const first = readQueryPrimary(cur, ctes);
+  let plan = first.plan;
+  while (setKeyword(cur) === "INTERSECT") {
+    cur.next();
+    const all = readAll(cur);
+    plan = Plans.setOperation("intersect", all, plan, readQueryPrimary(cur, ctes).plan);
+  }
+  return { plan, items: first.items };
+}
+
+function setKeyword(cur: Cursor): string {
+  const t = cur.peek();
+  return t.kind === "ident" ? t.value.toUpperCase() : "";
+}
+
+/** `ALL` after a set operator; `DISTINCT` (the default) is accepted too. */
+function readAll(cur: Cursor): boolean {
+  const all = cur.acceptKeyword("ALL");
+  if (!all) cur.acceptKeyword("DISTINCT");
+  return all;
 }
 
 function readQueryPrimary(cur: Cursor, ctes: CteScope): QueryPart {
