@@ -19,22 +19,26 @@ import {
   TimestampType,
 } from "../types/datatypes.js";
 import { type DecimalOp, decimalResultType, getDecimalPrecisionLoss } from "../types/decimal.js";
+import { byZero, plainOverflow } from "./arithmetic-errors.js";
 import { decimalIntDivide, decimalKernel, negateDecimal, resolveDecimalArithmetic } from "./decimal-arithmetic.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
 import { longBinary, longDivide, longNegate } from "./long-ops.js";
-import { castTo, checkArity, type EvalContext, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  type EvalContext,
+  type Resolved,
+  register,
+  registerAlias,
+  type ScalarFunction,
+  typeMismatch,
+} from "./registry.js";
 import { isSmallNumeric, smallArithmetic, smallNegate } from "./small-numeric.js";
 
 function overflow(op: string): ArusError {
   return new ArusError(
     "ARITHMETIC_OVERFLOW",
     `[ARITHMETIC_OVERFLOW] integer overflow. Use 'try_${op}' to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
-  );
-}
-function divideByZero(): ArusError {
-  return new ArusError(
-    "DIVIDE_BY_ZERO",
-    `[DIVIDE_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
   );
 }
 
@@ -131,7 +135,15 @@ const times: ScalarFunction = {
 };
 
 /** Division and remainder: a zero divisor gives NULL, or an error in ANSI mode. */
-function zeroAware(type: DataType, a: Vector, b: Vector, n: number, ctx: EvalContext, fn: (x: number, y: number) => number): Vector {
+function zeroAware(
+  type: DataType,
+  a: Vector,
+  b: Vector,
+  n: number,
+  ctx: EvalContext,
+  fn: (x: number, y: number) => number,
+  op = "/",
+): Vector {
   const out = physicalOf(type) === "i32" ? new Int32Array(n) : new Float64Array(n);
   const av = nums(a);
   const bv = nums(b);
@@ -140,7 +152,7 @@ function zeroAware(type: DataType, a: Vector, b: Vector, n: number, ctx: EvalCon
     if (validity !== null && validity[i] === 0) continue;
     const y = bv[i]!;
     if (y === 0) {
-      if (ctx.ansi) throw divideByZero();
+      if (ctx.ansi) throw byZero(op);
       validity ??= new Uint8Array(n).fill(1);
       validity[i] = 0;
       continue;
@@ -190,7 +202,7 @@ const remainder: ScalarFunction = {
       ? decimalKernel("%", args[0]!, args[1]!, decimalResult("%", args[0]!, args[1]!), n, ctx)
       : args[0]!.type.kind === "bigint"
         ? longDivide("%", args[0]!, args[1]!, n, ctx)
-        : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y),
+        : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => x % y, "%"),
 };
 
 const pmod: ScalarFunction = {
@@ -202,10 +214,18 @@ const pmod: ScalarFunction = {
       ? decimalKernel("pmod", args[0]!, args[1]!, decimalResult("%", args[0]!, args[1]!), n, ctx)
       : args[0]!.type.kind === "bigint"
         ? longDivide("pmod", args[0]!, args[1]!, n, ctx)
-        : zeroAware(args[0]!.type, args[0]!, args[1]!, n, ctx, (x, y) => {
-            const r = x % y;
-            return r < 0 ? (r + y) % y : r;
-          }),
+        : zeroAware(
+            args[0]!.type,
+            args[0]!,
+            args[1]!,
+            n,
+            ctx,
+            (x, y) => {
+              const r = x % y;
+              return r < 0 ? (r + y) % y : r;
+            },
+            "pmod",
+          ),
 };
 
 const negative: ScalarFunction = {
@@ -224,8 +244,15 @@ const negative: ScalarFunction = {
         ? longNegate(args[0]!, n, ctx)
         : isSmallNumeric(args[0]!.type)
           ? smallNegate(args[0]!, n, ctx)
-          : mapUnary(args[0]!.type, args[0]!, n, args[0]!.type.kind === "int" ? (x) => -x | 0 : (x) => -x),
+          : args[0]!.type.kind === "int"
+            ? mapUnary(args[0]!.type, args[0]!, n, (x) => {
+                // -Integer.MIN_VALUE overflows: Spark's error under ANSI, Java's wrap otherwise
+                if (x === -2147483648 && ctx.ansi) throw plainOverflow();
+                return -x | 0;
+              })
+            : mapUnary(args[0]!.type, args[0]!, n, (x) => -x),
 };
 
 register(plus, minus, times, divide, intDivide, remainder, pmod, negative);
+registerAlias("mod", "%");
 register({ ...negative, name: "positive", kernel: (args) => args[0]! });

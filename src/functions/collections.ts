@@ -181,9 +181,26 @@ const arrayContains: ScalarFunction = {
     checkArity("array_contains", args, 2);
     const t = types[0]!;
     if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
-    return { args: [args[0]!, castTo(args[1]!, types[1]!, t.elementType)], type: BooleanType };
+    if (types[1]!.kind === "null") {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.NULL_TYPE",
+        `[DATATYPE_MISMATCH.NULL_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Null typed values cannot be used as arguments of \`array_contains\`.`,
+      );
+    }
+    // an empty `array()` has no element type to cast to (ARRAY<VOID>): nothing can match
+    const x = t.elementType.kind === "null" ? args[1]! : castTo(args[1]!, types[1]!, t.elementType);
+    return { args: [args[0]!, x], type: BooleanType };
   },
-  kernel: (args, n) => mapRows(BooleanType, args, n, (arr, x) => (arr as unknown[]).some((e) => e != null && compareValues(e, x) === 0)),
+  // Three-valued, as Spark's ArrayContains: true on a match, else NULL if the array holds a NULL, else false.
+  kernel: (args, n) =>
+    mapRows(BooleanType, args, n, (arr, x) => {
+      let sawNull = false;
+      for (const e of arr as unknown[]) {
+        if (e == null) sawNull = true;
+        else if (compareValues(e, x) === 0) return true;
+      }
+      return sawNull ? null : false;
+    }),
 };
 
 /**

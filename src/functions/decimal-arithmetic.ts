@@ -10,7 +10,6 @@
  * integer below 10^15, so doubles are exact and the result type leaves no room for overflow.
  */
 import { allocValues, makeVector, type Vector } from "../columnar/vector.js";
-import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import type { DataType, DecimalType } from "../types/datatypes.js";
 import { LongType } from "../types/datatypes.js";
@@ -33,6 +32,7 @@ import {
   unscaledOf,
   usesNumberLane,
 } from "../types/decimal.js";
+import { byZero, divideByZero } from "./arithmetic-errors.js";
 import { decimalOverflow } from "./decimal-cast.js";
 import { castTo, type EvalContext, type Resolved } from "./registry.js";
 
@@ -64,13 +64,6 @@ export function resolveDecimalArithmetic(
   if (!da || !db) return null; // DOUBLE with DECIMAL: plain double arithmetic
   const type = decimalResultType(op, da, db, getDecimalPrecisionLoss());
   return { args: [castTo(args[0]!, types[0]!, da), castTo(args[1]!, types[1]!, db)], type };
-}
-
-function divideByZero(): ArusError {
-  return new ArusError(
-    "DIVIDE_BY_ZERO",
-    `[DIVIDE_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
-  );
 }
 
 /** Round to Spark's MathContext(38, HALF_UP): at most 38 significant digits. Returns [unscaled, scale]. */
@@ -144,7 +137,7 @@ export function decimalKernel(
     }
     const r = exact(op, unscaledOf(av[i]), ta.scale, unscaledOf(bv[i]), tb.scale);
     if (r === null) {
-      if (ctx.ansi && !tryMode) throw divideByZero();
+      if (ctx.ansi && !tryMode) throw byZero(op);
       setNull(i);
       continue;
     }

@@ -12,6 +12,7 @@ import { canonical, exact, type Int64Lane, isSafe, isWide, LONG_MAX, LONG_MIN, M
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
 import { type DataType, sqlTypeName } from "../types/datatypes.js";
+import { byZero, plainOverflow } from "./arithmetic-errors.js";
 import { andValidity } from "./kernel-util.js";
 import type { EvalContext } from "./registry.js";
 
@@ -97,13 +98,6 @@ export function longBinary(type: DataType, op: LongOp, a: Vector, b: Vector, n: 
   return makeVector(type, narrow(out, n), validity, n);
 }
 
-function divideByZero(): ArusError {
-  return new ArusError(
-    "DIVIDE_BY_ZERO",
-    `[DIVIDE_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
-  );
-}
-
 export type LongDivOp = "div" | "%" | "pmod";
 
 /**
@@ -115,7 +109,7 @@ export function longDivide(op: LongDivOp, a: Vector, b: Vector, n: number, ctx: 
   const av = a.values as Int64Lane;
   const bv = b.values as Int64Lane;
   const nullAt = (i: number): void => {
-    if (ctx.ansi) throw divideByZero();
+    if (ctx.ansi) throw byZero(op);
     validity ??= new Uint8Array(n).fill(1);
     validity[i] = 0;
   };
@@ -185,9 +179,16 @@ export function longNegate(a: Vector, n: number, ctx: EvalContext): Vector {
   const out = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
     if (validity !== null && validity[i] === 0) continue;
-    out[i] = fit(-av[i]!, ctx, "subtract");
+    out[i] = fitUnary(-av[i]!, ctx);
   }
   return makeVector(a.type, narrow(out, n), validity, n);
+}
+
+/** Negation and abs of Long.MIN_VALUE: Spark's plain "overflow." (no try_ function), or Java's wrap. */
+function fitUnary(r: bigint, ctx: EvalContext): bigint {
+  if (r <= LONG_MAX && r >= LONG_MIN) return r;
+  if (ctx.ansi) throw plainOverflow();
+  return BigInt.asIntN(64, r);
 }
 
 /** abs of a BIGINT: |Long.MIN_VALUE| overflows (ANSI error, else Long.MIN_VALUE as Java). */
@@ -203,7 +204,7 @@ export function longAbs(a: Vector, n: number, ctx: EvalContext): Vector {
   for (let i = 0; i < n; i++) {
     if (validity !== null && validity[i] === 0) continue;
     const x = av[i]!;
-    out[i] = x < 0n ? fit(-x, ctx, "subtract") : x;
+    out[i] = x < 0n ? fitUnary(-x, ctx) : x;
   }
   return makeVector(a.type, narrow(out, n), validity, n);
 }

@@ -8,6 +8,7 @@ import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
+import { plainOverflow } from "./arithmetic-errors.js";
 import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
 import { doublesToLongVector, longAbs } from "./long-ops.js";
@@ -130,6 +131,9 @@ function extremum(name: string, sign: 1 | -1): ScalarFunction {
   };
 }
 
+/** The smallest value of each narrow integral type (its absolute value does not fit). */
+const INT_MIN: Record<string, number> = { tinyint: -128, smallint: -32768, int: -2147483648 };
+
 const abs: ScalarFunction = {
   kind: "scalar",
   name: "abs",
@@ -143,7 +147,14 @@ const abs: ScalarFunction = {
       ? absDecimal(args[0]!)
       : args[0]!.type.kind === "bigint"
         ? longAbs(args[0]!, n, ctx)
-        : mapUnary(args[0]!.type, args[0]!, n, Math.abs),
+        : args[0]!.type.kind in INT_MIN
+          ? mapUnary(args[0]!.type, args[0]!, n, (x) => {
+              // |MIN_VALUE| overflows: Spark's error under ANSI, Java's MIN_VALUE otherwise
+              if (x !== INT_MIN[args[0]!.type.kind]) return Math.abs(x);
+              if (ctx.ansi) throw plainOverflow();
+              return x;
+            })
+          : mapUnary(args[0]!.type, args[0]!, n, Math.abs),
 };
 
 const pow: ScalarFunction = {

@@ -4,9 +4,11 @@
  * where an out-of-range result is BINARY_ARITHMETIC_OVERFLOW; FLOAT results are rounded to
  * float precision (Math.fround), as Java's float arithmetic.
  */
+
 import type { Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
 import type { DataType } from "../types/datatypes.js";
+import { plainOverflow } from "./arithmetic-errors.js";
 import { mapBinary, mapUnary } from "./kernel-util.js";
 import type { EvalContext } from "./registry.js";
 
@@ -53,12 +55,7 @@ export function smallNegate(a: Vector, n: number, ctx: EvalContext): Vector {
   const bits = BITS[t.kind]!;
   return mapUnary(t, a, n, (x) => {
     const w = wrapBits(-x, bits);
-    if (w !== -x && ctx.ansi) {
-      throw new ArusError(
-        "ARITHMETIC_OVERFLOW",
-        `[ARITHMETIC_OVERFLOW] ${t.kind === "tinyint" ? "byte" : "short"} overflow. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
-      );
-    }
+    if (w !== -x && ctx.ansi) throw plainOverflow();
     return w;
   });
 }

@@ -52,9 +52,10 @@ const fit = (r: bigint, ansi: boolean): bigint => {
   if (ansi) throw new Overflow("ARITHMETIC_OVERFLOW");
   return BigInt.asIntN(64, r);
 };
-const divisor = (y: bigint, ansi: boolean): boolean => {
+/** Spark: `div` by zero is DIVIDE_BY_ZERO, `%` and `pmod` by zero REMAINDER_BY_ZERO. */
+const divisor = (y: bigint, ansi: boolean, errorClass = "DIVIDE_BY_ZERO"): boolean => {
   if (y !== 0n) return true;
-  if (ansi) throw new Overflow("DIVIDE_BY_ZERO");
+  if (ansi) throw new Overflow(errorClass);
   return false;
 };
 
@@ -64,8 +65,8 @@ const binary: [string, Ref][] = [
   ["x - y", (x, y, a) => canon(fit(x - y, a))],
   ["x * y", (x, y, a) => canon(fit(x * y, a))],
   ["x div y", (x, y, a) => (divisor(y, a) ? canon(fit(x / y, a)) : null)],
-  ["x % y", (x, y, a) => (divisor(y, a) ? canon(x % y) : null)],
-  ["pmod(x, y)", (x, y, a) => (divisor(y, a) ? canon(x % y < 0n ? ((x % y) + y) % y : x % y) : null)],
+  ["x % y", (x, y, a) => (divisor(y, a, "REMAINDER_BY_ZERO") ? canon(x % y) : null)],
+  ["pmod(x, y)", (x, y, a) => (divisor(y, a, "REMAINDER_BY_ZERO") ? canon(x % y < 0n ? ((x % y) + y) % y : x % y) : null)],
   ["-x", (x, _y, a) => canon(fit(-x, a))],
   ["x < y", (x, y) => x < y],
   ["x <= y", (x, y) => x <= y],

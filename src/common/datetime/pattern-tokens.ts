@@ -81,7 +81,16 @@ export function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parse
   });
   walk(toks, (t) => {
     const { c, n } = t;
-    if ("YWwuec".includes(c)) {
+    if ("YWwu".includes(c)) {
+      // Spark 4 no longer names these week-based: java.time's formatter refuses the pattern
+      throw new IllegalArgumentException(
+        `[INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION] You may get a different result due to the upgrading to Spark >= 3.0:\n` +
+          `Fail to recognize '${pattern}' pattern in the DateTimeFormatter.\n` +
+          `1) You can set "spark.sql.legacy.timeParserPolicy" to "LEGACY" to restore the behavior before Spark 3.0.\n` +
+          `2) You can form a valid datetime pattern with the guide from 'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.`,
+      );
+    }
+    if ("ec".includes(c)) {
       throw new IllegalArgumentException(
         `[INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN] Spark >= 3.0: All week-based ` +
           `patterns are unsupported since Spark 3.0, detected week-based character: ${c}. Please use the SQL ` +
