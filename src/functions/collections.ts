@@ -118,8 +118,18 @@ function indexError(i: number, size: number): ArusError {
   );
 }
 
-/** element_at (1-based, negative from the end) and `a[i]` (0-based). */
-function elementAt(name: string, oneBased: boolean): ScalarFunction {
+function subscriptError(i: number, size: number): ArusError {
+  return new ArusError(
+    "INVALID_ARRAY_INDEX",
+    `[INVALID_ARRAY_INDEX] The index ${i} is out of bounds. The array has ${size} elements. Use the SQL function \`get()\` to tolerate accessing element at invalid index and return NULL instead.`,
+  );
+}
+
+/**
+ * element_at (1-based, negative from the end) and `a[i]` (0-based): an index out of bounds
+ * fails the query under ANSI, as in Spark; `tolerant` ones (try_element_at, get) give NULL.
+ */
+function elementAt(name: string, oneBased: boolean, tolerant = false): ScalarFunction {
   return {
     kind: "scalar",
     name,
@@ -150,12 +160,14 @@ function elementAt(name: string, oneBased: boolean): ScalarFunction {
             );
           const j = i > 0 ? i - 1 : arr.length + i;
           if (j < 0 || j >= arr.length) {
-            if (ctx.ansi) throw indexError(i, arr.length);
+            if (ctx.ansi && !tolerant) throw indexError(i, arr.length);
             return null;
           }
           return arr[j];
         }
-        return i >= 0 && i < arr.length ? arr[i] : null;
+        if (i >= 0 && i < arr.length) return arr[i];
+        if (ctx.ansi && !tolerant) throw subscriptError(i, arr.length);
+        return null;
       });
     },
   };
@@ -299,6 +311,8 @@ register(
   getField,
   elementAt("element_at", true),
   elementAt("getitem", false),
+  elementAt("get", false, true),
+  elementAt("try_element_at", true, true),
   size,
   arrayContains,
   sortArray,

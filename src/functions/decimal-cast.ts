@@ -52,6 +52,7 @@ function invalidDecimalInput(s: string, to: DecimalType): ArusError {
 /** Can a cast between `from` and `to` involve a decimal? (Only called when one side is DECIMAL.) */
 export function canCastDecimal(from: DataType, to: DataType): boolean {
   const ok = ["null", "boolean", "int", "bigint", "double", "decimal", "string", "float", "smallint", "tinyint"];
+  if (from.kind === "decimal" && to.kind === "timestamp") return true; // seconds since the epoch
   return ok.includes(from.kind) && ok.includes(to.kind);
 }
 
@@ -148,6 +149,17 @@ export function decimalToValue(v: unknown, from: DecimalType, to: DataType, ansi
       return Math.fround(toDouble(u, from.scale));
     case "boolean":
       return u !== 0n ? 1 : 0;
+    case "timestamp": {
+      // seconds since the epoch, exactly: microseconds truncated toward zero (BigDecimal.longValue)
+      const micros = (BigInt(u) * 1_000_000n) / 10n ** BigInt(from.scale);
+      if (micros > BigInt(Number.MAX_SAFE_INTEGER) || micros < -BigInt(Number.MAX_SAFE_INTEGER)) {
+        throw new ArusError(
+          "UNSUPPORTED_FEATURE.EXACT_64_BIT",
+          `[UNSUPPORTED_FEATURE.EXACT_64_BIT] CAST(${formatUnscaled(u, from.scale)}BD AS TIMESTAMP) is beyond the timestamps arus computes exactly (±2^53 µs).`,
+        );
+      }
+      return Number(micros);
+    }
     default: {
       const range = INT_RANGE[to.kind];
       if (!range) return undefined;

@@ -20,17 +20,26 @@ import { encodeJsonLines } from "../connectors/files/json/json-write.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { schemaFromJson } from "../connectors/table/schema-json.js";
 import type { Expr } from "../plan/expressions.js";
-import { StringType, type StructType } from "../types/datatypes.js";
+import { parseDataType, parseSchema } from "../sql/datatype.js";
+import { field, StringType, StructOf, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { jsonLinesOf, valueText } from "./json-lines.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const schemas = new Map<string, StructType>();
-/** The struct type a from_json / from_csv schema literal (Spark's schema JSON) stands for. */
+/**
+ * The struct type a from_json / from_csv schema literal stands for: Spark's schema JSON (what
+ * `F.from_json` passes) or a DDL string as SQL text writes it (`from_json(s, 'a INT, b STRING')`).
+ */
 export function schemaOf(text: string, fn = "from_json"): StructType {
   let s = schemas.get(text);
   if (!s) {
     try {
-      s = schemaFromJson(JSON.parse(text));
+      if (text.trim().startsWith("{")) s = schemaFromJson(JSON.parse(text));
+      else {
+        const t = /^\s*(ARRAY|MAP)\s*</i.test(text) ? parseDataType(text) : parseSchema(text);
+        if (t.kind !== "struct") throw new Error(`arus's ${fn} takes a struct schema, not ${sqlTypeName(t)}`);
+        s = t;
+      }
     } catch (e) {
       throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of ${fn}: ${text} (${(e as Error).message})`);
     }
@@ -185,13 +194,20 @@ const toJson: ScalarFunction = {
   name: "to_json",
   resolve(args, types, call) {
     checkArity("to_json", args, 1, 2);
-    if (types[0]!.kind !== "struct") throw typeMismatch(call, 0, '"STRUCT"', args[0]!, types[0]!);
+    const k = types[0]!.kind;
+    if (k !== "struct" && k !== "array" && k !== "map") throw typeMismatch(call, 0, '"STRUCT" or "ARRAY" or "MAP"', args[0]!, types[0]!);
     return { args, type: StringType };
   },
   kernel(args, n, ctx) {
     const v = args[0]!;
-    const schema = v.type as StructType;
     const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
+    if (v.type.kind !== "struct") {
+      // An array or map: written as the one field of a struct, `{"v":<value>}`, then unwrapped.
+      const text = encodeJsonLines(StructOf([field("v", v.type)]), makeBatch([v], n), dateTimeText(opts, ctx.timeZone), false);
+      const lines = text.split("\n");
+      return textPerRow(v, n, (i) => lines[i]!.slice(5, -1));
+    }
+    const schema = v.type as StructType;
     const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), false);
     // The text's UTF-8 bytes, split at its line breaks: no string per row (the Kafka sink writes them as they are).
     const u = utf8Strings() ? utf8FromLines(text, n, v.validity) : null;

@@ -1,0 +1,56 @@
+// More edges a sweep against PySpark 4.3 found: array subscripts out of bounds (ANSI error,
+// get() / try_element_at tolerate), from_json with a DDL schema in SQL text, to_json of arrays
+// and maps, and DECIMAL seconds cast to TIMESTAMP. Expected values are PySpark's.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { utcSession } from "./helpers.js";
+
+const s = utcSession();
+const value = async (expr: string) => (await s.sql(`SELECT ${expr} AS v`).collect())[0]!.v;
+
+describe("array subscripts", () => {
+  it("out of bounds fails under ANSI with INVALID_ARRAY_INDEX; get() and try_element_at give NULL", async () => {
+    await assert.rejects(
+      value("array(10, 20)[5]"),
+      /\[INVALID_ARRAY_INDEX\] The index 5 is out of bounds\. The array has 2 elements\. Use the SQL function `get\(\)`/,
+    );
+    await assert.rejects(value("array(10, 20)[-1]"), /INVALID_ARRAY_INDEX/);
+    assert.equal(await value("array(10, 20)[1]"), 20);
+    assert.equal(await value("get(array(10, 20), 5)"), null);
+    assert.equal(await value("try_element_at(array(10, 20), 5)"), null);
+    assert.equal(await value("try_element_at(array(10, 20), -1)"), 20);
+    await assert.rejects(value("element_at(array(10, 20), 5)"), /INVALID_ARRAY_INDEX_IN_ELEMENT_AT/);
+    assert.equal(await value("map('a', 1)['z']"), null);
+    s.conf.set("spark.sql.ansi.enabled", "false");
+    try {
+      assert.equal(await value("array(10, 20)[5]"), null);
+    } finally {
+      s.conf.set("spark.sql.ansi.enabled", "true");
+    }
+  });
+});
+
+describe("JSON", () => {
+  it("from_json takes a DDL schema in SQL text", async () => {
+    assert.deepEqual(await value(`from_json('{"a": 1, "b": "x"}', 'a INT, b STRING')`), { a: 1, b: "x" });
+    assert.deepEqual(await value(`from_json('{"a": "nope"}', 'a INT')`), { a: null });
+    assert.equal(await value(`from_json('{"a": {"b": 2}}', 'a STRUCT<b: INT>').a.b`), 2);
+    assert.deepEqual(await value(`from_csv('1,x', 'a INT, b STRING')`), { a: 1, b: "x" });
+  });
+  it("to_json writes arrays and maps", async () => {
+    assert.equal(await value("to_json(map('k', 1.5))"), '{"k":1.5}');
+    assert.equal(await value("to_json(array(named_struct('x', DATE'2024-01-02')))"), '[{"x":"2024-01-02"}]');
+    assert.equal(await value("to_json(array(1, null, 3))"), "[1,null,3]");
+    assert.equal(await value("to_json(map('a', array(1), 'b', null))"), '{"a":[1],"b":null}');
+    assert.equal(await value("to_json(CAST(NULL AS ARRAY<INT>))"), null);
+    assert.equal(await value("to_json(array())"), "[]");
+  });
+});
+
+describe("casts", () => {
+  it("DECIMAL seconds to TIMESTAMP, truncated to the microsecond", async () => {
+    assert.equal(((await value("CAST(1700000000.5 AS TIMESTAMP)")) as Date).toISOString(), "2023-11-14T22:13:20.500Z");
+    assert.equal(((await value("CAST(CAST(-1.5 AS DECIMAL(3,1)) AS TIMESTAMP)")) as Date).toISOString(), "1969-12-31T23:59:58.500Z");
+    assert.equal(((await value("CAST(1.5 AS TIMESTAMP)")) as Date).toISOString(), "1970-01-01T00:00:01.500Z");
+  });
+});
