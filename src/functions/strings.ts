@@ -43,6 +43,23 @@ export function stringFn(
 const S = StringType;
 const I = IntegerType;
 
+/** reverse(s): the characters (code points) reversed; reverse(array): the elements reversed. */
+const reverse: ScalarFunction = {
+  kind: "scalar",
+  name: "reverse",
+  resolve(args, types, call) {
+    checkArity("reverse", args, 1);
+    const t = types[0]!;
+    if (t.kind === "array") return { args, type: t };
+    if (t.kind === "null" || isAtomic(t)) return { args: [castTo(args[0]!, t, S)], type: S };
+    throw typeMismatch(call, 0, '("STRING" or "ARRAY")', args[0]!, t);
+  },
+  kernel: (args, n) =>
+    args[0]!.type.kind === "array"
+      ? mapRows(args[0]!.type, args, n, (a) => [...(a as unknown[])].reverse())
+      : mapRows(S, args, n, (s) => Array.from(s as string).reverse().join("")),
+};
+
 /** Code points, not UTF-16 units: SQL lengths and positions count characters. */
 const codePoints = (s: string): string[] => Array.from(s);
 
@@ -171,7 +188,7 @@ register(
   stringFn("lpad", [S, I, S], S, pad(true), 2),
   stringFn("rpad", [S, I, S], S, pad(false), 2),
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
-  stringFn("reverse", [S], S, (s: string) => Array.from(s).reverse().join("")),
+  reverse,
   stringFn("initcap", [S], S, (s: string) => s.toLowerCase().replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
   concat,
   concatWs,

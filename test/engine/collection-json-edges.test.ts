@@ -21,6 +21,8 @@ describe("array subscripts", () => {
     assert.equal(await value("try_element_at(array(10, 20), -1)"), 20);
     await assert.rejects(value("element_at(array(10, 20), 5)"), /INVALID_ARRAY_INDEX_IN_ELEMENT_AT/);
     assert.equal(await value("map('a', 1)['z']"), null);
+    assert.deepEqual(await value("reverse(array(1, 2, 3))"), [3, 2, 1]);
+    assert.equal(await value("reverse('abc😀')"), "😀cba");
     s.conf.set("spark.sql.ansi.enabled", "false");
     try {
       assert.equal(await value("array(10, 20)[5]"), null);
