@@ -57,7 +57,11 @@ const reverse: ScalarFunction = {
   kernel: (args, n) =>
     args[0]!.type.kind === "array"
       ? mapRows(args[0]!.type, args, n, (a) => [...(a as unknown[])].reverse())
-      : mapRows(S, args, n, (s) => Array.from(s as string).reverse().join("")),
+      : mapRows(S, args, n, (s) =>
+          Array.from(s as string)
+            .reverse()
+            .join(""),
+        ),
 };
 
 /** Code points, not UTF-16 units: SQL lengths and positions count characters. */
