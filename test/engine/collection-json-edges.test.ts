@@ -49,6 +49,13 @@ describe("JSON", () => {
   });
 });
 
+describe("window()", () => {
+  it("its fields can be read in the same expression (window(ts, '5 seconds').start)", async () => {
+    const v = await value("window(TIMESTAMP'2024-01-01 00:00:07', '5 seconds').start");
+    assert.equal((v as Date).toISOString(), "2024-01-01T00:00:05.000Z");
+  });
+});
+
 describe("casts", () => {
   it("DECIMAL seconds to TIMESTAMP, truncated to the microsecond", async () => {
     assert.equal(((await value("CAST(1700000000.5 AS TIMESTAMP)")) as Date).toISOString(), "2023-11-14T22:13:20.500Z");
