@@ -348,6 +348,11 @@ function readKeywordOrName(cur: Cursor): Expr {
       return literal(null, NullType);
     }
   }
+  // like(s, p), rlike(s, p), regexp(s, p), ilike(s, p): the operators as functions, as Spark parses them
+  if ((kw === "LIKE" || kw === "RLIKE" || kw === "REGEXP" || kw === "ILIKE") && cur.isOp("(", 1)) {
+    cur.next();
+    return readCall(cur, kw === "REGEXP" ? "rlike" : kw.toLowerCase());
+  }
   if (NON_EXPR_KEYWORDS.has(kw)) throw cur.error();
   return readNameOrCall(cur);
 }

@@ -49,6 +49,14 @@ describe("JSON", () => {
   });
 });
 
+describe("LIKE and RLIKE as functions", () => {
+  it("like(s, p), rlike(s, p) and regexp(s, p) parse as Spark parses them", async () => {
+    assert.equal(await value("like('abc', 'a%')"), true);
+    assert.equal(await value("rlike('abc', 'b')"), true);
+    assert.equal(await value("regexp('abc', '^x')"), false);
+  });
+});
+
 describe("window()", () => {
   it("its fields can be read in the same expression (window(ts, '5 seconds').start)", async () => {
     const v = await value("window(TIMESTAMP'2024-01-01 00:00:07', '5 seconds').start");
