@@ -126,7 +126,7 @@ export function tokenize(source: string): Token[] {
     }
     if (c === "'" || c === '"') {
       i = readString(source, i, fail);
-      push("string", start, unescapeSql(source.slice(start + 1, i - 1)));
+      push("string", start, unescapeSql(source.slice(start + 1, i - 1).replaceAll(c + c, c)));
       continue;
     }
     if (c === "`") {
@@ -178,6 +178,7 @@ function readString(source: string, i: number, fail: (m: string, at: number) => 
   while (j < source.length) {
     const ch = source[j]!;
     if (ch === "\\") j += 2;
+    else if (ch === q && source[j + 1] === q) j += 2; // a doubled quote is one quote character (Spark 4)
     else if (ch === q) return j + 1;
     else j++;
   }

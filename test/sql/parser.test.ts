@@ -71,6 +71,12 @@ describe("literals", () => {
     expectExpr(String.raw`'\u0041\101'`, str("AA"));
     expectExpr(String.raw`'100\%'`, str("100\\%"));
     expectExpr("'a' 'b' \"c\"", str("abc"));
+    // a doubled quote inside a literal is one quote (Spark 4), adjacent literals still concatenate
+    expectExpr("'it''s'", str("it's"));
+    expectExpr("'{''a''}'", str("{'a'}"));
+    expectExpr('"x""y"', str('x"y'));
+    expectExpr("''''", str("'"));
+    expectExpr("'a' ''", str("a"));
     expectExpr("r'\\d+'", str("\\d+"));
   });
   it("reads booleans, NULL and binary", () => {
