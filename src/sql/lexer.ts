@@ -178,7 +178,8 @@ function readString(source: string, i: number, fail: (m: string, at: number) => 
   while (j < source.length) {
     const ch = source[j]!;
     if (ch === "\\") j += 2;
-    else if (ch === q && source[j + 1] === q) j += 2; // a doubled quote is one quote character (Spark 4)
+    else if (ch === q && source[j + 1] === q)
+      j += 2; // a doubled quote is one quote character (Spark 4)
     else if (ch === q) return j + 1;
     else j++;
   }
