@@ -1,5 +1,5 @@
 /**
- * Aggregation rules: which calls are aggregates, Spark's MISSING_AGGREGATION check, and
+ * Aggregation rules: which calls are aggregates, Spark's MISSING_GROUP_BY / MISSING_AGGREGATION checks, and
  * HAVING / ORDER BY clauses that mention aggregates the SELECT list does not have (they are
  * added to the Aggregate as hidden columns and projected away afterwards).
  */
@@ -29,6 +29,12 @@ export function checkAggregate(agg: Aggregate): void {
       return;
     }
     if (e.kind === "attribute") {
+      if (agg.groupingExprs.length === 0 && !agg.groupingSets) {
+        throw new AnalysisException(
+          "MISSING_GROUP_BY",
+          "[MISSING_GROUP_BY] The query does not include a GROUP BY clause. Add GROUP BY or turn it into the window functions using OVER clauses.",
+        );
+      }
       throw new AnalysisException(
         "MISSING_AGGREGATION",
         `[MISSING_AGGREGATION] The non-aggregating expression "${e.name}" is based on columns which are not participating in the GROUP BY clause.\n` +

@@ -93,6 +93,8 @@ describe("aggregation", () => {
   });
   it("a non-grouped column in the select list is a MISSING_AGGREGATION error", () => {
     assert.throws(() => people.groupBy("city").agg(F.col("name")), /MISSING_AGGREGATION/);
+    // without GROUP BY it is Spark's MISSING_GROUP_BY
+    assert.throws(() => people.select(F.col("name"), F.count("*")), /\[MISSING_GROUP_BY\] The query does not include a GROUP BY clause\./);
   });
   it("distinct and dropDuplicates", async () => {
     assert.equal(await people.select("city").distinct().count(), 3);
