@@ -6,9 +6,10 @@
 
 import type { Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
+import { widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, diffTypes, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 import { utf8Affix, utf8Contains, utf8Instr, utf8Length } from "./utf8-kernels.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
@@ -119,11 +120,23 @@ function trimFn(name: string, leading: boolean, trailing: boolean): ScalarFuncti
   return stringFn(name, [S, S], S, (x: string, y?: string) => (y === undefined ? x.replace(spaces, "") : strip(y, x)), 1);
 }
 
+/** concat of strings (others cast to STRING), or of arrays when every argument is one (Spark's Concat). */
 const concat: ScalarFunction = {
   kind: "scalar",
   name: "concat",
-  resolve: (args, types) => ({ args: args.map((a, i) => castTo(a, types[i]!, S)), type: S }),
-  kernel: (args, n) => mapRows(S, args, n, (...v) => v.join("")),
+  resolve: (args, types, call) => {
+    if (types.some((t) => t.kind === "array")) {
+      // arrays concatenate only with arrays (Spark: DATA_DIFF_TYPES, a NULL literal included)
+      const t = types.every((x) => x.kind === "array") ? widerTypeOfAll(types) : null;
+      if (!t) throw diffTypes(call, "concat", types);
+      return { args: args.map((a, i) => castTo(a, types[i]!, t)), type: t };
+    }
+    return { args: args.map((a, i) => castTo(a, types[i]!, S)), type: S };
+  },
+  kernel: (args, n) =>
+    args[0]!.type.kind === "array"
+      ? mapRows(args[0]!.type, args, n, (...v) => (v as unknown[][]).flat(1))
+      : mapRows(S, args, n, (...v) => v.join("")),
 };
 
 const concatWs: ScalarFunction = {

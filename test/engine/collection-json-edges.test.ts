@@ -22,6 +22,9 @@ describe("array subscripts", () => {
     await assert.rejects(value("element_at(array(10, 20), 5)"), /INVALID_ARRAY_INDEX_IN_ELEMENT_AT/);
     assert.equal(await value("map('a', 1)['z']"), null);
     assert.deepEqual(await value("reverse(array(1, 2, 3))"), [3, 2, 1]);
+    assert.deepEqual(await value("concat(array(1), array(2, 3))"), [1, 2, 3]);
+    assert.deepEqual(await value("concat(array('x'), array(null))"), ["x", null]);
+    await assert.rejects(value("concat(array(1), 'a')"), /DATA_DIFF_TYPES.*Input to `concat` should all be the same type/);
     assert.equal(await value("reverse('abc😀')"), "😀cba");
     s.conf.set("spark.sql.ansi.enabled", "false");
     try {
