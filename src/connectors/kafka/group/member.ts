@@ -11,18 +11,24 @@
  * eager-only member falls back to eager; under the cooperative protocol the worker keeps
  * processing what it owns while `join()` runs, and a member that lost partitions in a round
  * rejoins at once (`needsRejoin`, reason REVOKED) so the next round hands them on.
+ *
+ * This module is the member's state machine (join, heartbeat answers, leave, close). Its parts:
+ * options (member-options.ts), connections (coordinator-connection.ts), the requests
+ * (group-requests.ts), the leader's assignment (leader-assignment.ts, over partition-counts.ts),
+ * the heartbeat timer (heartbeat-loop.ts) and the stable committed offsets (committed-offsets.ts).
  */
 import { type ClientConfig, type TopicPartition, tpKey } from "../client.js";
 import { kafkajsCluster } from "../client-kafkajs.js";
 import { cooperativeStickyRangeAssignor, type GroupAssignor, GroupSubscriptionMismatch } from "./assignor.js";
+import { readCommittedOffsets } from "./committed-offsets.js";
 import { encodeSubscription } from "./consumer-protocol.js";
+import { CoordinatorConnection } from "./coordinator-connection.js";
 import { COORDINATOR_MOVED, classify, errorName, KafkaErrorCode, kafkaCode } from "./errors.js";
 import { heartbeat, joinGroup, leaveGroup, PROTOCOL_TYPE, syncGroup } from "./group-requests.js";
 import { HeartbeatLoop } from "./heartbeat-loop.js";
 import type { Any } from "./kafkajs-protocol.js";
 import { leaderAssignment, readMemberAssignment } from "./leader-assignment.js";
 import { type KafkaGroupMemberOptions, memberSettings } from "./member-options.js";
-import { fetchStableOffsets } from "./offset-fetch.js";
 import { partitionCounts } from "./partition-counts.js";
 import type { GroupMetadata } from "./txn-offset-commit.js";
 
@@ -53,8 +59,6 @@ export interface GroupAssignment {
 
 /** The heartbeat interval while a follow-up round is due. */
 const FOLLOW_UP_HEARTBEAT_MS = 100;
-/** How long committedOffsets waits for a pending transactional offset commit to end. */
-const STABLE_OFFSETS_WAIT_MS = 60_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class KafkaGroupMember {
@@ -67,8 +71,7 @@ export class KafkaGroupMember {
   private readonly assignors: readonly GroupAssignor[];
   private readonly cfg: ClientConfig;
 
-  private conn: Promise<{ cluster: Any; close: () => Promise<void> }> | null = null;
-  private coord: Any | null = null;
+  private readonly brokers: CoordinatorConnection;
   /** The member id to join with ("" after the coordinator forgot this member). */
   private joinMemberId = "";
   private current: GroupMetadata | null = null;
@@ -83,12 +86,11 @@ export class KafkaGroupMember {
   private readonly heartbeats = new HeartbeatLoop(
     () => this.heartbeat(),
     () => (Date.now() < this.fastHeartbeatsUntil ? Math.min(FOLLOW_UP_HEARTBEAT_MS, this.heartbeatIntervalMs) : this.heartbeatIntervalMs),
-    () => this.closed,
+    () => this.brokers.isClosed,
   );
   private lastHeartbeatOk = 0;
   /** Until then heartbeats go every FOLLOW_UP_HEARTBEAT_MS: a follow-up round is due. */
   private fastHeartbeatsUntil = 0;
-  private closed = false;
   /**
    * Bumped by leave() and close(): a join() in flight from before gives up (under the cooperative
    * protocol a join runs beside the worker, which may leave meanwhile).
@@ -110,6 +112,7 @@ export class KafkaGroupMember {
     this.heartbeatIntervalMs = settings.heartbeatIntervalMs;
     this.assignors = settings.assignors;
     this.cfg = settings.client;
+    this.brokers = new CoordinatorConnection(this.cfg, this.groupId, () => this.where());
   }
 
   private where(): string {
@@ -156,22 +159,12 @@ export class KafkaGroupMember {
     }
   }
 
-  private async cluster(): Promise<Any> {
-    if (this.closed) throw new Error(`${this.where()}: the member is closed`);
-    if (!this.conn) {
-      this.conn = kafkajsCluster(this.cfg);
-      this.conn.catch(() => {
-        this.conn = null;
-      });
-    }
-    return (await this.conn).cluster;
+  private cluster(): Promise<Any> {
+    return this.brokers.cluster();
   }
 
-  private async coordinator(): Promise<Any> {
-    if (this.coord) return this.coord;
-    const cluster = await this.cluster();
-    this.coord = await cluster.findGroupCoordinator({ groupId: this.groupId, coordinatorType: 0 });
-    return this.coord;
+  private coordinator(): Promise<Any> {
+    return this.brokers.coordinator();
   }
 
   /**
@@ -249,7 +242,7 @@ export class KafkaGroupMember {
         }
         if (e instanceof GroupSubscriptionMismatch || (e instanceof Error && e.message.startsWith(this.where()))) throw e;
         if ((code !== null && COORDINATOR_MOVED.has(code)) || classify(e, "") !== e) {
-          this.coord = null;
+          this.brokers.forgetCoordinator();
           await sleep(Math.min(1000, 100 * (attempt + 1)));
           continue;
         }
@@ -374,7 +367,7 @@ export class KafkaGroupMember {
         this.markRejoin(errorName(code));
         return;
       }
-      if (code === null || COORDINATOR_MOVED.has(code)) this.coord = null;
+      if (code === null || COORDINATOR_MOVED.has(code)) this.brokers.forgetCoordinator();
       // Heartbeats failing for a whole session: the coordinator has dropped this member by now.
       if (Date.now() - this.lastHeartbeatOk > this.sessionTimeoutMs) this.markRejoin("SESSION_TIMEOUT");
     }
@@ -386,22 +379,7 @@ export class KafkaGroupMember {
    */
   async committedOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number | null>> {
     if (!tps.length) return new Map();
-    const since = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fetchStableOffsets(await this.coordinator(), this.groupId, tps);
-      } catch (e) {
-        const code = kafkaCode(e);
-        const transient = classify(e, "") !== e;
-        if (!transient || Date.now() - since > STABLE_OFFSETS_WAIT_MS) {
-          throw new Error(`${this.where()}: cannot read committed offsets: ${code === null ? (e as Error).message : errorName(code)}`, {
-            cause: e,
-          });
-        }
-        if (code === null || COORDINATOR_MOVED.has(code)) this.coord = null;
-        await sleep(Math.min(500, 50 * (attempt + 1)));
-      }
-    }
+    return readCommittedOffsets(this.brokers, this.groupId, tps, this.where());
   }
 
   /** Leaves the group now (LeaveGroup), static member or not: its partitions move without waiting for the session timeout. */
@@ -441,11 +419,8 @@ export class KafkaGroupMember {
    */
   async close(): Promise<void> {
     await this.stopHeartbeats();
-    this.closed = true;
+    const closing = this.brokers.close(); // closed at once: cluster() throws from here on
     this.joinEpoch++;
-    const conn = this.conn;
-    this.conn = null;
-    this.coord = null;
-    if (conn) await (await conn.catch(() => null))?.close();
+    await closing;
   }
 }
