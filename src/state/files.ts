@@ -14,11 +14,11 @@
  *   neither a stale delta nor a stale snapshot can leak into the new history.
  * - Files are written through a hidden temp file, fsynced, then renamed (§7.4).
  * - Retention keeps every file needed to rebuild versions >= latest - minBatchesToRetain (§7.6).
+ *
+ * Which files rebuild a version is load-plan.ts; the file system access, state-fs.ts.
  */
 import { randomUUID } from "node:crypto";
-import fsSync, { promises as fsp } from "node:fs";
 import path from "node:path";
-import { type CheckpointFs, nodeFs } from "../checkpoint/atomic-file.js";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
 import { withPath } from "../common/errors.js";
 import {
@@ -32,72 +32,15 @@ import {
   STATE_FORMAT_VERSION,
   type StateFileHeader,
   type StateRecord,
-  UNKNOWN_PREV,
 } from "./codec.js";
+import { type LoadPlan, planLoad } from "./load-plan.js";
+import { nodeStateFs, type StateFs } from "./state-fs.js";
 
-/** Streaming file access; optional, so a plain CheckpointFs (tests inject failures there) works. */
-export interface StateFs extends CheckpointFs {
-  openWrite?(p: string): Promise<{ write(b: Uint8Array): Promise<void>; sync(): Promise<void>; close(): Promise<void> }>;
-  openRead?(p: string): Promise<ByteSource>;
-}
-
-export const nodeStateFs: StateFs = {
-  ...nodeFs,
-  // Synchronous for the reason given at nodeFs: the commit waits for the file anyway, and a
-  // small delta would otherwise cost four thread-pool round trips. The fdatasync alone goes to
-  // the thread pool: it is the wait, and the partitions of one commit wait for theirs together.
-  async openWrite(p) {
-    const fd = fsSync.openSync(p, "wx");
-    return {
-      write: async (b) => {
-        let off = 0;
-        while (off < b.length) off += fsSync.writeSync(fd, b, off, b.length - off);
-      },
-      sync: () => new Promise<void>((resolve, reject) => fsSync.fdatasync(fd, (e) => (e ? reject(e) : resolve()))),
-      close: async () => fsSync.closeSync(fd),
-    };
-  },
-  async openRead(p) {
-    const h = await fsp.open(p, "r");
-    const { size } = await h.stat();
-    return {
-      size,
-      async read(pos, len) {
-        const buf = Buffer.allocUnsafe(len);
-        let got = 0;
-        while (got < len) {
-          const { bytesRead } = await h.read(buf, got, len - got, pos + got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        return got === len ? buf : buf.subarray(0, got);
-      },
-      close: () => h.close(),
-    };
-  },
-};
-
-/** nodeStateFs without the fdatasync (`arus.checkpoint.fsync=false`; see unsyncedFs). */
-export const unsyncedStateFs: StateFs = {
-  ...nodeStateFs,
-  sync: async () => {},
-  async openWrite(p) {
-    const out = await nodeStateFs.openWrite!(p);
-    return { ...out, sync: async () => {} };
-  },
-};
+export type { LoadPlan } from "./load-plan.js";
+export { nodeStateFs, type StateFs, unsyncedStateFs } from "./state-fs.js";
 
 const FILE_RE = /^(\d+)\.(delta|snapshot)$/;
 const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$/;
-
-export interface LoadPlan {
-  /** Snapshot version to start from (0 = empty state). */
-  snapshot: number;
-  /** Delta versions to replay after it, ascending. */
-  deltas: number[];
-  /** The newest file version <= the loaded version (0 = none), and its id. */
-  head: { version: number; fileId: string };
-}
 
 export interface WriteHooks {
   /** Called once the first bytes of the temp file are written (crash-injection point). */
@@ -211,51 +154,9 @@ export class StateFiles {
     }
   }
 
-  /**
-   * Which files rebuild `version`: the newest snapshot <= version, then the deltas after it.
-   * Checks the prev chain from that snapshot up to the first file after `version`, so a
-   * version whose files were deleted by retention, or a hole left by a lost file, is an error
-   * naming the file instead of a silently wrong state.
-   */
-  async plan(version: number, requiredHead = 0): Promise<LoadPlan> {
-    await this.scan();
-    let snapshot = 0;
-    for (const s of this.snapshots) if (s <= version && s > snapshot) snapshot = s;
-    const versions = [...new Set([...this.deltas, ...this.snapshots])].filter((x) => x > snapshot).sort((a, b) => a - b);
-    const deltas: number[] = [];
-    let expected = snapshot;
-    let head = { version: 0, fileId: "" };
-    if (snapshot > 0) head = { version: snapshot, fileId: (await this.header(snapshot, "snapshot")).fileId };
-    for (const x of versions) {
-      const kind: FileKind = this.deltas.has(x) ? "delta" : "snapshot";
-      const h = await this.header(x, kind);
-      if (h.prev !== UNKNOWN_PREV && h.prev !== expected) {
-        const p = this.path(x, kind);
-        if (h.prev > expected) {
-          throw new CheckpointCorruptError(
-            p,
-            `it continues version ${h.prev}, but no state file for version ${h.prev} exists, so version ${version} cannot be rebuilt` +
-              (version < x ? " (it is older than what retention keeps, spark.sql.streaming.minBatchesToRetain)" : ""),
-          );
-        }
-        throw new CheckpointCorruptError(
-          p,
-          `it continues version ${h.prev}, but version ${expected} also has a state file: the files come from different histories`,
-        );
-      }
-      if (x > version) break;
-      if (kind === "delta") deltas.push(x);
-      head = { version: x, fileId: h.fileId };
-      expected = x;
-    }
-    if (requiredHead > head.version && requiredHead <= version) {
-      throw new CheckpointCorruptError(
-        this.path(requiredHead, "delta"),
-        `the file is missing: batch ${requiredHead - 1} was committed (commits/${requiredHead - 1}) and recorded that it wrote version ${requiredHead} of this state store (the operator's _metadata/writes/${requiredHead - 1}), ` +
-          `so version ${version} cannot be rebuilt without it (the newest state file here is ${head.version === 0 ? "none" : `of version ${head.version}`})`,
-      );
-    }
-    return { snapshot, deltas, head };
+  /** Which files rebuild `version` (load-plan.ts): the newest snapshot <= version, then the deltas after it. */
+  plan(version: number, requiredHead = 0): Promise<LoadPlan> {
+    return planLoad(this, version, requiredHead);
   }
 
   /**

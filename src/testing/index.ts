@@ -34,12 +34,13 @@ export {
   startStream,
   stopStream,
 } from "./actions.js";
+export { StreamTestFailure } from "./failure-report.js";
 export type { SinkBatchRows } from "./kit-sink.js";
 export type { ExpectedRow } from "./rows.js";
 export type { RunForOptions } from "./run-for.js";
 export { runFor } from "./run-for.js";
 export type { StreamTestResult, TestStreamOptions } from "./test-stream.js";
-export { StreamTestFailure, testStream } from "./test-stream.js";
+export { testStream } from "./test-stream.js";
 export type { TwsTesterOptions } from "./tws-tester.js";
 export { TwsTester } from "./tws-tester.js";
 export { win } from "./values.js";

@@ -4,7 +4,7 @@
  * temporary checkpoint directory shared by every (re)start, and, with a processingTime
  * trigger, a manual clock, so tests never sleep. On failure the error lists every action with
  * a `=>` cursor at the failing one, the expected and actual rows, the query's state and what
- * the sink received batch by batch.
+ * the sink received batch by batch (that report is failure-report.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,10 +15,10 @@ import type { OutputMode } from "../api/streaming/writer.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { ManualClock } from "../runtime/clock.js";
 import { parseTrigger, type TriggerSpec } from "../runtime/trigger.js";
-import type { StructType } from "../types/datatypes.js";
 import type { FailureMatcher, QueryContext, StartOptions, StreamAction } from "./actions.js";
+import { checkFailure, failureOf, matchFailure, StreamTestFailure } from "./failure-report.js";
 import { KIT_SINK_FORMAT, KitSink, type SinkBatchRows } from "./kit-sink.js";
-import { diffRows, renderRows } from "./rows.js";
+import { diffRows } from "./rows.js";
 import { KitTimeoutError, waitUntilQuiet, withTimeout } from "./wait.js";
 
 export interface TestStreamOptions extends StartOptions {
@@ -38,29 +38,6 @@ export interface StreamTestResult {
   /** The last query started (stopped by now). */
   readonly query: StreamingQuery | null;
   readonly sinkBatches: readonly SinkBatchRows[];
-}
-
-/** A failed testStream: the message carries the action listing with a `=>` cursor. */
-export class StreamTestFailure extends Error {
-  override readonly name = "StreamTestFailure";
-  constructor(
-    message: string,
-    /** Index of the failing action in the listing (implicit startStream included), or -1 after the last. */
-    readonly actionIndex: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/** A check that failed with details to print (expected vs actual). */
-class CheckFailure extends Error {
-  constructor(
-    message: string,
-    readonly details: string,
-  ) {
-    super(message);
-  }
 }
 
 const NEEDS_STREAM = new Set<StreamAction["kind"]>([
@@ -337,25 +314,7 @@ class Runner {
     const schema = sink.schema ?? this.df.schema;
     const diff = diffRows(expected, actual, schema, this.tz);
     if (diff.equal) return;
-    const what = {
-      all: "sink content",
-      lastBatch: `last batch (${sink.lastBatch ? `batch ${sink.lastBatch.batchId}` : "no batch has run"})`,
-      newRows: "rows since the previous check",
-    }[scope];
-    const lines = [`== Expected ${what} (${expected.length} ${plural(expected.length)}) ==`];
-    for (const [i, t] of diff.expectedText.entries()) lines.push(`${diff.missing.has(i) ? "!  " : "   "}${t}`);
-    lines.push(`== Actual ${what} (${actual.length} ${plural(actual.length)}) ==`);
-    for (const [i, t] of diff.actualText.entries()) lines.push(`${diff.unexpected.has(i) ? "!  " : "   "}${t}`);
-    lines.push("(! marks rows without a partner on the other side)");
-    if (this.manual && this.dataSinceAdvance) {
-      lines.push(
-        "note: data was added after the last advanceClock; with a processingTime trigger it is processed once the clock reaches the next trigger",
-      );
-    }
-    throw new CheckFailure(
-      `${what} does not match (expected ${expected.length} ${plural(expected.length)}, actual ${actual.length})`,
-      lines.join("\n"),
-    );
+    throw checkFailure(scope, expected, actual, diff, sink, this.manual && this.dataSinceAdvance);
   }
 
   private context(): QueryContext {
@@ -368,108 +327,19 @@ class Runner {
     };
   }
 
-  // ---------------------------------------------------------------- failure report
-
   private failure(e: unknown, index: number): StreamTestFailure {
-    if (e instanceof StreamTestFailure) return e;
-    const err = e instanceof Error ? e : new Error(String(e));
-    const label =
-      index >= 0
-        ? `action ${index + 1} of ${this.actions.length} (${describe(this.actions[index]!, this.df.schema, this.tz)})`
-        : "the end of the script";
-    const parts = [`testStream failed at ${label}: ${err.message}`, "", "== Actions =="];
-    for (const [i, a] of this.actions.entries()) parts.push(`${i === index ? "=> " : "   "}${describe(a, this.df.schema, this.tz)}`);
-    if (index < 0) parts.push("=> (end of script)");
-    if (err instanceof CheckFailure) parts.push("", err.details);
-    parts.push("", "== Stream ==", ...this.streamState(), "", "== Sink (per batch) ==", ...this.sinkState());
-    return new StreamTestFailure(parts.join("\n"), index, { cause: err instanceof CheckFailure ? undefined : err });
-  }
-
-  private streamState(): string[] {
-    const q = this.query;
-    const lines = [
-      `output mode: ${this.mode}; trigger: ${this.trigger ? JSON.stringify(this.trigger) : "default"}; checkpoint: ${this.checkpointDir}`,
-    ];
-    if (this.clock) lines.push(`manual clock: ${this.clock.now()} ms`);
-    if (!q) {
-      lines.push(this.pendingStartError ? `failed to start: ${this.pendingStartError.message}` : "not started");
-      return lines;
-    }
-    lines.push(`active: ${q.isActive}; status: ${JSON.stringify(q.status)}`);
-    const p = q.lastProgress;
-    lines.push(
-      p
-        ? `last progress: batch ${p.batchId}, ${p.numInputRows} input rows, watermark ${p.eventTime?.watermark ?? "none"}`
-        : "no progress yet",
-    );
-    if (q.exception) lines.push(`exception: ${q.exception.message}`);
-    return lines;
-  }
-
-  private sinkState(): string[] {
-    const batches = this.sink.batches;
-    if (!batches.length) return ["(no batches)"];
-    const schema = this.sink.schema;
-    const shown = batches.slice(-10);
-    const lines = batches.length > shown.length ? [`... ${batches.length - shown.length} earlier batches`] : [];
-    for (const b of shown) lines.push(`${b.batchId}: ${renderRows(b.rows, schema, this.tz, 6)}`);
-    if (this.sink.replayedBatchIds.length) lines.push(`replayed (ignored) batch ids: ${this.sink.replayedBatchIds.join(", ")}`);
-    return lines;
-  }
-}
-
-function plural(n: number): string {
-  return n === 1 ? "row" : "rows";
-}
-
-/** true, or why the error does not match. */
-function matchFailure(err: Error, matcher: FailureMatcher | undefined): true | string {
-  if (matcher === undefined) return true;
-  const messages: string[] = [];
-  for (let e: unknown = err; e instanceof Error && messages.length < 10; e = e.cause) messages.push(e.message);
-  if (typeof matcher === "string")
-    return messages.some((m) => m.includes(matcher)) ? true : `no message contains ${JSON.stringify(matcher)}`;
-  if (matcher instanceof RegExp) return messages.some((m) => matcher.test(m)) ? true : `no message matches ${matcher}`;
-  try {
-    return matcher(err) === false ? "the predicate returned false" : true;
-  } catch (e) {
-    return `the predicate threw: ${(e as Error).message}`;
-  }
-}
-
-export function describe(a: StreamAction, schema: StructType, tz: string): string {
-  switch (a.kind) {
-    case "addData":
-      return `addData(MemoryStream[${a.source.schema.fields.map((f) => f.name).join(",")}], ${renderRows(a.rows, a.source.schema, tz)})`;
-    case "check": {
-      const name = { all: "checkAnswer", lastBatch: "checkLastBatch", newRows: "checkNewRows" }[a.scope];
-      return `${name}(${renderRows(a.rows, schema, tz)})`;
-    }
-    case "advanceClock":
-      return `advanceClock(${a.ms})`;
-    case "startStream": {
-      const o = a.options;
-      const bits = [
-        o.trigger ? `trigger=${JSON.stringify(o.trigger)}` : "",
-        o.conf ? `conf=${JSON.stringify(o.conf)}` : "",
-        o.clock ? "clock" : "",
-      ].filter(Boolean);
-      return `startStream(${bits.join(", ")})${a.implicit ? " [implicit]" : ""}`;
-    }
-    case "stopStream":
-      return "stopStream()";
-    case "expectFailure":
-      return `expectFailure(${a.matcher === undefined ? "" : typeof a.matcher === "function" ? "<predicate>" : typeof a.matcher === "string" ? JSON.stringify(a.matcher) : String(a.matcher)})`;
-    case "assertOnQuery":
-      return a.sync ? `assertOnQuery(${a.message ?? "<fn>"})` : `execute(${a.message ?? "<fn>"})`;
-    case "processAllAvailable":
-      return "processAllAvailable()";
-    case "awaitTermination":
-      return "awaitTermination()";
-    default: {
-      const never: never = a;
-      return String(never);
-    }
+    return failureOf(e, index, {
+      actions: this.actions,
+      schema: this.df.schema,
+      tz: this.tz,
+      mode: this.mode,
+      trigger: this.trigger,
+      checkpointDir: this.checkpointDir,
+      clock: this.clock,
+      query: this.query,
+      pendingStartError: this.pendingStartError,
+      sink: this.sink,
+    });
   }
 }
 

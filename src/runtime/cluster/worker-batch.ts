@@ -10,25 +10,25 @@
  *      refused, its transaction aborted and invisible to read_committed readers);
  *   5. committed: the tasks' staged state becomes their state; the watermark is re-read.
  * Anything failing aborts the transaction and drops the tasks' staged state; the worker loop
- * (group-execution.ts) decides what comes next.
+ * (group-execution.ts) decides what comes next. Step 4 is batch-transaction.ts; the progress
+ * entries (per batch, and idle ones) are worker-batch-report.ts.
  */
 import type { Batch } from "../../columnar/batch.js";
-import { crashPoint } from "../../common/crash-points.js";
 import type { OutRecord, TopicPartition } from "../../connectors/kafka/client.js";
 import { tpKey } from "../../connectors/kafka/client.js";
 import { checkRecordSizes, toRecords } from "../../connectors/kafka/records-out.js";
 import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { AttemptFailures } from "./attempt-failures.js";
+import { commitBatchTransaction } from "./batch-transaction.js";
 import type { GroupAssignment } from "./group-assignment.js";
-import type { GroupMetadata } from "./kafka-ports.js";
 import { limitEnds, maxEventTimeMs, minEventTimeMs, readRepartition, readSourceRecords } from "./partition-io.js";
 import { REPARTITION_SOURCE_ID } from "./plan-split.js";
 import { encodeRows, routeRows } from "./repartition.js";
-import type { StagedWrites } from "./repartition-hold.js";
 import { sourceTasks, stageSourceTasks, type TaskRun } from "./task-batch-sink.js";
 import { TaskContext } from "./task-context.js";
-import { sourceTopics, type WorkerShared } from "./worker-io.js";
-import { groupProgress, type WorkerBatchFacts, type WorkerIdentity } from "./worker-progress.js";
+import { WorkerBatchReporter } from "./worker-batch-report.js";
+import type { WorkerShared } from "./worker-io.js";
+import type { WorkerBatchFacts } from "./worker-progress.js";
 
 const MAX_RECORD_ROWS = 2000;
 /** The producer's request size limit when the sink is not Kafka (Kafka's default max.request.size). */
@@ -44,18 +44,17 @@ export class WorkerBatches {
   private lastBatchWatermarkMs = 0;
   private lateWatermarkMs = 0;
   private idleWatermarkReadMs = 0;
-  /** The source partitions the last progress entry listed (an idle entry follows when they change). */
-  private reportedTps = "";
-  /** When the last progress entry (batch or idle) was reported; null before the first batch. */
-  private lastReportedMs: number | null = null;
+  private readonly reporter: WorkerBatchReporter;
 
   constructor(
     private readonly shared: WorkerShared,
     private readonly assignment: GroupAssignment,
     private readonly failures: AttemptFailures,
     /** Transactions aborted so far (progress `abortedTransactions`). */
-    private readonly aborted: () => number,
-  ) {}
+    aborted: () => number,
+  ) {
+    this.reporter = new WorkerBatchReporter(shared, assignment, aborted);
+  }
 
   /** The partitions' newest offsets (progress `latestOffset`, the lag metrics) and this batch's ends (`limit`: maxOffsetsPerTrigger). */
   private async endOffsets(
@@ -117,65 +116,6 @@ export class WorkerBatches {
     };
   }
 
-  private identity(generationId: number): WorkerIdentity {
-    const { cfg } = this.shared;
-    return {
-      id: cfg.id,
-      runId: cfg.runId,
-      name: cfg.name,
-      group: cfg.cluster.group,
-      workerId: this.shared.workerId,
-      generationId,
-      rebalances: this.assignment.rebalances,
-      abortedTransactions: this.aborted(),
-      restore: this.assignment.lastRestore,
-      restoredTasks: this.assignment.restoredTasks,
-      hasWatermark: this.shared.watermark.hasDelay,
-      foreachBatch: this.shared.taskSink !== null,
-    };
-  }
-
-  private sourceDescription(): string {
-    return `KafkaV2[Subscribe[${sourceTopics(this.shared.cfg).join(",")}]]`;
-  }
-
-  /**
-   * An idle progress entry (Spark's, numInputRows 0) while this worker has nothing to read:
-   * as a single query, every spark.sql.streaming.noDataProgressEventInterval after its first
-   * batch (so the lag of the partitions it owns stays current while no data comes); and at
-   * once when a rebalance changed its source partitions, so its progress and the per-partition
-   * lag metrics list only the partitions it owns now and a revoked partition is not reported by
-   * two workers. The rebalance's restore, if any, stays for the next batch's entry (listeners
-   * of onQueryProgress read it there).
-   */
-  private reportIdle(started: number, durations: Record<string, number>, W: number, latest: ReadonlyMap<string, number>): void {
-    const tps = this.assignment.sourceTps;
-    const now = this.shared.cfg.clock.now();
-    const interval = this.shared.cfg.conf.getMs("spark.sql.streaming.noDataProgressEventInterval");
-    const intervalDue = this.lastReportedMs !== null && now - this.lastReportedMs >= interval;
-    if (tpsKey(tps) === this.reportedTps && !intervalDue) return;
-    this.reportedTps = tpsKey(tps);
-    this.lastReportedMs = now;
-    const who = { ...this.identity(this.assignment.applied?.generationId ?? 0), restore: null };
-    const progress = groupProgress(who, {
-      batchId: this.nextBatchId,
-      startedMs: started,
-      endedMs: this.shared.cfg.clock.now(),
-      durations,
-      watermarkMs: W,
-      sourceDescription: this.sourceDescription(),
-      sourceTps: tps,
-      starts: this.assignment.positions,
-      ends: this.assignment.positions,
-      latest,
-      inputRows: 0,
-      repartitionedRows: 0,
-      outputRows: 0,
-      tasks: [],
-    });
-    this.shared.cfg.events.onIdle(progress);
-  }
-
   /** One batch of this worker; false when there was nothing to do. */
   async run(started: number): Promise<boolean> {
     const { cfg, taskSink } = this.shared;
@@ -207,7 +147,7 @@ export class WorkerBatches {
     }
     if (!hasData && !watermarkMoved) {
       this.shared.host.status = { message: "Waiting for data to arrive", isDataAvailable: false, isTriggerActive: false };
-      this.reportIdle(started, durations, W, srcLatest);
+      this.reporter.idle(this.nextBatchId, started, durations, W, srcLatest);
       return false;
     }
     const batchId = this.nextBatchId;
@@ -318,38 +258,7 @@ export class WorkerBatches {
     const offsets: { topic: string; partition: number; offset: number }[] = [];
     for (const tp of this.assignment.sourceTps) offsets.push({ ...tp, offset: srcEnds.get(tpKey(tp))! });
     for (const tp of this.assignment.repTps) offsets.push({ ...tp, offset: repEnds.get(tpKey(tp))! });
-    let metadata: GroupMetadata = this.assignment.applied!;
-    this.shared.host.status = { ...this.shared.host.status, message: "Committing the batch's transaction" };
-    let sent: ReadonlyMap<string, number> = new Map();
-    let staged: StagedWrites | null = null;
-    try {
-      // foreachBatch: the tasks' plans committed, the user's function called per task (task-batch-sink.ts).
-      if (taskSink) records.push(...(await taskSink.deliver(this.shared.io.txn, this.assignment, batchId)));
-      crashPoint("beforeSink", batchId);
-      await this.shared.io.txn.begin();
-      if (records.length) sent = await this.shared.io.txn.send(records);
-      // Where this batch's repartition rows landed is known only now: their hold goes in the same transaction.
-      const written = new Map<number, { end: number; minEventTimeMs: number }>();
-      for (const [p, minEventTimeMs] of oldestWritten) {
-        const last = sent.get(tpKey({ topic: this.shared.topics.repartition, partition: p }));
-        if (last !== undefined) written.set(p, { end: last + 1, minEventTimeMs });
-      }
-      staged = this.shared.watermark.stageWrites(this.shared.workerId, written);
-      if (staged.record) await this.shared.io.txn.send([staged.record]);
-      crashPoint("insideSink", batchId); // records sent, offsets and commit not
-      if (this.assignment.backgroundJoin) metadata = await this.assignment.backgroundJoin.commitMetadata(metadata, offsets);
-      await this.shared.io.txn.sendOffsets(offsets, metadata);
-      crashPoint("afterSendOffsets", batchId);
-      await this.shared.io.txn.commit();
-      staged?.commit();
-      taskSink?.committed();
-      crashPoint("afterSink", batchId);
-    } catch (e) {
-      taskSink?.discard();
-      await this.shared.io.txn.abort().catch(() => {});
-      for (const task of this.assignment.tasks.values()) task.state.discard();
-      throw e;
-    }
+    const { metadata, sent } = await commitBatchTransaction(this.shared, this.assignment, batchId, records, offsets, oldestWritten);
     durations.commitOffsets = cfg.clock.now() - t;
     for (const task of this.assignment.tasks.values()) task.state.publish();
     await this.shared.io.snapshots?.committed(
@@ -371,15 +280,11 @@ export class WorkerBatches {
     this.lateWatermarkMs = W;
     this.lastBatchWatermarkMs = W;
     this.nextBatchId++;
-    this.reportedTps = tpsKey(this.assignment.sourceTps);
-    this.lastReportedMs = cfg.clock.now();
-    const progress = groupProgress(this.identity(metadata.generationId), {
+    const progress = this.reporter.batchProgress(metadata.generationId, {
       batchId,
       startedMs: started,
-      endedMs: cfg.clock.now(),
       durations,
       watermarkMs: W,
-      sourceDescription: this.sourceDescription(),
       sourceTps: this.assignment.sourceTps,
       starts,
       ends: srcEnds,
@@ -394,8 +299,4 @@ export class WorkerBatches {
     cfg.events.onProgress(progress);
     return true;
   }
-}
-
-function tpsKey(tps: readonly TopicPartition[]): string {
-  return tps.map(tpKey).sort().join(",");
 }

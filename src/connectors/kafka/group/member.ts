@@ -11,50 +11,34 @@
  * eager-only member falls back to eager; under the cooperative protocol the worker keeps
  * processing what it owns while `join()` runs, and a member that lost partitions in a round
  * rejoins at once (`needsRejoin`, reason REVOKED) so the next round hands them on.
+ *
+ * This module is the member's state machine (join, heartbeat answers, leave, close). Its parts:
+ * options (member-options.ts), connections (coordinator-connection.ts), the requests
+ * (group-requests.ts), the leader's assignment (leader-assignment.ts, over partition-counts.ts),
+ * the heartbeat timer (heartbeat-loop.ts) and the stable committed offsets (committed-offsets.ts).
  */
 import { type ClientConfig, type TopicPartition, tpKey } from "../client.js";
 import { kafkajsCluster } from "../client-kafkajs.js";
-import {
-  cooperativeStickyRangeAssignor,
-  type GroupAssignor,
-  GroupSubscriptionMismatch,
-  type MemberSubscription,
-  stickyRangeAssignor,
-} from "./assignor.js";
-import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from "./consumer-protocol.js";
+import { cooperativeStickyRangeAssignor, type GroupAssignor, GroupSubscriptionMismatch } from "./assignor.js";
+import { readCommittedOffsets } from "./committed-offsets.js";
+import { encodeSubscription } from "./consumer-protocol.js";
+import { CoordinatorConnection } from "./coordinator-connection.js";
 import { COORDINATOR_MOVED, classify, errorName, KafkaErrorCode, kafkaCode } from "./errors.js";
-import { type Any, kafkajsRequest, sendToBroker } from "./kafkajs-protocol.js";
-import { fetchStableOffsets } from "./offset-fetch.js";
+import { heartbeat, joinGroup, leaveGroup, PROTOCOL_TYPE, syncGroup } from "./group-requests.js";
+import { HeartbeatLoop } from "./heartbeat-loop.js";
+import type { Any } from "./kafkajs-protocol.js";
+import { leaderAssignment, readMemberAssignment } from "./leader-assignment.js";
+import { type KafkaGroupMemberOptions, memberSettings } from "./member-options.js";
+import { partitionCounts } from "./partition-counts.js";
 import type { GroupMetadata } from "./txn-offset-commit.js";
 
+export {
+  clientConfig,
+  type KafkaConnection,
+  type KafkaGroupMemberOptions,
+  type RebalanceProtocol,
+} from "./member-options.js";
 export type { GroupMetadata } from "./txn-offset-commit.js";
-
-/** Where the brokers are: bootstrap servers ("host:port,…") or arus's whole Kafka client config. */
-export type KafkaConnection =
-  | { readonly bootstrapServers: string; readonly client?: undefined }
-  | { readonly client: ClientConfig; readonly bootstrapServers?: undefined };
-
-export type KafkaGroupMemberOptions = KafkaConnection & {
-  readonly groupId: string;
-  readonly topics: readonly string[];
-  /** Static membership (KIP-345): a restarted member with this id gets its partitions back without a rebalance. */
-  readonly groupInstanceId?: string;
-  /** Kafka's session.timeout.ms (default 10000; the broker accepts 6000–300000 by default). */
-  readonly sessionTimeoutMs?: number;
-  /** Kafka's max.poll.interval.ms as sent in JoinGroup: how long the group waits for members to rejoin (default 30000). */
-  readonly rebalanceTimeoutMs?: number;
-  /** Kafka's heartbeat.interval.ms (default 1000). */
-  readonly heartbeatIntervalMs?: number;
-  /**
-   * `cooperative` (default): offer the cooperative sticky assignor first, the eager one second
-   * (a group where any member offers only the eager one runs eager). `eager`: the eager one only.
-   */
-  readonly rebalanceProtocol?: RebalanceProtocol;
-  /** An assignor of one's own (eager: it must assign every partition); replaces both. */
-  readonly assignor?: GroupAssignor;
-};
-
-export type RebalanceProtocol = "cooperative" | "eager";
 
 export interface GroupAssignment {
   readonly generationId: number;
@@ -73,57 +57,8 @@ export interface GroupAssignment {
   readonly followUp: boolean;
 }
 
-/** The assignment's user data when the leader could not assign: every member raises the leader's reason. */
-const ERROR_MARK = "arus-assignment-error:";
 /** The heartbeat interval while a follow-up round is due. */
 const FOLLOW_UP_HEARTBEAT_MS = 100;
-/** How long committedOffsets waits for a pending transactional offset commit to end. */
-const STABLE_OFFSETS_WAIT_MS = 60_000;
-const PROTOCOL_TYPE = "consumer";
-/**
- * The assignment's user data when the leader assigned: `ASSIGNMENT_MARK` + JSON
- * `{counts, followUp}`. `counts`: the partition count of each topic it assigned over (a member
- * that sees other counts knows the assignment is stale). `followUp`: a cooperative round left
- * partitions to nobody, so a second round follows as soon as their holder rejoins, and every
- * member should see it at once, not at its next regular heartbeat. Other clients ignore user
- * data they do not know.
- */
-const ASSIGNMENT_MARK = "arus-assignment:";
-
-interface AssignmentNote {
-  readonly counts: Record<string, number> | null;
-  readonly followUp: boolean;
-}
-
-function writeAssignmentNote(n: AssignmentNote): Buffer {
-  return Buffer.from(`${ASSIGNMENT_MARK}${JSON.stringify(n)}`, "utf8");
-}
-
-/** What the leader said besides the partitions (nothing said: no counts, no follow-up round). */
-function readAssignmentNote(note: string): AssignmentNote {
-  if (!note.startsWith(ASSIGNMENT_MARK)) return { counts: null, followUp: false };
-  try {
-    const o = JSON.parse(note.slice(ASSIGNMENT_MARK.length)) as Partial<AssignmentNote>;
-    const counts = o.counts && typeof o.counts === "object" ? o.counts : null;
-    return { counts, followUp: o.followUp === true };
-  } catch {
-    return { counts: null, followUp: false };
-  }
-}
-
-export function clientConfig(c: KafkaConnection, clientId: string): ClientConfig {
-  if (c.client) return c.client;
-  if (typeof c.bootstrapServers !== "string" || !c.bootstrapServers.trim())
-    throw new Error("Kafka group mode: bootstrapServers (or client) is required");
-  return { bootstrapServers: c.bootstrapServers, clientId, connectTimeoutMs: 10_000, requestTimeoutMs: 30_000, readCommitted: true };
-}
-
-function positiveInt(name: string, v: number | undefined, dflt: number): number {
-  const x = v ?? dflt;
-  if (!Number.isInteger(x) || x <= 0) throw new Error(`Kafka group member: ${name} must be a positive integer (got ${v})`);
-  return x;
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class KafkaGroupMember {
@@ -136,8 +71,7 @@ export class KafkaGroupMember {
   private readonly assignors: readonly GroupAssignor[];
   private readonly cfg: ClientConfig;
 
-  private conn: Promise<{ cluster: Any; close: () => Promise<void> }> | null = null;
-  private coord: Any | null = null;
+  private readonly brokers: CoordinatorConnection;
   /** The member id to join with ("" after the coordinator forgot this member). */
   private joinMemberId = "";
   private current: GroupMetadata | null = null;
@@ -149,13 +83,14 @@ export class KafkaGroupMember {
   private fatal: Error | null = null;
   private readonly listeners = new Set<(reason: string) => void>();
 
-  private hbActive = false;
-  private hbTimer: NodeJS.Timeout | null = null;
-  private hbInFlight: Promise<void> | null = null;
+  private readonly heartbeats = new HeartbeatLoop(
+    () => this.heartbeat(),
+    () => (Date.now() < this.fastHeartbeatsUntil ? Math.min(FOLLOW_UP_HEARTBEAT_MS, this.heartbeatIntervalMs) : this.heartbeatIntervalMs),
+    () => this.brokers.isClosed,
+  );
   private lastHeartbeatOk = 0;
   /** Until then heartbeats go every FOLLOW_UP_HEARTBEAT_MS: a follow-up round is due. */
   private fastHeartbeatsUntil = 0;
-  private closed = false;
   /**
    * Bumped by leave() and close(): a join() in flight from before gives up (under the cooperative
    * protocol a join runs beside the worker, which may leave meanwhile).
@@ -168,34 +103,16 @@ export class KafkaGroupMember {
   private assignedCounts: Record<string, number> | null = null;
 
   constructor(opts: KafkaGroupMemberOptions) {
-    if (typeof opts.groupId !== "string" || !opts.groupId) throw new Error("Kafka group member: groupId is required");
-    if (!Array.isArray(opts.topics) || !opts.topics.length || opts.topics.some((t) => typeof t !== "string" || !t)) {
-      throw new Error(`Kafka group member of group ${opts.groupId}: topics must be a non-empty list of topic names`);
-    }
-    this.groupId = opts.groupId;
-    this.topics = [...new Set(opts.topics)].sort();
-    this.groupInstanceId = opts.groupInstanceId ?? null;
-    if (this.groupInstanceId === "") throw new Error(`Kafka group member of group ${opts.groupId}: groupInstanceId must not be empty`);
-    this.sessionTimeoutMs = positiveInt("sessionTimeoutMs", opts.sessionTimeoutMs, 10_000);
-    this.rebalanceTimeoutMs = positiveInt("rebalanceTimeoutMs", opts.rebalanceTimeoutMs, 30_000);
-    this.heartbeatIntervalMs = positiveInt("heartbeatIntervalMs", opts.heartbeatIntervalMs, 1_000);
-    if (this.heartbeatIntervalMs >= this.sessionTimeoutMs) {
-      throw new Error(
-        `Kafka group member of group ${opts.groupId}: heartbeatIntervalMs (${this.heartbeatIntervalMs}) must be below sessionTimeoutMs (${this.sessionTimeoutMs})`,
-      );
-    }
-    const protocol = opts.rebalanceProtocol ?? "cooperative";
-    if (protocol !== "cooperative" && protocol !== "eager") {
-      throw new Error(
-        `Kafka group member of group ${opts.groupId}: rebalanceProtocol must be "cooperative" or "eager" (got ${String(protocol)})`,
-      );
-    }
-    this.assignors = opts.assignor
-      ? [opts.assignor]
-      : protocol === "cooperative"
-        ? [cooperativeStickyRangeAssignor, stickyRangeAssignor]
-        : [stickyRangeAssignor];
-    this.cfg = clientConfig(opts, `arus-group-${opts.groupId}`);
+    const settings = memberSettings(opts);
+    this.groupId = settings.groupId;
+    this.topics = settings.topics;
+    this.groupInstanceId = settings.groupInstanceId;
+    this.sessionTimeoutMs = settings.sessionTimeoutMs;
+    this.rebalanceTimeoutMs = settings.rebalanceTimeoutMs;
+    this.heartbeatIntervalMs = settings.heartbeatIntervalMs;
+    this.assignors = settings.assignors;
+    this.cfg = settings.client;
+    this.brokers = new CoordinatorConnection(this.cfg, this.groupId, () => this.where());
   }
 
   private where(): string {
@@ -242,22 +159,12 @@ export class KafkaGroupMember {
     }
   }
 
-  private async cluster(): Promise<Any> {
-    if (this.closed) throw new Error(`${this.where()}: the member is closed`);
-    if (!this.conn) {
-      this.conn = kafkajsCluster(this.cfg);
-      this.conn.catch(() => {
-        this.conn = null;
-      });
-    }
-    return (await this.conn).cluster;
+  private cluster(): Promise<Any> {
+    return this.brokers.cluster();
   }
 
-  private async coordinator(): Promise<Any> {
-    if (this.coord) return this.coord;
-    const cluster = await this.cluster();
-    this.coord = await cluster.findGroupCoordinator({ groupId: this.groupId, coordinatorType: 0 });
-    return this.coord;
+  private coordinator(): Promise<Any> {
+    return this.brokers.coordinator();
   }
 
   /**
@@ -335,7 +242,7 @@ export class KafkaGroupMember {
         }
         if (e instanceof GroupSubscriptionMismatch || (e instanceof Error && e.message.startsWith(this.where()))) throw e;
         if ((code !== null && COORDINATOR_MOVED.has(code)) || classify(e, "") !== e) {
-          this.coord = null;
+          this.brokers.forgetCoordinator();
           await sleep(Math.min(1000, 100 * (attempt + 1)));
           continue;
         }
@@ -360,55 +267,38 @@ export class KafkaGroupMember {
       ownedPartitions: this.owned,
       generationId: this.current?.generationId ?? -1,
     });
-    const joined = await sendToBroker<Any>(
-      coordinator,
-      kafkajsRequest(coordinator, "JoinGroup", 5, {
-        groupId: this.groupId,
-        sessionTimeout: this.sessionTimeoutMs,
-        rebalanceTimeout: this.rebalanceTimeoutMs,
-        memberId: this.joinMemberId,
-        groupInstanceId: this.groupInstanceId,
-        protocolType: PROTOCOL_TYPE,
-        groupProtocols: this.assignors.map((a) => ({ name: a.name, metadata: subscription })),
-      }),
-    );
+    const joined = await joinGroup(coordinator, this, {
+      memberId: this.joinMemberId,
+      sessionTimeoutMs: this.sessionTimeoutMs,
+      rebalanceTimeoutMs: this.rebalanceTimeoutMs,
+      protocols: this.assignors.map((a) => ({ name: a.name, metadata: subscription })),
+    });
     this.checkNotLeft(epoch);
-    const memberId = joined.memberId as string;
-    const generationId = joined.generationId as number;
+    const { memberId, generationId, members } = joined;
     this.joinMemberId = memberId;
-    const protocol = (joined.groupProtocol as string | null) ?? this.assignors[0]!.name;
+    const protocol = joined.groupProtocol ?? this.assignors[0]!.name;
     const assignor = this.assignors.find((a) => a.name === protocol) ?? this.assignors[0]!;
-    const members = joined.members as { memberId: string; groupInstanceId: string | null; memberMetadata: Buffer }[];
-    let synced: Any;
+    let synced: Buffer;
     this.inSync = true;
     try {
-      const groupAssignment = joined.leaderId === memberId && members.length ? await this.leaderAssign(assignor, members) : [];
-      synced = await sendToBroker<Any>(
-        coordinator,
-        kafkajsRequest(coordinator, "SyncGroup", 3, {
-          groupId: this.groupId,
-          generationId,
-          memberId,
-          groupInstanceId: this.groupInstanceId,
-          groupAssignment,
-        }),
-      );
+      const groupAssignment =
+        joined.leaderId === memberId && members.length
+          ? await leaderAssignment(assignor, members, (topics) => this.partitionCounts(topics))
+          : [];
+      synced = await syncGroup(coordinator, this, generationId, memberId, groupAssignment);
     } finally {
       this.inSync = false;
     }
     this.checkNotLeft(epoch);
-    const assignment = decodeAssignment(synced.memberAssignment as Buffer);
-    const note = assignment.userData?.toString("utf8") ?? "";
-    if (note.startsWith(ERROR_MARK)) throw new GroupSubscriptionMismatch(`${this.where()}: ${note.slice(ERROR_MARK.length)}`);
-    const made = readAssignmentNote(note);
-    this.assignedCounts = made.counts;
+    const assignment = readMemberAssignment(synced, this.where());
+    this.assignedCounts = assignment.counts;
     const now = new Set(assignment.partitions.map(tpKey));
     const revoked = this.owned.filter((tp) => !now.has(tpKey(tp)));
     const cooperative = protocol === cooperativeStickyRangeAssignor.name;
     this.current = { groupId: this.groupId, generationId, memberId, groupInstanceId: this.groupInstanceId };
     this.owned = assignment.partitions;
     this.rejoin = false;
-    const followUp = made.followUp;
+    const followUp = assignment.followUp;
     this.fastHeartbeatsUntil = followUp ? Date.now() + this.rebalanceTimeoutMs : 0;
     this.startHeartbeats();
     // KIP-429: what this member gave up is assigned to nobody until it rejoins without it.
@@ -431,102 +321,20 @@ export class KafkaGroupMember {
     this.current = null;
     this.owned = [];
     this.joinMemberId = "";
-    await this.sendLeaveGroup(await this.coordinator(), cur.memberId).catch(() => {});
-  }
-
-  /** LeaveGroup v3 for `memberId` (with this member's instance id: a static member leaves too). */
-  private sendLeaveGroup(coordinator: Any, memberId: string): Promise<unknown> {
-    return sendToBroker(
-      coordinator,
-      kafkajsRequest(coordinator, "LeaveGroup", 3, { groupId: this.groupId, memberId, groupInstanceId: this.groupInstanceId }),
-    );
-  }
-
-  /** The leader's part of a rebalance: every member's partitions from their subscriptions. */
-  private async leaderAssign(
-    assignor: GroupAssignor,
-    members: { memberId: string; groupInstanceId: string | null; memberMetadata: Buffer }[],
-  ): Promise<{ memberId: string; memberAssignment: Buffer }[]> {
-    const subs: MemberSubscription[] = members.map((m) => {
-      const s = decodeSubscription(m.memberMetadata, `member ${m.groupInstanceId ?? m.memberId}`);
-      return {
-        memberId: m.memberId,
-        groupInstanceId: m.groupInstanceId,
-        topics: s.topics,
-        ownedPartitions: s.ownedPartitions,
-        generationId: s.generationId,
-      };
-    });
-    const topics = [...new Set(subs.flatMap((s) => s.topics))].sort();
-    const counts = await this.partitionCounts(topics);
-    let assigned: Map<string, TopicPartition[]>;
-    try {
-      assigned = assignor.assign(subs, counts);
-    } catch (e) {
-      // Every member raises the leader's reason, not only the leader.
-      const userData = Buffer.from(`${ERROR_MARK}${(e as Error).message}`, "utf8");
-      return members.map((m) => ({ memberId: m.memberId, memberAssignment: encodeAssignment({ partitions: [], userData }) }));
-    }
-    const total = [...counts.values()].reduce((n, c) => n + c, 0);
-    const given = [...assigned.values()].reduce((n, tps) => n + tps.length, 0);
-    const userData = writeAssignmentNote({ counts: Object.fromEntries(counts), followUp: given < total });
-    return members.map((m) => ({
-      memberId: m.memberId,
-      memberAssignment: encodeAssignment({ partitions: assigned.get(m.memberId) ?? [], userData }),
-    }));
+    await leaveGroup(await this.coordinator(), this, cur.memberId).catch(() => {});
   }
 
   private async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
-    const cluster = await this.cluster();
-    try {
-      await cluster.addMultipleTargetTopics(topics);
-      await cluster.refreshMetadata();
-    } catch (e) {
-      if ((e as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION") {
-        const known = new Set(
-          ((await cluster.metadata().catch(() => ({ topicMetadata: [] }))).topicMetadata as { topic: string }[]).map((t) => t.topic),
-        );
-        const missing = topics.filter((t) => !known.has(t));
-        throw new Error(
-          `${this.where()}: subscribed topic${missing.length === 1 ? "" : "s"} ${missing.join(", ") || topics.join(", ")} do${missing.length === 1 ? "es" : ""} not exist`,
-        );
-      }
-      throw new Error(`${this.where()}: cannot read the metadata of topics ${topics.join(", ")}: ${(e as Error).message}`, { cause: e });
-    }
-    const out = new Map<string, number>();
-    for (const t of topics) {
-      const parts = (cluster.findTopicPartitionMetadata(t) ?? []) as unknown[];
-      if (!parts.length) throw new Error(`${this.where()}: topic ${t} does not exist (or has no partitions)`);
-      out.set(t, parts.length);
-    }
-    return out;
+    return partitionCounts(await this.cluster(), topics, this.where());
   }
 
   private startHeartbeats(): void {
-    this.hbActive = true;
     this.lastHeartbeatOk = Date.now();
-    this.scheduleHeartbeat();
+    this.heartbeats.start();
   }
 
-  private scheduleHeartbeat(): void {
-    if (!this.hbActive || this.closed || this.hbTimer) return;
-    this.hbTimer = setTimeout(
-      () => {
-        this.hbTimer = null;
-        this.hbInFlight = this.heartbeat().finally(() => {
-          this.hbInFlight = null;
-          this.scheduleHeartbeat();
-        });
-      },
-      Date.now() < this.fastHeartbeatsUntil ? Math.min(FOLLOW_UP_HEARTBEAT_MS, this.heartbeatIntervalMs) : this.heartbeatIntervalMs,
-    );
-  }
-
-  private async stopHeartbeats(): Promise<void> {
-    this.hbActive = false;
-    if (this.hbTimer) clearTimeout(this.hbTimer);
-    this.hbTimer = null;
-    await this.hbInFlight;
+  private stopHeartbeats(): Promise<void> {
+    return this.heartbeats.stop();
   }
 
   private async heartbeat(): Promise<void> {
@@ -534,15 +342,7 @@ export class KafkaGroupMember {
     if (!cur) return;
     try {
       const coordinator = await this.coordinator();
-      await sendToBroker(
-        coordinator,
-        kafkajsRequest(coordinator, "Heartbeat", 3, {
-          groupId: this.groupId,
-          groupGenerationId: cur.generationId,
-          memberId: cur.memberId,
-          groupInstanceId: this.groupInstanceId,
-        }),
-      );
+      await heartbeat(coordinator, this, cur.generationId, cur.memberId);
       this.lastHeartbeatOk = Date.now();
     } catch (e) {
       const code = kafkaCode(e);
@@ -563,11 +363,11 @@ export class KafkaGroupMember {
             `${this.where()}: another process joined with group instance id ${this.groupInstanceId} (FENCED_INSTANCE_ID)`,
           );
         }
-        this.hbActive = false;
+        this.heartbeats.halt();
         this.markRejoin(errorName(code));
         return;
       }
-      if (code === null || COORDINATOR_MOVED.has(code)) this.coord = null;
+      if (code === null || COORDINATOR_MOVED.has(code)) this.brokers.forgetCoordinator();
       // Heartbeats failing for a whole session: the coordinator has dropped this member by now.
       if (Date.now() - this.lastHeartbeatOk > this.sessionTimeoutMs) this.markRejoin("SESSION_TIMEOUT");
     }
@@ -579,22 +379,7 @@ export class KafkaGroupMember {
    */
   async committedOffsets(tps: readonly TopicPartition[]): Promise<Map<string, number | null>> {
     if (!tps.length) return new Map();
-    const since = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fetchStableOffsets(await this.coordinator(), this.groupId, tps);
-      } catch (e) {
-        const code = kafkaCode(e);
-        const transient = classify(e, "") !== e;
-        if (!transient || Date.now() - since > STABLE_OFFSETS_WAIT_MS) {
-          throw new Error(`${this.where()}: cannot read committed offsets: ${code === null ? (e as Error).message : errorName(code)}`, {
-            cause: e,
-          });
-        }
-        if (code === null || COORDINATOR_MOVED.has(code)) this.coord = null;
-        await sleep(Math.min(500, 50 * (attempt + 1)));
-      }
-    }
+    return readCommittedOffsets(this.brokers, this.groupId, tps, this.where());
   }
 
   /** Leaves the group now (LeaveGroup), static member or not: its partitions move without waiting for the session timeout. */
@@ -616,7 +401,7 @@ export class KafkaGroupMember {
       const coordinator = side
         ? await side.cluster.findGroupCoordinator({ groupId: this.groupId, coordinatorType: 0 })
         : await this.coordinator();
-      await this.sendLeaveGroup(coordinator, cur.memberId);
+      await leaveGroup(coordinator, this, cur.memberId);
     } catch (e) {
       const code = kafkaCode(e);
       // Already gone from the group: nothing to leave.
@@ -634,11 +419,8 @@ export class KafkaGroupMember {
    */
   async close(): Promise<void> {
     await this.stopHeartbeats();
-    this.closed = true;
+    const closing = this.brokers.close(); // closed at once: cluster() throws from here on
     this.joinEpoch++;
-    const conn = this.conn;
-    this.conn = null;
-    this.coord = null;
-    if (conn) await (await conn.catch(() => null))?.close();
+    await closing;
   }
 }
