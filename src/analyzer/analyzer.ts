@@ -45,6 +45,7 @@ import {
   resolveWindowExpr,
   splitAggregateWindows,
 } from "./window-rules.js";
+import { isYearMonthMarker, resolveYearMonth, yearMonthOutsideArithmetic } from "./year-month.js";
 
 /** Named relations the analyzer can see (temp views, memory-sink tables, saved tables). */
 export interface Catalog {
@@ -264,6 +265,10 @@ function resolveCall(e: Expr): Expr {
   if (e.kind !== "call") return e;
   if (e.name === "window" || e.name === "session_window") return e;
   if (e.name === "if") return resolveCaseWhen(ifToCaseWhen(e) as Expr & { kind: "caseWhen" });
+  if (isYearMonthMarker(e)) return e; // for the + or - above it
+  const ym = resolveYearMonth(e);
+  if (ym !== null) return isYearMonthMarker(ym) ? ym : resolveCall(ym);
+  if (e.args.some(isYearMonthMarker)) throw yearMonthOutsideArithmetic();
   if (isGeneratorCall(e)) throw generatorOutsideSelect(e as Call);
   const fn = lookupFunction(e.name);
   if (!fn) {

@@ -18,7 +18,7 @@ import {
 import { literal } from "../plan/expressions.js";
 import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 /** LocalDate.plusMonths: the day is clamped to the last day of the target month. */
 export function addMonthsToDays(days: number, months: number): number {
@@ -28,6 +28,31 @@ export function addMonthsToDays(days: number, months: number): number {
   const month = total - year * 12 + 1;
   return daysFromCivil(year, month, Math.min(c.day, daysInMonth(year, month)));
 }
+
+/**
+ * `x + INTERVAL n MONTH` (analyzer/year-month.ts): a DATE's months moved as add_months does; a
+ * TIMESTAMP's local date moved in the session time zone, its time of day kept.
+ */
+const addYearMonthInterval: ScalarFunction = {
+  kind: "scalar",
+  name: "add_ym_interval",
+  resolve(args, types, call) {
+    checkArity("add_ym_interval", args, 2);
+    const t = types[0]!;
+    const to = t.kind === "date" ? DateType : t.kind === "timestamp" || t.kind === "null" ? TimestampType : null;
+    if (to === null) throw typeMismatch(call, 0, '("DATE" or "TIMESTAMP")', args[0]!, t);
+    return { args: [castTo(args[0]!, t, to), args[1]!], type: to };
+  },
+  kernel(args, n, ctx) {
+    if (args[0]!.type.kind === "date") return mapRows(DateType, args, n, (d, k) => addMonthsToDays(d as number, k as number));
+    return mapRows(TimestampType, args, n, (ts, k) => {
+      const local = utcToLocalMicros(ctx.timeZone, ts as number);
+      const days = Math.floor(local / MICROS_PER_DAY);
+      const moved = addMonthsToDays(days, k as number) * MICROS_PER_DAY + (local - days * MICROS_PER_DAY);
+      return localToUtcMicros(ctx.timeZone, moved);
+    });
+  },
+};
 
 const addMonths: ScalarFunction = {
   kind: "scalar",
@@ -198,4 +223,4 @@ const dateTrunc: ScalarFunction = {
   },
 };
 
-register(addMonths, monthsBetween, lastDay, weekOfYear, trunc, dateTrunc);
+register(addMonths, addYearMonthInterval, monthsBetween, lastDay, weekOfYear, trunc, dateTrunc);

@@ -6,6 +6,7 @@
  * functions/.
  */
 
+import { AnalysisException } from "../common/errors.js";
 import { type Attribute, assertNever, attribute, type Expr, withQualifier } from "../plan/expressions.js";
 import type { LogicalPlan } from "../plan/logical.js";
 import { type DataType, NullType, WindowStructType } from "../types/datatypes.js";
@@ -32,6 +33,12 @@ export function typeOf(e: Expr): DataType {
       // window() / session_window() before the analyzer lifts them into their own column
       // (analyzer/time-windows.ts): `window(ts, '5 seconds').start` asks for the type first
       if (!fn && (e.name === "window" || e.name === "session_window")) return WindowStructType;
+      if (!fn && e.name === "__year_month_interval") {
+        throw new AnalysisException(
+          "UNSUPPORTED_FEATURE",
+          "[UNSUPPORTED_FEATURE] A year-month interval (INTERVAL n MONTH / YEAR) can only be added to or subtracted from a DATE or TIMESTAMP in arus.",
+        );
+      }
       if (!fn) throw new Error(`unresolved function ${e.name} reached typeOf`);
       const types = e.args.map(typeOf);
       return fn.kind === "aggregate" ? fn.resolve(e.args, types, e, e.distinct).type : fn.resolve(e.args, types, e).type;

@@ -116,6 +116,12 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return a[1]!;
     case "getitem":
       return `${a[0]}[${a[1]}]`;
+    case "add_ym_interval": {
+      // Spark's name for `d + INTERVAL 1 MONTH` (the parser folded the interval into a month count)
+      const m = args[1]!.kind === "literal" ? Number(args[1]!.value) : Number.NaN;
+      if (Number.isNaN(m)) break;
+      return `${a[0]} ${m < 0 ? "-" : "+"} INTERVAL '${Math.abs(m)}' MONTH`;
+    }
     case "count":
       if (args.length === 1 && args[0]!.kind === "star") return "count(1)";
       break;

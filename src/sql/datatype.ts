@@ -55,8 +55,8 @@ const DAY_TIME_UNITS = new Set(["DAY", "HOUR", "MINUTE", "SECOND"]);
 
 export function monthIntervalError(cur: Cursor, at = cur.peek()): ParseException {
   return cur.fail(
-    "[UNSUPPORTED_FEATURE] Month and year intervals are not supported: arus intervals are day-time only " +
-      "(use days, hours, minutes, seconds).",
+    "[UNSUPPORTED_FEATURE] Year-month interval columns are not supported: arus interval values are day-time only " +
+      "(a year-month literal such as INTERVAL 1 MONTH can be added to or subtracted from a DATE or TIMESTAMP).",
     at,
   );
 }

@@ -1,4 +1,5 @@
 import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MILLIS, MICROS_PER_MINUTE, MICROS_PER_SECOND } from "../common/datetime/index.js";
+import type { ParseException } from "../common/errors.js";
 import { parseInterval } from "../common/interval.js";
 import type { Cursor } from "./cursor.js";
 import { monthIntervalError } from "./datatype.js";
@@ -60,10 +61,12 @@ function parseDayTimeString(text: string, from: string, to: string): number | nu
 }
 
 /**
- * Read an interval literal after the INTERVAL keyword (already consumed) and return micros:
- * `'10 seconds'`, `5 MINUTES`, `'5' MINUTE`, `1 HOUR 30 MINUTES`, `'10:30' HOUR TO MINUTE`.
+ * Read an interval literal after the INTERVAL keyword (already consumed): day-time ones as
+ * micros (`'10 seconds'`, `5 MINUTES`, `'5' MINUTE`, `1 HOUR 30 MINUTES`, `'10:30' HOUR TO
+ * MINUTE`), year-month ones as months (`1 MONTH`, `2 YEARS 3 MONTHS`, `'1-2' YEAR TO MONTH`).
+ * One literal holds one kind, as in Spark.
  */
-export function readIntervalLiteral(cur: Cursor): number {
+export function readIntervalLiteral(cur: Cursor): { months: number; micros: number } {
   const start = cur.peek();
   const invalid = (value: string): never => {
     throw cur.fail(`[INVALID_TYPED_LITERAL] The value of the typed literal "INTERVAL" is invalid: '${value}'.`, start);
@@ -77,10 +80,11 @@ export function readIntervalLiteral(cur: Cursor): number {
     } catch {
       return invalid(start.value);
     }
-    if (iv.months !== 0) throw monthIntervalError(cur, start);
-    return iv.micros;
+    if (iv.months !== 0 && iv.micros !== 0) throw mixedIntervalError(cur, start);
+    return iv;
   }
   let micros = 0;
+  let months = 0;
   let pairs = 0;
   while (valueAt(cur)) {
     const signTok = cur.peek();
@@ -90,20 +94,30 @@ export function readIntervalLiteral(cur: Cursor): number {
     const valueTok = cur.next();
     const unitTok = cur.next();
     const unit = intervalUnit(unitTok.value)!;
-    if (unit in UNIT_MONTHS) throw monthIntervalError(cur, unitTok);
     if (pairs === 0 && cur.isKeyword("TO")) {
       cur.next();
       const toTok = cur.next();
       const to = toTok.kind === "ident" ? intervalUnit(toTok.value) : null;
       if (to === null) throw cur.error(toTok);
-      if (to in UNIT_MONTHS) throw monthIntervalError(cur, toTok);
       if (valueTok.kind !== "string") throw cur.error(valueTok);
+      if (unit === "YEAR" && to === "MONTH") {
+        const ym = /^\s*([+-]?)(\d+)-(\d+)\s*$/.exec(valueTok.value);
+        if (!ym || Number(ym[3]) > 11) return invalid(valueTok.value);
+        return { months: sign * (ym[1] === "-" ? -1 : 1) * (Number(ym[2]) * 12 + Number(ym[3])), micros: 0 };
+      }
+      if (unit in UNIT_MONTHS || to in UNIT_MONTHS) throw monthIntervalError(cur, toTok);
       const v = parseDayTimeString(valueTok.value, unit, to);
       if (v === null) return invalid(valueTok.value);
-      return sign * v;
+      return { months: 0, micros: sign * v };
     }
     const text = valueTok.kind === "string" ? valueTok.value.trim() : valueTok.text;
     if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return invalid(text);
+    if (unit in UNIT_MONTHS) {
+      if (text.includes(".")) throw cur.fail(`[INVALID_TYPED_LITERAL] '${text}' cannot have fractional part for unit ${unit}.`, signTok);
+      months += sign * Number(text) * UNIT_MONTHS[unit]!;
+      pairs++;
+      continue;
+    }
     if (text.includes(".") && unit !== "SECOND") {
       throw cur.fail(`[INVALID_TYPED_LITERAL] '${text}' cannot have fractional part for unit ${unit}.`, signTok);
     }
@@ -111,7 +125,16 @@ export function readIntervalLiteral(cur: Cursor): number {
     pairs++;
   }
   if (pairs === 0) throw cur.error();
-  return micros;
+  if (months !== 0 && micros !== 0) throw mixedIntervalError(cur, start);
+  return { months, micros };
+}
+
+function mixedIntervalError(cur: Cursor, at: ReturnType<Cursor["peek"]>): ParseException {
+  return cur.fail(
+    "[UNSUPPORTED_FEATURE] An interval mixing years or months with days or times is not supported: " +
+      "write them apart (INTERVAL 1 MONTH + INTERVAL 2 DAYS).",
+    at,
+  );
 }
 
 /** Is there `[+-] (number | string) unit` at the cursor? */

@@ -3,6 +3,8 @@
  * fits in 32 bits, else BIGINT, else DECIMAL; a fraction without exponent is a DECIMAL, one with
  * an exponent a DOUBLE; suffixes L/S/Y/D/F/BD force a type.
  */
+
+import { yearMonthInterval } from "../analyzer/year-month.js";
 import { canonical } from "../columnar/int64.js";
 import { call, cast, type Expr, literal } from "../plan/expressions.js";
 import {
@@ -118,7 +120,12 @@ export function isTypedLiteralStart(cur: Cursor): boolean {
  */
 export function typedLiteral(cur: Cursor): Expr {
   const kw = cur.next().value.toUpperCase();
-  if (kw === "INTERVAL") return literal(readIntervalLiteral(cur), IntervalType);
+  if (kw === "INTERVAL") {
+    const iv = readIntervalLiteral(cur);
+    // a year-month interval only ever meets + or - with a DATE / TIMESTAMP (analyzer/year-month.ts)
+    if (iv.months !== 0) return yearMonthInterval(iv.months);
+    return literal(iv.micros, IntervalType);
+  }
   const str = stringLiteral(cur);
   return cast(str, kw === "DATE" ? DateType : TimestampType);
 }

@@ -75,7 +75,7 @@ describe("parseDataType", () => {
     parseFails(() => parseDataType("MAP<INT>"), "Syntax error at or near '>'", 7);
     parseFails(() => parseDataType("DECIMAL(x)"), "Syntax error at or near 'x'", 8);
     parseFails(() => parseDataType("INT INT"), "Syntax error at or near 'INT'", 4);
-    parseFails(() => parseDataType("INTERVAL YEAR TO MONTH"), "Month and year intervals are not supported", 9);
+    parseFails(() => parseDataType("INTERVAL YEAR TO MONTH"), "Year-month interval columns are not supported", 9);
     parseFails(() => parseDataType(""), "PARSE_EMPTY_STATEMENT");
   });
 });

@@ -121,10 +121,14 @@ describe("intervals", () => {
     expectExpr("ts - INTERVAL 10 SECONDS", op("-", col("ts"), iv(10_000_000)));
     expectExpr("a.ts >= b.ts + interval 5 minutes", op(">=", col("a", "ts"), op("+", col("b", "ts"), iv(5 * MIN))));
   });
-  it("rejects month intervals and bad values", () => {
-    parseFails(() => parseExpression("INTERVAL 1 MONTH"), "Month and year intervals are not supported", 11);
-    parseFails(() => parseExpression("INTERVAL 2 YEARS"), "not supported");
-    parseFails(() => parseExpression("INTERVAL '1 year'"), "not supported", 9);
+  it("reads year-month intervals as a marker for + and -, refuses mixed ones and bad values", () => {
+    const ym = (m: number) => call("__year_month_interval", [int(m)]);
+    expectExpr("INTERVAL 1 MONTH", ym(1));
+    expectExpr("INTERVAL 2 YEARS", ym(24));
+    expectExpr("INTERVAL '1-2' YEAR TO MONTH", ym(14));
+    expectExpr("INTERVAL '1 year'", ym(12));
+    parseFails(() => parseExpression("INTERVAL 1 MONTH 2 DAYS"), "mixing years or months with days or times", 9);
+    parseFails(() => parseExpression("INTERVAL '1-12' YEAR TO MONTH"), 'typed literal "INTERVAL" is invalid');
     parseFails(() => parseExpression("INTERVAL '10 sec'"), 'typed literal "INTERVAL" is invalid', 9);
     parseFails(() => parseExpression("INTERVAL 1.5 MINUTES"), "fractional");
     parseFails(() => parseExpression("INTERVAL '10:60' HOUR TO MINUTE"), "invalid");
