@@ -20,26 +20,21 @@ import { encodeJsonLines } from "../connectors/files/json/json-write.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { schemaFromJson } from "../connectors/table/schema-json.js";
 import type { Expr } from "../plan/expressions.js";
-import { parseDataType, parseSchema } from "../sql/datatype.js";
-import { field, StringType, StructOf, type StructType, sqlTypeName } from "../types/datatypes.js";
+import { field, StringType, StructOf, type StructType } from "../types/datatypes.js";
 import { jsonLinesOf, valueText } from "./json-lines.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const schemas = new Map<string, StructType>();
 /**
- * The struct type a from_json / from_csv schema literal stands for: Spark's schema JSON (what
- * `F.from_json` passes) or a DDL string as SQL text writes it (`from_json(s, 'a INT, b STRING')`).
+ * The struct type a from_json / from_csv schema literal (Spark's schema JSON) stands for; SQL
+ * text's DDL schemas (`from_json(s, 'a INT, b STRING')`) are turned into that JSON by the parser
+ * (sql/schema-literals.ts).
  */
 export function schemaOf(text: string, fn = "from_json"): StructType {
   let s = schemas.get(text);
   if (!s) {
     try {
-      if (text.trim().startsWith("{")) s = schemaFromJson(JSON.parse(text));
-      else {
-        const t = /^\s*(ARRAY|MAP)\s*</i.test(text) ? parseDataType(text) : parseSchema(text);
-        if (t.kind !== "struct") throw new Error(`arus's ${fn} takes a struct schema, not ${sqlTypeName(t)}`);
-        s = t;
-      }
+      s = schemaFromJson(JSON.parse(text));
     } catch (e) {
       throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of ${fn}: ${text} (${(e as Error).message})`);
     }

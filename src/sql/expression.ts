@@ -28,6 +28,7 @@ import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { parseDataType, readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
+import { withJsonSchemaLiteral } from "./schema-literals.js";
 import { readStringSyntax } from "./string-syntax.js";
 
 /** Keywords that can never be a bare column reference. */
@@ -412,7 +413,7 @@ function readCall(cur: Cursor, name: string): Expr {
     }
     return cast(args[0]!, parseDataType(lower));
   }
-  const fn = call(lower, args, distinct);
+  const fn = withJsonSchemaLiteral(call(lower, args, distinct));
   if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
   return fn;
 }

@@ -1,0 +1,29 @@
+/**
+ * `from_json(s, 'a INT, b STRING')` / `from_csv(...)` in SQL text: the DDL schema string becomes
+ * the schema JSON the functions read (what `F.from_json` passes), so both spellings meet one
+ * kernel. A schema that is not a struct (`'ARRAY<INT>'`) is refused by name.
+ */
+import { AnalysisException } from "../common/errors.js";
+import { typeToJson } from "../connectors/table/schema-json.js";
+import { type Call, type Expr, literal } from "../plan/expressions.js";
+import { StringType, sqlTypeName } from "../types/datatypes.js";
+import { parseDataType, parseSchema } from "./datatype.js";
+
+const SCHEMA_ARG: Readonly<Record<string, number>> = { from_json: 1, from_csv: 1 };
+
+export function withJsonSchemaLiteral(e: Call): Expr {
+  const at = SCHEMA_ARG[e.name.toLowerCase()];
+  const arg = at === undefined ? undefined : e.args[at];
+  if (arg?.kind !== "literal" || typeof arg.value !== "string" || arg.value.trim().startsWith("{")) return e;
+  const text = arg.value;
+  const t = /^\s*(ARRAY|MAP)\s*</i.test(text) ? parseDataType(text) : parseSchema(text);
+  if (t.kind !== "struct") {
+    throw new AnalysisException(
+      "INVALID_SCHEMA.NON_STRUCT_TYPE",
+      `[INVALID_SCHEMA.NON_STRUCT_TYPE] arus's ${e.name} takes a struct schema, not ${sqlTypeName(t)}.`,
+    );
+  }
+  const args = [...e.args];
+  args[at!] = literal(JSON.stringify(typeToJson(t)), StringType);
+  return { ...e, args };
+}
