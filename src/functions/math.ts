@@ -175,4 +175,3 @@ register(
 registerAlias("power", "pow");
 registerAlias("sign", "signum");
 registerAlias("ceiling", "ceil");
-registerAlias("log", "ln");
