@@ -250,5 +250,6 @@ export function to_json(c: ColumnOrName, options?: Record<string, string>): Colu
   return options ? fn("to_json", toExpr(c), str(JSON.stringify(options))) : fn("to_json", toExpr(c));
 }
 
+export * from "./functions-extra.js";
 // ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)
 export * from "./functions-more.js";

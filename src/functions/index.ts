@@ -21,6 +21,8 @@ import "./date-calendar.js";
 import "./array-functions.js";
 import "./json-path.js";
 import "./aggregates.js";
+import "./bool-aggregates.js";
+import "./extremum-by.js";
 import "./windows.js";
 import "./window-functions.js";
 import "./grouping.js";

@@ -90,6 +90,13 @@ export function frameSql(f: WindowFrame): string {
   return `${f.type.toUpperCase()} BETWEEN ${bound(f.lower, true)} AND ${bound(f.upper, false)}`;
 }
 
+/** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
+const CAPITALIZED = new Set(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10".split(
+    " ",
+  ),
+);
+
 function callToSql(name: string, args: readonly Expr[], distinct: boolean): string {
   const a = args.map(exprToSql);
   const stringCall = stringCallSql(name, a);
@@ -127,6 +134,11 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `${name}()`;
     case "signum":
       return `SIGNUM(${a.join(", ")})`;
+    case "log": // Spark's one-argument log is log(e(), x)
+      return `LOG(${args.length === 1 ? "E(), " : ""}${a.join(", ")})`;
+    case "any_value":
+      if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
+      break;
     case "mean":
       return `avg(${a.join(", ")})`;
     // Spark names first(x, true) and nth_value(x, n, true) without their ignoreNulls flag.
@@ -160,5 +172,6 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
     case "grouping_id":
       return `${name}(${a.join(", ")})`;
   }
+  if (CAPITALIZED.has(name)) return `${name.toUpperCase()}(${a.join(", ")})`;
   return `${name}(${distinct ? "DISTINCT " : ""}${a.join(", ")})`;
 }

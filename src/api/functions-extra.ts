@@ -1,0 +1,81 @@
+/**
+ * PySpark's math, try_ arithmetic, NULL-helper and boolean / by-ordering aggregate functions
+ * (the SQL side is in src/functions/trig-functions.ts, math-more.ts, try-arithmetic.ts,
+ * null-functions.ts, bool-aggregates.ts and extremum-by.ts). Re-exported by functions.ts, so
+ * they are `F.sin(...)` and so on.
+ */
+import { call, type Expr } from "../plan/expressions.js";
+import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
+
+const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
+/** PySpark's `Union[ColumnOrName, float]`: a number is a literal, a string a column name. */
+const columnOrNumber = (v: ColumnOrName | number): Expr => (typeof v === "number" ? lit(v).expr : toExpr(v));
+const unary = (name: string) => (c: ColumnOrName) => fn(name, toExpr(c));
+
+// ---- math (DOUBLE results; out-of-domain input gives NaN, logarithms NULL at <= 0)
+export const sin = unary("sin");
+export const cos = unary("cos");
+export const tan = unary("tan");
+export const cot = unary("cot");
+export const sec = unary("sec");
+export const csc = unary("csc");
+export const asin = unary("asin");
+export const acos = unary("acos");
+export const atan = unary("atan");
+export const sinh = unary("sinh");
+export const cosh = unary("cosh");
+export const tanh = unary("tanh");
+export const asinh = unary("asinh");
+export const acosh = unary("acosh");
+export const atanh = unary("atanh");
+export const atan2 = (y: ColumnOrName | number, x: ColumnOrName | number) => fn("atan2", columnOrNumber(y), columnOrNumber(x));
+export const degrees = unary("degrees");
+export const radians = unary("radians");
+export const pi = () => fn("pi");
+export const e = () => fn("e");
+/** `log(col)` is the natural logarithm (PySpark's `ln`); `log(base, col)` the two-argument form (base a number). */
+export function log(arg1: ColumnOrName | number, arg2?: ColumnOrName): Column {
+  return arg2 === undefined ? fn("ln", columnOrNumber(arg1)) : fn("log", columnOrNumber(arg1), toExpr(arg2));
+}
+export const log2 = unary("log2");
+export const log1p = unary("log1p");
+export const expm1 = unary("expm1");
+export const cbrt = unary("cbrt");
+export const rint = unary("rint");
+export const hypot = (a: ColumnOrName | number, b: ColumnOrName | number) => fn("hypot", columnOrNumber(a), columnOrNumber(b));
+/** n! as BIGINT for n in [0, 20], else NULL. */
+export const factorial = unary("factorial");
+/** The binary digits of a long (two's complement for negatives). */
+export const bin = unary("bin");
+/** A number's digits in `fromBase` read and written in `toBase` (2..36; a negative `toBase` prints signed). */
+export const conv = (c: ColumnOrName, fromBase: number, toBase: number) => fn("conv", toExpr(c), lit(fromBase).expr, lit(toBase).expr);
+
+// ---- try_ arithmetic: NULL where the ANSI operator would raise (overflow, division by zero)
+export const try_add = (left: ColumnOrName, right: ColumnOrName) => fn("try_add", toExpr(left), toExpr(right));
+export const try_subtract = (left: ColumnOrName, right: ColumnOrName) => fn("try_subtract", toExpr(left), toExpr(right));
+export const try_multiply = (left: ColumnOrName, right: ColumnOrName) => fn("try_multiply", toExpr(left), toExpr(right));
+export const try_divide = (left: ColumnOrName, right: ColumnOrName) => fn("try_divide", toExpr(left), toExpr(right));
+export const try_mod = (left: ColumnOrName, right: ColumnOrName) => fn("try_mod", toExpr(left), toExpr(right));
+
+// ---- NULL helpers
+export const nvl2 = (col1: ColumnOrName, col2: ColumnOrName, col3: ColumnOrName) => fn("nvl2", toExpr(col1), toExpr(col2), toExpr(col3));
+export const equal_null = (col1: ColumnOrName, col2: ColumnOrName) => fn("equal_null", toExpr(col1), toExpr(col2));
+export const zeroifnull = unary("zeroifnull");
+export const nullifzero = unary("nullifzero");
+/** The argument's type as Spark's simple string (`int`, `array<string>`, `decimal(10,2)`). */
+const typeOf = unary("typeof");
+
+export { typeOf as typeof };
+
+// ---- aggregates
+export const count_if = unary("count_if");
+export const bool_and = unary("bool_and");
+export const every = unary("every");
+export const bool_or = unary("bool_or");
+export const some = unary("some");
+/** The `col` of the row with the largest `ord` (the last such row among ties); NULL ords skipped. */
+export const max_by = (col: ColumnOrName, ord: ColumnOrName) => fn("max_by", toExpr(col), toExpr(ord));
+export const min_by = (col: ColumnOrName, ord: ColumnOrName) => fn("min_by", toExpr(col), toExpr(ord));
+export const any_value = (col: ColumnOrName, ignoreNulls?: boolean) =>
+  ignoreNulls === undefined ? fn("any_value", toExpr(col)) : fn("any_value", toExpr(col), lit(ignoreNulls).expr);
+export const product = unary("product");
