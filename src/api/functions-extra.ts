@@ -1,15 +1,17 @@
 /**
- * PySpark's math, try_ arithmetic, NULL-helper and boolean / by-ordering aggregate functions
- * (the SQL side is in src/functions/trig-functions.ts, math-more.ts, try-arithmetic.ts,
- * null-functions.ts, bool-aggregates.ts and extremum-by.ts). Re-exported by functions.ts, so
+ * PySpark's math, date, try_ arithmetic, NULL-helper and boolean / by-ordering aggregate
+ * functions (the SQL side is in src/functions/trig-functions.ts, math-more.ts, date-parts.ts,
+ * try-arithmetic.ts, null-functions.ts, bool-aggregates.ts and extremum-by.ts). Re-exported by functions.ts, so
  * they are `F.sin(...)` and so on.
  */
-import { call, type Expr } from "../plan/expressions.js";
+import { call, type Expr, literal } from "../plan/expressions.js";
+import { StringType } from "../types/datatypes.js";
 import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
 
 const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
 /** PySpark's `Union[ColumnOrName, float]`: a number is a literal, a string a column name. */
 const columnOrNumber = (v: ColumnOrName | number): Expr => (typeof v === "number" ? lit(v).expr : toExpr(v));
+const str = (s: string) => literal(s, StringType);
 const unary = (name: string) => (c: ColumnOrName) => fn(name, toExpr(c));
 
 // ---- math (DOUBLE results; out-of-domain input gives NaN, logarithms NULL at <= 0)
@@ -49,6 +51,29 @@ export const factorial = unary("factorial");
 export const bin = unary("bin");
 /** A number's digits in `fromBase` read and written in `toBase` (2..36; a negative `toBase` prints signed). */
 export const conv = (c: ColumnOrName, fromBase: number, toBase: number) => fn("conv", toExpr(c), lit(fromBase).expr, lit(toBase).expr);
+
+// ---- dates
+export const make_date = (year: ColumnOrName, month: ColumnOrName, day: ColumnOrName) =>
+  fn("make_date", toExpr(year), toExpr(month), toExpr(day));
+export const dayofyear = unary("dayofyear");
+/** 0 = Monday .. 6 = Sunday. */
+export const weekday = unary("weekday");
+/** The first date after `date` that falls on `dayOfWeek` ("Mon", "MO", "monday", ...). */
+export const next_day = (date: ColumnOrName, dayOfWeek: string) => fn("next_day", toExpr(date), str(dayOfWeek));
+export const unix_date = unary("unix_date");
+export const date_from_unix_date = unary("date_from_unix_date");
+export const unix_seconds = unary("unix_seconds");
+export const unix_millis = unary("unix_millis");
+export const unix_micros = unary("unix_micros");
+/** A zone given as text is a literal zone id, as in PySpark; a Column is read per row. */
+export const from_utc_timestamp = (timestamp: ColumnOrName, tz: Column | string) =>
+  fn("from_utc_timestamp", toExpr(timestamp), typeof tz === "string" ? str(tz) : tz.expr);
+export const to_utc_timestamp = (timestamp: ColumnOrName, tz: Column | string) =>
+  fn("to_utc_timestamp", toExpr(timestamp), typeof tz === "string" ? str(tz) : tz.expr);
+/** `field` is a literal Column, as PySpark's: `F.date_part(F.lit("YEAR"), "ts")`. */
+export const date_part = (field: Column, source: ColumnOrName) => fn("date_part", field.expr, toExpr(source));
+export const datepart = (field: Column, source: ColumnOrName) => fn("datepart", field.expr, toExpr(source));
+export const extract = (field: Column, source: ColumnOrName) => fn("extract", field.expr, toExpr(source));
 
 // ---- try_ arithmetic: NULL where the ANSI operator would raise (overflow, division by zero)
 export const try_add = (left: ColumnOrName, right: ColumnOrName) => fn("try_add", toExpr(left), toExpr(right));

@@ -18,6 +18,7 @@ import "./moment-aggregates.js";
 import "./collections.js";
 import "./datetime.js";
 import "./date-calendar.js";
+import "./date-parts.js";
 import "./array-functions.js";
 import "./json-path.js";
 import "./aggregates.js";

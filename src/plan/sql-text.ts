@@ -136,6 +136,14 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `SIGNUM(${a.join(", ")})`;
     case "log": // Spark's one-argument log is log(e(), x)
       return `LOG(${args.length === 1 ? "E(), " : ""}${a.join(", ")})`;
+    // Spark names the field bare: extract(YEAR FROM ts), datepart(doy FROM ts), date_part(Year, ts).
+    case "extract":
+    case "datepart":
+      if (args[0]?.kind === "literal") return `${name}(${String(args[0].value)} FROM ${a[1]})`;
+      break;
+    case "date_part":
+      if (args[0]?.kind === "literal") return `${name}(${String(args[0].value)}, ${a[1]})`;
+      break;
     case "any_value":
       if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
       break;
