@@ -1,12 +1,13 @@
 /**
- * PySpark's math, date, try_ arithmetic, NULL-helper and boolean / by-ordering aggregate
- * functions (the SQL side is in src/functions/trig-functions.ts, math-more.ts, date-parts.ts,
- * try-arithmetic.ts, null-functions.ts, bool-aggregates.ts and extremum-by.ts). Re-exported by functions.ts, so
+ * PySpark's math, date, array, string, try_ arithmetic, NULL-helper and boolean / by-ordering
+ * aggregate functions (the SQL side is in src/functions/trig-functions.ts, math-more.ts,
+ * date-parts.ts, array-sets.ts, array-shape.ts, strings-more.ts, try-arithmetic.ts,
+ * null-functions.ts, bool-aggregates.ts and extremum-by.ts). Re-exported by functions.ts, so
  * they are `F.sin(...)` and so on.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
-import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
+import { Column, type ColumnOrName, type ColumnOrValue, lit, toExpr } from "./column.js";
 
 const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
 /** PySpark's `Union[ColumnOrName, float]`: a number is a literal, a string a column name. */
@@ -74,6 +75,48 @@ export const to_utc_timestamp = (timestamp: ColumnOrName, tz: Column | string) =
 export const date_part = (field: Column, source: ColumnOrName) => fn("date_part", field.expr, toExpr(source));
 export const datepart = (field: Column, source: ColumnOrName) => fn("datepart", field.expr, toExpr(source));
 export const extract = (field: Column, source: ColumnOrName) => fn("extract", field.expr, toExpr(source));
+
+// ---- arrays (an element argument that is not a Column is a literal value, as PySpark's `Any`)
+const valueOf = (v: unknown): Expr => (v instanceof Column ? v.expr : lit(v as ColumnOrValue).expr);
+/** 1-based position of the first element equal to `value`; 0 when absent. */
+export const array_position = (col: ColumnOrName, value: unknown) => fn("array_position", toExpr(col), valueOf(value));
+export const array_remove = (col: ColumnOrName, element: unknown) => fn("array_remove", toExpr(col), valueOf(element));
+export const array_union = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_union", toExpr(col1), toExpr(col2));
+export const array_intersect = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_intersect", toExpr(col1), toExpr(col2));
+export const array_except = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_except", toExpr(col1), toExpr(col2));
+export const arrays_overlap = (a1: ColumnOrName, a2: ColumnOrName) => fn("arrays_overlap", toExpr(a1), toExpr(a2));
+export const array_compact = unary("array_compact");
+export const array_append = (col: ColumnOrName, value: unknown) => fn("array_append", toExpr(col), valueOf(value));
+export const array_prepend = (col: ColumnOrName, value: unknown) => fn("array_prepend", toExpr(col), valueOf(value));
+/** `start` is 1-based (negative counts from the end); numbers are literals, strings column names. */
+export const slice = (x: ColumnOrName, start: ColumnOrName | number, length: ColumnOrName | number) =>
+  fn("slice", toExpr(x), columnOrNumber(start), columnOrNumber(length));
+export const flatten = unary("flatten");
+export const sequence = (start: ColumnOrName, stop: ColumnOrName, step?: ColumnOrName) =>
+  step === undefined ? fn("sequence", toExpr(start), toExpr(stop)) : fn("sequence", toExpr(start), toExpr(stop), toExpr(step));
+
+// ---- strings
+/** Edit distance in code points; with `threshold`, -1 when the distance exceeds it. */
+export const levenshtein = (left: ColumnOrName, right: ColumnOrName, threshold?: number) =>
+  threshold === undefined
+    ? fn("levenshtein", toExpr(left), toExpr(right))
+    : fn("levenshtein", toExpr(left), toExpr(right), lit(threshold).expr);
+export const soundex = unary("soundex");
+export const split_part = (src: ColumnOrName, delimiter: ColumnOrName, partNum: ColumnOrName) =>
+  fn("split_part", toExpr(src), toExpr(delimiter), toExpr(partNum));
+export const btrim = (str: ColumnOrName, trim?: ColumnOrName) =>
+  trim === undefined ? fn("btrim", toExpr(str)) : fn("btrim", toExpr(str), toExpr(trim));
+export const octet_length = unary("octet_length");
+export const bit_length = unary("bit_length");
+export const character_length = unary("character_length");
+export const char_length = unary("char_length");
+export const ilike = (str: ColumnOrName, pattern: ColumnOrName) => fn("ilike", toExpr(str), toExpr(pattern));
+export const regexp_like = (str: ColumnOrName, regexp: ColumnOrName) => fn("regexp_like", toExpr(str), toExpr(regexp));
+export const url_encode = unary("url_encode");
+export const url_decode = unary("url_decode");
+/** `len` code points of `src` from `pos` (1-based) replaced by `replace`; len -1 means replace's length. */
+export const overlay = (src: ColumnOrName, replace: ColumnOrName, pos: ColumnOrName | number, len: ColumnOrName | number = -1) =>
+  fn("overlay", toExpr(src), toExpr(replace), columnOrNumber(pos), columnOrNumber(len));
 
 // ---- try_ arithmetic: NULL where the ANSI operator would raise (overflow, division by zero)
 export const try_add = (left: ColumnOrName, right: ColumnOrName) => fn("try_add", toExpr(left), toExpr(right));

@@ -4,6 +4,7 @@
  * when its ord is strictly better, so among ties the last row seen wins. The buffer
  * is (x, ord) as Spark's; a NULL ord in it means the group has no pick yet.
  */
+import "./aggregates.js"; // registers the functions aliased below
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import type { DataType } from "../types/datatypes.js";
 import { compareValues } from "./predicates.js";

@@ -3,6 +3,7 @@
  * factorial, bin, conv and mod. Logarithms give NULL (not NaN) at and below their asymptote, as
  * Spark's; conv follows Spark's NumberConverter, an unsigned 64-bit conversion.
  */
+import "./arithmetic.js"; // registers the functions aliased below
 import { canonical } from "../columnar/int64.js";
 import { ArusError } from "../common/errors.js";
 import { DoubleType, IntegerType, LongType, StringType } from "../types/datatypes.js";

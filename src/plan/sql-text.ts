@@ -92,7 +92,7 @@ export function frameSql(f: WindowFrame): string {
 
 /** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
 const CAPITALIZED = new Set(
-  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10".split(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like".split(
     " ",
   ),
 );
@@ -143,6 +143,9 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       break;
     case "date_part":
       if (args[0]?.kind === "literal") return `${name}(${String(args[0].value)}, ${a[1]})`;
+      break;
+    case "overlay": // Spark shows the default length
+      if (args.length === 3) return `overlay(${a.join(", ")}, -1)`;
       break;
     case "any_value":
       if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
