@@ -77,17 +77,17 @@ export const datepart = (field: Column, source: ColumnOrName) => fn("datepart", 
 export const extract = (field: Column, source: ColumnOrName) => fn("extract", field.expr, toExpr(source));
 
 // ---- arrays (an element argument that is not a Column is a literal value, as PySpark's `Any`)
-const valueOf = (v: unknown): Expr => (v instanceof Column ? v.expr : lit(v as ColumnOrValue).expr);
+const elementExpr = (v: unknown): Expr => (v instanceof Column ? v.expr : lit(v as ColumnOrValue).expr);
 /** 1-based position of the first element equal to `value`; 0 when absent. */
-export const array_position = (col: ColumnOrName, value: unknown) => fn("array_position", toExpr(col), valueOf(value));
-export const array_remove = (col: ColumnOrName, element: unknown) => fn("array_remove", toExpr(col), valueOf(element));
+export const array_position = (col: ColumnOrName, value: unknown) => fn("array_position", toExpr(col), elementExpr(value));
+export const array_remove = (col: ColumnOrName, element: unknown) => fn("array_remove", toExpr(col), elementExpr(element));
 export const array_union = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_union", toExpr(col1), toExpr(col2));
 export const array_intersect = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_intersect", toExpr(col1), toExpr(col2));
 export const array_except = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_except", toExpr(col1), toExpr(col2));
 export const arrays_overlap = (a1: ColumnOrName, a2: ColumnOrName) => fn("arrays_overlap", toExpr(a1), toExpr(a2));
 export const array_compact = unary("array_compact");
-export const array_append = (col: ColumnOrName, value: unknown) => fn("array_append", toExpr(col), valueOf(value));
-export const array_prepend = (col: ColumnOrName, value: unknown) => fn("array_prepend", toExpr(col), valueOf(value));
+export const array_append = (col: ColumnOrName, value: unknown) => fn("array_append", toExpr(col), elementExpr(value));
+export const array_prepend = (col: ColumnOrName, value: unknown) => fn("array_prepend", toExpr(col), elementExpr(value));
 /** `start` is 1-based (negative counts from the end); numbers are literals, strings column names. */
 export const slice = (x: ColumnOrName, start: ColumnOrName | number, length: ColumnOrName | number) =>
   fn("slice", toExpr(x), columnOrNumber(start), columnOrNumber(length));
