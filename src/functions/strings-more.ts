@@ -245,3 +245,4 @@ register(
 );
 registerAlias("character_length", "length");
 registerAlias("regexp_like", "rlike");
+registerAlias("regexp", "rlike");

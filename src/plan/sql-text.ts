@@ -92,7 +92,7 @@ export function frameSql(f: WindowFrame): string {
 
 /** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
 const CAPITALIZED = new Set(
-  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like".split(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp".split(
     " ",
   ),
 );

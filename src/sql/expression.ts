@@ -341,7 +341,9 @@ function readKeywordOrName(cur: Cursor): Expr {
       return literal(null, NullType);
     }
   }
-  if (NON_EXPR_KEYWORDS.has(kw)) throw cur.error();
+  // like(s, p), ilike(s, p), rlike(s, p) and regexp(s, p) are also functions in Spark.
+  const matcherCall = ["LIKE", "ILIKE", "RLIKE", "REGEXP"].includes(kw) && cur.isOp("(", 1);
+  if (NON_EXPR_KEYWORDS.has(kw) && !matcherCall) throw cur.error();
   return readNameOrCall(cur);
 }
 

@@ -81,6 +81,13 @@ describe("more string functions", () => {
   it("ilike, regexp_like, url_encode / url_decode, overlay", async () => {
     assert.equal(await text("'ABC' ilike 'a%'"), "true");
     assert.equal(await text("regexp_like('abc', '^a')"), "true");
+    // The matchers are functions too, as in Spark.
+    assert.equal(await text("ilike('ABC', 'a_c')"), "true");
+    assert.equal(await text("regexp('abc', 'b')"), "true");
+    assert.deepEqual(
+      session.sql("SELECT ilike(s, s), like(s, s), rlike(s, s), regexp(s, s), regexp_like(s, s) FROM VALUES ('x') AS t(s)").columns,
+      ["ilike(s, s)", "s LIKE s", "RLIKE(s, s)", "REGEXP(s, s)", "REGEXP_LIKE(s, s)"],
+    );
     assert.equal(await text("url_encode('a b&c=d/é')"), "a+b%26c%3Dd%2F%C3%A9");
     assert.equal(await text("url_decode('a+b%26c%3Dd%2F%C3%A9')"), "a b&c=d/é");
     await assert.rejects(text("url_decode('%zz')"), /CANNOT_DECODE_URL/);
