@@ -92,6 +92,8 @@ export const array_prepend = (col: ColumnOrName, value: unknown) => fn("array_pr
 export const slice = (x: ColumnOrName, start: ColumnOrName | number, length: ColumnOrName | number) =>
   fn("slice", toExpr(x), columnOrNumber(start), columnOrNumber(length));
 export const flatten = unary("flatten");
+/** The arrays' i-th elements as structs (fields named after the columns), NULL-padded to the longest. */
+export const arrays_zip = (...cols: ColumnOrName[]) => fn("arrays_zip", ...cols.map(toExpr));
 export const sequence = (start: ColumnOrName, stop: ColumnOrName, step?: ColumnOrName) =>
   step === undefined ? fn("sequence", toExpr(start), toExpr(stop)) : fn("sequence", toExpr(start), toExpr(stop), toExpr(step));
 

@@ -1,17 +1,31 @@
 /**
- * Array functions that cut, join or build arrays: slice, flatten and sequence
+ * Array functions that cut, join or build arrays: slice, flatten, arrays_zip and sequence
  * (integers, dates by days, timestamps by a day-time interval), with Spark's errors for a
  * bad start, length or step.
  */
 
+import { getValue, vectorFromValues } from "../columnar/vector.js";
 import { MICROS_PER_DAY } from "../common/datetime/index.js";
 import { AnalysisException, ArusError, IllegalArgumentException } from "../common/errors.js";
-import type { Expr } from "../plan/expressions.js";
+import { call as callExpr, type Expr, literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
-import { ArrayOf, type ArrayType, type DataType, IntegerType, isIntegral, NullType, sqlTypeName } from "../types/datatypes.js";
+import {
+  ArrayOf,
+  type ArrayType,
+  type DataType,
+  field,
+  IntegerType,
+  isIntegral,
+  NullType,
+  StringType,
+  StructOf,
+  type StructType,
+  sqlTypeName,
+} from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { typeOf } from "./typing.js";
 
 function arrayArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): ArrayType {
   const t = types[i]!;
@@ -68,6 +82,60 @@ const flatten: ScalarFunction = {
       if (arr.some((x) => x === null || x === undefined)) return null;
       return arr.flat(1);
     }),
+};
+
+/** The struct field name arrays_zip gives argument i: a column's own name, else the position. */
+function zipFieldName(e: Expr, i: number): string {
+  if (e.kind === "attribute") return e.name;
+  if (e.kind === "column") return e.nameParts[e.nameParts.length - 1]!;
+  return String(i);
+}
+
+/**
+ * arrays_zip(a, b, ...): the i-th elements together as a struct, NULL-padded to the longest
+ * array; NULL if any array is NULL. The field names come from the argument expressions, which a
+ * kernel never sees, so analysis wraps the arrays in one named_struct (resolving that again
+ * keeps it) and the kernel reads the names from the struct's type.
+ */
+const arraysZip: ScalarFunction = {
+  kind: "scalar",
+  name: "arrays_zip",
+  resolve(args, types, call) {
+    // Resolving again (or after constant folding) sees the one struct of arrays made below.
+    const t0 = types[0]!;
+    const wrapped = args.length === 1 && t0.kind === "struct" && t0.fields.every((f) => f.type.kind === "array" || f.type.kind === "null");
+    if (!wrapped) {
+      checkArity("arrays_zip", args, 1, Infinity);
+      for (let i = 0; i < args.length; i++) arrayArg(call, args, types, i); // type checks only
+      const named = callExpr(
+        "named_struct",
+        args.flatMap((a, i) => [literal(zipFieldName(a, i), StringType), a]),
+      );
+      return this.resolve([named], [typeOf(named)], call);
+    }
+    const fields = (types[0] as StructType).fields.map((f) => field(f.name, f.type.kind === "array" ? f.type.elementType : NullType));
+    return { args, type: ArrayOf(StructOf(fields), false) };
+  },
+  kernel(args, n) {
+    const s = args[0]!;
+    const names = (s.type as StructType).fields.map((f) => f.name);
+    const columns = s.children!;
+    const type = ArrayOf(
+      StructOf((s.type as StructType).fields.map((f) => field(f.name, (f.type as ArrayType).elementType ?? NullType))),
+      false,
+    );
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const arrays = columns.map((c) => getValue(c, i) as unknown[] | null);
+      if (arrays.some((a) => a === null || a === undefined)) {
+        out[i] = null;
+        continue;
+      }
+      const len = Math.max(0, ...arrays.map((a) => a!.length));
+      out[i] = Array.from({ length: len }, (_, k) => Object.fromEntries(names.map((name, j) => [name, arrays[j]![k] ?? null])));
+    }
+    return vectorFromValues(type, out);
+  },
 };
 
 function illegalBoundaries(start: unknown, stop: unknown, step: unknown): IllegalArgumentException {
@@ -129,4 +197,4 @@ const sequence: ScalarFunction = {
   },
 };
 
-register(slice, flatten, sequence);
+register(slice, flatten, arraysZip, sequence);

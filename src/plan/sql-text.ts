@@ -144,6 +144,17 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
     case "date_part":
       if (args[0]?.kind === "literal") return `${name}(${String(args[0].value)}, ${a[1]})`;
       break;
+    case "arrays_zip": {
+      // Analysis wraps the arrays in one named_struct (functions/array-shape.ts); Spark shows the arrays.
+      const inner = args[0];
+      if (args.length === 1 && inner?.kind === "call" && inner.name === "named_struct") {
+        return `arrays_zip(${inner.args
+          .filter((_, i) => i % 2 === 1)
+          .map(exprToSql)
+          .join(", ")})`;
+      }
+      break;
+    }
     case "overlay": // Spark shows the default length
       if (args.length === 3) return `overlay(${a.join(", ")}, -1)`;
       break;

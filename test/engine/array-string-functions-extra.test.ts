@@ -34,6 +34,28 @@ describe("array functions by element equality", () => {
     await assert.rejects(text("array_union(array(1, 2), array(1.5))"), /BINARY_ARRAY_DIFF_TYPES/);
   });
 
+  it("arrays_zip names fields after the columns and pads with NULLs; fields of array elements read", async () => {
+    const df = session.sql("SELECT arrays_zip(a, b) AS z, arrays_zip(a, array(3)) AS y FROM VALUES (array(1, 2), array('x')) AS t(a, b)");
+    assert.deepEqual(await df.collect(), [
+      {
+        z: [
+          { a: 1, b: "x" },
+          { a: 2, b: null },
+        ],
+        y: [
+          { a: 1, 1: 3 },
+          { a: 2, 1: null },
+        ],
+      },
+    ]);
+    assert.equal(await text("typeof(arrays_zip(array(1, 2), array('a')))"), "array<struct<0:int,1:string>>");
+    assert.equal(await text("arrays_zip(array(1, 2), cast(null as array<int>))"), null);
+    assert.deepEqual(session.sql("SELECT arrays_zip(a, b) FROM VALUES (array(1), array(2)) AS t(a, b)").columns, ["arrays_zip(a, b)"]);
+    // A field of a struct that is an array's element (this crashed before: no field vectors).
+    assert.equal(await text("arrays_zip(array(1), array('x'))[0]['1']"), "x");
+    assert.equal(await text("array(struct(1 AS a, 'q' AS b))[0].b"), "q");
+  });
+
   it("slice, flatten and sequence", async () => {
     assert.equal(await text("slice(array(1, 2, 3, 4), -2, 5)"), "[3, 4]");
     assert.equal(await text("slice(array(1, 2, 3, 4), -5, 2)"), "[]");
