@@ -149,3 +149,7 @@ export const min_by = (col: ColumnOrName, ord: ColumnOrName) => fn("min_by", toE
 export const any_value = (col: ColumnOrName, ignoreNulls?: boolean) =>
   ignoreNulls === undefined ? fn("any_value", toExpr(col)) : fn("any_value", toExpr(col), lit(ignoreNulls).expr);
 export const product = unary("product");
+/** Pearson correlation (NULL for fewer than two rows or a constant column); pairs with a NULL skipped. */
+export const corr = (col1: ColumnOrName, col2: ColumnOrName) => fn("corr", toExpr(col1), toExpr(col2));
+export const covar_pop = (col1: ColumnOrName, col2: ColumnOrName) => fn("covar_pop", toExpr(col1), toExpr(col2));
+export const covar_samp = (col1: ColumnOrName, col2: ColumnOrName) => fn("covar_samp", toExpr(col1), toExpr(col2));

@@ -16,6 +16,7 @@ import "./math-more.js";
 import "./try-arithmetic.js";
 import "./null-functions.js";
 import "./moment-aggregates.js";
+import "./covariance-aggregates.js";
 import "./collections.js";
 import "./datetime.js";
 import "./date-calendar.js";

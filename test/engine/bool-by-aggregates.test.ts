@@ -1,6 +1,7 @@
 /**
- * count_if, bool_and/every, bool_or/any/some, max_by/min_by, any_value and product: values
- * checked against PySpark 4.3, and their buffers merged as streaming state merges them.
+ * count_if, bool_and/every, bool_or/any/some, max_by/min_by, any_value, product, corr and
+ * covar_pop/covar_samp: values checked against PySpark 4.3, and their buffers merged as
+ * streaming state merges them.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -37,6 +38,20 @@ describe("boolean and counting aggregates", () => {
     assert.equal(await value("SELECT max_by(x, y) AS v FROM VALUES (null, 5), ('b', 1) AS t(x, y)"), null);
     assert.equal(await value("SELECT max_by(x, y) AS v FROM VALUES (1, 'z'), (2, 'a') AS t(x, y)"), 1);
     assert.equal(await value("SELECT any_value(x, true) AS v FROM VALUES (null), (2) AS t(x)"), 2);
+  });
+});
+
+describe("corr and covariance", () => {
+  it("match Spark's values and NULL rules", async () => {
+    const rows = "VALUES (0.1, 2.7), (2.2, -4.1), (3.3, 7.9), (10.5, 1e3) AS t(x, y)";
+    // Spark's own digits (its update formulas, in row order).
+    assert.equal(await value(`SELECT CAST(corr(x, y) AS STRING) AS v FROM ${rows}`), "0.9565446013412474");
+    assert.equal(await value(`SELECT CAST(covar_pop(x, y) AS STRING) AS v FROM ${rows}`), "1616.5393749999998");
+    assert.equal(await value(`SELECT CAST(covar_samp(x, y) AS STRING) AS v FROM ${rows}`), "2155.3858333333333");
+    assert.equal(await value("SELECT corr(x, y) AS v FROM VALUES (1, 2) AS t(x, y)"), null);
+    assert.equal(await value("SELECT covar_pop(x, y) AS v FROM VALUES (1, 2) AS t(x, y)"), 0);
+    assert.equal(await value("SELECT corr(x, y) AS v FROM VALUES (1, 2), (1, 3) AS t(x, y)"), null); // constant x
+    assert.equal(await value("SELECT corr(x, y) AS v FROM VALUES (1, 2), (2, 4), (3, 7) AS t(x, y)"), 0.9933992677987827);
   });
 });
 
