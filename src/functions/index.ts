@@ -17,6 +17,7 @@ import "./try-arithmetic.js";
 import "./null-functions.js";
 import "./moment-aggregates.js";
 import "./covariance-aggregates.js";
+import "./percentile.js";
 import "./collections.js";
 import "./datetime.js";
 import "./date-calendar.js";

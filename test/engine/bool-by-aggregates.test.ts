@@ -55,6 +55,24 @@ describe("corr and covariance", () => {
   });
 });
 
+describe("percentile and median", () => {
+  it("interpolate linearly between ranked values, skip NULLs, take a list", async () => {
+    const rows = "VALUES (1), (2), (3), (4), (10), (null) AS t(x)";
+    assert.equal(await value(`SELECT median(x) AS v FROM ${rows}`), 3);
+    assert.equal(await value(`SELECT percentile(x, 0.25) AS v FROM ${rows}`), 2);
+    assert.deepEqual(await value(`SELECT percentile(x, array(0.1, 0.5, 0.9)) AS v FROM ${rows}`), [1.4, 3, 7.6000000000000005]);
+    assert.equal(await value("SELECT median(x) AS v FROM VALUES (cast(null as int)) AS t(x)"), null);
+    // Spark 4 interpolates as lo + (pos - lower) * (hi - lo): 2.2600000000000002, not 2.26.
+    assert.equal(await value("SELECT percentile(x, 0.9) AS v FROM VALUES (0.1D), (2.5D) AS t(x)"), 2.2600000000000002);
+    assert.equal(await value("SELECT percentile(x, 0.3) AS v FROM VALUES (1.0D), (cast('NaN' as double)), (2.0D) AS t(x)"), 1.6);
+    await assert.rejects(value("SELECT percentile(x, 1.5) AS v FROM VALUES (1) AS t(x)"), /VALUE_OUT_OF_RANGE/);
+    assert.deepEqual(session.sql("SELECT percentile(x, 0.25), median(x) FROM VALUES (1) AS t(x)").columns, [
+      "percentile(x, 0.25, 1)",
+      "median(x)",
+    ]);
+  });
+});
+
 /** Folds `parts` into separate accumulators, then merges their buffers into a fresh one (as state does). */
 function mergedResult(name: string, types: Parameters<AggregateFunction["bufferTypes"]>[0], parts: unknown[][][]): unknown[] {
   const f = lookupFunction(name) as AggregateFunction;

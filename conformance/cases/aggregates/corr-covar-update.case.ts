@@ -2,7 +2,7 @@ import { defineCase } from "../../case.js";
 
 export default defineCase({
   description:
-    "corr / covar_pop / covar_samp on a stream, update mode: the six-slot state (n, means, co-moments) carried and merged across batches as Spark merges it; pairs with a NULL skipped; one row gives NULL for covar_samp and corr, a constant column NULL for corr.",
+    "corr / covar_pop / covar_samp, median and percentile (a list of percentages) on a stream, update mode: the six-slot state (n, means, co-moments) carried and merged across batches as Spark merges it; pairs with a NULL skipped; one row gives NULL for covar_samp and corr, a constant column NULL for corr.",
   input: {
     schema: "k STRING, x DOUBLE, y INT",
     batches: [
@@ -25,8 +25,16 @@ export default defineCase({
     ],
   },
   outputMode: "update",
-  pyspark: `df.groupBy("k").agg(F.corr("x", "y").alias("r"), F.covar_pop("x", "y").alias("cp"), F.covar_samp("x", "y").alias("cs"))`,
+  pyspark: `df.groupBy("k").agg(F.corr("x", "y").alias("r"), F.covar_pop("x", "y").alias("cp"), F.covar_samp("x", "y").alias("cs"), F.median("y").alias("md"), F.percentile("x", [0.25, 0.9]).alias("pc"))`,
   arus: ({ df, F }) =>
-    df.groupBy("k").agg(F.corr("x", "y").alias("r"), F.covar_pop("x", "y").alias("cp"), F.covar_samp("x", "y").alias("cs")),
+    df
+      .groupBy("k")
+      .agg(
+        F.corr("x", "y").alias("r"),
+        F.covar_pop("x", "y").alias("cp"),
+        F.covar_samp("x", "y").alias("cs"),
+        F.median("y").alias("md"),
+        F.percentile("x", [0.25, 0.9]).alias("pc"),
+      ),
   notes: "Expected values come from PySpark itself (conformance/run.ts).",
 });
