@@ -25,12 +25,7 @@ export default defineCase({
         .agg(F.sum("v"), F.grouping_id())
         .withColumn("api", F.lit("rollup"))
         .unionByName(df.cube("k", "v").agg(F.sum("v"), F.grouping_id()).withColumn("api", F.lit("cube")))
-        .unionByName(
-          df
-            .groupingSets([["k"], ["v"], []], "k", "v")
-            .agg(F.sum("v"), F.grouping_id())
-            .withColumn("api", F.lit("sets")),
-        ),
+        .unionByName(df.groupingSets([["k"], ["v"], []], "k", "v").agg(F.sum("v"), F.grouping_id()).withColumn("api", F.lit("sets"))),
   },
   // Spark counts the micro-batch's rows once per scan of the batch DataFrame (once per UNION
   // branch here); arus hands foreachBatch the batch's rows once. Not a grouping-sets matter.

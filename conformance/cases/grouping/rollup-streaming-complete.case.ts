@@ -1,8 +1,7 @@
 import { defineCase } from "../../case.js";
 
 export default defineCase({
-  description:
-    "rollup on a stream is a streaming aggregation over the Expand: complete mode re-emits groups, subtotals and the total each batch.",
+  description: "rollup on a stream is a streaming aggregation over the Expand: complete mode re-emits groups, subtotals and the total each batch.",
   input: {
     schema: "k STRING, v INT",
     batches: [

@@ -19,13 +19,6 @@ export default defineCase({
   arus: ({ df, F }) =>
     df
       .groupBy("k")
-      .agg(
-        F.sum("b").alias("sb"),
-        F.sum("h").alias("sh"),
-        F.sum("f").alias("sf"),
-        F.max("f").alias("mf"),
-        F.min("b").alias("mb"),
-        F.max("h").alias("mh"),
-      ),
+      .agg(F.sum("b").alias("sb"), F.sum("h").alias("sh"), F.sum("f").alias("sf"), F.max("f").alias("mf"), F.min("b").alias("mb"), F.max("h").alias("mh")),
   console: {},
 });

@@ -19,6 +19,5 @@ export default defineCase({
     coalesce(d, u) AS co_date, array(n, s) AS arr, map('k', n, 'v', s) AS m,
     nullif(n, s) AS nif, nullif(s, n) AS nif_s, n IN (s, '3') AS in_s
     FROM input`,
-  notes:
-    "Expected values come from PySpark itself (conformance/run.ts). co_lazy / co_date: t and u are malformed only where n and d are set, so they are never cast.",
+  notes: "Expected values come from PySpark itself (conformance/run.ts). co_lazy / co_date: t and u are malformed only where n and d are set, so they are never cast.",
 });

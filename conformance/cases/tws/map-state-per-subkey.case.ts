@@ -79,9 +79,7 @@ export default defineCase({
       }
       close() {}
     }
-    return df
-      .groupBy("user")
-      .transformWithState(new PerItem(), "user STRING, item STRING, qty BIGINT, distinct_items INT", "Update", "None");
+    return df.groupBy("user").transformWithState(new PerItem(), "user STRING, item STRING, qty BIGINT, distinct_items INT", "Update", "None");
   },
   compare: { ignoreProgress: ["operatorName", "numRowsTotal", "numRowsUpdated", "numRowsRemoved"] },
 });

@@ -29,17 +29,7 @@ export default defineCase({
     "transformWithState TTL (ProcessingTime mode): a value state with a 1 ms TTL has expired by the next batch (its stamp, batch time + 1 ms, is at or before that batch's time) while a value state without TTL keeps its value.",
   input: {
     schema: "k STRING, v INT",
-    batches: [
-      [
-        { k: "a", v: 1 },
-        { k: "b", v: 2 },
-      ],
-      [{ k: "a", v: 3 }],
-      [
-        { k: "a", v: 4 },
-        { k: "b", v: 5 },
-      ],
-    ],
+    batches: [[{ k: "a", v: 1 }, { k: "b", v: 2 }], [{ k: "a", v: 3 }], [{ k: "a", v: 4 }, { k: "b", v: 5 }]],
   },
   outputMode: "update",
   // One batch per run (Trigger.Once, restarted per file): a ProcessingTime query under
