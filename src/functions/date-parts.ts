@@ -78,7 +78,7 @@ const DAY_NAMES: Record<string, number> = { MO: 0, TU: 1, WE: 2, TH: 3, FR: 4, S
 const FULL_DAYS = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"];
 /** Spark's getDayOfWeekFromString: two letters, three letters or the full English name. */
 function dayOfWeekFromString(s: string): number | null {
-  const u = s.trim().toUpperCase();
+  const u = s.toUpperCase();
   const k = DAY_NAMES[u.slice(0, 2)];
   if (k === undefined) return null;
   return u.length === 2 || u === FULL_DAYS[k]!.slice(0, 3) || u === FULL_DAYS[k] ? k : null;

@@ -26,6 +26,7 @@ describe("date functions", () => {
     assert.equal(await text("next_day(date'2024-01-01', 'Sunday')"), "2024-01-07");
     assert.equal(await text("next_day(date'2024-01-01', null)"), null);
     await assert.rejects(text("next_day(date'2024-01-01', 'xx')"), /ILLEGAL_DAY_OF_WEEK/);
+    await assert.rejects(text("next_day(date'2024-01-01', 'MON ')"), /ILLEGAL_DAY_OF_WEEK/); // not trimmed
   });
 
   it("unix_* floor toward the past and take only TIMESTAMP", async () => {
