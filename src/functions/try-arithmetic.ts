@@ -6,6 +6,7 @@
  */
 import { concatVectors, nullVector, slice, type Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
+import type { Expr } from "../plan/expressions.js";
 import type { DataType } from "../types/datatypes.js";
 import { checkArity, type EvalContext, lookupFunction, register, type ScalarFunction } from "./registry.js";
 
@@ -56,8 +57,10 @@ function tryOf(name: string, op: string): ScalarFunction {
     name,
     resolve(args, types, c) {
       checkArity(name, args, 2);
-      // Resolved as the operator itself, so errors and casts are the operator's.
-      return operator(op).resolve(args, types, c);
+      // Resolved as the operator itself, so errors and casts are the operator's; its implicit
+      // casts become try-casts, as Spark's TryEval covers them too (try_add('a', 1) is NULL).
+      const r = operator(op).resolve(args, types, c);
+      return { ...r, args: r.args.map((a) => (a.kind === "cast" && a.implicit && !a.tryCast ? ({ ...a, tryCast: true } as Expr) : a)) };
     },
     kernel: (args, n, ctx) => tolerant(operator(op), args, n, ctx),
   };

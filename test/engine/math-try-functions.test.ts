@@ -115,6 +115,9 @@ describe("try_ arithmetic", () => {
     assert.equal(await value("try_add(9223372036854775807, 1)"), null);
     assert.equal(await value("try_subtract(-2147483648, 1)"), null);
     assert.equal(await value("try_mod(7, 0)"), null);
+    // The operator's implicit casts are inside the try too (Spark's TryEval).
+    assert.equal(await value("try_add('a', 1)"), null);
+    assert.equal(await value("try_divide('x', 2)"), null);
     assert.equal(await typeName("try_add(date'2024-01-31', 1)"), "date");
     assert.equal(await typeName("try_divide(cast(1 as decimal(10,2)), cast(3 as decimal(5,1)))"), "decimal(17,8)");
     assert.equal(
