@@ -250,6 +250,8 @@ export function to_json(c: ColumnOrName, options?: Record<string, string>): Colu
   return options ? fn("to_json", toExpr(c), str(JSON.stringify(options))) : fn("to_json", toExpr(c));
 }
 
+// ---- math, try_ arithmetic, NULL helpers, more aggregates, dates, arrays, strings (functions-extra.ts)
+export * from "./functions-extra.js";
 // ---- generators: explode, posexplode, inline, json_tuple, stack (functions-generators.ts)
 export * from "./functions-generators.js";
 // ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)

@@ -103,7 +103,16 @@ const getField: ScalarFunction = {
     // compileExpr stamps the resolved field type on it.
     if (n === 0) return { type: s.type, length: 0, values: [], validity: null };
     const idx = structFieldIndex(s.type as StructType, String(nameVec.values[0]));
-    const child = s.children![idx]!;
+    // A struct computed row by row (an array's element: `arr[0].a`) holds objects, not field vectors.
+    if (!s.children) {
+      const f = (s.type as StructType).fields[idx]!;
+      const rows = s.values as (Record<string, unknown> | null)[];
+      return vectorFromValues(
+        f.type,
+        Array.from({ length: n }, (_, i) => (s.validity !== null && s.validity[i] === 0 ? null : (rows[i]?.[f.name] ?? null))),
+      );
+    }
+    const child = s.children[idx]!;
     if (!s.validity) return child;
     const validity = new Uint8Array(n);
     for (let i = 0; i < n; i++) validity[i] = s.validity[i]! & (child.validity ? child.validity[i]! : 1);

@@ -186,4 +186,3 @@ register(
 registerAlias("power", "pow");
 registerAlias("sign", "signum");
 registerAlias("ceiling", "ceil");
-registerAlias("log", "ln");

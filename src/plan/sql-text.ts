@@ -92,6 +92,13 @@ export function frameSql(f: WindowFrame): string {
   return `${f.type.toUpperCase()} BETWEEN ${bound(f.lower, true)} AND ${bound(f.upper, false)}`;
 }
 
+/** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
+const CAPITALIZED = new Set(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp".split(
+    " ",
+  ),
+);
+
 function callToSql(name: string, args: readonly Expr[], distinct: boolean): string {
   const a = args.map(exprToSql);
   const stringCall = stringCallSql(name, a);
@@ -135,6 +142,36 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `${name}()`;
     case "signum":
       return `SIGNUM(${a.join(", ")})`;
+    case "log": // Spark's one-argument log is log(e(), x)
+      return `LOG(${args.length === 1 ? "E(), " : ""}${a.join(", ")})`;
+    // Spark names the field bare: extract(YEAR FROM ts), datepart(doy FROM ts), date_part(Year, ts).
+    case "extract":
+    case "datepart":
+      if (args[0]?.kind === "literal") return `${name}(${String(args[0].value)} FROM ${a[1]})`;
+      break;
+    case "date_part":
+      if (args[0]?.kind === "literal") return `${name}(${String(args[0].value)}, ${a[1]})`;
+      break;
+    case "arrays_zip": {
+      // Analysis wraps the arrays in one named_struct (functions/array-shape.ts); Spark shows the arrays.
+      const inner = args[0];
+      if (args.length === 1 && inner?.kind === "call" && inner.name === "named_struct") {
+        return `arrays_zip(${inner.args
+          .filter((_, i) => i % 2 === 1)
+          .map(exprToSql)
+          .join(", ")})`;
+      }
+      break;
+    }
+    case "percentile": // Spark shows the default frequency
+      if (args.length === 2) return `percentile(${a.join(", ")}, 1)`;
+      break;
+    case "overlay": // Spark shows the default length
+      if (args.length === 3) return `overlay(${a.join(", ")}, -1)`;
+      break;
+    case "any_value":
+      if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
+      break;
     case "mean":
       return `avg(${a.join(", ")})`;
     // Spark names first(x, true) and nth_value(x, n, true) without their ignoreNulls flag.
@@ -168,5 +205,6 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
     case "grouping_id":
       return `${name}(${a.join(", ")})`;
   }
+  if (CAPITALIZED.has(name)) return `${name.toUpperCase()}(${a.join(", ")})`;
   return `${name}(${distinct ? "DISTINCT " : ""}${a.join(", ")})`;
 }

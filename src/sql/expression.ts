@@ -349,12 +349,9 @@ function readKeywordOrName(cur: Cursor): Expr {
       return literal(null, NullType);
     }
   }
-  // like(s, p), rlike(s, p), regexp(s, p), ilike(s, p): the operators as functions, as Spark parses them
-  if ((kw === "LIKE" || kw === "RLIKE" || kw === "REGEXP" || kw === "ILIKE") && cur.isOp("(", 1)) {
-    cur.next();
-    return readCall(cur, kw === "REGEXP" ? "rlike" : kw.toLowerCase());
-  }
-  if (NON_EXPR_KEYWORDS.has(kw)) throw cur.error();
+  // like(s, p), ilike(s, p), rlike(s, p) and regexp(s, p) are also functions in Spark.
+  const matcherCall = ["LIKE", "ILIKE", "RLIKE", "REGEXP"].includes(kw) && cur.isOp("(", 1);
+  if (NON_EXPR_KEYWORDS.has(kw) && !matcherCall) throw cur.error();
   return readNameOrCall(cur);
 }
 

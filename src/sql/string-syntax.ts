@@ -1,9 +1,11 @@
 /**
  * SQL's special call syntax for strings: `POSITION(substr IN str)` (locate) and
  * `TRIM([BOTH | LEADING | TRAILING] [chars] FROM str)` (trim / ltrim / rtrim with the
- * characters first, as Spark's two-argument forms take them).
+ * characters first, as Spark's two-argument forms take them), and `EXTRACT(field FROM source)`
+ * (date_part with the field as text).
  */
-import { call, type Expr } from "../plan/expressions.js";
+import { call, type Expr, literal } from "../plan/expressions.js";
+import { StringType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 
 /**
@@ -19,6 +21,12 @@ export function readStringSyntax(cur: Cursor, name: string, readValue: (c: Curso
       cur.expectOp(")");
       return call("locate", [substr, str]);
     }
+  } else if (name === "extract" && cur.isIdentifier() && cur.isKeyword("FROM", 1)) {
+    const field = cur.identifier();
+    cur.expectKeyword("FROM");
+    const source = readValue(cur);
+    cur.expectOp(")");
+    return call("extract", [literal(field, StringType), source]);
   } else if (name === "trim") {
     const side = cur.acceptKeyword("BOTH")
       ? "trim"
