@@ -206,4 +206,3 @@ register(
   bin,
   conv,
 );
-registerAlias("mod", "%");
