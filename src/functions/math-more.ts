@@ -8,7 +8,7 @@ import { canonical } from "../columnar/int64.js";
 import { ArusError } from "../common/errors.js";
 import { DoubleType, IntegerType, LongType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, registerAlias, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
 import { doubleArg, doubleFunction, doubleFunction2 } from "./trig-functions.js";
 
 /** Spark's Logarithm: log(x) is log(e(), x); a base or value <= 0 gives NULL. */
