@@ -21,6 +21,12 @@ interface Ahead {
   readonly res: Promise<RawPartition | undefined>;
   /** null while the Fetch is on its way. */
   empty: boolean | null;
+  /** The Fetch's maxWaitTime: 0 for a fetch ahead, the wait of an idle watch (a long poll). */
+  readonly holdMs: number;
+  /** Date.now() when it was sent. */
+  readonly sentAt: number;
+  /** Where the partition's log ended by the answer (see logEnds), and when it came; null before it or after an error. */
+  logEnd: { offset: number; at: number } | null;
 }
 
 export class Fetcher implements KafkaFetcher {
@@ -30,6 +36,8 @@ export class Fetcher implements KafkaFetcher {
   private readonly ahead = new Map<string, Ahead>();
   /** The idle watch on its way (see watch). */
   private watching: Promise<boolean> | null = null;
+  /** Watches whose Fetches some leader still holds (a Fetch sent to that broker now waits behind them). */
+  private longPolls = 0;
   private closed = false;
   constructor(
     private readonly cluster: Any,
@@ -115,11 +123,27 @@ export class Fetcher implements KafkaFetcher {
    */
   private fetchAhead(tp: TopicPartition, offset: number): void {
     if (this.closed) return;
-    const entry: Ahead = { offset, res: this.fetchAt(tp, offset, 0).catch(() => undefined), empty: null };
-    entry.res.then((part) => {
+    this.ahead.set(
+      tpKey(tp),
+      this.track(
+        offset,
+        this.fetchAt(tp, offset, 0).catch(() => undefined),
+        0,
+      ),
+    );
+  }
+
+  /** The entry of a Fetch sent at `offset` whose answer (undefined on an error) `res` resolves to. */
+  private track(offset: number, res: Promise<RawPartition | undefined>, holdMs: number): Ahead {
+    const entry: Ahead = { offset, res, empty: null, holdMs, sentAt: Date.now(), logEnd: null };
+    res.then((part) => {
       entry.empty = !part || part.end <= part.start;
+      // The high watermark, or the last stable offset under read_committed: the end a
+      // ListOffsets request would answer under the same isolation level.
+      const end = this.readCommitted ? part?.lastStableOffset : part?.highWatermark;
+      if (part && part.errorCode === 0 && end !== undefined && end >= 0) entry.logEnd = { offset: end, at: Date.now() };
     });
-    this.ahead.set(tpKey(tp), entry);
+    return entry;
   }
 
   /**
@@ -131,6 +155,41 @@ export class Fetcher implements KafkaFetcher {
     const cur = this.ahead.get(tpKey(tp));
     if (cur && cur.offset === offset && cur.empty !== true) return;
     this.fetchAhead(tp, offset);
+  }
+
+  /**
+   * Where each partition's log ends for a streaming query about to read from `starts`, as the
+   * Fetch at each start tells it (KafkaFetcher.logEnds): the Fetch goes out as by prefetch, and
+   * its answer's end is the partition's, if it came at most `maxAgeMs` ago. A Fetch on its way is
+   * waited for (up to `maxWaitMs`) unless it may queue behind a watch; a watch on its way means
+   * the log ends at its offset (the broker answers it as soon as records come after it).
+   */
+  async logEnds(
+    starts: readonly { tp: TopicPartition; offset: number }[],
+    maxAgeMs: number,
+    maxWaitMs: number,
+  ): Promise<(number | null)[]> {
+    for (const { tp, offset } of starts) this.prefetch(tp, offset);
+    const behindLongPoll = this.longPolls > 0;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((r) => {
+      timer = setTimeout(r, maxWaitMs);
+    });
+    const one = async ({ tp, offset }: { tp: TopicPartition; offset: number }): Promise<number | null> => {
+      const e = this.ahead.get(tpKey(tp));
+      if (!e || e.offset !== offset) return null;
+      if (e.empty === null && e.holdMs > 0) return Date.now() - e.sentAt <= e.holdMs + maxAgeMs ? offset : null;
+      if (e.empty === null) {
+        if (behindLongPoll) return null;
+        await Promise.race([e.res, waited]);
+      }
+      return e.logEnd && Date.now() - e.logEnd.at <= maxAgeMs ? e.logEnd.offset : null;
+    };
+    try {
+      return await Promise.all(starts.map(one));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -147,13 +206,10 @@ export class Fetcher implements KafkaFetcher {
     const answers = new Map<string, (part: RawPartition | undefined) => void>();
     for (const { tp, offset } of starts) {
       let settle!: (part: RawPartition | undefined) => void;
-      const entry: Ahead = { offset, res: new Promise((r) => (settle = r)), empty: null };
-      entry.res.then((part) => {
-        entry.empty = !part || part.end <= part.start;
-      });
-      this.ahead.set(tpKey(tp), entry);
+      this.ahead.set(tpKey(tp), this.track(offset, new Promise((r) => (settle = r)), waitMs));
       answers.set(tpKey(tp), settle);
     }
+    this.longPolls++;
     const watching: Promise<boolean> = new Promise<boolean>((resolveWatch) => {
       // The next watch may start once this one has an answer (a leader still waiting is superseded).
       const resolve = (records: boolean) => {
@@ -187,6 +243,7 @@ export class Fetcher implements KafkaFetcher {
         .then((sent) => Promise.all(sent))
         .catch(() => {})
         .finally(() => {
+          this.longPolls--;
           for (const settle of answers.values()) settle(undefined); // no-op for the answered ones
           resolve(false);
         });
