@@ -36,7 +36,7 @@ export class Fetcher implements KafkaFetcher {
   private readonly ahead = new Map<string, Ahead>();
   /** The idle watch on its way (see watch). */
   private watching: Promise<boolean> | null = null;
-  /** Watches whose Fetches some leader still holds (a Fetch sent to that broker now waits behind them). */
+  /** A watch's Fetches on their way (a broker answers one connection's requests in order: a Fetch sent now may wait behind one). */
   private longPolls = 0;
   private closed = false;
   constructor(
@@ -209,7 +209,6 @@ export class Fetcher implements KafkaFetcher {
       this.ahead.set(tpKey(tp), this.track(offset, new Promise((r) => (settle = r)), waitMs));
       answers.set(tpKey(tp), settle);
     }
-    this.longPolls++;
     const watching: Promise<boolean> = new Promise<boolean>((resolveWatch) => {
       // The next watch may start once this one has an answer (a leader still waiting is superseded).
       const resolve = (records: boolean) => {
@@ -223,6 +222,7 @@ export class Fetcher implements KafkaFetcher {
           byLeader.set(broker, [...(byLeader.get(broker) ?? []), { ...tp, offset }]);
         }
         return [...byLeader].map(async ([broker, partitions]) => {
+          this.longPolls++; // until it is answered, a Fetch sent to this broker waits behind it
           const got = await fetchPartitions(broker, {
             isolationLevel: this.readCommitted ? 1 : 0,
             maxWaitTime: waitMs,
@@ -230,6 +230,7 @@ export class Fetcher implements KafkaFetcher {
             maxBytes: FETCH_MAX_BYTES,
             partitions,
           }).catch(() => new Map<string, RawPartition>());
+          this.longPolls--;
           let records = false;
           for (const p of partitions) {
             const part = got.get(`${p.topic}:${p.partition}`);
@@ -243,7 +244,6 @@ export class Fetcher implements KafkaFetcher {
         .then((sent) => Promise.all(sent))
         .catch(() => {})
         .finally(() => {
-          this.longPolls--;
           for (const settle of answers.values()) settle(undefined); // no-op for the answered ones
           resolve(false);
         });
