@@ -164,6 +164,30 @@ describe("kafka source: latest offsets from the Fetch answers", kafkaSkip(), () 
     }
   });
 
+  it("maxOffsetsPerTrigger splits a backlog as before; progress latestOffset and the offsets-behind metrics from the Fetch answers", async () => {
+    const topic = await newTopic(bootstrap, 2);
+    await produce(
+      bootstrap,
+      topic,
+      Array.from({ length: 12 }, (_, i) => ({ value: `m${i}`, partition: i % 2 })),
+    );
+    const { q, until } = await collecting({ subscribe: topic, startingOffsets: "earliest", maxOffsetsPerTrigger: 4 });
+    try {
+      assert.equal((await until(12)).length, 12);
+      const batches = q.recentProgress.filter((p) => p.numInputRows > 0);
+      assert.deepEqual(
+        batches.map((p) => [p.sources[0]!.endOffset, p.sources[0]!.latestOffset]),
+        [2, 4, 6].map((end) => [{ [topic]: { "0": end, "1": end } }, { [topic]: { "0": 6, "1": 6 } }]),
+      );
+      assert.deepEqual(
+        batches.map((p) => p.sources[0]!.metrics),
+        [4, 2, 0].map((n) => ({ avgOffsetsBehindLatest: `${n}.0`, maxOffsetsBehindLatest: `${n}`, minOffsetsBehindLatest: `${n}` })),
+      );
+    } finally {
+      await q.stop();
+    }
+  });
+
   it("minOffsetsPerTrigger still holds a batch back until enough records are there", async () => {
     const topic = await newTopic(bootstrap, 1);
     const { q, values, until } = await collecting({ subscribe: topic, startingOffsets: "earliest", minOffsetsPerTrigger: 5 });
