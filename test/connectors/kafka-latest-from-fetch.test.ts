@@ -174,6 +174,7 @@ describe("kafka source: latest offsets from the Fetch answers", kafkaSkip(), () 
     const { q, until } = await collecting({ subscribe: topic, startingOffsets: "earliest", maxOffsetsPerTrigger: 4 });
     try {
       assert.equal((await until(12)).length, 12);
+      await q.processAllAvailable(); // the last batch's progress is reported after its commit
       const batches = q.recentProgress.filter((p) => p.numInputRows > 0);
       assert.deepEqual(
         batches.map((p) => [p.sources[0]!.endOffset, p.sources[0]!.latestOffset]),
@@ -192,7 +193,7 @@ describe("kafka source: latest offsets from the Fetch answers", kafkaSkip(), () 
     const topic = await newTopic(bootstrap, 1);
     const { q, values, until } = await collecting({ subscribe: topic, startingOffsets: "earliest", minOffsetsPerTrigger: 5 });
     try {
-      await sleep(300);
+      await q.processAllAvailable(); // the first trigger (which never delays: Spark's delayBatch) has run
       await produce(bootstrap, topic, ["a", "b", "c"]);
       await sleep(700);
       assert.deepEqual(values, [], "3 records < minOffsetsPerTrigger 5");
@@ -243,6 +244,45 @@ describe("kafka source: latest offsets from the Fetch answers", kafkaSkip(), () 
       await assert.rejects(Promise.race([q.awaitTermination(), sleep(30_000).then(() => assert.fail("still running"))]), /KAFKA_DATA_LOSS/);
     } finally {
       await q.stop();
+    }
+  });
+});
+
+describe("kafka fetcher: logEnds", kafkaSkip(), () => {
+  it("answers from the trigger's Fetch; a watch on its way is the end at once; never waits behind it; stale and failed answers are unknown", async () => {
+    const topic = await newTopic(bootstrap, 1);
+    const tp = { topic, partition: 0 };
+    await produce(bootstrap, topic, ["a", "b", "c"]);
+    const f = await testClient(bootstrap).fetcher();
+    const timed = async (starts: { tp: typeof tp; offset: number }[]) => {
+      const t0 = Date.now();
+      const ends = await f.logEnds!(starts, 100, 1000);
+      return { ends, ms: Date.now() - t0 };
+    };
+    try {
+      // The Fetch sent by the call itself answers: the high watermark.
+      assert.deepEqual((await timed([{ tp, offset: 1 }])).ends, [3]);
+      assert.deepEqual((await timed([{ tp, offset: 3 }])).ends, [3]);
+      // An idle watch holds the fetch connection for up to 2 s: its offset is the end, at once.
+      const watching = f.watch!([{ tp, offset: 3 }], 2000);
+      const during = await timed([{ tp, offset: 3 }]);
+      assert.deepEqual(during.ends, [3]);
+      assert.ok(during.ms < 500, `waited ${during.ms} ms on the watch`);
+      // A Fetch at another offset would queue behind the watch: not waited for, unknown.
+      const behind = await timed([{ tp, offset: 2 }]);
+      assert.deepEqual(behind.ends, [null]);
+      assert.ok(behind.ms < 500, `waited ${behind.ms} ms behind the watch`);
+      await produce(bootstrap, topic, ["d"]);
+      await watching;
+      // The watch was answered with records... (its entry was replaced by the Fetch at 2: ask at 2)
+      assert.deepEqual((await timed([{ tp, offset: 2 }])).ends, [4]);
+      // ...an answer kept unread for longer than maxAgeMs is stale.
+      await sleep(200);
+      assert.deepEqual((await timed([{ tp, offset: 2 }])).ends, [null]);
+      // A Fetch the broker refuses (past the log end) tells nothing.
+      assert.deepEqual((await timed([{ tp, offset: 100 }])).ends, [null]);
+    } finally {
+      await f.close();
     }
   });
 });

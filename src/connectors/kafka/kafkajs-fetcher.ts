@@ -25,8 +25,15 @@ interface Ahead {
   readonly holdMs: number;
   /** Date.now() when it was sent. */
   readonly sentAt: number;
+  /** The watches on their way when it was sent: until they are answered, its answer may wait behind theirs. */
+  readonly behind: readonly Watching[];
   /** Where the partition's log ended by the answer (see logEnds), and when it came; null before it or after an error. */
   logEnd: { offset: number; at: number } | null;
+}
+
+/** A watch, holding its leaders' fetch connections until answered. */
+interface Watching {
+  holding: boolean;
 }
 
 export class Fetcher implements KafkaFetcher {
@@ -36,8 +43,8 @@ export class Fetcher implements KafkaFetcher {
   private readonly ahead = new Map<string, Ahead>();
   /** The idle watch on its way (see watch). */
   private watching: Promise<boolean> | null = null;
-  /** A watch's Fetches on their way (a broker answers one connection's requests in order: a Fetch sent now may wait behind one). */
-  private longPolls = 0;
+  /** Watches on their way (a broker answers one connection's requests in order: a Fetch sent now may wait behind one). */
+  private readonly watches = new Set<Watching>();
   private closed = false;
   constructor(
     private readonly cluster: Any,
@@ -135,7 +142,8 @@ export class Fetcher implements KafkaFetcher {
 
   /** The entry of a Fetch sent at `offset` whose answer (undefined on an error) `res` resolves to. */
   private track(offset: number, res: Promise<RawPartition | undefined>, holdMs: number): Ahead {
-    const entry: Ahead = { offset, res, empty: null, holdMs, sentAt: Date.now(), logEnd: null };
+    const behind = holdMs === 0 ? [...this.watches] : [];
+    const entry: Ahead = { offset, res, empty: null, holdMs, sentAt: Date.now(), behind, logEnd: null };
     res.then((part) => {
       entry.empty = !part || part.end <= part.start;
       // The high watermark, or the last stable offset under read_committed: the end a
@@ -170,7 +178,6 @@ export class Fetcher implements KafkaFetcher {
     maxWaitMs: number,
   ): Promise<(number | null)[]> {
     for (const { tp, offset } of starts) this.prefetch(tp, offset);
-    const behindLongPoll = this.longPolls > 0;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((r) => {
       timer = setTimeout(r, maxWaitMs);
@@ -180,7 +187,7 @@ export class Fetcher implements KafkaFetcher {
       if (!e || e.offset !== offset) return null;
       if (e.empty === null && e.holdMs > 0) return Date.now() - e.sentAt <= e.holdMs + maxAgeMs ? offset : null;
       if (e.empty === null) {
-        if (behindLongPoll) return null;
+        if (e.behind.some((w) => w.holding)) return null;
         await Promise.race([e.res, waited]);
       }
       return e.logEnd && Date.now() - e.logEnd.at <= maxAgeMs ? e.logEnd.offset : null;
@@ -209,6 +216,14 @@ export class Fetcher implements KafkaFetcher {
       this.ahead.set(tpKey(tp), this.track(offset, new Promise((r) => (settle = r)), waitMs));
       answers.set(tpKey(tp), settle);
     }
+    // Counted from now (its leaders are looked up first: a Fetch sent meanwhile may already
+    // queue behind it) until its last leader answers, before anyone hears of the answers.
+    const token: Watching = { holding: true };
+    this.watches.add(token);
+    const release = () => {
+      token.holding = false;
+      this.watches.delete(token);
+    };
     const watching: Promise<boolean> = new Promise<boolean>((resolveWatch) => {
       // The next watch may start once this one has an answer (a leader still waiting is superseded).
       const resolve = (records: boolean) => {
@@ -221,8 +236,8 @@ export class Fetcher implements KafkaFetcher {
           const broker = await this.leader(tp);
           byLeader.set(broker, [...(byLeader.get(broker) ?? []), { ...tp, offset }]);
         }
+        let unanswered = byLeader.size;
         return [...byLeader].map(async ([broker, partitions]) => {
-          this.longPolls++; // until it is answered, a Fetch sent to this broker waits behind it
           const got = await fetchPartitions(broker, {
             isolationLevel: this.readCommitted ? 1 : 0,
             maxWaitTime: waitMs,
@@ -230,7 +245,7 @@ export class Fetcher implements KafkaFetcher {
             maxBytes: FETCH_MAX_BYTES,
             partitions,
           }).catch(() => new Map<string, RawPartition>());
-          this.longPolls--;
+          if (--unanswered === 0) release();
           let records = false;
           for (const p of partitions) {
             const part = got.get(`${p.topic}:${p.partition}`);
@@ -244,6 +259,7 @@ export class Fetcher implements KafkaFetcher {
         .then((sent) => Promise.all(sent))
         .catch(() => {})
         .finally(() => {
+          release();
           for (const settle of answers.values()) settle(undefined); // no-op for the answered ones
           resolve(false);
         });
