@@ -23,11 +23,11 @@ interface Ahead {
   empty: boolean | null;
   /** The Fetch's maxWaitTime: 0 for a fetch ahead, the wait of an idle watch (a long poll). */
   readonly holdMs: number;
-  /** Date.now() when it was sent. */
+  /** performance.now() when it was sent (a monotonic clock: ages stay right when the wall clock is set). */
   readonly sentAt: number;
   /** The watches on their way when it was sent: until they are answered, its answer may wait behind theirs. */
   readonly behind: readonly Watching[];
-  /** Where the partition's log ended by the answer (see logEnds), and when it came; null before it or after an error. */
+  /** Where the partition's log ended by the answer (see logEnds), and when it came (performance.now()); null before it or after an error. */
   logEnd: { offset: number; at: number } | null;
 }
 
@@ -143,13 +143,13 @@ export class Fetcher implements KafkaFetcher {
   /** The entry of a Fetch sent at `offset` whose answer (undefined on an error) `res` resolves to. */
   private track(offset: number, res: Promise<RawPartition | undefined>, holdMs: number): Ahead {
     const behind = holdMs === 0 ? [...this.watches] : [];
-    const entry: Ahead = { offset, res, empty: null, holdMs, sentAt: Date.now(), behind, logEnd: null };
+    const entry: Ahead = { offset, res, empty: null, holdMs, sentAt: performance.now(), behind, logEnd: null };
     res.then((part) => {
       entry.empty = !part || part.end <= part.start;
       // The high watermark, or the last stable offset under read_committed: the end a
       // ListOffsets request would answer under the same isolation level.
       const end = this.readCommitted ? part?.lastStableOffset : part?.highWatermark;
-      if (part && part.errorCode === 0 && end !== undefined && end >= 0) entry.logEnd = { offset: end, at: Date.now() };
+      if (part && part.errorCode === 0 && end !== undefined && end >= 0) entry.logEnd = { offset: end, at: performance.now() };
     });
     return entry;
   }
@@ -185,12 +185,12 @@ export class Fetcher implements KafkaFetcher {
     const one = async ({ tp, offset }: { tp: TopicPartition; offset: number }): Promise<number | null> => {
       const e = this.ahead.get(tpKey(tp));
       if (!e || e.offset !== offset) return null;
-      if (e.empty === null && e.holdMs > 0) return Date.now() - e.sentAt <= e.holdMs + maxAgeMs ? offset : null;
+      if (e.empty === null && e.holdMs > 0) return performance.now() - e.sentAt <= e.holdMs + maxAgeMs ? offset : null;
       if (e.empty === null) {
         if (e.behind.some((w) => w.holding)) return null;
         await Promise.race([e.res, waited]);
       }
-      return e.logEnd && Date.now() - e.logEnd.at <= maxAgeMs ? e.logEnd.offset : null;
+      return e.logEnd && performance.now() - e.logEnd.at <= maxAgeMs ? e.logEnd.offset : null;
     };
     try {
       return await Promise.all(starts.map(one));
