@@ -6,6 +6,7 @@
  *        [--seconds 10] [--engines arus,pyspark] [--engine dist|src] [--no-results-md]
  *        [--no-latency] [--cpu-prof DIR]  (arus's throughput and latency runs, with --engine src)
  *        [--arus-conf key=value ...]  (session settings for arus, e.g. arus.checkpoint.fsync=false)
+ *        [--arus-source-option key=value ...]  (options of arus's Kafka source, e.g. arus.latestOffsetsFromFetch=false)
  *        [--node-arg FLAG ...]  (node flags for arus's engine process, e.g. --max-semi-space-size=64)
  *        [--engine-cpus LIST]  (taskset -c LIST for arus's engine process, e.g. 1; pin the broker and
  *                               this process elsewhere with taskset yourself)
@@ -80,6 +81,8 @@ export interface KafkaBenchResult {
   pysparkVersion: string | null;
   /** --arus-conf settings of the run (none: the defaults). */
   arusConf?: string[];
+  /** --arus-source-option options of the run (none: the defaults). */
+  arusSourceOptions?: string[];
 }
 
 type Json = Record<string, unknown>;
@@ -133,6 +136,8 @@ export async function kafkaBench(opts: {
   latency?: boolean;
   /** key=value session settings for arus. */
   arusConf?: string[];
+  /** key=value options of arus's Kafka source. */
+  arusSourceOptions?: string[];
   /** Node flags for arus's engine process (V8 tuning: not the defaults, say so with the figures). */
   nodeArgs?: string[];
   /** `taskset -c` list for arus's engine process (the rest of the machine for the broker and this process). */
@@ -175,6 +180,7 @@ export async function kafkaBench(opts: {
     startup: {},
     pysparkVersion: null,
     ...(opts.arusConf?.length ? { arusConf: opts.arusConf } : {}),
+    ...(opts.arusSourceOptions?.length ? { arusSourceOptions: opts.arusSourceOptions } : {}),
   };
   try {
     for (const name of opts.engines) {
@@ -224,11 +230,19 @@ export async function kafkaBench(opts: {
 
 function startEngine(
   name: string,
-  opts: { bootstrap: string; engine: "dist" | "src"; arusConf?: string[]; nodeArgs?: string[]; engineCpus?: string },
+  opts: {
+    bootstrap: string;
+    engine: "dist" | "src";
+    arusConf?: string[];
+    arusSourceOptions?: string[];
+    nodeArgs?: string[];
+    engineCpus?: string;
+  },
 ): Engine {
   if (name === "arus") {
     const args = ["--import", "tsx", path.join(root, "bench/kafka/arus-engine.ts"), "--bootstrap", opts.bootstrap, "--engine", opts.engine];
     for (const kv of opts.arusConf ?? []) args.push("--conf", kv);
+    for (const kv of opts.arusSourceOptions ?? []) args.push("--source-option", kv);
     const node = [process.execPath, "--enable-source-maps", ...(opts.nodeArgs ?? []), ...args];
     // --engine-cpus: the engine on cores of its own, away from the load generator and the broker.
     const cmd = opts.engineCpus ? ["taskset", "-c", opts.engineCpus, ...node] : node;
@@ -419,6 +433,7 @@ export async function kafkaBenchFromArgs(argv: string[]): Promise<KafkaBenchResu
     cpuProf: get("--cpu-prof"),
     latency: !argv.includes("--no-latency"),
     arusConf: argv.flatMap((a, i) => (a === "--arus-conf" && argv[i + 1] ? [argv[i + 1]!] : [])),
+    arusSourceOptions: argv.flatMap((a, i) => (a === "--arus-source-option" && argv[i + 1] ? [argv[i + 1]!] : [])),
     nodeArgs: argv.flatMap((a, i) => (a === "--node-arg" && argv[i + 1] ? [argv[i + 1]!] : [])),
     engineCpus: get("--engine-cpus"),
   });

@@ -5,6 +5,7 @@
  * exit. `exactlyOnce: true` in a command sets the sink's `arus.exactlyOnce`.
  *
  *   node bench/kafka/arus-engine.ts --bootstrap HOST:PORT [--engine dist|src] [--conf key=value ...]
+ *        [--source-option key=value ...]  (options of the Kafka source)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,13 +28,21 @@ interface Cmd {
 }
 
 /** bench/kafka.ts's query: Kafka → from_json → watermark → 1 s windowed count per key → to_json → Kafka, update mode. */
-export function kafkaQuery(arus: typeof Arus, session: Arus.Session, bootstrap: string, cmd: Cmd, ckpt: string) {
+export function kafkaQuery(
+  arus: typeof Arus,
+  session: Arus.Session,
+  bootstrap: string,
+  cmd: Cmd,
+  ckpt: string,
+  sourceOptions: Record<string, string> = {},
+) {
   const F = arus.functions;
   let r = session.readStream
     .format("kafka")
     .option("kafka.bootstrap.servers", bootstrap)
     .option("subscribe", cmd.topic!)
-    .option("startingOffsets", "earliest");
+    .option("startingOffsets", "earliest")
+    .options(sourceOptions);
   if (cmd.maxOffsets) r = r.option("maxOffsetsPerTrigger", cmd.maxOffsets);
   const counts = r
     .load()
@@ -75,6 +84,15 @@ async function main() {
     if (eq <= 0) throw new Error(`--conf wants key=value, got '${kv}'`);
     session.conf.set(kv.slice(0, eq), kv.slice(eq + 1));
   });
+  // --source-option key=value (repeatable): options of the Kafka source, e.g. arus.latestOffsetsFromFetch=false
+  const sourceOptions: Record<string, string> = {};
+  argv.forEach((a, i) => {
+    if (a !== "--source-option") return;
+    const kv = argv[i + 1] ?? "";
+    const eq = kv.indexOf("=");
+    if (eq <= 0) throw new Error(`--source-option wants key=value, got '${kv}'`);
+    sourceOptions[kv.slice(0, eq)] = kv.slice(eq + 1);
+  });
   let progressEvents = 0;
   const durations: Record<string, number> = {};
   let dataBatches = 0;
@@ -110,7 +128,7 @@ async function main() {
       await profiler?.start();
       const c0 = cpuSeconds();
       const w0 = performance.now();
-      const q = await kafkaQuery(arus, session, bootstrap, cmd, ckpt).trigger({ availableNow: true }).start();
+      const q = await kafkaQuery(arus, session, bootstrap, cmd, ckpt, sourceOptions).trigger({ availableNow: true }).start();
       await q.awaitTermination();
       const wallS = (performance.now() - w0) / 1000;
       const cpuS = cpuSeconds() - c0;
@@ -129,7 +147,7 @@ async function main() {
       });
     } else if (cmd.cmd === "latency-start") {
       const ckpt = mkdtempSync(path.join(tmpdir(), "arus-kafka-latency-"));
-      const q = await kafkaQuery(arus, session, bootstrap, cmd, ckpt).start();
+      const q = await kafkaQuery(arus, session, bootstrap, cmd, ckpt, sourceOptions).start();
       const profiler = cmd.profile ? new Profiler() : null;
       await profiler?.start();
       running = { q, ckpt, cpu0: cpuSeconds(), profiler, profile: cmd.profile, events0: progressEvents, exactlyOnce: !!cmd.exactlyOnce };

@@ -93,6 +93,15 @@ export interface KafkaFetcher {
    * without. Never throws.
    */
   watch?(starts: readonly { tp: TopicPartition; offset: number }[], waitMs: number): Promise<boolean>;
+  /**
+   * A streaming query is about to plan a batch that reads these partitions from these offsets:
+   * prefetch them, and tell where each one's log ends (the high watermark; the last stable
+   * offset under read_committed) as the answers of its Fetches show, known at most `maxAgeMs`
+   * ago, waiting at most `maxWaitMs` for an answer on its way. null for a partition whose end
+   * is not known so (no answer, an error, too old): the caller asks the broker (ListOffsets).
+   * Never throws.
+   */
+  logEnds?(starts: readonly { tp: TopicPartition; offset: number }[], maxAgeMs: number, maxWaitMs: number): Promise<(number | null)[]>;
   close(): Promise<void>;
 }
 

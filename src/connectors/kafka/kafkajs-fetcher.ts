@@ -21,6 +21,19 @@ interface Ahead {
   readonly res: Promise<RawPartition | undefined>;
   /** null while the Fetch is on its way. */
   empty: boolean | null;
+  /** The Fetch's maxWaitTime: 0 for a fetch ahead, the wait of an idle watch (a long poll). */
+  readonly holdMs: number;
+  /** performance.now() when it was sent (a monotonic clock: ages stay right when the wall clock is set). */
+  readonly sentAt: number;
+  /** The watches on their way when it was sent: until they are answered, its answer may wait behind theirs. */
+  readonly behind: readonly Watching[];
+  /** Where the partition's log ended by the answer (see logEnds), and when it came (performance.now()); null before it or after an error. */
+  logEnd: { offset: number; at: number } | null;
+}
+
+/** A watch, holding its leaders' fetch connections until answered. */
+interface Watching {
+  holding: boolean;
 }
 
 export class Fetcher implements KafkaFetcher {
@@ -30,6 +43,8 @@ export class Fetcher implements KafkaFetcher {
   private readonly ahead = new Map<string, Ahead>();
   /** The idle watch on its way (see watch). */
   private watching: Promise<boolean> | null = null;
+  /** Watches on their way (a broker answers one connection's requests in order: a Fetch sent now may wait behind one). */
+  private readonly watches = new Set<Watching>();
   private closed = false;
   constructor(
     private readonly cluster: Any,
@@ -115,11 +130,28 @@ export class Fetcher implements KafkaFetcher {
    */
   private fetchAhead(tp: TopicPartition, offset: number): void {
     if (this.closed) return;
-    const entry: Ahead = { offset, res: this.fetchAt(tp, offset, 0).catch(() => undefined), empty: null };
-    entry.res.then((part) => {
+    this.ahead.set(
+      tpKey(tp),
+      this.track(
+        offset,
+        this.fetchAt(tp, offset, 0).catch(() => undefined),
+        0,
+      ),
+    );
+  }
+
+  /** The entry of a Fetch sent at `offset` whose answer (undefined on an error) `res` resolves to. */
+  private track(offset: number, res: Promise<RawPartition | undefined>, holdMs: number): Ahead {
+    const behind = holdMs === 0 ? [...this.watches] : [];
+    const entry: Ahead = { offset, res, empty: null, holdMs, sentAt: performance.now(), behind, logEnd: null };
+    res.then((part) => {
       entry.empty = !part || part.end <= part.start;
+      // The high watermark, or the last stable offset under read_committed: the end a
+      // ListOffsets request would answer under the same isolation level.
+      const end = this.readCommitted ? part?.lastStableOffset : part?.highWatermark;
+      if (part && part.errorCode === 0 && end !== undefined && end >= 0) entry.logEnd = { offset: end, at: performance.now() };
     });
-    this.ahead.set(tpKey(tp), entry);
+    return entry;
   }
 
   /**
@@ -131,6 +163,40 @@ export class Fetcher implements KafkaFetcher {
     const cur = this.ahead.get(tpKey(tp));
     if (cur && cur.offset === offset && cur.empty !== true) return;
     this.fetchAhead(tp, offset);
+  }
+
+  /**
+   * Where each partition's log ends for a streaming query about to read from `starts`, as the
+   * Fetch at each start tells it (KafkaFetcher.logEnds): the Fetch goes out as by prefetch, and
+   * its answer's end is the partition's, if it came at most `maxAgeMs` ago. A Fetch on its way is
+   * waited for (up to `maxWaitMs`) unless it may queue behind a watch; a watch on its way means
+   * the log ends at its offset (the broker answers it as soon as records come after it).
+   */
+  async logEnds(
+    starts: readonly { tp: TopicPartition; offset: number }[],
+    maxAgeMs: number,
+    maxWaitMs: number,
+  ): Promise<(number | null)[]> {
+    for (const { tp, offset } of starts) this.prefetch(tp, offset);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((r) => {
+      timer = setTimeout(r, maxWaitMs);
+    });
+    const one = async ({ tp, offset }: { tp: TopicPartition; offset: number }): Promise<number | null> => {
+      const e = this.ahead.get(tpKey(tp));
+      if (!e || e.offset !== offset) return null;
+      if (e.empty === null && e.holdMs > 0) return performance.now() - e.sentAt <= e.holdMs + maxAgeMs ? offset : null;
+      if (e.empty === null) {
+        if (e.behind.some((w) => w.holding)) return null;
+        await Promise.race([e.res, waited]);
+      }
+      return e.logEnd && performance.now() - e.logEnd.at <= maxAgeMs ? e.logEnd.offset : null;
+    };
+    try {
+      return await Promise.all(starts.map(one));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -147,13 +213,17 @@ export class Fetcher implements KafkaFetcher {
     const answers = new Map<string, (part: RawPartition | undefined) => void>();
     for (const { tp, offset } of starts) {
       let settle!: (part: RawPartition | undefined) => void;
-      const entry: Ahead = { offset, res: new Promise((r) => (settle = r)), empty: null };
-      entry.res.then((part) => {
-        entry.empty = !part || part.end <= part.start;
-      });
-      this.ahead.set(tpKey(tp), entry);
+      this.ahead.set(tpKey(tp), this.track(offset, new Promise((r) => (settle = r)), waitMs));
       answers.set(tpKey(tp), settle);
     }
+    // Counted from now (its leaders are looked up first: a Fetch sent meanwhile may already
+    // queue behind it) until its last leader answers, before anyone hears of the answers.
+    const token: Watching = { holding: true };
+    this.watches.add(token);
+    const release = () => {
+      token.holding = false;
+      this.watches.delete(token);
+    };
     const watching: Promise<boolean> = new Promise<boolean>((resolveWatch) => {
       // The next watch may start once this one has an answer (a leader still waiting is superseded).
       const resolve = (records: boolean) => {
@@ -166,6 +236,7 @@ export class Fetcher implements KafkaFetcher {
           const broker = await this.leader(tp);
           byLeader.set(broker, [...(byLeader.get(broker) ?? []), { ...tp, offset }]);
         }
+        let unanswered = byLeader.size;
         return [...byLeader].map(async ([broker, partitions]) => {
           const got = await fetchPartitions(broker, {
             isolationLevel: this.readCommitted ? 1 : 0,
@@ -174,6 +245,7 @@ export class Fetcher implements KafkaFetcher {
             maxBytes: FETCH_MAX_BYTES,
             partitions,
           }).catch(() => new Map<string, RawPartition>());
+          if (--unanswered === 0) release();
           let records = false;
           for (const p of partitions) {
             const part = got.get(`${p.topic}:${p.partition}`);
@@ -187,6 +259,7 @@ export class Fetcher implements KafkaFetcher {
         .then((sent) => Promise.all(sent))
         .catch(() => {})
         .finally(() => {
+          release();
           for (const settle of answers.values()) settle(undefined); // no-op for the answered ones
           resolve(false);
         });

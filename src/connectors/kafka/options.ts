@@ -34,6 +34,12 @@ export interface SourceOptions {
   /** Spark's fetchOffset.numRetries / fetchOffset.retryIntervalMs: offset look-ups retried on a broker error. */
   readonly fetchRetries: number;
   readonly fetchRetryIntervalMs: number;
+  /**
+   * arus (`arus.latestOffsetsFromFetch`, default true): a streaming trigger takes the latest
+   * offsets from its own Fetch answers where they are fresh (latest-from-fetch.ts) instead of a
+   * ListOffsets request every trigger.
+   */
+  readonly latestOffsetsFromFetch: boolean;
 }
 
 /** Spark's refusals (KafkaSourceProvider.validateGeneralOptions), word for word. */
@@ -231,5 +237,6 @@ export function sourceOptions(options: Readonly<Record<string, string>>, streami
     includeHeaders: bool(o, "includeHeaders", false),
     fetchRetries: nonNegativeInt(o, "fetchOffset.numRetries", 3),
     fetchRetryIntervalMs: nonNegativeInt(o, "fetchOffset.retryIntervalMs", 1000),
+    latestOffsetsFromFetch: bool(o, "arus.latestOffsetsFromFetch", true),
   };
 }

@@ -11,6 +11,7 @@ import { currentPartitions } from "./assignment.js";
 import { type KafkaAdmin, type KafkaClient, type KafkaFetcher, KafkaOffsetOutOfRange, type TopicPartition, tpKey } from "./client.js";
 import { kafkajsClient } from "./client-kafkajs.js";
 import { reportDataLoss } from "./data-loss.js";
+import { latestFromFetch } from "./latest-from-fetch.js";
 import { OffsetMap } from "./offsets.js";
 import type { OffsetSpec, SourceOptions } from "./options.js";
 import { columnsToBatch } from "./rows.js";
@@ -146,6 +147,20 @@ export class KafkaReader {
     const fresh = await this.partitions();
     r = await this.withRetries("fetch offsets from", (admin) => admin.latestOffsets(fresh));
     return toOffsetMap(fresh, r);
+  }
+
+  /**
+   * The latest offsets for a streaming batch that starts at `from`, as the fetcher's answers to
+   * the trigger's own Fetches show them (latest-from-fetch.ts); null when the broker must be
+   * asked (latestOffsets). Sends the prefetch.
+   */
+  async latestOffsetsFromFetch(from: OffsetMap): Promise<OffsetMap | null> {
+    if (this.closed) return null;
+    try {
+      return await latestFromFetch(await this.fetcher(), await this.cachedPartitions(), from);
+    } catch {
+      return null; // latestOffsets meets the error again, with its retries and message
+    }
   }
 
   /** The earliest offsets of some partitions (Spark's fetchEarliestOffsets). */

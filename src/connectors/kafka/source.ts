@@ -31,6 +31,8 @@ export class KafkaMicroBatchStream implements StreamSource {
   private latestSeen: OffsetMap | null = null;
   private availableNowEnd: OffsetMap | null = null;
   private lastTriggerMs = 0;
+  /** Whether latestOffset ran before in this run (the first asks the broker: see latestOffset). */
+  private triggered = false;
   /** onDataAvailable's listeners. */
   private readonly listeners = new Set<() => void>();
   /** Where the last trigger found no new records (the offsets an idle query waits after), or null. */
@@ -87,7 +89,12 @@ export class KafkaMicroBatchStream implements StreamSource {
     // The next batch's records, fetched while the broker answers the latest offsets: one round
     // trip before the batch can run instead of two.
     this.reader.prefetch(from);
-    const latest = await this.reader.latestOffsets();
+    // That Fetch's answer tells the latest offsets too (arus.latestOffsetsFromFetch). Not at a
+    // run's first trigger (Trigger.Once's only one) nor under AvailableNow: they ask the broker.
+    const fromFetch =
+      this.opts.latestOffsetsFromFetch && this.triggered && !this.availableNowEnd ? await this.reader.latestOffsetsFromFetch(from) : null;
+    const latest = fromFetch ?? (await this.reader.latestOffsets());
+    this.triggered = true;
     this.latestSeen = latest;
     this.noteIdle(from, latest);
     let target = latest;
@@ -133,7 +140,11 @@ export class KafkaMicroBatchStream implements StreamSource {
     return this.reader.read(this.schema, from, OffsetMap.fromJson(end), true);
   }
 
-  /** Progress `latestOffset`: the newest offsets seen, not the batch's (limited) end. */
+  /**
+   * Progress `latestOffset`: the newest offsets seen, not the batch's (limited) end. With
+   * arus.latestOffsetsFromFetch, as the trigger's Fetch answers showed them (at most
+   * FETCHED_END_MAX_AGE_MS old) rather than a ListOffsets answer.
+   */
   reportLatestOffset(): Offset | null {
     return this.latestSeen?.toJson() ?? null;
   }
