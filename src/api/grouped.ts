@@ -13,6 +13,7 @@ import type {
   StateSchema,
   TimeMode,
 } from "../plan/stateful-processor.js";
+import { AggregateShortcuts } from "./aggregate-shortcuts.js";
 import { Column, type ColumnOrName, toExpr } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
 import { PivotedData } from "./pivot.js";
@@ -26,7 +27,7 @@ import {
   structOf,
 } from "./stateful-processing.js";
 
-export class GroupedData {
+export class GroupedData extends AggregateShortcuts {
   /** @internal */
   constructor(
     /** @internal */
@@ -37,7 +38,9 @@ export class GroupedData {
     private readonly groupingSets: readonly (readonly number[])[] | null = null,
     /** The grouping columns shown in the output (groupingSets: its `cols`, which a set may go beyond). */
     private readonly shown: readonly Expr[] = groupingExprs,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * One output column per value of `column` (per aggregate): `groupBy("k").pivot("year", [2020,
@@ -67,27 +70,6 @@ export class GroupedData {
     }
     const plan = Plans.aggregate(this.groupingExprs, [...this.shown, ...cols], this.df.plan, this.groupingSets);
     return new (this.df.constructor as typeof DataFrame)(this.df.session, plan);
-  }
-  count(): DataFrame {
-    return this.agg(new Column(alias(call("count", [{ kind: "literal", value: 1, type: { kind: "int" } }]), "count")));
-  }
-  private each(fn: string, cols: ColumnOrName[]): DataFrame {
-    return this.agg(...cols.map((c) => new Column(call(fn, [toExpr(c)]))));
-  }
-  sum(...cols: ColumnOrName[]): DataFrame {
-    return this.each("sum", cols);
-  }
-  avg(...cols: ColumnOrName[]): DataFrame {
-    return this.each("avg", cols);
-  }
-  mean(...cols: ColumnOrName[]): DataFrame {
-    return this.each("avg", cols);
-  }
-  min(...cols: ColumnOrName[]): DataFrame {
-    return this.each("min", cols);
-  }
-  max(...cols: ColumnOrName[]): DataFrame {
-    return this.each("max", cols);
   }
 
   /**

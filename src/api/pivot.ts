@@ -7,23 +7,25 @@
  * them with a job when they are not, but arus builds a DataFrame synchronously (docs/differences.md).
  */
 import { IllegalArgumentException } from "../common/errors.js";
-import { call, type Expr, literal } from "../plan/expressions.js";
-import { IntegerType } from "../types/datatypes.js";
-import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
+import type { Expr } from "../plan/expressions.js";
+import { AggregateShortcuts } from "./aggregate-shortcuts.js";
+import { Column, lit } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
 import { first, when } from "./functions.js";
 
 const PIVOT = "__arus_pivot";
 const AGG = "__arus_pivot_agg";
 
-export class PivotedData {
+export class PivotedData extends AggregateShortcuts {
   /** @internal */
   constructor(
     private readonly df: DataFrame,
     private readonly groupingExprs: readonly Expr[],
     private readonly pivotCol: Expr,
     private readonly values: readonly unknown[],
-  ) {}
+  ) {
+    super();
+  }
 
   agg(...cols: (Column | Column[])[]): DataFrame {
     const aggs = cols.flat();
@@ -46,26 +48,5 @@ export class PivotedData {
       });
     }
     return byPair.groupBy(...groups).agg(...picks);
-  }
-  count(): DataFrame {
-    return this.agg(new Column(call("count", [literal(1, IntegerType)])).alias("count"));
-  }
-  private each(fn: string, cols: ColumnOrName[]): DataFrame {
-    return this.agg(...cols.map((c) => new Column(call(fn, [toExpr(c)]))));
-  }
-  sum(...cols: ColumnOrName[]): DataFrame {
-    return this.each("sum", cols);
-  }
-  avg(...cols: ColumnOrName[]): DataFrame {
-    return this.each("avg", cols);
-  }
-  mean(...cols: ColumnOrName[]): DataFrame {
-    return this.each("avg", cols);
-  }
-  min(...cols: ColumnOrName[]): DataFrame {
-    return this.each("min", cols);
-  }
-  max(...cols: ColumnOrName[]): DataFrame {
-    return this.each("max", cols);
   }
 }
