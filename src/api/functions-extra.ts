@@ -86,6 +86,11 @@ export const array_intersect = (col1: ColumnOrName, col2: ColumnOrName) => fn("a
 export const array_except = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_except", toExpr(col1), toExpr(col2));
 export const arrays_overlap = (a1: ColumnOrName, a2: ColumnOrName) => fn("arrays_overlap", toExpr(a1), toExpr(a2));
 export const array_compact = unary("array_compact");
+/** Ascending, NULL elements last (sort_array puts them first). */
+export const array_sort = unary("array_sort");
+/** `col` repeated `count` times (a negative count: an empty array). */
+export const array_repeat = (col: ColumnOrName, count: ColumnOrName | number) =>
+  fn("array_repeat", toExpr(col), typeof count === "number" ? lit(count).expr : toExpr(count));
 export const array_append = (col: ColumnOrName, value: unknown) => fn("array_append", toExpr(col), elementExpr(value));
 export const array_prepend = (col: ColumnOrName, value: unknown) => fn("array_prepend", toExpr(col), elementExpr(value));
 /** `start` is 1-based (negative counts from the end); numbers are literals, strings column names. */

@@ -11,6 +11,7 @@ import "./strings-format.js";
 import "./strings-more.js";
 import "./math.js";
 import "./nan-functions.js";
+import "./array-more.js";
 import "./trig-functions.js";
 import "./math-more.js";
 import "./try-arithmetic.js";

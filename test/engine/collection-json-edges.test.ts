@@ -23,6 +23,11 @@ describe("array subscripts", () => {
     assert.equal(await value("map('a', 1)['z']"), null);
     assert.deepEqual(await value("reverse(array(1, 2, 3))"), [3, 2, 1]);
     assert.deepEqual(await value("concat(array(1), array(2, 3))"), [1, 2, 3]);
+    assert.deepEqual(await value("array_sort(array('b', 'a', null, 'c'))"), ["a", "b", "c", null]);
+    assert.deepEqual(await value("array_repeat('x', 3)"), ["x", "x", "x"]);
+    assert.deepEqual(await value("array_repeat(1, -1)"), []);
+    assert.equal(await value("array_repeat('x', null)"), null);
+    assert.equal(await value("space(3)"), "   ");
     assert.deepEqual(await value("concat(array('x'), array(null))"), ["x", null]);
     await assert.rejects(value("concat(array(1), 'a')"), /DATA_DIFF_TYPES.*Input to `concat` should all be the same type/);
     assert.equal(await value("reverse('abc😀')"), "😀cba");
