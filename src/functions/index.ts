@@ -12,6 +12,7 @@ import "./strings-more.js";
 import "./math.js";
 import "./nan-functions.js";
 import "./array-more.js";
+import "./charset-coding.js";
 import "./trig-functions.js";
 import "./math-more.js";
 import "./try-arithmetic.js";

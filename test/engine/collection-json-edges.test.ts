@@ -28,6 +28,16 @@ describe("array subscripts", () => {
     assert.deepEqual(await value("array_repeat(1, -1)"), []);
     assert.equal(await value("array_repeat('x', null)"), null);
     assert.equal(await value("space(3)"), "   ");
+    assert.equal(await value("hex(encode('héllo', 'UTF-8'))"), "68C3A96C6C6F");
+    assert.equal(await value("hex(encode('a', 'UTF-16'))"), "FEFF0061");
+    assert.equal(await value("decode(X'E9', 'ISO-8859-1')"), "é");
+    assert.equal(await value("decode(X'FEFF0061', 'utf-16')"), "a");
+    await assert.rejects(value("encode('é', 'US-ASCII')"), /MALFORMED_CHARACTER_CODING.*`encode` with US-ASCII/);
+    await assert.rejects(value("decode(X'FF', 'UTF-8')"), /MALFORMED_CHARACTER_CODING/);
+    await assert.rejects(value("encode('a', 'foo')"), /INVALID_PARAMETER_VALUE\.CHARSET/);
+    assert.equal(await value("decode(2, 1, 'a', 2, 'b', 'z')"), "b");
+    assert.equal(await value("decode(5, 1, 'a', 2, 'b')"), null);
+    assert.equal(await value("decode(null, 1, 'a', null, 'n', 'z')"), "n");
     assert.deepEqual(await value("concat(array('x'), array(null))"), ["x", null]);
     await assert.rejects(value("concat(array(1), 'a')"), /DATA_DIFF_TYPES.*Input to `concat` should all be the same type/);
     assert.equal(await value("reverse('abc😀')"), "😀cba");
