@@ -47,7 +47,7 @@ function encodeText(s: string, charset: string): Uint8Array {
     case "utf-32": {
       const out = new Uint8Array(cps.length * 4);
       const view = new DataView(out.buffer);
-      cps.forEach((c, i) => view.setUint32(i * 4, c));
+      for (let i = 0; i < cps.length; i++) view.setUint32(i * 4, cps[i]!);
       return out;
     }
     default: {
