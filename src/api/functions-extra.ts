@@ -86,6 +86,8 @@ export const array_intersect = (col1: ColumnOrName, col2: ColumnOrName) => fn("a
 export const array_except = (col1: ColumnOrName, col2: ColumnOrName) => fn("array_except", toExpr(col1), toExpr(col2));
 export const arrays_overlap = (a1: ColumnOrName, a2: ColumnOrName) => fn("arrays_overlap", toExpr(a1), toExpr(a2));
 export const array_compact = unary("array_compact");
+/** Spark's Murmur3 hash (seed 42) of the columns, an INT: `hash(k) % n` buckets as Spark does. */
+export const hash = (...cols: ColumnOrName[]) => fn("hash", ...cols.map(toExpr));
 /** Ascending, NULL elements last (sort_array puts them first). */
 export const array_sort = unary("array_sort");
 /** `col` repeated `count` times (a negative count: an empty array). */

@@ -13,6 +13,7 @@ import "./math.js";
 import "./nan-functions.js";
 import "./array-more.js";
 import "./charset-coding.js";
+import "./murmur3-hash.js";
 import "./trig-functions.js";
 import "./math-more.js";
 import "./try-arithmetic.js";
