@@ -9,6 +9,7 @@ import { ArusError } from "../common/errors.js";
 import { BinaryType, BooleanType, type DataType, IntegerType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, lookupFunction, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { stringFn } from "./strings.js";
 
 const codePoints = (s: string): string[] => Array.from(s);
 const utf8 = new TextEncoder();
@@ -197,18 +198,6 @@ function urlDecode(s: string): string {
   return out;
 }
 
-function stringToString(name: string, fn: (s: string) => string): ScalarFunction {
-  return {
-    kind: "scalar",
-    name,
-    resolve(args, types) {
-      checkArity(name, args, 1);
-      return { args: [castTo(args[0]!, types[0]!, StringType)], type: StringType };
-    },
-    kernel: (args, n) => mapRows(StringType, args, n, (s) => fn(s as string)),
-  };
-}
-
 /** overlay(input, replace, pos[, len]): len code points from pos replaced; a negative len is replace's length. */
 const overlay: ScalarFunction = {
   kind: "scalar",
@@ -233,14 +222,14 @@ const overlay: ScalarFunction = {
 
 register(
   levenshteinFn,
-  stringToString("soundex", soundex),
+  stringFn("soundex", [StringType], StringType, soundex),
   splitPart,
   btrim,
   byteLength("octet_length", 1),
   byteLength("bit_length", 8),
   ilike,
-  stringToString("url_encode", urlEncode),
-  stringToString("url_decode", urlDecode),
+  stringFn("url_encode", [StringType], StringType, urlEncode),
+  stringFn("url_decode", [StringType], StringType, urlDecode),
   overlay,
 );
 registerAlias("character_length", "length");
