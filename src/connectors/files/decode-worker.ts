@@ -12,19 +12,15 @@ import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import type { DecodeRequest, JsonRangeRequest } from "./decode-pool.js";
 import { setJsonDecoder } from "./json/json-decoder.js";
-import { hasLoneCarriageReturn, readJsonBytes } from "./json/json-scan.js";
+import { readJsonRange } from "./json/json-scan.js";
 import { jsonReadSettings } from "./json/json-settings.js";
-import { readLinesOfRange } from "./line-range.js";
 import { SourceOptions } from "./options.js";
 
 function decode(r: JsonRangeRequest): Batch[] {
   setJsonDecoder(r.decoder);
   setUtf8Strings(r.utf8Strings);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
-  const { bytes, atFileStart } = readLinesOfRange(r.file, r.start, r.end, r.size);
-  // Lines ended by a lone `\r` cannot be cut on `\n`: the calling thread reads the whole file.
-  if (hasLoneCarriageReturn(bytes)) throw new Error(`${r.file}: lone \\r line ends, read on one thread`);
-  return readJsonBytes(r.file, bytes, r.schema, settings, atFileStart);
+  return readJsonRange(r.file, r.start, r.end, r.size, r.schema, settings);
 }
 
 type TaskResult = { result: unknown; transfer: Transferable[] };

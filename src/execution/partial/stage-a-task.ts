@@ -8,9 +8,8 @@ import { batchTransferList, portable, portableBatches, transferListOf } from "..
 import { setUtf8Strings } from "../../columnar/utf8-conf.js";
 import type { Vector } from "../../columnar/vector.js";
 import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
-import { hasLoneCarriageReturn, readJsonBytes } from "../../connectors/files/json/json-scan.js";
+import { readJsonRange } from "../../connectors/files/json/json-scan.js";
 import { jsonReadSettings } from "../../connectors/files/json/json-settings.js";
-import { readLinesOfRange } from "../../connectors/files/line-range.js";
 import { SourceOptions } from "../../connectors/files/options.js";
 import type { StageARequest } from "./partial-read.js";
 import { type PartialGroups, runStageA } from "./stage-a-run.js";
@@ -20,10 +19,7 @@ async function run(r: StageARequest): Promise<PartialGroups & { inputRows: numbe
   // STRING columns as the main thread decodes them; UTF-8 ones cross as bytes (`portable` below)
   setUtf8Strings(r.utf8Strings);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
-  const { bytes, atFileStart } = readLinesOfRange(r.file, r.start, r.end, r.size);
-  // Lines ended by a lone `\r` cannot be cut on `\n`: the main thread reads the whole file.
-  if (hasLoneCarriageReturn(bytes)) throw new Error(`${r.file}: lone \\r line ends, read on one thread`);
-  const batches = readJsonBytes(r.file, bytes, r.schema, settings, atFileStart);
+  const batches = readJsonRange(r.file, r.start, r.end, r.size, r.schema, settings);
   const partial = await runStageA(r.stage, batches, r.aggregate);
   return { ...partial, inputRows: batches.reduce((n, b) => n + b.numRows, 0) };
 }

@@ -10,6 +10,7 @@
 import type { Batch } from "../../../columnar/batch.js";
 import type { StructType } from "../../../types/datatypes.js";
 import { asBytes, type Bytes, isoUtcMicros } from "../byte-values.js";
+import { readLinesOfRange } from "../line-range.js";
 import { decodeText } from "../lines.js";
 import { jsonDecoder } from "./json-decoder.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
@@ -61,6 +62,17 @@ export function readJsonBytes(file: string, input: Uint8Array, schema: StructTyp
     if (batches !== null) return batches;
   }
   return scanLines(file, input, schema, s, atFileStart);
+}
+
+/**
+ * A decode thread's share of a file: the lines that start in `[start, end)` (line-range.ts),
+ * decoded. Lines ended by a lone `\r` cannot be cut on `\n`: that fails the range, and the
+ * calling thread reads the whole file instead (json-parallel.ts).
+ */
+export function readJsonRange(file: string, start: number, end: number, size: number, schema: StructType, s: JsonReadSettings): Batch[] {
+  const { bytes, atFileStart } = readLinesOfRange(file, start, end, size);
+  if (hasLoneCarriageReturn(bytes)) throw new Error(`${file}: lone \\r line ends, read on one thread`);
+  return readJsonBytes(file, bytes, schema, s, atFileStart);
 }
 
 /** The byte scanner alone, whatever `arus.json.decoder` says (tests and benchmarks compare). */
