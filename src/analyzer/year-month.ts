@@ -7,7 +7,6 @@
  * makes and `resolveYearMonth` folds into `add_ym_interval(x, months)` where it meets + or -;
  * anywhere else it is refused by name.
  */
-import { AnalysisException } from "../common/errors.js";
 import { type Call, call, type Expr, literal } from "../plan/expressions.js";
 import { IntegerType } from "../types/datatypes.js";
 
@@ -31,12 +30,7 @@ function monthsOf(e: Expr): number | null {
 
 export const isYearMonthMarker = (e: Expr): boolean => e.kind === "call" && e.name === MARKER;
 
-export function yearMonthOutsideArithmetic(): AnalysisException {
-  return new AnalysisException(
-    "UNSUPPORTED_FEATURE",
-    "[UNSUPPORTED_FEATURE] A year-month interval (INTERVAL n MONTH / YEAR) can only be added to or subtracted from a DATE or TIMESTAMP in arus.",
-  );
-}
+export { yearMonthOutsideArithmetic } from "../functions/typing.js";
 
 /**
  * `x + ym`, `ym + x`, `x - ym` → add_ym_interval(x, ±months) (unresolved: the caller resolves

@@ -33,12 +33,7 @@ export function typeOf(e: Expr): DataType {
       // window() / session_window() before the analyzer lifts them into their own column
       // (analyzer/time-windows.ts): `window(ts, '5 seconds').start` asks for the type first
       if (!fn && (e.name === "window" || e.name === "session_window")) return WindowStructType;
-      if (!fn && e.name === "__year_month_interval") {
-        throw new AnalysisException(
-          "UNSUPPORTED_FEATURE",
-          "[UNSUPPORTED_FEATURE] A year-month interval (INTERVAL n MONTH / YEAR) can only be added to or subtracted from a DATE or TIMESTAMP in arus.",
-        );
-      }
+      if (!fn && e.name === "__year_month_interval") throw yearMonthOutsideArithmetic();
       if (!fn) throw new Error(`unresolved function ${e.name} reached typeOf`);
       const types = e.args.map(typeOf);
       return fn.kind === "aggregate" ? fn.resolve(e.args, types, e, e.distinct).type : fn.resolve(e.args, types, e).type;
@@ -76,6 +71,14 @@ const NEVER_NULL = new Set([
   "__grouping_bit",
   "__grouping_id",
 ]);
+
+/** A year-month interval literal (analyzer/year-month.ts) anywhere but beside + or - and a DATE / TIMESTAMP. */
+export function yearMonthOutsideArithmetic(): AnalysisException {
+  return new AnalysisException(
+    "UNSUPPORTED_FEATURE",
+    "[UNSUPPORTED_FEATURE] A year-month interval (INTERVAL n MONTH / YEAR) can only be added to or subtracted from a DATE or TIMESTAMP in arus.",
+  );
+}
 
 export function nullableOf(e: Expr): boolean {
   switch (e.kind) {
