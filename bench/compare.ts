@@ -14,7 +14,8 @@
  *
  * Steps: generate the data (bench/data/generate.ts, cached by its manifest), build dist/ (the
  * arus runner measures the built package), run bench/arus/run.ts and bench/pyspark/run.py as
- * child processes (each runs every query in one process after one warm-up query), and merge
+ * child processes (each runs every query in one process after one warm-up query; before each,
+ * every data file is read once so both find their input in the page cache), and merge
  * their JSON lines. Each engine's checksum comes from a separate, untimed run with a
  * foreachBatch sink; PySpark's checksums are cached in bench/results/pyspark-checksums.json
  * under a key of (its query, runner and canonicalization files, the data manifest, the PySpark
@@ -29,6 +30,7 @@ import path from "node:path";
 import type { Manifest } from "./data/generate.js";
 import { type DataFormat, dataFor } from "./data/parquet.js";
 import type { EngineRun } from "./lib/engine-run.js";
+import { warmPageCache } from "./lib/page-cache.js";
 import { loadAverage } from "./lib/proc.js";
 import { updateResultsMd } from "./lib/results-md.js";
 
@@ -171,8 +173,14 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   const startup: Record<string, number> = {};
   const runs: EngineRun[] = [];
 
+  const warm = (who: string) => {
+    const t = performance.now();
+    const bytes = warmPageCache(dataDir);
+    log(`[${who}] page cache warmed: ${(bytes / 1e6).toFixed(0)} MB read in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  };
   if (engines.includes("arus")) {
     buildDist(log);
+    warm("arus");
     const args = [
       "--import",
       "tsx",
@@ -209,6 +217,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
       const args = [path.join(here, "pyspark/run.py"), "--data", dataDir, "--queries", queries.join(","), "--max-files", String(maxFiles)];
       if (!needChecksums) args.push("--no-checksum");
       else log("[pyspark] computing checksums (cached afterwards; --recheck recomputes)");
+      warm("pyspark");
       const lines = await runJsonLines(python, args, "[pyspark]", log);
       for (const l of lines) {
         if (typeof l.query === "string") {
