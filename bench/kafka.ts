@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/kafka.ts [--events 500000] [--max-offsets 100000] [--rate 10000]
  *        [--seconds 10] [--engines arus,pyspark] [--engine dist|src] [--no-results-md]
- *        [--no-latency] [--cpu-prof DIR]  (arus's throughput and latency runs, with --engine src)
+ *        [--no-latency] [--no-throughput] [--cpu-prof DIR]  (arus's throughput and latency runs, with --engine src)
  *        [--arus-conf key=value ...]  (session settings for arus, e.g. arus.checkpoint.fsync=false)
  *        [--arus-source-option key=value ...]  (options of arus's Kafka source, e.g. arus.latestOffsetsFromFetch=false)
  *        [--node-arg FLAG ...]  (node flags for arus's engine process, e.g. --max-semi-space-size=64)
@@ -27,6 +27,8 @@
  *    and consumes the output topic (read_committed); an output row's max_seq marks every event up
  *    to it delivered, latency = arrival − scheduled creation (no coordinated omission). The first
  *    2 s are a warm-up. arus runs twice: at-least-once and with `arus.exactlyOnce=true`.
+ * 3. `--engines relay,...`: bench/kafka/relay-engine.ts, kafkajs alone relaying input to output
+ *    (no engine), gives the latency floor of the broker, clients and machine (no throughput run).
  * The engines run one after the other (arus first), each in its own child process. Writes
  * bench/results/kafka.json and the `kafka` table of bench/RESULTS.md (unless --no-results-md).
  */
@@ -134,6 +136,8 @@ export async function kafkaBench(opts: {
   engine: "dist" | "src";
   cpuProf?: string;
   latency?: boolean;
+  /** false: latency runs only (`--no-throughput`). */
+  throughput?: boolean;
   /** key=value session settings for arus. */
   arusConf?: string[];
   /** key=value options of arus's Kafka source. */
@@ -183,20 +187,16 @@ export async function kafkaBench(opts: {
     ...(opts.arusSourceOptions?.length ? { arusSourceOptions: opts.arusSourceOptions } : {}),
   };
   try {
-    for (const name of opts.engines) {
-      const eng = startEngine(name, opts);
-      const hello = await eng.next();
-      result.startup[name] = Number(hello.startupS);
-      if (name === "pyspark") result.pysparkVersion = String(hello.version);
-      log(`${name} up in ${Number(hello.startupS).toFixed(1)} s`);
+    const prof = (name: string, what: string) =>
+      opts.cpuProf && name === "arus" ? path.join(opts.cpuProf, `kafka-${what}.cpuprofile`) : undefined;
+    const throughputRuns = async (name: string, eng: Engine) => {
       await eng.send({ cmd: "throughput", topic: warm, out: await topic(`warm-out-${name}`, 2), maxOffsets: opts.maxOffsets });
-      const prof = (what: string) => (opts.cpuProf && name === "arus" ? path.join(opts.cpuProf, `kafka-${what}.cpuprofile`) : undefined);
       const t = await eng.send({
         cmd: "throughput",
         topic: input,
         out: await topic(`out-${name}`, 2),
         maxOffsets: opts.maxOffsets,
-        profile: prof("throughput"),
+        profile: prof(name, "throughput"),
       });
       const tp: KafkaThroughput = {
         engine: name,
@@ -209,11 +209,20 @@ export async function kafkaBench(opts: {
       };
       result.throughput.push(tp);
       log(`${name} throughput: ${tp.events} events in ${tp.wallS.toFixed(2)} s wall, ${tp.cpuS.toFixed(2)} CPU s, ${tp.batches} batches`);
+    };
+    for (const name of opts.engines) {
+      const eng = startEngine(name, opts);
+      const hello = await eng.next();
+      result.startup[name] = Number(hello.startupS);
+      if (name === "pyspark") result.pysparkVersion = String(hello.version);
+      log(`${name} up in ${Number(hello.startupS).toFixed(1)} s`);
+      // The relay (bench/kafka/relay-engine.ts) only measures the latency floor: no throughput run.
+      if (name !== "relay" && opts.throughput !== false) await throughputRuns(name, eng);
       for (const exactlyOnce of opts.latency === false ? [] : name === "arus" ? [false, true] : [false]) {
         const l = await latencyRun(eng, kafka, producer, topic, {
           ...opts,
           exactlyOnce,
-          profile: prof(exactlyOnce ? "latency-eo" : "latency"),
+          profile: prof(name, exactlyOnce ? "latency-eo" : "latency"),
         });
         result.latency.push(l);
         log(
@@ -239,6 +248,12 @@ function startEngine(
     engineCpus?: string;
   },
 ): Engine {
+  if (name === "relay") {
+    const args = ["--import", "tsx", path.join(root, "bench/kafka/relay-engine.ts"), "--bootstrap", opts.bootstrap];
+    const node = [process.execPath, ...(opts.nodeArgs ?? []), ...args];
+    const cmd = opts.engineCpus ? ["taskset", "-c", opts.engineCpus, ...node] : node;
+    return new Engine(name, spawn(cmd[0]!, cmd.slice(1), { cwd: root, stdio: ["pipe", "pipe", "pipe"] }));
+  }
   if (name === "arus") {
     const args = ["--import", "tsx", path.join(root, "bench/kafka/arus-engine.ts"), "--bootstrap", opts.bootstrap, "--engine", opts.engine];
     for (const kv of opts.arusConf ?? []) args.push("--conf", kv);
@@ -432,6 +447,7 @@ export async function kafkaBenchFromArgs(argv: string[]): Promise<KafkaBenchResu
     engine,
     cpuProf: get("--cpu-prof"),
     latency: !argv.includes("--no-latency"),
+    throughput: !argv.includes("--no-throughput"),
     arusConf: argv.flatMap((a, i) => (a === "--arus-conf" && argv[i + 1] ? [argv[i + 1]!] : [])),
     arusSourceOptions: argv.flatMap((a, i) => (a === "--arus-source-option" && argv[i + 1] ? [argv[i + 1]!] : [])),
     nodeArgs: argv.flatMap((a, i) => (a === "--node-arg" && argv[i + 1] ? [argv[i + 1]!] : [])),

@@ -11,7 +11,8 @@
 # - stop: SIGTERM, then SIGKILL after 15 s; `url` prints the address of the running broker.
 # - restart: starts the stopped broker of $ARUS_KAFKA_DIR again with its data and port (a broker
 #   outage and its end, for the failure tests); `start` instead begins a fresh cluster.
-# Needs Java 17+ and Maven. JVM flags keep the broker near 250 MB resident.
+# Needs Java 17+ and Maven. JVM flags keep the broker near 250 MB resident; ARUS_KAFKA_JVM_OPTS
+# (e.g. "-XX:+UseParallelGC -Xlog:gc:file=/tmp/gc.log") comes after them, so it can override them.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)/kafka"
@@ -71,7 +72,7 @@ launch() {
   log "starting on 127.0.0.1:$port (logs: $DIR/broker.log)"
   nohup java -Xms128m -Xmx256m -XX:+UseSerialGC -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=64m \
     -XX:MaxDirectMemorySize=64m -Xss512k -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
-    "$log4j" -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" >>"$DIR/broker.log" 2>&1 </dev/null &
+    ${ARUS_KAFKA_JVM_OPTS:-} "$log4j" -cp "$LIBS/*" kafka.Kafka "$DIR/server.properties" >>"$DIR/broker.log" 2>&1 </dev/null &
   echo $! >"$DIR/broker.pid"
   for _ in $(seq 1 600); do # up to 60 s on a loaded machine
     if [ "$(started_count)" -gt "$started_before" ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
