@@ -6,6 +6,7 @@
 import { AnalysisException } from "../common/errors.js";
 import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
+import { isHigherOrder } from "../functions/higher-order.js";
 import { lookupFunction } from "../functions/index.js";
 import { castTo } from "../functions/registry.js";
 import {
@@ -31,6 +32,7 @@ import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggr
 import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
+import { bindHigherOrder, LambdaScope } from "./lambdas.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
@@ -247,15 +249,33 @@ function requireBoolean(e: Expr, where: string): void {
   }
 }
 
-/** Resolve one expression against input attributes: bind names, check calls, insert casts. */
-export function resolveExpr(e: Expr, input: readonly Attribute[]): Expr {
+/**
+ * Resolve one expression against input attributes: bind names, check calls, insert casts.
+ * `scope`: the lambda variables visible here (inside a higher-order function's lambda).
+ */
+export function resolveExpr(e: Expr, input: readonly Attribute[], scope: LambdaScope = LambdaScope.EMPTY): Expr {
+  // A higher-order call is resolved whole, lambdas included (analyzer/lambdas.ts).
+  const whole = new Set<Expr>();
   const bound = transformDown(e, (x) => {
+    if (x.kind === "call" && isHigherOrder(x.name)) {
+      const r = resolveCall(bindHigherOrder(x, input, scope, resolveExpr));
+      whole.add(r);
+      return r;
+    }
     if (x.kind !== "column") return x;
-    const r = resolveColumn(x.nameParts, input);
+    const r = scope.lookup(x.nameParts) ?? resolveColumn(x.nameParts, input);
     if (!r) throw unresolvedColumn(x.nameParts, input);
     return r;
   });
-  return transformUp(bound, resolveCall);
+  return whole.size === 0 ? transformUp(bound, resolveCall) : transformUpExcept(bound, whole, resolveCall);
+}
+
+/** transformUp that leaves the nodes in `done` (and what is under them) as they are. */
+function transformUpExcept(e: Expr, done: ReadonlySet<Expr>, fn: (e: Expr) => Expr): Expr {
+  if (done.has(e)) return e;
+  const kids = exprChildren(e);
+  const next = kids.map((k) => transformUpExcept(k, done, fn));
+  return fn(next.some((k, i) => k !== kids[i]) ? withChildren(e, next) : e);
 }
 
 function resolveCall(e: Expr): Expr {

@@ -5,7 +5,7 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { structFieldIndex } from "../functions/collections.js";
-import { type Attribute, call, type Expr, literal } from "../plan/expressions.js";
+import { type Attribute, call, type Expr, type LambdaVariable, literal } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
 
 function eq(a: string, b: string): boolean {
@@ -43,7 +43,8 @@ function pick(hits: readonly Attribute[], parts: readonly string[]): Attribute {
   return exact[0]!;
 }
 
-function nestFields(base: Attribute, fields: readonly string[]): Expr {
+/** `base.f1.f2...` as getfield calls, checking each field exists (base: a column or a lambda variable). */
+export function nestFields(base: Attribute | LambdaVariable, fields: readonly string[]): Expr {
   let e: Expr = base;
   let t = base.type;
   for (const f of fields) {

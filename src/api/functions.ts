@@ -254,5 +254,7 @@ export function to_json(c: ColumnOrName, options?: Record<string, string>): Colu
 export * from "./functions-extra.js";
 // ---- generators: explode, posexplode, inline, json_tuple, stack (functions-generators.ts)
 export * from "./functions-generators.js";
+// ---- higher-order functions: transform, filter, exists, forall, aggregate, reduce, zip_with
+export * from "./functions-higher-order.js";
 // ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)
 export * from "./functions-more.js";

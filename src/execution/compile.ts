@@ -6,11 +6,13 @@
 
 import { type Batch, takeBatch } from "../columnar/batch.js";
 import { concatVectors, constantVector, nullVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
+import { isHigherOrder } from "../functions/higher-order.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import { wideLaneUnsupported } from "../functions/long-ops.js";
 import { typeOf } from "../functions/typing.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import { type DataType, typesEqual } from "../types/datatypes.js";
+import { compileHigherOrder } from "./higher-order.js";
 
 export type CompiledExpr = (batch: Batch, ctx: EvalContext) => Vector;
 
@@ -24,7 +26,8 @@ export function bindIndex(input: readonly Attribute[]): Map<number, number> {
 
 export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIndex(input)): CompiledExpr {
   switch (e.kind) {
-    case "attribute": {
+    case "attribute":
+    case "lambdaVar": {
       const i = index.get(e.exprId);
       if (i === undefined) {
         throw new Error(`attribute ${e.name}#${e.exprId} not found in input [${input.map((a) => `${a.name}#${a.exprId}`).join(", ")}]`);
@@ -50,6 +53,7 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
       const fn = lookupFunction(e.name);
       if (fn?.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
       if (fn.name === "coalesce" && e.args.length > 1) return compileCoalesce(e, input, index);
+      if (isHigherOrder(fn.name)) return compileHigherOrder(e, input, index, compileExpr);
       const args = e.args.map((a, i) => {
         // CAST(binary AS STRING) as argument 0 of a kernel that reads UTF-8 bytes: the bytes as they are.
         if (i === 0 && fn.utf8BytesArg0 && a.kind === "cast" && !a.tryCast && a.to.kind === "string" && typeOf(a.child).kind === "binary")

@@ -40,6 +40,7 @@ import "./csv.js";
 import "./generators.js";
 import "./json-tuple.js";
 import "./stack.js";
+import "./higher-order.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

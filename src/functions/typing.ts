@@ -21,6 +21,9 @@ export function typeOf(e: Expr): DataType {
     case "attribute":
     case "literal":
       return e.type;
+    case "lambdaVar":
+      if (!e.resolved) throw new Error(`unresolved lambda variable ${e.name} reached typeOf`);
+      return e.type;
     case "alias":
     case "sortOrder":
       return typeOf(e.child);
@@ -83,6 +86,7 @@ export function yearMonthOutsideArithmetic(): AnalysisException {
 export function nullableOf(e: Expr): boolean {
   switch (e.kind) {
     case "attribute":
+    case "lambdaVar":
       return e.nullable;
     case "literal":
       return e.value === null;

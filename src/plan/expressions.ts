@@ -133,7 +133,34 @@ export interface WindowExpr {
   readonly frame: WindowFrame | null;
 }
 /** Scalar subquery placeholder is not supported; `in` lists are calls named `in`. */
-export type Expr = ColumnRef | Attribute | Literal | Alias | MultiAlias | Call | Cast | CaseWhen | Star | SortOrder | WindowExpr;
+/**
+ * A lambda's parameter (`x` in `x -> x + 1`), Spark's NamedLambdaVariable. Not an attribute:
+ * it is bound by its higher-order function (execution/higher-order.ts), never by the child
+ * plan, so column pruning and attribute checks do not see it. A lambda is the call
+ * `lambdafunction(body, var...)` (Spark's LambdaFunction); before analysis its variables have
+ * no type (`resolved` false) and the body names them as columns.
+ */
+export interface LambdaVariable {
+  readonly kind: "lambdaVar";
+  readonly name: string;
+  readonly type: DataType;
+  readonly nullable: boolean;
+  readonly exprId: number;
+  readonly resolved: boolean;
+}
+export type Expr =
+  | ColumnRef
+  | Attribute
+  | Literal
+  | Alias
+  | MultiAlias
+  | Call
+  | Cast
+  | CaseWhen
+  | Star
+  | SortOrder
+  | WindowExpr
+  | LambdaVariable;
 export type NamedExpr = Attribute | Alias;
 
 const f = Object.freeze;
@@ -194,6 +221,21 @@ export function alias(child: Expr, name: string, metadata?: Record<string, unkno
 export function multiAlias(child: Expr, names: readonly string[]): MultiAlias {
   return f({ kind: "multiAlias", child, names: f([...names]) });
 }
+/** A lambda parameter before analysis: only its name. */
+export function unresolvedLambdaVar(name: string): LambdaVariable {
+  return f({ kind: "lambdaVar", name, type: { kind: "null" } as DataType, nullable: true, exprId: 0, resolved: false });
+}
+export function lambdaVar(name: string, type: DataType, nullable: boolean): LambdaVariable {
+  return f({ kind: "lambdaVar", name, type, nullable, exprId: newExprId(), resolved: true });
+}
+/** `(params) -> body` as Spark's `lambdafunction(body, params...)`. */
+export function lambdaFunction(body: Expr, params: readonly LambdaVariable[]): Call {
+  return call("lambdafunction", [body, ...params]);
+}
+export function isLambda(e: Expr): e is Call {
+  return e.kind === "call" && e.name === "lambdafunction";
+}
+
 export function call(name: string, args: readonly Expr[], distinct = false): Call {
   return f({ kind: "call", name: name.toLowerCase(), args: f([...args]), distinct });
 }
@@ -236,6 +278,7 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case "attribute":
     case "literal":
     case "star":
+    case "lambdaVar":
       return [];
     case "alias":
     case "multiAlias":
@@ -260,6 +303,7 @@ export function withChildren(e: Expr, c: readonly Expr[]): Expr {
     case "attribute":
     case "literal":
     case "star":
+    case "lambdaVar":
       return e;
     case "alias":
       return f({ ...e, child: c[0]! });

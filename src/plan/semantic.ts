@@ -8,6 +8,8 @@ export function semanticKey(e: Expr): string {
   switch (e.kind) {
     case "attribute":
       return `#${e.exprId}`;
+    case "lambdaVar":
+      return `λ${e.resolved ? e.exprId : e.name}`;
     case "alias":
     case "multiAlias":
       return semanticKey(e.child);

@@ -32,6 +32,9 @@ export function exprToSql(e: Expr): string {
       return e.nameParts[e.nameParts.length - 1]!.length && e.nameParts.length === 1 ? e.nameParts[0]! : e.nameParts.join(".");
     case "attribute":
       return e.name;
+    case "lambdaVar":
+      // Spark names a lambda's variables so, in SQL and the DataFrame API alike
+      return "namedlambdavariable()";
     case "literal":
       return literalText(e.value, e.type.kind, e.type);
     case "alias":

@@ -13,12 +13,14 @@ import {
   cast,
   columnRef,
   type Expr,
+  lambdaFunction,
   literal,
   multiAlias,
   type SortOrder,
   sortOrder,
   star,
   tryCast,
+  unresolvedLambdaVar,
   type WindowExpr,
   type WindowFrame,
   windowExpr,
@@ -143,7 +145,8 @@ function readAnd(cur: Cursor): Expr {
 
 function readNot(cur: Cursor): Expr {
   if (cur.acceptKeyword("NOT") || cur.acceptOp("!")) return call("not", [readNot(cur)]);
-  if (cur.isKeyword("EXISTS") && cur.isOp("(", 1)) {
+  // EXISTS (SELECT ...) is a subquery; exists(arr, x -> ...) the higher-order function
+  if (cur.isKeyword("EXISTS") && cur.isOp("(", 1) && (cur.isKeyword("SELECT", 2) || cur.isKeyword("WITH", 2) || cur.isOp("(", 2))) {
     throw cur.fail("[UNSUPPORTED_FEATURE] EXISTS subqueries are not supported.");
   }
   return readPredicate(cur);
@@ -382,10 +385,14 @@ function readCall(cur: Cursor, name: string): Expr {
   const args: Expr[] = [];
   if (!cur.isOp(")")) {
     do {
+      const lambda = readLambda(cur);
+      if (lambda) {
+        args.push(lambda);
+        continue;
+      }
       const arg = readExpression(cur);
       // `struct(1 AS a, x AS b)`: Spark names a struct's fields by its arguments' aliases.
       args.push(name.toLowerCase() === "struct" && cur.acceptKeyword("AS") ? alias(arg, cur.identifier()) : arg);
-      if (cur.isOp("->")) throw cur.fail("[UNSUPPORTED_FEATURE] Lambda functions (x -> ...) are not supported.");
     } while (cur.acceptOp(","));
   }
   cur.expectOp(")");
@@ -413,6 +420,29 @@ function readCall(cur: Cursor, name: string): Expr {
   const fn = withJsonSchemaLiteral(call(lower, args, distinct));
   if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
   return fn;
+}
+
+/**
+ * A lambda argument, `x -> body` or `(x, y) -> body` (analyzer/lambdas.ts binds its variables);
+ * null when the next tokens are not one.
+ */
+function readLambda(cur: Cursor): Expr | null {
+  const names: string[] = [];
+  if (cur.isIdentifier() && cur.isOp("->", 1)) names.push(cur.next().value);
+  else if (cur.isOp("(")) {
+    let k = 1;
+    while (cur.isIdentifier(undefined, k) && (cur.isOp(",", k + 1) || cur.isOp(")", k + 1))) {
+      if (cur.isOp(")", k + 1)) break;
+      k += 2;
+    }
+    if (!(cur.isIdentifier(undefined, k) && cur.isOp(")", k + 1) && cur.isOp("->", k + 2))) return null;
+    cur.next();
+    do names.push(cur.identifier());
+    while (cur.acceptOp(","));
+    cur.expectOp(")");
+  } else return null;
+  cur.expectOp("->");
+  return lambdaFunction(readExpression(cur), names.map(unresolvedLambdaVar));
 }
 
 /** Type names Spark also accepts as one-argument cast functions. */

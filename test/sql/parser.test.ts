@@ -2,7 +2,20 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { alias, call, caseWhen, cast, columnRef, type Expr, literal, sortOrder, star, windowExpr } from "../../src/plan/expressions.js";
+import {
+  alias,
+  type Call,
+  call,
+  caseWhen,
+  cast,
+  columnRef,
+  type Expr,
+  literal,
+  sortOrder,
+  star,
+  windowExpr,
+} from "../../src/plan/expressions.js";
+import { exprToSql } from "../../src/plan/sql-text.js";
 import { parseExpression } from "../../src/sql/index.js";
 import {
   ArrayOf,
@@ -204,8 +217,18 @@ describe("function calls", () => {
     );
     parseFails(() => parseExpression("upper(s) IGNORE NULLS"), "does not support IGNORE NULLS", 21);
   });
-  it("rejects lambdas with a clear message", () => {
-    parseFails(() => parseExpression("transform(a, x -> x + 1)"), "Lambda functions", 15);
+  it("reads lambdas as lambdafunction(body, variables...) arguments", () => {
+    const one = parseExpression("transform(a, x -> x + 1)");
+    assert.equal(exprToSql(one), "transform(a, lambdafunction((x + 1), namedlambdavariable()))");
+    const two = parseExpression("aggregate(a, 0, (acc, x) -> acc + x)") as Call;
+    const lambda = two.args[2] as Call;
+    assert.equal(lambda.name, "lambdafunction");
+    assert.deepEqual(
+      lambda.args.slice(1).map((v) => (v.kind === "lambdaVar" ? v.name : v.kind)),
+      ["acc", "x"],
+    );
+    // a parenthesized expression is not a lambda's parameter list
+    assert.equal(exprToSql(parseExpression("coalesce((a), b)")), "coalesce(a, b)");
   });
 });
 

@@ -1,0 +1,193 @@
+/**
+ * Spark's higher-order array functions — transform, filter, exists, forall, aggregate (reduce)
+ * and zip_with — and the `lambdafunction` their lambdas are. This module holds what the
+ * analyzer needs: the variables each lambda is given (analyzer/lambdas.ts binds them), the
+ * argument checks and the result types. They are evaluated by execution/higher-order.ts, which
+ * runs a lambda's body as one vectorized expression over every element of the batch; their
+ * kernels are never called.
+ */
+import { AnalysisException } from "../common/errors.js";
+import { type Call, type Expr, isLambda } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { ArrayOf, BooleanType, type DataType, IntegerType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { checkArity, type Kernel, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { nullableOf } from "./typing.js";
+
+/** A lambda variable's type and nullability. */
+export type VarSpec = readonly [DataType, boolean];
+
+export interface HigherOrderSpec {
+  /** Arguments that must be arrays (positions). */
+  readonly arrays: readonly number[];
+  /** Arguments that must be lambdas (positions), and how many of them may be left out at the end. */
+  readonly lambdaArgs: readonly number[];
+  readonly optionalLambdas: number;
+  /**
+   * The variables the HOF gives lambda `lambdaAt` (an argument position) when that lambda
+   * declares `declared` of them, from the arguments resolved so far (earlier lambdas resolved);
+   * called only once the `arrays` arguments are arrays.
+   */
+  vars(args: readonly Expr[], types: readonly DataType[], lambdaAt: number, declared: number): readonly VarSpec[];
+}
+
+function elementOf(t: DataType): VarSpec | null {
+  return t.kind === "array" ? [t.elementType, t.containsNull] : null;
+}
+
+/** transform / filter: the element, and its index when the lambda asks for two. */
+const elementAndIndex: HigherOrderSpec = {
+  arrays: [0],
+  lambdaArgs: [1],
+  optionalLambdas: 0,
+  vars: (_a, types, _at, declared) => {
+    const el = elementOf(types[0]!);
+    if (!el) return [];
+    return declared === 2 ? [el, [IntegerType, false]] : [el];
+  },
+};
+const elementOnly: HigherOrderSpec = {
+  arrays: [0],
+  lambdaArgs: [1],
+  optionalLambdas: 0,
+  vars: (_a, types) => {
+    const el = elementOf(types[0]!);
+    return el ? [el] : [];
+  },
+};
+/** aggregate(arr, zero, merge(acc, x)[, finish(acc)]): the accumulator has the zero's type. */
+const aggregateSpec: HigherOrderSpec = {
+  arrays: [0],
+  lambdaArgs: [2, 3],
+  optionalLambdas: 1,
+  vars: (args, types, at) => {
+    const el = elementOf(types[0]!);
+    if (!el) return [];
+    const merge = args[2];
+    const accNullable = nullableOf(args[1]!) || (merge !== undefined && at === 3 && nullableOf(merge));
+    return at === 2 ? [[types[1]!, nullableOf(args[1]!)], el] : [[types[1]!, accNullable]];
+  },
+};
+const zipWithSpec: HigherOrderSpec = {
+  arrays: [0, 1],
+  lambdaArgs: [2],
+  optionalLambdas: 0,
+  vars: (_a, types) => {
+    const l = elementOf(types[0]!);
+    const r = elementOf(types[1]!);
+    // a shorter array's missing elements are NULL
+    return l && r
+      ? [
+          [l[0], true],
+          [r[0], true],
+        ]
+      : [];
+  },
+};
+
+export const HIGHER_ORDER: Readonly<Record<string, HigherOrderSpec>> = {
+  transform: elementAndIndex,
+  filter: elementAndIndex,
+  exists: elementOnly,
+  forall: elementOnly,
+  aggregate: aggregateSpec,
+  reduce: aggregateSpec,
+  zip_with: zipWithSpec,
+};
+
+export function isHigherOrder(name: string): boolean {
+  return Object.hasOwn(HIGHER_ORDER, name);
+}
+
+/** The body of a resolved lambda (`lambdafunction(body, vars...)`). */
+export function lambdaBody(e: Expr): Expr {
+  return (e as Call).args[0]!;
+}
+
+const evaluatedElsewhere: Kernel = () => {
+  throw new Error("higher-order functions are evaluated by execution/higher-order.ts");
+};
+
+export function requireArray(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
+  if (types[i]!.kind !== "array") throw typeMismatch(call, i, '"ARRAY"', args[i]!, types[i]!);
+}
+function requireLambda(call: Expr, args: readonly Expr[], i: number): void {
+  if (!isLambda(args[i]!)) {
+    throw new AnalysisException(
+      "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+      `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: the ${i === 1 ? "second" : i === 2 ? "third" : "fourth"} parameter must be a lambda function (x -> ...), got "${exprToSql(args[i]!)}".`,
+    );
+  }
+}
+function requireBooleanBody(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
+  if (types[i]!.kind !== "boolean") throw typeMismatch(call, i, '"BOOLEAN"', args[i]!, types[i]!);
+}
+
+const lambdafunction: ScalarFunction = {
+  kind: "scalar",
+  name: "lambdafunction",
+  resolve: (args, types) => ({ args, type: types[0]! }),
+  kernel: evaluatedElsewhere,
+};
+
+function arrayFn(name: string, result: (args: readonly Expr[], types: readonly DataType[], call: Expr) => DataType): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    foldable: false,
+    resolve(args, types, call) {
+      checkArity(name, args, 2);
+      requireArray(call, args, types, 0);
+      requireLambda(call, args, 1);
+      return { args, type: result(args, types, call) };
+    },
+    kernel: evaluatedElsewhere,
+  };
+}
+
+const transform = arrayFn("transform", (args, types) => ArrayOf(types[1]!, nullableOf(lambdaBody(args[1]!))));
+const filter = arrayFn("filter", (args, types, call) => {
+  requireBooleanBody(call, args, types, 1);
+  return types[0]!;
+});
+const exists = arrayFn("exists", (args, types, call) => {
+  requireBooleanBody(call, args, types, 1);
+  return BooleanType;
+});
+const forall = arrayFn("forall", (args, types, call) => {
+  requireBooleanBody(call, args, types, 1);
+  return BooleanType;
+});
+
+function aggregateFn(name: string): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    foldable: false,
+    resolve(args, types, call) {
+      checkArity(name, args, 4); // the analyzer adds the identity finish, as Spark's parser does
+      requireArray(call, args, types, 0);
+      requireLambda(call, args, 2);
+      requireLambda(call, args, 3);
+      // Spark: the merge function must give the accumulator's own type (`0` and a DOUBLE sum do not mix).
+      if (!typesEqual(types[2]!, types[1]!)) throw typeMismatch(call, 2, `"${sqlTypeName(types[1]!)}"`, args[2]!, types[2]!);
+      return { args, type: types[3]! };
+    },
+    kernel: evaluatedElsewhere,
+  };
+}
+
+const zipWith: ScalarFunction = {
+  kind: "scalar",
+  name: "zip_with",
+  foldable: false,
+  resolve(args, types, call) {
+    checkArity("zip_with", args, 3);
+    requireArray(call, args, types, 0);
+    requireArray(call, args, types, 1);
+    requireLambda(call, args, 2);
+    return { args, type: ArrayOf(types[2]!, nullableOf(lambdaBody(args[2]!))) };
+  },
+  kernel: evaluatedElsewhere,
+};
+
+register(lambdafunction, transform, filter, exists, forall, aggregateFn("aggregate"), aggregateFn("reduce"), zipWith);
