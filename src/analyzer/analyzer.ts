@@ -6,7 +6,7 @@
 import { AnalysisException } from "../common/errors.js";
 import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
-import { isHigherOrder } from "../functions/higher-order.js";
+import { isHigherOrderCall } from "../functions/higher-order.js";
 import { lookupFunction } from "../functions/index.js";
 import { castTo } from "../functions/registry.js";
 import {
@@ -257,8 +257,8 @@ export function resolveExpr(e: Expr, input: readonly Attribute[], scope: LambdaS
   // A higher-order call is resolved whole, lambdas included (analyzer/lambdas.ts).
   const whole = new Set<Expr>();
   const bound = transformDown(e, (x) => {
-    if (x.kind === "call" && isHigherOrder(x.name)) {
-      const r = resolveCall(bindHigherOrder(x, input, scope, resolveExpr));
+    if (isHigherOrderCall(x)) {
+      const r = resolveCall(bindHigherOrder(x as Call, input, scope, resolveExpr));
       whole.add(r);
       return r;
     }

@@ -5,7 +5,7 @@
  * column of the same name (case-insensitive); an inner lambda's variables shadow an outer's.
  */
 import { AnalysisException } from "../common/errors.js";
-import { HIGHER_ORDER, lambdaBody, requireArray } from "../functions/higher-order.js";
+import { higherOrderSpec, lambdaBody, requireArray } from "../functions/higher-order.js";
 import { typeOf } from "../functions/typing.js";
 import {
   type Attribute,
@@ -47,7 +47,7 @@ export type ResolveWithScope = (e: Expr, input: readonly Attribute[], scope: Lam
  * (argument checks, result type).
  */
 export function bindHigherOrder(e: Call, input: readonly Attribute[], scope: LambdaScope, resolve: ResolveWithScope): Call {
-  const spec = HIGHER_ORDER[e.name]!;
+  const spec = higherOrderSpec(e.name)!;
   let raw = e.args;
   // aggregate(arr, zero, merge) means finish = acc -> acc (Spark's parser adds the identity too)
   if ((e.name === "aggregate" || e.name === "reduce") && raw.length === 3) {

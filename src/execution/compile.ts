@@ -6,7 +6,7 @@
 
 import { type Batch, takeBatch } from "../columnar/batch.js";
 import { concatVectors, constantVector, nullVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
-import { isHigherOrder } from "../functions/higher-order.js";
+import { isHigherOrderCall } from "../functions/higher-order.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import { wideLaneUnsupported } from "../functions/long-ops.js";
 import { typeOf } from "../functions/typing.js";
@@ -53,7 +53,7 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
       const fn = lookupFunction(e.name);
       if (fn?.kind !== "scalar") throw new Error(`${e.name} is not a scalar function`);
       if (fn.name === "coalesce" && e.args.length > 1) return compileCoalesce(e, input, index);
-      if (isHigherOrder(fn.name)) return compileHigherOrder(e, input, index, compileExpr);
+      if (isHigherOrderCall(e)) return compileHigherOrder(e, input, index, compileExpr);
       const args = e.args.map((a, i) => {
         // CAST(binary AS STRING) as argument 0 of a kernel that reads UTF-8 bytes: the bytes as they are.
         if (i === 0 && fn.utf8BytesArg0 && a.kind === "cast" && !a.tryCast && a.to.kind === "string" && typeOf(a.child).kind === "binary")

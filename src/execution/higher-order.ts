@@ -7,57 +7,15 @@
  * aggregate folds position by position instead (element j of every array that has one, in one
  * evaluation), since each step needs the step before it.
  */
-import { type Batch, makeBatch } from "../columnar/batch.js";
-import { getValue, makeVector, nullVector, take, type Vector, vectorFromValues } from "../columnar/vector.js";
+import type { Batch } from "../columnar/batch.js";
+import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { ArusError } from "../common/errors.js";
 import type { EvalContext } from "../functions/index.js";
 import { typeOf } from "../functions/typing.js";
-import type { Attribute, Call, Expr, LambdaVariable } from "../plan/expressions.js";
-import { exprChildren } from "../plan/expressions.js";
-import { type ArrayType, type DataType, IntegerType, NullType } from "../types/datatypes.js";
-
-export type Compiled = (batch: Batch, ctx: EvalContext) => Vector;
-export type CompileFn = (e: Expr, input: readonly Attribute[], index: Map<number, number>) => Compiled;
-
-/** A lambda compiled against the outer columns plus its variables (appended after them). */
-interface CompiledLambda {
-  readonly body: Compiled;
-  /** Positions of the outer columns the body reads (the others need not be repeated). */
-  readonly reads: readonly number[];
-  readonly vars: readonly LambdaVariable[];
-  /** Outer columns before the variables (the position of the first variable). */
-  readonly width: number;
-}
-
-function compileLambda(lambda: Expr, input: readonly Attribute[], index: Map<number, number>, compile: CompileFn): CompiledLambda {
-  const [body, ...params] = (lambda as Call).args as [Expr, ...LambdaVariable[]];
-  const width = index.size === 0 ? 0 : Math.max(...index.values()) + 1;
-  const inner = new Map(index);
-  params.forEach((v, k) => {
-    inner.set(v.exprId, width + k);
-  });
-  const reads = new Set<number>();
-  const visit = (e: Expr): void => {
-    if (e.kind === "attribute" || e.kind === "lambdaVar") {
-      const at = index.get(e.exprId);
-      if (at !== undefined) reads.add(at);
-    }
-    exprChildren(e).forEach(visit);
-  };
-  visit(body);
-  return { body: compile(body, input, inner), reads: [...reads], vars: params, width };
-}
-
-/**
- * The batch a lambda body runs over: row k is element k, outer column c holds row
- * `parents[k]`'s value (only the columns the body reads; the others are all-NULL stand-ins of
- * the right length, never read), then the variables' columns.
- */
-function lambdaBatch(b: Batch, fn: CompiledLambda, parents: Int32Array, vars: readonly Vector[]): Batch {
-  const unread = nullVector(NullType, parents.length);
-  const cols: Vector[] = new Array(fn.width).fill(unread);
-  for (const r of fn.reads) cols[r] = take(b.columns[r]!, parents);
-  return makeBatch([...cols, ...vars], parents.length);
-}
+import type { Attribute, Call, Expr } from "../plan/expressions.js";
+import { type ArrayType, type DataType, IntegerType } from "../types/datatypes.js";
+import { compileMapHigherOrder } from "./higher-order-maps.js";
+import { type Compiled, type CompiledLambda, type CompileFn, compileLambda, lambdaBatch, truth } from "./lambda-batch.js";
 
 /** Every element of the batch's arrays, flattened: its row, its index, its value. */
 interface Flat {
@@ -91,12 +49,6 @@ function flatten(v: Vector, n: number): Flat {
   return { rows, parents, positions, values };
 }
 
-/** A BOOLEAN vector's row as true / false / null (its values are stored as 1 and 0). */
-function truth(v: Vector, k: number): boolean | null {
-  const x = getValue(v, k);
-  return x === null ? null : x === true || x === 1;
-}
-
 function elementType(e: Expr): DataType {
   return (typeOf(e) as ArrayType).elementType;
 }
@@ -120,9 +72,12 @@ function regroup(type: DataType, flat: Flat, pick: (k: number) => boolean, value
   return vectorFromValues(type, out);
 }
 
+const MAP_FUNCTIONS = new Set(["map_filter", "transform_values", "transform_keys", "map_zip_with"]);
+
 export function compileHigherOrder(e: Call, input: readonly Attribute[], index: Map<number, number>, compile: CompileFn): Compiled {
   const type = typeOf(e);
   const arr = e.args[0]!;
+  if (MAP_FUNCTIONS.has(e.name)) return compileMapHigherOrder(e, input, index, compile);
   const arrF = compile(arr, input, index);
   const lambda = (at: number) => compileLambda(e.args[at]!, input, index, compile);
   switch (e.name) {
@@ -174,6 +129,9 @@ export function compileHigherOrder(e: Call, input: readonly Attribute[], index: 
       return compileAggregate(e, input, index, compile, arrF);
     case "zip_with":
       return compileZipWith(e, input, index, compile, arrF);
+    case "array_sort":
+      return compileSortWith(e, input, index, compile, arrF);
+
     default:
       throw new Error(`${e.name} is not a higher-order function`);
   }
@@ -261,5 +219,45 @@ function compileZipWith(e: Call, input: readonly Attribute[], index: Map<number,
       () => true,
       (k) => getValue(out, k),
     );
+  };
+}
+
+/**
+ * array_sort(a, (l, r) -> ...): each row's array sorted with the comparator (stable, as Spark's
+ * TimSort), one evaluation of the lambda per comparison; a NULL answer is an error.
+ */
+function compileSortWith(e: Call, input: readonly Attribute[], index: Map<number, number>, compile: CompileFn, arrF: Compiled): Compiled {
+  const fn = compileLambda(e.args[1]!, input, index, compile);
+  const el = elementType(e.args[0]!);
+  const type = typeOf(e);
+  return (b, ctx) => {
+    const arrV = arrF(b, ctx);
+    const out: (unknown[] | null)[] = [];
+    for (let i = 0; i < b.numRows; i++) {
+      const a = getValue(arrV, i) as readonly unknown[] | null;
+      if (a === null) {
+        out.push(null);
+        continue;
+      }
+      const row = Int32Array.of(i);
+      out.push(
+        a
+          .map((x) => x ?? null)
+          .sort((l, r) => {
+            const v = getValue(
+              fn.body(lambdaBatch(b, fn, row, [vectorFromValues(el, [l ?? null]), vectorFromValues(el, [r ?? null])]), ctx),
+              0,
+            );
+            if (v === null) {
+              throw new ArusError(
+                "COMPARATOR_RETURNS_NULL",
+                `[COMPARATOR_RETURNS_NULL] The comparator has returned a NULL for a comparison between ${String(l)} and ${String(r)}. It should return a positive integer for "greater than", 0 for "equal" and a negative integer for "less than". To revert to deprecated behavior where NULL is treated as 0 (equal), you must set "spark.sql.legacy.allowNullComparisonResultInArraySort" to "true".`,
+              );
+            }
+            return v as number;
+          }),
+      );
+    }
+    return vectorFromValues(type, out);
   };
 }

@@ -21,7 +21,8 @@ export interface HigherOrderSpec {
   readonly arrays: readonly number[];
   /** Arguments that must be lambdas (positions), and how many of them may be left out at the end. */
   readonly lambdaArgs: readonly number[];
-  readonly optionalLambdas: number;
+  /** The function also runs without any lambda (array_sort's comparator). */
+  readonly lambdaOptional?: boolean;
   /**
    * The variables the HOF gives lambda `lambdaAt` (an argument position) when that lambda
    * declares `declared` of them, from the arguments resolved so far (earlier lambdas resolved);
@@ -38,7 +39,6 @@ function elementOf(t: DataType): VarSpec | null {
 const elementAndIndex: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [1],
-  optionalLambdas: 0,
   vars: (_a, types, _at, declared) => {
     const el = elementOf(types[0]!);
     if (!el) return [];
@@ -48,7 +48,6 @@ const elementAndIndex: HigherOrderSpec = {
 const elementOnly: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [1],
-  optionalLambdas: 0,
   vars: (_a, types) => {
     const el = elementOf(types[0]!);
     return el ? [el] : [];
@@ -58,7 +57,6 @@ const elementOnly: HigherOrderSpec = {
 const aggregateSpec: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [2, 3],
-  optionalLambdas: 1,
   vars: (args, types, at) => {
     const el = elementOf(types[0]!);
     if (!el) return [];
@@ -70,7 +68,6 @@ const aggregateSpec: HigherOrderSpec = {
 const zipWithSpec: HigherOrderSpec = {
   arrays: [0, 1],
   lambdaArgs: [2],
-  optionalLambdas: 0,
   vars: (_a, types) => {
     const l = elementOf(types[0]!);
     const r = elementOf(types[1]!);
@@ -84,18 +81,33 @@ const zipWithSpec: HigherOrderSpec = {
   },
 };
 
-export const HIGHER_ORDER: Readonly<Record<string, HigherOrderSpec>> = {
-  transform: elementAndIndex,
-  filter: elementAndIndex,
-  exists: elementOnly,
-  forall: elementOnly,
-  aggregate: aggregateSpec,
-  reduce: aggregateSpec,
-  zip_with: zipWithSpec,
-};
+const specs = new Map<string, HigherOrderSpec>([
+  ["transform", elementAndIndex],
+  ["filter", elementAndIndex],
+  ["exists", elementOnly],
+  ["forall", elementOnly],
+  ["aggregate", aggregateSpec],
+  ["reduce", aggregateSpec],
+  ["zip_with", zipWithSpec],
+]);
 
-export function isHigherOrder(name: string): boolean {
-  return Object.hasOwn(HIGHER_ORDER, name);
+/** Makes `name` a higher-order function (its lambdas bound by analyzer/lambdas.ts). */
+export function registerHigherOrder(name: string, spec: HigherOrderSpec): void {
+  specs.set(name, spec);
+}
+
+export function higherOrderSpec(name: string): HigherOrderSpec | undefined {
+  return specs.get(name);
+}
+
+/**
+ * Whether this call is a higher-order one: its function takes lambdas, and it was given one or
+ * must have one (`array_sort(a)` is the plain sort, `array_sort(a, (l, r) -> ...)` is not).
+ */
+export function isHigherOrderCall(e: Expr): boolean {
+  if (e.kind !== "call") return false;
+  const spec = specs.get(e.name);
+  return spec !== undefined && (!spec.lambdaOptional || e.args.some(isLambda));
 }
 
 /** The body of a resolved lambda (`lambdafunction(body, vars...)`). */
@@ -103,14 +115,14 @@ export function lambdaBody(e: Expr): Expr {
   return (e as Call).args[0]!;
 }
 
-const evaluatedElsewhere: Kernel = () => {
+export const evaluatedElsewhere: Kernel = () => {
   throw new Error("higher-order functions are evaluated by execution/higher-order.ts");
 };
 
 export function requireArray(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
   if (types[i]!.kind !== "array") throw typeMismatch(call, i, '"ARRAY"', args[i]!, types[i]!);
 }
-function requireLambda(call: Expr, args: readonly Expr[], i: number): void {
+export function requireLambda(call: Expr, args: readonly Expr[], i: number): void {
   if (!isLambda(args[i]!)) {
     throw new AnalysisException(
       "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
@@ -118,7 +130,7 @@ function requireLambda(call: Expr, args: readonly Expr[], i: number): void {
     );
   }
 }
-function requireBooleanBody(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
+export function requireBooleanBody(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
   if (types[i]!.kind !== "boolean") throw typeMismatch(call, i, '"BOOLEAN"', args[i]!, types[i]!);
 }
 

@@ -41,6 +41,7 @@ import "./generators.js";
 import "./json-tuple.js";
 import "./stack.js";
 import "./higher-order.js";
+import "./higher-order-maps.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

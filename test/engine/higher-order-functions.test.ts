@@ -115,6 +115,58 @@ describe("higher-order functions in SQL", () => {
   });
 });
 
+describe("higher-order map functions and array_sort's comparator (SQL)", () => {
+  const maps = session.sql("SELECT map(1, 'a', 2, 'b', 3, null) AS m, map(1, 'x', 4, 'y') AS n, array(3, 1, null, 2) AS a");
+  async function one(expr: string): Promise<unknown> {
+    const v = (await maps.selectExpr(`${expr} AS v`).collect())[0]!.v;
+    return v instanceof Map ? [...v] : v;
+  }
+
+  it("map_filter, transform_values, transform_keys, map_zip_with", async () => {
+    assert.deepEqual(await one("map_filter(m, (k, v) -> k > 1)"), [
+      [2, "b"],
+      [3, null],
+    ]);
+    assert.deepEqual(await one("map_filter(m, (k, v) -> v IS NULL)"), [[3, null]]);
+    assert.deepEqual(await one("transform_values(m, (k, v) -> concat(v, k))"), [
+      [1, "a1"],
+      [2, "b2"],
+      [3, null],
+    ]);
+    assert.deepEqual(await one("transform_keys(m, (k, v) -> k * 2)"), [
+      [2, "a"],
+      [4, "b"],
+      [6, null],
+    ]);
+    assert.deepEqual(await one("map_zip_with(m, n, (k, v1, v2) -> concat(coalesce(v1, '-'), coalesce(v2, '-')))"), [
+      [1, "ax"],
+      [2, "b-"],
+      [3, "--"],
+      [4, "-y"],
+    ]);
+    assert.equal(await one("map_filter(CAST(NULL AS MAP<INT, STRING>), (k, v) -> true)"), null);
+  });
+
+  it("transform_keys refuses a NULL or repeated key, as Spark", async () => {
+    await assert.rejects(one("transform_keys(m, (k, v) -> 1)"), /DUPLICATED_MAP_KEY/);
+    await assert.rejects(one("transform_keys(m, (k, v) -> v)"), /NULL_MAP_KEY/);
+    await assert.rejects(one("map_filter(m, (k, v) -> 1)"), /second parameter requires the "BOOLEAN" type/);
+  });
+
+  it("array_sort with a comparator (stable), without one the plain sort; an INT comparator only; NULL answers fail", async () => {
+    const desc = "(l, r) -> CASE WHEN l IS NULL THEN 1 WHEN r IS NULL THEN -1 WHEN l < r THEN 1 WHEN l > r THEN -1 ELSE 0 END";
+    assert.deepEqual(await one(`array_sort(a, ${desc})`), [3, 2, 1, null]);
+    assert.deepEqual(await one("array_sort(a, (l, r) -> 0)"), [3, 1, null, 2]);
+    assert.deepEqual(await one("array_sort(a)"), [1, 2, 3, null]);
+    await assert.rejects(one("array_sort(a, (l, r) -> l - r)"), /COMPARATOR_RETURNS_NULL/);
+    await assert.rejects(
+      one("array_sort(a, (l, r) -> 1L)"),
+      /UNEXPECTED_RETURN_TYPE.*requires return "INT" type, but the actual is "BIGINT"/,
+    );
+    await assert.rejects(one("array_sort(a, l -> 1)"), /NUM_ARGS_MISMATCH.*expects 1 arguments, but got 2/);
+  });
+});
+
 describe("higher-order functions in the DataFrame API", () => {
   it("the JS function's parameters are Columns; its arity picks the index form", async () => {
     const r = df.select(
