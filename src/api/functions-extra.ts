@@ -89,7 +89,6 @@ export const array_compact = unary("array_compact");
 /** Spark's Murmur3 hash (seed 42) of the columns, an INT: `hash(k) % n` buckets as Spark does. */
 export const hash = (...cols: ColumnOrName[]) => fn("hash", ...cols.map(toExpr));
 /** Ascending, NULL elements last (sort_array puts them first). */
-export const array_sort = unary("array_sort");
 /** `col` repeated `count` times (a negative count: an empty array). */
 export const array_repeat = (col: ColumnOrName, count: ColumnOrName | number) =>
   fn("array_repeat", toExpr(col), typeof count === "number" ? lit(count).expr : toExpr(count));

@@ -51,3 +51,22 @@ export const reduce = (col: ColumnOrName, initialValue: ColumnOrName, merge: Lam
 /** `zip_with(left, right, (x, y) => ...)`: element by element, the shorter array padded with NULLs. */
 export const zip_with = (left: ColumnOrName, right: ColumnOrName, fn: Lambda2) =>
   new Column(call("zip_with", [toExpr(left), toExpr(right), lambda(fn as (...xs: Column[]) => Column, 2)]));
+
+/** `map_filter(col, (k, v) => ...)`: the entries for which the test is true. */
+export const map_filter = (col: ColumnOrName, fn: Lambda2) =>
+  new Column(call("map_filter", [toExpr(col), lambda(fn as (...xs: Column[]) => Column, 2)]));
+/** `transform_values(col, (k, v) => ...)`: the same keys, new values. */
+export const transform_values = (col: ColumnOrName, fn: Lambda2) =>
+  new Column(call("transform_values", [toExpr(col), lambda(fn as (...xs: Column[]) => Column, 2)]));
+/** `transform_keys(col, (k, v) => ...)`: new keys (a NULL or repeated one is an error), the same values. */
+export const transform_keys = (col: ColumnOrName, fn: Lambda2) =>
+  new Column(call("transform_keys", [toExpr(col), lambda(fn as (...xs: Column[]) => Column, 2)]));
+/** `map_zip_with(m1, m2, (k, v1, v2) => ...)`: over the keys of both (NULL for the side without one). */
+export const map_zip_with = (col1: ColumnOrName, col2: ColumnOrName, fn: (k: Column, v1: Column, v2: Column) => Column) =>
+  new Column(call("map_zip_with", [toExpr(col1), toExpr(col2), lambda(fn as (...xs: Column[]) => Column, 3)]));
+/**
+ * `array_sort(col)`: ascending, NULLs last; `array_sort(col, (l, r) => ...)` with a comparator
+ * giving a negative, zero or positive INT.
+ */
+export const array_sort = (col: ColumnOrName, comparator?: Lambda2) =>
+  new Column(call("array_sort", comparator ? [toExpr(col), lambda(comparator as (...xs: Column[]) => Column, 2)] : [toExpr(col)]));

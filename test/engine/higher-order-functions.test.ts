@@ -191,6 +191,36 @@ describe("higher-order functions in the DataFrame API", () => {
     ]);
   });
 
+  it("the map functions and array_sort's comparator", async () => {
+    const m = session.sql("SELECT map(1, 'a', 2, 'b') AS m, map(2, 'x') AS n, array(2, 3, 1) AS a");
+    const [r] = await m
+      .select(
+        F.map_filter("m", (k) => k.gt(1)).alias("f"),
+        F.transform_values("m", (k, v) => F.concat(v, k.cast("string"))).alias("tv"),
+        F.transform_keys("m", (k) => k.plus(10)).alias("tk"),
+        F.map_zip_with("m", "n", (_k, x, y) => F.coalesce(y, x)).alias("z"),
+        F.array_sort("a", (l, r) => r.minus(l)).alias("desc"),
+        F.array_sort("a").alias("asc"),
+      )
+      .collect();
+    const entries = (x: unknown) => [...(x as Map<unknown, unknown>)];
+    assert.deepEqual(entries(r!.f), [[2, "b"]]);
+    assert.deepEqual(entries(r!.tv), [
+      [1, "a1"],
+      [2, "b2"],
+    ]);
+    assert.deepEqual(entries(r!.tk), [
+      [11, "a"],
+      [12, "b"],
+    ]);
+    assert.deepEqual(entries(r!.z), [
+      [1, "a"],
+      [2, "x"],
+    ]);
+    assert.deepEqual(r!.desc, [3, 2, 1]);
+    assert.deepEqual(r!.asc, [1, 2, 3]);
+  });
+
   it("a lambda must return a Column", () => {
     assert.throws(() => F.transform("a", (() => 1) as never), /must return a Column/);
   });
