@@ -137,6 +137,7 @@ export function requireBooleanBody(call: Expr, args: readonly Expr[], types: rea
 const lambdafunction: ScalarFunction = {
   kind: "scalar",
   name: "lambdafunction",
+  foldable: false,
   resolve: (args, types) => ({ args, type: types[0]! }),
   kernel: evaluatedElsewhere,
 };
