@@ -32,6 +32,7 @@ import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggr
 import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
+import { rewriteDateArithmetic } from "./date-arithmetic.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
@@ -289,6 +290,8 @@ function resolveCall(e: Expr): Expr {
   const ym = resolveYearMonth(e);
   if (ym !== null) return isYearMonthMarker(ym) ? ym : resolveCall(ym);
   if (e.args.some(isYearMonthMarker)) throw yearMonthOutsideArithmetic();
+  const dated = rewriteDateArithmetic(e);
+  if (dated !== null) return resolveCall(dated);
   if (isGeneratorCall(e)) throw generatorOutsideSelect(e as Call);
   const fn = lookupFunction(e.name);
   if (!fn) {

@@ -210,6 +210,18 @@ const windowTime: ScalarFunction = {
   },
 };
 
+/** Spark's internal extractansiintervaldays(iv): the whole days of a day-time interval (`d + INTERVAL '3' DAY`). */
+const extractAnsiIntervalDays: ScalarFunction = {
+  kind: "scalar",
+  name: "extractansiintervaldays",
+  resolve(args, types, call) {
+    checkArity("extractansiintervaldays", args, 1);
+    if (types[0]!.kind !== "interval") throw typeMismatch(call, 0, '"INTERVAL DAY"', args[0]!, types[0]!);
+    return { args, type: IntegerType };
+  },
+  kernel: (args, n) => mapUnary(IntegerType, args[0]!, n, (us) => Math.trunc(us / MICROS_PER_DAY)),
+};
+
 register(
   field("year", (l) => civilFromDays(dayOf(l)).year),
   field("month", (l) => civilFromDays(dayOf(l)).month),
@@ -232,6 +244,7 @@ register(
   fromNumber("timestamp_micros", 1),
   dateArith("date_add", 1),
   dateArith("date_sub", -1),
+  extractAnsiIntervalDays,
   datediff,
   windowTime,
 );

@@ -73,6 +73,11 @@ export interface Call {
   readonly name: string;
   readonly args: readonly Expr[];
   readonly distinct: boolean;
+  /**
+   * An infix operator Spark prints without parentheses (`ts + INTERVAL '3' DAY`, its TimeAdd,
+   * unlike Add's `(a + b)`); set by the analyzer (analyzer/date-arithmetic.ts).
+   */
+  readonly bare?: boolean;
 }
 export interface Cast {
   readonly kind: "cast";
@@ -82,6 +87,8 @@ export interface Cast {
   readonly implicit?: boolean;
   /** TRY_CAST: invalid input gives NULL even in ANSI mode. */
   readonly tryCast?: boolean;
+  /** Written as a typed literal (`DATE '2020-01-02'`), which Spark prints as one. */
+  readonly typedLiteral?: boolean;
 }
 export interface CaseWhen {
   readonly kind: "caseWhen";
@@ -241,6 +248,10 @@ export function call(name: string, args: readonly Expr[], distinct = false): Cal
 }
 export function cast(child: Expr, to: DataType, implicit = false): Cast {
   return f(implicit ? { kind: "cast", child, to, implicit } : { kind: "cast", child, to });
+}
+/** `DATE '...'` / `TIMESTAMP '...'`: a cast of the text, so the session time zone applies when it is folded. */
+export function typedLiteralCast(text: Expr, to: DataType): Cast {
+  return f({ kind: "cast", child: text, to, typedLiteral: true });
 }
 export function tryCast(child: Expr, to: DataType): Cast {
   return f({ kind: "cast", child, to, tryCast: true });

@@ -3,7 +3,7 @@
  * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
  */
 
-import { type DataType, sqlTypeName } from "../types/datatypes.js";
+import { DAY_TIME_FIELDS, type DataType, dayTimeFields, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled } from "../types/decimal.js";
 import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 import { stringCallSql } from "./string-call-sql.js";
@@ -21,9 +21,56 @@ function literalText(value: unknown, kind: string, type?: DataType): string {
     return Number.isInteger(n) && Math.abs(n) < 1e7 ? `${n}.0` : String(n);
   }
   if (kind === "bigint") return `${value}L`;
-  if (kind === "interval") return `INTERVAL '${(value as number) / 1e6}' SECOND`;
+  if (kind === "interval") return dayTimeIntervalSql(value as number, type);
   if (kind === "timestamp") return `TIMESTAMP_MICROS ${value}`;
   return String(value);
+}
+
+/**
+ * A day-time interval as Spark prints it for its type's fields: `INTERVAL '3' DAY`,
+ * `INTERVAL '03' HOUR`, `INTERVAL '1 02:03:04.5' DAY TO SECOND` (Spark's toDayTimeIntervalString).
+ */
+function dayTimeIntervalSql(micros: number, type: DataType | undefined): string {
+  const [start, end] = type ? dayTimeFields(type) : (["DAY", "SECOND"] as const);
+  let rest = Math.abs(micros);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const seconds = (us: number) => {
+    const whole = Math.trunc(us / 1e6);
+    const frac = us - whole * 1e6;
+    return two(whole) + (frac === 0 ? "" : `.${String(frac).padStart(6, "0").replace(/0+$/, "")}`);
+  };
+  const parts: string[] = [];
+  const order = DAY_TIME_FIELDS.slice(DAY_TIME_FIELDS.indexOf(start), DAY_TIME_FIELDS.indexOf(end) + 1);
+  for (const f of order) {
+    if (f === "SECOND") {
+      parts.push(seconds(rest));
+      break;
+    }
+    const unit = f === "DAY" ? 86_400_000_000 : f === "HOUR" ? 3_600_000_000 : 60_000_000;
+    const n = Math.trunc(rest / unit);
+    rest -= n * unit;
+    parts.push(f === "DAY" ? String(n) : two(n));
+  }
+  const text = order[0] === "DAY" && parts.length > 1 ? `${parts[0]} ${parts.slice(1).join(":")}` : parts.join(":");
+  return `INTERVAL '${micros < 0 ? "-" : ""}${text}' ${start === end ? start : `${start} TO ${end}`}`;
+}
+
+/**
+ * `DATE '2020-01-02'`, `TIMESTAMP '2020-01-01 10:11:12.5'`: a typed literal as Spark prints it,
+ * normalized; null (print the cast) for text with a time zone, whose wall time depends on the
+ * session's.
+ */
+function typedLiteralText(child: Expr, to: DataType): string | null {
+  if (child.kind !== "literal" || typeof child.value !== "string") return null;
+  const two = (x: string | undefined) => (x ?? "0").padStart(2, "0");
+  if (to.kind === "date") {
+    const d = /^\s*(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:[T ].*)?\s*$/.exec(child.value);
+    return d ? `DATE '${d[1]}-${two(d[2] ?? "1")}-${two(d[3] ?? "1")}'` : null;
+  }
+  const t = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?)?\s*$/.exec(child.value);
+  if (!t) return null;
+  const frac = (t[7] ?? "").slice(0, 6).replace(/0+$/, "");
+  return `TIMESTAMP '${t[1]}-${two(t[2])}-${two(t[3])} ${two(t[4])}:${two(t[5])}:${two(t[6])}${frac ? `.${frac}` : ""}'`;
 }
 
 export function exprToSql(e: Expr): string {
@@ -45,6 +92,10 @@ export function exprToSql(e: Expr): string {
       return e.qualifier ? `${e.qualifier}.*` : "*";
     case "cast":
       if (e.implicit) return exprToSql(e.child);
+      if (e.typedLiteral) {
+        const text = typedLiteralText(e.child, e.to);
+        if (text !== null) return text;
+      }
       return `${e.tryCast ? "TRY_CAST" : "CAST"}(${exprToSql(e.child)} AS ${sqlTypeName(e.to)})`;
     case "sortOrder":
       return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
@@ -55,7 +106,7 @@ export function exprToSql(e: Expr): string {
       return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
     }
     case "call":
-      return callToSql(e.name, e.args, e.distinct);
+      return callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":
       return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
     default:
@@ -102,11 +153,14 @@ const CAPITALIZED = new Set(
   ),
 );
 
-function callToSql(name: string, args: readonly Expr[], distinct: boolean): string {
+function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare = false): string {
   const a = args.map(exprToSql);
   const stringCall = stringCallSql(name, a);
   if (stringCall !== undefined) return stringCall;
-  if (INFIX.has(name) && args.length === 2) return `(${a[0]} ${name.toUpperCase() === name ? name : name.toUpperCase()} ${a[1]})`;
+  if (INFIX.has(name) && args.length === 2) {
+    const op = `${a[0]} ${name.toUpperCase() === name ? name : name.toUpperCase()} ${a[1]}`;
+    return bare ? op : `(${op})`;
+  }
   switch (name) {
     case "not":
       return `(NOT ${a[0]})`;

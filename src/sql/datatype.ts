@@ -12,6 +12,8 @@ import {
   ByteType,
   type DataType,
   DateType,
+  type DayTimeField,
+  DayTimeIntervalOf,
   DoubleType,
   FloatType,
   field,
@@ -116,19 +118,20 @@ export function readDataType(cur: Cursor): DataType {
   }
 }
 
-/** `INTERVAL [DAY|HOUR|MINUTE|SECOND [TO ...]]`: all day-time forms map to IntervalType. */
+/** `INTERVAL [DAY|HOUR|MINUTE|SECOND [TO ...]]`: a day-time interval type with those fields. */
 function readIntervalType(cur: Cursor): DataType {
   const unitTok = cur.peek();
   const unit = unitTok.kind === "ident" ? unitTok.value.toUpperCase() : "";
   if (unit === "YEAR" || unit === "MONTH") throw monthIntervalError(cur, unitTok);
   if (!DAY_TIME_UNITS.has(unit)) return IntervalType;
   cur.next();
+  let end = unit;
   if (cur.acceptKeyword("TO")) {
     const toTok = cur.peek();
     if (toTok.kind !== "ident" || !DAY_TIME_UNITS.has(toTok.value.toUpperCase())) throw cur.error(toTok);
-    cur.next();
+    end = cur.next().value.toUpperCase();
   }
-  return IntervalType;
+  return DayTimeIntervalOf(unit as DayTimeField, end as DayTimeField);
 }
 
 function openAngle(cur: Cursor): void {

@@ -1,6 +1,7 @@
 import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MILLIS, MICROS_PER_MINUTE, MICROS_PER_SECOND } from "../common/datetime/index.js";
 import type { ParseException } from "../common/errors.js";
 import { parseInterval } from "../common/interval.js";
+import { DAY_TIME_FIELDS, type DayTimeField } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { monthIntervalError } from "./datatype.js";
 
@@ -66,7 +67,29 @@ function parseDayTimeString(text: string, from: string, to: string): number | nu
  * MINUTE`), year-month ones as months (`1 MONTH`, `2 YEARS 3 MONTHS`, `'1-2' YEAR TO MONTH`).
  * One literal holds one kind, as in Spark.
  */
-export function readIntervalLiteral(cur: Cursor): { months: number; micros: number } {
+export interface IntervalLiteral {
+  months: number;
+  micros: number;
+  /** A day-time literal's type fields as Spark derives them from how it was written (`3 DAYS 2 HOURS`: DAY TO HOUR). */
+  fields?: readonly [DayTimeField, DayTimeField];
+}
+
+/** DAY..SECOND order of a unit (WEEK counts as DAY, MILLISECOND and MICROSECOND as SECOND). */
+function fieldOf(unit: string): DayTimeField | null {
+  if (unit === "WEEK") return "DAY";
+  if (unit === "MILLISECOND" || unit === "MICROSECOND") return "SECOND";
+  return (DAY_TIME_FIELDS as readonly string[]).includes(unit) ? (unit as DayTimeField) : null;
+}
+function span(units: readonly string[]): readonly [DayTimeField, DayTimeField] | undefined {
+  const idx = units
+    .map(fieldOf)
+    .filter((f): f is DayTimeField => f !== null)
+    .map((f) => DAY_TIME_FIELDS.indexOf(f));
+  if (idx.length === 0) return undefined;
+  return [DAY_TIME_FIELDS[Math.min(...idx)]!, DAY_TIME_FIELDS[Math.max(...idx)]!];
+}
+
+export function readIntervalLiteral(cur: Cursor): IntervalLiteral {
   const start = cur.peek();
   const invalid = (value: string): never => {
     throw cur.fail(`[INVALID_TYPED_LITERAL] The value of the typed literal "INTERVAL" is invalid: '${value}'.`, start);
@@ -81,8 +104,10 @@ export function readIntervalLiteral(cur: Cursor): { months: number; micros: numb
       return invalid(start.value);
     }
     if (iv.months !== 0 && iv.micros !== 0) throw mixedIntervalError(cur, start);
-    return iv;
+    const words = start.value.match(/[A-Za-z]+/g) ?? [];
+    return { ...iv, fields: span(words.map((w) => intervalUnit(w) ?? "")) };
   }
+  const units: string[] = [];
   let micros = 0;
   let months = 0;
   let pairs = 0;
@@ -108,7 +133,7 @@ export function readIntervalLiteral(cur: Cursor): { months: number; micros: numb
       if (unit in UNIT_MONTHS || to in UNIT_MONTHS) throw monthIntervalError(cur, toTok);
       const v = parseDayTimeString(valueTok.value, unit, to);
       if (v === null) return invalid(valueTok.value);
-      return { months: 0, micros: sign * v };
+      return { months: 0, micros: sign * v, fields: span([unit, to]) };
     }
     const text = valueTok.kind === "string" ? valueTok.value.trim() : valueTok.text;
     if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return invalid(text);
@@ -122,11 +147,12 @@ export function readIntervalLiteral(cur: Cursor): { months: number; micros: numb
       throw cur.fail(`[INVALID_TYPED_LITERAL] '${text}' cannot have fractional part for unit ${unit}.`, signTok);
     }
     micros += sign * Math.trunc(Number(text) * UNIT_MICROS[unit]!);
+    units.push(unit);
     pairs++;
   }
   if (pairs === 0) throw cur.error();
   if (months !== 0 && micros !== 0) throw mixedIntervalError(cur, start);
-  return { months, micros };
+  return { months, micros, fields: span(units) };
 }
 
 function mixedIntervalError(cur: Cursor, at: ReturnType<Cursor["peek"]>): ParseException {

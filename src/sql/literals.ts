@@ -6,11 +6,12 @@
 
 import { yearMonthInterval } from "../analyzer/year-month.js";
 import { canonical } from "../columnar/int64.js";
-import { call, cast, type Expr, literal } from "../plan/expressions.js";
+import { call, cast, type Expr, literal, typedLiteralCast } from "../plan/expressions.js";
 import {
   BinaryType,
   ByteType,
   DateType,
+  DayTimeIntervalOf,
   DoubleType,
   FloatType,
   IntegerType,
@@ -124,10 +125,10 @@ export function typedLiteral(cur: Cursor): Expr {
     const iv = readIntervalLiteral(cur);
     // a year-month interval only ever meets + or - with a DATE / TIMESTAMP (analyzer/year-month.ts)
     if (iv.months !== 0) return yearMonthInterval(iv.months);
-    return literal(iv.micros, IntervalType);
+    return literal(iv.micros, iv.fields ? DayTimeIntervalOf(iv.fields[0], iv.fields[1]) : IntervalType);
   }
   const str = stringLiteral(cur);
-  return cast(str, kw === "DATE" ? DateType : TimestampType);
+  return typedLiteralCast(str, kw === "DATE" ? DateType : TimestampType);
 }
 
 /** Keywords Spark accepts as zero-argument function calls without parentheses. */

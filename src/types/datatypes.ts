@@ -25,8 +25,18 @@ export type AtomicTypeName =
   /** Day-time interval, microseconds (Spark's INTERVAL DAY TO SECOND). */
   | "interval";
 
+/** The fields of a day-time interval type, largest first (Spark's DayTimeIntervalType). */
+export type DayTimeField = "DAY" | "HOUR" | "MINUTE" | "SECOND";
+export const DAY_TIME_FIELDS: readonly DayTimeField[] = ["DAY", "HOUR", "MINUTE", "SECOND"];
 export interface AtomicType {
   readonly kind: AtomicTypeName;
+  /**
+   * A day-time interval's start and end fields (`INTERVAL HOUR TO MINUTE`); absent means
+   * DAY TO SECOND. They name the type and how its values print; every interval holds
+   * microseconds, so they never change a value or its arithmetic.
+   */
+  readonly startField?: DayTimeField;
+  readonly endField?: DayTimeField;
 }
 export interface ArrayType {
   readonly kind: "array";
@@ -75,6 +85,20 @@ export const TimestampType = atomic("timestamp");
 export const DateType = atomic("date");
 export const BinaryType = atomic("binary");
 export const IntervalType = atomic("interval");
+/** `INTERVAL start [TO end]`; DAY TO SECOND is plain IntervalType. */
+export function DayTimeIntervalOf(start: DayTimeField, end: DayTimeField = start): AtomicType {
+  if (start === "DAY" && end === "SECOND") return IntervalType;
+  return Object.freeze({ kind: "interval", startField: start, endField: end });
+}
+/** The interval type's fields, [DAY, SECOND] by default. */
+export function dayTimeFields(t: DataType): readonly [DayTimeField, DayTimeField] {
+  const a = t as AtomicType;
+  return [a.startField ?? "DAY", a.endField ?? "SECOND"];
+}
+function intervalTypeName(t: DataType): string {
+  const [s, e] = dayTimeFields(t);
+  return s === e ? `interval ${s.toLowerCase()}` : `interval ${s.toLowerCase()} to ${e.toLowerCase()}`;
+}
 
 export function ArrayOf(elementType: DataType, containsNull = true): ArrayType {
   return Object.freeze({ kind: "array", elementType, containsNull });
@@ -126,6 +150,8 @@ export function simpleString(t: DataType): string {
       return `struct<${t.fields.map((f) => `${f.name}:${simpleString(f.type)}`).join(",")}>`;
     case "decimal":
       return `decimal(${t.precision},${t.scale})`;
+    case "interval":
+      return intervalTypeName(t);
     default:
       return t.kind;
   }
@@ -144,6 +170,8 @@ export function sqlTypeName(t: DataType): string {
       return `STRUCT<${t.fields.map((f) => `${f.name}: ${sqlTypeName(f.type)}`).join(", ")}>`;
     case "decimal":
       return `DECIMAL(${t.precision},${t.scale})`;
+    case "interval":
+      return intervalTypeName(t).toUpperCase();
     default:
       return t.kind.toUpperCase();
   }
@@ -163,6 +191,7 @@ export function treeTypeName(t: DataType): string {
     case "null":
       return "void";
     case "decimal":
+    case "interval":
       return simpleString(t);
     default:
       return t.kind;

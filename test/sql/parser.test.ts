@@ -13,6 +13,7 @@ import {
   literal,
   sortOrder,
   star,
+  typedLiteralCast,
   windowExpr,
 } from "../../src/plan/expressions.js";
 import { exprToSql } from "../../src/plan/sql-text.js";
@@ -23,6 +24,8 @@ import {
   BooleanType,
   ByteType,
   DateType,
+  type DayTimeField,
+  DayTimeIntervalOf,
   DoubleType,
   FloatType,
   IntegerType,
@@ -98,41 +101,48 @@ describe("literals", () => {
     expectExpr("NULL", literal(null, NullType));
     expectExpr("X'0aFF'", literal(new Uint8Array([10, 255]), BinaryType));
   });
-  it("keeps TIMESTAMP and DATE literals as casts of strings", () => {
-    expectExpr("TIMESTAMP '2026-01-01 00:00:00'", cast(str("2026-01-01 00:00:00"), TimestampType));
-    expectExpr("timestamp_ltz '2026-01-01'", cast(str("2026-01-01"), TimestampType));
-    expectExpr("DATE '2026-01-31'", cast(str("2026-01-31"), DateType));
+  it("keeps TIMESTAMP and DATE literals as casts of strings, printed as Spark prints the literal", () => {
+    expectExpr("TIMESTAMP '2026-01-01 00:00:00'", typedLiteralCast(str("2026-01-01 00:00:00"), TimestampType));
+    expectExpr("timestamp_ltz '2026-01-01'", typedLiteralCast(str("2026-01-01"), TimestampType));
+    expectExpr("DATE '2026-01-31'", typedLiteralCast(str("2026-01-31"), DateType));
+    assert.equal(exprToSql(parseExpression("DATE '2026-1-2'")), "DATE '2026-01-02'");
+    assert.equal(exprToSql(parseExpression("TIMESTAMP '2026-01-01'")), "TIMESTAMP '2026-01-01 00:00:00'");
+    assert.equal(exprToSql(parseExpression("TIMESTAMP '2026-01-01 10:11:12.500'")), "TIMESTAMP '2026-01-01 10:11:12.5'");
+    // a zone makes the wall time the session's: printed as the cast
+    assert.equal(exprToSql(parseExpression("TIMESTAMP '2026-01-01T10:00:00Z'")), "CAST(2026-01-01T10:00:00Z AS TIMESTAMP)");
     expectExpr("date", col("date"));
   });
 });
 
 describe("intervals", () => {
-  const iv = (micros: number) => literal(micros, IntervalType);
+  // Spark's DayTimeIntervalType fields, from how the literal is written
+  const iv = (micros: number, start: DayTimeField = "DAY", end: DayTimeField = start) =>
+    literal(micros, start === "DAY" && end === "SECOND" ? IntervalType : DayTimeIntervalOf(start, end));
   const MIN = 60_000_000;
   it("reads unit forms", () => {
-    expectExpr("INTERVAL 5 MINUTES", iv(5 * MIN));
-    expectExpr("interval '5' minute", iv(5 * MIN));
-    expectExpr("INTERVAL 1 HOUR 30 MINUTES", iv(90 * MIN));
-    expectExpr("INTERVAL 2 DAYS", iv(2 * 86_400_000_000));
-    expectExpr("INTERVAL 1 WEEK", iv(7 * 86_400_000_000));
-    expectExpr("INTERVAL 1.5 SECONDS", iv(1_500_000));
-    expectExpr("INTERVAL 250 MILLISECONDS 7 MICROSECONDS", iv(250_007));
-    expectExpr("INTERVAL -5 MINUTES", iv(-5 * MIN));
-    expectExpr("INTERVAL '-5' MINUTE", iv(-5 * MIN));
+    expectExpr("INTERVAL 5 MINUTES", iv(5 * MIN, "MINUTE"));
+    expectExpr("interval '5' minute", iv(5 * MIN, "MINUTE"));
+    expectExpr("INTERVAL 1 HOUR 30 MINUTES", iv(90 * MIN, "HOUR", "MINUTE"));
+    expectExpr("INTERVAL 2 DAYS", iv(2 * 86_400_000_000, "DAY"));
+    expectExpr("INTERVAL 1 WEEK", iv(7 * 86_400_000_000, "DAY"));
+    expectExpr("INTERVAL 1.5 SECONDS", iv(1_500_000, "SECOND"));
+    expectExpr("INTERVAL 250 MILLISECONDS 7 MICROSECONDS", iv(250_007, "SECOND"));
+    expectExpr("INTERVAL -5 MINUTES", iv(-5 * MIN, "MINUTE"));
+    expectExpr("INTERVAL '-5' MINUTE", iv(-5 * MIN, "MINUTE"));
   });
   it("reads whole-string and unit-to-unit forms", () => {
-    expectExpr("INTERVAL '10 seconds'", iv(10_000_000));
-    expectExpr("INTERVAL '1 minute 30 seconds'", iv(90_000_000));
-    expectExpr("INTERVAL '10:30' HOUR TO MINUTE", iv(630 * MIN));
-    expectExpr("INTERVAL '1 02:03:04.5' DAY TO SECOND", iv(86_400_000_000 + 7_384_500_000));
-    expectExpr("INTERVAL '-00:01' HOUR TO MINUTE", iv(-MIN));
+    expectExpr("INTERVAL '10 seconds'", iv(10_000_000, "SECOND"));
+    expectExpr("INTERVAL '1 minute 30 seconds'", iv(90_000_000, "MINUTE", "SECOND"));
+    expectExpr("INTERVAL '10:30' HOUR TO MINUTE", iv(630 * MIN, "HOUR", "MINUTE"));
+    expectExpr("INTERVAL '1 02:03:04.5' DAY TO SECOND", iv(86_400_000_000 + 7_384_500_000, "DAY", "SECOND"));
+    expectExpr("INTERVAL '-00:01' HOUR TO MINUTE", iv(-MIN, "HOUR", "MINUTE"));
   });
   it("folds a negated interval", () => {
-    expectExpr("- INTERVAL 5 MINUTES", iv(-5 * MIN));
+    expectExpr("- INTERVAL 5 MINUTES", iv(-5 * MIN, "MINUTE"));
   });
   it("works inside arithmetic", () => {
-    expectExpr("ts - INTERVAL 10 SECONDS", op("-", col("ts"), iv(10_000_000)));
-    expectExpr("a.ts >= b.ts + interval 5 minutes", op(">=", col("a", "ts"), op("+", col("b", "ts"), iv(5 * MIN))));
+    expectExpr("ts - INTERVAL 10 SECONDS", op("-", col("ts"), iv(10_000_000, "SECOND")));
+    expectExpr("a.ts >= b.ts + interval 5 minutes", op(">=", col("a", "ts"), op("+", col("b", "ts"), iv(5 * MIN, "MINUTE"))));
   });
   it("reads year-month intervals as a marker for + and -, refuses mixed ones and bad values", () => {
     const ym = (m: number) => call("__year_month_interval", [int(m)]);

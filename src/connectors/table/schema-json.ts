@@ -10,6 +10,8 @@ import {
   ByteType,
   type DataType,
   DateType,
+  type DayTimeField,
+  DayTimeIntervalOf,
   DoubleType,
   FloatType,
   field,
@@ -22,6 +24,7 @@ import {
   StringType,
   StructOf,
   type StructType,
+  simpleString,
   TimestampType,
 } from "../../types/datatypes.js";
 import { DecimalOf, decimalBoundsError } from "../../types/decimal.js";
@@ -74,6 +77,8 @@ export function typeToJson(t: DataType): JsonType {
       };
     case "decimal":
       return `decimal(${t.precision},${t.scale})`;
+    case "interval":
+      return simpleString(t);
     default:
       return ATOMIC_TO_JSON[t.kind]!;
   }
@@ -87,6 +92,8 @@ export function typeFromJson(j: unknown): DataType {
   if (typeof j === "string") {
     const t = JSON_TO_ATOMIC[j];
     if (t) return t;
+    const iv = /^interval (day|hour|minute|second)(?: to (day|hour|minute|second))?$/.exec(j);
+    if (iv) return DayTimeIntervalOf(iv[1]!.toUpperCase() as DayTimeField, (iv[2] ?? iv[1]!).toUpperCase() as DayTimeField);
     const d = /^decimal\((\d+),\s*(\d+)\)$/.exec(j);
     if (d && decimalBoundsError(Number(d[1]), Number(d[2])) === null) return DecimalOf(Number(d[1]), Number(d[2]));
     throw bad(j);
