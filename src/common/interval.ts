@@ -220,29 +220,3 @@ export function delayMs(text: string): number {
   }
   return Math.trunc(totalMicros / MICROS_PER_MILLIS);
 }
-
-/**
- * Spark's ANSI day-time interval text (`INTERVAL '1 02:03:04.5' DAY TO SECOND`), used by
- * show() and cast-to-string for interval values in micros.
- */
-export function formatDayTimeInterval(micros: number): string {
-  const sign = micros < 0 ? "-" : "";
-  let rest = Math.abs(micros);
-  const days = Math.floor(rest / MICROS_PER_DAY);
-  rest -= days * MICROS_PER_DAY;
-  const hours = Math.floor(rest / MICROS_PER_HOUR);
-  rest -= hours * MICROS_PER_HOUR;
-  const minutes = Math.floor(rest / MICROS_PER_MINUTE);
-  rest -= minutes * MICROS_PER_MINUTE;
-  // BigDecimal.valueOf(rest, 6).stripTrailingZeros.toPlainString, with a leading zero below 10 s.
-  const whole = Math.floor(rest / MICROS_PER_SECOND);
-  const frac = rest - whole * MICROS_PER_SECOND;
-  let secs = String(whole);
-  if (frac !== 0)
-    secs += `.${String(frac + MICROS_PER_SECOND)
-      .slice(1)
-      .replace(/0+$/, "")}`;
-  if (whole < 10) secs = `0${secs}`;
-  const p2 = (n: number) => (n < 10 ? `0${n}` : String(n));
-  return `INTERVAL '${sign}${days} ${p2(hours)}:${p2(minutes)}:${secs}' DAY TO SECOND`;
-}

@@ -14,8 +14,8 @@
  */
 import type { DataType } from "../types/datatypes.js";
 import { formatUnscaled } from "../types/decimal.js";
+import { formatDayTimeInterval } from "../types/interval-text.js";
 import { formatDate, formatTimestamp, MILLIS_PER_DAY, microsFromDate } from "./datetime/index.js";
-import { formatDayTimeInterval } from "./interval.js";
 
 /**
  * Java's Double.toString: plain decimal for 1e-3 <= |d| < 1e7 (always with a fraction digit,
@@ -108,7 +108,7 @@ function pretty(value: unknown, type: DataType, tz: string): string {
     case "binary":
       return hexBytes(value as Uint8Array);
     case "interval":
-      return formatDayTimeInterval(Number(value));
+      return formatDayTimeInterval(Number(value), type);
     case "array": {
       const parts = (value as readonly unknown[]).map((e) => formatCell(e, type.elementType, tz));
       return `[${parts.join(", ")}]`;

@@ -2,6 +2,7 @@
  * CAST between Spark types. Numeric casts run as typed loops; string and nested casts go row
  * by row. Invalid input gives NULL, or Spark's CAST_INVALID_INPUT error in ANSI mode.
  */
+
 import { binaryOf } from "../columnar/binary.js";
 import { binaryText, utf8FromBinary } from "../columnar/binary-utf8.js";
 import { isInt64Type, laneFromValues } from "../columnar/int64.js";
@@ -27,6 +28,7 @@ import { setField } from "../common/row-object.js";
 import { javaFloatToString } from "../common/show.js";
 import { type DataType, isIntegral, isNumeric, LongType, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled, toLane } from "../types/decimal.js";
+import { formatDayTimeInterval } from "../types/interval-text.js";
 import { canCastDecimal, castFromDecimal, castToDecimal, decimalToValue, valueToDecimal } from "./decimal-cast.js";
 import { doubleToInt, doubleToLong, longToInt, microsToSeconds, secondsToMicros, stringToLong } from "./long-ops.js";
 import type { EvalContext } from "./registry.js";
@@ -240,7 +242,7 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
     case "binary":
       return binaryText.decode(v as Uint8Array);
     case "interval":
-      return `INTERVAL '${(v as number) / 1e6}' SECOND`;
+      return formatDayTimeInterval(v as number, type);
     case "array":
       return `[${(v as unknown[]).map((x) => (x == null ? "null" : valueToString(x, type.elementType, tz))).join(", ")}]`;
     case "map":

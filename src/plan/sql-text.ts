@@ -3,8 +3,9 @@
  * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
  */
 
-import { DAY_TIME_FIELDS, type DataType, dayTimeFields, sqlTypeName } from "../types/datatypes.js";
+import { type DataType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled } from "../types/decimal.js";
+import { formatDayTimeInterval } from "../types/interval-text.js";
 import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 import { stringCallSql } from "./string-call-sql.js";
 
@@ -21,38 +22,9 @@ function literalText(value: unknown, kind: string, type?: DataType): string {
     return Number.isInteger(n) && Math.abs(n) < 1e7 ? `${n}.0` : String(n);
   }
   if (kind === "bigint") return `${value}L`;
-  if (kind === "interval") return dayTimeIntervalSql(value as number, type);
+  if (kind === "interval") return formatDayTimeInterval(value as number, type);
   if (kind === "timestamp") return `TIMESTAMP_MICROS ${value}`;
   return String(value);
-}
-
-/**
- * A day-time interval as Spark prints it for its type's fields: `INTERVAL '3' DAY`,
- * `INTERVAL '03' HOUR`, `INTERVAL '1 02:03:04.5' DAY TO SECOND` (Spark's toDayTimeIntervalString).
- */
-function dayTimeIntervalSql(micros: number, type: DataType | undefined): string {
-  const [start, end] = type ? dayTimeFields(type) : (["DAY", "SECOND"] as const);
-  let rest = Math.abs(micros);
-  const two = (n: number) => String(n).padStart(2, "0");
-  const seconds = (us: number) => {
-    const whole = Math.trunc(us / 1e6);
-    const frac = us - whole * 1e6;
-    return two(whole) + (frac === 0 ? "" : `.${String(frac).padStart(6, "0").replace(/0+$/, "")}`);
-  };
-  const parts: string[] = [];
-  const order = DAY_TIME_FIELDS.slice(DAY_TIME_FIELDS.indexOf(start), DAY_TIME_FIELDS.indexOf(end) + 1);
-  for (const f of order) {
-    if (f === "SECOND") {
-      parts.push(seconds(rest));
-      break;
-    }
-    const unit = f === "DAY" ? 86_400_000_000 : f === "HOUR" ? 3_600_000_000 : 60_000_000;
-    const n = Math.trunc(rest / unit);
-    rest -= n * unit;
-    parts.push(f === "DAY" ? String(n) : two(n));
-  }
-  const text = order[0] === "DAY" && parts.length > 1 ? `${parts[0]} ${parts.slice(1).join(":")}` : parts.join(":");
-  return `INTERVAL '${micros < 0 ? "-" : ""}${text}' ${start === end ? start : `${start} TO ${end}`}`;
 }
 
 /**

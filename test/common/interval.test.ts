@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { IllegalArgumentException } from "../../src/common/errors.js";
-import { delayMs, durationMicros, formatDayTimeInterval, parseInterval } from "../../src/common/interval.js";
+import { delayMs, durationMicros, parseInterval } from "../../src/common/interval.js";
+import { DayTimeIntervalOf, IntervalType } from "../../src/types/datatypes.js";
+import { formatDayTimeInterval } from "../../src/types/interval-text.js";
 
 const S = 1_000_000;
 
@@ -112,10 +114,18 @@ describe("delayMs", () => {
 
 describe("formatDayTimeInterval", () => {
   it("prints Spark's ANSI DAY TO SECOND form", () => {
-    assert.equal(formatDayTimeInterval(10 * S), "INTERVAL '0 00:00:10' DAY TO SECOND");
-    assert.equal(formatDayTimeInterval(0), "INTERVAL '0 00:00:00' DAY TO SECOND");
-    assert.equal(formatDayTimeInterval(1.5 * S), "INTERVAL '0 00:00:01.5' DAY TO SECOND");
-    assert.equal(formatDayTimeInterval(-(86_400 + 3723.25) * S), "INTERVAL '-1 01:02:03.25' DAY TO SECOND");
-    assert.equal(formatDayTimeInterval(12 * 86_400 * S + 59 * S + 1), "INTERVAL '12 00:00:59.000001' DAY TO SECOND");
+    assert.equal(formatDayTimeInterval(10 * S, IntervalType), "INTERVAL '0 00:00:10' DAY TO SECOND");
+    assert.equal(formatDayTimeInterval(0, IntervalType), "INTERVAL '0 00:00:00' DAY TO SECOND");
+    assert.equal(formatDayTimeInterval(1.5 * S, IntervalType), "INTERVAL '0 00:00:01.5' DAY TO SECOND");
+    assert.equal(formatDayTimeInterval(-(86_400 + 3723.25) * S, IntervalType), "INTERVAL '-1 01:02:03.25' DAY TO SECOND");
+    assert.equal(formatDayTimeInterval(12 * 86_400 * S + 59 * S + 1, IntervalType), "INTERVAL '12 00:00:59.000001' DAY TO SECOND");
+  });
+  it("prints the type's own fields (Spark's toDayTimeIntervalString)", () => {
+    assert.equal(formatDayTimeInterval(3 * 86_400 * S, DayTimeIntervalOf("DAY")), "INTERVAL '3' DAY");
+    assert.equal(formatDayTimeInterval(25 * 3600 * S, DayTimeIntervalOf("HOUR")), "INTERVAL '25' HOUR");
+    assert.equal(formatDayTimeInterval(-90 * 60 * S, DayTimeIntervalOf("MINUTE")), "INTERVAL '-90' MINUTE");
+    assert.equal(formatDayTimeInterval(1.5 * S, DayTimeIntervalOf("SECOND")), "INTERVAL '01.5' SECOND");
+    assert.equal(formatDayTimeInterval((2 * 3600 + 30) * S, DayTimeIntervalOf("HOUR", "SECOND")), "INTERVAL '02:00:30' HOUR TO SECOND");
+    assert.equal(formatDayTimeInterval((3 * 86_400 + 4 * 60) * S, DayTimeIntervalOf("DAY", "MINUTE")), "INTERVAL '3 00:04' DAY TO MINUTE");
   });
 });
