@@ -24,7 +24,7 @@ __attribute__((import_module("arus"), import_name("number"))) double js_number(c
 
 enum { T_BOOLEAN = 1, T_INT = 2, T_BIGINT = 3, T_DOUBLE = 4, T_STRING = 5, T_TIMESTAMP = 6, T_DATE = 7 };
 /* Outcome of one scan call (see arus_scan). */
-enum { S_END = 0, S_FULL = 1, S_FALLBACK = 2 };
+enum { S_END = 0, S_FULL = 1, S_FALLBACK = 2, S_NOMEM = 3 };
 /* Flags of arus_setup. */
 enum { F_FAST_TIMESTAMPS = 1, F_FAST_DATES = 2 };
 
@@ -35,15 +35,14 @@ typedef struct {
   int32_t name_len;
   const uint8_t *name;
   /* Per row: the value (8 bytes for BIGINT/DOUBLE/TIMESTAMP, 4 for INT/DATE, 1 for BOOLEAN;
-     for STRING 1 byte, 1 if the bytes are ASCII), validity (1 = present), string bounds. */
+     for STRING 1 byte, 1 if the bytes are ASCII) and validity (1 = present). */
   uint8_t *values;
   uint8_t *valid;
-  uint32_t *sbeg; /* absolute addresses in this memory */
-  uint32_t *send;
-  /* STRING rows packed one after another (arus_pack), for JS to copy in one go. */
-  uint8_t *pack;
-  size_t pack_cap;
-  int32_t *pack_off;
+  /* STRING: the batch's rows packed one after another in `text` as they are decoded (a NULL
+     row is empty), row r at [soff[r], soff[r + 1]): JS copies a column with one copy. */
+  int32_t *soff;
+  uint8_t *text;
+  size_t text_cap;
 } Column;
 
 static Column *cols;
@@ -51,15 +50,21 @@ static int32_t ncols;
 static int32_t cap_rows;
 static int32_t flags;
 static int32_t hint;
+/* Rows decoded into the column buffers since the last arus_reset (one batch, over scan calls). */
+static int32_t batch_rows;
+/* A STRING column's text could not grow: the scan stops with S_NOMEM. */
+static int32_t out_of_memory;
 
 static uint8_t *input;
 static int32_t input_cap;
 static uint8_t *heap; /* unescaped string bytes of the current scan call */
 static uint8_t *heap_top;
 
-/* Read by JS after each arus_scan: rows produced, lines consumed, position reached, nulls per column. */
+/* Read by JS after each arus_scan: rows in the batch, lines consumed, position reached, status;
+   per column of the batch: NULL rows, and (STRING) 1 while every row is ASCII. */
 static int32_t result[4];
 static int32_t *nulls;
+static int32_t *ascii_cols;
 
 /* ---------------------------------------------------------------- setup */
 
@@ -72,7 +77,8 @@ EXPORT("arus_alloc") void *arus_alloc(int32_t n) { return malloc((size_t)(n > 0 
 EXPORT("arus_setup") int32_t arus_setup(int32_t n, const int32_t *desc, const uint8_t *names, int32_t rows, int32_t fl) {
   cols = calloc((size_t)n, sizeof(Column));
   nulls = calloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
-  if (!cols || !nulls) return 0;
+  ascii_cols = calloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
+  if (!cols || !nulls || !ascii_cols) return 0;
   ncols = n;
   cap_rows = rows;
   flags = fl;
@@ -86,55 +92,34 @@ EXPORT("arus_setup") int32_t arus_setup(int32_t n, const int32_t *desc, const ui
     c->values = malloc((size_t)rows * 8);
     c->valid = malloc((size_t)rows);
     if (!c->values || !c->valid) return 0;
+    ascii_cols[i] = 1;
     if (c->type == T_STRING) {
-      c->sbeg = malloc((size_t)rows * 4);
-      c->send = malloc((size_t)rows * 4);
-      if (!c->sbeg || !c->send) return 0;
+      c->soff = calloc((size_t)rows + 1, 4);
+      c->text_cap = 64 << 10;
+      c->text = malloc(c->text_cap);
+      if (!c->soff || !c->text) return 0;
     }
   }
+  batch_rows = 0;
   return 1;
 }
 
 EXPORT("arus_values") uint8_t *arus_values(int32_t i) { return cols[i].values; }
 EXPORT("arus_valid") uint8_t *arus_valid(int32_t i) { return cols[i].valid; }
-EXPORT("arus_sbeg") uint32_t *arus_sbeg(int32_t i) { return cols[i].sbeg; }
-EXPORT("arus_send") uint32_t *arus_send(int32_t i) { return cols[i].send; }
 EXPORT("arus_result") int32_t *arus_result(void) { return result; }
+EXPORT("arus_soff") int32_t *arus_soff(int32_t i) { return cols[i].soff; }
+/* Where STRING column i's text is now (it moves when it grows). */
+EXPORT("arus_text") uint8_t *arus_text(int32_t i) { return cols[i].text; }
+EXPORT("arus_ascii") int32_t *arus_ascii(void) { return ascii_cols; }
 
-/*
- * STRING column i's first k rows of the last scan packed one after another (a NULL row is
- * empty): the bytes at the returned address, k + 1 offsets from 0 at arus_pack_offsets(i).
- * JS then copies a batch's strings with two copies instead of one per row (UTF-8 STRING
- * vectors, json-wasm.ts). 0 when memory runs out.
- */
-EXPORT("arus_pack") uint8_t *arus_pack(int32_t i, int32_t k) {
-  Column *c = &cols[i];
-  size_t total = 0;
-  for (int32_t r = 0; r < k; r++) total += c->send[r] - c->sbeg[r];
-  if (!c->pack_off) {
-    c->pack_off = malloc(((size_t)cap_rows + 1) * 4);
-    if (!c->pack_off) return 0;
+/* Starts the next batch: JS has copied the rows out. */
+EXPORT("arus_reset") void arus_reset(void) {
+  batch_rows = 0;
+  for (int32_t i = 0; i < ncols; i++) {
+    nulls[i] = 0;
+    ascii_cols[i] = 1;
   }
-  if (!c->pack || total > c->pack_cap) {
-    size_t cap = total > 2 * c->pack_cap ? total : 2 * c->pack_cap;
-    if (cap < 4096) cap = 4096;
-    free(c->pack);
-    c->pack = malloc(cap);
-    c->pack_cap = c->pack ? cap : 0;
-    if (!c->pack) return 0;
-  }
-  uint8_t *o = c->pack;
-  int32_t *off = c->pack_off;
-  off[0] = 0;
-  for (int32_t r = 0; r < k; r++) {
-    size_t len = c->send[r] - c->sbeg[r];
-    memcpy(o, (const uint8_t *)(uintptr_t)c->sbeg[r], len);
-    o += len;
-    off[r + 1] = (int32_t)(o - c->pack);
-  }
-  return c->pack;
 }
-EXPORT("arus_pack_offsets") int32_t *arus_pack_offsets(int32_t i) { return cols[i].pack_off; }
 EXPORT("arus_nulls") int32_t *arus_nulls(void) { return nulls; }
 
 /* An input buffer of at least n bytes (and a string heap as large); null if memory ran out. */
@@ -159,11 +144,18 @@ EXPORT("arus_input") uint8_t *arus_input(int32_t n) {
 static const uint8_t *p;   /* current position */
 static const uint8_t *end; /* end of the input */
 
-static inline int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r'; }
 static inline int is_digit(uint8_t c) { return (uint8_t)(c - '0') <= 9; }
 static inline int is_hex(uint8_t c) { return is_digit(c) || (uint8_t)((c | 0x20) - 'a') <= 5; }
+/*
+ * A `\r` is JSON whitespace, but one not followed by `\n` also ends a line for Hadoop's reader:
+ * it is not skipped here, so its line falls back and JS sees it (json-wasm.ts).
+ */
 static inline void skip_space(void) {
-  while (p < end && is_space(*p)) p++;
+  while (p < end) {
+    uint8_t c = *p;
+    if (c == ' ' || c == '\t' || (c == '\r' && p + 1 < end && p[1] == '\n')) p++;
+    else break;
+  }
 }
 
 /*
@@ -594,16 +586,33 @@ static void set_null(Column *c, int32_t r) {
     case T_BOOLEAN: c->values[r] = 0; break;
     case T_INT:
     case T_DATE: put_i32(c, r, 0); break;
-    case T_STRING: c->sbeg[r] = c->send[r] = 0; break;
+    case T_STRING:
+      c->values[r] = 1;
+      c->soff[r + 1] = c->soff[r];
+      break;
     default: put_f64(c, r, 0.0);
   }
 }
 
-static void set_text(Column *c, int32_t r, const uint8_t *s, const uint8_t *e, int ascii) {
+/* Row r's text, copied to the column's text (again over a first value of a repeated key); 0 if memory ran out. */
+static int set_text(Column *c, int32_t r, const uint8_t *s, const uint8_t *e, int ascii) {
+  size_t at = (size_t)c->soff[r], len = (size_t)(e - s);
+  if (at + len > c->text_cap) {
+    size_t cap = 2 * c->text_cap;
+    while (cap < at + len) cap *= 2;
+    uint8_t *grown = realloc(c->text, cap);
+    if (!grown) {
+      out_of_memory = 1;
+      return 0;
+    }
+    c->text = grown;
+    c->text_cap = cap;
+  }
+  memcpy(c->text + at, s, len);
+  c->soff[r + 1] = (int32_t)(at + len);
   c->valid[r] = 1;
-  c->sbeg[r] = (uint32_t)(uintptr_t)s;
-  c->send[r] = (uint32_t)(uintptr_t)e;
   c->values[r] = (uint8_t)ascii;
+  return 1;
 }
 
 /* A wanted field's value into row r; 0 when the line must take the JS path. */
@@ -614,8 +623,7 @@ static int field_value(Column *c, int32_t r) {
     int ascii;
     if (c->type == T_STRING) {
       if (!plain_string(&s, &e, &ascii) && !escaped_string(&s, &e, &ascii)) return 0;
-      set_text(c, r, s, e, ascii);
-      return 1;
+      return set_text(c, r, s, e, ascii);
     }
     if (!plain_string(&s, &e, &ascii)) return 0;
     if (c->type == T_TIMESTAMP && (flags & F_FAST_TIMESTAMPS)) {
@@ -660,8 +668,7 @@ static int field_value(Column *c, int32_t r) {
         break;
       case T_STRING: /* JSON.stringify of the number: the same digits for short integers but -0 */
         if (!n.integral || n.digits > 15 || (n.neg && n.value == 0)) return 0;
-        set_text(c, r, n.start, n.stop, 1);
-        return 1;
+        return set_text(c, r, n.start, n.stop, 1);
       default:
         return 0;
     }
@@ -681,8 +688,7 @@ static int field_value(Column *c, int32_t r) {
     return 1;
   }
   if (c->type == T_STRING) {
-    set_text(c, r, s, p, 1);
-    return 1;
+    return set_text(c, r, s, p, 1);
   }
   return 0;
 }
@@ -716,19 +722,21 @@ static int members(int32_t r) {
 }
 
 /*
- * Decodes lines of input[from, len) into rows 0.. of the column buffers, until the input ends
- * (S_END), `max_rows` rows are there (S_FULL) or a line needs the JS path (S_FALLBACK: the
- * position is that line's start). result = {rows, lines consumed, position, status}.
+ * Decodes lines of input[from, len) into the batch's next rows, until the input ends (S_END),
+ * the batch has `max_rows` rows (S_FULL), a line needs the JS path (S_FALLBACK: the position is
+ * that line's start) or a STRING column's text cannot grow (S_NOMEM). The rows stay until
+ * arus_reset, over calls on other input (their strings are copied). result = {rows in the
+ * batch, lines consumed, position, status}.
  */
 EXPORT("arus_scan") int32_t arus_scan(int32_t len, int32_t from, int32_t max_rows) {
   const uint8_t *line = input + from;
-  int32_t rows = 0, lines = 0, status = S_END;
+  int32_t rows = batch_rows, lines = 0, status = S_END;
   end = input + len;
   heap_top = heap;
-  for (int32_t i = 0; i < ncols; i++) nulls[i] = 0;
+  out_of_memory = 0;
   if (max_rows > cap_rows) max_rows = cap_rows;
   while (line < end) {
-    if (rows == max_rows) {
+    if (rows >= max_rows) {
       status = S_FULL;
       break;
     }
@@ -741,29 +749,33 @@ EXPORT("arus_scan") int32_t arus_scan(int32_t len, int32_t from, int32_t max_row
     }
     int ok = 0;
     if (*p == '{') {
-      uint8_t *heap_mark = heap_top;
       for (int32_t i = 0; i < ncols; i++) cols[i].valid[rows] = 0;
       p++;
       if (members(rows)) {
         skip_space();
         ok = p == end || *p == '\n';
       }
-      if (!ok) heap_top = heap_mark;
+      heap_top = heap;
     }
     if (!ok) {
-      status = S_FALLBACK;
+      status = out_of_memory ? S_NOMEM : S_FALLBACK;
       break;
     }
-    for (int32_t i = 0; i < ncols; i++)
-      if (!cols[i].valid[rows]) {
-        set_null(&cols[i], rows);
+    for (int32_t i = 0; i < ncols; i++) {
+      Column *c = &cols[i];
+      if (!c->valid[rows]) {
+        set_null(c, rows);
         nulls[i]++;
+      } else if (c->type == T_STRING) {
+        ascii_cols[i] &= c->values[rows];
       }
+    }
     rows++;
     lines++;
     line = p + 1;
   }
   if (line > end) line = end;
+  batch_rows = rows;
   result[0] = rows;
   result[1] = lines;
   result[2] = (int32_t)(line - input);
