@@ -322,7 +322,7 @@ typedef struct {
   uint64_t value; /* |value| of an integral number of at most 19 digits */
 } Num;
 
-static int number(Num *n) {
+static inline __attribute__((always_inline)) int number(Num *n) {
   const uint8_t *q = p;
   n->start = q;
   n->neg = 0;
@@ -340,11 +340,24 @@ static int number(Num *n) {
   } else {
     uint64_t v = 0;
     int d = 0;
+    /* 8 bytes at a time: how many of them are digits (a byte is one iff neither c - '0' nor
+       c + 0x46 sets its top bit; a borrow or carry only comes from a lower non-digit). */
+    while (end - q >= 8) {
+      uint64_t w;
+      memcpy(&w, q, 8);
+      uint64_t non = ((w - 0x3030303030303030ull) | (w + 0x4646464646464646ull)) & 0x8080808080808080ull;
+      int k = non ? __builtin_ctzll(non) >> 3 : 8;
+      for (int j = 0; j < k; j++, d++)
+        if (d < 19) v = v * 10 + (uint64_t)(q[j] - '0');
+      q += k;
+      if (k < 8) goto counted;
+    }
     while (q < end && is_digit(*q)) {
       if (d < 19) v = v * 10 + (uint64_t)(*q - '0');
       d++;
       q++;
     }
+  counted:
     n->value = v;
     n->digits = d;
   }
@@ -522,13 +535,18 @@ static inline int two(const uint8_t *b) {
 }
 
 /* `yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z` → microseconds (byte-values.ts isoUtcMicros); 0 if another shape. */
+/* The last `yyyy-MM-dd` a timestamp had and its days (timestamps in a file mostly share a day). */
+static uint64_t last_date8;
+static uint16_t last_date2;
+static int64_t last_days;
+static int have_last_date;
+
 static int iso_utc_micros(const uint8_t *s, const uint8_t *e, double *out) {
   int64_t n = e - s;
   if (n < 20 || e[-1] != 'Z') return 0;
-  if (s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') return 0;
-  int yh = two(s), yl = two(s + 2), month = two(s + 5), day = two(s + 8);
+  if (s[10] != 'T' || s[13] != ':' || s[16] != ':') return 0;
   int hour = two(s + 11), minute = two(s + 14), second = two(s + 17);
-  if (yh < 0 || yl < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return 0;
+  if (hour < 0 || minute < 0 || second < 0) return 0;
   if (hour > 23 || minute > 59 || second > 59) return 0;
   double micros = 0;
   if (n > 20) {
@@ -542,9 +560,26 @@ static int iso_utc_micros(const uint8_t *s, const uint8_t *e, double *out) {
       scale /= 10;
     }
   }
-  int year = yh * 100 + yl;
-  if (!valid_date(year, month, day)) return 0;
-  int64_t secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  uint64_t date8;
+  uint16_t date2;
+  memcpy(&date8, s, 8);
+  memcpy(&date2, s + 8, 2);
+  int64_t days;
+  if (have_last_date && date8 == last_date8 && date2 == last_date2) {
+    days = last_days;
+  } else {
+    if (s[4] != '-' || s[7] != '-') return 0;
+    int yh = two(s), yl = two(s + 2), month = two(s + 5), day = two(s + 8);
+    if (yh < 0 || yl < 0 || month < 0 || day < 0) return 0;
+    int year = yh * 100 + yl;
+    if (!valid_date(year, month, day)) return 0;
+    days = days_from_civil(year, month, day);
+    last_date8 = date8;
+    last_date2 = date2;
+    last_days = days;
+    have_last_date = 1;
+  }
+  int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second;
   *out = (double)secs * 1e6 + micros; /* in doubles, in this order, as the JS expression */
   return 1;
 }
@@ -693,6 +728,44 @@ static int field_value(Column *c, int32_t r) {
   return 0;
 }
 
+/*
+ * The key the k-th member of the last record had (records mostly repeat one key order): its
+ * bytes and closing quote, zero-padded to 16, and its wanted field (-1: none). len 0: none known.
+ */
+#define KNOWN_KEYS 32
+typedef struct {
+  v128_t quoted;
+  int32_t len;
+  int32_t field;
+} KnownKey;
+static KnownKey known[KNOWN_KEYS];
+
+/*
+ * At a key's opening quote: is it the known key k (the same bytes, then a quote)? Then it is
+ * the same plain string and names the same field. Reads 16 bytes after the quote; the input
+ * buffer has 16 bytes to spare past its end.
+ */
+static inline int is_known_key(const KnownKey *k) {
+  if (k->len == 0 || end - p <= k->len + 1) return 0;
+  uint32_t same = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(p + 1), k->quoted));
+  uint32_t want = (1u << (k->len + 1)) - 1;
+  return (same & want) == want;
+}
+
+static void remember_key(KnownKey *k, const uint8_t *s, const uint8_t *e, int field) {
+  int32_t len = (int32_t)(e - s);
+  if (len < 1 || len > 15) {
+    k->len = 0;
+    return;
+  }
+  uint8_t b[16] = {0};
+  memcpy(b, s, (size_t)len);
+  b[len] = '"';
+  k->quoted = wasm_v128_load(b);
+  k->len = len;
+  k->field = field;
+}
+
 /* After `{`: members up to and including `}`; 0 → JS path. */
 static int members(int32_t r) {
   skip_space();
@@ -700,12 +773,20 @@ static int members(int32_t r) {
     p++;
     return 1;
   }
-  for (;;) {
+  for (int32_t m = 0;; m++) {
     if (p >= end || *p != '"') return 0;
-    const uint8_t *ks, *ke;
-    int ascii;
-    if (!plain_string(&ks, &ke, &ascii)) return 0; /* keys with escapes: JS path */
-    int w = wanted(ks, ke);
+    int w;
+    KnownKey *k = m < KNOWN_KEYS ? &known[m] : 0;
+    if (k && is_known_key(k)) {
+      w = k->field;
+      p += k->len + 2;
+    } else {
+      const uint8_t *ks, *ke;
+      int ascii;
+      if (!plain_string(&ks, &ke, &ascii)) return 0; /* keys with escapes: JS path */
+      w = wanted(ks, ke);
+      if (k) remember_key(k, ks, ke, w);
+    }
     skip_space();
     if (p >= end || *p != ':') return 0;
     p++;
