@@ -151,7 +151,7 @@ static inline int is_hex(uint8_t c) { return is_digit(c) || (uint8_t)((c | 0x20)
  * it is not skipped here, so its line falls back and JS sees it (json-wasm.ts).
  */
 static inline void skip_space(void) {
-  while (p < end) {
+  while (p < end && *p <= ' ') {
     uint8_t c = *p;
     if (c == ' ' || c == '\t' || (c == '\r' && p + 1 < end && p[1] == '\n')) p++;
     else break;
@@ -748,7 +748,8 @@ static int field_value(Column *c, int32_t r) {
 
 /*
  * The key the k-th member of the last record had (records mostly repeat one key order): its
- * bytes and closing quote, zero-padded to 16, and its wanted field (-1: none). len 0: none known.
+ * bytes, closing quote and the colon right after it, zero-padded to 16, and its wanted field
+ * (-1: none). len 0: none known.
  */
 #define KNOWN_KEYS 32
 typedef struct {
@@ -764,21 +765,23 @@ static KnownKey known[KNOWN_KEYS];
  * buffer has 16 bytes to spare past its end.
  */
 static inline int is_known_key(const KnownKey *k) {
-  if (k->len == 0 || end - p <= k->len + 1) return 0;
+  if (k->len == 0 || end - p <= k->len + 2) return 0;
   uint32_t same = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(p + 1), k->quoted));
-  uint32_t want = (1u << (k->len + 1)) - 1;
+  uint32_t want = (1u << (k->len + 2)) - 1;
   return (same & want) == want;
 }
 
+/* After the key [s, e) was read the long way (p past its closing quote). */
 static void remember_key(KnownKey *k, const uint8_t *s, const uint8_t *e, int field) {
   int32_t len = (int32_t)(e - s);
-  if (len < 1 || len > 15) {
+  if (len < 1 || len > 14 || p >= end || *p != ':') {
     k->len = 0;
     return;
   }
   uint8_t b[16] = {0};
   memcpy(b, s, (size_t)len);
   b[len] = '"';
+  b[len + 1] = ':';
   k->quoted = wasm_v128_load(b);
   k->len = len;
   k->field = field;
@@ -797,17 +800,17 @@ static int members(int32_t r) {
     KnownKey *k = m < KNOWN_KEYS ? &known[m] : 0;
     if (k && is_known_key(k)) {
       w = k->field;
-      p += k->len + 2;
+      p += k->len + 3; /* past the colon */
     } else {
       const uint8_t *ks, *ke;
       int ascii;
       if (!plain_string(&ks, &ke, &ascii)) return 0; /* keys with escapes: JS path */
       w = wanted(ks, ke);
       if (k) remember_key(k, ks, ke, w);
+      skip_space();
+      if (p >= end || *p != ':') return 0;
+      p++;
     }
-    skip_space();
-    if (p >= end || *p != ':') return 0;
-    p++;
     skip_space();
     if (p >= end) return 0;
     if (w < 0 ? !skip_value(0) : !field_value(&cols[w], r)) return 0;
