@@ -813,7 +813,7 @@ static int members(int32_t r) {
     }
     skip_space();
     if (p >= end) return 0;
-    if (w < 0 ? !skip_value(0) : !field_value(&cols[w], r)) return 0;
+    if (w >= 0 ? !field_value(&cols[w], r) : *p == '"' ? !skip_string() : !skip_value(0)) return 0;
     skip_space();
     if (p >= end) return 0;
     uint8_t c = *p++;
