@@ -158,6 +158,20 @@ describe("JSON-lines ranges read into the WASM decoder's memory", () => {
     });
   }
 
+  it("a read that fails part way leaves no rows behind for the next read", () => {
+    const settings = jsonReadSettings(new SourceOptions({}), "UTC");
+    const read = (text: string) => {
+      const { file, size } = fileOf(Buffer.from(text));
+      return viaWasm(file, 0, size, size, settings, true);
+    };
+    // a TIMESTAMP past 2^53 µs fails the WASM read after both rows were decoded (the byte scanner reads it)
+    const far = '{"a":1,"ts":"2026-01-16T00:00:00Z"}\n{"a":2,"ts":"9999-12-31T23:59:59.999999999Z"}\n';
+    assert.equal((read(far) as unknown[][]).length, 2);
+    const before = wasmJsonCounters.rows;
+    assert.deepStrictEqual(read('{"a":3,"n":1}\n'), [[3, null, null, 1, null]]);
+    assert.equal(wasmJsonCounters.rows - before, 1, "decoded in WASM, alone");
+  });
+
   it("batches of many rows cross windows whole, with JS-path lines among them", () => {
     const lines: string[] = [];
     for (let i = 0; i < 80_000; i++) {

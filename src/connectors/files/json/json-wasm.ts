@@ -145,6 +145,7 @@ function setup(file: string, schema: StructType, s: JsonReadSettings): Setup | n
 function run(u: Setup, src: Source, atFileStart: boolean): Batch[] | null | typeof LONE_CR {
   const { d, key } = u;
   d.busy = true;
+  d.reset();
   try {
     decodeStream(d, src, u.rows, u.columns, atFileStart);
   } catch (e) {

@@ -149,6 +149,12 @@ export class WasmDecoder {
     if (kept !== null) this.mem.set(kept, ptr);
   }
 
+  /** Drops rows a failed read left in the batch (its error came before they were copied out). */
+  reset(): void {
+    this.x.arus_reset();
+    this.result[0] = 0;
+  }
+
   /** Decodes lines of the input from `from` to `len` into the batch; the status (`result` has the rest). */
   scan(len: number, from: number, maxRows: number): number {
     const status = this.x.arus_scan(len, from, maxRows);
@@ -194,7 +200,6 @@ export class WasmDecoder {
     }
     if (rows.corruptIdx >= 0) builders[rows.corruptIdx]!.appendMany(new Array<unknown>(k).fill(null), new Uint8Array(k), k);
     rows.out.appended(k);
-    this.x.arus_reset();
-    this.result[0] = 0;
+    this.reset();
   }
 }
