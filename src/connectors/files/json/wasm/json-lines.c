@@ -600,6 +600,20 @@ static int iso_utc_micros(const uint8_t *s, const uint8_t *e, double *out) {
   return 1;
 }
 
+/*
+ * From a string's first byte s: the closing quote of `...(19 bytes)[.digits]Z"`, or 0 (also
+ * when fewer than 32 bytes are left: the long way is exact anyway).
+ */
+static inline const uint8_t *iso_end(const uint8_t *s) {
+  if (end - s < 32) return 0;
+  const uint8_t *q = s + 19;
+  if (*q == '.') {
+    q++;
+    while (q < s + 30 && is_digit(*q)) q++;
+  }
+  return q[0] == 'Z' && q[1] == '"' ? q + 1 : 0;
+}
+
 /* Exactly `yyyy-MM-dd` → days (what parseDate gives that shape); 0 for anything else. */
 static int iso_date(const uint8_t *s, const uint8_t *e, int32_t *out) {
   if (e - s != 10 || s[4] != '-' || s[7] != '-') return 0;
@@ -678,9 +692,18 @@ static int field_value(Column *c, int32_t r) {
       if (!plain_string(&s, &e, &ascii) && !escaped_string(&s, &e, &ascii)) return 0;
       return set_text(c, r, s, e, ascii);
     }
-    if (!plain_string(&s, &e, &ascii)) return 0;
     if (c->type == T_TIMESTAMP && (flags & F_FAST_TIMESTAMPS)) {
       double v;
+      /* Where an ISO text's closing quote would be; iso_utc_micros then checks every byte
+         before it, so a string it accepts is plain and ends there. Else the long way. */
+      const uint8_t *q = iso_end(p + 1);
+      if (q != 0) {
+        s = p + 1;
+        e = q;
+        p = q + 1;
+      } else if (!plain_string(&s, &e, &ascii)) {
+        return 0;
+      }
       if (!iso_utc_micros(s, e, &v)) return 0;
       put_f64(c, r, v);
       c->valid[r] = 1;
@@ -688,7 +711,7 @@ static int field_value(Column *c, int32_t r) {
     }
     if (c->type == T_DATE && (flags & F_FAST_DATES)) {
       int32_t d;
-      if (!iso_date(s, e, &d)) return 0;
+      if (!plain_string(&s, &e, &ascii) || !iso_date(s, e, &d)) return 0;
       put_i32(c, r, d);
       c->valid[r] = 1;
       return 1;
