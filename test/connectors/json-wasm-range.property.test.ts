@@ -158,6 +158,18 @@ describe("JSON-lines ranges read into the WASM decoder's memory", () => {
     });
   }
 
+  it("a JS-path row after WASM rows taken whole into a UTF-8 column keeps its offsets (an empty string too)", () => {
+    const settings = jsonReadSettings(new SourceOptions({}), "UTC");
+    const { file, size } = fileOf(Buffer.from('{"s":"0"}\n{"a":{"x":1},"s":""}\n{"s":"xy"}\n{}\n'));
+    const rows = viaWasm(file, 0, size, size, settings, true); // checks each UTF-8 row's bytes
+    assert.deepStrictEqual(rows, [
+      [null, "0", null, null, null],
+      [null, "", null, null, '{"a":{"x":1},"s":""}'],
+      [null, "xy", null, null, null],
+      [null, null, null, null, null],
+    ]);
+  });
+
   it("a read that fails part way leaves no rows behind for the next read", () => {
     const settings = jsonReadSettings(new SourceOptions({}), "UTC");
     const read = (text: string) => {

@@ -48,8 +48,8 @@ export class Utf8Builder implements ColumnBuilder {
       return;
     }
     const s = v as string;
+    if (this.plain === null) this.reserve(1, s.length * 3); // an empty string needs its offset too
     if (this.plain === null && s.length > 0) {
-      this.reserve(1, s.length * 3);
       const w = this.bytes.write(s, this.used, "utf8");
       if (w !== s.length) {
         if (!isWellFormed(s)) this.toPlain();
