@@ -99,9 +99,8 @@ export class Utf8Builder implements ColumnBuilder {
     const total = offsets[k]!;
     if (this.plain === null && this.length === 0 && this.spare === null) {
       this.spare = { bytes: this.bytes, offsets: this.offsets };
-      const own = new Uint8Array(total);
-      own.set(mem.subarray(at, at + total));
-      this.bytes = Buffer.from(own.buffer);
+      this.bytes = Buffer.allocUnsafeSlow(total); // a buffer of its own, every byte written here
+      mem.copy(this.bytes, 0, at, at + total);
       this.offsets = offsets.slice(0, k + 1);
     } else if (this.plain === null) {
       this.reserve(k, total);
