@@ -186,20 +186,23 @@ static inline const uint8_t *string_stop(const uint8_t *q, uint8_t *high) {
   return q;
 }
 
-/* From q, the first byte that is a quote, a backslash or a control character, 32 bytes at a time (string_stop without the ASCII check). */
+/*
+ * From q, the first byte that is a quote, a backslash, a control character or above 0x7f (a
+ * signed compare flags both of the last two at once), 32 bytes at a time.
+ */
 static inline const uint8_t *skip_plain(const uint8_t *q) {
   const v128_t quote = wasm_i8x16_splat('"');
   const v128_t backslash = wasm_i8x16_splat('\\');
   const v128_t space = wasm_i8x16_splat(0x20);
   while (q + 32 <= end) {
     v128_t a = wasm_v128_load(q), b = wasm_v128_load(q + 16);
-    uint32_t ma = wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(a, quote), wasm_i8x16_eq(a, backslash)), wasm_u8x16_lt(a, space)));
-    uint32_t mb = wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(b, quote), wasm_i8x16_eq(b, backslash)), wasm_u8x16_lt(b, space)));
+    uint32_t ma = wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(a, quote), wasm_i8x16_eq(a, backslash)), wasm_i8x16_lt(a, space)));
+    uint32_t mb = wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(b, quote), wasm_i8x16_eq(b, backslash)), wasm_i8x16_lt(b, space)));
     uint32_t m = ma | (mb << 16);
     if (m != 0) return q + __builtin_ctz(m);
     q += 32;
   }
-  while (q < end && *q != '"' && *q != '\\' && *q >= 0x20) q++;
+  while (q < end && *q != '"' && *q != '\\' && (uint8_t)(*q - 0x20) < 0x60) q++;
   return q;
 }
 
@@ -305,8 +308,9 @@ static int escaped_string(const uint8_t **s, const uint8_t **e, int *ascii) {
 
 /* Skips (and validates) a string, escapes included, as JSON.parse would accept it. */
 static int skip_string(void) {
-  const uint8_t *q = skip_plain(p + 1);
+  const uint8_t *q = p + 1;
   for (;;) {
+    q = skip_plain(q);
     if (q >= end) return 0;
     uint8_t c = *q;
     if (c == '"') break;
