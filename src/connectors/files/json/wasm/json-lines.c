@@ -411,7 +411,7 @@ static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 
  */
 static int double_of(const Num *n, double *out) {
   if (n->integral && n->digits <= 15) {
-    *out = n->neg ? -(double)n->value : (double)n->value;
+    *out = n->neg ? -(double)(int64_t)n->value : (double)(int64_t)n->value;
     return 1;
   }
   const uint8_t *q = n->start + n->neg;
@@ -732,9 +732,10 @@ static int field_value(Column *c, int32_t r) {
         put_i32(c, r, n.neg ? (int32_t)(-(int64_t)n.value) : (int32_t)n.value);
         break;
       case T_BIGINT:
-        /* Beyond ±2^53 a double is not exact: the JS path decides. */
+        /* Beyond ±2^53 a double is not exact: the JS path decides. (Here and below the value
+           fits an int64: its signed conversion is one instruction, the unsigned one is not.) */
         if (!n.integral || n.digits > 16 || n.value > 9007199254740992u) return 0;
-        put_f64(c, r, n.neg ? -(double)n.value : (double)n.value);
+        put_f64(c, r, n.neg ? -(double)(int64_t)n.value : (double)(int64_t)n.value);
         break;
       case T_DOUBLE: {
         double v;
@@ -744,7 +745,7 @@ static int field_value(Column *c, int32_t r) {
       }
       case T_TIMESTAMP: /* integral epoch seconds */
         if (!n.integral || n.digits > 13 || n.value > 9223372036854u) return 0;
-        put_f64(c, r, (n.neg ? -(double)n.value : (double)n.value) * 1e6);
+        put_f64(c, r, (n.neg ? -(double)(int64_t)n.value : (double)(int64_t)n.value) * 1e6);
         break;
       case T_STRING: /* JSON.stringify of the number: the same digits for short integers but -0 */
         if (!n.integral || n.digits > 15 || (n.neg && n.value == 0)) return 0;
