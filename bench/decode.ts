@@ -3,7 +3,9 @@
  * WASM JSON decoder (`arus.json.decoder` = wasm) against the byte scanner, and the WASM decoder
  * with STRING columns as UTF-8 bytes (`arus.columnar.utf8Strings`), alone and followed by
  * decoding every string (what a consumer that needs JS strings pays), on the first bid file of
- * a generated size (the CSV is that file's rows written as CSV, in memory):
+ * a generated size (the CSV is that file's rows written as CSV, in memory); and what a decode
+ * thread does for local[2] (`readJsonRange` of each half of the file, read from the file, with
+ * the UTF-8 STRING columns of the engine's default, batches made ready to post):
  *
  *   npm run build && node --import tsx bench/decode.ts [--data bench/data/out/1000000] [--rounds 7]
  *
@@ -22,6 +24,8 @@ type Files = typeof import("../src/connectors/files/json/json-scan.js") &
   typeof import("../src/connectors/files/csv/csv-options.js") &
   typeof import("../src/connectors/files/datetime-text.js") &
   typeof import("../src/connectors/files/options.js") &
+  typeof import("../src/columnar/transfer.js") &
+  typeof import("../src/connectors/files/line-range.js") &
   typeof import("../src/sql/datatype.js");
 
 async function load(): Promise<Files> {
@@ -37,6 +41,8 @@ async function load(): Promise<Files> {
       "connectors/files/csv/csv-options.js",
       "connectors/files/datetime-text.js",
       "connectors/files/options.js",
+      "columnar/transfer.js",
+      "connectors/files/line-range.js",
       "sql/datatype.js",
     ].map((m) => import(path.join(dist, m))),
   );
@@ -153,6 +159,26 @@ async function main(): Promise<void> {
       `| ${name} | ${M(off)} / ${M(cpu[0]!)} | ${M(on)} / ${M(cpu[1]!)} | ${(on / off).toFixed(2)}× | ${M(onDecoded)} / ${M(cpu[2]!)} | ${(onDecoded / off).toFixed(2)}× |`,
     );
   }
+  const rangeRows: string[] = [];
+  const size = json.length;
+  for (const [name, ddl] of [
+    ["q0/q1/q7: auction, bidder, price, dateTime, extra", "auction BIGINT, bidder BIGINT, price BIGINT, dateTime TIMESTAMP, extra STRING"],
+    ["q2: auction, price", "auction BIGINT, price BIGINT"],
+  ] as const) {
+    const schema = f.parseSchema(ddl);
+    f.setJsonDecoder("wasm");
+    f.setUtf8Strings(true);
+    const halves = () => {
+      for (const [start, end] of f.nominalRanges(size, 2)) {
+        const batches = f.portableBatches(f.readJsonRange(file, start, end, size, schema, settings));
+        f.batchTransferList(batches);
+      }
+    };
+    const cpu: number[] = [];
+    const [wall] = rates(lines.length, rounds, [halves], cpu) as [number];
+    f.setUtf8Strings(false);
+    rangeRows.push(`| ${name} | ${M(wall)} | ${M(cpu[0]!)} | ${(1e9 / cpu[0]!).toFixed(0)} |`);
+  }
   console.log(`Decoding ${lines.length} bid lines of ${file}, one thread, median of ${rounds} alternating rounds (lines/s):\n`);
   console.log("| input | text path | byte scanner | ratio | WASM decoder | vs byte scanner |\n|---|---:|---:|---:|---:|---:|");
   console.log(rows.join("\n"));
@@ -161,6 +187,11 @@ async function main(): Promise<void> {
     "| JSON lines | JS strings | UTF-8 bytes | ratio | UTF-8, then every string decoded | ratio |\n|---|---:|---:|---:|---:|---:|",
   );
   console.log(utf8Rows.join("\n"));
+  console.log(
+    "\nA decode thread's work for local[2]: readJsonRange of each half of the file (lines/s per wall second, per CPU second; CPU ns per line):\n",
+  );
+  console.log("| columns | lines/s | lines per CPU s | CPU ns/line |\n|---|---:|---:|---:|");
+  console.log(rangeRows.join("\n"));
 }
 
 await main();

@@ -27,6 +27,14 @@ export interface ColumnBuilder {
 
 type Typed = Uint8Array | Int32Array | Float64Array;
 
+/** The first `k` of `src` in a buffer of their own (not zero-filled first: every byte is written). */
+function copyOf(src: Typed, k: number): Typed {
+  const ctor = src.constructor as new (b: ArrayBuffer, at: number, n: number) => Typed;
+  const out = new ctor(Buffer.allocUnsafeSlow(k * src.BYTES_PER_ELEMENT).buffer as ArrayBuffer, 0, k);
+  out.set(src.length === k ? src : src.subarray(0, k));
+  return out;
+}
+
 class TypedBuilder implements ColumnBuilder {
   length = 0;
   private values: Typed;
@@ -56,7 +64,7 @@ class TypedBuilder implements ColumnBuilder {
     const i = this.length;
     const src = values as Typed;
     if (i === 0 && k >= this.values.length)
-      this.values = src.slice(0, k); // one copy, no growing
+      this.values = copyOf(src, k); // one copy, no growing
     else {
       if (i + k > this.values.length) this.grow(i + k);
       this.values.set(src.length === k ? src : src.subarray(0, k), i);

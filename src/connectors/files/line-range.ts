@@ -37,7 +37,7 @@ function bufferOf(n: number): Buffer {
 }
 
 /** Reads `n` bytes at `pos` into `buf` at `at`; fewer only at the end of the file. */
-function readFully(fd: number, buf: Buffer, at: number, n: number, pos: number): number {
+function readFully(fd: number, buf: Uint8Array, at: number, n: number, pos: number): number {
   let got = 0;
   while (got < n) {
     const k = readSync(fd, buf, at + got, n - got, pos + got);
@@ -94,4 +94,78 @@ export function readLinesOfRange(file: string, start: number, end: number, size:
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The same lines as `readLinesOfRange`, streamed into a caller's buffer piece by piece (the WASM
+ * decoder reads them straight into its own memory: no read into a JS buffer and copy after).
+ * `read` gives the next bytes of the range's lines, fewer than asked only at their end.
+ */
+export class RangeReader {
+  private readonly fd: number;
+  /** File position of the next byte to give. */
+  private pos: number;
+  /** Ends of the range and of the readable file. */
+  private readonly end: number;
+  private readonly limit: number;
+  private done: boolean;
+  readonly atFileStart: boolean;
+
+  constructor(file: string, start: number, end: number, size: number) {
+    this.atFileStart = start === 0;
+    this.fd = openSync(file, "r");
+    try {
+      this.limit = Math.min(size, fstatSync(this.fd).size);
+      this.end = Math.min(end, this.limit);
+      this.pos = start === 0 ? 0 : this.firstLineStart(start);
+      this.done = this.pos >= this.end; // no line starts in the range
+    } catch (e) {
+      closeSync(this.fd);
+      throw e;
+    }
+  }
+
+  /** Position after the first `\n` at or after `start - 1` (a line starts there), or `end` if none is before it. */
+  private firstLineStart(start: number): number {
+    const probe = Buffer.allocUnsafe(16 << 10);
+    for (let at = start - 1; at < this.end; ) {
+      const k = readFully(this.fd, probe, 0, Math.min(probe.length, this.end - at), at);
+      if (k === 0) break;
+      const nl = probe.subarray(0, k).indexOf(NEWLINE);
+      if (nl >= 0) return at + nl + 1;
+      at += k;
+    }
+    return this.end;
+  }
+
+  /**
+   * Up to `n` next bytes into `dst` at `at`; their count, less than `n` only when the range's
+   * lines end there (its last line ends at the first `\n` at or after the range's last byte).
+   */
+  read(dst: Uint8Array, at: number, n: number): number {
+    if (this.done || n <= 0) return 0;
+    const pos = this.pos;
+    let k = readFully(this.fd, dst, at, Math.min(n, this.limit - pos), pos);
+    if (pos + k > this.end - 1) {
+      const from = Math.max(pos, this.end - 1) - pos;
+      const nl = asBuffer(dst)
+        .subarray(at, at + k)
+        .indexOf(NEWLINE, from);
+      if (nl >= 0) {
+        k = nl + 1;
+        this.done = true;
+      }
+    }
+    if (k < n) this.done = true; // the file's (or the listed size's) end
+    this.pos = pos + k;
+    return k;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }

@@ -26,13 +26,15 @@ export class ByteSlice {
 
 export class Utf8Builder implements ColumnBuilder {
   length = 0;
-  private bytes = Buffer.allocUnsafeSlow(4096);
-  private offsets = new Int32Array(1025);
+  private bytes: Buffer = Buffer.allocUnsafeSlow(4096);
+  private offsets: Int32Array = new Int32Array(1025);
   private used = 0;
   private ascii = true;
   private readonly validity = new Validity();
   /** Set once a string UTF-8 cannot carry arrived: the rest of this batch as JS strings. */
   private plain: unknown[] | null = null;
+  /** The builder's own buffers while it holds a batch's copied in whole (`appendPacked`), back after `finish`. */
+  private spare: { bytes: Buffer; offsets: Int32Array } | null = null;
 
   constructor(readonly type: DataType) {}
 
@@ -46,8 +48,8 @@ export class Utf8Builder implements ColumnBuilder {
       return;
     }
     const s = v as string;
+    if (this.plain === null) this.reserve(1, s.length * 3); // an empty string needs its offset too
     if (this.plain === null && s.length > 0) {
-      this.reserve(1, s.length * 3);
       const w = this.bytes.write(s, this.used, "utf8");
       if (w !== s.length) {
         if (!isWellFormed(s)) this.toPlain();
@@ -87,34 +89,34 @@ export class Utf8Builder implements ColumnBuilder {
 
   /**
    * Appends `k` rows packed one after another at `mem[at, ...)`: row r is `[at + offsets[r],
-   * at + offsets[r + 1])` (json-lines.c `arus_pack`); `ascii[r]` 1 marks a row with no byte
-   * above 0x7f. Rows of invalid UTF-8 (the input file's own bytes) are replaced by what
-   * decoding them gives (U+FFFD for each bad sequence), as a JS string would be.
+   * at + offsets[r + 1])`, offsets[0] = 0 (a WASM decoder's batch, json-wasm.ts); `allAscii`:
+   * no byte above 0x7f. Into an empty builder the bytes and offsets are copied once, to exact
+   * size, and handed on by `finish` as they are. Rows of invalid UTF-8 (the input file's own
+   * bytes) are replaced by what decoding them gives (U+FFFD for each bad sequence), as a JS
+   * string would be.
    */
-  appendPacked(mem: Buffer, at: number, offsets: Int32Array, ascii: Uint8Array, valid: Uint8Array | null, k: number): void {
-    if (this.plain !== null) {
-      for (let r = 0; r < k; r++)
-        this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", at + offsets[r]!, at + offsets[r + 1]!));
-      return;
-    }
+  appendPacked(mem: Buffer, at: number, offsets: Int32Array, allAscii: boolean, valid: Uint8Array | null, k: number): void {
     const total = offsets[k]!;
-    this.reserve(k, total);
-    const from = this.used;
-    mem.copy(this.bytes, from, at, at + total);
-    const own = this.offsets;
-    const base = this.length + 1;
-    let allAscii = 1;
-    for (let r = 0; r < k; r++) {
-      own[base + r] = from + offsets[r + 1]!;
-      allAscii &= ascii[r]!;
+    if (this.plain === null && this.length === 0 && this.spare === null) {
+      this.spare = { bytes: this.bytes, offsets: this.offsets };
+      this.bytes = Buffer.allocUnsafeSlow(total); // a buffer of its own, every byte written here
+      mem.copy(this.bytes, 0, at, at + total);
+      this.offsets = offsets.slice(0, k + 1);
+    } else if (this.plain === null) {
+      this.reserve(k, total);
+      mem.copy(this.bytes, this.used, at, at + total);
+      const own = this.offsets;
+      const base = this.length + 1;
+      const from = this.used;
+      for (let r = 0; r < k; r++) own[base + r] = from + offsets[r + 1]!;
     }
-    if (allAscii === 0 && !this.wellFormed(from, from + total, k)) {
+    if (this.plain !== null || (!allAscii && !this.wellFormed(this.used, this.used + total, k))) {
       for (let r = 0; r < k; r++)
         this.append(valid !== null && valid[r] === 0 ? null : mem.toString("utf8", at + offsets[r]!, at + offsets[r + 1]!));
       return;
     }
-    if (allAscii === 0) this.ascii = false;
-    this.used = from + total;
+    if (!allAscii) this.ascii = false;
+    this.used += total;
     this.validity.markMany(this.length, valid, k, this.length + k);
     this.length += k;
   }
@@ -170,11 +172,20 @@ export class Utf8Builder implements ColumnBuilder {
     if (this.plain !== null) {
       if (validity !== null) for (let i = 0; i < n; i++) if (validity[i] === 0) this.plain[i] = null;
       vec = makeVector(this.type, this.plain, validity, n);
+    } else if (this.spare !== null && this.bytes.length === this.used && this.offsets.length === n + 1) {
+      // the buffers of one appendPacked: exact-size and this batch's own already
+      const bytes = new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.used);
+      vec = utf8Vector(this.type, { bytes, offsets: this.offsets, ascii: this.ascii }, validity, n);
     } else {
       // Own, exact-size buffers: they move to another thread whole (transfer.ts).
       const bytes = new Uint8Array(this.used);
       bytes.set(this.bytes.subarray(0, this.used));
       vec = utf8Vector(this.type, { bytes, offsets: this.offsets.slice(0, n + 1), ascii: this.ascii }, validity, n);
+    }
+    if (this.spare !== null) {
+      this.bytes = this.spare.bytes;
+      this.offsets = this.spare.offsets;
+      this.spare = null;
     }
     this.length = 0;
     this.used = 0;

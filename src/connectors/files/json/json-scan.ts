@@ -15,7 +15,7 @@ import { decodeText } from "../lines.js";
 import { jsonDecoder } from "./json-decoder.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
 import { LongText } from "./json-values.js";
-import { readJsonWasm } from "./json-wasm.js";
+import { LONE_CR, readJsonWasm, readJsonWasmRange } from "./json-wasm.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -53,26 +53,40 @@ export function hasLoneCarriageReturn(bytes: Uint8Array): boolean {
  * `arus.json.decoder` = wasm (json-decoder.ts) the WASM decoder reads what it can.
  */
 export function readJsonBytes(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart = true): Batch[] {
-  if (s.lineSep !== undefined || hasLoneCarriageReturn(input)) {
-    const text = atFileStart ? decodeText(input) : asBytes(input).toString("utf8");
-    return readJsonText(file, text, schema, s);
-  }
+  if (s.lineSep !== undefined) return readText(file, input, schema, s, atFileStart);
   if (jsonDecoder() === "wasm") {
+    // it finds lone `\r` line ends itself
     const batches = readJsonWasm(file, input, schema, s, atFileStart);
+    if (batches === LONE_CR) return readText(file, input, schema, s, atFileStart);
     if (batches !== null) return batches;
   }
+  if (hasLoneCarriageReturn(input)) return readText(file, input, schema, s, atFileStart);
   return scanLines(file, input, schema, s, atFileStart);
+}
+
+function readText(file: string, input: Uint8Array, schema: StructType, s: JsonReadSettings, atFileStart: boolean): Batch[] {
+  const text = atFileStart ? decodeText(input) : asBytes(input).toString("utf8");
+  return readJsonText(file, text, schema, s);
 }
 
 /**
  * A decode thread's share of a file: the lines that start in `[start, end)` (line-range.ts),
- * decoded. Lines ended by a lone `\r` cannot be cut on `\n`: that fails the range, and the
- * calling thread reads the whole file instead (json-parallel.ts).
+ * decoded; the WASM decoder reads them into its own memory. Lines ended by a lone `\r` cannot
+ * be cut on `\n`: that fails the range, and the calling thread reads the whole file instead
+ * (json-parallel.ts).
  */
 export function readJsonRange(file: string, start: number, end: number, size: number, schema: StructType, s: JsonReadSettings): Batch[] {
+  const loneCr = (): Error => new Error(`${file}: lone \\r line ends, read on one thread`);
+  const wasm = jsonDecoder() === "wasm" && s.lineSep === undefined;
+  if (wasm) {
+    const batches = readJsonWasmRange(file, start, end, size, schema, s);
+    if (batches === LONE_CR) throw loneCr();
+    if (batches !== null) return batches;
+  }
   const { bytes, atFileStart } = readLinesOfRange(file, start, end, size);
-  if (hasLoneCarriageReturn(bytes)) throw new Error(`${file}: lone \\r line ends, read on one thread`);
-  return readJsonBytes(file, bytes, schema, s, atFileStart);
+  if (hasLoneCarriageReturn(bytes)) throw loneCr();
+  // the byte scanner where the WASM decoder declined
+  return wasm ? scanLines(file, bytes, schema, s, atFileStart) : readJsonBytes(file, bytes, schema, s, atFileStart);
 }
 
 /** The byte scanner alone, whatever `arus.json.decoder` says (tests and benchmarks compare). */

@@ -24,7 +24,7 @@ __attribute__((import_module("arus"), import_name("number"))) double js_number(c
 
 enum { T_BOOLEAN = 1, T_INT = 2, T_BIGINT = 3, T_DOUBLE = 4, T_STRING = 5, T_TIMESTAMP = 6, T_DATE = 7 };
 /* Outcome of one scan call (see arus_scan). */
-enum { S_END = 0, S_FULL = 1, S_FALLBACK = 2 };
+enum { S_END = 0, S_FULL = 1, S_FALLBACK = 2, S_NOMEM = 3 };
 /* Flags of arus_setup. */
 enum { F_FAST_TIMESTAMPS = 1, F_FAST_DATES = 2 };
 
@@ -35,15 +35,14 @@ typedef struct {
   int32_t name_len;
   const uint8_t *name;
   /* Per row: the value (8 bytes for BIGINT/DOUBLE/TIMESTAMP, 4 for INT/DATE, 1 for BOOLEAN;
-     for STRING 1 byte, 1 if the bytes are ASCII), validity (1 = present), string bounds. */
+     for STRING 1 byte, 1 if the bytes are ASCII) and validity (1 = present). */
   uint8_t *values;
   uint8_t *valid;
-  uint32_t *sbeg; /* absolute addresses in this memory */
-  uint32_t *send;
-  /* STRING rows packed one after another (arus_pack), for JS to copy in one go. */
-  uint8_t *pack;
-  size_t pack_cap;
-  int32_t *pack_off;
+  /* STRING: the batch's rows packed one after another in `text` as they are decoded (a NULL
+     row is empty), row r at [soff[r], soff[r + 1]): JS copies a column with one copy. */
+  int32_t *soff;
+  uint8_t *text;
+  size_t text_cap;
 } Column;
 
 static Column *cols;
@@ -51,15 +50,21 @@ static int32_t ncols;
 static int32_t cap_rows;
 static int32_t flags;
 static int32_t hint;
+/* Rows decoded into the column buffers since the last arus_reset (one batch, over scan calls). */
+static int32_t batch_rows;
+/* A STRING column's text could not grow: the scan stops with S_NOMEM. */
+static int32_t out_of_memory;
 
 static uint8_t *input;
 static int32_t input_cap;
 static uint8_t *heap; /* unescaped string bytes of the current scan call */
 static uint8_t *heap_top;
 
-/* Read by JS after each arus_scan: rows produced, lines consumed, position reached, nulls per column. */
+/* Read by JS after each arus_scan: rows in the batch, lines consumed, position reached, status;
+   per column of the batch: NULL rows, and (STRING) 1 while every row is ASCII. */
 static int32_t result[4];
 static int32_t *nulls;
+static int32_t *ascii_cols;
 
 /* ---------------------------------------------------------------- setup */
 
@@ -72,7 +77,8 @@ EXPORT("arus_alloc") void *arus_alloc(int32_t n) { return malloc((size_t)(n > 0 
 EXPORT("arus_setup") int32_t arus_setup(int32_t n, const int32_t *desc, const uint8_t *names, int32_t rows, int32_t fl) {
   cols = calloc((size_t)n, sizeof(Column));
   nulls = calloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
-  if (!cols || !nulls) return 0;
+  ascii_cols = calloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
+  if (!cols || !nulls || !ascii_cols) return 0;
   ncols = n;
   cap_rows = rows;
   flags = fl;
@@ -86,55 +92,34 @@ EXPORT("arus_setup") int32_t arus_setup(int32_t n, const int32_t *desc, const ui
     c->values = malloc((size_t)rows * 8);
     c->valid = malloc((size_t)rows);
     if (!c->values || !c->valid) return 0;
+    ascii_cols[i] = 1;
     if (c->type == T_STRING) {
-      c->sbeg = malloc((size_t)rows * 4);
-      c->send = malloc((size_t)rows * 4);
-      if (!c->sbeg || !c->send) return 0;
+      c->soff = calloc((size_t)rows + 1, 4);
+      c->text_cap = 64 << 10;
+      c->text = malloc(c->text_cap + 16); /* + 16: short strings are copied 16 bytes at a time */
+      if (!c->soff || !c->text) return 0;
     }
   }
+  batch_rows = 0;
   return 1;
 }
 
 EXPORT("arus_values") uint8_t *arus_values(int32_t i) { return cols[i].values; }
 EXPORT("arus_valid") uint8_t *arus_valid(int32_t i) { return cols[i].valid; }
-EXPORT("arus_sbeg") uint32_t *arus_sbeg(int32_t i) { return cols[i].sbeg; }
-EXPORT("arus_send") uint32_t *arus_send(int32_t i) { return cols[i].send; }
 EXPORT("arus_result") int32_t *arus_result(void) { return result; }
+EXPORT("arus_soff") int32_t *arus_soff(int32_t i) { return cols[i].soff; }
+/* Where STRING column i's text is now (it moves when it grows). */
+EXPORT("arus_text") uint8_t *arus_text(int32_t i) { return cols[i].text; }
+EXPORT("arus_ascii") int32_t *arus_ascii(void) { return ascii_cols; }
 
-/*
- * STRING column i's first k rows of the last scan packed one after another (a NULL row is
- * empty): the bytes at the returned address, k + 1 offsets from 0 at arus_pack_offsets(i).
- * JS then copies a batch's strings with two copies instead of one per row (UTF-8 STRING
- * vectors, json-wasm.ts). 0 when memory runs out.
- */
-EXPORT("arus_pack") uint8_t *arus_pack(int32_t i, int32_t k) {
-  Column *c = &cols[i];
-  size_t total = 0;
-  for (int32_t r = 0; r < k; r++) total += c->send[r] - c->sbeg[r];
-  if (!c->pack_off) {
-    c->pack_off = malloc(((size_t)cap_rows + 1) * 4);
-    if (!c->pack_off) return 0;
+/* Starts the next batch: JS has copied the rows out. */
+EXPORT("arus_reset") void arus_reset(void) {
+  batch_rows = 0;
+  for (int32_t i = 0; i < ncols; i++) {
+    nulls[i] = 0;
+    ascii_cols[i] = 1;
   }
-  if (!c->pack || total > c->pack_cap) {
-    size_t cap = total > 2 * c->pack_cap ? total : 2 * c->pack_cap;
-    if (cap < 4096) cap = 4096;
-    free(c->pack);
-    c->pack = malloc(cap);
-    c->pack_cap = c->pack ? cap : 0;
-    if (!c->pack) return 0;
-  }
-  uint8_t *o = c->pack;
-  int32_t *off = c->pack_off;
-  off[0] = 0;
-  for (int32_t r = 0; r < k; r++) {
-    size_t len = c->send[r] - c->sbeg[r];
-    memcpy(o, (const uint8_t *)(uintptr_t)c->sbeg[r], len);
-    o += len;
-    off[r + 1] = (int32_t)(o - c->pack);
-  }
-  return c->pack;
 }
-EXPORT("arus_pack_offsets") int32_t *arus_pack_offsets(int32_t i) { return cols[i].pack_off; }
 EXPORT("arus_nulls") int32_t *arus_nulls(void) { return nulls; }
 
 /* An input buffer of at least n bytes (and a string heap as large); null if memory ran out. */
@@ -159,11 +144,18 @@ EXPORT("arus_input") uint8_t *arus_input(int32_t n) {
 static const uint8_t *p;   /* current position */
 static const uint8_t *end; /* end of the input */
 
-static inline int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r'; }
 static inline int is_digit(uint8_t c) { return (uint8_t)(c - '0') <= 9; }
 static inline int is_hex(uint8_t c) { return is_digit(c) || (uint8_t)((c | 0x20) - 'a') <= 5; }
+/*
+ * A `\r` is JSON whitespace, but one not followed by `\n` also ends a line for Hadoop's reader:
+ * it is not skipped here, so its line falls back and JS sees it (json-wasm.ts).
+ */
 static inline void skip_space(void) {
-  while (p < end && is_space(*p)) p++;
+  while (p < end && *p <= ' ') {
+    uint8_t c = *p;
+    if (c == ' ' || c == '\t' || (c == '\r' && p + 1 < end && p[1] == '\n')) p++;
+    else break;
+  }
 }
 
 /*
@@ -191,6 +183,26 @@ static inline const uint8_t *string_stop(const uint8_t *q, uint8_t *high) {
     q += 16;
   }
   if (wasm_i8x16_bitmask(seen)) *high |= 0x80;
+  return q;
+}
+
+/*
+ * From q, the first byte that is a quote, a backslash, a control character or above 0x7f (a
+ * signed compare flags both of the last two at once), 32 bytes at a time.
+ */
+static inline const uint8_t *skip_plain(const uint8_t *q) {
+  const v128_t quote = wasm_i8x16_splat('"');
+  const v128_t backslash = wasm_i8x16_splat('\\');
+  const v128_t space = wasm_i8x16_splat(0x20);
+  while (q + 32 <= end) {
+    v128_t a = wasm_v128_load(q), b = wasm_v128_load(q + 16);
+    uint32_t ma = wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(a, quote), wasm_i8x16_eq(a, backslash)), wasm_i8x16_lt(a, space)));
+    uint32_t mb = wasm_i8x16_bitmask(wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(b, quote), wasm_i8x16_eq(b, backslash)), wasm_i8x16_lt(b, space)));
+    uint32_t m = ma | (mb << 16);
+    if (m != 0) return q + __builtin_ctz(m);
+    q += 32;
+  }
+  while (q < end && *q != '"' && *q != '\\' && (uint8_t)(*q - 0x20) < 0x60) q++;
   return q;
 }
 
@@ -296,9 +308,9 @@ static int escaped_string(const uint8_t **s, const uint8_t **e, int *ascii) {
 
 /* Skips (and validates) a string, escapes included, as JSON.parse would accept it. */
 static int skip_string(void) {
-  uint8_t high = 0;
-  const uint8_t *q = string_stop(p + 1, &high);
+  const uint8_t *q = p + 1;
   for (;;) {
+    q = skip_plain(q);
     if (q >= end) return 0;
     uint8_t c = *q;
     if (c == '"') break;
@@ -330,7 +342,7 @@ typedef struct {
   uint64_t value; /* |value| of an integral number of at most 19 digits */
 } Num;
 
-static int number(Num *n) {
+static inline __attribute__((always_inline)) int number(Num *n) {
   const uint8_t *q = p;
   n->start = q;
   n->neg = 0;
@@ -348,11 +360,24 @@ static int number(Num *n) {
   } else {
     uint64_t v = 0;
     int d = 0;
+    /* 8 bytes at a time: how many of them are digits (a byte is one iff neither c - '0' nor
+       c + 0x46 sets its top bit; a borrow or carry only comes from a lower non-digit). */
+    while (end - q >= 8) {
+      uint64_t w;
+      memcpy(&w, q, 8);
+      uint64_t non = ((w - 0x3030303030303030ull) | (w + 0x4646464646464646ull)) & 0x8080808080808080ull;
+      int k = non ? __builtin_ctzll(non) >> 3 : 8;
+      for (int j = 0; j < k; j++, d++)
+        if (d < 19) v = v * 10 + (uint64_t)(q[j] - '0');
+      q += k;
+      if (k < 8) goto counted;
+    }
     while (q < end && is_digit(*q)) {
       if (d < 19) v = v * 10 + (uint64_t)(*q - '0');
       d++;
       q++;
     }
+  counted:
     n->value = v;
     n->digits = d;
   }
@@ -386,7 +411,7 @@ static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 
  */
 static int double_of(const Num *n, double *out) {
   if (n->integral && n->digits <= 15) {
-    *out = n->neg ? -(double)n->value : (double)n->value;
+    *out = n->neg ? -(double)(int64_t)n->value : (double)(int64_t)n->value;
     return 1;
   }
   const uint8_t *q = n->start + n->neg;
@@ -530,13 +555,18 @@ static inline int two(const uint8_t *b) {
 }
 
 /* `yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z` → microseconds (byte-values.ts isoUtcMicros); 0 if another shape. */
+/* The last `yyyy-MM-dd` a timestamp had and its days (timestamps in a file mostly share a day). */
+static uint64_t last_date8;
+static uint16_t last_date2;
+static int64_t last_days;
+static int have_last_date;
+
 static int iso_utc_micros(const uint8_t *s, const uint8_t *e, double *out) {
   int64_t n = e - s;
   if (n < 20 || e[-1] != 'Z') return 0;
-  if (s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') return 0;
-  int yh = two(s), yl = two(s + 2), month = two(s + 5), day = two(s + 8);
+  if (s[10] != 'T' || s[13] != ':' || s[16] != ':') return 0;
   int hour = two(s + 11), minute = two(s + 14), second = two(s + 17);
-  if (yh < 0 || yl < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return 0;
+  if (hour < 0 || minute < 0 || second < 0) return 0;
   if (hour > 23 || minute > 59 || second > 59) return 0;
   double micros = 0;
   if (n > 20) {
@@ -550,11 +580,42 @@ static int iso_utc_micros(const uint8_t *s, const uint8_t *e, double *out) {
       scale /= 10;
     }
   }
-  int year = yh * 100 + yl;
-  if (!valid_date(year, month, day)) return 0;
-  int64_t secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  uint64_t date8;
+  uint16_t date2;
+  memcpy(&date8, s, 8);
+  memcpy(&date2, s + 8, 2);
+  int64_t days;
+  if (have_last_date && date8 == last_date8 && date2 == last_date2) {
+    days = last_days;
+  } else {
+    if (s[4] != '-' || s[7] != '-') return 0;
+    int yh = two(s), yl = two(s + 2), month = two(s + 5), day = two(s + 8);
+    if (yh < 0 || yl < 0 || month < 0 || day < 0) return 0;
+    int year = yh * 100 + yl;
+    if (!valid_date(year, month, day)) return 0;
+    days = days_from_civil(year, month, day);
+    last_date8 = date8;
+    last_date2 = date2;
+    last_days = days;
+    have_last_date = 1;
+  }
+  int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second;
   *out = (double)secs * 1e6 + micros; /* in doubles, in this order, as the JS expression */
   return 1;
+}
+
+/*
+ * From a string's first byte s: the closing quote of `...(19 bytes)[.digits]Z"`, or 0 (also
+ * when fewer than 32 bytes are left: the long way is exact anyway).
+ */
+static inline const uint8_t *iso_end(const uint8_t *s) {
+  if (end - s < 32) return 0;
+  const uint8_t *q = s + 19;
+  if (*q == '.') {
+    q++;
+    while (q < s + 30 && is_digit(*q)) q++;
+  }
+  return q[0] == 'Z' && q[1] == '"' ? q + 1 : 0;
 }
 
 /* Exactly `yyyy-MM-dd` → days (what parseDate gives that shape); 0 for anything else. */
@@ -594,16 +655,35 @@ static void set_null(Column *c, int32_t r) {
     case T_BOOLEAN: c->values[r] = 0; break;
     case T_INT:
     case T_DATE: put_i32(c, r, 0); break;
-    case T_STRING: c->sbeg[r] = c->send[r] = 0; break;
+    case T_STRING:
+      c->values[r] = 1;
+      c->soff[r + 1] = c->soff[r];
+      break;
     default: put_f64(c, r, 0.0);
   }
 }
 
-static void set_text(Column *c, int32_t r, const uint8_t *s, const uint8_t *e, int ascii) {
+/* Row r's text, copied to the column's text (again over a first value of a repeated key); 0 if memory ran out. */
+static int set_text(Column *c, int32_t r, const uint8_t *s, const uint8_t *e, int ascii) {
+  size_t at = (size_t)c->soff[r], len = (size_t)(e - s);
+  if (at + len > c->text_cap) {
+    size_t cap = 2 * c->text_cap;
+    while (cap < at + len) cap *= 2;
+    uint8_t *grown = realloc(c->text, cap + 16);
+    if (!grown) {
+      out_of_memory = 1;
+      return 0;
+    }
+    c->text = grown;
+    c->text_cap = cap;
+  }
+  /* Up to 16 bytes in one store: s has 16 readable bytes (the input and heap have 16 to spare). */
+  if (len <= 16) wasm_v128_store(c->text + at, wasm_v128_load(s));
+  else memcpy(c->text + at, s, len);
+  c->soff[r + 1] = (int32_t)(at + len);
   c->valid[r] = 1;
-  c->sbeg[r] = (uint32_t)(uintptr_t)s;
-  c->send[r] = (uint32_t)(uintptr_t)e;
   c->values[r] = (uint8_t)ascii;
+  return 1;
 }
 
 /* A wanted field's value into row r; 0 when the line must take the JS path. */
@@ -614,12 +694,20 @@ static int field_value(Column *c, int32_t r) {
     int ascii;
     if (c->type == T_STRING) {
       if (!plain_string(&s, &e, &ascii) && !escaped_string(&s, &e, &ascii)) return 0;
-      set_text(c, r, s, e, ascii);
-      return 1;
+      return set_text(c, r, s, e, ascii);
     }
-    if (!plain_string(&s, &e, &ascii)) return 0;
     if (c->type == T_TIMESTAMP && (flags & F_FAST_TIMESTAMPS)) {
       double v;
+      /* Where an ISO text's closing quote would be; iso_utc_micros then checks every byte
+         before it, so a string it accepts is plain and ends there. Else the long way. */
+      const uint8_t *q = iso_end(p + 1);
+      if (q != 0) {
+        s = p + 1;
+        e = q;
+        p = q + 1;
+      } else if (!plain_string(&s, &e, &ascii)) {
+        return 0;
+      }
       if (!iso_utc_micros(s, e, &v)) return 0;
       put_f64(c, r, v);
       c->valid[r] = 1;
@@ -627,7 +715,7 @@ static int field_value(Column *c, int32_t r) {
     }
     if (c->type == T_DATE && (flags & F_FAST_DATES)) {
       int32_t d;
-      if (!iso_date(s, e, &d)) return 0;
+      if (!plain_string(&s, &e, &ascii) || !iso_date(s, e, &d)) return 0;
       put_i32(c, r, d);
       c->valid[r] = 1;
       return 1;
@@ -644,9 +732,10 @@ static int field_value(Column *c, int32_t r) {
         put_i32(c, r, n.neg ? (int32_t)(-(int64_t)n.value) : (int32_t)n.value);
         break;
       case T_BIGINT:
-        /* Beyond ±2^53 a double is not exact: the JS path decides. */
+        /* Beyond ±2^53 a double is not exact: the JS path decides. (Here and below the value
+           fits an int64: its signed conversion is one instruction, the unsigned one is not.) */
         if (!n.integral || n.digits > 16 || n.value > 9007199254740992u) return 0;
-        put_f64(c, r, n.neg ? -(double)n.value : (double)n.value);
+        put_f64(c, r, n.neg ? -(double)(int64_t)n.value : (double)(int64_t)n.value);
         break;
       case T_DOUBLE: {
         double v;
@@ -656,12 +745,11 @@ static int field_value(Column *c, int32_t r) {
       }
       case T_TIMESTAMP: /* integral epoch seconds */
         if (!n.integral || n.digits > 13 || n.value > 9223372036854u) return 0;
-        put_f64(c, r, (n.neg ? -(double)n.value : (double)n.value) * 1e6);
+        put_f64(c, r, (n.neg ? -(double)(int64_t)n.value : (double)(int64_t)n.value) * 1e6);
         break;
       case T_STRING: /* JSON.stringify of the number: the same digits for short integers but -0 */
         if (!n.integral || n.digits > 15 || (n.neg && n.value == 0)) return 0;
-        set_text(c, r, n.start, n.stop, 1);
-        return 1;
+        return set_text(c, r, n.start, n.stop, 1);
       default:
         return 0;
     }
@@ -681,10 +769,50 @@ static int field_value(Column *c, int32_t r) {
     return 1;
   }
   if (c->type == T_STRING) {
-    set_text(c, r, s, p, 1);
-    return 1;
+    return set_text(c, r, s, p, 1);
   }
   return 0;
+}
+
+/*
+ * The key the k-th member of the last record had (records mostly repeat one key order): its
+ * bytes, closing quote and the colon right after it, zero-padded to 16, and its wanted field
+ * (-1: none). len 0: none known.
+ */
+#define KNOWN_KEYS 32
+typedef struct {
+  v128_t quoted;
+  int32_t len;
+  int32_t field;
+} KnownKey;
+static KnownKey known[KNOWN_KEYS];
+
+/*
+ * At a key's opening quote: is it the known key k (the same bytes, then a quote)? Then it is
+ * the same plain string and names the same field. Reads 16 bytes after the quote; the input
+ * buffer has 16 bytes to spare past its end.
+ */
+static inline int is_known_key(const KnownKey *k) {
+  if (k->len == 0 || end - p <= k->len + 2) return 0;
+  uint32_t same = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_load(p + 1), k->quoted));
+  uint32_t want = (1u << (k->len + 2)) - 1;
+  return (same & want) == want;
+}
+
+/* After the key [s, e) was read the long way (p past its closing quote). */
+static void remember_key(KnownKey *k, const uint8_t *s, const uint8_t *e, int field) {
+  int32_t len = (int32_t)(e - s);
+  if (len < 1 || len > 14 || p >= end || *p != ':') {
+    k->len = 0;
+    return;
+  }
+  uint8_t b[16] = {0};
+  memcpy(b, s, (size_t)len);
+  b[len] = '"';
+  b[len + 1] = ':';
+  k->quoted = wasm_v128_load(b);
+  k->len = len;
+  k->field = field;
 }
 
 /* After `{`: members up to and including `}`; 0 → JS path. */
@@ -694,18 +822,26 @@ static int members(int32_t r) {
     p++;
     return 1;
   }
-  for (;;) {
+  for (int32_t m = 0;; m++) {
     if (p >= end || *p != '"') return 0;
-    const uint8_t *ks, *ke;
-    int ascii;
-    if (!plain_string(&ks, &ke, &ascii)) return 0; /* keys with escapes: JS path */
-    int w = wanted(ks, ke);
-    skip_space();
-    if (p >= end || *p != ':') return 0;
-    p++;
+    int w;
+    KnownKey *k = m < KNOWN_KEYS ? &known[m] : 0;
+    if (k && is_known_key(k)) {
+      w = k->field;
+      p += k->len + 3; /* past the colon */
+    } else {
+      const uint8_t *ks, *ke;
+      int ascii;
+      if (!plain_string(&ks, &ke, &ascii)) return 0; /* keys with escapes: JS path */
+      w = wanted(ks, ke);
+      if (k) remember_key(k, ks, ke, w);
+      skip_space();
+      if (p >= end || *p != ':') return 0;
+      p++;
+    }
     skip_space();
     if (p >= end) return 0;
-    if (w < 0 ? !skip_value(0) : !field_value(&cols[w], r)) return 0;
+    if (w >= 0 ? !field_value(&cols[w], r) : *p == '"' ? !skip_string() : !skip_value(0)) return 0;
     skip_space();
     if (p >= end) return 0;
     uint8_t c = *p++;
@@ -716,19 +852,21 @@ static int members(int32_t r) {
 }
 
 /*
- * Decodes lines of input[from, len) into rows 0.. of the column buffers, until the input ends
- * (S_END), `max_rows` rows are there (S_FULL) or a line needs the JS path (S_FALLBACK: the
- * position is that line's start). result = {rows, lines consumed, position, status}.
+ * Decodes lines of input[from, len) into the batch's next rows, until the input ends (S_END),
+ * the batch has `max_rows` rows (S_FULL), a line needs the JS path (S_FALLBACK: the position is
+ * that line's start) or a STRING column's text cannot grow (S_NOMEM). The rows stay until
+ * arus_reset, over calls on other input (their strings are copied). result = {rows in the
+ * batch, lines consumed, position, status}.
  */
 EXPORT("arus_scan") int32_t arus_scan(int32_t len, int32_t from, int32_t max_rows) {
   const uint8_t *line = input + from;
-  int32_t rows = 0, lines = 0, status = S_END;
+  int32_t rows = batch_rows, lines = 0, status = S_END;
   end = input + len;
   heap_top = heap;
-  for (int32_t i = 0; i < ncols; i++) nulls[i] = 0;
+  out_of_memory = 0;
   if (max_rows > cap_rows) max_rows = cap_rows;
   while (line < end) {
-    if (rows == max_rows) {
+    if (rows >= max_rows) {
       status = S_FULL;
       break;
     }
@@ -741,29 +879,33 @@ EXPORT("arus_scan") int32_t arus_scan(int32_t len, int32_t from, int32_t max_row
     }
     int ok = 0;
     if (*p == '{') {
-      uint8_t *heap_mark = heap_top;
       for (int32_t i = 0; i < ncols; i++) cols[i].valid[rows] = 0;
       p++;
       if (members(rows)) {
         skip_space();
         ok = p == end || *p == '\n';
       }
-      if (!ok) heap_top = heap_mark;
+      heap_top = heap;
     }
     if (!ok) {
-      status = S_FALLBACK;
+      status = out_of_memory ? S_NOMEM : S_FALLBACK;
       break;
     }
-    for (int32_t i = 0; i < ncols; i++)
-      if (!cols[i].valid[rows]) {
-        set_null(&cols[i], rows);
+    for (int32_t i = 0; i < ncols; i++) {
+      Column *c = &cols[i];
+      if (!c->valid[rows]) {
+        set_null(c, rows);
         nulls[i]++;
+      } else if (c->type == T_STRING) {
+        ascii_cols[i] &= c->values[rows];
       }
+    }
     rows++;
     lines++;
     line = p + 1;
   }
   if (line > end) line = end;
+  batch_rows = rows;
   result[0] = rows;
   result[1] = lines;
   result[2] = (int32_t)(line - input);
