@@ -27,7 +27,12 @@ export function rewriteDateArithmetic(e: Call): Expr | null {
   const plus = e.name === "+";
   let [a, b] = e.args as [Expr, Expr];
   // interval + datetime and n + date: the datetime first, as Spark orders them
-  if (plus && (kind(a) === "interval" || isIntegral(typeOf(a))) && (kind(b) === "date" || (kind(b) === "timestamp" && kind(a) === "interval"))) [a, b] = [b, a];
+  if (
+    plus &&
+    (kind(a) === "interval" || isIntegral(typeOf(a))) &&
+    (kind(b) === "date" || (kind(b) === "timestamp" && kind(a) === "interval"))
+  )
+    [a, b] = [b, a];
   const ka = kind(a);
   const kb = kind(b);
   if (ka === "date" && isIntegral(typeOf(b))) return call(plus ? "date_add" : "date_sub", [a, b]);

@@ -6,7 +6,7 @@
 
 import { yearMonthInterval } from "../analyzer/year-month.js";
 import { canonical } from "../columnar/int64.js";
-import { call, cast, type Expr, literal, typedLiteralCast } from "../plan/expressions.js";
+import { call, type Expr, literal, typedLiteralCast } from "../plan/expressions.js";
 import {
   BinaryType,
   ByteType,
