@@ -3,8 +3,11 @@
  * per partition. A ref is a row id and its partition, `id * partitions + partition`; rows are
  * appended straight into the table (nothing reads this side between an append and `flush`).
  */
+import type { Vector } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
+import { gatherColumn } from "../../state/join/columns.js";
 import type { ColumnarJoinStore, JoinSideTable } from "../../state/join/index.js";
+import type { DataType } from "../../types/datatypes.js";
 import { partitionOf } from "./common.js";
 import type { JoinSide } from "./join-side.js";
 
@@ -35,6 +38,18 @@ export class ColumnarJoinSide implements JoinSide {
     this.tableOf(ref).copyRow(this.idOf(ref), out, at);
   }
 
+  value(ref: number, c: number): unknown {
+    return this.tableOf(ref).value(this.idOf(ref), c);
+  }
+
+  column(c: number, type: DataType, refs: readonly number[]): Vector {
+    return gatherColumn(
+      this.tables.map((t) => t.cols[c]!),
+      type,
+      refs,
+    );
+  }
+
   matched(ref: number): boolean {
     return this.tableOf(ref).matched(this.idOf(ref));
   }
@@ -55,8 +70,8 @@ export class ColumnarJoinSide implements JoinSide {
 
   endProbe(): void {}
 
-  append(key: string, keyTime: number, row: readonly unknown[], matched: boolean): void {
-    this.tables[partitionOf(key, this.n)]!.append(key, keyTime, row, 0, matched);
+  append(key: string, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
+    this.tables[partitionOf(key, this.n)]!.appendFrom(key, keyTime, cols, i, matched);
   }
 
   flush(): void {}
