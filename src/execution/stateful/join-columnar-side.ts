@@ -8,7 +8,6 @@ import type { SideCleanup } from "../../plan/join-cleanup.js";
 import { gatherColumn } from "../../state/join/columns.js";
 import type { ColumnarJoinStore, JoinSideTable } from "../../state/join/index.js";
 import type { DataType } from "../../types/datatypes.js";
-import { partitionOf } from "./common.js";
 import type { JoinSide } from "./join-side.js";
 
 export class ColumnarJoinSide implements JoinSide {
@@ -27,8 +26,7 @@ export class ColumnarJoinSide implements JoinSide {
     return Math.floor(ref / this.n);
   }
 
-  rowsOf(key: string, out: number[]): void {
-    const p = partitionOf(key, this.n);
+  rowsOf(key: string, p: number, out: number[]): void {
     const from = out.length;
     this.tables[p]!.rowsOf(key, out);
     for (let i = from; i < out.length; i++) out[i] = out[i]! * this.n + p;
@@ -70,8 +68,8 @@ export class ColumnarJoinSide implements JoinSide {
 
   endProbe(): void {}
 
-  append(key: string, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
-    this.tables[partitionOf(key, this.n)]!.appendFrom(key, keyTime, cols, i, matched);
+  append(key: string, p: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
+    this.tables[p]!.appendFrom(key, keyTime, cols, i, matched);
   }
 
   flush(): void {}

@@ -14,7 +14,7 @@ import { isInt64Type, isSafe } from "../../columnar/int64.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { DataType } from "../../types/datatypes.js";
-import { eventTimeMicros } from "./common.js";
+import { eventTimeMicros, partitionOf } from "./common.js";
 import { endOf } from "./join-side.js";
 import { joinKey, plainKey } from "./join-state.js";
 
@@ -29,6 +29,8 @@ export interface SideInput {
   readonly keys: string[];
   /** The key's event time (micros) when the side is evicted by its key, else NaN. */
   readonly keyTimes: Float64Array;
+  /** The key's state partition (partitionOf; 0 for NULL_KEY). */
+  readonly parts: Int32Array;
   /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
   readonly plainKeys: boolean;
   /** Rows dropped as late. */
@@ -121,6 +123,7 @@ export function sideInput(
   timeCol: number,
   lateMicros: number,
   cleanup: SideCleanup | null,
+  numPartitions: number,
   keyColumns: (b: Batch) => Vector[],
 ): SideInput {
   const batch = concatBatches(types, batches);
@@ -133,6 +136,7 @@ export function sideInput(
   const rows = new Int32Array(n);
   const keys: string[] = [];
   const keyTimes = new Float64Array(n);
+  const parts = new Int32Array(n);
   let plainKeys = true;
   let m = 0;
   for (let i = 0; i < n; i++) {
@@ -149,7 +153,9 @@ export function sideInput(
       keys.push(key);
       keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? endOf(vals[keyIndex]) : Number.NaN;
     }
+    const key = keys[m]!;
+    if (key !== NULL_KEY) parts[m] = partitionOf(key, numPartitions);
     m++;
   }
-  return { batch, rows: rows.subarray(0, m), keys, keyTimes: keyTimes.subarray(0, m), plainKeys, late: n - m };
+  return { batch, rows: rows.subarray(0, m), keys, keyTimes: keyTimes.subarray(0, m), parts: parts.subarray(0, m), plainKeys, late: n - m };
 }

@@ -131,6 +131,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         eventTimeKeyIndex(op.output),
         wm.lateMs * 1000,
         this.cleanup[side],
+        st.numPartitions,
         (b) => keyExprs.map((k) => k(b, ctx.eval)),
       );
     };
@@ -172,10 +173,10 @@ export class StreamStreamJoinExec implements PhysicalOperator {
           out.pair(true, leftIn.batch, row, null, -1);
           continue;
         }
-        state.left.append(lk[i]!, leftIn.keyTimes[i]!, lcols, row, false);
+        state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, false);
       } else {
         for (let j = from; j < to; j++) out.pair(true, leftIn.batch, row, state.right, leftHits.refs[j]!);
-        state.left.append(lk[i]!, leftIn.keyTimes[i]!, lcols, row, to > from);
+        state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, to > from);
       }
       metrics.numRowsUpdated++;
     }
@@ -183,24 +184,31 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     // Right input against the left state (including this batch's left rows), then stored.
     const rk = rightIn.keys;
     const rcols = rightIn.batch.columns;
-    const rightHits = this.match(rightIn, state.left, "right", ctx, (ref) => {
-      if (!semi) {
-        state.left.setMatched(ref);
-        return;
-      }
-      // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
-      // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
-      // batch counts neither as updated nor as removed.
-      if (!state.left.matched(ref)) {
-        const row = new Array<unknown>(nl);
-        state.left.copyRow(ref, row, 0);
-        out.values(row);
-        if (state.left.isNew(ref)) metrics.numRowsUpdated--;
-        else metrics.numRowsRemoved++;
-      }
-      state.left.setMatched(ref);
-      state.left.remove(ref);
-    });
+    // Likewise a stored left row is flagged only where a flag is read: left/full outer (at
+    // eviction) and left semi (on its first match).
+    const flagLeft = emitLeft ? (ref: number) => state.left.setMatched(ref) : undefined;
+    const rightHits = this.match(
+      rightIn,
+      state.left,
+      "right",
+      ctx,
+      !semi
+        ? flagLeft
+        : (ref) => {
+            // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
+            // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
+            // batch counts neither as updated nor as removed.
+            if (!state.left.matched(ref)) {
+              const row = new Array<unknown>(nl);
+              state.left.copyRow(ref, row, 0);
+              out.values(row);
+              if (state.left.isNew(ref)) metrics.numRowsUpdated--;
+              else metrics.numRowsRemoved++;
+            }
+            state.left.setMatched(ref);
+            state.left.remove(ref);
+          },
+    );
     const semiRemoved = metrics.numRowsRemoved;
     for (let i = 0; i < rk.length; i++) {
       const row = rightIn.rows[i]!;
@@ -214,7 +222,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       // Spark stores a right row only if this batch's eviction would not remove it at once,
       // except an unmatched one of a right/full outer join (evicting it emits its outer row).
       if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, rcols, row, wm.evictionMs) && !(emitRight && to === from)) continue;
-      state.right.append(rk[i]!, rightIn.keyTimes[i]!, rcols, row, to > from);
+      state.right.append(rk[i]!, rightIn.parts[i]!, rightIn.keyTimes[i]!, rcols, row, to > from);
       metrics.numRowsUpdated++;
     }
     state.right.flush();
@@ -268,7 +276,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const refs: number[] = [];
     for (let i = 0; i < n; i++) {
       from[i] = refs.length;
-      if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, refs);
+      if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, input.parts[i]!, refs);
     }
     from[n] = refs.length;
     if (!condition || refs.length === 0) {
