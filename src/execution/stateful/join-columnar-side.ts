@@ -86,11 +86,9 @@ export class ColumnarJoinSide implements JoinSide {
   }
 
   async commit(): Promise<number> {
+    await Promise.all(this.stores.map((s) => s.commit()));
     let total = 0;
-    for (const s of this.stores) {
-      await s.commit();
-      total += s.numRows;
-    }
+    for (const s of this.stores) total += s.numRows;
     return total;
   }
 

@@ -66,15 +66,28 @@ function columnPart(v: Vector): PartText | null {
   if (fields.some((f) => f === null)) return null;
   const heads = names.map((n, f) => `${f === 0 ? "{" : ","}${JSON.stringify(n)}:`);
   const valid = v.validity;
+  const raw = v.children.map((c) => c.values as Float64Array | Int32Array);
+  const rawValid = v.children.map((c) => c.validity);
+  // Rows of one window follow each other: the last row's text is reused while its fields
+  // repeat (they were written once, so they are finite; -0 and 0 write alike).
+  const last = new Float64Array(raw.length);
+  let lastText: string | null = null;
   return (i) => {
     if (valid !== null && valid[i] === 0) return null;
+    if (lastText !== null) {
+      let same = true;
+      for (let f = 0; f < raw.length && same; f++) same = raw[f]![i] === last[f] && (rawValid[f] === null || rawValid[f]![i] === 1);
+      if (same) return lastText;
+    }
     let s = "";
     for (let f = 0; f < fields.length; f++) {
       const x = fields[f]!(i);
       if (x === null) return null;
       s += heads[f]! + x;
     }
-    return `${s}}`;
+    for (let f = 0; f < raw.length; f++) last[f] = raw[f]![i]!;
+    lastText = `${s}}`;
+    return lastText;
   };
 }
 
@@ -151,7 +164,8 @@ export function sideInput(
       const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
       if (key !== NULL_KEY && plainKeys && !plainKey(vals)) plainKeys = false;
       keys.push(key);
-      keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? endOf(vals[keyIndex]) : Number.NaN;
+      // (A window end beyond 2^53 µs, which no watermark reaches, is a bigint: rounded here.)
+      keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? Number(endOf(vals[keyIndex])) : Number.NaN;
     }
     const key = keys[m]!;
     if (key !== NULL_KEY) parts[m] = partitionOf(key, numPartitions);
