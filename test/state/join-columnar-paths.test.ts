@@ -196,7 +196,7 @@ describe("join state files: keys", () => {
       const opts = { minDeltasForSnapshot: 100, minBatchesToRetain: 100 };
       const p = new ColumnarJoinProvider(dir, [LongType], opts);
       const s = await p.getStore(0);
-      keys.forEach((k, i) => s.table.append(k, Number.NaN, [i], 0, i === 0));
+      for (const [i, k] of keys.entries()) s.table.append(k, Number.NaN, [i], 0, i === 0);
       await s.commit();
       // The file holds the keys as one string where that can work.
       const joined = Buffer.from(keys.join("\u0001"));
