@@ -2,8 +2,9 @@
  * Stream-stream join (Spark's StreamingSymmetricHashJoinExec), per micro-batch:
  *   1. each side drops input at or below the late watermark (if it has an event-time column);
  *   2. new left rows are matched against stored right rows (flagging those `matched` for
- *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched against stored left rows — which now include this
- *      batch's — and stored (unless this batch's eviction would remove them at once), so every
+ *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched
+ *      against stored left rows (flagging those for left/full outer joins) — which now include
+ *      this batch's — and stored (unless this batch's eviction would remove them at once), so every
  *      new/new pair is produced exactly once. Left semi stores no left row that has matched:
  *      one matching on arrival is emitted and dropped, a stored one leaves the state on its
  *      first match (Spark 4.3);
@@ -15,6 +16,8 @@
  * row stores, one per side and partition, laid out as Spark's keyToNumValues +
  * keyWithIndexToValue (join-row-side.ts, join-state.ts). Progress reports
  * numStateStoreInstances as Spark's 4 × partitions.
+ * Rows stay columnar: the input as vectors with per-row keys (join-input.ts), stored rows
+ * appended from the vectors, output gathered column by column (join-output.ts).
  */
 
 import type { Batch } from "../../columnar/batch.js";
