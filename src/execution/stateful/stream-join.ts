@@ -305,6 +305,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       other,
       refs,
     );
+    // The selected candidates, ascending (selectionFromMask): each row's stay together, in order.
     const keep = condition(pairs, ctx.eval);
     const kept: number[] = [];
     const count = new Int32Array(n + 1);
