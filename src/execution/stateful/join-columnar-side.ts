@@ -3,9 +3,11 @@
  * per partition. A ref is a row id and its partition, `id * partitions + partition`; rows are
  * appended straight into the table (nothing reads this side between an append and `flush`).
  */
+import type { Vector } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
+import { gatherColumn } from "../../state/join/columns.js";
 import type { ColumnarJoinStore, JoinSideTable } from "../../state/join/index.js";
-import { partitionOf } from "./common.js";
+import type { DataType } from "../../types/datatypes.js";
 import type { JoinSide } from "./join-side.js";
 
 export class ColumnarJoinSide implements JoinSide {
@@ -24,8 +26,7 @@ export class ColumnarJoinSide implements JoinSide {
     return Math.floor(ref / this.n);
   }
 
-  rowsOf(key: string, out: number[]): void {
-    const p = partitionOf(key, this.n);
+  rowsOf(key: string, p: number, out: number[]): void {
     const from = out.length;
     this.tables[p]!.rowsOf(key, out);
     for (let i = from; i < out.length; i++) out[i] = out[i]! * this.n + p;
@@ -33,6 +34,18 @@ export class ColumnarJoinSide implements JoinSide {
 
   copyRow(ref: number, out: unknown[], at: number): void {
     this.tableOf(ref).copyRow(this.idOf(ref), out, at);
+  }
+
+  value(ref: number, c: number): unknown {
+    return this.tableOf(ref).value(this.idOf(ref), c);
+  }
+
+  column(c: number, type: DataType, refs: readonly number[]): Vector {
+    return gatherColumn(
+      this.tables.map((t) => t.cols[c]!),
+      type,
+      refs,
+    );
   }
 
   matched(ref: number): boolean {
@@ -55,8 +68,8 @@ export class ColumnarJoinSide implements JoinSide {
 
   endProbe(): void {}
 
-  append(key: string, keyTime: number, row: readonly unknown[], matched: boolean): void {
-    this.tables[partitionOf(key, this.n)]!.append(key, keyTime, row, 0, matched);
+  append(key: string, p: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
+    this.tables[p]!.appendFrom(key, keyTime, cols, i, matched);
   }
 
   flush(): void {}
@@ -73,11 +86,9 @@ export class ColumnarJoinSide implements JoinSide {
   }
 
   async commit(): Promise<number> {
+    await Promise.all(this.stores.map((s) => s.commit()));
     let total = 0;
-    for (const s of this.stores) {
-      await s.commit();
-      total += s.numRows;
-    }
+    for (const s of this.stores) total += s.numRows;
     return total;
   }
 

@@ -4,10 +4,12 @@
  * reads each key's rows once and keeps that list current as rows are flagged, and removals
  * rewrite the key's rows when the probe ends.
  */
+import type { Vector } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { StateStore } from "../../state/store.js";
+import type { DataType } from "../../types/datatypes.js";
 import { partitionOf } from "./common.js";
-import { endOf, type JoinSide } from "./join-side.js";
+import { columnOfValues, endOf, type JoinSide, rowOf } from "./join-side.js";
 import { allKeys, appendRows, removeKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
 export class RowJoinSide implements JoinSide {
@@ -41,7 +43,7 @@ export class RowJoinSide implements JoinSide {
     return this.refRows.length - 1;
   }
 
-  rowsOf(key: string, out: number[]): void {
+  rowsOf(key: string, _part: number, out: number[]): void {
     let l = this.lists.get(key);
     if (!l) {
       const rows = rowsOf(this.storeOf(key), key);
@@ -54,6 +56,14 @@ export class RowJoinSide implements JoinSide {
   copyRow(ref: number, out: unknown[], at: number): void {
     const s = this.refRows[ref]!;
     for (let i = 1; i < s.length; i++) out[at + i - 1] = s[i];
+  }
+
+  value(ref: number, c: number): unknown {
+    return this.refRows[ref]![c + 1];
+  }
+
+  column(c: number, type: DataType, refs: readonly number[]): Vector {
+    return columnOfValues(this, c, type, refs);
   }
 
   matched(ref: number): boolean {
@@ -102,8 +112,8 @@ export class RowJoinSide implements JoinSide {
     this.lists = new Map();
   }
 
-  append(key: string, keyTime: number, row: readonly unknown[], matched: boolean): void {
-    const stored = [matched ? 1 : 0, ...row] as Stored;
+  append(key: string, _part: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
+    const stored = [matched ? 1 : 0, ...rowOf(cols, i)] as Stored;
     const rows = this.pending.get(key);
     if (rows) rows.push(stored);
     else this.pending.set(key, [stored]);

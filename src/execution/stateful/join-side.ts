@@ -8,13 +8,19 @@
  * Stored rows are named by refs: numbers valid until the batch commits. A removed row's
  * values stay readable through its ref for the rest of the batch.
  */
+import { getValue, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
+import type { DataType } from "../../types/datatypes.js";
 
 export interface JoinSide {
-  /** Appends the refs of `key`'s stored rows (in the order they were stored) to `out`. */
-  rowsOf(key: string, out: number[]): void;
+  /** Appends the refs of `key`'s stored rows (in the order they were stored) to `out`; `part`: the key's partition (partitionOf). */
+  rowsOf(key: string, part: number, out: number[]): void;
   /** Copies the stored row's values into `out` from position `at`. */
   copyRow(ref: number, out: unknown[], at: number): void;
+  /** Field `c` of the stored row. */
+  value(ref: number, c: number): unknown;
+  /** Field `c` (of type `type`) of the stored rows `refs`, as a vector (a ref of -1: NULL). */
+  column(c: number, type: DataType, refs: readonly number[]): Vector;
   matched(ref: number): boolean;
   setMatched(ref: number): void;
   /** Removes a stored row (left semi's first match); removing it twice is a no-op. */
@@ -23,8 +29,11 @@ export interface JoinSide {
   isNew(ref: number): boolean;
   /** The probe of this side (a series of `rowsOf`, flags and removals) is over. */
   endProbe(): void;
-  /** Stores a row of `key` (`keyTime`: the key's event time when the side is evicted by key, else NaN). */
-  append(key: string, keyTime: number, row: readonly unknown[], matched: boolean): void;
+  /**
+   * Stores row `i` of the columns `cols` under `key` (`keyTime`: the key's event time when the
+   * side is evicted by key, else NaN).
+   */
+  append(key: string, part: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void;
   /** Appended rows are in the state once this returns. */
   flush(): void;
   /**
@@ -39,3 +48,14 @@ export interface JoinSide {
 
 /** The value as eviction compares it: a time (micros), or a window's end. */
 export const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
+
+/** Row i of `cols` as an array of internal values. */
+export const rowOf = (cols: readonly Vector[], i: number): unknown[] => cols.map((c) => getValue(c, i));
+
+/** `JoinSide.column` through `value`, for a side with no faster way. */
+export function columnOfValues(side: JoinSide, c: number, type: DataType, refs: readonly number[]): Vector {
+  return vectorFromValues(
+    type,
+    refs.map((r) => (r < 0 ? null : (side.value(r, c) ?? null))),
+  );
+}

@@ -2,8 +2,9 @@
  * Stream-stream join (Spark's StreamingSymmetricHashJoinExec), per micro-batch:
  *   1. each side drops input at or below the late watermark (if it has an event-time column);
  *   2. new left rows are matched against stored right rows (flagging those `matched` for
- *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched against stored left rows — which now include this
- *      batch's — and stored (unless this batch's eviction would remove them at once), so every
+ *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched
+ *      against stored left rows (flagging those for left/full outer joins) — which now include
+ *      this batch's — and stored (unless this batch's eviction would remove them at once), so every
  *      new/new pair is produced exactly once. Left semi stores no left row that has matched:
  *      one matching on arrival is emitted and dropped, a stored one leaves the state on its
  *      first match (Spark 4.3);
@@ -15,10 +16,12 @@
  * row stores, one per side and partition, laid out as Spark's keyToNumValues +
  * keyWithIndexToValue (join-row-side.ts, join-state.ts). Progress reports
  * numStateStoreInstances as Spark's 4 × partitions.
+ * Rows stay columnar: the input as vectors with per-row keys (join-input.ts), stored rows
+ * appended from the vectors, output gathered column by column (join-output.ts).
  */
 
-import { type Batch, batchFromRows, rowValues } from "../../columnar/batch.js";
-import { getValue } from "../../columnar/vector.js";
+import type { Batch } from "../../columnar/batch.js";
+import { getValue, type Vector } from "../../columnar/vector.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
@@ -28,25 +31,15 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { StateStore } from "../../state/store.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
-import { eventTimeKeyIndex, eventTimeMicros, newMetrics } from "./common.js";
+import { eventTimeKeyIndex, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
 import { ColumnarJoinSide } from "./join-columnar-side.js";
+import { NULL_KEY, type SideInput, sideInput } from "./join-input.js";
+import { JoinOutput, pairBatch } from "./join-output.js";
 import { RowJoinSide } from "./join-row-side.js";
 import { endOf, type JoinSide } from "./join-side.js";
-import { joinKey, plainKey } from "./join-state.js";
 
-const NULL_KEY = "\u0000null";
 type Side = "left" | "right";
-/** One side's input rows after the late-row filter, with their join keys. */
-interface SideInput {
-  rows: unknown[][];
-  keys: string[];
-  /** The key's event time (micros) when the side is evicted by its key, else NaN. */
-  keyTimes: number[];
-  /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
-  plainKeys: boolean;
-}
-const NO_MATCHES: readonly number[] = [];
 
 export class StreamStreamJoinExec implements PhysicalOperator {
   readonly name = "StreamingSymmetricHashJoin";
@@ -132,116 +125,109 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const state = await this.sides(st);
     const wm = watermarksOf(st, this.operatorId);
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
-    const late = (side: Side, batches: Batch[]): SideInput => {
+    const input = (side: Side, batches: Batch[]): SideInput => {
       const op = side === "left" ? this.left : this.right;
-      const col = eventTimeKeyIndex(op.output);
-      const cleanup = this.cleanup[side];
       const keyExprs = (side === "left" ? this.leftKeys : this.rightKeys).map((k) => compileExpr(k, op.output));
-      const input: SideInput = { rows: [], keys: [], keyTimes: [], plainKeys: true };
-      for (const b of batches) {
-        const et = col >= 0 ? eventTimeMicros(b.columns[col]!, b.numRows) : null;
-        // Keys come from the input batch's own columns: no per-row batch is rebuilt for them.
-        const keyCols = keyExprs.map((k) => k(b, ctx.eval));
-        for (let i = 0; i < b.numRows; i++) {
-          if (et && et[i]! <= wm.lateMs * 1000) {
-            metrics.numRowsDroppedByWatermark++;
-            continue;
-          }
-          input.rows.push(rowValues(b, i));
-          const vals = keyCols.map((c) => getValue(c, i));
-          const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
-          if (key !== NULL_KEY && input.plainKeys && !plainKey(vals)) input.plainKeys = false;
-          input.keys.push(key);
-          // The key's event time, read once here so eviction never parses the key back.
-          input.keyTimes.push(cleanup?.keyIndex !== undefined && key !== NULL_KEY ? endOf(vals[cleanup.keyIndex]) : Number.NaN);
-        }
-      }
-      return input;
+      return sideInput(
+        op.output.map((a) => a.type),
+        batches,
+        eventTimeKeyIndex(op.output),
+        wm.lateMs * 1000,
+        this.cleanup[side],
+        st.numPartitions,
+        (b) => keyExprs.map((k) => k(b, ctx.eval)),
+      );
     };
-    const leftIn = late("left", lb);
-    const rightIn = late("right", rb);
-    const leftRows = leftIn.rows;
-    const rightRows = rightIn.rows;
+    const leftIn = input("left", lb);
+    const rightIn = input("right", rb);
+    metrics.numRowsDroppedByWatermark = leftIn.late + rightIn.late;
     metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
 
-    const out: unknown[][] = [];
     const nl = this.left.output.length;
     const nr = this.right.output.length;
     const semi = this.joinType === "left_semi";
-    // Left input against the right state, then stored.
-    const lk = leftIn.keys;
-    const nullsRight = new Array<unknown>(nr).fill(null);
-    const nullsLeft = new Array<unknown>(nl).fill(null);
+    const out = new JoinOutput(
+      this.left.output.map((a) => a.type),
+      this.right.output.map((a) => a.type),
+      semi,
+    );
     const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
     const emitRight = this.joinType === "right_outer" || this.joinType === "full_outer";
-    /** An output row: an input row and a stored row of the other side, in side order. */
-    const joined = (row: readonly unknown[], other: JoinSide, ref: number, inputLeft: boolean): unknown[] => {
-      const o = new Array<unknown>(nl + nr);
-      const at = inputLeft ? 0 : nl;
-      for (let i = 0; i < row.length; i++) o[at + i] = row[i];
-      other.copyRow(ref, o, inputLeft ? nl : 0);
-      return o;
-    };
+    // Left input against the right state, then stored.
+    const lk = leftIn.keys;
+    const lcols = leftIn.batch.columns;
     // A stored right row a new left row matches is flagged, as Spark's getJoinedRows does
     // whichever side probes: only right/full outer read that flag (at eviction), so only they
     // pay for the write.
     const flagRight = emitRight ? (ref: number) => state.right.setMatched(ref) : undefined;
-    const leftMatches = this.match(leftRows, lk, leftIn.plainKeys, state.right, "left", ctx, flagRight);
-    leftRows.forEach((row, i) => {
-      const hits = leftMatches[i] ?? NO_MATCHES;
+    const leftHits = this.match(leftIn, state.right, "left", ctx, flagRight);
+    for (let i = 0; i < lk.length; i++) {
+      const row = leftIn.rows[i]!;
+      const from = leftHits.from[i]!;
+      const to = leftHits.from[i + 1]!;
       if (lk[i] === NULL_KEY) {
         // A NULL key never matches: an outer join emits the row now, nothing is stored.
-        if (emitLeft) out.push([...row, ...nullsRight]);
-        return;
+        if (emitLeft) out.pair(true, leftIn.batch, row, null, -1);
+        continue;
       }
       if (semi) {
         // Left semi: a row that matches on arrival is emitted and never stored.
-        if (hits.length) {
-          out.push(row);
-          return;
+        if (to > from) {
+          out.pair(true, leftIn.batch, row, null, -1);
+          continue;
         }
-        state.left.append(lk[i]!, leftIn.keyTimes[i]!, row, false);
+        state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, false);
       } else {
-        for (const r of hits) out.push(joined(row, state.right, r, true));
-        state.left.append(lk[i]!, leftIn.keyTimes[i]!, row, hits.length > 0);
+        for (let j = from; j < to; j++) out.pair(true, leftIn.batch, row, state.right, leftHits.refs[j]!);
+        state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, to > from);
       }
       metrics.numRowsUpdated++;
-    });
+    }
     state.left.flush();
     // Right input against the left state (including this batch's left rows), then stored.
     const rk = rightIn.keys;
-    const rightMatches = this.match(rightRows, rk, rightIn.plainKeys, state.left, "right", ctx, (ref) => {
-      if (!semi) {
-        state.left.setMatched(ref);
-        return;
-      }
-      // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
-      // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
-      // batch counts neither as updated nor as removed.
-      if (!state.left.matched(ref)) {
-        const row = new Array<unknown>(nl);
-        state.left.copyRow(ref, row, 0);
-        out.push(row);
-        if (state.left.isNew(ref)) metrics.numRowsUpdated--;
-        else metrics.numRowsRemoved++;
-      }
-      state.left.setMatched(ref);
-      state.left.remove(ref);
-    });
+    const rcols = rightIn.batch.columns;
+    // Likewise a stored left row is flagged only where a flag is read: left/full outer (at
+    // eviction) and left semi (on its first match).
+    const flagLeft = emitLeft ? (ref: number) => state.left.setMatched(ref) : undefined;
+    const rightHits = this.match(
+      rightIn,
+      state.left,
+      "right",
+      ctx,
+      !semi
+        ? flagLeft
+        : (ref) => {
+            // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
+            // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
+            // batch counts neither as updated nor as removed.
+            if (!state.left.matched(ref)) {
+              const row = new Array<unknown>(nl);
+              state.left.copyRow(ref, row, 0);
+              out.values(row);
+              if (state.left.isNew(ref)) metrics.numRowsUpdated--;
+              else metrics.numRowsRemoved++;
+            }
+            state.left.setMatched(ref);
+            state.left.remove(ref);
+          },
+    );
     const semiRemoved = metrics.numRowsRemoved;
-    rightRows.forEach((row, i) => {
-      const hits = rightMatches[i] ?? NO_MATCHES;
+    for (let i = 0; i < rk.length; i++) {
+      const row = rightIn.rows[i]!;
+      const from = rightHits.from[i]!;
+      const to = rightHits.from[i + 1]!;
       if (rk[i] === NULL_KEY) {
-        if (emitRight) out.push([...nullsLeft, ...row]);
-        return;
+        if (emitRight) out.pair(false, rightIn.batch, row, null, -1);
+        continue;
       }
-      if (!semi) for (const l of hits) out.push(joined(row, state.left, l, false));
+      if (!semi) for (let j = from; j < to; j++) out.pair(false, rightIn.batch, row, state.left, rightHits.refs[j]!);
       // Spark stores a right row only if this batch's eviction would not remove it at once,
       // except an unmatched one of a right/full outer join (evicting it emits its outer row).
-      if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, row, wm.evictionMs) && !(emitRight && !hits.length)) return;
-      state.right.append(rk[i]!, rightIn.keyTimes[i]!, row, hits.length > 0);
+      if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, rcols, row, wm.evictionMs) && !(emitRight && to === from)) continue;
+      state.right.append(rk[i]!, rightIn.parts[i]!, rightIn.keyTimes[i]!, rcols, row, to > from);
       metrics.numRowsUpdated++;
-    });
+    }
     state.right.flush();
     // Evict; outer joins emit the evicted rows that never matched.
     const evictMs = wm.evictionMs;
@@ -253,11 +239,13 @@ export class StreamStreamJoinExec implements PhysicalOperator {
             if (!emit || side.matched(ref)) return;
             const o = new Array<unknown>(nl + nr).fill(null);
             side.copyRow(ref, o, inputLeft ? 0 : nl);
-            out.push(o);
+            out.values(o);
           });
     const removedLeft = evictSide(state.left, this.cleanup.left, emitLeft, true);
     const removedRight = evictSide(state.right, this.cleanup.right, emitRight, false);
     metrics.numRowsRemoved = semiRemoved + removedLeft + removedRight;
+    // Gathered before the commit, while every ref still names its row (removed ones too).
+    const batches = out.batches();
 
     const leftTotal = await state.left.commit();
     crashPoint("insideJoinCommit", st.batchId);
@@ -266,79 +254,77 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     metrics.numStateStoreInstances = st.numPartitions * 4;
     metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     st.report.addStateOperator(this.operatorId, metrics);
-    return out.length
-      ? [
-          batchFromRows(
-            this.output.map((a) => a.type),
-            out,
-          ),
-        ]
-      : [];
+    return batches;
   }
 
   /**
    * For each input row, the refs of the stored rows of the other side it matches (full
-   * condition). Rows of equal keys satisfy the key equalities when the keys are plain
-   * (`plainKeys`), so then only the residual condition is evaluated, as Spark's join evaluates
-   * only what is left of the condition after the keys; otherwise (NaN, infinities, nested
-   * NULLs...) the full one. `onMatch` is called per match, in input order (it may flag or
-   * remove the stored row).
+   * condition): row i's are `refs[from[i] .. from[i + 1] - 1]`. Rows of equal keys satisfy the
+   * key equalities when the keys are plain (`plainKeys`), so then only the residual condition
+   * is evaluated, as Spark's join evaluates only what is left of the condition after the keys;
+   * otherwise (NaN, infinities, nested NULLs...) the full one. `onMatch` is called per match,
+   * in input order (it may flag or remove the stored row).
    */
   private match(
-    rows: unknown[][],
-    keys: string[],
-    plainKeys: boolean,
+    input: SideInput,
     other: JoinSide,
     side: Side,
     ctx: ExecContext,
     onMatch?: (ref: number) => void,
-  ): (number[] | undefined)[] {
-    // Per input row, the stored rows it matches (undefined: none; most rows match nothing).
-    const result: (number[] | undefined)[] = new Array(rows.length);
-    const condition = plainKeys ? this.residual : this.condition;
-    const nl = this.left.output.length;
-    const pairs: unknown[][] = [];
-    // Candidate pairs as parallel arrays: input row, stored row.
-    const refRow: number[] = [];
+  ): { from: Int32Array; refs: number[] } {
+    const keys = input.keys;
+    const n = keys.length;
+    const condition = input.plainKeys ? this.residual : this.condition;
+    const from = new Int32Array(n + 1);
     const refs: number[] = [];
-    rows.forEach((row, i) => {
-      const key = keys[i]!;
-      if (key === NULL_KEY) return;
-      const from = refs.length;
-      other.rowsOf(key, refs);
-      for (let j = from; j < refs.length; j++) {
-        refRow.push(i);
-        // Pairs are built only for a condition to read.
-        if (!condition) continue;
-        const pair = new Array<unknown>(nl + this.right.output.length);
-        const at = side === "left" ? 0 : nl;
-        for (let c = 0; c < row.length; c++) pair[at + c] = row[c];
-        other.copyRow(refs[j]!, pair, side === "left" ? nl : 0);
-        pairs.push(pair);
-      }
-    });
-    if (refs.length) {
-      let keep: ArrayLike<number> | null = null;
-      if (condition) {
-        const types = [...this.left.output, ...this.right.output].map((a) => a.type);
-        keep = condition(batchFromRows(types, pairs), ctx.eval);
-      }
-      const kept = keep === null ? refs.length : keep.length;
-      for (let k = 0; k < kept; k++) {
-        const j = keep === null ? k : keep[k]!;
-        (result[refRow[j]!] ??= []).push(refs[j]!);
-        onMatch?.(refs[j]!);
+    for (let i = 0; i < n; i++) {
+      from[i] = refs.length;
+      if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, input.parts[i]!, refs);
+    }
+    from[n] = refs.length;
+    if (!condition || refs.length === 0) {
+      if (onMatch) for (const r of refs) onMatch(r);
+      other.endProbe();
+      return { from, refs };
+    }
+    // Candidate pairs, one per ref: the input row of each, then the condition over them all.
+    const candRow = new Int32Array(refs.length);
+    const batchRows: number[] = new Array(refs.length);
+    for (let i = 0; i < n; i++) {
+      for (let j = from[i]!; j < from[i + 1]!; j++) {
+        candRow[j] = i;
+        batchRows[j] = input.rows[i]!;
       }
     }
+    const pairs = pairBatch(
+      this.left.output.map((a) => a.type),
+      this.right.output.map((a) => a.type),
+      side === "left",
+      input.batch,
+      batchRows,
+      other,
+      refs,
+    );
+    // The selected candidates, ascending (selectionFromMask): each row's stay together, in order.
+    const keep = condition(pairs, ctx.eval);
+    const kept: number[] = [];
+    const count = new Int32Array(n + 1);
+    for (let k = 0; k < keep.length; k++) {
+      const j = keep[k]!;
+      kept.push(refs[j]!);
+      count[candRow[j]! + 1]!++;
+      onMatch?.(refs[j]!);
+    }
+    for (let i = 0; i < n; i++) count[i + 1]! += count[i]!;
     other.endProbe();
-    return result;
+    return { from: count, refs: kept };
   }
 
   /** Would this batch's eviction remove a row of this side (key, row values) right away? */
-  private evictsNow(cleanup: SideCleanup | null, keyTime: number, row: unknown[], evictMs: number): boolean {
+  private evictsNow(cleanup: SideCleanup | null, keyTime: number, cols: readonly Vector[], row: number, evictMs: number): boolean {
     if (!cleanup) return false;
     if (cleanup.keyIndex !== undefined) return keyTime <= evictMs * 1000;
-    return endOf(row[cleanup.value!.column]) <= (evictMs + cleanup.value!.offsetMs) * 1000;
+    return endOf(getValue(cols[cleanup.value!.column]!, row)) <= (evictMs + cleanup.value!.offsetMs) * 1000;
   }
 
   describe(): string {

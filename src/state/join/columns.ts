@@ -6,7 +6,8 @@
  * that meets a value it cannot hold (a BIGINT beyond ±2^53 − 1 arrives as a bigint) becomes a
  * plain column for good, so no value is ever changed on the way in or out.
  */
-import { physicalOf } from "../../columnar/vector.js";
+import { isInt64Type, isSafe } from "../../columnar/int64.js";
+import { getValue, makeVector, physicalOf, type Vector, vectorFromValues } from "../../columnar/vector.js";
 import { setField } from "../../common/row-object.js";
 import type { DataType } from "../../types/datatypes.js";
 import { decodeKeyField, encodeKeyField } from "../codec.js";
@@ -21,6 +22,8 @@ export interface JoinColumn {
   get(i: number): unknown;
   /** Stores `v` at row `i`; false when this kind cannot hold it (the table then widens the column). */
   set(i: number, v: unknown): boolean;
+  /** Stores row `j` of vector `v` (of this column's type) at row `i`, as `set(i, getValue(v, j))` would. */
+  setFrom(i: number, v: Vector, j: number): boolean;
   /** Makes room for rows `0 .. cap - 1`. */
   grow(cap: number): void;
   /** Row `from`'s value moves to row `to` (compaction, to <= from). */
@@ -78,6 +81,23 @@ export class F64Column implements JoinColumn {
       return true;
     }
     return false;
+  }
+  setFrom(i: number, v: Vector, j: number): boolean {
+    if (v.validity !== null && v.validity[j] === 0) {
+      this.valid[i] = 0;
+      return true;
+    }
+    const vals = v.values;
+    if (vals instanceof Float64Array || vals instanceof Int32Array) {
+      const x = vals[j]!;
+      // A BIGINT beyond ±2^53 - 1 reads back as a bigint: leave it to set (which refuses it).
+      if (!isInt64Type(v.type) || isSafe(x) || !Number.isInteger(x)) {
+        this.values[i] = x;
+        this.valid[i] = 1;
+        return true;
+      }
+    }
+    return this.set(i, getValue(v, j));
   }
   grow(cap: number): void {
     this.values = grown(this.values, cap, (n) => new Float64Array(n));
@@ -145,6 +165,17 @@ export class StructColumn implements JoinColumn {
     this.valid[i] = 1;
     return true;
   }
+  setFrom(i: number, v: Vector, j: number): boolean {
+    const children = v.children;
+    if (!children || children.length !== this.fields.length) return this.set(i, getValue(v, j));
+    if (v.validity !== null && v.validity[j] === 0) {
+      this.valid[i] = 0;
+      return true;
+    }
+    for (let f = 0; f < this.fields.length; f++) if (!this.fields[f]!.setFrom(i, children[f]!, j)) return this.set(i, getValue(v, j));
+    this.valid[i] = 1;
+    return true;
+  }
   grow(cap: number): void {
     this.valid = grown(this.valid, cap, (n) => new Uint8Array(n));
     for (const f of this.fields) f.grow(cap);
@@ -178,6 +209,10 @@ export class AnyColumn implements JoinColumn {
   }
   set(i: number, v: unknown): boolean {
     this.values[i] = v;
+    return true;
+  }
+  setFrom(i: number, v: Vector, j: number): boolean {
+    this.values[i] = getValue(v, j);
     return true;
   }
   grow(): void {}
@@ -245,4 +280,57 @@ export function decodeColumn(x: unknown, n: number, names: readonly string[] | n
     };
   }
   return null;
+}
+
+/**
+ * Rows `refs` of a column kept in `parts` partitions (a ref is `row * parts.length + partition`,
+ * -1: NULL) as a vector of `type`: numbers and structs of numbers straight from the typed
+ * arrays, anything else through the values (`vectorFromValues`).
+ */
+export function gatherColumn(parts: readonly JoinColumn[], type: DataType, refs: readonly number[]): Vector {
+  const n = refs.length;
+  const p = parts.length;
+  const phys = physicalOf(type);
+  if ((phys === "f64" || phys === "i32") && parts.every((c) => c instanceof F64Column)) {
+    const cols = parts as F64Column[];
+    const values = phys === "f64" ? new Float64Array(n) : new Int32Array(n);
+    let validity: Uint8Array | null = null;
+    for (let k = 0; k < n; k++) {
+      const r = refs[k]!;
+      const c = cols[r < 0 ? 0 : r % p]!;
+      const id = r < 0 ? -1 : Math.floor(r / p);
+      if (id < 0 || !c.valid[id]) {
+        validity ??= new Uint8Array(n).fill(1);
+        validity[k] = 0;
+      } else values[k] = c.values[id]!;
+    }
+    return makeVector(type, values, validity, n);
+  }
+  if (type.kind === "struct" && parts.every((c) => c instanceof StructColumn && c.fields.length === type.fields.length)) {
+    const cols = parts as StructColumn[];
+    let validity: Uint8Array | null = null;
+    // A NULL struct's fields are NULL too, as vectorFromValues makes them.
+    let fieldRefs = refs;
+    for (let k = 0; k < n; k++) {
+      const r = refs[k]!;
+      if (r < 0 || !cols[r % p]!.valid[Math.floor(r / p)]) {
+        validity ??= new Uint8Array(n).fill(1);
+        validity[k] = 0;
+        if (fieldRefs === refs) fieldRefs = [...refs];
+        (fieldRefs as number[])[k] = -1;
+      }
+    }
+    const children = type.fields.map((f, i) =>
+      gatherColumn(
+        cols.map((c) => c.fields[i]!),
+        f.type,
+        fieldRefs,
+      ),
+    );
+    return makeVector(type, [], validity, n, children);
+  }
+  return vectorFromValues(
+    type,
+    refs.map((r) => (r < 0 ? null : parts[r % p]!.get(Math.floor(r / p)))),
+  );
 }

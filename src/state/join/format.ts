@@ -7,7 +7,9 @@
  *
  *   [0, nextSeq, signature]   first chunk of every file: the partition's next sequence number,
  *                             and the side's column types (state of another shape is refused)
- *   [1, n, seqs, keys, keyTimes, matched, [columns]]   rows appended (a snapshot: every row)
+ *   [1, n, seqs, keys, keyTimes, matched, [columns]]   rows appended (a snapshot: every row);
+ *                             keys: one string, the keys joined by U+0001, or (when a key is
+ *                             not well-formed UTF-16) one field per key
  *   [2, n, seqs]              older rows whose matched flag was set (deltas only)
  *   [3, n, seqs]              older rows removed (deltas only)
  *
@@ -26,6 +28,7 @@ import {
   frameChunk,
   HEADER_BYTES,
   isLegacy,
+  isWellFormed,
   JOIN_FORMAT_VERSION,
   readFramedChunks,
   type StateFileHeader,
@@ -74,9 +77,42 @@ export interface JoinFileContent {
 
 function* refChunks(tag: number, ids: readonly number[], src: JoinRowSource): Generator<Buffer> {
   for (let o = 0; o < ids.length; o += ROWS_PER_CHUNK) {
-    const part = ids.slice(o, o + ROWS_PER_CHUNK);
-    yield frameChunk(valuePackr.pack([tag, part.length, Float64Array.from(part, (r) => src.seqOf(r))]));
+    const n = Math.min(ROWS_PER_CHUNK, ids.length - o);
+    const seqs = new Float64Array(n);
+    for (let j = 0; j < n; j++) seqs[j] = src.seqOf(ids[o + j]!);
+    yield frameChunk(valuePackr.pack([tag, n, seqs]));
   }
+}
+
+/**
+ * Join keys are JSON (or a fixed marker), which never holds this character: a chunk's keys go
+ * as one string joined by it (one UTF-8 write instead of one per key).
+ */
+const KEY_SEP = "\u0001";
+
+/** A chunk's keys as one joined string, or (a key not well-formed UTF-16, or holding KEY_SEP) one field per key. */
+function packKeys(keys: readonly string[]): string | (string | Uint16Array)[] {
+  const joined = keys.join(KEY_SEP);
+  // Exactly keys.length - 1 separators: no key holds one. (A lone surrogate stays lone when joined.)
+  let seps = 0;
+  for (let at = joined.indexOf(KEY_SEP); at >= 0 && seps < keys.length; at = joined.indexOf(KEY_SEP, at + 1)) seps++;
+  return seps === keys.length - 1 && isWellFormed(joined) ? joined : keys.map(encodeKeyField);
+}
+
+/** The keys of a rows chunk of n rows as packKeys wrote them (either form), or null if malformed. */
+function unpackKeys(raw: unknown, n: number): string[] | null {
+  if (typeof raw === "string") {
+    const keys = raw.split(KEY_SEP);
+    return keys.length === n ? keys : null;
+  }
+  if (!Array.isArray(raw) || raw.length !== n) return null;
+  const keys = new Array<string>(n);
+  for (let j = 0; j < n; j++) {
+    const d = decodeKeyField(raw[j]);
+    if (d === undefined) return null;
+    keys[j] = d;
+  }
+  return keys;
 }
 
 /** The bytes of a format-4 file, a chunk at a time. */
@@ -100,17 +136,17 @@ export function* encodeJoinFile(
     const part = rows.slice(o, o + ROWS_PER_CHUNK);
     const n = part.length;
     const seqs = new Float64Array(n);
-    const keys = new Array<string | Uint16Array>(n);
+    const keys = new Array<string>(n);
     const times = new Float64Array(n);
     const matched = new Uint8Array(n);
     for (let j = 0; j < n; j++) {
       const r = part[j]!;
       seqs[j] = src.seqOf(r);
-      keys[j] = encodeKeyField(src.keyOf(r));
+      keys[j] = src.keyOf(r);
       times[j] = src.keyTimeOf(r);
       matched[j] = src.matchedOf(r) ? 1 : 0;
     }
-    yield frameChunk(valuePackr.pack([TAG_ROWS, n, seqs, keys, times, matched, src.encodeColumns(part)]));
+    yield frameChunk(valuePackr.pack([TAG_ROWS, n, seqs, packKeys(keys), times, matched, src.encodeColumns(part)]));
   }
   yield endMarker(flags.length + removes.length + rows.length);
 }
@@ -175,12 +211,8 @@ export async function* readJoinFile(
       if (!isF64(x[2], n)) throw new Malformed("its sequence numbers are malformed");
       if (tag === TAG_ROWS) {
         const [, , seqs, rawKeys, times, matched, cols] = x as [number, number, Float64Array, unknown, unknown, unknown, unknown];
-        if (!Array.isArray(rawKeys) || rawKeys.length !== n) throw new Malformed("its keys are malformed");
-        const keys = rawKeys.map((k) => {
-          const d = decodeKeyField(k);
-          if (d === undefined) throw new Malformed("a key is not a string");
-          return d;
-        });
+        const keys = unpackKeys(rawKeys, n);
+        if (keys === null) throw new Malformed("its keys are malformed");
         if (!isF64(times, n) || !(matched instanceof Uint8Array) || matched.length !== n)
           throw new Malformed("its key times or flags are malformed");
         if (!Array.isArray(cols) || cols.length !== structNames.length) throw new Malformed("it has the wrong number of columns");

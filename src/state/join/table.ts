@@ -14,6 +14,7 @@
  *   the ids from `batchStart` on, so an abort truncates them; a key's list, flags set on older
  *   rows and older rows removed are logged on first change.
  */
+import { getValue, type Vector } from "../../columnar/vector.js";
 import type { DataType } from "../../types/datatypes.js";
 import { AnyColumn, columnFor, F64Column, type JoinColumn, StructColumn, widened } from "./columns.js";
 
@@ -137,6 +138,33 @@ export class JoinSideTable {
 
   /** Appends a row to `key` (`values[from ..]` are its fields); returns its id. */
   append(key: string, keyTime: number, values: readonly unknown[], from: number, matched: boolean, seq = this.nextSeq): number {
+    const r = this.newRow(key, keyTime, matched, seq);
+    const cols = this.cols;
+    for (let c = 0; c < cols.length; c++) {
+      const v = values[from + c];
+      if (!cols[c]!.set(r, v)) {
+        cols[c] = widened(cols[c]!, r);
+        cols[c]!.set(r, v);
+      }
+    }
+    return r;
+  }
+
+  /** Appends row `i` of the vectors `vs` (one per column) to `key`; returns its id. */
+  appendFrom(key: string, keyTime: number, vs: readonly Vector[], i: number, matched: boolean): number {
+    const r = this.newRow(key, keyTime, matched, this.nextSeq);
+    const cols = this.cols;
+    for (let c = 0; c < cols.length; c++) {
+      if (!cols[c]!.setFrom(r, vs[c]!, i)) {
+        cols[c] = widened(cols[c]!, r);
+        cols[c]!.set(r, getValue(vs[c]!, i));
+      }
+    }
+    return r;
+  }
+
+  /** A new row at the end of `key`'s list, its fields not yet set. */
+  private newRow(key: string, keyTime: number, matched: boolean, seq: number): number {
     let k = this.keyIds.get(key);
     if (k === undefined) {
       k = this.numKeys++;
@@ -152,14 +180,6 @@ export class JoinSideTable {
     } else this.touch(k);
     const r = this.numRows++;
     this.growRows(this.numRows);
-    const cols = this.cols;
-    for (let c = 0; c < cols.length; c++) {
-      const v = values[from + c];
-      if (!cols[c]!.set(r, v)) {
-        cols[c] = widened(cols[c]!, r);
-        cols[c]!.set(r, v);
-      }
-    }
     this.rowKey[r] = k;
     this.rowNext[r] = -1;
     this.flags[r] = matched ? MATCHED : 0;
