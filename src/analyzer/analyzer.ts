@@ -6,7 +6,7 @@
 import { AnalysisException } from "../common/errors.js";
 import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
-import { isHigherOrderCall } from "../functions/higher-order.js";
+import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { lookupFunction } from "../functions/index.js";
 import { castTo } from "../functions/registry.js";
 import {

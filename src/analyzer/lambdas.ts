@@ -5,7 +5,8 @@
  * column of the same name (case-insensitive); an inner lambda's variables shadow an outer's.
  */
 import { AnalysisException } from "../common/errors.js";
-import { higherOrderSpec, lambdaBody, requireArray } from "../functions/higher-order.js";
+import { lambdaBody, requireArray } from "../functions/higher-order.js";
+import { higherOrderSpec } from "../functions/higher-order-registry.js";
 import { typeOf } from "../functions/typing.js";
 import {
   type Attribute,

@@ -6,7 +6,7 @@
 
 import { type Batch, takeBatch } from "../columnar/batch.js";
 import { concatVectors, constantVector, nullVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
-import { isHigherOrderCall } from "../functions/higher-order.js";
+import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import { wideLaneUnsupported } from "../functions/long-ops.js";
 import { typeOf } from "../functions/typing.js";

@@ -1,13 +1,10 @@
 /**
- * array_sort(arr) (ascending, NULL elements last: Spark's ArraySort without a comparator — the
- * comparator form is a higher-order function, functions/higher-order-maps.ts —, unlike
+ * array_sort(arr) (ascending, NULL elements last: Spark's ArraySort without a comparator, unlike
  * sort_array's NULLs first), array_repeat(x, n) and space(n).
  */
 import { AnalysisException } from "../common/errors.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, IntegerType, StringType, sqlTypeName } from "../types/datatypes.js";
-import { requireLambda } from "./higher-order.js";
-import { checkComparator } from "./higher-order-maps.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
@@ -16,15 +13,8 @@ const arraySort: ScalarFunction = {
   kind: "scalar",
   name: "array_sort",
   resolve(args, types, call) {
-    checkArity("array_sort", args, 1, 2);
+    checkArity("array_sort", args, 1);
     const t = types[0]!;
-    if (args.length === 2) {
-      // array_sort(a, (l, r) -> ...): the comparator form (execution/higher-order.ts sorts)
-      if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
-      requireLambda(call, args, 1);
-      checkComparator(call, types);
-      return { args, type: t };
-    }
     if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
     if (t.elementType.kind === "map") {
       throw new AnalysisException(

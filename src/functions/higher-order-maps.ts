@@ -8,15 +8,9 @@ import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, MapOf, sqlTypeName } from "../types/datatypes.js";
-import {
-  evaluatedElsewhere,
-  type HigherOrderSpec,
-  lambdaBody,
-  registerHigherOrder,
-  requireBooleanBody,
-  requireLambda,
-} from "./higher-order.js";
-import { checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { lambdaBody, requireBooleanBody, requireLambda } from "./higher-order.js";
+import { evaluatedElsewhere, type HigherOrderSpec, registerHigherOrder } from "./higher-order-registry.js";
+import { checkArity, lookupFunction, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { nullableOf } from "./typing.js";
 
 function requireMap(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
@@ -120,7 +114,7 @@ const mapZipWith: ScalarFunction = {
 };
 
 /** Spark's check on array_sort's comparator: it must give an INT. */
-export function checkComparator(call: Expr, types: readonly DataType[]): void {
+function checkComparator(call: Expr, types: readonly DataType[]): void {
   const t = types[1]!;
   if (t.kind !== "int") {
     throw new AnalysisException(
@@ -134,5 +128,23 @@ registerHigherOrder("map_filter", entry);
 registerHigherOrder("transform_values", entry);
 registerHigherOrder("transform_keys", entry);
 registerHigherOrder("map_zip_with", zipEntry);
+/**
+ * array_sort: the plain sort (array-more.ts) with one argument; with a comparator
+ * (`array_sort(a, (l, r) -> ...)`) the higher-order form execution/higher-order.ts runs.
+ */
+function arraySortWithComparator(): ScalarFunction {
+  const plain = lookupFunction("array_sort") as ScalarFunction;
+  return {
+    ...plain,
+    resolve(args, types, call) {
+      if (args.length !== 2) return plain.resolve(args, types, call);
+      if (types[0]!.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, types[0]!);
+      requireLambda(call, args, 1);
+      checkComparator(call, types);
+      return { args, type: types[0]! };
+    },
+  };
+}
+
 registerHigherOrder("array_sort", comparator);
-register(mapFilter, transformValues, transformKeys, mapZipWith);
+register(mapFilter, transformValues, transformKeys, mapZipWith, arraySortWithComparator());

@@ -10,26 +10,9 @@ import { AnalysisException } from "../common/errors.js";
 import { type Call, type Expr, isLambda } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, type DataType, IntegerType, sqlTypeName, typesEqual } from "../types/datatypes.js";
-import { checkArity, type Kernel, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { evaluatedElsewhere, type HigherOrderSpec, registerHigherOrder, type VarSpec } from "./higher-order-registry.js";
+import { checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { nullableOf } from "./typing.js";
-
-/** A lambda variable's type and nullability. */
-export type VarSpec = readonly [DataType, boolean];
-
-export interface HigherOrderSpec {
-  /** Arguments that must be arrays (positions). */
-  readonly arrays: readonly number[];
-  /** Arguments that must be lambdas (positions), and how many of them may be left out at the end. */
-  readonly lambdaArgs: readonly number[];
-  /** The function also runs without any lambda (array_sort's comparator). */
-  readonly lambdaOptional?: boolean;
-  /**
-   * The variables the HOF gives lambda `lambdaAt` (an argument position) when that lambda
-   * declares `declared` of them, from the arguments resolved so far (earlier lambdas resolved);
-   * called only once the `arrays` arguments are arrays.
-   */
-  vars(args: readonly Expr[], types: readonly DataType[], lambdaAt: number, declared: number): readonly VarSpec[];
-}
 
 function elementOf(t: DataType): VarSpec | null {
   return t.kind === "array" ? [t.elementType, t.containsNull] : null;
@@ -81,43 +64,18 @@ const zipWithSpec: HigherOrderSpec = {
   },
 };
 
-const specs = new Map<string, HigherOrderSpec>([
-  ["transform", elementAndIndex],
-  ["filter", elementAndIndex],
-  ["exists", elementOnly],
-  ["forall", elementOnly],
-  ["aggregate", aggregateSpec],
-  ["reduce", aggregateSpec],
-  ["zip_with", zipWithSpec],
-]);
-
-/** Makes `name` a higher-order function (its lambdas bound by analyzer/lambdas.ts). */
-export function registerHigherOrder(name: string, spec: HigherOrderSpec): void {
-  specs.set(name, spec);
-}
-
-export function higherOrderSpec(name: string): HigherOrderSpec | undefined {
-  return specs.get(name);
-}
-
-/**
- * Whether this call is a higher-order one: its function takes lambdas, and it was given one or
- * must have one (`array_sort(a)` is the plain sort, `array_sort(a, (l, r) -> ...)` is not).
- */
-export function isHigherOrderCall(e: Expr): boolean {
-  if (e.kind !== "call") return false;
-  const spec = specs.get(e.name);
-  return spec !== undefined && (!spec.lambdaOptional || e.args.some(isLambda));
-}
+registerHigherOrder("transform", elementAndIndex);
+registerHigherOrder("filter", elementAndIndex);
+registerHigherOrder("exists", elementOnly);
+registerHigherOrder("forall", elementOnly);
+registerHigherOrder("aggregate", aggregateSpec);
+registerHigherOrder("reduce", aggregateSpec);
+registerHigherOrder("zip_with", zipWithSpec);
 
 /** The body of a resolved lambda (`lambdafunction(body, vars...)`). */
 export function lambdaBody(e: Expr): Expr {
   return (e as Call).args[0]!;
 }
-
-export const evaluatedElsewhere: Kernel = () => {
-  throw new Error("higher-order functions are evaluated by execution/higher-order.ts");
-};
 
 export function requireArray(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
   if (types[i]!.kind !== "array") throw typeMismatch(call, i, '"ARRAY"', args[i]!, types[i]!);

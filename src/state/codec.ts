@@ -44,9 +44,17 @@ export const COLUMNAR_FORMAT_VERSION = 3;
 /**
  * Format 4: the same header and framing, with columnar chunks of one side of a stream-stream
  * join (src/state/join/format.ts, written with arus.state.join.columnar=true). The row reader
- * refuses them by name.
+ * refuses them by name. Still read; no longer written.
  */
-export const JOIN_FORMAT_VERSION = 4;
+export const JOIN_FORMAT_V4 = 4;
+/**
+ * Format 5: format 4 whose rows chunks may hold their keys as one string joined by U+0001. A
+ * new number so that an arus that reads only format 4 refuses these files (by their version)
+ * instead of reading that string as per-key fields.
+ */
+export const JOIN_FORMAT_VERSION = 5;
+/** Whether a header's format is one of the columnar join state's (4 or 5). */
+export const isJoinFormat = (format: number): boolean => format === JOIN_FORMAT_V4 || format === JOIN_FORMAT_VERSION;
 /** The newest format this arus reads. */
 export const MAX_STATE_FORMAT = JOIN_FORMAT_VERSION;
 export const HEADER_BYTES = 40;
@@ -251,7 +259,7 @@ export function decodeHeader(h: Uint8Array, file: string, fileSize: number): Sta
   }
   if (crc32(b.subarray(0, 36)) !== b.readUInt32BE(36))
     throw new CheckpointCorruptError(file, "its header fails the checksum (the file is corrupt)");
-  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION && format !== JOIN_FORMAT_VERSION)
+  if (format !== STATE_FORMAT_VERSION && format !== COLUMNAR_FORMAT_VERSION && !isJoinFormat(format))
     throw new CheckpointCorruptError(file, `unknown state format v${format}`);
   const kindByte = b.readUInt8(10);
   if (kindByte !== 1 && kindByte !== 2) throw new CheckpointCorruptError(file, `unknown file kind ${kindByte}`);
@@ -326,10 +334,10 @@ export async function* readStateFile(
       "it holds columnar aggregation state (format v3, written with arus.state.aggregation.columnar=true), which the row state store cannot read",
     );
   }
-  if (header.format === JOIN_FORMAT_VERSION) {
+  if (isJoinFormat(header.format)) {
     throw new CheckpointCorruptError(
       file,
-      "it holds columnar join state (format v4, written with arus.state.join.columnar=true), which the row state store cannot read",
+      `it holds columnar join state (format v${header.format}, written with arus.state.join.columnar=true), which the row state store cannot read`,
     );
   }
   onHeader?.(header);

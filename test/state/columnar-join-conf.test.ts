@@ -96,7 +96,7 @@ describe("arus.state.join.columnar", () => {
     );
     const a = ckpt();
     assert.deepEqual(await twoRuns(a, "true", "false"), rows);
-    assert.deepEqual([...stateFormats(a)], [4]);
+    assert.deepEqual([...stateFormats(a)], [5]); // columnar join state files (format 5)
     const b = ckpt();
     assert.deepEqual(await twoRuns(b, "false", "true"), rows);
     assert.deepEqual([...stateFormats(b)], [2]);

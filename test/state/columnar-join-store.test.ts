@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
+import { crc32 } from "../../src/state/codec.js";
 import { ColumnarJoinProvider, type ColumnarJoinStore } from "../../src/state/join/index.js";
 import { MemoryStateStoreProvider } from "../../src/state/memory-provider.js";
 import { type DataType, field, LongType, StringType, StructOf, TimestampType } from "../../src/types/datatypes.js";
@@ -233,9 +234,26 @@ describe("columnar join state", () => {
     const rp2 = new MemoryStateStoreProvider(colDir, OPTS);
     await assert.rejects(
       rp2.getStore(1),
-      /1\.delta.*holds columnar join state \(format v4, written with arus\.state\.join\.columnar=true\)/,
+      /1\.delta.*holds columnar join state \(format v5, written with arus\.state\.join\.columnar=true\)/,
     );
     await rp2.close();
+
+    // Format 4 (before keys could be joined into one string) still loads: the same file marked v4.
+    const v4Dir = newDir();
+    const w4 = new ColumnarJoinProvider(v4Dir, TYPES, OPTS);
+    const s4 = await w4.getStore(0);
+    s4.table.append("[7]", 10, [7, "b", null], 0, false);
+    await s4.commit();
+    await w4.close();
+    const f4 = path.join(v4Dir, "1.delta");
+    const bytes = readFileSync(f4);
+    assert.equal(bytes.readUInt16BE(8), 5, "written as format 5");
+    bytes.writeUInt16BE(4, 8);
+    bytes.writeUInt32BE(crc32(bytes.subarray(0, 36)), 36);
+    writeFileSync(f4, bytes);
+    const r4 = new ColumnarJoinProvider(v4Dir, TYPES, OPTS);
+    assert.equal((await r4.getStore(1)).table.liveIds().length, 1);
+    await r4.close();
 
     const other = new ColumnarJoinProvider(colDir, [LongType, StringType], OPTS);
     await assert.rejects(
@@ -292,7 +310,7 @@ describe("columnar join state", () => {
           c.writeUInt16BE(9, 8);
           return c;
         },
-        /newer state format \(v9; this arus reads up to v4\)/,
+        /newer state format \(v9; this arus reads up to v5\)/,
       ],
     ];
     for (const [what, damage, error] of damages) {

@@ -31,8 +31,8 @@ import {
   type FileKind,
   frameChunk,
   HEADER_BYTES,
+  isJoinFormat,
   isLegacy,
-  JOIN_FORMAT_VERSION,
   readFramedChunks,
   type StateFileHeader,
 } from "../codec.js";
@@ -200,7 +200,7 @@ export async function* readColumnarFile(
   if (header.format !== COLUMNAR_FORMAT_VERSION) {
     throw new CheckpointCorruptError(
       file,
-      `it holds ${header.format === JOIN_FORMAT_VERSION ? "columnar join" : "row"} state (format v${header.format}), which the columnar aggregation store (arus.state.aggregation.columnar=true) cannot read`,
+      `it holds ${isJoinFormat(header.format) ? "columnar join" : "row"} state (format v${header.format}), which the columnar aggregation store (arus.state.aggregation.columnar=true) cannot read`,
     );
   }
   onHeader?.(header);

@@ -1,6 +1,6 @@
 /**
- * State file format 4: one side of a stream-stream join in one partition, columnar
- * (docs/state.md, "Columnar join state"). The header (codec.ts, format field 4), chunk framing
+ * State file format 5 (format 4 read too): one side of a stream-stream join in one partition, columnar
+ * (docs/state.md, "Columnar join state"). The header (codec.ts, format field 5), chunk framing
  * and end marker are format 2's, so `files.ts` plans, supersedes and retains these files as it
  * does row files. Chunk payloads (msgpack, the row store's packer: typed arrays as raw bytes,
  * other values as the row store writes them):
@@ -9,7 +9,7 @@
  *                             and the side's column types (state of another shape is refused)
  *   [1, n, seqs, keys, keyTimes, matched, [columns]]   rows appended (a snapshot: every row);
  *                             keys: one string, the keys joined by U+0001, or (when a key is
- *                             not well-formed UTF-16) one field per key
+ *                             not well-formed UTF-16; always in format 4) one field per key
  *   [2, n, seqs]              older rows whose matched flag was set (deltas only)
  *   [3, n, seqs]              older rows removed (deltas only)
  *
@@ -27,6 +27,7 @@ import {
   type FileKind,
   frameChunk,
   HEADER_BYTES,
+  isJoinFormat,
   isLegacy,
   isWellFormed,
   JOIN_FORMAT_VERSION,
@@ -172,10 +173,10 @@ export async function* readJoinFile(
   if (isLegacy(first) && src.size > 0)
     throw new CheckpointCorruptError(
       file,
-      "it is not an arus columnar join state file (no magic bytes; the columnar join state reads format v4 only)",
+      "it is not an arus columnar join state file (no magic bytes; the columnar join state reads formats v4 and v5 only)",
     );
   const header = decodeHeader(first, file, src.size);
-  if (header.format !== JOIN_FORMAT_VERSION) {
+  if (!isJoinFormat(header.format)) {
     throw new CheckpointCorruptError(
       file,
       `it holds ${header.format === 2 ? "row" : "columnar aggregation"} state (format v${header.format}), which the columnar join state (arus.state.join.columnar=true) cannot read`,
