@@ -356,7 +356,7 @@ describe("columnar aggregation state store", () => {
       b.writeUInt16BE(99, 8);
       b.writeUInt32BE(crc32(b.subarray(0, 36)), 36);
       writeFileSync(f, b);
-    }, /newer state format \(v99; this arus reads up to v4\)/);
+    }, /newer state format \(v99; this arus reads up to v5\)/);
     await damaged((f, dir) => {
       rmSync(f);
       writeFileSync(f, readFileSync(path.join(dir, "1.delta")));
