@@ -9,7 +9,7 @@ import { bytesEqual } from "../../columnar/utf8-ops.js";
 import { hashNumber, hashString, mix, NULL_HASH, SEED } from "../../common/hash.js";
 
 /** Slots of `StringDict.idsOfUtf8`'s cache of recently found ids (a power of 2). */
-const RECENT_SLOTS = 256;
+const RECENT_SLOTS = 1024;
 
 /**
  * `idsOfUtf8`'s cache slot for the bytes [a, b): from their length and four of them (first two,
@@ -111,15 +111,24 @@ export class StringDict {
       }
       const a = offsets[i]!;
       const b = offsets[i + 1]!;
+      // two ways: the slot and its neighbour (a few dozen values would otherwise share slots and evict each other)
       const slot = recentSlot(bytes, a, b);
       if (recentIds[slot]! >= 0 && bytesEqual(bytes, a, b, recentBytes[slot]!)) {
         out[i] = recentIds[slot]!;
+        continue;
+      }
+      const other = slot ^ 1;
+      if (recentIds[other]! >= 0 && bytesEqual(bytes, a, b, recentBytes[other]!)) {
+        out[i] = recentIds[other]!;
         continue;
       }
       const s = utf8String(u, i);
       const id = this.ids.get(s) ?? (add ? this.getOrAdd(s) : -2);
       out[i] = id;
       if (id >= 0) {
+        // the slot's value moves to the neighbour
+        recentIds[other] = recentIds[slot]!;
+        recentBytes[other] = recentBytes[slot]!;
         recentIds[slot] = id;
         recentBytes[slot] = bytes.slice(a, b);
       }

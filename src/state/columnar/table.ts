@@ -68,6 +68,11 @@ export class ColumnarTable {
   bv: (Float64Array | Uint8Array | BigInt64Array)[];
   bvalid: (Uint8Array | null)[];
   private freeIds = new IntList();
+  /** Did the last `lookupOrInsert` insert more than half of its rows? (Then the next one skips `probeHome`.) */
+  private mostlyNew = false;
+  /** Per entry, 1 + its partition among `partsFor` partitions once `partitionsOf` computed it (0: not yet). */
+  private parts = new Int32Array(0);
+  private partsFor = 0;
   /** Has any buffer column moved to the wide lane (`widenBuffer`)? Until then none is checked per entry. */
   private wideBuffers = false;
 
@@ -118,6 +123,7 @@ export class ColumnarTable {
     const cap = nextCapacity(this.capacity, need);
     this.flags = grown(this.flags, cap);
     this.eh = grown(this.eh, cap);
+    if (this.partsFor > 0) this.parts = grown(this.parts, cap);
     for (let j = 0; j < this.nInt; j++) this.ik[j] = grown(this.ik[j]!, cap);
     for (let j = 0; j < this.nF64; j++) this.fk[j] = grown(this.fk[j]!, cap);
     for (let l = 0; l < this.kv.length; l++) if (this.kv[l]) this.kv[l] = grown(this.kv[l]!, cap, 1);
@@ -153,8 +159,11 @@ export class ColumnarTable {
     const codes = this.alignLanes(this.coder.codesOf(keys, n, true));
     const hashes = this.coder.rowHashes(codes, n);
     const lanes = simpleLanes(codes, this.kv);
-    if (lanes) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
+    // The passes pay when most keys are found; when most are new (the last call inserted more
+    // than it found: a sliding window's fresh windows) they would only repeat the loop's probes.
+    if (lanes && !this.mostlyNew) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
     else out.fill(-1, 0, n);
+    const live = this.numLive;
     // Rows not settled by their home slot: probe on, insert when absent.
     const c0 = lanes ? lanes[0]! : null;
     const c1 = lanes && lanes.length > 1 ? lanes[1]! : null;
@@ -210,6 +219,7 @@ export class ColumnarTable {
       }
       out[i] = e;
     }
+    this.mostlyNew = (this.numLive - live) * 2 > n;
     if (this.tracking) this.touch(out, n, ordinals);
     return out;
   }
@@ -316,6 +326,7 @@ export class ColumnarTable {
       this.ensureCapacity(this.hwm);
     }
     this.eh[e] = h;
+    if (this.partsFor > 0) this.parts[e] = 0;
     for (let j = 0; j < this.nInt; j++) {
       const code = codes.ints[j]![i]!;
       this.ik[j]![e] = code;
@@ -533,14 +544,38 @@ export class ColumnarTable {
 
   // ------------------------------------------------------------------ partitions and size
 
-  /** Partition of each entry (a hash of its key values, stable across processes). */
+  /**
+   * Partition of each entry (a hash of its key values, stable across processes), computed once
+   * per entry: an entry is written as a put and again as a remove (a window's every key).
+   */
   partitionsOf(ids: Int32Array, numPartitions: number, n: number = ids.length): Int32Array {
-    return partitionsOf(this, ids, numPartitions, n);
+    if (numPartitions <= 1) return new Int32Array(n);
+    if (this.partsFor !== numPartitions) {
+      this.parts = new Int32Array(this.capacity);
+      this.partsFor = numPartitions;
+    }
+    const parts = this.parts;
+    const out = new Int32Array(n);
+    const missing: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = parts[ids[i]!]!;
+      if (p > 0) out[i] = p - 1;
+      else missing.push(i);
+    }
+    if (missing.length > 0) {
+      const missingIds = Int32Array.from(missing, (i) => ids[i]!);
+      const computed = partitionsOf(this, missingIds, numPartitions, missingIds.length);
+      for (let j = 0; j < missing.length; j++) {
+        out[missing[j]!] = computed[j]!;
+        parts[missingIds[j]!] = computed[j]! + 1;
+      }
+    }
+    return out;
   }
 
   /** Bytes the table holds: every typed array at its capacity, plus the dictionaries. */
   bytes(): number {
-    let n = this.flags.byteLength + this.eh.byteLength + this.slots.byteLength + this.freeIds.data.byteLength;
+    let n = this.flags.byteLength + this.eh.byteLength + this.parts.byteLength + this.slots.byteLength + this.freeIds.data.byteLength;
     for (const a of this.ik) n += a.byteLength;
     for (const a of this.fk) n += a.byteLength;
     for (const a of this.kv) if (a) n += a.byteLength;
