@@ -556,20 +556,17 @@ export class ColumnarTable {
     }
     const parts = this.parts;
     const out = new Int32Array(n);
-    const missing: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const p = parts[ids[i]!]!;
-      if (p > 0) out[i] = p - 1;
-      else missing.push(i);
+    let m = 0;
+    for (let i = 0; i < n; i++) if (parts[ids[i]!] === 0) m++;
+    if (m === 0) {
+      for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
+      return out;
     }
-    if (missing.length > 0) {
-      const missingIds = Int32Array.from(missing, (i) => ids[i]!);
-      const computed = partitionsOf(this, missingIds, numPartitions, missingIds.length);
-      for (let j = 0; j < missing.length; j++) {
-        out[missing[j]!] = computed[j]!;
-        parts[missingIds[j]!] = computed[j]! + 1;
-      }
-    }
+    const missing = new Int32Array(m);
+    for (let i = 0, j = 0; i < n; i++) if (parts[ids[i]!] === 0) missing[j++] = ids[i]!;
+    const computed = partitionsOf(this, missing, numPartitions, m);
+    for (let j = 0; j < m; j++) parts[missing[j]!] = computed[j]! + 1;
+    for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
     return out;
   }
 
