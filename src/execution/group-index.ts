@@ -6,12 +6,26 @@
  * each group's stored key (group-key-store.ts) — no JS object per row.
  */
 
+import { MAX_SAFE } from "../columnar/int64.js";
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
 import type { DataType } from "../types/datatypes.js";
 import { hashRows } from "./group-hash.js";
 import { LeafStore } from "./group-key-store.js";
-import { type Leaf, leavesOf } from "./group-leaves.js";
+import { type Leaf, leavesOf, type NumArray } from "./group-leaves.js";
 import { sameAsPrevious } from "./group-runs.js";
+
+/** One or two numeric leaves, no NULLs, int64 values all safe: `probeNumeric` applies. */
+function plainNumeric(leaves: readonly Leaf[], n: number): boolean {
+  if (leaves.length === 0 || leaves.length > 2) return false;
+  for (const leaf of leaves) {
+    if (!leaf.numeric || leaf.validity !== null || leaf.wide !== undefined) return false;
+    if (leaf.int64) {
+      const v = leaf.values as Float64Array;
+      for (let i = 0; i < n; i++) if (!(v[i]! <= MAX_SAFE && v[i]! >= -MAX_SAFE)) return false;
+    }
+  }
+  return true;
+}
 
 export class GroupIndex {
   private slots: Int32Array = new Int32Array(1024).fill(-1);
@@ -37,13 +51,28 @@ export class GroupIndex {
     const leaves: Leaf[] = [];
     for (const k of keys) leavesOf(k, n, leaves);
     if (!this.stores) this.stores = leaves.map((l) => new LeafStore(l.numeric));
-    const stores = this.stores;
     // a row repeating the key of the row before it joins that row's group unhashed
     const same = sameAsPrevious(leaves, n);
     const hashes = new Int32Array(n);
     if (same === null) hashRows(leaves, n, hashes);
     else hashRows(leaves, n, hashes, same);
     const newRows: number[] = [];
+    if (plainNumeric(leaves, n)) this.probeNumeric(leaves, n, hashes, same, out, newRows);
+    else this.probeLeaves(leaves, n, hashes, same, out, newRows);
+    if (newRows.length > 0) this.keyChunks.push(keys.map((k) => take(k, newRows)));
+    return out;
+  }
+
+  /** `assign`'s probe loop for any leaves: each candidate group compared leaf by leaf (`rowEquals`). */
+  private probeLeaves(
+    leaves: readonly Leaf[],
+    n: number,
+    hashes: Int32Array,
+    same: Uint8Array | null,
+    out: Int32Array,
+    newRows: number[],
+  ): void {
+    const stores = this.stores!;
     for (let i = 0; i < n; i++) {
       if (same !== null && same[i] === 1) {
         out[i] = out[i - 1]!;
@@ -70,8 +99,71 @@ export class GroupIndex {
         s = (s + 1) & this.mask;
       }
     }
-    if (newRows.length > 0) this.keyChunks.push(keys.map((k) => take(k, newRows)));
-    return out;
+  }
+
+  /**
+   * `assign`'s probe loop for one or two numeric leaves without NULLs or unsafe int64 values
+   * (`plainNumeric`; a window start and a BIGINT id, say): the stored keys compared inline, with
+   * `LeafStore.equals`' rule (NaN equals NaN), instead of a call per leaf per candidate.
+   */
+  private probeNumeric(
+    leaves: readonly Leaf[],
+    n: number,
+    hashes: Int32Array,
+    same: Uint8Array | null,
+    out: Int32Array,
+    newRows: number[],
+  ): void {
+    const stores = this.stores!;
+    const v0 = leaves[0]!.values as NumArray;
+    const two = leaves.length === 2;
+    const v1 = two ? (leaves[1]!.values as NumArray) : v0;
+    const s0 = stores[0]!;
+    const s1 = two ? stores[1]! : s0;
+    let k0 = s0.num;
+    let k1 = s1.num;
+    let slots = this.slots;
+    let slotHashes = this.slotHashes;
+    let mask = this.mask;
+    for (let i = 0; i < n; i++) {
+      if (same !== null && same[i] === 1) {
+        out[i] = out[i - 1]!;
+        continue;
+      }
+      const h = hashes[i]!;
+      const a = v0[i]!;
+      const b = v1[i]!;
+      let s = h & mask;
+      for (;;) {
+        const g = slots[s]!;
+        if (g === -1) {
+          const id = this.numGroups++;
+          slots[s] = id;
+          slotHashes[s] = h;
+          for (let l = 0; l < leaves.length; l++) stores[l]!.push(id, leaves[l]!, i);
+          k0 = s0.num;
+          k1 = s1.num;
+          newRows.push(i);
+          out[i] = id;
+          if (this.numGroups * 2 > mask) {
+            this.grow();
+            slots = this.slots;
+            slotHashes = this.slotHashes;
+            mask = this.mask;
+          }
+          break;
+        }
+        if (slotHashes[s] === h) {
+          const x = k0[g]!;
+          const y = k1[g]!;
+          if ((x === a || (Number.isNaN(x) && Number.isNaN(a))) && (y === b || (Number.isNaN(y) && Number.isNaN(b)))) {
+            out[i] = g;
+            break;
+          }
+        }
+        s = (s + 1) & mask;
+      }
+    }
   }
 
   /** Group id of each row without inserting; -1 when the key is unknown. */

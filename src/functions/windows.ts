@@ -20,10 +20,19 @@ const timeWindow: ScalarFunction = {
     const t = nums(ts);
     const start = new Float64Array(n);
     const end = new Float64Array(n);
+    // Streams come roughly in time order: a row inside the previous row's slide [lo, hi) has
+    // its start (exact for the integer micros timestamps are) without the division.
+    let lo = Number.NaN;
+    let hi = Number.NaN;
     for (let r = 0; r < n; r++) {
       const x = t[r]!;
-      const rem = (x - st) % s;
-      const last = x - (rem < 0 ? rem + s : rem);
+      let last = lo;
+      if (!(x >= lo && x < hi)) {
+        const rem = (x - st) % s;
+        last = x - (rem < 0 ? rem + s : rem);
+        lo = last;
+        hi = last + s;
+      }
       start[r] = last - i * s;
       end[r] = start[r]! + w;
     }

@@ -79,3 +79,28 @@ test("keyPartitions gives each row the partition partitionsOf gives its stored e
     { numRuns: 300 },
   );
 });
+
+test("partitionsOf stays right for entries whose ids were freed and reused by other keys (it keeps each entry's partition)", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 80 }), { minLength: 2, maxLength: 5 }),
+      fc.integer({ min: 2, max: 16 }),
+      (batches, numPartitions) => {
+        const schema = columnarSchemaOf([LongType], [{ type: LongType, nullable: false }])!;
+        const table = new ColumnarTable(schema);
+        for (const vals of batches) {
+          const keys = [vectorFromValues(LongType, vals)];
+          table.beginBatch();
+          const ids = table.lookupOrInsert(keys, vals.length);
+          // asked twice (a put, then the remove of the same entries), and after ids are reused
+          assert.deepEqual([...table.partitionsOf(ids, numPartitions)], [...keyPartitions(schema, keys, vals.length, numPartitions)]);
+          assert.deepEqual([...table.partitionsOf(ids, numPartitions)], [...keyPartitions(schema, keys, vals.length, numPartitions)]);
+          // every other key goes: its id is free for the next batch's keys
+          table.remove(ids.filter((_, i) => vals[i]! % 2 === 0));
+          table.commitBatch();
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});

@@ -250,21 +250,23 @@ export function paneChunks(
       let sel: Int32Array = all;
       if (late) {
         const back = i * slide;
-        const kept: number[] = [];
-        const dropped: number[] = [];
-        for (let g = 0; g < G; g++) {
-          if (end[g]! - back <= lateMicros) {
-            late[i * G + g] = 1;
-            dropped.push(g);
-            lateInputRows += rowsPerGroup[g]!;
-          } else kept.push(g);
-        }
-        if (dropped.length > 0) {
+        let nLate = 0;
+        for (let g = 0; g < G; g++) if (end[g]! - back <= lateMicros) nLate++;
+        if (nLate > 0) {
           anyLate = true;
+          const dropped = new Int32Array(nLate);
+          const kept = new Int32Array(G - nLate);
+          for (let g = 0, d = 0, kk = 0; g < G; g++) {
+            if (end[g]! - back <= lateMicros) {
+              late[i * G + g] = 1;
+              dropped[d++] = g;
+              lateInputRows += rowsPerGroup[g]!;
+            } else kept[kk++] = g;
+          }
           lateKeys.push(groupKeys.map((v, c) => (c === keyOfWindow ? shifted(start, end, dropped, i, slide) : take(v, dropped))));
+          if (kept.length === 0) continue;
+          sel = kept;
         }
-        if (kept.length === 0) continue;
-        if (kept.length < G) sel = Int32Array.from(kept);
       }
       const m = sel.length;
       chunks.push({

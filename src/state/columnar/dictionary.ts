@@ -5,11 +5,25 @@
  * of its value (the partition of the entries using it).
  */
 import { type Utf8Values, utf8String } from "../../columnar/utf8.js";
-import { hashUtf8, utf8EqualsString } from "../../columnar/utf8-ops.js";
+import { bytesEqual } from "../../columnar/utf8-ops.js";
 import { hashNumber, hashString, mix, NULL_HASH, SEED } from "../../common/hash.js";
 
 /** Slots of `StringDict.idsOfUtf8`'s cache of recently found ids (a power of 2). */
-const RECENT_SLOTS = 256;
+const RECENT_SLOTS = 1024;
+
+/**
+ * `idsOfUtf8`'s cache slot for the bytes [a, b): from their length and four of them (first two,
+ * middle, last), cheaper than a hash of every byte; the cache compares every byte anyway.
+ */
+function recentSlot(bytes: Uint8Array, a: number, b: number): number {
+  const len = b - a;
+  if (len === 0) return 0;
+  let h = Math.imul(len, 0x9e3779b1) ^ bytes[a]!;
+  h = Math.imul(h, 0x01000193) ^ bytes[a + (len >> 1)]!;
+  h = Math.imul(h, 0x01000193) ^ bytes[b - 1]!;
+  h = Math.imul(h, 0x01000193) ^ bytes[len > 1 ? a + 1 : a]!;
+  return (h ^ (h >>> 15)) & (RECENT_SLOTS - 1);
+}
 
 function growI32(a: Int32Array, n: number): Int32Array {
   if (a.length >= n) return a;
@@ -80,12 +94,15 @@ export class StringDict {
 
   /**
    * The ids of a UTF-8 STRING vector's n rows (columnar/utf8.ts) into `out`, without a JS string
-   * per row: a row is matched on its bytes against the string of an id found earlier in the
-   * call (direct-mapped by hash; key columns repeat a few values), and only a miss decodes its
-   * string. NULL rows get -1; unseen strings are added (`add`) or get -2, as `index` lookups do.
+   * per row: a row is matched on its bytes against the bytes of a row found earlier in the call
+   * (direct-mapped by a few of its bytes and its length, `recentSlot`; key columns repeat a few
+   * values), and only a miss hashes and decodes its string. NULL rows get -1; unseen strings are
+   * added (`add`) or get -2, as `index` lookups do. Byte-equal rows decode to the same string,
+   * so a match on bytes is a match on the value.
    */
   idsOfUtf8(u: Utf8Values, validity: Uint8Array | null, n: number, add: boolean, out: Int32Array): void {
-    const recent = new Int32Array(RECENT_SLOTS).fill(-1);
+    const recentIds = new Int32Array(RECENT_SLOTS).fill(-1);
+    const recentBytes = new Array<Uint8Array>(RECENT_SLOTS);
     const { bytes, offsets } = u;
     for (let i = 0; i < n; i++) {
       if (validity !== null && validity[i] === 0) {
@@ -94,17 +111,27 @@ export class StringDict {
       }
       const a = offsets[i]!;
       const b = offsets[i + 1]!;
-      const h = hashUtf8(bytes, a, b); // = hashString of the decoded row, as `hashes` holds
-      const slot = h & (RECENT_SLOTS - 1);
-      const r = recent[slot]!;
-      if (r >= 0 && this.hashes[r] === h && utf8EqualsString(bytes, a, b, this.strings[r]!)) {
-        out[i] = r;
+      // two ways: the slot and its neighbour (a few dozen values would otherwise share slots and evict each other)
+      const slot = recentSlot(bytes, a, b);
+      if (recentIds[slot]! >= 0 && bytesEqual(bytes, a, b, recentBytes[slot]!)) {
+        out[i] = recentIds[slot]!;
+        continue;
+      }
+      const other = slot ^ 1;
+      if (recentIds[other]! >= 0 && bytesEqual(bytes, a, b, recentBytes[other]!)) {
+        out[i] = recentIds[other]!;
         continue;
       }
       const s = utf8String(u, i);
       const id = this.ids.get(s) ?? (add ? this.getOrAdd(s) : -2);
       out[i] = id;
-      if (id >= 0) recent[slot] = id;
+      if (id >= 0) {
+        // the slot's value moves to the neighbour
+        recentIds[other] = recentIds[slot]!;
+        recentBytes[other] = recentBytes[slot]!;
+        recentIds[slot] = id;
+        recentBytes[slot] = bytes.slice(a, b);
+      }
     }
   }
 

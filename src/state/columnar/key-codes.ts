@@ -190,6 +190,19 @@ export class KeyCoder {
       }
       return h;
     }
+    const f0 = this.nF64 === 1 ? codes.f64s[0]! : null;
+    if (this.nInt === 1 && f0 !== null && !isWide(f0) && codes.valid.every((v) => v === null || v === undefined)) {
+      // a window and a numeric key (Nexmark q5's window and auction): one pass, the same hashes as below
+      const h = new Int32Array(n);
+      const c0 = codes.ints[0]!;
+      const int64 = this.int64Lanes[0]!;
+      for (let i = 0; i < n; i++) {
+        const x = f0[i]!;
+        const hx = int64 && !(x <= MAX_SAFE && x >= -MAX_SAFE) ? hashInt64(x) : hashNumber(x);
+        h[i] = fmix(mix(mix(SEED, c0[i]!), hx));
+      }
+      return h;
+    }
     const h = new Int32Array(n).fill(SEED);
     for (let j = 0; j < this.nInt; j++) {
       const c = codes.ints[j]!;
@@ -253,16 +266,31 @@ export function entryMatches(
   return true;
 }
 
+/** A key lane's values: an int lane's codes or an f64 lane's doubles (never the wide lane here). */
+export type LaneValues = Int32Array | Float64Array;
+
 /**
- * Can rows be matched on at most two int lanes alone (no f64 lanes, no NULL validity in the
- * batch, `kv`, nor in the table's entries)?
+ * The batch's lanes when rows can be matched on at most two lanes by value alone (int codes or
+ * doubles; no wide lane, no NULL validity in the batch nor, `kv`, in the table's entries):
+ * ints first, then f64s, as the table stores them; null otherwise. A window and a BIGINT id
+ * (Nexmark q5) or a window and a string's code (checkout seed queries) qualify.
  */
-export function simpleKeys(codes: Codes, kv: readonly (Uint8Array | null)[]): boolean {
-  const nInt = codes.ints.length;
-  if (codes.f64s.length !== 0 || nInt === 0 || nInt > 2) return false;
-  for (const v of kv) if (v !== null) return false;
-  for (const v of codes.valid) if (v !== null && v !== undefined) return false;
-  return true;
+export function simpleLanes(codes: Codes, kv: readonly (Uint8Array | null)[]): LaneValues[] | null {
+  const lanes = codes.ints.length + codes.f64s.length;
+  if (lanes === 0 || lanes > 2) return null;
+  for (const v of kv) if (v !== null) return null;
+  for (const v of codes.valid) if (v !== null && v !== undefined) return null;
+  const out: LaneValues[] = [...codes.ints];
+  for (const f of codes.f64s) {
+    if (isWide(f)) return null;
+    out.push(f);
+  }
+  return out;
+}
+
+/** Lane values equal as key values: `===`, but NaN equals NaN (as `entryMatches` has it). */
+export function laneEquals(x: number, y: number): boolean {
+  return x === y || (Number.isNaN(x) && Number.isNaN(y));
 }
 
 /** A 16-slot direct-mapped cache from a (first, second) field pair to a tuple id. */

@@ -8,7 +8,7 @@
  * Free functions over the table's arrays: the table owns `slots`, `mask` and `eh`, and its
  * lookup loops read them directly.
  */
-import type { Codes } from "./key-codes.js";
+import type { LaneValues } from "./key-codes.js";
 
 /** An index of `cap` slots holding the non-empty slots of `old` (placed by their stored hashes). */
 export function regrownSlots(old: Int32Array, cap: number, eh: Int32Array): Int32Array<ArrayBuffer> {
@@ -51,27 +51,29 @@ export function slotRemove(slots: Int32Array, mask: number, eh: Int32Array, e: n
 }
 
 /**
- * First passes over a batch whose keys are one or two int lanes without NULLs (`simpleKeys`):
- * for probe distance 0, 1, 2, 3, whether the slot there holds the row's key, for every row not
+ * First passes over a batch whose keys are one or two lanes matched by value (`simpleLanes`,
+ * key-codes.ts; `lanes` the batch's, `stored` the table's columns of the same lanes): for
+ * probe distance 0, 1, 2, 3, whether the slot there holds the row's key, for every row not
  * settled yet. Rows are independent within a pass, so the CPU overlaps the cache misses of many
  * rows (one row at a time, each probe waits for the last). Rows still unsettled (an empty slot:
- * the key is absent; or a long probe) get -1 and take the table's probing loop.
+ * the key is absent; a long probe; a NaN, which `===` never matches) get -1 and take the
+ * table's probing loop.
  */
 export function probeHome(
   slots: Int32Array,
   mask: number,
   eh: Int32Array,
-  ik: readonly Int32Array[],
-  codes: Codes,
+  stored: readonly LaneValues[],
+  lanes: readonly LaneValues[],
   hashes: Int32Array,
   n: number,
   out: Int32Array,
 ): void {
-  const c0 = codes.ints[0]!;
-  const k0 = ik[0]!;
-  const two = ik.length === 2;
-  const c1 = two ? codes.ints[1]! : c0;
-  const k1 = two ? ik[1]! : k0;
+  const c0 = lanes[0]!;
+  const k0 = stored[0]!;
+  const two = lanes.length === 2;
+  const c1 = two ? lanes[1]! : c0;
+  const k1 = two ? stored[1]! : k0;
   let pending: Int32Array | null = null;
   let np = 0;
   for (let i = 0; i < n; i++) out[i] = slots[hashes[i]! & mask]!;

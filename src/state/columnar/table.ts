@@ -29,7 +29,7 @@ import { grown, IntList, MIN_CAPACITY, nextCapacity } from "./arrays.js";
 import type { StringDict, TupleDict } from "./dictionary.js";
 import { eventTimes, expiredIds } from "./event-time.js";
 import { INSERTED, LIVE, REMOVED, TOUCHED } from "./flags.js";
-import { type Codes, entryMatches, KeyCoder, type LaneRef, simpleKeys } from "./key-codes.js";
+import { type Codes, entryMatches, KeyCoder, type LaneRef, type LaneValues, laneEquals, simpleLanes } from "./key-codes.js";
 import type { ColumnarSchema } from "./schema.js";
 import { probeHome, regrownSlots, slotInsert, slotRemove } from "./slot-index.js";
 import { PAGE_BITS, UndoPages } from "./undo-pages.js";
@@ -47,6 +47,8 @@ export class ColumnarTable {
   /** Dictionary of int lane j (STRING / STRUCT keys), or null for inline values. */
   readonly strDicts: readonly (StringDict | null)[];
   readonly tupleDicts: readonly (TupleDict | null)[];
+  /** Does int lane j hold dictionary codes (STRING / STRUCT keys) rather than values? */
+  private readonly lanesDictionary: readonly boolean[];
   /** Live entries whose int lane j holds a NULL dictionary code (-1). */
   readonly nullCodes: number[];
 
@@ -66,6 +68,13 @@ export class ColumnarTable {
   bv: (Float64Array | Uint8Array | BigInt64Array)[];
   bvalid: (Uint8Array | null)[];
   private freeIds = new IntList();
+  /** Did the last `lookupOrInsert` insert more than half of its rows? (Then the next one skips `probeHome`.) */
+  private mostlyNew = false;
+  /** Per entry, 1 + its partition among `partsFor` partitions once `partitionsOf` computed it (0: not yet). */
+  private parts = new Int32Array(0);
+  private partsFor = 0;
+  /** Has any buffer column moved to the wide lane (`widenBuffer`)? Until then none is checked per entry. */
+  private wideBuffers = false;
 
   // ---- index
   private slots = new Int32Array(0);
@@ -93,6 +102,7 @@ export class ColumnarTable {
     const nInt = coder.nInt;
     const nF64 = coder.nF64;
     this.nullCodes = new Array(nInt).fill(0);
+    this.lanesDictionary = coder.strDicts.map((d, j) => d !== null || coder.tupleDicts[j] !== null);
     this.ik = Array.from({ length: nInt }, () => new Int32Array(0));
     this.fk = Array.from({ length: nF64 }, () => new Float64Array(0));
     this.kv = new Array(nInt + nF64).fill(null);
@@ -113,6 +123,7 @@ export class ColumnarTable {
     const cap = nextCapacity(this.capacity, need);
     this.flags = grown(this.flags, cap);
     this.eh = grown(this.eh, cap);
+    if (this.partsFor > 0) this.parts = grown(this.parts, cap);
     for (let j = 0; j < this.nInt; j++) this.ik[j] = grown(this.ik[j]!, cap);
     for (let j = 0; j < this.nF64; j++) this.fk[j] = grown(this.fk[j]!, cap);
     for (let l = 0; l < this.kv.length; l++) if (this.kv[l]) this.kv[l] = grown(this.kv[l]!, cap, 1);
@@ -147,12 +158,17 @@ export class ColumnarTable {
     if (n === 0) return out;
     const codes = this.alignLanes(this.coder.codesOf(keys, n, true));
     const hashes = this.coder.rowHashes(codes, n);
-    const simple = simpleKeys(codes, this.kv);
-    if (simple) probeHome(this.slots, this.mask, this.eh, this.ik, codes, hashes, n, out);
+    const lanes = simpleLanes(codes, this.kv);
+    // The passes pay when most keys are found; when most are new (the last call inserted more
+    // than it found: a sliding window's fresh windows) they would only repeat the loop's probes.
+    if (lanes && !this.mostlyNew) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
     else out.fill(-1, 0, n);
+    const live = this.numLive;
     // Rows not settled by their home slot: probe on, insert when absent.
-    const c0 = simple ? codes.ints[0]! : null;
-    const c1 = simple && this.nInt > 1 ? codes.ints[1]! : null;
+    const c0 = lanes ? lanes[0]! : null;
+    const c1 = lanes && lanes.length > 1 ? lanes[1]! : null;
+    let stored = lanes ? this.storedLanes() : null;
+    let storedCapacity = this.capacity;
     for (let i = 0; i < n; i++) {
       if (out[i] !== -1) continue;
       const h = hashes[i]!;
@@ -163,19 +179,19 @@ export class ColumnarTable {
       let e: number;
       if (c0 !== null) {
         const a = c0[i]!;
-        const k0 = this.ik[0]!;
+        const k0 = stored![0]!;
         if (c1 === null) {
           for (;;) {
             e = slots[s]!;
-            if (e === -1 || (eh[e] === h && k0[e] === a)) break;
+            if (e === -1 || (eh[e] === h && laneEquals(k0[e]!, a))) break;
             s = (s + 1) & mask;
           }
         } else {
           const b = c1[i]!;
-          const k1 = this.ik[1]!;
+          const k1 = stored![1]!;
           for (;;) {
             e = slots[s]!;
-            if (e === -1 || (eh[e] === h && k0[e] === a && k1[e] === b)) break;
+            if (e === -1 || (eh[e] === h && laneEquals(k0[e]!, a) && laneEquals(k1[e]!, b))) break;
             s = (s + 1) & mask;
           }
         }
@@ -196,9 +212,14 @@ export class ColumnarTable {
         }
         e = this.newEntry(codes, i, h);
         slots[s] = e;
+        if (stored !== null && this.capacity !== storedCapacity) {
+          stored = this.storedLanes(); // the columns grew
+          storedCapacity = this.capacity;
+        }
       }
       out[i] = e;
     }
+    this.mostlyNew = (this.numLive - live) * 2 > n;
     if (this.tracking) this.touch(out, n, ordinals);
     return out;
   }
@@ -241,15 +262,16 @@ export class ColumnarTable {
     if (n === 0) return out;
     const codes = this.alignLanes(this.coder.codesOf(keys, n, false));
     const hashes = this.coder.rowHashes(codes, n);
-    const simple = simpleKeys(codes, this.kv);
-    if (simple) probeHome(this.slots, this.mask, this.eh, this.ik, codes, hashes, n, out);
+    const lanes = simpleLanes(codes, this.kv);
+    if (lanes) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
     else out.fill(-1, 0, n);
     const slots = this.slots;
     const mask = this.mask;
     for (let i = 0; i < n; i++) {
       if (out[i] !== -1) continue;
       let absent = false;
-      for (let j = 0; j < this.nInt; j++) if (codes.ints[j]![i] === -2) absent = true;
+      // -2: a dictionary value never seen (key-codes.ts); on an INT/DATE lane it is the value -2
+      for (let j = 0; j < this.nInt; j++) if (codes.ints[j]![i] === -2 && this.lanesDictionary[j]) absent = true;
       if (absent) continue;
       const h = hashes[i]!;
       let s = h & mask;
@@ -264,6 +286,11 @@ export class ColumnarTable {
       }
     }
     return out;
+  }
+
+  /** The key columns in `simpleLanes`' order (ints, then f64s; only asked when no f64 column is wide). */
+  private storedLanes(): LaneValues[] {
+    return [...this.ik, ...(this.fk as Float64Array[])];
   }
 
   /**
@@ -287,6 +314,7 @@ export class ColumnarTable {
     if (isWide(col)) return col;
     const w = widen(col as Float64Array);
     this.bv[c] = w;
+    this.wideBuffers = true;
     return w;
   }
 
@@ -298,6 +326,7 @@ export class ColumnarTable {
       this.ensureCapacity(this.hwm);
     }
     this.eh[e] = h;
+    if (this.partsFor > 0) this.parts[e] = 0;
     for (let j = 0; j < this.nInt; j++) {
       const code = codes.ints[j]![i]!;
       this.ik[j]![e] = code;
@@ -317,8 +346,8 @@ export class ColumnarTable {
     }
     for (let c = 0; c < this.bv.length; c++) {
       const col = this.bv[c]!;
-      if (isWide(col)) col[e] = 0n;
-      else col[e] = 0;
+      if (this.wideBuffers && isWide(col)) col[e] = 0n;
+      else (col as Float64Array | Uint8Array)[e] = 0;
       const v = this.bvalid[c];
       if (v !== null) v[e] = 0;
     }
@@ -515,14 +544,35 @@ export class ColumnarTable {
 
   // ------------------------------------------------------------------ partitions and size
 
-  /** Partition of each entry (a hash of its key values, stable across processes). */
+  /**
+   * Partition of each entry (a hash of its key values, stable across processes), computed once
+   * per entry: an entry is written as a put and again as a remove (a window's every key).
+   */
   partitionsOf(ids: Int32Array, numPartitions: number, n: number = ids.length): Int32Array {
-    return partitionsOf(this, ids, numPartitions, n);
+    if (numPartitions <= 1) return new Int32Array(n);
+    if (this.partsFor !== numPartitions) {
+      this.parts = new Int32Array(this.capacity);
+      this.partsFor = numPartitions;
+    }
+    const parts = this.parts;
+    const out = new Int32Array(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) if (parts[ids[i]!] === 0) m++;
+    if (m === 0) {
+      for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
+      return out;
+    }
+    const missing = new Int32Array(m);
+    for (let i = 0, j = 0; i < n; i++) if (parts[ids[i]!] === 0) missing[j++] = ids[i]!;
+    const computed = partitionsOf(this, missing, numPartitions, m);
+    for (let j = 0; j < m; j++) parts[missing[j]!] = computed[j]! + 1;
+    for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
+    return out;
   }
 
   /** Bytes the table holds: every typed array at its capacity, plus the dictionaries. */
   bytes(): number {
-    let n = this.flags.byteLength + this.eh.byteLength + this.slots.byteLength + this.freeIds.data.byteLength;
+    let n = this.flags.byteLength + this.eh.byteLength + this.parts.byteLength + this.slots.byteLength + this.freeIds.data.byteLength;
     for (const a of this.ik) n += a.byteLength;
     for (const a of this.fk) n += a.byteLength;
     for (const a of this.kv) if (a) n += a.byteLength;
