@@ -42,6 +42,15 @@ import "./json-tuple.js";
 import "./stack.js";
 import "./higher-order.js";
 import "./higher-order-maps.js";
+import "./bitwise.js";
+import "./strings-misc.js";
+import "./date-names.js";
+import "./session-info.js";
+import "./width-bucket.js";
+import "./map-more.js";
+import "./json-more.js";
+import "./array-insert.js";
+import "./aliases.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

@@ -97,7 +97,7 @@ export function frameSql(f: WindowFrame): string {
 
 /** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
 const CAPITALIZED = new Set(
-  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp".split(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp exp power".split(
     " ",
   ),
 );
@@ -177,6 +177,21 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       break;
     case "mean":
       return `avg(${a.join(", ")})`;
+    // Spark shows these under another name or with their default arguments filled in.
+    case "~":
+      return `~${a[0]}`;
+    case "positive":
+      return `(+ ${a[0]})`;
+    case "current_database":
+      return "current_schema()";
+    case "curdate":
+      return "current_date()";
+    case "dateadd":
+      return `date_add(${a.join(", ")})`;
+    case "mask":
+      return `mask(${[...a, ..."X x n NULL".split(" ").slice(a.length - 1)].join(", ")})`;
+    case "str_to_map":
+      return `str_to_map(${[...a, ...[",", ":"].slice(a.length - 1)].join(", ")})`;
     // Spark names first(x, true) and nth_value(x, n, true) without their ignoreNulls flag.
     case "first":
     case "last":

@@ -1,0 +1,155 @@
+/**
+ * The rest of PySpark's `functions` that arus implements: wrappers for SQL functions that had
+ * no `F.*` form yet (bround, ceiling, ifnull, like, power, substr, ...) and the functions of
+ * src/functions/bitwise.ts, session-info.ts, strings-misc.ts, map-more.ts, json-more.ts,
+ * date-names.ts and make-timestamp.ts. Argument forms follow PySpark: where PySpark takes
+ * `Union[ColumnOrName, int]` a number is a literal and a string a column name; where it takes a
+ * plain `str` (charsets, formats) the string is a literal.
+ */
+import { call, type Expr, literal } from "../plan/expressions.js";
+import { BooleanType, StringType } from "../types/datatypes.js";
+import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
+import type { DataFrame } from "./dataframe.js";
+
+const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
+const str = (s: string) => literal(s, StringType);
+const unary = (name: string) => (c: ColumnOrName) => fn(name, toExpr(c));
+const binary = (name: string) => (a: ColumnOrName, b: ColumnOrName) => fn(name, toExpr(a), toExpr(b));
+/** PySpark's `Union[ColumnOrName, int/float]`: a number is a literal, a string a column name. */
+const colOrNum = (v: ColumnOrName | number): Expr => (typeof v === "number" ? lit(v).expr : toExpr(v));
+
+// ---- wrappers for SQL functions arus already had
+/** HALF_EVEN rounding to `scale` decimal places. */
+export const bround = (c: ColumnOrName, scale: ColumnOrName | number = 0) => fn("bround", toExpr(c), colOrNum(scale));
+export const cardinality = unary("cardinality");
+export const ceiling = (c: ColumnOrName, scale?: ColumnOrName | number) =>
+  scale === undefined ? fn("ceiling", toExpr(c)) : fn("ceiling", toExpr(c), colOrNum(scale));
+export const contains = binary("contains");
+export const day = unary("day");
+/** Bytes decoded with a charset ("UTF-8", "US-ASCII", "ISO-8859-1", "UTF-16", "UTF-16BE", "UTF-16LE", "UTF-32"). */
+export const decode = (c: ColumnOrName, charset: string) => fn("decode", toExpr(c), str(charset));
+export const encode = (c: ColumnOrName, charset: string) => fn("encode", toExpr(c), str(charset));
+export const endswith = binary("endswith");
+export const startswith = binary("startswith");
+export const exp = unary("exp");
+const ignoreNullsArg = (v: Column | boolean | undefined): Expr[] =>
+  v === undefined ? [] : [typeof v === "boolean" ? literal(v, BooleanType) : v.expr];
+export const first_value = (c: ColumnOrName, ignoreNulls?: Column | boolean) =>
+  fn("first_value", toExpr(c), ...ignoreNullsArg(ignoreNulls));
+export const last_value = (c: ColumnOrName, ignoreNulls?: Column | boolean) => fn("last_value", toExpr(c), ...ignoreNullsArg(ignoreNulls));
+/** The array element at a 0-based index, NULL when out of range. */
+export const get = (c: ColumnOrName, index: ColumnOrName | number) => fn("get", toExpr(c), colOrNum(index));
+export const ifnull = binary("ifnull");
+export const nvl = binary("nvl");
+export const nullif = binary("nullif");
+export const initcap = unary("initcap");
+export const isnotnull = unary("isnotnull");
+/** SQL LIKE; `escapeChar` a one-character column (F.lit("/")). */
+export const like = (c: ColumnOrName, pattern: ColumnOrName, escapeChar?: Column) =>
+  escapeChar === undefined ? fn("like", toExpr(c), toExpr(pattern)) : fn("like", toExpr(c), toExpr(pattern), escapeChar.expr);
+export const ln = unary("ln");
+export const log10 = unary("log10");
+/** named_struct(name1, value1, ...): names are columns too (F.lit("a")), as PySpark's. */
+export const named_struct = (...cols: ColumnOrName[]) => fn("named_struct", ...cols.map(toExpr));
+export const negative = unary("negative");
+export const negate = unary("negative");
+export const positive = unary("positive");
+export const now = () => fn("now");
+export const pmod = (dividend: ColumnOrName | number, divisor: ColumnOrName | number) => fn("pmod", colOrNum(dividend), colOrNum(divisor));
+export const power = (a: ColumnOrName | number, b: ColumnOrName | number) => fn("power", colOrNum(a), colOrNum(b));
+export const quarter = unary("quarter");
+export const regexp = binary("regexp");
+export const rlike = binary("rlike");
+export const replace = (src: ColumnOrName, search: ColumnOrName, replacement?: ColumnOrName) =>
+  replacement === undefined ? fn("replace", toExpr(src), toExpr(search)) : fn("replace", toExpr(src), toExpr(search), toExpr(replacement));
+export const reverse = unary("reverse");
+export const sha = unary("sha");
+export const substr = (c: ColumnOrName, pos: ColumnOrName, len?: ColumnOrName) =>
+  len === undefined ? fn("substr", toExpr(c), toExpr(pos)) : fn("substr", toExpr(c), toExpr(pos), toExpr(len));
+export const timestamp_micros = unary("timestamp_micros");
+export const try_element_at = binary("try_element_at");
+
+// ---- aliases and sort orders
+export const lcase = unary("lcase");
+export const ucase = unary("ucase");
+export const asc_nulls_first = (c: ColumnOrName) => new Column(toExpr(c)).asc_nulls_first();
+export const asc_nulls_last = (c: ColumnOrName) => new Column(toExpr(c)).asc_nulls_last();
+export const desc_nulls_first = (c: ColumnOrName) => new Column(toExpr(c)).desc_nulls_first();
+export const desc_nulls_last = (c: ColumnOrName) => new Column(toExpr(c)).desc_nulls_last();
+/** A join hint in Spark; arus has one join strategy per shape, so the DataFrame comes back as it is. */
+export const broadcast = (df: DataFrame): DataFrame => df;
+export const sumDistinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(c)], true));
+export const approxCountDistinct = (c: ColumnOrName, _rsd?: number) => fn("approx_count_distinct", toExpr(c));
+export const array_agg = unary("array_agg");
+export const array_size = unary("array_size");
+
+// ---- bits (src/functions/bitwise.ts)
+export const bitwise_not = unary("~");
+export const bitwiseNOT = bitwise_not;
+export const shiftleft = (c: ColumnOrName, numBits: number) => fn("shiftleft", toExpr(c), lit(numBits).expr);
+export const shiftright = (c: ColumnOrName, numBits: number) => fn("shiftright", toExpr(c), lit(numBits).expr);
+export const shiftrightunsigned = (c: ColumnOrName, numBits: number) => fn("shiftrightunsigned", toExpr(c), lit(numBits).expr);
+export const shiftLeft = shiftleft;
+export const shiftRight = shiftright;
+export const shiftRightUnsigned = shiftrightunsigned;
+export const bit_count = unary("bit_count");
+export const bit_get = (c: ColumnOrName, pos: ColumnOrName | number) => fn("bit_get", toExpr(c), colOrNum(pos));
+export const getbit = (c: ColumnOrName, pos: ColumnOrName | number) => fn("getbit", toExpr(c), colOrNum(pos));
+
+// ---- dates and the session (date-names.ts, session-info.ts, aliases.ts)
+export const dayname = unary("dayname");
+export const monthname = unary("monthname");
+export const curdate = () => fn("curdate");
+export const date_diff = binary("date_diff");
+export const dateadd = (start: ColumnOrName, days: ColumnOrName | number) => fn("dateadd", toExpr(start), colOrNum(days));
+export const current_database = () => fn("current_database");
+export const current_schema = () => fn("current_schema");
+export const current_catalog = () => fn("current_catalog");
+export const current_user = () => fn("current_user");
+export const user = () => fn("user");
+export const session_user = () => fn("session_user");
+/** arus' version string ("4.0.0-arus"), not a Spark build's. */
+export const version = () => fn("version");
+
+// ---- numbers and strings (width-bucket.ts, strings-misc.ts)
+export const width_bucket = (v: ColumnOrName, min: ColumnOrName, max: ColumnOrName, numBucket: ColumnOrName | number) =>
+  fn("width_bucket", toExpr(v), toExpr(min), toExpr(max), colOrNum(numBucket));
+export const elt = (...inputs: ColumnOrName[]) => fn("elt", ...inputs.map(toExpr));
+export const find_in_set = binary("find_in_set");
+/** Masks upper-case letters, lower-case letters and digits (and with `otherChar`, the rest); replacements are columns or one-character strings. */
+export const mask = (
+  c: ColumnOrName,
+  upperChar?: Column | string,
+  lowerChar?: Column | string,
+  digitChar?: Column | string,
+  otherChar?: Column | string,
+) => {
+  const given = [upperChar, lowerChar, digitChar, otherChar];
+  const last = given.findLastIndex((x) => x !== undefined);
+  const defaults = ["X", "x", "n", null];
+  const args = given.slice(0, last + 1).map((x, i) => (x === undefined ? lit(defaults[i]).expr : typeof x === "string" ? str(x) : x.expr));
+  return fn("mask", toExpr(c), ...args);
+};
+export const quote = unary("quote");
+
+// ---- maps, arrays and JSON (map-more.ts, array-insert.ts, json-more.ts)
+export const map_concat = (...cols: (ColumnOrName | ColumnOrName[])[]) => fn("map_concat", ...cols.flat().map(toExpr));
+/** Whether the map has the key (a value is a literal, as PySpark's `value: Any`). */
+export const map_contains_key = (c: ColumnOrName, value: unknown) =>
+  fn("map_contains_key", toExpr(c), value instanceof Column ? value.expr : lit(value).expr);
+export const map_entries = unary("map_entries");
+export const map_from_arrays = binary("map_from_arrays");
+export const map_from_entries = unary("map_from_entries");
+export const str_to_map = (text: ColumnOrName, pairDelim?: ColumnOrName, keyValueDelim?: ColumnOrName) => {
+  const args = [toExpr(text)];
+  if (pairDelim !== undefined || keyValueDelim !== undefined) args.push(pairDelim === undefined ? str(",") : toExpr(pairDelim));
+  if (keyValueDelim !== undefined) args.push(toExpr(keyValueDelim));
+  return fn("str_to_map", ...args);
+};
+/** array_insert(arr, pos, value): `pos` a column or number, `value` a literal or column. */
+export const array_insert = (arr: ColumnOrName, pos: ColumnOrName | number, value: unknown) =>
+  fn("array_insert", toExpr(arr), colOrNum(pos), value instanceof Column ? value.expr : lit(value).expr);
+export const json_array_length = unary("json_array_length");
+export const json_object_keys = unary("json_object_keys");
+/** The DDL type of a JSON literal (a string or F.lit). */
+export const schema_of_json = (json: Column | string) => fn("schema_of_json", typeof json === "string" ? str(json) : json.expr);
