@@ -80,7 +80,8 @@ export const desc_nulls_last = (c: ColumnOrName) => new Column(toExpr(c)).desc_n
 export const broadcast = (df: DataFrame): DataFrame => df;
 export const sumDistinct = (c: ColumnOrName) => new Column(call("sum", [toExpr(c)], true));
 export const approxCountDistinct = (c: ColumnOrName, _rsd?: number) => fn("approx_count_distinct", toExpr(c));
-export const array_agg = unary("array_agg");
+/** collect_list under its other name (PySpark names the column `collect_list(...)`; SQL `array_agg(v)` keeps its name). */
+export const array_agg = unary("collect_list");
 export const array_size = unary("array_size");
 
 // ---- bits (src/functions/bitwise.ts)
