@@ -154,3 +154,31 @@ export const json_array_length = unary("json_array_length");
 export const json_object_keys = unary("json_object_keys");
 /** The DDL type of a JSON literal (a string or F.lit). */
 export const schema_of_json = (json: Column | string) => fn("schema_of_json", typeof json === "string" ? str(json) : json.expr);
+
+// ---- hashes, randomness, errors (xxhash64.ts, random.ts, raise-error.ts)
+/** Spark's XxHash64 of the columns (seed 42), bit for bit. */
+export const xxhash64 = (...cols: ColumnOrName[]) => fn("xxhash64", ...cols.map(toExpr));
+const seedArg = (seed?: number | bigint): Expr[] => (seed === undefined ? [] : [lit(seed).expr]);
+/** Uniform in [0, 1): with a seed, row i of a single-partition input gets Spark's value. */
+export const rand = (seed?: number | bigint) => fn("rand", ...seedArg(seed));
+export const random = (seed?: number | bigint) => fn("random", ...seedArg(seed));
+/** Standard normal: with a seed, Spark's values on a single-partition input. */
+export const randn = (seed?: number | bigint) => fn("randn", ...seedArg(seed));
+/** A random permutation of the array (seeded: reproducible, but not Spark's permutation). */
+export const shuffle = (c: ColumnOrName, seed?: number | bigint) => fn("shuffle", toExpr(c), ...seedArg(seed));
+export const uuid = () => fn("uuid");
+export const monotonically_increasing_id = () => fn("monotonically_increasing_id");
+export const spark_partition_id = () => fn("spark_partition_id");
+/** Fails the query with USER_RAISED_EXCEPTION and the message (a column or text). */
+export const raise_error = (message: ColumnOrName) => fn("raise_error", typeof message === "string" ? str(message) : message.expr);
+export const assert_true = (c: ColumnOrName, errMsg?: Column | string) =>
+  errMsg === undefined
+    ? fn("assert_true", toExpr(c))
+    : fn("assert_true", toExpr(c), typeof errMsg === "string" ? str(errMsg) : errMsg.expr);
+
+// ---- aggregates (shape-aggregates.ts, bit-aggregates.ts)
+export const skewness = unary("skewness");
+export const kurtosis = unary("kurtosis");
+export const bit_and = unary("bit_and");
+export const bit_or = unary("bit_or");
+export const bit_xor = unary("bit_xor");

@@ -51,6 +51,11 @@ import "./map-more.js";
 import "./json-more.js";
 import "./array-insert.js";
 import "./aliases.js";
+import "./xxhash64.js";
+import "./shape-aggregates.js";
+import "./bit-aggregates.js";
+import "./random.js";
+import "./raise-error.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

@@ -182,6 +182,16 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `~${a[0]}`;
     case "positive":
       return `(+ ${a[0]})`;
+    case "spark_partition_id":
+      return "SPARK_PARTITION_ID()";
+    case "shuffle": // Spark hides the seed
+      return `shuffle(${a[0]})`;
+    case "random":
+      return `rand(${a.join(", ")})`;
+    case "raise_error":
+      return args.length === 1 ? `raise_error(USER_RAISED_EXCEPTION, map(errorMessage, ${a[0]}))` : `raise_error(${a.join(", ")})`;
+    case "assert_true":
+      return args.length === 1 ? `assert_true(${a[0]}, '${a[0]}' is not true!)` : `assert_true(${a.join(", ")})`;
     case "current_database":
       return "current_schema()";
     case "curdate":
