@@ -182,3 +182,37 @@ export const kurtosis = unary("kurtosis");
 export const bit_and = unary("bit_and");
 export const bit_or = unary("bit_or");
 export const bit_xor = unary("bit_xor");
+/** Spark's exact answer while a group has fewer than accuracy / 2 values: the value of rank ceil(p × n). */
+export const percentile_approx = (c: ColumnOrName, percentage: number | readonly number[] | Column, accuracy: number = 10000) =>
+  fn("percentile_approx", toExpr(c), percentageArg(percentage), lit(accuracy).expr);
+export const approx_percentile = (c: ColumnOrName, percentage: number | readonly number[] | Column, accuracy: number = 10000) =>
+  fn("approx_percentile", toExpr(c), percentageArg(percentage), lit(accuracy).expr);
+const percentageArg = (p: number | readonly number[] | Column): Expr =>
+  p instanceof Column
+    ? p.expr
+    : typeof p === "number"
+      ? lit(p).expr
+      : call(
+          "array",
+          p.map((x) => lit(x).expr),
+        );
+/** The group's non-NULL values as text, joined in arrival order (no DISTINCT or WITHIN GROUP yet). */
+export const listagg = (c: ColumnOrName, delimiter?: Column | string) =>
+  delimiter === undefined
+    ? fn("listagg", toExpr(c))
+    : fn("listagg", toExpr(c), typeof delimiter === "string" ? str(delimiter) : delimiter.expr);
+export const string_agg = (c: ColumnOrName, delimiter?: Column | string) =>
+  delimiter === undefined
+    ? fn("string_agg", toExpr(c))
+    : fn("string_agg", toExpr(c), typeof delimiter === "string" ? str(delimiter) : delimiter.expr);
+export const try_sum = unary("try_sum");
+export const try_avg = unary("try_avg");
+export const regr_count = binary("regr_count");
+export const regr_avgx = binary("regr_avgx");
+export const regr_avgy = binary("regr_avgy");
+export const regr_slope = binary("regr_slope");
+export const regr_intercept = binary("regr_intercept");
+export const regr_r2 = binary("regr_r2");
+export const regr_sxx = binary("regr_sxx");
+export const regr_syy = binary("regr_syy");
+export const regr_sxy = binary("regr_sxy");

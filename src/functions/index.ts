@@ -56,6 +56,10 @@ import "./shape-aggregates.js";
 import "./bit-aggregates.js";
 import "./random.js";
 import "./raise-error.js";
+import "./approx-percentile.js";
+import "./string-agg.js";
+import "./regression-aggregates.js";
+import "./try-aggregates.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

@@ -184,6 +184,14 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       return `(+ ${a[0]})`;
     case "spark_partition_id":
       return "SPARK_PARTITION_ID()";
+    case "percentile_approx": // Spark shows the default accuracy
+    case "approx_percentile":
+      if (args.length === 2) return `${name}(${a.join(", ")}, 10000)`;
+      break;
+    case "listagg": // Spark shows the default (no) delimiter
+    case "string_agg":
+      if (args.length === 1) return `${name}(${a[0]}, NULL)`;
+      break;
     case "shuffle": // Spark hides the seed
       return `shuffle(${a[0]})`;
     case "random":
