@@ -216,3 +216,38 @@ export const regr_r2 = binary("regr_r2");
 export const regr_sxx = binary("regr_sxx");
 export const regr_syy = binary("regr_syy");
 export const regr_sxy = binary("regr_sxy");
+
+// ---- date-times (make-timestamp.ts, timestamp-units.ts)
+/** A TIMESTAMP from local fields in the session (or the given) time zone; `secs` may have a fraction. */
+export const make_timestamp = (
+  years: ColumnOrName,
+  months: ColumnOrName,
+  days: ColumnOrName,
+  hours: ColumnOrName,
+  mins: ColumnOrName,
+  secs: ColumnOrName,
+  timezone?: ColumnOrName,
+) => fn("make_timestamp", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
+export const make_timestamp_ltz = (
+  years: ColumnOrName,
+  months: ColumnOrName,
+  days: ColumnOrName,
+  hours: ColumnOrName,
+  mins: ColumnOrName,
+  secs: ColumnOrName,
+  timezone?: ColumnOrName,
+) => fn("make_timestamp_ltz", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
+export const try_make_timestamp = (
+  years: ColumnOrName,
+  months: ColumnOrName,
+  days: ColumnOrName,
+  hours: ColumnOrName,
+  mins: ColumnOrName,
+  secs: ColumnOrName,
+  timezone?: ColumnOrName,
+) => fn("try_make_timestamp", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
+/** `unit` is YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND. */
+export const timestamp_add = (unit: string, quantity: ColumnOrName, ts: ColumnOrName) =>
+  fn("timestampadd", str(unit.toUpperCase()), toExpr(quantity), toExpr(ts));
+export const timestamp_diff = (unit: string, start: ColumnOrName, end: ColumnOrName) =>
+  fn("timestampdiff", str(unit.toUpperCase()), toExpr(start), toExpr(end));

@@ -60,6 +60,8 @@ import "./approx-percentile.js";
 import "./string-agg.js";
 import "./regression-aggregates.js";
 import "./try-aggregates.js";
+import "./make-timestamp.js";
+import "./timestamp-units.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

@@ -370,3 +370,122 @@ describe("F.* forms agree with PySpark 4.3", () => {
     );
   });
 });
+
+/** make_timestamp* and timestampadd / timestampdiff: [expression, type, value, Spark's column name for the same call]. */
+const DATE_TIME_VALUES: readonly (readonly [string, string, string | null, string])[] = [
+  ["make_timestamp(2024, 3, 5, 12, 30, 45.5)", "timestamp", "2024-03-05 12:30:45.5", "make_timestamp(2024, 3, 5, 12, 30, 45.5)"],
+  [
+    "make_timestamp(2024, 3, 5, 12, 30, 45.5, 'America/New_York')",
+    "timestamp",
+    "2024-03-05 17:30:45.5",
+    "make_timestamp(2024, 3, 5, 12, 30, 45.5, America/New_York)",
+  ],
+  ["make_timestamp(2024, 3, 5, 12, 30, 60)", "timestamp", "2024-03-05 12:31:00", "make_timestamp(2024, 3, 5, 12, 30, 60)"],
+  ["make_timestamp(2024, 3, 5, 12, 30, null)", "timestamp", null, "make_timestamp(2024, 3, 5, 12, 30, NULL)"],
+  [
+    "make_timestamp(2024, 3, 5, 12, 30, 1.1234567)",
+    "timestamp",
+    "2024-03-05 12:30:01.123457",
+    "make_timestamp(2024, 3, 5, 12, 30, 1.1234567)",
+  ],
+  ["make_timestamp_ltz(2024, 3, 5, 12, 30, 45.5)", "timestamp", "2024-03-05 12:30:45.5", "make_timestamp_ltz(2024, 3, 5, 12, 30, 45.5)"],
+  [
+    "make_timestamp_ltz(2024, 3, 5, 12, 30, 45.5, 'UTC')",
+    "timestamp",
+    "2024-03-05 12:30:45.5",
+    "make_timestamp_ltz(2024, 3, 5, 12, 30, 45.5, UTC)",
+  ],
+  ["try_make_timestamp(2024, 13, 5, 12, 30, 45.5)", "timestamp", null, "try_make_timestamp(2024, 13, 5, 12, 30, 45.5)"],
+  ["try_make_timestamp(2024, 3, 5, 12, 30, 45.5)", "timestamp", "2024-03-05 12:30:45.5", "try_make_timestamp(2024, 3, 5, 12, 30, 45.5)"],
+  [
+    "timestampadd(HOUR, 5, timestamp'2024-03-01 00:00:00')",
+    "timestamp",
+    "2024-03-01 05:00:00",
+    "timestampadd(HOUR, 5, TIMESTAMP '2024-03-01 00:00:00')",
+  ],
+  [
+    "timestampadd(MONTH, 1, timestamp'2024-01-31 00:00:00')",
+    "timestamp",
+    "2024-02-29 00:00:00",
+    "timestampadd(MONTH, 1, TIMESTAMP '2024-01-31 00:00:00')",
+  ],
+  [
+    "timestampadd(MICROSECOND, 5, timestamp'2024-01-31 00:00:00')",
+    "timestamp",
+    "2024-01-31 00:00:00.000005",
+    "timestampadd(MICROSECOND, 5, TIMESTAMP '2024-01-31 00:00:00')",
+  ],
+  [
+    "timestampdiff(DAY, timestamp'2024-03-01 00:00:00', timestamp'2024-03-10 12:00:00')",
+    "bigint",
+    "9",
+    "timestampdiff(DAY, TIMESTAMP '2024-03-01 00:00:00', TIMESTAMP '2024-03-10 12:00:00')",
+  ],
+  [
+    "timestampdiff(YEAR, timestamp'2020-03-01 00:00:00', timestamp'2024-02-29 00:00:00')",
+    "bigint",
+    "3",
+    "timestampdiff(YEAR, TIMESTAMP '2020-03-01 00:00:00', TIMESTAMP '2024-02-29 00:00:00')",
+  ],
+  [
+    "timestampdiff(SECOND, timestamp'2024-03-10 12:00:00', timestamp'2024-03-01 00:00:00')",
+    "bigint",
+    "-820800",
+    "timestampdiff(SECOND, TIMESTAMP '2024-03-10 12:00:00', TIMESTAMP '2024-03-01 00:00:00')",
+  ],
+  [
+    "datediff(DAY, timestamp'2024-03-01 00:00:00', timestamp'2024-03-10 12:00:00')",
+    "bigint",
+    "9",
+    "timestampdiff(DAY, TIMESTAMP '2024-03-01 00:00:00', TIMESTAMP '2024-03-10 12:00:00')",
+  ],
+];
+const DATE_TIME_ERRORS: readonly (readonly [string, string, string])[] = [
+  [
+    "make_timestamp(2024, 13, 5, 12, 30, 45.5)",
+    "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
+    "Invalid value for MonthOfYear (valid values 1 - 12): 13.",
+  ],
+  [
+    "make_timestamp(2024, 3, 5, 12, 30, 61)",
+    "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
+    "Invalid value for SecondOfMinute (valid values 0 - 59): 61.",
+  ],
+];
+
+describe("make_timestamp, timestampadd and timestampdiff agree with PySpark 4.3", () => {
+  for (const [expr, type, text, sparkName] of DATE_TIME_VALUES) {
+    it(expr, async () => {
+      assert.deepEqual(await typeAndText(expr), [type, text]);
+      // Spark prints typed literals as TIMESTAMP '...' where arus shows the cast: compare the rest
+      const name = session.sql(`SELECT ${expr}`).columns[0]!.replace(/CAST\(([^)]*) AS TIMESTAMP\)/g, "TIMESTAMP '$1'");
+      assert.equal(name, sparkName);
+    });
+  }
+  for (const [expr, errorClass, message] of DATE_TIME_ERRORS) {
+    it(`${expr} raises ${errorClass}`, async () => {
+      await assert.rejects(typeAndText(expr), (e: Error & { errorClass?: string }) => {
+        assert.equal(e.errorClass, errorClass);
+        assert.ok(e.message.includes(message), `${e.message}\n  should include\n${message}`);
+        return true;
+      });
+    });
+  }
+  it("F.timestamp_add / F.timestamp_diff / F.make_timestamp", async () => {
+    const df = session.sql("SELECT timestamp'2024-01-31 10:00:00' AS ts, timestamp'2024-03-30 09:00:00' AS te, 2 AS q");
+    const out = df.select(
+      F.timestamp_add("MONTH", "q", "ts"),
+      F.timestamp_diff("MONTH", "ts", "te"),
+      F.make_timestamp(F.lit(2024), F.lit(2), F.lit(29), F.lit(23), F.lit(59), F.lit(59.5)),
+    );
+    assert.deepEqual(out.columns, [
+      "timestampadd(MONTH, q, ts)",
+      "timestampdiff(MONTH, ts, te)",
+      "make_timestamp(2024, 2, 29, 23, 59, 59.5)",
+    ]);
+    const [row] = await out
+      .selectExpr("CAST(`timestampadd(MONTH, q, ts)` AS STRING) AS a", "`timestampdiff(MONTH, ts, te)` AS b")
+      .collect();
+    assert.deepEqual([row!.a, row!.b], ["2024-03-31 10:00:00", 1]);
+  });
+});
