@@ -251,3 +251,32 @@ export const timestamp_add = (unit: string, quantity: ColumnOrName, ts: ColumnOr
   fn("timestampadd", str(unit.toUpperCase()), toExpr(quantity), toExpr(ts));
 export const timestamp_diff = (unit: string, start: ColumnOrName, end: ColumnOrName) =>
   fn("timestampdiff", str(unit.toUpperCase()), toExpr(start), toExpr(end));
+
+// ---- URLs, digests, encodings, text matching (parse-url.ts, hmac-base32.ts, utf8-validity.ts, text-matching.ts, to-binary.ts)
+export const parse_url = (url: ColumnOrName, partToExtract: ColumnOrName, key?: ColumnOrName) =>
+  key === undefined
+    ? fn("parse_url", toExpr(url), toExpr(partToExtract))
+    : fn("parse_url", toExpr(url), toExpr(partToExtract), toExpr(key));
+export const try_parse_url = (url: ColumnOrName, partToExtract: ColumnOrName, key?: ColumnOrName) =>
+  key === undefined
+    ? fn("try_parse_url", toExpr(url), toExpr(partToExtract))
+    : fn("try_parse_url", toExpr(url), toExpr(partToExtract), toExpr(key));
+/** HMAC as Spark 4 computes it (keyed by `col`, over `key`), SHA-256 unless `algorithm` ("SHA-512", "SHA-1", "MD5", ...). */
+export const hmac = (c: ColumnOrName, key: ColumnOrName, algorithm?: ColumnOrName) =>
+  algorithm === undefined ? fn("hmac", toExpr(c), toExpr(key)) : fn("hmac", toExpr(c), toExpr(key), toExpr(algorithm));
+export const to_base32 = unary("to_base32");
+export const from_base32 = unary("from_base32");
+export const is_valid_utf8 = unary("is_valid_utf8");
+export const make_valid_utf8 = unary("make_valid_utf8");
+export const validate_utf8 = unary("validate_utf8");
+export const try_validate_utf8 = unary("try_validate_utf8");
+export const jaro_winkler_similarity = binary("jaro_winkler_similarity");
+export const regexp_instr = (c: ColumnOrName, regexp: ColumnOrName, idx?: ColumnOrName | number) =>
+  idx === undefined ? fn("regexp_instr", toExpr(c), toExpr(regexp)) : fn("regexp_instr", toExpr(c), toExpr(regexp), colOrNum(idx));
+export const sentences = (c: ColumnOrName, language?: ColumnOrName, country?: ColumnOrName) =>
+  fn("sentences", toExpr(c), ...[language, country].filter((x) => x !== undefined).map((x) => toExpr(x!)));
+/** Text to BINARY by format ("hex" by default, "utf-8", "base64"; a column such as F.lit("hex")). */
+export const to_binary = (c: ColumnOrName, format?: ColumnOrName) =>
+  format === undefined ? fn("to_binary", toExpr(c)) : fn("to_binary", toExpr(c), toExpr(format));
+export const try_to_binary = (c: ColumnOrName, format?: ColumnOrName) =>
+  format === undefined ? fn("try_to_binary", toExpr(c)) : fn("try_to_binary", toExpr(c), toExpr(format));

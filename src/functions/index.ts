@@ -62,6 +62,11 @@ import "./regression-aggregates.js";
 import "./try-aggregates.js";
 import "./make-timestamp.js";
 import "./timestamp-units.js";
+import "./parse-url.js";
+import "./hmac-base32.js";
+import "./utf8-validity.js";
+import "./text-matching.js";
+import "./to-binary.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

@@ -192,6 +192,14 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
     case "string_agg":
       if (args.length === 1) return `${name}(${a[0]}, NULL)`;
       break;
+    case "hmac": // Spark shows the default algorithm
+      if (args.length === 2) return `hmac(${a.join(", ")}, SHA-256)`;
+      break;
+    case "regexp_instr": // ... and the default group index
+      if (args.length === 2) return `regexp_instr(${a.join(", ")}, 0)`;
+      break;
+    case "sentences": // ... and the default language and country
+      return `sentences(${[...a, "", ""].slice(0, Math.max(3, a.length)).join(", ")})`;
     case "shuffle": // Spark hides the seed
       return `shuffle(${a[0]})`;
     case "random":

@@ -489,3 +489,141 @@ describe("make_timestamp, timestampadd and timestampdiff agree with PySpark 4.3"
     assert.deepEqual([row!.a, row!.b], ["2024-03-31 10:00:00", 1]);
   });
 });
+
+/** parse_url, hmac, base32, UTF-8 validity, jaro_winkler_similarity, sentences, regexp_instr, to_binary: [expression, type, value]. */
+const TEXT_VALUES: readonly (readonly [string, string, string | null])[] = [
+  ["parse_url('http://spark.apache.org/path?query=1', 'HOST')", "string", "spark.apache.org"],
+  ["parse_url('http://spark.apache.org/path?query=1', 'PATH')", "string", "/path"],
+  ["parse_url('http://spark.apache.org/path?query=1', 'QUERY')", "string", "query=1"],
+  ["parse_url('http://spark.apache.org/path?query=1', 'QUERY', 'query')", "string", "1"],
+  ["parse_url('http://spark.apache.org/path?query=1&b=2', 'QUERY', 'b')", "string", "2"],
+  ["parse_url('http://spark.apache.org/path?query=1', 'QUERY', 'zz')", "string", null],
+  ["parse_url('http://user:pw@spark.apache.org:8080/path/a.html?query=1#frag', 'REF')", "string", "frag"],
+  ["parse_url('http://user:pw@spark.apache.org:8080/path/a.html?query=1#frag', 'PROTOCOL')", "string", "http"],
+  ["parse_url('http://user:pw@spark.apache.org:8080/path/a.html?query=1#frag', 'FILE')", "string", "/path/a.html?query=1"],
+  ["parse_url('http://user:pw@spark.apache.org:8080/path/a.html?query=1#frag', 'AUTHORITY')", "string", "user:pw@spark.apache.org:8080"],
+  ["parse_url('http://user:pw@spark.apache.org:8080/path/a.html?query=1#frag', 'USERINFO')", "string", "user:pw"],
+  ["parse_url('http://user:pw@spark.apache.org:8080/path/a.html?query=1#frag', 'HOST')", "string", "spark.apache.org"],
+  ["parse_url('http://spark.apache.org/path', 'QUERY')", "string", null],
+  ["parse_url('http://spark.apache.org/path', 'host')", "string", null],
+  ["parse_url('http://spark.apache.org/path', 'XYZ')", "string", null],
+  ["try_parse_url('inva lid://spark.apache.org/path', 'HOST')", "string", null],
+  ["parse_url(null, 'HOST')", "string", null],
+  ["parse_url('https://a.b/c?x=1%202', 'QUERY', 'x')", "string", "1%202"],
+  ["parse_url('file:///tmp/a.txt', 'PATH')", "string", "/tmp/a.txt"],
+  ["parse_url('http://a.b', 'PATH')", "string", ""],
+  ["parse_url('mailto:someone@x.com', 'PATH')", "string", null],
+  ["to_binary('abc')", "binary", "\n�"],
+  ["to_binary('abc', 'utf-8')", "binary", "abc"],
+  ["to_binary('616263', 'hex')", "binary", "abc"],
+  ["to_binary('YWJj', 'base64')", "binary", "abc"],
+  ["to_binary('abc', 'hex')", "binary", "\n�"],
+  ["try_to_binary('abc', 'hex')", "binary", "\n�"],
+  ["to_binary(null, 'hex')", "binary", null],
+  ["to_binary('6', 'hex')", "binary", "\u0006"],
+  ["hex(hmac('Spark', 'key'))", "string", "CEBEF3ACA26F4F452D21055D0545D4BAE3C740A5A4BED3BC15B808F2ACB20471"],
+  ["hex(hmac('Spark', 'key', 'SHA-256'))", "string", "CEBEF3ACA26F4F452D21055D0545D4BAE3C740A5A4BED3BC15B808F2ACB20471"],
+  [
+    "hex(hmac('Spark', 'key', 'SHA-512'))",
+    "string",
+    "F90520FADE43239144AB2A61E50B52E8F496C2E7EF9DE10B402632EB11027765B70A7ADA5CDF00E98F6AF7B34B12791944D92D255757F9EA714B2F74C40D929D",
+  ],
+  ["hex(hmac('Spark', 'key', 'SHA-1'))", "string", "B87C14B64E6191499C4E90BE56F979D3DDF705A6"],
+  ["hex(hmac('Spark', 'key', 'MD5'))", "string", "95C048D563F1FB6C2470968B553D0C42"],
+  ["hmac(null, 'key')", "binary", null],
+  ["is_valid_utf8('abc')", "boolean", "true"],
+  ["is_valid_utf8(x'61FF')", "boolean", "false"],
+  ["validate_utf8('abc')", "string", "abc"],
+  ["try_validate_utf8(x'61FF')", "string", null],
+  ["is_valid_utf8(null)", "boolean", null],
+  ["jaro_winkler_similarity('MARTHA', 'MARHTA')", "double", "0.9611111111111111"],
+  ["jaro_winkler_similarity('DWAYNE', 'DUANE')", "double", "0.8400000000000001"],
+  ["jaro_winkler_similarity('', '')", "double", "1.0"],
+  ["jaro_winkler_similarity('abc', '')", "double", "0.0"],
+  ["jaro_winkler_similarity('abc', 'abc')", "double", "1.0"],
+  ["jaro_winkler_similarity(null, 'a')", "double", null],
+  ["sentences('Hi there! Good morning.')", "array<array<string>>", "[[Hi, there], [Good, morning]]"],
+  ["sentences('Hi there! Good morning.', 'en', 'US')", "array<array<string>>", "[[Hi, there], [Good, morning]]"],
+  ["sentences('')", "array<array<string>>", "[]"],
+  ["sentences(null)", "array<array<string>>", null],
+  [
+    "sentences('This is a test. Another one? Yes, sir: ok')",
+    "array<array<string>>",
+    "[[This, is, a, test], [Another, one], [Yes, sir, ok]]",
+  ],
+  ["regexp_instr('1a 2b 14m', '\\\\d+')", "int", "1"],
+  ["regexp_instr('1a 2b 14m', '\\\\d+(a|b|m)')", "int", "1"],
+  ["regexp_instr('1a 2b 14m', '\\\\d+(a|b|m)', 1)", "int", "1"],
+  ["regexp_instr('abc', 'x')", "int", "0"],
+  ["regexp_instr(null, 'a')", "int", null],
+  ["to_base32('abc')", "string", "MFRGG==="],
+  ["from_base32('MFRGG===')", "binary", "abc"],
+];
+const TEXT_ERRORS: readonly (readonly [string, string, string])[] = [
+  [
+    "parse_url('not a url', 'HOST')",
+    "INVALID_URL",
+    "The url is invalid: not a url. Use `try_parse_url` to tolerate invalid URL and return NULL",
+  ],
+  [
+    "parse_url('inva lid://spark.apache.org/path', 'HOST')",
+    "INVALID_URL",
+    "The url is invalid: inva lid://spark.apache.org/path. Use `try_parse_url` to tolerate inva",
+  ],
+  [
+    "to_binary('61', 'xyz')",
+    "DATATYPE_MISMATCH.INVALID_ARG_VALUE",
+    'Cannot resolve "to_binary(61, xyz)" due to data type mismatch: The fmt value must to be a ',
+  ],
+  ["validate_utf8(x'61FF')", "INVALID_UTF8_STRING", "Invalid UTF8 byte sequence found in string: \\x61\\xFF."],
+  [
+    "regexp_instr('1a 2b 14m', '[')",
+    "INVALID_PARAMETER_VALUE.PATTERN",
+    "The value of parameter(s) `regexp` in `regexp_instr` is invalid: '['.",
+  ],
+];
+
+describe("URL, digest, encoding and text functions agree with PySpark 4.3", () => {
+  for (const [expr, type, text] of TEXT_VALUES) {
+    it(expr, async () => {
+      assert.deepEqual(await typeAndText(expr), [type, text]);
+    });
+  }
+  for (const [expr, errorClass, message] of TEXT_ERRORS) {
+    it(`${expr} raises ${errorClass}`, async () => {
+      await assert.rejects(typeAndText(expr), (e: Error & { errorClass?: string }) => {
+        assert.equal(e.errorClass, errorClass);
+        assert.ok(e.message.includes(message), `${e.message}\n  should include\n${message}`);
+        return true;
+      });
+    });
+  }
+  it("column names show Spark's defaults", () => {
+    const name = (expr: string) => session.sql(`SELECT ${expr}`).columns[0];
+    assert.equal(name("hmac('a', 'b')"), "hmac(a, b, SHA-256)");
+    assert.equal(name("regexp_instr('a', 'b')"), "regexp_instr(a, b, 0)");
+    assert.equal(name("sentences('a')"), "sentences(a, , )");
+    assert.equal(name("to_binary('61')"), "to_binary(61)");
+  });
+  it("F forms", async () => {
+    const df = session.sql("SELECT 'http://u@h.org:81/p?q=1#f' AS url, 'MARTHA' AS a, 'MARHTA' AS b");
+    const [row] = await df
+      .select(
+        F.parse_url("url", F.lit("HOST")).alias("host"),
+        F.parse_url("url", F.lit("QUERY"), F.lit("q")).alias("q"),
+        F.jaro_winkler_similarity("a", "b").alias("jw"),
+        F.regexp_instr("a", F.lit("T")).alias("at"),
+        F.to_base32("a").alias("b32"),
+        F.hex(F.hmac(F.lit("Spark"), F.lit("key"))).alias("mac"),
+      )
+      .collect();
+    assert.deepEqual(row, {
+      host: "h.org",
+      q: "1",
+      jw: 0.9611111111111111,
+      at: 4,
+      b32: "JVAVEVCIIE======",
+      mac: "CEBEF3ACA26F4F452D21055D0545D4BAE3C740A5A4BED3BC15B808F2ACB20471",
+    });
+  });
+});
