@@ -280,3 +280,6 @@ export const to_binary = (c: ColumnOrName, format?: ColumnOrName) =>
   format === undefined ? fn("to_binary", toExpr(c)) : fn("to_binary", toExpr(c), toExpr(format));
 export const try_to_binary = (c: ColumnOrName, format?: ColumnOrName) =>
   format === undefined ? fn("try_to_binary", toExpr(c)) : fn("try_to_binary", toExpr(c), toExpr(format));
+/** The most frequent value; ties: the first seen (Spark: unspecified), or with `deterministic` the smallest. */
+export const mode = (c: ColumnOrName, deterministic?: boolean) =>
+  deterministic === undefined ? fn("mode", toExpr(c)) : fn("mode", toExpr(c), literal(deterministic, BooleanType));

@@ -67,6 +67,7 @@ import "./hmac-base32.js";
 import "./utf8-validity.js";
 import "./text-matching.js";
 import "./to-binary.js";
+import "./mode-aggregate.js";
 
 export { canCast, castValue, castVector, valueToString } from "./cast.js";
 export { generatorOf, isGeneratorCall } from "./generators.js";

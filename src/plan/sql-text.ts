@@ -200,6 +200,12 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean): stri
       break;
     case "sentences": // ... and the default language and country
       return `sentences(${[...a, "", ""].slice(0, Math.max(3, a.length)).join(", ")})`;
+    case "mode": // Spark's name for the deterministic form is its WITHIN GROUP spelling
+      if (args.length === 2 && args[1]!.kind === "literal") {
+        const deterministic = args[1]!.value === true || args[1]!.value === 1;
+        return deterministic ? `mode() WITHIN GROUP (ORDER BY ${a[0]} DESC)` : `mode(${a[0]})`;
+      }
+      break;
     case "shuffle": // Spark hides the seed
       return `shuffle(${a[0]})`;
     case "random":

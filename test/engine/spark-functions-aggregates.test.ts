@@ -104,6 +104,16 @@ describe("aggregates agree with PySpark 4.3", () => {
   });
 });
 
+describe("mode", () => {
+  it("is the most frequent non-NULL value, NULL for none; deterministic ties pick the smallest (PySpark 4.3)", async () => {
+    assert.deepEqual(await typeAndText("SELECT mode(x) FROM VALUES (1),(2),(2),(3),(null),(null),(null) AS t(x)"), ["int", "2"]);
+    assert.deepEqual(await typeAndText("SELECT mode(x) FROM VALUES (cast(null as int)) AS t(x)"), ["int", "NULL"]);
+    assert.deepEqual(await typeAndText("SELECT mode(x, true) FROM VALUES (3),(1),(1),(3) AS t(x)"), ["int", "1"]);
+    assert.equal(session.sql("SELECT mode(x, true) FROM VALUES (3) AS t(x)").columns[0], "mode() WITHIN GROUP (ORDER BY x DESC)");
+    assert.deepEqual(await session.sql("SELECT 1 AS x").agg(F.mode("x")).collect(), [{ "mode(x)": 1 }]);
+  });
+});
+
 describe("F forms", () => {
   it("name and compute as PySpark's", async () => {
     const df = session.sql("SELECT * FROM VALUES (1, 2, 'a'), (2, 4, 'b'), (3, 7, 'c'), (4, NULL, NULL) AS t(y, x, s)");
