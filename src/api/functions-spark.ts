@@ -117,19 +117,18 @@ export const width_bucket = (v: ColumnOrName, min: ColumnOrName, max: ColumnOrNa
   fn("width_bucket", toExpr(v), toExpr(min), toExpr(max), colOrNum(numBucket));
 export const elt = (...inputs: ColumnOrName[]) => fn("elt", ...inputs.map(toExpr));
 export const find_in_set = binary("find_in_set");
-/** Masks upper-case letters, lower-case letters and digits (and with `otherChar`, the rest); replacements are columns or one-character strings. */
+/** Masks upper-case letters, lower-case letters and digits (and with `otherChar`, the rest); replacements are columns (F.lit("Q")), as PySpark's. */
 export const mask = (
   c: ColumnOrName,
-  upperChar?: Column | string,
-  lowerChar?: Column | string,
-  digitChar?: Column | string,
-  otherChar?: Column | string,
+  upperChar?: ColumnOrName,
+  lowerChar?: ColumnOrName,
+  digitChar?: ColumnOrName,
+  otherChar?: ColumnOrName,
 ) => {
   const given = [upperChar, lowerChar, digitChar, otherChar];
   const last = given.findLastIndex((x) => x !== undefined);
   const defaults = ["X", "x", "n", null];
-  const args = given.slice(0, last + 1).map((x, i) => (x === undefined ? lit(defaults[i]).expr : typeof x === "string" ? str(x) : x.expr));
-  return fn("mask", toExpr(c), ...args);
+  return fn("mask", toExpr(c), ...given.slice(0, last + 1).map((x, i) => (x === undefined ? lit(defaults[i]).expr : toExpr(x))));
 };
 export const quote = unary("quote");
 
@@ -283,3 +282,6 @@ export const try_to_binary = (c: ColumnOrName, format?: ColumnOrName) =>
 /** The most frequent value; ties: the first seen (Spark: unspecified), or with `deterministic` the smallest. */
 export const mode = (c: ColumnOrName, deterministic?: boolean) =>
   deterministic === undefined ? fn("mode", toExpr(c)) : fn("mode", toExpr(c), literal(deterministic, BooleanType));
+/** A uniform value in [min, max) (an integer for integer bounds); with a seed, Spark's values on a single-partition input. */
+export const uniform = (min: ColumnOrName | number, max: ColumnOrName | number, seed?: ColumnOrName | number) =>
+  fn("uniform", colOrNum(min), colOrNum(max), ...(seed === undefined ? [] : [colOrNum(seed)]));

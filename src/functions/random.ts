@@ -13,7 +13,7 @@ import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import type { DataType } from "../types/datatypes.js";
 import { DoubleType, IntegerType, LongType, StringType } from "../types/datatypes.js";
-import { checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const M64 = (1n << 64n) - 1n;
 
@@ -220,3 +220,33 @@ const shuffle: ScalarFunction = {
   foldable: false,
 };
 register(shuffle);
+
+/** uniform(min, max[, seed]): min + (max - min) * rand(seed); INT / BIGINT bounds give a truncated integer. */
+const uniform: ScalarFunction = {
+  kind: "scalar",
+  name: "uniform",
+  resolve(args, types, call) {
+    checkSeed("uniform", args, types, call, 2);
+    const [a, b] = types as [DataType, DataType];
+    const integral = (t: DataType) => t.kind === "int" || t.kind === "bigint" || t.kind === "tinyint" || t.kind === "smallint";
+    const type = integral(a) && integral(b) ? (a.kind === "bigint" || b.kind === "bigint" ? LongType : IntegerType) : DoubleType;
+    const bound = (i: number) => (type.kind === "double" ? castTo(args[i]!, types[i]!, DoubleType) : castTo(args[i]!, types[i]!, type));
+    return { args: [bound(0), bound(1), ...args.slice(2)], type };
+  },
+  kernel(args, n, ctx) {
+    const seed = seedOf(args, 2, ctx);
+    const type = args[0]!.type;
+    const lo = getValue(args[0]!, 0);
+    const hi = getValue(args[1]!, 0);
+    const g = generatorFor(ctx, `uniform:${seed}:${lo}:${hi}`, seed);
+    const out = Array.from({ length: n }, () => {
+      const r = g.nextDouble();
+      if (lo === null || hi === null) return null;
+      const v = Number(lo) + (Number(hi) - Number(lo)) * r;
+      return type.kind === "double" ? v : Math.trunc(v);
+    });
+    return vectorFromValues(type, out);
+  },
+  foldable: false,
+};
+register(uniform);

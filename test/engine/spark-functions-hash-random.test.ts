@@ -160,3 +160,85 @@ describe("names and sequences", () => {
     assert.deepEqual(Object.values(agg!), [1.0182337649086284, -0.7696000000000001, 11, 0, 10]);
   });
 });
+
+/** [F call, column name, type, value as text] from PySpark 4.3 on the same row (random, uuid, version and shuffle values left out). */
+const F_CALLS: readonly (readonly [string, string, string, string | null])[] = [
+  ['mask("s", F.lit("Q"))', "mask(s, Q, x, n, NULL)", "string", "xxx"],
+  ['xxhash64("i", "s")', "xxhash64(i, s)", "bigint", "-3557861396122450864"],
+  ["rand(42)", "rand(42)", "double", "0.619189370225301"],
+  ["randn(42)", "randn(42)", "double", "2.384479054241165"],
+  ["spark_partition_id()", "SPARK_PARTITION_ID()", "int", "0"],
+  ["monotonically_increasing_id()", "monotonically_increasing_id()", "bigint", "0"],
+  ['parse_url(F.lit("http://h.org/p?q=1"), F.lit("QUERY"), F.lit("q"))', "parse_url(http://h.org/p?q=1, QUERY, q)", "string", "1"],
+  ['try_parse_url(F.lit("http://h.org/p"), F.lit("HOST"))', "try_parse_url(http://h.org/p, HOST)", "string", "h.org"],
+  [
+    'hmac(F.lit("Spark"), F.lit("key"))',
+    "hmac(Spark, key, SHA-256)",
+    "binary",
+    "\u03be\ufffdoOE-!\u0005]\u0005E\u053a\ufffd\ufffd@\ufffd\ufffd\ufffd\u04fc\u0015\ufffd\b\ufffd\u0004q",
+  ],
+  ['to_binary(F.lit("616263"))', "to_binary(616263)", "binary", "abc"],
+  ['to_binary(F.lit("abc"), F.lit("utf-8"))', "to_binary(abc, utf-8)", "binary", "abc"],
+  ['try_to_binary(F.lit("abc"), F.lit("base64"))', "try_to_binary(abc, base64)", "binary", "i\ufffd"],
+  ['jaro_winkler_similarity("s", F.lit("abd"))', "jaro_winkler_similarity(s, abd)", "double", "0.8222222222222222"],
+  ['regexp_instr("s", F.lit("b"))', "regexp_instr(s, b, 0)", "int", "2"],
+  ['regexp_instr("s", F.lit("b"), 0)', "regexp_instr(s, b, 0)", "int", "2"],
+  ['sentences(F.lit("Hi there. Bye"))', "sentences(Hi there. Bye, , )", "array<array<string>>", "[[Hi, there], [Bye]]"],
+  [
+    "make_timestamp(F.lit(2024), F.lit(2), F.lit(29), F.lit(23), F.lit(59), F.lit(59.5))",
+    "make_timestamp(2024, 2, 29, 23, 59, 59.5)",
+    "timestamp",
+    "2024-02-29 23:59:59.5",
+  ],
+  [
+    'make_timestamp_ltz(F.lit(2024), F.lit(2), F.lit(29), F.lit(23), F.lit(59), F.lit(59.5), F.lit("UTC"))',
+    "make_timestamp_ltz(2024, 2, 29, 23, 59, 59.5, UTC)",
+    "timestamp",
+    "2024-02-29 23:59:59.5",
+  ],
+  [
+    "try_make_timestamp(F.lit(2024), F.lit(13), F.lit(29), F.lit(23), F.lit(59), F.lit(59.5))",
+    "try_make_timestamp(2024, 13, 29, 23, 59, 59.5)",
+    "timestamp",
+    null,
+  ],
+  [
+    'timestamp_add("MONTH", F.lit(1), F.lit("2024-01-31").cast("timestamp"))',
+    "timestampadd(MONTH, 1, CAST(2024-01-31 AS TIMESTAMP))",
+    "timestamp",
+    "2024-02-29 00:00:00",
+  ],
+  [
+    'timestamp_diff("DAY", F.lit("2024-01-31").cast("timestamp"), F.lit("2024-03-01").cast("timestamp"))',
+    "timestampdiff(DAY, CAST(2024-01-31 AS TIMESTAMP), CAST(2024-03-01 AS TIMESTAMP))",
+    "bigint",
+    "30",
+  ],
+  ['to_base32("s")', "to_base32(s)", "string", "MFRGG==="],
+  ['from_base32(F.lit("MFRGG==="))', "from_base32(MFRGG===)", "binary", "abc"],
+  ['is_valid_utf8("s")', "is_valid_utf8(s)", "boolean", "true"],
+  ['make_valid_utf8("s")', "make_valid_utf8(s)", "string", "abc"],
+  ['validate_utf8("s")', "validate_utf8(s)", "string", "abc"],
+  ['try_validate_utf8("s")', "try_validate_utf8(s)", "string", "abc"],
+  ['dateadd("dt", 3)', "date_add(dt, 3)", "date", "2024-05-20"],
+];
+
+describe("more F forms agree with PySpark 4.3", () => {
+  const df = session.sql(
+    "SELECT 'abc' AS s, 3 AS i, 2.345D AS d, date'2024-05-17' AS dt, array(1,2,3) AS arr, map(1,'x') AS m, CAST(NULL AS INT) AS n",
+  );
+  for (const [fcall, name, type, text] of F_CALLS) {
+    it(`F.${fcall}`, async () => {
+      const out = df.select(new Function("F", `return F.${fcall}`)(F));
+      assert.equal(out.columns[0], name);
+      assert.equal(simpleString(out.schema.fields[0]!.type), type);
+      const [row] = await out.selectExpr(`CAST(\`${name.replaceAll("`", "``")}\` AS STRING) AS v`).collect();
+      assert.equal(row!.v ?? null, text);
+    });
+  }
+  it("uniform(min, max, seed) and F.uniform: Spark's values for seed 0", async () => {
+    const [row] = await session.sql("SELECT uniform(10, 20, 0) AS a, uniform(1.5D, 2.5D, 0) AS b").collect();
+    assert.deepEqual([row!.a, row!.b], [17, 2.2604953758285915]);
+    assert.deepEqual(df.select(F.uniform(10, 20, 0)).columns, ["uniform(10, 20, 0)"]);
+  });
+});
