@@ -1,10 +1,13 @@
 /**
  * The rest of PySpark's `functions` that arus implements: wrappers for SQL functions that had
  * no `F.*` form yet (bround, ceiling, ifnull, like, power, substr, ...) and the functions of
- * src/functions/bitwise.ts, session-info.ts, strings-misc.ts, map-more.ts, json-more.ts,
- * date-names.ts and make-timestamp.ts. Argument forms follow PySpark: where PySpark takes
+ * the src/functions/ modules bitwise, strings-misc, date-names, session-info, width-bucket,
+ * map-more, json-more, array-insert, aliases, xxhash64, random, raise-error, shape-aggregates,
+ * bit-aggregates, try-aggregates, regression-aggregates, approx-percentile, string-agg,
+ * mode-aggregate, make-timestamp, timestamp-units, parse-url, hmac-base32, utf8-validity,
+ * text-matching and to-binary. Argument forms follow PySpark: where PySpark takes
  * `Union[ColumnOrName, int]` a number is a literal and a string a column name; where it takes a
- * plain `str` (charsets, formats) the string is a literal.
+ * plain `str` (charsets, units, delimiters) the string is a literal.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
 import { BooleanType, StringType } from "../types/datatypes.js";
