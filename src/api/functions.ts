@@ -258,3 +258,5 @@ export * from "./functions-generators.js";
 export * from "./functions-higher-order.js";
 // ---- more dates, arrays and maps, signum, get_json_object (functions-more.ts)
 export * from "./functions-more.js";
+// ---- wrappers for the remaining SQL functions, bits, maps, JSON, session info (functions-spark.ts)
+export * from "./functions-spark.js";

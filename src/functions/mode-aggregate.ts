@@ -10,7 +10,8 @@ import { CollectListAcc } from "./collect-accumulators.js";
 import { compareValues } from "./predicates.js";
 import { type AggregateFunction, checkArity, register, typeMismatch } from "./registry.js";
 
-const keyOf = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x)) : v);
+const keyOf = (v: unknown) =>
+  typeof v === "object" && v !== null ? JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x)) : v;
 
 class ModeAcc extends CollectListAcc {
   constructor(
@@ -33,7 +34,12 @@ class ModeAcc extends CollectListAcc {
       }
       let best: { value: unknown; count: number } | null = null;
       for (const c of counts.values()) {
-        if (best === null || c.count > best.count || (this.deterministic && c.count === best.count && compareValues(c.value, best.value) < 0)) best = c;
+        if (
+          best === null ||
+          c.count > best.count ||
+          (this.deterministic && c.count === best.count && compareValues(c.value, best.value) < 0)
+        )
+          best = c;
       }
       return best?.value ?? null;
     });

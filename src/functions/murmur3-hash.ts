@@ -8,6 +8,7 @@
  */
 import { getValue, makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
+import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, IntegerType } from "../types/datatypes.js";
 import { checkArity, register, type ScalarFunction } from "./registry.js";
@@ -53,49 +54,58 @@ const f32 = new Float32Array(1);
 const f32Bits = new Int32Array(f32.buffer);
 const utf8 = new TextEncoder();
 
-/** Spark's computeHash of one non-null internal value of type `t`. */
-function hashValue(v: unknown, t: DataType, seed: number): number {
+/** The three primitives a Spark HashExpression folds values with; `S` is its running hash. */
+export interface Hasher<S> {
+  int(v: number, seed: S): S;
+  long(v: bigint, seed: S): S;
+  bytes(b: Uint8Array, seed: S): S;
+}
+
+const murmur3: Hasher<number> = { int: hashInt, long: hashLong, bytes: hashBytes };
+
+/** Spark's HashExpression.computeHash of one internal value of type `t` (NULL leaves the seed). */
+export function hashValueWith<S>(h: Hasher<S>, v: unknown, t: DataType, seed: S): S {
   if (v === null || v === undefined) return seed;
   switch (t.kind) {
     case "boolean":
-      return hashInt(v === true || v === 1 ? 1 : 0, seed);
+      return h.int(v === true || v === 1 ? 1 : 0, seed);
     case "tinyint":
     case "smallint":
     case "int":
     case "date":
-      return hashInt(v as number, seed);
+      return h.int(v as number, seed);
     case "bigint":
     case "timestamp":
     case "interval":
-      return hashLong(BigInt(v as number | bigint), seed);
+      return h.long(BigInt(v as number | bigint), seed);
     case "float":
       f32[0] = (v as number) === 0 ? 0 : (v as number);
-      return hashInt(Number.isNaN(v) ? 0x7fc00000 : f32Bits[0]!, seed);
+      return h.int(Number.isNaN(v) ? 0x7fc00000 : f32Bits[0]!, seed);
     case "double":
       f64[0] = (v as number) === 0 ? 0 : (v as number);
-      return hashLong(Number.isNaN(v) ? 0x7ff8000000000000n : f64Bits[0]!, seed);
+      return h.long(Number.isNaN(v) ? 0x7ff8000000000000n : f64Bits[0]!, seed);
     case "string":
-      return hashBytes(typeof v === "string" ? utf8.encode(v) : (v as Uint8Array), seed);
+      return h.bytes(typeof v === "string" ? utf8.encode(v) : (v as Uint8Array), seed);
     case "binary":
-      return hashBytes(v as Uint8Array, seed);
+      return h.bytes(v as Uint8Array, seed);
     case "decimal":
-      if (t.precision <= 18) return hashLong(BigInt(v as number | bigint), seed);
-      return hashBytes(bigIntBytes(BigInt(v as number | bigint)), seed);
+      if (t.precision <= 18) return h.long(BigInt(v as number | bigint), seed);
+      return h.bytes(bigIntBytes(BigInt(v as number | bigint)), seed);
     case "array": {
-      let h = seed;
-      for (const e of v as unknown[]) h = hashValue(e, t.elementType, h);
-      return h;
+      let acc = seed;
+      for (const e of v as unknown[]) acc = hashValueWith(h, e, t.elementType, acc);
+      return acc;
     }
     case "map": {
-      let h = seed;
-      for (const [k, x] of v as Map<unknown, unknown>) h = hashValue(x, t.valueType, hashValue(k, t.keyType, h));
-      return h;
+      let acc = seed;
+      for (const [k, x] of v as Map<unknown, unknown>) acc = hashValueWith(h, x, t.valueType, hashValueWith(h, k, t.keyType, acc));
+      return acc;
     }
     case "struct": {
-      let h = seed;
+      let acc = seed;
       const o = v as Record<string, unknown>;
-      for (const f of t.fields) h = hashValue(o[f.name], f.type, h);
-      return h;
+      for (const f of t.fields) acc = hashValueWith(h, o[f.name], f.type, acc);
+      return acc;
     }
     default:
       return seed;
@@ -123,24 +133,29 @@ function holdsMap(t: DataType): boolean {
   return false;
 }
 
+/** Spark's HASH_MAP_TYPE: no hash expression takes a MAP. */
+export function refuseMaps(name: string, types: readonly DataType[], call: Expr): void {
+  if (types.some(holdsMap)) {
+    throw new AnalysisException(
+      "DATATYPE_MISMATCH.HASH_MAP_TYPE",
+      `[DATATYPE_MISMATCH.HASH_MAP_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Input to the function \`${name}\` cannot contain elements of the "MAP" type. In Spark, same maps may have different hashcode, thus hash expressions are prohibited on "MAP" elements. To restore previous behavior set "spark.sql.legacy.allowHashOnMapType" to "true".`,
+    );
+  }
+}
+
 const hash: ScalarFunction = {
   kind: "scalar",
   name: "hash",
   resolve(args, types, call) {
     checkArity("hash", args, 1, Infinity);
-    if (types.some(holdsMap)) {
-      throw new AnalysisException(
-        "DATATYPE_MISMATCH.HASH_MAP_TYPE",
-        `[DATATYPE_MISMATCH.HASH_MAP_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Input to the function \`hash\` cannot contain elements of the "MAP" type. In Spark, same maps may have different hashcode, thus hash expressions are prohibited on "MAP" elements. To restore previous behavior set "spark.sql.legacy.allowHashOnMapType" to "true".`,
-      );
-    }
+    refuseMaps("hash", types, call);
     return { args, type: IntegerType };
   },
   kernel(args, n) {
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       let h = 42;
-      for (const a of args as Vector[]) h = hashValue(getValue(a, i), a.type, h);
+      for (const a of args as Vector[]) h = hashValueWith(murmur3, getValue(a, i), a.type, h);
       out[i] = h;
     }
     return makeVector(IntegerType, out, null, n);

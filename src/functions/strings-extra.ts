@@ -81,7 +81,7 @@ function chr(n: number): string {
 }
 
 /** unhex: an odd length gets a leading 0 nibble; a non-hex digit gives NULL. */
-function unhex(s: string): Uint8Array | null {
+export function unhex(s: string): Uint8Array | null {
   if (!/^[0-9a-fA-F]*$/.test(s)) return null;
   return Buffer.from(s.length % 2 ? `0${s}` : s, "hex");
 }
@@ -90,7 +90,7 @@ function unhex(s: string): Uint8Array | null {
  * unbase64 as Java's MIME decoder (Spark's): characters outside the alphabet are skipped, but
  * padding must end a 4-character unit and nothing may follow it.
  */
-function unbase64(s: string): Uint8Array {
+export function unbase64(s: string): Uint8Array {
   const clean = s.replace(/[^A-Za-z0-9+/=]/g, "");
   const pad = clean.indexOf("=");
   const data = pad < 0 ? clean : clean.slice(0, pad);

@@ -120,7 +120,7 @@ export function frameSql(f: WindowFrame): string {
 
 /** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
 const CAPITALIZED = new Set(
-  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp".split(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp exp power".split(
     " ",
   ),
 );
@@ -203,6 +203,53 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
       break;
     case "mean":
       return `avg(${a.join(", ")})`;
+    // Spark shows these under another name or with their default arguments filled in.
+    case "~":
+      return `~${a[0]}`;
+    case "positive":
+      return `(+ ${a[0]})`;
+    case "spark_partition_id":
+      return "SPARK_PARTITION_ID()";
+    case "percentile_approx": // Spark shows the default accuracy
+    case "approx_percentile":
+      if (args.length === 2) return `${name}(${a.join(", ")}, 10000)`;
+      break;
+    case "listagg": // Spark shows the default (no) delimiter
+    case "string_agg":
+      if (args.length === 1) return `${name}(${a[0]}, NULL)`;
+      break;
+    case "hmac": // Spark shows the default algorithm
+      if (args.length === 2) return `hmac(${a.join(", ")}, SHA-256)`;
+      break;
+    case "regexp_instr": // ... and the default group index
+      if (args.length === 2) return `regexp_instr(${a.join(", ")}, 0)`;
+      break;
+    case "sentences": // ... and the default language and country
+      return `sentences(${[...a, "", ""].slice(0, Math.max(3, a.length)).join(", ")})`;
+    case "mode": // Spark's name for the deterministic form is its WITHIN GROUP spelling
+      if (args.length === 2 && args[1]!.kind === "literal") {
+        const deterministic = args[1]!.value === true || args[1]!.value === 1;
+        return deterministic ? `mode() WITHIN GROUP (ORDER BY ${a[0]} DESC)` : `mode(${a[0]})`;
+      }
+      break;
+    case "shuffle": // Spark hides the seed
+      return `shuffle(${a[0]})`;
+    case "random":
+      return `rand(${a.join(", ")})`;
+    case "raise_error":
+      return args.length === 1 ? `raise_error(USER_RAISED_EXCEPTION, map(errorMessage, ${a[0]}))` : `raise_error(${a.join(", ")})`;
+    case "assert_true":
+      return args.length === 1 ? `assert_true(${a[0]}, '${a[0]}' is not true!)` : `assert_true(${a.join(", ")})`;
+    case "current_database":
+      return "current_schema()";
+    case "curdate":
+      return "current_date()";
+    case "dateadd":
+      return `date_add(${a.join(", ")})`;
+    case "mask":
+      return `mask(${[...a, ..."X x n NULL".split(" ").slice(a.length - 1)].join(", ")})`;
+    case "str_to_map":
+      return `str_to_map(${[...a, ...[",", ":"].slice(a.length - 1)].join(", ")})`;
     // Spark names first(x, true) and nth_value(x, n, true) without their ignoreNulls flag.
     case "first":
     case "last":

@@ -8,6 +8,19 @@ import { call, type Expr, literal } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 
+/** Functions taking a date-time unit as a bare word first, and the function they are. */
+const UNIT_CALLS: Readonly<Record<string, string>> = {
+  timestampadd: "timestampadd",
+  dateadd: "timestampadd",
+  date_add: "timestampadd",
+  timestampdiff: "timestampdiff",
+  datediff: "timestampdiff",
+  date_diff: "timestampdiff",
+};
+const DATETIME_UNITS = new Set(
+  "YEAR QUARTER MONTH WEEK DAY DAYOFYEAR HOUR MINUTE SECOND MILLISECOND MICROSECOND".split(" ").flatMap((u) => [u, `SQL_TSI_${u}`]),
+);
+
 /**
  * The call when the tokens after `name(` use the special syntax, else null with the cursor
  * where it was. `readValue` reads an expression without predicates (Spark's valueExpression).
@@ -21,6 +34,13 @@ export function readStringSyntax(cur: Cursor, name: string, readValue: (c: Curso
       cur.expectOp(")");
       return call("locate", [substr, str]);
     }
+  } else if (UNIT_CALLS[name] && cur.isIdentifier() && cur.isOp(",", 1) && DATETIME_UNITS.has(cur.peek().value.toUpperCase())) {
+    // timestampadd(HOUR, n, ts), datediff(DAY, a, b): the unit is a bare word, made a string
+    // here; only with exactly three arguments (date_add(day, 1) is a column named day)
+    const unit = literal(cur.identifier().toUpperCase(), StringType);
+    const rest: Expr[] = [];
+    while (cur.acceptOp(",")) rest.push(readValue(cur));
+    if (rest.length === 2 && cur.acceptOp(")")) return call(UNIT_CALLS[name]!, [unit, ...rest]);
   } else if (name === "extract" && cur.isIdentifier() && cur.isKeyword("FROM", 1)) {
     const field = cur.identifier();
     cur.expectKeyword("FROM");

@@ -1,0 +1,16 @@
+/**
+ * Spark's other names for functions arus has: lcase / ucase, curdate, date_diff, dateadd and
+ * array_agg. Column names keep the name written, except where Spark shows the canonical one
+ * (curdate is `current_date()`, dateadd `date_add(...)`; see plan/sql-text.ts).
+ */
+import "./strings.js";
+import "./datetime.js";
+import "./aggregates.js";
+import { registerAlias } from "./registry.js";
+
+registerAlias("lcase", "lower");
+registerAlias("ucase", "upper");
+registerAlias("curdate", "current_date");
+registerAlias("date_diff", "datediff");
+registerAlias("dateadd", "date_add");
+registerAlias("array_agg", "collect_list");

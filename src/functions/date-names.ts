@@ -1,0 +1,33 @@
+/**
+ * dayname / monthname: English three-letter names, as Spark's DayName / MonthName.
+ */
+
+import { civilFromDays } from "../common/datetime/calendar.js";
+import { DateType, StringType } from "../types/datatypes.js";
+import { mapRows } from "./kernel-util.js";
+import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+
+const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A function of a DATE (timestamps and strings are cast to one) naming a part of it. */
+function dateName(name: string, of: (days: number) => string): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 1);
+      const t = types[0]!;
+      if (t.kind !== "date" && t.kind !== "timestamp" && t.kind !== "string" && t.kind !== "null")
+        throw typeMismatch(call, 0, '"DATE"', args[0]!, t);
+      return { args: [castTo(args[0]!, t, DateType)], type: StringType };
+    },
+    kernel: (args, n) => mapRows(StringType, args, n, (d) => of(d as number)),
+  };
+}
+
+register(
+  // 1970-01-01 was a Thursday
+  dateName("dayname", (d) => DAYS[(((d + 3) % 7) + 7) % 7]!),
+  dateName("monthname", (d) => MONTHS[civilFromDays(d).month - 1]!),
+);

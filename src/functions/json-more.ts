@@ -1,0 +1,67 @@
+/**
+ * JSON text helpers: json_array_length, json_object_keys (top level only; NULL for invalid JSON
+ * or the wrong kind of value) and schema_of_json, which infers a type by the JSON reader's rules
+ * (integers BIGINT, other numbers DOUBLE, nulls STRING, struct fields sorted by name).
+ */
+import { AnalysisException } from "../common/errors.js";
+import { inferJsonSchema } from "../connectors/files/json/json-infer.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { ArrayOf, IntegerType, StringType, sqlTypeName } from "../types/datatypes.js";
+import { mapRows } from "./kernel-util.js";
+import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function stringFunction(name: string, result: typeof IntegerType | ReturnType<typeof ArrayOf>, fn: (s: string) => unknown): ScalarFunction {
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types) {
+      checkArity(name, args, 1);
+      return { args: [castTo(args[0]!, types[0]!, StringType)], type: result };
+    },
+    kernel: (args, n) => mapRows(result, args, n, (s) => fn(s as string)),
+  };
+}
+
+const jsonArrayLength = stringFunction("json_array_length", IntegerType, (s) => {
+  const v = parseOrUndefined(s);
+  return Array.isArray(v) ? v.length : null;
+});
+
+const jsonObjectKeys = stringFunction("json_object_keys", ArrayOf(StringType), (s) => {
+  const v = parseOrUndefined(s);
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? Object.keys(v) : null;
+});
+
+/** The SQL type of one JSON document, by the JSON reader's inference. */
+export function schemaOfJson(text: string): string {
+  const st = inferJsonSchema([{ file: "schema_of_json", text: `{"v":${text.trim()}}` }], "PERMISSIVE", "_corrupt_record");
+  const v = st.fields.find((f) => f.name === "v");
+  return sqlTypeName(v?.type ?? StringType);
+}
+
+const schemaOfJsonFn: ScalarFunction = {
+  kind: "scalar",
+  name: "schema_of_json",
+  resolve(args, types, call) {
+    checkArity("schema_of_json", args, 1, 2);
+    const a = args[0]!;
+    if (a.kind !== "literal" || types[0]!.kind !== "string" || a.value === null) {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+        `[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] Cannot resolve "${exprToSql(call)}" due to data type mismatch: the input json should be a foldable "STRING" expression; however, got "${exprToSql(a)}".`,
+      );
+    }
+    return { args: [a], type: StringType };
+  },
+  kernel: (args, n) => mapRows(StringType, args, n, (s) => schemaOfJson(s as string)),
+};
+
+register(jsonArrayLength, jsonObjectKeys, schemaOfJsonFn);
