@@ -125,6 +125,19 @@ describe("BIGINT kernels agree with BigInt arithmetic (both lanes, edges include
   }
 });
 
+describe("x % y over columns without NULLs (long-ops' remainder loop for safe operands, then the general one)", () => {
+  const noNulls = fc.array(fc.record({ x: long, y: long }), { minLength: 1, maxLength: 30 });
+  const rem = binary.find(([sql]) => sql === "x % y")![1];
+  for (const ansi of [true, false]) {
+    it(`x % y (${ansi ? "ANSI" : "legacy"})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(noNulls, (rs) => check("x % y", rs, rem, ansi)),
+        { numRuns: 80 },
+      );
+    });
+  }
+});
+
 describe("greatest (NULLs skipped) compares exactly across number and bigint", () => {
   it("greatest(x, y)", async () => {
     s.conf.set("spark.sql.ansi.enabled", "true");
