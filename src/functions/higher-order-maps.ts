@@ -8,7 +8,7 @@ import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, MapOf, sqlTypeName } from "../types/datatypes.js";
-import { lambdaBody, requireBooleanBody, requireLambda } from "./higher-order.js";
+import { lambdaBody, oneLambdaFn, requireBooleanBody, requireLambda } from "./higher-order.js";
 import { evaluatedElsewhere, type HigherOrderSpec, registerHigherOrder } from "./higher-order-registry.js";
 import { checkArity, lookupFunction, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { nullableOf } from "./typing.js";
@@ -63,20 +63,7 @@ const comparator: HigherOrderSpec = {
   },
 };
 
-function mapFn(name: string, result: (args: readonly Expr[], types: readonly DataType[], call: Expr) => DataType): ScalarFunction {
-  return {
-    kind: "scalar",
-    name,
-    foldable: false,
-    resolve(args, types, call) {
-      checkArity(name, args, 2);
-      requireMap(call, args, types, 0);
-      requireLambda(call, args, 1);
-      return { args, type: result(args, types, call) };
-    },
-    kernel: evaluatedElsewhere,
-  };
-}
+const mapFn = (name: string, result: Parameters<typeof oneLambdaFn>[2]) => oneLambdaFn(name, requireMap, result);
 
 const mapFilter = mapFn("map_filter", (args, types, call) => {
   requireBooleanBody(call, args, types, 1);

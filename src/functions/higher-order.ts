@@ -100,20 +100,25 @@ const lambdafunction: ScalarFunction = {
   kernel: evaluatedElsewhere,
 };
 
-function arrayFn(name: string, result: (args: readonly Expr[], types: readonly DataType[], call: Expr) => DataType): ScalarFunction {
+type InputCheck = (call: Expr, args: readonly Expr[], types: readonly DataType[], i: number) => void;
+type ResultType = (args: readonly Expr[], types: readonly DataType[], call: Expr) => DataType;
+
+/** `name(input, lambda)`: the input checked by `input` (an array, a map), then the result type. */
+export function oneLambdaFn(name: string, input: InputCheck, result: ResultType): ScalarFunction {
   return {
     kind: "scalar",
     name,
     foldable: false,
     resolve(args, types, call) {
       checkArity(name, args, 2);
-      requireArray(call, args, types, 0);
+      input(call, args, types, 0);
       requireLambda(call, args, 1);
       return { args, type: result(args, types, call) };
     },
     kernel: evaluatedElsewhere,
   };
 }
+const arrayFn = (name: string, result: ResultType) => oneLambdaFn(name, requireArray, result);
 
 const transform = arrayFn("transform", (args, types) => ArrayOf(types[1]!, nullableOf(lambdaBody(args[1]!))));
 const filter = arrayFn("filter", (args, types, call) => {
