@@ -86,19 +86,24 @@ class CovarianceAcc implements Accumulator {
   }
 }
 
+/** Two numeric (or STRING) arguments cast to DOUBLE, a DOUBLE result: corr, covar_*, regr_*. */
+export function resolveTwoDoubles(name: string): AggregateFunction["resolve"] {
+  return (args, types, call) => {
+    checkArity(name, args, 2);
+    const cast = args.map((a, i) => {
+      const t = types[i]!;
+      if (!isNumeric(t) && t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, '"DOUBLE"', a, t);
+      return castTo(a, t, DoubleType);
+    });
+    return { args: cast, type: DoubleType };
+  };
+}
+
 function covariance(name: Result): AggregateFunction {
   return {
     kind: "aggregate",
     name,
-    resolve(args, types, call) {
-      checkArity(name, args, 2);
-      const cast = args.map((a, i) => {
-        const t = types[i]!;
-        if (!isNumeric(t) && t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, '"DOUBLE"', a, t);
-        return castTo(a, t, DoubleType);
-      });
-      return { args: cast, type: DoubleType };
-    },
+    resolve: resolveTwoDoubles(name),
     bufferTypes: () => Array.from({ length: SLOTS }, () => DoubleType),
     create: () => new CovarianceAcc(name),
   };

@@ -9,18 +9,10 @@
  */
 import "./aggregates.js"; // registers avg and count, used below
 import { makeVector, type Vector } from "../columnar/vector.js";
-import { DoubleType, isNumeric } from "../types/datatypes.js";
+import { DoubleType } from "../types/datatypes.js";
+import { resolveTwoDoubles } from "./covariance-aggregates.js";
 import { andValidity, growF64 } from "./kernel-util.js";
-import {
-  type Accumulator,
-  type AggregateFunction,
-  castTo,
-  checkArity,
-  lookupFunction,
-  register,
-  registerAlias,
-  typeMismatch,
-} from "./registry.js";
+import { type Accumulator, type AggregateFunction, checkArity, lookupFunction, register, registerAlias } from "./registry.js";
 
 type Result = "regr_slope" | "regr_intercept" | "regr_r2" | "regr_sxx" | "regr_syy" | "regr_sxy";
 const SLOTS = 8; // n, xAvg, yAvg, ck, xM2, yM2, xMk, yMk
@@ -152,15 +144,7 @@ function regression(name: Result): AggregateFunction {
   return {
     kind: "aggregate",
     name,
-    resolve(args, types, call) {
-      checkArity(name, args, 2);
-      const cast = args.map((a, i) => {
-        const t = types[i]!;
-        if (!isNumeric(t) && t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, '"DOUBLE"', a, t);
-        return castTo(a, t, DoubleType);
-      });
-      return { args: cast, type: DoubleType };
-    },
+    resolve: resolveTwoDoubles(name),
     bufferTypes: () => Array.from({ length: SLOTS }, () => DoubleType),
     create: () => new RegressionAcc(name),
   };
