@@ -81,7 +81,6 @@ const transformKeys = mapFn("transform_keys", (_args, types) => {
 const mapZipWith: ScalarFunction = {
   kind: "scalar",
   name: "map_zip_with",
-  foldable: false,
   resolve(args, types, call) {
     checkArity("map_zip_with", args, 3);
     requireMap(call, args, types, 0);

@@ -95,7 +95,6 @@ export function requireBooleanBody(call: Expr, args: readonly Expr[], types: rea
 const lambdafunction: ScalarFunction = {
   kind: "scalar",
   name: "lambdafunction",
-  foldable: false,
   resolve: (args, types) => ({ args, type: types[0]! }),
   kernel: evaluatedElsewhere,
 };
@@ -108,7 +107,6 @@ export function oneLambdaFn(name: string, input: InputCheck, result: ResultType)
   return {
     kind: "scalar",
     name,
-    foldable: false,
     resolve(args, types, call) {
       checkArity(name, args, 2);
       input(call, args, types, 0);
@@ -138,7 +136,6 @@ function aggregateFn(name: string): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    foldable: false,
     resolve(args, types, call) {
       checkArity(name, args, 4); // the analyzer adds the identity finish, as Spark's parser does
       requireArray(call, args, types, 0);
@@ -155,7 +152,6 @@ function aggregateFn(name: string): ScalarFunction {
 const zipWith: ScalarFunction = {
   kind: "scalar",
   name: "zip_with",
-  foldable: false,
   resolve(args, types, call) {
     checkArity("zip_with", args, 3);
     requireArray(call, args, types, 0);

@@ -73,6 +73,18 @@ describe("partial aggregation on the decode threads", () => {
   setScanThreads(2);
   after(() => setScanThreads(1));
 
+  it("a higher-order function (a lambda) in the aggregated expression runs on the threads too, with the row path's output", async () => {
+    const withLambda = (df: DataFrame) =>
+      df
+        .groupBy(F.window("ts", "10 seconds"), F.col("key"))
+        .agg(F.sum(F.aggregate(F.array("v", F.col("v").multiply(10)), F.lit(0), (acc, x) => acc.plus(x))).alias("s"));
+    const on = await run(true, FILES, withLambda);
+    const off = await run(false, FILES, withLambda);
+    assert.ok(on.usedStageA, on.explain);
+    assert.ok(on.rows.length > 0);
+    assert.deepEqual(on.rows, off.rows);
+  });
+
   it("runs on the threads and gives the row path's output", async () => {
     const ranges = partialCounters.ranges;
     const on = await run(true, FILES, byWindow);
