@@ -220,34 +220,24 @@ export const regr_syy = binary("regr_syy");
 export const regr_sxy = binary("regr_sxy");
 
 // ---- date-times (make-timestamp.ts, timestamp-units.ts)
+/** `name(years, months, days, hours, mins, secs[, timezone])`: the make_timestamp family's one shape. */
+const fromFields =
+  (name: string) =>
+  (
+    years: ColumnOrName,
+    months: ColumnOrName,
+    days: ColumnOrName,
+    hours: ColumnOrName,
+    mins: ColumnOrName,
+    secs: ColumnOrName,
+    timezone?: ColumnOrName,
+  ) =>
+    fn(name, ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
 /** A TIMESTAMP from local fields in the session (or the given) time zone; `secs` may have a fraction. */
-export const make_timestamp = (
-  years: ColumnOrName,
-  months: ColumnOrName,
-  days: ColumnOrName,
-  hours: ColumnOrName,
-  mins: ColumnOrName,
-  secs: ColumnOrName,
-  timezone?: ColumnOrName,
-) => fn("make_timestamp", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
-export const make_timestamp_ltz = (
-  years: ColumnOrName,
-  months: ColumnOrName,
-  days: ColumnOrName,
-  hours: ColumnOrName,
-  mins: ColumnOrName,
-  secs: ColumnOrName,
-  timezone?: ColumnOrName,
-) => fn("make_timestamp_ltz", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
-export const try_make_timestamp = (
-  years: ColumnOrName,
-  months: ColumnOrName,
-  days: ColumnOrName,
-  hours: ColumnOrName,
-  mins: ColumnOrName,
-  secs: ColumnOrName,
-  timezone?: ColumnOrName,
-) => fn("try_make_timestamp", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));
+export const make_timestamp = fromFields("make_timestamp");
+export const make_timestamp_ltz = fromFields("make_timestamp_ltz");
+/** make_timestamp, NULL instead of an error for invalid fields. */
+export const try_make_timestamp = fromFields("try_make_timestamp");
 /** `unit` is YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND. */
 export const timestamp_add = (unit: string, quantity: ColumnOrName, ts: ColumnOrName) =>
   fn("timestampadd", str(unit.toUpperCase()), toExpr(quantity), toExpr(ts));
