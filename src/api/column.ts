@@ -7,6 +7,7 @@ import { IllegalArgumentException } from "../common/errors.js";
 import {
   alias,
   call,
+  callByName,
   caseWhen,
   cast,
   columnFromName,
@@ -66,6 +67,16 @@ export class Column {
   mod(o: ColumnOrValue): Column {
     return this.bin("%", o);
   }
+  /** PySpark's bitwiseAND / bitwiseOR / bitwiseXOR: `(a & b)`, `(a | b)`, `(a ^ b)`. */
+  bitwiseAND(o: ColumnOrValue): Column {
+    return this.bin("&", o);
+  }
+  bitwiseOR(o: ColumnOrValue): Column {
+    return this.bin("|", o);
+  }
+  bitwiseXOR(o: ColumnOrValue): Column {
+    return this.bin("^", o);
+  }
   equalTo(o: ColumnOrValue): Column {
     return this.bin("=", o);
   }
@@ -96,8 +107,9 @@ export class Column {
   not(): Column {
     return new Column(call("not", [this.expr]));
   }
+  /** PySpark's `-col`, named `negative(col)`. */
   negate(): Column {
-    return new Column(call("negative", [this.expr]));
+    return new Column(callByName("negative", [this.expr]));
   }
   isNull(): Column {
     return new Column(call("isnull", [this.expr]));

@@ -9,7 +9,7 @@
  * `Union[ColumnOrName, int]` a number is a literal and a string a column name; where it takes a
  * plain `str` (charsets, units, delimiters) the string is a literal.
  */
-import { call, type Expr, literal } from "../plan/expressions.js";
+import { call, callByName, type Expr, literal } from "../plan/expressions.js";
 import { BooleanType, StringType } from "../types/datatypes.js";
 import { Column, type ColumnOrName, lit, toExpr } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
@@ -54,8 +54,9 @@ export const ln = unary("ln");
 export const log10 = unary("log10");
 /** named_struct(name1, value1, ...): names are columns too (F.lit("a")), as PySpark's. */
 export const named_struct = (...cols: ColumnOrName[]) => fn("named_struct", ...cols.map(toExpr));
-export const negative = unary("negative");
-export const negate = unary("negative");
+/** PySpark's negative / negate: named `negative(c)`, unlike SQL's `-c`. */
+export const negative = (c: ColumnOrName) => new Column(callByName("negative", [toExpr(c)]));
+export const negate = negative;
 export const positive = unary("positive");
 export const now = () => fn("now");
 export const pmod = (dividend: ColumnOrName | number, divisor: ColumnOrName | number) => fn("pmod", colOrNum(dividend), colOrNum(divisor));

@@ -1,12 +1,14 @@
 /**
- * Bit functions on integers: `~` (bitwise_not), shiftleft / shiftright / shiftrightunsigned,
+ * Bit functions on integers: `~` (bitwise_not), `&` / `|` / `^`, shiftleft / shiftright / shiftrightunsigned,
  * bit_count and bit_get / getbit. Java semantics throughout: the shift distance is taken modulo
  * the width (shiftleft(1, 33) is 2), and bit_count counts the bits of the value widened to a
  * long, so bit_count(-1) is 64 whatever the input type.
  */
 import { canonical } from "../columnar/int64.js";
-import { ArusError } from "../common/errors.js";
-import { ByteType, type DataType, IntegerType, isIntegral, LongType } from "../types/datatypes.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
+import type { Expr } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { ByteType, type DataType, IntegerType, isIntegral, LongType, ShortType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -30,6 +32,49 @@ const bitwiseNot: ScalarFunction = {
     return mapRows(t, args, n, (x) => (t.kind === "bigint" ? asLong(~toBig(x)) : ~(x as number)));
   },
 };
+
+/** A STRING operand is cast to BIGINT (Spark's implicit cast; a malformed one fails as the cast does). */
+const INTEGRAL_RANK: Readonly<Record<string, number>> = { null: 0, tinyint: 1, smallint: 2, int: 3, bigint: 4, string: 4 };
+const BY_RANK = [IntegerType, ByteType, ShortType, IntegerType, LongType];
+const INT32 = (x: unknown): x is number => typeof x === "number" && (x | 0) === x;
+
+/**
+ * Spark's BinaryOperator type check (no numeric widening here: the operator takes integers
+ * only): types that differ, or one type the operator does not take.
+ */
+function binaryOpTypeError(call: Expr, a: DataType, b: DataType): AnalysisException {
+  const same = typesEqual(a, b);
+  const why = same
+    ? `the binary operator requires the input type "INTEGRAL", not "${sqlTypeName(a)}".`
+    : `the left and right operands of the binary operator have incompatible types ("${sqlTypeName(a)}" and "${sqlTypeName(b)}").`;
+  const cls = same ? "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE" : "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES";
+  return new AnalysisException(cls, `[${cls}] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ${why}`);
+}
+
+/**
+ * `a & b`, `a | b`, `a ^ b` (Spark's BitwiseAnd / Or / Xor): both sides widened to the wider
+ * integral type, which is the result's; an int64 outside 32 bits goes through BigInt.
+ */
+function bitwiseBinary(name: "&" | "|" | "^"): ScalarFunction {
+  const op32 =
+    name === "&" ? (x: number, y: number) => x & y : name === "|" ? (x: number, y: number) => x | y : (x: number, y: number) => x ^ y;
+  const op64 =
+    name === "&" ? (x: bigint, y: bigint) => x & y : name === "|" ? (x: bigint, y: bigint) => x | y : (x: bigint, y: bigint) => x ^ y;
+  return {
+    kind: "scalar",
+    name,
+    resolve(args, types, call) {
+      checkArity(name, args, 2);
+      if (types.some((t) => INTEGRAL_RANK[t.kind] === undefined)) throw binaryOpTypeError(call, types[0]!, types[1]!);
+      const t = BY_RANK[Math.max(INTEGRAL_RANK[types[0]!.kind]!, INTEGRAL_RANK[types[1]!.kind]!)]!;
+      return { args: [castTo(args[0]!, types[0]!, t), castTo(args[1]!, types[1]!, t)], type: t };
+    },
+    kernel: (args, n) => {
+      const t = args[0]!.type;
+      return mapRows(t, args, n, (x, y) => (INT32(x) && INT32(y) ? op32(x, y) : asLong(op64(toBig(x), toBig(y)))));
+    },
+  };
+}
 
 type Shift = "left" | "right" | "unsigned";
 
@@ -118,6 +163,9 @@ function bitGet(name: string): ScalarFunction {
 
 register(
   bitwiseNot,
+  bitwiseBinary("&"),
+  bitwiseBinary("|"),
+  bitwiseBinary("^"),
   shiftFunction("shiftleft", "left"),
   shiftFunction("shiftright", "right"),
   shiftFunction("shiftrightunsigned", "unsigned"),

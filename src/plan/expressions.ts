@@ -78,6 +78,11 @@ export interface Call {
    * unlike Add's `(a + b)`); set by the analyzer (analyzer/date-arithmetic.ts).
    */
   readonly bare?: boolean;
+  /**
+   * An operator called by its function name (`negative(x)` rather than `-x`), which Spark prints
+   * as the name it was called by (its FUNC_ALIAS tag).
+   */
+  readonly byName?: boolean;
 }
 export interface Cast {
   readonly kind: "cast";
@@ -245,6 +250,10 @@ export function isLambda(e: Expr): e is Call {
 
 export function call(name: string, args: readonly Expr[], distinct = false): Call {
   return f({ kind: "call", name: name.toLowerCase(), args: f([...args]), distinct });
+}
+/** `name(args)` called by its function name where an operator has the same meaning (`Call.byName`). */
+export function callByName(name: string, args: readonly Expr[]): Call {
+  return f({ ...call(name, args), byName: true });
 }
 export function cast(child: Expr, to: DataType, implicit = false): Cast {
   return f(implicit ? { kind: "cast", child, to, implicit } : { kind: "cast", child, to });

@@ -9,7 +9,9 @@ import { formatDayTimeInterval } from "../types/interval-text.js";
 import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 import { stringCallSql } from "./string-call-sql.js";
 
-const INFIX = new Set(["+", "-", "*", "/", "%", "div", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
+const INFIX = new Set(["+", "-", "*", "/", "%", "div", "&", "|", "^", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
+/** Infix operators Spark prints in lower case (`(a div b)`; AND and OR in capitals). */
+const LOWER_INFIX = new Set(["div"]);
 
 /** Render an internal literal value (timestamps already in micros) as Spark's toString would. */
 function literalText(value: unknown, kind: string, type?: DataType): string {
@@ -78,7 +80,7 @@ export function exprToSql(e: Expr): string {
       return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
     }
     case "call":
-      return callToSql(e.name, e.args, e.distinct, e.bare === true);
+      return e.byName ? `${e.name}(${e.args.map(exprToSql).join(", ")})` : callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":
       return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
     default:
@@ -120,7 +122,7 @@ export function frameSql(f: WindowFrame): string {
 
 /** Functions Spark names in capitals (its UnaryMathExpression and friends): `SIN(x)`, `ATAN2(y, x)`. */
 const CAPITALIZED = new Set(
-  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp exp power".split(
+  "sin cos tan cot sec csc asin acos atan sinh cosh tanh asinh acosh atanh atan2 degrees radians pi e log2 log1p expm1 cbrt hypot log10 regexp_like regexp exp power sqrt".split(
     " ",
   ),
 );
@@ -130,7 +132,7 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
   const stringCall = stringCallSql(name, a);
   if (stringCall !== undefined) return stringCall;
   if (INFIX.has(name) && args.length === 2) {
-    const op = `${a[0]} ${name.toUpperCase() === name ? name : name.toUpperCase()} ${a[1]}`;
+    const op = `${a[0]} ${LOWER_INFIX.has(name) ? name : name.toUpperCase()} ${a[1]}`;
     return bare ? op : `(${op})`;
   }
   switch (name) {
@@ -171,6 +173,14 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
       return `${name}()`;
     case "signum":
       return `SIGNUM(${a.join(", ")})`;
+    // Spark's Ceil / Floor print in capitals; ceil(x, scale) is another expression (RoundCeil)
+    case "ceil":
+    case "floor":
+      return args.length === 1 ? `${name.toUpperCase()}(${a[0]})` : `${name}(${a.join(", ")})`;
+    // round(x) is round(x, 0) in Spark
+    case "round":
+    case "bround":
+      return args.length === 1 ? `${name}(${a[0]}, 0)` : `${name}(${a.join(", ")})`;
     case "log": // Spark's one-argument log is log(e(), x)
       return `LOG(${args.length === 1 ? "E(), " : ""}${a.join(", ")})`;
     // Spark names the field bare: extract(YEAR FROM ts), datepart(doy FROM ts), date_part(Year, ts).

@@ -9,6 +9,7 @@
 import {
   alias,
   call,
+  callByName,
   caseWhen,
   cast,
   columnRef,
@@ -417,7 +418,8 @@ function readCall(cur: Cursor, name: string): Expr {
     }
     return cast(args[0]!, parseDataType(lower));
   }
-  const fn = withJsonSchemaLiteral(call(lower, args, distinct));
+  // negative(x) keeps its name (Spark prints the name a UnaryMinus was called by)
+  const fn = withJsonSchemaLiteral(lower === "negative" && !distinct ? callByName(lower, args) : call(lower, args, distinct));
   if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
   return fn;
 }
