@@ -209,6 +209,8 @@ const isGroupingCall = (e: Expr) => e.kind === "call" && (e.name === "__grouping
 
 function named(e: Expr): Expr {
   if (e.kind === "attribute" || e.kind === "alias") return e;
+  // Spark's ResolveAliases: a cast written on a column keeps the column's name (CAST(s AS INT) is `s`)
+  if (e.kind === "cast" && !e.implicit && e.child.kind === "attribute") return alias(e, e.child.name);
   return alias(e, exprToSql(e));
 }
 

@@ -59,7 +59,8 @@ export function when(condition: Column, value: ColumnOrValue): Column {
 export const count = (c: ColumnOrName) => fn("count", c === "*" ? { kind: "literal", value: 1, type: IntegerType } : toExpr(c));
 export const sum = (c: ColumnOrName) => fn("sum", toExpr(c));
 export const avg = (c: ColumnOrName) => fn("avg", toExpr(c));
-export const mean = (c: ColumnOrName) => fn("mean", toExpr(c));
+/** PySpark names it `avg(c)` (SQL's mean(c) keeps its name). */
+export const mean = (c: ColumnOrName) => fn("avg", toExpr(c));
 export const min = (c: ColumnOrName) => fn("min", toExpr(c));
 export const max = (c: ColumnOrName) => fn("max", toExpr(c));
 export const first = (c: ColumnOrName, ignoreNulls = false) => fn("first", toExpr(c), literal(ignoreNulls ? 1 : 0, BooleanType));

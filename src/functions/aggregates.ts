@@ -6,24 +6,29 @@
  * this registry, one kind per module: numeric-accumulators.ts, collect-accumulators.ts,
  * pick-accumulator.ts, long-sum.ts, decimal-aggregates.ts.
  */
-import { AnalysisException } from "../common/errors.js";
+
+import { getValue, vectorFromValues } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
-import { exprToSql } from "../plan/sql-text.js";
-import { ArrayOf, BooleanType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
+import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
 import { CollectListAcc, DistinctSetAcc } from "./collect-accumulators.js";
 import { DecimalSumAcc, decimalAvgType, decimalSumType } from "./decimal-aggregates.js";
 import { LongSumAcc } from "./long-sum.js";
 import { CountAcc, SumAcc } from "./numeric-accumulators.js";
 import { PickAcc } from "./pick-accumulator.js";
 import { compareValues } from "./predicates.js";
-import { type AggregateFunction, castTo, checkArity, type Resolved, register, registerAlias, typeMismatch } from "./registry.js";
+import {
+  type Accumulator,
+  type AggregateFunction,
+  castTo,
+  checkArity,
+  type Resolved,
+  register,
+  registerAlias,
+  typeMismatch,
+} from "./registry.js";
 
 function oneArg(name: string, args: readonly Expr[]): void {
   checkArity(name, args, 1);
-}
-
-function distinctUnsupported(name: string, call: Expr): AnalysisException {
-  return new AnalysisException("DISTINCT_UNSUPPORTED", `DISTINCT is not supported for ${name} in "${exprToSql(call)}".`);
 }
 
 const count: AggregateFunction = {
@@ -41,12 +46,17 @@ const count: AggregateFunction = {
 };
 
 function sumLike(name: string, average: boolean): AggregateFunction {
+  const plain = (types: readonly DataType[], resultType: DataType, mode?: { readonly ansi: boolean }): Accumulator =>
+    types[0]!.kind === "decimal"
+      ? new DecimalSumAcc(types[0]!, average, mode)
+      : !average && resultType.kind === "bigint"
+        ? new LongSumAcc(resultType, mode ?? { ansi: true })
+        : new SumAcc(resultType, average);
   return {
     kind: "aggregate",
     name,
-    resolve(args, types, call, distinct): Resolved {
+    resolve(args, types, call): Resolved {
       oneArg(name, args);
-      if (distinct) throw distinctUnsupported(name, call);
       let t = types[0]!;
       if (t.kind === "string" || t.kind === "null") t = DoubleType;
       if (!isNumeric(t)) throw typeMismatch(call, 0, '"NUMERIC" or "ANSI INTERVAL"', args[0]!, types[0]!);
@@ -55,14 +65,23 @@ function sumLike(name: string, average: boolean): AggregateFunction {
       const inType = isIntegral(t) ? LongType : t.kind === "float" ? DoubleType : t;
       return { args: [castTo(args[0]!, types[0]!, inType)], type: average ? DoubleType : inType };
     },
-    bufferTypes: (types) => [types[0]!.kind === "decimal" ? decimalSumType(types[0]!) : average ? DoubleType : types[0]!, LongType],
-    create: (types, resultType, _d, _l, mode) =>
-      types[0]!.kind === "decimal"
-        ? new DecimalSumAcc(types[0]!, average, mode)
-        : !average && resultType.kind === "bigint"
-          ? new LongSumAcc(resultType, mode ?? { ansi: true })
-          : new SumAcc(resultType, average),
+    bufferTypes: (types, distinct) =>
+      distinct
+        ? [ArrayOf(types[0]!)]
+        : [types[0]!.kind === "decimal" ? decimalSumType(types[0]!) : average ? DoubleType : types[0]!, LongType],
+    create: (types, resultType, distinct, _l, mode) =>
+      distinct
+        ? // sum(DISTINCT x): the group's distinct values, then summed as sum(x) sums them (same overflow rules)
+          new DistinctSetAcc(types[0]!, (values) => foldOnce(plain(types, resultType, mode), types[0]!, values), resultType)
+        : plain(types, resultType, mode),
   };
+}
+
+/** One group's `values` folded by a fresh accumulator: its final value. */
+function foldOnce(acc: Accumulator, type: DataType, values: readonly unknown[]): unknown {
+  acc.resize(1);
+  acc.update(new Int32Array(values.length), values.length, [vectorFromValues(type, values)]);
+  return getValue(acc.evaluate(1), 0);
 }
 
 function pick(name: string, better: (x: unknown, cur: unknown) => boolean, orderable: boolean, order: -1 | 0 | 1 = 0): AggregateFunction {

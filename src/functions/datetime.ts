@@ -121,6 +121,16 @@ const unixTimestamp: ScalarFunction = {
   foldable: false,
 };
 
+/** to_unix_timestamp(ts[, fmt]): unix_timestamp with its argument required. */
+const toUnixTimestamp: ScalarFunction = {
+  ...unixTimestamp,
+  name: "to_unix_timestamp",
+  resolve(args, types, call) {
+    checkArity("to_unix_timestamp", args, 1, 2);
+    return unixTimestamp.resolve(args, types, call);
+  },
+};
+
 const fromUnixtime: ScalarFunction = {
   kind: "scalar",
   name: "from_unixtime",
@@ -232,6 +242,7 @@ register(
   field("dayofweek", (l) => ((((dayOf(l) + 4) % 7) + 7) % 7) + 1),
   field("quarter", (l) => Math.floor((civilFromDays(dayOf(l)).month - 1) / 3) + 1),
   unixTimestamp,
+  toUnixTimestamp,
   toTimestampLike("to_timestamp", TimestampType),
   toTimestampLike("to_date", DateType),
   fromUnixtime,

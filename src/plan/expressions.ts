@@ -83,6 +83,8 @@ export interface Call {
    * as the name it was called by (its FUNC_ALIAS tag).
    */
   readonly byName?: boolean;
+  /** SQL's `x BETWEEN l AND u`: parsed, as Spark replaces it, to `(x >= l) AND (x <= u)`, named `between(x, l, u)`. */
+  readonly between?: boolean;
 }
 export interface Cast {
   readonly kind: "cast";

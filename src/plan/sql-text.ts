@@ -80,7 +80,9 @@ export function exprToSql(e: Expr): string {
       return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
     }
     case "call":
-      return e.byName ? `${e.name}(${e.args.map(exprToSql).join(", ")})` : callToSql(e.name, e.args, e.distinct, e.bare === true);
+      if (e.byName) return `${e.name}(${e.args.map(exprToSql).join(", ")})`;
+      if (e.between) return betweenSql(e.args);
+      return callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":
       return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
     default:
@@ -127,10 +129,18 @@ const CAPITALIZED = new Set(
   ),
 );
 
+/** `between(x, l, u)` from the `(x >= l) AND (x <= u)` it was parsed to. */
+function betweenSql(args: readonly Expr[]): string {
+  const [ge, le] = args as [Expr & { kind: "call" }, Expr & { kind: "call" }];
+  return `between(${exprToSql(ge.args[0]!)}, ${exprToSql(ge.args[1]!)}, ${exprToSql(le.args[1]!)})`;
+}
+
 function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare = false): string {
   const a = args.map(exprToSql);
   const stringCall = stringCallSql(name, a);
   if (stringCall !== undefined) return stringCall;
+  // Spark parses a != b (and a <> b) as NOT (a = b)
+  if (name === "!=" && args.length === 2) return `(NOT (${a[0]} = ${a[1]}))`;
   if (INFIX.has(name) && args.length === 2) {
     const op = `${a[0]} ${LOWER_INFIX.has(name) ? name : name.toUpperCase()} ${a[1]}`;
     return bare ? op : `(${op})`;
@@ -211,8 +221,24 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
     case "any_value":
       if (args.length === 2 && args[1]!.kind === "literal") return `${name}(${a[0]})`;
       break;
-    case "mean":
-      return `avg(${a.join(", ")})`;
+    case "from_json": // the schema and options are not in the name
+    case "from_csv":
+      return `${name}(${a[0]})`;
+    case "array_agg": // SQL's array_agg(x) is collect_list(x) by name too
+      return `collect_list(${a.join(", ")})`;
+    case "regexp_replace": // the default position
+      if (args.length === 3) return `${name}(${a.join(", ")}, 1)`;
+      break;
+    case "substr": // the default length
+    case "substring":
+      if (args.length === 2) return `${name}(${a.join(", ")}, 2147483647)`;
+      break;
+    case "from_unixtime": // the default format
+    case "unix_timestamp":
+    case "to_unix_timestamp":
+      if (args.length === 0) return `${name}(current_timestamp(), yyyy-MM-dd HH:mm:ss)`;
+      if (args.length === 1) return `${name}(${a[0]}, yyyy-MM-dd HH:mm:ss)`;
+      break;
     // Spark shows these under another name or with their default arguments filled in.
     case "~":
       return `~${a[0]}`;

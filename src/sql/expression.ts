@@ -186,7 +186,8 @@ function readPredicate(cur: Cursor): Expr {
     const lower = readComparison(cur);
     cur.expectKeyword("AND");
     const upper = readComparison(cur);
-    return negate(call("and", [call(">=", [value, lower]), call("<=", [value, upper])]), not);
+    const range = Object.freeze({ ...call("and", [call(">=", [value, lower]), call("<=", [value, upper])]), between: true });
+    return negate(range, not);
   }
   const likeKw = ["LIKE", "RLIKE", "REGEXP", "ILIKE"].find((k) => cur.isKeyword(k));
   if (likeKw) {

@@ -1,7 +1,8 @@
 /**
  * `from_json(s, 'a INT, b STRING')` / `from_csv(...)` in SQL text: the DDL schema string becomes
  * the schema JSON the functions read (what `F.from_json` passes), so both spellings meet one
- * kernel. A schema that is not a struct (`'ARRAY<INT>'`) is refused by name.
+ * kernel. A schema that is not a struct (`'ARRAY<INT>'`) is refused by name. Their options written
+ * as `map('mode', 'FAILFAST', ...)` of string literals become the options JSON `F.from_json` passes.
  */
 import { AnalysisException } from "../common/errors.js";
 import { typeToJson } from "../connectors/table/schema-json.js";
@@ -11,8 +12,20 @@ import { parseDataType, parseSchema } from "./datatype.js";
 
 const SCHEMA_ARG: Readonly<Record<string, number>> = { from_json: 1, from_csv: 1 };
 
-export function withJsonSchemaLiteral(e: Call): Expr {
-  const at = SCHEMA_ARG[e.name.toLowerCase()];
+/** `map('k', 'v', ...)` of string literals as the options JSON text, or null. */
+function optionsMapLiteral(e: Expr | undefined): Expr | null {
+  if (e?.kind !== "call" || e.name !== "map" || e.args.length % 2 !== 0) return null;
+  const texts = e.args.map((a) => (a.kind === "literal" && typeof a.value === "string" ? a.value : null));
+  if (texts.some((t) => t === null)) return null;
+  const options: Record<string, string> = {};
+  for (let i = 0; i < texts.length; i += 2) options[texts[i]!] = texts[i + 1]!;
+  return literal(JSON.stringify(options), StringType);
+}
+
+export function withJsonSchemaLiteral(call: Call): Expr {
+  const at = SCHEMA_ARG[call.name.toLowerCase()];
+  const options = at === undefined ? null : optionsMapLiteral(call.args[at + 1]);
+  const e = options ? { ...call, args: call.args.map((a, i) => (i === at! + 1 ? options : a)) } : call;
   const arg = at === undefined ? undefined : e.args[at];
   if (arg?.kind !== "literal" || typeof arg.value !== "string" || arg.value.trim().startsWith("{")) return e;
   const text = arg.value;

@@ -1,8 +1,9 @@
 /**
  * SQL's special call syntax for strings: `POSITION(substr IN str)` (locate) and
  * `TRIM([BOTH | LEADING | TRAILING] [chars] FROM str)` (trim / ltrim / rtrim with the
- * characters first, as Spark's two-argument forms take them), and `EXTRACT(field FROM source)`
- * (date_part with the field as text).
+ * characters first, as Spark's two-argument forms take them), `EXTRACT(field FROM source)`
+ * (date_part with the field as text), `SUBSTRING(str FROM pos [FOR len])` and
+ * `OVERLAY(str PLACING repl FROM pos [FOR len])`.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
@@ -47,6 +48,16 @@ export function readStringSyntax(cur: Cursor, name: string, readValue: (c: Curso
     const source = readValue(cur);
     cur.expectOp(")");
     return call("extract", [literal(field, StringType), source]);
+  } else if (name === "substring" || name === "substr" || name === "overlay") {
+    // substring(str FROM pos [FOR len]); overlay(str PLACING repl FROM pos [FOR len])
+    const str = readValue(cur);
+    const placing = name === "overlay" && cur.acceptKeyword("PLACING") ? readValue(cur) : null;
+    if ((name !== "overlay" || placing !== null) && cur.acceptKeyword("FROM")) {
+      const args = placing === null ? [str, readValue(cur)] : [str, placing, readValue(cur)];
+      if (cur.acceptKeyword("FOR")) args.push(readValue(cur));
+      cur.expectOp(")");
+      return call(name === "overlay" ? "overlay" : "substring", args);
+    }
   } else if (name === "trim") {
     const side = cur.acceptKeyword("BOTH")
       ? "trim"

@@ -305,8 +305,8 @@ describe("predicates", () => {
     expectExpr("a NOT IN ('x')", op("not", op("in", col("a"), str("x"))));
     parseFails(() => parseExpression("a IN (SELECT 1)"), "IN subqueries are not supported", 6);
   });
-  it("[NOT] BETWEEN rewrites to a range check", () => {
-    const range = op("and", op(">=", col("a"), int(1)), op("<=", col("a"), int(10)));
+  it("[NOT] BETWEEN rewrites to a range check (marked, so that it is named between(a, 1, 10))", () => {
+    const range = { ...op("and", op(">=", col("a"), int(1)), op("<=", col("a"), int(10))), between: true };
     expectExpr("a BETWEEN 1 AND 10", range);
     expectExpr("a NOT BETWEEN 1 AND 10", op("not", range));
     expectExpr("a BETWEEN 1 AND 10 AND b", op("and", range, col("b")));
