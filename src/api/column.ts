@@ -140,7 +140,7 @@ export class Column {
     return this.bin("endswith", o);
   }
   substr(start: ColumnOrValue, length: ColumnOrValue): Column {
-    return new Column(call("substring", [this.expr, lit(start).expr, lit(length).expr]));
+    return new Column(call("substr", [this.expr, lit(start).expr, lit(length).expr]));
   }
   /** `cast("int")`, `cast("STRUCT<a: INT>")` or `cast(T.IntegerType)`. */
   cast(to: string | DataType): Column {

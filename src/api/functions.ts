@@ -224,7 +224,8 @@ export const round = (c: ColumnOrName, scale = 0) => fn("round", toExpr(c), lit(
 export const floor = (c: ColumnOrName) => fn("floor", toExpr(c));
 export const ceil = (c: ColumnOrName) => fn("ceil", toExpr(c));
 export const sqrt = (c: ColumnOrName) => fn("sqrt", toExpr(c));
-export const pow = (a: ColumnOrName, b: ColumnOrValue) => fn("pow", toExpr(a), lit(b).expr);
+/** PySpark calls power: the column is POWER(a, b). */
+export const pow = (a: ColumnOrName, b: ColumnOrValue) => fn("power", toExpr(a), lit(b).expr);
 export const greatest = (...cs: ColumnOrName[]) => fn("greatest", ...cs.map(toExpr));
 export const least = (...cs: ColumnOrName[]) => fn("least", ...cs.map(toExpr));
 export const asc = (c: string) => col(c).asc();
