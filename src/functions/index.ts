@@ -52,6 +52,7 @@ import "./json-more.js";
 import "./array-insert.js";
 import "./aliases.js";
 import "./xxhash64.js";
+import "./to-number.js";
 import "./shape-aggregates.js";
 import "./bit-aggregates.js";
 import "./random.js";
