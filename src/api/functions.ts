@@ -221,8 +221,11 @@ export const coalesce = (...cs: ColumnOrName[]) => fn("coalesce", ...cs.map(toEx
 export const isnull = (c: ColumnOrName) => fn("isnull", toExpr(c));
 export const abs = (c: ColumnOrName) => fn("abs", toExpr(c));
 export const round = (c: ColumnOrName, scale = 0) => fn("round", toExpr(c), lit(scale).expr);
-export const floor = (c: ColumnOrName) => fn("floor", toExpr(c));
-export const ceil = (c: ColumnOrName) => fn("ceil", toExpr(c));
+/** floor(c) / ceil(c), or with a scale (a number: digits after the point; negative: tens, hundreds, ...) a DECIMAL. */
+export const floor = (c: ColumnOrName, scale?: number) =>
+  scale === undefined ? fn("floor", toExpr(c)) : fn("floor", toExpr(c), lit(scale).expr);
+export const ceil = (c: ColumnOrName, scale?: number) =>
+  scale === undefined ? fn("ceil", toExpr(c)) : fn("ceil", toExpr(c), lit(scale).expr);
 export const sqrt = (c: ColumnOrName) => fn("sqrt", toExpr(c));
 /** PySpark calls power: the column is POWER(a, b). */
 export const pow = (a: ColumnOrName, b: ColumnOrValue) => fn("power", toExpr(a), lit(b).expr);

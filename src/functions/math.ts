@@ -5,9 +5,11 @@
 
 import { stringOrderOf } from "../columnar/string-order.js";
 import type { Vector } from "../columnar/vector.js";
+import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
-import { type DataType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
+import { type DataType, type DecimalType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
+import { bounded, DecimalOf, decimalForIntegral } from "../types/decimal.js";
 import { plainOverflow } from "./arithmetic-errors.js";
 import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
@@ -80,19 +82,50 @@ function unaryDouble(name: string, fn: (x: number) => number): ScalarFunction {
   };
 }
 
+/** The decimal a number becomes before ceil / floor to a scale (Spark's implicit cast to DECIMAL). */
+function asDecimal(t: DataType): DecimalType {
+  if (t.kind === "decimal") return t;
+  if (t.kind === "double") return DecimalOf(30, 15);
+  if (t.kind === "float") return DecimalOf(14, 7);
+  return decimalForIntegral(t) ?? DecimalOf(30, 15);
+}
+
+/** ceil(x, scale) / floor(x, scale): x as a DECIMAL rounded up / down at `scale` digits (negative: tens, hundreds, ...). */
+function resolveWithScale(name: string, args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
+  const k = args[1]!;
+  if (k.kind !== "literal" || typeof k.value !== "number" || !Number.isInteger(k.value)) {
+    throw new AnalysisException(
+      "NON_FOLDABLE_ARGUMENT",
+      `[NON_FOLDABLE_ARGUMENT] The function \`${name}\` requires the parameter \`scale\` to be a foldable expression of the type "INT", but the actual argument is a non-foldable.`,
+    );
+  }
+  const t = numericArg(name, args, types, call);
+  const d = asDecimal(t);
+  const scale = Math.max(0, Math.min(k.value, d.scale));
+  return { args: [castTo(args[0]!, types[0]!, d), k], type: bounded(d.precision - d.scale + 1 + scale, scale) };
+}
+
 function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
   return {
     kind: "scalar",
     name,
     resolve(args, types, call) {
-      checkArity(name, args, 1);
+      checkArity(name, args, 1, 2);
+      if (args.length === 2) return resolveWithScale(name, args, types, call);
       const t = numericArg(name, args, types, call);
       if (t.kind === "decimal") return { args, type: decimalFloorCeilType(t) };
       return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
     },
     kernel: (args, n, ctx) => {
       const a = args[0]!;
-      if (a.type.kind === "decimal") return roundDecimal(a, 0, name === "floor" ? "floor" : "ceil", decimalFloorCeilType(a.type));
+      const mode = name === "floor" ? "floor" : "ceil";
+      if (args.length === 2) {
+        const d = a.type as DecimalType;
+        const k = args[1]!.values[0] as number;
+        const scale = Math.max(0, Math.min(k, d.scale));
+        return roundDecimal(a, k, mode, bounded(d.precision - d.scale + 1 + scale, scale));
+      }
+      if (a.type.kind === "decimal") return roundDecimal(a, 0, mode, decimalFloorCeilType(a.type));
       if (a.type.kind === "int") return mapUnary(IntegerType, a, n, fn);
       if (a.type.kind === "bigint") return a; // an integer already, on either lane
       // The double result as a long: ANSI overflow error or Java's saturating cast (long-ops.ts).
