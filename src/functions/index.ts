@@ -53,6 +53,7 @@ import "./array-insert.js";
 import "./aliases.js";
 import "./xxhash64.js";
 import "./to-number.js";
+import "./make-interval.js";
 import "./shape-aggregates.js";
 import "./bit-aggregates.js";
 import "./random.js";

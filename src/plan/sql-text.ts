@@ -224,6 +224,8 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
     case "from_json": // the schema and options are not in the name
     case "from_csv":
       return `${name}(${a[0]})`;
+    case "make_dt_interval": // the parts left out shown as their defaults
+      return `${name}(${[...a, ...["0", "0", "0", "0.000000"].slice(a.length)].join(", ")})`;
     case "to_varchar": // another name of to_char, shown as to_char
       return `to_char(${a.join(", ")})`;
     case "array_agg": // SQL's array_agg(x) is collect_list(x) by name too
