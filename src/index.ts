@@ -21,6 +21,7 @@ export { MemoryStream } from "./api/streaming/memory-stream.js";
 export { StreamingQuery } from "./api/streaming/query.js";
 export { DataStreamReader } from "./api/streaming/reader.js";
 export { DataStreamWriter } from "./api/streaming/writer.js";
+export type { UDFRegistration, UserDefinedFunction } from "./api/udf.js";
 export type { Row } from "./api/values.js";
 export { Window, WindowSpec } from "./api/window.js";
 export { DataFrameWriter } from "./api/writer.js";

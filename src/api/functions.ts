@@ -265,3 +265,4 @@ export * from "./functions-higher-order.js";
 export * from "./functions-more.js";
 // ---- wrappers for the remaining SQL functions, bits, maps, JSON, session info (functions-spark.ts)
 export * from "./functions-spark.js";
+export { udf } from "./udf.js";

@@ -27,6 +27,7 @@ import { SparkContext } from "./spark-context.js";
 import { StreamingQueryManager } from "./streaming/manager.js";
 import { MemoryStream } from "./streaming/memory-stream.js";
 import { DataStreamReader } from "./streaming/reader.js";
+import { UDFRegistration } from "./udf.js";
 import { toInternal } from "./values.js";
 
 /** @internal A service that lives as long as a session (the monitoring layer's dashboard and metrics). */
@@ -171,6 +172,10 @@ export class Session implements SessionInternals {
     const [s, e] = end === undefined ? [0, startOrEnd] : [startOrEnd, end];
     if (step === 0) throw new IllegalArgumentException("The step of range() must not be 0.");
     return new DataFrame(this, Plans.range(s, e, step, [attribute("id", LongType, false)]));
+  }
+  /** PySpark's `spark.udf`: register a JavaScript function for SQL text (api/udf.ts). */
+  get udf(): UDFRegistration {
+    return new UDFRegistration();
   }
   get read(): DataFrameReader {
     return new DataFrameReader(this);

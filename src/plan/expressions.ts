@@ -85,6 +85,8 @@ export interface Call {
   readonly byName?: boolean;
   /** SQL's `x BETWEEN l AND u`: parsed, as Spark replaces it, to `(x >= l) AND (x <= u)`, named `between(x, l, u)`. */
   readonly between?: boolean;
+  /** Printed in place of `name`: a user-defined function's own name (`name` is its registry key). */
+  readonly label?: string;
 }
 export interface Cast {
   readonly kind: "cast";

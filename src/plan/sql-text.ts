@@ -82,6 +82,7 @@ export function exprToSql(e: Expr): string {
     case "call":
       if (e.byName) return `${e.name}(${e.args.map(exprToSql).join(", ")})`;
       if (e.between) return betweenSql(e.args);
+      if (e.label !== undefined) return `${e.label}(${e.args.map(exprToSql).join(", ")})`;
       return callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":
       return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
