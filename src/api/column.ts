@@ -133,6 +133,22 @@ export class Column {
   contains(o: ColumnOrValue): Column {
     return this.bin("contains", o);
   }
+  /** Case-insensitive LIKE: `ilike(s, pattern)`. */
+  ilike(pattern: string): Column {
+    return new Column(call("ilike", [this.expr, lit(pattern).expr]));
+  }
+  /** PySpark's spelling of `startsWith`. */
+  startswith(o: ColumnOrValue): Column {
+    return this.startsWith(o);
+  }
+  /** PySpark's spelling of `endsWith`. */
+  endswith(o: ColumnOrValue): Column {
+    return this.endsWith(o);
+  }
+  /** `isnan(c)`. */
+  isNaN(): Column {
+    return new Column(call("isnan", [this.expr]));
+  }
   startsWith(o: ColumnOrValue): Column {
     return this.bin("startswith", o);
   }

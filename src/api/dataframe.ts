@@ -21,9 +21,11 @@ import { Column, type ColumnOrName, col, toExpr } from "./column.js";
 import { describe } from "./describe.js";
 import { GroupedData } from "./grouped.js";
 import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
+import { correlation, covariance, randomSplit, sample } from "./sampling.js";
 import type { SessionInternals } from "./session-internals.js";
 import { type ShowOptions, showArgs } from "./show-args.js";
 import { DataStreamWriter } from "./streaming/writer.js";
+import { unpivot } from "./unpivot.js";
 import { batchToArrays, batchToRows, type Row } from "./values.js";
 import { DataFrameWriter } from "./writer.js";
 
@@ -313,6 +315,44 @@ export class DataFrame {
   /** `fn(this, ...args)`: chains custom transformations (`df.transform(clean).transform(enrich)`). */
   transform<A extends unknown[]>(fn: (df: DataFrame, ...args: A) => DataFrame, ...args: A): DataFrame {
     return fn(this, ...args);
+  }
+  /** One row per value column: the ids, the column's name, its value (Spark's unpivot; unpivot.ts). */
+  unpivot(
+    ids: ColumnOrName | ColumnOrName[],
+    values: ColumnOrName | ColumnOrName[] | null,
+    variableColumnName: string,
+    valueColumnName: string,
+  ): DataFrame {
+    return unpivot(this, ids, values, variableColumnName, valueColumnName);
+  }
+  /** PySpark's other name of `unpivot`. */
+  melt(
+    ids: ColumnOrName | ColumnOrName[],
+    values: ColumnOrName | ColumnOrName[] | null,
+    variableColumnName: string,
+    valueColumnName: string,
+  ): DataFrame {
+    return unpivot(this, ids, values, variableColumnName, valueColumnName);
+  }
+  /** `sample(fraction, seed?)` or `sample(withReplacement, fraction, seed?)`: a Bernoulli sample (sampling.ts). */
+  sample(...args: (boolean | number | undefined)[]): DataFrame {
+    return sample(this, args);
+  }
+  /** Parts by `weights`, every row in exactly one (sampling.ts). */
+  randomSplit(weights: number[], seed?: number): DataFrame[] {
+    return randomSplit(this, weights, seed);
+  }
+  /** Pearson's correlation of two numeric columns (null when undefined, as Spark's NULL). */
+  corr(col1: ColumnOrName, col2: ColumnOrName, method?: string): Promise<number | null> {
+    return correlation(this, col1, col2, method);
+  }
+  /** The sample covariance of two numeric columns. */
+  cov(col1: ColumnOrName, col2: ColumnOrName): Promise<number | null> {
+    return covariance(this, col1, col2);
+  }
+  /** PySpark's `df.sparkSession`. */
+  get sparkSession(): SessionInternals {
+    return this.session;
   }
   /** Spark's basic statistics (count, mean, stddev, min, max) as strings, per column (describe.ts). */
   describe(...cols: (string | string[])[]): DataFrame {

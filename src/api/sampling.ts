@@ -1,0 +1,73 @@
+/**
+ * `df.sample` and `df.randomSplit` (Bernoulli sampling by `rand(seed)`, as Spark samples a row
+ * when its random number falls in [lower, upper); the same seed gives the same rows, but not
+ * Spark's rows: Spark draws per partition with its own generator), and `df.corr` / `df.cov`
+ * (the corr / covar_samp aggregates over the whole DataFrame).
+ */
+import { IllegalArgumentException } from "../common/errors.js";
+import { type ColumnOrName, col } from "./column.js";
+import type { DataFrame } from "./dataframe.js";
+import { corr, covar_samp } from "./functions-extra.js";
+import { rand } from "./functions-spark.js";
+
+const SPLIT_COLUMN = "__random_split";
+
+/** A seed when none is given (Spark draws one too). */
+const anySeed = () => Math.floor(Math.random() * 2 ** 31);
+
+/** PySpark's argument shapes: sample(fraction), sample(fraction, seed), sample(withReplacement, fraction, seed?). */
+export function sample(df: DataFrame, args: readonly (boolean | number | undefined)[]): DataFrame {
+  const [withReplacement, fraction, seed] = typeof args[0] === "boolean" ? args : [false, ...args];
+  if (typeof fraction !== "number" || !(fraction >= 0)) {
+    throw new IllegalArgumentException(
+      `[INVALID_PARAMETER_VALUE] sample: fraction must be a number of 0 or more, got ${String(fraction)}.`,
+    );
+  }
+  if (withReplacement === true) {
+    throw new IllegalArgumentException("[UNSUPPORTED_FEATURE] sample with replacement (Poisson sampling) is not supported in arus.");
+  }
+  if (fraction > 1)
+    throw new IllegalArgumentException(
+      `[INVALID_PARAMETER_VALUE] sample without replacement: fraction must be at most 1, got ${fraction}.`,
+    );
+  return df.filter(rand((seed as number | undefined) ?? anySeed()).lt(fraction));
+}
+
+/** The DataFrame split by `weights` (normalized): every row in exactly one part, by one random number per row. */
+export function randomSplit(df: DataFrame, weights: readonly number[], seed = anySeed()): DataFrame[] {
+  if (weights.length === 0 || weights.some((w) => !(w >= 0)) || !(weights.reduce((a, b) => a + b, 0) > 0)) {
+    throw new IllegalArgumentException(
+      `[INVALID_PARAMETER_VALUE] randomSplit: weights must be non-negative with a positive sum, got [${weights.join(", ")}].`,
+    );
+  }
+  const total = weights.reduce((a, b) => a + b, 0);
+  const parts: DataFrame[] = [];
+  let lower = 0;
+  // one random number per row, drawn once and compared with both bounds
+  const drawn = df.withColumn(SPLIT_COLUMN, rand(seed));
+  const r = col(SPLIT_COLUMN);
+  weights.forEach((w, i) => {
+    const last = i === weights.length - 1;
+    const upper = last ? 1 : lower + w / total;
+    parts.push(drawn.filter(r.geq(lower).and(last ? r.leq(1) : r.lt(upper))).drop(SPLIT_COLUMN));
+    lower = upper;
+  });
+  return parts;
+}
+
+async function single(df: DataFrame): Promise<number | null> {
+  const [[v]] = (await df.toArray()) as [[number | null]];
+  return v;
+}
+
+/** Pearson's correlation of two columns (PySpark's df.corr; only the "pearson" method). */
+export function correlation(df: DataFrame, col1: ColumnOrName, col2: ColumnOrName, method = "pearson"): Promise<number | null> {
+  if (method !== "pearson")
+    throw new IllegalArgumentException(`[UNSUPPORTED_FEATURE] corr: only the pearson method is supported, got ${method}.`);
+  return single(df.agg(corr(col1, col2)));
+}
+
+/** The sample covariance of two columns (PySpark's df.cov). */
+export function covariance(df: DataFrame, col1: ColumnOrName, col2: ColumnOrName): Promise<number | null> {
+  return single(df.agg(covar_samp(col1, col2)));
+}

@@ -1,0 +1,98 @@
+/**
+ * DataFrame.unpivot / melt, sample / randomSplit, corr / cov and the Column spellings PySpark has
+ * (ilike, startswith, endswith, isNaN). Names, values and errors from PySpark 4.3, except the
+ * sampled rows (arus's random numbers are not Spark's): those are held to their invariants.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { functions as F, Session } from "../../src/index.js";
+
+const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
+const wide = () =>
+  session.createDataFrame(
+    [
+      [1, 11, 1.1],
+      [2, 12, 1.2],
+    ],
+    "id bigint, int bigint, double double",
+  );
+
+describe("unpivot / melt", () => {
+  it("gives one row per value column, values in their least common type", async () => {
+    const u = wide().unpivot("id", ["int", "double"], "var", "val");
+    assert.deepEqual(u.dtypes, [
+      ["id", "bigint"],
+      ["var", "string"],
+      ["val", "double"],
+    ]);
+    const expected = [
+      [1, "int", 11],
+      [1, "double", 1.1],
+      [2, "int", 12],
+      [2, "double", 1.2],
+    ];
+    assert.deepEqual(await u.toArray(), expected);
+    assert.deepEqual(await wide().unpivot(["id"], null, "var", "val").toArray(), expected);
+    assert.deepEqual(await wide().melt(["id"], ["int"], "v", "x").toArray(), [
+      [1, "int", 11],
+      [2, "int", 12],
+    ]);
+  });
+
+  it("refuses value columns without a common type, or none at all", () => {
+    const df = session.createDataFrame([[1, "a", 2]], "id bigint, s string, n bigint");
+    assert.throws(
+      () => df.unpivot("id", ["s", "n"], "v", "x"),
+      /\[UNPIVOT_VALUE_DATA_TYPE_MISMATCH\] Unpivot value columns must share a least common type, some types do not: \["BIGINT" \(`n`\), "STRING" \(`s`\)\]\./,
+    );
+    assert.throws(() => wide().unpivot("id", [], "v", "x"), /\[UNPIVOT_REQUIRES_VALUE_COLUMNS\]/);
+  });
+});
+
+describe("sample / randomSplit", () => {
+  it("randomSplit puts every row in exactly one part (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer(),
+        async (weights, rows, seed) => {
+          const parts = session.range(0, rows).randomSplit(weights, seed);
+          const ids = (await Promise.all(parts.map((p) => p.toArray()))).flat().map(([id]) => id as number);
+          assert.deepEqual(
+            ids.sort((a, b) => a - b),
+            Array.from({ length: rows }, (_, i) => i),
+          );
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
+  it("sample keeps about the fraction, the same rows for the same seed", async () => {
+    const df = session.range(0, 2000);
+    const a = await df.sample(0.25, 3).toArray();
+    assert.deepEqual(await df.sample(false, 0.25, 3).toArray(), a);
+    assert.ok(a.length > 350 && a.length < 650, `${a.length} of 2000 rows at 0.25`);
+    assert.throws(() => df.sample(true, 0.5), /UNSUPPORTED_FEATURE.*with replacement/);
+  });
+});
+
+describe("corr / cov and Column spellings", () => {
+  it("corr and cov of two columns", async () => {
+    assert.equal(await wide().corr("int", "double"), 1.000000000000001);
+    assert.equal(await wide().cov("int", "double"), 0.050000000000000044);
+  });
+
+  it("ilike, startswith, endswith, isNaN", async () => {
+    const df = session.createDataFrame([["Ab"], ["x"]], "s string");
+    const out = df.select(F.col("s").ilike("a%"), F.col("s").startswith("A"), F.col("s").endswith("b"));
+    assert.deepEqual(out.columns, ["ilike(s, a%)", "startswith(s, A)", "endswith(s, b)"]);
+    assert.deepEqual(await out.toArray(), [
+      [true, true, true],
+      [false, false, false],
+    ]);
+    assert.deepEqual(session.createDataFrame([[Number.NaN]], "d double").select(F.col("d").isNaN()).columns, ["isnan(d)"]);
+  });
+});
