@@ -19,6 +19,7 @@ import { parseExpression } from "../sql/index.js";
 import { field, StructOf, type StructType, simpleString, treeTypeName } from "../types/datatypes.js";
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";
 import { describe } from "./describe.js";
+import { struct, to_json } from "./functions.js";
 import { GroupedData } from "./grouped.js";
 import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
 import { correlation, covariance, randomSplit, sample } from "./sampling.js";
@@ -433,6 +434,25 @@ export class DataFrame {
     const names = out.map((a) => a.name);
     const types = out.map((a) => a.type);
     return (await this.executeBatches()).flatMap((b) => batchToRows(names, types, b));
+  }
+  /** PySpark's toLocalIterator: the rows one by one (`for await (const row of df.toLocalIterator())`). */
+  async *toLocalIterator(): AsyncGenerator<Row> {
+    const out = this.output;
+    const names = out.map((a) => a.name);
+    const types = out.map((a) => a.type);
+    for (const b of await this.executeBatches()) yield* batchToRows(names, types, b);
+  }
+  /** `fn` for every row, awaited in order (PySpark's foreach; arus has one partition). */
+  async foreach(fn: (row: Row) => unknown): Promise<void> {
+    for await (const row of this.toLocalIterator()) await fn(row);
+  }
+  /** `fn` once with an iterator of all rows (PySpark's foreachPartition over arus's one partition). */
+  async foreachPartition(fn: (rows: Iterable<Row>) => unknown): Promise<void> {
+    await fn(await this.collect());
+  }
+  /** One STRING column `value`: each row as JSON (as Spark Connect's toJSON). */
+  toJSON(): DataFrame {
+    return this.select(to_json(struct(...this.output.map((a) => new Column(a)))).alias("value"));
   }
   /** Rows as arrays in column order: for repeated names, or names a JS object would reorder (`"2020"`). */
   async toArray(): Promise<unknown[][]> {

@@ -96,3 +96,40 @@ describe("corr / cov and Column spellings", () => {
     assert.deepEqual(session.createDataFrame([[Number.NaN]], "d double").select(F.col("d").isNaN()).columns, ["isnan(d)"]);
   });
 });
+
+describe("toLocalIterator, foreach, foreachPartition, toJSON", () => {
+  const df = () =>
+    session.createDataFrame(
+      [
+        [1, "a"],
+        [2, null],
+      ],
+      "id int, s string",
+    );
+
+  it("hands the rows over one by one, in order", async () => {
+    const seen: unknown[] = [];
+    for await (const r of df().toLocalIterator()) seen.push(r);
+    assert.deepEqual(seen, [
+      { id: 1, s: "a" },
+      { id: 2, s: null },
+    ]);
+    const ids: unknown[] = [];
+    await df().foreach(async (r) => {
+      await Promise.resolve();
+      ids.push(r.id);
+    });
+    assert.deepEqual(ids, [1, 2]);
+    let sizes: number[] = [];
+    await df().foreachPartition((rows) => {
+      sizes = [...sizes, [...rows].length];
+    });
+    assert.deepEqual(sizes, [2]);
+  });
+
+  it("toJSON gives each row as Spark's JSON text (NULL fields left out)", async () => {
+    const j = df().toJSON();
+    assert.deepEqual(j.columns, ["value"]);
+    assert.deepEqual(await j.toArray(), [['{"id":1,"s":"a"}'], ['{"id":2}']]);
+  });
+});
