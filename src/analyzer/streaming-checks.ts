@@ -54,6 +54,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
         }
         break;
       case "limit":
+        if (p.offset > 0) fail("Offset is not supported on streaming DataFrames/Datasets.");
         if (mode === "update") fail("Limits are not supported on streaming DataFrames/Datasets in Update output mode.");
         break;
       case "union":

@@ -253,6 +253,12 @@ export class DataFrame {
     if (!Number.isInteger(n) || n < 0) throw new IllegalArgumentException(`The limit expression must be a non-negative integer, got ${n}.`);
     return this.with(Plans.limit(n, this.plan));
   }
+  /** The rows after the first `n` (SQL OFFSET); batch only. */
+  offset(n: number): DataFrame {
+    if (!Number.isInteger(n) || n < 0)
+      throw new IllegalArgumentException(`The offset expression must be a non-negative integer, got ${n}.`);
+    return this.with(Plans.limit(Number.POSITIVE_INFINITY, this.plan, n));
+  }
   union(other: DataFrame): DataFrame {
     return this.with(Plans.union([this.plan, other.plan]));
   }

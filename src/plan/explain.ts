@@ -30,6 +30,7 @@ function describe(p: LogicalPlan): string {
     case "sort":
       return `Sort [${p.orders.map(exprToSql).join(", ")}], true`;
     case "limit":
+      if (p.offset > 0) return p.n === Number.POSITIVE_INFINITY ? `Offset ${p.offset}` : `GlobalLimitAndOffset ${p.n}, ${p.offset}`;
       return `GlobalLimit ${p.n}`;
     case "union":
       return `Union ${p.byName}, ${p.allowMissingColumns}`;

@@ -85,7 +85,10 @@ export interface Sort {
 }
 export interface Limit {
   readonly kind: "limit";
+  /** Rows kept (Infinity: all, for an OFFSET alone). */
   readonly n: number;
+  /** Rows skipped first (SQL OFFSET, `df.offset`): batch only. */
+  readonly offset: number;
   readonly child: LogicalPlan;
 }
 export interface Union {
@@ -292,8 +295,8 @@ export const Plans = {
   sort(orders: readonly SortOrder[], child: LogicalPlan): Sort {
     return f({ kind: "sort", orders: f([...orders]), child });
   },
-  limit(n: number, child: LogicalPlan): Limit {
-    return f({ kind: "limit", n, child });
+  limit(n: number, child: LogicalPlan, offset = 0): Limit {
+    return f({ kind: "limit", n, offset, child });
   },
   setOperation(op: "intersect" | "except", all: boolean, left: LogicalPlan, right: LogicalPlan): SetOperation {
     return f({ kind: "setOperation", op, all, left, right });

@@ -61,7 +61,7 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
     case "sort":
       return new SortExec(p.orders, planChild(p.child));
     case "limit":
-      return new LimitExec(p.n, planChild(p.child));
+      return new LimitExec(p.n, planChild(p.child), p.offset);
     case "union":
       return new UnionExec(p.children.map(planChild));
     case "setOperation":

@@ -8,6 +8,8 @@ import { inlineTable } from "../analyzer/inline-table.js";
 import { columnRef, type Expr, type SortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
 import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { sqlTypeName } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import {
   NAMED_WINDOW,
@@ -37,11 +39,9 @@ export function readQuery(cur: Cursor, outer: CteScope = new Map()): LogicalPlan
     while (cur.acceptOp(","));
     plan = Plans.sort(orders, plan);
   }
-  if (cur.acceptKeyword("LIMIT")) {
-    const n = readLimit(cur);
-    if (n !== null) plan = Plans.limit(n, plan);
-  }
-  if (cur.isKeyword("OFFSET")) throw cur.fail("[UNSUPPORTED_FEATURE] OFFSET is not supported.");
+  const n = cur.acceptKeyword("LIMIT") ? readLimit(cur, "limit") : null;
+  const offset = cur.acceptKeyword("OFFSET") ? (readLimit(cur, "offset") ?? 0) : 0;
+  if (n !== null || offset > 0) plan = Plans.limit(n ?? Number.POSITIVE_INFINITY, plan, offset);
   return plan;
 }
 
@@ -299,14 +299,20 @@ function orderByOrdinal(cur: Cursor, at: Token, pos: number, items: readonly Exp
 }
 
 /** LIMIT takes a non-negative integer literal (or ALL, meaning no limit). */
-function readLimit(cur: Cursor): number | null {
-  if (cur.acceptKeyword("ALL")) return null;
+/** The integer literal of LIMIT or OFFSET (`LIMIT ALL`: null). */
+function readLimit(cur: Cursor, what: "limit" | "offset"): number | null {
+  if (what === "limit" && cur.acceptKeyword("ALL")) return null;
   const at = cur.peek();
   const e = readExpression(cur);
-  if (e.kind !== "literal" || (e.type.kind !== "int" && e.type.kind !== "bigint")) {
+  if (e.kind !== "literal") {
     throw cur.fail(
-      "[INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE] The limit like expression is invalid. " +
-        "The limit expression must be an integer literal.",
+      `[INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE] The limit like expression "${exprToSql(e)}" is invalid. The ${what} expression must evaluate to a constant value.`,
+      at,
+    );
+  }
+  if (e.type.kind !== "int" && e.type.kind !== "bigint") {
+    throw cur.fail(
+      `[INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE] The limit like expression "${exprToSql(e)}" is invalid. The ${what} expression must be integer type, but got "${sqlTypeName(e.type)}".`,
       at,
     );
   }
@@ -314,7 +320,7 @@ function readLimit(cur: Cursor): number | null {
   if (n < 0) {
     throw cur.fail(
       `[INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE] The limit like expression "${n}" is invalid. ` +
-        `The limit expression must be equal to or greater than 0, but got ${n}.`,
+        `The ${what} expression must be equal to or greater than 0, but got ${n}.`,
       at,
     );
   }

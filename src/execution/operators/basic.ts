@@ -184,22 +184,28 @@ export class LimitExec implements PhysicalOperator {
   constructor(
     readonly n: number,
     readonly child: PhysicalOperator,
+    /** Rows skipped before the first kept (OFFSET). */
+    readonly offset = 0,
   ) {
     this.children = [child];
     this.output = child.output;
   }
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const out: Batch[] = [];
+    let skip = this.offset;
     let left = this.n;
     for (const b of await this.child.execute(ctx)) {
       if (left <= 0) break;
-      const take = Math.min(left, b.numRows);
-      out.push(take === b.numRows ? b : sliceBatch(b, 0, take));
+      const from = Math.min(skip, b.numRows);
+      skip -= from;
+      const take = Math.min(left, b.numRows - from);
+      if (take <= 0) continue;
+      out.push(from === 0 && take === b.numRows ? b : sliceBatch(b, from, from + take));
       left -= take;
     }
     return out;
   }
   describe(): string {
-    return String(this.n);
+    return this.offset > 0 ? `${this.n}, offset ${this.offset}` : String(this.n);
   }
 }
