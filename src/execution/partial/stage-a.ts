@@ -68,7 +68,7 @@ export interface StageAPlan {
 }
 
 /** The shape of the planner's private streaming scan. */
-interface ScanLike {
+export interface ScanLike {
   readonly name: string;
   readonly sourceId: string;
   readonly format: string;
@@ -77,7 +77,7 @@ interface ScanLike {
 }
 
 /** Can a thread rebuild and evaluate `e` with the same result? */
-function portable(e: Expr): boolean {
+export function portable(e: Expr): boolean {
   return !anyExpr(e, (x) => {
     if (x.kind === "call") {
       const fn = lookupFunction(x.name);
