@@ -67,12 +67,18 @@ async function run(
     await q.stop();
   }
   const progress = q.recentProgress.map((p) =>
-    JSON.stringify({ n: p.numInputRows, et: p.eventTime, late: p.arus?.lateness ?? null, ops: p.stateOperators.map((s) => s.numRowsDroppedByWatermark) }),
+    JSON.stringify({
+      n: p.numInputRows,
+      et: p.eventTime,
+      late: p.arus?.lateness ?? null,
+      ops: p.stateOperators.map((s) => s.numRowsDroppedByWatermark),
+    }),
   );
   return { batches, progress, explain: q.explainString().replace(/#\d+/g, "#N"), used: scanStageCounters.standIns > before };
 }
 
-const filtered = (df: DataFrame) => df.filter(F.col("v").mod(2).equalTo(1)).select(F.col("key"), F.col("ts"), F.col("v").multiply(10).alias("v10"));
+const filtered = (df: DataFrame) =>
+  df.filter(F.col("v").mod(2).equalTo(1)).select(F.col("key"), F.col("ts"), F.col("v").multiply(10).alias("v10"));
 
 async function failure(on: boolean, files: readonly string[], build: (df: DataFrame) => DataFrame, readOptions?: Record<string, string>) {
   try {
@@ -126,7 +132,10 @@ describe("a scan's stateless stage on the decode threads", () => {
       const aggOff = await run(false, FILES, doubleSum, { mode: "update", sort: true });
       assert.deepEqual(agg.batches, aggOff.batches);
       assert.deepEqual(agg.progress, aggOff.progress);
-      assert.ok(agg.progress.some((p) => /"ops":\[[1-9]/.test(p)), "some rows were late");
+      assert.ok(
+        agg.progress.some((p) => /"ops":\[[1-9]/.test(p)),
+        "some rows were late",
+      );
     } finally {
       session.conf.unset("arus.exec.partialAggregation");
     }
@@ -149,9 +158,12 @@ describe("a scan's stateless stage on the decode threads", () => {
         .load(dir2)
         .withWatermark("ts", "10 seconds")
         .select(F.col("key").alias("k2"), F.col("ts").alias("ts2"), F.col("v").alias("w"));
-      return df
-        .select(F.col("key"), F.col("ts"), F.col("v"))
-        .join(other, F.col("key").equalTo(F.col("k2")).and(F.col("ts2").between(F.col("ts").minus(F.expr("INTERVAL 5 SECONDS")), F.col("ts"))));
+      return df.select(F.col("key"), F.col("ts"), F.col("v")).join(
+        other,
+        F.col("key")
+          .equalTo(F.col("k2"))
+          .and(F.col("ts2").between(F.col("ts").minus(F.expr("INTERVAL 5 SECONDS")), F.col("ts"))),
+      );
     };
     const before = scanStageCounters.standIns;
     const on = await run(true, FILES, joined, { sort: true });

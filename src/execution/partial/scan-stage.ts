@@ -24,7 +24,11 @@ export interface ScanStagePlan {
 
 const inRun = (op: PhysicalOperator) => op instanceof FilterExec || op instanceof ProjectExec || op instanceof WatermarkExec;
 
-function walk(op: PhysicalOperator, parent: PhysicalOperator | null, visit: (op: PhysicalOperator, parent: PhysicalOperator | null) => void) {
+function walk(
+  op: PhysicalOperator,
+  parent: PhysicalOperator | null,
+  visit: (op: PhysicalOperator, parent: PhysicalOperator | null) => void,
+) {
   visit(op, parent);
   for (const c of op.children) walk(c, op, visit);
 }
