@@ -174,6 +174,21 @@ describe("a scan's stateless stage on the decode threads", () => {
     assert.deepEqual(on.progress, off.progress);
   });
 
+  it("derives decimal result types with the session's allowPrecisionLoss on the threads too", async () => {
+    const product = (df: DataFrame) =>
+      df.select(F.col("v").cast("decimal(20,10)").multiply(F.col("d").cast("decimal(20,12)")).alias("p"), F.col("ts"));
+    session.conf.set("spark.sql.decimalOperations.allowPrecisionLoss", "false");
+    try {
+      const on = await run(true, FILES, product);
+      assert.ok(on.used);
+      const off = await run(false, FILES, product);
+      assert.deepEqual(on.batches, off.batches);
+      assert.match(on.batches.flat()[0]!, /"p":"?0\.2500000000000000000000"?/, "scale 22: no precision loss");
+    } finally {
+      session.conf.unset("spark.sql.decimalOperations.allowPrecisionLoss");
+    }
+  });
+
   it("fails an ANSI DIVIDE_BY_ZERO in a filter as the main thread does", async () => {
     const divided = (df: DataFrame) => df.filter(F.expr("10 div (v - v) > 0"));
     const off = await failure(false, FILES, divided);

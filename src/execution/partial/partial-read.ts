@@ -23,6 +23,7 @@ import { effectiveZone, SourceOptions } from "../../connectors/files/options.js"
 import { partitionSpecOf } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
+import { getDecimalPrecisionLoss } from "../../types/decimal.js";
 import { AggregationSpec } from "../aggregation.js";
 import { AdaptiveSkip, type SkipSettings } from "./adaptive-skip.js";
 import type { StageASpec } from "./stage-a.js";
@@ -43,6 +44,8 @@ export interface StageARequest {
   readonly aggregate: boolean;
   /** This thread's `arus.columnar.utf8Strings`: the thread decodes STRING columns the same way. */
   readonly utf8Strings: boolean;
+  /** This thread's `spark.sql.decimalOperations.allowPrecisionLoss`: decimal arithmetic gets the same result types. */
+  readonly decimalPrecisionLoss: boolean;
 }
 
 type Reply = PartialGroups & { inputRows: number };
@@ -136,6 +139,7 @@ function warmUp(stage: StageASpec, threads: number, aggregate: boolean): void {
       decoder: jsonDecoder(),
       aggregate,
       utf8Strings: utf8Strings(),
+      decimalPrecisionLoss: getDecimalPrecisionLoss(),
     }).catch(() => {});
   }
 }
@@ -177,7 +181,20 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   try {
     return await Promise.all(
       nominalRanges(size, threads).map(([start, end]) =>
-        runOnThread({ stage, file, size, start, end, schema: read.schema, options, zone, decoder, aggregate, utf8Strings: utf8 }),
+        runOnThread({
+          stage,
+          file,
+          size,
+          start,
+          end,
+          schema: read.schema,
+          options,
+          zone,
+          decoder,
+          aggregate,
+          utf8Strings: utf8,
+          decimalPrecisionLoss: getDecimalPrecisionLoss(),
+        }),
       ),
     );
   } catch (e) {
