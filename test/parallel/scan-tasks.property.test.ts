@@ -12,7 +12,7 @@ import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { setScanThreads } from "../../src/connectors/files/decode-pool.js";
 import { scanStageCounters } from "../../src/execution/partial/scan-stage-exec.js";
-import { type Column, type DataFrame, functions as F } from "../../src/index.js";
+import { type DataFrame, functions as F } from "../../src/index.js";
 import { utcSession } from "../streaming/helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
