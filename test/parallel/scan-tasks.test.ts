@@ -189,6 +189,23 @@ describe("a scan's stateless stage on the decode threads", () => {
     }
   });
 
+  it("runs under a stream-static join, with the same output", async () => {
+    const names = session.createDataFrame(
+      [
+        { key: "a", name: "alpha" },
+        { key: "b", name: "beta" },
+      ],
+      "key STRING, name STRING",
+    );
+    const joined = (df: DataFrame) => filtered(df).join(names, "key");
+    const on = await run(true, FILES, joined, { sort: true });
+    assert.ok(on.used);
+    const off = await run(false, FILES, joined, { sort: true });
+    assert.ok(on.batches.flat().length > 0);
+    assert.deepEqual(on.batches, off.batches);
+    assert.deepEqual(on.progress, off.progress);
+  });
+
   it("fails an ANSI DIVIDE_BY_ZERO in a filter as the main thread does", async () => {
     const divided = (df: DataFrame) => df.filter(F.expr("10 div (v - v) > 0"));
     const off = await failure(false, FILES, divided);
