@@ -35,6 +35,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.checkpoint.fsync": "true",
   // arus: a streaming aggregation over JSON files runs its stateless part and partial aggregation on the decode threads (docs/parallel-execution.md)
   "arus.exec.partialAggregation": "false",
+  // arus: with local[N], N ≥ 2, a streaming JSON scan's pushed filter and the filters / projections above it run on the decode threads (docs/parallel-execution.md)
+  "arus.exec.scanTasks": "true",
   // arus: rows a query's partial aggregation observes before deciding whether it pays (execution/partial/adaptive-skip.ts)
   "arus.exec.partialAggregation.probeRows": "100000",
   // arus: partial groups per input row above which the decode threads stop aggregating and ship rows

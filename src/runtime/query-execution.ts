@@ -33,6 +33,7 @@ import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
 import { showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
+import { useScanTasks } from "./scan-tasks.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
@@ -228,10 +229,12 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);
     const sourceIds = relations.map((r) => r.sourceId);
-    const preparedSources = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, {
+    const partial = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, {
       numPartitions: checkpoint.numShufflePartitions,
       threads: threadCount,
     });
+    // the other JSON scans run their stateless stage on the decode threads
+    const preparedSources = new Set([...partial, ...useScanTasks(streamingPlan.physical, sources, sourceIds, conf, partial)]);
     // after the partial aggregation is wired: explain() shows it
     const physicalText = explainPhysical(streamingPlan.physical);
     const execution = new MicroBatchExecution({

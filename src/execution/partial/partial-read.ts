@@ -1,6 +1,7 @@
 /**
  * The file task of a streaming file source whose aggregation runs stage A on the decode threads
- * (`arus.exec.partialAggregation`): a JSON-lines file is read into shared memory, cut into
+ * (`arus.exec.partialAggregation`), or whose scan runs its stateless stage there
+ * (`arus.exec.scanTasks`, scan-stage.ts): a JSON-lines file is read into shared memory, cut into
  * `local[N]` line-aligned ranges as json-parallel.ts does, and each range is decoded and run
  * through stage A on the decode pool's N threads (which import stage-a-task.ts for it); the
  * partial groups come back in file order — or, once the query's first files showed that
@@ -22,6 +23,7 @@ import { effectiveZone, SourceOptions } from "../../connectors/files/options.js"
 import { partitionSpecOf } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
+import { getDecimalPrecisionLoss } from "../../types/decimal.js";
 import { AggregationSpec } from "../aggregation.js";
 import { AdaptiveSkip, type SkipSettings } from "./adaptive-skip.js";
 import type { StageASpec } from "./stage-a.js";
@@ -42,6 +44,8 @@ export interface StageARequest {
   readonly aggregate: boolean;
   /** This thread's `arus.columnar.utf8Strings`: the thread decodes STRING columns the same way. */
   readonly utf8Strings: boolean;
+  /** This thread's `spark.sql.decimalOperations.allowPrecisionLoss`: decimal arithmetic gets the same result types. */
+  readonly decimalPrecisionLoss: boolean;
 }
 
 type Reply = PartialGroups & { inputRows: number };
@@ -72,12 +76,13 @@ function runOnThread(request: StageARequest): Promise<Reply> {
 
 /**
  * The file task running `stage` on `threads` threads (2 or more), aggregating until `skip`'s
- * probe finds the partial groups do not shrink the rows enough (adaptive-skip.ts).
+ * probe finds the partial groups do not shrink the rows enough (adaptive-skip.ts); with `skip`
+ * null (a scan's stateless stage, scan-stage.ts) it never aggregates and ships the rows.
  */
-export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSettings): FileTask {
-  const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, aggregationInput(stage));
-  const keyTypes = spec.groupAttrs.map((a) => a.type);
-  const bufferTypes = spec.bufferTypes();
+export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSettings | null): FileTask {
+  const spec = skip ? new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, aggregationInput(stage)) : null;
+  const keyTypes = spec?.groupAttrs.map((a) => a.type) ?? [];
+  const bufferTypes = spec?.bufferTypes() ?? [];
   const rowTypes = stageAOutput(stage).map((a) => a.type);
   const fromThread = (r: Reply): PartialGroups => ({
     ...r,
@@ -90,16 +95,17 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
       ? { rows: r.rows.map((b) => ({ numRows: b.numRows, columns: b.columns.map((v, i) => fromPortable(v, rowTypes[i]!)) })) }
       : {}),
   });
-  const adaptive = new AdaptiveSkip(skip);
+  const adaptive = skip ? new AdaptiveSkip(skip) : null;
   const observed = (parts: PartialGroups[]): PartialGroups[] => {
+    if (!adaptive) return parts;
     const before = adaptive.aggregate;
     adaptive.observe(parts);
     if (before && !adaptive.aggregate) partialCounters.skippedQueries++;
     return parts;
   };
-  warmUp(stage, threads);
+  warmUp(stage, threads, adaptive !== null);
   return async (file, read) => {
-    const aggregate = adaptive.aggregate;
+    const aggregate = adaptive?.aggregate ?? false;
     const ranges = broken ? null : await onThreads(stage, file, read, threads, aggregate);
     if (ranges) {
       partialCounters.ranges += ranges.length;
@@ -117,7 +123,7 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
  * Starts the threads now, at the query's start, each running stage A over no rows (loading the
  * engine, compiling the expressions), so that the first batch does not wait for that.
  */
-function warmUp(stage: StageASpec, threads: number): void {
+function warmUp(stage: StageASpec, threads: number, aggregate: boolean): void {
   if (broken) return;
   const schema = StructOf([]);
   for (let i = 0; i < threads; i++) {
@@ -131,8 +137,9 @@ function warmUp(stage: StageASpec, threads: number): void {
       options: {},
       zone: stage.timeZone,
       decoder: jsonDecoder(),
-      aggregate: true,
+      aggregate,
       utf8Strings: utf8Strings(),
+      decimalPrecisionLoss: getDecimalPrecisionLoss(),
     }).catch(() => {});
   }
 }
@@ -174,7 +181,20 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   try {
     return await Promise.all(
       nominalRanges(size, threads).map(([start, end]) =>
-        runOnThread({ stage, file, size, start, end, schema: read.schema, options, zone, decoder, aggregate, utf8Strings: utf8 }),
+        runOnThread({
+          stage,
+          file,
+          size,
+          start,
+          end,
+          schema: read.schema,
+          options,
+          zone,
+          decoder,
+          aggregate,
+          utf8Strings: utf8,
+          decimalPrecisionLoss: getDecimalPrecisionLoss(),
+        }),
       ),
     );
   } catch (e) {

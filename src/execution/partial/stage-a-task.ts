@@ -11,6 +11,7 @@ import { setJsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { readJsonRange } from "../../connectors/files/json/json-scan.js";
 import { jsonReadSettings } from "../../connectors/files/json/json-settings.js";
 import { SourceOptions } from "../../connectors/files/options.js";
+import { setDecimalPrecisionLoss } from "../../types/decimal.js";
 import type { StageARequest } from "./partial-read.js";
 import { type PartialGroups, runStageA } from "./stage-a-run.js";
 
@@ -18,6 +19,8 @@ async function run(r: StageARequest): Promise<PartialGroups & { inputRows: numbe
   setJsonDecoder(r.decoder);
   // STRING columns as the main thread decodes them; UTF-8 ones cross as bytes (`portable` below)
   setUtf8Strings(r.utf8Strings);
+  // decimal result types as the main thread derives them (a process-wide setting, like the two above)
+  setDecimalPrecisionLoss(r.decimalPrecisionLoss);
   const settings = jsonReadSettings(new SourceOptions(r.options), r.zone);
   const batches = readJsonRange(r.file, r.start, r.end, r.size, r.schema, settings);
   const partial = await runStageA(r.stage, batches, r.aggregate);

@@ -8,6 +8,9 @@
  * stage-a-run.ts) over its share of a file. The main thread then merges the partial groups into
  * the state exactly as it would have aggregated the rows (Spark's final HashAggregate).
  *
+ * A scan's stateless stage (scan-stage.ts, `arus.exec.scanTasks`) is the same spec without an
+ * aggregation: no grouping, run with `aggregate=false`, whatever consumes its rows.
+ *
  * Refused (null: the aggregation reads rows as before) for anything a thread could not rebuild
  * or whose partial merge would not be exact: a function a thread cannot look up, a
  * non-deterministic or context-dependent one (`current_timestamp`), an operator other than those
@@ -68,7 +71,7 @@ export interface StageAPlan {
 }
 
 /** The shape of the planner's private streaming scan. */
-interface ScanLike {
+export interface ScanLike {
   readonly name: string;
   readonly sourceId: string;
   readonly format: string;
@@ -77,7 +80,7 @@ interface ScanLike {
 }
 
 /** Can a thread rebuild and evaluate `e` with the same result? */
-function portable(e: Expr): boolean {
+export function portable(e: Expr): boolean {
   return !anyExpr(e, (x) => {
     if (x.kind === "call") {
       const fn = lookupFunction(x.name);

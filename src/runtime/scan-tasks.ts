@@ -1,0 +1,39 @@
+/**
+ * Chooses, at a streaming query's start, the JSON file scans whose stateless stage runs on the
+ * decode threads (`arus.exec.scanTasks`, default true; docs/parallel-execution.md): with files
+ * decoded on threads (`local[N]`, N ≥ 2) that can load the task module, every streaming JSON
+ * scan not read by a partial aggregation (partial-aggregation.ts) and feeding nothing else hands
+ * each file to the threads, which run its pushed filter and the filters / projections (and the
+ * watermark's statistics) above it (execution/partial/scan-stage.ts); the run's top operator
+ * then reads their rows. Everything else reads rows as before; `false` is exactly the old path.
+ */
+import type { RuntimeConfig } from "../common/conf.js";
+import { scanThreads } from "../connectors/files/decode-pool.js";
+import type { StreamSource } from "../connectors/source.js";
+import type { PhysicalOperator } from "../execution/operator.js";
+import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
+import { scanStagesOf } from "../execution/partial/scan-stage.js";
+import { standIn } from "../execution/partial/scan-stage-exec.js";
+
+export const SCAN_TASKS_CONF = "arus.exec.scanTasks";
+
+/** Wires the scans' stateless stages; returns the ids of the sources now read through a file task. */
+export function useScanTasks(
+  physical: PhysicalOperator,
+  sources: readonly StreamSource[],
+  sourceIds: readonly string[],
+  conf: RuntimeConfig,
+  taken: ReadonlySet<string>,
+): Set<string> {
+  const chosen = new Set<string>();
+  const threads = scanThreads();
+  if (!conf.getBool(SCAN_TASKS_CONF) || threads < 2 || !stageAThreadsAvailable()) return chosen;
+  for (const plan of scanStagesOf(physical, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") }, taken)) {
+    const source = sources[sourceIds.indexOf(plan.spec.sourceId)];
+    if (!source?.useFileTask || !source.getPrepared) continue;
+    if (!source.useFileTask(stageAFileTask(plan.spec, threads, null))) continue;
+    standIn(plan);
+    chosen.add(plan.spec.sourceId);
+  }
+  return chosen;
+}
