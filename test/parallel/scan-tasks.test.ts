@@ -148,6 +148,19 @@ describe("a scan's stateless stage on the decode threads", () => {
     assert.deepEqual(on.batches, (await run(false, FILES, stamped)).batches);
   });
 
+  it("keeps a JavaScript UDF (a function of this thread only) and what is above it on the main thread", async () => {
+    const tag = F.udf((k: string, v: number) => `${k}:${v * 2}`);
+    const tagged = (df: DataFrame) =>
+      df
+        .filter(F.col("v").gt(1))
+        .withColumn("t", tag("key", "v"))
+        .filter(F.col("t").endsWith("4").or(F.col("v").gt(5)));
+    const on = await run(true, FILES, tagged);
+    assert.ok(on.used, "the filter below the UDF ran on the threads");
+    assert.deepEqual(on.batches, (await run(false, FILES, tagged)).batches);
+    assert.ok(on.batches.flat().some((r) => r.includes('"t":"a:12"')));
+  });
+
   it("runs both sides of a stream-stream join on the threads, with the same output", async () => {
     const dir2 = await tempDir();
     for (let i = 0; i < FILES.length; i++) await writeFile(join(dir2, `g${i}.json`), FILES[i]!);
