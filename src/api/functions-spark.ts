@@ -172,6 +172,8 @@ export const shuffle = (c: ColumnOrName, seed?: number | bigint) => fn("shuffle"
 export const uuid = () => fn("uuid");
 export const monotonically_increasing_id = () => fn("monotonically_increasing_id");
 export const spark_partition_id = () => fn("spark_partition_id");
+/** The URI of the file a row was read from ("" where unknown, as after an aggregation or a join). */
+export const input_file_name = () => fn("input_file_name");
 /** Fails the query with USER_RAISED_EXCEPTION and the message (a column or text). */
 export const raise_error = (message: ColumnOrName) => fn("raise_error", typeof message === "string" ? str(message) : message.expr);
 export const assert_true = (c: ColumnOrName, errMsg?: Column | string) =>

@@ -9,7 +9,8 @@
  * spark_partition_id is 0 and uuid is a random version-4 UUID.
  */
 import { randomUUID } from "node:crypto";
-import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { currentInputFile } from "../columnar/input-file.js";
+import { constantVector, getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import type { DataType } from "../types/datatypes.js";
 import { DoubleType, IntegerType, LongType, StringType } from "../types/datatypes.js";
@@ -166,6 +167,18 @@ const sparkPartitionId: ScalarFunction = {
   foldable: false,
 };
 
+/** input_file_name(): the URI of the file the row was read from, "" where unknown (columnar/input-file.ts). */
+const inputFileName: ScalarFunction = {
+  kind: "scalar",
+  name: "input_file_name",
+  resolve: (args) => {
+    checkArity("input_file_name", args, 0);
+    return { args, type: StringType };
+  },
+  kernel: (_args, n) => constantVector(StringType, currentInputFile(), n),
+  foldable: false,
+};
+
 const uuid: ScalarFunction = {
   kind: "scalar",
   name: "uuid",
@@ -183,6 +196,7 @@ register(
   draw("randn", (g) => g.nextGaussian()),
   monotonicallyIncreasingId,
   sparkPartitionId,
+  inputFileName,
   uuid,
 );
 registerAlias("random", "rand");

@@ -3,7 +3,10 @@
  * schema inference over a list of files (synchronous, because `load()` returns a DataFrame
  * with its schema right away; `inferFileSchema` is the promise-returning form).
  */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { tagInputFile } from "../../columnar/input-file.js";
 import { constantVector, nullVector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
 import { type StructField, StructOf, type StructType } from "../../types/datatypes.js";
@@ -105,7 +108,8 @@ export async function readFile(
   const spec = new Map(partitionSpecOf(file, o.get("basePath")).map(([k, v]) => [k.toLowerCase(), v]));
   const isPart = schema.fields.map((f) => spec.has(f.name.toLowerCase()));
   const dataSchema = isPart.some(Boolean) ? StructOf(schema.fields.filter((_, i) => !isPart[i])) : schema;
-  let batches = await readData(fmt, file, dataSchema, o, tz);
+  const uri = pathToFileURL(resolve(file)).href; // input_file_name(): Spark's URL-encoded file URI
+  let batches = (await readData(fmt, file, dataSchema, o, tz)).map((b) => tagInputFile(b, uri));
   if (batches.length === 0)
     batches = [
       makeBatch(
@@ -113,12 +117,13 @@ export async function readFile(
         0,
       ),
     ];
+
   if (dataSchema === schema) return batches;
   const values = schema.fields.map((f, i) => (isPart[i] ? partitionValue(spec.get(f.name.toLowerCase())!, f.type, tz) : null));
   return batches.map((b) => {
     let d = 0;
     const cols = schema.fields.map((f, i) => (isPart[i] ? constantVector(f.type, values[i], b.numRows) : b.columns[d++]!));
-    return makeBatch(cols, b.numRows);
+    return tagInputFile(makeBatch(cols, b.numRows), uri);
   });
 }
 

@@ -4,6 +4,7 @@
  */
 
 import { type Batch, makeBatch, sliceBatch, takeBatch } from "../../columnar/batch.js";
+import { carryInputFile, withInputFileOf } from "../../columnar/input-file.js";
 import { checkedBig, isSafe, narrow } from "../../columnar/int64.js";
 import { withRowOrigin } from "../../columnar/row-origin.js";
 import { interleave, makeVector } from "../../columnar/vector.js";
@@ -84,10 +85,8 @@ export class ProjectExec implements PhysicalOperator {
   }
   apply(b: Batch, ctx: ExecContext): Batch {
     try {
-      return makeBatch(
-        this.compiled.map((f) => f(b, ctx.eval)),
-        b.numRows,
-      );
+      const columns = withInputFileOf(b, () => this.compiled.map((f) => f(b, ctx.eval)));
+      return carryInputFile(b, makeBatch(columns, b.numRows));
     } catch (e) {
       throw withRowOrigin(e, b);
     }
@@ -115,12 +114,12 @@ export class FilterExec implements PhysicalOperator {
     for (const b of await this.child.execute(ctx)) {
       let sel: Int32Array;
       try {
-        sel = this.predicate(b, ctx.eval);
+        sel = withInputFileOf(b, () => this.predicate(b, ctx.eval));
       } catch (e) {
         throw withRowOrigin(e, b);
       }
       if (sel.length === b.numRows) out.push(b);
-      else if (sel.length > 0) out.push(takeBatch(b, sel));
+      else if (sel.length > 0) out.push(carryInputFile(b, takeBatch(b, sel)));
     }
     return out;
   }

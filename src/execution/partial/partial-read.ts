@@ -12,7 +12,9 @@
  */
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { tagInputFile } from "../../columnar/input-file.js";
 import { fromPortable } from "../../columnar/transfer.js";
 import { utf8Strings } from "../../columnar/utf8-conf.js";
 import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
@@ -84,7 +86,7 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
   const keyTypes = spec?.groupAttrs.map((a) => a.type) ?? [];
   const bufferTypes = spec?.bufferTypes() ?? [];
   const rowTypes = stageAOutput(stage).map((a) => a.type);
-  const fromThread = (r: Reply): PartialGroups => ({
+  const fromThread = (r: Reply, uri: string): PartialGroups => ({
     ...r,
     chunks: r.chunks.map((c) => ({
       ...c,
@@ -92,7 +94,11 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
       buffers: c.buffers.map((bs, a) => bs.map((v, j) => fromPortable(v, bufferTypes[a]![j]!))),
     })),
     ...(r.rows
-      ? { rows: r.rows.map((b) => ({ numRows: b.numRows, columns: b.columns.map((v, i) => fromPortable(v, rowTypes[i]!)) })) }
+      ? {
+          rows: r.rows.map((b) =>
+            tagInputFile({ numRows: b.numRows, columns: b.columns.map((v, i) => fromPortable(v, rowTypes[i]!)) }, uri),
+          ),
+        }
       : {}),
   });
   const adaptive = skip ? new AdaptiveSkip(skip) : null;
@@ -110,7 +116,8 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
     if (ranges) {
       partialCounters.ranges += ranges.length;
       if (!aggregate) partialCounters.rowRanges += ranges.length;
-      return { inputRows: ranges.reduce((n, r) => n + r.inputRows, 0), value: observed(ranges.map(fromThread)) };
+      const uri = pathToFileURL(resolve(file)).href; // the rows' input_file_name() above the stand-in
+      return { inputRows: ranges.reduce((n, r) => n + r.inputRows, 0), value: observed(ranges.map((r) => fromThread(r, uri))) };
     }
     partialCounters.mainThreadFiles++;
     const batches = await read.rows();
