@@ -14,6 +14,8 @@ const timeWindow: ScalarFunction = {
   kind: "scalar",
   name: "__time_window",
   resolve: (args) => ({ args, type: WindowStructType }),
+  // window, slide, start and i are literals (src/analyzer/time-windows.ts)
+  rowZeroArgsFrom: 1,
   kernel(args, n) {
     const ts = args[0]!;
     const [w, s, st, i] = args.slice(1).map((a) => nums(a)[0]!) as [number, number, number, number];

@@ -24,7 +24,7 @@ import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import { PartialAggregateExplain } from "../partial/partial-explain.js";
 import type { StageAPlan } from "../partial/stage-a.js";
 import type { PartialGroups } from "../partial/stage-a-run.js";
-import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
+import { type AggregateChunk, type AggregationBackend, aggregateChunk } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
@@ -152,7 +152,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
       const m = sel ? sel.length : n;
       if (m === 0) continue;
       if (sel) inputs = inputs.map((vs) => vs.map((v) => take(v, sel!)));
-      chunks.push({ keys, inputs, n: m });
+      chunks.push(aggregateChunk(keys, inputs, m));
     }
     return { chunks, lateKeys, lateInputRows, lateBatches };
   }
@@ -222,8 +222,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
         }
       }
       if (n === 0) continue;
-      const routed = p.owner === undefined ? {} : { owner: p.owner, owners: p.owners! };
-      chunks.push({ keys, inputs, n, partial: true, rows, ...routed });
+      chunks.push(aggregateChunk(keys, inputs, n, true, rows, p.owner, p.owner === undefined ? undefined : p.owners!));
     }
     // ranges whose aggregation was skipped (adaptive-skip.ts): their rows, aggregated here as the row path does
     const rows = parts.flatMap((p) => p.rows ?? []);
