@@ -28,6 +28,15 @@ export class ScratchUint8 {
   }
 }
 
+export class ScratchFloat64 {
+  private buf = new Float64Array(0);
+  /** A Float64Array of exactly n elements, stale contents. */
+  get(n: number): Float64Array {
+    if (this.buf.length < n) this.buf = new Float64Array(grown(this.buf.length, n));
+    return this.buf.subarray(0, n);
+  }
+}
+
 /** Room for n, with a quarter to spare: batches of a stream vary a little in size. */
 function grown(old: number, n: number): number {
   return Math.max(n, old + (old >> 2));

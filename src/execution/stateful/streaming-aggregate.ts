@@ -14,6 +14,7 @@
  * configuration: the row stores, the columnar table, or the columnar tables on the state threads.
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { ScratchFloat64 } from "../../columnar/scratch.js";
 import { take, type Vector } from "../../columnar/vector.js";
 import type { PreparedFile } from "../../connectors/source.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
@@ -28,6 +29,9 @@ import { type AggregateChunk, type AggregationBackend, aggregateChunk } from "./
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
 import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
+
+/** `rowChunks`' event times of one input batch, read only while it splits that batch (columnar/scratch.ts). */
+const eventTimeScratch = new ScratchFloat64();
 
 export class StreamingAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
@@ -133,7 +137,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
       let inputs = spec.aggInputs(b, ctx.eval);
       let sel: Int32Array | null = null;
       if (watermarked) {
-        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n, eventTimeScratch.get(n));
         let nLate = 0;
         for (let i = 0; i < n; i++) if (et[i]! <= lateMicros) nLate++;
         if (nLate > 0) {
@@ -201,7 +205,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
       let rows = p.rows;
       let n = p.n;
       if (watermarked) {
-        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n, eventTimeScratch.get(n));
         let nLate = 0;
         for (let g = 0; g < n; g++) if (et[g]! <= lateMicros) nLate++;
         if (nLate > 0) {
