@@ -416,14 +416,8 @@ export class ColumnarTable {
 
   /** The ids of `ids` whose flag `bit` is set (`set`) or clear (`!set`), in order. */
   private withFlag(ids: Int32Array, bit: number, set: boolean): Int32Array {
-    const flags = this.flags;
     const out = new Int32Array(ids.length);
-    let k = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const e = ids[i]!;
-      if (((flags[e]! & bit) !== 0) === set) out[k++] = e;
-    }
-    return out.subarray(0, k);
+    return out.subarray(0, idsWithFlag(this.flags, ids, bit, set, out));
   }
 
   /** Entries touched (inserted or updated) this batch, in first-touch order, removed ones included. */
@@ -555,19 +549,12 @@ export class ColumnarTable {
       this.partsFor = numPartitions;
     }
     const parts = this.parts;
-    const out = new Int32Array(n);
-    let m = 0;
-    for (let i = 0; i < n; i++) if (parts[ids[i]!] === 0) m++;
-    if (m === 0) {
-      for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
-      return out;
+    const m = countUnknownParts(parts, ids, n);
+    if (m > 0) {
+      const missing = unknownParts(parts, ids, n, m);
+      rememberParts(parts, missing, partitionsOf(this, missing, numPartitions, m), m);
     }
-    const missing = new Int32Array(m);
-    for (let i = 0, j = 0; i < n; i++) if (parts[ids[i]!] === 0) missing[j++] = ids[i]!;
-    const computed = partitionsOf(this, missing, numPartitions, m);
-    for (let j = 0; j < m; j++) parts[missing[j]!] = computed[j]! + 1;
-    for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
-    return out;
+    return knownParts(parts, ids, n, new Int32Array(n));
   }
 
   /** Bytes the table holds: every typed array at its capacity, plus the dictionaries. */
@@ -583,4 +570,36 @@ export class ColumnarTable {
     n += this.touched.data.byteLength + this.removed.data.byteLength + this.undo.bytes();
     return n;
   }
+}
+
+/** Writes the ids whose flag `bit` is (or is not) set into `out`; returns how many (the loop alone: see docs/architecture.md, "Hot path rules"). */
+function idsWithFlag(flags: Uint8Array, ids: Int32Array, bit: number, set: boolean, out: Int32Array): number {
+  let k = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const e = ids[i]!;
+    if (((flags[e]! & bit) !== 0) === set) out[k++] = e;
+  }
+  return k;
+}
+
+// `partitionsOf`' loops over the cached partitions (parts[e] = partition + 1, 0: not known yet).
+function countUnknownParts(parts: Int32Array, ids: Int32Array, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) if (parts[ids[i]!] === 0) m++;
+  return m;
+}
+
+function unknownParts(parts: Int32Array, ids: Int32Array, n: number, m: number): Int32Array {
+  const missing = new Int32Array(m);
+  for (let i = 0, j = 0; i < n; i++) if (parts[ids[i]!] === 0) missing[j++] = ids[i]!;
+  return missing;
+}
+
+function rememberParts(parts: Int32Array, missing: Int32Array, computed: Int32Array, m: number): void {
+  for (let j = 0; j < m; j++) parts[missing[j]!] = computed[j]! + 1;
+}
+
+function knownParts(parts: Int32Array, ids: Int32Array, n: number, out: Int32Array): Int32Array {
+  for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
+  return out;
 }
