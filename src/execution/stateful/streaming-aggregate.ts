@@ -28,7 +28,8 @@ import type { PartialGroups } from "../partial/stage-a-run.js";
 import { type AggregateChunk, type AggregationBackend, aggregateChunk } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
-import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
+import { type PreparedChunks, paneChunks } from "./pane-aggregation.js";
+import type { PaneShape } from "./pane-shape.js";
 
 /** `rowChunks`' event times of one input batch, read only while it splits that batch (columnar/scratch.ts). */
 const eventTimeScratch = new ScratchFloat64();
