@@ -48,9 +48,19 @@ export function expiredIds(t: ColumnarTable, col: number, micros: number): Int32
  * array of exactly that size (a growing list allocated its size about three times over).
  */
 function deadByCode(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): Int32Array {
+  const count = countDead(flags, codes, dead, hwm);
+  return fillDead(flags, codes, dead, hwm, new Int32Array(count));
+}
+
+// One loop per function (docs/architecture.md, "Hot path rules").
+function countDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): number {
   let count = 0;
   for (let e = 0; e < hwm; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! < 0 || dead[codes[e]!] === 1)) count++;
-  const out = new Int32Array(count);
+  return count;
+}
+
+function fillDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number, out: Int32Array): Int32Array {
+  const count = out.length;
   for (let e = 0, k = 0; e < hwm && k < count; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! < 0 || dead[codes[e]!] === 1)) out[k++] = e;
   return out;
 }

@@ -156,6 +156,20 @@ export class ColumnarTable {
    */
   lookupOrInsert(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n), ordinals?: Int32Array): Int32Array {
     if (n === 0) return out;
+    const live = this.numLive;
+    this.probeOrInsert(keys, n, out);
+    this.mostlyNew = (this.numLive - live) * 2 > n;
+    if (this.tracking) this.touch(out, n, ordinals);
+    return out;
+  }
+
+  /**
+   * `lookupOrInsert`'s probing loop, a method of its own that ends with the loop: V8 optimizes
+   * the loop on the stack (OSR), and the marking that followed it in the same function, inlined
+   * into that OSR code before any entry had been touched twice, deopted on every later call
+   * (docs/architecture.md, "Hot path rules").
+   */
+  private probeOrInsert(keys: readonly Vector[], n: number, out: Int32Array): void {
     const codes = this.alignLanes(this.coder.codesOf(keys, n, true));
     const hashes = this.coder.rowHashes(codes, n);
     const lanes = simpleLanes(codes, this.kv);
@@ -163,7 +177,6 @@ export class ColumnarTable {
     // than it found: a sliding window's fresh windows) they would only repeat the loop's probes.
     if (lanes && !this.mostlyNew) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
     else out.fill(-1, 0, n);
-    const live = this.numLive;
     // Rows not settled by their home slot: probe on, insert when absent.
     const c0 = lanes ? lanes[0]! : null;
     const c1 = lanes && lanes.length > 1 ? lanes[1]! : null;
@@ -219,9 +232,6 @@ export class ColumnarTable {
       }
       out[i] = e;
     }
-    this.mostlyNew = (this.numLive - live) * 2 > n;
-    if (this.tracking) this.touch(out, n, ordinals);
-    return out;
   }
 
   /**
@@ -240,8 +250,20 @@ export class ColumnarTable {
     }
     const saved = this.undo.savedFlags(this.capacity);
     const ord = ordinals !== undefined ? this.ordinals! : null;
-    const td = touched.data;
-    let tl = touched.length;
+    touched.length = this.markTouched(ids, n, flags, saved, ord, ordinals ?? null, touched.data, touched.length);
+  }
+
+  /** `touch`'s loop, ending its own method (docs/architecture.md, "Hot path rules"); returns the touched list's new length. */
+  private markTouched(
+    ids: Int32Array,
+    n: number,
+    flags: Uint8Array,
+    saved: Uint8Array,
+    ord: Int32Array | null,
+    ordinals: Int32Array | null,
+    td: Int32Array,
+    tl: number,
+  ): number {
     for (let i = 0; i < n; i++) {
       const e = ids[i]!;
       const f = flags[e]!;
@@ -254,7 +276,7 @@ export class ColumnarTable {
       }
       if (ord !== null) ordinals![i] = ord[e]!;
     }
-    touched.length = tl;
+    return tl;
   }
 
   /** Entry id of each row, or -1 when the key is not in the table. Marks nothing. */
