@@ -197,11 +197,20 @@ export function constantString(v: Vector): string | undefined {
 export function selectionFromMask(mask: Vector): Int32Array {
   const m = mask.values as Uint8Array;
   const valid = mask.validity;
+  const n = mask.length;
+  return fillSelection(m, valid, n, new Int32Array(countSelected(m, valid, n)));
+}
+
+// One loop per function: V8 optimizes a long loop on stack (OSR), and code after the loop that
+// has not run yet (the allocation between two loops) deopted on leaving it, call after call.
+function countSelected(m: Uint8Array, valid: Uint8Array | null, n: number): number {
   let count = 0;
-  for (let i = 0; i < mask.length; i++) if (m[i] === 1 && (valid === null || valid[i] === 1)) count++;
-  const sel = new Int32Array(count);
-  let k = 0;
-  for (let i = 0; i < mask.length; i++) if (m[i] === 1 && (valid === null || valid[i] === 1)) sel[k++] = i;
+  for (let i = 0; i < n; i++) if (m[i] === 1 && (valid === null || valid[i] === 1)) count++;
+  return count;
+}
+
+function fillSelection(m: Uint8Array, valid: Uint8Array | null, n: number, sel: Int32Array): Int32Array {
+  for (let i = 0, k = 0; i < n; i++) if (m[i] === 1 && (valid === null || valid[i] === 1)) sel[k++] = i;
   return sel;
 }
 

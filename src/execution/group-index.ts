@@ -7,6 +7,7 @@
  */
 
 import { MAX_SAFE } from "../columnar/int64.js";
+import { ScratchInt32 } from "../columnar/scratch.js";
 import { concatVectors, take, type Vector } from "../columnar/vector.js";
 import type { DataType } from "../types/datatypes.js";
 import { hashRows } from "./group-hash.js";
@@ -26,6 +27,9 @@ function plainNumeric(leaves: readonly Leaf[], n: number): boolean {
   }
   return true;
 }
+
+/** Row hashes of one `assign` or `probe` call (synchronous, never kept: columnar/scratch.ts). */
+const hashScratch = new ScratchInt32();
 
 export class GroupIndex {
   private slots: Int32Array = new Int32Array(1024).fill(-1);
@@ -53,7 +57,7 @@ export class GroupIndex {
     if (!this.stores) this.stores = leaves.map((l) => new LeafStore(l.numeric));
     // a row repeating the key of the row before it joins that row's group unhashed
     const same = sameAsPrevious(leaves, n);
-    const hashes = new Int32Array(n);
+    const hashes = hashScratch.get(n);
     if (same === null) hashRows(leaves, n, hashes);
     else hashRows(leaves, n, hashes, same);
     const newRows: number[] = [];
@@ -171,7 +175,7 @@ export class GroupIndex {
     if (keys.length === 0) return out.fill(this.numGroups > 0 ? 0 : -1, 0, n);
     const leaves: Leaf[] = [];
     for (const k of keys) leavesOf(k, n, leaves);
-    const hashes = new Int32Array(n);
+    const hashes = hashScratch.get(n);
     hashRows(leaves, n, hashes);
     for (let i = 0; i < n; i++) {
       const h = hashes[i]!;

@@ -10,8 +10,12 @@
  * int64 values beyond ±2^53 − 1 simply count as different.
  */
 import { isSafe } from "../columnar/int64.js";
+import { ScratchUint8 } from "../columnar/scratch.js";
 import { rangesEqual } from "../columnar/utf8-ops.js";
 import type { Leaf } from "./group-leaves.js";
+
+/** `sameAsPrevious`' marks: read by the one `GroupIndex.assign` that asked, never kept (columnar/scratch.ts). */
+const sameScratch = new ScratchUint8();
 
 /** Rows sampled to decide whether runs are worth looking for. */
 const SAMPLE = 256;
@@ -49,7 +53,7 @@ export function sameAsPrevious(leaves: readonly Leaf[], n: number): Uint8Array |
   for (let i = 1; i < probe; i++) if (sameRow(leaves, i)) repeats++;
   if (repeats * 2 < probe) return null;
   // a column at a time, each loop over one kind of array (a row at a time cost twice as much)
-  const same = new Uint8Array(n).fill(1);
+  const same = sameScratch.get(n).fill(1);
   same[0] = 0;
   for (const leaf of leaves) clearChanged(leaf, n, same);
   return same;

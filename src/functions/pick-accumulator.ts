@@ -58,13 +58,7 @@ export class PickAcc implements Accumulator {
    * most of max(struct(...))'s cost). Ties keep the earliest row, as offering rows in order does.
    */
   private updateStructs(g: Int32Array, n: number, v: Vector): void {
-    const best = new Map<number, number>();
-    for (let i = 0; i < n; i++) {
-      if (v.validity !== null && v.validity[i] === 0) continue; // min/max skip NULLs
-      const gid = g[i]!;
-      const b = best.get(gid);
-      if (b === undefined || compareRowsAt(v, i, b) * this.order > 0) best.set(gid, i);
-    }
+    const best = bestRowPerGroup(g, n, v, this.order);
     // The winners gathered first: reading them in `v` itself would decode every row of its
     // UTF-8 string fields (columnar/utf8.ts) for a handful of winners (q7: 2 of 230 000).
     const winners = take(v, Int32Array.from(best.values()));
@@ -106,6 +100,21 @@ export class PickAcc implements Accumulator {
   evaluate(n: number): Vector {
     return vectorFromValues(this.type, this.values.slice(0, n));
   }
+}
+
+/**
+ * Each group's best non-NULL row of a struct column (ties: the earliest). The loop is a function of
+ * its own: optimized on stack (OSR), it deopted on leaving into code that had not run yet, call after call.
+ */
+function bestRowPerGroup(g: Int32Array, n: number, v: Vector, order: number): Map<number, number> {
+  const best = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    if (v.validity !== null && v.validity[i] === 0) continue; // min/max skip NULLs
+    const gid = g[i]!;
+    const b = best.get(gid);
+    if (b === undefined || compareRowsAt(v, i, b) * order > 0) best.set(gid, i);
+  }
+  return best;
 }
 
 /** compareValues(getValue(v, i), getValue(v, j)) for non-null struct rows, without building them. */

@@ -71,6 +71,18 @@ function compareNullable(a: unknown, b: unknown): number {
   return compareValues(a, b);
 }
 
+/**
+ * The numeric comparison loop, a function of its own: a kernel's loop that V8 optimizes on
+ * stack (OSR) while code after it has not run yet deopts on leaving the loop, call after call.
+ */
+function compareNumbers(av: Float64Array, bv: Float64Array, n: number, test: (c: number) => boolean, out: Uint8Array): void {
+  for (let i = 0; i < n; i++) {
+    const x = av[i]!;
+    const y = bv[i]!;
+    out[i] = test(x < y ? -1 : x > y ? 1 : x === y ? 0 : compareValues(x, y)) ? 1 : 0;
+  }
+}
+
 function comparison(name: string, test: (c: number) => boolean): ScalarFunction {
   return {
     kind: "scalar",
@@ -82,15 +94,8 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
       if (bytes !== null) return bytes;
       const out = new Uint8Array(n);
       const validity = andValidity(a.validity, b.validity, n);
-      if (!Array.isArray(a.values)) {
-        const av = a.values as Float64Array;
-        const bv = b.values as Float64Array;
-        for (let i = 0; i < n; i++) {
-          const x = av[i]!;
-          const y = bv[i]!;
-          out[i] = test(x < y ? -1 : x > y ? 1 : x === y ? 0 : compareValues(x, y)) ? 1 : 0;
-        }
-      } else if (a.type.kind === "string") {
+      if (!Array.isArray(a.values)) compareNumbers(a.values as Float64Array, b.values as Float64Array, n, test, out);
+      else if (a.type.kind === "string") {
         // Code-point order; JS's native order when it is exact for every row (columnar/string-order.ts).
         const order = rowPairOrder(a, b, n);
         const av = a.values as string[];
@@ -140,6 +145,12 @@ function resolveBoolean(name: string, arity: number) {
   };
 }
 
+/** AND / OR of two columns without NULLs (its own function, as `compareNumbers`). */
+function andOrPlain(and: boolean, av: Uint8Array, bv: Uint8Array, n: number, out: Uint8Array): void {
+  if (and) for (let i = 0; i < n; i++) out[i] = av[i]! & bv[i]!;
+  else for (let i = 0; i < n; i++) out[i] = av[i]! | bv[i]!;
+}
+
 /** AND/OR with NULL: false AND NULL = false, true OR NULL = true, otherwise NULL. */
 function logical(name: "and" | "or"): ScalarFunction {
   const dominant = name === "and" ? 0 : 1;
@@ -153,8 +164,7 @@ function logical(name: "and" | "or"): ScalarFunction {
       const bv = b.values as Uint8Array;
       const out = new Uint8Array(n);
       if (a.validity === null && b.validity === null) {
-        if (name === "and") for (let i = 0; i < n; i++) out[i] = av[i]! & bv[i]!;
-        else for (let i = 0; i < n; i++) out[i] = av[i]! | bv[i]!;
+        andOrPlain(name === "and", av, bv, n, out);
         return makeVector(BooleanType, out, null, n);
       }
       const validity = new Uint8Array(n);

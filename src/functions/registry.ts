@@ -43,6 +43,11 @@ export interface ScalarFunction {
    * per-row strings of the cast (from_json over Kafka's `value`).
    */
   readonly utf8BytesArg0?: boolean;
+  /**
+   * Arguments from this index on are parameters the kernel reads at row 0 only (a window's
+   * length and slide): compiled from a literal, they are one-row vectors instead of n copies.
+   */
+  readonly rowZeroArgsFrom?: number;
 }
 
 /** Columnar per-group accumulator for one aggregate call. */

@@ -10,32 +10,50 @@ import { IntervalType, WindowStructType } from "../types/datatypes.js";
 import { andValidity, mapRows, nums } from "./kernel-util.js";
 import { register, type ScalarFunction } from "./registry.js";
 
+/**
+ * Start and end of each row's i-th window (`__time_window`). Its own function: the kernel's loop,
+ * optimized on stack, deopted on leaving it into code that had not run yet, call after call.
+ */
+function windowBounds(
+  t: ArrayLike<number>,
+  n: number,
+  w: number,
+  s: number,
+  st: number,
+  i: number,
+  start: Float64Array,
+  end: Float64Array,
+): void {
+  // Streams come roughly in time order: a row inside the previous row's slide [lo, hi) has
+  // its start (exact for the integer micros timestamps are) without the division.
+  let lo = Number.NaN;
+  let hi = Number.NaN;
+  for (let r = 0; r < n; r++) {
+    const x = t[r]!;
+    let last = lo;
+    if (!(x >= lo && x < hi)) {
+      const rem = (x - st) % s;
+      last = x - (rem < 0 ? rem + s : rem);
+      lo = last;
+      hi = last + s;
+    }
+    start[r] = last - i * s;
+    end[r] = start[r]! + w;
+  }
+}
+
 const timeWindow: ScalarFunction = {
   kind: "scalar",
   name: "__time_window",
   resolve: (args) => ({ args, type: WindowStructType }),
+  // window, slide, start and i are literals (src/analyzer/time-windows.ts)
+  rowZeroArgsFrom: 1,
   kernel(args, n) {
     const ts = args[0]!;
     const [w, s, st, i] = args.slice(1).map((a) => nums(a)[0]!) as [number, number, number, number];
-    const t = nums(ts);
     const start = new Float64Array(n);
     const end = new Float64Array(n);
-    // Streams come roughly in time order: a row inside the previous row's slide [lo, hi) has
-    // its start (exact for the integer micros timestamps are) without the division.
-    let lo = Number.NaN;
-    let hi = Number.NaN;
-    for (let r = 0; r < n; r++) {
-      const x = t[r]!;
-      let last = lo;
-      if (!(x >= lo && x < hi)) {
-        const rem = (x - st) % s;
-        last = x - (rem < 0 ? rem + s : rem);
-        lo = last;
-        hi = last + s;
-      }
-      start[r] = last - i * s;
-      end[r] = start[r]! + w;
-    }
+    windowBounds(nums(ts), n, w, s, st, i, start, end);
     const validity = ts.validity;
     return makeVector(WindowStructType, [], validity, n, [
       makeVector(WindowStructType.fields[0]!.type, start, null, n),

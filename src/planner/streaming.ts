@@ -20,7 +20,7 @@ import { ColumnarBackend } from "../execution/stateful/columnar-backend.js";
 import { eventTimeKeyIndex } from "../execution/stateful/common.js";
 import { StreamingDeduplicateExec } from "../execution/stateful/deduplicate.js";
 import { StreamingLimitExec } from "../execution/stateful/limit.js";
-import { type PaneShape, paneShapeOf } from "../execution/stateful/pane-aggregation.js";
+import { type PaneShape, paneShapeOf } from "../execution/stateful/pane-shape.js";
 import { RowStoreBackend } from "../execution/stateful/row-backend.js";
 import { SessionWindowAggregateExec } from "../execution/stateful/session-window.js";
 import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";

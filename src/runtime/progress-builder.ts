@@ -63,7 +63,7 @@ export class ProgressBuilder {
         const lateness: Record<string, ReturnType<typeof latenessProfile>> = {};
         // Every watermark node's stats by column name (a later node of the same name wins).
         const byColumn = new Map(nodes.filter((n) => eventTime.has(n.id)).map((n) => [n.column, eventTime.get(n.id)!]));
-        for (const [column, s] of byColumn) if (s.lateness?.length) lateness[column] = latenessProfile(s.lateness);
+        for (const [column, s] of byColumn) if (s.lateness && s.lateness.count > 0) lateness[column] = latenessProfile(s.lateness);
         const backlog = self.cfg.sources.map((s) => s.backlog?.() ?? null);
         self.lastMetrics = metrics;
         self.lastProgressAt = end;

@@ -5,7 +5,7 @@
  */
 import { isoUtcMillis } from "../common/datetime/index.js";
 import type { Offset, SourceBacklog } from "../connectors/source.js";
-import type { StateOperatorMetrics } from "../execution/stateful/context.js";
+import type { LatenessSamples, StateOperatorMetrics } from "../execution/stateful/context.js";
 
 export interface SourceProgress {
   description: string;
@@ -130,18 +130,11 @@ export function sortedMap<V>(m: Record<string, V>): Record<string, V> {
   return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Percentiles come from at most this many evenly spaced samples (sorting every row costs). */
-const MAX_SAMPLES = 16_384;
-
-/** Percentiles of lateness samples (ms). */
-export function latenessProfile(samples: Float64Array): LatenessProfile {
-  const n = samples.length;
-  let max = 0;
-  for (let i = 0; i < n; i++) if (samples[i]! > max) max = samples[i]!;
-  const step = Math.max(1, Math.ceil(n / MAX_SAMPLES));
-  const s = new Float64Array(Math.ceil(n / step));
-  for (let i = 0, k = 0; i < n; i += step) s[k++] = samples[i]!;
-  s.sort();
+/** Percentiles of lateness samples (ms; the watermark node took them, `LatenessSamples`). */
+export function latenessProfile(lateness: LatenessSamples): LatenessProfile {
+  const n = lateness.count;
+  const max = lateness.max;
+  const s = lateness.samples.slice().sort();
   const q = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]! : 0);
   return {
     count: n,

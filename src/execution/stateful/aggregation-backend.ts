@@ -34,6 +34,22 @@ export interface AggregateChunk {
   readonly owners?: number;
 }
 
+/**
+ * An AggregateChunk, always with every field (absent ones undefined): one object shape for all
+ * chunks, so the backends' loops over chunks stay monomorphic.
+ */
+export function aggregateChunk(
+  keys: readonly Vector[],
+  inputs: readonly (readonly Vector[])[],
+  n: number,
+  partial?: boolean,
+  rows?: Int32Array | Float64Array,
+  owner?: number,
+  owners?: number,
+): AggregateChunk {
+  return { keys, inputs, n, partial, rows, owner, owners };
+}
+
 export type OutputMode = "append" | "update" | "complete";
 
 export interface AggregateRunOptions {

@@ -22,12 +22,13 @@
  * the result projection, as the row store backend does (row-backend.ts).
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { ScratchInt32 } from "../../columnar/scratch.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/index.js";
 import type { ColumnarStateStore } from "../../state/columnar/index.js";
 import type { DataType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
-import { compileExpr } from "../compile.js";
+import { type CompiledExpr, compileExpr } from "../compile.js";
 import {
   type AggregateChunk,
   type AggregateRunOptions,
@@ -38,10 +39,16 @@ import {
 import { type ColumnarPlan, columnarPlanOf } from "./columnar-kernels.js";
 import { eventTimeKeyIndex } from "./common.js";
 
+/** Per chunk, the state ids and batch-local group ids of its rows: read by this chunk's accumulators only (columnar/scratch.ts). */
+const idScratch = new ScratchInt32();
+const localIdScratch = new ScratchInt32();
+
 export class ColumnarAggregation {
   /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
   readonly eventTimeKey: number;
   private readonly bufferTypes: DataType[][];
+  /** The result projection over the intermediate attributes, compiled once (not per batch). */
+  private readonly resultProjection: CompiledExpr[];
 
   private constructor(
     readonly spec: AggregationSpec,
@@ -49,6 +56,7 @@ export class ColumnarAggregation {
   ) {
     this.eventTimeKey = eventTimeKeyIndex(spec.groupAttrs);
     this.bufferTypes = spec.bufferTypes();
+    this.resultProjection = spec.resultExprs.map((e) => compileExpr(e, spec.intermediateAttrs));
   }
 
   /** The columnar form of this aggregation, or null when its state does not fit the columnar store. */
@@ -65,8 +73,8 @@ export class ColumnarAggregation {
     // 1. keys -> entry ids; rows -> batch-local accumulators
     for (const c of chunks) {
       if (c.n === 0) continue;
-      const localIds = new Int32Array(c.n);
-      store.lookupOrInsert(c.keys, c.n, new Int32Array(c.n), localIds);
+      const localIds = localIdScratch.get(c.n);
+      store.lookupOrInsert(c.keys, c.n, idScratch.get(c.n), localIds);
       const groups = table.touchedIds().length;
       for (const a of accs) a.resize(groups);
       for (let i = 0; i < accs.length; i++) {
@@ -137,9 +145,8 @@ export class ColumnarAggregation {
       return a.evaluate(n);
     });
     const intermediate = makeBatch([...keys, ...results], n);
-    const attrs = spec.intermediateAttrs;
     return makeBatch(
-      spec.resultExprs.map((e) => compileExpr(e, attrs)(intermediate, ev)),
+      this.resultProjection.map((f) => f(intermediate, ev)),
       n,
     );
   }

@@ -28,10 +28,9 @@ export function eventTimeKeyIndex(attrs: readonly Attribute[]): number {
   return attrs.findIndex((a) => a.metadata[WATERMARK_KEY] !== undefined);
 }
 
-/** Event time per row in micros: timestamps as is, window structs by their `end`. */
-export function eventTimeMicros(v: Vector, n: number): Float64Array {
+/** Event time per row in micros (into `out`, n long): timestamps as is, window structs by their `end`. */
+export function eventTimeMicros(v: Vector, n: number, out: Float64Array = new Float64Array(n)): Float64Array {
   const src = v.children ? v.children[1]! : v;
-  const out = new Float64Array(n);
   // Event times after 2255 (the wide lane, columnar/int64.ts) would round here: refuse them.
   if (src.values instanceof BigInt64Array) throw wideLaneUnsupported("an event-time watermark", null);
   const vals = src.values as Float64Array;

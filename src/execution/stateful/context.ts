@@ -91,8 +91,46 @@ export interface EventTimeStats {
   min: number;
   sum: number;
   count: number;
-  /** arus: per row, how far (ms) it trailed the max event time seen before it. */
-  lateness?: Float64Array;
+  /** arus: how far (ms) each row trailed the max event time seen before it, summarized. */
+  lateness?: LatenessSamples;
+}
+
+/**
+ * Lateness (ms) of `count` rows: the largest, and every `step`-th row's (rows 0, step, 2·step…;
+ * step = ceil(count / LATENESS_SAMPLES), at least 1), which the percentiles come from (sorting
+ * every row's would cost as much as the batch).
+ */
+export interface LatenessSamples {
+  count: number;
+  max: number;
+  samples: Float64Array;
+}
+
+/** At most this many lateness samples per batch and watermark node. */
+export const LATENESS_SAMPLES = 16_384;
+
+/** Collects `LatenessSamples` row by row, in row order. */
+export class LatenessSampler {
+  private readonly step: number;
+  private readonly samples: Float64Array;
+  private next = 0;
+  private row = 0;
+  private k = 0;
+  private max = 0;
+  constructor(private readonly count: number) {
+    this.step = Math.max(1, Math.ceil(count / LATENESS_SAMPLES));
+    this.samples = new Float64Array(Math.ceil(count / this.step));
+  }
+  add(lateness: number): void {
+    if (lateness > this.max) this.max = lateness;
+    if (this.row++ === this.next) {
+      this.samples[this.k++] = lateness;
+      this.next += this.step;
+    }
+  }
+  result(): LatenessSamples {
+    return { count: this.count, max: this.max, samples: this.samples };
+  }
 }
 
 /** The eviction and late-row watermarks (ms) stateful operator `operatorId` works with in this batch. */

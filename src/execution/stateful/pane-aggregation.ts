@@ -1,138 +1,21 @@
 /**
- * Sliding windows by panes (arus; the output equals Spark's). `window(ts, 10 s, 2 s)` becomes an
- * Expand that copies every row into its 5 windows before the aggregation, so the state table
- * sees 5 rows per event. When the window is a multiple of the slide, every row of one slide-long
- * pane lands in the same 5 windows, so the rows can be aggregated per (pane, other keys) first —
- * once per event — and each pane group's partial buffers then merged into its 5 windows: state
- * lookups drop from 5 per event to 5 per pane group (Nexmark q5 at 1 M events: 230 000 bids per
- * batch, 16 000 pane groups).
- *
- * The rules stay Spark's, pair by pair: a (row, window) pair is late when the window's end is at
- * or below W(N-1), exactly as for the expanded row; late pairs are counted as input rows, their
- * distinct (window, keys) as dropped groups, and handed to the late-rows sink in the Expand's
- * row order. Only aggregates whose merge is exact regardless of order qualify: count, min / max
- * of non-floating types, sum / avg of integers (SUM(int) reads its argument as BIGINT). A sum of
- * doubles would add in another order than the expanded rows did, min / max of doubles keep
- * another of -0.0 and 0.0 on a tie, first / last pick another row; for the same reason the other
- * grouping keys may not be floating-point. Integer sums are exact while they stay below 2^53,
- * on both paths (the buffers are doubles); past that the two round at different points.
+ * Sliding windows by panes: the aggregation of each slide-long pane's rows once, spread over the
+ * pane's windows (when it applies and why the result is Spark's: pane-shape.ts).
  */
 
 import { type Batch, makeBatch } from "../../columnar/batch.js";
+import { ScratchInt32 } from "../../columnar/scratch.js";
 import { makeVector, take, type Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
-import { typeOf } from "../../functions/typing.js";
-import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
-import { semanticKey } from "../../plan/semantic.js";
-import { type DataType, WindowStructType } from "../../types/datatypes.js";
+import { WindowStructType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
-import { type CompiledExpr, compileExpr } from "../compile.js";
+import type { CompiledExpr } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
-import type { PhysicalOperator } from "../operator.js";
-import { ExpandExec } from "../operators/basic.js";
-import type { AggregateChunk } from "./aggregation-backend.js";
+import { type AggregateChunk, aggregateChunk } from "./aggregation-backend.js";
+import type { PaneShape } from "./pane-shape.js";
 
-export interface PaneShape {
-  /** The sliding window's Expand: the aggregation reads its child instead. */
-  readonly expand: ExpandExec;
-  /** Column of the Expand's output holding the window. */
-  readonly windowColumn: number;
-  /** Position of the window among the grouping keys. */
-  readonly windowKey: number;
-  readonly slideMicros: number;
-  /** Windows per row (window / slide). */
-  readonly windows: number;
-  /** The Expand's first projection (each row's newest window), compiled over its child. */
-  readonly projection: readonly CompiledExpr[];
-}
-
-/** Types whose equal values are one value (not -0.0 and 0.0, nor NaNs). */
-const isFloating = (t: DataType | undefined): boolean => t?.kind === "double" || t?.kind === "float";
-/** Floating somewhere inside (a struct's field, an array's element): ties between -0.0 and 0.0 again. */
-function hasFloating(t: DataType | undefined): boolean {
-  if (t === undefined) return false;
-  if (isFloating(t)) return true;
-  if (t.kind === "struct") return t.fields.some((f) => hasFloating(f.type));
-  if (t.kind === "array") return hasFloating(t.elementType);
-  if (t.kind === "map") return hasFloating(t.keyType) || hasFloating(t.valueType);
-  return false;
-}
-
-/**
- * Is merging this aggregate's partial buffers exact whatever the order the rows came in?
- * count, min / max of non-floating types, sum / avg of integers (partial aggregation on the
- * decode threads, execution/partial/, holds to the same rule).
- */
-export function mergesExactly(c: AggregationSpec["aggCalls"][number]): boolean {
-  const name = c.fn.name;
-  const arg = c.argTypes[0];
-  return (
-    name === "count" ||
-    ((name === "min" || name === "max") && !hasFloating(arg)) ||
-    ((name === "sum" || name === "avg") && (arg?.kind === "int" || arg?.kind === "bigint"))
-  );
-}
-
-/** `__time_window(ts, window, slide, start, i)` with literal parameters: [window, slide, start, i]. */
-function timeWindowArgs(e: Expr): number[] | null {
-  if (e.kind !== "call" || e.name !== "__time_window") return null;
-  const lits = e.args.slice(1);
-  if (lits.some((a) => a.kind !== "literal" || typeof a.value !== "number")) return null;
-  return lits.map((a) => (a as Expr & { kind: "literal" }).value as number);
-}
-
-/** The pane form of an aggregation over `child`, or null when it does not apply. */
-export function paneShapeOf(child: PhysicalOperator, spec: AggregationSpec, groupingExprs: readonly Expr[]): PaneShape | null {
-  if (!(child instanceof ExpandExec) || child.projections.length < 2) return null;
-  const projections = child.projections;
-  const first = projections[0]!;
-  let windowColumn = -1;
-  let slide = 0;
-  for (let c = 0; c < first.length; c++) {
-    const args = timeWindowArgs(first[c]!);
-    if (args) {
-      if (windowColumn >= 0) return null;
-      windowColumn = c;
-      const [windowMicros, slideMicros] = args as [number, number];
-      if (windowMicros % slideMicros !== 0 || windowMicros / slideMicros !== projections.length) return null;
-      slide = slideMicros;
-    }
-  }
-  if (windowColumn < 0) return null;
-  // Projection i: the same expressions, the i-th window of the same parameters.
-  for (let i = 0; i < projections.length; i++) {
-    const p = projections[i]!;
-    for (let c = 0; c < p.length; c++) {
-      if (c === windowColumn) {
-        const args = timeWindowArgs(p[c]!);
-        const a0 = timeWindowArgs(first[c]!)!;
-        if (!args || args[0] !== a0[0] || args[1] !== a0[1] || args[2] !== a0[2] || args[3] !== i) return null;
-        if (semanticKey((p[c] as Expr & { kind: "call" }).args[0]!) !== semanticKey((first[c] as Expr & { kind: "call" }).args[0]!))
-          return null;
-      } else if (semanticKey(p[c]!) !== semanticKey(first[c]!)) return null;
-    }
-  }
-  // The window is a grouping key as is, and nothing else reads it.
-  const window = child.output[windowColumn]!;
-  const readsWindow = (e: Expr) => anyExpr(e, (x) => x.kind === "attribute" && x.exprId === window.exprId);
-  const isWindow = (g: Expr) => g.kind === "attribute" && g.exprId === window.exprId;
-  if (groupingExprs.filter(isWindow).length !== 1) return null;
-  const windowKey = groupingExprs.findIndex(isWindow);
-  if (groupingExprs.some((g) => !isWindow(g) && (readsWindow(g) || isFloating(typeOf(g))))) return null;
-  for (const c of spec.aggCalls) {
-    if (c.call.args.some(readsWindow)) return null;
-    if (!mergesExactly(c)) return null;
-  }
-  const input: readonly Attribute[] = child.child.output;
-  return {
-    expand: child,
-    windowColumn,
-    windowKey,
-    slideMicros: slide,
-    windows: projections.length,
-    projection: first.map((e) => compileExpr(e, input)),
-  };
-}
+// stage A (execution/partial/) imports these from here
+export { mergesExactly, type PaneShape, paneShapeOf } from "./pane-shape.js";
 
 export interface PreparedChunks {
   /** Partial buffers per (window, keys), ready for the aggregation backend. */
@@ -190,10 +73,22 @@ function windowsFrom(starts: Vector, length: number): Vector {
   ]);
 }
 
+/** What `paneChunks` builds up, batch by batch. */
+interface PaneOutput {
+  chunks: AggregateChunk[];
+  lateKeys: Vector[][];
+  lateInputRows: number;
+  lateBatches: Batch[];
+}
+
 /**
  * Pre-aggregate the Expand's input batches per (pane, keys) and spread each group over its
  * windows, leaving out the late pairs (`watermarked`: pairs whose window ends at or below
  * `lateMicros`).
+ *
+ * Kept as small functions on purpose: this runs on the main thread every batch, and the rare
+ * paths (late pairs) first run batches after V8 optimized the common one; a deopt then
+ * recompiles only the small function that met the new path, not the whole loop.
  */
 export function paneChunks(
   shape: PaneShape,
@@ -203,83 +98,157 @@ export function paneChunks(
   watermarked: boolean,
   lateMicros: number,
 ): PreparedChunks {
+  const out: PaneOutput = { chunks: [], lateKeys: [], lateInputRows: 0, lateBatches: [] };
+  for (const b of batches) if (b.numRows > 0) paneBatch(shape, spec, b, ev, watermarked, lateMicros, out);
+  return out;
+}
+
+/** One input batch's pane groups: their keys (the window as the pane's newest), partial buffers and row counts. */
+interface PaneGroups {
+  /** Each row in the Expand's output layout, with its newest window. */
+  readonly row0: Batch;
+  /** Group of each row of row0 (scratch: valid during this batch's `paneBatch` only). */
+  readonly gid: Int32Array;
+  readonly numGroups: number;
+  readonly keys: Vector[];
+  readonly partial: Vector[][];
+  /** Input rows per group (escapes into the chunks: never scratch). */
+  readonly rowsPerGroup: Int32Array;
+  /** Each group's newest window. */
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+}
+
+/** Group ids of the batch being aggregated (never kept past `paneBatch`: columnar/scratch.ts). */
+const gidScratch = new ScratchInt32();
+
+function paneGroups(shape: PaneShape, spec: AggregationSpec, b: Batch, ev: EvalContext): PaneGroups {
+  const n = b.numRows;
   const keyOfWindow = shape.windowKey;
-  const chunks: AggregateChunk[] = [];
-  const lateKeys: Vector[][] = [];
-  const lateBatches: Batch[] = [];
-  let lateInputRows = 0;
-  const k = shape.windows;
-  const slide = shape.slideMicros;
-  for (const b of batches) {
-    const n = b.numRows;
-    if (n === 0) continue;
-    // each row with its newest window, in the Expand's output layout
-    const row0 = makeBatch(
-      shape.projection.map((f) => f(b, ev)),
-      n,
-    );
-    const keys = spec.groupKeys(row0, ev);
-    // grouped by the window's start alone (its end is start + window): half the leaves to hash and compare
-    const starts = windowStarts(keys[keyOfWindow]!);
-    const byStart = (c: number) => c === keyOfWindow && starts !== null;
-    const groups = new GroupIndex(spec.groupAttrs.map((a, c) => (byStart(c) ? starts!.type : a.type)));
-    const gid = groups.assign(
-      keys.map((v, c) => (byStart(c) ? starts! : v)),
-      n,
-    );
-    const G = groups.numGroups;
-    const accs = spec.newAccumulators();
-    const inputs = spec.aggInputs(row0, ev);
-    for (let a = 0; a < accs.length; a++) {
-      accs[a]!.resize(G);
-      accs[a]!.update(gid, n, inputs[a]!);
-    }
-    const partial = accs.map((a) => a.buffers(G));
-    const groupKeys = groups.keyVectors().map((v, c) => (byStart(c) ? windowsFrom(v, k * slide) : v));
-    const win = groupKeys[keyOfWindow]!;
-    const start = win.children![0]!.values as Float64Array;
-    const end = win.children![1]!.values as Float64Array;
-    // late[i * G + g]: pair (group g, window i) is late
-    const late = watermarked ? new Uint8Array(k * G) : null;
-    const rowsPerGroup = new Int32Array(G);
-    for (let i = 0; i < n; i++) rowsPerGroup[gid[i]!]!++;
-    const all = new Int32Array(G);
-    for (let g = 0; g < G; g++) all[g] = g;
-    let anyLate = false;
-    for (let i = 0; i < k; i++) {
-      let sel: Int32Array = all;
-      if (late) {
-        const back = i * slide;
-        let nLate = 0;
-        for (let g = 0; g < G; g++) if (end[g]! - back <= lateMicros) nLate++;
-        if (nLate > 0) {
-          anyLate = true;
-          const dropped = new Int32Array(nLate);
-          const kept = new Int32Array(G - nLate);
-          for (let g = 0, d = 0, kk = 0; g < G; g++) {
-            if (end[g]! - back <= lateMicros) {
-              late[i * G + g] = 1;
-              dropped[d++] = g;
-              lateInputRows += rowsPerGroup[g]!;
-            } else kept[kk++] = g;
-          }
-          lateKeys.push(groupKeys.map((v, c) => (c === keyOfWindow ? shifted(start, end, dropped, i, slide) : take(v, dropped))));
-          if (kept.length === 0) continue;
-          sel = kept;
-        }
-      }
-      const m = sel.length;
-      chunks.push({
-        keys: groupKeys.map((v, c) => (c === keyOfWindow ? shifted(start, end, sel, i, slide) : sel === all ? v : take(v, sel))),
-        inputs: partial.map((bufs) => (sel === all ? bufs : bufs.map((v) => take(v, sel)))),
-        n: m,
-        partial: true,
-        rows: sel === all ? rowsPerGroup : rowsPerGroup.filter((_, g) => late![i * G + g] === 0),
-      });
-    }
-    if (anyLate) lateBatches.push(lateRowsOf(row0, gid, late!, G, k, shape, slide));
+  const row0 = makeBatch(projectAll(shape.projection, b, ev), n);
+  const keys = spec.groupKeys(row0, ev);
+  // grouped by the window's start alone (its end is start + window): half the leaves to hash and compare
+  const starts = windowStarts(keys[keyOfWindow]!);
+  if (starts !== null) keys[keyOfWindow] = starts;
+  const groups = new GroupIndex(spec.groupAttrs.map((a, c) => (c === keyOfWindow && starts !== null ? starts.type : a.type)));
+  const gid = groups.assign(keys, n, gidScratch.get(n));
+  const G = groups.numGroups;
+  const partial = partialBuffers(spec, row0, ev, gid, n, G);
+  const groupKeys = groups.keyVectors();
+  if (starts !== null) groupKeys[keyOfWindow] = windowsFrom(groupKeys[keyOfWindow]!, shape.windows * shape.slideMicros);
+  const win = groupKeys[keyOfWindow]!;
+  return {
+    row0,
+    gid,
+    numGroups: G,
+    keys: groupKeys,
+    partial,
+    rowsPerGroup: countPerGroup(gid, n, G),
+    start: win.children![0]!.values as Float64Array,
+    end: win.children![1]!.values as Float64Array,
+  };
+}
+
+function projectAll(projection: readonly CompiledExpr[], b: Batch, ev: EvalContext): Vector[] {
+  const out = new Array<Vector>(projection.length);
+  for (let c = 0; c < projection.length; c++) out[c] = projection[c]!(b, ev);
+  return out;
+}
+
+/** Each aggregate's partial buffers per group. */
+function partialBuffers(spec: AggregationSpec, row0: Batch, ev: EvalContext, gid: Int32Array, n: number, G: number): Vector[][] {
+  const accs = spec.newAccumulators();
+  const inputs = spec.aggInputs(row0, ev);
+  const out = new Array<Vector[]>(accs.length);
+  for (let a = 0; a < accs.length; a++) {
+    const acc = accs[a]!;
+    acc.resize(G);
+    acc.update(gid, n, inputs[a]!);
+    out[a] = acc.buffers(G);
   }
-  return { chunks, lateKeys, lateInputRows, lateBatches };
+  return out;
+}
+
+function countPerGroup(gid: Int32Array, n: number, G: number): Int32Array {
+  const rows = new Int32Array(G);
+  for (let i = 0; i < n; i++) rows[gid[i]!]!++;
+  return rows;
+}
+
+/** One batch: its pane groups spread over their windows, newest first. */
+function paneBatch(
+  shape: PaneShape,
+  spec: AggregationSpec,
+  b: Batch,
+  ev: EvalContext,
+  watermarked: boolean,
+  lateMicros: number,
+  out: PaneOutput,
+): void {
+  const p = paneGroups(shape, spec, b, ev);
+  const k = shape.windows;
+  // late[i * G + g]: pair (group g, window i) is late
+  const late = watermarked ? new Uint8Array(k * p.numGroups) : null;
+  let anyLate = false;
+  for (let i = 0; i < k; i++) {
+    const lateHere = late !== null ? countLate(p.end, p.numGroups, i * shape.slideMicros, lateMicros) : 0;
+    if (lateHere === 0) out.chunks.push(wholeWindowChunk(shape, p, i));
+    else {
+      anyLate = true;
+      splitLate(shape, p, i, lateHere, lateMicros, late!, out);
+    }
+  }
+  if (anyLate) out.lateBatches.push(lateRowsOf(p.row0, p.gid, late!, p.numGroups, k, shape, shape.slideMicros));
+}
+
+/** Groups whose window i (`back` micros before their newest) ends at or below `lateMicros`. */
+function countLate(end: Float64Array, G: number, back: number, lateMicros: number): number {
+  let nLate = 0;
+  for (let g = 0; g < G; g++) if (end[g]! - back <= lateMicros) nLate++;
+  return nLate;
+}
+
+/** Every group of the batch, in window i. */
+function wholeWindowChunk(shape: PaneShape, p: PaneGroups, i: number): AggregateChunk {
+  const all = identity(p.numGroups);
+  const keys = p.keys.slice();
+  keys[shape.windowKey] = shifted(p.start, p.end, all, i, shape.slideMicros);
+  return aggregateChunk(keys, p.partial.slice(), p.numGroups, true, p.rowsPerGroup);
+}
+
+function identity(n: number): Int32Array {
+  const all = new Int32Array(n);
+  for (let g = 0; g < n; g++) all[g] = g;
+  return all;
+}
+
+/** Window i with `nLate` late groups: those recorded as dropped (and marked in `late`), the rest as a chunk. */
+function splitLate(shape: PaneShape, p: PaneGroups, i: number, nLate: number, lateMicros: number, late: Uint8Array, out: PaneOutput): void {
+  const G = p.numGroups;
+  const back = i * shape.slideMicros;
+  const dropped = new Int32Array(nLate);
+  const kept = new Int32Array(G - nLate);
+  for (let g = 0, d = 0, kk = 0; g < G; g++) {
+    if (p.end[g]! - back <= lateMicros) {
+      late[i * G + g] = 1;
+      dropped[d++] = g;
+      out.lateInputRows += p.rowsPerGroup[g]!;
+    } else kept[kk++] = g;
+  }
+  out.lateKeys.push(windowKeys(shape, p, dropped, i));
+  if (kept.length === 0) return;
+  const rows = new Int32Array(kept.length);
+  for (let j = 0; j < kept.length; j++) rows[j] = p.rowsPerGroup[kept[j]!]!;
+  const inputs = p.partial.map((bufs) => bufs.map((v) => take(v, kept)));
+  out.chunks.push(aggregateChunk(windowKeys(shape, p, kept, i), inputs, kept.length, true, rows));
+}
+
+/** The keys of groups `sel` in window i. */
+function windowKeys(shape: PaneShape, p: PaneGroups, sel: Int32Array, i: number): Vector[] {
+  const out = new Array<Vector>(p.keys.length);
+  for (let c = 0; c < p.keys.length; c++)
+    out[c] = c === shape.windowKey ? shifted(p.start, p.end, sel, i, shape.slideMicros) : take(p.keys[c]!, sel);
+  return out;
 }
 
 /** The late pairs as the Expand would have output them: row by row, newest window first. */

@@ -14,6 +14,7 @@
  * configuration: the row stores, the columnar table, or the columnar tables on the state threads.
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { ScratchFloat64 } from "../../columnar/scratch.js";
 import { take, type Vector } from "../../columnar/vector.js";
 import type { PreparedFile } from "../../connectors/source.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
@@ -24,10 +25,14 @@ import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import { PartialAggregateExplain } from "../partial/partial-explain.js";
 import type { StageAPlan } from "../partial/stage-a.js";
 import type { PartialGroups } from "../partial/stage-a-run.js";
-import type { AggregateChunk, AggregationBackend } from "./aggregation-backend.js";
+import { type AggregateChunk, type AggregationBackend, aggregateChunk } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
-import { type PaneShape, type PreparedChunks, paneChunks } from "./pane-aggregation.js";
+import { type PreparedChunks, paneChunks } from "./pane-aggregation.js";
+import type { PaneShape } from "./pane-shape.js";
+
+/** `rowChunks`' event times of one input batch, read only while it splits that batch (columnar/scratch.ts). */
+const eventTimeScratch = new ScratchFloat64();
 
 export class StreamingAggregateExec implements PhysicalOperator {
   readonly name = "StateStoreSave";
@@ -133,7 +138,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
       let inputs = spec.aggInputs(b, ctx.eval);
       let sel: Int32Array | null = null;
       if (watermarked) {
-        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n, eventTimeScratch.get(n));
         let nLate = 0;
         for (let i = 0; i < n; i++) if (et[i]! <= lateMicros) nLate++;
         if (nLate > 0) {
@@ -152,7 +157,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
       const m = sel ? sel.length : n;
       if (m === 0) continue;
       if (sel) inputs = inputs.map((vs) => vs.map((v) => take(v, sel!)));
-      chunks.push({ keys, inputs, n: m });
+      chunks.push(aggregateChunk(keys, inputs, m));
     }
     return { chunks, lateKeys, lateInputRows, lateBatches };
   }
@@ -201,7 +206,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
       let rows = p.rows;
       let n = p.n;
       if (watermarked) {
-        const et = eventTimeMicros(keys[this.eventTimeKey]!, n);
+        const et = eventTimeMicros(keys[this.eventTimeKey]!, n, eventTimeScratch.get(n));
         let nLate = 0;
         for (let g = 0; g < n; g++) if (et[g]! <= lateMicros) nLate++;
         if (nLate > 0) {
@@ -222,8 +227,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
         }
       }
       if (n === 0) continue;
-      const routed = p.owner === undefined ? {} : { owner: p.owner, owners: p.owners! };
-      chunks.push({ keys, inputs, n, partial: true, rows, ...routed });
+      chunks.push(aggregateChunk(keys, inputs, n, true, rows, p.owner, p.owner === undefined ? undefined : p.owners!));
     }
     // ranges whose aggregation was skipped (adaptive-skip.ts): their rows, aggregated here as the row path does
     const rows = parts.flatMap((p) => p.rows ?? []);

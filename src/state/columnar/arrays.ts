@@ -28,10 +28,14 @@ export class IntList {
   view(): Int32Array {
     return this.data.subarray(0, this.length);
   }
-  /** Empty it, and give back memory a big batch took. */
+  /**
+   * Empty it, and give back memory a big batch took: the array stays while it is at most four
+   * times what this use filled (batches of a steady stream fill it alike, and regrowing it from
+   * 256 every batch allocated its size twice over per batch), else it starts small again.
+   */
   reset(): void {
+    if (this.data.length > 4096 && this.data.length > 4 * this.length) this.data = new Int32Array(256);
     this.length = 0;
-    if (this.data.length > 4096) this.data = new Int32Array(256);
   }
 }
 

@@ -31,13 +31,7 @@ export function expiredIds(t: ColumnarTable, col: number, micros: number): Int32
       }
     }
     if (!any) return new Int32Array(0);
-    const codes = t.ik[ref.index]!;
-    for (let e = 0; e < hwm; e++) {
-      if ((flags[e]! & LIVE) === 0) continue;
-      const c = codes[e]!;
-      if (c < 0 || dead[c] === 1) out.push(e);
-    }
-    return out.view().slice();
+    return deadByCode(flags, t.ik[ref.index]!, dead, hwm);
   }
   // A value in its lane.
   const vals = ref.lane === "f" ? t.fk[ref.index]! : t.ik[ref.index]!;
@@ -47,6 +41,28 @@ export function expiredIds(t: ColumnarTable, col: number, micros: number): Int32
     if (vals[e]! <= micros || (valid !== null && valid[e] === 0)) out.push(e);
   }
   return out.view().slice();
+}
+
+/**
+ * Live entries whose code is NULL or marked dead, ascending: counted first, then written into an
+ * array of exactly that size (a growing list allocated its size about three times over).
+ */
+function deadByCode(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): Int32Array {
+  const count = countDead(flags, codes, dead, hwm);
+  return fillDead(flags, codes, dead, hwm, new Int32Array(count));
+}
+
+// One loop per function (docs/architecture.md, "Hot path rules").
+function countDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): number {
+  let count = 0;
+  for (let e = 0; e < hwm; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! < 0 || dead[codes[e]!] === 1)) count++;
+  return count;
+}
+
+function fillDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number, out: Int32Array): Int32Array {
+  const count = out.length;
+  for (let e = 0, k = 0; e < hwm && k < count; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! < 0 || dead[codes[e]!] === 1)) out[k++] = e;
+  return out;
 }
 
 /** Event time (micros) of every live entry, as `expiredIds` reads it. */

@@ -38,15 +38,25 @@ function* chunksOf(table: ColumnarTable, kind: "puts" | "removes", ids: Int32Arr
 function byPartition(table: ColumnarTable, ids: Int32Array, numPartitions: number): Int32Array[] {
   if (numPartitions === 1) return [ids];
   const parts = table.partitionsOf(ids, numPartitions);
-  const counts = new Int32Array(numPartitions);
-  for (let i = 0; i < ids.length; i++) counts[parts[i]!]!++;
+  const counts = countPerPartition(parts, ids.length, numPartitions);
   const out = Array.from({ length: numPartitions }, (_, p) => new Int32Array(counts[p]!));
-  counts.fill(0);
+  scatterIds(ids, parts, out);
+  return out;
+}
+
+// byPartition's loops, each a function of its own (docs/architecture.md, "Hot path rules").
+function countPerPartition(parts: Int32Array, n: number, numPartitions: number): Int32Array {
+  const counts = new Int32Array(numPartitions);
+  for (let i = 0; i < n; i++) counts[parts[i]!]!++;
+  return counts;
+}
+
+function scatterIds(ids: Int32Array, parts: Int32Array, out: Int32Array[]): void {
+  const filled = new Int32Array(out.length);
   for (let i = 0; i < ids.length; i++) {
     const p = parts[i]!;
-    out[p]![counts[p]!++] = ids[i]!;
+    out[p]![filled[p]!++] = ids[i]!;
   }
-  return out;
 }
 
 /** Versions, the open store, serialisation and close come from `VersionedProvider` (provider-base.ts). */

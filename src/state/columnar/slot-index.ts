@@ -8,6 +8,7 @@
  * Free functions over the table's arrays: the table owns `slots`, `mask` and `eh`, and its
  * lookup loops read them directly.
  */
+import { ScratchInt32 } from "../../columnar/scratch.js";
 import type { LaneValues } from "./key-codes.js";
 
 /** An index of `cap` slots holding the non-empty slots of `old` (placed by their stored hashes). */
@@ -74,29 +75,66 @@ export function probeHome(
   const two = lanes.length === 2;
   const c1 = two ? lanes[1]! : c0;
   const k1 = two ? stored[1]! : k0;
-  let pending: Int32Array | null = null;
-  let np = 0;
+  homeSlots(slots, mask, hashes, n, out);
+  const pending = pendingScratch.get(n);
+  let np = checkHome(k0, k1, c0, c1, n, out, pending);
+  for (let d = 1; d <= 3 && np > 0; d++) np = probeAt(d, slots, mask, eh, k0, k1, c0, c1, hashes, pending, np, out);
+}
+
+/** Rows probeHome has not settled yet (read within one call only: columnar/scratch.ts). */
+const pendingScratch = new ScratchInt32();
+
+// probeHome's passes, one loop per function: a pass optimized on the stack (OSR) before the
+// next pass had run deopted on reaching it, call after call (docs/architecture.md, "Hot path rules").
+function homeSlots(slots: Int32Array, mask: number, hashes: Int32Array, n: number, out: Int32Array): void {
   for (let i = 0; i < n; i++) out[i] = slots[hashes[i]! & mask]!;
+}
+
+/** Unsettles (-1) the rows whose home entry holds another key, listing them in `pending`; returns how many. */
+function checkHome(
+  k0: LaneValues,
+  k1: LaneValues,
+  c0: LaneValues,
+  c1: LaneValues,
+  n: number,
+  out: Int32Array,
+  pending: Int32Array,
+): number {
+  let np = 0;
   for (let i = 0; i < n; i++) {
     const e = out[i]!;
     if (e === -1) continue;
     if (k0[e] !== c0[i] || k1[e] !== c1[i]) {
       out[i] = -1;
-      pending ??= new Int32Array(n);
       pending[np++] = i;
     }
   }
-  for (let d = 1; d <= 3 && np > 0; d++) {
-    const p = pending!;
-    let next = 0;
-    for (let j = 0; j < np; j++) {
-      const i = p[j]!;
-      const h = hashes[i]!;
-      const e = slots[(h + d) & mask]!;
-      if (e === -1) continue; // absent: the probing loop inserts it
-      if (eh[e] === h && k0[e] === c0[i] && k1[e] === c1[i]) out[i] = e;
-      else p[next++] = i;
-    }
-    np = next;
+  return np;
+}
+
+/** Probe distance d for the np pending rows: settles the matches, keeps the rest pending; returns how many. */
+function probeAt(
+  d: number,
+  slots: Int32Array,
+  mask: number,
+  eh: Int32Array,
+  k0: LaneValues,
+  k1: LaneValues,
+  c0: LaneValues,
+  c1: LaneValues,
+  hashes: Int32Array,
+  p: Int32Array,
+  np: number,
+  out: Int32Array,
+): number {
+  let next = 0;
+  for (let j = 0; j < np; j++) {
+    const i = p[j]!;
+    const h = hashes[i]!;
+    const e = slots[(h + d) & mask]!;
+    if (e === -1) continue; // absent: the probing loop inserts it
+    if (eh[e] === h && k0[e] === c0[i] && k1[e] === c1[i]) out[i] = e;
+    else p[next++] = i;
   }
+  return next;
 }

@@ -156,6 +156,20 @@ export class ColumnarTable {
    */
   lookupOrInsert(keys: readonly Vector[], n: number, out: Int32Array = new Int32Array(n), ordinals?: Int32Array): Int32Array {
     if (n === 0) return out;
+    const live = this.numLive;
+    this.probeOrInsert(keys, n, out);
+    this.mostlyNew = (this.numLive - live) * 2 > n;
+    if (this.tracking) this.touch(out, n, ordinals);
+    return out;
+  }
+
+  /**
+   * `lookupOrInsert`'s probing loop, a method of its own that ends with the loop: V8 optimizes
+   * the loop on the stack (OSR), and the marking that followed it in the same function, inlined
+   * into that OSR code before any entry had been touched twice, deopted on every later call
+   * (docs/architecture.md, "Hot path rules").
+   */
+  private probeOrInsert(keys: readonly Vector[], n: number, out: Int32Array): void {
     const codes = this.alignLanes(this.coder.codesOf(keys, n, true));
     const hashes = this.coder.rowHashes(codes, n);
     const lanes = simpleLanes(codes, this.kv);
@@ -163,7 +177,6 @@ export class ColumnarTable {
     // than it found: a sliding window's fresh windows) they would only repeat the loop's probes.
     if (lanes && !this.mostlyNew) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
     else out.fill(-1, 0, n);
-    const live = this.numLive;
     // Rows not settled by their home slot: probe on, insert when absent.
     const c0 = lanes ? lanes[0]! : null;
     const c1 = lanes && lanes.length > 1 ? lanes[1]! : null;
@@ -219,9 +232,6 @@ export class ColumnarTable {
       }
       out[i] = e;
     }
-    this.mostlyNew = (this.numLive - live) * 2 > n;
-    if (this.tracking) this.touch(out, n, ordinals);
-    return out;
   }
 
   /**
@@ -240,8 +250,20 @@ export class ColumnarTable {
     }
     const saved = this.undo.savedFlags(this.capacity);
     const ord = ordinals !== undefined ? this.ordinals! : null;
-    const td = touched.data;
-    let tl = touched.length;
+    touched.length = this.markTouched(ids, n, flags, saved, ord, ordinals ?? null, touched.data, touched.length);
+  }
+
+  /** `touch`'s loop, ending its own method (docs/architecture.md, "Hot path rules"); returns the touched list's new length. */
+  private markTouched(
+    ids: Int32Array,
+    n: number,
+    flags: Uint8Array,
+    saved: Uint8Array,
+    ord: Int32Array | null,
+    ordinals: Int32Array | null,
+    td: Int32Array,
+    tl: number,
+  ): number {
     for (let i = 0; i < n; i++) {
       const e = ids[i]!;
       const f = flags[e]!;
@@ -254,7 +276,7 @@ export class ColumnarTable {
       }
       if (ord !== null) ordinals![i] = ord[e]!;
     }
-    touched.length = tl;
+    return tl;
   }
 
   /** Entry id of each row, or -1 when the key is not in the table. Marks nothing. */
@@ -416,14 +438,8 @@ export class ColumnarTable {
 
   /** The ids of `ids` whose flag `bit` is set (`set`) or clear (`!set`), in order. */
   private withFlag(ids: Int32Array, bit: number, set: boolean): Int32Array {
-    const flags = this.flags;
     const out = new Int32Array(ids.length);
-    let k = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const e = ids[i]!;
-      if (((flags[e]! & bit) !== 0) === set) out[k++] = e;
-    }
-    return out.subarray(0, k);
+    return out.subarray(0, idsWithFlag(this.flags, ids, bit, set, out));
   }
 
   /** Entries touched (inserted or updated) this batch, in first-touch order, removed ones included. */
@@ -555,19 +571,12 @@ export class ColumnarTable {
       this.partsFor = numPartitions;
     }
     const parts = this.parts;
-    const out = new Int32Array(n);
-    let m = 0;
-    for (let i = 0; i < n; i++) if (parts[ids[i]!] === 0) m++;
-    if (m === 0) {
-      for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
-      return out;
+    const m = countUnknownParts(parts, ids, n);
+    if (m > 0) {
+      const missing = unknownParts(parts, ids, n, m);
+      rememberParts(parts, missing, partitionsOf(this, missing, numPartitions, m), m);
     }
-    const missing = new Int32Array(m);
-    for (let i = 0, j = 0; i < n; i++) if (parts[ids[i]!] === 0) missing[j++] = ids[i]!;
-    const computed = partitionsOf(this, missing, numPartitions, m);
-    for (let j = 0; j < m; j++) parts[missing[j]!] = computed[j]! + 1;
-    for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
-    return out;
+    return knownParts(parts, ids, n, new Int32Array(n));
   }
 
   /** Bytes the table holds: every typed array at its capacity, plus the dictionaries. */
@@ -583,4 +592,36 @@ export class ColumnarTable {
     n += this.touched.data.byteLength + this.removed.data.byteLength + this.undo.bytes();
     return n;
   }
+}
+
+/** Writes the ids whose flag `bit` is (or is not) set into `out`; returns how many (the loop alone: see docs/architecture.md, "Hot path rules"). */
+function idsWithFlag(flags: Uint8Array, ids: Int32Array, bit: number, set: boolean, out: Int32Array): number {
+  let k = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const e = ids[i]!;
+    if (((flags[e]! & bit) !== 0) === set) out[k++] = e;
+  }
+  return k;
+}
+
+// `partitionsOf`' loops over the cached partitions (parts[e] = partition + 1, 0: not known yet).
+function countUnknownParts(parts: Int32Array, ids: Int32Array, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) if (parts[ids[i]!] === 0) m++;
+  return m;
+}
+
+function unknownParts(parts: Int32Array, ids: Int32Array, n: number, m: number): Int32Array {
+  const missing = new Int32Array(m);
+  for (let i = 0, j = 0; i < n; i++) if (parts[ids[i]!] === 0) missing[j++] = ids[i]!;
+  return missing;
+}
+
+function rememberParts(parts: Int32Array, missing: Int32Array, computed: Int32Array, m: number): void {
+  for (let j = 0; j < m; j++) parts[missing[j]!] = computed[j]! + 1;
+}
+
+function knownParts(parts: Int32Array, ids: Int32Array, n: number, out: Int32Array): Int32Array {
+  for (let i = 0; i < n; i++) out[i] = parts[ids[i]!]! - 1;
+  return out;
 }

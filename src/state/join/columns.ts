@@ -292,34 +292,15 @@ export function gatherColumn(parts: readonly JoinColumn[], type: DataType, refs:
   const p = parts.length;
   const phys = physicalOf(type);
   if ((phys === "f64" || phys === "i32") && parts.every((c) => c instanceof F64Column)) {
-    const cols = parts as F64Column[];
     const values = phys === "f64" ? new Float64Array(n) : new Int32Array(n);
-    let validity: Uint8Array | null = null;
-    for (let k = 0; k < n; k++) {
-      const r = refs[k]!;
-      const c = cols[r < 0 ? 0 : r % p]!;
-      const id = r < 0 ? -1 : Math.floor(r / p);
-      if (id < 0 || !c.valid[id]) {
-        validity ??= new Uint8Array(n).fill(1);
-        validity[k] = 0;
-      } else values[k] = c.values[id]!;
-    }
+    const validity = gatherNumbers(parts as F64Column[], refs, values);
     return makeVector(type, values, validity, n);
   }
   if (type.kind === "struct" && parts.every((c) => c instanceof StructColumn && c.fields.length === type.fields.length)) {
     const cols = parts as StructColumn[];
-    let validity: Uint8Array | null = null;
+    const validity = structValidity(cols, refs);
     // A NULL struct's fields are NULL too, as vectorFromValues makes them.
-    let fieldRefs = refs;
-    for (let k = 0; k < n; k++) {
-      const r = refs[k]!;
-      if (r < 0 || !cols[r % p]!.valid[Math.floor(r / p)]) {
-        validity ??= new Uint8Array(n).fill(1);
-        validity[k] = 0;
-        if (fieldRefs === refs) fieldRefs = [...refs];
-        (fieldRefs as number[])[k] = -1;
-      }
-    }
+    const fieldRefs = validity === null ? refs : refs.map((r, k) => (validity[k] === 0 ? -1 : r));
     const children = type.fields.map((f, i) =>
       gatherColumn(
         cols.map((c) => c.fields[i]!),
@@ -333,4 +314,39 @@ export function gatherColumn(parts: readonly JoinColumn[], type: DataType, refs:
     type,
     refs.map((r) => (r < 0 ? null : parts[r % p]!.get(Math.floor(r / p)))),
   );
+}
+
+// gatherColumn's loops, each ending its own function (docs/architecture.md, "Hot path rules"):
+// optimized on the stack, the loop deopted on leaving into code that had not run yet, call after call.
+
+/** Writes the rows `refs` of numeric columns into `values`; their validity, null when none is NULL. */
+function gatherNumbers(cols: readonly F64Column[], refs: readonly number[], values: Float64Array | Int32Array): Uint8Array | null {
+  const n = refs.length;
+  const p = cols.length;
+  let validity: Uint8Array | null = null;
+  for (let k = 0; k < n; k++) {
+    const r = refs[k]!;
+    const c = cols[r < 0 ? 0 : r % p]!;
+    const id = r < 0 ? -1 : Math.floor(r / p);
+    if (id < 0 || !c.valid[id]) {
+      validity ??= new Uint8Array(n).fill(1);
+      validity[k] = 0;
+    } else values[k] = c.values[id]!;
+  }
+  return validity;
+}
+
+/** The validity of the struct rows `refs`, null when none is NULL. */
+function structValidity(cols: readonly StructColumn[], refs: readonly number[]): Uint8Array | null {
+  const n = refs.length;
+  const p = cols.length;
+  let validity: Uint8Array | null = null;
+  for (let k = 0; k < n; k++) {
+    const r = refs[k]!;
+    if (r < 0 || !cols[r % p]!.valid[Math.floor(r / p)]) {
+      validity ??= new Uint8Array(n).fill(1);
+      validity[k] = 0;
+    }
+  }
+  return validity;
 }
