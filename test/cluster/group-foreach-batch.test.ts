@@ -44,10 +44,17 @@ class UpsertTable {
   all(): string[] {
     return [...this.rows.values()].flat();
   }
-  /** Each task's batch ids, in call order. */
+  /**
+   * Each task's batch ids, in call order, a batch replayed right after it ran counted once: on a
+   * loaded machine a worker can miss its session timeout, and the task's new owner then replays
+   * the batch the old one had not committed, with the same id and rows (by design).
+   */
   batchIds(): Map<number, number[]> {
     const out = new Map<number, number[]>();
-    for (const c of this.calls) out.set(c.task, [...(out.get(c.task) ?? []), c.batchId]);
+    for (const c of this.calls) {
+      const ids = out.get(c.task) ?? [];
+      if (ids.at(-1) !== c.batchId) out.set(c.task, [...ids, c.batchId]);
+    }
     return out;
   }
 }
