@@ -133,6 +133,20 @@ export class Column {
   contains(o: ColumnOrValue): Column {
     return this.bin("contains", o);
   }
+  /** This struct with field `name` set to `col` (replaced in place, or added last): Spark's UpdateFields. */
+  withField(name: string, col: Column): Column {
+    return this.updateFields(call("withfield", [lit(fieldName(name)).expr, col.expr]));
+  }
+  /** This struct without the named fields (a name it does not have is ignored; dropping every field is an error). */
+  dropFields(...names: string[]): Column {
+    return this.updateFields(...names.map((n) => call("dropfield", [lit(fieldName(n)).expr])));
+  }
+  private updateFields(...ops: Expr[]): Column {
+    const e = this.expr;
+    // chained calls make one update_fields, as Spark's optimizer does
+    if (e.kind === "call" && e.name === "update_fields") return new Column(call("update_fields", [...e.args, ...ops]));
+    return new Column(call("update_fields", [e, ...ops]));
+  }
   /** Case-insensitive LIKE: `ilike(s, pattern)`. */
   ilike(pattern: string): Column {
     return new Column(call("ilike", [this.expr, lit(pattern).expr]));
@@ -260,3 +274,12 @@ export function col(c: ColumnOrName): Column {
 }
 
 export const toExpr = (c: ColumnOrName): Expr => col(c).expr;
+
+/** A top-level field name; nested paths (`a.b`) are not supported yet. */
+function fieldName(name: string): string {
+  if (name.includes("."))
+    throw new IllegalArgumentException(
+      `[UNSUPPORTED_FEATURE] withField / dropFields on a nested field (\`${name}\`) is not supported in arus; rebuild the inner struct first.`,
+    );
+  return name;
+}

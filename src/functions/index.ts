@@ -54,6 +54,7 @@ import "./aliases.js";
 import "./xxhash64.js";
 import "./to-number.js";
 import "./make-interval.js";
+import "./update-fields.js";
 import "./shape-aggregates.js";
 import "./bit-aggregates.js";
 import "./random.js";

@@ -130,6 +130,23 @@ const CAPITALIZED = new Set(
   ),
 );
 
+/** Spark's `update_fields(s, WithField(value), dropfield())`; analysis moves the operations into a plan literal. */
+function updateFieldsSql(args: readonly Expr[]): string {
+  const parts = [exprToSql(args[0]!)];
+  const spec = args[1];
+  if (spec?.kind === "literal" && typeof spec.value === "string") {
+    const { ops } = JSON.parse(spec.value) as { ops: string[] };
+    let v = 2;
+    for (const op of ops) parts.push(op === "withfield" ? `WithField(${exprToSql(args[v++]!)})` : "dropfield()");
+  } else {
+    for (const e of args.slice(1)) {
+      const c = e as Expr & { kind: "call" };
+      parts.push(c.name === "withfield" ? `WithField(${exprToSql(c.args[1]!)})` : "dropfield()");
+    }
+  }
+  return `update_fields(${parts.join(", ")})`;
+}
+
 /** `between(x, l, u)` from the `(x >= l) AND (x <= u)` it was parsed to. */
 function betweenSql(args: readonly Expr[]): string {
   const [ge, le] = args as [Expr & { kind: "call" }, Expr & { kind: "call" }];
@@ -227,6 +244,8 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
       return `${name}(${a[0]})`;
     case "make_dt_interval": // the parts left out shown as their defaults
       return `${name}(${[...a, ...["0", "0", "0", "0.000000"].slice(a.length)].join(", ")})`;
+    case "update_fields": // Column.withField / dropFields (functions/update-fields.ts), before or after analysis
+      return updateFieldsSql(args);
     case "to_varchar": // another name of to_char, shown as to_char
       return `to_char(${a.join(", ")})`;
     case "array_agg": // SQL's array_agg(x) is collect_list(x) by name too
