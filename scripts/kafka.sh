@@ -21,7 +21,7 @@ DIR="${ARUS_KAFKA_DIR:-/tmp/arus-kafka}"
 LIBS="$CACHE/libs-4.4.0"
 log() { echo "kafka.sh: $*" >&2; }
 
-running() { [ -f "$DIR/broker.pid" ] && kill -0 "$(cat "$DIR/broker.pid")" 2>/dev/null; }
+running() { [ -f "$DIR/broker.pid" ] && alive "$(cat "$DIR/broker.pid")"; }
 url() { echo "127.0.0.1:$(cat "$DIR/port")"; }
 
 fetch() {
@@ -90,11 +90,20 @@ restart() {
   launch
 }
 
+# Alive and not a zombie (an exited broker whose parent, here PID 1, has not reaped it yet).
+alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local state; state="$(sed -n 's/^[0-9]* (.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null)"
+  [ "$state" != "Z" ]
+}
+
 stop() {
   [ -f "$DIR/broker.pid" ] || return 0
   local pid; pid="$(cat "$DIR/broker.pid")"
   kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  # at most 15 s of wall time, however slow a loaded machine makes each sleep
+  local deadline=$((SECONDS + 15))
+  while alive "$pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
   kill -KILL "$pid" 2>/dev/null || true
   rm -f "$DIR/broker.pid"
 }
