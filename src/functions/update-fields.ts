@@ -38,8 +38,7 @@ const updateFields: ScalarFunction = {
     // already resolved (analysis runs again over a resolved plan): the plan literal is arg 1
     const resolved = args[1]?.kind === "literal" ? planOfText(String(args[1].value)) : null;
     if (resolved) {
-      const fields = resolved.plan.map((p) => ("input" in p.from ? t.fields[p.from.input]! : field(p.name, types[2 + p.from.value]!)));
-      return { args, type: StructOf(fields) };
+      return { args, type: structOf(resolved.plan, t, types.slice(2)) };
     }
     let plan: FieldPlan[] = t.fields.map((f, i) => ({ name: f.name, from: { input: i } }));
     const values: Expr[] = [];
@@ -65,7 +64,7 @@ const updateFields: ScalarFunction = {
         `[DATATYPE_MISMATCH.CANNOT_DROP_ALL_FIELDS] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Cannot drop all fields in struct.`,
       );
     }
-    const type = StructOf(plan.map((p) => ("input" in p.from ? t.fields[p.from.input]! : field(p.name, valueTypes[p.from.value]!))));
+    const type = structOf(plan, t, valueTypes);
     const ops = args.slice(1).map((e) => opName(e).op);
     const spec = literal(JSON.stringify({ plan, ops }), StringType);
     return { args: [args[0]!, spec, ...values], type };
@@ -74,11 +73,20 @@ const updateFields: ScalarFunction = {
     const [s, specVec, ...values] = args as [Vector, Vector, ...Vector[]];
     const { plan } = planOf(specVec);
     const input = s.type as StructType;
-    const type = StructOf(plan.map((p) => ("input" in p.from ? input.fields[p.from.input]! : field(p.name, values[p.from.value]!.type))));
+    const type = structOf(
+      plan,
+      input,
+      values.map((v) => v.type),
+    );
     const children = plan.map((p) => ("input" in p.from ? fieldVector(s, input, p.from.input, n) : values[p.from.value]!));
     return makeVector(type, [], s.validity, n, children);
   },
 };
+
+/** The result's struct type: each field from the input (as it was) or from its value. */
+function structOf(plan: readonly FieldPlan[], input: StructType, valueTypes: readonly DataType[]): StructType {
+  return StructOf(plan.map((p) => ("input" in p.from ? input.fields[p.from.input]! : field(p.name, valueTypes[p.from.value]!))));
+}
 
 interface Spec {
   readonly plan: FieldPlan[];
