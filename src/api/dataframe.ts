@@ -333,13 +333,8 @@ export class DataFrame {
     return unpivot(this, ids, values, variableColumnName, valueColumnName);
   }
   /** PySpark's other name of `unpivot`. */
-  melt(
-    ids: ColumnOrName | ColumnOrName[],
-    values: ColumnOrName | ColumnOrName[] | null,
-    variableColumnName: string,
-    valueColumnName: string,
-  ): DataFrame {
-    return unpivot(this, ids, values, variableColumnName, valueColumnName);
+  melt(...args: Parameters<DataFrame["unpivot"]>): DataFrame {
+    return this.unpivot(...args);
   }
   /** `sample(fraction, seed?)` or `sample(withReplacement, fraction, seed?)`: a Bernoulli sample (sampling.ts). */
   sample(...args: (boolean | number | undefined)[]): DataFrame {

@@ -12,23 +12,14 @@
 import type { Batch } from "../../columnar/batch.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import type { ScanStagePlan } from "./scan-stage.js";
-import type { PartialGroups } from "./stage-a-run.js";
+import { recordedParts } from "./stage-a-run.js";
 
 /** The rows of this batch's files, prepared on the decode threads, with the scan's and the watermark's records. */
 export async function preparedRows(plan: ScanStagePlan, ctx: ExecContext): Promise<Batch[]> {
   const st = ctx.state;
   if (!st) throw new Error(`scan tasks: ${plan.spec.sourceId} read outside a streaming batch`);
   const files = st.sourcePrepared?.get(plan.spec.sourceId) ?? [];
-  const parts = files.flatMap((f) => f.value as PartialGroups[]);
-  st.report.addScanRows(
-    plan.spec.sourceId,
-    parts.reduce((n, p) => n + p.scanRows, 0),
-  );
-  plan.watermark?.recordEventTimes(
-    st.report,
-    parts.map((p) => p.eventTime?.ms ?? new Float64Array(0)),
-  );
-  return parts.flatMap((p) => p.rows ?? []);
+  return recordedParts(files, plan.spec.sourceId, plan.watermark, st.report).flatMap((p) => p.rows ?? []);
 }
 
 /** Operators whose `execute` reads prepared rows (tests check the stage took effect). */

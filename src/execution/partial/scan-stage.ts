@@ -12,7 +12,7 @@
 import type { PhysicalOperator } from "../operator.js";
 import { FilterExec, ProjectExec } from "../operators/basic.js";
 import { WatermarkExec } from "../stateful/watermark.js";
-import { portable, type ScanLike, type StageASpec, type StageAStep } from "./stage-a.js";
+import { portable, type ScanLike, type StageASpec, type StageAStep, stageSpec } from "./stage-a.js";
 
 /** One scan's stateless stage: the spec for the threads, the operator it stands in for, and its watermark. */
 export interface ScanStagePlan {
@@ -63,24 +63,8 @@ function stageOf(top: PhysicalOperator, conf: { timeZone: string; ansi: boolean 
     }
     stageTop = o;
   }
-  const spec: StageASpec = {
-    sourceId: scan.sourceId,
-    format: scan.format,
-    scanOutput: scan.output,
-    pushed: scan.pushed,
-    steps,
-    groupingExprs: [],
-    aggregateExprs: [],
-    panes: false,
-    timeZone: conf.timeZone,
-    ansi: conf.ansi,
-  };
-  try {
-    structuredClone(spec);
-  } catch {
-    return null;
-  }
-  return { spec, top: stageTop, watermark };
+  const spec = stageSpec(scan, steps, conf);
+  return spec ? { spec, top: stageTop, watermark } : null;
 }
 
 /**

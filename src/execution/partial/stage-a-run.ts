@@ -20,8 +20,10 @@ import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, LocalScanExec, ProjectExec } from "../operators/basic.js";
 import type { AggregateChunk } from "../stateful/aggregation-backend.js";
+import type { BatchReport } from "../stateful/batch-report.js";
 import { eventTimeMicros } from "../stateful/common.js";
 import { paneChunks, paneShapeOf } from "../stateful/pane-aggregation.js";
+import type { WatermarkExec } from "../stateful/watermark.js";
 import type { StageASpec } from "./stage-a.js";
 
 /**
@@ -197,4 +199,27 @@ function panesOf(stage: StageASpec, input: readonly Attribute[], batches: readon
   const shape = paneShapeOf(expand, spec, stage.groupingExprs);
   if (!shape) throw new Error("stage A: the sliding window no longer qualifies for panes");
   return paneChunks(shape, spec, batches, ev, false, 0).chunks;
+}
+
+/**
+ * Stage A's results of a batch's files, with what the operators they replace would have recorded:
+ * the scan's rows after its pushed filter (progress numInputRows) and, through `watermark`, the
+ * event-time statistics in file order (`WatermarkExec.recordEventTimes`).
+ */
+export function recordedParts(
+  files: readonly { readonly value: unknown }[],
+  sourceId: string,
+  watermark: WatermarkExec | null,
+  report: BatchReport,
+): PartialGroups[] {
+  const parts = files.flatMap((f) => f.value as PartialGroups[]);
+  report.addScanRows(
+    sourceId,
+    parts.reduce((n, p) => n + p.scanRows, 0),
+  );
+  watermark?.recordEventTimes(
+    report,
+    parts.map((p) => p.eventTime?.ms ?? new Float64Array(0)),
+  );
+  return parts;
 }

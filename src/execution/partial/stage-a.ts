@@ -127,22 +127,38 @@ export function stageAOf(agg: StreamingAggregateExec, conf: { timeZone: string; 
   if (!exprs.every(portable)) return null;
   // typeOf must hold in the thread too (a type it cannot compute would fail there)
   for (const e of agg.groupingExprs) typeOf(e);
-  const stage: StageASpec = {
+  const stage = stageSpec(scan, steps.reverse(), conf, {
+    groupingExprs: agg.groupingExprs,
+    aggregateExprs: agg.aggregateExprs,
+    panes: agg.panes !== null,
+  });
+  return stage ? { spec: stage, watermark } : null;
+}
+
+/**
+ * Stage A of `scan` as data, with an aggregation or none (a scan's stateless stage), or null when
+ * it cannot cross to a thread (structured clone refuses something in it).
+ */
+export function stageSpec(
+  scan: ScanLike,
+  steps: readonly StageAStep[],
+  conf: { timeZone: string; ansi: boolean },
+  aggregation: Pick<StageASpec, "groupingExprs" | "aggregateExprs" | "panes"> = { groupingExprs: [], aggregateExprs: [], panes: false },
+): StageASpec | null {
+  const spec: StageASpec = {
     sourceId: scan.sourceId,
     format: scan.format,
     scanOutput: scan.output,
     pushed: scan.pushed,
-    steps: steps.reverse(),
-    groupingExprs: agg.groupingExprs,
-    aggregateExprs: agg.aggregateExprs,
-    panes: agg.panes !== null,
+    steps,
+    ...aggregation,
     timeZone: conf.timeZone,
     ansi: conf.ansi,
   };
   try {
-    structuredClone(stage);
+    structuredClone(spec);
   } catch {
     return null;
   }
-  return { spec: stage, watermark };
+  return spec;
 }

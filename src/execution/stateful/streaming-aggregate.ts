@@ -24,7 +24,7 @@ import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
 import { PartialAggregateExplain } from "../partial/partial-explain.js";
 import type { StageAPlan } from "../partial/stage-a.js";
-import type { PartialGroups } from "../partial/stage-a-run.js";
+import { recordedParts } from "../partial/stage-a-run.js";
 import { type AggregateChunk, type AggregationBackend, aggregateChunk } from "./aggregation-backend.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
@@ -187,15 +187,7 @@ export class StreamingAggregateExec implements PhysicalOperator {
     lateMicros: number,
   ): PreparedChunks {
     const stage = this.partialInput!;
-    const parts = files.flatMap((f) => f.value as PartialGroups[]);
-    st.report.addScanRows(
-      stage.spec.sourceId,
-      parts.reduce((n, p) => n + p.scanRows, 0),
-    );
-    stage.watermark?.recordEventTimes(
-      st.report,
-      parts.map((p) => p.eventTime?.ms ?? new Float64Array(0)),
-    );
+    const parts = recordedParts(files, stage.spec.sourceId, stage.watermark, st.report);
     const chunks: AggregateChunk[] = [];
     const lateKeys: Vector[][] = [];
     let lateInputRows = 0;
