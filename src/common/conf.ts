@@ -33,8 +33,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.state.aggregation.panes": "true",
   // arus: fdatasync each per-batch checkpoint file before its rename; "false" is Spark's local behaviour (docs/reliability.md)
   "arus.checkpoint.fsync": "true",
-  // arus: a streaming aggregation over JSON files runs its stateless part and partial aggregation on the decode threads (docs/parallel-execution.md)
-  "arus.exec.partialAggregation": "false",
+  // arus: with local[N], N ≥ 2, a streaming aggregation over JSON files runs its stateless part and partial aggregation on the decode threads (docs/parallel-execution.md)
+  "arus.exec.partialAggregation": "true",
   // arus: with local[N], N ≥ 2, a streaming JSON scan's pushed filter and the filters / projections above it run on the decode threads (docs/parallel-execution.md)
   "arus.exec.scanTasks": "true",
   // arus: rows a query's partial aggregation observes before deciding whether it pays (execution/partial/adaptive-skip.ts)

@@ -172,19 +172,38 @@ describe("partial aggregation on the decode threads", () => {
     } finally {
       session.conf.unset("arus.exec.partialAggregation");
     }
-    assert.match(df.explainString(), /^== Physical Plan ==\nStateStoreSave[^\n]*\n\+- (?!HashAggregate)/, "the setting off: the row path");
+    assert.match(df.explainString(), /on the decode threads/, "the default: on");
+    session.conf.set("arus.exec.partialAggregation", "false");
+    try {
+      assert.match(
+        df.explainString(),
+        /^== Physical Plan ==\nStateStoreSave[^\n]*\n\+- (?!HashAggregate)/,
+        "the setting off: the row path",
+      );
+    } finally {
+      session.conf.unset("arus.exec.partialAggregation");
+    }
   });
 
-  it("with state threads, hands each thread the groups stage A routed to it", async () => {
+  it("with state threads, hands each thread the groups stage A routed to it, and never skips aggregating", async () => {
     session.conf.set("arus.state.threads", "2");
+    // settings under which a query without state threads stops aggregating after its first file
+    session.conf.set("arus.exec.partialAggregation.probeRows", "0");
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", "0");
     try {
       const routed = StatePartitionThreads.chunksRoutedAhead;
+      const skipped = partialCounters.skippedQueries;
+      const rowRanges = partialCounters.rowRanges;
       const on = await run(true, FILES, byWindow);
       assert.ok(on.usedStageA);
       assert.ok(StatePartitionThreads.chunksRoutedAhead > routed, "chunks came routed by stage A");
+      assert.equal(partialCounters.skippedQueries, skipped, "routed groups: no skipping");
+      assert.equal(partialCounters.rowRanges, rowRanges, "every range aggregated");
       assert.deepEqual(on.rows, (await run(false, FILES, byWindow)).rows);
     } finally {
       session.conf.unset("arus.state.threads");
+      session.conf.unset("arus.exec.partialAggregation.probeRows");
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
     }
   });
 

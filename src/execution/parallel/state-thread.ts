@@ -12,7 +12,7 @@ import { ColumnarStateProvider } from "../../state/columnar/index.js";
 import { unsyncedStateFs } from "../../state/files.js";
 import { AggregationSpec } from "../aggregation.js";
 import { ColumnarAggregation } from "../stateful/columnar-aggregation.js";
-import type { AggregateThreadReply, StateThreadReply, StateThreadRequest } from "./state-threads.js";
+import { type AggregateThreadReply, arrivedChunk, type StateThreadReply, type StateThreadRequest } from "./state-threads.js";
 
 interface Operator {
   readonly agg: ColumnarAggregation;
@@ -62,7 +62,7 @@ async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise
   written.length = 0;
   const store = await provider.getStore(r.version);
   try {
-    const result = await agg.run(store, r.chunks, r.options);
+    const result = await agg.run(store, r.chunks.map(arrivedChunk), r.options);
     const openEventTimes = agg.eventTimeKey >= 0 ? provider.distinctEventTimes(agg.eventTimeKey) : [];
     return { ...result, openEventTimes, writtenPartitions: [...written] };
   } catch (e) {

@@ -13,8 +13,8 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
-import { transferListOf } from "../../columnar/transfer.js";
-import { scatter } from "../../columnar/vector.js";
+import { fromPortable, portable, transferListOf } from "../../columnar/transfer.js";
+import { scatter, type Vector } from "../../columnar/vector.js";
 import { armedCrashPoint } from "../../common/crash-points.js";
 import { logWarning } from "../../common/log.js";
 import { DedicatedWorker, siblingScript } from "../../common/worker-pool.js";
@@ -22,7 +22,7 @@ import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
 import { keyPartitions } from "../../state/columnar/partitioning.js";
 import type { ProviderOptions } from "../../state/provider-base.js";
-import type { AggregateChunk, AggregateRunOptions, AggregateRunResult } from "../stateful/aggregation-backend.js";
+import { type AggregateChunk, type AggregateRunOptions, type AggregateRunResult, aggregateChunk } from "../stateful/aggregation-backend.js";
 
 /** What a thread needs to rebuild a columnar aggregation (plain data: expressions clone). */
 /** What a state thread's providers are made with (plain data: it is posted to the thread). */
@@ -148,7 +148,7 @@ export class StatePartitionThreads {
     const dirs = this.stateDirs(op.operatorId);
     const replies = await Promise.all(
       this.threads.map((t, w) => {
-        const mine = routed[w]!;
+        const mine = routed[w]!.map(postedChunk);
         const transfer = transferListOf(mine.flatMap((c) => [...c.keys, ...c.inputs.flat()]));
         return t.call(
           {
@@ -230,6 +230,28 @@ export class StatePartitionThreads {
       ),
     );
   }
+}
+
+/**
+ * A chunk ready to post: UTF-8 STRING vectors as their bytes and offsets (moved), not as the JS
+ * strings a structured clone would decode every row to (`arrivedChunk` on the thread undoes it).
+ */
+function postedChunk(c: AggregateChunk): AggregateChunk {
+  return { ...c, keys: c.keys.map(portable), inputs: c.inputs.map((vs) => vs.map(portable)) };
+}
+
+/** A posted chunk as vectors of this thread (`postedChunk`'s inverse). */
+export function arrivedChunk(c: AggregateChunk): AggregateChunk {
+  const back = (v: Vector) => fromPortable(v, v.type);
+  return aggregateChunk(
+    c.keys.map(back),
+    c.inputs.map((vs) => vs.map(back)),
+    c.n,
+    c.partial,
+    c.rows,
+    c.owner,
+    c.owners,
+  );
 }
 
 function sum<T>(xs: readonly T[], f: (x: T) => number): number {

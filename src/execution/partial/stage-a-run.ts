@@ -16,7 +16,6 @@ import type { EvalContext } from "../../functions/index.js";
 import type { Attribute } from "../../plan/expressions.js";
 import { keyPartitions } from "../../state/columnar/partitioning.js";
 import { AggregationSpec } from "../aggregation.js";
-import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, LocalScanExec, ProjectExec } from "../operators/basic.js";
 import type { AggregateChunk } from "../stateful/aggregation-backend.js";
@@ -24,6 +23,7 @@ import type { BatchReport } from "../stateful/batch-report.js";
 import { eventTimeMicros } from "../stateful/common.js";
 import { paneChunks, paneShapeOf } from "../stateful/pane-aggregation.js";
 import type { WatermarkExec } from "../stateful/watermark.js";
+import { partialGrouping } from "./partial-grouping.js";
 import type { StageASpec } from "./stage-a.js";
 
 /**
@@ -132,13 +132,18 @@ export async function runStageA(stage: StageASpec, decoded: Batch[], aggregate =
     return { chunks: routed(stage, chunks), scanRows, eventTime };
   }
   const spec = new AggregationSpec(stage.groupingExprs, stage.aggregateExprs, attrs);
-  const groups = new GroupIndex(spec.groupAttrs.map((a) => a.type));
+  const live = batches.filter((b) => b.numRows > 0);
+  const keysOf = live.map((b) => spec.groupKeys(b, ev));
+  const groups = partialGrouping(
+    spec.groupAttrs.map((a) => a.type),
+    keysOf,
+  );
   const accs = spec.newAccumulators(ev);
   let rows = new Float64Array(1024);
-  for (const b of batches) {
+  for (let bi = 0; bi < live.length; bi++) {
+    const b = live[bi]!;
     const n = b.numRows;
-    if (n === 0) continue;
-    const gid = groups.assign(spec.groupKeys(b, ev), n);
+    const gid = groups.assign(keysOf[bi]!, n);
     const inputs = spec.aggInputs(b, ev);
     const G = groups.numGroups;
     if (G > rows.length) {
