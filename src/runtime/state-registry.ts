@@ -12,6 +12,7 @@ import { localThreads, type RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
+import { DeferredStateWrites } from "../state/deferred-writes.js";
 import { unsyncedStateFs } from "../state/files.js";
 import { ColumnarJoinProvider, type ColumnarJoinStore } from "../state/join/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
@@ -19,7 +20,6 @@ import type { ProviderOptions } from "../state/provider-base.js";
 import type { StateStore, StateStoreProvider } from "../state/store.js";
 import type { DataType } from "../types/datatypes.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
-import { DeferredStateWrites } from "./deferred-state-writes.js";
 
 type ProviderKind = "memory" | "lmdb";
 const PROVIDERS: Record<string, ProviderKind> = {
@@ -107,7 +107,7 @@ export class StateStoreRegistry {
    * `commits/N`; until then their fdatasync runs beside the sink).
    */
   async flushWrites(): Promise<void> {
-    await this.deferred?.flush();
+    await Promise.all([this.deferred?.flush(), this.stateThreads?.flush()]);
   }
 
   /** The deltas written from now on start their fdatasync once `p` resolves (DeferredStateWrites.gate). */
@@ -175,7 +175,7 @@ export class StateStoreRegistry {
       this.threadCount,
       this.checkpoint.numShufflePartitions,
       (op) => Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i)),
-      { ...this.retention(), fsync: this.checkpoint.fsync },
+      { ...this.retention(), fsync: this.checkpoint.fsync, deferSyncs: this.deferred !== null },
       this.checkpoint.stateHeads ?? undefined,
     );
     return this.stateThreads;

@@ -9,6 +9,7 @@ import { armCrashPoint } from "../../common/crash-points.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import { reserveExprIds } from "../../plan/expressions.js";
 import { ColumnarStateProvider } from "../../state/columnar/index.js";
+import { DeferredStateWrites } from "../../state/deferred-writes.js";
 import { unsyncedStateFs } from "../../state/files.js";
 import { AggregationSpec } from "../aggregation.js";
 import { ColumnarAggregation } from "../stateful/columnar-aggregation.js";
@@ -23,6 +24,20 @@ interface Operator {
 }
 /** By `<query>/<operator id>`. */
 const operators = new Map<string, Operator>();
+/** By query: its deltas' fdatasyncs and renames in flight (`deferSyncs`), awaited by a `flush` request. */
+const deferredWrites = new Map<string, DeferredStateWrites>();
+
+/**
+ * Tests only: hold each batch's delta syncs back this long (ms), so that a test can tell a loop
+ * that waits for them before `commits/N` from one that does not (test/parallel/state-threads-syncs.test.ts).
+ */
+const SYNC_DELAY_MS = Number(process.env.ARUS_TEST_STATE_SYNC_DELAY_MS ?? 0);
+
+function deferredOf(query: string): DeferredStateWrites {
+  let d = deferredWrites.get(query);
+  if (!d) deferredWrites.set(query, (d = new DeferredStateWrites()));
+  return d;
+}
 
 function* ofQuery(query: string): Generator<[string, Operator]> {
   for (const entry of operators) if (entry[0].startsWith(`${query}/`)) yield entry;
@@ -37,10 +52,10 @@ function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
     if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
     const heads = new Map<string, number>();
     const written: number[] = [];
-    const { fsync, ...retention } = r.providerOptions;
+    const { fsync, deferSyncs, ...retention } = r.providerOptions;
     const providerOptions = {
       ...retention,
-      ...(fsync === false ? { fs: unsyncedStateFs } : {}),
+      ...(fsync === false ? { fs: unsyncedStateFs } : deferSyncs ? { fs: deferredOf(r.query).fs } : {}),
       requiredHead: (dir: string) => heads.get(dir) ?? 0,
       onDeltaWritten: (dir: string) => {
         const p = r.dirs.indexOf(dir);
@@ -60,6 +75,7 @@ async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise
     if (d && r.requiredHeads[p]) heads.set(d, r.requiredHeads[p]!);
   });
   written.length = 0;
+  if (SYNC_DELAY_MS > 0) deferredWrites.get(r.query)?.gate(new Promise((res) => setTimeout(res, SYNC_DELAY_MS)));
   const store = await provider.getStore(r.version);
   try {
     const result = await agg.run(store, r.chunks.map(arrivedChunk), r.options);
@@ -72,7 +88,7 @@ async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise
 }
 
 serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
-  if (r.kind !== "close") armCrashPoint(r.crashPoint);
+  if (r.kind === "aggregate" || r.kind === "maintenance") armCrashPoint(r.crashPoint);
   switch (r.kind) {
     case "aggregate": {
       const result = await aggregate(r);
@@ -82,7 +98,16 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
       // Captured now; the files are written beside the thread's next batch (provider-base.ts).
       for (const [, op] of ofQuery(r.query)) await op.provider.startMaintenance();
       return { result: null, transfer: [] };
+    case "flush":
+      await deferredWrites.get(r.query)?.flush();
+      return { result: null, transfer: [] };
     case "close": {
+      // A failed batch may leave delta renames in flight: let them finish before the stores go.
+      await deferredWrites
+        .get(r.query)
+        ?.flush()
+        .catch(() => {});
+      deferredWrites.delete(r.query);
       // Every operator of the query goes even if one's close throws (its last maintenance failed).
       let failure: { error: unknown } | null = null;
       for (const [key, op] of [...ofQuery(r.query)]) {

@@ -29,6 +29,12 @@ import { type AggregateChunk, type AggregateRunOptions, type AggregateRunResult,
 export interface StateThreadProviderOptions extends Pick<ProviderOptions, "minDeltasForSnapshot" | "minBatchesToRetain"> {
   /** `arus.checkpoint.fsync` (false: the state files are not fdatasynced). */
   readonly fsync?: boolean;
+  /**
+   * The deltas' fdatasync off the batch's path, as on the main thread (state/deferred-writes.ts):
+   * a thread answers once a delta's temp file is written; its sync and rename finish by the
+   * `flush` request the loop sends before `commits/N`.
+   */
+  readonly deferSyncs?: boolean;
 }
 
 export interface ColumnarOperatorDef {
@@ -60,6 +66,8 @@ export type StateThreadRequest =
       readonly crashPoint: string | undefined;
     }
   | { readonly kind: "maintenance"; readonly query: string; readonly crashPoint: string | undefined }
+  /** Every delta of the query written so far synced and under its name (`deferSyncs`). */
+  | { readonly kind: "flush"; readonly query: string }
   /** Close the query's providers (the thread stays for other queries). */
   | { readonly kind: "close"; readonly query: string };
 
@@ -211,6 +219,12 @@ export class StatePartitionThreads {
       }
     }
     return out;
+  }
+
+  /** Every delta the threads wrote for this query synced and renamed; throws a thread's first failure. */
+  async flush(): Promise<void> {
+    if (!this.providerOptions.deferSyncs) return;
+    await Promise.all(this.threads.map((t) => t.call({ kind: "flush", query: this.query })));
   }
 
   /** Snapshots and retention on every thread (the registry's maintenance turn). */

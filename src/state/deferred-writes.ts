@@ -10,7 +10,7 @@
  * batch, provider-base.ts), right before the retention that sweeps temp files.
  */
 import { withPath } from "../common/errors.js";
-import { nodeStateFs, type StateFs } from "../state/files.js";
+import { nodeStateFs, type StateFs } from "./files.js";
 
 export class DeferredStateWrites {
   /** Temp file → its fdatasync and close, started by the writer's sync(). */
