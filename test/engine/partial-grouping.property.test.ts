@@ -3,7 +3,8 @@
  * GroupIndex: the same group id for every row, ids in order of first appearance, and the same
  * distinct keys — over the key types stage A groups by (a window struct, a STRING as UTF-8 bytes
  * or JS strings, BIGINT with values beyond ±2^53 − 1, INT, BOOLEAN), NULLs in each, several
- * batches into one index. Struct fields on the exact 64-bit lane take the GroupIndex.
+ * batches into one index, rows independent or in runs of one key. Struct fields on the exact
+ * 64-bit lane take the GroupIndex.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -40,6 +41,14 @@ const row: fc.Arbitrary<Row> = fc.record({
   i: fc.option(fc.integer({ min: -2, max: 2 }), { freq: 10 }),
   b: fc.option(fc.boolean(), { freq: 10 }),
 });
+
+/** A batch's rows: independent, or in runs of one key (rows in event-time order), which the grouping looks up once per run. */
+const batchRows: fc.Arbitrary<Row[]> = fc.oneof(
+  fc.array(row, { maxLength: 300 }),
+  fc
+    .array(fc.tuple(row, fc.integer({ min: 1, max: 60 })), { maxLength: 20 })
+    .map((runs) => runs.flatMap(([r, k]) => Array<Row>(k).fill(r))),
+);
 
 const validityOf = (vals: readonly unknown[]) => (vals.some((v) => v === null) ? Uint8Array.from(vals, (v) => (v === null ? 0 : 1)) : null);
 
@@ -111,24 +120,19 @@ const valuesOf = (v: Vector) => Array.from({ length: v.length }, (_, i) => getVa
 test("stage A's grouping: the same group ids and distinct keys as the GroupIndex", () => {
   const keyShape = fc.constantFrom<(keyof Row)[]>(["w", "s"], ["w", "l"], ["w"], ["s"], ["l", "i", "b"], ["w", "s", "i"], ["b"]);
   fc.assert(
-    fc.property(
-      keyShape,
-      fc.array(fc.array(row, { maxLength: 300 }), { minLength: 1, maxLength: 4 }),
-      fc.boolean(),
-      (shape, batches, utf8) => {
-        const types = shape.map((c) => COLUMNS[c].type);
-        const keysOf = batches.map((rows) => shape.map((c) => COLUMNS[c].vector(rows, utf8)));
-        const got = partialGrouping(types, keysOf);
-        const want = new GroupIndex(types);
-        for (let b = 0; b < batches.length; b++) {
-          const n = batches[b]!.length;
-          if (n === 0) continue;
-          assert.deepStrictEqual([...got.assign(keysOf[b]!, n)], [...want.assign(keysOf[b]!, n)], `batch ${b}`);
-        }
-        assert.equal(got.numGroups, want.numGroups);
-        assert.deepStrictEqual(got.keyVectors().map(valuesOf), want.keyVectors().map(valuesOf));
-      },
-    ),
+    fc.property(keyShape, fc.array(batchRows, { minLength: 1, maxLength: 4 }), fc.boolean(), (shape, batches, utf8) => {
+      const types = shape.map((c) => COLUMNS[c].type);
+      const keysOf = batches.map((rows) => shape.map((c) => COLUMNS[c].vector(rows, utf8)));
+      const got = partialGrouping(types, keysOf);
+      const want = new GroupIndex(types);
+      for (let b = 0; b < batches.length; b++) {
+        const n = batches[b]!.length;
+        if (n === 0) continue;
+        assert.deepStrictEqual([...got.assign(keysOf[b]!, n)], [...want.assign(keysOf[b]!, n)], `batch ${b}`);
+      }
+      assert.equal(got.numGroups, want.numGroups);
+      assert.deepStrictEqual(got.keyVectors().map(valuesOf), want.keyVectors().map(valuesOf));
+    }),
     { numRuns: 400 },
   );
 });
