@@ -6,8 +6,8 @@
  * state/columnar/schema.ts), the groups are a fresh keys-only `ColumnarTable`: its key coding
  * turns a window into one dictionary id and a string into another (matched on its UTF-8 bytes),
  * so a (window, product) key is two int lanes probed by value — the final aggregation's own
- * lookup, 2–3× cheaper per row than the general `GroupIndex` (leaf-by-leaf hashing and
- * comparison) on the checkout queries' keys. Equality is the state table's, the one the final
+ * lookup, cheaper per row than the general `GroupIndex` (leaf-by-leaf hashing and comparison)
+ * on the checkout queries' keys (seed002's grouping: ~270 → ~200 ms per decode thread). Equality is the state table's, the one the final
  * aggregation groups by anyway. Anything else takes the `GroupIndex`.
  */
 import { isWide } from "../../columnar/int64.js";
