@@ -40,6 +40,16 @@ export interface OpenGroups {
   readonly eventTimesMicros: readonly number[];
 }
 
+/** Visits `op` and every operator below it, parents first, each with its parent (null at the root). */
+export function forEachOperator(
+  op: PhysicalOperator,
+  visit: (op: PhysicalOperator, parent: PhysicalOperator | null) => void,
+  parent: PhysicalOperator | null = null,
+): void {
+  visit(op, parent);
+  for (const c of op.children) forEachOperator(c, visit, op);
+}
+
 export function explainPhysical(op: PhysicalOperator, indent = 0): string {
   const pad = indent === 0 ? "" : `${"   ".repeat(indent - 1)}+- `;
   const line = `${pad}${op.name} ${op.describe()}`.trimEnd();

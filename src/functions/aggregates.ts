@@ -6,7 +6,6 @@
  * this registry, one kind per module: numeric-accumulators.ts, collect-accumulators.ts,
  * pick-accumulator.ts, long-sum.ts, decimal-aggregates.ts.
  */
-
 import { getValue, vectorFromValues } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";

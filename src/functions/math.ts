@@ -90,6 +90,12 @@ function asDecimal(t: DataType): DecimalType {
   return decimalForIntegral(t) ?? DecimalOf(30, 15);
 }
 
+/** ceil / floor of DECIMAL `d` at `k` digits: one more integer digit, the scale clamped to [0, d's scale]. */
+function scaledFloorCeilType(d: DecimalType, k: number): DecimalType {
+  const scale = Math.max(0, Math.min(k, d.scale));
+  return bounded(d.precision - d.scale + 1 + scale, scale);
+}
+
 /** ceil(x, scale) / floor(x, scale): x as a DECIMAL rounded up / down at `scale` digits (negative: tens, hundreds, ...). */
 function resolveWithScale(name: string, args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
   const k = args[1]!;
@@ -101,8 +107,7 @@ function resolveWithScale(name: string, args: readonly Expr[], types: readonly D
   }
   const t = numericArg(name, args, types, call);
   const d = asDecimal(t);
-  const scale = Math.max(0, Math.min(k.value, d.scale));
-  return { args: [castTo(args[0]!, types[0]!, d), k], type: bounded(d.precision - d.scale + 1 + scale, scale) };
+  return { args: [castTo(args[0]!, types[0]!, d), k], type: scaledFloorCeilType(d, k.value) };
 }
 
 function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
@@ -120,10 +125,8 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
       const a = args[0]!;
       const mode = name === "floor" ? "floor" : "ceil";
       if (args.length === 2) {
-        const d = a.type as DecimalType;
         const k = args[1]!.values[0] as number;
-        const scale = Math.max(0, Math.min(k, d.scale));
-        return roundDecimal(a, k, mode, bounded(d.precision - d.scale + 1 + scale, scale));
+        return roundDecimal(a, k, mode, scaledFloorCeilType(a.type as DecimalType, k));
       }
       if (a.type.kind === "decimal") return roundDecimal(a, 0, mode, decimalFloorCeilType(a.type));
       if (a.type.kind === "int") return mapUnary(IntegerType, a, n, fn);

@@ -11,11 +11,11 @@ import type { RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
-import type { PhysicalOperator } from "../execution/operator.js";
+import { forEachOperator, type PhysicalOperator } from "../execution/operator.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
 import type { SkipSettings } from "../execution/partial/adaptive-skip.js";
-import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
-import { type StageAPlan, stageAOf } from "../execution/partial/stage-a.js";
+import { readThroughFileTask, stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
+import { type StageAPlan, scansPerSource, stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 
 export const PARTIAL_AGGREGATION_CONF = "arus.exec.partialAggregation";
@@ -35,11 +35,6 @@ function skipSettings(conf: RuntimeConfig): SkipSettings {
   return { probeRows, maxGroupRatio };
 }
 
-function walk(op: PhysicalOperator, visit: (op: PhysicalOperator) => void): void {
-  visit(op);
-  for (const c of op.children) walk(c, visit);
-}
-
 /** The aggregations whose stage A qualifies, each with its stage (routed to the state threads' owners when they hold the state). */
 function qualifying(
   physical: PhysicalOperator,
@@ -48,14 +43,10 @@ function qualifying(
   state: { readonly numPartitions: number; readonly threads: number },
 ): { op: StreamingAggregateExec; stage: StageAPlan }[] {
   if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || scanThreads() < 2 || keepLateRows || !stageAThreadsAvailable()) return [];
-  const scans = new Map<string, number>();
-  walk(physical, (op) => {
-    const id = (op as { sourceId?: unknown }).sourceId;
-    if (op.name === "StreamingScan" && typeof id === "string") scans.set(id, (scans.get(id) ?? 0) + 1);
-  });
+  const scans = scansPerSource(physical);
   const out: { op: StreamingAggregateExec; stage: StageAPlan }[] = [];
   const taken = new Set<string>();
-  walk(physical, (op) => {
+  forEachOperator(physical, (op) => {
     if (!(op instanceof StreamingAggregateExec)) return;
     const found = stageAOf(op, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") });
     if (!found || scans.get(found.spec.sourceId) !== 1 || taken.has(found.spec.sourceId)) return;
@@ -92,13 +83,11 @@ export function usePartialAggregation(
   const skip = skipSettings(conf);
   const threads = scanThreads();
   for (const { op, stage } of found) {
-    const source = sources[sourceIds.indexOf(stage.spec.sourceId)];
-    if (!source?.useFileTask || !source.getPrepared) continue;
     // Routed to the state threads, partial groups are never merged on the main thread, which
     // only forwards them: skipping would hand it the rows to aggregate and route itself
     // (Nexmark q5 at full size: main-thread CPU 0.5 s with groups routed, 1.5 s with rows).
     const settings = stage.spec.routing ? { ...skip, maxGroupRatio: Number.POSITIVE_INFINITY } : skip;
-    if (!source.useFileTask(stageAFileTask(stage.spec, threads, settings))) continue;
+    if (!readThroughFileTask(sources, sourceIds, stage.spec.sourceId, () => stageAFileTask(stage.spec, threads, settings))) continue;
     op.usePartialInput(stage);
     chosen.add(stage.spec.sourceId);
   }

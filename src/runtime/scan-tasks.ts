@@ -11,7 +11,7 @@ import type { RuntimeConfig } from "../common/conf.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
 import type { PhysicalOperator } from "../execution/operator.js";
-import { stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
+import { readThroughFileTask, stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
 import { scanStagesOf } from "../execution/partial/scan-stage.js";
 import { standIn } from "../execution/partial/scan-stage-exec.js";
 
@@ -29,9 +29,7 @@ export function useScanTasks(
   const threads = scanThreads();
   if (!conf.getBool(SCAN_TASKS_CONF) || threads < 2 || !stageAThreadsAvailable()) return chosen;
   for (const plan of scanStagesOf(physical, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") }, taken)) {
-    const source = sources[sourceIds.indexOf(plan.spec.sourceId)];
-    if (!source?.useFileTask || !source.getPrepared) continue;
-    if (!source.useFileTask(stageAFileTask(plan.spec, threads, null))) continue;
+    if (!readThroughFileTask(sources, sourceIds, plan.spec.sourceId, () => stageAFileTask(plan.spec, threads, null))) continue;
     standIn(plan);
     chosen.add(plan.spec.sourceId);
   }

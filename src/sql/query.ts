@@ -298,8 +298,7 @@ function orderByOrdinal(cur: Cursor, at: Token, pos: number, items: readonly Exp
   return item.kind === "alias" ? columnRef([item.name]) : item;
 }
 
-/** LIMIT takes a non-negative integer literal (or ALL, meaning no limit). */
-/** The integer literal of LIMIT or OFFSET (`LIMIT ALL`: null). */
+/** The non-negative integer literal of LIMIT or OFFSET (`LIMIT ALL`: null, no limit). */
 function readLimit(cur: Cursor, what: "limit" | "offset"): number | null {
   if (what === "limit" && cur.acceptKeyword("ALL")) return null;
   const at = cur.peek();

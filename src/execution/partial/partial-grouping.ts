@@ -7,8 +7,9 @@
  * turns a window into one dictionary id and a string into another (matched on its UTF-8 bytes),
  * so a (window, product) key is two int lanes probed by value — the final aggregation's own
  * lookup, cheaper per row than the general `GroupIndex` (leaf-by-leaf hashing and comparison)
- * on the checkout queries' keys (seed002's grouping: ~270 → ~200 ms per decode thread). Equality is the state table's, the one the final
- * aggregation groups by anyway. Anything else takes the `GroupIndex`.
+ * on the checkout queries' keys (seed002's grouping: ~270 → ~200 ms per decode thread).
+ * Equality is the state table's, the one the final aggregation groups by anyway. Anything else
+ * takes the `GroupIndex`.
  */
 import { isWide } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";

@@ -23,7 +23,7 @@ import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-
 import { nominalRanges } from "../../connectors/files/line-range.js";
 import { effectiveZone, SourceOptions } from "../../connectors/files/options.js";
 import { partitionSpecOf } from "../../connectors/files/partitions.js";
-import type { FileRead, FileTask, PreparedFile } from "../../connectors/source.js";
+import type { FileRead, FileTask, PreparedFile, StreamSource } from "../../connectors/source.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
 import { getDecimalPrecisionLoss } from "../../types/decimal.js";
 import { AggregationSpec } from "../aggregation.js";
@@ -74,6 +74,21 @@ export function stageAThreadsAvailable(): boolean {
 
 function runOnThread(request: StageARequest): Promise<Reply> {
   return decodePool().run({ kind: "module", module: TASK, request }) as Promise<Reply>;
+}
+
+/**
+ * Has source `sourceId` read its files through the task `makeTask()` builds (made only for a
+ * file source that reads through file tasks); false when the source cannot.
+ */
+export function readThroughFileTask(
+  sources: readonly StreamSource[],
+  sourceIds: readonly string[],
+  sourceId: string,
+  makeTask: () => FileTask,
+): boolean {
+  const source = sources[sourceIds.indexOf(sourceId)];
+  if (!source?.useFileTask || !source.getPrepared) return false;
+  return source.useFileTask(makeTask());
 }
 
 /**

@@ -9,10 +9,10 @@
  * `scanStagesOf` finds each such run in a planned query; the run's top operator then reads the
  * rows the file task prepared (scan-stage-exec.ts) instead of executing the run.
  */
-import type { PhysicalOperator } from "../operator.js";
+import { forEachOperator, type PhysicalOperator } from "../operator.js";
 import { FilterExec, ProjectExec } from "../operators/basic.js";
 import { WatermarkExec } from "../stateful/watermark.js";
-import { portable, type ScanLike, type StageASpec, type StageAStep, stageSpec } from "./stage-a.js";
+import { portable, type ScanLike, type StageASpec, type StageAStep, scansPerSource, stageSpec } from "./stage-a.js";
 
 /** One scan's stateless stage: the spec for the threads, the operator it stands in for, and its watermark. */
 export interface ScanStagePlan {
@@ -23,15 +23,6 @@ export interface ScanStagePlan {
 }
 
 const inRun = (op: PhysicalOperator) => op instanceof FilterExec || op instanceof ProjectExec || op instanceof WatermarkExec;
-
-function walk(
-  op: PhysicalOperator,
-  parent: PhysicalOperator | null,
-  visit: (op: PhysicalOperator, parent: PhysicalOperator | null) => void,
-) {
-  visit(op, parent);
-  for (const c of op.children) walk(c, op, visit);
-}
 
 /** The stage of the run whose top is `top` (a Filter, Project, Watermark or the scan), or null. */
 function stageOf(top: PhysicalOperator, conf: { timeZone: string; ansi: boolean }): ScanStagePlan | null {
@@ -76,13 +67,9 @@ export function scanStagesOf(
   conf: { timeZone: string; ansi: boolean },
   taken: ReadonlySet<string>,
 ): ScanStagePlan[] {
-  const scans = new Map<string, number>();
-  walk(physical, null, (op) => {
-    const id = (op as { sourceId?: unknown }).sourceId;
-    if (op.name === "StreamingScan" && typeof id === "string") scans.set(id, (scans.get(id) ?? 0) + 1);
-  });
+  const scans = scansPerSource(physical);
   const out: ScanStagePlan[] = [];
-  walk(physical, null, (op, parent) => {
+  forEachOperator(physical, (op, parent) => {
     // the top of a run: a run operator or the scan under something else
     if (!(inRun(op) || op.name === "StreamingScan") || (parent && inRun(parent))) return;
     const found = stageOf(op, conf);

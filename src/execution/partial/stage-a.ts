@@ -21,7 +21,7 @@ import { lookupFunction } from "../../functions/index.js";
 import { typeOf } from "../../functions/typing.js";
 import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
-import type { PhysicalOperator } from "../operator.js";
+import { forEachOperator, type PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, ProjectExec } from "../operators/basic.js";
 import { mergesExactly } from "../stateful/pane-aggregation.js";
 import type { StreamingAggregateExec } from "../stateful/streaming-aggregate.js";
@@ -77,6 +77,19 @@ export interface ScanLike {
   readonly format: string;
   readonly output: readonly Attribute[];
   readonly pushed: Expr | null;
+}
+
+/**
+ * How many streaming scans of `physical` read each source: a source whose scan feeds more than
+ * one operator (a self-join) must keep handing rows to each, so the threads cannot take it.
+ */
+export function scansPerSource(physical: PhysicalOperator): Map<string, number> {
+  const scans = new Map<string, number>();
+  forEachOperator(physical, (op) => {
+    const id = (op as { sourceId?: unknown }).sourceId;
+    if (op.name === "StreamingScan" && typeof id === "string") scans.set(id, (scans.get(id) ?? 0) + 1);
+  });
+  return scans;
 }
 
 /** Can a thread rebuild and evaluate `e` with the same result? */
