@@ -3,7 +3,7 @@
  * memory stream → select → noop sink, without and with a checkpoint, and with a stateful
  * windowed count.
  *
- *   node --import tsx bench/streaming.ts
+ *   node --import tsx bench/streaming.ts [--conf key=value]...   (e.g. --conf arus.state.threads=2)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,8 +20,17 @@ export interface OverheadResult {
   wallMsPerBatch: number;
 }
 
-async function measure(name: string, rowsPerBatch: number, checkpoint: boolean, stateful: boolean, batches = 300): Promise<OverheadResult> {
-  const session = Session.builder().config("spark.sql.shuffle.partitions", "1").getOrCreate();
+async function measure(
+  name: string,
+  rowsPerBatch: number,
+  checkpoint: boolean,
+  stateful: boolean,
+  conf: readonly [string, string][],
+  batches = 300,
+): Promise<OverheadResult> {
+  let builder = Session.builder().config("spark.sql.shuffle.partitions", "1");
+  for (const [k, v] of conf) builder = builder.config(k, v);
+  const session = builder.getOrCreate();
   const ms = session.memoryStream("id INT, ts TIMESTAMP");
   let df = ms.toDF();
   if (stateful) df = df.withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds")).count();
@@ -62,17 +71,24 @@ async function measure(name: string, rowsPerBatch: number, checkpoint: boolean, 
   return { name, batches: trig.length, msPerBatch: avg, wallMsPerBatch: elapsed / batches };
 }
 
-export async function streamingBenchmarks(): Promise<OverheadResult[]> {
+/** `conf`: settings for the sessions (`--conf key=value` on the command line). */
+export async function streamingBenchmarks(conf: readonly [string, string][] = []): Promise<OverheadResult[]> {
   return [
-    await measure("empty batch (0 rows), no checkpoint", 0, false, false),
-    await measure("1-row batch, no checkpoint", 1, false, false),
-    await measure("1-row batch, checkpoint", 1, true, false),
-    await measure("1-row batch, windowed count, checkpoint", 1, true, true),
+    await measure("empty batch (0 rows), no checkpoint", 0, false, false, conf),
+    await measure("1-row batch, no checkpoint", 1, false, false, conf),
+    await measure("1-row batch, checkpoint", 1, true, false, conf),
+    await measure("1-row batch, windowed count, checkpoint", 1, true, true, conf),
   ];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  for (const r of await streamingBenchmarks()) {
+  const argv = process.argv.slice(2);
+  const conf = argv.flatMap((a, i) => {
+    const kv = a === "--conf" ? argv[i + 1] : undefined;
+    const at = kv?.indexOf("=") ?? -1;
+    return kv !== undefined && at > 0 ? [[kv.slice(0, at), kv.slice(at + 1)] as [string, string]] : [];
+  });
+  for (const r of await streamingBenchmarks(conf)) {
     process.stdout.write(
       `| per-batch overhead: ${r.name} | ${r.msPerBatch.toFixed(2)} ms/batch (mean of ${r.batches}) | wall ${r.wallMsPerBatch.toFixed(2)} ms |\n`,
     );
