@@ -30,10 +30,22 @@ if (files.length === 0) {
 // - a test that never ends: --test-timeout (ARUS_TEST_TIMEOUT_MS, default 20 min; a test's own
 //   `timeout` option wins). On Node 20 and 22 it also bounds each file's process as a whole.
 const guard = fileURLToPath(new URL("./test-exit-guard.mjs", import.meta.url));
+// Node's default reporter (TAP when stdout is not a terminal, spec on one), then a summary of the
+// failures and their files' stderr at the very end, where a CI log's tail keeps them
+// (failure-summary.mjs). A caller's own --test-reporter flags replace both.
+const summary = fileURLToPath(new URL("./failure-summary.mjs", import.meta.url));
+const reporters = flags.some((f) => f.startsWith("--test-reporter"))
+  ? []
+  : [
+      `--test-reporter=${process.stdout.isTTY ? "spec" : "tap"}`,
+      "--test-reporter-destination=stdout",
+      `--test-reporter=${summary}`,
+      "--test-reporter-destination=stdout",
+    ];
 const timeoutMs = Number(process.env.ARUS_TEST_TIMEOUT_MS ?? 20 * 60_000);
 const r = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--import", guard, "--test", `--test-timeout=${timeoutMs}`, "--test-concurrency=2", ...flags, ...files],
+  ["--import", "tsx", "--import", guard, "--test", `--test-timeout=${timeoutMs}`, "--test-concurrency=2", ...reporters, ...flags, ...files],
   { stdio: "inherit" },
 );
 process.exit(r.status ?? 1);
