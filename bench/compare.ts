@@ -7,6 +7,8 @@
  *   node --import tsx bench/compare.ts --quick --engines arus   # arus only
  *        [--queries q0,q7] [--no-checksum] [--recheck] [--no-results-md] [--format parquet]
  *        [--conf key=value]...   (arus's settings, passed to bench/arus/run.ts)
+ *        [--node-flag F]...      (flags of the node process running arus, e.g.
+ *                                 --node-flag=--initial-old-space-size=128; docs/benchmarks.md)
  *
  * Writes bench/results/compare-<size>.json and the `compare-<size>` table of bench/RESULTS.md
  * (`compare-<size>-parquet` with `--format parquet`: the same rows as Parquet files, written
@@ -74,6 +76,8 @@ export interface CompareOptions {
   recheck?: boolean;
   /** `--conf key=value` settings for the arus runs (bench/arus/run.ts). */
   arusConf?: string[];
+  /** Flags of the node process that runs arus (before its script). */
+  nodeFlags?: string[];
   log?: (s: string) => void;
 }
 
@@ -182,6 +186,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
     buildDist(log);
     warm("arus");
     const args = [
+      ...(opts.nodeFlags ?? []),
       "--import",
       "tsx",
       path.join(here, "arus/run.ts"),
@@ -330,6 +335,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     checksum: !argv.includes("--no-checksum"),
     recheck: argv.includes("--recheck"),
     arusConf: argv.flatMap((a, i) => (a === "--conf" && argv[i + 1] !== undefined ? [argv[i + 1]!] : [])),
+    nodeFlags: argv.flatMap((a) => (a.startsWith("--node-flag=") ? [a.slice("--node-flag=".length)] : [])),
   });
   mkdirSync(path.join(here, "results"), { recursive: true });
   writeFileSync(path.join(here, `results/compare-${name}.json`), `${JSON.stringify(r, null, 2)}\n`);
