@@ -11,6 +11,7 @@ import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { setUtf8Strings, UTF8_STRINGS_CONF, utf8StringsOf } from "../columnar/utf8-conf.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { HEAP_GROWING_CONF, heapGrowingPercentOf, setHeapGrowingPercent } from "../common/heap-growth.js";
 import { getField } from "../common/row-object.js";
 import { JSON_DECODER_CONF, jsonDecoderOf, setJsonDecoder, setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
@@ -95,6 +96,7 @@ export class Session implements SessionInternals {
     this.sparkContext = new SparkContext(this.conf);
     setScanThreads(localThreads(this.conf.getOption("spark.master")));
     this.conf.watch(JSON_DECODER_CONF, (v) => setJsonDecoder(jsonDecoderOf(v)));
+    this.conf.watch(HEAP_GROWING_CONF, (v) => setHeapGrowingPercent(heapGrowingPercentOf(v)));
     this.conf.watch(UTF8_STRINGS_CONF, (v) => setUtf8Strings(utf8StringsOf(v)));
     this.streams = new StreamingQueryManager(this);
     // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark, with

@@ -17,12 +17,7 @@ program
   .description("run a pipeline file (.ts, .js or .mjs); .ts needs the tsx package")
   .argument("<file>", "the pipeline to run")
   .argument("[args...]", "arguments passed to the pipeline (process.argv)")
-  .option(
-    "--node-heap <mb>",
-    "node's --initial-old-space-size for the pipeline's process, in MB (0: node's default; not used when node was started with the flag)",
-    "128",
-  )
-  .action(async (file: string, args: string[], opts: { nodeHeap: string }) => runFile(file, args, { nodeHeap: Number(opts.nodeHeap) }));
+  .action(async (file: string, args: string[]) => runFile(file, args));
 
 program
   .command("sql")

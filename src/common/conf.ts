@@ -41,6 +41,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.exec.partialAggregation.probeRows": "100000",
   // arus: partial groups per input row above which the decode threads stop aggregating and ship rows
   "arus.exec.partialAggregation.maxGroupRatio": "0.05",
+  // arus: V8's heap growing factor for the process while its live heap is small; 0 leaves V8's own (common/heap-growth.ts, docs/benchmarks.md)
+  "arus.v8.heapGrowingPercent": "400",
   // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)
   "arus.json.decoder": "wasm",
   // arus: STRING columns from the WASM JSON decoder / Arrow as UTF-8 bytes + offsets, not a JS string per row (docs/architecture.md)

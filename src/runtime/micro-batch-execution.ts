@@ -23,6 +23,7 @@ import path from "node:path";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { ArusError, StreamingQueryException } from "../common/errors.js";
+import { checkHeapGrowth } from "../common/heap-growth.js";
 import type { StreamSink } from "../connectors/sink.js";
 import type { ReadLimit, StreamSource } from "../connectors/source.js";
 import type { BatchReport } from "../execution/stateful/batch-report.js";
@@ -310,6 +311,7 @@ export class MicroBatchExecution {
       this.cfg.states.gateSyncs(Promise.resolve());
     }
     await this.runBatch(planned, prog, offsetsDurable);
+    checkHeapGrowth(); // V8's own heap sizing back once the live heap is large (common/heap-growth.ts)
     return true;
   }
 
