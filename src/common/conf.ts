@@ -40,7 +40,7 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   // arus: rows a query's partial aggregation observes before deciding whether it pays (execution/partial/adaptive-skip.ts)
   "arus.exec.partialAggregation.probeRows": "100000",
   // arus: partial groups per input row above which the decode threads stop aggregating and ship rows
-  "arus.exec.partialAggregation.maxGroupRatio": "0.05",
+  "arus.exec.partialAggregation.maxGroupRatio": "0.25",
   // arus: V8's heap growing factor for the process while its live heap is small; 0 leaves V8's own (common/heap-growth.ts, docs/benchmarks.md)
   "arus.v8.heapGrowingPercent": "400",
   // arus: JSON lines decode through the WASM decoder ("js": the byte scanner alone; same rows)
