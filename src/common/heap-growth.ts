@@ -9,7 +9,8 @@
  * mark-compact that frees almost nothing (q5: 75 in two runs on the main thread). A fixed
  * factor of 1 + p/100 (V8's `--heap-growing-percent`, which it reads at every collection, so
  * it can be set at run time and reaches the main thread and the worker threads alike) spaces
- * them out: 18–28 % less CPU on the benchmark aggregations for ~10 % more peak memory.
+ * them out: 17–23 % less wall time on the benchmark queries q5, q7 and q8, ~25 % less CPU on
+ * the seed queries, for 30–50 MB more peak memory (bench/RESULTS.md, "Issue 21, session 16").
  *
  * The setting is the process's, not the session's: it also applies to the application's own
  * objects. Once the live heap is large (over `LARGE_HEAP_BYTES`), where a fixed factor would
