@@ -1,11 +1,12 @@
 /**
  * Per-batch overhead of the micro-batch loop (issue 3): batches of 0 and 1 rows through a
  * memory stream → select → noop sink, without and with a checkpoint, and with a stateful
- * windowed count.
+ * windowed count; and the windowed count over a JSON file source, one 1-row file per batch
+ * (where `arus.state.threads` = auto puts the state on the state threads under local[N ≥ 2]).
  *
  *   node --import tsx bench/streaming.ts [--conf key=value]...   (e.g. --conf arus.state.threads=2)
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { functions as F, Session } from "../src/index.js";
@@ -27,12 +28,15 @@ async function measure(
   stateful: boolean,
   conf: readonly [string, string][],
   batches = 300,
+  files = false,
 ): Promise<OverheadResult> {
   let builder = Session.builder().config("spark.sql.shuffle.partitions", "1");
   for (const [k, v] of conf) builder = builder.config(k, v);
   const session = builder.getOrCreate();
   const ms = session.memoryStream("id INT, ts TIMESTAMP");
-  let df = ms.toDF();
+  // files: each batch is one new JSON-lines file of the same rows in `input`
+  const input = files ? mkdtempSync(path.join(tmpdir(), "arus-bench-in-")) : null;
+  let df = input ? session.readStream.format("json").schema("id INT, ts TIMESTAMP").option("maxFilesPerTrigger", 1).load(input) : ms.toDF();
   if (stateful) df = df.withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds")).count();
   else df = df.select("id", "ts");
   const dir = checkpoint ? mkdtempSync(path.join(tmpdir(), "arus-bench-")) : null;
@@ -49,15 +53,21 @@ async function measure(
   };
   session.streams.addListener(listener);
   const rows = Array.from({ length: rowsPerBatch }, (_, i) => ({ id: i, ts: new Date(i * 1000) }));
-  // Warm-up, then measure: one addData + processAllAvailable = one batch.
+  const lines = rows.map((r) => `${JSON.stringify({ id: r.id, ts: r.ts.toISOString() })}\n`).join("");
+  let fileNo = 0;
+  const add = () => {
+    if (input) writeFileSync(path.join(input, `part-${String(fileNo++).padStart(6, "0")}.json`), lines);
+    else ms.addData(rows);
+  };
+  // Warm-up, then measure: one addData (or file) + processAllAvailable = one batch.
   for (let i = 0; i < 20; i++) {
-    ms.addData(rows);
+    add();
     await q.processAllAvailable();
   }
   measuring = true;
   const t = performance.now();
   for (let i = 0; i < batches; i++) {
-    ms.addData(rows);
+    add();
     await q.processAllAvailable();
   }
   const elapsed = performance.now() - t;
@@ -65,6 +75,7 @@ async function measure(
   session.streams.removeListener(listener);
   await q.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  if (input) rmSync(input, { recursive: true, force: true });
   // The batch's own cost comes from the progress durations (whole milliseconds, as Spark's);
   // the wall time adds the idle trigger processAllAvailable waits for.
   const avg = trig.reduce((a, b) => a + b, 0) / Math.max(1, trig.length);
@@ -78,6 +89,7 @@ export async function streamingBenchmarks(conf: readonly [string, string][] = []
     await measure("1-row batch, no checkpoint", 1, false, false, conf),
     await measure("1-row batch, checkpoint", 1, true, false, conf),
     await measure("1-row batch, windowed count, checkpoint", 1, true, true, conf),
+    await measure("1-row JSON file per batch, windowed count, checkpoint", 1, true, true, conf, 300, true),
   ];
 }
 

@@ -68,6 +68,14 @@ function qualifying(
   return out;
 }
 
+/**
+ * Would some aggregation of this plan run its stage A on the decode threads? (`arus.state.threads`
+ * = auto gives such a query the state threads: its batches are files, large enough to pay.)
+ */
+export function partialAggregationApplies(physical: PhysicalOperator, conf: RuntimeConfig, keepLateRows: boolean): boolean {
+  return qualifying(physical, conf, keepLateRows, { numPartitions: 1, threads: 1 }).length > 0;
+}
+
 /** Wires stage A where it applies; returns the ids of the sources now read through a file task. */
 export function usePartialAggregation(
   physical: PhysicalOperator,

@@ -24,7 +24,7 @@ import { explainLogical } from "../plan/explain.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
 import { anyPlan, type LogicalPlan, type StreamingRelation } from "../plan/logical.js";
 import { planPhysical } from "../planner/planner.js";
-import { planStreaming } from "../planner/streaming.js";
+import { planStreaming, type StreamingPlanOptions } from "../planner/streaming.js";
 import { field, StructOf } from "../types/datatypes.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { Clock } from "./clock.js";
@@ -32,7 +32,7 @@ import type { ClusterOptions } from "./cluster/options.js";
 import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
-import { showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
+import { partialAggregationApplies, showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
 import { useScanTasks } from "./scan-tasks.js";
 import {
   columnarAggregationEnabled,
@@ -113,16 +113,35 @@ export class BatchQuery {
  */
 export function explainStreaming(plan: LogicalPlan, conf: RuntimeConfig, excludedRules: ReadonlySet<string>): string {
   const optimized = optimize(plan, new Set(excludedRules));
-  const threads = stateThreadCount(conf);
   const fresh = { stickyConf: {} };
-  const streamingPlan = planStreaming(optimized, "append", {
+  const { streamingPlan, threads } = planWithStateThreads(optimized, "append", conf, false, {
     columnarAggregation: columnarAggregationEnabled(fresh, conf),
     columnarJoin: columnarJoinEnabled(fresh, conf),
     paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
-    stateThreads: threads,
   });
   showPartialAggregation(streamingPlan.physical, conf, threads);
   return `== Physical Plan ==\n${explainPhysical(streamingPlan.physical)}\n`;
+}
+
+/**
+ * The streaming plan with its aggregations' state on the main thread or on the state threads
+ * (`arus.state.threads`). Under "auto" the query is planned on the main thread first, and again
+ * on local[N]'s threads if an aggregation's stage A would run on the decode threads.
+ */
+function planWithStateThreads(
+  plan: LogicalPlan,
+  outputMode: "append" | "update" | "complete",
+  conf: RuntimeConfig,
+  keepLateRows: boolean,
+  options: Omit<StreamingPlanOptions, "stateThreads">,
+): { streamingPlan: ReturnType<typeof planStreaming>; threads: number } {
+  let onMain: ReturnType<typeof planStreaming> | undefined;
+  const threads = stateThreadCount(conf, () => {
+    onMain = planStreaming(plan, outputMode, { ...options, stateThreads: 1 });
+    return partialAggregationApplies(onMain.physical, conf, keepLateRows);
+  });
+  if (threads === 1 && onMain) return { streamingPlan: onMain, threads };
+  return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads }), threads };
 }
 
 /** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
@@ -203,12 +222,10 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
   spec.onSources?.(sources);
   await checkpoint.acquireLock();
   try {
-    const threadCount = stateThreadCount(conf);
-    const streamingPlan = planStreaming(plan, spec.outputMode, {
+    const { streamingPlan, threads: threadCount } = planWithStateThreads(plan, spec.outputMode, conf, spec.keepLateRows, {
       columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
       columnarJoin: columnarJoinEnabled(checkpoint, conf),
       paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
-      stateThreads: threadCount,
     });
     if (checkpoint.dir) {
       await checkOperatorMetadata(

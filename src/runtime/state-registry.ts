@@ -41,18 +41,34 @@ export const COLUMNAR_JOIN_CONF = "arus.state.join.columnar";
 export const PANE_AGGREGATION_CONF = "arus.state.aggregation.panes";
 /**
  * Threads owning the columnar aggregation state partitions (docs/parallel-execution.md): a
- * number, or "local" for the N of `spark.master` local[N]. 1 (default): the main thread.
+ * number (1: the main thread), "local" for the N of `spark.master` local[N], or "auto" (the
+ * default): local[N]'s N for a query whose aggregation runs its partial aggregation on the
+ * decode threads, where batches are large enough for the threads to pay, else the main thread.
  */
 export const STATE_THREADS_CONF = "arus.state.threads";
 
-/** The state thread count `arus.state.threads` asks for. */
-export function stateThreadCount(conf: RuntimeConfig): number {
-  const v = conf.get(STATE_THREADS_CONF, "1").trim().toLowerCase();
+/** What `arus.state.threads` asks for: a thread count, or "auto" (decided per query by `stateThreadCount`). */
+export function stateThreadSetting(conf: RuntimeConfig): number | "auto" {
+  const v = conf.get(STATE_THREADS_CONF, "auto").trim().toLowerCase();
+  if (v === "auto") return "auto";
   if (v === "local") return localThreads(conf.getOption("spark.master"));
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1)
-    throw new IllegalArgumentException(`${STATE_THREADS_CONF} must be a positive integer or 'local', got '${v}'.`);
+    throw new IllegalArgumentException(`${STATE_THREADS_CONF} must be a positive integer, 'local' or 'auto', got '${v}'.`);
   return n;
+}
+
+/**
+ * The state thread count for a query. Under "auto", `partialOnDecodeThreads` says whether the
+ * query (planned on the main thread) has an aggregation whose stage A the decode threads would
+ * run: then local[N]'s N (when N >= 2), else 1. Small batches (memory streams, Kafka, rate) keep
+ * their state on the main thread, where a batch costs no round trip to other threads.
+ */
+export function stateThreadCount(conf: RuntimeConfig, partialOnDecodeThreads: () => boolean = () => false): number {
+  const setting = stateThreadSetting(conf);
+  if (setting !== "auto") return setting;
+  const local = localThreads(conf.getOption("spark.master"));
+  return local >= 2 && partialOnDecodeThreads() ? local : 1;
 }
 
 /**

@@ -31,6 +31,8 @@ const skipping = new CrashDriver(join(root, "skipping"), WORKLOAD, null, {
   ...CONF,
   "arus.exec.partialAggregation.probeRows": "0",
   "arus.exec.partialAggregation.maxGroupRatio": "0",
+  // skipping applies with the state on the main thread (routed to state threads, stage A never skips)
+  "arus.state.threads": "1",
 });
 let timings: Timings;
 

@@ -122,6 +122,8 @@ describe("partial aggregation on the decode threads", () => {
     const dense = [manyRows(1), manyRows(4), manyRows(21)];
     session.conf.set("arus.exec.partialAggregation.probeRows", "5");
     session.conf.set("arus.exec.partialAggregation.maxGroupRatio", "0.5");
+    // skipping applies with the state on the main thread (routed to state threads, stage A never skips)
+    session.conf.set("arus.state.threads", "1");
     try {
       const skipped = partialCounters.skippedQueries;
       const rowRanges = partialCounters.rowRanges;
@@ -136,6 +138,7 @@ describe("partial aggregation on the decode threads", () => {
     } finally {
       session.conf.unset("arus.exec.partialAggregation.probeRows");
       session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
+      session.conf.unset("arus.state.threads");
     }
   });
 

@@ -1,0 +1,113 @@
+/**
+ * `arus.state.threads` = auto (the default): a streaming aggregation whose partial aggregation
+ * runs on the decode threads (JSON files, local[N ≥ 2]) keeps its state on N state threads, with
+ * the output of the main thread; every other query keeps it on the main thread.
+ */
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { scanThreads } from "../../src/connectors/files/decode-pool.js";
+import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
+import { type DataFrame, functions as F } from "../../src/index.js";
+import { stateThreadCount } from "../../src/runtime/state-registry.js";
+import { utcSession } from "../streaming/helpers.js";
+import { tempDirs } from "../temp-dirs.js";
+
+const session = utcSession();
+const tempDir = tempDirs("arus-state-auto-");
+const SCHEMA = "ts TIMESTAMP, key STRING, v INT";
+const line = (s: number, key: string, v: number) => JSON.stringify({ ts: new Date(s * 1000).toISOString(), key, v });
+// four files, one per batch: windows closing as the watermark passes them, a late row in the last
+const FILES = [
+  [line(1, "a", 1), line(2, "b", 2), line(3, "a", 3)],
+  [line(12, "a", 4), line(14, "c", 5), line(4, "b", 6)],
+  [line(25, "b", 7), line(27, "a", 8)],
+  [line(41, "c", 9), line(2, "a", 10), line(43, "c", 11)],
+].map((rows) => `${rows.join("\n")}\n`);
+
+const byWindow = (df: DataFrame) =>
+  df
+    .withWatermark("ts", "10 seconds")
+    .groupBy(F.window("ts", "10 seconds"), F.col("key"))
+    .agg(F.count("*").alias("n"), F.sum("v").alias("s"));
+
+/** The windowed aggregation over FILES under `conf`: every batch's output rows, and how many batches ran on state threads. */
+async function overFiles(conf: Record<string, string>): Promise<{ batches: string[][]; onStateThreads: number }> {
+  const dir = await tempDir();
+  for (const [k, v] of Object.entries(conf)) session.conf.set(k, v);
+  const before = StatePartitionThreads.batchesRun;
+  const batches: string[][] = [];
+  const reader = session.readStream.format("json").schema(SCHEMA).option("maxFilesPerTrigger", 1);
+  const checkpoint = await tempDir();
+  const q = await byWindow(reader.load(dir))
+    .writeStream.outputMode("append")
+    .option("checkpointLocation", checkpoint)
+    .foreachBatch(async (b) => {
+      batches.push((await b.collect()).map((r) => JSON.stringify(r)).sort());
+    })
+    .start()
+    .finally(() => {
+      for (const k of Object.keys(conf)) session.conf.unset(k);
+    });
+  try {
+    for (let i = 0; i < FILES.length; i++) {
+      await writeFile(join(dir, `f${i}.json`), FILES[i]!);
+      await q.processAllAvailable();
+    }
+  } finally {
+    await q.stop();
+  }
+  return { batches, onStateThreads: StatePartitionThreads.batchesRun - before };
+}
+
+describe("arus.state.threads = auto", () => {
+  it("is the default", () => {
+    assert.equal(session.conf.get("arus.state.threads"), "auto");
+    // local[N]'s N for a query whose stage A runs on the decode threads, else the main thread
+    const conf = { get: (_k: string, d?: string) => d, getOption: () => "local[3]" } as never;
+    assert.equal(
+      stateThreadCount(conf, () => true),
+      3,
+    );
+    assert.equal(
+      stateThreadCount(conf, () => false),
+      1,
+    );
+  });
+
+  it("puts a file-source aggregation's state on the state threads under local[N ≥ 2], with the main thread's output", async (t) => {
+    if (scanThreads() < 2) return t.skip("one decode thread here: stage A never runs on threads");
+    const auto = await overFiles({});
+    assert.ok(auto.onStateThreads >= FILES.length, `every batch ran on the state threads (${auto.onStateThreads})`);
+    const main = await overFiles({ "arus.state.threads": "1" });
+    assert.equal(main.onStateThreads, 0, "with 1 the main thread keeps the state");
+    assert.deepEqual(auto.batches, main.batches);
+    assert.ok(main.batches.flat().length > 0, "the windows closed and came out (the comparison is not of empty outputs)");
+  });
+
+  it("keeps the state on the main thread where stage A does not run on the decode threads", async () => {
+    const rowsOnly = await overFiles({ "arus.exec.partialAggregation": "false" });
+    assert.equal(rowsOnly.onStateThreads, 0, "partial aggregation off: rows to the main thread, state there");
+    const local1 = await overFiles({ "spark.master": "local[1]" });
+    assert.equal(local1.onStateThreads, 0, "local[1]: no state threads");
+    // a memory stream's small batches: no round trip to other threads
+    const before = StatePartitionThreads.batchesRun;
+    const ms = session.memoryStream(SCHEMA);
+    const q = await byWindow(ms.toDF()).writeStream.format("noop").outputMode("update").start();
+    try {
+      await ms.addData([{ ts: new Date(1000), key: "a", v: 1 }]);
+      await q.processAllAvailable();
+    } finally {
+      await q.stop();
+    }
+    assert.equal(StatePartitionThreads.batchesRun, before, "memory stream: state on the main thread");
+  });
+
+  it("refuses a value that is neither a count, 'local' nor 'auto'", async () => {
+    await assert.rejects(
+      overFiles({ "arus.state.threads": "many" }),
+      /arus\.state\.threads must be a positive integer, 'local' or 'auto', got 'many'/,
+    );
+  });
+});
