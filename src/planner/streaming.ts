@@ -190,6 +190,7 @@ export function planStreaming(
             right,
             outputOf(p),
             options.columnarJoin ?? false,
+            options.stateThreads ?? 1,
           );
           const cleanup = StreamStreamJoinExec.cleanupOf(exec);
           stateful.push({

@@ -184,13 +184,13 @@ export class StateStoreRegistry {
     return p.getStore(version);
   }
 
-  /** The threads owning columnar aggregation state, started on first use; undefined with one thread. */
+  /** The threads owning columnar aggregation and join state, started on first use; undefined with one thread. */
   threads(): StatePartitionThreads | undefined {
     if (this.threadCount <= 1) return undefined;
     this.stateThreads ??= new StatePartitionThreads(
       this.threadCount,
       this.checkpoint.numShufflePartitions,
-      (op) => Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i)),
+      (op, name) => Array.from({ length: this.checkpoint.numShufflePartitions }, (_, i) => this.checkpoint.stateDir(op, i, name)),
       { ...this.retention(), fsync: this.checkpoint.fsync, deferSyncs: this.deferred !== null },
       this.checkpoint.stateHeads ?? undefined,
     );

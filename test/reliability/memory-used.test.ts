@@ -50,6 +50,9 @@ async function measure(shape: "count per window" | "sum, avg, max", columnar: bo
     .config("spark.sql.session.timeZone", "UTC")
     .config("spark.sql.shuffle.partitions", "2")
     .config("arus.state.aggregation.columnar", String(columnar))
+    // the heap measured is this thread's: the state stays here (auto would put a JSON file
+    // source's aggregation state on the state threads)
+    .config("arus.state.threads", "1")
     .getOrCreate();
   const df = s.readStream.schema("ts TIMESTAMP, k STRING, v DOUBLE").json(input);
   const agg =

@@ -2,7 +2,8 @@
  * Worker-thread entry of the state threads (state-threads.ts): holds the columnar aggregation
  * state of the partitions this thread owns, one provider per (query run, operator), loaded on
  * first use and kept across batches until the query closes; runs each batch's state-side half (`ColumnarAggregation.run`) on the
- * rows routed here and answers with the output rows, their typed arrays moved.
+ * rows routed here and answers with the output rows, their typed arrays moved. Stream-stream
+ * joins' state is held and run likewise (state-thread-join.ts).
  */
 import { batchTransferList } from "../../columnar/transfer.js";
 import { armCrashPoint } from "../../common/crash-points.js";
@@ -13,7 +14,14 @@ import { DeferredStateWrites } from "../../state/deferred-writes.js";
 import { unsyncedStateFs } from "../../state/files.js";
 import { AggregationSpec } from "../aggregation.js";
 import { ColumnarAggregation } from "../stateful/columnar-aggregation.js";
-import { type AggregateThreadReply, arrivedChunk, type StateThreadReply, type StateThreadRequest } from "./state-threads.js";
+import { dropJoins, joinProvidersOf, runJoin } from "./state-thread-join.js";
+import {
+  type AggregateThreadReply,
+  arrivedChunk,
+  type StateThreadProviderOptions,
+  type StateThreadReply,
+  type StateThreadRequest,
+} from "./state-threads.js";
 
 interface Operator {
   readonly agg: ColumnarAggregation;
@@ -39,6 +47,12 @@ function deferredOf(query: string): DeferredStateWrites {
   return d;
 }
 
+/** A provider's retention and file system, as the main thread's would have them. */
+function fileOptions(query: string, o: StateThreadProviderOptions) {
+  const { fsync, deferSyncs, ...retention } = o;
+  return { ...retention, ...(fsync === false ? { fs: unsyncedStateFs } : deferSyncs ? { fs: deferredOf(query).fs } : {}) };
+}
+
 function* ofQuery(query: string): Generator<[string, Operator]> {
   for (const entry of operators) if (entry[0].startsWith(`${query}/`)) yield entry;
 }
@@ -52,10 +66,8 @@ function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
     if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
     const heads = new Map<string, number>();
     const written: number[] = [];
-    const { fsync, deferSyncs, ...retention } = r.providerOptions;
     const providerOptions = {
-      ...retention,
-      ...(fsync === false ? { fs: unsyncedStateFs } : deferSyncs ? { fs: deferredOf(r.query).fs } : {}),
+      ...fileOptions(r.query, r.providerOptions),
       requiredHead: (dir: string) => heads.get(dir) ?? 0,
       onDeltaWritten: (dir: string) => {
         const p = r.dirs.indexOf(dir);
@@ -88,15 +100,21 @@ async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise
 }
 
 serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
-  if (r.kind === "aggregate" || r.kind === "maintenance") armCrashPoint(r.crashPoint);
+  if (r.kind === "aggregate" || r.kind === "join" || r.kind === "maintenance") armCrashPoint(r.crashPoint);
   switch (r.kind) {
     case "aggregate": {
       const result = await aggregate(r);
       return { result, transfer: batchTransferList([result.output]) };
     }
+    case "join": {
+      if (SYNC_DELAY_MS > 0) deferredWrites.get(r.query)?.gate(new Promise((res) => setTimeout(res, SYNC_DELAY_MS)));
+      const result = await runJoin(r, fileOptions(r.query, r.providerOptions));
+      return { result, transfer: batchTransferList(result.output) };
+    }
     case "maintenance":
       // Captured now; the files are written beside the thread's next batch (provider-base.ts).
       for (const [, op] of ofQuery(r.query)) await op.provider.startMaintenance();
+      for (const p of joinProvidersOf(r.query)) await p.startMaintenance();
       return { result: null, transfer: [] };
     case "flush":
       await deferredWrites.get(r.query)?.flush();
@@ -116,6 +134,12 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
           failure ??= { error };
         });
       }
+      const joinProviders = [...joinProvidersOf(r.query)];
+      dropJoins(r.query);
+      for (const p of joinProviders)
+        await p.close().catch((error: unknown) => {
+          failure ??= { error };
+        });
       if (failure) throw (failure as { error: unknown }).error;
       return { result: null, transfer: [] };
     }

@@ -22,7 +22,11 @@ import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
 import { keyPartitions } from "../../state/columnar/partitioning.js";
 import type { ProviderOptions } from "../../state/provider-base.js";
+import type { DataType } from "../../types/datatypes.js";
 import { type AggregateChunk, type AggregateRunOptions, type AggregateRunResult, aggregateChunk } from "../stateful/aggregation-backend.js";
+import type { SideInput } from "../stateful/join-input.js";
+import { type JoinOperatorDef, type JoinThreadReply, routeSide } from "./join-routing.js";
+import type { JoinRequest } from "./state-thread-join.js";
 
 /** What a thread needs to rebuild a columnar aggregation (plain data: expressions clone). */
 /** What a state thread's providers are made with (plain data: it is posted to the thread). */
@@ -65,6 +69,11 @@ export type StateThreadRequest =
       /** The crash point armed on the main thread (tests), armed here too. */
       readonly crashPoint: string | undefined;
     }
+  | (JoinRequest & {
+      readonly kind: "join";
+      readonly providerOptions: StateThreadProviderOptions;
+      readonly crashPoint: string | undefined;
+    })
   | { readonly kind: "maintenance"; readonly query: string; readonly crashPoint: string | undefined }
   /** Every delta of the query written so far synced and under its name (`deferSyncs`). */
   | { readonly kind: "flush"; readonly query: string }
@@ -77,7 +86,7 @@ export interface AggregateThreadReply extends AggregateRunResult {
   /** Partitions whose commit wrote a delta (the commit log lists them). */
   readonly writtenPartitions: readonly number[];
 }
-export type StateThreadReply = AggregateThreadReply | null;
+export type StateThreadReply = AggregateThreadReply | JoinThreadReply | null;
 
 export interface MergedAggregateResult extends Omit<AggregateRunResult, "output"> {
   /** Output rows, one batch per thread that had any, in thread order. */
@@ -117,7 +126,8 @@ export class StatePartitionThreads {
   constructor(
     readonly size: number,
     readonly numPartitions: number,
-    private readonly stateDirs: (operatorId: number) => (string | null)[],
+    /** `<ckpt>/state/<op>/<p>[/<store>]` of every partition p (null without a checkpoint). */
+    private readonly stateDirs: (operatorId: number, storeName?: string) => (string | null)[],
     private readonly providerOptions: StateThreadProviderOptions,
     /** What the commit log says about state files (runtime/state-heads.ts); the threads get plain data. */
     private readonly heads?: {
@@ -188,6 +198,61 @@ export class StatePartitionThreads {
       allRemovalsTimeMs: Math.max(...replies.map((r) => r.allRemovalsTimeMs)),
       commitTimeMs: Math.max(...replies.map((r) => r.commitTimeMs)),
       openEventTimes: replies.flatMap((r) => r.openEventTimes),
+    };
+  }
+
+  /**
+   * Run one batch of a stream-stream join (join-routing.ts): every thread gets a request (its
+   * partitions' stores advance a version even without rows) with the rows of its partitions;
+   * the output comes back one thread after another, as columns of this thread (`types`).
+   */
+  async join(
+    op: JoinOperatorDef,
+    version: number,
+    left: SideInput,
+    right: SideInput,
+    evictionMs: number,
+    evalContext: AggregateRunOptions["eval"],
+    types: readonly DataType[],
+  ): Promise<Omit<JoinThreadReply, "writtenDirs">> {
+    StatePartitionThreads.batchesRun++;
+    const W = this.size;
+    const l = routeSide(left, W);
+    const r = routeSide(right, W);
+    const dirs = { left: this.stateDirs(op.operatorId, "left"), right: this.stateDirs(op.operatorId, "right") };
+    const headsOf = (ds: readonly (string | null)[]) => ds.map((d) => (d && this.heads ? this.heads.requiredHead(d, version) : 0));
+    const requiredHeads = { left: headsOf(dirs.left), right: headsOf(dirs.right) };
+    const replies = (await Promise.all(
+      this.threads.map((t, w) =>
+        t.call(
+          {
+            kind: "join",
+            query: this.query,
+            op,
+            dirs,
+            owned: this.owned(w),
+            providerOptions: this.providerOptions,
+            requiredHeads,
+            version,
+            left: l.sides[w]!,
+            right: r.sides[w]!,
+            evictionMs,
+            eval: evalContext,
+            crashPoint: armedCrashPoint(),
+          },
+          [...l.transfer[w]!, ...r.transfer[w]!],
+        ),
+      ),
+    )) as JoinThreadReply[];
+    for (const reply of replies) for (const d of reply.writtenDirs) this.heads?.noteWrite(d, version + 1);
+    return {
+      output: replies.flatMap((reply) =>
+        reply.output.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) })),
+      ),
+      numRowsUpdated: sum(replies, (x) => x.numRowsUpdated),
+      numRowsRemoved: sum(replies, (x) => x.numRowsRemoved),
+      numRowsTotal: sum(replies, (x) => x.numRowsTotal),
+      memoryUsedBytes: sum(replies, (x) => x.memoryUsedBytes),
     };
   }
 

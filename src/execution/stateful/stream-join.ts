@@ -1,16 +1,9 @@
 /**
- * Stream-stream join (Spark's StreamingSymmetricHashJoinExec), per micro-batch:
- *   1. each side drops input at or below the late watermark (if it has an event-time column);
- *   2. new left rows are matched against stored right rows (flagging those `matched` for
- *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched
- *      against stored left rows (flagging those for left/full outer joins) — which now include
- *      this batch's — and stored (unless this batch's eviction would remove them at once), so every
- *      new/new pair is produced exactly once. Left semi stores no left row that has matched:
- *      one matching on arrival is emitted and dropped, a stored one leaves the state on its
- *      first match (Spark 4.3);
- *   3. rows that can no longer match are evicted (see join-conditions.ts); for outer joins the
- *      evicted rows that never matched are emitted with NULLs for the other side — which is
- *      why outer rows appear only once the watermark passes.
+ * Stream-stream join (Spark's StreamingSymmetricHashJoinExec), per micro-batch: each side drops
+ * input at or below the late watermark (if it has an event-time column) and keys its rows
+ * (join-input.ts); then the batch's matching, storing and eviction run over both sides' state
+ * (join-batch.ts) — here, over every partition, or on the state threads, each over the
+ * partitions it owns (`arus.state.threads`, parallel/join-routing.ts; columnar state only).
  * State: each side's rows over every partition, behind `JoinSide` (join-side.ts): the columnar
  * join tables (join-columnar-side.ts, src/state/join/) with `arus.state.join.columnar`, else the
  * row stores, one per side and partition, laid out as Spark's keyToNumValues +
@@ -21,35 +14,32 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
-import { getValue, type Vector } from "../../columnar/vector.js";
 import { crashPoint } from "../../common/crash-points.js";
-import type { Attribute, Expr } from "../../plan/expressions.js";
-import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
-import { extractEquiKeys } from "../../plan/join-keys.js";
+import { type Attribute, type Expr, exprIdsInUse } from "../../plan/expressions.js";
+import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
 import { exprToSql } from "../../plan/sql-text.js";
 import type { StateStore } from "../../state/store.js";
-import { compileExpr, compilePredicate } from "../compile.js";
+import { compileExpr } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
+import type { JoinOperatorDef } from "../parallel/join-routing.js";
+import { portable } from "../partial/stage-a.js";
 import { eventTimeKeyIndex, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
+import { type JoinPlan, joinBatch, joinPlanOf } from "./join-batch.js";
 import { ColumnarJoinSide } from "./join-columnar-side.js";
-import { NULL_KEY, type SideInput, sideInput } from "./join-input.js";
-import { JoinOutput, pairBatch } from "./join-output.js";
+import { type SideInput, sideInput } from "./join-input.js";
 import { RowJoinSide } from "./join-row-side.js";
-import { endOf, type JoinSide } from "./join-side.js";
+import type { JoinSide } from "./join-side.js";
 
 type Side = "left" | "right";
 
 export class StreamStreamJoinExec implements PhysicalOperator {
   readonly name = "StreamingSymmetricHashJoin";
   /** Operators created in this process, by state backend (tests check a setting took effect). */
-  static readonly created = { row: 0, columnar: 0 };
+  static readonly created = { row: 0, columnar: 0, threads: 0 };
   readonly children: PhysicalOperator[];
-  private readonly cleanup: { left: SideCleanup | null; right: SideCleanup | null };
-  private readonly condition;
-  /** The condition without the key equalities (null: the keys are the whole condition). */
-  private readonly residual;
+  private readonly plan: JoinPlan;
   /**
    * Event time (micros) of each join key, for sides whose watermark is in the key: a pure
    * function of the key string, so it stays valid whatever state version is loaded. Filled as
@@ -57,6 +47,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
    * to the live keys when it outgrows them.
    */
   private readonly keyEnds = { left: new Map<string, number>(), right: new Map<string, number>() };
+  /** The state is on the state threads (the runtime boots them for this plan). */
+  readonly usesStateThreads: boolean;
 
   constructor(
     readonly operatorId: number,
@@ -69,18 +61,19 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     readonly output: readonly Attribute[],
     /** Keep the state in the columnar join tables (`arus.state.join.columnar`) instead of the row stores. */
     readonly columnar = false,
+    /** State threads the columnar state may live on (`arus.state.threads`; 1: this thread). */
+    stateThreads = 1,
   ) {
     this.children = [left, right];
-    StreamStreamJoinExec.created[columnar ? "columnar" : "row"]++;
-    this.cleanup = deriveCleanup(leftKeys, rightKeys, fullCondition, left.output, right.output);
-    this.condition = fullCondition ? compilePredicate(fullCondition, [...left.output, ...right.output]) : null;
-    const { residual } = extractEquiKeys(fullCondition, left.output, right.output);
-    this.residual = residual ? compilePredicate(residual, [...left.output, ...right.output]) : null;
+    this.plan = joinPlanOf(leftKeys, rightKeys, joinType, fullCondition, left.output, right.output);
+    // a thread rebuilds the condition: it must mean the same there (no user function)
+    this.usesStateThreads = columnar && stateThreads > 1 && (fullCondition === null || portable(fullCondition));
+    StreamStreamJoinExec.created[this.usesStateThreads ? "threads" : columnar ? "columnar" : "row"]++;
   }
 
   /** Can the given side's rows ever be evicted? (Spark's check for outer joins.) */
   static cleanupOf(join: StreamStreamJoinExec): { left: boolean; right: boolean } {
-    return { left: join.cleanup.left !== null, right: join.cleanup.right !== null };
+    return { left: join.plan.cleanup.left !== null, right: join.plan.cleanup.right !== null };
   }
 
   /**
@@ -90,7 +83,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
    * either side's event time.
    */
   produceOutputWatermark(inputWatermarkMs: number): number {
-    const state = [this.cleanup.left, this.cleanup.right].flatMap((c) =>
+    const state = [this.plan.cleanup.left, this.plan.cleanup.right].flatMap((c: SideCleanup | null) =>
       c === null ? [] : [c.value ? inputWatermarkMs + c.value.offsetMs : inputWatermarkMs],
     );
     return Math.min(inputWatermarkMs, ...state);
@@ -122,7 +115,6 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const st = ctx.state!;
     const metrics = newMetrics("symmetricHashJoin", st.numPartitions);
-    const state = await this.sides(st);
     const wm = watermarksOf(st, this.operatorId);
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
     const input = (side: Side, batches: Batch[]): SideInput => {
@@ -133,7 +125,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         batches,
         eventTimeKeyIndex(op.output),
         wm.lateMs * 1000,
-        this.cleanup[side],
+        this.plan.cleanup[side],
         st.numPartitions,
         (b) => keyExprs.map((k) => k(b, ctx.eval)),
       );
@@ -142,189 +134,45 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const rightIn = input("right", rb);
     metrics.numRowsDroppedByWatermark = leftIn.late + rightIn.late;
     metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
-
-    const nl = this.left.output.length;
-    const nr = this.right.output.length;
-    const semi = this.joinType === "left_semi";
-    const out = new JoinOutput(
-      this.left.output.map((a) => a.type),
-      this.right.output.map((a) => a.type),
-      semi,
-    );
-    const emitLeft = this.joinType === "left_outer" || this.joinType === "full_outer";
-    const emitRight = this.joinType === "right_outer" || this.joinType === "full_outer";
-    // Left input against the right state, then stored.
-    const lk = leftIn.keys;
-    const lcols = leftIn.batch.columns;
-    // A stored right row a new left row matches is flagged, as Spark's getJoinedRows does
-    // whichever side probes: only right/full outer read that flag (at eviction), so only they
-    // pay for the write.
-    const flagRight = emitRight ? (ref: number) => state.right.setMatched(ref) : undefined;
-    const leftHits = this.match(leftIn, state.right, "left", ctx, flagRight);
-    for (let i = 0; i < lk.length; i++) {
-      const row = leftIn.rows[i]!;
-      const from = leftHits.from[i]!;
-      const to = leftHits.from[i + 1]!;
-      if (lk[i] === NULL_KEY) {
-        // A NULL key never matches: an outer join emits the row now, nothing is stored.
-        if (emitLeft) out.pair(true, leftIn.batch, row, null, -1);
-        continue;
-      }
-      if (semi) {
-        // Left semi: a row that matches on arrival is emitted and never stored.
-        if (to > from) {
-          out.pair(true, leftIn.batch, row, null, -1);
-          continue;
-        }
-        state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, false);
-      } else {
-        for (let j = from; j < to; j++) out.pair(true, leftIn.batch, row, state.right, leftHits.refs[j]!);
-        state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, to > from);
-      }
-      metrics.numRowsUpdated++;
+    let output: Batch[];
+    if (this.usesStateThreads) {
+      if (!st.stateThreads) throw new Error(`operator ${this.operatorId}: the runtime started no state threads (arus.state.threads)`);
+      const types = this.output.map((a) => a.type);
+      const r = await st.stateThreads.join(this.threadDef(), st.batchId, leftIn, rightIn, wm.evictionMs, ctx.eval, types);
+      output = r.output;
+      metrics.numRowsUpdated = r.numRowsUpdated;
+      metrics.numRowsRemoved = r.numRowsRemoved;
+      metrics.numRowsTotal = r.numRowsTotal;
+      metrics.memoryUsedBytes = r.memoryUsedBytes;
+    } else {
+      const state = await this.sides(st);
+      const r = joinBatch(this.plan, state, leftIn, rightIn, wm.evictionMs, ctx.eval);
+      output = r.output;
+      metrics.numRowsUpdated = r.numRowsUpdated;
+      metrics.numRowsRemoved = r.numRowsRemoved;
+      const leftTotal = await state.left.commit();
+      crashPoint("insideJoinCommit", st.batchId);
+      metrics.numRowsTotal = leftTotal + (await state.right.commit());
+      crashPoint("afterStateCommit", st.batchId);
+      metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     }
-    state.left.flush();
-    // Right input against the left state (including this batch's left rows), then stored.
-    const rk = rightIn.keys;
-    const rcols = rightIn.batch.columns;
-    // Likewise a stored left row is flagged only where a flag is read: left/full outer (at
-    // eviction) and left semi (on its first match).
-    const flagLeft = emitLeft ? (ref: number) => state.left.setMatched(ref) : undefined;
-    const rightHits = this.match(
-      rightIn,
-      state.left,
-      "right",
-      ctx,
-      !semi
-        ? flagLeft
-        : (ref) => {
-            // Left semi (Spark 4.3): a stored left row is emitted on its first match and leaves the
-            // state. Removing a row stored earlier counts in numRowsRemoved; a row stored in this very
-            // batch counts neither as updated nor as removed.
-            if (!state.left.matched(ref)) {
-              const row = new Array<unknown>(nl);
-              state.left.copyRow(ref, row, 0);
-              out.values(row);
-              if (state.left.isNew(ref)) metrics.numRowsUpdated--;
-              else metrics.numRowsRemoved++;
-            }
-            state.left.setMatched(ref);
-            state.left.remove(ref);
-          },
-    );
-    const semiRemoved = metrics.numRowsRemoved;
-    for (let i = 0; i < rk.length; i++) {
-      const row = rightIn.rows[i]!;
-      const from = rightHits.from[i]!;
-      const to = rightHits.from[i + 1]!;
-      if (rk[i] === NULL_KEY) {
-        if (emitRight) out.pair(false, rightIn.batch, row, null, -1);
-        continue;
-      }
-      if (!semi) for (let j = from; j < to; j++) out.pair(false, rightIn.batch, row, state.left, rightHits.refs[j]!);
-      // Spark stores a right row only if this batch's eviction would not remove it at once,
-      // except an unmatched one of a right/full outer join (evicting it emits its outer row).
-      if (this.evictsNow(this.cleanup.right, rightIn.keyTimes[i]!, rcols, row, wm.evictionMs) && !(emitRight && to === from)) continue;
-      state.right.append(rk[i]!, rightIn.parts[i]!, rightIn.keyTimes[i]!, rcols, row, to > from);
-      metrics.numRowsUpdated++;
-    }
-    state.right.flush();
-    // Evict; outer joins emit the evicted rows that never matched.
-    const evictMs = wm.evictionMs;
-    // Spark 4.3 counts every evicted row in numRowsRemoved, the outer sides' too (4.1 left those out).
-    const evictSide = (side: JoinSide, cleanup: SideCleanup | null, emit: boolean, inputLeft: boolean): number =>
-      cleanup === null
-        ? 0
-        : side.evict(cleanup, evictMs, (ref) => {
-            if (!emit || side.matched(ref)) return;
-            const o = new Array<unknown>(nl + nr).fill(null);
-            side.copyRow(ref, o, inputLeft ? 0 : nl);
-            out.values(o);
-          });
-    const removedLeft = evictSide(state.left, this.cleanup.left, emitLeft, true);
-    const removedRight = evictSide(state.right, this.cleanup.right, emitRight, false);
-    metrics.numRowsRemoved = semiRemoved + removedLeft + removedRight;
-    // Gathered before the commit, while every ref still names its row (removed ones too).
-    const batches = out.batches();
-
-    const leftTotal = await state.left.commit();
-    crashPoint("insideJoinCommit", st.batchId);
-    metrics.numRowsTotal = leftTotal + (await state.right.commit());
-    crashPoint("afterStateCommit", st.batchId);
     metrics.numStateStoreInstances = st.numPartitions * 4;
-    metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     st.report.addStateOperator(this.operatorId, metrics);
-    return batches;
+    return output;
   }
 
-  /**
-   * For each input row, the refs of the stored rows of the other side it matches (full
-   * condition): row i's are `refs[from[i] .. from[i + 1] - 1]`. Rows of equal keys satisfy the
-   * key equalities when the keys are plain (`plainKeys`), so then only the residual condition
-   * is evaluated, as Spark's join evaluates only what is left of the condition after the keys;
-   * otherwise (NaN, infinities, nested NULLs...) the full one. `onMatch` is called per match,
-   * in input order (it may flag or remove the stored row).
-   */
-  private match(
-    input: SideInput,
-    other: JoinSide,
-    side: Side,
-    ctx: ExecContext,
-    onMatch?: (ref: number) => void,
-  ): { from: Int32Array; refs: number[] } {
-    const keys = input.keys;
-    const n = keys.length;
-    const condition = input.plainKeys ? this.residual : this.condition;
-    const from = new Int32Array(n + 1);
-    const refs: number[] = [];
-    for (let i = 0; i < n; i++) {
-      from[i] = refs.length;
-      if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, input.parts[i]!, refs);
-    }
-    from[n] = refs.length;
-    if (!condition || refs.length === 0) {
-      if (onMatch) for (const r of refs) onMatch(r);
-      other.endProbe();
-      return { from, refs };
-    }
-    // Candidate pairs, one per ref: the input row of each, then the condition over them all.
-    const candRow = new Int32Array(refs.length);
-    const batchRows: number[] = new Array(refs.length);
-    for (let i = 0; i < n; i++) {
-      for (let j = from[i]!; j < from[i + 1]!; j++) {
-        candRow[j] = i;
-        batchRows[j] = input.rows[i]!;
-      }
-    }
-    const pairs = pairBatch(
-      this.left.output.map((a) => a.type),
-      this.right.output.map((a) => a.type),
-      side === "left",
-      input.batch,
-      batchRows,
-      other,
-      refs,
-    );
-    // The selected candidates, ascending (selectionFromMask): each row's stay together, in order.
-    const keep = condition(pairs, ctx.eval);
-    const kept: number[] = [];
-    const count = new Int32Array(n + 1);
-    for (let k = 0; k < keep.length; k++) {
-      const j = keep[k]!;
-      kept.push(refs[j]!);
-      count[candRow[j]! + 1]!++;
-      onMatch?.(refs[j]!);
-    }
-    for (let i = 0; i < n; i++) count[i + 1]! += count[i]!;
-    other.endProbe();
-    return { from: count, refs: kept };
-  }
-
-  /** Would this batch's eviction remove a row of this side (key, row values) right away? */
-  private evictsNow(cleanup: SideCleanup | null, keyTime: number, cols: readonly Vector[], row: number, evictMs: number): boolean {
-    if (!cleanup) return false;
-    if (cleanup.keyIndex !== undefined) return keyTime <= evictMs * 1000;
-    return endOf(getValue(cols[cleanup.value!.column]!, row)) <= (evictMs + cleanup.value!.offsetMs) * 1000;
+  /** What a state thread needs to rebuild this join. */
+  private threadDef(): JoinOperatorDef {
+    return {
+      operatorId: this.operatorId,
+      leftKeys: this.leftKeys,
+      rightKeys: this.rightKeys,
+      joinType: this.joinType,
+      fullCondition: this.fullCondition,
+      leftOutput: this.left.output,
+      rightOutput: this.right.output,
+      exprIdsInUse: exprIdsInUse(),
+    };
   }
 
   describe(): string {
