@@ -19,6 +19,7 @@ import { lookupSource } from "../connectors/registry.js";
 import type { StreamSink } from "../connectors/sink.js";
 import type { StreamSource } from "../connectors/source.js";
 import { explainPhysical, type PhysicalOperator } from "../execution/operator.js";
+import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
 import { optimize } from "../optimizer/optimizer.js";
 import { explainLogical } from "../plan/explain.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
@@ -33,7 +34,7 @@ import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
 import { partialAggregationApplies, showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
-import { useScanTasks } from "./scan-tasks.js";
+import { scanTasksApply, useScanTasks } from "./scan-tasks.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
@@ -126,7 +127,9 @@ export function explainStreaming(plan: LogicalPlan, conf: RuntimeConfig, exclude
 /**
  * The streaming plan with its aggregations' state on the main thread or on the state threads
  * (`arus.state.threads`). Under "auto" the query is planned on the main thread first, and again
- * on local[N]'s threads if an aggregation's stage A would run on the decode threads.
+ * on local[N]'s threads if an aggregation's stage A would run on the decode threads, or a
+ * columnar stream-stream join reads JSON files whose scans run there: queries whose batches are
+ * files, large enough for the threads to pay.
  */
 function planWithStateThreads(
   plan: LogicalPlan,
@@ -138,7 +141,11 @@ function planWithStateThreads(
   let onMain: ReturnType<typeof planStreaming> | undefined;
   const threads = stateThreadCount(conf, () => {
     onMain = planStreaming(plan, outputMode, { ...options, stateThreads: 1 });
-    return partialAggregationApplies(onMain.physical, conf, keepLateRows);
+    const physical = onMain.physical;
+    if (partialAggregationApplies(physical, conf, keepLateRows)) return true;
+    // a columnar stream-stream join over JSON files read on the decode threads
+    const join = someOperator(physical, (op) => op instanceof StreamStreamJoinExec && op.columnar);
+    return join && scanTasksApply(physical, conf);
   });
   if (threads === 1 && onMain) return { streamingPlan: onMain, threads };
   return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads }), threads };

@@ -17,6 +17,12 @@ import { standIn } from "../execution/partial/scan-stage-exec.js";
 
 export const SCAN_TASKS_CONF = "arus.exec.scanTasks";
 
+/** Would some streaming JSON scan of this plan run its stateless stage on the decode threads? */
+export function scanTasksApply(physical: PhysicalOperator, conf: RuntimeConfig): boolean {
+  if (!conf.getBool(SCAN_TASKS_CONF) || scanThreads() < 2 || !stageAThreadsAvailable()) return false;
+  return scanStagesOf(physical, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") }, new Set()).length > 0;
+}
+
 /** Wires the scans' stateless stages; returns the ids of the sources now read through a file task. */
 export function useScanTasks(
   physical: PhysicalOperator,

@@ -40,10 +40,11 @@ export const COLUMNAR_JOIN_CONF = "arus.state.join.columnar";
  */
 export const PANE_AGGREGATION_CONF = "arus.state.aggregation.panes";
 /**
- * Threads owning the columnar aggregation state partitions (docs/parallel-execution.md): a
- * number (1: the main thread), "local" for the N of `spark.master` local[N], or "auto" (the
- * default): local[N]'s N for a query whose aggregation runs its partial aggregation on the
- * decode threads, where batches are large enough for the threads to pay, else the main thread.
+ * Threads owning the columnar aggregation and join state partitions (docs/parallel-execution.md):
+ * a number (1: the main thread), "local" for the N of `spark.master` local[N], or "auto" (the
+ * default): local[N]'s N for a query whose batches are files read on the decode threads (an
+ * aggregation's partial aggregation, or a join's JSON scans, run there), where batches are large
+ * enough for the threads to pay, else the main thread.
  */
 export const STATE_THREADS_CONF = "arus.state.threads";
 
@@ -59,16 +60,16 @@ export function stateThreadSetting(conf: RuntimeConfig): number | "auto" {
 }
 
 /**
- * The state thread count for a query. Under "auto", `partialOnDecodeThreads` says whether the
- * query (planned on the main thread) has an aggregation whose stage A the decode threads would
- * run: then local[N]'s N (when N >= 2), else 1. Small batches (memory streams, Kafka, rate) keep
+ * The state thread count for a query. Under "auto", `filesOnDecodeThreads` says whether the
+ * query (planned on the main thread) reads its batches on the decode threads (query-execution.ts
+ * `planWithStateThreads`): then local[N]'s N (when N >= 2), else 1. Small batches (memory streams, Kafka, rate) keep
  * their state on the main thread, where a batch costs no round trip to other threads.
  */
-export function stateThreadCount(conf: RuntimeConfig, partialOnDecodeThreads: () => boolean = () => false): number {
+export function stateThreadCount(conf: RuntimeConfig, filesOnDecodeThreads: () => boolean = () => false): number {
   const setting = stateThreadSetting(conf);
   if (setting !== "auto") return setting;
   const local = localThreads(conf.getOption("spark.master"));
-  return local >= 2 && partialOnDecodeThreads() ? local : 1;
+  return local >= 2 && filesOnDecodeThreads() ? local : 1;
 }
 
 /**

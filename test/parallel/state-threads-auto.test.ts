@@ -4,7 +4,7 @@
  * the output of the main thread; every other query keeps it on the main thread.
  */
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { scanThreads } from "../../src/connectors/files/decode-pool.js";
@@ -102,6 +102,71 @@ describe("arus.state.threads = auto", () => {
       await q.stop();
     }
     assert.equal(StatePartitionThreads.batchesRun, before, "memory stream: state on the main thread");
+  });
+
+  it("puts a stream-stream join over JSON files on the state threads, a memory stream's join on the main thread", async (t) => {
+    if (scanThreads() < 2) return t.skip("one decode thread here: no scan runs on threads");
+    const joinOver = async (conf: Record<string, string>) => {
+      const dir = await tempDir();
+      await mkdir(join(dir, "l"));
+      await mkdir(join(dir, "r"));
+      for (const [k, v] of Object.entries(conf)) session.conf.set(k, v);
+      const before = StatePartitionThreads.batchesRun;
+      const rows: string[] = [];
+      const side = (name: string) =>
+        session.readStream
+          .format("json")
+          .schema(SCHEMA)
+          .option("maxFilesPerTrigger", 1)
+          .load(join(dir, name))
+          .withWatermark("ts", "10 seconds")
+          .select(F.col("key").alias(`${name}_key`), F.col("v").alias(`${name}_v`), F.window("ts", "10 seconds").alias(`${name}_w`));
+      const q = await side("l")
+        .join(side("r"), F.expr("l_key = r_key AND l_w = r_w"))
+        .writeStream.option("checkpointLocation", await tempDir())
+        .foreachBatch(async (b) => {
+          for (const r of await b.collect()) rows.push(JSON.stringify(r));
+        })
+        .start()
+        .finally(() => {
+          for (const k of Object.keys(conf)) session.conf.unset(k);
+        });
+      try {
+        for (let i = 0; i < FILES.length; i++) {
+          await writeFile(join(dir, "l", `f${i}.json`), FILES[i]!);
+          await writeFile(join(dir, "r", `f${i}.json`), FILES[FILES.length - 1 - i]!);
+          await q.processAllAvailable();
+        }
+      } finally {
+        await q.stop();
+      }
+      return { rows: rows.sort(), onStateThreads: StatePartitionThreads.batchesRun - before };
+    };
+    const auto = await joinOver({});
+    assert.ok(auto.onStateThreads > 0, "the join's batches ran on the state threads");
+    const main = await joinOver({ "arus.state.threads": "1" });
+    assert.equal(main.onStateThreads, 0);
+    assert.deepEqual(auto.rows, main.rows);
+    assert.ok(main.rows.length > 0, "rows joined (the comparison is not of empty outputs)");
+
+    const ls = session.memoryStream(SCHEMA);
+    const rs = session.memoryStream(SCHEMA);
+    const before = StatePartitionThreads.batchesRun;
+    const q = await ls
+      .toDF()
+      .withWatermark("ts", "10 seconds")
+      .alias("a")
+      .join(rs.toDF().withWatermark("ts", "10 seconds").alias("b"), F.expr("a.key = b.key AND a.ts = b.ts"))
+      .writeStream.format("noop")
+      .start();
+    try {
+      await ls.addData([{ ts: new Date(1000), key: "a", v: 1 }]);
+      await rs.addData([{ ts: new Date(1000), key: "a", v: 2 }]);
+      await q.processAllAvailable();
+    } finally {
+      await q.stop();
+    }
+    assert.equal(StatePartitionThreads.batchesRun, before, "memory streams: the join's state on the main thread");
   });
 
   it("refuses a value that is neither a count, 'local' nor 'auto'", async () => {
