@@ -7,7 +7,7 @@
  *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR] [--state-threads N|local|auto]
  *        [--conf key=value]...   (e.g. --conf arus.state.aggregation.columnar=false: aggregation state in the row stores)
  *
- * Per query:
+ * Per query (every query's timed run first, then the checksum runs):
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
  *      wallS (start() → the query ends by itself), engineS (sum of the progress events'
  *      durationMs.triggerExecution), cpuS (this process, user + system, all threads),
@@ -110,7 +110,13 @@ async function runOnce(b: Bench, q: QueryDef, sink: Sink, data = b.data, keep?: 
   }
 }
 
+/** The timed run and, with `checksum`, the checksum run of one query (`main` runs every timed run first). */
 export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profileDir: string | null = null): Promise<QueryRun> {
+  const timed = await timedRun(b, q, profileDir);
+  return checksum ? { ...timed, ...(await checksumRun(b, q)) } : timed;
+}
+
+async function timedRun(b: Bench, q: QueryDef, profileDir: string | null): Promise<QueryRun> {
   const load = loadAverage();
   const profiler = profileDir ? new Profiler() : null;
   await profiler?.start();
@@ -126,28 +132,6 @@ export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profile
   const inputRows = timed.progress.reduce((n, p) => n + p.numInputRows, 0);
   const engineS = timed.progress.reduce((n, p) => n + (p.durationMs?.triggerExecution ?? 0), 0) / 1000;
 
-  let outputRows: number | null = null;
-  let digest: string | null = null;
-  let checksumS: number | null = null;
-  if (checksum) {
-    const t = performance.now();
-    const sum = new Checksum();
-    await runOnce(
-      b,
-      q,
-      (df) =>
-        df.writeStream.foreachBatch(async (batch: DataFrame) => {
-          const fields = batch.schema.fields;
-          const canons = fields.map((f) => canonForType(f.type.kind));
-          for (const row of await batch.collect()) {
-            sum.add(JSON.stringify(fields.map((f, i) => canons[i]!(row[f.name]))));
-          }
-        }) as ReturnType<DataFrame["writeStream"]["format"]>,
-    );
-    outputRows = sum.rows;
-    digest = sum.digest();
-    checksumS = (performance.now() - t) / 1000;
-  }
   return {
     engine: "arus",
     query: q.name,
@@ -159,11 +143,30 @@ export async function runQuery(b: Bench, q: QueryDef, checksum: boolean, profile
     cpuS,
     mainCpuS,
     peakRssBytes: peak,
-    outputRows,
-    checksum: digest,
-    checksumS,
+    outputRows: null,
+    checksum: null,
+    checksumS: null,
     load,
   };
+}
+
+/** The query's output rows, canonicalized and hashed (not timed; a fresh checkpoint). */
+async function checksumRun(b: Bench, q: QueryDef): Promise<Pick<QueryRun, "outputRows" | "checksum" | "checksumS">> {
+  const t = performance.now();
+  const sum = new Checksum();
+  await runOnce(
+    b,
+    q,
+    (df) =>
+      df.writeStream.foreachBatch(async (batch: DataFrame) => {
+        const fields = batch.schema.fields;
+        const canons = fields.map((f) => canonForType(f.type.kind));
+        for (const row of await batch.collect()) {
+          sum.add(JSON.stringify(fields.map((f, i) => canons[i]!(row[f.name]))));
+        }
+      }) as ReturnType<DataFrame["writeStream"]["format"]>,
+  );
+  return { outputRows: sum.rows, checksum: sum.digest(), checksumS: (performance.now() - t) / 1000 };
 }
 
 /** Warm-up (not reported): q2 over a directory holding only the first bid file. */
@@ -210,9 +213,14 @@ async function main(): Promise<void> {
     `${JSON.stringify({ engine: "arus", startupS: performance.now() / 1000, importS: (performance.now() - t0) / 1000, version: process.version })}\n`,
   );
   if (!argv.includes("--no-warmup")) await warmUp(b);
-  for (const name of names) {
-    const r = await runQuery(b, queryByName(name), !argv.includes("--no-checksum"), get("--cpu-prof") ?? null);
-    process.stdout.write(`${JSON.stringify(r)}\n`);
+  // Every timed run first, then the checksum runs: a checksum run holds the query's whole output
+  // as JS strings (9.2 M lines for q0 and q1), and the heap it leaves would sit under the next
+  // queries' timed runs (2.5–3 GB of RSS through q5–q8 in session 17's runs, and slower runs).
+  const timed: QueryRun[] = [];
+  for (const name of names) timed.push(await timedRun(b, queryByName(name), get("--cpu-prof") ?? null));
+  for (const r of timed) {
+    const sums = argv.includes("--no-checksum") ? {} : await checksumRun(b, queryByName(r.query));
+    process.stdout.write(`${JSON.stringify({ ...r, ...sums })}\n`);
   }
   await b.session.stop();
 }
