@@ -14,60 +14,22 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
 import { StreamStreamJoinExec } from "../../src/execution/stateful/stream-join.js";
-import { type DataFrame, functions as F } from "../../src/index.js";
+import { functions as F } from "../../src/index.js";
+import { joinKind, joinQuery, joinRow, LEFT_SCHEMA, leftRow, RANGE, RIGHT_SCHEMA, rightRow } from "../state/join-scenarios.js";
 import { utcSession } from "../streaming/helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
 const s = utcSession();
 const tempDir = tempDirs("arus-join-threads-");
 
-const row = fc.record({
-  k: fc.constantFrom("a", "b", "c", "d", null),
-  d: fc.constantFrom(0, -0, 1.5, Number.NaN, null),
-  ms: fc.oneof(
-    fc.integer({ min: 0, max: 11 }).map((x) => x * 5000),
-    fc.integer({ min: 0, max: 59 }).map((x) => x * 1000),
-    fc.integer({ min: 0, max: 59_999 }),
-  ),
-  v: fc.oneof(fc.integer({ min: -3, max: 9 }), fc.constant(null)),
-});
-
 const scenario = fc.record({
-  type: fc.constantFrom("inner", "left_outer", "right_outer", "full_outer", "left_semi"),
-  shape: fc.constantFrom("window", "range", "range+residual", "plain", "double-key"),
-  delayMs: fc.constantFrom(0, 2000, 5000),
+  ...joinKind,
   partitions: fc.constantFrom(1, 2, 3, 5),
-  batches: fc.array(fc.tuple(fc.array(row, { maxLength: 6 }), fc.array(row, { maxLength: 6 })), { minLength: 1, maxLength: 6 }),
+  batches: fc.array(fc.tuple(fc.array(joinRow, { maxLength: 6 }), fc.array(joinRow, { maxLength: 6 })), { minLength: 1, maxLength: 6 }),
   // per batch (and the two closing ones): the thread count of the query under test (a change = stop and restart)
   threads: fc.array(fc.constantFrom(1, 2, 3), { minLength: 8, maxLength: 8 }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
-
-const RANGE = "rts >= lts - interval 5 seconds AND rts <= lts + interval 5 seconds";
-
-/** The join, or null where Spark refuses it (outer and semi joins need a bound on the state). */
-function query(l0: DataFrame, r0: DataFrame, sc: Scenario): DataFrame | null {
-  if (sc.shape === "plain" && sc.type !== "inner") return null;
-  const plain = sc.shape === "plain";
-  const l = plain ? l0 : l0.withWatermark("lts", `${sc.delayMs} milliseconds`);
-  const r = plain ? r0 : r0.withWatermark("rts", `${sc.delayMs} milliseconds`);
-  switch (sc.shape) {
-    case "window": {
-      const lw = l.select("lk", "lv", "lts", F.window("lts", "10 seconds").alias("lw"));
-      const rw = r.select("rk", "rv", "rts", F.window("rts", "10 seconds").alias("rw"));
-      return lw.join(rw, F.expr("lk = rk AND lw = rw"), sc.type);
-    }
-    case "range":
-      return l.join(r, F.expr(`lk = rk AND ${RANGE}`), sc.type);
-    case "range+residual":
-      return l.join(r, F.expr(`lk = rk AND ${RANGE} AND lv < rv + 3`), sc.type);
-    case "double-key":
-      return l.join(r, F.expr(`ld = rd AND ${RANGE}`), sc.type);
-    case "plain":
-      return l.join(r, F.expr("lk = rk"), sc.type);
-  }
-  return null;
-}
 
 interface Run {
   rows: string[][];
@@ -82,15 +44,15 @@ interface Run {
 async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
   const threadsAt = (b: number) => sc.threads[Math.min(b, sc.threads.length - 1)]!;
   const dir = await tempDir();
-  const ls = s.memoryStream("lk STRING, ld DOUBLE, lts TIMESTAMP, lv INT");
-  const rs = s.memoryStream("rk STRING, rd DOUBLE, rts TIMESTAMP, rv INT");
-  if (!query(ls.toDF(), rs.toDF(), sc)) return null;
+  const ls = s.memoryStream(LEFT_SCHEMA);
+  const rs = s.memoryStream(RIGHT_SCHEMA);
+  if (!joinQuery(ls.toDF(), rs.toDF(), sc)) return null;
   const out: Run = { rows: [], stats: [] };
   const start = async (threads: number) => {
     s.conf.set("arus.state.threads", onThreads ? String(threads) : "1");
     s.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
     try {
-      return await query(ls.toDF(), rs.toDF(), sc)!
+      return await joinQuery(ls.toDF(), rs.toDF(), sc)!
         .writeStream.outputMode("append")
         .option("checkpointLocation", dir)
         .foreachBatch(async (batch, id) => {
@@ -124,8 +86,8 @@ async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
   for (let b = 0; b < sc.batches.length; b++) {
     const [left, right] = sc.batches[b]!;
     await step(b, () => {
-      ls.addData(left.map((e) => ({ lk: e.k, ld: e.d, lts: new Date(e.ms), lv: e.v })));
-      rs.addData(right.map((e) => ({ rk: e.k, rd: e.d, rts: new Date(e.ms), rv: e.v })));
+      ls.addData(left.map(leftRow));
+      rs.addData(right.map(rightRow));
     });
   }
   // Far-future rows on both sides move the watermark past everything: outer rows come out.

@@ -12,7 +12,8 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { StreamStreamJoinExec } from "../../src/execution/stateful/stream-join.js";
-import { type DataFrame, functions as F, Session } from "../../src/index.js";
+import { Session } from "../../src/index.js";
+import { joinKind, joinQuery, joinRow, LEFT_SCHEMA, leftRow, RIGHT_SCHEMA, rightRow } from "./join-scenarios.js";
 
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
 const FLAG = "arus.state.join.columnar";
@@ -22,51 +23,12 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const row = fc.record({
-  k: fc.constantFrom("a", "b", "c", null),
-  d: fc.constantFrom(0, -0, 1.5, Number.NaN, null),
-  ms: fc.oneof(
-    fc.integer({ min: 0, max: 11 }).map((x) => x * 5000),
-    fc.integer({ min: 0, max: 59 }).map((x) => x * 1000),
-    fc.integer({ min: 0, max: 59_999 }),
-  ),
-  v: fc.oneof(fc.integer({ min: -3, max: 9 }), fc.constant(null)),
-});
-
 const scenario = fc.record({
-  type: fc.constantFrom("inner", "left_outer", "right_outer", "full_outer", "left_semi"),
-  shape: fc.constantFrom("window", "range", "range+residual", "plain", "double-key"),
-  delayMs: fc.constantFrom(0, 2000, 5000),
-  batches: fc.array(fc.tuple(fc.array(row, { maxLength: 5 }), fc.array(row, { maxLength: 5 })), { minLength: 1, maxLength: 6 }),
+  ...joinKind,
+  batches: fc.array(fc.tuple(fc.array(joinRow, { maxLength: 5 }), fc.array(joinRow, { maxLength: 5 })), { minLength: 1, maxLength: 6 }),
   restarts: fc.subarray([1, 2, 3, 4, 5]),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
-
-const RANGE = "rts >= lts - interval 5 seconds AND rts <= lts + interval 5 seconds";
-
-/** The join, or null where Spark refuses it (outer and semi joins need a bound on the state). */
-function query(l0: DataFrame, r0: DataFrame, sc: Scenario): DataFrame | null {
-  if (sc.shape === "plain" && sc.type !== "inner") return null;
-  const plain = sc.shape === "plain";
-  const l = plain ? l0 : l0.withWatermark("lts", `${sc.delayMs} milliseconds`);
-  const r = plain ? r0 : r0.withWatermark("rts", `${sc.delayMs} milliseconds`);
-  switch (sc.shape) {
-    case "window": {
-      const lw = l.select("lk", "lv", "lts", F.window("lts", "10 seconds").alias("lw"));
-      const rw = r.select("rk", "rv", "rts", F.window("rts", "10 seconds").alias("rw"));
-      return lw.join(rw, F.expr("lk = rk AND lw = rw"), sc.type);
-    }
-    case "range":
-      return l.join(r, F.expr(`lk = rk AND ${RANGE}`), sc.type);
-    case "range+residual":
-      return l.join(r, F.expr(`lk = rk AND ${RANGE} AND lv < rv + 3`), sc.type);
-    case "double-key":
-      return l.join(r, F.expr(`ld = rd AND ${RANGE}`), sc.type);
-    case "plain":
-      return l.join(r, F.expr("lk = rk"), sc.type);
-  }
-  return null;
-}
 
 interface Run {
   rows: string[][];
@@ -77,12 +39,12 @@ async function run(sc: Scenario, columnar: boolean): Promise<Run | null> {
   s.conf.set(FLAG, String(columnar));
   const dir = mkdtempSync(path.join(tmpdir(), "arus-join-prop-"));
   dirs.push(dir);
-  const ls = s.memoryStream("lk STRING, ld DOUBLE, lts TIMESTAMP, lv INT");
-  const rs = s.memoryStream("rk STRING, rd DOUBLE, rts TIMESTAMP, rv INT");
-  if (!query(ls.toDF(), rs.toDF(), sc)) return null;
+  const ls = s.memoryStream(LEFT_SCHEMA);
+  const rs = s.memoryStream(RIGHT_SCHEMA);
+  if (!joinQuery(ls.toDF(), rs.toDF(), sc)) return null;
   const out: Run = { rows: [], stats: [] };
   const start = () =>
-    query(ls.toDF(), rs.toDF(), sc)!
+    joinQuery(ls.toDF(), rs.toDF(), sc)!
       .writeStream.outputMode("append")
       .option("checkpointLocation", dir)
       .foreachBatch(async (batch, id) => {
@@ -103,8 +65,8 @@ async function run(sc: Scenario, columnar: boolean): Promise<Run | null> {
       q = await start();
     }
     const [left, right] = sc.batches[b]!;
-    ls.addData(left.map((e) => ({ lk: e.k, ld: e.d, lts: new Date(e.ms), lv: e.v })));
-    rs.addData(right.map((e) => ({ rk: e.k, rd: e.d, rts: new Date(e.ms), rv: e.v })));
+    ls.addData(left.map(leftRow));
+    rs.addData(right.map(rightRow));
     await q.processAllAvailable();
   }
   // Far-future rows on both sides move the watermark past everything: outer rows come out.

@@ -1,0 +1,63 @@
+/**
+ * Random stream-stream join workloads for the join property tests (columnar vs row state,
+ * main thread vs state threads): rows for either side — keys with NULLs, doubles with -0, NaN
+ * and NULL, event times on window boundaries, whole seconds and milliseconds — and the join a
+ * scenario names (type × shape × watermark delay).
+ */
+import fc from "fast-check";
+import { type DataFrame, functions as F } from "../../src/index.js";
+
+export const joinRow = fc.record({
+  k: fc.constantFrom("a", "b", "c", "d", null),
+  d: fc.constantFrom(0, -0, 1.5, Number.NaN, null),
+  ms: fc.oneof(
+    fc.integer({ min: 0, max: 11 }).map((x) => x * 5000),
+    fc.integer({ min: 0, max: 59 }).map((x) => x * 1000),
+    fc.integer({ min: 0, max: 59_999 }),
+  ),
+  v: fc.oneof(fc.integer({ min: -3, max: 9 }), fc.constant(null)),
+});
+export type JoinRow = typeof joinRow extends fc.Arbitrary<infer T> ? T : never;
+
+/** The join's type, its condition's shape and the watermark delay of both sides. */
+export const joinKind = {
+  type: fc.constantFrom("inner", "left_outer", "right_outer", "full_outer", "left_semi"),
+  shape: fc.constantFrom("window", "range", "range+residual", "plain", "double-key"),
+  delayMs: fc.constantFrom(0, 2000, 5000),
+};
+export interface JoinKind {
+  type: string;
+  shape: string;
+  delayMs: number;
+}
+
+export const LEFT_SCHEMA = "lk STRING, ld DOUBLE, lts TIMESTAMP, lv INT";
+export const RIGHT_SCHEMA = "rk STRING, rd DOUBLE, rts TIMESTAMP, rv INT";
+export const leftRow = (e: JoinRow) => ({ lk: e.k, ld: e.d, lts: new Date(e.ms), lv: e.v });
+export const rightRow = (e: JoinRow) => ({ rk: e.k, rd: e.d, rts: new Date(e.ms), rv: e.v });
+
+export const RANGE = "rts >= lts - interval 5 seconds AND rts <= lts + interval 5 seconds";
+
+/** The join, or null where Spark refuses it (outer and semi joins need a bound on the state). */
+export function joinQuery(l0: DataFrame, r0: DataFrame, sc: JoinKind): DataFrame | null {
+  if (sc.shape === "plain" && sc.type !== "inner") return null;
+  const plain = sc.shape === "plain";
+  const l = plain ? l0 : l0.withWatermark("lts", `${sc.delayMs} milliseconds`);
+  const r = plain ? r0 : r0.withWatermark("rts", `${sc.delayMs} milliseconds`);
+  switch (sc.shape) {
+    case "window": {
+      const lw = l.select("lk", "lv", "lts", F.window("lts", "10 seconds").alias("lw"));
+      const rw = r.select("rk", "rv", "rts", F.window("rts", "10 seconds").alias("rw"));
+      return lw.join(rw, F.expr("lk = rk AND lw = rw"), sc.type);
+    }
+    case "range":
+      return l.join(r, F.expr(`lk = rk AND ${RANGE}`), sc.type);
+    case "range+residual":
+      return l.join(r, F.expr(`lk = rk AND ${RANGE} AND lv < rv + 3`), sc.type);
+    case "double-key":
+      return l.join(r, F.expr(`ld = rd AND ${RANGE}`), sc.type);
+    case "plain":
+      return l.join(r, F.expr("lk = rk"), sc.type);
+  }
+  return null;
+}
