@@ -12,7 +12,8 @@
 import { forEachOperator, type PhysicalOperator } from "../operator.js";
 import { FilterExec, ProjectExec } from "../operators/basic.js";
 import { WatermarkExec } from "../stateful/watermark.js";
-import { portable, type ScanLike, type StageASpec, type StageAStep, scansPerSource, stageSpec } from "./stage-a.js";
+import { rebuildableOnThread } from "../thread-portable.js";
+import { type ScanLike, type StageASpec, type StageAStep, scansPerSource, stageSpec } from "./stage-a.js";
 
 /** One scan's stateless stage: the spec for the threads, the operator it stands in for, and its watermark. */
 export interface ScanStagePlan {
@@ -34,7 +35,7 @@ function stageOf(top: PhysicalOperator, conf: { timeZone: string; ansi: boolean 
   }
   const scan = op as unknown as ScanLike;
   if (scan.name !== "StreamingScan" || scan.format !== "json") return null;
-  if (scan.pushed && !portable(scan.pushed)) return null;
+  if (scan.pushed && !rebuildableOnThread(scan.pushed)) return null;
   // bottom-up, as far as every operator qualifies: the rest stays on the main thread
   const steps: StageAStep[] = [];
   let watermark: WatermarkExec | null = null;
@@ -42,10 +43,10 @@ function stageOf(top: PhysicalOperator, conf: { timeZone: string; ansi: boolean 
   for (let i = run.length - 1; i >= 0; i--) {
     const o = run[i]!;
     if (o instanceof FilterExec) {
-      if (!portable(o.condition)) break;
+      if (!rebuildableOnThread(o.condition)) break;
       steps.push({ kind: "filter", condition: o.condition });
     } else if (o instanceof ProjectExec) {
-      if (!o.exprs.every(portable)) break;
+      if (!o.exprs.every(rebuildableOnThread)) break;
       steps.push({ kind: "project", exprs: o.exprs, output: o.output });
     } else if (o instanceof WatermarkExec) {
       if (watermark) break;

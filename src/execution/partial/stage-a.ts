@@ -17,15 +17,15 @@
  * above, an aggregate whose merge depends on order (double sums, first/last; the rule of the
  * pane aggregation, `mergesExactly`), floating-point grouping keys.
  */
-import { lookupFunction } from "../../functions/index.js";
 import { typeOf } from "../../functions/typing.js";
-import { type Attribute, anyExpr, type Expr } from "../../plan/expressions.js";
+import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
 import { forEachOperator, type PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, ProjectExec } from "../operators/basic.js";
 import { mergesExactly } from "../stateful/pane-aggregation.js";
 import type { StreamingAggregateExec } from "../stateful/streaming-aggregate.js";
 import { WatermarkExec } from "../stateful/watermark.js";
+import { rebuildableOnThread } from "../thread-portable.js";
 
 /** One operator of stage A above the scan, bottom-up. */
 export type StageAStep =
@@ -92,19 +92,6 @@ export function scansPerSource(physical: PhysicalOperator): Map<string, number> 
   return scans;
 }
 
-/** Can a thread rebuild and evaluate `e` with the same result? */
-export function portable(e: Expr): boolean {
-  return !anyExpr(e, (x) => {
-    if (x.kind === "call") {
-      const fn = lookupFunction(x.name);
-      if (!fn) return true;
-      if (fn.kind === "scalar" && fn.foldable === false) return true;
-      if (fn.kind === "window") return true;
-    }
-    return x.kind === "windowExpr" || x.kind === "star" || x.kind === "column";
-  });
-}
-
 /** Stage A of `agg`, or null when it does not qualify (the aggregation then reads rows). */
 export function stageAOf(agg: StreamingAggregateExec, conf: { timeZone: string; ansi: boolean }): StageAPlan | null {
   const spec = agg.spec;
@@ -137,7 +124,7 @@ export function stageAOf(agg: StreamingAggregateExec, conf: { timeZone: string; 
   const scan = op as unknown as ScanLike;
   if (scan.name !== "StreamingScan" || scan.format !== "json") return null;
   if (scan.pushed) exprs.push(scan.pushed);
-  if (!exprs.every(portable)) return null;
+  if (!exprs.every(rebuildableOnThread)) return null;
   // typeOf must hold in the thread too (a type it cannot compute would fail there)
   for (const e of agg.groupingExprs) typeOf(e);
   const stage = stageSpec(scan, steps.reverse(), conf, {

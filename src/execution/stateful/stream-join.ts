@@ -23,7 +23,7 @@ import type { StateStore } from "../../state/store.js";
 import { compileExpr } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import type { JoinOperatorDef } from "../parallel/join-routing.js";
-import { portable } from "../partial/stage-a.js";
+import { rebuildableOnThread } from "../thread-portable.js";
 import { eventTimeKeyIndex, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
 import { type JoinPlan, joinBatch, joinPlanOf } from "./join-batch.js";
@@ -67,7 +67,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     this.children = [left, right];
     this.plan = joinPlanOf(leftKeys, rightKeys, joinType, fullCondition, left.output, right.output);
     // a thread rebuilds the condition: it must mean the same there (no user function)
-    this.usesStateThreads = columnar && stateThreads > 1 && (fullCondition === null || portable(fullCondition));
+    this.usesStateThreads = columnar && stateThreads > 1 && (fullCondition === null || rebuildableOnThread(fullCondition));
     StreamStreamJoinExec.created[this.usesStateThreads ? "threads" : columnar ? "columnar" : "row"]++;
   }
 
