@@ -15,17 +15,66 @@ import { isMainThread } from "node:worker_threads";
 const entry = process.argv[1] ?? "";
 if (isMainThread && process.env.NODE_TEST_CONTEXT && /\.test\.[cm]?[jt]s$/.test(entry)) {
   const graceMs = Number(process.env.ARUS_TEST_EXIT_GRACE_MS ?? 60_000);
+  const timers = traceTimers();
   const { after } = await import("node:test");
   after(() => {
     const timer = setTimeout(() => {
       process.stderr.write(
         `\n${entry}: every test finished ${graceMs} ms ago but the process is still alive; open: ` +
-          `${JSON.stringify(process.getActiveResourcesInfo())}\n${describeHandles()}`,
+          `${JSON.stringify(process.getActiveResourcesInfo())}\n${describeHandles()}${timers()}`,
       );
       process.exit(1);
     }, graceMs);
     timer.unref(); // the guard itself must not keep the process alive
   });
+}
+
+/**
+ * Where the timers still keeping the process alive were set: setTimeout / setInterval (global,
+ * as the engine and kafkajs call them) record a short stack while pending, so a "Timeout" in
+ * the list above comes with the code that armed it.
+ */
+function traceTimers() {
+  const live = new Map();
+  const wrap = (set) => {
+    const wrapped = function (fn, ms, ...args) {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 8;
+      const site = new Error().stack;
+      Error.stackTraceLimit = limit;
+      const t = set(
+        typeof fn === "function"
+          ? function (...a) {
+              if (set === setTimeoutOf) live.delete(t);
+              return fn.apply(this, a);
+            }
+          : fn,
+        ms,
+        ...args,
+      );
+      live.set(t, { ms, site });
+      return t;
+    };
+    // util.promisify(setTimeout) keeps working (it reads this symbol)
+    for (const k of Object.getOwnPropertySymbols(set)) wrapped[k] = set[k];
+    return wrapped;
+  };
+  const unwrap = (clear) =>
+    function (t) {
+      live.delete(t);
+      return clear(t);
+    };
+  const setTimeoutOf = globalThis.setTimeout;
+  globalThis.setTimeout = wrap(setTimeoutOf);
+  globalThis.setInterval = wrap(globalThis.setInterval);
+  globalThis.clearTimeout = unwrap(globalThis.clearTimeout);
+  globalThis.clearInterval = unwrap(globalThis.clearInterval);
+  return () =>
+    [...live]
+      .filter(([t]) => t?.hasRef?.() !== false)
+      .slice(0, 5)
+      .map(([, v]) => `  timer (${v.ms} ms) set at:\n${v.site.split("\n").slice(2).join("\n")}\n`)
+      .join("");
 }
 
 /** One line per open handle node can name (undocumented API, so best effort). */

@@ -36,6 +36,10 @@ export function installRequestQueueFix(): void {
       },
       throttled > 0 ? throttled : CHECK_PENDING_REQUESTS_INTERVAL_MS,
     );
+    // A request waiting in the queue is no reason for the process to live: its connection's
+    // socket keeps it alive while the request can still go out, and a connection left behind
+    // by a broker outage must not hold the process (a test file that never exited under load).
+    this.throttleCheckTimeoutId.unref?.();
   };
   installed = true;
 }

@@ -94,6 +94,8 @@ export class KafkaReader {
         const stale = this.adminP;
         this.adminP = null;
         await stale?.then((a) => a.close()).catch(() => {});
+        // closed meanwhile: no new admin client that nothing would close
+        if (this.closed) throw e;
       }
     }
   }
