@@ -37,7 +37,7 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.exec.partialAggregation": "true",
   // arus: with local[N], N ≥ 2, a streaming JSON scan's pushed filter and the filters / projections above it run on the decode threads (docs/parallel-execution.md)
   "arus.exec.scanTasks": "true",
-  // arus: threads owning columnar aggregation state partitions: a count, "local" (local[N]'s N), or "auto": local[N]'s N for a query whose partial aggregation runs on the decode threads or whose stream-stream join reads JSON files scanned there (docs/parallel-execution.md)
+  // arus: threads owning the state partitions of columnar aggregations and stream-stream joins: a count, "local" (local[N]'s N), or "auto": local[N]'s N for a query whose partial aggregation runs on the decode threads or whose stream-stream join reads JSON files scanned there (docs/parallel-execution.md)
   "arus.state.threads": "auto",
   // arus: rows a query's partial aggregation observes before deciding whether it pays (execution/partial/adaptive-skip.ts)
   "arus.exec.partialAggregation.probeRows": "100000",

@@ -17,10 +17,15 @@ import { standIn } from "../execution/partial/scan-stage-exec.js";
 
 export const SCAN_TASKS_CONF = "arus.exec.scanTasks";
 
+/** The scans whose stateless stage the decode threads can run (none when off or without threads). */
+function scanStages(physical: PhysicalOperator, conf: RuntimeConfig, taken: ReadonlySet<string>) {
+  if (!conf.getBool(SCAN_TASKS_CONF) || scanThreads() < 2 || !stageAThreadsAvailable()) return [];
+  return scanStagesOf(physical, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") }, taken);
+}
+
 /** Would some streaming JSON scan of this plan run its stateless stage on the decode threads? */
 export function scanTasksApply(physical: PhysicalOperator, conf: RuntimeConfig): boolean {
-  if (!conf.getBool(SCAN_TASKS_CONF) || scanThreads() < 2 || !stageAThreadsAvailable()) return false;
-  return scanStagesOf(physical, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") }, new Set()).length > 0;
+  return scanStages(physical, conf, new Set()).length > 0;
 }
 
 /** Wires the scans' stateless stages; returns the ids of the sources now read through a file task. */
@@ -33,8 +38,7 @@ export function useScanTasks(
 ): Set<string> {
   const chosen = new Set<string>();
   const threads = scanThreads();
-  if (!conf.getBool(SCAN_TASKS_CONF) || threads < 2 || !stageAThreadsAvailable()) return chosen;
-  for (const plan of scanStagesOf(physical, { timeZone: conf.timeZone, ansi: conf.getBool("spark.sql.ansi.enabled") }, taken)) {
+  for (const plan of scanStages(physical, conf, taken)) {
     if (!readThroughFileTask(sources, sourceIds, plan.spec.sourceId, () => stageAFileTask(plan.spec, threads, null))) continue;
     standIn(plan);
     chosen.add(plan.spec.sourceId);

@@ -6,12 +6,11 @@
  * and answers with the output rows, their typed arrays moved.
  */
 import { portableBatches } from "../../columnar/transfer.js";
-import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/registry.js";
 import { reserveExprIds } from "../../plan/expressions.js";
 import { ColumnarJoinProvider } from "../../state/join/index.js";
 import type { ProviderOptions } from "../../state/provider-base.js";
-import { type JoinPlan, joinBatch, joinPlanOf } from "../stateful/join-batch.js";
+import { commitSides, type JoinPlan, joinBatch, joinPlanOf } from "../stateful/join-batch.js";
 import { ColumnarJoinSide } from "../stateful/join-columnar-side.js";
 import { arrivedSide, type JoinOperatorDef, type JoinThreadReply, type PostedSide } from "./join-routing.js";
 
@@ -94,10 +93,7 @@ export async function runJoin(r: JoinRequest, options: Options): Promise<JoinThr
       r.evictionMs,
       r.eval,
     );
-    const leftTotal = await state.left.commit();
-    crashPoint("insideJoinCommit", r.version);
-    const numRowsTotal = leftTotal + (await state.right.commit());
-    crashPoint("afterStateCommit", r.version);
+    const numRowsTotal = await commitSides(state, r.version);
     return {
       output: portableBatches(result.output),
       numRowsUpdated: result.numRowsUpdated,

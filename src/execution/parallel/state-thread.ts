@@ -41,6 +41,11 @@ const deferredWrites = new Map<string, DeferredStateWrites>();
  */
 const SYNC_DELAY_MS = Number(process.env.ARUS_TEST_STATE_SYNC_DELAY_MS ?? 0);
 
+/** `SYNC_DELAY_MS`: this batch's delta syncs wait that long (tests only). */
+function holdSyncsForTests(query: string): void {
+  if (SYNC_DELAY_MS > 0) deferredWrites.get(query)?.gate(new Promise((res) => setTimeout(res, SYNC_DELAY_MS)));
+}
+
 function deferredOf(query: string): DeferredStateWrites {
   let d = deferredWrites.get(query);
   if (!d) deferredWrites.set(query, (d = new DeferredStateWrites()));
@@ -87,7 +92,7 @@ async function aggregate(r: StateThreadRequest & { kind: "aggregate" }): Promise
     if (d && r.requiredHeads[p]) heads.set(d, r.requiredHeads[p]!);
   });
   written.length = 0;
-  if (SYNC_DELAY_MS > 0) deferredWrites.get(r.query)?.gate(new Promise((res) => setTimeout(res, SYNC_DELAY_MS)));
+  holdSyncsForTests(r.query);
   const store = await provider.getStore(r.version);
   try {
     const result = await agg.run(store, r.chunks.map(arrivedChunk), r.options);
@@ -107,7 +112,7 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
       return { result, transfer: batchTransferList([result.output]) };
     }
     case "join": {
-      if (SYNC_DELAY_MS > 0) deferredWrites.get(r.query)?.gate(new Promise((res) => setTimeout(res, SYNC_DELAY_MS)));
+      holdSyncsForTests(r.query);
       const result = await runJoin(r, fileOptions(r.query, r.providerOptions));
       return { result, transfer: batchTransferList(result.output) };
     }

@@ -17,6 +17,7 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
+import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/registry.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
@@ -176,6 +177,19 @@ export function joinBatch(
   removed += evictSide(state.left, plan.cleanup.left, emitLeft, true);
   removed += evictSide(state.right, plan.cleanup.right, emitRight, false);
   return { output: out.batches(), numRowsUpdated: updated, numRowsRemoved: removed };
+}
+
+/**
+ * Commits both sides of batch `batchId` — left, then right, the crash points between and after
+ * them as the crash tests expect (test/recovery/join-crash.test.ts) — and returns the rows the
+ * state then holds.
+ */
+export async function commitSides(state: { readonly left: JoinSide; readonly right: JoinSide }, batchId: number): Promise<number> {
+  const leftTotal = await state.left.commit();
+  crashPoint("insideJoinCommit", batchId);
+  const total = leftTotal + (await state.right.commit());
+  crashPoint("afterStateCommit", batchId);
+  return total;
 }
 
 /**

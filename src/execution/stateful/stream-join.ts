@@ -14,7 +14,6 @@
  */
 
 import type { Batch } from "../../columnar/batch.js";
-import { crashPoint } from "../../common/crash-points.js";
 import { type Attribute, type Expr, exprIdsInUse } from "../../plan/expressions.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
@@ -26,7 +25,7 @@ import type { JoinOperatorDef } from "../parallel/join-routing.js";
 import { rebuildableOnThread } from "../thread-portable.js";
 import { eventTimeKeyIndex, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
-import { type JoinPlan, joinBatch, joinPlanOf } from "./join-batch.js";
+import { commitSides, type JoinPlan, joinBatch, joinPlanOf } from "./join-batch.js";
 import { ColumnarJoinSide } from "./join-columnar-side.js";
 import { type SideInput, sideInput } from "./join-input.js";
 import { RowJoinSide } from "./join-row-side.js";
@@ -150,10 +149,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       output = r.output;
       metrics.numRowsUpdated = r.numRowsUpdated;
       metrics.numRowsRemoved = r.numRowsRemoved;
-      const leftTotal = await state.left.commit();
-      crashPoint("insideJoinCommit", st.batchId);
-      metrics.numRowsTotal = leftTotal + (await state.right.commit());
-      crashPoint("afterStateCommit", st.batchId);
+      metrics.numRowsTotal = await commitSides(state, st.batchId);
       metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     }
     metrics.numStateStoreInstances = st.numPartitions * 4;
