@@ -253,12 +253,11 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);
     const sourceIds = relations.map((r) => r.sourceId);
-    const partial = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, {
-      numPartitions: checkpoint.numShufflePartitions,
-      threads: threadCount,
-    });
+    const stateLayout = { numPartitions: checkpoint.numShufflePartitions, threads: threadCount };
+    const partial = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, stateLayout);
     // the other JSON scans run their stateless stage on the decode threads
-    const preparedSources = new Set([...partial, ...useScanTasks(streamingPlan.physical, sources, sourceIds, conf, partial)]);
+    const scanTasks = useScanTasks(streamingPlan.physical, sources, sourceIds, conf, partial, stateLayout);
+    const preparedSources = new Set([...partial, ...scanTasks]);
     // after the partial aggregation is wired: explain() shows it
     const physicalText = explainPhysical(streamingPlan.physical);
     const execution = new MicroBatchExecution({

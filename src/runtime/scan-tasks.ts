@@ -10,10 +10,13 @@
 import type { RuntimeConfig } from "../common/conf.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
-import type { PhysicalOperator } from "../execution/operator.js";
+import { forEachOperator, type PhysicalOperator } from "../execution/operator.js";
+import type { JoinRouting } from "../execution/parallel/join-routing.js";
 import { readThroughFileTask, stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
 import { scanStagesOf } from "../execution/partial/scan-stage.js";
 import { standIn } from "../execution/partial/scan-stage-exec.js";
+import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
+import { rebuildableOnThread } from "../execution/thread-portable.js";
 
 export const SCAN_TASKS_CONF = "arus.exec.scanTasks";
 
@@ -35,13 +38,37 @@ export function useScanTasks(
   sourceIds: readonly string[],
   conf: RuntimeConfig,
   taken: ReadonlySet<string>,
+  state: { readonly numPartitions: number; readonly threads: number },
 ): Set<string> {
   const chosen = new Set<string>();
   const threads = scanThreads();
-  for (const plan of scanStages(physical, conf, taken)) {
+  for (const found of scanStages(physical, conf, taken)) {
+    const joinRouting = joinRoutingOf(physical, found.top, state);
+    const plan = joinRouting ? { ...found, spec: { ...found.spec, joinRouting } } : found;
     if (!readThroughFileTask(sources, sourceIds, plan.spec.sourceId, () => stageAFileTask(plan.spec, threads, null))) continue;
     standIn(plan);
     chosen.add(plan.spec.sourceId);
   }
   return chosen;
+}
+
+/**
+ * How the decode threads split the rows of stage top `top` when it is a side of a stream-stream
+ * join whose state is on the state threads: by the thread owning each row's join key, so the
+ * main thread only forwards them (parallel/join-routing.ts). Null otherwise, or when a key
+ * expression could not be rebuilt on a thread.
+ */
+function joinRoutingOf(
+  physical: PhysicalOperator,
+  top: PhysicalOperator,
+  state: { readonly numPartitions: number; readonly threads: number },
+): JoinRouting | null {
+  let routing: JoinRouting | null = null;
+  forEachOperator(physical, (op) => {
+    if (!(op instanceof StreamStreamJoinExec) || !op.usesStateThreads || op.left === op.right) return;
+    const keys = op.left === top ? op.leftKeys : op.right === top ? op.rightKeys : null;
+    if (keys === null || !keys.every(rebuildableOnThread)) return;
+    routing = { keys, numPartitions: state.numPartitions, owners: state.threads };
+  });
+  return routing;
 }

@@ -112,6 +112,7 @@ describe("arus.state.threads = auto", () => {
       await mkdir(join(dir, "r"));
       for (const [k, v] of Object.entries(conf)) session.conf.set(k, v);
       const before = StatePartitionThreads.batchesRun;
+      const routedBefore = StatePartitionThreads.joinSidesRoutedAhead;
       const rows: string[] = [];
       const side = (name: string) =>
         session.readStream
@@ -140,13 +141,26 @@ describe("arus.state.threads = auto", () => {
       } finally {
         await q.stop();
       }
-      return { rows: rows.sort(), onStateThreads: StatePartitionThreads.batchesRun - before };
+      // rows dropped as late, batch by batch (on the state threads they are counted there)
+      const dropped = q.recentProgress.map((p) => p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0);
+      return {
+        rows: rows.sort(),
+        dropped,
+        onStateThreads: StatePartitionThreads.batchesRun - before,
+        routedAhead: StatePartitionThreads.joinSidesRoutedAhead - routedBefore,
+      };
     };
     const auto = await joinOver({});
     assert.ok(auto.onStateThreads > 0, "the join's batches ran on the state threads");
+    assert.ok(auto.routedAhead > 0, "the decode threads split the sides' rows by owning state thread");
     const main = await joinOver({ "arus.state.threads": "1" });
     assert.equal(main.onStateThreads, 0);
     assert.deepEqual(auto.rows, main.rows);
+    assert.deepEqual(auto.dropped, main.dropped);
+    assert.ok(
+      main.dropped.some((n) => n > 0),
+      "a late row was dropped (the comparison covers the late-row filter)",
+    );
     assert.ok(main.rows.length > 0, "rows joined (the comparison is not of empty outputs)");
 
     const ls = session.memoryStream(SCHEMA);

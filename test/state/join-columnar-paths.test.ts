@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { makeBatch } from "../../src/columnar/batch.js";
 import { getValue, type Vector, vectorFromValues } from "../../src/columnar/vector.js";
 import { partitionOf } from "../../src/execution/stateful/common.js";
-import { NULL_KEY, sideInput } from "../../src/execution/stateful/join-input.js";
+import { joinKeyPartitions, NULL_KEY, sideInput } from "../../src/execution/stateful/join-input.js";
 import { endOf } from "../../src/execution/stateful/join-side.js";
 import { joinKey, plainKey } from "../../src/execution/stateful/join-state.js";
 import { gatherColumn } from "../../src/state/join/columns.js";
@@ -109,6 +109,36 @@ describe("join input keys", () => {
         assert.equal(got.plainKeys, plain);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("partition as their text hashes, computed without the text (joinKeyPartitions, the decode threads' routing)", () => {
+    // integers of every digit count around the 10^9 split, negative ones, and the table's values
+    const wideInt = fc.oneof(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
+      fc.maxSafeInteger(),
+      fc.constantFrom(999_999_999, 1_000_000_000, -1_000_000_001, 1_700_000_000_000_000, -(2 ** 53 - 1), 2 ** 53),
+    );
+    const wide = fc.oneof(wideInt, fc.constantFrom(0.1, -2.5e-7, 2 ** 70, -0), fc.double());
+    const wideCol = fc.constantFrom<Col>(
+      { type: LongType, value: wideInt },
+      { type: TimestampType, value: wideInt },
+      { type: DoubleType, value: wide },
+    );
+    const mixed = fc
+      .array(fc.oneof(column, wideCol), { minLength: 1, maxLength: 3 })
+      .chain((cols) => fc.record({ cols: fc.constant(cols), rows: fc.array(fc.tuple(...cols.map((c) => c.value)), { maxLength: 16 }) }));
+    fc.assert(
+      fc.property(mixed, fc.constantFrom(1, 2, 7, 200), ({ cols, rows }, numPartitions) => {
+        const vs = vectors(cols, rows);
+        const got = joinKeyPartitions(vs, rows.length, numPartitions);
+        for (let i = 0; i < rows.length; i++) {
+          const vals = vs.map((v) => getValue(v, i));
+          const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
+          assert.equal(got[i], key === NULL_KEY ? 0 : partitionOf(key, numPartitions), `row ${i}: ${key}`);
+        }
+      }),
+      { numRuns: 600 },
     );
   });
 

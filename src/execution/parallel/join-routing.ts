@@ -1,17 +1,29 @@
 /**
- * A stream-stream join's input routed to the state threads (docs/parallel-execution.md): the
- * main thread computes each input row's join key and partition (join-input.ts; the partition
- * is the hash the state files are split by), then each thread gets the rows of the partitions
- * it owns — p mod W = w — as columns moved, with their keys, key times and partitions, and runs
- * the batch's join over its partitions' state (state-thread-join.ts). A NULL key's row touches
- * no state; it goes to thread 0 (its partition is 0).
+ * A stream-stream join's input routed to the state threads (docs/parallel-execution.md): each
+ * input row goes to the thread owning its key's state partition — p mod W = w, p the hash the
+ * state files are split by (partitionOf of the join key's text) — and each thread runs the
+ * batch's join over its partitions' state (state-thread-join.ts). A NULL key's row touches no
+ * state; it goes to thread 0 (its partition is 0). Rows reach a thread one of two ways:
+ *  - keyed on the main thread (join-input.ts: keys, key times, partitions), then split here
+ *    (`routeSide`), columns moved;
+ *  - already split by owner on the decode threads, where a scan's stateless stage ran
+ *    (`rowsByOwner`, scan-stage.ts): the main thread only forwards each thread its batches
+ *    (`postRows`) and the thread computes the keys itself (`arrivedRows`) — the late-row filter
+ *    too, with the batch's watermark, since files are decoded ahead of their batch.
+ * Either way a thread gets its rows in input order, so the output is the same.
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { carryInputFile } from "../../columnar/input-file.js";
 import { fromPortable, portable, transferListOf } from "../../columnar/transfer.js";
+import { scatter, type Vector } from "../../columnar/vector.js";
+import type { EvalContext } from "../../functions/registry.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
+import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
 import type { DataType } from "../../types/datatypes.js";
-import type { SideInput } from "../stateful/join-input.js";
+import { compileExpr } from "../compile.js";
+import { partitionOf } from "../stateful/common.js";
+import { joinKeyPartitions, NULL_KEY, type SideInput, sideInput } from "../stateful/join-input.js";
 
 /** What a thread needs to rebuild a join (plain data: expressions clone). */
 export interface JoinOperatorDef {
@@ -37,10 +49,25 @@ export interface PostedSide {
   readonly plainKeys: boolean;
 }
 
+/** One side's rows for one thread as they came from the decode threads: the thread keys them. */
+export interface PostedRows {
+  /** The rows, columns portable, in input order, and each row's state partition. */
+  readonly batches: Batch[];
+  readonly partitions: Int32Array[];
+  /** The side's event-time column (-1: none) and the late watermark (micros) rows at or below it are dropped. */
+  readonly timeCol: number;
+  readonly lateMicros: number;
+  readonly numPartitions: number;
+  /** The number of state threads W. */
+  readonly owners: number;
+}
+
 /** What a thread answers for a join batch. */
 export interface JoinThreadReply {
   /** Output rows, columns portable. */
   readonly output: Batch[];
+  /** Rows the thread dropped as late (of sides it keyed itself, PostedRows). */
+  readonly lateRows: number;
   readonly numRowsUpdated: number;
   readonly numRowsRemoved: number;
   readonly numRowsTotal: number;
@@ -90,4 +117,142 @@ export function arrivedSide(s: PostedSide, types: readonly DataType[]): SideInpu
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) rows[i] = i;
   return { batch, rows, keys: s.keys, keyTimes: s.keyTimes, parts: s.parts, plainKeys: s.plainKeys, late: 0 };
+}
+
+/** How the decode threads split a join side's rows (a scan stage's `joinRouting`). */
+export interface JoinRouting {
+  /** The side's join keys, over the stage's output. */
+  readonly keys: readonly Expr[];
+  readonly numPartitions: number;
+  /** The number of state threads W. */
+  readonly owners: number;
+}
+
+/** The owner a decode thread gave a batch of join rows, with the W it split by and the rows' partitions. */
+const owners = new WeakMap<Batch, { readonly owner: number; readonly owners: number; readonly partitions: Int32Array }>();
+
+export function markOwner(batch: Batch, owner: number, of: number, partitions: Int32Array): void {
+  owners.set(batch, { owner, owners: of, partitions });
+}
+
+/** One thread's routed batches of a side, with their rows' partitions. */
+export interface OwnedRows {
+  readonly batches: Batch[];
+  readonly partitions: Int32Array[];
+}
+
+/**
+ * On a decode thread: `batches` (rows of `input`) split by the state thread owning each row's
+ * key partition, in order; one batch per (input batch, owner) with rows.
+ */
+export function rowsByOwner(
+  r: JoinRouting,
+  input: readonly Attribute[],
+  batches: readonly Batch[],
+  ev: EvalContext,
+): { rows: Batch[]; rowOwners: number[]; rowPartitions: Int32Array[] } {
+  const keys = r.keys.map((k) => compileExpr(k, input));
+  const rows: Batch[] = [];
+  const rowOwners: number[] = [];
+  const rowPartitions: Int32Array[] = [];
+  for (const b of batches) {
+    const n = b.numRows;
+    const parts = joinKeyPartitions(
+      keys.map((k) => k(b, ev)),
+      n,
+      r.numPartitions,
+    );
+    const owner = new Int32Array(n);
+    const counts = new Int32Array(r.owners);
+    for (let i = 0; i < n; i++) {
+      owner[i] = parts[i]! % r.owners;
+      counts[owner[i]!]!++;
+    }
+    const columns = b.columns.map((v) => scatter(v, owner, counts));
+    const at = new Int32Array(r.owners);
+    const ownParts = Array.from(counts, (m) => new Int32Array(m));
+    for (let i = 0; i < n; i++) ownParts[owner[i]!]![at[owner[i]!]!++] = parts[i]!;
+    for (let w = 0; w < r.owners; w++) {
+      if (counts[w] === 0) continue;
+      rows.push(carryInputFile(b, { numRows: counts[w]!, columns: columns.map((c) => c[w]!) }));
+      rowOwners.push(w);
+      rowPartitions.push(ownParts[w]!);
+    }
+  }
+  return { rows, rowOwners, rowPartitions };
+}
+
+/** A side whose rows came split by owner from the decode threads: each thread's batches, and how to drop late rows. */
+export interface RoutedSide {
+  readonly byOwner: readonly OwnedRows[];
+  readonly timeCol: number;
+  readonly lateMicros: number;
+}
+
+/** A side's batches by owning thread, if every one came split for W threads (else null: key them here). */
+export function routedRows(batches: readonly Batch[], W: number): OwnedRows[] | null {
+  if (batches.length === 0) return null;
+  const byOwner: OwnedRows[] = Array.from({ length: W }, () => ({ batches: [], partitions: [] }));
+  for (const b of batches) {
+    const o = owners.get(b);
+    if (o === undefined || o.owners !== W) return null;
+    byOwner[o.owner]!.batches.push(b);
+    byOwner[o.owner]!.partitions.push(o.partitions);
+  }
+  return byOwner;
+}
+
+/** Each thread's share of a routed side, ready to post (its buffers move). */
+export function postRows(
+  byOwner: readonly OwnedRows[],
+  side: Omit<PostedRows, "batches" | "partitions">,
+): { sides: PostedRows[]; transfer: ArrayBuffer[][] } {
+  const sides = byOwner.map((o) => ({
+    ...side,
+    batches: o.batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map(portable) })),
+    partitions: o.partitions,
+  }));
+  const transfer = sides.map((s) => [
+    ...(transferListOf(s.batches.flatMap((b) => b.columns)) as ArrayBuffer[]),
+    ...new Set(s.partitions.map((p) => p.buffer as ArrayBuffer)),
+  ]);
+  return { sides, transfer };
+}
+
+/**
+ * On state thread `owner`: its routed rows as the join's input — late rows dropped, keys, key
+ * times and partitions computed as the main thread would (join-input.ts), partitions as owned
+ * indexes (p div W).
+ */
+export function arrivedRows(
+  s: PostedRows,
+  types: readonly DataType[],
+  cleanup: SideCleanup | null,
+  keyColumns: (b: Batch) => Vector[],
+  owner: number,
+): SideInput {
+  const batches = s.batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) }));
+  let total = 0;
+  for (const p of s.partitions) total += p.length;
+  const partitions = new Int32Array(total);
+  let at = 0;
+  for (const p of s.partitions) {
+    partitions.set(p, at);
+    at += p.length;
+  }
+  const input = sideInput(types, batches, s.timeCol, s.lateMicros, cleanup, s.numPartitions, keyColumns, partitions);
+  const parts = input.parts;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    const key = input.keys[i]!;
+    if (key !== NULL_KEY && p % s.owners !== owner)
+      throw new Error(`stream-stream join: a row of state partition ${p} was routed to state thread ${owner} of ${s.owners}`);
+    // a sample of the decode threads' partitions checked against the key's text: both must hash alike
+    if (key !== NULL_KEY && (i & 4095) === 0 && p !== partitionOf(key, s.numPartitions))
+      throw new Error(
+        `stream-stream join: key ${key} was given state partition ${p}, its text hashes to ${partitionOf(key, s.numPartitions)}`,
+      );
+    parts[i] = Math.floor(p / s.owners);
+  }
+  return input;
 }

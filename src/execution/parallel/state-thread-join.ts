@@ -5,14 +5,19 @@
  * (the code the main thread runs with one thread) on the rows routed here, commits both sides
  * and answers with the output rows, their typed arrays moved.
  */
+
+import type { Batch } from "../../columnar/batch.js";
 import { portableBatches } from "../../columnar/transfer.js";
+import type { Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/registry.js";
 import { reserveExprIds } from "../../plan/expressions.js";
 import { ColumnarJoinProvider } from "../../state/join/index.js";
 import type { ProviderOptions } from "../../state/provider-base.js";
+import { compileExpr } from "../compile.js";
 import { commitSides, type JoinPlan, joinBatch, joinPlanOf } from "../stateful/join-batch.js";
 import { ColumnarJoinSide } from "../stateful/join-columnar-side.js";
-import { arrivedSide, type JoinOperatorDef, type JoinThreadReply, type PostedSide } from "./join-routing.js";
+import type { SideInput } from "../stateful/join-input.js";
+import { arrivedRows, arrivedSide, type JoinOperatorDef, type JoinThreadReply, type PostedRows, type PostedSide } from "./join-routing.js";
 
 export interface JoinRequest {
   readonly query: string;
@@ -23,14 +28,17 @@ export interface JoinRequest {
   /** Per side and partition: the newest version <= `version` the commit log says has a file (0: none known). */
   readonly requiredHeads: { readonly left: readonly number[]; readonly right: readonly number[] };
   readonly version: number;
-  readonly left: PostedSide;
-  readonly right: PostedSide;
+  /** Each side keyed on the main thread, or as split by the decode threads (keyed here). */
+  readonly left: PostedSide | PostedRows;
+  readonly right: PostedSide | PostedRows;
   readonly evictionMs: number;
   readonly eval: EvalContext;
 }
 
 interface JoinOperator {
   readonly plan: JoinPlan;
+  /** Each side's join key columns of a batch (for rows this thread keys). */
+  readonly keyColumns: { readonly left: (b: Batch, ev: EvalContext) => Vector[]; readonly right: (b: Batch, ev: EvalContext) => Vector[] };
   /** Per side, one provider per owned partition (in `owned` order). */
   readonly providers: { readonly left: ColumnarJoinProvider[]; readonly right: ColumnarJoinProvider[] };
   /** The request's required heads by dir, and the dirs the batch's commits wrote. */
@@ -61,8 +69,13 @@ function operatorOf(r: JoinRequest, options: Options): JoinOperator {
     };
     const sideOf = (dirs: readonly (string | null)[], types: JoinPlan["leftTypes"]) =>
       r.owned.map((p) => new ColumnarJoinProvider(dirs[p] ?? null, types, providerOptions));
+    const keysOf = (keys: JoinOperatorDef["leftKeys"], output: JoinOperatorDef["leftOutput"]) => {
+      const compiled = keys.map((k) => compileExpr(k, output));
+      return (b: Batch, ev: EvalContext) => compiled.map((k) => k(b, ev));
+    };
     op = {
       plan,
+      keyColumns: { left: keysOf(d.leftKeys, d.leftOutput), right: keysOf(d.rightKeys, d.rightOutput) },
       providers: { left: sideOf(r.dirs.left, plan.leftTypes), right: sideOf(r.dirs.right, plan.rightTypes) },
       heads,
       written,
@@ -85,17 +98,20 @@ export async function runJoin(r: JoinRequest, options: Options): Promise<JoinThr
   const right = await Promise.all(op.providers.right.map((p) => p.getStore(r.version)));
   try {
     const state = { left: new ColumnarJoinSide(left), right: new ColumnarJoinSide(right) };
-    const result = joinBatch(
-      op.plan,
-      state,
-      arrivedSide(r.left, op.plan.leftTypes),
-      arrivedSide(r.right, op.plan.rightTypes),
-      r.evictionMs,
-      r.eval,
-    );
+    const owner = r.owned[0] ?? 0;
+    const input = (side: "left" | "right"): SideInput => {
+      const posted = r[side];
+      const types = side === "left" ? op.plan.leftTypes : op.plan.rightTypes;
+      if (!("batches" in posted)) return arrivedSide(posted, types);
+      return arrivedRows(posted, types, op.plan.cleanup[side], (b) => op.keyColumns[side](b, r.eval), owner);
+    };
+    const leftIn = input("left");
+    const rightIn = input("right");
+    const result = joinBatch(op.plan, state, leftIn, rightIn, r.evictionMs, r.eval);
     const numRowsTotal = await commitSides(state, r.version);
     return {
       output: portableBatches(result.output),
+      lateRows: leftIn.late + rightIn.late,
       numRowsUpdated: result.numRowsUpdated,
       numRowsRemoved: result.numRowsRemoved,
       numRowsTotal,

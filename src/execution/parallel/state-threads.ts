@@ -25,7 +25,7 @@ import type { ProviderOptions } from "../../state/provider-base.js";
 import type { DataType } from "../../types/datatypes.js";
 import { type AggregateChunk, type AggregateRunOptions, type AggregateRunResult, aggregateChunk } from "../stateful/aggregation-backend.js";
 import type { SideInput } from "../stateful/join-input.js";
-import { type JoinOperatorDef, type JoinThreadReply, routeSide } from "./join-routing.js";
+import { type JoinOperatorDef, type JoinThreadReply, postRows, type RoutedSide, routeSide } from "./join-routing.js";
 import type { JoinRequest } from "./state-thread-join.js";
 
 /** What a thread needs to rebuild a columnar aggregation (plain data: expressions clone). */
@@ -122,6 +122,8 @@ export class StatePartitionThreads {
   static batchesRun = 0;
   /** Chunks that came routed by stage A on the decode threads (tests check they did). */
   static chunksRoutedAhead = 0;
+  /** Join sides whose rows came split by owner from the decode threads (tests check they did). */
+  static joinSidesRoutedAhead = 0;
 
   constructor(
     readonly size: number,
@@ -209,16 +211,21 @@ export class StatePartitionThreads {
   async join(
     op: JoinOperatorDef,
     version: number,
-    left: SideInput,
-    right: SideInput,
+    left: SideInput | RoutedSide,
+    right: SideInput | RoutedSide,
     evictionMs: number,
     evalContext: AggregateRunOptions["eval"],
     types: readonly DataType[],
   ): Promise<Omit<JoinThreadReply, "writtenDirs">> {
     StatePartitionThreads.batchesRun++;
     const W = this.size;
-    const l = routeSide(left, W);
-    const r = routeSide(right, W);
+    const post = (side: SideInput | RoutedSide) => {
+      if (!("byOwner" in side)) return routeSide(side, W);
+      StatePartitionThreads.joinSidesRoutedAhead++;
+      return postRows(side.byOwner, { timeCol: side.timeCol, lateMicros: side.lateMicros, numPartitions: this.numPartitions, owners: W });
+    };
+    const l = post(left);
+    const r = post(right);
     const dirs = { left: this.stateDirs(op.operatorId, "left"), right: this.stateDirs(op.operatorId, "right") };
     const headsOf = (ds: readonly (string | null)[]) => ds.map((d) => (d && this.heads ? this.heads.requiredHead(d, version) : 0));
     const requiredHeads = { left: headsOf(dirs.left), right: headsOf(dirs.right) };
@@ -249,6 +256,7 @@ export class StatePartitionThreads {
       output: replies.flatMap((reply) =>
         reply.output.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) })),
       ),
+      lateRows: sum(replies, (x) => x.lateRows),
       numRowsUpdated: sum(replies, (x) => x.numRowsUpdated),
       numRowsRemoved: sum(replies, (x) => x.numRowsRemoved),
       numRowsTotal: sum(replies, (x) => x.numRowsTotal),

@@ -11,6 +11,7 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
+import { markOwner } from "../parallel/join-routing.js";
 import type { ScanStagePlan } from "./scan-stage.js";
 import { recordedParts } from "./stage-a-run.js";
 
@@ -19,7 +20,10 @@ export async function preparedRows(plan: ScanStagePlan, ctx: ExecContext): Promi
   const st = ctx.state;
   if (!st) throw new Error(`scan tasks: ${plan.spec.sourceId} read outside a streaming batch`);
   const files = st.sourcePrepared?.get(plan.spec.sourceId) ?? [];
-  return recordedParts(files, plan.spec.sourceId, plan.watermark, st.report).flatMap((p) => p.rows ?? []);
+  const parts = recordedParts(files, plan.spec.sourceId, plan.watermark, st.report);
+  const owners = plan.spec.joinRouting?.owners;
+  if (owners !== undefined) for (const p of parts) p.rowOwners?.forEach((w, i) => markOwner(p.rows![i]!, w, owners, p.rowPartitions![i]!));
+  return parts.flatMap((p) => p.rows ?? []);
 }
 
 /** Operators whose `execute` reads prepared rows (tests check the stage took effect). */

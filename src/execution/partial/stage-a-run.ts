@@ -18,6 +18,7 @@ import { keyPartitions } from "../../state/columnar/partitioning.js";
 import { AggregationSpec } from "../aggregation.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, LocalScanExec, ProjectExec } from "../operators/basic.js";
+import { rowsByOwner } from "../parallel/join-routing.js";
 import type { AggregateChunk } from "../stateful/aggregation-backend.js";
 import type { BatchReport } from "../stateful/batch-report.js";
 import { eventTimeMicros } from "../stateful/common.js";
@@ -62,6 +63,10 @@ export interface PartialGroups {
    * as the row path does; `chunks` is then empty.
    */
   readonly rows?: Batch[];
+  /** With a join routing (stage A's `joinRouting`): the state thread owning each of `rows`. */
+  readonly rowOwners?: number[];
+  /** With a join routing: each of `rows`' rows' state partition. */
+  readonly rowPartitions?: Int32Array[];
   /** Rows the scan produced (after its pushed filter): progress numInputRows. */
   readonly scanRows: number;
   readonly eventTime: EventTimeRange | null;
@@ -121,7 +126,11 @@ export async function runStageA(stage: StageASpec, decoded: Batch[], aggregate =
         break;
     }
   }
-  if (!aggregate) return { chunks: [], rows: batches.filter((b) => b.numRows > 0), scanRows, eventTime };
+  if (!aggregate) {
+    const rows = batches.filter((b) => b.numRows > 0);
+    const split = stage.joinRouting ? rowsByOwner(stage.joinRouting, attrs, rows, ev) : { rows };
+    return { chunks: [], ...split, scanRows, eventTime };
+  }
   if (stage.panes) {
     const chunks = panesOf(stage, attrs, batches, ev).map((c) => ({
       keys: [...c.keys],

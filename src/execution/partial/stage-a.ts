@@ -22,6 +22,7 @@ import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
 import { forEachOperator, type PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, ProjectExec } from "../operators/basic.js";
+import type { JoinRouting } from "../parallel/join-routing.js";
 import { mergesExactly } from "../stateful/pane-aggregation.js";
 import type { StreamingAggregateExec } from "../stateful/streaming-aggregate.js";
 import { WatermarkExec } from "../stateful/watermark.js";
@@ -55,6 +56,11 @@ export interface StageASpec {
    * hands each thread its groups without hashing them.
    */
   readonly routing?: StageARouting;
+  /**
+   * A scan's stateless stage feeding a stream-stream join on the state threads: its rows split
+   * by the thread owning their join key's partition (parallel/join-routing.ts).
+   */
+  readonly joinRouting?: JoinRouting;
 }
 
 export interface StageARouting {

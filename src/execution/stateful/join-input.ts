@@ -10,11 +10,11 @@
  * row holding a NULL, NaN, infinity or wide BIGINT in its key) takes `joinKey` itself.
  */
 import { type Batch, concatBatches } from "../../columnar/batch.js";
-import { isInt64Type, isSafe } from "../../columnar/int64.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { DataType } from "../../types/datatypes.js";
 import { eventTimeMicros, partitionOf } from "./common.js";
+import { fastKey, fastPartition, fastTime } from "./join-key-text.js";
 import { endOf } from "./join-side.js";
 import { joinKey, plainKey } from "./join-state.js";
 
@@ -37,93 +37,30 @@ export interface SideInput {
   readonly late: number;
 }
 
-/** The text of part of a key at row i, or null when only the generic path can write it. */
-type PartText = (i: number) => string | null;
-
-/** A number as JSON writes it, or null where the key needs the generic path (NaN, infinities, wide BIGINTs). */
-function numberPart(v: Vector): ((i: number) => string | null) | null {
-  const vals = v.values;
-  if (!(vals instanceof Float64Array || vals instanceof Int32Array) || v.children || v.type.kind === "boolean") return null;
-  const int64 = isInt64Type(v.type);
-  const valid = v.validity;
-  return (i) => {
-    if (valid !== null && valid[i] === 0) return null;
-    const x = vals[i]!;
-    if (!Number.isFinite(x) || (int64 && !isSafe(x) && Number.isInteger(x))) return null;
-    return `${x}`;
-  };
+/** The key of row i: `fast`'s text, or `joinKey` of the row's values (NULL_KEY with a NULL among them). */
+function slowKey(keyCols: readonly Vector[], i: number): { key: string; vals: unknown[] } {
+  const vals = keyCols.map((c) => getValue(c, i));
+  return { key: vals.some((v) => v === null) ? NULL_KEY : joinKey(vals), vals };
 }
 
-/** Field names a plain object keeps in declaration order, each once (no index-like names). */
-const orderedNames = (names: readonly string[]): boolean =>
-  new Set(names).size === names.length && names.every((n) => n !== "__proto__" && !/^(0|[1-9]\d*)$/.test(n));
-
-function columnPart(v: Vector): PartText | null {
-  if (!v.children) return numberPart(v);
-  const names = (v.type as Extract<DataType, { kind: "struct" }>).fields.map((f) => f.name);
-  if (names.length === 0 || !orderedNames(names)) return null;
-  const fields = v.children.map(numberPart);
-  if (fields.some((f) => f === null)) return null;
-  const heads = names.map((n, f) => `${f === 0 ? "{" : ","}${JSON.stringify(n)}:`);
-  const valid = v.validity;
-  const raw = v.children.map((c) => c.values as Float64Array | Int32Array);
-  const rawValid = v.children.map((c) => c.validity);
-  // Rows of one window follow each other: the last row's text is reused while its fields
-  // repeat (they were written once, so they are finite; -0 and 0 write alike).
-  const last = new Float64Array(raw.length);
-  let lastText: string | null = null;
-  return (i) => {
-    if (valid !== null && valid[i] === 0) return null;
-    if (lastText !== null) {
-      let same = true;
-      for (let f = 0; f < raw.length && same; f++) same = raw[f]![i] === last[f] && (rawValid[f] === null || rawValid[f]![i] === 1);
-      if (same) return lastText;
+/**
+ * Each row's state partition as `sideInput` gives it (0 for a NULL key), from the key columns
+ * of `n` rows: what a decode thread routes a join's rows to their state threads by
+ * (parallel/join-routing.ts).
+ */
+export function joinKeyPartitions(keyCols: readonly Vector[], n: number, numPartitions: number): Int32Array {
+  const fast = n > 0 ? fastPartition(keyCols, numPartitions) : null;
+  const parts = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = fast === null ? -1 : fast(i);
+    if (p >= 0) {
+      parts[i] = p;
+      continue;
     }
-    let s = "";
-    for (let f = 0; f < fields.length; f++) {
-      const x = fields[f]!(i);
-      if (x === null) return null;
-      s += heads[f]! + x;
-    }
-    for (let f = 0; f < raw.length; f++) last[f] = raw[f]![i]!;
-    lastText = `${s}}`;
-    return lastText;
-  };
-}
-
-/** The key text of row i straight from the columns, or null: take `joinKey` of the row's values. */
-function fastKey(cols: readonly Vector[]): ((i: number) => string | null) | null {
-  const parts = cols.map(columnPart);
-  if (parts.length === 0 || parts.some((p) => p === null)) return null;
-  if (parts.length === 2) {
-    const [a, b] = parts as [PartText, PartText];
-    return (i) => {
-      const x = a(i);
-      const y = x === null ? null : b(i);
-      return y === null ? null : `[${x},${y}]`;
-    };
+    const key = slowKey(keyCols, i).key;
+    parts[i] = key === NULL_KEY ? 0 : partitionOf(key, numPartitions);
   }
-  return (i) => {
-    let s = "[";
-    for (let p = 0; p < parts.length; p++) {
-      const x = parts[p]!(i);
-      if (x === null) return null;
-      s += p === 0 ? x : `,${x}`;
-    }
-    return `${s}]`;
-  };
-}
-
-/** The key's event time straight from column `v` (a time, or a window's end) when fastKey wrote the key. */
-function fastTime(v: Vector): (i: number) => number {
-  if (!v.children) {
-    const vals = v.values as Float64Array;
-    return (i) => vals[i]!;
-  }
-  const f = (v.type as Extract<DataType, { kind: "struct" }>).fields.findIndex((x) => x.name === "end");
-  if (f < 0) return () => Number.NEGATIVE_INFINITY;
-  const end = v.children[f]!.values as Float64Array;
-  return (i) => end[i]!;
+  return parts;
 }
 
 /**
@@ -138,6 +75,8 @@ export function sideInput(
   cleanup: SideCleanup | null,
   numPartitions: number,
   keyColumns: (b: Batch) => Vector[],
+  /** Each row's partition when it is known already (rows routed by a decode thread). */
+  partitions?: Int32Array,
 ): SideInput {
   const batch = concatBatches(types, batches);
   const n = batch.numRows;
@@ -160,15 +99,14 @@ export function sideInput(
       keys.push(k);
       keyTimes[m] = time === null ? Number.NaN : time(i);
     } else {
-      const vals = keyCols.map((c) => getValue(c, i));
-      const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
+      const { key, vals } = slowKey(keyCols, i);
       if (key !== NULL_KEY && plainKeys && !plainKey(vals)) plainKeys = false;
       keys.push(key);
       // (A window end beyond 2^53 µs, which no watermark reaches, is a bigint: rounded here.)
       keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? Number(endOf(vals[keyIndex])) : Number.NaN;
     }
     const key = keys[m]!;
-    if (key !== NULL_KEY) parts[m] = partitionOf(key, numPartitions);
+    if (key !== NULL_KEY) parts[m] = partitions ? partitions[i]! : partitionOf(key, numPartitions);
     m++;
   }
   return { batch, rows: rows.subarray(0, m), keys, keyTimes: keyTimes.subarray(0, m), parts: parts.subarray(0, m), plainKeys, late: n - m };

@@ -21,7 +21,7 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { StateStore } from "../../state/store.js";
 import { compileExpr } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
-import type { JoinOperatorDef } from "../parallel/join-routing.js";
+import { type JoinOperatorDef, type RoutedSide, routedRows } from "../parallel/join-routing.js";
 import { rebuildableOnThread } from "../thread-portable.js";
 import { eventTimeKeyIndex, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
@@ -129,21 +129,32 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         (b) => keyExprs.map((k) => k(b, ctx.eval)),
       );
     };
-    const leftIn = input("left", lb);
-    const rightIn = input("right", rb);
-    metrics.numRowsDroppedByWatermark = leftIn.late + rightIn.late;
-    metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
     let output: Batch[];
     if (this.usesStateThreads) {
-      if (!st.stateThreads) throw new Error(`operator ${this.operatorId}: the runtime started no state threads (arus.state.threads)`);
+      const threads = st.stateThreads;
+      if (!threads) throw new Error(`operator ${this.operatorId}: the runtime started no state threads (arus.state.threads)`);
+      // rows the decode threads split by owner go as they are: their threads key them
+      const routedOr = (side: Side, batches: Batch[]): SideInput | RoutedSide => {
+        const byOwner = routedRows(batches, threads.size);
+        if (byOwner === null) return input(side, batches);
+        const op = side === "left" ? this.left : this.right;
+        return { byOwner, timeCol: eventTimeKeyIndex(op.output), lateMicros: wm.lateMs * 1000 };
+      };
+      const leftIn = routedOr("left", lb);
+      const rightIn = routedOr("right", rb);
       const types = this.output.map((a) => a.type);
-      const r = await st.stateThreads.join(this.threadDef(), st.batchId, leftIn, rightIn, wm.evictionMs, ctx.eval, types);
+      const r = await threads.join(this.threadDef(), st.batchId, leftIn, rightIn, wm.evictionMs, ctx.eval, types);
+      const lateOnMain = (s: SideInput | RoutedSide) => ("late" in s ? s.late : 0);
+      metrics.numRowsDroppedByWatermark = lateOnMain(leftIn) + lateOnMain(rightIn) + r.lateRows;
       output = r.output;
       metrics.numRowsUpdated = r.numRowsUpdated;
       metrics.numRowsRemoved = r.numRowsRemoved;
       metrics.numRowsTotal = r.numRowsTotal;
       metrics.memoryUsedBytes = r.memoryUsedBytes;
     } else {
+      const leftIn = input("left", lb);
+      const rightIn = input("right", rb);
+      metrics.numRowsDroppedByWatermark = leftIn.late + rightIn.late;
       const state = await this.sides(st);
       const r = joinBatch(this.plan, state, leftIn, rightIn, wm.evictionMs, ctx.eval);
       output = r.output;
@@ -152,6 +163,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       metrics.numRowsTotal = await commitSides(state, st.batchId);
       metrics.memoryUsedBytes = state.left.memoryUsedBytes();
     }
+    metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
     metrics.numStateStoreInstances = st.numPartitions * 4;
     st.report.addStateOperator(this.operatorId, metrics);
     return output;

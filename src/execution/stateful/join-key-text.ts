@@ -1,0 +1,199 @@
+/**
+ * A join key's text (`joinKey`, the state's key) and its state partition (partitionOf, FNV-1a of
+ * that text) straight from the key's columns, for keys made of numbers and flat structs of
+ * numbers (ids, windows): `fastKey` writes the text from the typed arrays, `fastPartition`
+ * hashes the same text without writing it — what a decode thread needs to route a row
+ * (parallel/join-routing.ts). Either answers null (-1 for a partition) for a row only the
+ * generic path can write: a NULL, NaN, infinity or wide BIGINT in its key.
+ */
+import { isInt64Type, isSafe } from "../../columnar/int64.js";
+import type { Vector } from "../../columnar/vector.js";
+import type { DataType } from "../../types/datatypes.js";
+
+/** The text of part of a key at row i, or null when only the generic path can write it. */
+type PartText = (i: number) => string | null;
+
+/** A number as JSON writes it, or null where the key needs the generic path (NaN, infinities, wide BIGINTs). */
+function numberPart(v: Vector): ((i: number) => string | null) | null {
+  const vals = v.values;
+  if (!(vals instanceof Float64Array || vals instanceof Int32Array) || v.children || v.type.kind === "boolean") return null;
+  const int64 = isInt64Type(v.type);
+  const valid = v.validity;
+  return (i) => {
+    if (valid !== null && valid[i] === 0) return null;
+    const x = vals[i]!;
+    if (!Number.isFinite(x) || (int64 && !isSafe(x) && Number.isInteger(x))) return null;
+    return `${x}`;
+  };
+}
+
+/** Field names a plain object keeps in declaration order, each once (no index-like names). */
+const orderedNames = (names: readonly string[]): boolean =>
+  new Set(names).size === names.length && names.every((n) => n !== "__proto__" && !/^(0|[1-9]\d*)$/.test(n));
+
+function columnPart(v: Vector): PartText | null {
+  if (!v.children) return numberPart(v);
+  const names = (v.type as Extract<DataType, { kind: "struct" }>).fields.map((f) => f.name);
+  if (names.length === 0 || !orderedNames(names)) return null;
+  const fields = v.children.map(numberPart);
+  if (fields.some((f) => f === null)) return null;
+  const heads = names.map((n, f) => `${f === 0 ? "{" : ","}${JSON.stringify(n)}:`);
+  const valid = v.validity;
+  const raw = v.children.map((c) => c.values as Float64Array | Int32Array);
+  const rawValid = v.children.map((c) => c.validity);
+  // Rows of one window follow each other: the last row's text is reused while its fields
+  // repeat (they were written once, so they are finite; -0 and 0 write alike).
+  const last = new Float64Array(raw.length);
+  let lastText: string | null = null;
+  return (i) => {
+    if (valid !== null && valid[i] === 0) return null;
+    if (lastText !== null) {
+      let same = true;
+      for (let f = 0; f < raw.length && same; f++) same = raw[f]![i] === last[f] && (rawValid[f] === null || rawValid[f]![i] === 1);
+      if (same) return lastText;
+    }
+    let s = "";
+    for (let f = 0; f < fields.length; f++) {
+      const x = fields[f]!(i);
+      if (x === null) return null;
+      s += heads[f]! + x;
+    }
+    for (let f = 0; f < raw.length; f++) last[f] = raw[f]![i]!;
+    lastText = `${s}}`;
+    return lastText;
+  };
+}
+
+/** The key text of row i straight from the columns, or null: take `joinKey` of the row's values. */
+export function fastKey(cols: readonly Vector[]): ((i: number) => string | null) | null {
+  const parts = cols.map(columnPart);
+  if (parts.length === 0 || parts.some((p) => p === null)) return null;
+  if (parts.length === 2) {
+    const [a, b] = parts as [PartText, PartText];
+    return (i) => {
+      const x = a(i);
+      const y = x === null ? null : b(i);
+      return y === null ? null : `[${x},${y}]`;
+    };
+  }
+  return (i) => {
+    let s = "[";
+    for (let p = 0; p < parts.length; p++) {
+      const x = parts[p]!(i);
+      if (x === null) return null;
+      s += p === 0 ? x : `,${x}`;
+    }
+    return `${s}]`;
+  };
+}
+
+/** The key's event time straight from column `v` (a time, or a window's end) when fastKey wrote the key. */
+export function fastTime(v: Vector): (i: number) => number {
+  if (!v.children) {
+    const vals = v.values as Float64Array;
+    return (i) => vals[i]!;
+  }
+  const f = (v.type as Extract<DataType, { kind: "struct" }>).fields.findIndex((x) => x.name === "end");
+  if (f < 0) return () => Number.NEGATIVE_INFINITY;
+  const end = v.children[f]!.values as Float64Array;
+  return (i) => end[i]!;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const step = (h: number, code: number): number => Math.imul(h ^ code, 0x01000193);
+
+/** FNV-1a over `s`'s characters, from state `h` (as partitionOf hashes a key's text). */
+function hashText(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = step(h, s.charCodeAt(i));
+  return h;
+}
+
+const digits = new Int32Array(20);
+
+/** FNV-1a over the text `${x}` writes for a safe integer x, without writing it. */
+function hashSafeInteger(h: number, x: number): number {
+  if (x < 0) {
+    h = step(h, 45); // "-"
+    x = -x;
+  }
+  // two parts below 2^31, so the digits come from integer arithmetic
+  let hi = Math.floor(x / 1e9);
+  let lo = x - hi * 1e9;
+  let n = 0;
+  if (hi === 0) {
+    do {
+      digits[n++] = lo % 10;
+      lo = Math.floor(lo / 10);
+    } while (lo > 0);
+  } else {
+    for (let k = 0; k < 9; k++) {
+      digits[n++] = lo % 10;
+      lo = Math.floor(lo / 10);
+    }
+    do {
+      digits[n++] = hi % 10;
+      hi = Math.floor(hi / 10);
+    } while (hi > 0);
+  }
+  while (n > 0) h = step(h, 48 + digits[--n]!);
+  return h;
+}
+
+/** Hashes part of a key at row i on from state h, or null where only the generic path can write it. */
+type PartHash = (h: number, i: number) => number | null;
+
+function numberHash(v: Vector): PartHash | null {
+  const text = numberPart(v);
+  if (text === null) return null;
+  const vals = v.values as Float64Array | Int32Array;
+  const valid = v.validity;
+  const int64 = isInt64Type(v.type);
+  return (h, i) => {
+    if (valid !== null && valid[i] === 0) return null;
+    const x = vals[i]!;
+    if (Number.isSafeInteger(x)) return hashSafeInteger(h, x);
+    if (!Number.isFinite(x) || (int64 && !isSafe(x) && Number.isInteger(x))) return null;
+    return hashText(h, `${x}`);
+  };
+}
+
+function columnHash(v: Vector): PartHash | null {
+  if (!v.children) return numberHash(v);
+  // a struct's text is written once per run of equal rows (columnPart): hashed from it
+  const text = columnPart(v);
+  if (text === null) return null;
+  let last: string | null = null;
+  let codes = new Uint16Array(0);
+  return (h, i) => {
+    const s = text(i);
+    if (s === null) return null;
+    if (s !== last) {
+      last = s;
+      codes = new Uint16Array(s.length);
+      for (let c = 0; c < s.length; c++) codes[c] = s.charCodeAt(c);
+    }
+    for (let c = 0; c < codes.length; c++) h = step(h, codes[c]!);
+    return h;
+  };
+}
+
+/**
+ * The state partition of row i's key straight from the columns — partitionOf(fastKey's text),
+ * 0 to numPartitions - 1 — or -1 where fastKey would answer null (take the generic path).
+ */
+export function fastPartition(cols: readonly Vector[], numPartitions: number): ((i: number) => number) | null {
+  const parts = cols.map(columnHash);
+  if (parts.length === 0 || parts.some((p) => p === null)) return null;
+  const hashes = parts as PartHash[];
+  return (i) => {
+    let h = step(FNV_OFFSET, 91); // "["
+    for (let p = 0; p < hashes.length; p++) {
+      if (p > 0) h = step(h, 44); // ","
+      const next = hashes[p]!(h, i);
+      if (next === null) return -1;
+      h = next;
+    }
+    h = step(h, 93); // "]"
+    return numPartitions <= 1 ? 0 : (h >>> 0) % numPartitions;
+  };
+}
