@@ -22,7 +22,13 @@ export async function preparedRows(plan: ScanStagePlan, ctx: ExecContext): Promi
   const files = st.sourcePrepared?.get(plan.spec.sourceId) ?? [];
   const parts = recordedParts(files, plan.spec.sourceId, plan.watermark, st.report);
   const owners = plan.spec.joinRouting?.owners;
-  if (owners !== undefined) for (const p of parts) p.rowOwners?.forEach((w, i) => markOwner(p.rows![i]!, w, owners, p.rowPartitions![i]!));
+  if (owners !== undefined)
+    for (const p of parts) {
+      const rows = p.rows ?? [];
+      p.rowOwners?.forEach((w, i) => {
+        markOwner(rows[i]!, w, owners, p.rowPartitions![i]!);
+      });
+    }
   return parts.flatMap((p) => p.rows ?? []);
 }
 
