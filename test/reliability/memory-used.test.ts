@@ -123,3 +123,38 @@ describe("memoryUsedBytes", () => {
     }
   });
 });
+
+describe("memoryUsedBytes of a stream-stream join", () => {
+  // Spark sums every state store of the join, both sides and every partition; arus reported the
+  // left side only (a join whose rows were all on the right reported nothing of them).
+  for (const columnar of ["true", "false"]) {
+    it(`counts both sides' rows (arus.state.join.columnar=${columnar})`, async () => {
+      const s = Session.builder()
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "3")
+        .config("arus.state.join.columnar", columnar)
+        .getOrCreate();
+      const left = s.memoryStream("lk STRING, lv INT");
+      const right = s.memoryStream("rk STRING, rv INT");
+      const q = await left
+        .toDF()
+        .join(right.toDF(), F.expr("lk = rk"))
+        .writeStream.format("noop")
+        .option("checkpointLocation", await tmp())
+        .start();
+      const used = () => q.lastProgress!.stateOperators[0]!.memoryUsedBytes;
+      try {
+        left.addData([{ lk: "l0", lv: 0 }]);
+        await q.processAllAvailable();
+        const before = used();
+        // rows on the right only, matching nothing: all of them stay in the right side's state
+        right.addData(Array.from({ length: 3000 }, (_, i) => ({ rk: `right-only-key-${i}`, rv: i })));
+        await q.processAllAvailable();
+        assert.equal(q.lastProgress!.stateOperators[0]!.numRowsTotal, 3001);
+        assert.ok(used() - before > 3000 * 20, `memoryUsedBytes ${before} -> ${used()} after 3000 right rows`);
+      } finally {
+        await q.stop();
+      }
+    });
+  }
+});

@@ -115,7 +115,7 @@ export async function runJoin(r: JoinRequest, options: Options): Promise<JoinThr
       numRowsUpdated: result.numRowsUpdated,
       numRowsRemoved: result.numRowsRemoved,
       numRowsTotal,
-      memoryUsedBytes: state.left.memoryUsedBytes(),
+      memoryUsedBytes: state.left.memoryUsedBytes() + state.right.memoryUsedBytes(),
       writtenDirs: [...op.written],
     };
   } catch (e) {

@@ -190,7 +190,10 @@ export class RowJoinSide implements JoinSide {
     return total;
   }
 
+  /** Every partition's store (Spark sums the join's stores, both sides). */
   memoryUsedBytes(): number {
-    return this.stores[0]?.memoryUsedBytes() ?? 0;
+    let n = 0;
+    for (const s of this.stores) n += s.memoryUsedBytes();
+    return n;
   }
 }

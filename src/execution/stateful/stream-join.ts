@@ -161,7 +161,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       metrics.numRowsUpdated = r.numRowsUpdated;
       metrics.numRowsRemoved = r.numRowsRemoved;
       metrics.numRowsTotal = await commitSides(state, st.batchId);
-      metrics.memoryUsedBytes = state.left.memoryUsedBytes();
+      metrics.memoryUsedBytes = state.left.memoryUsedBytes() + state.right.memoryUsedBytes();
     }
     metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
     metrics.numStateStoreInstances = st.numPartitions * 4;
