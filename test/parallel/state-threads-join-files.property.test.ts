@@ -4,8 +4,9 @@
  * the late ones itself), gives the same rows in every batch and the same state metrics as the
  * same query with its state on the main thread — across restarts that change the thread count.
  * Random rows (NULL and NaN keys, -0) cut into random micro-batches, one file per side per
- * batch, each step read by a query with trigger availableNow, every join type and shape of join-scenarios.ts, random watermark delays and partition
- * counts. Rows are compared per batch, sorted: threads answer in partition order.
+ * batch, each step read by a query with trigger availableNow, every join type and shape of
+ * join-scenarios.ts, random watermark delays and partition counts. Rows are compared per batch,
+ * sorted: threads answer in partition order.
  */
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -14,7 +15,16 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { scanThreads } from "../../src/connectors/files/decode-pool.js";
 import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
-import { type JoinRow, joinKind, joinQuery, joinRow, LEFT_SCHEMA, RIGHT_SCHEMA } from "../state/join-scenarios.js";
+import {
+  type JoinRow,
+  type JoinRun,
+  joinKind,
+  joinQuery,
+  joinRow,
+  LEFT_SCHEMA,
+  RIGHT_SCHEMA,
+  recordJoinStats,
+} from "../state/join-scenarios.js";
 import { utcSession } from "../streaming/helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
@@ -38,13 +48,8 @@ function line(side: "l" | "r", e: JoinRow): string {
   return `{"${side}k":${k},"${side}d":${d},"${side}ts":"${new Date(e.ms).toISOString()}","${side}v":${v}}`;
 }
 
-interface Run {
-  rows: string[][];
-  stats: number[][];
-}
-
 /** Step b runs with `sc.threads[b]` state threads (`onThreads`), or on the main thread (the reference). */
-async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
+async function run(sc: Scenario, onThreads: boolean): Promise<JoinRun | null> {
   const threadsAt = (b: number) => sc.threads[Math.min(b, sc.threads.length - 1)]!;
   const dir = await tempDir();
   const input = { l: join(dir, "l"), r: join(dir, "r") };
@@ -57,7 +62,7 @@ async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
       .option("maxFilesPerTrigger", 1)
       .load(input[name]);
   if (!joinQuery(side("l"), side("r"), sc)) return null;
-  const out: Run = { rows: [], stats: [] };
+  const out: JoinRun = { rows: [], stats: [] };
   const checkpoint = join(dir, "checkpoint");
   // Each step's files are written, then a query with trigger availableNow reads them (one file per
   // side per batch) and ends: a running query could take one side's file before the other's.
@@ -80,10 +85,7 @@ async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
         s.conf.set("spark.sql.shuffle.partitions", "2");
       });
     await q.awaitTermination();
-    for (const p of q.recentProgress) {
-      const op = p.stateOperators[0];
-      if (op) out.stats[p.batchId] = [op.numRowsTotal, op.numRowsUpdated, op.numRowsRemoved, op.numRowsDroppedByWatermark];
-    }
+    recordJoinStats(q, out);
   };
   for (let b = 0; b < sc.batches.length; b++) await step(b, ...sc.batches[b]!);
   // Far-future rows on both sides move the watermark past everything: outer rows come out.

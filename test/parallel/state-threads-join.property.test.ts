@@ -15,7 +15,18 @@ import fc from "fast-check";
 import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
 import { StreamStreamJoinExec } from "../../src/execution/stateful/stream-join.js";
 import { functions as F } from "../../src/index.js";
-import { joinKind, joinQuery, joinRow, LEFT_SCHEMA, leftRow, RANGE, RIGHT_SCHEMA, rightRow } from "../state/join-scenarios.js";
+import {
+  type JoinRun,
+  joinKind,
+  joinQuery,
+  joinRow,
+  LEFT_SCHEMA,
+  leftRow,
+  RANGE,
+  RIGHT_SCHEMA,
+  recordJoinStats,
+  rightRow,
+} from "../state/join-scenarios.js";
 import { utcSession } from "../streaming/helpers.js";
 import { tempDirs } from "../temp-dirs.js";
 
@@ -31,23 +42,18 @@ const scenario = fc.record({
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
-interface Run {
-  rows: string[][];
-  stats: number[][];
-}
-
 /**
  * Batch b runs with `sc.threads[b]` state threads (`onThreads`), or on the main thread but
  * stopped and restarted at the same batches (the reference: a restart skips the no-data batch
  * the running query would have run after the batch before it).
  */
-async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
+async function run(sc: Scenario, onThreads: boolean): Promise<JoinRun | null> {
   const threadsAt = (b: number) => sc.threads[Math.min(b, sc.threads.length - 1)]!;
   const dir = await tempDir();
   const ls = s.memoryStream(LEFT_SCHEMA);
   const rs = s.memoryStream(RIGHT_SCHEMA);
   if (!joinQuery(ls.toDF(), rs.toDF(), sc)) return null;
-  const out: Run = { rows: [], stats: [] };
+  const out: JoinRun = { rows: [], stats: [] };
   const start = async (threads: number) => {
     s.conf.set("arus.state.threads", onThreads ? String(threads) : "1");
     s.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
@@ -66,12 +72,7 @@ async function run(sc: Scenario, onThreads: boolean): Promise<Run | null> {
   };
   let current = threadsAt(0);
   let q = await start(current);
-  const record = () => {
-    for (const p of q.recentProgress) {
-      const op = p.stateOperators[0];
-      if (op) out.stats[p.batchId] = [op.numRowsTotal, op.numRowsUpdated, op.numRowsRemoved, op.numRowsDroppedByWatermark];
-    }
-  };
+  const record = () => recordJoinStats(q, out);
   const step = async (b: number, add: () => void) => {
     const want = threadsAt(b);
     if (want !== current) {

@@ -61,3 +61,27 @@ export function joinQuery(l0: DataFrame, r0: DataFrame, sc: JoinKind): DataFrame
   }
   return null;
 }
+
+/** A join run, batch by batch: its output rows (sorted) and state metrics (total, updated, removed, dropped). */
+export interface JoinRun {
+  rows: string[][];
+  stats: number[][];
+}
+
+interface ProgressLike {
+  readonly batchId: number;
+  readonly stateOperators: readonly {
+    numRowsTotal: number;
+    numRowsUpdated: number;
+    numRowsRemoved: number;
+    numRowsDroppedByWatermark: number;
+  }[];
+}
+
+/** Each batch's state metrics of `q`'s recent progress into `out.stats`, by batch id. */
+export function recordJoinStats(q: { readonly recentProgress: readonly ProgressLike[] }, out: JoinRun): void {
+  for (const p of q.recentProgress) {
+    const op = p.stateOperators[0];
+    if (op) out.stats[p.batchId] = [op.numRowsTotal, op.numRowsUpdated, op.numRowsRemoved, op.numRowsDroppedByWatermark];
+  }
+}
