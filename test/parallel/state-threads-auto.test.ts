@@ -141,8 +141,9 @@ describe("arus.state.threads = auto", () => {
       } finally {
         await q.stop();
       }
-      // rows dropped as late, batch by batch (on the state threads they are counted there)
-      const dropped = q.recentProgress.map((p) => p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0);
+      // rows dropped as late over the run (on the state threads they are counted there); not per
+      // batch: the running query may take a step's left file a batch before its right one
+      const dropped = q.recentProgress.reduce((n, p) => n + (p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0), 0);
       return {
         rows: rows.sort(),
         dropped,
@@ -156,11 +157,8 @@ describe("arus.state.threads = auto", () => {
     const main = await joinOver({ "arus.state.threads": "1" });
     assert.equal(main.onStateThreads, 0);
     assert.deepEqual(auto.rows, main.rows);
-    assert.deepEqual(auto.dropped, main.dropped);
-    assert.ok(
-      main.dropped.some((n) => n > 0),
-      "a late row was dropped (the comparison covers the late-row filter)",
-    );
+    assert.equal(auto.dropped, main.dropped);
+    assert.ok(main.dropped > 0, "late rows were dropped (the comparison covers the late-row filter)");
     assert.ok(main.rows.length > 0, "rows joined (the comparison is not of empty outputs)");
 
     const ls = session.memoryStream(SCHEMA);
