@@ -256,7 +256,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     const stateLayout = { numPartitions: checkpoint.numShufflePartitions, threads: threadCount };
     const partial = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, stateLayout);
     // the other JSON scans run their stateless stage on the decode threads
-    const scanTasks = useScanTasks(streamingPlan.physical, sources, sourceIds, conf, partial, stateLayout);
+    const scanTasks = useScanTasks(streamingPlan.physical, sources, sourceIds, conf, partial, spec.keepLateRows, stateLayout);
     const preparedSources = new Set([...partial, ...scanTasks]);
     // after the partial aggregation is wired: explain() shows it
     const physicalText = explainPhysical(streamingPlan.physical);

@@ -38,12 +38,14 @@ export function useScanTasks(
   sourceIds: readonly string[],
   conf: RuntimeConfig,
   taken: ReadonlySet<string>,
+  keepLateRows: boolean,
   state: { readonly numPartitions: number; readonly threads: number },
 ): Set<string> {
   const chosen = new Set<string>();
   const threads = scanThreads();
   for (const found of scanStages(physical, conf, taken)) {
-    const joinRouting = joinRoutingOf(physical, found.top, state);
+    // (a join's rows dropped as late on a state thread would not reach the late-rows handler)
+    const joinRouting = keepLateRows ? null : joinRoutingOf(physical, found.top, state);
     const plan = joinRouting ? { ...found, spec: { ...found.spec, joinRouting } } : found;
     if (!readThroughFileTask(sources, sourceIds, plan.spec.sourceId, () => stageAFileTask(plan.spec, threads, null))) continue;
     standIn(plan);

@@ -83,3 +83,39 @@ it("late rows keep every column even where the query reads fewer (column pruning
     [[13, "n13", "1970-01-01T00:00:13.000Z"]],
   );
 });
+
+for (const threads of ["1", "2"]) {
+  it(`a stream-stream join's late rows, of either side, reach the handler (arus.state.threads=${threads})`, async () => {
+    const left = s.memoryStream("lk STRING, lts TIMESTAMP");
+    const right = s.memoryStream("rk STRING, rts TIMESTAMP");
+    s.conf.set("arus.state.threads", threads);
+    const late: string[] = [];
+    const q = await left
+      .toDF()
+      .withWatermark("lts", "5 seconds")
+      .join(right.toDF().withWatermark("rts", "5 seconds"), F.expr("lk = rk AND rts >= lts AND rts <= lts + interval 2 seconds"))
+      .writeStream.format("noop")
+      .onLateRows(async (df) => {
+        for (const r of await df.collect()) late.push(`${r.lk ?? r.rk}@${r._late_operator}:${r._late_by_ms}`);
+      })
+      .start()
+      .finally(() => s.conf.unset("arus.state.threads"));
+    try {
+      left.addData([{ lk: "a", lts: new Date(20_000) }]);
+      right.addData([{ rk: "a", rts: new Date(21_000) }]);
+      await q.processAllAvailable();
+      // the watermark is now 15 s: rows at or before it are late on both sides
+      left.addData([
+        { lk: "old-left", lts: new Date(10_000) },
+        { lk: "b", lts: new Date(30_000) },
+      ]);
+      right.addData([{ rk: "old-right", rts: new Date(12_000) }]);
+      await q.processAllAvailable();
+      const dropped = q.recentProgress.reduce((n, p) => n + (p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0), 0);
+      assert.deepEqual(late.sort(), ["old-left@symmetricHashJoin#0:5000", "old-right@symmetricHashJoin#0:3000"]);
+      assert.equal(dropped, 2);
+    } finally {
+      await q.stop();
+    }
+  });
+}

@@ -13,7 +13,7 @@
  * appended from the vectors, output gathered column by column (join-output.ts).
  */
 
-import type { Batch } from "../../columnar/batch.js";
+import { type Batch, takeBatch } from "../../columnar/batch.js";
 import { type Attribute, type Expr, exprIdsInUse } from "../../plan/expressions.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
@@ -23,7 +23,7 @@ import { compileExpr } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { type JoinOperatorDef, type RoutedSide, routedRows } from "../parallel/join-routing.js";
 import { rebuildableOnThread } from "../thread-portable.js";
-import { eventTimeKeyIndex, newMetrics } from "./common.js";
+import { eventTimeKeyIndex, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
 import { commitSides, type JoinPlan, joinBatch, joinPlanOf } from "./join-batch.js";
 import { ColumnarJoinSide } from "./join-columnar-side.js";
@@ -129,6 +129,17 @@ export class StreamStreamJoinExec implements PhysicalOperator {
         (b) => keyExprs.map((k) => k(b, ctx.eval)),
       );
     };
+    // the rows a side dropped as late go to the query's late-rows handler, as other operators' do
+    const reportLate = (side: Side, s: SideInput): void => {
+      if (s.late === 0) return;
+      const late = new Int32Array(s.late);
+      for (let i = 0, j = 0, k = 0; i < s.batch.numRows; i++) {
+        if (j < s.rows.length && s.rows[j] === i) j++;
+        else late[k++] = i;
+      }
+      const op = side === "left" ? this.left : this.right;
+      st.report.addLateRows(lateRowsOf(this.operatorId, metrics.operatorName, op.output, takeBatch(s.batch, late), wm.lateMs));
+    };
     let output: Batch[];
     if (this.usesStateThreads) {
       const threads = st.stateThreads;
@@ -136,7 +147,11 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       // rows the decode threads split by owner go as they are: their threads key them
       const routedOr = (side: Side, batches: Batch[]): SideInput | RoutedSide => {
         const byOwner = routedRows(batches, threads.size);
-        if (byOwner === null) return input(side, batches);
+        if (byOwner === null) {
+          const s = input(side, batches);
+          reportLate(side, s);
+          return s;
+        }
         const op = side === "left" ? this.left : this.right;
         return { byOwner, timeCol: eventTimeKeyIndex(op.output), lateMicros: wm.lateMs * 1000 };
       };
@@ -154,6 +169,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     } else {
       const leftIn = input("left", lb);
       const rightIn = input("right", rb);
+      reportLate("left", leftIn);
+      reportLate("right", rightIn);
       metrics.numRowsDroppedByWatermark = leftIn.late + rightIn.late;
       const state = await this.sides(st);
       const r = joinBatch(this.plan, state, leftIn, rightIn, wm.evictionMs, ctx.eval);
