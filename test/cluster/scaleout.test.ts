@@ -103,10 +103,11 @@ describe("scale-out recipe (scaleout.md §6), small", kafkaSkip(), () => {
       mode: "group",
       workDir: await tempDir(),
       steps: GROUP_SCENARIO,
-      // 30 s of input: the kill waits 9 s after the joins (at 30 %), so the restart armed to crash
+      // 40 s of input: the kill waits 9 s after the joins (at 30 %), so the restart armed to crash
       // inside its second batch still has a third of the input to get there; with 20 s it had
-      // 5 s, too few for a start and a rejoin on a loaded machine (crash point missed).
-      events: 7500,
+      // 5 s, too few for a start and a rejoin on a loaded machine (crash point missed), and with
+      // 30 s a slow day's rejoin still missed it once (2026-12-04: 15 rebalances, w2 read 336 rows).
+      events: 10_000,
       ratePerSec: 250,
       partitionBy: process.env.ARUS_SCALEOUT_PARTITION_BY === "key" ? "key" : "id",
       seed: Number(process.env.ARUS_SCALEOUT_SEED ?? 20),
