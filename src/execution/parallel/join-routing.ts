@@ -20,6 +20,7 @@ import type { EvalContext } from "../../functions/registry.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
+import { ownersOf } from "../../state/columnar/partitioning.js";
 import type { DataType } from "../../types/datatypes.js";
 import { compileExpr } from "../compile.js";
 import { partitionOf } from "../stateful/common.js";
@@ -162,12 +163,7 @@ export function rowsByOwner(
       n,
       r.numPartitions,
     );
-    const owner = new Int32Array(n);
-    const counts = new Int32Array(r.owners);
-    for (let i = 0; i < n; i++) {
-      owner[i] = parts[i]! % r.owners;
-      counts[owner[i]!]!++;
-    }
+    const { owner, counts } = ownersOf(parts, n, r.owners);
     const columns = b.columns.map((v) => scatter(v, owner, counts));
     const at = new Int32Array(r.owners);
     const ownParts = Array.from(counts, (m) => new Int32Array(m));

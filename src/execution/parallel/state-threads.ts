@@ -20,7 +20,7 @@ import { logWarning } from "../../common/log.js";
 import { DedicatedWorker, siblingScript } from "../../common/worker-pool.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { ColumnarSchema } from "../../state/columnar/index.js";
-import { keyPartitions } from "../../state/columnar/partitioning.js";
+import { keyPartitions, ownersOf } from "../../state/columnar/partitioning.js";
 import type { ProviderOptions } from "../../state/provider-base.js";
 import type { DataType } from "../../types/datatypes.js";
 import { type AggregateChunk, type AggregateRunOptions, type AggregateRunResult, aggregateChunk } from "../stateful/aggregation-backend.js";
@@ -277,15 +277,9 @@ export class StatePartitionThreads {
         out[c.owner]!.push(c);
         continue;
       }
-      const parts = keyPartitions(schema, c.keys, n, this.numPartitions);
-      const counts = new Int32Array(W);
-      for (let i = 0; i < n; i++) {
-        const w = parts[i]! % W;
-        parts[i] = w;
-        counts[w]!++;
-      }
-      const keys = c.keys.map((k) => scatter(k, parts, counts));
-      const inputs = c.inputs.map((vs) => vs.map((v) => scatter(v, parts, counts)));
+      const { owner, counts } = ownersOf(keyPartitions(schema, c.keys, n, this.numPartitions), n, W);
+      const keys = c.keys.map((k) => scatter(k, owner, counts));
+      const inputs = c.inputs.map((vs) => vs.map((v) => scatter(v, owner, counts)));
       for (let w = 0; w < W; w++) {
         if (counts[w] === 0) continue;
         out[w]!.push({ ...c, keys: keys.map((k) => k[w]!), inputs: inputs.map((vs) => vs.map((v) => v[w]!)), n: counts[w]! });

@@ -14,7 +14,7 @@ import type { Batch } from "../../columnar/batch.js";
 import { scatter, type Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
 import type { Attribute } from "../../plan/expressions.js";
-import { keyPartitions } from "../../state/columnar/partitioning.js";
+import { keyPartitions, ownersOf } from "../../state/columnar/partitioning.js";
 import { AggregationSpec } from "../aggregation.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { ExpandExec, FilterExec, LocalScanExec, ProjectExec } from "../operators/basic.js";
@@ -178,12 +178,7 @@ function routed(stage: StageASpec, chunks: PartialChunk[]): PartialChunk[] {
   if (!r) return chunks;
   const out: PartialChunk[] = [];
   for (const c of chunks) {
-    const owner = keyPartitions(r.schema, c.keys, c.n, r.numPartitions);
-    const counts = new Int32Array(r.owners);
-    for (let i = 0; i < c.n; i++) {
-      owner[i] = owner[i]! % r.owners;
-      counts[owner[i]!]!++;
-    }
+    const { owner, counts } = ownersOf(keyPartitions(r.schema, c.keys, c.n, r.numPartitions), c.n, r.owners);
     const keys = c.keys.map((k) => scatter(k, owner, counts));
     const buffers = c.buffers.map((bs) => bs.map((v) => scatter(v, owner, counts)));
     const rows = Array.from(counts, (m) => new Float64Array(m));

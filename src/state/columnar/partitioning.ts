@@ -62,3 +62,18 @@ function structHashes(v: Vector, width: number, n: number): Int32Array {
   }
   return out;
 }
+
+/**
+ * Each of `n` rows' owning state thread (partition p belongs to thread p mod `owners`, as
+ * StatePartitionThreads.owned assigns them) and the rows per thread: what `scatter` splits by.
+ */
+export function ownersOf(partitions: Int32Array, n: number, owners: number): { owner: Int32Array; counts: Int32Array } {
+  const owner = new Int32Array(n);
+  const counts = new Int32Array(owners);
+  for (let i = 0; i < n; i++) {
+    const w = partitions[i]! % owners;
+    owner[i] = w;
+    counts[w]!++;
+  }
+  return { owner, counts };
+}
