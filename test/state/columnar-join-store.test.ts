@@ -11,6 +11,7 @@ import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { crc32 } from "../../src/state/codec.js";
 import { ColumnarJoinProvider, type ColumnarJoinStore } from "../../src/state/join/index.js";
+import { keyTextHash } from "../../src/state/join/key-index.js";
 import { MemoryStateStoreProvider } from "../../src/state/memory-provider.js";
 import { type DataType, field, LongType, StringType, StructOf, TimestampType } from "../../src/types/datatypes.js";
 
@@ -49,7 +50,7 @@ function storeView(s: ColumnarJoinStore): Record<string, unknown[][]> {
   const t = s.table;
   for (const key of KEYS) {
     const ids: number[] = [];
-    t.rowsOf(key, ids);
+    t.rowsOf(key, keyTextHash(key), ids);
     if (!ids.length) continue;
     out[key] = ids.map((r) => {
       const o: unknown[] = [];
@@ -108,7 +109,7 @@ describe("columnar join state", () => {
               // The store's row: the same position among the key's live rows.
               const pos = rows.filter((r) => r.key === target.key).indexOf(target);
               const ids: number[] = [];
-              s.table.rowsOf(target.key, ids);
+              s.table.rowsOf(target.key, keyTextHash(target.key), ids);
               if (o.kind === "flag") {
                 s.table.setMatched(ids[pos]!);
                 target.matched = true;

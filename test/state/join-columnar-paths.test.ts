@@ -15,11 +15,12 @@ import fc from "fast-check";
 import { makeBatch } from "../../src/columnar/batch.js";
 import { getValue, type Vector, vectorFromValues } from "../../src/columnar/vector.js";
 import { partitionOf } from "../../src/execution/stateful/common.js";
-import { joinKeyPartitions, NULL_KEY, sideInput } from "../../src/execution/stateful/join-input.js";
+import { joinKeyHashes, NULL_KEY, sideInput } from "../../src/execution/stateful/join-input.js";
 import { endOf } from "../../src/execution/stateful/join-side.js";
 import { joinKey, plainKey } from "../../src/execution/stateful/join-state.js";
 import { gatherColumn } from "../../src/state/join/columns.js";
 import { ColumnarJoinProvider } from "../../src/state/join/index.js";
+import { keyTextHash } from "../../src/state/join/key-index.js";
 import { JoinSideTable } from "../../src/state/join/table.js";
 import { type DataType, DoubleType, field, IntegerType, LongType, StringType, StructOf, TimestampType } from "../../src/types/datatypes.js";
 
@@ -102,6 +103,7 @@ describe("join input keys", () => {
           const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
           if (key !== NULL_KEY && !plainKey(vals)) plain = false;
           assert.equal(got.keys[i], key);
+          assert.equal(got.hashes[i], keyTextHash(key), `hash of row ${i}`);
           assert.equal(got.parts[i], key === NULL_KEY ? 0 : partitionOf(key, 2));
           assert.ok(Object.is(got.keyTimes[i], key === NULL_KEY ? Number.NaN : Number(endOf(vals[ki]))), `key time of row ${i}`);
         }
@@ -112,7 +114,7 @@ describe("join input keys", () => {
     );
   });
 
-  it("partition as their text hashes, computed without the text (joinKeyPartitions, the decode threads' routing)", () => {
+  it("hash and partition as their text does, computed without the text (joinKeyHashes, the decode threads' routing)", () => {
     // integers of every digit count around the 10^9 split, negative ones, and the table's values
     const wideInt = fc.oneof(
       fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
@@ -131,11 +133,12 @@ describe("join input keys", () => {
     fc.assert(
       fc.property(mixed, fc.constantFrom(1, 2, 7, 200), ({ cols, rows }, numPartitions) => {
         const vs = vectors(cols, rows);
-        const got = joinKeyPartitions(vs, rows.length, numPartitions);
+        const got = joinKeyHashes(vs, rows.length, numPartitions);
         for (let i = 0; i < rows.length; i++) {
           const vals = vs.map((v) => getValue(v, i));
           const key = vals.some((v) => v === null) ? NULL_KEY : joinKey(vals);
-          assert.equal(got[i], key === NULL_KEY ? 0 : partitionOf(key, numPartitions), `row ${i}: ${key}`);
+          assert.equal(got.hashes[i], keyTextHash(key), `row ${i}: ${key}`);
+          assert.equal(got.parts[i], key === NULL_KEY ? 0 : partitionOf(key, numPartitions), `row ${i}: ${key}`);
         }
       }),
       { numRuns: 600 },
@@ -183,7 +186,7 @@ describe("columnar join table from vectors", () => {
         const fromVectors = [new JoinSideTable(types), new JoinSideTable(types)];
         const fromValues = [new JoinSideTable(types), new JoinSideTable(types)];
         for (let i = 0; i < rows.length; i++) {
-          fromVectors[i % 2]!.appendFrom("[1]", 0, vs, i, false);
+          fromVectors[i % 2]!.appendFrom("[1]", keyTextHash("[1]"), 0, vs, i, false);
           fromValues[i % 2]!.append(
             "[1]",
             0,
@@ -235,7 +238,7 @@ describe("join state files: keys", () => {
       const t = (await q.getStore(1)).table;
       for (const [i, k] of keys.entries()) {
         const out: number[] = [];
-        assert.equal(t.rowsOf(k, out), 1, `key ${JSON.stringify(k)}`);
+        assert.equal(t.rowsOf(k, keyTextHash(k), out), 1, `key ${JSON.stringify(k)}`);
         assert.deepEqual([t.value(out[0]!, 0), t.matched(out[0]!)], [i, i === 0]);
       }
     }

@@ -21,10 +21,10 @@ import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { JoinType } from "../../plan/logical.js";
 import { ownersOf } from "../../state/columnar/partitioning.js";
+import { keyTextHash } from "../../state/join/key-index.js";
 import type { DataType } from "../../types/datatypes.js";
 import { compileExpr } from "../compile.js";
-import { partitionOf } from "../stateful/common.js";
-import { joinKeyPartitions, NULL_KEY, type SideInput, sideInput } from "../stateful/join-input.js";
+import { joinKeyHashes, NULL_KEY, type SideInput, sideInput } from "../stateful/join-input.js";
 
 /** What a thread needs to rebuild a join (plain data: expressions clone). */
 export interface JoinOperatorDef {
@@ -45,6 +45,8 @@ export interface PostedSide {
   readonly batch: Batch;
   readonly keys: string[];
   readonly keyTimes: Float64Array;
+  /** Each key's hash (keyTextHash). */
+  readonly hashes: Int32Array;
   /** Each row's partition as an index into the thread's owned partitions (p div W). */
   readonly parts: Int32Array;
   readonly plainKeys: boolean;
@@ -52,9 +54,9 @@ export interface PostedSide {
 
 /** One side's rows for one thread as they came from the decode threads: the thread keys them. */
 export interface PostedRows {
-  /** The rows, columns portable, in input order, and each row's state partition. */
+  /** The rows, columns portable, in input order, and each row's key hash (joinKeyHashes). */
   readonly batches: Batch[];
-  readonly partitions: Int32Array[];
+  readonly hashes: Int32Array[];
   /** The side's event-time column (-1: none) and the late watermark (micros) rows at or below it are dropped. */
   readonly timeCol: number;
   readonly lateMicros: number;
@@ -85,6 +87,7 @@ export function routeSide(input: SideInput, W: number): { sides: PostedSide[]; t
   const rows = Array.from({ length: W }, (_, w) => new Int32Array(counts[w]!));
   const keys = Array.from({ length: W }, () => [] as string[]);
   const keyTimes = Array.from({ length: W }, (_, w) => new Float64Array(counts[w]!));
+  const hashes = Array.from({ length: W }, (_, w) => new Int32Array(counts[w]!));
   const parts = Array.from({ length: W }, (_, w) => new Int32Array(counts[w]!));
   const at = new Int32Array(W);
   for (let i = 0; i < n; i++) {
@@ -94,6 +97,7 @@ export function routeSide(input: SideInput, W: number): { sides: PostedSide[]; t
     rows[w]![j] = input.rows[i]!;
     keys[w]!.push(input.keys[i]!);
     keyTimes[w]![j] = input.keyTimes[i]!;
+    hashes[w]![j] = input.hashes[i]!;
     parts[w]![j] = Math.floor(p / W);
   }
   const sides: PostedSide[] = [];
@@ -101,10 +105,11 @@ export function routeSide(input: SideInput, W: number): { sides: PostedSide[]; t
   for (let w = 0; w < W; w++) {
     const taken = takeBatch(input.batch, rows[w]!);
     const batch = { numRows: taken.numRows, columns: taken.columns.map(portable) };
-    sides.push({ batch, keys: keys[w]!, keyTimes: keyTimes[w]!, parts: parts[w]!, plainKeys: input.plainKeys });
+    sides.push({ batch, keys: keys[w]!, keyTimes: keyTimes[w]!, hashes: hashes[w]!, parts: parts[w]!, plainKeys: input.plainKeys });
     transfer.push([
       ...(transferListOf(batch.columns) as ArrayBuffer[]),
       keyTimes[w]!.buffer as ArrayBuffer,
+      hashes[w]!.buffer as ArrayBuffer,
       parts[w]!.buffer as ArrayBuffer,
     ]);
   }
@@ -117,7 +122,7 @@ export function arrivedSide(s: PostedSide, types: readonly DataType[]): SideInpu
   const batch = { numRows: n, columns: s.batch.columns.map((c, i) => fromPortable(c, types[i]!)) };
   const rows = new Int32Array(n);
   for (let i = 0; i < n; i++) rows[i] = i;
-  return { batch, rows, keys: s.keys, keyTimes: s.keyTimes, parts: s.parts, plainKeys: s.plainKeys, late: 0 };
+  return { batch, rows, keys: s.keys, keyTimes: s.keyTimes, hashes: s.hashes, parts: s.parts, plainKeys: s.plainKeys, late: 0 };
 }
 
 /** How the decode threads split a join side's rows (a scan stage's `joinRouting`). */
@@ -129,17 +134,17 @@ export interface JoinRouting {
   readonly owners: number;
 }
 
-/** The owner a decode thread gave a batch of join rows, with the W it split by and the rows' partitions. */
-const owners = new WeakMap<Batch, { readonly owner: number; readonly owners: number; readonly partitions: Int32Array }>();
+/** The owner a decode thread gave a batch of join rows, with the W it split by and the rows' key hashes. */
+const owners = new WeakMap<Batch, { readonly owner: number; readonly owners: number; readonly hashes: Int32Array }>();
 
-export function markOwner(batch: Batch, owner: number, of: number, partitions: Int32Array): void {
-  owners.set(batch, { owner, owners: of, partitions });
+export function markOwner(batch: Batch, owner: number, of: number, hashes: Int32Array): void {
+  owners.set(batch, { owner, owners: of, hashes });
 }
 
-/** One thread's routed batches of a side, with their rows' partitions. */
+/** One thread's routed batches of a side, with their rows' key hashes. */
 export interface OwnedRows {
   readonly batches: Batch[];
-  readonly partitions: Int32Array[];
+  readonly hashes: Int32Array[];
 }
 
 /**
@@ -151,14 +156,14 @@ export function rowsByOwner(
   input: readonly Attribute[],
   batches: readonly Batch[],
   ev: EvalContext,
-): { rows: Batch[]; rowOwners: number[]; rowPartitions: Int32Array[] } {
+): { rows: Batch[]; rowOwners: number[]; rowHashes: Int32Array[] } {
   const keys = r.keys.map((k) => compileExpr(k, input));
   const rows: Batch[] = [];
   const rowOwners: number[] = [];
-  const rowPartitions: Int32Array[] = [];
+  const rowHashes: Int32Array[] = [];
   for (const b of batches) {
     const n = b.numRows;
-    const parts = joinKeyPartitions(
+    const { hashes, parts } = joinKeyHashes(
       keys.map((k) => k(b, ev)),
       n,
       r.numPartitions,
@@ -166,16 +171,16 @@ export function rowsByOwner(
     const { owner, counts } = ownersOf(parts, n, r.owners);
     const columns = b.columns.map((v) => scatter(v, owner, counts));
     const at = new Int32Array(r.owners);
-    const ownParts = Array.from(counts, (m) => new Int32Array(m));
-    for (let i = 0; i < n; i++) ownParts[owner[i]!]![at[owner[i]!]!++] = parts[i]!;
+    const ownHashes = Array.from(counts, (m) => new Int32Array(m));
+    for (let i = 0; i < n; i++) ownHashes[owner[i]!]![at[owner[i]!]!++] = hashes[i]!;
     for (let w = 0; w < r.owners; w++) {
       if (counts[w] === 0) continue;
       rows.push(carryInputFile(b, { numRows: counts[w]!, columns: columns.map((c) => c[w]!) }));
       rowOwners.push(w);
-      rowPartitions.push(ownParts[w]!);
+      rowHashes.push(ownHashes[w]!);
     }
   }
-  return { rows, rowOwners, rowPartitions };
+  return { rows, rowOwners, rowHashes };
 }
 
 /** A side whose rows came split by owner from the decode threads: each thread's batches, and how to drop late rows. */
@@ -188,12 +193,12 @@ export interface RoutedSide {
 /** A side's batches by owning thread, if every one came split for W threads (else null: key them here). */
 export function routedRows(batches: readonly Batch[], W: number): OwnedRows[] | null {
   if (batches.length === 0) return null;
-  const byOwner: OwnedRows[] = Array.from({ length: W }, () => ({ batches: [], partitions: [] }));
+  const byOwner: OwnedRows[] = Array.from({ length: W }, () => ({ batches: [], hashes: [] }));
   for (const b of batches) {
     const o = owners.get(b);
     if (o === undefined || o.owners !== W) return null;
     byOwner[o.owner]!.batches.push(b);
-    byOwner[o.owner]!.partitions.push(o.partitions);
+    byOwner[o.owner]!.hashes.push(o.hashes);
   }
   return byOwner;
 }
@@ -201,24 +206,24 @@ export function routedRows(batches: readonly Batch[], W: number): OwnedRows[] | 
 /** Each thread's share of a routed side, ready to post (its buffers move). */
 export function postRows(
   byOwner: readonly OwnedRows[],
-  side: Omit<PostedRows, "batches" | "partitions">,
+  side: Omit<PostedRows, "batches" | "hashes">,
 ): { sides: PostedRows[]; transfer: ArrayBuffer[][] } {
   const sides = byOwner.map((o) => ({
     ...side,
     batches: o.batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map(portable) })),
-    partitions: o.partitions,
+    hashes: o.hashes,
   }));
   const transfer = sides.map((s) => [
     ...(transferListOf(s.batches.flatMap((b) => b.columns)) as ArrayBuffer[]),
-    ...new Set(s.partitions.map((p) => p.buffer as ArrayBuffer)),
+    ...new Set(s.hashes.map((h) => h.buffer as ArrayBuffer)),
   ]);
   return { sides, transfer };
 }
 
 /**
  * On state thread `owner`: its routed rows as the join's input — late rows dropped, keys, key
- * times and partitions computed as the main thread would (join-input.ts), partitions as owned
- * indexes (p div W).
+ * times and partitions computed as the main thread would (join-input.ts) from the key hashes
+ * the decode threads computed, partitions as owned indexes (p div W).
  */
 export function arrivedRows(
   s: PostedRows,
@@ -229,25 +234,23 @@ export function arrivedRows(
 ): SideInput {
   const batches = s.batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) }));
   let total = 0;
-  for (const p of s.partitions) total += p.length;
-  const partitions = new Int32Array(total);
+  for (const h of s.hashes) total += h.length;
+  const hashes = new Int32Array(total);
   let at = 0;
-  for (const p of s.partitions) {
-    partitions.set(p, at);
-    at += p.length;
+  for (const h of s.hashes) {
+    hashes.set(h, at);
+    at += h.length;
   }
-  const input = sideInput(types, batches, s.timeCol, s.lateMicros, cleanup, s.numPartitions, keyColumns, partitions);
+  const input = sideInput(types, batches, s.timeCol, s.lateMicros, cleanup, s.numPartitions, keyColumns, hashes);
   const parts = input.parts;
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     const key = input.keys[i]!;
     if (key !== NULL_KEY && p % s.owners !== owner)
       throw new Error(`stream-stream join: a row of state partition ${p} was routed to state thread ${owner} of ${s.owners}`);
-    // a sample of the decode threads' partitions checked against the key's text: both must hash alike
-    if (key !== NULL_KEY && (i & 4095) === 0 && p !== partitionOf(key, s.numPartitions))
-      throw new Error(
-        `stream-stream join: key ${key} was given state partition ${p}, its text hashes to ${partitionOf(key, s.numPartitions)}`,
-      );
+    // a sample of the decode threads' hashes checked against the key's text: both must hash alike
+    if ((i & 4095) === 0 && input.hashes[i] !== keyTextHash(key))
+      throw new Error(`stream-stream join: key ${key} was given hash ${input.hashes[i]}, its text hashes to ${keyTextHash(key)}`);
     parts[i] = Math.floor(p / s.owners);
   }
   return input;

@@ -26,7 +26,7 @@ export async function preparedRows(plan: ScanStagePlan, ctx: ExecContext): Promi
     for (const p of parts) {
       const rows = p.rows ?? [];
       p.rowOwners?.forEach((w, i) => {
-        markOwner(rows[i]!, w, owners, p.rowPartitions![i]!);
+        markOwner(rows[i]!, w, owners, p.rowHashes![i]!);
       });
     }
   return parts.flatMap((p) => p.rows ?? []);

@@ -65,8 +65,8 @@ export interface PartialGroups {
   readonly rows?: Batch[];
   /** With a join routing (stage A's `joinRouting`): the state thread owning each of `rows`. */
   readonly rowOwners?: number[];
-  /** With a join routing: each of `rows`' rows' state partition. */
-  readonly rowPartitions?: Int32Array[];
+  /** With a join routing: each of `rows`' rows' key hash (joinKeyHashes). */
+  readonly rowHashes?: Int32Array[];
   /** Rows the scan produced (after its pushed filter): progress numInputRows. */
   readonly scanRows: number;
   readonly eventTime: EventTimeRange | null;

@@ -40,6 +40,6 @@ export async function runDecodeTask(request: unknown): Promise<{ result: Partial
   const transfer = new Set([...transferListOf(vectors), ...batchTransferList(result.rows ?? [])]);
   for (const c of result.chunks) transfer.add(c.rows.buffer as ArrayBuffer);
   if (result.eventTime) transfer.add(result.eventTime.ms.buffer as ArrayBuffer);
-  for (const p of result.rowPartitions ?? []) transfer.add(p.buffer as ArrayBuffer);
+  for (const p of result.rowHashes ?? []) transfer.add(p.buffer as ArrayBuffer);
   return { result, transfer: [...transfer] as ArrayBuffer[] };
 }

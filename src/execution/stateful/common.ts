@@ -6,6 +6,7 @@ import type { Batch } from "../../columnar/batch.js";
 import type { Vector } from "../../columnar/vector.js";
 import { wideLaneUnsupported } from "../../functions/long-ops.js";
 import type { Attribute } from "../../plan/expressions.js";
+import { keyTextHash } from "../../state/join/key-index.js";
 import type { LateRows, StateOperatorMetrics } from "./context.js";
 
 export const WATERMARK_KEY = "spark.watermarkDelayMs";
@@ -41,12 +42,14 @@ export function eventTimeMicros(v: Vector, n: number, out: Float64Array = new Fl
   return out;
 }
 
-/** Partition of an encoded key: FNV-1a of the key text, modulo the partition count. */
+/** Partition of an encoded key: FNV-1a of the key text (keyTextHash), modulo the partition count. */
 export function partitionOf(key: string, numPartitions: number): number {
-  if (numPartitions <= 1) return 0;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % numPartitions;
+  return numPartitions <= 1 ? 0 : partitionOfHash(keyTextHash(key), numPartitions);
+}
+
+/** Partition of a key whose text hashes to `hash` (keyTextHash). */
+export function partitionOfHash(hash: number, numPartitions: number): number {
+  return numPartitions <= 1 ? 0 : (hash >>> 0) % numPartitions;
 }
 
 export function newMetrics(operatorName: string, numPartitions: number): StateOperatorMetrics {

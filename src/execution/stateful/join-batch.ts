@@ -110,10 +110,10 @@ export function joinBatch(
         out.pair(true, leftIn.batch, row, null, -1);
         continue;
       }
-      state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, false);
+      state.left.append(lk[i]!, leftIn.hashes[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, false);
     } else {
       for (let j = from; j < to; j++) out.pair(true, leftIn.batch, row, state.right, leftHits.refs[j]!);
-      state.left.append(lk[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, to > from);
+      state.left.append(lk[i]!, leftIn.hashes[i]!, leftIn.parts[i]!, leftIn.keyTimes[i]!, lcols, row, to > from);
     }
     updated++;
   }
@@ -159,7 +159,7 @@ export function joinBatch(
     // Spark stores a right row only if this batch's eviction would not remove it at once,
     // except an unmatched one of a right/full outer join (evicting it emits its outer row).
     if (evictsNow(plan.cleanup.right, rightIn.keyTimes[i]!, rcols, row, evictionMs) && !(emitRight && to === from)) continue;
-    state.right.append(rk[i]!, rightIn.parts[i]!, rightIn.keyTimes[i]!, rcols, row, to > from);
+    state.right.append(rk[i]!, rightIn.hashes[i]!, rightIn.parts[i]!, rightIn.keyTimes[i]!, rcols, row, to > from);
     updated++;
   }
   state.right.flush();
@@ -215,7 +215,7 @@ function match(
   const refs: number[] = [];
   for (let i = 0; i < n; i++) {
     from[i] = refs.length;
-    if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, input.parts[i]!, refs);
+    if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, input.hashes[i]!, input.parts[i]!, refs);
   }
   from[n] = refs.length;
   if (!condition || refs.length === 0) {

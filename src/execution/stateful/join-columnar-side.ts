@@ -26,9 +26,9 @@ export class ColumnarJoinSide implements JoinSide {
     return Math.floor(ref / this.n);
   }
 
-  rowsOf(key: string, p: number, out: number[]): void {
+  rowsOf(key: string, hash: number, p: number, out: number[]): void {
     const from = out.length;
-    this.tables[p]!.rowsOf(key, out);
+    this.tables[p]!.rowsOf(key, hash, out);
     for (let i = from; i < out.length; i++) out[i] = out[i]! * this.n + p;
   }
 
@@ -68,8 +68,8 @@ export class ColumnarJoinSide implements JoinSide {
 
   endProbe(): void {}
 
-  append(key: string, p: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
-    this.tables[p]!.appendFrom(key, keyTime, cols, i, matched);
+  append(key: string, hash: number, p: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
+    this.tables[p]!.appendFrom(key, hash, keyTime, cols, i, matched);
   }
 
   flush(): void {}

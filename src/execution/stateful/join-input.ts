@@ -12,9 +12,10 @@
 import { type Batch, concatBatches } from "../../columnar/batch.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
+import { keyTextHash } from "../../state/join/key-index.js";
 import type { DataType } from "../../types/datatypes.js";
-import { eventTimeMicros, partitionOf } from "./common.js";
-import { fastKey, fastPartition, fastTime } from "./join-key-text.js";
+import { eventTimeMicros, partitionOfHash } from "./common.js";
+import { fastHash, fastKey, fastTime } from "./join-key-text.js";
 import { endOf } from "./join-side.js";
 import { joinKey, plainKey } from "./join-state.js";
 
@@ -29,6 +30,8 @@ export interface SideInput {
   readonly keys: string[];
   /** The key's event time (micros) when the side is evicted by its key, else NaN. */
   readonly keyTimes: Float64Array;
+  /** The key's hash (keyTextHash of its text: how a join table finds it; unused for NULL_KEY). */
+  readonly hashes: Int32Array;
   /** The key's state partition (partitionOf; 0 for NULL_KEY). */
   readonly parts: Int32Array;
   /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
@@ -44,23 +47,26 @@ function slowKey(keyCols: readonly Vector[], i: number): { key: string; vals: un
 }
 
 /**
- * Each row's state partition as `sideInput` gives it (0 for a NULL key), from the key columns
- * of `n` rows: what a decode thread routes a join's rows to their state threads by
- * (parallel/join-routing.ts).
+ * Each row's key hash and state partition as `sideInput` gives them (partition 0 for a NULL
+ * key), from the key columns of `n` rows: what a decode thread routes a join's rows to their
+ * state threads by, and hands them with (parallel/join-routing.ts).
  */
-export function joinKeyPartitions(keyCols: readonly Vector[], n: number, numPartitions: number): Int32Array {
-  const fast = n > 0 ? fastPartition(keyCols, numPartitions) : null;
+export function joinKeyHashes(keyCols: readonly Vector[], n: number, numPartitions: number): { hashes: Int32Array; parts: Int32Array } {
+  const fast = n > 0 ? fastHash(keyCols) : null;
+  const hashes = new Int32Array(n);
   const parts = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const p = fast === null ? -1 : fast(i);
-    if (p >= 0) {
-      parts[i] = p;
+    const h = fast === null ? null : fast(i);
+    if (h !== null) {
+      hashes[i] = h;
+      parts[i] = partitionOfHash(h, numPartitions);
       continue;
     }
     const key = slowKey(keyCols, i).key;
-    parts[i] = key === NULL_KEY ? 0 : partitionOf(key, numPartitions);
+    hashes[i] = keyTextHash(key);
+    parts[i] = key === NULL_KEY ? 0 : partitionOfHash(hashes[i]!, numPartitions);
   }
-  return parts;
+  return { hashes, parts };
 }
 
 /**
@@ -75,19 +81,21 @@ export function sideInput(
   cleanup: SideCleanup | null,
   numPartitions: number,
   keyColumns: (b: Batch) => Vector[],
-  /** Each row's partition when it is known already (rows routed by a decode thread). */
-  partitions?: Int32Array,
+  /** Each row's key hash when it is known already (rows routed by a decode thread: joinKeyHashes). */
+  givenHashes?: Int32Array,
 ): SideInput {
   const batch = concatBatches(types, batches);
   const n = batch.numRows;
   const et = timeCol >= 0 && n > 0 ? eventTimeMicros(batch.columns[timeCol]!, n) : null;
   const keyCols = n > 0 ? keyColumns(batch) : [];
   const fast = fastKey(keyCols);
+  const hashOf = givenHashes === undefined && fast !== null ? fastHash(keyCols) : null;
   const keyIndex = cleanup?.keyIndex;
   const time = fast && keyIndex !== undefined ? fastTime(keyCols[keyIndex]!) : null;
   const rows = new Int32Array(n);
   const keys: string[] = [];
   const keyTimes = new Float64Array(n);
+  const hashes = new Int32Array(n);
   const parts = new Int32Array(n);
   let plainKeys = true;
   let m = 0;
@@ -106,8 +114,19 @@ export function sideInput(
       keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? Number(endOf(vals[keyIndex])) : Number.NaN;
     }
     const key = keys[m]!;
-    if (key !== NULL_KEY) parts[m] = partitions ? partitions[i]! : partitionOf(key, numPartitions);
+    const h = givenHashes !== undefined ? givenHashes[i]! : k !== null && hashOf !== null ? (hashOf(i) as number) : keyTextHash(key);
+    hashes[m] = h;
+    if (key !== NULL_KEY) parts[m] = partitionOfHash(h, numPartitions);
     m++;
   }
-  return { batch, rows: rows.subarray(0, m), keys, keyTimes: keyTimes.subarray(0, m), parts: parts.subarray(0, m), plainKeys, late: n - m };
+  return {
+    batch,
+    rows: rows.subarray(0, m),
+    keys,
+    keyTimes: keyTimes.subarray(0, m),
+    hashes: hashes.subarray(0, m),
+    parts: parts.subarray(0, m),
+    plainKeys,
+    late: n - m,
+  };
 }

@@ -1,10 +1,11 @@
 /**
- * A join key's text (`joinKey`, the state's key) and its state partition (partitionOf, FNV-1a of
- * that text) straight from the key's columns, for keys made of numbers and flat structs of
- * numbers (ids, windows): `fastKey` writes the text from the typed arrays, `fastPartition`
+ * A join key's text (`joinKey`, the state's key) and its hash (FNV-1a of that text, which picks
+ * its state partition: partitionOf) straight from the key's columns, for keys made of numbers and flat structs of
+ * numbers (ids, windows): `fastKey` writes the text from the typed arrays, `fastHash`
  * hashes the same text without writing it — what a decode thread needs to route a row
- * (parallel/join-routing.ts). Either answers null (-1 for a partition) for a row only the
- * generic path can write: a NULL, NaN, infinity or wide BIGINT in its key.
+ * (parallel/join-routing.ts) and a join table to find the key (state/join/key-index.ts).
+ * Either answers null for a row only the generic path can write: a NULL, NaN, infinity or wide
+ * BIGINT in its key.
  */
 import { isInt64Type, isSafe } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";
@@ -172,16 +173,19 @@ function columnHash(v: Vector): PartHash | null {
       codes = new Uint16Array(s.length);
       for (let c = 0; c < s.length; c++) codes[c] = s.charCodeAt(c);
     }
-    for (let c = 0; c < codes.length; c++) h = step(h, codes[c]!);
+    // (a local copy: the closure's variable would be read again on every step)
+    const cs = codes;
+    for (let c = 0; c < cs.length; c++) h = Math.imul(h ^ cs[c]!, 0x01000193);
     return h;
   };
 }
 
 /**
- * The state partition of row i's key straight from the columns — partitionOf(fastKey's text),
- * 0 to numPartitions - 1 — or -1 where fastKey would answer null (take the generic path).
+ * The hash of row i's key straight from the columns — keyTextHash(fastKey's text), the FNV-1a
+ * that picks the key's state partition (partitionOf) and finds it in a join table — or null
+ * where fastKey would answer null (take the generic path).
  */
-export function fastPartition(cols: readonly Vector[], numPartitions: number): ((i: number) => number) | null {
+export function fastHash(cols: readonly Vector[]): ((i: number) => number | null) | null {
   const parts = cols.map(columnHash);
   if (parts.length === 0 || parts.some((p) => p === null)) return null;
   const hashes = parts as PartHash[];
@@ -190,10 +194,9 @@ export function fastPartition(cols: readonly Vector[], numPartitions: number): (
     for (let p = 0; p < hashes.length; p++) {
       if (p > 0) h = step(h, 44); // ","
       const next = hashes[p]!(h, i);
-      if (next === null) return -1;
+      if (next === null) return null;
       h = next;
     }
-    h = step(h, 93); // "]"
-    return numPartitions <= 1 ? 0 : (h >>> 0) % numPartitions;
+    return step(h, 93); // "]"
   };
 }

@@ -43,7 +43,7 @@ export class RowJoinSide implements JoinSide {
     return this.refRows.length - 1;
   }
 
-  rowsOf(key: string, _part: number, out: number[]): void {
+  rowsOf(key: string, _hash: number, _part: number, out: number[]): void {
     let l = this.lists.get(key);
     if (!l) {
       const rows = rowsOf(this.storeOf(key), key);
@@ -112,7 +112,7 @@ export class RowJoinSide implements JoinSide {
     this.lists = new Map();
   }
 
-  append(key: string, _part: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
+  append(key: string, _hash: number, _part: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void {
     const stored = [matched ? 1 : 0, ...rowOf(cols, i)] as Stored;
     const rows = this.pending.get(key);
     if (rows) rows.push(stored);

@@ -13,8 +13,11 @@ import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { DataType } from "../../types/datatypes.js";
 
 export interface JoinSide {
-  /** Appends the refs of `key`'s stored rows (in the order they were stored) to `out`; `part`: the key's partition (partitionOf). */
-  rowsOf(key: string, part: number, out: number[]): void;
+  /**
+   * Appends the refs of `key`'s stored rows (in the order they were stored) to `out`; `hash`:
+   * the FNV-1a of the key's text (keyTextHash), `part`: the key's partition (partitionOf).
+   */
+  rowsOf(key: string, hash: number, part: number, out: number[]): void;
   /** Copies the stored row's values into `out` from position `at`. */
   copyRow(ref: number, out: unknown[], at: number): void;
   /** Field `c` of the stored row. */
@@ -30,10 +33,10 @@ export interface JoinSide {
   /** The probe of this side (a series of `rowsOf`, flags and removals) is over. */
   endProbe(): void;
   /**
-   * Stores row `i` of the columns `cols` under `key` (`keyTime`: the key's event time when the
-   * side is evicted by key, else NaN).
+   * Stores row `i` of the columns `cols` under `key` (`hash`, `part` as for `rowsOf`; `keyTime`:
+   * the key's event time when the side is evicted by key, else NaN).
    */
-  append(key: string, part: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void;
+  append(key: string, hash: number, part: number, keyTime: number, cols: readonly Vector[], i: number, matched: boolean): void;
   /** Appended rows are in the state once this returns. */
   flush(): void;
   /**

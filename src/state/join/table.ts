@@ -1,8 +1,9 @@
 /**
  * One side of a stream-stream join, one state partition, in typed arrays (docs/state.md,
  * "Columnar join state"): the buffered rows in append-only columns (columns.ts), a flag byte
- * per row (matched, removed), and a hash index from the join key (its `joinKey` string) to the
- * key's rows, kept as a linked list in row order (first / last per key, next per row).
+ * per row (matched, removed), and a hash index from the join key (its `joinKey` string, found by
+ * the text's FNV-1a hash the caller brings: key-index.ts) to the key's rows, kept as a linked
+ * list in row order (first / last per key, next per row).
  *
  * - Removing a row (eviction, left semi's first match) only marks it; the rows' space and the
  *   keys without rows are reclaimed by a compaction at commit once they outnumber the live
@@ -17,6 +18,7 @@
 import { getValue, type Vector } from "../../columnar/vector.js";
 import type { DataType } from "../../types/datatypes.js";
 import { AnyColumn, columnFor, F64Column, type JoinColumn, StructColumn, widened } from "./columns.js";
+import { KeyIndex, keyTextHash } from "./key-index.js";
 
 const MATCHED = 1;
 const REMOVED = 2;
@@ -45,7 +47,7 @@ const nextCap = (cap: number, need: number): number => {
 export class JoinSideTable {
   cols: JoinColumn[];
   // Keys.
-  private keyIds = new Map<string, number>();
+  private keyIds = new KeyIndex();
   private keyStr: string[] = [];
   private keyStrBytes = 0;
   /** The key's event time (micros) for eviction by key, else NaN. */
@@ -116,17 +118,17 @@ export class JoinSideTable {
   }
 
   keyOf(key: string): number {
-    return this.keyIds.get(key) ?? -1;
+    return this.keyIds.find(keyTextHash(key), key, this.keyStr);
   }
 
   keyString(k: number): string {
     return this.keyStr[k]!;
   }
 
-  /** The live rows of `key` in the order they were stored, appended to `out`; returns how many. */
-  rowsOf(key: string, out: number[]): number {
-    const k = this.keyIds.get(key);
-    if (k === undefined || this.keyCount[k] === 0) return 0;
+  /** The live rows of `key` (`hash`: keyTextHash of it) in the order they were stored, appended to `out`; returns how many. */
+  rowsOf(key: string, hash: number, out: number[]): number {
+    const k = this.keyIds.find(hash, key, this.keyStr);
+    if (k < 0 || this.keyCount[k] === 0) return 0;
     let n = 0;
     for (let r = this.keyFirst[k]!; r >= 0; r = this.rowNext[r]!) {
       if (this.flags[r]! & REMOVED) continue;
@@ -138,7 +140,7 @@ export class JoinSideTable {
 
   /** Appends a row to `key` (`values[from ..]` are its fields); returns its id. */
   append(key: string, keyTime: number, values: readonly unknown[], from: number, matched: boolean, seq = this.nextSeq): number {
-    const r = this.newRow(key, keyTime, matched, seq);
+    const r = this.newRow(key, keyTextHash(key), keyTime, matched, seq);
     const cols = this.cols;
     for (let c = 0; c < cols.length; c++) {
       const v = values[from + c];
@@ -150,9 +152,9 @@ export class JoinSideTable {
     return r;
   }
 
-  /** Appends row `i` of the vectors `vs` (one per column) to `key`; returns its id. */
-  appendFrom(key: string, keyTime: number, vs: readonly Vector[], i: number, matched: boolean): number {
-    const r = this.newRow(key, keyTime, matched, this.nextSeq);
+  /** Appends row `i` of the vectors `vs` (one per column) to `key` (`hash`: keyTextHash of it); returns its id. */
+  appendFrom(key: string, hash: number, keyTime: number, vs: readonly Vector[], i: number, matched: boolean): number {
+    const r = this.newRow(key, hash, keyTime, matched, this.nextSeq);
     const cols = this.cols;
     for (let c = 0; c < cols.length; c++) {
       if (!cols[c]!.setFrom(r, vs[c]!, i)) {
@@ -164,12 +166,12 @@ export class JoinSideTable {
   }
 
   /** A new row at the end of `key`'s list, its fields not yet set. */
-  private newRow(key: string, keyTime: number, matched: boolean, seq: number): number {
-    let k = this.keyIds.get(key);
-    if (k === undefined) {
+  private newRow(key: string, hash: number, keyTime: number, matched: boolean, seq: number): number {
+    let k = this.keyIds.find(hash, key, this.keyStr);
+    if (k < 0) {
       k = this.numKeys++;
       this.growKeys(this.numKeys);
-      this.keyIds.set(key, k);
+      this.keyIds.add(k, hash);
       this.keyStr[k] = key;
       this.keyStrBytes += key.length;
       this.keyTime[k] = keyTime;
@@ -306,9 +308,10 @@ export class JoinSideTable {
       this.keyCount[k] = s[i + 3]!;
       if (s[i + 2]! >= 0) this.rowNext[s[i + 2]!] = -1;
     }
-    for (let k = this.keyStart; k < this.numKeys; k++) {
-      this.keyIds.delete(this.keyStr[k]!);
-      this.keyStrBytes -= this.keyStr[k]!.length;
+    for (let k = this.keyStart; k < this.numKeys; k++) this.keyStrBytes -= this.keyStr[k]!.length;
+    if (this.numKeys > this.keyStart) {
+      const index = this.keyIds;
+      index.rebuild(this.keyStart, (k) => index.hashOf(k));
     }
     this.keyStr.length = this.keyStart;
     this.numKeys = this.keyStart;
@@ -331,7 +334,7 @@ export class JoinSideTable {
   /** Drops removed rows and keys without rows, keeping the order of both. */
   private compact(): void {
     const keyMap = new Int32Array(this.numKeys).fill(-1);
-    const keyIds = new Map<string, number>();
+    const keptKeys: number[] = [];
     const keyStr: string[] = [];
     let nk = 0;
     let bytes = 0;
@@ -339,7 +342,7 @@ export class JoinSideTable {
       if (this.keyCount[k] === 0) continue;
       keyMap[k] = nk;
       const s = this.keyStr[k]!;
-      keyIds.set(s, nk);
+      keptKeys.push(k);
       keyStr[nk] = s;
       bytes += s.length;
       this.keyTime[nk] = this.keyTime[k]!;
@@ -368,7 +371,8 @@ export class JoinSideTable {
       nr++;
     }
     for (const c of this.cols) if (c instanceof AnyColumn) c.truncate(nr);
-    this.keyIds = keyIds;
+    const index = this.keyIds;
+    index.rebuild(nk, (id) => index.hashOf(keptKeys[id]!));
     this.keyStr = keyStr;
     this.keyStrBytes = bytes;
     this.numKeys = nk;
@@ -421,8 +425,8 @@ export class JoinSideTable {
       this.keyCount.byteLength +
       this.keyEpoch.byteLength;
     for (const c of this.cols) n += c.bytes();
-    // A Map entry and a flat one-byte string per key.
-    return n + this.numKeys * 56 + this.keyStrBytes;
+    // The index's arrays, and a string (header + one byte per character) per key.
+    return n + this.keyIds.bytes() + this.numKeys * 16 + this.keyStrBytes;
   }
 }
 
