@@ -40,8 +40,9 @@ export class KeyIndex {
     }
   }
 
-  /** Adds key id `id` (not yet in the index) with hash `hash`. */
+  /** Adds key id `id` with hash `hash`: ids come in order, 0, 1, 2, … (a table's key ids). */
   add(id: number, hash: number): void {
+    if (id !== this.size) throw new Error(`join key index: key id ${id} added after ${this.size} keys`);
     if (id >= this.hashes.length) {
       const grown = new Int32Array(Math.max(id + 1, this.hashes.length * 2));
       grown.set(this.hashes);
