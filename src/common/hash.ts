@@ -4,7 +4,8 @@
  * mixes per-column value hashes with it; the columnar state table (state/columnar/) does too,
  * over dictionary ids (small consecutive ints: the finaliser spreads them over a power-of-two
  * table). Value hashes (strings, numbers) are stable across processes: in the state table they
- * pick the partition an entry's file records go to.
+ * pick the partition an entry's file records go to. Beside it, the FNV-1a of a key's text
+ * (`keyTextHash`), which partitions text-keyed state (the row stores, the join tables).
  */
 
 const C1 = 0xcc9e2d51;
@@ -46,4 +47,15 @@ export function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h;
+}
+
+/**
+ * FNV-1a (32-bit) of a state key's text over its UTF-16 code units, as an int32: what picks a
+ * text-keyed state row's partition (partitionOf) and how the join tables find a key
+ * (state/join/key-index.ts). Stable across processes: checkpoints are partitioned by it.
+ */
+export function keyTextHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h | 0;
 }

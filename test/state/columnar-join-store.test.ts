@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
+import { keyTextHash } from "../../src/common/hash.js";
 import { crc32 } from "../../src/state/codec.js";
 import { ColumnarJoinProvider, type ColumnarJoinStore } from "../../src/state/join/index.js";
-import { keyTextHash } from "../../src/state/join/key-index.js";
 import { MemoryStateStoreProvider } from "../../src/state/memory-provider.js";
 import { type DataType, field, LongType, StringType, StructOf, TimestampType } from "../../src/types/datatypes.js";
 

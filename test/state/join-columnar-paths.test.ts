@@ -14,13 +14,13 @@ import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { makeBatch } from "../../src/columnar/batch.js";
 import { getValue, type Vector, vectorFromValues } from "../../src/columnar/vector.js";
+import { keyTextHash } from "../../src/common/hash.js";
 import { partitionOf } from "../../src/execution/stateful/common.js";
 import { joinKeyHashes, NULL_KEY, sideInput } from "../../src/execution/stateful/join-input.js";
 import { endOf } from "../../src/execution/stateful/join-side.js";
 import { joinKey, plainKey } from "../../src/execution/stateful/join-state.js";
 import { gatherColumn } from "../../src/state/join/columns.js";
 import { ColumnarJoinProvider } from "../../src/state/join/index.js";
-import { keyTextHash } from "../../src/state/join/key-index.js";
 import { JoinSideTable } from "../../src/state/join/table.js";
 import { type DataType, DoubleType, field, IntegerType, LongType, StringType, StructOf, TimestampType } from "../../src/types/datatypes.js";
 

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { vectorFromValues } from "../../src/columnar/vector.js";
-import { KeyIndex, keyTextHash } from "../../src/state/join/key-index.js";
+import { keyTextHash } from "../../src/common/hash.js";
+import { KeyIndex } from "../../src/state/join/key-index.js";
 import { JoinSideTable } from "../../src/state/join/table.js";
 import { LongType } from "../../src/types/datatypes.js";
 

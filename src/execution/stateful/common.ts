@@ -4,9 +4,9 @@
  */
 import type { Batch } from "../../columnar/batch.js";
 import type { Vector } from "../../columnar/vector.js";
+import { keyTextHash } from "../../common/hash.js";
 import { wideLaneUnsupported } from "../../functions/long-ops.js";
 import type { Attribute } from "../../plan/expressions.js";
-import { keyTextHash } from "../../state/join/key-index.js";
 import type { LateRows, StateOperatorMetrics } from "./context.js";
 
 export const WATERMARK_KEY = "spark.watermarkDelayMs";

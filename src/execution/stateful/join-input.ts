@@ -11,8 +11,8 @@
  */
 import { type Batch, concatBatches } from "../../columnar/batch.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
+import { keyTextHash } from "../../common/hash.js";
 import type { SideCleanup } from "../../plan/join-cleanup.js";
-import { keyTextHash } from "../../state/join/key-index.js";
 import type { DataType } from "../../types/datatypes.js";
 import { eventTimeMicros, partitionOfHash } from "./common.js";
 import { fastHash, fastKey, fastTime } from "./join-key-text.js";

@@ -1,6 +1,6 @@
 /**
  * The join table's index from a key's text to its key id (table.ts), by a 32-bit hash the
- * caller already has: the FNV-1a of the text (`keyTextHash`) that also picks the key's state
+ * caller already has: the FNV-1a of the text (`keyTextHash`, common/hash.ts) that also picks the key's state
  * partition, computed from the key's columns by whoever made the text (join-key-text.ts,
  * possibly on a decode thread). A `Map` keyed by the text hashed every fresh (concatenated)
  * key string again and flattened it, and its entries were scattered over the heap: on q8 the
@@ -11,13 +11,6 @@
  * only added: a table drops keys by compaction or an aborted batch, and rebuilds the index.
  */
 import { fmix } from "../../common/hash.js";
-
-/** FNV-1a (32-bit) of a key's text, over its UTF-16 code units, as an int32. */
-export function keyTextHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
 
 const EMPTY = -1;
 

@@ -16,9 +16,10 @@
  *   rows and older rows removed are logged on first change.
  */
 import { getValue, type Vector } from "../../columnar/vector.js";
+import { keyTextHash } from "../../common/hash.js";
 import type { DataType } from "../../types/datatypes.js";
 import { AnyColumn, columnFor, F64Column, type JoinColumn, StructColumn, widened } from "./columns.js";
-import { KeyIndex, keyTextHash } from "./key-index.js";
+import { KeyIndex } from "./key-index.js";
 
 const MATCHED = 1;
 const REMOVED = 2;
