@@ -50,12 +50,10 @@ export function hashString(s: string): number {
 }
 
 /**
- * FNV-1a (32-bit) of a state key's text over its UTF-16 code units, as an int32: what picks a
+ * `hashString` of a state key's text as an int32 (as an Int32Array holds it): what picks a
  * text-keyed state row's partition (partitionOf) and how the join tables find a key
  * (state/join/key-index.ts). Stable across processes: checkpoints are partitioned by it.
  */
 export function keyTextHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h | 0;
+  return hashString(s) | 0;
 }

@@ -103,7 +103,7 @@ export function fastTime(v: Vector): (i: number) => number {
 const FNV_OFFSET = 0x811c9dc5;
 const step = (h: number, code: number): number => Math.imul(h ^ code, 0x01000193);
 
-/** FNV-1a over `s`'s characters, from state `h` (as partitionOf hashes a key's text). */
+/** FNV-1a over `s`'s characters, from state `h`: `hashString` (common/hash.ts) continued, as partitionOf hashes a key's text. */
 function hashText(h: number, s: string): number {
   for (let i = 0; i < s.length; i++) h = step(h, s.charCodeAt(i));
   return h;
