@@ -84,7 +84,16 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
         // stopped meanwhile (at most 30 s more, still inside the 60 s transaction timeout of
         // the insideSink case). Unfenced, w1's takeover waits on the zombie's unstable offsets
         // instead (require_stable).
-        await until("w1 running in a generation after w2's while w2 is stopped", w1MovedOn, 30_000);
+        // Input keeps coming meanwhile, so w1 has batches to run (and report) in its new generation.
+        await until(
+          "w1 running in a generation after w2's while w2 is stopped",
+          async () => {
+            if (w1MovedOn()) return true;
+            await run.produceNext(10);
+            return false;
+          },
+          30_000,
+        );
         assert.ok(w1Later().length > 0, "w1 kept running while w2 was paused");
         assert.ok(w1MovedOn(), "w1 moved to a generation after w2's");
       }

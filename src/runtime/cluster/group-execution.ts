@@ -278,6 +278,12 @@ export class GroupExecution {
           if (action.kind === "fail") throw action.error;
           this.assignment.forgetTasks();
           this.aborted++;
+          // Visible while the worker waits and starts again (a user watching query.status, the outage test).
+          this.status = {
+            message: `Retrying after a failed attempt (${this.aborted} aborted so far): ${String((e as Error)?.message ?? e).slice(0, 200)}`,
+            isDataAvailable: false,
+            isTriggerActive: true,
+          };
           if (action.newProducerEpoch) this.producerNeedsInit = true;
           if (action.waitMs > 0) await new Promise((r) => setTimeout(r, action.waitMs));
           continue;
