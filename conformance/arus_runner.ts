@@ -124,6 +124,7 @@ export function compactProgress(p: Record<string, Any>, run: number): Record<str
       customMetrics: s.customMetrics ?? {},
     })),
     sinkNumOutputRows: p.sink?.numOutputRows,
+    observedMetrics: p.observedMetrics ?? null,
   };
 }
 
@@ -313,7 +314,8 @@ export async function runArusCase(
     for (const [k, v] of Object.entries(spec.confs)) b = b.config(k, v);
     // ARUS_CONFORMANCE_CONF='{"arus.state.threads":"2"}': the whole suite under extra engine
     // settings (arus's own, which must not change a result).
-    for (const [k, v] of Object.entries(JSON.parse(process.env.ARUS_CONFORMANCE_CONF ?? "{}") as Record<string, string>)) b = b.config(k, v);
+    for (const [k, v] of Object.entries(JSON.parse(process.env.ARUS_CONFORMANCE_CONF ?? "{}") as Record<string, string>))
+      b = b.config(k, v);
     session = b.getOrCreate();
     const res = newOutput();
     try {

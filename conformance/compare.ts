@@ -47,6 +47,8 @@ export interface ProgressEntry {
     numRowsDroppedByWatermark?: number;
     customMetrics?: Record<string, number>;
   }[];
+  /** df.observe's metrics by name (absent when the query observes nothing). */
+  observedMetrics?: Record<string, unknown> | null;
 }
 
 export interface SchemaField {
@@ -74,6 +76,7 @@ export const PROGRESS_FIELDS = [
   "numRowsRemoved",
   "numRowsDroppedByWatermark",
   "numDroppedDuplicateRows",
+  "observedMetrics",
 ] as const;
 
 const MAX_ROWS_SHOWN = 10;
@@ -277,6 +280,7 @@ function progressView(p: ProgressEntry, ignore: Set<string>): Record<string, unk
     const dd = op.customMetrics?.numDroppedDuplicateRows;
     if (dd !== undefined && !ignore.has("numDroppedDuplicateRows")) v[`stateOperators[${i}].numDroppedDuplicateRows`] = dd;
   });
+  if (!ignore.has("observedMetrics")) v.observedMetrics = p.observedMetrics ?? null;
   return v;
 }
 

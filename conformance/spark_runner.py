@@ -492,6 +492,7 @@ def compact_progress(p: dict) -> dict:
         "watermark": (p.get("eventTime") or {}).get("watermark"),
         "stateOperators": ops,
         "sinkNumOutputRows": (p.get("sink") or {}).get("numOutputRows"),
+        "observedMetrics": p.get("observedMetrics") or None,
     }
 
 

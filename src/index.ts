@@ -10,6 +10,7 @@ export { DataFrame } from "./api/dataframe.js";
 export * as functions from "./api/functions.js";
 export * as F from "./api/functions.js";
 export { GroupedData } from "./api/grouped.js";
+export { Observation } from "./api/observation.js";
 export type { OptionValue } from "./api/options.js";
 export { DataFrameReader } from "./api/reader.js";
 export { Session, SessionBuilder } from "./api/session.js";

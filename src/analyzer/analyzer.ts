@@ -34,6 +34,7 @@ import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolve
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { resolveJoin } from "./join-rules.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
+import { resolveCollectMetrics } from "./observed-metrics.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
@@ -178,6 +179,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       for (const k of p.keys ?? []) if (!resolveColumn([k], out)) throw unresolvedColumn([k], out);
       return p;
     }
+    case "collectMetrics":
+      return resolveCollectMetrics(p, resolveExpr);
     case "watermark": {
       const out = outputOf(p.child);
       const ts = resolveColumn([p.eventTime], out);

@@ -22,6 +22,7 @@ import { describe } from "./describe.js";
 import { struct, to_json } from "./functions.js";
 import { GroupedData } from "./grouped.js";
 import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
+import type { Observation } from "./observation.js";
 import { correlation, covariance, randomSplit, sample } from "./sampling.js";
 import type { SessionInternals } from "./session-internals.js";
 import { type ShowOptions, showArgs } from "./show-args.js";
@@ -291,6 +292,23 @@ export class DataFrame {
   withWatermark(eventTime: string, delay: string): DataFrame {
     const ms = delayMs(delay);
     return this.with(Plans.watermark(eventTime, ms, this.plan));
+  }
+  /**
+   * Named metrics (aggregates over the rows passing this point, or literals) computed while the
+   * query runs (Spark's observe): with a name, a streaming query reports them per micro-batch in
+   * progress `observedMetrics`; with an Observation, a batch query's first action completes it.
+   */
+  observe(observation: string | Observation, ...metrics: Column[]): DataFrame {
+    const name = typeof observation === "string" ? observation : observation.name;
+    const sink = typeof observation === "string" ? null : observation.sinkFor(this.isStreaming);
+    return this.with(
+      Plans.collectMetrics(
+        name,
+        metrics.map((m) => m.expr),
+        sink,
+        this.plan,
+      ),
+    );
   }
   /** A DataFrame is immutable; cache() returns it unchanged (results are recomputed). */
   cache(): DataFrame {

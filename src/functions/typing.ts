@@ -168,6 +168,7 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
     case "limit":
     case "distinct":
     case "deduplicate":
+    case "collectMetrics":
       return outputOf(p.child);
     case "watermark":
       return outputOf(p.child).map((a) =>

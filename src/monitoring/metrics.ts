@@ -46,6 +46,8 @@ interface QueryState {
   outputRows: number | null;
   lateRows: number;
   last: StreamingQueryProgress | null;
+  /** df.observe's metrics of the last batch that had them (an idle entry has none). */
+  observed: StreamingQueryProgress["observedMetrics"] | null;
   lastWatermark: number | null;
   lastMaxEventTime: number | null;
   lastStart: number;
@@ -116,6 +118,11 @@ export class StreamingMetrics {
     "input rows that arrived behind the watermark (arus.numLateInputRows)",
     Q,
   );
+  private readonly observedMetric = this.g(
+    "arus_streaming_observed_metric",
+    "a numeric df.observe metric of the last batch (observation = its name, metric = the column)",
+    [...Q, "observation", "metric"],
+  );
   private readonly stateRows = this.g("arus_streaming_state_rows", "numRowsTotal of a stateful operator", OP);
   private readonly stateBytes = this.g("arus_streaming_state_memory_bytes", "memoryUsedBytes of a stateful operator", OP);
   private readonly stateUpdated = this.c("arus_streaming_state_rows_updated_total", "numRowsUpdated summed over batches", OP);
@@ -184,6 +191,7 @@ export class StreamingMetrics {
       outputRows: prev?.outputRows ?? null,
       lateRows: prev?.lateRows ?? 0,
       last: null,
+      observed: prev?.observed ?? null,
       lastWatermark: null,
       lastMaxEventTime: null,
       lastStart: 0,
@@ -215,6 +223,7 @@ export class StreamingMetrics {
     if (p.sink.numOutputRows >= 0) q.outputRows = (q.outputRows ?? 0) + p.sink.numOutputRows;
     q.lateRows += p.arus?.numLateInputRows ?? 0;
     q.last = p;
+    if (p.observedMetrics) q.observed = p.observedMetrics;
     q.lastStart = Date.parse(p.timestamp);
     if (p.eventTime?.watermark) q.lastWatermark = Date.parse(p.eventTime.watermark);
     if (p.eventTime?.max) q.lastMaxEventTime = Date.parse(p.eventTime.max);
@@ -309,6 +318,7 @@ export class StreamingMetrics {
       this.eventTimeLag,
       this.watermarkDelay,
       this.lateRows,
+      this.observedMetric,
       this.stateRows,
       this.stateBytes,
       this.stateUpdated,
@@ -351,6 +361,12 @@ export class StreamingMetrics {
       if (q.lastMaxEventTime !== null) {
         this.maxEventTime.set(l, q.lastMaxEventTime / 1000);
         this.eventTimeLag.set(l, (q.lastStart - q.lastMaxEventTime) / 1000);
+      }
+      for (const [observation, row] of Object.entries(q.observed ?? {})) {
+        for (const [metric, v] of Object.entries(row as Record<string, unknown>)) {
+          const value = typeof v === "boolean" ? Number(v) : v;
+          if (typeof value === "number" && Number.isFinite(value)) this.observedMetric.set({ ...l, observation, metric }, value);
+        }
       }
       q.operators.forEach((o, i) => {
         const ol = { ...l, operator_index: String(i), operator: o.name };

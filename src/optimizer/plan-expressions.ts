@@ -19,6 +19,8 @@ export function transformPlanExpressions(plan: LogicalPlan, fn: (e: Expr) => Exp
         return { ...p, generator: fn(p.generator) as typeof p.generator };
       case "expand":
         return { ...p, projections: p.projections.map((ps) => ps.map(fn)) };
+      case "collectMetrics":
+        return { ...p, metrics: p.metrics.map(fn) };
       default:
         return p;
     }

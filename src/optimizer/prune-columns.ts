@@ -101,6 +101,9 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
     case "limit":
       if (!needed) break;
       return withPlanChildren(p, [prune(p.child, needed, st)]);
+    case "collectMetrics":
+      if (!needed) break;
+      return withPlanChildren(p, [prune(p.child, plus(needed, p.metrics), st)]);
     case "expand": {
       // Sliding windows: drop output columns nobody reads from every projection.
       if (!needed) break;

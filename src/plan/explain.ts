@@ -40,6 +40,8 @@ function describe(p: LogicalPlan): string {
       return "Distinct";
     case "deduplicate":
       return `Deduplicate${p.withinWatermark ? "WithinWatermark" : ""} [${(p.keys ?? ["*"]).join(", ")}]`;
+    case "collectMetrics":
+      return `CollectMetrics ${p.name}, ${exprs(p.metrics)}`;
     case "watermark":
       return `EventTimeWatermark ${p.eventTime}, ${p.delayMs} ms`;
     case "subqueryAlias":

@@ -120,6 +120,34 @@ export interface Deduplicate {
   readonly withinWatermark: boolean;
   readonly child: LogicalPlan;
 }
+/**
+ * Where an observation's values go once computed (api/observation.ts holds the user's side). A
+ * batch query completes it once; a streaming query reports the values per batch in progress
+ * `observedMetrics` instead, so a streaming plan has none.
+ */
+export interface MetricsSink {
+  complete(metrics: ObservedMetricsRow): void;
+}
+
+/** One evaluation of an observation's metrics: a one-row batch, a column per metric. */
+export interface ObservedMetricsRow {
+  readonly names: readonly string[];
+  readonly types: readonly DataType[];
+  readonly row: Batch;
+}
+
+/**
+ * df.observe(name, ...metrics) (Spark's CollectMetrics): passes its child's rows through
+ * unchanged and computes `metrics` (aliased aggregates, or literals) over them, once per batch
+ * query or per micro-batch.
+ */
+export interface CollectMetrics {
+  readonly kind: "collectMetrics";
+  readonly name: string;
+  readonly metrics: readonly Expr[];
+  readonly sink: MetricsSink | null;
+  readonly child: LogicalPlan;
+}
 export interface EventTimeWatermark {
   readonly kind: "watermark";
   readonly eventTime: string;
@@ -229,6 +257,7 @@ export type LogicalPlan =
   | SetOperation
   | Distinct
   | Deduplicate
+  | CollectMetrics
   | EventTimeWatermark
   | SubqueryAlias
   | Expand
@@ -309,6 +338,9 @@ export const Plans = {
   },
   deduplicate(keys: readonly string[] | null, child: LogicalPlan, withinWatermark = false): Deduplicate {
     return f({ kind: "deduplicate", keys: keys ? f([...keys]) : null, withinWatermark, child });
+  },
+  collectMetrics(name: string, metrics: readonly Expr[], sink: MetricsSink | null, child: LogicalPlan): CollectMetrics {
+    return f({ kind: "collectMetrics", name, metrics: f([...metrics]), sink, child });
   },
   watermark(eventTime: string, delayMs: number, child: LogicalPlan): EventTimeWatermark {
     return f({ kind: "watermark", eventTime, delayMs, child });

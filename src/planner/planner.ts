@@ -9,6 +9,7 @@ import { AnalysisException } from "../common/errors.js";
 import type { PhysicalOperator } from "../execution/operator.js";
 import { HashAggregateExec } from "../execution/operators/aggregate.js";
 import { ExpandExec, FilterExec, LimitExec, LocalScanExec, ProjectExec, RangeExec, UnionExec } from "../execution/operators/basic.js";
+import { CollectMetricsExec } from "../execution/operators/collect-metrics.js";
 import { DeduplicateExec } from "../execution/operators/deduplicate.js";
 import { FileScanExec } from "../execution/operators/file-scan.js";
 import { GenerateExec } from "../execution/operators/generate.js";
@@ -75,6 +76,8 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       return new WindowExec(p.windowExprs, p.partitionBy, p.orderBy, planChild(p.child));
     case "deduplicate":
       return new DeduplicateExec(dedupKeys(p.keys, outputOf(p.child)), planChild(p.child));
+    case "collectMetrics":
+      return new CollectMetricsExec(p.name, p.metrics, p.sink, planChild(p.child));
     case "watermark":
     case "subqueryAlias":
       // Batch queries ignore watermarks (Spark's EliminateEventTimeWatermark).

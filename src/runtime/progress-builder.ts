@@ -8,6 +8,7 @@ import type { Offset } from "../connectors/source.js";
 import type { BatchReport } from "../execution/stateful/batch-report.js";
 import type { StateOperatorMetrics } from "../execution/stateful/context.js";
 import type { MicroBatchConfig } from "./micro-batch-execution.js";
+import { observedMetricsJson } from "./observed-metrics.js";
 import { clean, eventTimeMap, latenessProfile, rate, type StreamingQueryProgress, sortedMap } from "./progress.js";
 import type { EventTimeStats } from "./watermark-tracker.js";
 
@@ -90,6 +91,7 @@ export class ProgressBuilder {
             }),
           ),
           sink: { description: self.cfg.sink.description, numOutputRows: self.cfg.sink.reportsOutputRows ? f.outputRows : -1 },
+          observedMetrics: observedMetricsJson(f.report.observedMetrics, self.cfg.conf.timeZone),
           arus: clean({
             numLateInputRows: lateRows,
             lateness: Object.keys(lateness).length ? lateness : undefined,

@@ -11,6 +11,7 @@
  *                                     ready to run
  */
 import { analyze, type Catalog, resolveExpr } from "../analyzer/analyzer.js";
+import { checkMetricNames } from "../analyzer/observed-metrics.js";
 import { checkStreamingPlan } from "../analyzer/streaming-checks.js";
 import { outputOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
@@ -56,7 +57,9 @@ export { formatWatermarkReport, type WatermarkReport } from "./watermark-report.
 
 /** Resolves names and types (the analyzer); the result's `outputOf` is the DataFrame's schema. */
 export function analyzePlan(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
-  return analyze(plan, catalog);
+  const analyzed = analyze(plan, catalog);
+  checkMetricNames(analyzed);
+  return analyzed;
 }
 
 /** Resolves an expression against the output of an analyzed plan. */

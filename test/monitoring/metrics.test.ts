@@ -52,7 +52,12 @@ describe("Prometheus metrics", () => {
   it("parse as Prometheus text and equal the progress numbers", async () => {
     const name = 'orders "eu"\\west';
     const ms = session.memoryStream("ts TIMESTAMP");
-    const df = ms.toDF().withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds")).count();
+    const df = ms
+      .toDF()
+      .observe("in", F.count(F.lit(1)).alias("rows"), F.max("ts").alias("latest"))
+      .withWatermark("ts", "5 seconds")
+      .groupBy(F.window("ts", "10 seconds"))
+      .count();
     let text = "";
     let progress: import("../../src/index.js").StreamingQueryProgress[] = [];
     await testStream(
@@ -97,6 +102,14 @@ describe("Prometheus metrics", () => {
       Number(sample(fams, "arus_streaming_source_input_rows_total", { ...q, source_index: "0" })?.value),
       progress.reduce((n, p) => n + p.sources[0]!.numInputRows, 0),
     );
+    // df.observe: the numeric metrics of the last batch that had them; text (a timestamp) is not a sample.
+    const observed = [...progress].reverse().find((p) => p.observedMetrics)!.observedMetrics as Record<string, Record<string, unknown>>;
+    assert.equal(
+      Number(sample(fams, "arus_streaming_observed_metric", { ...q, observation: "in", metric: "rows" })?.value),
+      observed.in!.rows,
+    );
+    assert.equal(sample(fams, "arus_streaming_observed_metric", { ...q, observation: "in", metric: "latest" }), undefined);
+    assert.ok(progress.some((p) => (p.observedMetrics as Record<string, { rows: number }> | undefined)?.in?.rows === 2));
     const hist = fams.find((f) => f.name === "arus_streaming_batch_duration_seconds");
     assert.equal(hist?.type, "HISTOGRAM");
     // (this parser keeps a histogram's buckets, not its labels: one query here)

@@ -5,6 +5,7 @@
  * in while the plan runs; the runtime hands it on to the progress entry, the late-row sink and
  * explainWatermark().
  */
+import type { ObservedMetricsRow } from "../../plan/logical.js";
 import type { OpenGroups, PhysicalOperator } from "../operator.js";
 import type { EventTimeStats, LateRows, StateOperatorMetrics } from "./context.js";
 
@@ -17,6 +18,8 @@ export class BatchReport {
   readonly lateRows: LateRows[] = [];
   /** Rows the streaming scans of each source produced (after pushed filters; twice for a self-union). */
   readonly scanRows = new Map<string, number>();
+  /** df.observe's metrics by name, as this batch computed them (progress `observedMetrics`). */
+  readonly observedMetrics = new Map<string, ObservedMetricsRow>();
 
   constructor(
     readonly batchId: number,
@@ -32,6 +35,9 @@ export class BatchReport {
   }
   addEventTime(nodeId: number, stats: EventTimeStats): void {
     this.eventTime.set(nodeId, stats);
+  }
+  addObservedMetrics(name: string, m: ObservedMetricsRow): void {
+    this.observedMetrics.set(name, m);
   }
   addScanRows(sourceId: string, rows: number): void {
     this.scanRows.set(sourceId, (this.scanRows.get(sourceId) ?? 0) + rows);
