@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DataFrame } from "../../src/api/dataframe.js";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
+import { setLogWriter } from "../../src/common/log.js";
 import { F, Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce } from "../connectors/kafka-helpers.js";
 import { eventsFrom, expectedWindows, until } from "./windowed-count-pipeline.js";
@@ -250,6 +251,33 @@ describe("group mode with a foreachBatch sink", kafkaSkip(), () => {
         );
     } finally {
       await again.stop();
+    }
+  });
+
+  it("df.observe: the query runs without observedMetrics and says so at start", async () => {
+    const input = await newTopic(bootstrap, 1, "gfb-observe-in");
+    await produce(bootstrap, input, [event(0)]);
+    const s = session();
+    const lines: string[] = [];
+    const prev = setLogWriter((line) => void lines.push(line));
+    const calls: number[] = [];
+    let q: StreamingQuery | null = null;
+    try {
+      q = await events(s, input)
+        .observe("m", F.count(F.lit(1)).alias("rows"))
+        .select(F.col("id").cast("string").alias("value"))
+        .writeStream.foreachBatch(async (df: DataFrame) => void calls.push((await df.collect()).length))
+        .options(groupOptions(`gfb-observe-${input}`, "a"))
+        .start();
+      await until("a batch with the row", () => calls.includes(1), 60_000);
+      assert.ok(
+        lines.some((l) => /^WARN GroupMode: df\.observe: group mode does not report observedMetrics/.test(l)),
+        lines.join(""),
+      );
+      assert.ok(q.recentProgress.every((p) => p.observedMetrics === undefined));
+    } finally {
+      setLogWriter(prev);
+      await q?.stop();
     }
   });
 

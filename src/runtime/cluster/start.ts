@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RuntimeConfig } from "../../common/conf.js";
 import { ArusError, IllegalArgumentException } from "../../common/errors.js";
+import { logWarning } from "../../common/log.js";
 import type { ClientConfig } from "../../connectors/kafka/client.js";
 import { KafkaGroupMember, WorkerTransactions } from "../../connectors/kafka/group/index.js";
 import { sourceOptions } from "../../connectors/kafka/options.js";
@@ -17,7 +18,7 @@ import { checkSinkSchema } from "../../connectors/kafka/records-out.js";
 import { sinkOptions } from "../../connectors/kafka/sink.js";
 import type { StreamSink } from "../../connectors/sink.js";
 import { explainLogical } from "../../plan/explain.js";
-import type { LogicalPlan } from "../../plan/logical.js";
+import { anyPlan, type LogicalPlan } from "../../plan/logical.js";
 import { planStreaming } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Clock } from "../clock.js";
@@ -125,6 +126,12 @@ export function startGroupQuery(spec: GroupQuerySpec): { execution: GroupExecuti
     );
   }
   const split = splitPlan(spec.plan);
+  if (anyPlan(spec.plan, (p) => p.kind === "collectMetrics")) {
+    logWarning(
+      "GroupMode",
+      "df.observe: group mode does not report observedMetrics yet (a worker's metrics would cover only its own partitions); the query runs without them.",
+    );
+  }
   const source = sourceOptions(split.source.options, true);
   if (source.subscription.kind !== "subscribe") {
     throw new IllegalArgumentException(
