@@ -1,16 +1,22 @@
 /**
  * `df.sample` and `df.randomSplit` (Bernoulli sampling by `rand(seed)`, as Spark samples a row
- * when its random number falls in [lower, upper); the same seed gives the same rows, but not
- * Spark's rows: Spark draws per partition with its own generator), and `df.corr` / `df.cov`
+ * when its random number falls in [lower, upper); with replacement a Poisson count per row; the
+ * same seed gives the same rows, but not Spark's rows: Spark draws per partition with its own
+ * generator), and `df.corr` / `df.cov`
  * (the corr / covar_samp aggregates over the whole DataFrame).
  */
 import { IllegalArgumentException } from "../common/errors.js";
-import { type ColumnOrName, col } from "./column.js";
+import { call, literal } from "../plan/expressions.js";
+import { DoubleType, LongType } from "../types/datatypes.js";
+import { Column, type ColumnOrName, col } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
-import { corr, covar_samp } from "./functions-extra.js";
+import { lit } from "./functions.js";
+import { array_repeat, corr, covar_samp } from "./functions-extra.js";
+import { explode } from "./functions-generators.js";
 import { rand } from "./functions-spark.js";
 
 const SPLIT_COLUMN = "__random_split";
+const REPEAT_COLUMN = "__sample_times";
 
 /** A seed when none is given (Spark draws one too). */
 const anySeed = () => Math.floor(Math.random() * 2 ** 31);
@@ -23,14 +29,25 @@ export function sample(df: DataFrame, args: readonly (boolean | number | undefin
       `[INVALID_PARAMETER_VALUE] sample: fraction must be a number of 0 or more, got ${String(fraction)}.`,
     );
   }
-  if (withReplacement === true) {
-    throw new IllegalArgumentException("[UNSUPPORTED_FEATURE] sample with replacement (Poisson sampling) is not supported in arus.");
-  }
+  if (withReplacement === true) return withReplacementSample(df, fraction, (seed as number | undefined) ?? anySeed());
   if (fraction > 1)
     throw new IllegalArgumentException(
       `[INVALID_PARAMETER_VALUE] sample without replacement: fraction must be at most 1, got ${fraction}.`,
     );
   return df.filter(rand((seed as number | undefined) ?? anySeed()).lt(fraction));
+}
+
+/**
+ * Spark's PoissonSampler: each row repeated a Poisson(fraction) number of times (0 drops it),
+ * so the expected size is fraction × the rows and fraction may exceed 1.
+ */
+function withReplacementSample(df: DataFrame, fraction: number, seed: number): DataFrame {
+  const times = new Column(call("__poisson_sample", [literal(fraction, DoubleType), literal(seed, LongType)]));
+  return df
+    .withColumn(REPEAT_COLUMN, times)
+    .filter(col(REPEAT_COLUMN).gt(0))
+    .withColumn(REPEAT_COLUMN, explode(array_repeat(lit(true), col(REPEAT_COLUMN))))
+    .drop(REPEAT_COLUMN);
 }
 
 /** The DataFrame split by `weights` (normalized): every row in exactly one part, by one random number per row. */

@@ -58,6 +58,7 @@ import "./update-fields.js";
 import "./shape-aggregates.js";
 import "./bit-aggregates.js";
 import "./random.js";
+import "./poisson-sample.js";
 import "./raise-error.js";
 import "./approx-percentile.js";
 import "./string-agg.js";

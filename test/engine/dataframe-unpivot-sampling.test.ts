@@ -75,7 +75,46 @@ describe("sample / randomSplit", () => {
     const a = await df.sample(0.25, 3).toArray();
     assert.deepEqual(await df.sample(false, 0.25, 3).toArray(), a);
     assert.ok(a.length > 350 && a.length < 650, `${a.length} of 2000 rows at 0.25`);
-    assert.throws(() => df.sample(true, 0.5), /UNSUPPORTED_FEATURE.*with replacement/);
+  });
+
+  it("with replacement: Poisson(fraction) copies of each row, the same for the same seed; fraction may pass 1", async () => {
+    const df = session.range(0, 20000);
+    const rows = (await df.sample(true, 0.5, 7).toArray()).map(([id]) => id as number);
+    assert.deepEqual(
+      (await df.sample(true, 0.5, 7).toArray()).map(([id]) => id as number),
+      rows,
+    );
+    assert.deepEqual(await df.sample(true, 0.5, 7).columns, ["id"]);
+    const copies = new Map<number, number>();
+    for (const id of rows) copies.set(id, (copies.get(id) ?? 0) + 1);
+    assert.ok([...copies.keys()].every((id) => Number.isInteger(id) && id >= 0 && id < 20000));
+    // How many rows came out 0, 1, 2, 3 times against Poisson(0.5) × 20000: 12131, 6065, 1516, 253.
+    const byCopies = [0, 1, 2, 3].map((k) => (k === 0 ? 20000 - copies.size : [...copies.values()].filter((c) => c === k).length));
+    const expected = [0.6065, 0.3033, 0.0758, 0.0126].map((p) => p * 20000);
+    for (const [k, got] of byCopies.entries()) {
+      assert.ok(Math.abs(got - expected[k]!) < 4 * Math.sqrt(expected[k]!) + 5, `${got} rows ${k} times, ~${expected[k]}`);
+    }
+    const many = await df.sample(true, 3, 1).count();
+    assert.ok(Math.abs(many - 60000) < 1000, `${many} rows at fraction 3`);
+    const huge = await session.range(0, 1000).sample(true, 100, 1).count();
+    assert.ok(Math.abs(huge - 100000) < 2000, `${huge} rows at fraction 100 (the normal stand-in)`);
+    assert.equal(await df.sample(true, 0, 1).count(), 0);
+    assert.throws(() => df.sample(true, -1), /fraction must be a number of 0 or more/);
+  });
+
+  it("with replacement on a stream: every sampled row is an input row", async () => {
+    const ms = session.memoryStream("v INT");
+    const q = await ms.toDF().sample(true, 2, 5).writeStream.format("memory").queryName("sample_repl").start();
+    try {
+      ms.addData(Array.from({ length: 300 }, (_, v) => ({ v })));
+      await q.processAllAvailable();
+      const out = (await session.table("sample_repl").collect()).map((r) => r.v as number);
+      assert.ok(out.length > 450 && out.length < 750, `${out.length} rows from 300 at fraction 2`);
+      assert.ok(out.every((v) => v >= 0 && v < 300));
+      assert.ok(new Set(out).size < out.length, "some rows repeated");
+    } finally {
+      await q.stop();
+    }
   });
 });
 
