@@ -104,7 +104,14 @@ export const CLIENT_JS = String.raw`(function () {
     { id: "lag", title: "Source lag (offsets or files behind latest; a Kafka source's partitions too)", series: function (h) {
       var n = h.reduce(function (a, p) { return Math.max(a, p.sources.length); }, 0), out = [];
       for (var i = 0; i < n; i++) out.push(["source " + i, h.map(function (p) { return lagOf(p, i); })]);
-      return out.concat(partitionLags(h, n)); } }
+      return out.concat(partitionLags(h, n)); } },
+    // df.observe's numeric metrics, one line per name.metric; drawn only for a query that observes.
+    { id: "observed", title: "Observed metrics (df.observe)", optional: true, series: function (h) {
+      var keys = {};
+      h.forEach(function (p) { var o = p.observedMetrics || {}; for (var n in o) for (var m in o[n]) if (typeof o[n][m] === "number") keys[n + "." + m] = [n, m]; });
+      return Object.keys(keys).sort().map(function (k) {
+        return [k, h.map(function (p) { var o = p.observedMetrics && p.observedMetrics[keys[k][0]]; var v = o ? o[keys[k][1]] : null; return typeof v === "number" ? v : null; })];
+      }); } }
   ];
   function perOperator(h, field) {
     var n = h.reduce(function (a, p) { return Math.max(a, p.stateOperators.length); }, 0), out = [];
@@ -171,9 +178,10 @@ export const CLIENT_JS = String.raw`(function () {
     state.charts = [];
     clear(container);
     CHARTS.forEach(function (def) {
+      var d = chartData(def, state.history);
+      if (def.optional && d.series.length === 0) return;
       var box = el("div", { class: "chart", "data-chart": def.id }, el("h3", { text: def.title }));
       container.appendChild(box);
-      var d = chartData(def, state.history);
       var opts = {
         width: 560, height: 200,
         tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
@@ -192,6 +200,9 @@ export const CLIENT_JS = String.raw`(function () {
     if (!container) return;
     var redraw = false;
     state.charts.forEach(function (c) { if (chartData(c.def, state.history).series.length !== c.n) redraw = true; });
+    CHARTS.forEach(function (def) {
+      if (def.optional && !state.charts.some(function (c) { return c.def === def; }) && chartData(def, state.history).series.length > 0) redraw = true;
+    });
     if (redraw || state.charts.length === 0) return drawCharts(container);
     state.charts.forEach(function (c) {
       var d = chartData(c.def, state.history);

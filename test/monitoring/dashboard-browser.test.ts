@@ -47,7 +47,12 @@ describe("the dashboard in headless Chromium", { skip: browserMissing() }, () =>
     });
     const clock = new ManualClock(Date.UTC(2026, 11, 1, 8, 0, 0));
     const ms = session.memoryStream("ts TIMESTAMP, shop STRING");
-    const counts = ms.toDF().withWatermark("ts", "5 seconds").groupBy(F.window("ts", "10 seconds"), "shop").count();
+    const counts = ms
+      .toDF()
+      .observe("orders", F.count(F.lit(1)).alias("rows"))
+      .withWatermark("ts", "5 seconds")
+      .groupBy(F.window("ts", "10 seconds"), "shop")
+      .count();
     const q = await counts.writeStream
       .format("memory")
       .queryName(NAME)
@@ -139,6 +144,12 @@ describe("the dashboard in headless Chromium", { skip: browserMissing() }, () =>
         boxes.map((b) => [b.getAttribute("data-chart"), Number(b.getAttribute("data-points"))]),
       );
       for (const [id, n] of points) assert.equal(n, q.recentProgress.length, `chart ${id}`);
+      // df.observe's metrics get a chart of their own (a query without observe has none).
+      assert.ok(
+        points.some(([id]) => id === "observed"),
+        `charts: ${points.map(([id]) => id).join(", ")}`,
+      );
+      assert.match((await page.textContent("[data-chart=observed]"))!, /orders\.rows/);
       const inked = await page.$eval("[data-chart=input] canvas", (c) => {
         const cv = c as HTMLCanvasElement;
         const d = cv.getContext("2d")!.getImageData(0, 0, cv.width, cv.height).data;
