@@ -28,6 +28,7 @@ import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
 import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { checkFilterCondition, checkFilteredCall } from "./aggregate-filter.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
 import { rewriteDateArithmetic } from "./date-arithmetic.js";
 import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
@@ -312,6 +313,7 @@ function resolveCall(e: Expr): Expr {
     e.name === "count"
       ? e.args.map((a) => (a.kind === "star" ? ({ kind: "literal", value: 1, type: { kind: "int" } } as Expr) : a))
       : e.args;
+  if (e.aggFilter) checkFilteredCall(e, fn.kind === "aggregate");
   const types = args.map(typeOf);
   const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
   return withChildren(e, r.args);
@@ -341,6 +343,7 @@ function renameColumns(p: LogicalPlan & { kind: "subqueryAlias" }, names: readon
 }
 
 function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {
+  if (e.filterMask) checkFilterCondition(e);
   const values = [...e.branches.map((b) => b[1]), ...(e.otherwise ? [e.otherwise] : [])];
   let t = typeOf(values[0]!);
   for (const v of values.slice(1)) {

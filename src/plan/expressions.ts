@@ -87,6 +87,11 @@ export interface Call {
   readonly between?: boolean;
   /** Printed in place of `name`: a user-defined function's own name (`name` is its registry key). */
   readonly label?: string;
+  /**
+   * `agg(...) FILTER (WHERE c)`: the value arguments are `CASE WHEN c THEN arg END` (CaseWhen
+   * `filterMask`), so the aggregate sees NULL where c does not hold; printed as Spark prints it.
+   */
+  readonly aggFilter?: boolean;
 }
 export interface Cast {
   readonly kind: "cast";
@@ -105,6 +110,8 @@ export interface CaseWhen {
   readonly otherwise: Expr | null;
   /** Written as SQL's `if(c, a, b)`: Spark names it `(IF(c, a, b))`. */
   readonly fromIf?: boolean;
+  /** An aggregate argument masked by its FILTER clause (Call `aggFilter`): printed as the argument alone. */
+  readonly filterMask?: boolean;
 }
 /** `*` or `t.*`. */
 export interface Star {
@@ -273,6 +280,13 @@ export function caseWhen(branches: readonly (readonly [Expr, Expr])[], otherwise
   const bs = f(branches.map((b) => f([b[0], b[1]] as const)));
   return f(fromIf ? { kind: "caseWhen", branches: bs, otherwise, fromIf } : { kind: "caseWhen", branches: bs, otherwise });
 }
+/** `agg(args) FILTER (WHERE cond)`: the arguments that read columns masked by `cond` (all of them when none does: `count(1)`). */
+export function filteredAggregate(name: string, args: readonly Expr[], distinct: boolean, cond: Expr): Call {
+  const readsColumns = args.map((a) => anyExpr(a, (x) => x.kind === "column" || x.kind === "attribute"));
+  const maskAll = !readsColumns.some(Boolean);
+  const masked = args.map((a, i) => (maskAll || readsColumns[i] ? f({ ...caseWhen([[cond, a]], null), filterMask: true }) : a));
+  return f({ ...call(name, masked, distinct), aggFilter: true });
+}
 export function star(qualifier: string | null = null): Star {
   return f({ kind: "star", qualifier });
 }
@@ -342,7 +356,8 @@ export function withChildren(e: Expr, c: readonly Expr[]): Expr {
     case "caseWhen": {
       const branches: [Expr, Expr][] = [];
       for (let i = 0; i < e.branches.length; i++) branches.push([c[2 * i]!, c[2 * i + 1]!]);
-      return caseWhen(branches, e.otherwise ? c[c.length - 1]! : null, e.fromIf);
+      const w = caseWhen(branches, e.otherwise ? c[c.length - 1]! : null, e.fromIf);
+      return e.filterMask ? f({ ...w, filterMask: true }) : w;
     }
     case "windowExpr": {
       const np = e.partitionBy.length;

@@ -6,7 +6,7 @@
 import { type DataType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled } from "../types/decimal.js";
 import { formatDayTimeInterval } from "../types/interval-text.js";
-import { assertNever, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
+import { assertNever, type Call, type CaseWhen, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 import { stringCallSql } from "./string-call-sql.js";
 
 const INFIX = new Set(["+", "-", "*", "/", "%", "div", "&", "|", "^", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
@@ -74,12 +74,14 @@ export function exprToSql(e: Expr): string {
     case "sortOrder":
       return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
     case "caseWhen": {
+      if (e.filterMask) return exprToSql(e.branches[0]![1]);
       if (e.fromIf && e.otherwise)
         return `(IF(${exprToSql(e.branches[0]![0])}, ${exprToSql(e.branches[0]![1])}, ${exprToSql(e.otherwise)}))`;
       const parts = e.branches.map(([c, v]) => ` WHEN ${exprToSql(c)} THEN ${exprToSql(v)}`).join("");
       return `CASE${parts}${e.otherwise ? ` ELSE ${exprToSql(e.otherwise)}` : ""} END`;
     }
     case "call":
+      if (e.aggFilter) return filteredCallSql(e);
       if (e.byName) return `${e.name}(${e.args.map(exprToSql).join(", ")})`;
       if (e.between) return betweenSql(e.args);
       if (e.label !== undefined) return `${e.label}(${e.args.map(exprToSql).join(", ")})`;
@@ -89,6 +91,19 @@ export function exprToSql(e: Expr): string {
     default:
       return assertNever(e);
   }
+}
+
+/** `sum(v) FILTER (WHERE (v > 1))`: the call as written, then the condition its arguments are masked by. */
+function filteredCallSql(e: Call): string {
+  const mask = e.args.map(maskOf).find((m) => m !== null) ?? null;
+  const base = exprToSql({ ...e, aggFilter: false });
+  return mask ? `${base} FILTER (WHERE ${exprToSql(mask.branches[0]![0])})` : base;
+}
+/** The FILTER mask of an argument, under the casts type coercion put around it. */
+function maskOf(a: Expr): CaseWhen | null {
+  let x = a;
+  while (x.kind === "cast" && x.implicit) x = x.child;
+  return x.kind === "caseWhen" && x.filterMask ? x : null;
 }
 
 /** `(PARTITION BY k ORDER BY v ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`, as Spark names it. */

@@ -14,6 +14,7 @@ import {
   cast,
   columnRef,
   type Expr,
+  filteredAggregate,
   lambdaFunction,
   literal,
   multiAlias,
@@ -399,6 +400,17 @@ function readCall(cur: Cursor, name: string): Expr {
   }
   cur.expectOp(")");
   const lower = name.toLowerCase();
+  // `agg(args) FILTER (WHERE cond)`, before IGNORE / RESPECT NULLS as in Spark's grammar: rows
+  // where cond does not hold reach the aggregate as NULLs (plan/expressions.ts filteredAggregate);
+  // the analyzer checks cond and the function (analyzer/aggregate-filter.ts).
+  let filter: Expr | null = null;
+  if (cur.isKeyword("FILTER") && cur.isOp("(", 1)) {
+    cur.next();
+    cur.expectOp("(");
+    if (!cur.acceptKeyword("WHERE")) throw cur.fail("[PARSE_SYNTAX_ERROR] Syntax error: FILTER takes (WHERE condition).");
+    filter = readExpression(cur);
+    cur.expectOp(")");
+  }
   // `first(x) IGNORE NULLS` is Spark's spelling of first(x, true) (lag/lead/nth_value likewise).
   if (cur.acceptKeyword("IGNORE", "NULLS")) {
     const ignoreAt = IGNORE_NULLS_ARG[lower];
@@ -409,8 +421,10 @@ function readCall(cur: Cursor, name: string): Expr {
     }
     args.push(literal(true, BooleanType));
   } else cur.acceptKeyword("RESPECT", "NULLS");
-  if (cur.isKeyword("FILTER") && cur.isOp("(", 1)) {
-    throw cur.fail("[UNSUPPORTED_FEATURE] Aggregate FILTER (WHERE ...) clauses are not supported.");
+  if (filter) {
+    const counted = lower === "count" ? args.map((a) => (a.kind === "star" ? literal(1, IntegerType) : a)) : args;
+    const fn = filteredAggregate(lower, counted, distinct, filter);
+    return cur.acceptKeyword("OVER") ? readWindowSpec(cur, fn) : fn;
   }
   if (CAST_FUNCTIONS.has(lower) && !distinct && !cur.isKeyword("OVER")) {
     // Spark's cast functions: int(x) is CAST(x AS INT), float(x) CAST(x AS FLOAT), ...
