@@ -5,7 +5,7 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { isAggregateCall } from "../functions/typing.js";
-import { alias, anyExpr, type Expr, exprChildren } from "../plan/expressions.js";
+import { type Attribute, alias, anyExpr, type Expr, exprChildren } from "../plan/expressions.js";
 import { type CollectMetrics, type LogicalPlan, Plans, planChildren } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -15,15 +15,16 @@ import { hasWindow } from "./window-rules.js";
 const invalid = (what: string, detail: string) =>
   new AnalysisException(`INVALID_OBSERVED_METRICS.${what}`, `[INVALID_OBSERVED_METRICS.${what}] Invalid observed metrics. ${detail}`);
 
-export function resolveCollectMetrics(p: CollectMetrics, resolveExpr: (e: Expr, input: ReturnType<typeof outputOf>) => Expr): LogicalPlan {
+export function resolveCollectMetrics(p: CollectMetrics, resolveExpr: (e: Expr, input: readonly Attribute[]) => Expr): LogicalPlan {
   if (p.name === "")
     throw invalid("MISSING_NAME", `The observed metrics should be named: observe(${p.metrics.map(exprToSql).join(", ")}).`);
-  if (p.metrics.length === 0) throw invalid("MISSING_NAME", `observe('${p.name}') needs at least one metric.`);
+  // PySpark's own check before Spark sees the call.
+  if (p.metrics.length === 0) throw new AnalysisException("CANNOT_BE_EMPTY", "[CANNOT_BE_EMPTY] At least one column must be specified.");
   const input = outputOf(p.child);
   const metrics = p.metrics.map((m) => {
     const e = resolveExpr(m, input);
     check(e.kind === "alias" ? e.child : e);
-    return e.kind === "alias" || e.kind === "attribute" ? e : alias(e, exprToSql(e));
+    return e.kind === "alias" ? e : alias(e, exprToSql(e));
   });
   return Plans.collectMetrics(p.name, metrics, p.sink, p.child);
 }

@@ -143,7 +143,7 @@ describe("observe: batch queries and Observation", () => {
     assert.throws(() => df().observe("x", F.col("age")), /INVALID_OBSERVED_METRICS\.NON_AGGREGATE_FUNC_ARG_IS_ATTRIBUTE.*"age"/);
     assert.throws(() => df().observe("x", F.max(F.max("age"))), /INVALID_OBSERVED_METRICS\.NESTED_AGGREGATES_UNSUPPORTED/);
     assert.throws(() => df().observe("", F.max("age")), /INVALID_OBSERVED_METRICS\.MISSING_NAME/);
-    assert.throws(() => df().observe("x"), /INVALID_OBSERVED_METRICS\.MISSING_NAME/);
+    assert.throws(() => df().observe("x"), /CANNOT_BE_EMPTY\] At least one column must be specified/);
     assert.throws(() => df().observe("x", F.max("age")).observe("x", F.min("age")), /DUPLICATED_METRICS_NAME.*: x\./);
     // The same metrics under the same name twice (a self-join in Spark's words) are allowed.
     const same = df().observe("y", F.max("age"));
