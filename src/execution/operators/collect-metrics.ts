@@ -8,15 +8,19 @@ import { toAttribute } from "../../functions/typing.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { MetricsSink } from "../../plan/logical.js";
 import { exprToSql } from "../../plan/sql-text.js";
+import type { DataType } from "../../types/datatypes.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { HashAggregateExec } from "./aggregate.js";
-import { LocalScanExec } from "./basic.js";
 
 export class CollectMetricsExec implements PhysicalOperator {
   readonly name = "CollectMetrics";
   readonly children: PhysicalOperator[];
   readonly output: readonly Attribute[];
-  private readonly metricAttrs: readonly Attribute[];
+  private readonly names: readonly string[];
+  private readonly types: readonly DataType[];
+  /** The global aggregate, compiled once; it reads the batch passing through (`passing`). */
+  private readonly aggregate: HashAggregateExec;
+  private passing: Batch[] = [];
 
   constructor(
     readonly metricsName: string,
@@ -26,14 +30,25 @@ export class CollectMetricsExec implements PhysicalOperator {
   ) {
     this.children = [child];
     this.output = child.output;
-    this.metricAttrs = metrics.map(toAttribute);
+    const attrs = metrics.map(toAttribute);
+    this.names = attrs.map((a) => a.name);
+    this.types = attrs.map((a) => a.type);
+    const passing: PhysicalOperator = {
+      name: "LocalTableScan",
+      output: child.output,
+      children: [],
+      execute: async () => this.passing,
+      describe: () => "",
+    };
+    this.aggregate = new HashAggregateExec([], metrics, attrs, passing);
   }
 
   async execute(ctx: ExecContext): Promise<Batch[]> {
     const batches = await this.child.execute(ctx);
-    const aggregate = new HashAggregateExec([], this.metrics, this.metricAttrs, new LocalScanExec(this.child.output, batches));
-    const [row] = await aggregate.execute({ eval: ctx.eval });
-    const metrics = { names: this.metricAttrs.map((a) => a.name), types: this.metricAttrs.map((a) => a.type), row: row! };
+    this.passing = batches;
+    const [row] = await this.aggregate.execute({ eval: ctx.eval });
+    this.passing = [];
+    const metrics = { names: this.names, types: this.types, row: row! };
     if (ctx.state) ctx.state.report.addObservedMetrics(this.metricsName, metrics);
     else this.sink?.complete(metrics);
     return batches;
