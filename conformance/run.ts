@@ -118,6 +118,15 @@ async function main() {
     });
   }
   if (known) process.stdout.write(`conformance: ${known} known differences (listed with reasons in conformance/REPORT.md)\n`);
+  // Repeated at the very end so that a log's tail (all CI keeps) names what failed and why.
+  for (const o of outcomes.filter((x) => x.verdict === "fail")) {
+    process.stdout.write(`conformance: FAILED ${o.id}: ${o.reason}\n`);
+    for (const d of o.diffs.slice(0, 8)) {
+      process.stdout.write(`  ${d.kind}${d.batchId === undefined ? "" : ` (batch ${d.batchId})`}: ${d.message.slice(0, 400)}\n`);
+      for (const m of (d.missing ?? []).slice(0, 5)) process.stdout.write(`    only in Spark: ${m.slice(0, 300)}\n`);
+      for (const u of (d.unexpected ?? []).slice(0, 5)) process.stdout.write(`    only in arus: ${u.slice(0, 300)}\n`);
+    }
+  }
   process.stdout.write(`conformance: ${pass} passed, ${fail} failed${skip ? `, ${skip} skipped` : ""}\n`);
   if (fail > 0 && !flags.has("--no-fail")) process.exitCode = 1;
 }

@@ -173,7 +173,18 @@ export function longDivide(op: LongDivOp, a: Vector, b: Vector, n: number, ctx: 
 
 /** out[i] = a[i] % b[i] (sign of the dividend, never -0) when every operand is safe and no divisor 0; false otherwise. */
 function remainderOfSafe(a: Float64Array, b: Float64Array, out: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  // Operands in int32 range (ids, small divisors) take the CPU's integer division, about three
+  // times faster than the double remainder (fmod) below; the first operand outside it hands over.
+  for (; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    const xi = x | 0;
+    const yi = y | 0;
+    if (xi !== x || yi !== y || yi === 0) break;
+    out[i] = (xi % yi) + 0;
+  }
+  for (; i < n; i++) {
     const x = a[i]!;
     const y = b[i]!;
     // |x| and |y| below 2^53, y not 0: the double remainder is exact
