@@ -6,6 +6,7 @@
  *   node --import tsx bench/arus/run.ts --data bench/data/out/quick [--queries q0,q5] [--max-files 1]
  *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR] [--state-threads N|local|auto]
  *        [--conf key=value]...   (e.g. --conf arus.state.aggregation.columnar=false: aggregation state in the row stores)
+ *        [--durations]   (also print each progress durationMs phase summed over the timed run's batches)
  *
  * Per query (every query's timed run first, then the checksum runs):
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
@@ -131,6 +132,8 @@ async function timedRun(b: Bench, q: QueryDef, profileDir: string | null): Promi
   if (profiler && profileDir) await profiler.stop(path.join(profileDir, `${q.name}.cpuprofile`));
   const inputRows = timed.progress.reduce((n, p) => n + p.numInputRows, 0);
   const engineS = timed.progress.reduce((n, p) => n + (p.durationMs?.triggerExecution ?? 0), 0) / 1000;
+  if (process.argv.includes("--durations"))
+    process.stderr.write(`${q.name} durationMs summed: ${JSON.stringify(sumDurations(timed.progress))}\n`);
 
   return {
     engine: "arus",
@@ -148,6 +151,13 @@ async function timedRun(b: Bench, q: QueryDef, profileDir: string | null): Promi
     checksumS: null,
     load,
   };
+}
+
+/** Each durationMs phase summed over the run's batches (`--durations`: where a query's wall time goes). */
+function sumDurations(progress: { durationMs?: Record<string, number> }[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const p of progress) for (const [k, v] of Object.entries(p.durationMs ?? {})) sums[k] = (sums[k] ?? 0) + v;
+  return sums;
 }
 
 /** The query's output rows, canonicalized and hashed (not timed; a fresh checkpoint). */

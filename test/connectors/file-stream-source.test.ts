@@ -262,6 +262,42 @@ describe("file stream source: schema and errors", () => {
     await assert.rejects(src.getBatch(t1.end, end!), (e: Error) => e.message.includes(bad));
   });
 
+  it("queues the next trigger's file behind a batch's own read-ahead file, never ahead of a batch's fresh read", async () => {
+    const dir = await tempDir();
+    for (let i = 0; i < 4; i++) await put(dir, `f${i}.json`, [i], 1000 + i);
+    const src = source(dir, null, { maxFilesPerTrigger: "1" });
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    src.useFileTask((file, read) => {
+      started.push(file.slice(dir.length + 1));
+      return new Promise((res) => finish.set(file.slice(dir.length + 1), () => res({ inputRows: 1, value: read })));
+    });
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    // Batch 0: f0 read fresh; f1 starts only once f0 is done.
+    const e0 = (await src.latestOffset(null, src.defaultReadLimit()))!;
+    const b0 = src.getPrepared(null, e0);
+    await settle();
+    assert.deepEqual(started, ["f0.json"]);
+    finish.get("f0.json")!();
+    await b0;
+    await settle();
+    assert.deepEqual(started, ["f0.json", "f1.json"]);
+    // Batch 1: f1 is being read ahead, so f2 is queued behind it before f1 is done.
+    const e1 = (await src.latestOffset(e0, src.defaultReadLimit()))!;
+    const b1 = src.getPrepared(e0, e1);
+    await settle();
+    assert.deepEqual(started, ["f0.json", "f1.json", "f2.json"]);
+    finish.get("f1.json")!();
+    assert.equal((await b1).length, 1);
+    // Batch 2 takes f2's read started ahead (no second read of it).
+    const e2 = (await src.latestOffset(e1, src.defaultReadLimit()))!;
+    const b2 = src.getPrepared(e1, e2);
+    await settle();
+    finish.get("f2.json")!();
+    assert.equal((await b2).length, 1);
+    assert.deepEqual(started, ["f0.json", "f1.json", "f2.json", "f3.json"]);
+  });
+
   it("is registered for json, csv, parquet and text", () => {
     for (const f of ["json", "csv", "parquet", "text"]) {
       assert.ok(lookupSource(f));

@@ -35,7 +35,15 @@ export class ReadAhead<T = Batch[]> {
     }
   }
 
-  /** What each of `paths` reads as, in order, from the reads started ahead where still valid. */
+  /** Is every one of `paths` being read ahead already? */
+  covers(paths: readonly string[]): boolean {
+    return paths.every((p) => this.pending.has(p));
+  }
+
+  /**
+   * What each of `paths` reads as, in order, from the reads started ahead where still valid.
+   * Takes the pending reads at the call (reads started after it are kept for the next call).
+   */
   async readAll(paths: readonly string[]): Promise<T[]> {
     const ahead = this.pending;
     this.pending = new Map();

@@ -156,10 +156,17 @@ export class FileStreamSource implements StreamSource {
   private async readFiles<T>(ahead: ReadAhead<T>, start: Offset | null, end: Offset): Promise<T[]> {
     const log = await this.log();
     const from = start === null ? 0 : logOffsetOf(start) + 1;
-    const out = await ahead.readAll(log.get(from, logOffsetOf(end)).map((e) => fromFileUri(e.path)));
-    if (this.unread && this.opts.maxFilesPerTrigger !== null) {
-      ahead.start(this.unread.slice(0, this.opts.maxFilesPerTrigger).map((f) => f.path));
-    }
+    const paths = log.get(from, logOffsetOf(end)).map((e) => fromFileUri(e.path));
+    const max = this.opts.maxFilesPerTrigger;
+    const next = this.unread && max !== null ? this.unread.slice(0, max).map((f) => f.path) : null;
+    // When this batch's files are being read already, the next trigger's queue up behind them
+    // now, so the decode threads go on from one batch to the next without waiting for this one
+    // to be handed over; otherwise they start after it, never ahead of this batch's own reads.
+    const early = next !== null && ahead.covers(paths);
+    const reading = ahead.readAll(paths);
+    if (early) ahead.start(next);
+    const out = await reading;
+    if (next !== null && !early) ahead.start(next);
     return out;
   }
 
