@@ -134,15 +134,48 @@ export function sortedMap<V>(m: Record<string, V>): Record<string, V> {
 export function latenessProfile(lateness: LatenessSamples): LatenessProfile {
   const n = lateness.count;
   const max = lateness.max;
-  const s = lateness.samples.slice().sort();
-  const q = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]! : 0);
-  return {
-    count: n,
-    p50: q(0.5),
-    p90: q(0.9),
-    p99: q(0.99),
-    max,
-    delayFor99: q(0.99),
-    delayFor999: q(0.999),
-  };
+  const s = lateness.samples.slice();
+  const rank = (p: number) => Math.min(s.length - 1, Math.ceil(p * s.length) - 1);
+  // Four order statistics, not a sort: each selection leaves the ranks above it to the right,
+  // so the next one searches only there (on the main thread, every batch, up to 16 384 samples).
+  const ranks = [rank(0.5), rank(0.9), rank(0.99), rank(0.999)];
+  const at: number[] = [];
+  let from = 0;
+  for (const r of ranks) {
+    if (r < 0) at.push(0);
+    else {
+      select(s, from, s.length - 1, r);
+      at.push(s[r]!);
+      from = r;
+    }
+  }
+  return { count: n, p50: at[0]!, p90: at[1]!, p99: at[2]!, max, delayFor99: at[2]!, delayFor999: at[3]! };
+}
+
+/** Puts the value of rank k (ascending) of a[lo..hi] at k, smaller ones before it, larger after (Hoare's quickselect). */
+function select(a: Float64Array, lo: number, hi: number, k: number): void {
+  while (hi > lo) {
+    // median of three as the pivot: sorted or constant input stays linear
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < a[lo]!) swap(a, mid, lo);
+    if (a[hi]! < a[lo]!) swap(a, hi, lo);
+    if (a[hi]! < a[mid]!) swap(a, hi, mid);
+    const pivot = a[mid]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) swap(a, i++, j--);
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
 }

@@ -44,3 +44,26 @@ test("sampled lateness gives the profile of every row's lateness", () => {
     { numRuns: 60 },
   );
 });
+
+test("the percentiles are those of the sorted samples, whatever their order and ties", () => {
+  const samples = fc.oneof(
+    fc.float64Array({ noNaN: true, maxLength: 400 }),
+    fc.array(fc.integer({ min: -3, max: 3 }), { maxLength: 400 }).map((xs) => Float64Array.from(xs)),
+    fc.nat(3000).map((n) => Float64Array.from({ length: n }, (_, i) => i)),
+    fc.nat(3000).map((n) => Float64Array.from({ length: n }, (_, i) => n - i)),
+  );
+  fc.assert(
+    fc.property(samples, (s) => {
+      const sorted = s.slice().sort();
+      const q = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]! : 0);
+      const got = latenessProfile({ count: s.length, max: 0, samples: s });
+      // -0 and 0 are one lateness
+      const same = (a: number, b: number) => a === b;
+      assert.ok(
+        same(got.p50, q(0.5)) && same(got.p90, q(0.9)) && same(got.p99, q(0.99)) && same(got.delayFor999, q(0.999)),
+        JSON.stringify({ got, s: [...s] }),
+      );
+    }),
+    { numRuns: 300 },
+  );
+});

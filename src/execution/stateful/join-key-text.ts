@@ -111,30 +111,35 @@ function hashText(h: number, s: string): number {
 
 const digits = new Int32Array(20);
 
+/** Writes the decimal digits of a non-negative int32 `v` into `digits` from `n` on, lowest first; the new count. */
+function int32Digits(v: number, n: number): number {
+  // int32 division by a constant is a multiply and a shift; on doubles `%` is a call to fmod
+  do {
+    const q = (v / 10) | 0;
+    digits[n++] = v - q * 10;
+    v = q;
+  } while (v > 0);
+  return n;
+}
+
 /** FNV-1a over the text `${x}` writes for a safe integer x, without writing it. */
 function hashSafeInteger(h: number, x: number): number {
   if (x < 0) {
     h = step(h, 45); // "-"
     x = -x;
   }
-  // two parts below 2^31, so the digits come from integer arithmetic
-  let hi = Math.floor(x / 1e9);
-  let lo = x - hi * 1e9;
-  let n = 0;
-  if (hi === 0) {
-    do {
-      digits[n++] = lo % 10;
-      lo = Math.floor(lo / 10);
-    } while (lo > 0);
-  } else {
-    for (let k = 0; k < 9; k++) {
-      digits[n++] = lo % 10;
-      lo = Math.floor(lo / 10);
+  let n: number;
+  if (x < 1e9) n = int32Digits(x | 0, 0);
+  else {
+    // two parts below 2^31: nine low digits (zeros kept), then the rest
+    const hi = Math.floor(x / 1e9);
+    let lo = (x - hi * 1e9) | 0;
+    for (n = 0; n < 9; n++) {
+      const q = (lo / 10) | 0;
+      digits[n] = lo - q * 10;
+      lo = q;
     }
-    do {
-      digits[n++] = hi % 10;
-      hi = Math.floor(hi / 10);
-    } while (hi > 0);
+    n = int32Digits(hi, n);
   }
   while (n > 0) h = step(h, 48 + digits[--n]!);
   return h;
