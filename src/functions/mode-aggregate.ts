@@ -5,6 +5,7 @@
  * The buffer is the group's values, so partial buffers merge by appending.
  */
 import { type Vector, vectorFromValues } from "../columnar/vector.js";
+import { keyDirections } from "../plan/within-group.js";
 import { ArrayOf, type DataType } from "../types/datatypes.js";
 import { CollectListAcc } from "./collect-accumulators.js";
 import { compareValues } from "./predicates.js";
@@ -13,10 +14,13 @@ import { type AggregateFunction, checkArity, register, typeMismatch } from "./re
 const keyOf = (v: unknown) =>
   typeof v === "object" && v !== null ? JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x)) : v;
 
+/** On a tie: the first value seen, the smallest (`deterministic`; WITHIN GROUP ORDER BY x) or the largest (ORDER BY x DESC). */
+type TieBreak = "first" | "smallest" | "largest";
+
 class ModeAcc extends CollectListAcc {
   constructor(
     private readonly valueType: DataType,
-    private readonly deterministic: boolean,
+    private readonly tie: TieBreak,
   ) {
     super(ArrayOf(valueType));
   }
@@ -37,7 +41,7 @@ class ModeAcc extends CollectListAcc {
         if (
           best === null ||
           c.count > best.count ||
-          (this.deterministic && c.count === best.count && compareValues(c.value, best.value) < 0)
+          (this.tie !== "first" && c.count === best.count && compareValues(c.value, best.value) * (this.tie === "smallest" ? 1 : -1) < 0)
         )
           best = c;
       }
@@ -47,16 +51,25 @@ class ModeAcc extends CollectListAcc {
   }
 }
 
+/**
+ * mode(x[, deterministic]), or mode() WITHIN GROUP (ORDER BY x [DESC]), which the parser gives as
+ * (x, directions) (plan/within-group.ts): on a tie the smallest value, or the largest with DESC.
+ */
 const mode: AggregateFunction = {
   kind: "aggregate",
   name: "mode",
   resolve(args, types, call) {
+    if (call.kind === "call" && call.withinGroup === 1) return { args: [...args], type: types[0]! };
     checkArity("mode", args, 1, 2);
     if (args[1] && types[1]!.kind !== "boolean") throw typeMismatch(call, 1, '"BOOLEAN"', args[1], types[1]!);
     return { args: [...args], type: types[0]! };
   },
   bufferTypes: (types) => [ArrayOf(types[0]!)],
-  create: (types, _r, _d, literals) => new ModeAcc(types[0]!, literals[1] === true || literals[1] === 1),
+  create: (types, _r, _d, literals) => {
+    if (typeof literals[1] === "string")
+      return new ModeAcc(types[0]!, keyDirections(literals[1])[0]?.ascending === false ? "largest" : "smallest");
+    return new ModeAcc(types[0]!, literals[1] === true || literals[1] === 1 ? "smallest" : "first");
+  },
 };
 
 register(mode);

@@ -8,6 +8,7 @@ import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
+import { keyDirections, withinGroupMissing } from "../plan/within-group.js";
 import { ArrayOf, type DataType, DoubleType, isNumeric } from "../types/datatypes.js";
 import { Decimal } from "../types/decimal-value.js";
 import { type Accumulator, type AggregateFunction, castTo, checkArity, register, typeMismatch } from "./registry.js";
@@ -23,14 +24,37 @@ export function percentileOf(sorted: readonly number[], p: number): number {
   return higher === lower ? lo : lo + (position - lower) * (hi - lo);
 }
 
+/**
+ * The value of rank ceil(n × p) (1-based; the first for p = 0) of the sorted values: Spark's
+ * percentile_disc, the smallest value whose cumulative distribution reaches p.
+ */
+export function discretePercentileOf(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(Math.ceil(sorted.length * p) - 1, 0)]!;
+}
+
+/** Java's Double ordering as Spark sorts: NaN above every number, -0 equal to 0. */
+const byDouble = (a: number, b: number) => (Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a - b);
+
+interface PercentileShape {
+  /** The argument holding the values (percentile_cont's and percentile_disc's ordering key is their second). */
+  readonly at: number;
+  /** percentile_disc: a value of the group, not an interpolation. */
+  readonly discrete: boolean;
+  /** WITHIN GROUP (ORDER BY x DESC): ranks counted from the largest value. */
+  readonly descending: boolean;
+}
+
 class PercentileAcc implements Accumulator {
   lists: number[][] = [];
-  constructor(private readonly percentages: number | readonly number[]) {}
+  constructor(
+    private readonly percentages: number | readonly number[],
+    private readonly shape: PercentileShape = { at: 0, discrete: false, descending: false },
+  ) {}
   resize(n: number): void {
     while (this.lists.length < n) this.lists.push([]);
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
-    const v = input[0]!;
+    const v = input[this.shape.at]!;
     const x = v.values as Float64Array;
     for (let i = 0; i < n; i++) if (v.validity === null || v.validity[i] === 1) this.lists[g[i]!]!.push(x[i]!);
   }
@@ -42,22 +66,30 @@ class PercentileAcc implements Accumulator {
   }
   evaluate(n: number): Vector {
     const p = this.percentages;
+    const { discrete, descending } = this.shape;
+    const at = discrete ? discretePercentileOf : percentileOf;
     const out = this.lists.slice(0, n).map((list) => {
       if (list.length === 0) return null;
-      // Java's Double ordering: NaN above every number.
-      const sorted = [...list].sort((a, b) => (Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a - b));
-      return typeof p === "number" ? percentileOf(sorted, p) : p.map((q) => percentileOf(sorted, q));
+      const sorted = [...list].sort(byDouble);
+      if (descending) sorted.reverse();
+      return typeof p === "number" ? at(sorted, p) : p.map((q) => at(sorted, q));
     });
     return vectorFromValues(typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false), out);
   }
 }
 
-function badPercentage(call: Expr, detail: string): AnalysisException {
+/** `percentile(v, 1.5, 1)`, `percentile_cont(v, 1.5)`: how Spark names the call in its percentage errors. */
+type CallText = () => string;
+
+function mismatch(name: CallText, sub: string, detail: string): AnalysisException {
   return new AnalysisException(
-    "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-    `[DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: The \`percentage\` must be between [0.0, 1.0], but got ${detail}.`,
+    `DATATYPE_MISMATCH.${sub}`,
+    `[DATATYPE_MISMATCH.${sub}] Cannot resolve "${name()}" due to data type mismatch: ${detail}`,
   );
 }
+
+/** A double as Scala's SQL text writes it in these messages: `1.5D`, `0.0D`. */
+const doubleText = (x: number) => `${Number.isInteger(x) ? x.toFixed(1) : String(x)}D`;
 
 /** A number from an internal value: a DECIMAL holds its unscaled integer (a number, or a Decimal when wide). */
 function toNumber(v: unknown, t: DataType): number {
@@ -82,17 +114,26 @@ function constantValue(e: Expr | undefined): unknown {
   return undefined;
 }
 
-/** The literal percentage(s) of argument 1, checked to lie in [0, 1]. */
-function percentages(call: Expr, arg: Expr | undefined): number | number[] {
+/** The literal percentage(s) of `arg`, checked to lie in [0, 1]. */
+function percentages(name: CallText, arg: Expr | undefined): number | number[] {
   const value = constantValue(arg);
-  if (value === undefined || value === null) {
-    throw new AnalysisException(
-      "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-      `[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] Cannot resolve "${exprToSql(call)}": the percentage must be a literal.`,
+  if (value === undefined) {
+    throw mismatch(
+      name,
+      "NON_FOLDABLE_INPUT",
+      `the input \`percentage\` should be a foldable "DOUBLE" expression; however, got "${arg ? exprToSql(arg) : ""}".`,
     );
   }
+  if (value === null) throw mismatch(name, "UNEXPECTED_NULL", "The percentage must not be null.");
   const list = value as number | number[];
-  for (const p of Array.isArray(list) ? list : [list]) if (!(p >= 0 && p <= 1)) throw badPercentage(call, String(p));
+  const all = Array.isArray(list) ? list : [list];
+  if (all.some((p) => !(p >= 0 && p <= 1))) {
+    throw mismatch(
+      name,
+      "VALUE_OUT_OF_RANGE",
+      `The percentage must be between [0.0, 1.0] (current value = ${all.map(doubleText).join(",")}).`,
+    );
+  }
   return list;
 }
 
@@ -107,7 +148,7 @@ const percentile: AggregateFunction = {
   name: "percentile",
   resolve(args, types, call) {
     checkArity("percentile", args, 2);
-    const p = percentages(call, args[1]);
+    const p = percentages(() => `percentile(${exprToSql(args[0]!)}, ${exprToSql(args[1]!)}, 1)`, args[1]);
     return { args: [valueArg(args, types, call), args[1]!], type: typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false) };
   },
   bufferTypes: () => [ArrayOf(DoubleType)],
@@ -131,4 +172,32 @@ const median: AggregateFunction = {
   create: () => new PercentileAcc(0.5),
 };
 
-register(percentile, median);
+/**
+ * percentile_cont(p) / percentile_disc(p) WITHIN GROUP (ORDER BY x [DESC]): the parser gives the
+ * call as (p, x, directions) (plan/within-group.ts). percentile_cont is percentile(x, p) counted
+ * from the chosen end; percentile_disc takes the value of rank ceil(n × p) instead of
+ * interpolating (spark.sql.legacy.percentileDiscCalculation = false, Spark 4's default).
+ */
+function inverseDistribution(name: "percentile_cont" | "percentile_disc"): AggregateFunction {
+  return {
+    kind: "aggregate",
+    name,
+    resolve(args, types, call) {
+      if (call.kind !== "call" || call.withinGroup !== 1 || args.length !== 3) throw withinGroupMissing(name);
+      const p = percentages(() => `${name}(${exprToSql(args[1]!)}, ${exprToSql(args[0]!)})`, args[0]);
+      const value = valueArg([args[1]!], [types[1]!], call);
+      return { args: [args[0]!, value, args[2]!], type: typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false) };
+    },
+    bufferTypes: () => [ArrayOf(DoubleType)],
+    create: (types, resultType, _d, literals) => {
+      const raw = literals[0];
+      const t = types[0]!;
+      const p = Array.isArray(raw) ? raw.map((v) => toNumber(v, t.kind === "array" ? t.elementType : t)) : toNumber(raw, t);
+      const descending = keyDirections(literals[2])[0]?.ascending === false;
+      const shape = { at: 1, discrete: name === "percentile_disc", descending };
+      return new PercentileAcc(resultType.kind === "array" && !Array.isArray(p) ? [p] : p, shape);
+    },
+  };
+}
+
+register(percentile, median, inverseDistribution("percentile_cont"), inverseDistribution("percentile_disc"));

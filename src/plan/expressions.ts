@@ -92,6 +92,11 @@ export interface Call {
    * `filterMask`), so the aggregate sees NULL where c does not hold; printed as Spark prints it.
    */
   readonly aggFilter?: boolean;
+  /**
+   * `f(args) WITHIN GROUP (ORDER BY keys)`: the last argument is a string literal with the keys'
+   * directions, the `withinGroup` arguments before it are the keys (plan/within-group.ts).
+   */
+  readonly withinGroup?: number;
 }
 export interface Cast {
   readonly kind: "cast";

@@ -8,6 +8,7 @@ import { formatUnscaled } from "../types/decimal.js";
 import { formatDayTimeInterval } from "../types/interval-text.js";
 import { assertNever, type Call, type CaseWhen, type Expr, type WindowExpr, type WindowFrame } from "./expressions.js";
 import { stringCallSql } from "./string-call-sql.js";
+import { withinGroupSql } from "./within-group.js";
 
 const INFIX = new Set(["+", "-", "*", "/", "%", "div", "&", "|", "^", "=", "<=>", "!=", "<", "<=", ">", ">=", "and", "or"]);
 /** Infix operators Spark prints in lower case (`(a div b)`; AND and OR in capitals). */
@@ -82,6 +83,7 @@ export function exprToSql(e: Expr): string {
     }
     case "call":
       if (e.aggFilter) return filteredCallSql(e);
+      if (e.withinGroup !== undefined) return withinGroupSql(e, exprToSql);
       if (e.byName) return `${e.name}(${e.args.map(exprToSql).join(", ")})`;
       if (e.between) return betweenSql(e.args);
       if (e.label !== undefined) return `${e.label}(${e.args.map(exprToSql).join(", ")})`;

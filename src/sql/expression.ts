@@ -8,6 +8,7 @@
 
 import {
   alias,
+  type Call,
   call,
   callByName,
   caseWhen,
@@ -27,6 +28,7 @@ import {
   type WindowFrame,
   windowExpr,
 } from "../plan/expressions.js";
+import { requiresWithinGroup, withinGroupCall, withinGroupMissing } from "../plan/within-group.js";
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
 import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
@@ -400,6 +402,20 @@ function readCall(cur: Cursor, name: string): Expr {
   }
   cur.expectOp(")");
   const lower = name.toLowerCase();
+  // `f(args) WITHIN GROUP (ORDER BY keys)`, before FILTER as in Spark's grammar (plan/within-group.ts)
+  let ordered: Call | null = null;
+  if (cur.isKeyword("WITHIN") && cur.isKeyword("GROUP", 1) && cur.isOp("(", 2)) {
+    cur.next();
+    cur.next();
+    cur.expectOp("(");
+    cur.expectKeyword("ORDER");
+    cur.expectKeyword("BY");
+    const keys: SortOrder[] = [];
+    do keys.push(readWindowSortItem(cur));
+    while (cur.acceptOp(","));
+    cur.expectOp(")");
+    ordered = withinGroupCall(lower, args, distinct, keys);
+  } else if (requiresWithinGroup(lower, args.length)) throw withinGroupMissing(lower);
   // `agg(args) FILTER (WHERE cond)`, before IGNORE / RESPECT NULLS as in Spark's grammar: rows
   // where cond does not hold reach the aggregate as NULLs (plan/expressions.ts filteredAggregate);
   // the analyzer checks cond and the function (analyzer/aggregate-filter.ts).
@@ -414,13 +430,23 @@ function readCall(cur: Cursor, name: string): Expr {
   // `first(x) IGNORE NULLS` is Spark's spelling of first(x, true) (lag/lead/nth_value likewise).
   if (cur.acceptKeyword("IGNORE", "NULLS")) {
     const ignoreAt = IGNORE_NULLS_ARG[lower];
-    if (ignoreAt === undefined) throw cur.fail(`[INVALID_SQL_SYNTAX] Function ${lower} does not support IGNORE NULLS.`);
+    if (ignoreAt === undefined) {
+      throw cur.fail(
+        `[INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX] Invalid SQL syntax: The function \`${lower}\` does not support IGNORE NULLS.`,
+      );
+    }
     if (ignoreAt === 3) {
       if (args.length < 2) args.push(literal(1, IntegerType));
       if (args.length < 3) args.push(literal(null, NullType));
     }
     args.push(literal(true, BooleanType));
   } else cur.acceptKeyword("RESPECT", "NULLS");
+  if (ordered) {
+    const fn = filter
+      ? Object.freeze({ ...filteredAggregate(lower, ordered.args, distinct, filter), withinGroup: ordered.withinGroup })
+      : ordered;
+    return cur.acceptKeyword("OVER") ? readWindowSpec(cur, fn) : fn;
+  }
   if (filter) {
     const counted = lower === "count" ? args.map((a) => (a.kind === "star" ? literal(1, IntegerType) : a)) : args;
     const fn = filteredAggregate(lower, counted, distinct, filter);
