@@ -215,6 +215,8 @@ function named(e: Expr): Expr {
   if (e.kind === "attribute" || e.kind === "alias") return e;
   // Spark's ResolveAliases: a cast written on a column keeps the column's name (CAST(s AS INT) is `s`)
   if (e.kind === "cast" && !e.implicit && e.child.kind === "attribute") return alias(e, e.child.name);
+  // a column path (`select("s.a")`) is named by its last part; inside an expression it is `s.a`
+  if (e.kind === "call" && e.name === "getfield" && e.bare && e.args[1]?.kind === "literal") return alias(e, String(e.args[1].value));
   return alias(e, exprToSql(e));
 }
 

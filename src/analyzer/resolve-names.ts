@@ -55,7 +55,8 @@ export function nestFields(base: Attribute | LambdaVariable, fields: readonly st
       );
     }
     t = t.fields[structFieldIndex(t, f)]!.type;
-    e = call("getfield", [e, literal(f, StringType)]);
+    // `bare`: named by the field alone, as Spark names a column path (sql-text.ts)
+    e = Object.freeze({ ...call("getfield", [e, literal(f, StringType)]), bare: true });
   }
   return e;
 }

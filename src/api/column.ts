@@ -133,13 +133,25 @@ export class Column {
   contains(o: ColumnOrValue): Column {
     return this.bin("contains", o);
   }
-  /** This struct with field `name` set to `col` (replaced in place, or added last): Spark's UpdateFields. */
+  /**
+   * This struct with field `name` set to `col` (replaced in place, or added last): Spark's
+   * UpdateFields. A nested name (`a.b`, backquotes for a dot inside a name) sets the field in the
+   * inner struct `a`, which is set in turn (a NULL inner struct stays NULL).
+   */
   withField(name: string, col: Column): Column {
-    return this.updateFields(call("withfield", [lit(fieldName(name)).expr, col.expr]));
+    return this.updateFieldPath(fieldPath(name), (leaf) => call("withfield", [lit(leaf).expr, col.expr]));
   }
-  /** This struct without the named fields (a name it does not have is ignored; dropping every field is an error). */
+  /** This struct without the named fields (a name it does not have is ignored; dropping every field is an error); nested names as withField's. */
   dropFields(...names: string[]): Column {
-    return this.updateFields(...names.map((n) => call("dropfield", [lit(fieldName(n)).expr])));
+    let out: Column = this;
+    for (const n of names) out = out.updateFieldPath(fieldPath(n), (leaf) => call("dropfield", [lit(leaf).expr]));
+    return out;
+  }
+  /** Spark's updateFieldsHelper: the last name's operation on the struct its path leads to, each level set in its parent. */
+  private updateFieldPath(path: readonly string[], op: (leaf: string) => Expr): Column {
+    if (path.length === 1) return this.updateFields(op(path[0]!));
+    const inner = this.getField(path[0]!).updateFieldPath(path.slice(1), op);
+    return this.updateFields(call("withfield", [lit(path[0]!).expr, inner.expr]));
   }
   private updateFields(...ops: Expr[]): Column {
     const e = this.expr;
@@ -275,11 +287,36 @@ export function col(c: ColumnOrName): Column {
 
 export const toExpr = (c: ColumnOrName): Expr => col(c).expr;
 
-/** A top-level field name; nested paths (`a.b`) are not supported yet. */
-function fieldName(name: string): string {
-  if (name.includes("."))
-    throw new IllegalArgumentException(
-      `[UNSUPPORTED_FEATURE] withField / dropFields on a nested field (\`${name}\`) is not supported in arus; rebuild the inner struct first.`,
-    );
-  return name;
+/** A field path as Spark's multipart identifier: names split at dots, a backquoted name taken whole (`` for a backquote). */
+function fieldPath(name: string): string[] {
+  if (name === "") return [""];
+  const parts: string[] = [];
+  let i = 0;
+  while (i <= name.length) {
+    let part = "";
+    if (name[i] === "`") {
+      i++;
+      for (;;) {
+        if (i >= name.length)
+          throw new IllegalArgumentException(`[PARSE_SYNTAX_ERROR] Syntax error in the field name '${name}': an unclosed backquote.`);
+        if (name[i] === "`" && name[i + 1] === "`") {
+          part += "`";
+          i += 2;
+        } else if (name[i] === "`") {
+          i++;
+          break;
+        } else part += name[i++];
+      }
+      if (i < name.length && name[i] !== ".")
+        throw new IllegalArgumentException(`[PARSE_SYNTAX_ERROR] Syntax error in the field name '${name}'.`);
+    } else {
+      const dot = name.indexOf(".", i);
+      part = name.slice(i, dot < 0 ? name.length : dot);
+      i = dot < 0 ? name.length : dot;
+    }
+    parts.push(part);
+    if (i >= name.length) break;
+    i++; // the dot
+  }
+  return parts;
 }

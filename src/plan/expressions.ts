@@ -75,7 +75,9 @@ export interface Call {
   readonly distinct: boolean;
   /**
    * An infix operator Spark prints without parentheses (`ts + INTERVAL '3' DAY`, its TimeAdd,
-   * unlike Add's `(a + b)`); set by the analyzer (analyzer/date-arithmetic.ts).
+   * unlike Add's `(a + b)`); set by the analyzer (analyzer/date-arithmetic.ts). On `getfield`:
+   * a column path written as a name (`s.a`), named by its last part when it stands alone as an
+   * output column (analyzer/resolve-names.ts, analyzer.ts `named`).
    */
   readonly bare?: boolean;
   /**

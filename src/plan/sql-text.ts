@@ -196,7 +196,9 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
     case "rlike":
       return `RLIKE(${a[0]}, ${a[1]})`;
     case "getfield":
-      return a[1]!;
+      // Spark's pretty name of GetStructField: the struct, then the field (`s.a`); a column path
+      // standing alone as an output column is named by its last part (analyzer.ts `named`)
+      return `${a[0]}.${a[1]}`;
     case "getitem":
       return `${a[0]}[${a[1]}]`;
     case "add_ym_interval": {

@@ -40,7 +40,41 @@ describe("withField / dropFields", () => {
       () => df.select(F.col("s").dropFields("a", "b")),
       /\[DATATYPE_MISMATCH\.CANNOT_DROP_ALL_FIELDS\] Cannot resolve "update_fields\(s, dropfield\(\), dropfield\(\)\)"/,
     );
-    assert.throws(() => F.col("s").withField("a.b", F.lit(1)), /nested field/);
+  });
+
+  it("sets and drops nested fields through their parents, as Spark's updateFieldsHelper", async () => {
+    const df = session.sql(
+      "SELECT named_struct('a', named_struct('b', 1, 'c', 2), 'd', 3) AS s UNION ALL SELECT named_struct('a', CAST(NULL AS STRUCT<b: INT, c: INT>), 'd', 4) UNION ALL SELECT CAST(NULL AS STRUCT<a: STRUCT<b: INT, c: INT>, d: INT>)",
+    );
+    const out = df.select(
+      F.col("s").withField("a.b", F.lit(10)),
+      F.col("s").withField("a.e", F.lit("x")),
+      F.col("s").dropFields("a.c", "d"),
+      F.col("s").withField("a.b", F.lit(10)).withField("d", F.lit(5)),
+      F.col("s").withField("`a.b`", F.lit(10)),
+    );
+    assert.deepEqual(out.dtypes, [
+      ["update_fields(s, WithField(update_fields(s.a, WithField(10))))", "struct<a:struct<b:int,c:int>,d:int>"],
+      ["update_fields(s, WithField(update_fields(s.a, WithField(x))))", "struct<a:struct<b:int,c:int,e:string>,d:int>"],
+      ["update_fields(s, WithField(update_fields(s.a, dropfield())), dropfield())", "struct<a:struct<b:int>>"],
+      ["update_fields(s, WithField(update_fields(s.a, WithField(10))), WithField(5))", "struct<a:struct<b:int,c:int>,d:int>"],
+      ["update_fields(s, WithField(10))", "struct<a:struct<b:int,c:int>,d:int,a.b:int>"],
+    ]);
+    // a NULL inner struct stays NULL, as a NULL outer one
+    assert.deepEqual(await out.toArray(), [
+      [
+        { a: { b: 10, c: 2 }, d: 3 },
+        { a: { b: 1, c: 2, e: "x" }, d: 3 },
+        { a: { b: 1 } },
+        { a: { b: 10, c: 2 }, d: 5 },
+        { a: { b: 1, c: 2 }, d: 3, "a.b": 10 },
+      ],
+      [{ a: null, d: 4 }, { a: null, d: 4 }, { a: null }, { a: null, d: 5 }, { a: null, d: 4, "a.b": 10 }],
+      [null, null, null, null, null],
+    ]);
+    assert.throws(() => df.select(F.col("s").withField("x.b", F.lit(1))), /FIELD_NOT_FOUND.*`x`/);
+    assert.throws(() => df.select(F.col("s").withField("d.b", F.lit(1))), /requires the "STRUCT" type, however "s\.d" has the type "INT"/);
+    assert.throws(() => df.select(F.col("s").dropFields("a.b", "a.c")), /CANNOT_DROP_ALL_FIELDS/);
   });
 
   it("works on a stream, its projection on the decode threads", async () => {
