@@ -301,6 +301,10 @@ function resolveCall(e: Expr): Expr {
   const dated = rewriteDateArithmetic(e);
   if (dated !== null) return resolveCall(dated);
   if (isGeneratorCall(e)) throw generatorOutsideSelect(e as Call);
+  // s['b'] / col("s").getItem("b") on a struct is Spark's GetStructField, named `s.b`
+  if (e.name === "getitem" && e.args.length === 2 && e.args[1]!.kind === "literal" && typeOf(e.args[0]!).kind === "struct") {
+    return resolveCall(call("getfield", e.args));
+  }
   const fn = lookupFunction(e.name);
   if (!fn) {
     throw new AnalysisException(

@@ -77,6 +77,28 @@ describe("withField / dropFields", () => {
     assert.throws(() => df.select(F.col("s").dropFields("a.b", "a.c")), /CANNOT_DROP_ALL_FIELDS/);
   });
 
+  it("names a struct field inside an expression s.a, a column path standing alone by its last part (PySpark 4.3)", async () => {
+    const df = session.sql("SELECT named_struct('a', 'x', 'b', 2) AS s, map('k', 1) AS m");
+    const out = df.select(
+      F.col("s").getField("a"),
+      F.col("s").getItem("b"),
+      F.col("m").getItem("k"),
+      F.col("s.a"),
+      F.upper(F.col("s.a")),
+      F.expr("s.b + 1"),
+    );
+    assert.deepEqual(out.columns, ["s.a", "s.b", "m[k]", "a", "upper(s.a)", "(s.b + 1)"]);
+    assert.deepEqual(await out.toArray(), [["x", 2, 1, "x", "X", 3]]);
+    df.createOrReplaceTempView("named_paths");
+    assert.deepEqual(session.sql("SELECT s.a, upper(s.a), s['b'], s['a'] || 'y', m['k'] FROM named_paths").columns, [
+      "a",
+      "upper(s.a)",
+      "s.b",
+      "concat(s.a, y)",
+      "m[k]",
+    ]);
+  });
+
   it("works on a stream, its projection on the decode threads", async () => {
     setScanThreads(2);
     const dir = await tempDir();
