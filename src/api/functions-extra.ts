@@ -6,7 +6,7 @@
  * they are `F.sin(...)` and so on.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
-import { StringType } from "../types/datatypes.js";
+import { DoubleType, StringType } from "../types/datatypes.js";
 import { Column, type ColumnOrName, type ColumnOrValue, lit, toExpr } from "./column.js";
 
 const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
@@ -37,8 +37,10 @@ export const radians = unary("radians");
 export const pi = () => fn("pi");
 export const e = () => fn("e");
 /** `log(col)` is the natural logarithm (PySpark's `ln`); `log(base, col)` the two-argument form (base a number). */
+/** log(col) is ln(col); log(base, col) with a number base takes it as a DOUBLE, as PySpark's float (`LOG(2.0, c)`). */
 export function log(arg1: ColumnOrName | number, arg2?: ColumnOrName): Column {
-  return arg2 === undefined ? fn("ln", columnOrNumber(arg1)) : fn("log", columnOrNumber(arg1), toExpr(arg2));
+  if (arg2 === undefined) return fn("ln", columnOrNumber(arg1));
+  return fn("log", typeof arg1 === "number" ? literal(arg1, DoubleType) : toExpr(arg1), toExpr(arg2));
 }
 export const log2 = unary("log2");
 export const log1p = unary("log1p");

@@ -24,7 +24,8 @@ function literalText(value: unknown, kind: string, type?: DataType): string {
     const n = value as number;
     return Number.isInteger(n) && Math.abs(n) < 1e7 ? `${n}.0` : String(n);
   }
-  if (kind === "bigint") return `${value}L`;
+  // a BIGINT prints bare, as in Spark's column names (its pretty SQL writes numbers as their toString)
+  if (kind === "bigint") return String(value);
   if (kind === "interval") return formatDayTimeInterval(value as number, type);
   if (kind === "timestamp") return `TIMESTAMP_MICROS ${value}`;
   return String(value);

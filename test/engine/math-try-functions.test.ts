@@ -146,11 +146,11 @@ describe("NULL helpers", () => {
 });
 
 describe("F wrappers", () => {
-  // A JS number cannot say 2 from 2.0: F.log(2.0, "x") is PySpark's "LOG(2.0, x)" but arus's "LOG(2, x)".
+  // A JS number cannot say 2 from 2.0: F.log's base is taken as PySpark's float, "LOG(2.0, x)" (PySpark's F.log(2, x) says "LOG(2, x)").
   it("take PySpark's argument order and produce Spark's column names", () => {
     const df = session.sql("SELECT 1.0D AS x, 1 AS i");
     assert.deepEqual(df.select(F.log(2, "x"), F.log("x"), F.atan2("x", 1.5), F.hypot("x", 2), F.conv("i", 10, 2)).columns, [
-      "LOG(2, x)",
+      "LOG(2.0, x)",
       "ln(x)",
       "ATAN2(x, 1.5)",
       "HYPOT(x, 2)",
