@@ -3,7 +3,7 @@
  * arrival order with the delimiter (none by default); NULL for a group without values. The
  * buffer is the list of values, so partial buffers merge by appending. With WITHIN GROUP (ORDER
  * BY keys) the values are joined in the keys' order (plan/within-group.ts gives the call as
- * (expr[, delimiter], keys..., directions)): the buffer keeps each value with its keys, and
+ * (expr, delimiter or NULL, keys..., directions)): the buffer keeps each value with its keys, and
  * DISTINCT (only with WITHIN GROUP, ordered by the value itself) keeps each value once. Plain
  * DISTINCT is not supported yet (Spark's order is then a hash order).
  */
