@@ -15,6 +15,7 @@ import {
   literal,
   multiAlias,
   sortOrder,
+  splitName,
   tryCast,
   windowExpr,
 } from "../plan/expressions.js";
@@ -139,12 +140,12 @@ export class Column {
    * inner struct `a`, which is set in turn (a NULL inner struct stays NULL).
    */
   withField(name: string, col: Column): Column {
-    return this.updateFieldPath(fieldPath(name), (leaf) => call("withfield", [lit(leaf).expr, col.expr]));
+    return this.updateFieldPath(splitName(name), (leaf) => call("withfield", [lit(leaf).expr, col.expr]));
   }
   /** This struct without the named fields (a name it does not have is ignored; dropping every field is an error); nested names as withField's. */
   dropFields(...names: string[]): Column {
     let out: Column = this;
-    for (const n of names) out = out.updateFieldPath(fieldPath(n), (leaf) => call("dropfield", [lit(leaf).expr]));
+    for (const n of names) out = out.updateFieldPath(splitName(n), (leaf) => call("dropfield", [lit(leaf).expr]));
     return out;
   }
   /** Spark's updateFieldsHelper: the last name's operation on the struct its path leads to, each level set in its parent. */
@@ -286,37 +287,3 @@ export function col(c: ColumnOrName): Column {
 }
 
 export const toExpr = (c: ColumnOrName): Expr => col(c).expr;
-
-/** A field path as Spark's multipart identifier: names split at dots, a backquoted name taken whole (`` for a backquote). */
-function fieldPath(name: string): string[] {
-  if (name === "") return [""];
-  const parts: string[] = [];
-  let i = 0;
-  while (i <= name.length) {
-    let part = "";
-    if (name[i] === "`") {
-      i++;
-      for (;;) {
-        if (i >= name.length)
-          throw new IllegalArgumentException(`[PARSE_SYNTAX_ERROR] Syntax error in the field name '${name}': an unclosed backquote.`);
-        if (name[i] === "`" && name[i + 1] === "`") {
-          part += "`";
-          i += 2;
-        } else if (name[i] === "`") {
-          i++;
-          break;
-        } else part += name[i++];
-      }
-      if (i < name.length && name[i] !== ".")
-        throw new IllegalArgumentException(`[PARSE_SYNTAX_ERROR] Syntax error in the field name '${name}'.`);
-    } else {
-      const dot = name.indexOf(".", i);
-      part = name.slice(i, dot < 0 ? name.length : dot);
-      i = dot < 0 ? name.length : dot;
-    }
-    parts.push(part);
-    if (i >= name.length) break;
-    i++; // the dot
-  }
-  return parts;
-}

@@ -36,8 +36,10 @@ export const degrees = unary("degrees");
 export const radians = unary("radians");
 export const pi = () => fn("pi");
 export const e = () => fn("e");
-/** `log(col)` is the natural logarithm (PySpark's `ln`); `log(base, col)` the two-argument form (base a number). */
-/** log(col) is ln(col); log(base, col) with a number base takes it as a DOUBLE, as PySpark's float (`LOG(2.0, c)`). */
+/**
+ * `log(col)` is the natural logarithm (PySpark's `ln`); `log(base, col)` the two-argument form, a
+ * number base taken as a DOUBLE as PySpark's float (`LOG(2.0, c)`).
+ */
 export function log(arg1: ColumnOrName | number, arg2?: ColumnOrName): Column {
   if (arg2 === undefined) return fn("ln", columnOrNumber(arg1));
   return fn("log", typeof arg1 === "number" ? literal(arg1, DoubleType) : toExpr(arg1), toExpr(arg2));

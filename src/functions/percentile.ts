@@ -137,6 +137,12 @@ function percentages(name: CallText, arg: Expr | undefined): number | number[] {
   return list;
 }
 
+/** The percentage literal's value(s) as numbers (constant folding has made it a literal by now); a list when the result is an array. */
+function literalPercentages(raw: unknown, t: DataType, resultType: DataType): number | number[] {
+  const p = Array.isArray(raw) ? raw.map((v) => toNumber(v, t.kind === "array" ? t.elementType : t)) : toNumber(raw, t);
+  return resultType.kind === "array" && !Array.isArray(p) ? [p] : p;
+}
+
 function valueArg(args: readonly Expr[], types: readonly DataType[], call: Expr): Expr {
   const t = types[0]!;
   if (!isNumeric(t) && t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
@@ -152,13 +158,7 @@ const percentile: AggregateFunction = {
     return { args: [valueArg(args, types, call), args[1]!], type: typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false) };
   },
   bufferTypes: () => [ArrayOf(DoubleType)],
-  create: (types, resultType, _d, literals) => {
-    // Constant folding has made the percentage a literal by now.
-    const raw = literals[1];
-    const t = types[1]!;
-    const p = Array.isArray(raw) ? raw.map((v) => toNumber(v, t.kind === "array" ? t.elementType : t)) : toNumber(raw, t);
-    return new PercentileAcc(resultType.kind === "array" && !Array.isArray(p) ? [p] : p);
-  },
+  create: (types, resultType, _d, literals) => new PercentileAcc(literalPercentages(literals[1], types[1]!, resultType)),
 };
 
 const median: AggregateFunction = {
@@ -190,12 +190,9 @@ function inverseDistribution(name: "percentile_cont" | "percentile_disc"): Aggre
     },
     bufferTypes: () => [ArrayOf(DoubleType)],
     create: (types, resultType, _d, literals) => {
-      const raw = literals[0];
-      const t = types[0]!;
-      const p = Array.isArray(raw) ? raw.map((v) => toNumber(v, t.kind === "array" ? t.elementType : t)) : toNumber(raw, t);
       const descending = keyDirections(literals[2])[0]?.ascending === false;
       const shape = { at: 1, discrete: name === "percentile_disc", descending };
-      return new PercentileAcc(resultType.kind === "array" && !Array.isArray(p) ? [p] : p, shape);
+      return new PercentileAcc(literalPercentages(literals[0], types[0]!, resultType), shape);
     },
   };
 }

@@ -403,19 +403,9 @@ function readCall(cur: Cursor, name: string): Expr {
   cur.expectOp(")");
   const lower = name.toLowerCase();
   // `f(args) WITHIN GROUP (ORDER BY keys)`, before FILTER as in Spark's grammar (plan/within-group.ts)
-  let ordered: Call | null = null;
-  if (cur.isKeyword("WITHIN") && cur.isKeyword("GROUP", 1) && cur.isOp("(", 2)) {
-    cur.next();
-    cur.next();
-    cur.expectOp("(");
-    cur.expectKeyword("ORDER");
-    cur.expectKeyword("BY");
-    const keys: SortOrder[] = [];
-    do keys.push(readWindowSortItem(cur));
-    while (cur.acceptOp(","));
-    cur.expectOp(")");
-    ordered = withinGroupCall(lower, args, distinct, keys);
-  } else if (requiresWithinGroup(lower, args.length)) throw withinGroupMissing(lower);
+  const keys = readWithinGroup(cur);
+  if (keys === null && requiresWithinGroup(lower, args.length)) throw withinGroupMissing(lower);
+  const ordered: Call | null = keys === null ? null : withinGroupCall(lower, args, distinct, keys);
   // `agg(args) FILTER (WHERE cond)`, before IGNORE / RESPECT NULLS as in Spark's grammar: rows
   // where cond does not hold reach the aggregate as NULLs (plan/expressions.ts filteredAggregate);
   // the analyzer checks cond and the function (analyzer/aggregate-filter.ts).
@@ -463,6 +453,21 @@ function readCall(cur: Cursor, name: string): Expr {
   const fn = withJsonSchemaLiteral(lower === "negative" && !distinct ? callByName(lower, args) : call(lower, args, distinct));
   if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
   return fn;
+}
+
+/** The keys of `WITHIN GROUP (ORDER BY k [ASC | DESC] [NULLS ...], ...)` after a call, or null when none follows. */
+function readWithinGroup(cur: Cursor): SortOrder[] | null {
+  if (!(cur.isKeyword("WITHIN") && cur.isKeyword("GROUP", 1) && cur.isOp("(", 2))) return null;
+  cur.next();
+  cur.next();
+  cur.expectOp("(");
+  cur.expectKeyword("ORDER");
+  cur.expectKeyword("BY");
+  const keys: SortOrder[] = [];
+  do keys.push(readWindowSortItem(cur));
+  while (cur.acceptOp(","));
+  cur.expectOp(")");
+  return keys;
 }
 
 /**
