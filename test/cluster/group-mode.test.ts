@@ -93,6 +93,30 @@ async function partitionLagsOnce(queries: StreamingQuery[], input: string): Prom
   );
 }
 
+/** Each worker's batches, one line each: generation, tasks, rows, watermark, late rows, aborts, restores. */
+function workerTrace(queries: StreamingQuery[]): string {
+  return queries
+    .flatMap((q) =>
+      q.recentProgress.map((p) => {
+        const c = p.arus?.cluster;
+        const late = p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0;
+        return `${c?.worker}#${p.batchId} g${c?.generationId} tasks=${c?.tasks} in=${p.numInputRows} wm=${p.eventTime.watermark} late=${late} aborted=${c?.abortedTransactions} restore=${JSON.stringify(c?.restore ?? null)}`;
+      }),
+    )
+    .join("\n");
+}
+
+/** Per worker: rows dropped as late, transactions aborted, rebalances and tasks restored. */
+function workerSummary(queries: StreamingQuery[]): string {
+  return queries
+    .map((q) => {
+      const late = q.recentProgress.reduce((n, p) => n + (p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0), 0);
+      const c = q.lastProgress?.arus?.cluster;
+      return `${c?.worker}: late ${late}, aborted ${c?.abortedTransactions}, rebalances ${c?.rebalances}, restored ${c?.restoredTasks}`;
+    })
+    .join("; ");
+}
+
 describe("group mode (two workers, one group)", kafkaSkip(), () => {
   it("stateless: every input id reaches the output exactly once, read by both workers", async () => {
     const input = await newTopic(bootstrap, PARTITIONS, "gm-in");
@@ -242,6 +266,14 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
         assert.ok(!seen.has(key), `window ${key} written twice`);
         seen.set(key, { n: r.n, s: r.s });
       }
+      const wrong = [...expected].filter(([k, e]) => seen.get(k)?.n !== e.n || seen.get(k)?.s !== e.s);
+      // A wrong window names itself and what the workers did (late rows, aborts, restores): the CI log keeps only that.
+      if (wrong.length) console.log(`worker batches:\n${workerTrace(queries)}`);
+      assert.deepEqual(
+        wrong.map(([k, e]) => [k, seen.get(k) ?? null, e]),
+        [],
+        `(key, window) [got, want]: ${JSON.stringify(wrong.map(([k, e]) => [k, seen.get(k) ?? null, e]))}; ${workerSummary(queries)}`,
+      );
       assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
       for (const q of queries) assert.equal(q.exception, null);
       assert.ok(

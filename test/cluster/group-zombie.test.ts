@@ -73,11 +73,13 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
       const w1Events = w1.events.length;
       await sleep(c.pauseMs);
       const w1Later = () => w1.events.slice(w1Events).filter((e) => e.ev === "progress");
-      const w2Gens = w2.events.filter((e) => e.ev === "progress").map((e) => (e.cluster as ClusterFacts)?.generationId ?? -1);
+      // Each query has its own group (scaleout-pipeline.ts), so generations compare within a query.
+      const generationOf = (e: { cluster?: unknown }) => (e.cluster as ClusterFacts)?.generationId ?? -1;
+      const w2Gens = new Map<string, number>();
+      for (const e of w2.events)
+        if (e.ev === "progress" && e.query) w2Gens.set(e.query, Math.max(w2Gens.get(e.query) ?? -1, generationOf(e)));
       const w1MovedOn = () =>
-        w1Later().some(
-          (e) => (e.query === "raw" || e.query === "agg") && ((e.cluster as ClusterFacts)?.generationId ?? -1) > Math.max(-1, ...w2Gens),
-        );
+        w1Later().some((e) => (e.query === "raw" || e.query === "agg") && generationOf(e) > (w2Gens.get(e.query) ?? -1));
       if (c.fenced) {
         // w2's session (6 s) is over: w1 runs batches in a newer generation while w2 is still
         // stopped. A loaded machine may take longer than the pause to get there; w2 stays
@@ -101,14 +103,16 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
       const resumedAt = Date.now();
       while ((await run.produceNext(500)) > 0) {}
       // The zombie rejoins (a newer generation) and runs batches again; fenced, it reports its aborted transaction.
-      const before = Math.max(-1, ...w2Gens);
       await until(
         "w2 running again after the pause",
         () =>
           w2.events.some((e) => {
             const f = e.cluster as ClusterFacts;
             return (
-              e.ev === "progress" && e.t > resumedAt && (f?.generationId ?? -1) > before && (!c.fenced || (f?.abortedTransactions ?? 0) > 0)
+              e.ev === "progress" &&
+              e.t > resumedAt &&
+              generationOf(e) > (w2Gens.get(e.query ?? "") ?? -1) &&
+              (!c.fenced || (f?.abortedTransactions ?? 0) > 0)
             );
           }) || w2.runs[0]!.exit !== undefined,
         120_000,
