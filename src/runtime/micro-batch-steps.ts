@@ -54,13 +54,15 @@ export async function latestOffsets(
   limits: readonly ReadLimit[],
   query: { status: QueryStatus },
 ): Promise<(Offset | null)[]> {
-  const ends: (Offset | null)[] = [];
-  for (let i = 0; i < cfg.sources.length; i++) {
-    const source = cfg.sources[i]!;
-    query.status = { message: `Getting offsets from ${source.description}`, isDataAvailable: false, isTriggerActive: true };
-    ends.push(await source.latestOffset(committed[i]!, limits[i]!));
-  }
-  return ends;
+  const { sources } = cfg;
+  const names = sources.map((s) => s.description).join(", ");
+  query.status = { message: `Getting offsets from ${names}`, isDataAvailable: false, isTriggerActive: true };
+  // The sources are independent: their round trips and durable log writes (a file source's
+  // sources/<i>/N) overlap. Every one has ended before an error goes on, in source order, so
+  // no write is still under way once the query fails.
+  const settled = await Promise.allSettled(sources.map((s, i) => s.latestOffset(committed[i]!, limits[i]!)));
+  for (const r of settled) if (r.status === "rejected") throw r.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<Offset | null>).value);
 }
 
 /** True when some source has data past what is committed. */

@@ -100,7 +100,7 @@ function workerTrace(queries: StreamingQuery[]): string {
       q.recentProgress.map((p) => {
         const c = p.arus?.cluster;
         const late = p.stateOperators[0]?.numRowsDroppedByWatermark ?? 0;
-        return `${c?.worker}#${p.batchId} g${c?.generationId} tasks=${c?.tasks} in=${p.numInputRows} wm=${p.eventTime.watermark} late=${late} aborted=${c?.abortedTransactions} restore=${JSON.stringify(c?.restore ?? null)}`;
+        return `${c?.worker}#${p.batchId} g${c?.generationId} tasks=${c?.tasks} in=${p.numInputRows} wm=${p.eventTime?.watermark} late=${late} aborted=${c?.abortedTransactions} restore=${JSON.stringify(c?.restore ?? null)}`;
       }),
     )
     .join("\n");
