@@ -270,6 +270,11 @@ export class GroupExecution {
           if (straddledRebalance(e, this.assignment.backgroundJoin)) {
             // Cooperative: the group moved on during the batch; the tasks kept keep their state.
             this.aborted++;
+            // Fenced by its own pending join (a newer generation, or its instance id's new
+            // member id), no batch of this worker can commit before that join ends: wait for
+            // it instead of running and aborting batch after batch meanwhile.
+            const join = this.assignment.backgroundJoin;
+            if (join && !join.settled) await Promise.race([join.done, this.stopRequested]);
             continue;
           }
           // Fenced, or the brokers failing (attempt-failures.ts): nothing of the attempt is
