@@ -67,7 +67,7 @@ export const TRANSACTIONAL_PRODUCER_RETRY = { retries: 125, initialRetryTime: 5,
  * When the last of them is closed, a socket kafkajs still holds open (it can lose track of one:
  * see Fetcher.leader) is destroyed, so closing every client lets the process exit.
  */
-class Sockets {
+export class Sockets {
   private readonly open = new Set<net.Socket>();
   private users = 0;
   readonly factory = ({ host, port, onConnect }: { host: string; port: number; onConnect: () => void }): net.Socket => {
@@ -76,6 +76,11 @@ class Sockets {
     // Requests are small and each waits for its answer: no Nagle delay (Kafka's Java client
     // sets TCP_NODELAY too).
     socket.setNoDelay(true);
+    // kafkajs's disconnect() unrefs its socket; on one that never connected (the broker down)
+    // Node keeps each call for a 'connect' that never comes, one listener per retry (and warns
+    // at 11). A destroyed socket has nothing to unref.
+    const unref = socket.unref.bind(socket);
+    socket.unref = () => (socket.destroyed ? socket : unref());
     this.open.add(socket);
     socket.once("close", () => this.open.delete(socket));
     return socket;
