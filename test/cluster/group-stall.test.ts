@@ -86,8 +86,8 @@ describe("group mode: the whole process stalls past the session timeout", kafkaS
       for (const q of queries) {
         assert.equal(q.exception, null);
         const c = q.lastProgress?.arus?.cluster;
-        // One fenced batch per worker, maybe a second one in the rebalance's two rounds (it was dozens).
-        assert.ok((c?.abortedTransactions ?? 0) <= 3, `worker ${c?.worker} aborted ${c?.abortedTransactions} transactions`);
+        // At most one fenced batch per join of the worker (a loaded machine may add a round or two); it was 16-44.
+        assert.ok((c?.abortedTransactions ?? 0) <= 6, `worker ${c?.worker} aborted ${c?.abortedTransactions} transactions`);
       }
     } finally {
       for (const q of queries) await q.stop();
