@@ -266,14 +266,12 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
         assert.ok(!seen.has(key), `window ${key} written twice`);
         seen.set(key, { n: r.n, s: r.s });
       }
-      const wrong = [...expected].filter(([k, e]) => seen.get(k)?.n !== e.n || seen.get(k)?.s !== e.s);
+      const wrong = [...expected]
+        .filter(([k, e]) => seen.get(k)?.n !== e.n || seen.get(k)?.s !== e.s)
+        .map(([k, e]) => [k, seen.get(k) ?? null, e]);
       // A wrong window names itself and what the workers did (late rows, aborts, restores): the CI log keeps only that.
       if (wrong.length) console.log(`worker batches:\n${workerTrace(queries)}`);
-      assert.deepEqual(
-        wrong.map(([k, e]) => [k, seen.get(k) ?? null, e]),
-        [],
-        `(key, window) [got, want]: ${JSON.stringify(wrong.map(([k, e]) => [k, seen.get(k) ?? null, e]))}; ${workerSummary(queries)}`,
-      );
+      assert.deepEqual(wrong, [], `(key, window) [got, want]: ${JSON.stringify(wrong)}; ${workerSummary(queries)}`);
       assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
       for (const q of queries) assert.equal(q.exception, null);
       assert.ok(
