@@ -7,7 +7,8 @@
  * left during a broker outage) keeps the process alive for good — seen as a test process that
  * never exited under load. This puts a version in place that schedules a check only when a
  * request waits: the next request that has to wait schedules again (kafkajs's `push`), and a
- * response frees a slot by checking the queue itself.
+ * response frees a slot by checking the queue itself. Neither that timer nor the request-timeout
+ * check keeps the process alive: an open socket does, while it is open.
  */
 import { createRequire } from "node:module";
 
@@ -24,7 +25,11 @@ export function installRequestQueueFix(): void {
   if (installed) return;
   const RequestQueue = require("kafkajs/src/network/requestQueue/index.js") as Any;
   const proto = RequestQueue?.prototype;
-  if (typeof proto?.scheduleCheckPendingRequests !== "function" || typeof proto.checkPendingRequests !== "function")
+  if (
+    typeof proto?.scheduleCheckPendingRequests !== "function" ||
+    typeof proto.checkPendingRequests !== "function" ||
+    typeof proto.scheduleRequestTimeoutCheck !== "function"
+  )
     throw new Error("kafkajs internals changed: no RequestQueue.scheduleCheckPendingRequests (pin kafkajs 2.2.4)");
   proto.scheduleCheckPendingRequests = function (this: Any): void {
     if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
@@ -40,6 +45,15 @@ export function installRequestQueueFix(): void {
     // socket keeps it alive while the request can still go out, and a connection left behind
     // by a broker outage must not hold the process (a test file that never exited under load).
     this.throttleCheckTimeoutId.unref?.();
+  };
+  // The request-timeout check (every 100 ms from connect until the connection is disconnected)
+  // is the same kind of timer: a connection whose disconnect never finished (it waits for
+  // requests a broker outage left behind, and stays "disconnecting", which kafkajs counts as
+  // connected) kept a broker-restart test's process alive after every test had ended.
+  const scheduleRequestTimeoutCheck = proto.scheduleRequestTimeoutCheck;
+  proto.scheduleRequestTimeoutCheck = function (this: Any): void {
+    scheduleRequestTimeoutCheck.call(this);
+    this.requestTimeoutIntervalId?.unref?.();
   };
   installed = true;
 }
