@@ -39,8 +39,13 @@ export interface StreamSource {
   defaultReadLimit(): ReadLimit;
   /** AvailableNow: fix the end offset now; later `latestOffset` calls never go past it. */
   prepareForAvailableNow(): Promise<void>;
-  /** The end offset of the next batch starting at `start` (null start = from the beginning). */
-  latestOffset(start: Offset | null, limit: ReadLimit): Promise<Offset | null>;
+  /**
+   * The end offset of the next batch starting at `start` (null start = from the beginning).
+   * `exact`: a caller waits for the query to process everything available now
+   * (processAllAvailable), so the answer must be the system's as of this call, not one the
+   * source kept from earlier (the Kafka source's ends from its own Fetch answers).
+   */
+  latestOffset(start: Offset | null, limit: ReadLimit, exact?: boolean): Promise<Offset | null>;
   /** Rows in (start, end]. */
   getBatch(start: Offset | null, end: Offset): Promise<Batch[]>;
   /** Everything up to `end` is committed and may be discarded. */

@@ -274,7 +274,7 @@ export class MicroBatchExecution {
     let offsetsDurable: Promise<void>;
     if (!planned) {
       let t = clock.now();
-      const endsP = latestOffsets(this.cfg, this.position.committed, limits, this);
+      const endsP = latestOffsets(this.cfg, this.position.committed, limits, this, this.pacer.idleAwaited);
       endsP.catch(() => {}); // awaited below; a rejection while the purge runs is not unhandled
       // The last batch's retention, while the sources' round trips are in flight (one turn of
       // the event loop lets their requests go out first).

@@ -53,6 +53,8 @@ export async function latestOffsets(
   committed: readonly (Offset | null)[],
   limits: readonly ReadLimit[],
   query: { status: QueryStatus },
+  /** Someone waits for this trigger to find everything available now (StreamSource.latestOffset). */
+  exact = false,
 ): Promise<(Offset | null)[]> {
   const { sources } = cfg;
   const names = sources.map((s) => s.description).join(", ");
@@ -60,7 +62,7 @@ export async function latestOffsets(
   // The sources are independent: their round trips and durable log writes (a file source's
   // sources/<i>/N) overlap. Every one has ended before an error goes on, in source order, so
   // no write is still under way once the query fails.
-  const settled = await Promise.allSettled(sources.map((s, i) => s.latestOffset(committed[i]!, limits[i]!)));
+  const settled = await Promise.allSettled(sources.map((s, i) => s.latestOffset(committed[i]!, limits[i]!, exact)));
   for (const r of settled) if (r.status === "rejected") throw r.reason;
   return settled.map((r) => (r as PromiseFulfilledResult<Offset | null>).value);
 }

@@ -99,6 +99,14 @@ export class TriggerPacer {
     this.abort.abort();
   }
 
+  /**
+   * Someone waits for the current trigger to find nothing (waitForIdle before it began): its
+   * sources must answer as of now, or data that arrived just before the call is missed.
+   */
+  get idleAwaited(): boolean {
+    return this.idleWaiters.some((w) => w.after < this.triggerSeq);
+  }
+
   /** Resolves at the next trigger that starts after this call and finds nothing to do. */
   waitForIdle(): Promise<void> {
     const p = new Promise<void>((resolve) => this.idleWaiters.push({ after: this.triggerSeq, resolve }));

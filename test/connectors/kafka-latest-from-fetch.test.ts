@@ -247,6 +247,34 @@ describe("kafka source: latest offsets from the Fetch answers", kafkaSkip(), () 
       await q.stop();
     }
   });
+
+  // The trigger processAllAvailable waits on asks the broker: a watch not yet answered (its
+  // answer, the records just produced, on its way) or a Fetch answer a few ms old read as
+  // "nothing new", and processAllAvailable returned before the records were read.
+  it("processAllAvailable reads the records produced just before it, while the query idles on a watch", async () => {
+    const topic = await newTopic(bootstrap, 2);
+    const { q, values } = await collecting({ subscribe: topic, startingOffsets: "earliest" });
+    const p = await testClient(bootstrap).producer();
+    try {
+      const expected: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        await sleep(i % 4 === 0 ? 30 : 0); // sometimes long enough to go idle (a watch out), sometimes not
+        const recs = [0, 1].map((partition) => ({ topic, partition, key: null, value: Buffer.from(`${i}-${partition}`), headers: [] }));
+        await p.send(recs);
+        expected.push(...recs.map((r) => r.value.toString()));
+        await q.processAllAvailable();
+        assert.equal(
+          values.length,
+          expected.length,
+          `round ${i}: processAllAvailable returned with ${values.length} of ${expected.length} records read`,
+        );
+      }
+      assert.deepEqual([...values].sort(), [...expected].sort());
+    } finally {
+      await p.close();
+      await q.stop();
+    }
+  });
 });
 
 describe("kafka fetcher: logEnds", kafkaSkip(), () => {

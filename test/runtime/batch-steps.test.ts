@@ -57,12 +57,16 @@ describe("TriggerPacer", () => {
     const waiting = pacer.waitForIdle().then(() => {
       idle = true;
     });
+    assert.equal(pacer.idleAwaited, false, "the trigger in flight began before the call");
     pacer.nextWait(t0, false); // the trigger in flight began before the call: not an answer
     await Promise.resolve();
     assert.equal(idle, false);
-    pacer.nextWait(pacer.beginTrigger(), false);
+    const t1 = pacer.beginTrigger();
+    assert.equal(pacer.idleAwaited, true, "the trigger that answers must ask its sources as of now");
+    pacer.nextWait(t1, false);
     await waiting;
     assert.equal(idle, true);
+    assert.equal(pacer.idleAwaited, false);
   });
 });
 

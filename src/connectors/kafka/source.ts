@@ -84,15 +84,20 @@ export class KafkaMicroBatchStream implements StreamSource {
     this.availableNowEnd = await this.reader.latestOffsets();
   }
 
-  async latestOffset(start: Offset | null, limit: ReadLimit): Promise<Offset | null> {
+  async latestOffset(start: Offset | null, limit: ReadLimit, exact = false): Promise<Offset | null> {
     const from = start === null ? await this.initialOffsets() : OffsetMap.fromJson(start);
     // The next batch's records, fetched while the broker answers the latest offsets: one round
     // trip before the batch can run instead of two.
     this.reader.prefetch(from);
     // That Fetch's answer tells the latest offsets too (arus.latestOffsetsFromFetch). Not at a
-    // run's first trigger (Trigger.Once's only one) nor under AvailableNow: they ask the broker.
+    // run's first trigger (Trigger.Once's only one), under AvailableNow, nor for a trigger that
+    // processAllAvailable waits on: they ask the broker. (A Fetch answer may be 100 ms old, and
+    // a watch not yet answered reads as "nothing new" while its answer, records just produced,
+    // is on its way: processAllAvailable returned before the records were read.)
     const fromFetch =
-      this.opts.latestOffsetsFromFetch && this.triggered && !this.availableNowEnd ? await this.reader.latestOffsetsFromFetch(from) : null;
+      this.opts.latestOffsetsFromFetch && this.triggered && !this.availableNowEnd && !exact
+        ? await this.reader.latestOffsetsFromFetch(from)
+        : null;
     const latest = fromFetch ?? (await this.reader.latestOffsets());
     this.triggered = true;
     this.latestSeen = latest;
