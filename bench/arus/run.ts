@@ -7,6 +7,7 @@
  *        [--no-checksum] [--engine dist|src] [--cpu-prof DIR] [--keep-checkpoint DIR] [--state-threads N|local|auto]
  *        [--conf key=value]...   (e.g. --conf arus.state.aggregation.columnar=false: aggregation state in the row stores)
  *        [--durations]   (also print each progress durationMs phase summed over the timed run's batches)
+ *        [--batches]     (also print each batch's input rows and durationMs phases)
  *
  * Per query (every query's timed run first, then the checksum runs):
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
@@ -81,6 +82,7 @@ function withConf(session: Session, args: readonly string[]): Session {
 }
 
 interface Progress {
+  batchId: number;
   numInputRows: number;
   durationMs?: Record<string, number>;
 }
@@ -134,6 +136,8 @@ async function timedRun(b: Bench, q: QueryDef, profileDir: string | null): Promi
   const engineS = timed.progress.reduce((n, p) => n + (p.durationMs?.triggerExecution ?? 0), 0) / 1000;
   if (process.argv.includes("--durations"))
     process.stderr.write(`${q.name} durationMs summed: ${JSON.stringify(sumDurations(timed.progress))}\n`);
+  if (process.argv.includes("--batches"))
+    for (const p of timed.progress) process.stderr.write(`${q.name} batch ${p.batchId}: ${p.numInputRows} rows ${JSON.stringify(p.durationMs)}\n`);
 
   return {
     engine: "arus",
