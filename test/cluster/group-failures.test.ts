@@ -19,6 +19,7 @@ import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { KafkaGroupMember } from "../../src/connectors/kafka/group/index.js";
 import { Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+import { clusterStateDir } from "./cluster-state-dir.js";
 import { expectedWindows, readWindows, startWindowedCount, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
@@ -172,6 +173,7 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
       .option("kafka.bootstrap.servers", dead)
       .option("topic", "gf-nothing-out")
       .option("arus.cluster.group", "gf-unreachable")
+      .option("arus.cluster.stateDir", clusterStateDir())
       .start();
     await q.awaitTermination().catch(() => {});
     const elapsed = Date.now() - started;
@@ -203,6 +205,7 @@ describe("group mode: failures one process can stage", kafkaSkip(), () => {
       .option("kafka.bootstrap.servers", bootstrap)
       .option("topic", output)
       .option("arus.cluster.group", group)
+      .option("arus.cluster.stateDir", clusterStateDir())
       .start();
     await until("the join pending", () => q.status.message === "Joining the consumer group", 30_000);
     await new Promise((r) => setTimeout(r, 1500));

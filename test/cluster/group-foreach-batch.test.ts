@@ -14,6 +14,7 @@ import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { setLogWriter } from "../../src/common/log.js";
 import { F, Session } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce } from "../connectors/kafka-helpers.js";
+import { clusterStateDir } from "./cluster-state-dir.js";
 import { eventsFrom, expectedWindows, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
@@ -62,6 +63,7 @@ class UpsertTable {
 
 const groupOptions = (group: string, slot: string) => ({
   "arus.cluster.group": group,
+  "arus.cluster.stateDir": clusterStateDir(),
   "arus.cluster.instanceId": slot,
   "arus.cluster.sessionTimeoutMs": 6000,
 });

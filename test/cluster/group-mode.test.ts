@@ -12,6 +12,7 @@ import { describe, it } from "node:test";
 import type { StreamingQuery } from "../../src/api/streaming/query.js";
 import { F, prometheusMetrics, Session, type StreamingQueryProgress } from "../../src/index.js";
 import { kafkaBootstrap, kafkaSkip, newTopic, produce, testClient } from "../connectors/kafka-helpers.js";
+import { clusterStateDir } from "./cluster-state-dir.js";
 import { eventsFrom, until } from "./windowed-count-pipeline.js";
 
 const bootstrap = kafkaBootstrap() ?? "";
@@ -49,6 +50,7 @@ const workerOptions = (output: string, group: string, slot: string) => ({
   "kafka.bootstrap.servers": bootstrap,
   topic: output,
   "arus.cluster.group": group,
+  "arus.cluster.stateDir": clusterStateDir(),
   "arus.cluster.instanceId": slot,
   "arus.cluster.sessionTimeoutMs": 6000,
 });
@@ -388,6 +390,7 @@ describe("group mode (two workers, one group)", kafkaSkip(), () => {
         .option("kafka.bootstrap.servers", bootstrap)
         .option("topic", output)
         .option("arus.cluster.group", group)
+        .option("arus.cluster.stateDir", clusterStateDir())
         .trigger({ availableNow: true })
         .start();
     const s = session();

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { F, type Session } from "../../src/index.js";
 import { readValues } from "../connectors/kafka-helpers.js";
+import { clusterStateDir } from "./cluster-state-dir.js";
 
 export interface WindowedCountOptions {
   readonly bootstrap: string;
@@ -44,6 +45,7 @@ export function startWindowedCount(s: Session, o: WindowedCountOptions) {
     .option("topic", o.output)
     .option("arus.cluster.group", o.group)
     .option("arus.cluster.sessionTimeoutMs", 6000)
+    .option("arus.cluster.stateDir", clusterStateDir())
     .options(o.sink ?? {})
     .outputMode("append")
     .start();
