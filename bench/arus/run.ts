@@ -137,7 +137,8 @@ async function timedRun(b: Bench, q: QueryDef, profileDir: string | null): Promi
   if (process.argv.includes("--durations"))
     process.stderr.write(`${q.name} durationMs summed: ${JSON.stringify(sumDurations(timed.progress))}\n`);
   if (process.argv.includes("--batches"))
-    for (const p of timed.progress) process.stderr.write(`${q.name} batch ${p.batchId}: ${p.numInputRows} rows ${JSON.stringify(p.durationMs)}\n`);
+    for (const p of timed.progress)
+      process.stderr.write(`${q.name} batch ${p.batchId}: ${p.numInputRows} rows ${JSON.stringify(p.durationMs)}\n`);
 
   return {
     engine: "arus",

@@ -30,7 +30,7 @@ export function installRequestQueueFix(): void {
     typeof proto.checkPendingRequests !== "function" ||
     typeof proto.scheduleRequestTimeoutCheck !== "function"
   )
-    throw new Error("kafkajs internals changed: no RequestQueue.scheduleCheckPendingRequests (pin kafkajs 2.2.4)");
+    throw new Error("kafkajs internals changed: its RequestQueue is not 2.2.4's (pin kafkajs 2.2.4)");
   proto.scheduleCheckPendingRequests = function (this: Any): void {
     if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
     const throttled = this.throttledUntil - Date.now();
