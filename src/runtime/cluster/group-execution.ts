@@ -88,7 +88,10 @@ export class GroupExecution {
   private readonly failures: AttemptFailures;
   private producerNeedsInit = false;
   private wake: (() => void) | null = null;
-  private idleWaiters: (() => void)[] = [];
+  /** processAllAvailable's waiters, each with the attempt count when it called (see `waitForIdle`). */
+  private idleWaiters: { after: number; resolve: () => void }[] = [];
+  /** Attempts (batch or not) begun so far. */
+  private attempts = 0;
   private readonly topics: InternalTopics;
   private readonly client: KafkaClient;
   private readonly io = new WorkerIo();
@@ -167,8 +170,13 @@ export class GroupExecution {
     this.wake?.();
   }
 
+  /**
+   * Resolves at the first attempt that begins after this call and runs no batch: one that began
+   * before may have asked for the latest offsets before records the caller just produced (so it
+   * found nothing, and processAllAvailable returned before they were read).
+   */
   waitForIdle(): Promise<void> {
-    return new Promise((r) => this.idleWaiters.push(r));
+    return new Promise<void>((resolve) => this.idleWaiters.push({ after: this.attempts, resolve }));
   }
 
   close(): Promise<void> {
@@ -251,6 +259,7 @@ export class GroupExecution {
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
+        const attempt = ++this.attempts;
         let ran = false;
         const mark = this.watermark.mark();
         try {
@@ -294,7 +303,9 @@ export class GroupExecution {
           continue;
         }
         if (!ran) {
-          for (const w of this.idleWaiters.splice(0)) w();
+          const due = this.idleWaiters.filter((w) => w.after < attempt);
+          this.idleWaiters = this.idleWaiters.filter((w) => w.after >= attempt);
+          for (const w of due) w.resolve();
           if (oneShot) break;
         }
         const wait = ran ? Math.max(0, started + interval - this.cfg.clock.now()) : Math.max(poll, interval);
@@ -310,7 +321,7 @@ export class GroupExecution {
       // A clean stop: snapshots of what changed, so the next start replays (almost) nothing.
       await this.io.snapshots?.flush([...this.assignment.tasks.values()].map((t) => t.state));
     } finally {
-      for (const w of this.idleWaiters.splice(0)) w();
+      for (const w of this.idleWaiters.splice(0)) w.resolve();
       // A static member keeps its partitions for a restart, unless it stopped in a join (in the
       // foreground, or a cooperative one beside the batches): then it leaves, so the group's
       // rebalance goes on without it.
