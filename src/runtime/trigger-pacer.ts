@@ -6,6 +6,7 @@
  */
 import { logWarning } from "../common/log.js";
 import type { Clock } from "./clock.js";
+import { IdleWaiters } from "./idle-waiters.js";
 import { nextTriggerTime, type Trigger } from "./trigger.js";
 
 /** What to do between two triggers. */
@@ -17,12 +18,13 @@ export type TriggerWait =
 
 export class TriggerPacer {
   private readonly abort = new AbortController();
-  private idleWaiters: { after: number; resolve: () => void }[] = [];
+  private readonly idle = new IdleWaiters();
+  /** The current trigger's number (IdleWaiters.beginTrigger). */
+  private triggerNumber = 0;
   /** A source said data arrived (or a caller waits for idle) since the current trigger began. */
   private woken = false;
   /** Ends the current polling wait early; null when the loop is not polling. */
   private endPoll: (() => void) | null = null;
-  private triggerSeq = 0;
 
   constructor(
     private readonly trigger: Trigger,
@@ -39,7 +41,7 @@ export class TriggerPacer {
   /** A trigger begins now; its start time. */
   beginTrigger(): number {
     this.woken = false;
-    this.triggerSeq++;
+    this.triggerNumber = this.idle.beginTrigger();
     return this.clock.now();
   }
 
@@ -104,21 +106,20 @@ export class TriggerPacer {
    * sources must answer as of now, or data that arrived just before the call is missed.
    */
   get idleAwaited(): boolean {
-    return this.idleWaiters.some((w) => w.after < this.triggerSeq);
+    return this.idle.awaited;
   }
 
   /** Resolves at the next trigger that starts after this call and finds nothing to do. */
   waitForIdle(): Promise<void> {
-    const p = new Promise<void>((resolve) => this.idleWaiters.push({ after: this.triggerSeq, resolve }));
+    const p = this.idle.wait();
     // The answer needs one more trigger that finds nothing: no reason to wait out a poll first.
     this.wake();
     return p;
   }
 
-  /** Wake waiters registered before the trigger that just found nothing started (all at the end). */
+  /** The trigger that just began found nothing: wake the waiters from before it (all of them at the end). */
   notifyIdle(all = false): void {
-    const due = this.idleWaiters.filter((w) => all || w.after < this.triggerSeq);
-    this.idleWaiters = this.idleWaiters.filter((w) => !due.includes(w));
-    for (const w of due) w.resolve();
+    if (all) this.idle.releaseAll();
+    else this.idle.foundNothing(this.triggerNumber);
   }
 }

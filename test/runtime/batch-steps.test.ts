@@ -10,6 +10,7 @@ import type { OpenGroups, PhysicalOperator } from "../../src/execution/operator.
 import { BatchReport } from "../../src/execution/stateful/batch-report.js";
 import { newMetrics } from "../../src/execution/stateful/common.js";
 import { ManualClock } from "../../src/runtime/clock.js";
+import { IdleWaiters } from "../../src/runtime/idle-waiters.js";
 import { TriggerPacer } from "../../src/runtime/trigger-pacer.js";
 
 describe("TriggerPacer", () => {
@@ -67,6 +68,29 @@ describe("TriggerPacer", () => {
     await waiting;
     assert.equal(idle, true);
     assert.equal(pacer.idleAwaited, false);
+  });
+});
+
+describe("IdleWaiters", () => {
+  it("a trigger answers only the waiters that called before it began; releaseAll answers the rest", async () => {
+    const idle = new IdleWaiters();
+    const answered: string[] = [];
+    const t1 = idle.beginTrigger();
+    void idle.wait().then(() => answered.push("a")); // during trigger 1
+    assert.equal(idle.awaited, false, "trigger 1 began before the call");
+    idle.foundNothing(t1);
+    await Promise.resolve();
+    assert.deepEqual([...answered], [], "answered by a trigger already under way");
+    const t2 = idle.beginTrigger();
+    assert.equal(idle.awaited, true);
+    void idle.wait().then(() => answered.push("b")); // during trigger 2
+    idle.foundNothing(t2);
+    await Promise.resolve();
+    assert.deepEqual([...answered], ["a"]);
+    idle.releaseAll();
+    await Promise.resolve();
+    assert.deepEqual([...answered], ["a", "b"]);
+    assert.equal(idle.awaited, false);
   });
 });
 

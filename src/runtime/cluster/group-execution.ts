@@ -22,6 +22,7 @@ import type { BatchReport } from "../../execution/stateful/batch-report.js";
 import type { StreamingPlan } from "../../planner/streaming.js";
 import type { StructType } from "../../types/datatypes.js";
 import type { Clock } from "../clock.js";
+import { IdleWaiters } from "../idle-waiters.js";
 import type { QueryEvents, QueryStatus } from "../micro-batch-execution.js";
 import type { Trigger } from "../trigger.js";
 import type { WatermarkReport } from "../watermark-report.js";
@@ -88,10 +89,8 @@ export class GroupExecution {
   private readonly failures: AttemptFailures;
   private producerNeedsInit = false;
   private wake: (() => void) | null = null;
-  /** processAllAvailable's waiters, each with the attempt count when it called (see `waitForIdle`). */
-  private idleWaiters: { after: number; resolve: () => void }[] = [];
-  /** Attempts (batch or not) begun so far. */
-  private attempts = 0;
+  /** processAllAvailable's waiters; each attempt (batch or not) is a trigger to them. */
+  private readonly idle = new IdleWaiters();
   private readonly topics: InternalTopics;
   private readonly client: KafkaClient;
   private readonly io = new WorkerIo();
@@ -170,13 +169,9 @@ export class GroupExecution {
     this.wake?.();
   }
 
-  /**
-   * Resolves at the first attempt that begins after this call and runs no batch: one that began
-   * before may have asked for the latest offsets before records the caller just produced (so it
-   * found nothing, and processAllAvailable returned before they were read).
-   */
+  /** Resolves at the first attempt that begins after this call and runs no batch (IdleWaiters). */
   waitForIdle(): Promise<void> {
-    return new Promise<void>((resolve) => this.idleWaiters.push({ after: this.attempts, resolve }));
+    return this.idle.wait();
   }
 
   close(): Promise<void> {
@@ -259,7 +254,7 @@ export class GroupExecution {
     try {
       while (!this.stopped) {
         const started = this.cfg.clock.now();
-        const attempt = ++this.attempts;
+        const attempt = this.idle.beginTrigger();
         let ran = false;
         const mark = this.watermark.mark();
         try {
@@ -303,9 +298,7 @@ export class GroupExecution {
           continue;
         }
         if (!ran) {
-          const due = this.idleWaiters.filter((w) => w.after < attempt);
-          this.idleWaiters = this.idleWaiters.filter((w) => w.after >= attempt);
-          for (const w of due) w.resolve();
+          this.idle.foundNothing(attempt);
           if (oneShot) break;
         }
         const wait = ran ? Math.max(0, started + interval - this.cfg.clock.now()) : Math.max(poll, interval);
@@ -321,7 +314,7 @@ export class GroupExecution {
       // A clean stop: snapshots of what changed, so the next start replays (almost) nothing.
       await this.io.snapshots?.flush([...this.assignment.tasks.values()].map((t) => t.state));
     } finally {
-      for (const w of this.idleWaiters.splice(0)) w.resolve();
+      this.idle.releaseAll();
       // A static member keeps its partitions for a restart, unless it stopped in a join (in the
       // foreground, or a cooperative one beside the batches): then it leaves, so the group's
       // rebalance goes on without it.
