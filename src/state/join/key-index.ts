@@ -6,17 +6,19 @@
  * key string again and flattened it, and its entries were scattered over the heap: on q8 the
  * lookups were a third of a state thread's time (bench/RESULTS.md, session 19).
  *
- * Open addressing with linear probing over an Int32Array of key ids; each id's hash is kept, so
- * a probe compares texts only on equal hashes, and growing rehashes without the texts. Keys are
- * only added: a table drops keys by compaction or an aborted batch, and rebuilds the index.
+ * Open addressing with linear probing over an Int32Array of (hash, key id) pairs: a probe reads
+ * the hash beside the id, in the same cache line, and compares texts only on equal hashes (with
+ * the hashes in an array by id, each probe of a large table cost one more cache miss). Each id's
+ * hash is also kept by id, so growing rehashes without the texts. Keys are only added: a table
+ * drops keys by compaction or an aborted batch, and rebuilds the index.
  */
 import { fmix } from "../../common/hash.js";
 
 const EMPTY = -1;
 
 export class KeyIndex {
-  /** Key id per slot, EMPTY where free; a power of two long, at most half full. */
-  private slots = new Int32Array(64).fill(EMPTY);
+  /** Per slot its key's hash, then its key id (EMPTY where free); a power of two slots, at most half full. */
+  private slots = emptySlots(64);
   private mask = 63;
   /** Each key id's hash. */
   private hashes = new Int32Array(64);
@@ -27,9 +29,9 @@ export class KeyIndex {
     const slots = this.slots;
     const mask = this.mask;
     for (let s = fmix(hash) & mask; ; s = (s + 1) & mask) {
-      const id = slots[s]!;
+      const id = slots[2 * s + 1]!;
       if (id === EMPTY) return -1;
-      if (this.hashes[id] === hash && texts[id] === text) return id;
+      if (slots[2 * s] === hash && texts[id] === text) return id;
     }
   }
 
@@ -42,7 +44,7 @@ export class KeyIndex {
       this.hashes = grown;
     }
     this.hashes[id] = hash;
-    if (++this.size * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    if (++this.size * 2 > this.mask + 1) this.rehash((this.mask + 1) * 2);
     else this.place(id, hash);
   }
 
@@ -63,7 +65,7 @@ export class KeyIndex {
   }
 
   private rehash(cap: number): void {
-    this.slots = new Int32Array(cap).fill(EMPTY);
+    this.slots = emptySlots(cap);
     this.mask = cap - 1;
     for (let id = 0; id < this.size; id++) this.place(id, this.hashes[id]!);
   }
@@ -72,11 +74,19 @@ export class KeyIndex {
     const slots = this.slots;
     const mask = this.mask;
     let s = fmix(hash) & mask;
-    while (slots[s] !== EMPTY) s = (s + 1) & mask;
-    slots[s] = id;
+    while (slots[2 * s + 1] !== EMPTY) s = (s + 1) & mask;
+    slots[2 * s] = hash;
+    slots[2 * s + 1] = id;
   }
 
   bytes(): number {
     return this.slots.byteLength + this.hashes.byteLength;
   }
+}
+
+/** `cap` free slots: (0, EMPTY) pairs. */
+function emptySlots(cap: number): Int32Array {
+  const slots = new Int32Array(2 * cap);
+  for (let s = 1; s < slots.length; s += 2) slots[s] = EMPTY;
+  return slots;
 }
