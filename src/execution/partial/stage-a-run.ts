@@ -74,6 +74,15 @@ export interface PartialGroups {
 
 /** The event times (ms) of `batches`' column `col`. */
 function eventTimeOf(batches: readonly Batch[], col: number): EventTimeRange {
+  return { ms: eventTimeMillis(batches, col) };
+}
+
+/**
+ * eventTimeOf's loops, ending their own function (docs/architecture.md, "Hot path rules"): with
+ * the range object made after them, the loop's OSR code deopted at that object, which had not
+ * been made yet when the loop was optimized, on every call (--trace-deopt: 7-40 a run).
+ */
+function eventTimeMillis(batches: readonly Batch[], col: number): Float64Array {
   // Index loops, not for-of: TurboFan code of the for-of version fell into a deopt loop on its
   // iterator-closing path (V8 11, --trace-deopt: ~90 eager deopts a run on a decode thread).
   let total = 0;
@@ -88,7 +97,7 @@ function eventTimeOf(batches: readonly Batch[], col: number): EventTimeRange {
       ms[k] = micros === Number.NEGATIVE_INFINITY ? 0 : Math.floor(micros / 1000);
     }
   }
-  return { ms };
+  return ms;
 }
 
 /** Runs one operator over `batches` (its child a scan of them). */
