@@ -242,16 +242,31 @@ export function arrivedRows(
     at += h.length;
   }
   const input = sideInput(types, batches, s.timeCol, s.lateMicros, cleanup, s.numPartitions, keyColumns, hashes);
+  ownedPartitions(input, s.owners, owner);
+  return input;
+}
+
+/**
+ * arrivedRows' loop, in its own function (docs/architecture.md, "Hot path rules"): checks that
+ * each row's partition is `owner`'s of `W` threads, and a sample of the decode threads' hashes
+ * against the keys' texts (both must hash alike); the partitions become owned indexes (p div W).
+ */
+function ownedPartitions(input: SideInput, W: number, owner: number): void {
   const parts = input.parts;
+  const keys = input.keys;
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    const key = input.keys[i]!;
-    if (key !== NULL_KEY && p % s.owners !== owner)
-      throw new Error(`stream-stream join: a row of state partition ${p} was routed to state thread ${owner} of ${s.owners}`);
-    // a sample of the decode threads' hashes checked against the key's text: both must hash alike
-    if ((i & 4095) === 0 && input.hashes[i] !== keyTextHash(key))
-      throw new Error(`stream-stream join: key ${key} was given hash ${input.hashes[i]}, its text hashes to ${keyTextHash(key)}`);
-    parts[i] = Math.floor(p / s.owners);
+    if (p % W !== owner && keys[i] !== NULL_KEY) misrouted(p, owner, W);
+    if ((i & 4095) === 0) checkHash(keys[i]!, input.hashes[i]!);
+    parts[i] = Math.floor(p / W);
   }
-  return input;
+}
+
+function misrouted(p: number, owner: number, W: number): never {
+  throw new Error(`stream-stream join: a row of state partition ${p} was routed to state thread ${owner} of ${W}`);
+}
+
+function checkHash(key: string, hash: number): void {
+  if (hash !== keyTextHash(key))
+    throw new Error(`stream-stream join: key ${key} was given hash ${hash}, its text hashes to ${keyTextHash(key)}`);
 }
