@@ -214,6 +214,13 @@ function fillSelection(m: Uint8Array, valid: Uint8Array | null, n: number, sel: 
   return sel;
 }
 
+/** 0, 1, …, n - 1: its own function, as the loops above (a caller's code after it had deopted its OSR code, call after call). */
+export function identityIds(n: number): Int32Array {
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  return ids;
+}
+
 export function countNulls(v: Vector): number {
   if (!v.validity) return 0;
   let c = 0;

@@ -5,7 +5,7 @@
  */
 
 import { type Batch, takeBatch } from "../columnar/batch.js";
-import { concatVectors, constantVector, nullVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
+import { concatVectors, constantVector, identityIds, nullVector, selectionFromMask, take, type Vector } from "../columnar/vector.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { castVector, type EvalContext, lookupFunction } from "../functions/index.js";
 import { wideLaneUnsupported } from "../functions/long-ops.js";
@@ -158,8 +158,7 @@ function compileCoalesce(e: Expr & { kind: "call" }, input: readonly Attribute[]
     if (open === null || open.length === 0) return first;
     const parts: Vector[] = [first];
     // result row i = row idx[i] of the parts laid end to end
-    const idx = new Int32Array(n);
-    for (let i = 0; i < n; i++) idx[i] = i;
+    const idx = identityIds(n);
     let offset = n;
     for (let k = 1; k < args.length && open.length > 0; k++) {
       const v = withType(args[k]!(open.length === n ? b : takeBatch(b, open), ctx), type);

@@ -7,7 +7,7 @@
  * on the Parquet bench data: 1.6 M → 0.5 M events per CPU second).
  */
 
-import type { Batch } from "../../columnar/batch.js";
+import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { fromPortable } from "../../columnar/transfer.js";
 import { siblingScript, WorkerPool } from "../../common/worker-pool.js";
 import type { StructType } from "../../types/datatypes.js";
@@ -78,5 +78,10 @@ export function decodePool(): WorkerPool<DecodeRequest, unknown> {
  */
 export function retypeBatches(batches: readonly Batch[], schema: StructType): Batch[] {
   const types = schema.fields.map((f) => f.type);
-  return batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) }));
+  return batches.map((b) =>
+    makeBatch(
+      b.columns.map((c, i) => fromPortable(c, types[i]!)),
+      b.numRows,
+    ),
+  );
 }

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { type Batch, makeBatch, takeBatch } from "../../columnar/batch.js";
 import { getValue } from "../../columnar/vector.js";
 import { AnalysisException, IllegalArgumentException, withPath } from "../../common/errors.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
@@ -49,7 +49,7 @@ function encoderFor(fmt: FileFormat, schema: StructType, o: SourceOptions, tz: s
     }
     case "csv": {
       const co = csvWriteOptions(o);
-      const none: Batch = { columns: [], numRows: 0 };
+      const none: Batch = makeBatch([], 0);
       const dt = dateTimeText(o, tz);
       return wrap(".csv", (b) => encodeCsv(schema, b ?? none, co, dt, co.header));
     }
@@ -176,7 +176,13 @@ export async function writeFiles(
 
   const job = randomUUID();
   const fileName = (task: number): string => `part-${String(task).padStart(5, "0")}-${job}-c000${enc.ext}`;
-  const projectData = (b: Batch): Batch => (partIdx.length === 0 ? b : { columns: dataCols.map((i) => b.columns[i]!), numRows: b.numRows });
+  const projectData = (b: Batch): Batch =>
+    partIdx.length === 0
+      ? b
+      : makeBatch(
+          dataCols.map((i) => b.columns[i]!),
+          b.numRows,
+        );
   const written: string[] = [];
   for (let t = 0; t < batches.length; t++) {
     const b = batches[t]!;

@@ -12,10 +12,10 @@
  *    too, with the batch's watermark, since files are decoded ahead of their batch.
  * Either way a thread gets its rows in input order, so the output is the same.
  */
-import { type Batch, takeBatch } from "../../columnar/batch.js";
+import { type Batch, makeBatch, takeBatch } from "../../columnar/batch.js";
 import { carryInputFile } from "../../columnar/input-file.js";
 import { fromPortable, portable, transferListOf } from "../../columnar/transfer.js";
-import { scatter, type Vector } from "../../columnar/vector.js";
+import { identityIds, scatter, type Vector } from "../../columnar/vector.js";
 import { keyTextHash } from "../../common/hash.js";
 import type { EvalContext } from "../../functions/registry.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
@@ -119,10 +119,20 @@ export function routeSide(input: SideInput, W: number): { sides: PostedSide[]; t
 /** A posted side as the join's input on the thread (its rows are all of its batch's, in order). */
 export function arrivedSide(s: PostedSide, types: readonly DataType[]): SideInput {
   const n = s.batch.numRows;
-  const batch = { numRows: n, columns: s.batch.columns.map((c, i) => fromPortable(c, types[i]!)) };
-  const rows = new Int32Array(n);
-  for (let i = 0; i < n; i++) rows[i] = i;
-  return { batch, rows, keys: s.keys, keyTimes: s.keyTimes, hashes: s.hashes, parts: s.parts, plainKeys: s.plainKeys, late: 0 };
+  const batch = makeBatch(
+    s.batch.columns.map((c, i) => fromPortable(c, types[i]!)),
+    n,
+  );
+  return {
+    batch,
+    rows: identityIds(n),
+    keys: s.keys,
+    keyTimes: s.keyTimes,
+    hashes: s.hashes,
+    parts: s.parts,
+    plainKeys: s.plainKeys,
+    late: 0,
+  };
 }
 
 /** How the decode threads split a join side's rows (a scan stage's `joinRouting`). */
@@ -175,7 +185,15 @@ export function rowsByOwner(
     for (let i = 0; i < n; i++) ownHashes[owner[i]!]![at[owner[i]!]!++] = hashes[i]!;
     for (let w = 0; w < r.owners; w++) {
       if (counts[w] === 0) continue;
-      rows.push(carryInputFile(b, { numRows: counts[w]!, columns: columns.map((c) => c[w]!) }));
+      rows.push(
+        carryInputFile(
+          b,
+          makeBatch(
+            columns.map((c) => c[w]!),
+            counts[w]!,
+          ),
+        ),
+      );
       rowOwners.push(w);
       rowHashes.push(ownHashes[w]!);
     }
@@ -232,7 +250,12 @@ export function arrivedRows(
   keyColumns: (b: Batch) => Vector[],
   owner: number,
 ): SideInput {
-  const batches = s.batches.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) }));
+  const batches = s.batches.map((b) =>
+    makeBatch(
+      b.columns.map((c, i) => fromPortable(c, types[i]!)),
+      b.numRows,
+    ),
+  );
   let total = 0;
   for (const h of s.hashes) total += h.length;
   const hashes = new Int32Array(total);

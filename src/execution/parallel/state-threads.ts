@@ -12,7 +12,7 @@
  * its store before answering; the query then stops with that error.
  */
 
-import type { Batch } from "../../columnar/batch.js";
+import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { fromPortable, portable, transferListOf } from "../../columnar/transfer.js";
 import { scatter, type Vector } from "../../columnar/vector.js";
 import { armedCrashPoint } from "../../common/crash-points.js";
@@ -254,7 +254,12 @@ export class StatePartitionThreads {
     for (const reply of replies) for (const d of reply.writtenDirs) this.heads?.noteWrite(d, version + 1);
     return {
       output: replies.flatMap((reply) =>
-        reply.output.map((b) => ({ numRows: b.numRows, columns: b.columns.map((c, i) => fromPortable(c, types[i]!)) })),
+        reply.output.map((b) =>
+          makeBatch(
+            b.columns.map((c, i) => fromPortable(c, types[i]!)),
+            b.numRows,
+          ),
+        ),
       ),
       lateRows: sum(replies, (x) => x.lateRows),
       numRowsUpdated: sum(replies, (x) => x.numRowsUpdated),

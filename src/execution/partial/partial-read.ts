@@ -14,6 +14,7 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { makeBatch } from "../../columnar/batch.js";
 import { tagInputFile } from "../../columnar/input-file.js";
 import { fromPortable } from "../../columnar/transfer.js";
 import { utf8Strings } from "../../columnar/utf8-conf.js";
@@ -111,7 +112,13 @@ export function stageAFileTask(stage: StageASpec, threads: number, skip: SkipSet
     ...(r.rows
       ? {
           rows: r.rows.map((b) =>
-            tagInputFile({ numRows: b.numRows, columns: b.columns.map((v, i) => fromPortable(v, rowTypes[i]!)) }, uri),
+            tagInputFile(
+              makeBatch(
+                b.columns.map((v, i) => fromPortable(v, rowTypes[i]!)),
+                b.numRows,
+              ),
+              uri,
+            ),
           ),
         }
       : {}),

@@ -23,6 +23,7 @@
  */
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { ScratchInt32 } from "../../columnar/scratch.js";
+import { identityIds } from "../../columnar/vector.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/index.js";
 import type { ColumnarStateStore } from "../../state/columnar/index.js";
@@ -135,8 +136,7 @@ export class ColumnarAggregation {
     const table = store.table;
     const keys = table.keyVectors(ids);
     const bufs = table.bufferVectors(ids);
-    const seq = new Int32Array(n);
-    for (let i = 0; i < n; i++) seq[i] = i;
+    const seq = identityIds(n);
     const accs = spec.newAccumulators(ev);
     const results = accs.map((a, i) => {
       a.resize(n);

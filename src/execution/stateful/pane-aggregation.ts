@@ -5,7 +5,7 @@
 
 import { type Batch, makeBatch } from "../../columnar/batch.js";
 import { ScratchInt32 } from "../../columnar/scratch.js";
-import { makeVector, take, type Vector } from "../../columnar/vector.js";
+import { identityIds, makeVector, take, type Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
 import { WindowStructType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
@@ -210,16 +210,10 @@ function countLate(end: Float64Array, G: number, back: number, lateMicros: numbe
 
 /** Every group of the batch, in window i. */
 function wholeWindowChunk(shape: PaneShape, p: PaneGroups, i: number): AggregateChunk {
-  const all = identity(p.numGroups);
+  const all = identityIds(p.numGroups);
   const keys = p.keys.slice();
   keys[shape.windowKey] = shifted(p.start, p.end, all, i, shape.slideMicros);
   return aggregateChunk(keys, p.partial.slice(), p.numGroups, true, p.rowsPerGroup);
-}
-
-function identity(n: number): Int32Array {
-  const all = new Int32Array(n);
-  for (let g = 0; g < n; g++) all[g] = g;
-  return all;
 }
 
 /** Window i with `nLate` late groups: those recorded as dropped (and marked in `late`), the rest as a chunk. */
