@@ -8,6 +8,7 @@
  *        [--conf key=value]...   (e.g. --conf arus.state.aggregation.columnar=false: aggregation state in the row stores)
  *        [--durations]   (also print each progress durationMs phase summed over the timed run's batches)
  *        [--batches]     (also print each batch's input rows and durationMs phases)
+ *        (`--queries none`: the warm-up only, to tell what it costs from what a query adds)
  *
  * Per query (every query's timed run first, then the checksum runs):
  *   1. timed run: file source → query → `noop` sink, trigger availableNow. Figures:
@@ -213,7 +214,8 @@ async function main(): Promise<void> {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const data = path.resolve(get("--data") ?? path.join(import.meta.dirname, "../data/out/quick"));
-  const names = (get("--queries") ?? QUERIES.map((q) => q.name).join(",")).split(",");
+  const queries = get("--queries") ?? QUERIES.map((q) => q.name).join(",");
+  const names = queries === "none" ? [] : queries.split(",");
   // startupS: process start (performance.timeOrigin) → engine loaded and session built.
   const t0 = performance.now();
   const arus = await loadEngine(get("--engine") === "src" ? "src" : "dist");
