@@ -6,7 +6,7 @@
  * expressions read the expanded (nullable) columns, except inside aggregate functions, which
  * read the input's own values; grouping(c) and grouping_id(...) read the id.
  */
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, arityError } from "../common/errors.js";
 import { isAggregateCall, typeOf } from "../functions/typing.js";
 import {
   type Attribute,
@@ -90,10 +90,7 @@ export function rewriteGroupingCalls(e: Expr, gid: Attribute, groupNames: readon
     const text = (a: Expr, i: number) => (positions[i]! >= 0 ? groupNames[positions[i]!]! : exprToSql(a));
     if (x.name === "grouping") {
       if (x.args.length !== 1) {
-        throw new AnalysisException(
-          "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-          `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`grouping\` requires 1 parameters but the actual number is ${x.args.length}.`,
-        );
+        throw arityError("grouping", "1", x.args.length);
       }
       if (positions[0]! < 0) {
         throw new AnalysisException(

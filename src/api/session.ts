@@ -170,9 +170,11 @@ export class Session implements SessionInternals {
     const output = first.schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
     return new DataFrame(this, Plans.localRelation(output, [first.batch, ...batches.slice(1).map((b) => arrowToBatch(b).batch)]));
   }
-  range(startOrEnd: number, end?: number, step = 1): DataFrame {
+  /** `numPartitions` (PySpark's fourth argument) is checked as Spark checks it; a batch here has no partitions to split into. */
+  range(startOrEnd: number, end?: number, step = 1, numPartitions?: number): DataFrame {
     const [s, e] = end === undefined ? [0, startOrEnd] : [startOrEnd, end];
     if (step === 0) throw new IllegalArgumentException("The step of range() must not be 0.");
+    if (numPartitions !== undefined && !(numPartitions > 0)) throw new IllegalArgumentException("Positive number of partitions required");
     return new DataFrame(this, Plans.range(s, e, step, [attribute("id", LongType, false)]));
   }
   /** PySpark's `spark.udf`: register a JavaScript function for SQL text (api/udf.ts). */

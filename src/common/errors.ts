@@ -16,6 +16,18 @@ export class ArusError extends Error {
 /** Query analysis failed (unknown column, bad types, unsupported streaming shape). */
 export class AnalysisException extends ArusError {}
 
+/**
+ * Spark's WRONG_NUM_ARGS.WITHOUT_SUGGESTION, with the pointer to the functions' documentation
+ * its message ends with; `expected` as Spark writes it: "2", "[2, 3]", "> 0" (at least one).
+ */
+export function arityError(name: string, expected: string, got: number): AnalysisException {
+  return new AnalysisException(
+    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+    `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${name}\` requires ${expected} parameters but the actual number is ${got}. ` +
+      "Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix.",
+  );
+}
+
 /** SQL or DDL text could not be parsed. */
 export class ParseException extends ArusError {
   constructor(

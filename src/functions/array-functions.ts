@@ -11,7 +11,7 @@ import { ArrayOf, type DataType, MapOf, NullType, StringType, sqlTypeName } from
 import { valueToString } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { arityError, castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function requireArray(call: Expr, args: readonly Expr[], types: readonly DataType[]): DataType {
   const t = types[0]!;
@@ -97,10 +97,7 @@ function arrayExtremum(name: string, sign: 1 | -1): ScalarFunction {
 }
 
 function wrongMapArgs(got: number): AnalysisException {
-  return new AnalysisException(
-    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-    `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`map\` requires 2n (n > 0) parameters but the actual number is ${got}.`,
-  );
+  return arityError("map", "2n (n > 0)", got);
 }
 
 /** map(k1, v1, k2, v2, ...): keys and values each coerced to their wider type. */

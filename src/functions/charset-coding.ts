@@ -13,7 +13,7 @@ import { BinaryType, StringType } from "../types/datatypes.js";
 import { castVector } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, diffTypes, register, type ScalarFunction } from "./registry.js";
+import { arityError, castTo, checkArity, diffTypes, register, type ScalarFunction } from "./registry.js";
 
 const CHARSETS = ["iso-8859-1", "us-ascii", "utf-16", "utf-16be", "utf-16le", "utf-32", "utf-8"];
 
@@ -117,7 +117,8 @@ const decode: ScalarFunction = {
   kind: "scalar",
   name: "decode",
   resolve(args, types, call) {
-    checkArity("decode", args, 2, Infinity);
+    // Spark's Decode asks for "2" parameters whatever the form, not "> 1"
+    if (args.length < 2) throw arityError("decode", "2", args.length);
     if (args.length === 2) {
       return { args: [castTo(args[0]!, types[0]!, BinaryType), castTo(args[1]!, types[1]!, StringType)], type: StringType };
     }

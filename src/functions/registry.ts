@@ -4,10 +4,12 @@
  * two together means a function cannot be known to the analyzer but missing at run time.
  */
 import type { Vector } from "../columnar/vector.js";
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, arityError } from "../common/errors.js";
 import { cast, type Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+
+export { arityError };
 
 /** What kernels may read besides their arguments. */
 export interface EvalContext {
@@ -147,16 +149,9 @@ export function diffTypes(call: Expr, name: string, types: readonly DataType[]):
   );
 }
 
-export function arityError(name: string, expected: string, got: number): AnalysisException {
-  return new AnalysisException(
-    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-    `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${name}\` requires ${expected} parameters but the actual number is ${got}.`,
-  );
-}
-
 export function checkArity(name: string, args: readonly unknown[], min: number, max = min): void {
   if (args.length < min || args.length > max) {
-    arityErrorThrow(name, min === max ? String(min) : max === Infinity ? `>= ${min}` : `[${min}, ${max}]`, args.length);
+    arityErrorThrow(name, min === max ? String(min) : max === Infinity ? `> ${min - 1}` : `[${min}, ${max}]`, args.length);
   }
 }
 function arityErrorThrow(name: string, expected: string, got: number): never {

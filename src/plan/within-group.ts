@@ -7,7 +7,7 @@
  * its directions from that literal. Spark's checks and messages are here, made when the call is
  * parsed (Spark makes them while resolving the function: the same errors, the same classes).
  */
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, arityError } from "../common/errors.js";
 import { NullType, StringType } from "../types/datatypes.js";
 import { type Call, call, type Expr, literal, type SortOrder } from "./expressions.js";
 import { exprToSql } from "./sql-text.js";
@@ -60,10 +60,7 @@ export function withinGroupCall(name: string, args: readonly Expr[], distinct: b
     throw invalid("Mode", "WRONG_NUM_ORDERINGS", `The function requires 1 orderings in WITHIN GROUP but got ${keys.length}.`);
   if (args.length < lo || args.length > hi) {
     const wanted = lo === hi ? `${lo}` : `[${lo}, ${hi}]`;
-    throw new AnalysisException(
-      "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-      `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${name}\` requires ${wanted} parameters but the actual number is ${args.length}. Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix.`,
-    );
+    throw arityError(name, wanted, args.length);
   }
   if (distinct && !spec.distinct) throw invalid(name, "DISTINCT_UNSUPPORTED", "The function does not support DISTINCT with WITHIN GROUP.");
   if (spec.keys !== "any" && keys.length !== spec.keys) {

@@ -6,6 +6,7 @@
  * (`.field`, `[i]`, `::type`) < primary. Operators become calls named after the operator.
  */
 
+import { arityError } from "../common/errors.js";
 import {
   alias,
   type Call,
@@ -445,7 +446,7 @@ function readCall(cur: Cursor, name: string): Expr {
   if (CAST_FUNCTIONS.has(lower) && !distinct && !cur.isKeyword("OVER")) {
     // Spark's cast functions: int(x) is CAST(x AS INT), float(x) CAST(x AS FLOAT), ...
     if (args.length !== 1) {
-      throw cur.fail(`[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${lower}\` requires 1 parameters but the actual number is ${args.length}.`);
+      throw cur.fail(arityError(lower, "1", args.length).message);
     }
     return cast(args[0]!, parseDataType(lower));
   }

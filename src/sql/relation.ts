@@ -3,7 +3,9 @@
  * (`VALUES ...`), generators as tables, column aliases (`t(a, b)`), LATERAL VIEWs, and
  * left-deep chains of JOINs with ON / USING.
  */
+
 import { inlineTable } from "../analyzer/inline-table.js";
+import { arityError } from "../common/errors.js";
 import { generatorOf } from "../functions/index.js";
 import { attribute, call, type Expr } from "../plan/expressions.js";
 import { type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
@@ -132,7 +134,7 @@ function readGeneratorRelation(cur: Cursor, name: string): LogicalPlan {
   return Plans.generate(call(name, args), false, [], null, null, oneRow);
 }
 
-/** `range(end)`, `range(start, end[, step])`: Spark's built-in table function, column `id` BIGINT. */
+/** `range(end)`, `range(start, end[, step[, numPartitions]])`: Spark's built-in table function, column `id` BIGINT. */
 function readRange(cur: Cursor): LogicalPlan {
   const open = cur.expectOp("(");
   const args: number[] = [];
@@ -147,11 +149,11 @@ function readRange(cur: Cursor): LogicalPlan {
     } while (cur.acceptOp(","));
   }
   cur.expectOp(")");
-  if (args.length < 1 || args.length > 3) {
-    throw cur.fail(`[WRONG_NUM_ARGS] range() takes 1 to 3 arguments, got ${args.length}.`, open);
-  }
+  if (args.length < 1 || args.length > 4) throw cur.fail(arityError("range", "[1, 2, 3, 4]", args.length).message, open);
   const [start, end, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
   if (step === 0) throw cur.fail("[INVALID_PARAMETER_VALUE] range() step must not be 0.", open);
+  // the fourth, numPartitions, as Spark checks it (a batch here has no partitions to split into)
+  if (args.length === 4 && !(args[3]! > 0)) throw cur.fail("Positive number of partitions required", open);
   return Plans.range(start, end, step, [attribute("id", LongType, false)]);
 }
 
