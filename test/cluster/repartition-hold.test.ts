@@ -14,8 +14,10 @@ const DELAY = 2000;
 /** The progress topic's partition: records appended by committed transactions, read by refresh(). */
 class ProgressLog {
   readonly records: OutRecord[] = [];
+  /** The last records not yet readable: their transaction committed, its marker not yet in this partition. */
+  unmarked = 0;
   readonly admin = {
-    latestOffsets: async () => new Map([["progress-0", this.records.length]]),
+    latestOffsets: async () => new Map([["progress-0", this.records.length - this.unmarked]]),
     offsetRange: async () => new Map(),
   } as unknown as KafkaAdmin;
   readonly fetcher = {
@@ -127,6 +129,30 @@ describe("the watermark's hold for rows in the repartition topic", () => {
         [30, 35_000],
       ],
     });
+  });
+
+  it("holds for the worker's own writes from its commit, before the progress partition shows them", async () => {
+    // Kafka writes a committed transaction's markers partition by partition, after the commit
+    // returns: the worker's next refresh may not read its own batch's records yet. What the
+    // batch observed itself (its tasks' max event time, its source offsets) it knows at once;
+    // so must it know its own repartition writes, or the watermark passes its rows in transit.
+    const log = new ProgressLog();
+    const b = new GlobalWatermark("progress", DELAY);
+    commitTask(log, b, "b", 2, 25_000, 5);
+    assert.equal(await log.refresh(b), 23_000);
+    // b's batch: its stage A writes rows of 27 s to task 2 (offsets 5..9, unread), and its task 3
+    // reads a row of 3 600 s; the transaction commits, its progress records not yet readable.
+    const before = log.records.length;
+    commitWrite(log, b, "b", 2, 10, 27_000);
+    commitTask(log, b, "b", 3, 3_600_000, 7);
+    log.unmarked = log.records.length - before;
+    assert.equal(await log.refresh(b), 26_999);
+    // The markers land: the same hold, now read from the topic too.
+    log.unmarked = 0;
+    assert.equal(await log.refresh(b), 26_999);
+    // Task 2 reads the rows: nothing held.
+    commitTask(log, b, "b", 2, 27_000, 10);
+    assert.equal(await log.refresh(b), 3_598_000);
   });
 
   it("keeps at most MAX_WRITES_PER_TASK writes per task, merging the oldest (holding longer, never shorter)", async () => {

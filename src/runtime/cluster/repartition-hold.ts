@@ -89,11 +89,18 @@ export class RepartitionHold {
     for (const [k, v] of m.writes) this.writes.set(k, v);
   }
 
-  /** How far the unread writes let the watermark go (Infinity: none), and the task holding it lowest. */
+  /**
+   * How far the unread writes let the watermark go (Infinity: none), and the task holding it
+   * lowest. This worker's own committed writes count from its commit: Kafka writes a
+   * transaction's markers partition by partition after the commit returns, so the progress
+   * partition may not show them to the next refresh yet — which already knows what the same
+   * batch observed itself (its tasks' event times, its source offsets) and would otherwise let
+   * the watermark pass its rows in transit.
+   */
   cap(): { capMs: number; task: number | null } {
     let capMs = Number.POSITIVE_INFINITY;
     let task: number | null = null;
-    for (const byTask of this.writes.values()) {
+    for (const byTask of this.own ? [...this.writes.values(), this.own] : this.writes.values()) {
       for (const [t, list] of byTask) {
         const consumed = this.consumedOffset(t);
         for (const w of list) {
