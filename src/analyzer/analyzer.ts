@@ -8,7 +8,7 @@ import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { lookupFunction } from "../functions/index.js";
-import { castTo } from "../functions/registry.js";
+import { castTo, checkAliasArity } from "../functions/registry.js";
 import {
   type Attribute,
   alias,
@@ -320,6 +320,7 @@ function resolveCall(e: Expr): Expr {
       ? e.args.map((a) => (a.kind === "star" ? ({ kind: "literal", value: 1, type: { kind: "int" } } as Expr) : a))
       : e.args;
   if (e.aggFilter) checkFilteredCall(e, fn.kind === "aggregate");
+  checkAliasArity(e.name, args);
   const types = args.map(typeOf);
   const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
   return withChildren(e, r.args);

@@ -328,6 +328,6 @@ register(
   coalesce,
   nullif,
 );
-registerAlias("nvl", "coalesce");
-registerAlias("ifnull", "coalesce");
+registerAlias("nvl", "coalesce", 2);
+registerAlias("ifnull", "coalesce", 2);
 registerAlias("cardinality", "size");

@@ -111,10 +111,21 @@ const registry = new Map<string, FunctionDef>();
 export function register(...defs: FunctionDef[]): void {
   for (const d of defs) registry.set(d.name, d);
 }
-export function registerAlias(alias: string, name: string): void {
+/** Aliases Spark gives an argument count of their own (nvl and ifnull take two; coalesce any). */
+const aliasArity = new Map<string, number>();
+
+/** `alias` calls `name`'s function; `arity`: the exact argument count Spark's own expression for the alias takes. */
+export function registerAlias(alias: string, name: string, arity?: number): void {
   const d = registry.get(name);
   if (!d) throw new Error(`no function ${name}`);
   registry.set(alias, d);
+  if (arity !== undefined) aliasArity.set(alias, arity);
+}
+
+/** Refuses a call of an alias with an argument count of its own (registerAlias) given another count. */
+export function checkAliasArity(called: string, args: readonly unknown[]): void {
+  const n = aliasArity.get(called);
+  if (n !== undefined) checkArity(called, args, n);
 }
 export function lookupFunction(name: string): FunctionDef | undefined {
   return registry.get(name);

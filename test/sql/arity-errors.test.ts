@@ -2,8 +2,8 @@
  * A call with the wrong number of arguments fails as Spark's does: WRONG_NUM_ARGS.WITHOUT_SUGGESTION,
  * the expected count written as Spark writes it ("1", "[2, 3]", "> 0" for one or more), and
  * the message's pointer to Spark's function reference. `range` takes Spark's fourth argument,
- * numPartitions. Every message below is PySpark 4.3's (local[1]), without its SQLSTATE and
- * position suffixes.
+ * numPartitions; nvl and ifnull, coalesce under other names, take exactly two. Every message
+ * below is PySpark 4.3's (local[1]), without its SQLSTATE and position suffixes.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -32,6 +32,10 @@ const CASES: readonly (readonly [string, string, string, number])[] = [
   ["SELECT locate('a')", "locate", "[2, 3]", 1],
   ["SELECT log()", "log", "[1, 2]", 0],
   ["SELECT percentile_cont(0.5, 1) WITHIN GROUP (ORDER BY a) FROM VALUES (1) t(a)", "percentile_cont", "1", 2],
+  // aliases of coalesce that take exactly two, as Spark's own expressions for them
+  ["SELECT nvl(1)", "nvl", "2", 1],
+  ["SELECT nvl(1, 2, 3)", "nvl", "2", 3],
+  ["SELECT ifnull(1, 2, 3)", "ifnull", "2", 3],
 ];
 
 async function failure(query: string): Promise<Error> {
