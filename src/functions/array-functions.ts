@@ -3,7 +3,7 @@
  * map_keys and map_values. MAP values are JS Maps keyed by the internal key values.
  */
 import { getValue, vectorFromValues } from "../columnar/vector.js";
-import { AnalysisException, ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerTypeOfAll } from "../types/coercion.js";
@@ -11,7 +11,7 @@ import { ArrayOf, type DataType, MapOf, NullType, StringType, sqlTypeName } from
 import { valueToString } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { arityError, castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function requireArray(call: Expr, args: readonly Expr[], types: readonly DataType[]): DataType {
   const t = types[0]!;

@@ -7,13 +7,13 @@
  */
 
 import type { Vector } from "../columnar/vector.js";
-import { ArusError, IllegalArgumentException } from "../common/errors.js";
+import { ArusError, arityError, IllegalArgumentException } from "../common/errors.js";
 import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BinaryType, StringType } from "../types/datatypes.js";
 import { castVector } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { arityError, castTo, checkArity, diffTypes, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, diffTypes, register, type ScalarFunction } from "./registry.js";
 
 const CHARSETS = ["iso-8859-1", "us-ascii", "utf-16", "utf-16be", "utf-16le", "utf-32", "utf-8"];
 

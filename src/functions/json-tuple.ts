@@ -7,12 +7,11 @@
  * over the fields overwrites, unlike get_json_object).
  */
 import { isValid, vectorFromValues } from "../columnar/vector.js";
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, arityError } from "../common/errors.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { field, StringType } from "../types/datatypes.js";
 import { registerGenerator } from "./generators.js";
 import { type Json, readJson, writeJson } from "./json-path.js";
-import { arityError } from "./registry.js";
 
 function fieldText(v: Json): string | null {
   if (v === null) return null;

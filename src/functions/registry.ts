@@ -9,8 +9,6 @@ import { cast, type Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 
-export { arityError };
-
 /** What kernels may read besides their arguments. */
 export interface EvalContext {
   /** Session time zone (IANA id). */

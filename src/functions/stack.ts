@@ -5,12 +5,12 @@
  * a type (a NULL literal takes the column's; Spark casts nothing else).
  */
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, arityError } from "../common/errors.js";
 import { cast, type Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, field, NullType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { registerGenerator } from "./generators.js";
-import { arityError, typeMismatch } from "./registry.js";
+import { typeMismatch } from "./registry.js";
 
 function mismatch(call: Expr, message: string, errorClass = "DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES"): AnalysisException {
   return new AnalysisException(errorClass, `[${errorClass}] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ${message}`);

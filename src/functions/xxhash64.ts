@@ -6,9 +6,10 @@
  */
 import { canonical } from "../columnar/int64.js";
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { arityError } from "../common/errors.js";
 import { LongType } from "../types/datatypes.js";
 import { type Hasher, hashValueWith, refuseMaps } from "./murmur3-hash.js";
-import { arityError, register, type ScalarFunction } from "./registry.js";
+import { register, type ScalarFunction } from "./registry.js";
 
 const P1 = 0x9e3779b185ebca87n;
 const P2 = 0xc2b2ae3d27d4eb4fn;

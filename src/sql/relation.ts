@@ -3,7 +3,6 @@
  * (`VALUES ...`), generators as tables, column aliases (`t(a, b)`), LATERAL VIEWs, and
  * left-deep chains of JOINs with ON / USING.
  */
-
 import { inlineTable } from "../analyzer/inline-table.js";
 import { arityError } from "../common/errors.js";
 import { generatorOf } from "../functions/index.js";

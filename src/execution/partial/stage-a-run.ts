@@ -72,15 +72,10 @@ export interface PartialGroups {
   readonly eventTime: EventTimeRange | null;
 }
 
-/** The event times (ms) of `batches`' column `col`. */
-function eventTimeOf(batches: readonly Batch[], col: number): EventTimeRange {
-  return { ms: eventTimeMillis(batches, col) };
-}
-
 /**
- * eventTimeOf's loops, ending their own function (docs/architecture.md, "Hot path rules"): with
- * the range object made after them, the loop's OSR code deopted at that object, which had not
- * been made yet when the loop was optimized, on every call (--trace-deopt: 7-40 a run).
+ * The event times (ms) of `batches`' column `col`. The range object is made by the caller:
+ * made after these loops, it deopted their OSR code, which had not seen it yet, on every call
+ * (docs/architecture.md, "Hot path rules"; --trace-deopt: 7-40 a run).
  */
 function eventTimeMillis(batches: readonly Batch[], col: number): Float64Array {
   // Index loops, not for-of: TurboFan code of the for-of version fell into a deopt loop on its
@@ -131,10 +126,12 @@ export async function runStageA(stage: StageASpec, decoded: Batch[], aggregate =
         attrs = s.output;
         break;
       case "watermark":
-        eventTime = eventTimeOf(
-          batches,
-          input.findIndex((a) => a.exprId === s.eventTime.exprId),
-        );
+        eventTime = {
+          ms: eventTimeMillis(
+            batches,
+            input.findIndex((a) => a.exprId === s.eventTime.exprId),
+          ),
+        };
         break;
     }
   }
