@@ -3,7 +3,7 @@
  * (every column bound to an attribute, every call type-checked, implicit casts inserted,
  * `window()` rewritten, `*` expanded). It runs bottom-up, one node at a time.
  */
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, WrongNumArgsException } from "../common/errors.js";
 import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
@@ -322,8 +322,13 @@ function resolveCall(e: Expr): Expr {
   if (e.aggFilter) checkFilteredCall(e, fn.kind === "aggregate");
   checkAliasArity(e.name, args);
   const types = args.map(typeOf);
-  const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
-  return withChildren(e, r.args);
+  try {
+    const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
+    return withChildren(e, r.args);
+  } catch (err) {
+    // Spark names a function with the wrong argument count as it was called (`substr`, `mean`)
+    throw err instanceof WrongNumArgsException && err.functionName !== e.name ? err.renamed(e.name) : err;
+  }
 }
 
 /** `t(a, b)` on a relation: its columns renamed by position, as Spark's column aliases. */

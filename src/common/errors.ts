@@ -19,13 +19,31 @@ export class AnalysisException extends ArusError {}
 /**
  * Spark's WRONG_NUM_ARGS.WITHOUT_SUGGESTION, with the pointer to the functions' documentation
  * its message ends with; `expected` as Spark writes it: "2", "[2, 3]", "> 0" (at least one).
+ * Its parts are kept so that a call by another name (`substr`, `mean`) can be named as written
+ * (`renamed`): Spark names the function as it was called.
  */
-export function arityError(name: string, expected: string, got: number): AnalysisException {
-  return new AnalysisException(
-    "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-    `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${name}\` requires ${expected} parameters but the actual number is ${got}. ` +
-      "Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix.",
-  );
+export class WrongNumArgsException extends AnalysisException {
+  constructor(
+    readonly functionName: string,
+    readonly expected: string,
+    readonly actual: number,
+  ) {
+    super(
+      "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+      `[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The \`${functionName}\` requires ${expected} parameters but the actual number is ${actual}. ` +
+        "Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix.",
+    );
+    this.name = "AnalysisException";
+  }
+
+  /** The same error for the function called `name`. */
+  renamed(name: string): WrongNumArgsException {
+    return new WrongNumArgsException(name, this.expected, this.actual);
+  }
+}
+
+export function arityError(name: string, expected: string, got: number): WrongNumArgsException {
+  return new WrongNumArgsException(name, expected, got);
 }
 
 /** SQL or DDL text could not be parsed. */

@@ -14,9 +14,10 @@ import {
   parseTimestamp,
   utcToLocalMicros,
 } from "../common/datetime/index.js";
-import { ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
-import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { type DataType, DateType, IntegerType, LongType, StringType, sqlTypeName, TimestampType } from "../types/datatypes.js";
 import { invalidInput } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
@@ -170,6 +171,54 @@ function contextual(name: string, type: DataType, value: (ctx: EvalContext) => n
   };
 }
 
+const INTEGRAL = new Set(["tinyint", "smallint", "int", "bigint"]);
+
+/**
+ * current_timestamp / now, optionally with Spark 4's seconds precision: 6 (microseconds) is
+ * the plain function, and named as it (`current_timestamp()`); 7 to 9 ask for nanosecond
+ * timestamps, which Spark leaves off by default and arus does not have; anything else is refused.
+ */
+const currentTimestamp: ScalarFunction = {
+  kind: "scalar",
+  name: "current_timestamp",
+  resolve(args, types, call) {
+    checkArity("current_timestamp", args, 0, 1);
+    if (args.length === 1) checkPrecision(args[0]!, types[0]!, call);
+    return { args: [], type: TimestampType };
+  },
+  kernel: (_args, n, ctx) => constantVector(TimestampType, ctx.batchTimestampMs * 1000, n),
+  foldable: false,
+};
+
+function checkPrecision(p: Expr, type: DataType, call: Expr): void {
+  const name = call.kind === "call" ? call.name : "current_timestamp";
+  if (!INTEGRAL.has(type.kind)) {
+    const shown = p.kind === "literal" ? String(p.value) : exprToSql(p);
+    throw new AnalysisException(
+      "UNEXPECTED_INPUT_TYPE",
+      `[UNEXPECTED_INPUT_TYPE] Parameter first of function \`${name}\` requires the "INT" type, however "${shown}" has the type "${sqlTypeName(type)}".`,
+    );
+  }
+  if (p.kind !== "literal" || p.value === null) {
+    throw new AnalysisException(
+      "NON_FOLDABLE_ARGUMENT",
+      `[NON_FOLDABLE_ARGUMENT] The function \`${name}\` requires the parameter \`precision\` to be a foldable expression of the type "INT", but the actual argument is a non-foldable.`,
+    );
+  }
+  const v = Number(p.value);
+  if (v === 6) return;
+  if (v >= 7 && v <= 9) {
+    throw new ArusError(
+      "FEATURE_NOT_ENABLED",
+      "[FEATURE_NOT_ENABLED] The feature Nanosecond-precision timestamp types is not enabled. Consider setting the config spark.sql.timestampNanosTypes.enabled to true to enable this capability.",
+    );
+  }
+  throw new ArusError(
+    "INVALID_TIMESTAMP_PRECISION",
+    `[INVALID_TIMESTAMP_PRECISION] The seconds precision ${v} of TIMESTAMP_LTZ is invalid. Expected an integer in [7, 9] for nanosecond precision; use precision 6 or parameterless TIMESTAMP_LTZ for the standard microsecond type.`,
+  );
+}
+
 function fromNumber(name: string, scale: number): ScalarFunction {
   return {
     kind: "scalar",
@@ -247,7 +296,7 @@ register(
   toTimestampLike("to_date", DateType),
   fromUnixtime,
   dateFormat,
-  contextual("current_timestamp", TimestampType, (ctx) => ctx.batchTimestampMs * 1000),
+  currentTimestamp,
   contextual("current_date", DateType, (ctx) => Math.floor(utcToLocalMicros(ctx.timeZone, ctx.batchTimestampMs * 1000) / MICROS_PER_DAY)),
   contextual("current_watermark", TimestampType, (ctx) => ctx.watermarkMs * 1000),
   fromNumber("timestamp_seconds", MICROS_PER_SECOND),

@@ -5,7 +5,7 @@
 
 import { stringOrderOf } from "../columnar/string-order.js";
 import type { Vector } from "../columnar/vector.js";
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, type DecimalType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
@@ -115,7 +115,8 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
     kind: "scalar",
     name,
     resolve(args, types, call) {
-      checkArity(name, args, 1, 2);
+      // Spark's builders for ceil and floor report "2" whatever the count given
+      if (args.length < 1 || args.length > 2) throw arityError(name, "2", args.length);
       if (args.length === 2) return resolveWithScale(name, args, types, call);
       const t = numericArg(name, args, types, call);
       if (t.kind === "decimal") return { args, type: decimalFloorCeilType(t) };

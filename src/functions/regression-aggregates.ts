@@ -203,4 +203,4 @@ register(
   regressionAverage("regr_avgx", 1),
   regressionAverage("regr_avgy", 0),
 );
-registerAlias("regr_count", "count");
+registerAlias("regr_count", "count", 2);

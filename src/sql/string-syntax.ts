@@ -28,6 +28,8 @@ const DATETIME_UNITS = new Set(
  */
 export function readStringSyntax(cur: Cursor, name: string, readValue: (c: Cursor) => Expr): Expr | null {
   const start = cur.index;
+  // none of these forms is empty: `substr()` is a plain call, refused for its argument count
+  if (cur.isOp(")")) return null;
   if (name === "position") {
     const substr = readValue(cur);
     if (cur.acceptKeyword("IN")) {

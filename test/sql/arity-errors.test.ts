@@ -2,8 +2,10 @@
  * A call with the wrong number of arguments fails as Spark's does: WRONG_NUM_ARGS.WITHOUT_SUGGESTION,
  * the expected count written as Spark writes it ("1", "[2, 3]", "> 0" for one or more), and
  * the message's pointer to Spark's function reference. `range` takes Spark's fourth argument,
- * numPartitions; nvl and ifnull, coalesce under other names, take exactly two. Every message
- * below is PySpark 4.3's (local[1]), without its SQLSTATE and position suffixes.
+ * numPartitions; nvl and ifnull, coalesce under other names, take exactly two, and regr_count
+ * two. A function called by another of its names is named as called. current_timestamp's
+ * precision (Spark 4). Every message below is PySpark 4.3's (local[1]), without its SQLSTATE
+ * and position suffixes.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -36,6 +38,29 @@ const CASES: readonly (readonly [string, string, string, number])[] = [
   ["SELECT nvl(1)", "nvl", "2", 1],
   ["SELECT nvl(1, 2, 3)", "nvl", "2", 3],
   ["SELECT ifnull(1, 2, 3)", "ifnull", "2", 3],
+  // another name for a function is named as called, whatever the function's own name
+  ["SELECT substr(1, 2, 3, 4)", "substr", "[2, 3]", 4],
+  ["SELECT SUBSTR(1, 2, 3, 4)", "substr", "[2, 3]", 4],
+  ["SELECT mean() FROM VALUES (1) t(a)", "mean", "1", 0],
+  ["SELECT Power(1)", "power", "2", 1],
+  ["SELECT sign(1, 2)", "sign", "1", 2],
+  ["SELECT mod(1)", "mod", "2", 1],
+  ["SELECT lcase()", "lcase", "1", 0],
+  ["SELECT std(a, a) FROM VALUES (1) t(a)", "std", "1", 2],
+  // regr_count is count of two columns in Spark, exactly two
+  ["SELECT regr_count(a) FROM VALUES (1) t(a)", "regr_count", "2", 1],
+  ["SELECT regr_count(a, a, a) FROM VALUES (1) t(a)", "regr_count", "2", 3],
+  // the special forms' names called empty are plain calls
+  ["SELECT position()", "position", "[2, 3]", 0],
+  ["SELECT substr()", "substr", "[2, 3]", 0],
+  ["SELECT overlay()", "overlay", "[3, 4]", 0],
+  ["SELECT extract()", "extract", "2", 0],
+  // Spark's ceil and floor builders say "2" whatever the count
+  ["SELECT floor()", "floor", "2", 0],
+  ["SELECT ceiling(1, 2, 3)", "ceiling", "2", 3],
+  // current_timestamp and now take Spark 4's optional precision
+  ["SELECT now(1, 2)", "now", "[0, 1]", 2],
+  ["SELECT current_timestamp(1, 2, 3)", "current_timestamp", "[0, 1]", 3],
 ];
 
 async function failure(query: string): Promise<Error> {
@@ -80,5 +105,38 @@ describe("range's numPartitions", () => {
       assert.match(e.message, /^Positive number of partitions required/);
       assert.throws(() => session.range(0, 5, 1, n), /Positive number of partitions required/);
     }
+  });
+});
+
+describe("current_timestamp's precision", () => {
+  it("6 is the plain function, named without it", async () => {
+    const df = session.sql("SELECT current_timestamp(6) AS x, now(6), current_timestamp(6L)");
+    assert.deepEqual(df.columns, ["x", "now()", "current_timestamp()"]);
+    const [row] = await df.collect();
+    const [x, now] = [row!.x, row!["now()"]];
+    assert.ok(x instanceof Date && now instanceof Date);
+    assert.equal(x.getTime(), now.getTime());
+  });
+
+  it("7 to 9 ask for nanosecond timestamps, not enabled; any other is invalid", async () => {
+    const nanos = await failure("SELECT current_timestamp(8)");
+    assert.equal((nanos as ArusError).errorClass, "FEATURE_NOT_ENABLED");
+    assert.match(nanos.message, /^\[FEATURE_NOT_ENABLED\] The feature Nanosecond-precision timestamp types is not enabled\./);
+    for (const p of [0, 3, 10, -1]) {
+      const e = await failure(`SELECT now(${p})`);
+      assert.equal(
+        e.message,
+        `[INVALID_TIMESTAMP_PRECISION] The seconds precision ${p} of TIMESTAMP_LTZ is invalid. Expected an integer in [7, 9] for nanosecond precision; use precision 6 or parameterless TIMESTAMP_LTZ for the standard microsecond type.`,
+      );
+    }
+  });
+
+  it("must be an integer", async () => {
+    const e = await failure("SELECT now('x')");
+    assert.ok(e instanceof AnalysisException);
+    assert.equal(
+      e.message,
+      '[UNEXPECTED_INPUT_TYPE] Parameter first of function `now` requires the "INT" type, however "x" has the type "STRING".',
+    );
   });
 });
