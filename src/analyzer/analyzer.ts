@@ -327,7 +327,7 @@ function resolveCall(e: Expr): Expr {
     return withChildren(e, r.args);
   } catch (err) {
     // Spark names a function with the wrong argument count as it was called (`substr`, `mean`)
-    throw err instanceof WrongNumArgsException && err.functionName !== e.name ? err.renamed(e.name) : err;
+    throw err instanceof WrongNumArgsException && !err.nameIsSparks && err.functionName !== e.name ? err.renamed(e.name) : err;
   }
 }
 

@@ -7,6 +7,7 @@
 import { AnalysisException } from "../common/errors.js";
 import { lambdaBody, requireArray } from "../functions/higher-order.js";
 import { higherOrderSpec } from "../functions/higher-order-registry.js";
+import { checkArity } from "../functions/registry.js";
 import { typeOf } from "../functions/typing.js";
 import {
   type Attribute,
@@ -49,6 +50,7 @@ export type ResolveWithScope = (e: Expr, input: readonly Attribute[], scope: Lam
  */
 export function bindHigherOrder(e: Call, input: readonly Attribute[], scope: LambdaScope, resolve: ResolveWithScope): Call {
   const spec = higherOrderSpec(e.name)!;
+  checkArity(e.name, e.args, ...spec.counts);
   let raw = e.args;
   // aggregate(arr, zero, merge) means finish = acc -> acc (Spark's parser adds the identity too)
   if ((e.name === "aggregate" || e.name === "reduce") && raw.length === 3) {

@@ -21,7 +21,7 @@ export function yearMonthInterval(months: number): Expr {
 function monthsOf(e: Expr): number | null {
   if (e.kind !== "call") return null;
   if (e.name === MARKER) return e.args[0]!.kind === "literal" ? (e.args[0].value as number) : null;
-  if (e.name === "negative") {
+  if (e.name === "negative" && e.args.length === 1) {
     const m = monthsOf(e.args[0]!);
     return m === null ? null : -m;
   }
@@ -38,7 +38,7 @@ export { yearMonthOutsideArithmetic } from "../functions/typing.js";
  */
 export function resolveYearMonth(e: Call): Expr | null {
   if (e.name === "negative" && monthsOf(e) !== null) return yearMonthInterval(monthsOf(e)!);
-  if (e.name !== "+" && e.name !== "-") return null;
+  if ((e.name !== "+" && e.name !== "-") || e.args.length !== 2) return null;
   const [a, b] = e.args as [Expr, Expr];
   const mb = monthsOf(b);
   if (mb !== null) return call("add_ym_interval", [a, literal(e.name === "-" ? -mb : mb, IntegerType)]);

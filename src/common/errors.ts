@@ -27,6 +27,8 @@ export class WrongNumArgsException extends AnalysisException {
     readonly functionName: string,
     readonly expected: string,
     readonly actual: number,
+    /** The name is the one Spark's message gives whatever the call's (try_parse_url's is parse_url's). */
+    readonly nameIsSparks = false,
   ) {
     super(
       "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",

@@ -6,7 +6,9 @@
  * this registry, one kind per module: numeric-accumulators.ts, collect-accumulators.ts,
  * pick-accumulator.ts, long-sum.ts, decimal-aggregates.ts.
  */
+
 import { getValue, vectorFromValues } from "../columnar/vector.js";
+import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
 import { CollectListAcc, DistinctSetAcc } from "./collect-accumulators.js";
@@ -34,7 +36,13 @@ const count: AggregateFunction = {
   kind: "aggregate",
   name: "count",
   resolve(args) {
-    checkArity("count", args, 1, Infinity);
+    if (args.length === 0) {
+      // Spark's own wording (two spaces included), pointing at the legacy flag it has
+      throw new AnalysisException(
+        "WRONG_NUM_ARGS.WITH_SUGGESTION",
+        '[WRONG_NUM_ARGS.WITH_SUGGESTION] The `count` requires  >= 1 parameters but the actual number is 0. If you have to call this function with 0 parameters, set the legacy configuration "spark.sql.legacy.allowParameterlessCount" to "true".',
+      );
+    }
     return { args, type: LongType };
   },
   bufferTypes: (types, distinct) => (distinct ? [ArrayOf(types[0]!)] : [LongType]),
@@ -89,7 +97,8 @@ function pick(name: string, better: (x: unknown, cur: unknown) => boolean, order
     kind: "aggregate",
     name,
     resolve(args, types, call) {
-      checkArity(name, args, 1, 2);
+      // min / max take one; first / last (built on this) a second, ignoreNulls
+      checkArity(name, args, 1, orderable ? 1 : 2);
       const t = types[0]!;
       if (orderable && t.kind === "map") throw typeMismatch(call, 0, '"ORDERABLE"', args[0]!, t);
       return { args, type: t };

@@ -3,7 +3,7 @@
  * subscripts (`a[0]`, `m['k']`), plus the conditional functions coalesce / nvl / nullif / if.
  */
 import { getValue, makeVector, type Vector, vectorFromValues } from "../columnar/vector.js";
-import { AnalysisException, ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError, arityError } from "../common/errors.js";
 import { type Expr, literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
@@ -60,6 +60,7 @@ const namedStruct: ScalarFunction = {
   kind: "scalar",
   name: "named_struct",
   resolve(args, types) {
+    if (args.length % 2 === 1) throw arityError("named_struct", "2n (n > 0)", args.length);
     const fields = [];
     for (let i = 0; i + 1 < args.length; i += 2) {
       const nameExpr = args[i]!;

@@ -14,7 +14,7 @@ import {
   parseTimestamp,
   utcToLocalMicros,
 } from "../common/datetime/index.js";
-import { AnalysisException, ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, DateType, IntegerType, LongType, StringType, sqlTypeName, TimestampType } from "../types/datatypes.js";
@@ -24,12 +24,16 @@ import { castTo, checkArity, type EvalContext, register, registerAlias, type Sca
 
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
 
+const TIME_FIELDS = new Set(["hour", "minute", "second"]);
+
 /** A field of a timestamp (or date) in the session zone, returned as INT. */
 function field(name: string, fromLocal: (local: number) => number): ScalarFunction {
   return {
     kind: "scalar",
     name,
     resolve(args, types, call) {
+      // hour, minute and second are builders in Spark 4 (TIME or TIMESTAMP): "> 0" when called empty
+      if (args.length === 0 && TIME_FIELDS.has(name)) throw arityError(name, "> 0", 0);
       checkArity(name, args, 1);
       const t = types[0]!;
       if (t.kind === "date") return { args, type: IntegerType };
@@ -112,6 +116,7 @@ function cannotParse(text: string, tryName: string): ArusError {
 const unixTimestamp: ScalarFunction = {
   ...toTimestampLike("unix_timestamp", LongType),
   resolve(args, types, call) {
+    checkArity("unix_timestamp", args, 0, 2);
     if (args.length === 0) return { args, type: LongType };
     return toTimestampLike("unix_timestamp", LongType).resolve(args, types, call);
   },

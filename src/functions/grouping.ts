@@ -8,13 +8,14 @@
 import { makeVector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import { ByteType, LongType } from "../types/datatypes.js";
-import { register, type ScalarFunction } from "./registry.js";
+import { checkArity, register, type ScalarFunction } from "./registry.js";
 
 function outsideGroupingSets(name: string): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    resolve() {
+    resolve(args) {
+      if (name === "grouping") checkArity("grouping", args, 1);
       throw new AnalysisException(
         "UNSUPPORTED_GROUPING_EXPRESSION",
         "[UNSUPPORTED_GROUPING_EXPRESSION] grouping()/grouping_id() can only be used with GroupingSets/Cube/Rollup.",

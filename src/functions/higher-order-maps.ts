@@ -21,6 +21,7 @@ function requireMap(call: Expr, args: readonly Expr[], types: readonly DataType[
 const entry: HigherOrderSpec = {
   arrays: [],
   lambdaArgs: [1],
+  counts: [2, 2],
   vars: (_a, types) => {
     const t = types[0]!;
     return t.kind === "map"
@@ -35,6 +36,7 @@ const entry: HigherOrderSpec = {
 const zipEntry: HigherOrderSpec = {
   arrays: [],
   lambdaArgs: [2],
+  counts: [3, 3],
   vars: (_a, types) => {
     const l = types[0]!;
     const r = types[1]!;
@@ -51,6 +53,7 @@ const zipEntry: HigherOrderSpec = {
 const comparator: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [1],
+  counts: [1, 2],
   lambdaOptional: true,
   vars: (_a, types) => {
     const t = types[0]!;
@@ -123,7 +126,8 @@ function arraySortWithComparator(): ScalarFunction {
   return {
     ...plain,
     resolve(args, types, call) {
-      if (args.length !== 2) return plain.resolve(args, types, call);
+      checkArity("array_sort", args, 1, 2);
+      if (args.length === 1) return plain.resolve(args, types, call);
       if (types[0]!.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, types[0]!);
       requireLambda(call, args, 1);
       checkComparator(call, types);

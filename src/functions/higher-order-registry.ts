@@ -14,8 +14,10 @@ export type VarSpec = readonly [DataType, boolean];
 export interface HigherOrderSpec {
   /** Arguments that must be arrays (positions). */
   readonly arrays: readonly number[];
-  /** Arguments that must be lambdas (positions), and how many of them may be left out at the end. */
+  /** Arguments that must be lambdas (positions). */
   readonly lambdaArgs: readonly number[];
+  /** The argument counts it takes, fewest and most (checked before anything else, as Spark's builders do). */
+  readonly counts: readonly [number, number];
   /** The function also runs without any lambda (array_sort's comparator). */
   readonly lambdaOptional?: boolean;
   /**

@@ -22,6 +22,7 @@ function elementOf(t: DataType): VarSpec | null {
 const elementAndIndex: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [1],
+  counts: [2, 2],
   vars: (_a, types, _at, declared) => {
     const el = elementOf(types[0]!);
     if (!el) return [];
@@ -31,6 +32,7 @@ const elementAndIndex: HigherOrderSpec = {
 const elementOnly: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [1],
+  counts: [2, 2],
   vars: (_a, types) => {
     const el = elementOf(types[0]!);
     return el ? [el] : [];
@@ -40,6 +42,7 @@ const elementOnly: HigherOrderSpec = {
 const aggregateSpec: HigherOrderSpec = {
   arrays: [0],
   lambdaArgs: [2, 3],
+  counts: [3, 4],
   vars: (args, types, at) => {
     const el = elementOf(types[0]!);
     if (!el) return [];
@@ -51,6 +54,7 @@ const aggregateSpec: HigherOrderSpec = {
 const zipWithSpec: HigherOrderSpec = {
   arrays: [0, 1],
   lambdaArgs: [2],
+  counts: [3, 3],
   vars: (_a, types) => {
     const l = elementOf(types[0]!);
     const r = elementOf(types[1]!);

@@ -4,7 +4,9 @@
  * arus returns the tied value seen first, and with deterministic = true the smallest, as Spark.
  * The buffer is the group's values, so partial buffers merge by appending.
  */
+
 import { type Vector, vectorFromValues } from "../columnar/vector.js";
+import { arityError } from "../common/errors.js";
 import { keyDirections } from "../plan/within-group.js";
 import { ArrayOf, type DataType } from "../types/datatypes.js";
 import { CollectListAcc } from "./collect-accumulators.js";
@@ -60,6 +62,8 @@ const mode: AggregateFunction = {
   name: "mode",
   resolve(args, types, call) {
     if (call.kind === "call" && call.withinGroup === 1) return { args: [...args], type: types[0]! };
+    // Spark's builder for mode says "0" (its WITHIN GROUP form) for more than two
+    if (args.length > 2) throw arityError("mode", "0", args.length);
     checkArity("mode", args, 1, 2);
     if (args[1] && types[1]!.kind !== "boolean") throw typeMismatch(call, 1, '"BOOLEAN"', args[1], types[1]!);
     return { args: [...args], type: types[0]! };

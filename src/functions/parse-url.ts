@@ -4,10 +4,10 @@
  * AUTHORITY, USERINFO; NULL for a missing part or an unknown part name (case matters). A URL
  * Java refuses (a space, a stray `%`...) is INVALID_URL under ANSI, NULL otherwise and for try_.
  */
-import { ArusError } from "../common/errors.js";
+import { ArusError, WrongNumArgsException } from "../common/errors.js";
 import { StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { castTo, register, type ScalarFunction } from "./registry.js";
 
 interface Uri {
   scheme: string | null;
@@ -77,7 +77,8 @@ function parseUrl(name: string, tolerant: boolean): ScalarFunction {
     kind: "scalar",
     name,
     resolve(args, types) {
-      checkArity(name, args, 2, 3);
+      // try_parse_url builds a parse_url in Spark, which is what its count error names
+      if (args.length < 2 || args.length > 3) throw new WrongNumArgsException("parse_url", "[2, 3]", args.length, true);
       return { args: args.map((a, i) => castTo(a, types[i]!, StringType)), type: StringType };
     },
     kernel: (args, n, ctx) =>

@@ -6,14 +6,18 @@
  * partition 0. Where Spark itself is not deterministic (no seed; several partitions) only the
  * distribution agrees. Two calls with the same seed in one query share one sequence (Spark
  * gives each its own copy). monotonically_increasing_id counts rows the same way (partition 0),
- * spark_partition_id is 0 and uuid is a random version-4 UUID.
+ * spark_partition_id is 0 and uuid is a random version-4 UUID (with a seed, Spark's sequence:
+ * mersenne-twister.ts).
  */
 import { randomUUID } from "node:crypto";
 import { currentInputFile } from "../columnar/input-file.js";
 import { constantVector, getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
 import type { DataType } from "../types/datatypes.js";
 import { DoubleType, IntegerType, LongType, StringType } from "../types/datatypes.js";
+import { MersenneTwister } from "./mersenne-twister.js";
 import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const M64 = (1n << 64n) - 1n;
@@ -147,7 +151,10 @@ function draw(name: string, pick: (g: XorShiftRandom) => number): ScalarFunction
 const monotonicallyIncreasingId: ScalarFunction = {
   kind: "scalar",
   name: "monotonically_increasing_id",
-  resolve: (args) => ({ args, type: LongType }),
+  resolve: (args) => {
+    checkArity("monotonically_increasing_id", args, 0);
+    return { args, type: LongType };
+  },
   kernel(_args, n, ctx) {
     const start = counters.get(ctx) ?? 0;
     counters.set(ctx, start + n);
@@ -162,7 +169,10 @@ const monotonicallyIncreasingId: ScalarFunction = {
 const sparkPartitionId: ScalarFunction = {
   kind: "scalar",
   name: "spark_partition_id",
-  resolve: (args) => ({ args, type: IntegerType }),
+  resolve: (args) => {
+    checkArity("spark_partition_id", args, 0);
+    return { args, type: IntegerType };
+  },
   kernel: (_args, n) => vectorFromValues(IntegerType, new Int32Array(n)),
   foldable: false,
 };
@@ -179,17 +189,64 @@ const inputFileName: ScalarFunction = {
   foldable: false,
 };
 
+/**
+ * uuid([seed]): a version-4 UUID per row; with a seed, Spark's sequence for it (a Mersenne
+ * Twister per execution, as Spark's RandomUUIDGenerator per partition), NULL meaning none.
+ */
 const uuid: ScalarFunction = {
   kind: "scalar",
   name: "uuid",
-  resolve: (args) => ({ args, type: StringType }),
-  kernel: (_args, n) =>
-    vectorFromValues(
+  resolve: (args, types) => {
+    checkArity("uuid", args, 0, 1);
+    const seed = args[0];
+    if (seed !== undefined && !(seed.kind === "literal" && ["int", "bigint", "null"].includes(types[0]!.kind))) {
+      const shown = seed.kind === "literal" && typeof seed.value === "string" ? seed.value : exprToSql(seed);
+      throw new AnalysisException(
+        "INVALID_PARAMETER_VALUE.LONG",
+        `[INVALID_PARAMETER_VALUE.LONG] The value of parameter(s) \`seed\` in \`UUID\` is invalid: expects a long literal, but got "${shown}".`,
+      );
+    }
+    return { args, type: StringType };
+  },
+  kernel: (args, n, ctx) => {
+    const seed = args[0] === undefined ? null : (getValue(args[0], 0) as number | bigint | null);
+    if (seed === null)
+      return vectorFromValues(
+        StringType,
+        Array.from({ length: n }, () => randomUUID()),
+      );
+    const g = twisterFor(ctx, BigInt(seed));
+    return vectorFromValues(
       StringType,
-      Array.from({ length: n }, () => randomUUID()),
-    ),
+      Array.from({ length: n }, () => seededUuid(g)),
+    );
+  },
   foldable: false,
 };
+
+const twisters = new WeakMap<EvalContext, Map<bigint, MersenneTwister>>();
+function twisterFor(ctx: EvalContext, seed: bigint): MersenneTwister {
+  let m = twisters.get(ctx);
+  if (!m) twisters.set(ctx, (m = new Map()));
+  let g = m.get(seed);
+  if (!g) m.set(seed, (g = new MersenneTwister(seed)));
+  return g;
+}
+
+const VERSION_MASK = BigInt.asIntN(64, 0xffffffffffff0fffn);
+const VARIANT_MASK = BigInt.asIntN(64, 0xbfffffffffffffffn);
+const VARIANT_BIT = BigInt.asIntN(64, 0x8000000000000000n);
+
+/** Two longs made a version-4, IETF-variant UUID, as java.util.UUID prints it. */
+function seededUuid(g: MersenneTwister): string {
+  const most = BigInt.asUintN(64, (g.nextLong() & VERSION_MASK) | 0x4000n)
+    .toString(16)
+    .padStart(16, "0");
+  const least = BigInt.asUintN(64, (g.nextLong() | VARIANT_BIT) & VARIANT_MASK)
+    .toString(16)
+    .padStart(16, "0");
+  return `${most.slice(0, 8)}-${most.slice(8, 12)}-${most.slice(12)}-${least.slice(0, 4)}-${least.slice(4)}`;
+}
 
 register(
   draw("rand", (g) => g.nextDouble()),

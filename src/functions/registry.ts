@@ -158,9 +158,11 @@ export function diffTypes(call: Expr, name: string, types: readonly DataType[]):
   );
 }
 
+/** Refuses a call of `name` given fewer than `min` or more than `max` arguments; Spark lists every count it takes ("[1, 2, 3]"). */
 export function checkArity(name: string, args: readonly unknown[], min: number, max = min): void {
   if (args.length < min || args.length > max) {
-    arityErrorThrow(name, min === max ? String(min) : max === Infinity ? `> ${min - 1}` : `[${min}, ${max}]`, args.length);
+    const counts = max === Infinity ? [] : Array.from({ length: max - min + 1 }, (_, i) => min + i);
+    arityErrorThrow(name, min === max ? String(min) : max === Infinity ? `> ${min - 1}` : `[${counts.join(", ")}]`, args.length);
   }
 }
 function arityErrorThrow(name: string, expected: string, got: number): never {

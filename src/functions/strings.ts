@@ -4,7 +4,7 @@
  * characters (code points) as in SQL.
  */
 
-import type { Vector } from "../columnar/vector.js";
+import { constantVector, type Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
@@ -134,9 +134,11 @@ const concat: ScalarFunction = {
     return { args: args.map((a, i) => castTo(a, types[i]!, S)), type: S };
   },
   kernel: (args, n) =>
-    args[0]!.type.kind === "array"
-      ? mapRows(args[0]!.type, args, n, (...v) => (v as unknown[][]).flat(1))
-      : mapRows(S, args, n, (...v) => v.join("")),
+    args.length === 0
+      ? constantVector(S, "", n) // concat() is the empty string, as in Spark
+      : args[0]!.type.kind === "array"
+        ? mapRows(args[0]!.type, args, n, (...v) => (v as unknown[][]).flat(1))
+        : mapRows(S, args, n, (...v) => v.join("")),
 };
 
 const concatWs: ScalarFunction = {

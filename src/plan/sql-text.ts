@@ -215,6 +215,8 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
     case "session_window":
     case "window_time":
       return name;
+    case "uuid": // uuid(seed) is named without its seed, as in Spark
+      return "uuid()";
     case "current_timestamp":
     case "current_watermark":
     case "current_date":

@@ -39,6 +39,14 @@ export function requiresWithinGroup(name: string, argCount: number): boolean {
   return name === "percentile_cont" || name === "percentile_disc" || (name === "mode" && argCount === 0);
 }
 
+/** An ordered-set aggregate's argument count, checked before anything about its WITHIN GROUP (as Spark's builders do). */
+export function checkOrderedSetArity(name: string, count: number): void {
+  const spec = ORDERED_SET[name];
+  if (!spec) return;
+  const [lo, hi] = spec.args;
+  if (count < lo || count > hi) throw arityError(name, lo === hi ? `${lo}` : `[${lo}, ${hi}]`, count);
+}
+
 export function withinGroupMissing(name: string): AnalysisException {
   return invalid(name, "WITHIN_GROUP_MISSING", "WITHIN GROUP is required for the function.");
 }
@@ -58,10 +66,7 @@ export function withinGroupCall(name: string, args: readonly Expr[], distinct: b
     throw invalid(name, "WRONG_NUM_ORDERINGS", `The function requires 0 orderings in WITHIN GROUP but got ${keys.length}.`);
   if (name === "mode" && keys.length !== 1)
     throw invalid("Mode", "WRONG_NUM_ORDERINGS", `The function requires 1 orderings in WITHIN GROUP but got ${keys.length}.`);
-  if (args.length < lo || args.length > hi) {
-    const wanted = lo === hi ? `${lo}` : `[${lo}, ${hi}]`;
-    throw arityError(name, wanted, args.length);
-  }
+  checkOrderedSetArity(name, args.length);
   if (distinct && !spec.distinct) throw invalid(name, "DISTINCT_UNSUPPORTED", "The function does not support DISTINCT with WITHIN GROUP.");
   if (spec.keys !== "any" && keys.length !== spec.keys) {
     throw invalid(name, "WRONG_NUM_ORDERINGS", `The function requires ${spec.keys} orderings in WITHIN GROUP but got ${keys.length}.`);

@@ -29,7 +29,7 @@ import {
   type WindowFrame,
   windowExpr,
 } from "../plan/expressions.js";
-import { requiresWithinGroup, withinGroupCall, withinGroupMissing } from "../plan/within-group.js";
+import { checkOrderedSetArity, requiresWithinGroup, withinGroupCall, withinGroupMissing } from "../plan/within-group.js";
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
 import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
@@ -405,7 +405,10 @@ function readCall(cur: Cursor, name: string): Expr {
   const lower = name.toLowerCase();
   // `f(args) WITHIN GROUP (ORDER BY keys)`, before FILTER as in Spark's grammar (plan/within-group.ts)
   const keys = readWithinGroup(cur);
-  if (keys === null && requiresWithinGroup(lower, args.length)) throw withinGroupMissing(lower);
+  if (keys === null && requiresWithinGroup(lower, args.length)) {
+    checkOrderedSetArity(lower, args.length);
+    throw withinGroupMissing(lower);
+  }
   const ordered: Call | null = keys === null ? null : withinGroupCall(lower, args, distinct, keys);
   // `agg(args) FILTER (WHERE cond)`, before IGNORE / RESPECT NULLS as in Spark's grammar: rows
   // where cond does not hold reach the aggregate as NULLs (plan/expressions.ts filteredAggregate);

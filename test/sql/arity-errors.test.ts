@@ -58,6 +58,37 @@ const CASES: readonly (readonly [string, string, string, number])[] = [
   // Spark's ceil and floor builders say "2" whatever the count
   ["SELECT floor()", "floor", "2", 0],
   ["SELECT ceiling(1, 2, 3)", "ceiling", "2", 3],
+  // a function's internal name never shows: the name called does
+  ["SELECT div(1)", "div", "2", 1],
+  ["SELECT pmod()", "pmod", "2", 0],
+  ["SELECT positive()", "positive", "1", 0],
+  ["SELECT negative()", "negative", "1", 0],
+  ["SELECT try_to_timestamp()", "try_to_timestamp", "[1, 2]", 0],
+  // every count a function takes is listed
+  ["SELECT mask(1, 2, 3, 4, 5, 6)", "mask", "[1, 2, 3, 4, 5]", 6],
+  ["SELECT str_to_map()", "str_to_map", "[1, 2, 3]", 0],
+  ["SELECT make_dt_interval(1, 2, 3, 4, 5)", "make_dt_interval", "[0, 1, 2, 3, 4]", 5],
+  ["SELECT unix_timestamp(1, 2, 3)", "unix_timestamp", "[0, 1, 2]", 3],
+  ["SELECT uuid(1, 2)", "uuid", "[0, 1]", 2],
+  ["SELECT monotonically_increasing_id(1)", "monotonically_increasing_id", "0", 1],
+  ["SELECT spark_partition_id(1)", "spark_partition_id", "0", 1],
+  ["SELECT named_struct('a')", "named_struct", "2n (n > 0)", 1],
+  ["SELECT min(a, a) FROM VALUES (1) t(a)", "min", "1", 2],
+  ["SELECT first() FROM VALUES (1) t(a)", "first", "[1, 2]", 0],
+  // the count is checked before anything else about the call
+  ["SELECT transform(1, 2, 3)", "transform", "2", 3],
+  ["SELECT aggregate()", "aggregate", "[3, 4]", 0],
+  ["SELECT zip_with(1)", "zip_with", "3", 1],
+  ["SELECT map_filter()", "map_filter", "2", 0],
+  ["SELECT array_sort()", "array_sort", "[1, 2]", 0],
+  ["SELECT grouping()", "grouping", "1", 0],
+  ["SELECT percentile_cont() FROM VALUES (1) t(a)", "percentile_cont", "1", 0],
+  ["SELECT percentile_disc(a, a) FROM VALUES (1) t(a)", "percentile_disc", "1", 2],
+  // Spark's own quirks, kept: hour() says "> 0" (a builder over TIME and TIMESTAMP), mode with
+  // more than two says "0" (its WITHIN GROUP form), try_parse_url's names parse_url
+  ["SELECT hour()", "hour", "> 0", 0],
+  ["SELECT mode(a, a, a) FROM VALUES (1) t(a)", "mode", "0", 3],
+  ["SELECT try_parse_url('x')", "parse_url", "[2, 3]", 1],
   // current_timestamp and now take Spark 4's optional precision
   ["SELECT now(1, 2)", "now", "[0, 1]", 2],
   ["SELECT current_timestamp(1, 2, 3)", "current_timestamp", "[0, 1]", 3],
@@ -81,6 +112,22 @@ describe("wrong number of arguments", () => {
       assert.ok(e.message.startsWith(text), `${query}:\n  got  ${e.message}\n  want ${text}`);
     });
   }
+
+  it("count() says how to allow it, as Spark", async () => {
+    const e = await failure("SELECT count() FROM VALUES (1) t(a)");
+    assert.ok(e instanceof AnalysisException);
+    assert.equal(e.errorClass, "WRONG_NUM_ARGS.WITH_SUGGESTION");
+    assert.equal(
+      e.message,
+      '[WRONG_NUM_ARGS.WITH_SUGGESTION] The `count` requires  >= 1 parameters but the actual number is 0. If you have to call this function with 0 parameters, set the legacy configuration "spark.sql.legacy.allowParameterlessCount" to "true".',
+    );
+  });
+
+  it("concat(), arrays_zip() and named_struct() take none, as in Spark", async () => {
+    const df = session.sql("SELECT concat() AS c, arrays_zip() AS z, typeof(arrays_zip()) AS t, named_struct() AS s");
+    const [row] = await df.collect();
+    assert.deepEqual([row!.c, row!.z, row!.t, row!.s], ["", [], "array<struct<>>", {}]);
+  });
 
   it("is an AnalysisException with Spark's error class where the analyzer finds it", async () => {
     const e = await failure("SELECT coalesce()");
@@ -138,5 +185,32 @@ describe("current_timestamp's precision", () => {
       e.message,
       '[UNEXPECTED_INPUT_TYPE] Parameter first of function `now` requires the "INT" type, however "x" has the type "STRING".',
     );
+  });
+});
+
+describe("uuid's seed", () => {
+  it("gives Spark's sequence for it (PySpark 4.3, local[1], one partition)", async () => {
+    const rows = await session.sql("SELECT uuid(1) AS u FROM range(3)").collect();
+    assert.deepEqual(
+      rows.map((r) => r.u),
+      ["1ced31d7-59ef-4bbc-aaf6-d506ef49e4d2", "0444e71b-05d7-470d-9c99-c709e047a393", "ce3ee200-c328-4361-94dd-eae1d67ce86c"],
+    );
+    const [neg] = await session.sql("SELECT uuid(-5L) AS u").collect();
+    assert.equal(neg!.u, "e338c8ff-0ff5-447d-95a9-d0fbf8bc6331");
+    const [big] = await session.sql("SELECT uuid(12345678901234) AS u").collect();
+    assert.equal(big!.u, "befba2c2-4d33-4c67-9282-737cce3190d6");
+  });
+
+  it("is named uuid(), NULL means none, and it must be a whole number literal", async () => {
+    const df = session.sql("SELECT uuid(7), uuid(NULL) AS n");
+    assert.deepEqual(df.columns, ["uuid()", "n"]);
+    const [row] = await df.collect();
+    assert.match(String(row!.n), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const e = await failure("SELECT uuid(1.5)");
+    assert.equal(
+      e.message,
+      '[INVALID_PARAMETER_VALUE.LONG] The value of parameter(s) `seed` in `UUID` is invalid: expects a long literal, but got "1.5".',
+    );
+    assert.match((await failure("SELECT uuid('1')")).message, /expects a long literal, but got "1"\.$/);
   });
 });
