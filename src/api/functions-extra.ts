@@ -122,7 +122,8 @@ export const octet_length = unary("octet_length");
 export const bit_length = unary("bit_length");
 export const character_length = unary("character_length");
 export const char_length = unary("char_length");
-export const ilike = (str: ColumnOrName, pattern: ColumnOrName) => fn("ilike", toExpr(str), toExpr(pattern));
+export const ilike = (str: ColumnOrName, pattern: ColumnOrName, escapeChar?: Column) =>
+  escapeChar === undefined ? fn("ilike", toExpr(str), toExpr(pattern)) : fn("ilike", toExpr(str), toExpr(pattern), escapeChar.expr);
 export const regexp_like = (str: ColumnOrName, regexp: ColumnOrName) => fn("regexp_like", toExpr(str), toExpr(regexp));
 export const url_encode = unary("url_encode");
 export const url_decode = unary("url_decode");

@@ -4,6 +4,7 @@
  */
 import "./arithmetic.js";
 import "./predicates.js";
+import "./like.js";
 import "./strings.js";
 import "./strings-extra.js";
 import "./strings-regex.js";

@@ -12,7 +12,7 @@ import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { javaRegExp } from "./java-regex.js";
 import { andValidity, mapRows } from "./kernel-util.js";
 import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
-import { utf8Compare, utf8Equals, utf8In, utf8Like, utf8NullSafeEquals } from "./utf8-kernels.js";
+import { utf8Compare, utf8Equals, utf8In, utf8NullSafeEquals } from "./utf8-kernels.js";
 
 function resolveComparison(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {
   checkArity("comparison", args, 2);
@@ -256,20 +256,6 @@ const inList: ScalarFunction = {
   },
 };
 
-/** Translate a SQL LIKE pattern (with `\` escapes) into a RegExp. */
-export function likeToRegExp(pattern: string): RegExp {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === "\\" && i + 1 < pattern.length) re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    else if (c === "%") re += "[\\s\\S]*";
-    else if (c === "_") re += "[\\s\\S]";
-    else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  // "u": `_` and `%` count characters (code points), as Spark's, not UTF-16 units.
-  return new RegExp(`^${re}$`, "su");
-}
-
 function regexCache(make: (p: string) => RegExp): (p: string) => RegExp {
   const cache = new Map<string, RegExp>();
   return (p) => {
@@ -294,9 +280,7 @@ function stringMatcher(name: string, make: (p: string) => RegExp): ScalarFunctio
       });
       return { args, type: BooleanType };
     },
-    kernel: (args, n) =>
-      (name === "like" ? utf8Like(args[0]!, args[1]!, n) : null) ??
-      mapRows(BooleanType, args, n, (s, p) => get(p as string).test(s as string)),
+    kernel: (args, n) => mapRows(BooleanType, args, n, (s, p) => get(p as string).test(s as string)),
   };
 }
 
@@ -314,6 +298,5 @@ register(
   nullTest("isnull", 1),
   nullTest("isnotnull", 0),
   inList,
-  stringMatcher("like", likeToRegExp),
   stringMatcher("rlike", (p) => javaRegExp(p)),
 );

@@ -1,6 +1,6 @@
 /**
  * More string functions: levenshtein (with an optional threshold), soundex, split_part, btrim,
- * octet_length / bit_length, character_length, ilike, regexp_like, url_encode / url_decode and
+ * octet_length / bit_length, character_length, regexp_like, url_encode / url_decode and
  * overlay. Lengths and positions count code points, as Spark's UTF8String does.
  */
 import "./strings.js"; // registers the functions aliased below
@@ -138,25 +138,6 @@ function byteLength(name: string, bitsPerByte: number): ScalarFunction {
   };
 }
 
-/** ilike: LIKE on both sides lowercased, as Spark's ILike. */
-const ilike: ScalarFunction = {
-  kind: "scalar",
-  name: "ilike",
-  resolve(args, types, call) {
-    checkArity("ilike", args, 2);
-    types.forEach((t, i) => {
-      if (t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, '"STRING"', args[i]!, t);
-    });
-    return { args, type: BooleanType };
-  },
-  kernel(args, n, ctx) {
-    const lowered = args.map((a) => mapRows(StringType, [a], n, (s) => (s as string).toLowerCase()));
-    const like = lookupFunction("like");
-    if (like?.kind !== "scalar") throw new Error("no like");
-    return like.kernel(lowered, n, ctx);
-  },
-};
-
 // Java's URLEncoder: letters, digits and . - * _ stay; space is '+'; the rest %XX of the UTF-8 bytes.
 function urlEncode(s: string): string {
   let out = "";
@@ -227,7 +208,6 @@ register(
   btrim,
   byteLength("octet_length", 1),
   byteLength("bit_length", 8),
-  ilike,
   stringFn("url_encode", [StringType], StringType, urlEncode),
   stringFn("url_decode", [StringType], StringType, urlDecode),
   overlay,

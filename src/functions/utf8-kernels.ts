@@ -143,11 +143,11 @@ export function utf8Instr(a: Vector, b: Vector, n: number): Vector | null {
  * first `%` is a prefix, after the last a suffix, and each piece between is found after the
  * previous one (leftmost matches suffice when `%` is the only wildcard).
  */
-export function utf8Like(a: Vector, b: Vector, n: number): Vector | null {
+export function utf8Like(a: Vector, b: Vector, n: number, escapeChar: string): Vector | null {
   const u = utf8Of(a);
   const pattern = constantString(b);
   if (u === undefined || pattern === undefined || !isWellFormed(pattern)) return null;
-  if (pattern.includes("_") || pattern.includes("\\")) return null;
+  if (pattern.includes("_") || pattern.includes(escapeChar)) return null;
   const pieces = pattern.split("%").map((p) => Buffer.from(p, "utf8"));
   if (pieces.length === 1) return rowTest(u, a, b, n, (x, s, e) => bytesEqual(x, s, e, pieces[0]!));
   const prefix = pieces[0]!;

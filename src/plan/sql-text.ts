@@ -193,7 +193,9 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
     case "in":
       return `(${a[0]} IN (${a.slice(1).join(", ")}))`;
     case "like":
-      return `${a[0]} LIKE ${a[1]}`;
+      return args.length === 3 && args[2]!.kind === "literal" ? `${a[0]} LIKE ${a[1]} ESCAPE '${args[2].value}'` : `${a[0]} LIKE ${a[1]}`;
+    case "ilike": // named without its escape, as Spark's ILike
+      return `ilike(${a[0]}, ${a[1]})`;
     case "rlike":
       return `RLIKE(${a[0]}, ${a[1]})`;
     case "getfield":
