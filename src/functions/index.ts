@@ -6,6 +6,7 @@ import "./arithmetic.js";
 import "./predicates.js";
 import "./like.js";
 import "./strings.js";
+import "./instr.js";
 import "./strings-extra.js";
 import "./strings-regex.js";
 import "./strings-format.js";

@@ -3,11 +3,13 @@
  * split, regexp_extract, regexp_extract_all, regexp_substr, regexp_count. Patterns are Java's (java-regex.ts); like
  * Java's, matching runs over UTF-16 units, so counts and empty matches agree with Spark's.
  */
-import { ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
+import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, IntegerType, StringType } from "../types/datatypes.js";
 import { javaRegExp, javaReplacement } from "./java-regex.js";
-import { register } from "./registry.js";
-import { stringFn } from "./strings.js";
+import { mapRows } from "./kernel-util.js";
+import { register, type ScalarFunction } from "./registry.js";
+import { signature, stringFn } from "./strings.js";
 
 const S = StringType;
 const I = IntegerType;
@@ -89,9 +91,60 @@ function regexpExtractAll(s: string, pattern: string, idx = 1): string[] {
   return matches.map((m) => m[idx] ?? "");
 }
 
-register(
+const resolveReplace = signature("regexp_replace", [S, S, S, I], S, 3);
+
+/**
+ * regexp_replace(str, regexp, rep[, position]): every match replaced, from character `position`
+ * on (1-based; the text before it kept, `^` matching where the search starts, as Spark's
+ * region). The position is a literal above 0, as Spark requires.
+ */
+const regexpReplace: ScalarFunction = {
+  kind: "scalar",
+  name: "regexp_replace",
+  resolve(args, types, call) {
+    const r = resolveReplace(args, types, call);
+    // (resolved again, the position is the implicit cast to INT made the first time)
+    const given = args[3];
+    const p = given?.kind === "cast" && given.implicit ? given.child : given;
+    if (p !== undefined) {
+      const cannot = `[DATATYPE_MISMATCH.%s] Cannot resolve "${exprToSql(call)}" due to data type mismatch: `;
+      if (p.kind !== "literal") {
+        throw new AnalysisException(
+          "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+          `${cannot.replace("%s", "NON_FOLDABLE_INPUT")}the input \`position\` should be a foldable "INT" expression; however, got "${exprToSql(p)}".`,
+        );
+      }
+      const v = p.value === null ? null : Math.trunc(Number(p.value));
+      if (v !== null && v <= 0) {
+        throw new AnalysisException(
+          "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+          `${cannot.replace("%s", "VALUE_OUT_OF_RANGE")}The position must be between (0, 2147483647] (current value = ${v}).`,
+        );
+      }
+    }
+    return r;
+  },
   // Java's replacement strings ($1, ${name}, \$), as Spark's.
-  stringFn("regexp_replace", [S, S, S], S, (s: string, p: string, r: string) => s.replace(javaRegExp(p, "g"), javaReplacement(r))),
+  kernel: (args, n) =>
+    mapRows(S, args, n, (s, p, r, position = 1) => {
+      const str = s as string;
+      const re = javaRegExp(p as string, "g");
+      const rep = javaReplacement(r as string);
+      if (position === 1) return str.replace(re, rep);
+      const cps = Array.from(str);
+      if ((position as number) > cps.length) return str;
+      return (
+        cps.slice(0, (position as number) - 1).join("") +
+        cps
+          .slice((position as number) - 1)
+          .join("")
+          .replace(re, rep)
+      );
+    }),
+};
+
+register(
+  regexpReplace,
   stringFn("split", [S, S, I], ArrayOf(S, false), sqlSplit, 2),
   stringFn("regexp_extract", [S, S, I], S, regexpExtract, 2),
   stringFn("regexp_extract_all", [S, S, I], ArrayOf(S, false), regexpExtractAll, 2),

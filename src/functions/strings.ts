@@ -10,7 +10,7 @@ import { widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, diffTypes, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
-import { utf8Affix, utf8Contains, utf8Instr, utf8Length } from "./utf8-kernels.js";
+import { utf8Affix, utf8Contains, utf8Length } from "./utf8-kernels.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
 export function signature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
@@ -80,14 +80,6 @@ export function sqlSubstring(s: string, pos: number, len = Number.MAX_SAFE_INTEG
 }
 
 /** Spark's instr: the 1-based position in characters (code points, not UTF-16 units) of the first match, 0 for none. */
-function instr(s: string, t: string): number {
-  const at = s.indexOf(t);
-  if (at < 0) return 0;
-  let pos = at + 1;
-  for (let k = 0; k < at; k++) if ((s.charCodeAt(k) & 0xfc00) === 0xdc00) pos--; // the second unit of a pair
-  return pos;
-}
-
 function pad(left: boolean) {
   return (s: string, len: number, p = " "): string => {
     const cps = codePoints(s);
@@ -203,7 +195,6 @@ register(
     undefined,
     (a, n) => utf8Affix(a[0]!, a[1]!, n, true),
   ),
-  stringFn("instr", [S, S], I, instr, undefined, (a, n) => utf8Instr(a[0]!, a[1]!, n)),
   stringFn("lpad", [S, I, S], S, pad(true), 2),
   stringFn("rpad", [S, I, S], S, pad(false), 2),
   stringFn("replace", [S, S, S], S, (s: string, a: string, b = "") => (a === "" ? s : s.split(a).join(b)), 2),
