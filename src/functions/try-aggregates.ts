@@ -7,6 +7,7 @@
 import "./aggregates.js"; // registers sum and avg, used below
 import { canonical } from "../columnar/int64.js";
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
+import { arityError } from "../common/errors.js";
 import { BooleanType, LongType } from "../types/datatypes.js";
 import { type Accumulator, type AggregateFunction, lookupFunction, register } from "./registry.js";
 
@@ -65,7 +66,11 @@ function nonAnsi(name: string, base: string): AggregateFunction {
   return {
     kind: "aggregate",
     name,
-    resolve: (args, types, call, distinct) => inner.resolve(args, types, call, distinct),
+    resolve: (args, types, call, distinct) => {
+      // Spark's builders for these say "[1, 2]" for any other count (two included)
+      if (args.length !== 1) throw arityError(name, "[1, 2]", args.length);
+      return inner.resolve(args, types, call, distinct);
+    },
     bufferTypes: (types, distinct) => {
       const resolvedLong = name === "try_sum" && types[0]!.kind === "bigint";
       return resolvedLong ? [LongType, BooleanType] : inner.bufferTypes(types, distinct);

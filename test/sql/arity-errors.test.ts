@@ -85,10 +85,13 @@ const CASES: readonly (readonly [string, string, string, number])[] = [
   ["SELECT percentile_cont() FROM VALUES (1) t(a)", "percentile_cont", "1", 0],
   ["SELECT percentile_disc(a, a) FROM VALUES (1) t(a)", "percentile_disc", "1", 2],
   // Spark's own quirks, kept: hour() says "> 0" (a builder over TIME and TIMESTAMP), mode with
-  // more than two says "0" (its WITHIN GROUP form), try_parse_url's names parse_url
+  // more than two says "0" (its WITHIN GROUP form), try_parse_url's names parse_url, try_sum and
+  // try_avg say "[1, 2]" for any other count than one
   ["SELECT hour()", "hour", "> 0", 0],
   ["SELECT mode(a, a, a) FROM VALUES (1) t(a)", "mode", "0", 3],
   ["SELECT try_parse_url('x')", "parse_url", "[2, 3]", 1],
+  ["SELECT try_sum(a, a) FROM VALUES (1) t(a)", "try_sum", "[1, 2]", 2],
+  ["SELECT try_avg() FROM VALUES (1) t(a)", "try_avg", "[1, 2]", 0],
   // current_timestamp and now take Spark 4's optional precision
   ["SELECT now(1, 2)", "now", "[0, 1]", 2],
   ["SELECT current_timestamp(1, 2, 3)", "current_timestamp", "[0, 1]", 3],
