@@ -3,8 +3,9 @@
  * date ± days. INT results wrap like Java's int unless ANSI mode flags the overflow.
  */
 import { makeVector, physicalOf, type Vector } from "../columnar/vector.js";
-import { ArusError } from "../common/errors.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
+import { exprToSql } from "../plan/sql-text.js";
 import { widerNumeric } from "../types/coercion.js";
 import {
   type DataType,
@@ -16,6 +17,7 @@ import {
   isIntegral,
   isNumeric,
   LongType,
+  sqlTypeName,
   TimestampType,
 } from "../types/datatypes.js";
 import { type DecimalOp, decimalResultType, getDecimalPrecisionLoss } from "../types/decimal.js";
@@ -42,14 +44,39 @@ function overflow(op: string): ArusError {
   );
 }
 
+/** What each operator's BINARY_OP_WRONG_TYPE says it takes (Spark's inputType). */
+const OPERAND_TYPES: Readonly<Record<string, string>> = {
+  "+": '("NUMERIC" or "INTERVAL DAY TO SECOND" or "INTERVAL YEAR TO MONTH" or "INTERVAL")',
+  "-": '("NUMERIC" or "INTERVAL DAY TO SECOND" or "INTERVAL YEAR TO MONTH" or "INTERVAL")',
+  "/": '("DOUBLE" or "DECIMAL")',
+  div: '("BIGINT" or "DECIMAL" or "INTERVAL YEAR TO MONTH" or "INTERVAL DAY TO SECOND")',
+};
+
+/**
+ * A STRING operand, as Spark 4's ANSI coercion takes it (docs/types.md): cast to BIGINT beside an
+ * integral type, to DOUBLE beside a fractional one (`'1' + 2` is the BIGINT 3, `'1.5' + 2` a
+ * CAST_INVALID_INPUT); beside another STRING or a NULL there is no numeric type to take.
+ */
+function stringOperand(s: DataType, other: DataType, call: Expr): DataType {
+  if (s.kind !== "string") return s;
+  if (isIntegral(other)) return LongType;
+  if (isNumeric(other)) return DoubleType;
+  const wrong = other.kind === "null" || other.kind === "string" || other.kind === "interval" ? s : other;
+  const name = call.kind === "call" ? call.name : "+";
+  throw new AnalysisException(
+    "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
+    `[DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: the binary operator requires the input type ${OPERAND_TYPES[name] ?? '"NUMERIC"'}, not "${sqlTypeName(wrong)}".`,
+  );
+}
+
 function resolveNumericPair(args: readonly Expr[], types: readonly DataType[], call: Expr, op?: DecimalOp): Resolved {
   checkArity("arithmetic", args, 2);
   const [a, b] = types as [DataType, DataType];
-  const na = a.kind === "null" ? b : a;
-  const nb = b.kind === "null" ? a : b;
-  // Strings in arithmetic are cast to DOUBLE, as Spark's legacy coercion does.
-  const ta = na.kind === "string" ? DoubleType : na;
-  const tb = nb.kind === "string" ? DoubleType : nb;
+  // NULL takes the other side's type (two NULLs: DOUBLE, as Spark)
+  const na = a.kind === "null" ? (b.kind === "null" ? DoubleType : b) : a;
+  const nb = b.kind === "null" ? na : b;
+  const ta = stringOperand(na, b, call);
+  const tb = stringOperand(nb, a, call);
   if (!isNumeric(ta)) throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, a);
   if (!isNumeric(tb)) throw typeMismatch(call, 1, '"NUMERIC"', args[1]!, b);
   const dec = op ? resolveDecimalArithmetic(op, args, types, ta, tb) : null;
@@ -234,6 +261,8 @@ const negative: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("negative", args, 1);
     const t = types[0]!;
+    // a STRING or a NULL is taken as a DOUBLE, as Spark's UnaryMinus / UnaryPositive
+    if (t.kind === "string" || t.kind === "null") return { args: [castTo(args[0]!, t, DoubleType)], type: DoubleType };
     if (!isNumeric(t) && t.kind !== "interval") throw typeMismatch(call, 0, '"NUMERIC"', args[0]!, t);
     return { args, type: t };
   },

@@ -51,6 +51,11 @@ function resultType(op: ScalarFunction, args: readonly Vector[], ctx: EvalContex
   ).type;
 }
 
+/** A chain of implicit casts (try_divide('x', 2): STRING to BIGINT, then to DOUBLE) made try-casts. */
+function tolerantCasts(a: Expr): Expr {
+  return a.kind === "cast" && a.implicit ? ({ ...a, child: tolerantCasts(a.child), tryCast: true } as Expr) : a;
+}
+
 function tryOf(name: string, op: string): ScalarFunction {
   return {
     kind: "scalar",
@@ -60,7 +65,7 @@ function tryOf(name: string, op: string): ScalarFunction {
       // Resolved as the operator itself, so errors and casts are the operator's; its implicit
       // casts become try-casts, as Spark's TryEval covers them too (try_add('a', 1) is NULL).
       const r = operator(op).resolve(args, types, c);
-      return { ...r, args: r.args.map((a) => (a.kind === "cast" && a.implicit && !a.tryCast ? ({ ...a, tryCast: true } as Expr) : a)) };
+      return { ...r, args: r.args.map(tolerantCasts) };
     },
     kernel: (args, n, ctx) => tolerant(operator(op), args, n, ctx),
   };
