@@ -18,7 +18,7 @@ import {
 import { literal } from "../plan/expressions.js";
 import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 /** LocalDate.plusMonths: the day is clamped to the last day of the target month. */
 export function addMonthsToDays(days: number, months: number): number {
@@ -57,9 +57,9 @@ const addYearMonthInterval: ScalarFunction = {
 const addMonths: ScalarFunction = {
   kind: "scalar",
   name: "add_months",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("add_months", args, 2);
-    return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
+    return { args: [dateArg(call, args, types, 0), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
   },
   kernel: (args, n) => mapRows(DateType, args, n, (d, k) => addMonthsToDays(d as number, k as number)),
 };
@@ -106,9 +106,9 @@ const monthsBetween: ScalarFunction = {
 const lastDay: ScalarFunction = {
   kind: "scalar",
   name: "last_day",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("last_day", args, 1);
-    return { args: [castTo(args[0]!, types[0]!, DateType)], type: DateType };
+    return { args: [dateArg(call, args, types, 0)], type: DateType };
   },
   kernel: (args, n) =>
     mapRows(DateType, args, n, (d) => {
@@ -128,9 +128,9 @@ export function isoWeekOfDays(days: number): number {
 const weekOfYear: ScalarFunction = {
   kind: "scalar",
   name: "weekofyear",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("weekofyear", args, 1);
-    return { args: [castTo(args[0]!, types[0]!, DateType)], type: IntegerType };
+    return { args: [dateArg(call, args, types, 0)], type: IntegerType };
   },
   kernel: (args, n) => mapRows(IntegerType, args, n, (d) => isoWeekOfDays(d as number)),
 };
@@ -173,9 +173,9 @@ function truncDays(days: number, level: TruncLevel): number {
 const trunc: ScalarFunction = {
   kind: "scalar",
   name: "trunc",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("trunc", args, 2);
-    return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, StringType)], type: DateType };
+    return { args: [dateArg(call, args, types, 0), castTo(args[1]!, types[1]!, StringType)], type: DateType };
   },
   kernel: (args, n) =>
     mapRows(DateType, args, n, (d, fmt) => {

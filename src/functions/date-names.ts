@@ -5,7 +5,7 @@
 import { civilFromDays } from "../common/datetime/calendar.js";
 import { DateType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -17,10 +17,7 @@ function dateName(name: string, of: (days: number) => string): ScalarFunction {
     name,
     resolve(args, types, call) {
       checkArity(name, args, 1);
-      const t = types[0]!;
-      if (t.kind !== "date" && t.kind !== "timestamp" && t.kind !== "string" && t.kind !== "null")
-        throw typeMismatch(call, 0, '"DATE"', args[0]!, t);
-      return { args: [castTo(args[0]!, t, DateType)], type: StringType };
+      return { args: [dateArg(call, args, types, 0)], type: StringType };
     },
     kernel: (args, n) => mapRows(StringType, args, n, (d) => of(d as number)),
   };

@@ -22,7 +22,7 @@ import { type DataType, DateType, IntegerType, LongType, StringType, TimestampTy
 import { DecimalOf } from "../types/decimal.js";
 import { isoWeekOfDays } from "./date-calendar.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const dayOf = (micros: number): number => Math.floor(micros / MICROS_PER_DAY);
 /** 0 = Monday .. 6 = Sunday (1970-01-01 was a Thursday). */
@@ -34,9 +34,9 @@ function onDate(name: string, result: DataType, fn: (days: number) => number | n
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 1);
-      return { args: [castTo(args[0]!, types[0]!, DateType)], type: result };
+      return { args: [dateArg(call, args, types, 0)], type: result };
     },
     kernel: (args, n) => mapRows(result, args, n, (d) => fn(d as number)),
   };
@@ -88,9 +88,9 @@ function dayOfWeekFromString(s: string): number | null {
 const nextDay: ScalarFunction = {
   kind: "scalar",
   name: "next_day",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("next_day", args, 2);
-    return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, StringType)], type: DateType };
+    return { args: [dateArg(call, args, types, 0), castTo(args[1]!, types[1]!, StringType)], type: DateType };
   },
   kernel: (args, n, ctx) =>
     mapRows(DateType, args, n, (d, name) => {

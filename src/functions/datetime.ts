@@ -20,7 +20,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, DateType, IntegerType, LongType, StringType, sqlTypeName, TimestampType } from "../types/datatypes.js";
 import { invalidInput } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
-import { castTo, checkArity, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
 
@@ -37,7 +37,9 @@ function field(name: string, fromLocal: (local: number) => number): ScalarFuncti
       checkArity(name, args, 1);
       const t = types[0]!;
       if (t.kind === "date") return { args, type: IntegerType };
-      if (t.kind !== "timestamp" && t.kind !== "string") throw typeMismatch(call, 0, '"TIMESTAMP"', args[0]!, t);
+      // (a NULL is a NULL field; year, month... take a DATE in Spark, hour, minute, second a TIMESTAMP)
+      if (t.kind !== "timestamp" && t.kind !== "string" && t.kind !== "null")
+        throw typeMismatch(call, 0, TIME_FIELDS.has(name) ? '"TIMESTAMP"' : '"DATE"', args[0]!, t);
       return { args: [castTo(args[0]!, t, TimestampType)], type: IntegerType };
     },
     kernel(args, n, ctx) {
@@ -240,9 +242,9 @@ function dateArith(name: string, sign: 1 | -1): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 2);
-      return { args: [castTo(args[0]!, types[0]!, DateType), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
+      return { args: [dateArg(call, args, types, 0), castTo(args[1]!, types[1]!, IntegerType)], type: DateType };
     },
     kernel: (args, n) => mapRows(DateType, args, n, (d, k) => (d as number) + sign * (k as number)),
   };
@@ -251,9 +253,9 @@ function dateArith(name: string, sign: 1 | -1): ScalarFunction {
 const datediff: ScalarFunction = {
   kind: "scalar",
   name: "datediff",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("datediff", args, 2);
-    return { args: args.map((a, i) => castTo(a, types[i]!, DateType)), type: IntegerType };
+    return { args: args.map((_, i) => dateArg(call, args, types, i)), type: IntegerType };
   },
   kernel: (args, n) => mapRows(IntegerType, args, n, (a, b) => (a as number) - (b as number)),
 };

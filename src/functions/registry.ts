@@ -7,7 +7,7 @@ import type { Vector } from "../columnar/vector.js";
 import { AnalysisException, arityError } from "../common/errors.js";
 import { cast, type Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { type DataType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { type DataType, DateType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 
 /** What kernels may read besides their arguments. */
 export interface EvalContext {
@@ -136,6 +136,16 @@ export function registeredNames(): string[] {
 
 export function castTo(e: Expr, from: DataType, to: DataType): Expr {
   return typesEqual(from, to) ? e : cast(e, to, true);
+}
+
+/** What a DATE parameter takes, cast to DATE: Spark refuses numbers, booleans and the rest. */
+const DATE_INPUTS = new Set(["date", "timestamp", "timestamp_ntz", "string", "null"]);
+
+/** Argument `i` of a function taking a DATE, cast to DATE (Spark's UNEXPECTED_INPUT_TYPE for anything else). */
+export function dateArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {
+  const t = types[i]!;
+  if (!DATE_INPUTS.has(t.kind)) throw typeMismatch(call, i, '"DATE"', args[i]!, t);
+  return castTo(args[i]!, t, DateType);
 }
 
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];

@@ -1,0 +1,51 @@
+/**
+ * Functions taking a DATE take a DATE, TIMESTAMP, STRING or NULL, as Spark's implicit casts do,
+ * and refuse anything else at analysis: `date_add(1, 2)` was a NULL for every row, now Spark's
+ * UNEXPECTED_INPUT_TYPE. Messages and values are PySpark 4.3's (local[1]).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Session } from "../../src/index.js";
+
+const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
+
+async function failure(e: string): Promise<string> {
+  try {
+    await session.sql(`SELECT ${e}`).collect();
+  } catch (x) {
+    return (x as Error).message;
+  }
+  assert.fail(`${e} did not fail`);
+}
+
+const mismatch = (sql: string, nth: string, wanted: string, arg: string, type: string) =>
+  `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${sql}" due to data type mismatch: The ${nth} parameter requires the ${wanted} type, however "${arg}" has the type "${type}".`;
+
+describe("a DATE parameter", () => {
+  it("refuses numbers, booleans and arrays, as Spark", async () => {
+    const cases: [string, string][] = [
+      ["date_add(1, 2)", mismatch("date_add(1, 2)", "first", '"DATE"', "1", "INT")],
+      ["date_sub(1L, 1)", mismatch("date_sub(1, 1)", "first", '"DATE"', "1", "BIGINT")],
+      ["last_day(true)", mismatch("last_day(true)", "first", '"DATE"', "true", "BOOLEAN")],
+      ["datediff(DATE'2024-03-15', 1)", mismatch("datediff(DATE '2024-03-15', 1)", "second", '"DATE"', "1", "INT")],
+      ["add_months(2.5, 1)", mismatch("add_months(2.5, 1)", "first", '"DATE"', "2.5", "DECIMAL(2,1)")],
+      ["weekofyear(array(1))", mismatch("weekofyear(array(1))", "first", '"DATE"', "array(1)", "ARRAY<INT>")],
+      ["next_day(1, 'Mon')", mismatch("next_day(1, Mon)", "first", '"DATE"', "1", "INT")],
+      ["dayofyear(1)", mismatch("dayofyear(1)", "first", '"DATE"', "1", "INT")],
+      ["dayname(1)", mismatch("dayname(1)", "first", '"DATE"', "1", "INT")],
+      ["year(1)", mismatch("year(1)", "first", '"DATE"', "1", "INT")],
+    ];
+    for (const [e, message] of cases) assert.equal(await failure(e), message, e);
+  });
+
+  it("takes a STRING, a TIMESTAMP or a NULL", async () => {
+    const [row] = await session
+      .sql(
+        "SELECT date_add('2024-03-15', 1) AS a, last_day(TIMESTAMP'2024-03-15 10:00:00') AS b, date_add(NULL, 1) AS c, year(NULL) AS d, hour(NULL) AS e",
+      )
+      .collect();
+    assert.equal(String(row!.a instanceof Date ? row!.a.toISOString().slice(0, 10) : row!.a), "2024-03-16");
+    assert.equal(String(row!.b instanceof Date ? row!.b.toISOString().slice(0, 10) : row!.b), "2024-03-31");
+    assert.deepEqual([row!.c, row!.d, row!.e], [null, null, null]);
+  });
+});
