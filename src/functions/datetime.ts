@@ -2,7 +2,7 @@
  * Date and time functions. Timestamps are micros since epoch; fields (year, hour, ...) are
  * read in the session time zone, as Spark does.
  */
-import { constantVector, type Vector } from "../columnar/vector.js";
+import { constantVector, makeVector, type Vector } from "../columnar/vector.js";
 import {
   civilFromDays,
   compilePattern,
@@ -17,7 +17,20 @@ import {
 import { AnalysisException, ArusError, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { type DataType, DateType, IntegerType, LongType, StringType, sqlTypeName, TimestampType } from "../types/datatypes.js";
+import {
+  type DataType,
+  DateType,
+  type DecimalType,
+  DoubleType,
+  IntegerType,
+  isIntegral,
+  isNumeric,
+  LongType,
+  StringType,
+  sqlTypeName,
+  TimestampType,
+} from "../types/datatypes.js";
+import { unscaledOf } from "../types/decimal.js";
 import { invalidInput } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
 import { castTo, checkArity, dateArg, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
@@ -226,16 +239,44 @@ function checkPrecision(p: Expr, type: DataType, call: Expr): void {
   );
 }
 
+/**
+ * timestamp_seconds (any number: a DECIMAL exactly, a fractional part kept), timestamp_millis and
+ * timestamp_micros (whole numbers), as Spark's: a string or a boolean is refused, not cast.
+ */
 function fromNumber(name: string, scale: number): ScalarFunction {
+  const fractional = scale === MICROS_PER_SECOND;
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 1);
-      return { args: [castTo(args[0]!, types[0]!, types[0]!.kind === "double" ? types[0]! : LongType)], type: TimestampType };
+      const t = types[0]!;
+      if (t.kind !== "null" && !(fractional ? isNumeric(t) : isIntegral(t))) {
+        throw typeMismatch(call, 0, fractional ? '"NUMERIC"' : '"INTEGRAL"', args[0]!, t);
+      }
+      if (t.kind === "decimal") return { args, type: TimestampType };
+      return { args: [castTo(args[0]!, t, t.kind === "double" || t.kind === "float" ? DoubleType : LongType)], type: TimestampType };
     },
-    kernel: (args, n) => mapUnary(TimestampType, args[0]!, n, (x) => Math.trunc(x * scale)),
+    kernel: (args, n) =>
+      args[0]!.type.kind === "decimal"
+        ? decimalSecondsToMicros(args[0]!, n)
+        : mapUnary(TimestampType, args[0]!, n, (x) => Math.trunc(x * scale)),
   };
+}
+
+/** Seconds as a DECIMAL to microseconds, exactly: a finer fraction is Java's "Rounding necessary", as in Spark. */
+function decimalSecondsToMicros(v: Vector, n: number): Vector {
+  const shift = 6 - (v.type as DecimalType).scale;
+  const unit = 10n ** BigInt(Math.abs(shift));
+  const lanes = v.values as ArrayLike<number | bigint>;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (v.validity !== null && v.validity[i] === 0) continue;
+    const u = unscaledOf(lanes[i]);
+    if (shift < 0 && u % unit !== 0n) throw new ArusError("ARITHMETIC_EXCEPTION", "Rounding necessary");
+    out[i] = Number(shift >= 0 ? u * unit : u / unit);
+  }
+  return makeVector(TimestampType, out, v.validity === null ? null : v.validity.slice(0, n), n);
 }
 
 function dateArith(name: string, sign: 1 | -1): ScalarFunction {

@@ -8,7 +8,7 @@ import type { Vector } from "../columnar/vector.js";
 import { AnalysisException, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
-import { type DataType, type DecimalType, DoubleType, IntegerType, isNumeric, LongType } from "../types/datatypes.js";
+import { type DataType, type DecimalType, DoubleType, IntegerType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
 import { bounded, DecimalOf, decimalForIntegral } from "../types/decimal.js";
 import { plainOverflow } from "./arithmetic-errors.js";
 import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from "./decimal-math.js";
@@ -87,6 +87,7 @@ function asDecimal(t: DataType): DecimalType {
   if (t.kind === "decimal") return t;
   if (t.kind === "double") return DecimalOf(30, 15);
   if (t.kind === "float") return DecimalOf(14, 7);
+  if (t.kind === "null") return DecimalOf(38, 18); // Spark's DecimalType.SYSTEM_DEFAULT
   return decimalForIntegral(t) ?? DecimalOf(30, 15);
 }
 
@@ -105,7 +106,7 @@ function resolveWithScale(name: string, args: readonly Expr[], types: readonly D
       `[NON_FOLDABLE_ARGUMENT] The function \`${name}\` requires the parameter \`scale\` to be a foldable expression of the type "INT", but the actual argument is a non-foldable.`,
     );
   }
-  const t = numericArg(name, args, types, call);
+  const t = types[0]!.kind === "null" ? types[0]! : numericArg(name, args, types, call);
   const d = asDecimal(t);
   return { args: [castTo(args[0]!, types[0]!, d), k], type: scaledFloorCeilType(d, k.value) };
 }
@@ -120,7 +121,8 @@ function floorCeil(name: string, fn: (x: number) => number): ScalarFunction {
       if (args.length === 2) return resolveWithScale(name, args, types, call);
       const t = numericArg(name, args, types, call);
       if (t.kind === "decimal") return { args, type: decimalFloorCeilType(t) };
-      return { args: [castTo(args[0]!, types[0]!, t)], type: t.kind === "int" ? IntegerType : LongType };
+      // a whole number is a BIGINT whatever its width, as Spark's Floor / Ceil
+      return { args: [castTo(args[0]!, types[0]!, isIntegral(t) ? LongType : t)], type: LongType };
     },
     kernel: (args, n, ctx) => {
       const a = args[0]!;
