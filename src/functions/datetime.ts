@@ -67,6 +67,16 @@ function field(name: string, fromLocal: (local: number) => number): ScalarFuncti
 const dayOf = (local: number): number => Math.floor(local / MICROS_PER_DAY);
 const microsOfDay = (local: number): number => local - dayOf(local) * MICROS_PER_DAY;
 
+const UNIX_INPUTS = '("STRING" or "DATE" or "TIMESTAMP" or "TIMESTAMP_NTZ" or "(TIMESTAMP_LTZ(P) OR TIMESTAMP_NTZ(P) WITH P IN [7, 9])")';
+
+/** unix_timestamp / to_unix_timestamp take a text or a time (not a number), and a STRING pattern. */
+function checkUnixInput(call: Expr, args: readonly Expr[], types: readonly DataType[]): void {
+  const t = types[0]!;
+  if (!["string", "date", "timestamp", "timestamp_ntz", "null"].includes(t.kind)) throw typeMismatch(call, 0, UNIX_INPUTS, args[0]!, t);
+  const f = types[1];
+  if (f !== undefined && f.kind !== "string" && f.kind !== "null") throw typeMismatch(call, 1, '"STRING"', args[1]!, f);
+}
+
 function toTimestampLike(name: string, result: DataType): ScalarFunction {
   return {
     kind: "scalar",
@@ -74,8 +84,13 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
     resolve(args, types, call) {
       checkArity(name, args, 1, 2);
       const t = types[0]!;
+      if (result.kind === "bigint") checkUnixInput(call, args, types);
       if (args.length === 1 && t.kind !== "string") {
         return { args: [castTo(args[0]!, t, result.kind === "bigint" ? TimestampType : result)], type: result };
+      }
+      // a DATE, TIMESTAMP or NULL needs no parsing: the pattern is not used, as in Spark
+      if (t.kind === "date" || t.kind === "timestamp" || t.kind === "null") {
+        return { args: [castTo(args[0]!, t, result.kind === "bigint" ? TimestampType : result), args[1]!], type: result };
       }
       if (t.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, t);
       return { args, type: result };

@@ -11,6 +11,7 @@ import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { javaRegExp } from "./java-regex.js";
 import { andValidity, mapRows } from "./kernel-util.js";
+import { stringArg } from "./like.js";
 import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { utf8Compare, utf8Equals, utf8In, utf8NullSafeEquals } from "./utf8-kernels.js";
 
@@ -275,10 +276,7 @@ function stringMatcher(name: string, make: (p: string) => RegExp): ScalarFunctio
     name,
     resolve(args, types, call) {
       checkArity(name, args, 2);
-      types.forEach((t, i) => {
-        if (t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, '"STRING"', args[i]!, t);
-      });
-      return { args, type: BooleanType };
+      return { args: args.map((_, i) => stringArg(call, args, types, i)), type: BooleanType };
     },
     kernel: (args, n) => mapRows(BooleanType, args, n, (s, p) => get(p as string).test(s as string)),
   };
