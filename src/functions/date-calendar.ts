@@ -18,7 +18,7 @@ import {
 import { literal } from "../plan/expressions.js";
 import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, dateArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, register, type ScalarFunction, timestampArg, typeMismatch } from "./registry.js";
 
 /** LocalDate.plusMonths: the day is clamped to the last day of the target month. */
 export function addMonthsToDays(days: number, months: number): number {
@@ -88,9 +88,11 @@ export function monthsBetweenLocal(local1: number, local2: number, roundOff: boo
 const monthsBetween: ScalarFunction = {
   kind: "scalar",
   name: "months_between",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("months_between", args, 2, 3);
-    const ts = [castTo(args[0]!, types[0]!, TimestampType), castTo(args[1]!, types[1]!, TimestampType)];
+    // (an error names the call with its default roundOff, as Spark's)
+    const named = call.kind === "call" && args.length === 2 ? { ...call, args: [...args, literal(true, BooleanType)] } : call;
+    const ts = [timestampArg(named, args, types, 0), timestampArg(named, args, types, 1)];
     // The default roundOff is written out, as Spark names the call `months_between(a, b, true)`.
     const roundOff = args[2] ? castTo(args[2], types[2]!, BooleanType) : literal(true, BooleanType);
     return { args: [...ts, roundOff], type: DoubleType };

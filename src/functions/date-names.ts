@@ -3,9 +3,9 @@
  */
 
 import { civilFromDays } from "../common/datetime/calendar.js";
-import { DateType, StringType } from "../types/datatypes.js";
+import { StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, dateArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { checkArity, dateArg, register, type ScalarFunction } from "./registry.js";
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

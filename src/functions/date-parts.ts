@@ -22,7 +22,7 @@ import { type DataType, DateType, IntegerType, LongType, StringType, TimestampTy
 import { DecimalOf } from "../types/decimal.js";
 import { isoWeekOfDays } from "./date-calendar.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, dateArg, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, numberArg, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const dayOf = (micros: number): number => Math.floor(micros / MICROS_PER_DAY);
 /** 0 = Monday .. 6 = Sunday (1970-01-01 was a Thursday). */
@@ -210,9 +210,9 @@ registerAlias("datepart", "date_part");
 const dateFromUnixDate: ScalarFunction = {
   kind: "scalar",
   name: "date_from_unix_date",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("date_from_unix_date", args, 1);
-    return { args: [castTo(args[0]!, types[0]!, IntegerType)], type: DateType };
+    return { args: [numberArg(call, args, types, 0, IntegerType)], type: DateType };
   },
   kernel: (args, n) => mapRows(DateType, args, n, (d) => d),
 };

@@ -33,7 +33,18 @@ import {
 import { unscaledOf } from "../types/decimal.js";
 import { invalidInput } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
-import { castTo, checkArity, dateArg, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  dateArg,
+  type EvalContext,
+  numberArg,
+  register,
+  registerAlias,
+  type ScalarFunction,
+  timestampArg,
+  typeMismatch,
+} from "./registry.js";
 
 const DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss";
 
@@ -170,10 +181,10 @@ const toUnixTimestamp: ScalarFunction = {
 const fromUnixtime: ScalarFunction = {
   kind: "scalar",
   name: "from_unixtime",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("from_unixtime", args, 1, 2);
     return {
-      args: [castTo(args[0]!, types[0]!, LongType), ...(args[1] ? [castTo(args[1], types[1]!, StringType)] : [])],
+      args: [numberArg(call, args, types, 0, LongType), ...(args[1] ? [castTo(args[1], types[1]!, StringType)] : [])],
       type: StringType,
     };
   },
@@ -186,9 +197,10 @@ const fromUnixtime: ScalarFunction = {
 const dateFormat: ScalarFunction = {
   kind: "scalar",
   name: "date_format",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("date_format", args, 2);
-    return { args: [castTo(args[0]!, types[0]!, TimestampType), castTo(args[1]!, types[1]!, StringType)], type: StringType };
+    const ts = timestampArg(call, args, types, 0, '("TIMESTAMP" or "TIME" or "(TIMESTAMP_LTZ(P) OR TIMESTAMP_NTZ(P) WITH P IN [7, 9])")');
+    return { args: [ts, castTo(args[1]!, types[1]!, StringType)], type: StringType };
   },
   kernel: (args, n, ctx) => mapRows(StringType, args, n, (m, fmt) => compilePattern(fmt as string).format(m as number, ctx.timeZone)),
 };

@@ -7,7 +7,7 @@ import type { Vector } from "../columnar/vector.js";
 import { AnalysisException, arityError } from "../common/errors.js";
 import { cast, type Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { type DataType, DateType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { type DataType, DateType, isNumeric, sqlTypeName, TimestampType, typesEqual } from "../types/datatypes.js";
 
 /** What kernels may read besides their arguments. */
 export interface EvalContext {
@@ -140,6 +140,20 @@ export function castTo(e: Expr, from: DataType, to: DataType): Expr {
 
 /** What a DATE parameter takes, cast to DATE: Spark refuses numbers, booleans and the rest. */
 const DATE_INPUTS = new Set(["date", "timestamp", "timestamp_ntz", "string", "null"]);
+
+/** Argument `i` of a function taking a TIMESTAMP (a DATE, TIMESTAMP, STRING or NULL), cast to TIMESTAMP; `required` names it as Spark does. */
+export function timestampArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number, required = '"TIMESTAMP"'): Expr {
+  const t = types[i]!;
+  if (!DATE_INPUTS.has(t.kind)) throw typeMismatch(call, i, required, args[i]!, t);
+  return castTo(args[i]!, t, TimestampType);
+}
+
+/** Argument `i` of a function taking a number `to` (a number, a STRING or NULL cast to it; a time or a boolean Spark refuses). */
+export function numberArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number, to: DataType): Expr {
+  const t = types[i]!;
+  if (!isNumeric(t) && t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, `"${sqlTypeName(to)}"`, args[i]!, t);
+  return castTo(args[i]!, t, to);
+}
 
 /** Argument `i` of a function taking a DATE, cast to DATE (Spark's UNEXPECTED_INPUT_TYPE for anything else). */
 export function dateArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {

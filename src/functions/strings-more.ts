@@ -6,9 +6,9 @@
 import "./strings.js"; // registers the functions aliased below
 import "./predicates.js"; // registers the functions aliased below
 import { ArusError } from "../common/errors.js";
-import { BinaryType, BooleanType, type DataType, IntegerType, StringType } from "../types/datatypes.js";
+import { BinaryType, type DataType, IntegerType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, lookupFunction, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 import { stringFn } from "./strings.js";
 
 const codePoints = (s: string): string[] => Array.from(s);

@@ -60,7 +60,6 @@ export function withinGroupCall(name: string, args: readonly Expr[], distinct: b
       `[INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX] Invalid SQL syntax: The function \`${name}\` does not support WITHIN GROUP (ORDER BY ...).`,
     );
   }
-  const [lo, hi] = spec.args;
   // Spark's own wording: mode(x) has no orderings, and mode() names its class
   if (name === "mode" && args.length > 0)
     throw invalid(name, "WRONG_NUM_ORDERINGS", `The function requires 0 orderings in WITHIN GROUP but got ${keys.length}.`);

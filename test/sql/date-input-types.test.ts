@@ -1,7 +1,8 @@
 /**
- * Functions taking a DATE take a DATE, TIMESTAMP, STRING or NULL, as Spark's implicit casts do,
- * and refuse anything else at analysis: `date_add(1, 2)` was a NULL for every row, now Spark's
- * UNEXPECTED_INPUT_TYPE. Messages and values are PySpark 4.3's (local[1]).
+ * Functions taking a DATE (or a TIMESTAMP) take a DATE, TIMESTAMP, STRING or NULL, as Spark's
+ * implicit casts do, and refuse anything else at analysis: `date_add(1, 2)` was a NULL for every
+ * row, now Spark's UNEXPECTED_INPUT_TYPE; a number parameter refuses a time. Messages and values
+ * are PySpark 4.3's (local[1]).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -34,6 +35,22 @@ describe("a DATE parameter", () => {
       ["dayofyear(1)", mismatch("dayofyear(1)", "first", '"DATE"', "1", "INT")],
       ["dayname(1)", mismatch("dayname(1)", "first", '"DATE"', "1", "INT")],
       ["year(1)", mismatch("year(1)", "first", '"DATE"', "1", "INT")],
+      // a TIMESTAMP parameter likewise, and a number one refuses a time
+      ["months_between(1, 2)", mismatch("months_between(1, 2, true)", "first", '"TIMESTAMP"', "1", "INT")],
+      [
+        "date_format(1, 2)",
+        mismatch(
+          "date_format(1, 2)",
+          "first",
+          '("TIMESTAMP" or "TIME" or "(TIMESTAMP_LTZ(P) OR TIMESTAMP_NTZ(P) WITH P IN [7, 9])")',
+          "1",
+          "INT",
+        ),
+      ],
+      [
+        "from_unixtime(DATE'2024-03-15')",
+        mismatch("from_unixtime(DATE '2024-03-15', yyyy-MM-dd HH:mm:ss)", "first", '"BIGINT"', "DATE '2024-03-15'", "DATE"),
+      ],
     ];
     for (const [e, message] of cases) assert.equal(await failure(e), message, e);
   });
