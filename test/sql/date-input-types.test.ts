@@ -7,17 +7,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { failureOf } from "./sql-probe.js";
 
 const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
-
-async function failure(e: string): Promise<string> {
-  try {
-    await session.sql(`SELECT ${e}`).collect();
-  } catch (x) {
-    return (x as Error).message;
-  }
-  assert.fail(`${e} did not fail`);
-}
+const failure = async (e: string) => (await failureOf(session, `SELECT ${e}`)).message;
 
 const mismatch = (sql: string, nth: string, wanted: string, arg: string, type: string) =>
   `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${sql}" due to data type mismatch: The ${nth} parameter requires the ${wanted} type, however "${arg}" has the type "${type}".`;

@@ -7,22 +7,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { failureOf, typeAndText } from "./sql-probe.js";
 
 const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
-
-async function value(e: string): Promise<unknown> {
-  const [r] = await session.sql(`SELECT CAST(${e} AS STRING) AS v`).collect();
-  return r!.v;
-}
-
-async function failure(e: string): Promise<string> {
-  try {
-    await session.sql(`SELECT ${e}`).collect();
-  } catch (x) {
-    return (x as Error).message;
-  }
-  assert.fail(`${e} did not fail`);
-}
+const value = async (e: string) => (await typeAndText(session, e))[1];
+const failure = async (e: string) => (await failureOf(session, `SELECT ${e}`)).message;
 
 describe("implicit inputs", () => {
   it("LIKE and RLIKE take numbers and dates as their text", async () => {

@@ -6,24 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { failureOf, firstRow } from "./sql-probe.js";
 
 const session = Session.builder().getOrCreate();
-
-/** The one row's values, in column order, and the column names. */
-async function one(query: string): Promise<{ columns: string[]; values: unknown[] }> {
-  const df = session.sql(query);
-  const [row] = await df.collect();
-  return { columns: df.columns, values: df.columns.map((c) => row![c]) };
-}
-
-async function failure(query: string): Promise<string> {
-  try {
-    await session.sql(query).collect();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  assert.fail(`${query} did not fail`);
-}
+const one = (query: string) => firstRow(session, query);
+const failure = async (query: string) => (await failureOf(session, query)).message;
 
 describe("instr(str, substr, position, occurrence)", () => {
   const CASES: readonly (readonly [string, readonly unknown[]])[] = [

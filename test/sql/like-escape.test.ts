@@ -8,23 +8,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AnalysisException } from "../../src/common/errors.js";
 import { F, Session } from "../../src/index.js";
+import { failureOf, firstRow } from "./sql-probe.js";
 
 const session = Session.builder().getOrCreate();
-
-async function one(query: string): Promise<{ columns: string[]; values: unknown[] }> {
-  const df = session.sql(query);
-  const [row] = await df.collect();
-  return { columns: df.columns, values: df.columns.map((c) => row![c]) };
-}
-
-async function failure(query: string): Promise<Error> {
-  try {
-    await session.sql(query).collect();
-  } catch (e) {
-    return e as Error;
-  }
-  assert.fail(`${query} did not fail`);
-}
+const one = (query: string) => firstRow(session, query);
+const failure = (query: string) => failureOf(session, query);
 
 describe("LIKE ... ESCAPE", () => {
   it("makes _, % and the escape itself literal, and is named as Spark names it", async () => {

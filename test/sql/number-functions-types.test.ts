@@ -6,22 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { failureOf, typeAndText } from "./sql-probe.js";
 
 const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
-
-async function typed(e: string): Promise<[unknown, unknown]> {
-  const [r] = await session.sql(`SELECT typeof(${e}) AS t, CAST(${e} AS STRING) AS v`).collect();
-  return [r!.t, r!.v];
-}
-
-async function failure(e: string): Promise<string> {
-  try {
-    await session.sql(`SELECT ${e}`).collect();
-  } catch (x) {
-    return (x as Error).message;
-  }
-  assert.fail(`${e} did not fail`);
-}
+const typed = (e: string) => typeAndText(session, e);
+const failure = async (e: string) => (await failureOf(session, `SELECT ${e}`)).message;
 
 describe("floor and ceil", () => {
   const CASES: readonly (readonly [string, string, string | null])[] = [
