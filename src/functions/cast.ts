@@ -26,6 +26,7 @@ import { ArusError } from "../common/errors.js";
 import { formatDouble } from "../common/number-format.js";
 import { setField } from "../common/row-object.js";
 import { javaFloatToString } from "../common/show.js";
+import type { Expr } from "../plan/expressions.js";
 import { type DataType, isIntegral, isNumeric, LongType, type StructType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled, toLane } from "../types/decimal.js";
 import { formatDayTimeInterval } from "../types/interval-text.js";
@@ -309,4 +310,9 @@ export function castVector(v: Vector, to: DataType, n: number, ctx: EvalContext,
     return makeVector(to, [], validity, n, children);
   }
   return makeVector(to, int64 ? laneFromValues(out as unknown[]) : out, validity, n);
+}
+
+/** A chain of implicit casts (try_divide('x', 2): STRING to BIGINT, then to DOUBLE) made try-casts, for the try_ functions. */
+export function tolerantCasts(a: Expr): Expr {
+  return a.kind === "cast" && a.implicit ? ({ ...a, child: tolerantCasts(a.child), tryCast: true } as Expr) : a;
 }

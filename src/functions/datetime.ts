@@ -31,7 +31,7 @@ import {
   TimestampType,
 } from "../types/datatypes.js";
 import { unscaledOf } from "../types/decimal.js";
-import { invalidInput } from "./cast.js";
+import { invalidInput, tolerantCasts } from "./cast.js";
 import { mapRows, mapUnary } from "./kernel-util.js";
 import {
   castTo,
@@ -97,7 +97,12 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       const t = types[0]!;
       if (result.kind === "bigint") checkUnixInput(call, args, types);
       if (args.length === 1 && t.kind !== "string") {
-        return { args: [castTo(args[0]!, t, result.kind === "bigint" ? TimestampType : result)], type: result };
+        const target = result.kind === "bigint" ? TimestampType : result;
+        // Spark reads a boolean, and for a DATE a number, as its text: to_date(1) parses '1'
+        if (t.kind === "boolean" || (target.kind === "date" && isNumeric(t))) {
+          return { args: [castTo(castTo(args[0]!, t, StringType), StringType, target)], type: result };
+        }
+        return { args: [castTo(args[0]!, t, target)], type: result };
       }
       // a DATE, TIMESTAMP or NULL needs no parsing: the pattern is not used, as in Spark
       if (t.kind === "date" || t.kind === "timestamp" || t.kind === "null") {
@@ -387,7 +392,16 @@ registerAlias("day", "dayofmonth");
 registerAlias("now", "current_timestamp");
 /** try_to_timestamp / try_to_date: NULL where the plain function raises (ANSI off). */
 function tryForm(name: string, plain: ScalarFunction): ScalarFunction {
-  return { ...plain, name, kernel: (args, n, ctx) => plain.kernel(args, n, { ...ctx, ansi: false }) };
+  return {
+    ...plain,
+    name,
+    // its implicit casts tolerate bad input too (try_to_date(1) reads '1': NULL, not an error)
+    resolve: (args, types, call) => {
+      const r = plain.resolve(args, types, call);
+      return { ...r, args: r.args.map(tolerantCasts) };
+    },
+    kernel: (args, n, ctx) => plain.kernel(args, n, { ...ctx, ansi: false }),
+  };
 }
 register(
   tryForm("try_to_timestamp", toTimestampLike("to_timestamp", TimestampType)),

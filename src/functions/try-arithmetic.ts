@@ -8,6 +8,7 @@ import { concatVectors, nullVector, slice, type Vector } from "../columnar/vecto
 import { ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import type { DataType } from "../types/datatypes.js";
+import { tolerantCasts } from "./cast.js";
 import { checkArity, type EvalContext, lookupFunction, register, type ScalarFunction } from "./registry.js";
 
 function operator(op: string): ScalarFunction {
@@ -49,11 +50,6 @@ function resultType(op: ScalarFunction, args: readonly Vector[], ctx: EvalContex
     0,
     ctx,
   ).type;
-}
-
-/** A chain of implicit casts (try_divide('x', 2): STRING to BIGINT, then to DOUBLE) made try-casts. */
-function tolerantCasts(a: Expr): Expr {
-  return a.kind === "cast" && a.implicit ? ({ ...a, child: tolerantCasts(a.child), tryCast: true } as Expr) : a;
 }
 
 function tryOf(name: string, op: string): ScalarFunction {

@@ -1,8 +1,8 @@
 /**
  * What Spark 4.3 casts implicitly and what it refuses, for the pattern functions and the time
  * parsers (PySpark, local[1], UTC): LIKE / RLIKE take any atomic value as text; to_timestamp /
- * to_date of a DATE or TIMESTAMP leave the pattern unused; unix_timestamp refuses a number and a
- * non-STRING pattern.
+ * to_date of a DATE or TIMESTAMP leave the pattern unused, to_date reads a number or a boolean as
+ * text; unix_timestamp refuses a number and a non-STRING pattern.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -36,6 +36,29 @@ describe("implicit inputs", () => {
       ["unix_timestamp(TIMESTAMP'2024-03-15 10:20:30', 'yyyy-MM-dd')", "1710498030"],
       ["to_timestamp(NULL, 1)", null],
       ["try_to_date(DATE'2024-03-15', 1)", "2024-03-15"],
+    ];
+    for (const [e, v] of cases) assert.equal(await value(e), v, e);
+  });
+
+  it("to_date reads a number or a boolean as its text, to_timestamp a boolean (try_ forms: NULL)", async () => {
+    for (const [e, type] of [
+      ["to_date(1)", "DATE"],
+      ["to_date(1.5)", "DATE"],
+      ["to_date(true)", "DATE"],
+      ["to_timestamp(true)", "TIMESTAMP"],
+    ]) {
+      const text = /\((.*)\)/.exec(e!)![1];
+      assert.match(
+        await failure(e!),
+        new RegExp(`^\\[CAST_INVALID_INPUT\\] The value '${text!.replace(".", "\\.")}' of the type "STRING" cannot be cast to "${type}"`),
+        e,
+      );
+    }
+    const cases: [string, string | null][] = [
+      ["try_to_date(1)", null],
+      ["try_to_timestamp(true)", null],
+      ["to_timestamp(1.5)", "1970-01-01 00:00:01.5"],
+      ["try_to_timestamp(1)", "1970-01-01 00:00:01"],
     ];
     for (const [e, v] of cases) assert.equal(await value(e), v, e);
   });
