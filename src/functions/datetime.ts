@@ -38,6 +38,7 @@ import {
   checkArity,
   dateArg,
   type EvalContext,
+  isTimeInput,
   numberArg,
   register,
   registerAlias,
@@ -83,7 +84,7 @@ const UNIX_INPUTS = '("STRING" or "DATE" or "TIMESTAMP" or "TIMESTAMP_NTZ" or "(
 /** unix_timestamp / to_unix_timestamp take a text or a time (not a number), and a STRING pattern. */
 function checkUnixInput(call: Expr, args: readonly Expr[], types: readonly DataType[]): void {
   const t = types[0]!;
-  if (!["string", "date", "timestamp", "timestamp_ntz", "null"].includes(t.kind)) throw typeMismatch(call, 0, UNIX_INPUTS, args[0]!, t);
+  if (!isTimeInput(t)) throw typeMismatch(call, 0, UNIX_INPUTS, args[0]!, t);
   const f = types[1];
   if (f !== undefined && f.kind !== "string" && f.kind !== "null") throw typeMismatch(call, 1, '"STRING"', args[1]!, f);
 }
@@ -223,8 +224,6 @@ function contextual(name: string, type: DataType, value: (ctx: EvalContext) => n
   };
 }
 
-const INTEGRAL = new Set(["tinyint", "smallint", "int", "bigint"]);
-
 /**
  * current_timestamp / now, optionally with Spark 4's seconds precision: 6 (microseconds) is
  * the plain function, and named as it (`current_timestamp()`); 7 to 9 ask for nanosecond
@@ -244,7 +243,7 @@ const currentTimestamp: ScalarFunction = {
 
 function checkPrecision(p: Expr, type: DataType, call: Expr): void {
   const name = call.kind === "call" ? call.name : "current_timestamp";
-  if (!INTEGRAL.has(type.kind)) {
+  if (!isIntegral(type)) {
     const shown = p.kind === "literal" ? String(p.value) : exprToSql(p);
     throw new AnalysisException(
       "UNEXPECTED_INPUT_TYPE",

@@ -8,9 +8,9 @@ import { constantString, type Vector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { BooleanType, type DataType, isAtomic, StringType } from "../types/datatypes.js";
+import { BooleanType, type DataType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { checkArity, type Resolved, register, type ScalarFunction, stringArg } from "./registry.js";
 import { utf8Like } from "./utf8-kernels.js";
 
 const DEFAULT_ESCAPE = "\\";
@@ -71,13 +71,6 @@ function resolveLike(name: string, args: readonly Expr[], types: readonly DataTy
     );
   }
   return { args: [...strings, ...args.slice(2)], type: BooleanType };
-}
-
-/** A STRING argument: any atomic value is cast to one, as Spark's implicit casts (`1 LIKE '1%'`). */
-export function stringArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {
-  const t = types[i]!;
-  if (!isAtomic(t)) throw typeMismatch(call, i, '"STRING"', args[i]!, t);
-  return castTo(args[i]!, t, StringType);
 }
 
 function likeKernel(args: readonly Vector[], n: number): Vector {

@@ -11,8 +11,7 @@ import { comparisonType, widerTypeOfAll } from "../types/coercion.js";
 import { BooleanType, type DataType, sqlTypeName } from "../types/datatypes.js";
 import { javaRegExp } from "./java-regex.js";
 import { andValidity, mapRows } from "./kernel-util.js";
-import { stringArg } from "./like.js";
-import { castTo, checkArity, type Resolved, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, type Resolved, register, type ScalarFunction, stringArg, typeMismatch } from "./registry.js";
 import { utf8Compare, utf8Equals, utf8In, utf8NullSafeEquals } from "./utf8-kernels.js";
 
 function resolveComparison(args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved {

@@ -7,7 +7,7 @@ import type { Vector } from "../columnar/vector.js";
 import { AnalysisException, arityError } from "../common/errors.js";
 import { cast, type Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { type DataType, DateType, isNumeric, sqlTypeName, TimestampType, typesEqual } from "../types/datatypes.js";
+import { type DataType, DateType, isAtomic, isNumeric, StringType, sqlTypeName, TimestampType, typesEqual } from "../types/datatypes.js";
 
 /** What kernels may read besides their arguments. */
 export interface EvalContext {
@@ -138,13 +138,14 @@ export function castTo(e: Expr, from: DataType, to: DataType): Expr {
   return typesEqual(from, to) ? e : cast(e, to, true);
 }
 
-/** What a DATE parameter takes, cast to DATE: Spark refuses numbers, booleans and the rest. */
-const DATE_INPUTS = new Set(["date", "timestamp", "timestamp_ntz", "string", "null"]);
+/** What a DATE or TIMESTAMP parameter takes (cast to it): Spark refuses numbers, booleans and the rest. */
+const TIME_INPUTS = new Set(["date", "timestamp", "timestamp_ntz", "string", "null"]);
+export const isTimeInput = (t: DataType): boolean => TIME_INPUTS.has(t.kind);
 
 /** Argument `i` of a function taking a TIMESTAMP (a DATE, TIMESTAMP, STRING or NULL), cast to TIMESTAMP; `required` names it as Spark does. */
 export function timestampArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number, required = '"TIMESTAMP"'): Expr {
   const t = types[i]!;
-  if (!DATE_INPUTS.has(t.kind)) throw typeMismatch(call, i, required, args[i]!, t);
+  if (!isTimeInput(t)) throw typeMismatch(call, i, required, args[i]!, t);
   return castTo(args[i]!, t, TimestampType);
 }
 
@@ -155,10 +156,17 @@ export function numberArg(call: Expr, args: readonly Expr[], types: readonly Dat
   return castTo(args[i]!, t, to);
 }
 
+/** A STRING argument: any atomic value is cast to one, as Spark's implicit casts (`1 LIKE '1%'`). */
+export function stringArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {
+  const t = types[i]!;
+  if (!isAtomic(t)) throw typeMismatch(call, i, '"STRING"', args[i]!, t);
+  return castTo(args[i]!, t, StringType);
+}
+
 /** Argument `i` of a function taking a DATE, cast to DATE (Spark's UNEXPECTED_INPUT_TYPE for anything else). */
 export function dateArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {
   const t = types[i]!;
-  if (!DATE_INPUTS.has(t.kind)) throw typeMismatch(call, i, '"DATE"', args[i]!, t);
+  if (!isTimeInput(t)) throw typeMismatch(call, i, '"DATE"', args[i]!, t);
   return castTo(args[i]!, t, DateType);
 }
 
