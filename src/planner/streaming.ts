@@ -112,6 +112,8 @@ export interface StreamingPlanOptions {
   readonly paneAggregation?: boolean;
   /** arus.state.threads: more than 1 puts columnar aggregation state on that many state threads. */
   readonly stateThreads?: number;
+  /** arus.state.threads.joinMoveAfter: a join whose state goes to the state threads joins this long (ms) of each run on the main thread first. */
+  readonly joinMoveAfterMs?: number;
 }
 
 export function planStreaming(
@@ -191,6 +193,7 @@ export function planStreaming(
             outputOf(p),
             options.columnarJoin ?? false,
             options.stateThreads ?? 1,
+            options.joinMoveAfterMs ?? 0,
           );
           const cleanup = StreamStreamJoinExec.cleanupOf(exec);
           stateful.push({

@@ -38,6 +38,7 @@ export class MicroBatchState implements StatefulContext {
   readonly sourcePrepared?: ReadonlyMap<string, readonly PreparedFile[]>;
   readonly report: BatchReport;
   readonly stateThreads?: StatePartitionThreads;
+  readonly stateInFiles: boolean;
   private readonly opened: Pick<StateStore, "abort">[] = [];
 
   constructor(
@@ -55,6 +56,7 @@ export class MicroBatchState implements StatefulContext {
     this.report = new BatchReport(spec.batchId, spec.physical);
     const threads = states.startedThreads;
     if (threads) this.stateThreads = threads;
+    this.stateInFiles = states.stateInFiles;
   }
 
   async store(operatorId: number, partition: number, storeName?: string): Promise<StateStore> {
@@ -78,6 +80,10 @@ export class MicroBatchState implements StatefulContext {
     const s = await this.states.columnarJoin(operatorId, partition, side, types, this.batchId);
     this.opened.push(s);
     return s;
+  }
+
+  releaseColumnarJoin(operatorId: number): Promise<void> {
+    return this.states.releaseColumnarJoin(operatorId);
   }
 
   /** The batch failed: drop what every store opened for it had written. */

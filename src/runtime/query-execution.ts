@@ -39,6 +39,7 @@ import { scanTasksApply, useScanTasks } from "./scan-tasks.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
+  joinMoveAfterMs,
   PANE_AGGREGATION_CONF,
   StateStoreRegistry,
   stateThreadCount,
@@ -132,14 +133,15 @@ export function explainStreaming(plan: LogicalPlan, conf: RuntimeConfig, exclude
  * (`arus.state.threads`). Under "auto" the query is planned on the main thread first, and again
  * on local[N]'s threads if an aggregation's stage A would run on the decode threads, or a
  * columnar stream-stream join reads JSON files whose scans run there: queries whose batches are
- * files, large enough for the threads to pay.
+ * files, large enough for the threads to pay. Such a join still starts on the main thread and
+ * moves once it has joined there for a while (`arus.state.threads.joinMoveAfter`, stream-join.ts).
  */
 function planWithStateThreads(
   plan: LogicalPlan,
   outputMode: "append" | "update" | "complete",
   conf: RuntimeConfig,
   keepLateRows: boolean,
-  options: Omit<StreamingPlanOptions, "stateThreads">,
+  options: Omit<StreamingPlanOptions, "stateThreads" | "joinMoveAfterMs">,
 ): { streamingPlan: ReturnType<typeof planStreaming>; threads: number } {
   let onMain: ReturnType<typeof planStreaming> | undefined;
   const threads = stateThreadCount(conf, () => {
@@ -151,7 +153,8 @@ function planWithStateThreads(
     return join && scanTasksApply(physical, conf);
   });
   if (threads === 1 && onMain) return { streamingPlan: onMain, threads };
-  return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads }), threads };
+  const joinMoveAfter = threads > 1 ? joinMoveAfterMs(conf) : 0;
+  return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads, joinMoveAfterMs: joinMoveAfter }), threads };
 }
 
 /** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
@@ -256,7 +259,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
     if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
     const output = outputOf(spec.plan);
     const sourceIds = relations.map((r) => r.sourceId);
-    const stateLayout = { numPartitions: checkpoint.numShufflePartitions, threads: threadCount };
+    const stateLayout = { numPartitions: checkpoint.numShufflePartitions, threads: threadCount, inFiles: states.stateInFiles };
     const partial = usePartialAggregation(streamingPlan.physical, sources, sourceIds, conf, spec.keepLateRows, stateLayout);
     // the other JSON scans run their stateless stage on the decode threads
     const scanTasks = useScanTasks(streamingPlan.physical, sources, sourceIds, conf, partial, spec.keepLateRows, stateLayout);

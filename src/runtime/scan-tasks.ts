@@ -15,6 +15,7 @@ import type { JoinRouting } from "../execution/parallel/join-routing.js";
 import { readThroughFileTask, stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
 import { scanStagesOf } from "../execution/partial/scan-stage.js";
 import { standIn } from "../execution/partial/scan-stage-exec.js";
+import type { StageASpec } from "../execution/partial/stage-a.js";
 import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
 import { rebuildableOnThread } from "../execution/thread-portable.js";
 
@@ -39,14 +40,22 @@ export function useScanTasks(
   conf: RuntimeConfig,
   taken: ReadonlySet<string>,
   keepLateRows: boolean,
-  state: { readonly numPartitions: number; readonly threads: number },
+  state: { readonly numPartitions: number; readonly threads: number; readonly inFiles: boolean },
 ): Set<string> {
   const chosen = new Set<string>();
   const threads = scanThreads();
   for (const found of scanStages(physical, conf, taken)) {
     // (a join's rows dropped as late on a state thread would not reach the late-rows handler)
-    const joinRouting = keepLateRows ? null : joinRoutingOf(physical, found.top, state);
-    const plan = joinRouting ? { ...found, spec: { ...found.spec, joinRouting } } : found;
+    const routed = keepLateRows ? null : joinRoutingOf(physical, found.top, state);
+    // each file's task posts the spec as it is then: the routing starts when the join's state
+    // goes to the threads (a file read ahead before that comes unsplit: the main thread keys it)
+    const spec: { -readonly [K in keyof StageASpec]: StageASpec[K] } = { ...found.spec };
+    if (routed && routed.join.startsOnThreads(state.inFiles)) spec.joinRouting = routed.routing;
+    else if (routed)
+      routed.join.whenOnThreads(() => {
+        spec.joinRouting = routed.routing;
+      });
+    const plan = { ...found, spec };
     if (!readThroughFileTask(sources, sourceIds, plan.spec.sourceId, () => stageAFileTask(plan.spec, threads, null))) continue;
     standIn(plan);
     chosen.add(plan.spec.sourceId);
@@ -57,20 +66,20 @@ export function useScanTasks(
 /**
  * How the decode threads split the rows of stage top `top` when it is a side of a stream-stream
  * join whose state is on the state threads: by the thread owning each row's join key, so the
- * main thread only forwards them (parallel/join-routing.ts). Null otherwise, or when a key
- * expression could not be rebuilt on a thread.
+ * main thread only forwards them (parallel/join-routing.ts); with the join, which says when its
+ * state is there. Null otherwise, or when a key expression could not be rebuilt on a thread.
  */
 function joinRoutingOf(
   physical: PhysicalOperator,
   top: PhysicalOperator,
   state: { readonly numPartitions: number; readonly threads: number },
-): JoinRouting | null {
-  let routing: JoinRouting | null = null;
+): { routing: JoinRouting; join: StreamStreamJoinExec } | null {
+  let found: { routing: JoinRouting; join: StreamStreamJoinExec } | null = null;
   forEachOperator(physical, (op) => {
     if (!(op instanceof StreamStreamJoinExec) || !op.usesStateThreads || op.left === op.right) return;
     const keys = op.left === top ? op.leftKeys : op.right === top ? op.rightKeys : null;
     if (keys === null || !keys.every(rebuildableOnThread)) return;
-    routing = { keys, numPartitions: state.numPartitions, owners: state.threads };
+    found = { routing: { keys, numPartitions: state.numPartitions, owners: state.threads }, join: op };
   });
-  return routing;
+  return found;
 }

@@ -48,6 +48,23 @@ export const PANE_AGGREGATION_CONF = "arus.state.aggregation.panes";
  */
 export const STATE_THREADS_CONF = "arus.state.threads";
 
+/**
+ * Under `arus.state.threads` = auto, a stream-stream join whose state goes to the state threads
+ * keeps it on the main thread until it has joined this long there in a run (a duration; 0: on
+ * the threads from the first batch), then moves it (a reload of the committed version from the
+ * checkpoint, as a restart with another thread count). Compiling the join in every state
+ * thread's isolate costs about a second of wall time on two cores, the threads win ~20 % of the
+ * join's time back: a query that has not joined for a few seconds would not get it back
+ * (bench/RESULTS.md, "Issue 21, session 26").
+ */
+export const JOIN_MOVE_AFTER_CONF = "arus.state.threads.joinMoveAfter";
+
+/** How long (ms) a join planned on the state threads joins on the main thread first: the conf under "auto", 0 with an explicit thread count. */
+export function joinMoveAfterMs(conf: RuntimeConfig): number {
+  const ms = conf.getMs(JOIN_MOVE_AFTER_CONF);
+  return stateThreadSetting(conf) === "auto" ? ms : 0;
+}
+
 /** What `arus.state.threads` asks for: a thread count, or "auto" (decided per query by `stateThreadCount`). */
 export function stateThreadSetting(conf: RuntimeConfig): number | "auto" {
   const v = conf.get(STATE_THREADS_CONF, "auto").trim().toLowerCase();
@@ -183,6 +200,24 @@ export class StateStoreRegistry {
     }
     if (!(p instanceof ColumnarStateProvider)) throw new Error(`state of operator ${op} is a row store, not columnar`);
     return p.getStore(version);
+  }
+
+  /** Does the state live in the checkpoint's files (another thread can load a committed version)? */
+  get stateInFiles(): boolean {
+    return this.checkpoint.dir !== null;
+  }
+
+  /**
+   * Closes this thread's providers of operator `op`'s columnar join state (a join moving to the
+   * state threads, which load its committed version from the files: the last commit's deltas are
+   * synced and named, and close waits for a maintenance's snapshot).
+   */
+  async releaseColumnarJoin(op: number): Promise<void> {
+    for (const [key, p] of [...this.providers]) {
+      if (!(p instanceof ColumnarJoinProvider) || !key.startsWith(`${op}/`)) continue;
+      this.providers.delete(key);
+      await p.close();
+    }
   }
 
   /** The threads owning columnar aggregation and join state, started on first use; undefined with one thread. */

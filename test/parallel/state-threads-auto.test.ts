@@ -1,7 +1,8 @@
 /**
  * `arus.state.threads` = auto (the default): a streaming aggregation whose partial aggregation
  * runs on the decode threads (JSON files, local[N ≥ 2]) keeps its state on N state threads, with
- * the output of the main thread; every other query keeps it on the main thread.
+ * the output of the main thread; every other query keeps it on the main thread. A stream-stream
+ * join over JSON files runs its first batches on the main thread, then moves its state.
  */
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -151,8 +152,8 @@ describe("arus.state.threads = auto", () => {
         routedAhead: StatePartitionThreads.joinSidesRoutedAhead - routedBefore,
       };
     };
-    const auto = await joinOver({});
-    assert.ok(auto.onStateThreads > 0, "the join's batches ran on the state threads");
+    const auto = await joinOver({ "arus.state.threads.joinMoveAfter": "0" });
+    assert.ok(auto.onStateThreads >= FILES.length, "every batch of the join ran on the state threads");
     assert.ok(auto.routedAhead > 0, "the decode threads split the sides' rows by owning state thread");
     const main = await joinOver({ "arus.state.threads": "1" });
     assert.equal(main.onStateThreads, 0);
@@ -160,6 +161,22 @@ describe("arus.state.threads = auto", () => {
     assert.equal(auto.dropped, main.dropped);
     assert.ok(main.dropped > 0, "late rows were dropped (the comparison covers the late-row filter)");
     assert.ok(main.rows.length > 0, "rows joined (the comparison is not of empty outputs)");
+    // by default a join moves after joining 5 s on the main thread: this short query never does
+    const short = await joinOver({});
+    assert.equal(short.onStateThreads, 0, "a short run's join stays on the main thread");
+    assert.deepEqual(short.rows, main.rows);
+    assert.equal(short.dropped, main.dropped);
+    // a batch or more on the main thread (the first always), then the state moves to the threads
+    // (a reload from the checkpoint), and the decode threads start splitting the rows by owner
+    const moved = await joinOver({ "arus.state.threads.joinMoveAfter": "1ms" });
+    assert.ok(moved.onStateThreads > 0 && moved.onStateThreads < auto.onStateThreads, `moved during the run (${moved.onStateThreads})`);
+    assert.ok(moved.routedAhead > 0, "after the move the decode threads split the rows by owner");
+    assert.deepEqual(moved.rows, main.rows);
+    assert.equal(moved.dropped, main.dropped);
+    // an explicit thread count puts the state on the threads from the first batch
+    const explicit = await joinOver({ "arus.state.threads": "2" });
+    assert.ok(explicit.onStateThreads >= FILES.length);
+    assert.deepEqual(explicit.rows, main.rows);
 
     const ls = session.memoryStream(SCHEMA);
     const rs = session.memoryStream(SCHEMA);
@@ -185,6 +202,10 @@ describe("arus.state.threads = auto", () => {
     await assert.rejects(
       overFiles({ "arus.state.threads": "many" }),
       /arus\.state\.threads must be a positive integer, 'local' or 'auto', got 'many'/,
+    );
+    await assert.rejects(
+      overFiles({ "arus.state.threads.joinMoveAfter": "-1" }),
+      /Config arus\.state\.threads\.joinMoveAfter must be a duration like 10ms, got '-1'/,
     );
   });
 });

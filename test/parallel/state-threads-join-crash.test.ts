@@ -4,8 +4,11 @@
  * second read of themselves, then counted per window and key into a file sink) killed between
  * a thread's two join-side commits, after them, around the sink and the commit log, inside a
  * thread's state snapshot, and at random moments; every restart must give exactly the
- * uninterrupted run's output. ARUS_JOIN_CRASH_KILLS (default 8) sets the random kills of
- * join-crash.test.ts; this file runs half of them.
+ * uninterrupted run's output. The same under `arus.state.threads` = auto, where each run's join
+ * starts on the main thread and moves its state to the threads after a millisecond of joining
+ * (`arus.state.threads.joinMoveAfter`): killed around the move. ARUS_JOIN_CRASH_KILLS (default
+ * 8) sets the random kills of join-crash.test.ts; this file runs half of them, and a quarter
+ * more around the move.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +24,10 @@ const WORKLOAD: Workload = { files: 20, rows: 20 };
 const root = mkdtempSync(join(tmpdir(), "arus-join-crash-threads-"));
 const driver = new CrashDriver(root, WORKLOAD, null, { "arus.state.join.columnar": "true", "arus.state.threads": "2" }, "join");
 let timings: Timings;
+const moveRoot = mkdtempSync(join(tmpdir(), "arus-join-crash-move-"));
+const MOVING = { "arus.state.join.columnar": "true", "arus.state.threads": "auto", "arus.state.threads.joinMoveAfter": "1ms" };
+const moving = new CrashDriver(moveRoot, WORKLOAD, null, MOVING, "join");
+let movingTimings: Timings;
 
 describe("stream-stream join on state threads: crash recovery under SIGKILL", { timeout: 10 * 60_000 }, () => {
   before(async () => {
@@ -44,5 +51,32 @@ describe("stream-stream join on state threads: crash recovery under SIGKILL", { 
       kills += r.kills;
     }
     assert.ok(kills >= RANDOM_KILLS);
+  });
+});
+
+describe("stream-stream join moving to the state threads: crash recovery under SIGKILL", { timeout: 10 * 60_000 }, () => {
+  before(async () => {
+    movingTimings = await moving.reference(["file"]);
+  });
+  after(() => rmSync(moveRoot, { recursive: true, force: true }));
+
+  // batch 0 joins on the main thread; the move falls on batch 1 or soon after
+  for (const point of ["insideJoinCommit:0", "afterCommitLog:0", "insideJoinCommit:1", "afterStateCommit:2", "insideStateSnapshot:9"]) {
+    it(`${point}: restart gives exactly the uninterrupted output`, async (t) => {
+      const r = await moving.episode({ name: `join-move-${point}`, sinks: ["file"], crashPoint: point });
+      assert.equal(r.kills, 1, "the crash point fired");
+      t.diagnostic(JSON.stringify(r));
+    });
+  }
+
+  const kills = Math.max(1, Math.round(RANDOM_KILLS / 2));
+  it(`random SIGKILLs (${kills}): output equals the uninterrupted run (seed ${SEED + 1})`, async () => {
+    const killPlan = randomKills(rng(SEED + 1), movingTimings);
+    let n = 0;
+    for (let i = 0; n < kills; i++) {
+      const r = await moving.episode({ name: `join-move-random-${i}`, sinks: ["file"], killPlan, deferred: "any" });
+      n += r.kills;
+    }
+    assert.ok(n >= kills);
   });
 });

@@ -10,7 +10,9 @@
  *    (`rowsByOwner`, scan-stage.ts): the main thread only forwards each thread its batches
  *    (`postRows`) and the thread computes the keys itself (`arrivedRows`) — the late-row filter
  *    too, with the batch's watermark, since files are decoded ahead of their batch.
- * Either way a thread gets its rows in input order, so the output is the same.
+ * Either way a thread gets its rows in input order, so the output is the same. A join that
+ * runs its first batches of a run on the main thread (stream-join.ts) has the decode threads
+ * split its rows only from its move on (scan-tasks.ts): until then the split would be wasted.
  */
 import { type Batch, makeBatch, takeBatch } from "../../columnar/batch.js";
 import { carryInputFile } from "../../columnar/input-file.js";

@@ -72,6 +72,16 @@ export interface StatefulContext {
    * > 1); absent when that state lives on this thread.
    */
   readonly stateThreads?: StatePartitionThreads;
+  /**
+   * arus: the stores load committed versions from the checkpoint's files (there is a checkpoint
+   * directory), so an operator's state can move to the state threads between batches.
+   */
+  readonly stateInFiles?: boolean;
+  /**
+   * arus: closes this thread's stores of a stream-stream join's columnar state (operator
+   * `operatorId`) so the state threads can load its committed version from the files.
+   */
+  releaseColumnarJoin?(operatorId: number): Promise<void>;
   /** The rows each source (by source id) contributes to this batch. */
   readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
   /**
