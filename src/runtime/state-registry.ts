@@ -53,7 +53,7 @@ export const STATE_THREADS_CONF = "arus.state.threads";
  * keeps it on the main thread until it has joined this long there in a run (a duration; 0: on
  * the threads from the first batch), then moves it (a reload of the committed version from the
  * checkpoint, as a restart with another thread count). Compiling the join in every state
- * thread's isolate costs about a second of wall time on two cores, the threads win ~20 % of the
+ * thread's isolate costs 0.5–1 s of wall time on two cores, and the threads win ~20 % of the
  * join's time back: a query that has not joined for a few seconds would not get it back
  * (bench/RESULTS.md, "Issue 21, session 26").
  */
