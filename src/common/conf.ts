@@ -39,8 +39,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.exec.scanTasks": "true",
   // arus: threads owning the state partitions of columnar aggregations and stream-stream joins: a count, "local" (local[N]'s N), or "auto": local[N]'s N for a query whose partial aggregation runs on the decode threads or whose stream-stream join reads JSON files scanned there (docs/parallel-execution.md)
   "arus.state.threads": "auto",
-  // arus: under arus.state.threads=auto, a stream-stream join keeps its state on the main thread until it has joined this long there in a run, then moves it to the state threads (docs/parallel-execution.md)
-  "arus.state.threads.joinMoveAfter": "5s",
+  // arus: under arus.state.threads=auto, a columnar aggregation or stream-stream join keeps its state on the main thread until it has worked this long there in a run, then moves it to the state threads (docs/parallel-execution.md)
+  "arus.state.threads.moveAfter": "5s",
   // arus: rows a query's partial aggregation observes before deciding whether it pays (execution/partial/adaptive-skip.ts)
   "arus.exec.partialAggregation.probeRows": "100000",
   // arus: partial groups per input row above which the decode threads stop aggregating and ship rows

@@ -13,6 +13,8 @@ import { AggregationSpec } from "../execution/aggregation.js";
 import { compilePredicate } from "../execution/compile.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { FilterExec } from "../execution/operators/basic.js";
+import { MovingBackend } from "../execution/parallel/moving-backend.js";
+import { type MoveAfter, StateMove, staysOnMainFirst } from "../execution/parallel/state-move.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
 import type { AggregationBackend } from "../execution/stateful/aggregation-backend.js";
 import { ColumnarAggregation } from "../execution/stateful/columnar-aggregation.js";
@@ -112,8 +114,8 @@ export interface StreamingPlanOptions {
   readonly paneAggregation?: boolean;
   /** arus.state.threads: more than 1 puts columnar aggregation state on that many state threads. */
   readonly stateThreads?: number;
-  /** arus.state.threads.joinMoveAfter: a join whose state goes to the state threads joins this long (ms) of each run on the main thread first. */
-  readonly joinMoveAfterMs?: number;
+  /** arus.state.threads.moveAfter: state that goes to the state threads stays this long of each run on the main thread first. */
+  readonly stateMoveAfter?: MoveAfter;
 }
 
 export function planStreaming(
@@ -193,7 +195,7 @@ export function planStreaming(
             outputOf(p),
             options.columnarJoin ?? false,
             options.stateThreads ?? 1,
-            options.joinMoveAfterMs ?? 0,
+            options.stateMoveAfter,
           );
           const cleanup = StreamStreamJoinExec.cleanupOf(exec);
           stateful.push({
@@ -271,18 +273,32 @@ export function aggregationBackend(
   if (!aggregation) return { spec, backend: new RowStoreBackend(operatorId, spec, eventTimeKeyIndex(spec.groupAttrs)), panes: null };
   const backend =
     (options.stateThreads ?? 1) > 1
-      ? new StateThreadsBackend(aggregation, {
-          operatorId,
-          groupingExprs: p.groupingExprs,
-          aggregateExprs: p.aggregateExprs,
-          childOutput: child.output,
-        })
+      ? threadsBackend(operatorId, aggregation, p, child, options)
       : new ColumnarBackend(operatorId, aggregation);
   const shape = (options.paneAggregation ?? true) ? paneShapeOf(child, spec, p.groupingExprs) : null;
   // the late filter reads the event-time key: panes need it to be the window
   const key = aggregation.eventTimeKey;
   const panes = shape && (key < 0 || key === shape.windowKey) ? shape : null;
   return { spec, backend, panes };
+}
+
+/** The state threads' backend, behind a start on the main thread when the state moves there after a while (`arus.state.threads.moveAfter`). */
+function threadsBackend(
+  operatorId: number,
+  aggregation: ColumnarAggregation,
+  p: Pick<Aggregate, "groupingExprs" | "aggregateExprs">,
+  child: PhysicalOperator,
+  options: StreamingPlanOptions,
+): StateThreadsBackend | MovingBackend {
+  const threads = new StateThreadsBackend(aggregation, {
+    operatorId,
+    groupingExprs: p.groupingExprs,
+    aggregateExprs: p.aggregateExprs,
+    childOutput: child.output,
+  });
+  const after = options.stateMoveAfter;
+  if (!staysOnMainFirst(after)) return threads;
+  return new MovingBackend(new ColumnarBackend(operatorId, aggregation), threads, new StateMove(operatorId, after));
 }
 
 function streamingAggregate(id: number, p: Aggregate, child: PhysicalOperator, options: StreamingPlanOptions): StreamingAggregateExec {

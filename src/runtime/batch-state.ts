@@ -82,8 +82,8 @@ export class MicroBatchState implements StatefulContext {
     return s;
   }
 
-  releaseColumnarJoin(operatorId: number): Promise<void> {
-    return this.states.releaseColumnarJoin(operatorId);
+  releaseState(operatorId: number): Promise<void> {
+    return this.states.releaseState(operatorId);
   }
 
   /** The batch failed: drop what every store opened for it had written. */

@@ -12,10 +12,11 @@ import { IllegalArgumentException } from "../common/errors.js";
 import { scanThreads } from "../connectors/files/decode-pool.js";
 import type { StreamSource } from "../connectors/source.js";
 import { forEachOperator, type PhysicalOperator } from "../execution/operator.js";
+import { MovingBackend } from "../execution/parallel/moving-backend.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
 import type { SkipSettings } from "../execution/partial/adaptive-skip.js";
 import { readThroughFileTask, stageAFileTask, stageAThreadsAvailable } from "../execution/partial/partial-read.js";
-import { type StageAPlan, scansPerSource, stageAOf } from "../execution/partial/stage-a.js";
+import { type StageAPlan, type StageASpec, scansPerSource, stageAOf } from "../execution/partial/stage-a.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 
 export const PARTIAL_AGGREGATION_CONF = "arus.exec.partialAggregation";
@@ -35,16 +36,21 @@ function skipSettings(conf: RuntimeConfig): SkipSettings {
   return { probeRows, maxGroupRatio };
 }
 
-/** The aggregations whose stage A qualifies, each with its stage (routed to the state threads' owners when they hold the state). */
+/**
+ * The aggregations whose stage A qualifies, each with its stage: routed to the state threads'
+ * owners when they hold the state; when the state moves there after a while (moving-backend.ts),
+ * the stage's spec is routed from the move on (each file's task posts the spec as it is then; a
+ * file read ahead before comes unsplit, and the threads' backend splits its groups).
+ */
 function qualifying(
   physical: PhysicalOperator,
   conf: RuntimeConfig,
   keepLateRows: boolean,
-  state: { readonly numPartitions: number; readonly threads: number },
-): { op: StreamingAggregateExec; stage: StageAPlan }[] {
+  state: { readonly numPartitions: number; readonly threads: number; readonly inFiles?: boolean },
+): { op: StreamingAggregateExec; stage: StageAPlan; toThreads: boolean }[] {
   if (!conf.getBool(PARTIAL_AGGREGATION_CONF) || scanThreads() < 2 || keepLateRows || !stageAThreadsAvailable()) return [];
   const scans = scansPerSource(physical);
-  const out: { op: StreamingAggregateExec; stage: StageAPlan }[] = [];
+  const out: { op: StreamingAggregateExec; stage: StageAPlan; toThreads: boolean }[] = [];
   const taken = new Set<string>();
   forEachOperator(physical, (op) => {
     if (!(op instanceof StreamingAggregateExec)) return;
@@ -53,17 +59,17 @@ function qualifying(
     taken.add(found.spec.sourceId);
     // with the state threads, stage A splits its groups by owner (the main thread then only forwards them)
     const b = op.backend;
-    const stage =
-      b instanceof StateThreadsBackend
-        ? {
-            ...found,
-            spec: {
-              ...found.spec,
-              routing: { schema: b.aggregation.plan.schema, numPartitions: state.numPartitions, owners: state.threads },
-            },
-          }
-        : found;
-    out.push({ op, stage });
+    const threads = b instanceof StateThreadsBackend ? b : b instanceof MovingBackend ? b.threads : null;
+    const spec: { -readonly [K in keyof StageASpec]: StageASpec[K] } = { ...found.spec };
+    if (threads) {
+      const routing = { schema: threads.aggregation.plan.schema, numPartitions: state.numPartitions, owners: state.threads };
+      if (!(b instanceof MovingBackend) || b.move.startsOnThreads(state.inFiles ?? true)) spec.routing = routing;
+      else
+        b.move.whenOnThreads(() => {
+          spec.routing = routing;
+        });
+    }
+    out.push({ op, stage: { ...found, spec }, toThreads: threads !== null });
   });
   return out;
 }
@@ -83,18 +89,19 @@ export function usePartialAggregation(
   sourceIds: readonly string[],
   conf: RuntimeConfig,
   keepLateRows: boolean,
-  state: { readonly numPartitions: number; readonly threads: number },
+  state: { readonly numPartitions: number; readonly threads: number; readonly inFiles: boolean },
 ): Set<string> {
   const chosen = new Set<string>();
   const found = qualifying(physical, conf, keepLateRows, state);
   if (found.length === 0) return chosen;
   const skip = skipSettings(conf);
   const threads = scanThreads();
-  for (const { op, stage } of found) {
+  for (const { op, stage, toThreads } of found) {
     // Routed to the state threads, partial groups are never merged on the main thread, which
     // only forwards them: skipping would hand it the rows to aggregate and route itself
     // (Nexmark q5 at full size: main-thread CPU 0.5 s with groups routed, 1.5 s with rows).
-    const settings = stage.spec.routing ? { ...skip, maxGroupRatio: Number.POSITIVE_INFINITY } : skip;
+    // State that starts on the main thread and moves keeps the threads' settings throughout.
+    const settings = toThreads ? { ...skip, maxGroupRatio: Number.POSITIVE_INFINITY } : skip;
     if (!readThroughFileTask(sources, sourceIds, stage.spec.sourceId, () => stageAFileTask(stage.spec, threads, settings))) continue;
     op.usePartialInput(stage);
     chosen.add(stage.spec.sourceId);

@@ -39,9 +39,9 @@ import { scanTasksApply, useScanTasks } from "./scan-tasks.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
-  joinMoveAfterMs,
   PANE_AGGREGATION_CONF,
   StateStoreRegistry,
+  stateMoveAfter,
   stateThreadCount,
 } from "./state-registry.js";
 import type { StreamExecution } from "./stream-execution.js";
@@ -133,15 +133,15 @@ export function explainStreaming(plan: LogicalPlan, conf: RuntimeConfig, exclude
  * (`arus.state.threads`). Under "auto" the query is planned on the main thread first, and again
  * on local[N]'s threads if an aggregation's stage A would run on the decode threads, or a
  * columnar stream-stream join reads JSON files whose scans run there: queries whose batches are
- * files, large enough for the threads to pay. Such a join still starts on the main thread and
- * moves once it has joined there for a while (`arus.state.threads.joinMoveAfter`, stream-join.ts).
+ * files, large enough for the threads to pay. Their state still starts on the main thread and
+ * moves once it has worked there for a while (`arus.state.threads.moveAfter`, state-move.ts).
  */
 function planWithStateThreads(
   plan: LogicalPlan,
   outputMode: "append" | "update" | "complete",
   conf: RuntimeConfig,
   keepLateRows: boolean,
-  options: Omit<StreamingPlanOptions, "stateThreads" | "joinMoveAfterMs">,
+  options: Omit<StreamingPlanOptions, "stateThreads" | "stateMoveAfter">,
 ): { streamingPlan: ReturnType<typeof planStreaming>; threads: number } {
   let onMain: ReturnType<typeof planStreaming> | undefined;
   const threads = stateThreadCount(conf, () => {
@@ -153,8 +153,8 @@ function planWithStateThreads(
     return join && scanTasksApply(physical, conf);
   });
   if (threads === 1 && onMain) return { streamingPlan: onMain, threads };
-  const joinMoveAfter = threads > 1 ? joinMoveAfterMs(conf) : 0;
-  return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads, joinMoveAfterMs: joinMoveAfter }), threads };
+  const moveAfter = threads > 1 ? stateMoveAfter(conf) : undefined;
+  return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads, stateMoveAfter: moveAfter }), threads };
 }
 
 /** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */

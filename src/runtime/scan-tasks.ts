@@ -50,9 +50,10 @@ export function useScanTasks(
     // each file's task posts the spec as it is then: the routing starts when the join's state
     // goes to the threads (a file read ahead before that comes unsplit: the main thread keys it)
     const spec: { -readonly [K in keyof StageASpec]: StageASpec[K] } = { ...found.spec };
-    if (routed && routed.join.startsOnThreads(state.inFiles)) spec.joinRouting = routed.routing;
-    else if (routed)
-      routed.join.whenOnThreads(() => {
+    const move = routed?.join.move;
+    if (routed && move?.startsOnThreads(state.inFiles)) spec.joinRouting = routed.routing;
+    else if (routed && move)
+      move.whenOnThreads(() => {
         spec.joinRouting = routed.routing;
       });
     const plan = { ...found, spec };

@@ -10,6 +10,7 @@
 import path from "node:path";
 import { localThreads, type RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import type { MoveAfter } from "../execution/parallel/state-move.js";
 import { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
 import { DeferredStateWrites } from "../state/deferred-writes.js";
@@ -49,20 +50,28 @@ export const PANE_AGGREGATION_CONF = "arus.state.aggregation.panes";
 export const STATE_THREADS_CONF = "arus.state.threads";
 
 /**
- * Under `arus.state.threads` = auto, a stream-stream join whose state goes to the state threads
- * keeps it on the main thread until it has joined this long there in a run (a duration; 0: on
- * the threads from the first batch), then moves it (a reload of the committed version from the
- * checkpoint, as a restart with another thread count). Compiling the join in every state
- * thread's isolate costs 0.5–1 s of wall time on two cores, and the threads win ~20 % of the
- * join's time back: a query that has not joined for a few seconds would not get it back
- * (bench/RESULTS.md, "Issue 21, session 26").
+ * Under `arus.state.threads` = auto, a columnar aggregation or stream-stream join whose state
+ * goes to the state threads keeps it on the main thread until it has spent this long on its
+ * state work there in a run (a duration; 0: on the threads from the first batch), then moves it
+ * (execution/parallel/state-move.ts). Compiling the operator in every thread's isolate costs
+ * 0.5–1 s of wall time on two cores, and the threads win ~20 % back once warm: a query that has
+ * not run for a few seconds would not get it back (bench/RESULTS.md, "Issue 21, session 26").
  */
-export const JOIN_MOVE_AFTER_CONF = "arus.state.threads.joinMoveAfter";
+export const STATE_MOVE_AFTER_CONF = "arus.state.threads.moveAfter";
 
-/** How long (ms) a join planned on the state threads joins on the main thread first: the conf under "auto", 0 with an explicit thread count. */
-export function joinMoveAfterMs(conf: RuntimeConfig): number {
-  const ms = conf.getMs(JOIN_MOVE_AFTER_CONF);
-  return stateThreadSetting(conf) === "auto" ? ms : 0;
+/** Tests: move after this many batches on the main thread instead (the same batch every time). */
+export const STATE_MOVE_AFTER_BATCHES_CONF = "arus.test.stateMoveAfterBatches";
+
+/** How long an operator planned on the state threads works on the main thread first: the conf under "auto", nothing with an explicit thread count. */
+export function stateMoveAfter(conf: RuntimeConfig): MoveAfter {
+  const ms = conf.getMs(STATE_MOVE_AFTER_CONF);
+  if (stateThreadSetting(conf) !== "auto") return { ms: 0 };
+  const batches = conf.getOption(STATE_MOVE_AFTER_BATCHES_CONF);
+  if (batches === undefined) return { ms };
+  const n = Number(batches);
+  if (!Number.isInteger(n) || n < 0)
+    throw new IllegalArgumentException(`${STATE_MOVE_AFTER_BATCHES_CONF} must be a number of batches, got '${batches}'.`);
+  return { batches: n };
 }
 
 /** What `arus.state.threads` asks for: a thread count, or "auto" (decided per query by `stateThreadCount`). */
@@ -208,13 +217,13 @@ export class StateStoreRegistry {
   }
 
   /**
-   * Closes this thread's providers of operator `op`'s columnar join state (a join moving to the
-   * state threads, which load its committed version from the files: the last commit's deltas are
-   * synced and named, and close waits for a maintenance's snapshot).
+   * Closes this thread's providers of operator `op`'s columnar state (its state moving to the
+   * state threads, which load its committed version from the files: the last commit's deltas
+   * are synced and named, and close waits for a maintenance's snapshot).
    */
-  async releaseColumnarJoin(op: number): Promise<void> {
+  async releaseState(op: number): Promise<void> {
     for (const [key, p] of [...this.providers]) {
-      if (!(p instanceof ColumnarJoinProvider) || !key.startsWith(`${op}/`)) continue;
+      if (!(p instanceof ColumnarJoinProvider || p instanceof ColumnarStateProvider) || !key.startsWith(`${op}/`)) continue;
       this.providers.delete(key);
       await p.close();
     }

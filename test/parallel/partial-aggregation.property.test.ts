@@ -7,7 +7,9 @@
  * reference reads rows, stopped and restarted at the same batches (its files, all under the 4 MiB
  * of a split, are decoded on the main thread: local[1]'s row path). Random events (event time going back past the watermark,
  * key, value with NULLs) over random partition counts, state on the main thread or on two state
- * threads (the partial groups routed to their owners) or in the row stores, sliding windows by
+ * threads (the partial groups routed to their owners; from the first batch, or under
+ * `arus.state.threads` = auto after a move from the main thread in each run, the groups routed
+ * from then on) or in the row stores, sliding windows by
  * panes or expanded row by row, output modes, window shapes and
  * groupings, and adaptive skipping (the threads stop aggregating after a random number of rows
  * and ship stage A's rows); per batch the late-row metrics, the input rows, the event-time statistics and the
@@ -20,6 +22,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { setScanThreads } from "../../src/connectors/files/decode-pool.js";
+import { StateMove } from "../../src/execution/parallel/state-move.js";
 import { partialCounters } from "../../src/execution/partial/partial-read.js";
 import { type DataFrame, functions as F } from "../../src/index.js";
 import { utcSession } from "../streaming/helpers.js";
@@ -36,8 +39,10 @@ const event = fc.record({
 
 const scenario = fc.record({
   partitions: fc.constantFrom(1, 2, 3),
-  // the partial groups merged on the main thread, or routed to the state threads
-  stateThreads: fc.constantFrom(1, 1, 2),
+  // the partial groups merged on the main thread, or routed to the state threads (from the start,
+  // or, under auto, once the state has moved there after `moveAfter` batches of a run on the main thread)
+  stateThreads: fc.constantFrom("1", "1", "2", "auto"),
+  moveAfter: fc.integer({ min: 0, max: 4 }),
   // the other state backend (row stores) and the sliding window expanded row by row (no panes)
   columnar: fc.constantFrom(true, true, false),
   panes: fc.constantFrom(true, true, false),
@@ -63,7 +68,8 @@ function query(sc: Scenario, dir: string): DataFrame {
     F.count("*").alias("n"),
     F.sum("v").alias("total"),
     F.max("v").alias("hi"),
-    F.min("key").alias("lo"),
+    // a STRING min keeps the state in the row stores: the columnar scenarios take an INT's
+    sc.columnar ? F.min("v").alias("lo") : F.min("key").alias("lo"),
     F.avg("v").alias("mean"),
   ] as const;
   const grouping = sc.mode === "append" ? "window+key" : sc.grouping;
@@ -162,7 +168,8 @@ describe("partial aggregation on the decode threads", () => {
       await fc.assert(
         fc.asyncProperty(scenario, async (sc) => {
           session.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
-          session.conf.set("arus.state.threads", String(sc.stateThreads));
+          session.conf.set("arus.state.threads", sc.stateThreads);
+          session.conf.set("arus.test.stateMoveAfterBatches", String(sc.moveAfter));
           session.conf.set("arus.state.aggregation.columnar", String(sc.columnar));
           session.conf.set("arus.state.aggregation.panes", String(sc.panes));
           const expected = await run(sc, () => false, true);
@@ -181,6 +188,37 @@ describe("partial aggregation on the decode threads", () => {
     } finally {
       session.conf.set("spark.sql.shuffle.partitions", "2");
       session.conf.unset("arus.state.threads");
+      session.conf.unset("arus.test.stateMoveAfterBatches");
+      session.conf.unset("arus.state.aggregation.columnar");
+      session.conf.unset("arus.state.aggregation.panes");
+      session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");
+    }
+  });
+
+  it("gives it with the state moving from the main thread to the state threads in each run (auto)", async () => {
+    session.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false");
+    const moves = StateMove.movedFromMain;
+    // columnar state under auto: each run (a restart where `partial` flips) starts on the main
+    // thread and moves after `moveAfter` batches, stage A's groups routed from then on
+    const moving = scenario.map((sc) => ({ ...sc, stateThreads: "auto" as const, columnar: true }));
+    try {
+      await fc.assert(
+        fc.asyncProperty(moving, async (sc) => {
+          session.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
+          session.conf.set("arus.state.threads", "auto");
+          session.conf.set("arus.test.stateMoveAfterBatches", String(sc.moveAfter));
+          session.conf.set("arus.state.aggregation.panes", String(sc.panes));
+          const expected = await run(sc, () => false, true);
+          const actual = await run(sc, () => true);
+          assert.deepEqual(actual, expected);
+        }),
+        { numRuns: 25 },
+      );
+      assert.ok(StateMove.movedFromMain > moves, "some runs moved their state after batches on the main thread");
+    } finally {
+      session.conf.set("spark.sql.shuffle.partitions", "2");
+      session.conf.unset("arus.state.threads");
+      session.conf.unset("arus.test.stateMoveAfterBatches");
       session.conf.unset("arus.state.aggregation.columnar");
       session.conf.unset("arus.state.aggregation.panes");
       session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");

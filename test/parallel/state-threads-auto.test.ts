@@ -1,8 +1,8 @@
 /**
  * `arus.state.threads` = auto (the default): a streaming aggregation whose partial aggregation
  * runs on the decode threads (JSON files, local[N ≥ 2]) keeps its state on N state threads, with
- * the output of the main thread; every other query keeps it on the main thread. A stream-stream
- * join over JSON files runs its first batches on the main thread, then moves its state.
+ * the output of the main thread; every other query keeps it on the main thread. Either starts on
+ * the main thread and moves its state after `arus.state.threads.moveAfter` of work there.
  */
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -79,12 +79,20 @@ describe("arus.state.threads = auto", () => {
 
   it("puts a file-source aggregation's state on the state threads under local[N ≥ 2], with the main thread's output", async (t) => {
     if (scanThreads() < 2) return t.skip("one decode thread here: stage A never runs on threads");
-    const auto = await overFiles({});
+    const auto = await overFiles({ "arus.state.threads.moveAfter": "0" });
     assert.ok(auto.onStateThreads >= FILES.length, `every batch ran on the state threads (${auto.onStateThreads})`);
     const main = await overFiles({ "arus.state.threads": "1" });
     assert.equal(main.onStateThreads, 0, "with 1 the main thread keeps the state");
     assert.deepEqual(auto.batches, main.batches);
     assert.ok(main.batches.flat().length > 0, "the windows closed and came out (the comparison is not of empty outputs)");
+    // by default the state moves after 5 s of work on the main thread: this short query's never does
+    const short = await overFiles({});
+    assert.equal(short.onStateThreads, 0, "a short run's state stays on the main thread");
+    assert.deepEqual(short.batches, main.batches);
+    // two batches on the main thread, then the state moves to the threads
+    const moved = await overFiles({ "arus.test.stateMoveAfterBatches": "2" });
+    assert.ok(moved.onStateThreads > 0 && moved.onStateThreads < auto.onStateThreads, `moved during the run (${moved.onStateThreads})`);
+    assert.deepEqual(moved.batches, main.batches);
   });
 
   it("keeps the state on the main thread where stage A does not run on the decode threads", async () => {
@@ -152,7 +160,7 @@ describe("arus.state.threads = auto", () => {
         routedAhead: StatePartitionThreads.joinSidesRoutedAhead - routedBefore,
       };
     };
-    const auto = await joinOver({ "arus.state.threads.joinMoveAfter": "0" });
+    const auto = await joinOver({ "arus.state.threads.moveAfter": "0" });
     assert.ok(auto.onStateThreads >= FILES.length, "every batch of the join ran on the state threads");
     assert.ok(auto.routedAhead > 0, "the decode threads split the sides' rows by owning state thread");
     const main = await joinOver({ "arus.state.threads": "1" });
@@ -161,14 +169,14 @@ describe("arus.state.threads = auto", () => {
     assert.equal(auto.dropped, main.dropped);
     assert.ok(main.dropped > 0, "late rows were dropped (the comparison covers the late-row filter)");
     assert.ok(main.rows.length > 0, "rows joined (the comparison is not of empty outputs)");
-    // by default a join moves after joining 5 s on the main thread: this short query never does
+    // by default a join moves after 5 s of work on the main thread: this short query never does
     const short = await joinOver({});
     assert.equal(short.onStateThreads, 0, "a short run's join stays on the main thread");
     assert.deepEqual(short.rows, main.rows);
     assert.equal(short.dropped, main.dropped);
-    // a batch or more on the main thread (the first always), then the state moves to the threads
+    // two batches on the main thread, then the state moves to the threads
     // (a reload from the checkpoint), and the decode threads start splitting the rows by owner
-    const moved = await joinOver({ "arus.state.threads.joinMoveAfter": "1ms" });
+    const moved = await joinOver({ "arus.test.stateMoveAfterBatches": "2" });
     assert.ok(moved.onStateThreads > 0 && moved.onStateThreads < auto.onStateThreads, `moved during the run (${moved.onStateThreads})`);
     assert.ok(moved.routedAhead > 0, "after the move the decode threads split the rows by owner");
     assert.deepEqual(moved.rows, main.rows);
@@ -204,8 +212,8 @@ describe("arus.state.threads = auto", () => {
       /arus\.state\.threads must be a positive integer, 'local' or 'auto', got 'many'/,
     );
     await assert.rejects(
-      overFiles({ "arus.state.threads.joinMoveAfter": "-1" }),
-      /Config arus\.state\.threads\.joinMoveAfter must be a duration like 10ms, got '-1'/,
+      overFiles({ "arus.state.threads.moveAfter": "-1" }),
+      /Config arus\.state\.threads\.moveAfter must be a duration like 10ms, got '-1'/,
     );
   });
 });

@@ -5,8 +5,8 @@
  * a thread's two join-side commits, after them, around the sink and the commit log, inside a
  * thread's state snapshot, and at random moments; every restart must give exactly the
  * uninterrupted run's output. The same under `arus.state.threads` = auto, where each run's join
- * starts on the main thread and moves its state to the threads after a millisecond of joining
- * (`arus.state.threads.joinMoveAfter`): killed around the move. ARUS_JOIN_CRASH_KILLS (default
+ * starts on the main thread and moves its state to the threads after one batch
+ * (`arus.test.stateMoveAfterBatches`; a restarted run moves again): killed around the move. ARUS_JOIN_CRASH_KILLS (default
  * 8) sets the random kills of join-crash.test.ts; this file runs half of them, and a quarter
  * more around the move.
  */
@@ -25,7 +25,7 @@ const root = mkdtempSync(join(tmpdir(), "arus-join-crash-threads-"));
 const driver = new CrashDriver(root, WORKLOAD, null, { "arus.state.join.columnar": "true", "arus.state.threads": "2" }, "join");
 let timings: Timings;
 const moveRoot = mkdtempSync(join(tmpdir(), "arus-join-crash-move-"));
-const MOVING = { "arus.state.join.columnar": "true", "arus.state.threads": "auto", "arus.state.threads.joinMoveAfter": "1ms" };
+const MOVING = { "arus.state.join.columnar": "true", "arus.state.threads": "auto", "arus.test.stateMoveAfterBatches": "1" };
 const moving = new CrashDriver(moveRoot, WORKLOAD, null, MOVING, "join");
 let movingTimings: Timings;
 
@@ -60,7 +60,7 @@ describe("stream-stream join moving to the state threads: crash recovery under S
   });
   after(() => rmSync(moveRoot, { recursive: true, force: true }));
 
-  // batch 0 joins on the main thread; the move falls on batch 1 or soon after
+  // batch 0 joins on the main thread, batch 1 on the threads after the move
   for (const point of ["insideJoinCommit:0", "afterCommitLog:0", "insideJoinCommit:1", "afterStateCommit:2", "insideStateSnapshot:9"]) {
     it(`${point}: restart gives exactly the uninterrupted output`, async (t) => {
       const r = await moving.episode({ name: `join-move-${point}`, sinks: ["file"], crashPoint: point });

@@ -1,7 +1,8 @@
 /**
  * Property: a stream-stream join over JSON files under `arus.state.threads` = auto, which starts
  * on the main thread and moves its state to the state threads once it has joined there for
- * `arus.state.threads.joinMoveAfter` (a reload of the committed version from the checkpoint; the
+ * `arus.state.threads.moveAfter` (here a random number of batches of each run,
+ * `arus.test.stateMoveAfterBatches`; a reload of the committed version from the checkpoint; the
  * decode threads start splitting the rows by owner from then on, a file read ahead before that
  * comes unsplit), gives the same rows in every batch and the same state metrics as the query
  * with its state on the main thread throughout — whichever batch the move falls on, across
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { scanThreads } from "../../src/connectors/files/decode-pool.js";
+import { StateMove } from "../../src/execution/parallel/state-move.js";
 import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
 import {
   type JoinRow,
@@ -38,8 +40,8 @@ const scenario = fc.record({
   batches: fc.array(fc.tuple(fc.array(joinRow, { maxLength: 6 }), fc.array(joinRow, { maxLength: 6 })), { minLength: 2, maxLength: 6 }),
   // per step after the first: does a new run (stop, restart) read it?
   restarts: fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }),
-  // how long the join runs on the main thread in each run before moving ("0": threads from the start)
-  moveAfter: fc.constantFrom("0", "1ms", "1ms", "3ms"),
+  // the batches each run joins on the main thread before moving (0: threads from the start)
+  moveAfter: fc.integer({ min: 0, max: 5 }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
@@ -115,18 +117,20 @@ describe("stream-stream join moving from the main thread to the state threads", 
   it("equals the main thread's, batch by batch, wherever the move falls and across restarts", async (t) => {
     if (scanThreads() < 2) return t.skip("one decode thread here: the join's state stays on the main thread");
     const threadBatches = StatePartitionThreads.batchesRun;
+    const moves = StateMove.movedFromMain;
     await fc.assert(
       fc.asyncProperty(scenario, async (sc) => {
         const reference = await run(sc, { "arus.state.threads": "1" });
         const moving = await run(sc, {
           "spark.master": "local[2]",
           "arus.state.threads": "auto",
-          "arus.state.threads.joinMoveAfter": sc.moveAfter,
+          "arus.test.stateMoveAfterBatches": String(sc.moveAfter),
         });
         assert.deepEqual(moving, reference);
       }),
       { numRuns: 15 },
     );
     assert.ok(StatePartitionThreads.batchesRun > threadBatches, "some batches ran on the state threads");
+    assert.ok(StateMove.movedFromMain > moves, "some runs moved the state after batches on the main thread");
   });
 });

@@ -78,10 +78,10 @@ export interface StatefulContext {
    */
   readonly stateInFiles?: boolean;
   /**
-   * arus: closes this thread's stores of a stream-stream join's columnar state (operator
-   * `operatorId`) so the state threads can load its committed version from the files.
+   * arus: closes this thread's stores of operator `operatorId`'s columnar state, so the state
+   * threads can load its committed version from the files (parallel/state-move.ts).
    */
-  releaseColumnarJoin?(operatorId: number): Promise<void>;
+  releaseState?(operatorId: number): Promise<void>;
   /** The rows each source (by source id) contributes to this batch. */
   readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
   /**

@@ -4,7 +4,7 @@
  * (join-input.ts); then the batch's matching, storing and eviction run over both sides' state
  * (join-batch.ts) — here, over every partition, or on the state threads, each over the
  * partitions it owns (`arus.state.threads`, parallel/join-routing.ts; columnar state only; under
- * "auto" after its first batches of a run here, `stateOnThreads`).
+ * "auto" after a while here, parallel/state-move.ts).
  * State: each side's rows over every partition, behind `JoinSide` (join-side.ts): the columnar
  * join tables (join-columnar-side.ts, src/state/join/) with `arus.state.join.columnar`, else the
  * row stores, one per side and partition, laid out as Spark's keyToNumValues +
@@ -23,6 +23,7 @@ import type { StateStore } from "../../state/store.js";
 import { compileExpr } from "../compile.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 import { type JoinOperatorDef, type RoutedSide, routedRows } from "../parallel/join-routing.js";
+import { type MoveAfter, StateMove } from "../parallel/state-move.js";
 import { rebuildableOnThread } from "../thread-portable.js";
 import { eventTimeKeyIndex, lateRowsOf, newMetrics } from "./common.js";
 import { type StatefulContext, watermarksOf } from "./context.js";
@@ -49,13 +50,8 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   private readonly keyEnds = { left: new Map<string, number>(), right: new Map<string, number>() };
   /** The state is on the state threads (the runtime boots them for this plan). */
   readonly usesStateThreads: boolean;
-  /** Time (ms) this run's batches spent joining on the main thread before the state moved to the state threads. */
-  private joinedOnMainMs = 0;
-  private batchesRunOnMain = 0;
-  /** The state has moved to (or started on) the state threads in this run. */
-  private onThreads = false;
-  /** Told once, when the state goes to the threads (the decode threads start splitting rows by owner). */
-  private readonly movedListeners: (() => void)[] = [];
+  /** With the state on the state threads: when it moves there from the main thread (state-move.ts). */
+  readonly move: StateMove | null;
 
   constructor(
     readonly operatorId: number,
@@ -70,17 +66,14 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     readonly columnar = false,
     /** State threads the columnar state may live on (`arus.state.threads`; 1: this thread). */
     stateThreads = 1,
-    /**
-     * With the state on the state threads: how long (ms) each run joins on this thread first
-     * (`arus.state.threads.joinMoveAfter`): compiling the join in every state thread costs a
-     * short query more than the threads win back.
-     */
-    private readonly moveAfterMs = 0,
+    /** With the state on the state threads: how long each run joins on this thread first (`arus.state.threads.moveAfter`). */
+    moveAfter?: MoveAfter,
   ) {
     this.children = [left, right];
     this.plan = joinPlanOf(leftKeys, rightKeys, joinType, fullCondition, left.output, right.output);
     // a thread rebuilds the condition: it must mean the same there (no user function)
     this.usesStateThreads = columnar && stateThreads > 1 && (fullCondition === null || rebuildableOnThread(fullCondition));
+    this.move = this.usesStateThreads ? new StateMove(operatorId, moveAfter ?? { ms: 0 }) : null;
     StreamStreamJoinExec.created[this.usesStateThreads ? "threads" : columnar ? "columnar" : "row"]++;
   }
 
@@ -100,36 +93,6 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       c === null ? [] : [c.value ? inputWatermarkMs + c.value.offsetMs : inputWatermarkMs],
     );
     return Math.min(inputWatermarkMs, ...state);
-  }
-
-  /**
-   * Does this batch run on the state threads? A join planned there joins on this thread until
-   * it has spent `moveAfterMs` doing so in this run, when its state is in the checkpoint's files;
-   * then this thread's stores close and the threads load the committed version, as after a
-   * restart with another thread count (the checkpoint is the same either way).
-   */
-  private async stateOnThreads(st: StatefulContext): Promise<boolean> {
-    if (!this.usesStateThreads) return false;
-    if (this.onThreads) return true;
-    if (this.joinedOnMainMs < this.moveAfterMs && st.stateInFiles === true && st.releaseColumnarJoin) {
-      this.batchesRunOnMain++;
-      return false;
-    }
-    if (this.batchesRunOnMain > 0) await st.releaseColumnarJoin!(this.operatorId);
-    this.onThreads = true;
-    for (const f of this.movedListeners.splice(0)) f();
-    return true;
-  }
-
-  /** Does the state start this run on the state threads (nothing to run on the main thread first, or no files to move it through)? */
-  startsOnThreads(stateInFiles: boolean): boolean {
-    return this.usesStateThreads && (this.moveAfterMs === 0 || !stateInFiles);
-  }
-
-  /** Calls `f` when the state goes to the state threads in this run. */
-  whenOnThreads(f: () => void): void {
-    if (this.onThreads) f();
-    else this.movedListeners.push(f);
   }
 
   /** Each side's state for this batch, in the backend the planner chose. */
@@ -160,7 +123,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const metrics = newMetrics("symmetricHashJoin", st.numPartitions);
     const wm = watermarksOf(st, this.operatorId);
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
-    const onThreads = await this.stateOnThreads(st);
+    const onThreads = this.move !== null && (await this.move.onThreads(st));
     const input = (side: Side, batches: Batch[]): SideInput => {
       const op = side === "left" ? this.left : this.right;
       const keyExprs = (side === "left" ? this.leftKeys : this.rightKeys).map((k) => compileExpr(k, op.output));
@@ -225,7 +188,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       metrics.numRowsRemoved = r.numRowsRemoved;
       metrics.numRowsTotal = await commitSides(state, st.batchId);
       metrics.memoryUsedBytes = state.left.memoryUsedBytes() + state.right.memoryUsedBytes();
-      if (this.usesStateThreads) this.joinedOnMainMs += performance.now() - t0;
+      this.move?.ranOnMain(performance.now() - t0);
     }
     metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
     metrics.numStateStoreInstances = st.numPartitions * 4;
