@@ -3,9 +3,11 @@
  * (arus.state.threads=2): the crash suite's workload (test/recovery/) killed at the named
  * points that matter for state — after one thread committed its partitions (the other may not
  * have), inside a thread's state snapshot, around the sink and the commit log — and at random
- * moments; every restart must give exactly the uninterrupted run's file-sink output.
- * ARUS_CRASH_CYCLES (default 50) sets the random kills of test/recovery/crash.test.ts; this
- * file runs a fifth of them.
+ * moments; every restart must give exactly the uninterrupted run's file-sink output. The same
+ * under `arus.state.threads` = auto, where each run's aggregation starts on the main thread and
+ * moves its state to the threads after one batch (`arus.test.stateMoveAfterBatches`): killed on
+ * either side of the move. ARUS_CRASH_CYCLES (default 50) sets the random kills of
+ * test/recovery/crash.test.ts; this file runs a fifth of them, and a tenth more around the move.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,6 +23,9 @@ const WORKLOAD: Workload = { files: 20, rows: 20 };
 const root = mkdtempSync(join(tmpdir(), "arus-crash-threads-"));
 const driver = new CrashDriver(root, WORKLOAD, null, { "arus.state.threads": "2" });
 let timings: Timings;
+const moveRoot = mkdtempSync(join(tmpdir(), "arus-crash-move-"));
+const moving = new CrashDriver(moveRoot, WORKLOAD, null, { "arus.state.threads": "auto", "arus.test.stateMoveAfterBatches": "1" });
+let movingTimings: Timings;
 
 describe("crash recovery with state threads", { timeout: 10 * 60_000 }, () => {
   before(async () => {
@@ -44,5 +49,32 @@ describe("crash recovery with state threads", { timeout: 10 * 60_000 }, () => {
       kills += r.kills;
     }
     assert.ok(kills >= CYCLES);
+  });
+});
+
+describe("crash recovery with the state moving to the state threads", { timeout: 10 * 60_000 }, () => {
+  before(async () => {
+    movingTimings = await moving.reference(["file"]);
+  });
+  after(() => rmSync(moveRoot, { recursive: true, force: true }));
+
+  // batch 0 aggregates on the main thread, batch 1 on the threads after the move
+  for (const point of ["afterStateCommit:0", "afterCommitLog:0", "afterStateCommit:1", "insideStateSnapshot:9"]) {
+    it(`${point}: restart gives exactly the uninterrupted output`, async (t) => {
+      const r = await moving.episode({ name: `move-${point}`, sinks: ["file"], crashPoint: point });
+      assert.equal(r.kills, 1, "the crash point fired");
+      t.diagnostic(JSON.stringify(r));
+    });
+  }
+
+  const kills = Math.max(1, Math.round(CYCLES / 2));
+  it(`random SIGKILLs (${kills}): output equals the uninterrupted run (seed ${SEED + 1})`, async () => {
+    const killPlan = randomKills(rng(SEED + 1), movingTimings);
+    let n = 0;
+    for (let i = 0; n < kills; i++) {
+      const r = await moving.episode({ name: `move-random-${i}`, sinks: ["file"], killPlan, deferred: "any" });
+      n += r.kills;
+    }
+    assert.ok(n >= kills);
   });
 });
