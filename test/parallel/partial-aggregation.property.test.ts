@@ -157,6 +157,19 @@ async function run(sc: Scenario, partialOf: (i: number) => boolean, reference = 
   return out;
 }
 
+/** The settings the properties set, back to their defaults. */
+function resetConf(): void {
+  session.conf.set("spark.sql.shuffle.partitions", "2");
+  for (const k of [
+    "arus.state.threads",
+    "arus.test.stateMoveAfterBatches",
+    "arus.state.aggregation.columnar",
+    "arus.state.aggregation.panes",
+    "spark.sql.streaming.noDataMicroBatches.enabled",
+  ])
+    session.conf.unset(k);
+}
+
 describe("partial aggregation on the decode threads", () => {
   setScanThreads(2);
   after(() => setScanThreads(1));
@@ -186,12 +199,7 @@ describe("partial aggregation on the decode threads", () => {
       );
       assert.ok(partialCounters.rowRanges > rowRanges, "some ranges skipped aggregating and shipped rows");
     } finally {
-      session.conf.set("spark.sql.shuffle.partitions", "2");
-      session.conf.unset("arus.state.threads");
-      session.conf.unset("arus.test.stateMoveAfterBatches");
-      session.conf.unset("arus.state.aggregation.columnar");
-      session.conf.unset("arus.state.aggregation.panes");
-      session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");
+      resetConf();
     }
   });
 
@@ -216,12 +224,7 @@ describe("partial aggregation on the decode threads", () => {
       );
       assert.ok(StateMove.movedFromMain > moves, "some runs moved their state after batches on the main thread");
     } finally {
-      session.conf.set("spark.sql.shuffle.partitions", "2");
-      session.conf.unset("arus.state.threads");
-      session.conf.unset("arus.test.stateMoveAfterBatches");
-      session.conf.unset("arus.state.aggregation.columnar");
-      session.conf.unset("arus.state.aggregation.panes");
-      session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");
+      resetConf();
     }
   });
 });

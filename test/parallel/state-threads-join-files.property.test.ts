@@ -21,6 +21,7 @@ import {
   joinKind,
   joinQuery,
   joinRow,
+  jsonLine,
   LEFT_SCHEMA,
   RIGHT_SCHEMA,
   recordJoinStats,
@@ -39,14 +40,6 @@ const scenario = fc.record({
   threads: fc.array(fc.constantFrom(2, 2, 3, 1), { minLength: 7, maxLength: 7 }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
-
-/** A row as a JSON line of a side (`l` or `r`): NaN as Spark's JSON reader takes it, -0 kept. */
-function line(side: "l" | "r", e: JoinRow): string {
-  const d = e.d === null ? "null" : Number.isNaN(e.d) ? '"NaN"' : Object.is(e.d, -0) ? "-0.0" : String(e.d);
-  const k = e.k === null ? "null" : JSON.stringify(e.k);
-  const v = e.v === null ? "null" : String(e.v);
-  return `{"${side}k":${k},"${side}d":${d},"${side}ts":"${new Date(e.ms).toISOString()}","${side}v":${v}}`;
-}
 
 /** Step b runs with `sc.threads[b]` state threads (`onThreads`), or on the main thread (the reference). */
 async function run(sc: Scenario, onThreads: boolean): Promise<JoinRun | null> {
@@ -68,8 +61,8 @@ async function run(sc: Scenario, onThreads: boolean): Promise<JoinRun | null> {
   // side per batch) and ends: a running query could take one side's file before the other's.
   const step = async (b: number, left: readonly JoinRow[], right: readonly JoinRow[]) => {
     const file = `part-${String(b).padStart(3, "0")}.json`;
-    await writeFile(join(input.l, file), left.map((e) => `${line("l", e)}\n`).join(""));
-    await writeFile(join(input.r, file), right.map((e) => `${line("r", e)}\n`).join(""));
+    await writeFile(join(input.l, file), left.map((e) => `${jsonLine("l", e)}\n`).join(""));
+    await writeFile(join(input.r, file), right.map((e) => `${jsonLine("r", e)}\n`).join(""));
     s.conf.set("arus.state.threads", onThreads ? String(threadsAt(b)) : "1");
     s.conf.set("spark.sql.shuffle.partitions", String(sc.partitions));
     const q = await joinQuery(side("l"), side("r"), sc)!

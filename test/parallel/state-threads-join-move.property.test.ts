@@ -24,6 +24,7 @@ import {
   joinKind,
   joinQuery,
   joinRow,
+  jsonLine,
   LEFT_SCHEMA,
   RIGHT_SCHEMA,
   recordJoinStats,
@@ -44,14 +45,6 @@ const scenario = fc.record({
   moveAfter: fc.integer({ min: 0, max: 5 }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
-
-/** A row as a JSON line of a side (`l` or `r`): NaN as Spark's JSON reader takes it, -0 kept. */
-function line(side: "l" | "r", e: JoinRow): string {
-  const d = e.d === null ? "null" : Number.isNaN(e.d) ? '"NaN"' : Object.is(e.d, -0) ? "-0.0" : String(e.d);
-  const k = e.k === null ? "null" : JSON.stringify(e.k);
-  const v = e.v === null ? "null" : String(e.v);
-  return `{"${side}k":${k},"${side}d":${d},"${side}ts":"${new Date(e.ms).toISOString()}","${side}v":${v}}`;
-}
 
 /**
  * Every step's files (one per side; modification times in step order), read by runs with
@@ -80,7 +73,7 @@ async function run(sc: Scenario, conf: Record<string, string>): Promise<JoinRun 
       ["r", right],
     ] as const) {
       const path = join(input[name], file);
-      await writeFile(path, rows.map((e) => `${line(name, e)}\n`).join(""));
+      await writeFile(path, rows.map((e) => `${jsonLine(name, e)}\n`).join(""));
       await utimes(path, mtime, mtime);
     }
   };

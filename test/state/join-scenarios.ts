@@ -36,6 +36,14 @@ export const RIGHT_SCHEMA = "rk STRING, rd DOUBLE, rts TIMESTAMP, rv INT";
 export const leftRow = (e: JoinRow) => ({ lk: e.k, ld: e.d, lts: new Date(e.ms), lv: e.v });
 export const rightRow = (e: JoinRow) => ({ rk: e.k, rd: e.d, rts: new Date(e.ms), rv: e.v });
 
+/** A row as a JSON line of a side (`l` or `r`, LEFT_SCHEMA / RIGHT_SCHEMA): NaN as Spark's JSON reader takes it, -0 kept. */
+export function jsonLine(side: "l" | "r", e: JoinRow): string {
+  const d = e.d === null ? "null" : Number.isNaN(e.d) ? '"NaN"' : Object.is(e.d, -0) ? "-0.0" : String(e.d);
+  const k = e.k === null ? "null" : JSON.stringify(e.k);
+  const v = e.v === null ? "null" : String(e.v);
+  return `{"${side}k":${k},"${side}d":${d},"${side}ts":"${new Date(e.ms).toISOString()}","${side}v":${v}}`;
+}
+
 export const RANGE = "rts >= lts - interval 5 seconds AND rts <= lts + interval 5 seconds";
 
 /** The join, or null where Spark refuses it (outer and semi joins need a bound on the state). */
