@@ -6,6 +6,7 @@
 import type { Batch } from "../columnar/batch.js";
 import type { EvalContext } from "../functions/index.js";
 import type { Attribute } from "../plan/expressions.js";
+import type { StateMove } from "./parallel/state-move.js";
 import type { StatefulContext } from "./stateful/context.js";
 
 export interface ExecContext {
@@ -28,8 +29,14 @@ export interface PhysicalOperator {
    */
   /** A stateful aggregation: the groups it keeps open until the watermark passes them (explainWatermark()). */
   openGroups?(): OpenGroups;
-  /** True for an operator that may run its state on the state threads: the runtime starts them with the query. */
+  /**
+   * True for an operator that may run its state on the state threads: the runtime starts them
+   * with the query, unless `stateMove` says the state starts on the main thread (then they start
+   * when it moves).
+   */
   readonly usesStateThreads?: boolean;
+  /** With `usesStateThreads`: when the state moves there from the main thread (parallel/state-move.ts). */
+  readonly stateMove?: StateMove | null;
   /** What explain() shows below this operator, when it differs from `children` (a step run elsewhere). */
   explainChildren?(): readonly PhysicalOperator[];
 }

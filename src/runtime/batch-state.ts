@@ -37,7 +37,7 @@ export class MicroBatchState implements StatefulContext {
   readonly sourceData: ReadonlyMap<string, readonly Batch[]>;
   readonly sourcePrepared?: ReadonlyMap<string, readonly PreparedFile[]>;
   readonly report: BatchReport;
-  readonly stateThreads?: StatePartitionThreads;
+  stateThreads?: StatePartitionThreads;
   readonly stateInFiles: boolean;
   private readonly opened: Pick<StateStore, "abort">[] = [];
 
@@ -82,8 +82,10 @@ export class MicroBatchState implements StatefulContext {
     return s;
   }
 
-  releaseState(operatorId: number): Promise<void> {
-    return this.states.releaseState(operatorId);
+  /** Moves operator `operatorId`'s state off this thread; the state threads start if they had not. */
+  async releaseState(operatorId: number): Promise<void> {
+    await this.states.releaseState(operatorId);
+    this.stateThreads ??= this.states.threads();
   }
 
   /** The batch failed: drop what every store opened for it had written. */

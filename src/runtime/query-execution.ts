@@ -255,8 +255,11 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       );
     }
     const states = new StateStoreRegistry(checkpoint, conf, threadCount);
-    // State threads boot (load the engine) while the sources start, not inside the first batch.
-    if (someOperator(streamingPlan.physical, (op) => op.usesStateThreads === true)) states.threads();
+    // State threads boot (load the engine) while the sources start, not inside the first batch;
+    // state that starts on the main thread boots them when it moves (a short query never does).
+    const startsOnThreads = (op: PhysicalOperator) =>
+      op.usesStateThreads === true && (op.stateMove?.startsOnThreads(states.stateInFiles) ?? true);
+    if (someOperator(streamingPlan.physical, startsOnThreads)) states.threads();
     const output = outputOf(spec.plan);
     const sourceIds = relations.map((r) => r.sourceId);
     const stateLayout = { numPartitions: checkpoint.numShufflePartitions, threads: threadCount, inFiles: states.stateInFiles };

@@ -50,7 +50,7 @@ export function useScanTasks(
     // each file's task posts the spec as it is then: the routing starts when the join's state
     // goes to the threads (a file read ahead before that comes unsplit: the main thread keys it)
     const spec: { -readonly [K in keyof StageASpec]: StageASpec[K] } = { ...found.spec };
-    const move = routed?.join.move;
+    const move = routed?.join.stateMove;
     if (routed && move?.startsOnThreads(state.inFiles)) spec.joinRouting = routed.routing;
     else if (routed && move)
       move.whenOnThreads(() => {

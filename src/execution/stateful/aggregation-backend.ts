@@ -17,6 +17,7 @@
 import type { Batch } from "../../columnar/batch.js";
 import type { Vector } from "../../columnar/vector.js";
 import type { EvalContext } from "../../functions/index.js";
+import type { StateMove } from "../parallel/state-move.js";
 import type { StatefulContext } from "./context.js";
 
 /** Rows of one input batch: grouping keys and aggregate inputs, evaluated, late rows removed. */
@@ -91,6 +92,8 @@ export interface AggregationBackend {
   readonly kind: BackendKind;
   /** Does the backend run on the state threads (the runtime starts them with the query)? */
   readonly usesStateThreads: boolean;
+  /** When the state moves to the state threads from the main thread (parallel/moving-backend.ts). */
+  readonly move?: StateMove;
   /** One batch's state side: fold, emit by mode, evict, commit. */
   run(st: StatefulContext, chunks: readonly AggregateChunk[], options: AggregateRunOptions): Promise<BackendRunResult>;
   /** Event times (micros) of the groups still in state as the last batch left it. */

@@ -79,7 +79,8 @@ export interface StatefulContext {
   readonly stateInFiles?: boolean;
   /**
    * arus: closes this thread's stores of operator `operatorId`'s columnar state, so the state
-   * threads can load its committed version from the files (parallel/state-move.ts).
+   * threads can load its committed version from the files (parallel/state-move.ts); starts the
+   * state threads if the query had not (`stateThreads` is set after).
    */
   releaseState?(operatorId: number): Promise<void>;
   /** The rows each source (by source id) contributes to this batch. */

@@ -51,7 +51,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
   /** The state is on the state threads (the runtime boots them for this plan). */
   readonly usesStateThreads: boolean;
   /** With the state on the state threads: when it moves there from the main thread (state-move.ts). */
-  readonly move: StateMove | null;
+  readonly stateMove: StateMove | null;
 
   constructor(
     readonly operatorId: number,
@@ -73,7 +73,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     this.plan = joinPlanOf(leftKeys, rightKeys, joinType, fullCondition, left.output, right.output);
     // a thread rebuilds the condition: it must mean the same there (no user function)
     this.usesStateThreads = columnar && stateThreads > 1 && (fullCondition === null || rebuildableOnThread(fullCondition));
-    this.move = this.usesStateThreads ? new StateMove(operatorId, moveAfter ?? { ms: 0 }) : null;
+    this.stateMove = this.usesStateThreads ? new StateMove(operatorId, moveAfter ?? { ms: 0 }) : null;
     StreamStreamJoinExec.created[this.usesStateThreads ? "threads" : columnar ? "columnar" : "row"]++;
   }
 
@@ -123,7 +123,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
     const metrics = newMetrics("symmetricHashJoin", st.numPartitions);
     const wm = watermarksOf(st, this.operatorId);
     const [lb, rb] = [await this.left.execute(ctx), await this.right.execute(ctx)];
-    const onThreads = this.move !== null && (await this.move.onThreads(st));
+    const onThreads = this.stateMove !== null && (await this.stateMove.onThreads(st));
     const input = (side: Side, batches: Batch[]): SideInput => {
       const op = side === "left" ? this.left : this.right;
       const keyExprs = (side === "left" ? this.leftKeys : this.rightKeys).map((k) => compileExpr(k, op.output));
@@ -188,7 +188,7 @@ export class StreamStreamJoinExec implements PhysicalOperator {
       metrics.numRowsRemoved = r.numRowsRemoved;
       metrics.numRowsTotal = await commitSides(state, st.batchId);
       metrics.memoryUsedBytes = state.left.memoryUsedBytes() + state.right.memoryUsedBytes();
-      this.move?.ranOnMain(performance.now() - t0);
+      this.stateMove?.ranOnMain(performance.now() - t0);
     }
     metrics.numLateInputRows = metrics.numRowsDroppedByWatermark;
     metrics.numStateStoreInstances = st.numPartitions * 4;

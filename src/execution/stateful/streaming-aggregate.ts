@@ -22,6 +22,7 @@ import { exprToSql } from "../../plan/sql-text.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, OpenGroups, PhysicalOperator } from "../operator.js";
+import type { StateMove } from "../parallel/state-move.js";
 import { PartialAggregateExplain } from "../partial/partial-explain.js";
 import type { StageAPlan } from "../partial/stage-a.js";
 import { recordedParts } from "../partial/stage-a-run.js";
@@ -68,6 +69,10 @@ export class StreamingAggregateExec implements PhysicalOperator {
 
   get usesStateThreads(): boolean {
     return this.backend.usesStateThreads;
+  }
+
+  get stateMove(): StateMove | null {
+    return this.backend.move ?? null;
   }
 
   async execute(ctx: ExecContext): Promise<Batch[]> {
