@@ -63,11 +63,12 @@ function qualifying(
     const spec: { -readonly [K in keyof StageASpec]: StageASpec[K] } = { ...found.spec };
     if (threads) {
       const routing = { schema: threads.aggregation.plan.schema, numPartitions: state.numPartitions, owners: state.threads };
-      if (!(b instanceof MovingBackend) || b.move.startsOnThreads(state.inFiles ?? true)) spec.routing = routing;
-      else
-        b.move.whenOnThreads(() => {
-          spec.routing = routing;
-        });
+      const route = () => {
+        spec.routing = routing;
+      };
+      // state that moves there later: the split by owner starts at the move (StateMove.fromThreads)
+      if (b.move) b.move.fromThreads(state.inFiles ?? true, route);
+      else route();
     }
     out.push({ op, stage: { ...found, spec }, toThreads: threads !== null });
   });

@@ -47,15 +47,11 @@ export function useScanTasks(
   for (const found of scanStages(physical, conf, taken)) {
     // (a join's rows dropped as late on a state thread would not reach the late-rows handler)
     const routed = keepLateRows ? null : joinRoutingOf(physical, found.top, state);
-    // each file's task posts the spec as it is then: the routing starts when the join's state
-    // goes to the threads (a file read ahead before that comes unsplit: the main thread keys it)
+    // the split by owner starts when the join's state is on the threads (StateMove.fromThreads)
     const spec: { -readonly [K in keyof StageASpec]: StageASpec[K] } = { ...found.spec };
-    const move = routed?.join.stateMove;
-    if (routed && move?.startsOnThreads(state.inFiles)) spec.joinRouting = routed.routing;
-    else if (routed && move)
-      move.whenOnThreads(() => {
-        spec.joinRouting = routed.routing;
-      });
+    routed?.join.stateMove?.fromThreads(state.inFiles, () => {
+      spec.joinRouting = routed.routing;
+    });
     const plan = { ...found, spec };
     if (!readThroughFileTask(sources, sourceIds, plan.spec.sourceId, () => stageAFileTask(plan.spec, threads, null))) continue;
     standIn(plan);

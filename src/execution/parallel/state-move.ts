@@ -73,6 +73,16 @@ export class StateMove {
     if (this.moved) f();
     else this.listeners.push(f);
   }
+
+  /**
+   * Calls `f` once the state is on the state threads: now if it starts there, else at the move
+   * (the decode threads' split by owner is switched on this way: each file's task posts its spec
+   * as it is then, and a file read ahead before the move comes unsplit).
+   */
+  fromThreads(stateInFiles: boolean, f: () => void): void {
+    if (this.startsOnThreads(stateInFiles)) f();
+    else this.whenOnThreads(f);
+  }
 }
 
 /** Does `after` keep the state on the main thread for any time at all? */
