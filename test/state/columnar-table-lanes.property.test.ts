@@ -17,7 +17,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { vectorFromValues } from "../../src/columnar/vector.js";
 import { ColumnarStateProvider, ColumnarTable, columnarSchemaOf } from "../../src/state/columnar/index.js";
-import { DoubleType, IntegerType, LongType } from "../../src/types/datatypes.js";
+import { DoubleType, field, IntegerType, LongType, StringType, StructOf, TimestampType } from "../../src/types/datatypes.js";
 
 const SCHEMA = columnarSchemaOf([IntegerType, DoubleType], [{ type: LongType, nullable: false }])!;
 const int = fc.integer({ min: -2, max: 40 });
@@ -96,3 +96,63 @@ test("an INT key of -2 removed in a delta stays removed when the state is loaded
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Struct keys (key-codes.ts `tupleCodes`): one- and two-field structs without NULL fields take
+// `pairCodes` (a window: the common key), others `anyTupleCodes`; a STRING beside them has its
+// own dictionary. Whatever the shape, each distinct key gets one entry and lookup finds it.
+const structShapes = [
+  { name: "a two-field struct (a window) and a string", fields: 2, nullFields: false },
+  { name: "a one-field struct and a string", fields: 1, nullFields: false },
+  { name: "a three-field struct and a string", fields: 3, nullFields: false },
+  { name: "a two-field struct with NULL fields and a string", fields: 2, nullFields: true },
+];
+for (const shape of structShapes) {
+  test(`${shape.name}: one entry per distinct key, found again by lookup`, () => {
+    const structType = StructOf(
+      Array.from({ length: shape.fields }, (_, f) => field(`f${f}`, f === 0 ? TimestampType : LongType, shape.nullFields)),
+    );
+    const schema = columnarSchemaOf([structType, StringType], [{ type: LongType, nullable: false }])!;
+    assert.ok(schema, "the key shape is columnar");
+    const fieldValue = shape.nullFields ? fc.option(fc.integer({ min: 0, max: 4 }), { freq: 4 }) : fc.integer({ min: 0, max: 4 });
+    const struct = fc.option(fc.array(fieldValue, { minLength: shape.fields, maxLength: shape.fields }), { freq: 12 });
+    const key = fc.tuple(struct, fc.option(fc.constantFrom("a", "b", "ü", ""), { freq: 12 }));
+    type StructKey = [(number | null)[] | null, string | null];
+    const text = ([s, str]: StructKey) => JSON.stringify([s, str]);
+    fc.assert(
+      fc.property(fc.array(fc.array(key, { maxLength: 400 }), { minLength: 1, maxLength: 4 }), (batches) => {
+        const t = new ColumnarTable(schema);
+        const entries = new Map<string, number>();
+        for (const rows of batches as StructKey[][]) {
+          const n = rows.length;
+          const keys = [
+            vectorFromValues(
+              structType,
+              rows.map(([s]) =>
+                s === null ? null : Object.fromEntries(s.map((x, f) => [`f${f}`, x === null ? null : f === 0 ? x * 10_000_000 : x])),
+              ),
+            ),
+            vectorFromValues(
+              StringType,
+              rows.map(([, str]) => str),
+            ),
+          ];
+          t.beginBatch();
+          const ids = t.lookupOrInsert(keys, n);
+          rows.forEach((r, i) => {
+            const k = text(r);
+            const e = entries.get(k);
+            if (e === undefined) {
+              assert.ok(![...entries.values()].includes(ids[i]!), `a new key ${k} gets an entry of its own`);
+              entries.set(k, ids[i]!);
+            } else assert.equal(ids[i], e, `key ${k}: its entry`);
+          });
+          t.commitBatch();
+          const found = t.lookup(keys, n);
+          for (const [i, r] of rows.entries()) assert.equal(found[i], entries.get(text(r)), `lookup of ${text(r)}`);
+        }
+        assert.equal(t.numLive, entries.size);
+      }),
+      { numRuns: 60 },
+    );
+  });
+}

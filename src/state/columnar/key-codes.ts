@@ -8,10 +8,10 @@
  * over typed arrays: no closure or object per row.
  */
 import { hashInt64, isInt64Type, isWide, MAX_SAFE } from "../../columnar/int64.js";
-import { utf8Of } from "../../columnar/utf8.js";
 import type { Vector } from "../../columnar/vector.js";
 import { fmix, hashNumber, mix, NULL_HASH, SEED } from "../../common/hash.js";
 import { StringDict, TupleDict } from "./dictionary.js";
+import { numberCodes, stringCodes, tupleCodes } from "./lane-codes.js";
 import type { KeyColumn } from "./schema.js";
 
 /** Where key column c lives: an int lane, an f64 lane, or nowhere (NULL type). */
@@ -89,152 +89,95 @@ export class KeyCoder {
     return { ints, f64s, valid };
   }
 
+  /**
+   * Int lane j's codes. One method per kind of key, each with its own loop: one method for all
+   * three was recompiled (with all three loops inlined, 30–65 ms each time) whenever a query
+   * of another key shape first reached it (--trace-opt: 10 compiles over the benchmark's queries).
+   */
   private intCodes(k: KeyColumn, j: number, v: Vector, n: number, add: boolean, valid: (Uint8Array | null)[]): Int32Array {
     const out = new Int32Array(n);
-    const val = v.validity;
     if (k.kind === "num") {
-      const vals = v.values as Int32Array | Uint8Array;
-      for (let i = 0; i < n; i++) out[i] = val !== null && val[i] === 0 ? 0 : vals[i]!;
-      valid[j] = val;
-      return out;
-    }
-    if (k.kind === "str") {
-      const dict = this.strDicts[j]!;
-      const u = utf8Of(v);
-      if (u !== undefined) {
-        dict.idsOfUtf8(u, val, n, add, out);
-        return out;
-      }
-      const map = dict.index;
-      const vals = v.values as string[];
-      for (let i = 0; i < n; i++) {
-        if (val !== null && val[i] === 0) {
-          out[i] = -1;
-          continue;
-        }
-        const s = vals[i]!;
-        const id = map.get(s);
-        out[i] = id !== undefined ? id : add ? dict.getOrAdd(s) : -2;
-      }
-      return out;
-    }
-    // struct of numeric fields
-    const dict = this.tupleDicts[j]!;
-    const w = dict.width;
-    const kids = v.children!;
-    const fv = kids.map((c) => c.values as Float64Array | Int32Array | Uint8Array);
-    const fval = kids.map((c) => c.validity);
-    const plain = fval.every((x) => x === null);
-    const f0 = fv[0]!;
-    const f1 = w > 1 ? fv[1]! : f0;
-    const row = new Float64Array(w);
-    // Recently seen tuples by their first field, direct-mapped (16 slots): a sliding window's
-    // rows interleave its k windows (row i, window j at i * k + j), so runs below miss, but a
-    // handful of windows are live in a batch. Ids stay valid for the whole call.
-    const recent = plain && w <= 2 ? new RecentTuples() : null;
-    for (let i = 0; i < n; i++) {
-      if (val !== null && val[i] === 0) {
-        out[i] = -1;
-        continue;
-      }
-      if (recent !== null) {
-        const id = recent.get(f0[i]!, f1[i]!);
-        if (id >= 0) {
-          out[i] = id;
-          continue;
-        }
-      }
-      // Runs of one window are the rule: reuse the previous row's code when its fields are equal.
-      // (with the cache on, the previous row's tuple is always in it: the check would not add)
-      if (recent === null && plain && i > 0 && out[i - 1]! >= 0 && f0[i] === f0[i - 1] && f1[i] === f1[i - 1]) {
-        let same = true;
-        for (let f = 2; f < w; f++) {
-          const col = fv[f]!;
-          if (col[i] !== col[i - 1]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
-          out[i] = out[i - 1]!;
-          continue;
-        }
-      }
-      let m = 0;
-      for (let f = 0; f < w; f++) {
-        const fvv = fval[f];
-        if (fvv !== null && fvv !== undefined && fvv[i] === 0) {
-          m |= 1 << f;
-          row[f] = 0;
-        } else row[f] = fv[f]![i]!;
-      }
-      if (add) out[i] = dict.getOrAdd(row, m);
-      else {
-        const id = dict.idOf(row, m);
-        out[i] = id < 0 ? -2 : id;
-      }
-      if (recent !== null && out[i]! >= 0) recent.set(f0[i]!, f1[i]!, out[i]!);
-    }
+      numberCodes(v, n, out);
+      valid[j] = v.validity;
+    } else if (k.kind === "str") stringCodes(this.strDicts[j]!, v, n, add, out);
+    else tupleCodes(this.tupleDicts[j]!, v, n, add, out);
     return out;
   }
 
+  /** Each row's hash over its lanes (the index's probe start); the two common shapes take a loop of their own. */
   rowHashes(codes: Codes, n: number): Int32Array {
-    if (this.nF64 === 0 && this.nInt <= 2 && this.nInt > 0 && codes.valid.every((v) => v === null || v === undefined)) {
-      // the common shape (window + string key, string key, ...): one pass
-      const h = new Int32Array(n);
-      const c0 = codes.ints[0]!;
-      if (this.nInt === 1) for (let i = 0; i < n; i++) h[i] = fmix(mix(SEED, c0[i]!));
-      else {
-        const c1 = codes.ints[1]!;
-        for (let i = 0; i < n; i++) h[i] = fmix(mix(mix(SEED, c0[i]!), c1[i]!));
-      }
-      return h;
+    const allValid = codes.valid.every((v) => v === null || v === undefined);
+    if (this.nF64 === 0 && this.nInt <= 2 && this.nInt > 0 && allValid) {
+      // the common shape (window + string key, string key, ...)
+      return this.nInt === 1 ? hashOneInt(codes.ints[0]!, n) : hashTwoInts(codes.ints[0]!, codes.ints[1]!, n);
     }
     const f0 = this.nF64 === 1 ? codes.f64s[0]! : null;
-    if (this.nInt === 1 && f0 !== null && !isWide(f0) && codes.valid.every((v) => v === null || v === undefined)) {
-      // a window and a numeric key (Nexmark q5's window and auction): one pass, the same hashes as below
-      const h = new Int32Array(n);
-      const c0 = codes.ints[0]!;
-      const int64 = this.int64Lanes[0]!;
-      for (let i = 0; i < n; i++) {
-        const x = f0[i]!;
-        const hx = int64 && !(x <= MAX_SAFE && x >= -MAX_SAFE) ? hashInt64(x) : hashNumber(x);
-        h[i] = fmix(mix(mix(SEED, c0[i]!), hx));
-      }
-      return h;
+    if (this.nInt === 1 && f0 !== null && !isWide(f0) && allValid) {
+      // a window and a numeric key (Nexmark q5's window and auction): the same hashes as below
+      return hashIntAndNumber(codes.ints[0]!, f0, this.int64Lanes[0]!, n);
     }
     const h = new Int32Array(n).fill(SEED);
-    for (let j = 0; j < this.nInt; j++) {
-      const c = codes.ints[j]!;
-      const v = codes.valid[j];
-      if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, c[i]!);
-      else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : c[i]!);
-    }
+    for (let j = 0; j < this.nInt; j++) mixInts(h, codes.ints[j]!, codes.valid[j] ?? null, n);
     for (let j = 0; j < this.nF64; j++) {
       const c = codes.f64s[j]!;
-      const v = codes.valid[this.nInt + j];
+      const v = codes.valid[this.nInt + j] ?? null;
       if (this.int64Lanes[j]) {
         // Equal values hash alike on either lane (columnar/int64.ts); safe doubles as before.
-        if (isWide(c)) {
-          for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : hashInt64(c[i]!));
-        } else {
-          for (let i = 0; i < n; i++) {
-            const x = c[i]!;
-            h[i] = mix(
-              h[i]!,
-              v !== null && v !== undefined && v[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashInt64(x),
-            );
-          }
-        }
+        if (isWide(c)) mixWideInt64s(h, c, v, n);
+        else mixInt64s(h, c, v, n);
         continue;
       }
       if (isWide(c)) throw new Error("a DOUBLE key lane cannot be wide");
-      if (v === null || v === undefined) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, hashNumber(c[i]!));
-      else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : hashNumber(c[i]!));
+      mixDoubles(h, c, v, n);
     }
     for (let i = 0; i < n; i++) h[i] = fmix(h[i]!);
     return h;
   }
+}
+
+// rowHashes' loops, one per function (docs/architecture.md, "Hot path rules")
+
+function hashOneInt(c0: Int32Array, n: number): Int32Array {
+  const h = new Int32Array(n);
+  for (let i = 0; i < n; i++) h[i] = fmix(mix(SEED, c0[i]!));
+  return h;
+}
+
+function hashTwoInts(c0: Int32Array, c1: Int32Array, n: number): Int32Array {
+  const h = new Int32Array(n);
+  for (let i = 0; i < n; i++) h[i] = fmix(mix(mix(SEED, c0[i]!), c1[i]!));
+  return h;
+}
+
+function hashIntAndNumber(c0: Int32Array, f0: Float64Array, int64: boolean, n: number): Int32Array {
+  const h = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = f0[i]!;
+    const hx = int64 && !(x <= MAX_SAFE && x >= -MAX_SAFE) ? hashInt64(x) : hashNumber(x);
+    h[i] = fmix(mix(mix(SEED, c0[i]!), hx));
+  }
+  return h;
+}
+
+function mixInts(h: Int32Array, c: Int32Array, v: Uint8Array | null, n: number): void {
+  if (v === null) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, c[i]!);
+  else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : c[i]!);
+}
+
+function mixWideInt64s(h: Int32Array, c: BigInt64Array, v: Uint8Array | null, n: number): void {
+  for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v !== null && v[i] === 0 ? NULL_HASH : hashInt64(c[i]!));
+}
+
+function mixInt64s(h: Int32Array, c: Float64Array, v: Uint8Array | null, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const x = c[i]!;
+    h[i] = mix(h[i]!, v !== null && v[i] === 0 ? NULL_HASH : x <= MAX_SAFE && x >= -MAX_SAFE ? hashNumber(x) : hashInt64(x));
+  }
+}
+
+function mixDoubles(h: Int32Array, c: Float64Array, v: Uint8Array | null, n: number): void {
+  if (v === null) for (let i = 0; i < n; i++) h[i] = mix(h[i]!, hashNumber(c[i]!));
+  else for (let i = 0; i < n; i++) h[i] = mix(h[i]!, v[i] === 0 ? NULL_HASH : hashNumber(c[i]!));
 }
 
 /**
@@ -291,29 +234,4 @@ export function simpleLanes(codes: Codes, kv: readonly (Uint8Array | null)[]): L
 /** Lane values equal as key values: `===`, but NaN equals NaN (as `entryMatches` has it). */
 export function laneEquals(x: number, y: number): boolean {
   return x === y || (Number.isNaN(x) && Number.isNaN(y));
-}
-
-/** A 16-slot direct-mapped cache from a (first, second) field pair to a tuple id. */
-class RecentTuples {
-  private readonly a = new Float64Array(16);
-  private readonly b = new Float64Array(16);
-  private readonly ids = new Int32Array(16).fill(-1);
-
-  private static slot(x: number): number {
-    const h = (x | 0) ^ ((x / 4294967296) | 0);
-    return Math.imul(h, 0x9e3779b1) >>> 28;
-  }
-
-  /** The id cached for (x, y), or -1. */
-  get(x: number, y: number): number {
-    const s = RecentTuples.slot(x);
-    return this.ids[s]! >= 0 && this.a[s] === x && this.b[s] === y ? this.ids[s]! : -1;
-  }
-
-  set(x: number, y: number, id: number): void {
-    const s = RecentTuples.slot(x);
-    this.a[s] = x;
-    this.b[s] = y;
-    this.ids[s] = id;
-  }
 }

@@ -177,61 +177,105 @@ export class ColumnarTable {
     // than it found: a sliding window's fresh windows) they would only repeat the loop's probes.
     if (lanes && !this.mostlyNew) probeHome(this.slots, this.mask, this.eh, this.storedLanes(), lanes, hashes, n, out);
     else out.fill(-1, 0, n);
-    // Rows not settled by their home slot: probe on, insert when absent.
-    const c0 = lanes ? lanes[0]! : null;
-    const c1 = lanes && lanes.length > 1 ? lanes[1]! : null;
-    let stored = lanes ? this.storedLanes() : null;
+    // Rows not settled by their home slot: probe on, insert when absent. One loop per key shape,
+    // each in a method of its own: a shape's first query no longer recompiles the others' loops.
+    if (lanes === null) this.probeEntries(codes, hashes, n, out);
+    else if (lanes.length === 1) this.probeOneLane(codes, hashes, lanes[0]!, n, out);
+    else this.probeTwoLanes(codes, hashes, lanes[0]!, lanes[1]!, n, out);
+  }
+
+  /** `probeOrInsert`'s loop for keys on one lane (a string's or a window's code, a number). */
+  private probeOneLane(codes: Codes, hashes: Int32Array, c0: LaneValues, n: number, out: Int32Array): void {
+    let k0 = this.storedLanes()[0]!;
     let storedCapacity = this.capacity;
     for (let i = 0; i < n; i++) {
       if (out[i] !== -1) continue;
       const h = hashes[i]!;
-      let slots = this.slots;
-      let mask = this.mask;
+      const slots = this.slots;
+      const mask = this.mask;
       const eh = this.eh;
+      const a = c0[i]!;
       let s = h & mask;
       let e: number;
-      if (c0 !== null) {
-        const a = c0[i]!;
-        const k0 = stored![0]!;
-        if (c1 === null) {
-          for (;;) {
-            e = slots[s]!;
-            if (e === -1 || (eh[e] === h && laneEquals(k0[e]!, a))) break;
-            s = (s + 1) & mask;
-          }
-        } else {
-          const b = c1[i]!;
-          const k1 = stored![1]!;
-          for (;;) {
-            e = slots[s]!;
-            if (e === -1 || (eh[e] === h && laneEquals(k0[e]!, a) && laneEquals(k1[e]!, b))) break;
-            s = (s + 1) & mask;
-          }
-        }
-      } else {
-        for (;;) {
-          e = slots[s]!;
-          if (e === -1 || (eh[e] === h && entryMatches(this.ik, this.fk, this.kv, e, codes, i))) break;
-          s = (s + 1) & mask;
-        }
+      for (;;) {
+        e = slots[s]!;
+        if (e === -1 || (eh[e] === h && laneEquals(k0[e]!, a))) break;
+        s = (s + 1) & mask;
       }
       if (e === -1) {
-        if ((this.numLive + 1) * 4 > (mask + 1) * 3) {
-          this.growIndex((mask + 1) * 2);
-          slots = this.slots;
-          mask = this.mask;
-          s = h & mask;
-          while (slots[s] !== -1) s = (s + 1) & mask;
-        }
-        e = this.newEntry(codes, i, h);
-        slots[s] = e;
-        if (stored !== null && this.capacity !== storedCapacity) {
-          stored = this.storedLanes(); // the columns grew
+        e = this.insertAt(codes, i, h, s);
+        if (this.capacity !== storedCapacity) {
+          k0 = this.storedLanes()[0]!; // the columns grew
           storedCapacity = this.capacity;
         }
       }
       out[i] = e;
     }
+  }
+
+  /** `probeOrInsert`'s loop for keys on two lanes (a window and a key). */
+  private probeTwoLanes(codes: Codes, hashes: Int32Array, c0: LaneValues, c1: LaneValues, n: number, out: Int32Array): void {
+    let stored = this.storedLanes();
+    let k0 = stored[0]!;
+    let k1 = stored[1]!;
+    let storedCapacity = this.capacity;
+    for (let i = 0; i < n; i++) {
+      if (out[i] !== -1) continue;
+      const h = hashes[i]!;
+      const slots = this.slots;
+      const mask = this.mask;
+      const eh = this.eh;
+      const a = c0[i]!;
+      const b = c1[i]!;
+      let s = h & mask;
+      let e: number;
+      for (;;) {
+        e = slots[s]!;
+        if (e === -1 || (eh[e] === h && laneEquals(k0[e]!, a) && laneEquals(k1[e]!, b))) break;
+        s = (s + 1) & mask;
+      }
+      if (e === -1) {
+        e = this.insertAt(codes, i, h, s);
+        if (this.capacity !== storedCapacity) {
+          stored = this.storedLanes(); // the columns grew
+          k0 = stored[0]!;
+          k1 = stored[1]!;
+          storedCapacity = this.capacity;
+        }
+      }
+      out[i] = e;
+    }
+  }
+
+  /** `probeOrInsert`'s loop for any other key (NULLs, wide lanes, more than two lanes): entries compared lane by lane. */
+  private probeEntries(codes: Codes, hashes: Int32Array, n: number, out: Int32Array): void {
+    for (let i = 0; i < n; i++) {
+      if (out[i] !== -1) continue;
+      const h = hashes[i]!;
+      const slots = this.slots;
+      const mask = this.mask;
+      const eh = this.eh;
+      let s = h & mask;
+      let e: number;
+      for (;;) {
+        e = slots[s]!;
+        if (e === -1 || (eh[e] === h && entryMatches(this.ik, this.fk, this.kv, e, codes, i))) break;
+        s = (s + 1) & mask;
+      }
+      out[i] = e === -1 ? this.insertAt(codes, i, h, s) : e;
+    }
+  }
+
+  /** A new entry for row i's key, hash h, in free slot s (or, when the index grows, in the grown index's). */
+  private insertAt(codes: Codes, i: number, h: number, s: number): number {
+    if ((this.numLive + 1) * 4 > (this.mask + 1) * 3) {
+      this.growIndex((this.mask + 1) * 2);
+      s = h & this.mask;
+      while (this.slots[s] !== -1) s = (s + 1) & this.mask;
+    }
+    const e = this.newEntry(codes, i, h);
+    this.slots[s] = e;
+    return e;
   }
 
   /**

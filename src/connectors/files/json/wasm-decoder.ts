@@ -173,10 +173,7 @@ export class WasmDecoder {
       const valid = this.nulls[i]! > 0 ? v.valid : null;
       const builder = builders[columns[i]!]!;
       if (v.offsets === undefined) {
-        if (this.codes[i] === T_TIMESTAMP) {
-          const t = v.values as Float64Array;
-          for (let r = 0; r < k; r++) if (!(t[r]! <= Number.MAX_SAFE_INTEGER && t[r]! >= -Number.MAX_SAFE_INTEGER)) throw new WasmInexact();
-        }
+        if (this.codes[i] === T_TIMESTAMP) checkSafeMicros(v.values as Float64Array, k);
         builder.appendMany(v.values, valid, k);
         continue;
       }
@@ -186,20 +183,32 @@ export class WasmDecoder {
         builder.appendPacked(mem, text, offsets, this.ascii[i] === 1, valid, k);
         continue;
       }
-      const ascii = v.values as Uint8Array;
-      const out = new Array<unknown>(k);
-      for (let r = 0; r < k; r++) {
-        if (valid !== null && valid[r] === 0) out[r] = null;
-        else {
-          const a = text + offsets[r]!;
-          const b = text + offsets[r + 1]!;
-          out[r] = ascii[r] === 1 ? mem.latin1Slice(a, b) : mem.utf8Slice(a, b);
-        }
-      }
-      builder.appendMany(out, valid, k);
+      builder.appendMany(jsStrings(mem, text, offsets, v.values as Uint8Array, valid, k), valid, k);
     }
     if (rows.corruptIdx >= 0) builders[rows.corruptIdx]!.appendMany(new Array<unknown>(k).fill(null), new Uint8Array(k), k);
     rows.out.appended(k);
     this.reset();
   }
+}
+
+// emit's per-row loops, each in a function of its own (docs/architecture.md, "Hot path rules"):
+// inline, they made emit a hot function recompiled for every new mix of column types.
+
+/** A TIMESTAMP column's k values must be exact doubles (else the JS path decodes the rows). */
+function checkSafeMicros(t: Float64Array, k: number): void {
+  for (let r = 0; r < k; r++) if (!(t[r]! <= Number.MAX_SAFE_INTEGER && t[r]! >= -Number.MAX_SAFE_INTEGER)) throw new WasmInexact();
+}
+
+/** A STRING column's k values as JS strings (NULL as null), from its text at `text` in `mem`. */
+function jsStrings(mem: Bytes, text: number, offsets: Int32Array, ascii: Uint8Array, valid: Uint8Array | null, k: number): unknown[] {
+  const out = new Array<unknown>(k);
+  for (let r = 0; r < k; r++) {
+    if (valid !== null && valid[r] === 0) out[r] = null;
+    else {
+      const a = text + offsets[r]!;
+      const b = text + offsets[r + 1]!;
+      out[r] = ascii[r] === 1 ? mem.latin1Slice(a, b) : mem.utf8Slice(a, b);
+    }
+  }
+  return out;
 }
