@@ -12,22 +12,7 @@ import { allocValues, makeVector, type Vector } from "./vector.js";
 
 /** Gather rows by index (indices may repeat; -1 produces NULL, used by outer joins). */
 export function take(v: Vector, idx: ArrayLike<number>, n: number = idx.length): Vector {
-  let validity: Uint8Array | null = null;
-  const src = v.validity;
-  let hasNeg = false;
-  for (let i = 0; i < n; i++) {
-    if (idx[i]! < 0) {
-      hasNeg = true;
-      break;
-    }
-  }
-  if (src !== null || hasNeg) {
-    validity = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      const j = idx[i]!;
-      validity[i] = j >= 0 && (src === null || src[j] === 1) ? 1 : 0;
-    }
-  }
+  const validity = v.validity !== null || anyNegative(idx, n) ? takeValidity(v.validity, idx, n) : null;
   if (v.children) {
     return makeVector(
       v.type,
@@ -39,28 +24,68 @@ export function take(v: Vector, idx: ArrayLike<number>, n: number = idx.length):
   }
   const u = utf8Of(v);
   if (u !== undefined) return utf8Vector(v.type, utf8Take(u, idx, n), validity, n);
-  const values = isWide(v.values) ? new BigInt64Array(n) : allocValues(v.type, n);
   const sv = v.values;
-  if (isWide(values)) {
-    const s = sv as BigInt64Array;
-    for (let i = 0; i < n; i++) {
-      const j = idx[i]!;
-      if (j >= 0) values[i] = s[j]!;
-    }
-  } else if (values instanceof Float64Array || values instanceof Int32Array || values instanceof Uint8Array) {
-    const s = sv as Float64Array;
-    for (let i = 0; i < n; i++) {
-      const j = idx[i]!;
-      if (j >= 0) values[i] = s[j]!;
-    }
-  } else {
-    const s = sv as unknown[];
-    for (let i = 0; i < n; i++) {
-      const j = idx[i]!;
-      values[i] = j >= 0 ? s[j] : null;
-    }
-  }
+  if (isWide(sv)) return makeVector(v.type, takeBigInts(sv, idx, n), validity, n);
+  const values = allocValues(v.type, n);
+  if (values instanceof Float64Array) takeF64(values, sv as Float64Array, idx, n);
+  else if (values instanceof Int32Array) takeI32(values, sv as Int32Array, idx, n);
+  else if (values instanceof Uint8Array) takeU8(values, sv as Uint8Array, idx, n);
+  else takeObjects(values as unknown[], sv as unknown[], idx, n);
   return makeVector(v.type, values, validity, n);
+}
+
+// take's loops, each a function of its own (docs/architecture.md, "Hot path rules"): in one
+// function every new mix of column types and index arrays recompiled all of them.
+
+function anyNegative(idx: ArrayLike<number>, n: number): boolean {
+  for (let i = 0; i < n; i++) if (idx[i]! < 0) return true;
+  return false;
+}
+
+function takeValidity(src: Uint8Array | null, idx: ArrayLike<number>, n: number): Uint8Array {
+  const validity = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = idx[i]!;
+    validity[i] = j >= 0 && (src === null || src[j] === 1) ? 1 : 0;
+  }
+  return validity;
+}
+
+function takeBigInts(s: BigInt64Array, idx: ArrayLike<number>, n: number): BigInt64Array {
+  const values = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = idx[i]!;
+    if (j >= 0) values[i] = s[j]!;
+  }
+  return values;
+}
+
+function takeF64(values: Float64Array, s: Float64Array, idx: ArrayLike<number>, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const j = idx[i]!;
+    if (j >= 0) values[i] = s[j]!;
+  }
+}
+
+function takeI32(values: Int32Array, s: Int32Array, idx: ArrayLike<number>, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const j = idx[i]!;
+    if (j >= 0) values[i] = s[j]!;
+  }
+}
+
+function takeU8(values: Uint8Array, s: Uint8Array, idx: ArrayLike<number>, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const j = idx[i]!;
+    if (j >= 0) values[i] = s[j]!;
+  }
+}
+
+function takeObjects(values: unknown[], s: readonly unknown[], idx: ArrayLike<number>, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const j = idx[i]!;
+    values[i] = j >= 0 ? s[j] : null;
+  }
 }
 
 /**

@@ -87,46 +87,86 @@ export function sideInput(
   const batch = concatBatches(types, batches);
   const n = batch.numRows;
   const et = timeCol >= 0 && n > 0 ? eventTimeMicros(batch.columns[timeCol]!, n) : null;
+  const rows = et === null ? allRows(n) : rowsAfter(et, lateMicros, n);
+  const m = rows.length;
   const keyCols = n > 0 ? keyColumns(batch) : [];
   const fast = fastKey(keyCols);
-  const hashOf = givenHashes === undefined && fast !== null ? fastHash(keyCols) : null;
   const keyIndex = cleanup?.keyIndex;
   const time = fast && keyIndex !== undefined ? fastTime(keyCols[keyIndex]!) : null;
-  const rows = new Int32Array(n);
   const keys: string[] = [];
-  const keyTimes = new Float64Array(n);
-  const hashes = new Int32Array(n);
-  const parts = new Int32Array(n);
-  let plainKeys = true;
+  const keyTimes = new Float64Array(m);
+  // One pass per step, each a function of its own (docs/architecture.md, "Hot path rules"):
+  // one loop calling every closure compiled them all into one large function, twice.
+  const plainKeys = keysOf(fast, time, keyCols, keyIndex, rows, keys, keyTimes);
+  const hashes = givenHashes !== undefined ? gathered(givenHashes, rows) : hashesOf(fast !== null ? fastHash(keyCols) : null, rows, keys);
+  const parts = partitionsOf(keys, hashes, numPartitions);
+  return { batch, rows, keys, keyTimes, hashes, parts, plainKeys, late: n - m };
+}
+
+function allRows(n: number): Int32Array {
+  const rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) rows[i] = i;
+  return rows;
+}
+
+/** The rows whose event time is past the late watermark `lateMicros`, in order. */
+function rowsAfter(et: Float64Array, lateMicros: number, n: number): Int32Array {
+  const rows = new Int32Array(n);
   let m = 0;
-  for (let i = 0; i < n; i++) {
-    if (et !== null && et[i]! <= lateMicros) continue;
-    rows[m] = i;
+  for (let i = 0; i < n; i++) if (!(et[i]! <= lateMicros)) rows[m++] = i;
+  return rows.subarray(0, m);
+}
+
+/**
+ * Each row's key text onto `keys` (empty) and its event time into `keyTimes` (NaN when the side is not
+ * evicted by its key); whether every key is plain (`plainKey`).
+ */
+function keysOf(
+  fast: ((i: number) => string | null) | null,
+  time: ((i: number) => number) | null,
+  keyCols: readonly Vector[],
+  keyIndex: number | undefined,
+  rows: Int32Array,
+  keys: string[],
+  keyTimes: Float64Array,
+): boolean {
+  let plainKeys = true;
+  for (let m = 0; m < rows.length; m++) {
+    const i = rows[m]!;
     const k = fast === null ? null : fast(i);
     if (k !== null) {
       keys.push(k);
       keyTimes[m] = time === null ? Number.NaN : time(i);
-    } else {
-      const { key, vals } = slowKey(keyCols, i);
-      if (key !== NULL_KEY && plainKeys && !plainKey(vals)) plainKeys = false;
-      keys.push(key);
-      // (A window end beyond 2^53 µs, which no watermark reaches, is a bigint: rounded here.)
-      keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? Number(endOf(vals[keyIndex])) : Number.NaN;
+      continue;
     }
-    const key = keys[m]!;
-    const h = givenHashes !== undefined ? givenHashes[i]! : k !== null && hashOf !== null ? (hashOf(i) as number) : keyTextHash(key);
-    hashes[m] = h;
-    if (key !== NULL_KEY) parts[m] = partitionOfHash(h, numPartitions);
-    m++;
+    const { key, vals } = slowKey(keyCols, i);
+    if (key !== NULL_KEY && plainKeys && !plainKey(vals)) plainKeys = false;
+    keys.push(key);
+    // (A window end beyond 2^53 µs, which no watermark reaches, is a bigint: rounded here.)
+    keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? Number(endOf(vals[keyIndex])) : Number.NaN;
   }
-  return {
-    batch,
-    rows: rows.subarray(0, m),
-    keys,
-    keyTimes: keyTimes.subarray(0, m),
-    hashes: hashes.subarray(0, m),
-    parts: parts.subarray(0, m),
-    plainKeys,
-    late: n - m,
-  };
+  return plainKeys;
+}
+
+/** Each row's key hash: from the columns (`hashOf`, null where it cannot) or from the key's text. */
+function hashesOf(hashOf: ((i: number) => number | null) | null, rows: Int32Array, keys: readonly string[]): Int32Array {
+  const hashes = new Int32Array(rows.length);
+  for (let m = 0; m < rows.length; m++) {
+    const h = hashOf === null ? null : hashOf(rows[m]!);
+    hashes[m] = h !== null ? h : keyTextHash(keys[m]!);
+  }
+  return hashes;
+}
+
+function gathered(all: Int32Array, rows: Int32Array): Int32Array {
+  const out = new Int32Array(rows.length);
+  for (let m = 0; m < rows.length; m++) out[m] = all[rows[m]!]!;
+  return out;
+}
+
+/** Each key's state partition (0 for NULL_KEY). */
+function partitionsOf(keys: readonly string[], hashes: Int32Array, numPartitions: number): Int32Array {
+  const parts = new Int32Array(keys.length);
+  for (let m = 0; m < keys.length; m++) if (keys[m] !== NULL_KEY) parts[m] = partitionOfHash(hashes[m]!, numPartitions);
+  return parts;
 }
