@@ -306,7 +306,7 @@ function resolveCall(e: Expr): Expr {
     return resolveCall(call("getfield", e.args));
   }
   const fn = lookupFunction(e.name);
-  if (!fn) {
+  if (!fn || (e.fromText && fn.kind === "scalar" && fn.internal)) {
     throw new AnalysisException(
       "UNRESOLVED_ROUTINE",
       `[UNRESOLVED_ROUTINE] Cannot resolve routine \`${e.name}\` on search path [\`system\`.\`builtin\`, \`system\`.\`session\`].`,

@@ -36,6 +36,7 @@ export function addMonthsToDays(days: number, months: number): number {
 const addYearMonthInterval: ScalarFunction = {
   kind: "scalar",
   name: "add_ym_interval",
+  internal: true,
   resolve(args, types, call) {
     checkArity("add_ym_interval", args, 2);
     const t = types[0]!;

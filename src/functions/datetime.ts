@@ -352,6 +352,7 @@ const windowTime: ScalarFunction = {
 const extractAnsiIntervalDays: ScalarFunction = {
   kind: "scalar",
   name: "extractansiintervaldays",
+  internal: true,
   resolve(args, types, call) {
     checkArity("extractansiintervaldays", args, 1);
     if (types[0]!.kind !== "interval") throw typeMismatch(call, 0, '"INTERVAL DAY"', args[0]!, types[0]!);

@@ -48,6 +48,11 @@ export interface ScalarFunction {
    * length and slide): compiled from a literal, they are one-row vectors instead of n copies.
    */
   readonly rowZeroArgsFrom?: number;
+  /**
+   * Made only by arus's own rewrites (`withField`, interval arithmetic), with no SQL name in
+   * Spark: SQL text that calls it cannot resolve it (analyzer.ts, UNRESOLVED_ROUTINE).
+   */
+  readonly internal?: boolean;
 }
 
 /** Columnar per-group accumulator for one aggregate call. */

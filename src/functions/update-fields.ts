@@ -32,6 +32,7 @@ const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const updateFields: ScalarFunction = {
   kind: "scalar",
   name: "update_fields",
+  internal: true,
   resolve(args, types, call) {
     const t = types[0]!;
     if (t.kind !== "struct") throw typeMismatch(call, 0, '"STRUCT"', args[0]!, t);
@@ -120,6 +121,7 @@ function fieldVector(s: Vector, t: StructType, i: number, n: number): Vector {
 const withField: ScalarFunction = {
   kind: "scalar",
   name: "withfield",
+  internal: true,
   resolve: (args, types) => ({ args, type: types[1]! }),
   kernel: (args) => args[1]!,
 };
@@ -128,6 +130,7 @@ const withField: ScalarFunction = {
 const dropField: ScalarFunction = {
   kind: "scalar",
   name: "dropfield",
+  internal: true,
   resolve: (args) => ({ args, type: StringType }),
   kernel: (args) => args[0]!,
 };

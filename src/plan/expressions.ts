@@ -90,6 +90,11 @@ export interface Call {
   /** Printed in place of `name`: a user-defined function's own name (`name` is its registry key). */
   readonly label?: string;
   /**
+   * Written in SQL text (sql/expression.ts) naming a function only arus's own rewrites may call
+   * (`ScalarFunction.internal`): the analyzer answers UNRESOLVED_ROUTINE, as Spark does.
+   */
+  readonly fromText?: boolean;
+  /**
    * `agg(...) FILTER (WHERE c)`: the value arguments are `CASE WHEN c THEN arg END` (CaseWhen
    * `filterMask`), so the aggregate sees NULL where c does not hold; printed as Spark prints it.
    */

@@ -7,6 +7,7 @@
  */
 
 import { arityError } from "../common/errors.js";
+import { lookupFunction } from "../functions/index.js";
 import {
   alias,
   type Call,
@@ -381,6 +382,17 @@ function readNameOrCall(cur: Cursor): Expr {
   return columnRef(parts);
 }
 
+/** A function only arus's own rewrites call (`ScalarFunction.internal`): Spark's SQL has no such name. */
+function internalOnly(name: string): boolean {
+  const d = lookupFunction(name);
+  return d?.kind === "scalar" && d.internal === true;
+}
+
+/** A call of an internal function written in SQL text: the analyzer refuses it (UNRESOLVED_ROUTINE). */
+function textCall(name: string, args: readonly Expr[], distinct: boolean): Call {
+  return Object.freeze({ ...call(name, args, distinct), fromText: true });
+}
+
 function readCall(cur: Cursor, name: string): Expr {
   cur.expectOp("(");
   const special = readStringSyntax(cur, name.toLowerCase(), readComparison);
@@ -454,7 +466,13 @@ function readCall(cur: Cursor, name: string): Expr {
     return cast(args[0]!, parseDataType(lower));
   }
   // negative(x) keeps its name (Spark prints the name a UnaryMinus was called by)
-  const fn = withJsonSchemaLiteral(lower === "negative" && !distinct ? callByName(lower, args) : call(lower, args, distinct));
+  const fn = withJsonSchemaLiteral(
+    lower === "negative" && !distinct
+      ? callByName(lower, args)
+      : internalOnly(lower)
+        ? textCall(lower, args, distinct)
+        : call(lower, args, distinct),
+  );
   if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
   return fn;
 }
