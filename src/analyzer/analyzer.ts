@@ -33,6 +33,7 @@ import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggr
 import { rewriteDateArithmetic } from "./date-arithmetic.js";
 import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
+import { inputFileColumn, readsInputFile } from "./input-file.js";
 import { resolveJoin } from "./join-rules.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
 import { resolveCollectMetrics } from "./observed-metrics.js";
@@ -94,7 +95,13 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         // select(count(x)) without groupBy is a global aggregate, as in Spark.
         return resolveNode(Plans.aggregate([], exprs.map(named), child), catalog);
       }
-      if (exprs.some(hasWindow)) return extractWindows(exprs.map(named), child);
+      if (exprs.some(hasWindow)) {
+        const items = exprs.map(named);
+        if (!items.some(readsInputFile)) return extractWindows(items, child);
+        // input_file_name() beside or in window functions: computed beneath them (input-file.ts)
+        const file = inputFileColumn(child, resolveExpr);
+        return extractWindows(items.map(file.replace), file.child);
+      }
       return Plans.project(exprs.map(named), child);
     }
     case "filter": {
@@ -162,8 +169,13 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
           );
         }
       }
-      const orders = p.orders.map(tryResolve);
-      if (orders.every((o) => o !== null)) return Plans.sort(orders as SortOrder[], p.child);
+      const orders = p.orders.map(tryResolve) as (SortOrder | null)[];
+      if (orders.every((o) => o !== null)) {
+        if (!orders.some(readsInputFile)) return Plans.sort(orders, p.child);
+        // input_file_name() among the keys: computed beneath the sort (input-file.ts)
+        const file = inputFileColumn(p.child, resolveExpr);
+        return Plans.project(input, Plans.sort(orders.map(file.replace), file.child));
+      }
       return resolveSortWithHiddenColumns(p.orders, p.child);
     }
     case "subqueryAlias":

@@ -5,6 +5,7 @@
  */
 
 import type { Batch } from "../columnar/batch.js";
+import { withInputFileOf } from "../columnar/input-file.js";
 import type { Vector } from "../columnar/vector.js";
 import { type Accumulator, type AggregateFunction, type EvalContext, lookupFunction } from "../functions/index.js";
 import { isAggregateCall, typeOf } from "../functions/typing.js";
@@ -79,12 +80,14 @@ export class AggregationSpec {
   /** The grouping key columns; DOUBLE keys with -0.0 read 0.0 (Spark's NormalizeFloatingNumbers). */
   groupKeys(b: Batch, ctx: EvalContext): Vector[] {
     this.mode.ansi = ctx.ansi;
-    return this.groupExprs.map((f) => normalizeZeros(f(b, ctx)));
+    // input_file_name() among the keys reads the batch's file, as in Spark, whose analyzer
+    // (PullOutNondeterministic) moves it into a projection under the aggregate
+    return withInputFileOf(b, () => this.groupExprs.map((f) => normalizeZeros(f(b, ctx))));
   }
 
   aggInputs(b: Batch, ctx: EvalContext): Vector[][] {
     this.mode.ansi = ctx.ansi;
-    return this.aggCalls.map((c) => c.args.map((f) => f(b, ctx)));
+    return withInputFileOf(b, () => this.aggCalls.map((c) => c.args.map((f) => f(b, ctx))));
   }
 
   /** `ctx`, when given, is where the results are evaluated: its ANSI flag for overflow checks. */
