@@ -154,9 +154,15 @@ export const bool_and = unary("bool_and");
 export const every = unary("every");
 export const bool_or = unary("bool_or");
 export const some = unary("some");
-/** The `col` of the row with the largest `ord` (the last such row among ties); NULL ords skipped. */
-export const max_by = (col: ColumnOrName, ord: ColumnOrName) => fn("max_by", toExpr(col), toExpr(ord));
-export const min_by = (col: ColumnOrName, ord: ColumnOrName) => fn("min_by", toExpr(col), toExpr(ord));
+/**
+ * The `col` of the row with the largest `ord` (the last such row among ties); NULL ords skipped.
+ * With `k` (Spark 4.2): an array of the `col`s of the k rows with the largest ords, largest first.
+ */
+export const max_by = (col: ColumnOrName, ord: ColumnOrName, k?: number | Column) =>
+  k === undefined ? fn("max_by", toExpr(col), toExpr(ord)) : fn("max_by", toExpr(col), toExpr(ord), lit(k).expr);
+/** max_by's counterpart: the smallest `ord` (`k`: the k smallest, smallest first). */
+export const min_by = (col: ColumnOrName, ord: ColumnOrName, k?: number | Column) =>
+  k === undefined ? fn("min_by", toExpr(col), toExpr(ord)) : fn("min_by", toExpr(col), toExpr(ord), lit(k).expr);
 export const any_value = (col: ColumnOrName, ignoreNulls?: boolean) =>
   ignoreNulls === undefined ? fn("any_value", toExpr(col)) : fn("any_value", toExpr(col), lit(ignoreNulls).expr);
 export const product = unary("product");
