@@ -169,8 +169,11 @@ export const product = unary("product");
 /** Pearson correlation (NULL for fewer than two rows or a constant column); pairs with a NULL skipped. */
 export const corr = (col1: ColumnOrName, col2: ColumnOrName) => fn("corr", toExpr(col1), toExpr(col2));
 export const covar_pop = (col1: ColumnOrName, col2: ColumnOrName) => fn("covar_pop", toExpr(col1), toExpr(col2));
-/** The exact percentile(s) of a numeric column, interpolated linearly; a list gives an array. */
-export const percentile = (col: ColumnOrName, percentage: number | readonly number[] | Column) =>
+/**
+ * The exact percentile(s) of a numeric column, interpolated linearly; a list gives an array.
+ * `frequency` (an integral column or number, default 1): how many times each row counts.
+ */
+export const percentile = (col: ColumnOrName, percentage: number | readonly number[] | Column, frequency?: number | Column) =>
   fn(
     "percentile",
     toExpr(col),
@@ -182,6 +185,7 @@ export const percentile = (col: ColumnOrName, percentage: number | readonly numb
             "array",
             percentage.map((p) => lit(p).expr),
           ),
+    ...(frequency === undefined ? [] : [frequency instanceof Column ? frequency.expr : lit(frequency).expr]),
   );
 export const median = unary("median");
 export const covar_samp = (col1: ColumnOrName, col2: ColumnOrName) => fn("covar_samp", toExpr(col1), toExpr(col2));

@@ -1,15 +1,18 @@
 /**
- * Exact percentiles: percentile(col, p) with p a literal in [0, 1] or an array of them, and
- * median(col) = percentile(col, 0.5) (Spark's Percentile). The values are ranked and the result
- * interpolated linearly between the two neighbours of position p × (n − 1). The buffer is the
- * group's values as an ARRAY<DOUBLE>, so partial buffers (streaming state) merge by adding them.
+ * Exact percentiles: percentile(col, p [, frequency]) with p a literal in [0, 1] or an array of
+ * them, and median(col) = percentile(col, 0.5) (Spark's Percentile). The values are ranked and
+ * the result interpolated linearly between the two neighbours of position p × (n − 1), each value
+ * counted `frequency` times (an INTEGRAL column or literal; 0 or NULL skips the row, a negative
+ * one is an error, as Spark's). The buffer is the group's values as an ARRAY<DOUBLE> (and with a
+ * frequency their counts as a second one), so partial buffers (streaming state) merge by adding
+ * them. With DISTINCT each distinct value (and frequency) counts once.
  */
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
-import { AnalysisException } from "../common/errors.js";
+import { AnalysisException, ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { keyDirections, withinGroupMissing } from "../plan/within-group.js";
-import { ArrayOf, type DataType, DoubleType, isNumeric } from "../types/datatypes.js";
+import { ArrayOf, type DataType, DoubleType, isIntegral, isNumeric } from "../types/datatypes.js";
 import { Decimal } from "../types/decimal-value.js";
 import { type Accumulator, type AggregateFunction, castTo, checkArity, register, typeMismatch } from "./registry.js";
 
@@ -46,29 +49,77 @@ interface PercentileShape {
 
 class PercentileAcc implements Accumulator {
   lists: number[][] = [];
+  /** With a frequency: each value's count (parallel to `lists`). */
+  counts: number[][] | null;
+  /** With DISTINCT: per group, the values (and frequencies) counted already. */
+  private readonly seen: Map<number, Set<number>>[] | null;
   constructor(
     private readonly percentages: number | readonly number[],
     private readonly shape: PercentileShape = { at: 0, discrete: false, descending: false },
-  ) {}
+    weighted = false,
+    distinct = false,
+  ) {
+    this.counts = weighted ? [] : null;
+    this.seen = distinct ? [] : null;
+  }
   resize(n: number): void {
-    while (this.lists.length < n) this.lists.push([]);
+    while (this.lists.length < n) {
+      this.lists.push([]);
+      this.counts?.push([]);
+      this.seen?.push(new Map());
+    }
+  }
+  /** Counts value x `count` times in group gid (DISTINCT: once per (x, count)). */
+  private add(gid: number, x: number, count: number): void {
+    if (this.seen !== null) {
+      // Set / Map keys compare as SameValueZero: -0 is 0 and NaN is NaN, as Spark's DISTINCT
+      const seen = this.seen[gid]!;
+      const counted = seen.get(x) ?? new Set<number>();
+      if (counted.has(count)) return;
+      counted.add(count);
+      seen.set(x, counted);
+    }
+    this.lists[gid]!.push(x);
+    this.counts?.[gid]!.push(count);
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[this.shape.at]!;
     const x = v.values as Float64Array;
-    for (let i = 0; i < n; i++) if (v.validity === null || v.validity[i] === 1) this.lists[g[i]!]!.push(x[i]!);
+    const f = this.counts === null ? null : input[2]!;
+    for (let i = 0; i < n; i++) {
+      if (v.validity !== null && v.validity[i] === 0) continue;
+      if (f === null) {
+        this.add(g[i]!, x[i]!, 1);
+        continue;
+      }
+      if (f.validity !== null && f.validity[i] === 0) continue;
+      const count = Number(f.values[i]);
+      if (count < 0) {
+        throw new ArusError(
+          "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION",
+          `[NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION] Found the negative value in "frequency": ${count}L, but expected a positive integral value.`,
+        );
+      }
+      if (count > 0) this.add(g[i]!, x[i]!, count);
+    }
   }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {
-    for (let i = 0; i < n; i++) for (const x of (getValue(buffers[0]!, i) as number[] | null) ?? []) this.lists[g[i]!]!.push(x);
+    for (let i = 0; i < n; i++) {
+      const xs = (getValue(buffers[0]!, i) as number[] | null) ?? [];
+      const cs = this.counts === null ? null : ((getValue(buffers[1]!, i) as number[] | null) ?? []);
+      for (let j = 0; j < xs.length; j++) this.add(g[i]!, xs[j]!, cs === null ? 1 : cs[j]!);
+    }
   }
   buffers(n: number): Vector[] {
-    return [vectorFromValues(ArrayOf(DoubleType), this.lists.slice(0, n))];
+    const values = vectorFromValues(ArrayOf(DoubleType), this.lists.slice(0, n));
+    return this.counts === null ? [values] : [values, vectorFromValues(ArrayOf(DoubleType), this.counts.slice(0, n))];
   }
   evaluate(n: number): Vector {
     const p = this.percentages;
     const { discrete, descending } = this.shape;
     const at = discrete ? discretePercentileOf : percentileOf;
-    const out = this.lists.slice(0, n).map((list) => {
+    const out = this.lists.slice(0, n).map((list, gid) => {
+      if (this.counts !== null) return weightedPercentiles(list, this.counts[gid]!, p);
       if (list.length === 0) return null;
       const sorted = [...list].sort(byDouble);
       if (descending) sorted.reverse();
@@ -76,6 +127,42 @@ class PercentileAcc implements Accumulator {
     });
     return vectorFromValues(typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false), out);
   }
+}
+
+/**
+ * percentile with a frequency: the values ranked with each counted its number of times (without
+ * writing them out: a count may be in the billions), interpolated as `percentileOf` does; NULL
+ * when nothing was counted.
+ */
+function weightedPercentiles(values: readonly number[], counts: readonly number[], p: number | readonly number[]): number | number[] | null {
+  const order = values.map((_, i) => i).sort((a, b) => byDouble(values[a]!, values[b]!));
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const i of order) {
+    total += counts[i]!;
+    cumulative.push(total);
+  }
+  if (total === 0) return null;
+  /** The value of rank r (0-based) among the counted values. */
+  const ranked = (r: number): number => {
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cumulative[mid]! > r) hi = mid;
+      else lo = mid + 1;
+    }
+    return values[order[lo]!]!;
+  };
+  const at = (q: number): number => {
+    const position = (total - 1) * q;
+    const lower = Math.floor(position);
+    const higher = Math.ceil(position);
+    const lo = ranked(lower);
+    const hi = ranked(higher);
+    return higher === lower ? lo : lo + (position - lower) * (hi - lo);
+  };
+  return typeof p === "number" ? at(p) : p.map(at);
 }
 
 /** `percentile(v, 1.5, 1)`, `percentile_cont(v, 1.5)`: how Spark names the call in its percentage errors. */
@@ -153,12 +240,18 @@ const percentile: AggregateFunction = {
   kind: "aggregate",
   name: "percentile",
   resolve(args, types, call) {
-    checkArity("percentile", args, 2);
-    const p = percentages(() => `percentile(${exprToSql(args[0]!)}, ${exprToSql(args[1]!)}, 1)`, args[1]);
-    return { args: [valueArg(args, types, call), args[1]!], type: typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false) };
+    if (args.length !== 3) checkArity("percentile", args, 2);
+    const p = percentages(() => `percentile(${exprToSql(args[0]!)}, ${exprToSql(args[1]!)}, ${args[2] ? exprToSql(args[2]) : "1"})`, args[1]);
+    const type = typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false);
+    const value = valueArg(args, types, call);
+    if (args.length === 2) return { args: [value, args[1]!], type };
+    const f = types[2]!;
+    if (!isIntegral(f) && f.kind !== "null") throw typeMismatch(call, 2, '"INTEGRAL"', args[2]!, f);
+    return { args: [value, args[1]!, args[2]!], type };
   },
-  bufferTypes: () => [ArrayOf(DoubleType)],
-  create: (types, resultType, _d, literals) => new PercentileAcc(literalPercentages(literals[1], types[1]!, resultType)),
+  bufferTypes: (types) => (types.length === 3 ? [ArrayOf(DoubleType), ArrayOf(DoubleType)] : [ArrayOf(DoubleType)]),
+  create: (types, resultType, distinct, literals) =>
+    new PercentileAcc(literalPercentages(literals[1], types[1]!, resultType), undefined, types.length === 3, distinct),
 };
 
 const median: AggregateFunction = {
@@ -169,7 +262,7 @@ const median: AggregateFunction = {
     return { args: [valueArg(args, types, call)], type: DoubleType };
   },
   bufferTypes: () => [ArrayOf(DoubleType)],
-  create: () => new PercentileAcc(0.5),
+  create: (_types, _result, distinct) => new PercentileAcc(0.5, undefined, false, distinct),
 };
 
 /**

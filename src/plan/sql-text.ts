@@ -255,7 +255,7 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
       break;
     }
     case "percentile": // Spark shows the default frequency
-      if (args.length === 2) return `percentile(${a.join(", ")}, 1)`;
+      if (args.length === 2) return `percentile(${distinct ? "DISTINCT " : ""}${a.join(", ")}, 1)`;
       break;
     case "overlay": // Spark shows the default length
       if (args.length === 3) return `overlay(${a.join(", ")}, -1)`;

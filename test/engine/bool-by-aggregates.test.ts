@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { vectorFromValues } from "../../src/columnar/vector.js";
 import { type AggregateFunction, lookupFunction } from "../../src/functions/index.js";
-import { Session } from "../../src/index.js";
+import { functions as F, Session } from "../../src/index.js";
 import { BooleanType, IntegerType, StringType } from "../../src/types/datatypes.js";
 
 const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
@@ -70,6 +70,44 @@ describe("percentile and median", () => {
       "percentile(x, 0.25, 1)",
       "median(x)",
     ]);
+  });
+
+  it("count each row `frequency` times; DISTINCT counts each value (and frequency) once (PySpark 4.3's values)", async () => {
+    const rows = "VALUES (1, 1), (2, 3), (3, 0), (4, 2), (NULL, 5), (5, NULL) AS t(x, f)";
+    assert.equal(await value(`SELECT percentile(x, 0.5, f) AS v FROM ${rows}`), 2);
+    assert.deepEqual(await value(`SELECT percentile(x, array(0.1, 0.5, 0.9), f) AS v FROM ${rows}`), [1.5, 2, 4]);
+    assert.equal(await value(`SELECT percentile(x, 0.5, 2) AS v FROM ${rows}`), 3);
+    assert.equal(await value(`SELECT percentile(x, 0.5, CAST(f AS TINYINT)) AS v FROM ${rows}`), 2);
+    assert.equal(await value(`SELECT percentile(x, 0.5, 0) AS v FROM ${rows}`), null);
+    assert.equal(await value("SELECT percentile(x, 0.3, f) AS v FROM VALUES (1.5D, 4), (2.5D, 1), (10D, 2) AS t(x, f)"), 1.5);
+    // counts far beyond what could be written out
+    assert.equal(await value("SELECT percentile(x, 0.5, 3000000000) AS v FROM VALUES (1), (2) AS t(x)"), 1.5);
+    assert.equal(await value("SELECT percentile(x, 0.5, f) AS v FROM VALUES (1, 9007199254740993), (5, 1) AS t(x, f)"), 1);
+    assert.equal(await value("SELECT percentile(DISTINCT x, 0.5) AS v FROM VALUES (1), (1), (1), (5) AS t(x)"), 3);
+    assert.equal(await value("SELECT median(DISTINCT x) AS v FROM VALUES (1), (1), (1), (5) AS t(x)"), 3);
+    assert.equal(await value("SELECT percentile(DISTINCT x, 0.5, f) AS v FROM VALUES (1, 2), (1, 2), (1, 1), (5, 1) AS t(x, f)"), 1);
+    assert.deepEqual(session.sql(`SELECT percentile(x, 0.5, f), percentile(DISTINCT x, 0.5) FROM ${rows}`).columns, [
+      "percentile(x, 0.5, f)",
+      "percentile(DISTINCT x, 0.5, 1)",
+    ]);
+    await assert.rejects(
+      value(`SELECT percentile(x, 0.5, f - 5) AS v FROM ${rows}`),
+      /\[NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION\] Found the negative value in "frequency": -4L/,
+    );
+    await assert.rejects(
+      value(`SELECT percentile(x, 0.5, 2.0) AS v FROM ${rows}`),
+      /UNEXPECTED_INPUT_TYPE\] Cannot resolve "percentile\(x, 0\.5, 2\.0\)" due to data type mismatch: The third parameter requires the "INTEGRAL" type, however "2\.0" has the type "DECIMAL\(2,1\)"/,
+    );
+    const df = session.createDataFrame(
+      [
+        { x: 1, f: 2 },
+        { x: 3, f: 1 },
+      ],
+      "x INT, f INT",
+    );
+    const api = df.select(F.percentile("x", 0.5, F.col("f")), F.percentile("x", 0.5, 2), F.percentile("x", 0.5));
+    assert.deepEqual(api.columns, ["percentile(x, 0.5, f)", "percentile(x, 0.5, 2)", "percentile(x, 0.5, 1)"]);
+    assert.deepEqual(await api.toArray(), [[1, 2, 2]]);
   });
 });
 

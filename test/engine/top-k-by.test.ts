@@ -2,7 +2,7 @@
  * max_by(x, ord, k) / min_by(x, ord, k) (Spark 4.2): the xs of the k rows with the largest
  * (smallest) ords, best first, NULL for a group without an ord. Values and errors checked against
  * PySpark 4.3; the buffers merge as streaming state merges them (a property), and a streaming
- * aggregation keeps them across batches and a restart.
+ * aggregation keeps them across batches and a restart (as it does percentile's with a frequency).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -165,6 +165,25 @@ describe("max_by / min_by with k", () => {
         { g: 1, top: ["b", "d"], bottom: ["a", "d"] },
         { g: 2, top: ["c", "e"], bottom: ["e", "c"] },
       ]),
+    ]);
+  });
+
+  it("percentile with a frequency keeps its counts across a streaming query's batches and a restart", async () => {
+    const ms = session.memoryStream("g INT, x INT, f INT");
+    const df = ms
+      .toDF()
+      .groupBy("g")
+      .agg(F.percentile("x", 0.5, F.col("f")).alias("p"));
+    await testStream(df, "complete", [
+      addData(ms, [
+        { g: 1, x: 1, f: 3 },
+        { g: 1, x: 9, f: 0 },
+      ]),
+      checkAnswer([{ g: 1, p: 1 }]),
+      stopStream(),
+      startStream(),
+      addData(ms, [{ g: 1, x: 5, f: 3 }]),
+      checkAnswer([{ g: 1, p: 3 }]),
     ]);
   });
 });
