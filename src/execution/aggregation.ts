@@ -7,6 +7,7 @@
 import type { Batch } from "../columnar/batch.js";
 import { withInputFileOf } from "../columnar/input-file.js";
 import type { Vector } from "../columnar/vector.js";
+import { DistinctInputAcc } from "../functions/distinct-input.js";
 import { type Accumulator, type AggregateFunction, type EvalContext, lookupFunction } from "../functions/index.js";
 import { isAggregateCall, typeOf } from "../functions/typing.js";
 import { type Attribute, attribute, type Call, type Expr, transformDown } from "../plan/expressions.js";
@@ -93,7 +94,12 @@ export class AggregationSpec {
   /** `ctx`, when given, is where the results are evaluated: its ANSI flag for overflow checks. */
   newAccumulators(ctx?: EvalContext): Accumulator[] {
     if (ctx) this.mode.ansi = ctx.ansi;
-    return this.aggCalls.map((c) => c.fn.create(c.argTypes, c.resultType, c.call.distinct, c.literals, this.mode));
+    // DISTINCT: the aggregate sees each distinct argument tuple once (functions/distinct-input.ts)
+    return this.aggCalls.map((c) =>
+      c.call.distinct
+        ? new DistinctInputAcc(c.fn.create(c.argTypes, c.resultType, false, c.literals, this.mode), c.fn.name)
+        : c.fn.create(c.argTypes, c.resultType, false, c.literals, this.mode),
+    );
   }
 
   bufferTypes(): DataType[][] {

@@ -68,8 +68,6 @@ class TopByAcc implements Accumulator {
     private readonly ordType: DataType,
     private readonly sign: 1 | -1,
     private readonly k: number,
-    /** max_by(DISTINCT x, ord, k): a pair equal to a pick is not picked again. */
-    private readonly distinct: boolean,
   ) {}
   resize(n: number): void {
     while (this.values.length < n) {
@@ -89,9 +87,6 @@ class TopByAcc implements Accumulator {
       else hi = mid;
     }
     if (lo >= this.k) return;
-    if (this.distinct) {
-      for (let j = lo - 1; j >= 0 && compareValues(ords[j], o) === 0; j--) if (sameValue(values[j], x)) return;
-    }
     ords.splice(lo, 0, o);
     values.splice(lo, 0, x);
     if (ords.length > this.k) {
@@ -124,9 +119,6 @@ class TopByAcc implements Accumulator {
     );
   }
 }
-
-/** Equal as values (NULL equals NULL here: DISTINCT's sense). */
-const sameValue = (a: unknown, b: unknown): boolean => (a === null || b === null ? a === b : compareValues(a, b) === 0);
 
 const MAX_K = 100_000;
 
@@ -175,9 +167,9 @@ function extremumBy(name: string, sign: 1 | -1): AggregateFunction {
       return { args: [args[0]!, args[1]!, checkK(call, args[2]!, types[2]!)], type: ArrayOf(types[0]!) };
     },
     bufferTypes: (types) => (types.length === 3 ? [ArrayOf(types[0]!), ArrayOf(types[1]!)] : [types[0]!, types[1]!]),
-    create: (types, _result, distinct, literals) =>
+    create: (types, _result, _distinct, literals) =>
       types.length === 3
-        ? new TopByAcc(types[0]!, types[1]!, sign, kValue(`${name}(..., ${String(literals[2])})`, literals[2]), distinct)
+        ? new TopByAcc(types[0]!, types[1]!, sign, kValue(`${name}(..., ${String(literals[2])})`, literals[2]))
         : new ExtremumByAcc(types[0]!, types[1]!, sign),
   };
 }

@@ -5,7 +5,7 @@
  * counted `frequency` times (an INTEGRAL column or literal; 0 or NULL skips the row, a negative
  * one is an error, as Spark's). The buffer is the group's values as an ARRAY<DOUBLE> (and with a
  * frequency their counts as a second one), so partial buffers (streaming state) merge by adding
- * them. With DISTINCT each distinct value (and frequency) counts once.
+ * them. (DISTINCT: execution/aggregation.ts hands each distinct argument tuple once.)
  */
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException, ArusError } from "../common/errors.js";
@@ -51,34 +51,21 @@ class PercentileAcc implements Accumulator {
   lists: number[][] = [];
   /** With a frequency: each value's count (parallel to `lists`). */
   counts: number[][] | null;
-  /** With DISTINCT: per group, the values (and frequencies) counted already. */
-  private readonly seen: Map<number, Set<number>>[] | null;
   constructor(
     private readonly percentages: number | readonly number[],
     private readonly shape: PercentileShape = { at: 0, discrete: false, descending: false },
     weighted = false,
-    distinct = false,
   ) {
     this.counts = weighted ? [] : null;
-    this.seen = distinct ? [] : null;
   }
   resize(n: number): void {
     while (this.lists.length < n) {
       this.lists.push([]);
       this.counts?.push([]);
-      this.seen?.push(new Map());
     }
   }
-  /** Counts value x `count` times in group gid (DISTINCT: once per (x, count)). */
+  /** Counts value x `count` times in group gid. */
   private add(gid: number, x: number, count: number): void {
-    if (this.seen !== null) {
-      // Set / Map keys compare as SameValueZero: -0 is 0 and NaN is NaN, as Spark's DISTINCT
-      const seen = this.seen[gid]!;
-      const counted = seen.get(x) ?? new Set<number>();
-      if (counted.has(count)) return;
-      counted.add(count);
-      seen.set(x, counted);
-    }
     this.lists[gid]!.push(x);
     this.counts?.[gid]!.push(count);
   }
@@ -134,7 +121,11 @@ class PercentileAcc implements Accumulator {
  * writing them out: a count may be in the billions), interpolated as `percentileOf` does; NULL
  * when nothing was counted.
  */
-function weightedPercentiles(values: readonly number[], counts: readonly number[], p: number | readonly number[]): number | number[] | null {
+function weightedPercentiles(
+  values: readonly number[],
+  counts: readonly number[],
+  p: number | readonly number[],
+): number | number[] | null {
   const order = values.map((_, i) => i).sort((a, b) => byDouble(values[a]!, values[b]!));
   const cumulative: number[] = [];
   let total = 0;
@@ -241,7 +232,10 @@ const percentile: AggregateFunction = {
   name: "percentile",
   resolve(args, types, call) {
     if (args.length !== 3) checkArity("percentile", args, 2);
-    const p = percentages(() => `percentile(${exprToSql(args[0]!)}, ${exprToSql(args[1]!)}, ${args[2] ? exprToSql(args[2]) : "1"})`, args[1]);
+    const p = percentages(
+      () => `percentile(${exprToSql(args[0]!)}, ${exprToSql(args[1]!)}, ${args[2] ? exprToSql(args[2]) : "1"})`,
+      args[1],
+    );
     const type = typeof p === "number" ? DoubleType : ArrayOf(DoubleType, false);
     const value = valueArg(args, types, call);
     if (args.length === 2) return { args: [value, args[1]!], type };
@@ -250,8 +244,8 @@ const percentile: AggregateFunction = {
     return { args: [value, args[1]!, args[2]!], type };
   },
   bufferTypes: (types) => (types.length === 3 ? [ArrayOf(DoubleType), ArrayOf(DoubleType)] : [ArrayOf(DoubleType)]),
-  create: (types, resultType, distinct, literals) =>
-    new PercentileAcc(literalPercentages(literals[1], types[1]!, resultType), undefined, types.length === 3, distinct),
+  create: (types, resultType, _d, literals) =>
+    new PercentileAcc(literalPercentages(literals[1], types[1]!, resultType), undefined, types.length === 3),
 };
 
 const median: AggregateFunction = {
@@ -262,7 +256,7 @@ const median: AggregateFunction = {
     return { args: [valueArg(args, types, call)], type: DoubleType };
   },
   bufferTypes: () => [ArrayOf(DoubleType)],
-  create: (_types, _result, distinct) => new PercentileAcc(0.5, undefined, false, distinct),
+  create: () => new PercentileAcc(0.5),
 };
 
 /**
