@@ -151,6 +151,9 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         const agg = p.child;
         const orders = p.orders.map((o) => rewriteGroupingAbove(o, agg, resolveExpr) as SortOrder);
         if (orders.some((o, i) => o !== p.orders[i])) return resolveSortWithHiddenColumns(orders, agg);
+        // ORDER BY count(*): an aggregate without a column reference resolves against anything,
+        // yet must be the aggregate's own (it was sorted as a scalar call and failed to run)
+        if (orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x)))) return resolveSortWithHiddenColumns(orders, agg);
       }
       const tryResolve = (e: Expr) => {
         try {

@@ -7,6 +7,7 @@
  */
 import { isInt64Type, isWide } from "../columnar/int64.js";
 import { type Utf8Values, utf8Of } from "../columnar/utf8.js";
+import { valueKeyText } from "../columnar/value-key.js";
 import type { Vector } from "../columnar/vector.js";
 
 export type NumArray = Float64Array | Int32Array | Uint8Array;
@@ -25,16 +26,9 @@ export interface Leaf {
   readonly validity: Uint8Array | null;
 }
 
-/** Nested BIGINT values beyond ±2^53 − 1 are bigints (JSON has no form for them). */
-function bigintAsText(_k: string, x: unknown): unknown {
-  return typeof x === "bigint" ? `${x}n` : x;
-}
-
+/** An ARRAY, MAP or BINARY key value as text (columnar/value-key.ts: NaN apart from NULL, -0.0 as 0.0). */
 export function canonical(v: unknown): string {
-  if (typeof v === "bigint") return `i:${v}`;
-  if (v instanceof Uint8Array) return `b:${Array.from(v).join(",")}`;
-  if (v instanceof Map) return `m:${JSON.stringify([...v], bigintAsText)}`;
-  return JSON.stringify(v, bigintAsText);
+  return valueKeyText(v);
 }
 
 const NO_VALUES: unknown[] = [];

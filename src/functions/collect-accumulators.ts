@@ -3,6 +3,7 @@
  * approx_count_distinct, collect_set) and a list (collect_list). Their partial buffer is the
  * values as an ARRAY, so merging partials is adding those values again.
  */
+import { valueKeyText } from "../columnar/value-key.js";
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { ArrayOf, type DataType } from "../types/datatypes.js";
 import { allValid } from "./kernel-util.js";
@@ -20,8 +21,7 @@ export class DistinctSetAcc implements Accumulator {
     while (this.sets.length < n) this.sets.push(new Map());
   }
   private add(gid: number, v: unknown): void {
-    const key =
-      typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : typeof v === "bigint" ? `n${v}` : JSON.stringify(v, bigintText);
+    const key = typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : typeof v === "bigint" ? `n${v}` : valueKeyText(v);
     this.sets[gid]!.set(key, v);
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
@@ -48,10 +48,6 @@ export class DistinctSetAcc implements Accumulator {
   }
 }
 
-/** JSON has no form for a BIGINT beyond ±2^53 − 1 (a bigint); distinct keys take its digits. */
-function bigintText(_k: string, x: unknown): unknown {
-  return typeof x === "bigint" ? `${x}n` : x;
-}
 export class CollectListAcc implements Accumulator {
   lists: unknown[][] = [];
   constructor(private readonly type: DataType) {}

@@ -7,6 +7,7 @@
  * Batch aggregation only, in one pass: a streaming query refuses DISTINCT aggregates and a
  * window refuses DISTINCT functions, as Spark does, so partial buffers never merge.
  */
+import { valueKeyText } from "../columnar/value-key.js";
 import { getValue, take, type Vector } from "../columnar/vector.js";
 import type { Accumulator } from "./registry.js";
 
@@ -17,7 +18,7 @@ function valueKey(x: unknown): string {
   if (typeof x === "bigint") return `n${x}`;
   if (typeof x === "string") return `s${x}`;
   if (typeof x === "boolean") return `b${x}`;
-  return `j${JSON.stringify(x, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? [...v] : v))}`;
+  return `j${valueKeyText(x)}`;
 }
 
 /**

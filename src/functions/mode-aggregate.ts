@@ -5,6 +5,7 @@
  * The buffer is the group's values, so partial buffers merge by appending.
  */
 
+import { valueKeyText } from "../columnar/value-key.js";
 import { type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException, arityError } from "../common/errors.js";
 import { keyDirections } from "../plan/within-group.js";
@@ -13,8 +14,8 @@ import { CollectListAcc } from "./collect-accumulators.js";
 import { compareValues } from "./predicates.js";
 import { type AggregateFunction, checkArity, register, typeMismatch } from "./registry.js";
 
-const keyOf = (v: unknown) =>
-  typeof v === "object" && v !== null ? JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x)) : v;
+/** A Map key for a value: a nested one by its text (columnar/value-key.ts: NaN apart from NULL). */
+const keyOf = (v: unknown) => (typeof v === "object" && v !== null ? valueKeyText(v) : v);
 
 /** On a tie: the first value seen, the smallest (`deterministic`; WITHIN GROUP ORDER BY x) or the largest (ORDER BY x DESC). */
 type TieBreak = "first" | "smallest" | "largest";
