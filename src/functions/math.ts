@@ -5,7 +5,7 @@
 
 import { stringOrderOf } from "../columnar/string-order.js";
 import type { Vector } from "../columnar/vector.js";
-import { AnalysisException, arityError } from "../common/errors.js";
+import { AnalysisException, ArusError, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
 import { type DataType, type DecimalType, DoubleType, IntegerType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
@@ -59,14 +59,41 @@ function roundFn(name: string, fn: (x: number, d: number) => number): ScalarFunc
       }
       return { args: [castTo(args[0]!, types[0]!, t), ...scaleArg], type: t };
     },
-    kernel(args, n) {
+    kernel(args, n, ctx) {
       const [a, s] = args as [Vector, Vector | undefined];
       const d = s ? ((s.values as Int32Array)[0] ?? 0) : 0;
-      if (a.type.kind === "decimal") return roundDecimal(a, d, mode, decimalRoundType(a.type, d));
-      if (a.type.kind !== "double" && d >= 0) return a;
-      return mapUnary(a.type, a, n, (x) => fn(x, d));
+      const t = a.type.kind;
+      if (t === "decimal") return roundDecimal(a, d, mode, decimalRoundType(a.type, d));
+      // FLOAT: Spark rounds the float's double value as a decimal, then narrows it to a float again
+      if (t === "float") return mapUnary(a.type, a, n, (x) => Math.fround(fn(x, d)));
+      if (t !== "double" && d >= 0) return a;
+      const range = INTEGRAL_RANGE[t];
+      if (range === undefined) return mapUnary(a.type, a, n, (x) => fn(x, d));
+      // TINYINT / SMALLINT / INT to a negative scale can leave the type (round(125Y, -1) = 130):
+      // an error under ANSI, else wrapped as Java's narrowing does (Spark's RoundBase)
+      const [lo, hi, wrap] = range;
+      return mapUnary(a.type, a, n, (x) => {
+        const r = fn(x, d);
+        if (r >= lo && r <= hi) return r;
+        if (ctx.ansi) throw roundOverflow();
+        return wrap(r);
+      });
     },
   };
+}
+
+/** The integral types a negative-scale round can overflow: their range and Java's narrowing. */
+const INTEGRAL_RANGE: Readonly<Record<string, readonly [number, number, (x: number) => number]>> = {
+  tinyint: [-128, 127, (x) => (x << 24) >> 24],
+  smallint: [-32768, 32767, (x) => (x << 16) >> 16],
+  int: [-2147483648, 2147483647, (x) => x | 0],
+};
+
+function roundOverflow(): ArusError {
+  return new ArusError(
+    "ARITHMETIC_OVERFLOW",
+    '[ARITHMETIC_OVERFLOW] Overflow. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.',
+  );
 }
 
 function unaryDouble(name: string, fn: (x: number) => number): ScalarFunction {
