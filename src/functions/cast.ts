@@ -97,8 +97,28 @@ function castOverflow(x: number, from: DataType, to: DataType): ArusError {
   );
 }
 
-/** One non-null internal value, cast; undefined marks invalid input (→ NULL or error). */
-export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalContext): unknown {
+/**
+ * A struct field's, array element's or map entry's value, cast: NULL stays NULL; invalid input
+ * is CAST_INVALID_INPUT under ANSI, as at the top level (it once became NULL silently); with
+ * `tolerant` (TRY_CAST) an invalid or overflowing element is NULL, the rest kept, as Spark's.
+ */
+function nestedValue(x: unknown, from: DataType, to: DataType, ctx: EvalContext, tolerant: boolean): unknown {
+  if (x === null || x === undefined) return null;
+  if (tolerant) {
+    try {
+      return castValue(x, from, to, ctx, true) ?? null;
+    } catch (e) {
+      if (e instanceof ArusError && (e.errorClass === "CAST_OVERFLOW" || e.errorClass === "CAST_INVALID_INPUT")) return null;
+      throw e;
+    }
+  }
+  const r = castValue(x, from, to, ctx);
+  if (r === undefined && ctx.ansi && from.kind === "string") throw invalidInput(x, from, to);
+  return r ?? null;
+}
+
+/** One non-null internal value, cast; undefined marks invalid input (→ NULL or error). `tolerant`: TRY_CAST's nested elements. */
+export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalContext, tolerant = false): unknown {
   if (to.kind === "decimal") {
     const u = valueToDecimal(v, from, to);
     return u === undefined || u === null ? u : toLane(u, to);
@@ -168,14 +188,27 @@ export function castValue(v: unknown, from: DataType, to: DataType, ctx: EvalCon
       const out: Record<string, unknown> = {};
       from.fields.forEach((f, i) => {
         const tf = to.fields[i]!;
-        const x = o[f.name];
-        setField(out, tf.name, x == null ? null : (castValue(x, f.type, tf.type, ctx) ?? null));
+        setField(out, tf.name, nestedValue(o[f.name], f.type, tf.type, ctx, tolerant));
       });
       return out;
     }
     case "array":
       if (to.kind !== "array") return undefined;
-      return (v as unknown[]).map((x) => (x == null ? null : (castValue(x, from.elementType, to.elementType, ctx) ?? null)));
+      return (v as unknown[]).map((x) => nestedValue(x, from.elementType, to.elementType, ctx, tolerant));
+    case "map": {
+      // (a MAP cast once had no case here: every map came out NULL)
+      if (to.kind !== "map") return undefined;
+      const out = new Map<unknown, unknown>();
+      for (const [k, x] of v as Map<unknown, unknown>) {
+        const key = nestedValue(k, from.keyType, to.keyType, ctx, tolerant);
+        if (key === null) {
+          if (tolerant) return null;
+          throw new ArusError("NULL_MAP_KEY", "[NULL_MAP_KEY] Cannot use null as map key.");
+        }
+        out.set(key, nestedValue(x, from.valueType, to.valueType, ctx, tolerant));
+      }
+      return out;
+    }
     default:
       return undefined;
   }
@@ -260,7 +293,7 @@ export function valueToString(v: unknown, type: DataType, tz: string): string {
 /** castValue, with an overflow error turned into NULL (TRY_CAST). */
 function tryCastValue(v: unknown, from: DataType, to: DataType, ctx: EvalContext): unknown {
   try {
-    return castValue(v, from, to, ctx);
+    return castValue(v, from, to, ctx, true);
   } catch (e) {
     if (e instanceof ArusError && e.errorClass === "CAST_OVERFLOW") return null;
     throw e;
