@@ -30,6 +30,7 @@ import { widerType } from "../types/coercion.js";
 import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { checkFilterCondition, checkFilteredCall } from "./aggregate-filter.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
+import { castRefusal, castRefused } from "./cast-rules.js";
 import { rewriteDateArithmetic } from "./date-arithmetic.js";
 import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
@@ -58,8 +59,26 @@ export interface Catalog {
   lookupRelation(name: string): LogicalPlan | undefined;
 }
 
-export function analyze(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
-  const children = planChildren(plan).map((c) => analyze(c, catalog));
+/** What analysis depends on beyond the plan: the ANSI setting (which casts Spark refuses). */
+export interface AnalysisSettings {
+  readonly ansi: boolean;
+}
+/** The settings of the analysis running (it is synchronous); Spark 4's defaults outside one. */
+let settings: AnalysisSettings = { ansi: true };
+
+export function analyze(plan: LogicalPlan, catalog: Catalog, given?: AnalysisSettings): LogicalPlan {
+  if (given === undefined) return analyzeNodes(plan, catalog);
+  const outer = settings;
+  settings = given;
+  try {
+    return analyzeNodes(plan, catalog);
+  } finally {
+    settings = outer;
+  }
+}
+
+function analyzeNodes(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
+  const children = planChildren(plan).map((c) => analyzeNodes(c, catalog));
   const p = children.length ? withPlanChildren(plan, children) : plan;
   return resolveNode(p, catalog);
 }
@@ -153,7 +172,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         if (orders.some((o, i) => o !== p.orders[i])) return resolveSortWithHiddenColumns(orders, agg);
         // ORDER BY count(*): an aggregate without a column reference resolves against anything,
         // yet must be the aggregate's own (it was sorted as a scalar call and failed to run)
-        if (orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x)))) return resolveSortWithHiddenColumns(orders, agg);
+        if (orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x))))
+          return resolveSortWithHiddenColumns(orders, agg);
       }
       const tryResolve = (e: Expr) => {
         try {
@@ -305,7 +325,15 @@ function transformUpExcept(e: Expr, done: ReadonlySet<Expr>, fn: (e: Expr) => Ex
 function resolveCall(e: Expr): Expr {
   if (e.kind === "caseWhen") return resolveCaseWhen(e);
   if (e.kind === "windowExpr") return resolveWindowExpr(e);
-  if (e.kind === "cast") return e;
+  if (e.kind === "cast") {
+    // a cast the user wrote (TRY_CAST by the ANSI rules always), refused as Spark refuses it (cast-rules.ts)
+    if (!e.implicit) {
+      const from = typeOf(e.child);
+      const refusal = castRefusal(from, e.to, settings.ansi || e.tryCast === true);
+      if (refusal !== null) throw castRefused(e, from, refusal);
+    }
+    return e;
+  }
   if (e.kind !== "call") return e;
   if (e.name === "window" || e.name === "session_window") return e;
   if (e.name === "if") return resolveCaseWhen(ifToCaseWhen(e) as Expr & { kind: "caseWhen" });

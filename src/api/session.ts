@@ -209,7 +209,7 @@ export class Session implements SessionInternals {
 
   /** @internal */
   analyze(plan: LogicalPlan): LogicalPlan {
-    return analyzePlan(plan, this.catalog);
+    return analyzePlan(plan, this.catalog, { ansi: this.conf.getBool("spark.sql.ansi.enabled") });
   }
   /** @internal */
   analyzeExpr(e: Expr, input: readonly Attribute[]): Expr {

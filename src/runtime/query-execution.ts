@@ -10,7 +10,7 @@
  *                                     stream, check operator metadata, recover: a MicroBatchExecution
  *                                     ready to run
  */
-import { analyze, type Catalog, resolveExpr } from "../analyzer/analyzer.js";
+import { type AnalysisSettings, analyze, type Catalog, resolveExpr } from "../analyzer/analyzer.js";
 import { checkMetricNames } from "../analyzer/observed-metrics.js";
 import { checkStreamingPlan } from "../analyzer/streaming-checks.js";
 import { outputOf } from "../analyzer/types.js";
@@ -57,8 +57,8 @@ export type { StreamExecution } from "./stream-execution.js";
 export { formatWatermarkReport, type WatermarkReport } from "./watermark-report.js";
 
 /** Resolves names and types (the analyzer); the result's `outputOf` is the DataFrame's schema. */
-export function analyzePlan(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
-  const analyzed = analyze(plan, catalog);
+export function analyzePlan(plan: LogicalPlan, catalog: Catalog, settings?: AnalysisSettings): LogicalPlan {
+  const analyzed = analyze(plan, catalog, settings);
   checkMetricNames(analyzed);
   return analyzed;
 }
