@@ -7,7 +7,6 @@
  * pick-accumulator.ts, long-sum.ts, decimal-aggregates.ts.
  */
 
-import { getValue, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
@@ -45,11 +44,9 @@ const count: AggregateFunction = {
     }
     return { args, type: LongType };
   },
-  bufferTypes: (types, distinct) => (distinct ? [ArrayOf(types[0]!)] : [LongType]),
-  create(types, _r, distinct) {
-    if (distinct) return new DistinctSetAcc(types[0]!, (v) => v.length, LongType);
-    return new CountAcc(types.length === 1 && types[0]!.kind === "null");
-  },
+  // (DISTINCT: the aggregation hands each distinct argument tuple once, functions/distinct-input.ts)
+  bufferTypes: () => [LongType],
+  create: (types) => new CountAcc(types.length === 1 && types[0]!.kind === "null"),
 };
 
 function sumLike(name: string, average: boolean): AggregateFunction {
@@ -72,23 +69,10 @@ function sumLike(name: string, average: boolean): AggregateFunction {
       const inType = isIntegral(t) ? LongType : t.kind === "float" ? DoubleType : t;
       return { args: [castTo(args[0]!, types[0]!, inType)], type: average ? DoubleType : inType };
     },
-    bufferTypes: (types, distinct) =>
-      distinct
-        ? [ArrayOf(types[0]!)]
-        : [types[0]!.kind === "decimal" ? decimalSumType(types[0]!) : average ? DoubleType : types[0]!, LongType],
-    create: (types, resultType, distinct, _l, mode) =>
-      distinct
-        ? // sum(DISTINCT x): the group's distinct values, then summed as sum(x) sums them (same overflow rules)
-          new DistinctSetAcc(types[0]!, (values) => foldOnce(plain(types, resultType, mode), types[0]!, values), resultType)
-        : plain(types, resultType, mode),
+    // (sum(DISTINCT x): the aggregation hands each distinct value once, functions/distinct-input.ts)
+    bufferTypes: (types) => [types[0]!.kind === "decimal" ? decimalSumType(types[0]!) : average ? DoubleType : types[0]!, LongType],
+    create: (types, resultType, _distinct, _l, mode) => plain(types, resultType, mode),
   };
-}
-
-/** One group's `values` folded by a fresh accumulator: its final value. */
-function foldOnce(acc: Accumulator, type: DataType, values: readonly unknown[]): unknown {
-  acc.resize(1);
-  acc.update(new Int32Array(values.length), values.length, [vectorFromValues(type, values)]);
-  return getValue(acc.evaluate(1), 0);
 }
 
 function pick(name: string, better: (x: unknown, cur: unknown) => boolean, orderable: boolean, order: -1 | 0 | 1 = 0): AggregateFunction {

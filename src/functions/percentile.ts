@@ -67,7 +67,7 @@ class PercentileAcc implements Accumulator {
   /** Counts value x `count` times in group gid. */
   private add(gid: number, x: number, count: number): void {
     this.lists[gid]!.push(x);
-    this.counts?.[gid]!.push(count);
+    if (this.counts !== null) this.counts[gid]!.push(count);
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[this.shape.at]!;

@@ -6,7 +6,6 @@
  */
 import { concatVectors, nullVector, slice, type Vector } from "../columnar/vector.js";
 import { ArusError } from "../common/errors.js";
-import type { Expr } from "../plan/expressions.js";
 import type { DataType } from "../types/datatypes.js";
 import { tolerantCasts } from "./cast.js";
 import { checkArity, type EvalContext, lookupFunction, register, type ScalarFunction } from "./registry.js";
