@@ -71,6 +71,7 @@ import "./timestamp-units.js";
 import "./parse-url.js";
 import "./hmac-base32.js";
 import "./utf8-validity.js";
+import "./luhn.js";
 import "./text-matching.js";
 import "./to-binary.js";
 import "./mode-aggregate.js";
