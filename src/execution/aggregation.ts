@@ -97,7 +97,7 @@ export class AggregationSpec {
     // DISTINCT: the aggregate sees each distinct argument tuple once (functions/distinct-input.ts)
     return this.aggCalls.map((c) =>
       c.call.distinct
-        ? new DistinctInputAcc(c.fn.create(c.argTypes, c.resultType, false, c.literals, this.mode), c.fn.name)
+        ? new DistinctInputAcc(c.fn.create(c.argTypes, c.resultType, false, c.literals, this.mode), c.fn.distinctArg)
         : c.fn.create(c.argTypes, c.resultType, false, c.literals, this.mode),
     );
   }

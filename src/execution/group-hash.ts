@@ -6,8 +6,9 @@
  */
 import { hashBig, MAX_SAFE } from "../columnar/int64.js";
 import { hashUtf8 } from "../columnar/utf8-ops.js";
+import { valueKeyText } from "../columnar/value-key.js";
 import { hashString, mix, NULL_HASH, SEED } from "../common/hash.js";
-import { canonical, exactOf, type Leaf, type NumArray } from "./group-leaves.js";
+import { exactOf, type Leaf, type NumArray } from "./group-leaves.js";
 
 /** A number's hash (NaN hashes as 0: `rowEquals` groups NaN with NaN, so the hash need not tell NaNs apart). */
 function hashNumber(x: number): number {
@@ -50,7 +51,7 @@ export function hashRows(leaves: readonly Leaf[], n: number, out: Int32Array, sk
         const x = v[i];
         out[i] = mix(
           out[i]!,
-          valid !== null && valid[i] === 0 ? NULL_HASH : typeof x === "string" ? hashString(x) : hashString(canonical(x)),
+          valid !== null && valid[i] === 0 ? NULL_HASH : typeof x === "string" ? hashString(x) : hashString(valueKeyText(x)),
         );
       }
     }
@@ -78,5 +79,5 @@ function leafHash(leaf: Leaf, i: number): number {
   if (leaf.utf8 !== undefined) return hashUtf8(leaf.utf8.bytes, leaf.utf8.offsets[i]!, leaf.utf8.offsets[i + 1]!);
   if (leaf.numeric) return hashNumber((leaf.values as NumArray)[i]!);
   const x = (leaf.values as unknown[])[i];
-  return typeof x === "string" ? hashString(x) : hashString(canonical(x));
+  return typeof x === "string" ? hashString(x) : hashString(valueKeyText(x));
 }

@@ -26,11 +26,6 @@ export interface Leaf {
   readonly validity: Uint8Array | null;
 }
 
-/** An ARRAY, MAP or BINARY key value as text (columnar/value-key.ts: NaN apart from NULL, -0.0 as 0.0). */
-export function canonical(v: unknown): string {
-  return valueKeyText(v);
-}
-
 const NO_VALUES: unknown[] = [];
 
 export function leavesOf(v: Vector, n: number, out: Leaf[]): void {
@@ -44,7 +39,7 @@ export function leavesOf(v: Vector, n: number, out: Leaf[]): void {
   const k = v.type.kind;
   if (k === "array" || k === "map" || k === "binary") {
     const vals = new Array<string>(n);
-    for (let i = 0; i < n; i++) vals[i] = v.validity && v.validity[i] === 0 ? "" : canonical(v.values[i]);
+    for (let i = 0; i < n; i++) vals[i] = v.validity && v.validity[i] === 0 ? "" : valueKeyText(v.values[i]);
     out.push({ numeric: false, values: vals, validity: v.validity });
     return;
   }

@@ -21,30 +21,20 @@ function valueKey(x: unknown): string {
   return `j${valueKeyText(x)}`;
 }
 
-/**
- * Which argument a DISTINCT regression aggregate deduplicates: Spark replaces regr_avgx(y, x)
- * by avg(x where y and x are not NULL) (regr_sxx, and regr_avgy / regr_syy on y, likewise), so
- * DISTINCT applies to that one value, NULL when either is.
- */
-const ONE_SIDE: Readonly<Record<string, number>> = { regr_avgx: 1, regr_sxx: 1, regr_avgy: 0, regr_syy: 0 };
-
 export class DistinctInputAcc implements Accumulator {
   private readonly seen: Set<string>[] = [];
-  private readonly side: number | undefined;
   constructor(
     private readonly inner: Accumulator,
-    name: string,
-  ) {
-    this.side = ONE_SIDE[name];
-  }
+    /** The aggregate's `distinctArg`: deduplicate that argument alone (NULL where any is NULL). */
+    private readonly side: number | undefined,
+  ) {}
 
   /** Row i's distinct key. */
   private keyOf(input: readonly Vector[], i: number): string {
     const at = (v: Vector) => getValue(v, i < v.length ? i : 0);
     if (this.side !== undefined) {
-      const y = at(input[0]!);
-      const x = at(input[1]!);
-      return y === null || x === null ? valueKey(null) : valueKey(this.side === 0 ? y : x);
+      const values = input.map(at);
+      return values.includes(null) ? valueKey(null) : valueKey(values[this.side]);
     }
     let key = "";
     for (const v of input) key += `${valueKey(at(v))}\u0001`;

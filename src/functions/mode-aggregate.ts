@@ -7,8 +7,8 @@
 
 import { valueKeyText } from "../columnar/value-key.js";
 import { type Vector, vectorFromValues } from "../columnar/vector.js";
-import { AnalysisException, arityError } from "../common/errors.js";
-import { keyDirections } from "../plan/within-group.js";
+import { arityError } from "../common/errors.js";
+import { distinctUnsupported, keyDirections } from "../plan/within-group.js";
 import { ArrayOf, type DataType } from "../types/datatypes.js";
 import { CollectListAcc } from "./collect-accumulators.js";
 import { compareValues } from "./predicates.js";
@@ -63,13 +63,7 @@ const mode: AggregateFunction = {
   name: "mode",
   resolve(args, types, call) {
     if (call.kind === "call" && call.withinGroup === 1) return { args: [...args], type: types[0]! };
-    if (call.kind === "call" && call.distinct) {
-      // Spark's wording, WITHIN GROUP or not
-      throw new AnalysisException(
-        "INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED",
-        "[INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED] Invalid function `mode` with WITHIN GROUP. The function does not support DISTINCT with WITHIN GROUP.",
-      );
-    }
+    if (call.kind === "call" && call.distinct) throw distinctUnsupported("mode");
     // Spark's builder for mode says "0" (its WITHIN GROUP form) for more than two
     if (args.length > 2) throw arityError("mode", "0", args.length);
     checkArity("mode", args, 1, 2);

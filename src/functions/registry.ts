@@ -76,6 +76,12 @@ export interface AggregateFunction {
   /** Buffer column types for the resolved argument types. */
   bufferTypes(argTypes: readonly DataType[], distinct: boolean): DataType[];
   /**
+   * With DISTINCT, the one argument deduplicated (NULL where any argument is NULL), for an
+   * aggregate Spark rewrites to one of its arguments (regr_avgx(y, x) is avg(x) over the rows
+   * where both are non-NULL); without it, the tuple of all arguments (functions/distinct-input.ts).
+   */
+  readonly distinctArg?: number;
+  /**
    * `literals[i]` is argument i's value when it is a literal, else undefined. `mode` is the ANSI
    * mode for overflow checks (sums of BIGINT and DECIMAL), kept current by the aggregation;
    * without it ANSI rules apply.

@@ -144,6 +144,8 @@ function regression(name: Result): AggregateFunction {
   return {
     kind: "aggregate",
     name,
+    // regr_sxx / regr_syy: Spark's rewrite reads x / y alone (over the rows where both are non-NULL)
+    ...(name === "regr_sxx" ? { distinctArg: 1 } : name === "regr_syy" ? { distinctArg: 0 } : {}),
     resolve: resolveTwoDoubles(name),
     bufferTypes: () => Array.from({ length: SLOTS }, () => DoubleType),
     create: () => new RegressionAcc(name),
@@ -181,6 +183,7 @@ function regressionAverage(name: string, which: 0 | 1): AggregateFunction {
   return {
     kind: "aggregate",
     name,
+    distinctArg: which,
     resolve(args, types, call, distinct) {
       checkArity(name, args, 2);
       const inner = avg.resolve([args[which]!], [types[which]!], call, distinct);

@@ -43,7 +43,6 @@ class OrderedJoinAcc implements Accumulator {
     private readonly keysAt: number,
     private readonly directions: readonly KeyDirection[],
     private readonly delimiter: string,
-    private readonly distinct: boolean,
   ) {
     this.keyNames = directions.map((_, i) => `k${i}`);
   }
@@ -68,7 +67,8 @@ class OrderedJoinAcc implements Accumulator {
   evaluate(n: number): Vector {
     const out = this.lists.slice(0, n).map((list) => {
       if (list.length === 0) return null;
-      const entries = this.distinct ? [...new Map(list.map((e) => [e.v, e])).values()] : [...list];
+      // (DISTINCT: the aggregation hands each distinct argument tuple once, functions/distinct-input.ts)
+      const entries = [...list];
       entries.sort((a, b) => this.compare(a, b));
       return entries.map((e) => e.v).join(this.delimiter);
     });
@@ -124,11 +124,11 @@ function stringAgg(name: string): AggregateFunction {
       return { args: noDelimiter ? [value] : [value, castTo(args[1]!, types[1]!, StringType)], type: StringType };
     },
     bufferTypes: (types) => [ArrayOf(types.length >= 4 ? entryType(types) : StringType)],
-    create: (types, _r, distinct, literals) => {
+    create: (types, _r, _distinct, literals) => {
       const delimiter = typeof literals[1] === "string" ? literals[1] : "";
       const directions = orderedDirections(types, literals);
       if (!directions) return new JoinAcc(delimiter);
-      return new OrderedJoinAcc(entryType(types), 2, directions, delimiter, distinct);
+      return new OrderedJoinAcc(entryType(types), 2, directions, delimiter);
     },
   };
 }

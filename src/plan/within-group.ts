@@ -47,6 +47,11 @@ export function checkOrderedSetArity(name: string, count: number): void {
   if (count < lo || count > hi) throw arityError(name, lo === hi ? `${lo}` : `[${lo}, ${hi}]`, count);
 }
 
+/** DISTINCT where the function takes none (Spark's wording for mode(DISTINCT x) too, WITHIN GROUP or not). */
+export function distinctUnsupported(name: string): AnalysisException {
+  return invalid(name, "DISTINCT_UNSUPPORTED", "The function does not support DISTINCT with WITHIN GROUP.");
+}
+
 export function withinGroupMissing(name: string): AnalysisException {
   return invalid(name, "WITHIN_GROUP_MISSING", "WITHIN GROUP is required for the function.");
 }
@@ -66,7 +71,7 @@ export function withinGroupCall(name: string, args: readonly Expr[], distinct: b
   if (name === "mode" && keys.length !== 1)
     throw invalid("Mode", "WRONG_NUM_ORDERINGS", `The function requires 1 orderings in WITHIN GROUP but got ${keys.length}.`);
   checkOrderedSetArity(name, args.length);
-  if (distinct && !spec.distinct) throw invalid(name, "DISTINCT_UNSUPPORTED", "The function does not support DISTINCT with WITHIN GROUP.");
+  if (distinct && !spec.distinct) throw distinctUnsupported(name);
   if (spec.keys !== "any" && keys.length !== spec.keys) {
     throw invalid(name, "WRONG_NUM_ORDERINGS", `The function requires ${spec.keys} orderings in WITHIN GROUP but got ${keys.length}.`);
   }
