@@ -6,8 +6,8 @@
 import { IllegalArgumentException } from "../common/errors.js";
 import { typeToJson } from "../connectors/table/schema-json.js";
 import { anyExpr, call, caseWhen, type Expr, literal, transformUp } from "../plan/expressions.js";
-import { parseExpression, parseSchema } from "../sql/index.js";
-import { BooleanType, IntegerType, StringType, type StructType } from "../types/datatypes.js";
+import { parseDataType, parseExpression, parseSchema } from "../sql/index.js";
+import { type ArrayType, BooleanType, type DataType, IntegerType, type MapType, StringType, type StructType } from "../types/datatypes.js";
 import { Column, type ColumnOrName, type ColumnOrValue, col, lit, toExpr } from "./column.js";
 
 const fn = (name: string, ...args: Expr[]) => new Column(call(name, args));
@@ -234,12 +234,21 @@ export const least = (...cs: ColumnOrName[]) => fn("least", ...cs.map(toExpr));
 export const asc = (c: string) => col(c).asc();
 export const desc = (c: string) => col(c).desc();
 
-/** Parse a JSON string column into a struct (Spark's PERMISSIVE by default; options.mode FAILFAST). */
-export function from_json(c: ColumnOrName, schema: string | StructType, options?: Record<string, string>): Column {
-  const st = typeof schema === "string" ? (schema.trim().startsWith("{") ? null : parseSchema(schema)) : schema;
+/**
+ * Parse a JSON string column into a struct, or an array or map when the schema is one (Spark's
+ * PERMISSIVE by default; options.mode FAILFAST). The schema: DDL (`"a INT, b STRING"`,
+ * `"ARRAY<STRUCT<a: INT>>"`, `"MAP<STRING, INT>"`), a DataType, or Spark's schema JSON.
+ */
+export function from_json(c: ColumnOrName, schema: string | StructType | ArrayType | MapType, options?: Record<string, string>): Column {
+  const st = typeof schema === "string" ? (schema.trim().startsWith("{") ? null : jsonSchemaDdl(schema)) : schema;
   const text = st === null ? (schema as string) : JSON.stringify(typeToJson(st));
   return options ? fn("from_json", toExpr(c), str(text), str(JSON.stringify(options))) : fn("from_json", toExpr(c), str(text));
 }
+/** A from_json DDL schema: a struct's fields, or an ARRAY / MAP type. */
+function jsonSchemaDdl(ddl: string): DataType {
+  return /^\s*(ARRAY|MAP)\s*</i.test(ddl) ? parseDataType(ddl) : parseSchema(ddl);
+}
+
 /** Parse a CSV record string column into a struct (schema as DDL or StructType; the CSV reader's options, mode PERMISSIVE / FAILFAST). */
 export function from_csv(c: ColumnOrName, schema: string | StructType, options?: Record<string, string>): Column {
   const st = typeof schema === "string" ? (schema.trim().startsWith("{") ? null : parseSchema(schema)) : schema;

@@ -1,8 +1,8 @@
 /**
  * The input of from_json as one JSON-lines buffer for the byte scanner: one line per row. A
  * value the line reader would split or skip (NULL, blank, the literal null, a top-level array,
- * a line break inside) is replaced by {} and its row made NULL (NULL, blank, null) or listed in `alone` to be
- * re-read by itself. Three inputs: JS strings, BINARY values (Uint8Array per row), and bytes +
+ * a line break inside, anything that does not end with `}`) is replaced by {} and its row made
+ * NULL (NULL, blank, null) or listed in `alone` to be re-read by itself. Three inputs: JS strings, BINARY values (Uint8Array per row), and bytes +
  * offsets (a UTF-8 STRING vector, or a contiguous BINARY one such as Kafka's `value`), which
  * are copied once into the buffer with no string per row.
  */
@@ -12,7 +12,7 @@ import type { Vector } from "../columnar/vector.js";
 
 export interface JsonLines {
   readonly bytes: Buffer;
-  /** Rows to re-read alone (a line break inside, or a top-level array). */
+  /** Rows to re-read alone (a line break inside, a top-level array, or not ending with `}`). */
   readonly alone: number[];
 }
 
@@ -42,7 +42,7 @@ function linesOfStrings(input: Vector, n: number, validity: Uint8Array): JsonLin
     if (v === null || v.trim() === "" || v.trim() === "null") {
       validity[i] = 0;
       lines[i] = "{}";
-    } else if (v.includes("\n") || v.includes("\r") || v.trimStart().startsWith("[")) {
+    } else if (v.includes("\n") || v.includes("\r") || v.trimStart().startsWith("[") || !v.trimEnd().endsWith("}")) {
       alone.push(i);
       lines[i] = "{}";
     } else lines[i] = v;
@@ -58,9 +58,20 @@ function lineKind(v: Uint8Array, a: number, b: number): -1 | 0 | 1 {
   let first = a;
   while (first < b && (v[first] === 32 || (v[first]! >= 9 && v[first]! <= 13))) first++;
   if (first === b || isNullLiteral(v, first, b)) return -1;
-  if (v[first] === 91) return 0;
+  if (v[first] === 91 || !endsWithBrace(v, first, b)) return 0;
   for (let p = first; p < b; p++) if (v[p] === 10 || v[p] === 13) return 0;
   return 1;
+}
+
+/**
+ * Does the value's last non-blank byte close an object? When not, something may follow the
+ * first object (`{"a":1} x`: Spark reads the object and ignores the rest), which the line
+ * reader would call malformed: the row is re-read alone.
+ */
+function endsWithBrace(v: Uint8Array, first: number, b: number): boolean {
+  let last = b - 1;
+  while (last > first && (v[last] === 32 || (v[last]! >= 9 && v[last]! <= 13))) last--;
+  return v[last] === 125;
 }
 
 /** `lineKind` of a range known to hold no line break. */
@@ -68,7 +79,7 @@ function startKind(v: Uint8Array, a: number, b: number): -1 | 0 | 1 {
   let first = a;
   while (first < b && (v[first] === 32 || (v[first]! >= 9 && v[first]! <= 13))) first++;
   if (first === b || isNullLiteral(v, first, b)) return -1;
-  return v[first] === 91 ? 0 : 1;
+  return v[first] === 91 || !endsWithBrace(v, first, b) ? 0 : 1;
 }
 
 /** `v[a, b)` is the JSON literal null (white space after it): Spark's from_json gives NULL, the line reader no row. */

@@ -18,9 +18,20 @@ import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { readJsonBytes } from "../connectors/files/json/json-scan.js";
 import { encodeJsonLines } from "../connectors/files/json/json-write.js";
 import { SourceOptions } from "../connectors/files/options.js";
-import { schemaFromJson } from "../connectors/table/schema-json.js";
+import { schemaFromJson, typeFromJson } from "../connectors/table/schema-json.js";
 import type { Expr } from "../plan/expressions.js";
-import { field, StringType, StructOf, type StructType } from "../types/datatypes.js";
+import { exprToSql } from "../plan/sql-text.js";
+import {
+  type ArrayType,
+  type DataType,
+  field,
+  type MapType,
+  StringType,
+  StructOf,
+  type StructType,
+  sqlTypeName,
+} from "../types/datatypes.js";
+import { unwrapped, valueEnd, wrappedValues } from "./json-container.js";
 import { jsonLinesOf, valueText } from "./json-lines.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -41,6 +52,53 @@ export function schemaOf(text: string, fn = "from_json"): StructType {
     schemas.set(text, s);
   }
   return s;
+}
+
+const jsonSchemas = new Map<string, StructType | ArrayType | MapType>();
+/**
+ * The type a from_json schema literal stands for: a struct, or (as Spark) an ARRAY or a MAP
+ * (json-container.ts) whose maps, at any depth, have STRING keys.
+ */
+export function jsonSchemaOf(text: string, call?: Expr): StructType | ArrayType | MapType {
+  let t = jsonSchemas.get(text);
+  if (!t) {
+    let parsed: DataType;
+    try {
+      parsed = typeFromJson(JSON.parse(text));
+    } catch (e) {
+      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of from_json: ${text} (${(e as Error).message})`);
+    }
+    if (parsed.kind !== "struct" && parsed.kind !== "array" && parsed.kind !== "map") {
+      throw new AnalysisException(
+        "INVALID_SCHEMA.NON_STRUCT_TYPE",
+        `[INVALID_SCHEMA.NON_STRUCT_TYPE] The input expression should be evaluated to struct type, but got "${sqlTypeName(parsed)}".`,
+      );
+    }
+    t = parsed;
+    jsonSchemas.set(text, t);
+  }
+  if (hasNonStringMapKey(t)) {
+    const input = call?.kind === "call" && call.args[0] ? exprToSql(call.args[0]) : "";
+    throw new AnalysisException(
+      "DATATYPE_MISMATCH.INVALID_JSON_MAP_KEY_TYPE",
+      `[DATATYPE_MISMATCH.INVALID_JSON_MAP_KEY_TYPE] Cannot resolve "from_json(${input})" due to data type mismatch: ` +
+        `Input schema "${sqlTypeName(t)}" can only contain STRING as a key type for a MAP.`,
+    );
+  }
+  return t;
+}
+
+function hasNonStringMapKey(t: DataType): boolean {
+  switch (t.kind) {
+    case "map":
+      return t.keyType.kind !== "string" || hasNonStringMapKey(t.valueType);
+    case "array":
+      return hasNonStringMapKey(t.elementType);
+    case "struct":
+      return t.fields.some((f) => hasNonStringMapKey(f.type));
+    default:
+      return false;
+  }
 }
 
 export function literalText(e: Expr | undefined, what: string, fn = "from_json"): string | null {
@@ -87,36 +145,55 @@ const fromJson: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("from_json", args, 2, 3);
     if (types[0]!.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, types[0]!);
-    const schema = schemaOf(literalText(args[1], "schema")!);
+    const schema = jsonSchemaOf(literalText(args[1], "schema")!, call);
     literalText(args[2], "options");
     return { args, type: schema };
   },
   kernel(args, n, ctx) {
-    const schema = schemaOf(args[1]!.values[0] as string);
+    const schema = jsonSchemaOf(args[1]!.values[0] as string);
     const opts = optionsOf(args[2] ? (args[2].values[0] as string) : null);
-    return parseColumn(args[0]!, n, schema, opts, ctx);
+    if (schema.kind === "struct") return parseColumn(args[0]!, n, schema, opts, ctx);
+    return parseContainers(args[0]!, n, schema, opts, ctx);
   },
 };
 
-function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<string, string>, ctx: EvalContext): Vector {
+/** from_json with an ARRAY or MAP schema: each value read as the one field of a struct (json-container.ts). */
+function parseContainers(input: Vector, n: number, type: ArrayType | MapType, opts: Record<string, string>, ctx: EvalContext): Vector {
+  const { wrapped, wrongKind } = wrappedValues(input, n, type);
+  const textAt = (i: number) => valueText(input, i);
+  if (wrongKind.length > 0 && parseModeOf("from_json", new SourceOptions(opts)) === "FAILFAST") {
+    throw malformed("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", textAt(wrongKind[0]!), wrongKind[0]!);
+  }
+  const parsed = parseColumn(wrapped, n, StructOf([field("v", type, true)]), opts, ctx, textAt);
+  return unwrapped(parsed, n);
+}
+
+function parseColumn(
+  input: Vector,
+  n: number,
+  schema: StructType,
+  opts: Record<string, string>,
+  ctx: EvalContext,
+  textAt: (i: number) => string = (i) => valueText(input, i),
+): Vector {
   const o = new SourceOptions(opts);
   const mode = parseModeOf("from_json", o);
   const settings = { mode, corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
   const validity = new Uint8Array(n).fill(1);
   const { bytes, alone } = jsonLinesOf(input, n, validity);
-  const values = { at: (i: number) => valueText(input, i) };
   const batches = failingOnRow(
     (line) => line - 1,
-    values.at,
+    textAt,
     () => readJsonBytes("from_json", bytes, schema, settings),
   );
   let out = concatRows(schema, batches);
   if (out.numRows !== n) throw new Error(`from_json: ${out.numRows} rows decoded for ${n} values`);
   if (alone.length) {
-    // Rare: JSON spread over lines, or a top-level array (null for a struct schema, as Spark).
+    // Rare: JSON spread over lines, or a top-level array (for a struct schema, Spark 4's
+    // PERMISSIVE gives a struct of NULLs, as for a malformed record; FAILFAST an error).
     const cols = out.columns.map((c) => ({ ...c, values: Array.isArray(c.values) ? [...c.values] : c.values.slice() }));
     for (const i of alone) {
-      const v = values.at(i);
+      const v = firstValue(valueText(input, i));
       let parsed: unknown;
       try {
         parsed = JSON.parse(v);
@@ -124,12 +201,12 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
         parsed = undefined;
       }
       if (Array.isArray(parsed)) {
-        validity[i] = 0;
-        continue;
+        if (mode === "FAILFAST") throw malformed("MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_JSON_ARRAYS_AS_STRUCTS", textAt(i), i);
+        continue; // its line is {}: every field NULL
       }
       const one = failingOnRow(
         () => i,
-        values.at,
+        textAt,
         () => readJsonBytes("from_json", Buffer.from(v.replace(/[\r\n]/g, " "), "utf8"), schema, settings),
       );
       const row = concatRows(schema, one);
@@ -146,6 +223,26 @@ function parseColumn(input: Vector, n: number, schema: StructType, opts: Record<
 
 const MAX_SHOWN = 200;
 
+/** A value's text up to the end of the object it starts with: Spark reads the first value and ignores the rest. */
+function firstValue(text: string): string {
+  const start = text.length - text.trimStart().length;
+  if (text[start] !== "{") return text;
+  const bytes = Buffer.from(text, "utf8");
+  const end = valueEnd(bytes, Buffer.byteLength(text.slice(0, start)));
+  return end < bytes.length ? bytes.subarray(0, end).toString("utf8") : text;
+}
+
+/** Spark's FAILFAST error for a malformed record, naming the row. */
+function malformed(errorClass: string, text: string, row: number, cause?: unknown): RowError {
+  const shown = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
+  return new RowError(
+    errorClass,
+    `[${errorClass}] Malformed records are detected in record parsing: ${shown}. Parse Mode: FAILFAST. To process malformed records as null result, try setting the option 'mode' as 'PERMISSIVE'.`,
+    row,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 /**
  * Runs a FAILFAST read; a malformed record becomes Spark's MALFORMED_RECORD_IN_PARSING error as
  * a RowError naming the row, so an operator over a source's batch can add where the record came
@@ -157,14 +254,7 @@ export function failingOnRow<T>(rowOfLine: (line: number) => number, textAt: (ro
   } catch (e) {
     if (!(e instanceof MalformedInputException) || e.line === undefined) throw e;
     const row = rowOfLine(e.line);
-    const text = textAt(row) ?? "";
-    const shown = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
-    throw new RowError(
-      "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
-      `[MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION] Malformed records are detected in record parsing: ${shown}. Parse Mode: FAILFAST. To process malformed records as null result, try setting the option 'mode' as 'PERMISSIVE'.`,
-      row,
-      { cause: e },
-    );
+    throw malformed("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION", textAt(row) ?? "", row, e);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `from_json(s, 'a INT, b STRING')` / `from_csv(...)` in SQL text: the DDL schema string becomes
  * the schema JSON the functions read (what `F.from_json` passes), so both spellings meet one
- * kernel. A schema that is not a struct (`'ARRAY<INT>'`) is refused by name. Their options written
+ * kernel. from_json also takes an ARRAY or MAP type (`'ARRAY<INT>'`, as Spark); from_csv's
+ * schema that is not a struct is refused by name. Their options written
  * as `map('mode', 'FAILFAST', ...)` of string literals become the options JSON `F.from_json` passes.
  */
 import { AnalysisException } from "../common/errors.js";
@@ -30,7 +31,7 @@ export function withJsonSchemaLiteral(call: Call): Expr {
   if (arg?.kind !== "literal" || typeof arg.value !== "string" || arg.value.trim().startsWith("{")) return e;
   const text = arg.value;
   const t = /^\s*(ARRAY|MAP)\s*</i.test(text) ? parseDataType(text) : parseSchema(text);
-  if (t.kind !== "struct") {
+  if (t.kind !== "struct" && !(e.name.toLowerCase() === "from_json" && (t.kind === "array" || t.kind === "map"))) {
     throw new AnalysisException(
       "INVALID_SCHEMA.NON_STRUCT_TYPE",
       `[INVALID_SCHEMA.NON_STRUCT_TYPE] arus's ${e.name} takes a struct schema, not ${sqlTypeName(t)}.`,
