@@ -274,4 +274,6 @@ export * from "./functions-higher-order.js";
 export * from "./functions-more.js";
 // ---- wrappers for the remaining SQL functions, bits, maps, JSON, session info (functions-spark.ts)
 export * from "./functions-spark.js";
+// ---- vectors (ARRAY<FLOAT>), randstr, collect_union and other Spark 4 additions (functions-vectors.ts)
+export * from "./functions-vectors.js";
 export { udf } from "./udf.js";

@@ -9,8 +9,8 @@
 
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
-import { ArrayOf, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
-import { CollectListAcc, DistinctSetAcc } from "./collect-accumulators.js";
+import { ArrayOf, type ArrayType, BooleanType, type DataType, DoubleType, isIntegral, isNumeric, LongType } from "../types/datatypes.js";
+import { CollectListAcc, DistinctSetAcc, ElementSetAcc } from "./collect-accumulators.js";
 import { DecimalSumAcc, decimalAvgType, decimalSumType } from "./decimal-aggregates.js";
 import { LongSumAcc } from "./long-sum.js";
 import { CountAcc, SumAcc } from "./numeric-accumulators.js";
@@ -124,6 +124,24 @@ function collect(name: string, set: boolean): AggregateFunction {
   };
 }
 
+/**
+ * collect_union(array) (Spark 4.3): the distinct elements of a group's arrays, NULL arrays and
+ * NULL elements left out (an empty array for none). Elements in first-seen order; Spark's order
+ * is its hash set's (documented as not deterministic).
+ */
+const collectUnion: AggregateFunction = {
+  kind: "aggregate",
+  name: "collect_union",
+  resolve(args, types, call) {
+    oneArg("collect_union", args);
+    const t = types[0]!;
+    if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
+    return { args, type: ArrayOf(t.elementType, false) };
+  },
+  bufferTypes: (types) => [types[0]!],
+  create: (types, resultType) => new ElementSetAcc((types[0] as ArrayType).elementType, (v) => v, resultType),
+};
+
 const approxCountDistinct: AggregateFunction = {
   kind: "aggregate",
   name: "approx_count_distinct",
@@ -146,6 +164,7 @@ register(
   firstLast("last", false),
   collect("collect_list", false),
   collect("collect_set", true),
+  collectUnion,
   approxCountDistinct,
 );
 registerAlias("mean", "avg");

@@ -20,7 +20,7 @@ export class DistinctSetAcc implements Accumulator {
   resize(n: number): void {
     while (this.sets.length < n) this.sets.push(new Map());
   }
-  private add(gid: number, v: unknown): void {
+  protected add(gid: number, v: unknown): void {
     const key = typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : typeof v === "bigint" ? `n${v}` : valueKeyText(v);
     this.sets[gid]!.set(key, v);
   }
@@ -66,5 +66,13 @@ export class CollectListAcc implements Accumulator {
   }
   evaluate(n: number): Vector {
     return vectorFromValues(this.type, this.lists.slice(0, n));
+  }
+}
+
+/** The distinct non-NULL elements of each group's arrays (collect_union); its buffer is a set's. */
+export class ElementSetAcc extends DistinctSetAcc {
+  override update(g: Int32Array, n: number, input: readonly Vector[]): void {
+    const v = input[0]!;
+    for (let i = 0; i < n; i++) for (const x of (getValue(v, i) as unknown[] | null) ?? []) if (x !== null) this.add(g[i]!, x);
   }
 }

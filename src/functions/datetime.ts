@@ -224,6 +224,18 @@ function contextual(name: string, type: DataType, value: (ctx: EvalContext) => n
   };
 }
 
+/** current_timezone(): the session time zone (`spark.sql.session.timeZone`). */
+const currentTimezone: ScalarFunction = {
+  kind: "scalar",
+  name: "current_timezone",
+  resolve(args) {
+    checkArity("current_timezone", args, 0);
+    return { args, type: StringType };
+  },
+  kernel: (_args, n, ctx) => constantVector(StringType, ctx.timeZone, n),
+  foldable: false,
+};
+
 /**
  * current_timestamp / now, optionally with Spark 4's seconds precision: 6 (microseconds) is
  * the plain function, and named as it (`current_timestamp()`); 7 to 9 ask for nanosecond
@@ -377,6 +389,7 @@ register(
   fromUnixtime,
   dateFormat,
   currentTimestamp,
+  currentTimezone,
   contextual("current_date", DateType, (ctx) => Math.floor(utcToLocalMicros(ctx.timeZone, ctx.batchTimestampMs * 1000) / MICROS_PER_DAY)),
   contextual("current_watermark", TimestampType, (ctx) => ctx.watermarkMs * 1000),
   fromNumber("timestamp_seconds", MICROS_PER_SECOND),

@@ -70,4 +70,9 @@ function makeTimestamp(name: string, tolerant: boolean): ScalarFunction {
   };
 }
 
-register(makeTimestamp("make_timestamp", false), makeTimestamp("make_timestamp_ltz", false), makeTimestamp("try_make_timestamp", true));
+register(
+  makeTimestamp("make_timestamp", false),
+  makeTimestamp("make_timestamp_ltz", false),
+  makeTimestamp("try_make_timestamp", true),
+  makeTimestamp("try_make_timestamp_ltz", true),
+);

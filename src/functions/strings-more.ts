@@ -179,6 +179,16 @@ function urlDecode(s: string): string {
   return out;
 }
 
+/** try_url_decode (Spark 4.0): url_decode, NULL where it fails. */
+function tryUrlDecode(s: string): string | null {
+  try {
+    return urlDecode(s);
+  } catch (e) {
+    if (e instanceof ArusError) return null;
+    throw e;
+  }
+}
+
 /** overlay(input, replace, pos[, len]): len code points from pos replaced; a negative len is replace's length. */
 const overlay: ScalarFunction = {
   kind: "scalar",
@@ -210,6 +220,7 @@ register(
   byteLength("bit_length", 8),
   stringFn("url_encode", [StringType], StringType, urlEncode),
   stringFn("url_decode", [StringType], StringType, urlDecode),
+  stringFn("try_url_decode", [StringType], StringType, tryUrlDecode),
   overlay,
 );
 registerAlias("character_length", "length");

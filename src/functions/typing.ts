@@ -62,6 +62,7 @@ const NEVER_NULL = new Set([
   "current_timestamp",
   "collect_list",
   "collect_set",
+  "collect_union",
   "size",
   "row_number",
   "rank",
