@@ -58,6 +58,11 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
         // CAST(binary AS STRING) as argument 0 of a kernel that reads UTF-8 bytes: the bytes as they are.
         if (i === 0 && fn.utf8BytesArg0 && a.kind === "cast" && !a.tryCast && a.to.kind === "string" && typeOf(a.child).kind === "binary")
           return compileExpr(a.child, input, index);
+        // Only the type is read (typeof): never evaluated.
+        if (fn.typeOnlyArgs) {
+          const t = typeOf(a);
+          return (b: Batch) => nullVector(t, b.numRows);
+        }
         // A parameter read at row 0 only: one row, not a batch-long copy per batch.
         if (fn.rowZeroArgsFrom !== undefined && i >= fn.rowZeroArgsFrom && a.kind === "literal") {
           const one = constantVector(a.type, a.value, 1);

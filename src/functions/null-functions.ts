@@ -75,6 +75,7 @@ const typeOf: ScalarFunction = {
     return { args, type: StringType };
   },
   kernel: (args, n) => constantVector(StringType, simpleString(args[0]!.type), n),
+  typeOnlyArgs: true,
 };
 
 register(nvl2, equalNull, withZero("zeroifnull", "coalesce"), withZero("nullifzero", "nullif"), typeOf);

@@ -49,6 +49,11 @@ export interface ScalarFunction {
    */
   readonly rowZeroArgsFrom?: number;
   /**
+   * The kernel reads its arguments' types only (typeof): they are not evaluated, as Spark folds
+   * such a call by type (`typeof(1 / 0)` is "double" under ANSI); each is an all-NULL vector.
+   */
+  readonly typeOnlyArgs?: boolean;
+  /**
    * Made only by arus's own rewrites (`withField`, interval arithmetic), with no SQL name in
    * Spark: SQL text that calls it cannot resolve it (analyzer.ts, UNRESOLVED_ROUTINE).
    */

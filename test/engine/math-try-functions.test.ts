@@ -143,6 +143,13 @@ describe("NULL helpers", () => {
     assert.equal(await value("typeof(named_struct('a', 1, 'b', 'x'))"), "struct<a:int,b:string>");
     assert.equal(await value("typeof(null)"), "void");
   });
+
+  it("typeof never evaluates its argument (Spark folds it by type; PySpark 4.3's answers)", async () => {
+    const df = session.sql("SELECT typeof(1/0), typeof(assert_true(false)), typeof(CAST('x' AS INT))");
+    assert.deepEqual(df.columns, ["typeof((1 / 0))", "typeof(assert_true(false, 'false' is not true!))", "typeof(CAST(x AS INT))"]);
+    assert.deepEqual(await df.toArray(), [["double", "void", "int"]]);
+    assert.deepEqual(await session.sql("SELECT typeof(id DIV 0) FROM range(2)").toArray(), [["bigint"], ["bigint"]]);
+  });
 });
 
 describe("F wrappers", () => {
