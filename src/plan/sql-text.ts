@@ -28,6 +28,8 @@ function literalText(value: unknown, kind: string, type?: DataType): string {
   if (kind === "bigint") return String(value);
   if (kind === "interval") return formatDayTimeInterval(value as number, type);
   if (kind === "timestamp") return `TIMESTAMP_MICROS ${value}`;
+  if (kind === "binary" && value instanceof Uint8Array)
+    return `X'${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex").toUpperCase()}'`;
   return String(value);
 }
 

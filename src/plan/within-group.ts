@@ -8,7 +8,7 @@
  * parsed (Spark makes them while resolving the function: the same errors, the same classes).
  */
 import { AnalysisException, arityError } from "../common/errors.js";
-import { NullType, StringType } from "../types/datatypes.js";
+import { type DataType, isIntegral, NullType, StringType, sqlTypeName } from "../types/datatypes.js";
 import { type Call, call, type Expr, literal, type SortOrder } from "./expressions.js";
 import { exprToSql } from "./sql-text.js";
 
@@ -75,19 +75,54 @@ export function withinGroupCall(name: string, args: readonly Expr[], distinct: b
   if (spec.keys !== "any" && keys.length !== spec.keys) {
     throw invalid(name, "WRONG_NUM_ORDERINGS", `The function requires ${spec.keys} orderings in WITHIN GROUP but got ${keys.length}.`);
   }
-  // listagg(DISTINCT x) can only be ordered by x itself
-  if (distinct && (keys.length !== 1 || exprToSql(keys[0]!.child) !== exprToSql(args[0]!))) {
-    throw invalid(
-      "listagg",
-      "MISMATCH_WITH_DISTINCT_INPUT",
-      `The function is invoked with DISTINCT and WITHIN GROUP but expressions "${exprToSql(args[0]!)}" and ${keys.map((k) => `"${exprToSql(k.child)}"`).join(", ")} do not match. The WITHIN GROUP ordering expression must be picked from the function inputs.`,
+  // listagg(DISTINCT x) is ordered by one key, x itself or what x casts (checked with the types: checkDistinctOrdering)
+  if (distinct && keys.length !== 1)
+    throw distinctMismatch(
+      args[0]!,
+      keys.map((k) => k.child),
     );
-  }
   const directions = keys.map((k) => `${k.ascending ? "a" : "d"}${k.nullsFirst ? "f" : "l"}`).join(",");
   // listagg always gets its delimiter (NULL: none), so its keys start at the third argument
   const own = spec.keys === "any" && args.length === 1 ? [...args, literal(null, NullType)] : args;
   const c = call(name, [...own, ...keys.map((k) => k.child), literal(directions, StringType)], distinct);
   return Object.freeze({ ...c, withinGroup: keys.length });
+}
+
+function distinctMismatch(arg: Expr, keys: readonly Expr[]): AnalysisException {
+  return invalid(
+    "listagg",
+    "MISMATCH_WITH_DISTINCT_INPUT",
+    `The function is invoked with DISTINCT and WITHIN GROUP but expressions "${exprToSql(arg)}" and ${keys.map((k) => `"${exprToSql(k)}"`).join(", ")} do not match. The WITHIN GROUP ordering expression must be picked from the function inputs.`,
+  );
+}
+
+/** Types whose text (or bytes) is equal exactly when the values are: DISTINCT over the cast deduplicates as over the key. */
+function castKeepsDistinct(t: DataType): boolean {
+  return isIntegral(t) || ["decimal", "date", "boolean", "binary", "string", "interval"].includes(t.kind);
+}
+
+/**
+ * listagg(DISTINCT x) WITHIN GROUP (ORDER BY key), with the argument's and the key's types (as
+ * Spark's ListAgg checks them after its implicit cast of a non-STRING argument to STRING): x must
+ * be the key, or a cast of the key to STRING or BINARY, and the key of a type whose cast keeps
+ * distinct values distinct — not DOUBLE, FLOAT (-0.0 and 0.0) or TIMESTAMP (a local time twice
+ * in a DST fall-back): MISMATCH_WITH_DISTINCT_INPUT_UNSAFE_CAST.
+ */
+export function checkDistinctOrdering(arg: Expr, argType: DataType, key: Expr, keyType: DataType): void {
+  const same = exprToSql(arg) === exprToSql(key);
+  const text = argType.kind === "string" || argType.kind === "binary";
+  if (same && text) return;
+  // ORDER BY CAST(x AS STRING) is the STRING argument x becomes (Spark's implicit cast): the same expression
+  if (!text && key.kind === "cast" && !key.tryCast && key.to.kind === "string" && exprToSql(key.child) === exprToSql(arg)) return;
+  const explicit = arg.kind === "cast" && !arg.tryCast && exprToSql(arg.child) === exprToSql(key);
+  if (!same && !(explicit && (arg.to.kind === "string" || arg.to.kind === "binary"))) throw distinctMismatch(arg, [key]);
+  if (castKeepsDistinct(keyType)) return;
+  const target = explicit ? (arg as Expr & { kind: "cast" }).to : StringType;
+  throw invalid(
+    "listagg",
+    "MISMATCH_WITH_DISTINCT_INPUT_UNSAFE_CAST",
+    `The function \`listagg\` with DISTINCT and WITHIN GROUP (ORDER BY) is not supported for "${sqlTypeName(keyType)}" input. Explicitly cast the input to "${sqlTypeName(target)}" before passing it to both the function argument and ORDER BY expression.`,
+  );
 }
 
 /** The directions of a WITHIN GROUP call's keys, from its last argument's value. */

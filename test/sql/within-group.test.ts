@@ -176,6 +176,66 @@ describe("WITHIN GROUP (ORDER BY ...)", () => {
     );
   });
 
+  it("listagg(DISTINCT x) ordered by what x casts, BINARY values joined as bytes, plain DISTINCT (PySpark 4.3's answers)", async () => {
+    const ints = "FROM VALUES (3), (1), (2), (1), (10) AS t(x)";
+    const one = async (q: string) => (await rowsOf(q))[0]![0];
+    assert.equal(await one(`SELECT listagg(DISTINCT CAST(x AS STRING)) WITHIN GROUP (ORDER BY x) ${ints}`), "12310");
+    assert.equal(await one(`SELECT listagg(DISTINCT CAST(x AS STRING), ',') WITHIN GROUP (ORDER BY x DESC) ${ints}`), "10,3,2,1");
+    assert.equal(await one(`SELECT listagg(DISTINCT x) WITHIN GROUP (ORDER BY CAST(x AS STRING)) ${ints}`), "11023");
+    assert.equal(await one(`SELECT string_agg(DISTINCT CAST(x AS STRING), '-') WITHIN GROUP (ORDER BY x) ${ints}`), "1-2-3-10");
+    assert.equal(
+      await one(
+        "SELECT listagg(DISTINCT CAST(x AS STRING)) WITHIN GROUP (ORDER BY x) FROM VALUES (DATE'2024-01-02'), (DATE'2024-01-01') AS t(x)",
+      ),
+      "2024-01-012024-01-02",
+    );
+    const fails = (q: string, re: RegExp) => assert.throws(() => session.sql(q), re);
+    const unsafe = (type: string) =>
+      new RegExp(
+        `\\[INVALID_WITHIN_GROUP_EXPRESSION\\.MISMATCH_WITH_DISTINCT_INPUT_UNSAFE_CAST\\] Invalid function \`listagg\` with WITHIN GROUP\\. The function \`listagg\` with DISTINCT and WITHIN GROUP \\(ORDER BY\\) is not supported for "${type}" input\\. Explicitly cast the input to "STRING"`,
+      );
+    fails("SELECT listagg(DISTINCT CAST(x AS STRING)) WITHIN GROUP (ORDER BY x) FROM VALUES (3.5D) AS t(x)", unsafe("DOUBLE"));
+    fails("SELECT listagg(DISTINCT x) WITHIN GROUP (ORDER BY x) FROM VALUES (3.5D) AS t(x)", unsafe("DOUBLE"));
+    fails("SELECT listagg(DISTINCT CAST(x AS STRING)) WITHIN GROUP (ORDER BY x) FROM VALUES (1.5F) AS t(x)", unsafe("FLOAT"));
+    fails("SELECT listagg(DISTINCT x) WITHIN GROUP (ORDER BY x) FROM VALUES (TIMESTAMP'2024-01-01 00:00:00') AS t(x)", unsafe("TIMESTAMP"));
+    fails(
+      `SELECT listagg(DISTINCT CAST(x AS STRING)) WITHIN GROUP (ORDER BY x + 1) ${ints}`,
+      /MISMATCH_WITH_DISTINCT_INPUT\] .*"CAST\(x AS STRING\)" and "\(x \+ 1\)" do not match/,
+    );
+    fails(
+      `SELECT listagg(DISTINCT CAST(x AS BIGINT)) WITHIN GROUP (ORDER BY x) ${ints}`,
+      /MISMATCH_WITH_DISTINCT_INPUT\] .*"CAST\(x AS BIGINT\)" and "x" do not match/,
+    );
+
+    const bytes = "FROM VALUES (x'61'), (x'62'), (NULL) AS t(x)";
+    const [joined, type] = (await rowsOf(`SELECT listagg(x, x'2c'), typeof(listagg(x)) ${bytes}`))[0]!;
+    assert.deepEqual([Buffer.from(joined as Uint8Array).toString(), type], ["a,b", "binary"]);
+    assert.equal(
+      Buffer.from((await one(`SELECT string_agg(x, x'2c') WITHIN GROUP (ORDER BY x DESC) ${bytes}`)) as Uint8Array).toString(),
+      "b,a",
+    );
+    assert.equal(
+      Buffer.from(
+        (await one(
+          "SELECT listagg(DISTINCT CAST(x AS BINARY)) WITHIN GROUP (ORDER BY x) FROM VALUES ('b'), ('a'), ('a') AS t(x)",
+        )) as Uint8Array,
+      ).toString(),
+      "ab",
+    );
+    fails(
+      `SELECT listagg(x, ',') ${bytes}`,
+      /\[DATATYPE_MISMATCH\.DATA_DIFF_TYPES\] Cannot resolve "listagg\(x, ,\)" due to data type mismatch: Input to `listagg` should all be the same type, but it's \("BINARY" or "STRING"\)/,
+    );
+    fails(
+      `SELECT listagg(CAST(x AS STRING), x'2c') ${bytes}`,
+      /Cannot resolve "listagg\(CAST\(x AS STRING\), X'2C'\)".*\("STRING" or "BINARY"\)/,
+    );
+
+    // plain DISTINCT: each value once (first-seen order here; Spark's is its hash order)
+    const distinct = (await one("SELECT listagg(DISTINCT x, ',') FROM VALUES ('b'), ('a'), ('b'), (NULL) AS t(x)")) as string;
+    assert.deepEqual(distinct.split(",").sort(), ["a", "b"]);
+  });
+
   it("on a stream over JSON files (decode and state threads, restarted): the batch answer over the same files", async () => {
     const dir = temp();
     const ckpt = temp();
