@@ -52,7 +52,7 @@ import {
   resolveWindowExpr,
   splitAggregateWindows,
 } from "./window-rules.js";
-import { isYearMonthMarker, resolveYearMonth, yearMonthOutsideArithmetic } from "./year-month.js";
+import { isYearMonthMarker, resolveYearMonth, resolveYearMonthSequence, yearMonthOutsideArithmetic } from "./year-month.js";
 
 /** Named relations the analyzer can see (temp views, memory-sink tables, saved tables). */
 export interface Catalog {
@@ -340,6 +340,8 @@ function resolveCall(e: Expr): Expr {
   if (isYearMonthMarker(e)) return e; // for the + or - above it
   const ym = resolveYearMonth(e);
   if (ym !== null) return isYearMonthMarker(ym) ? ym : resolveCall(ym);
+  const ymSequence = resolveYearMonthSequence(e);
+  if (ymSequence !== null) return resolveCall(ymSequence);
   if (e.args.some(isYearMonthMarker)) throw yearMonthOutsideArithmetic();
   const dated = rewriteDateArithmetic(e);
   if (dated !== null) return resolveCall(dated);

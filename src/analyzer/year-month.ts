@@ -4,8 +4,9 @@
  * the months are added to the calendar date (the day clamped to the month's last:
  * 2024-01-31 + 1 month = 2024-02-29), a TIMESTAMP keeping its local time of day in the session
  * time zone. arus has no year-month interval column type: the literal is a marker the parser
- * makes and `resolveYearMonth` folds into `add_ym_interval(x, months)` where it meets + or -;
- * anywhere else it is refused by name.
+ * makes and `resolveYearMonth` folds into `add_ym_interval(x, months)` where it meets + or -,
+ * and `sequence(start, stop, ym)` into `sequence_months(start, stop, months)`; anywhere else it
+ * is refused by name.
  */
 import { type Call, call, type Expr, literal } from "../plan/expressions.js";
 import { IntegerType } from "../types/datatypes.js";
@@ -45,4 +46,11 @@ export function resolveYearMonth(e: Call): Expr | null {
   const ma = monthsOf(a);
   if (ma !== null && e.name === "+") return call("add_ym_interval", [b, literal(ma, IntegerType)]);
   return null;
+}
+
+/** `sequence(start, stop, INTERVAL n MONTH)` → sequence_months(start, stop, n) (unresolved); null otherwise. */
+export function resolveYearMonthSequence(e: Call): Expr | null {
+  if (e.name !== "sequence" || e.args.length !== 3) return null;
+  const months = monthsOf(e.args[2]!);
+  return months === null ? null : call("sequence_months", [e.args[0]!, e.args[1]!, literal(months, IntegerType)]);
 }

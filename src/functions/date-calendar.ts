@@ -15,8 +15,10 @@ import {
   MICROS_PER_SECOND,
   utcToLocalMicros,
 } from "../common/datetime/index.js";
+import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { literal } from "../plan/expressions.js";
-import { BooleanType, DateType, DoubleType, IntegerType, StringType, TimestampType } from "../types/datatypes.js";
+import { exprToSql } from "../plan/sql-text.js";
+import { ArrayOf, BooleanType, DateType, DoubleType, IntegerType, StringType, sqlTypeName, TimestampType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, dateArg, register, type ScalarFunction, timestampArg, typeMismatch } from "./registry.js";
 
@@ -51,6 +53,66 @@ const addYearMonthInterval: ScalarFunction = {
       const days = Math.floor(local / MICROS_PER_DAY);
       const moved = addMonthsToDays(days, k as number) * MICROS_PER_DAY + (local - days * MICROS_PER_DAY);
       return localToUtcMicros(ctx.timeZone, moved);
+    });
+  },
+};
+
+/**
+ * `sequence(start, stop, INTERVAL n MONTH)` (analyzer/year-month.ts), as Spark's temporal
+ * Sequence: element i is start + i × n months (from start, so a month-end start keeps to month
+ * ends: Jan 31, Feb 29, Mar 31), up to stop; DATE bounds give DATEs, a TIMESTAMP among them
+ * TIMESTAMPs (their local time of day kept in the session time zone). A zero step, or one going
+ * away from stop, fails as Spark's does.
+ */
+const sequenceMonths: ScalarFunction = {
+  kind: "scalar",
+  name: "sequence_months",
+  internal: true,
+  resolve(args, types, call) {
+    checkArity("sequence", args, 3);
+    const kinds = [types[0]!.kind, types[1]!.kind];
+    const temporal = kinds.every((k) => k === "date" || k === "timestamp" || k === "null");
+    if (!temporal) {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES",
+        `[DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES] Cannot resolve "${exprToSql(call)}" due to data type mismatch: \`sequence\` uses the wrong parameter type. The parameter type must conform to: 1. The start and stop expressions must resolve to the same type. 2. If start and stop expressions resolve to the "DATE" or "TIMESTAMP" type then the step expression must resolve to the "INTERVAL" type, otherwise to the same type as the start and stop expressions. ${[...types.slice(0, 2).map((x) => `"${sqlTypeName(x)}"`), '"INTERVAL MONTH"'].join(", ")}`,
+      );
+    }
+    const to = kinds.includes("timestamp") || kinds.every((k) => k === "null") ? TimestampType : DateType;
+    return { args: [castTo(args[0]!, types[0]!, to), castTo(args[1]!, types[1]!, to), args[2]!], type: ArrayOf(to, false) };
+  },
+  kernel(args, n, ctx) {
+    const type = args[0]!.type;
+    const date = type.kind === "date";
+    // a TIMESTAMP moves its local date in the session time zone (as add_ym_interval)
+    const plus = (start: number, months: number): number => {
+      if (date) return addMonthsToDays(start, months);
+      const local = utcToLocalMicros(ctx.timeZone, start);
+      const days = Math.floor(local / MICROS_PER_DAY);
+      return localToUtcMicros(ctx.timeZone, addMonthsToDays(days, months) * MICROS_PER_DAY + (local - days * MICROS_PER_DAY));
+    };
+    return mapRows(ArrayOf(type, false), args, n, (a, b, m) => {
+      const start = a as number;
+      const stop = b as number;
+      const months = m as number;
+      if (months === 0) {
+        throw new IllegalArgumentException(
+          `sequence step must be an interval year to month of day granularity if start and end values are ${date ? "dates" : "timestamps"}`,
+        );
+      }
+      if (months > 0 ? start > stop : start < stop) {
+        const micros = (x: number) => (date ? x * MICROS_PER_DAY : x);
+        throw new IllegalArgumentException(
+          `requirement failed: Illegal sequence boundaries: ${micros(start)} to ${micros(stop)} by ${months}`,
+        );
+      }
+      const out: number[] = [];
+      for (let i = 0; ; i++) {
+        const x = plus(start, i * months);
+        if (months > 0 ? x > stop : x < stop) break;
+        out.push(x);
+      }
+      return out;
     });
   },
 };
@@ -226,4 +288,4 @@ const dateTrunc: ScalarFunction = {
   },
 };
 
-register(addMonths, addYearMonthInterval, monthsBetween, lastDay, weekOfYear, trunc, dateTrunc);
+register(addMonths, addYearMonthInterval, sequenceMonths, monthsBetween, lastDay, weekOfYear, trunc, dateTrunc);

@@ -212,6 +212,12 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
       if (Number.isNaN(m)) break;
       return `${a[0]} ${m < 0 ? "-" : "+"} INTERVAL '${Math.abs(m)}' MONTH`;
     }
+    case "sequence_months": {
+      // sequence(start, stop, INTERVAL n MONTH): the parser folded the interval into a month count
+      const m = args[2]!.kind === "literal" ? Number(args[2]!.value) : Number.NaN;
+      if (Number.isNaN(m)) break;
+      return `sequence(${a[0]}, ${a[1]}, INTERVAL '${m}' MONTH)`;
+    }
     case "count":
       if (args.length === 1 && args[0]!.kind === "star") return "count(1)";
       break;
