@@ -107,8 +107,8 @@ export class AggregationSpec {
   }
 }
 
-/** A DOUBLE vector with every -0.0 as 0.0 (the same vector when it has none). */
-function normalizeZeros(v: Vector): Vector {
+/** A DOUBLE / FLOAT vector with every -0.0 as 0.0 (the same vector when it has none): Spark's NormalizeFloatingNumbers on keys. */
+export function normalizeZeros(v: Vector): Vector {
   if (v.type.kind !== "double" && v.type.kind !== "float") return v;
   const vals = v.values as Float64Array;
   const negZero = (x: number) => x === 0 && 1 / x < 0;

@@ -67,7 +67,7 @@ const arrayDistinct: ScalarFunction = {
   kernel: (args, n) =>
     mapRows(args[0]!.type, args, n, (arr) => {
       const out: unknown[] = [];
-      for (const e of arr as unknown[]) if (!out.some((o) => sameValue(o, e))) out.push(e ?? null);
+      for (const e of arr as unknown[]) if (!out.some((o) => sameValue(o, e))) out.push(Object.is(e, -0) ? 0 : (e ?? null));
       return out;
     }),
 };

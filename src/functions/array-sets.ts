@@ -82,7 +82,8 @@ function binaryArrayDiffTypes(call: Expr, name: string, types: readonly DataType
 }
 
 function distinctInto(out: unknown[], xs: readonly unknown[], keep: (x: unknown) => boolean = () => true): unknown[] {
-  for (const x of xs) if (keep(x) && !includes(out, x)) out.push(x ?? null);
+  // -0.0 is 0.0 in a set's result, as Spark's (its hash set normalizes the key)
+  for (const x of xs) if (keep(x) && !includes(out, x)) out.push(Object.is(x, -0) ? 0 : (x ?? null));
   return out;
 }
 

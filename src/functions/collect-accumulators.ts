@@ -22,7 +22,7 @@ export class DistinctSetAcc implements Accumulator {
   }
   protected add(gid: number, v: unknown): void {
     const key = typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : typeof v === "bigint" ? `n${v}` : valueKeyText(v);
-    this.sets[gid]!.set(key, v);
+    if (!this.sets[gid]!.has(key)) this.sets[gid]!.set(key, Object.is(v, -0) ? 0 : v); // -0.0 kept as 0.0, as Spark's set
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[0]!;

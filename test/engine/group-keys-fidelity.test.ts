@@ -2,7 +2,8 @@
  * Grouping and ordering cases found wrong by comparing with PySpark 4.3 (its values below): an
  * ARRAY key holding NaN, ±Infinity or NULL is its own group (they were one: NaN, infinities and
  * NULL all read as JSON's null, columnar/value-key.ts), and ORDER BY count(*) over a GROUP BY
- * sorts by the aggregate (it was planned as a scalar call and failed to run).
+ * sorts by the aggregate (it was planned as a scalar call and failed to run); -0.0 reads 0.0 in
+ * DISTINCT, dropDuplicates keys, collect_set and the array set functions, as Spark normalizes it.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -30,6 +31,33 @@ describe("grouping and ordering as Spark", () => {
     );
     assert.deepEqual(await rows(`SELECT size(collect_set(array(k))), count(DISTINCT array(k)) FROM ${SPECIALS}`), [[6, 6]]);
     assert.deepEqual(await rows(`SELECT count(*) FROM (SELECT DISTINCT array(k) FROM ${SPECIALS})`), [[6]]);
+  });
+
+  it("-0.0 is 0.0 where Spark normalizes it: DISTINCT, a batch dropDuplicates key, collect_set, array_distinct and the array set functions", async () => {
+    const sign = (v: unknown): unknown => (Object.is(v, -0) ? "-0.0" : Array.isArray(v) ? v.map(sign) : v);
+    const signed = async (sql: string) => (await rows(sql)).map((r) => r.map(sign));
+    assert.deepEqual(await signed("SELECT DISTINCT x FROM VALUES (-0.0D), (1.0D) AS t(x)"), [[0], [1]]);
+    assert.deepEqual(await signed("SELECT collect_set(x), collect_list(x), first(x) FROM VALUES (-0.0D), (1.0D) AS t(x)"), [
+      [[0, 1], ["-0.0", 1], "-0.0"],
+    ]);
+    assert.deepEqual(
+      await signed(
+        "SELECT array_distinct(array(-0.0D, 0.0D)), array_union(array(-0.0D), array(1.0D)), array_intersect(array(-0.0D, 1.0D), array(0.0D)), array_distinct(array(-0.0F, 0.0F))",
+      ),
+      [[[0], [0, 1], [0], [0]]],
+    );
+    // dropDuplicates(keys): the key normalized, the other columns the first row's as they are (PySpark: Row(k=0.0, v=-0.0))
+    const df = session.createDataFrame(
+      [
+        { k: -0, v: -0 },
+        { k: 0, v: 1 },
+      ],
+      "k DOUBLE, v DOUBLE",
+    );
+    assert.deepEqual(
+      (await df.dropDuplicates(["k"]).toArray()).map((r) => r.map(sign)),
+      [[0, "-0.0"]],
+    );
   });
 
   it("ORDER BY count(*) or its position sorts by the aggregate", async () => {

@@ -1,8 +1,12 @@
 /**
- * Batch dropDuplicates: keeps the first row of each key (all columns when no keys are given).
+ * Batch dropDuplicates: keeps the first row of each key (all columns when no keys are given),
+ * its DOUBLE / FLOAT key columns' -0.0 as 0.0: Spark runs a batch Deduplicate as an aggregate
+ * grouped by the keys (ReplaceDeduplicateWithAggregate), whose keys are normalized; the other
+ * columns are the first row's as they are. (A stream's Deduplicate keeps the row unchanged.)
  */
 import { type Batch, takeBatch } from "../../columnar/batch.js";
 import type { Attribute } from "../../plan/expressions.js";
+import { normalizeZeros } from "../aggregation.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
 
@@ -35,7 +39,9 @@ export class DeduplicateExec implements PhysicalOperator {
           next++;
         }
       }
-      if (keep.length) out.push(takeBatch(b, keep));
+      if (keep.length === 0) continue;
+      const kept = takeBatch(b, keep);
+      out.push({ ...kept, columns: kept.columns.map((c, p) => (positions.includes(p) ? normalizeZeros(c) : c)) });
     }
     return out;
   }
