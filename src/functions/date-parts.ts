@@ -42,11 +42,9 @@ function onDate(name: string, result: DataType, fn: (days: number) => number | n
   };
 }
 
+/** Spark 4.3's class and wording (make_timestamp's too: make-timestamp.ts). */
 function fieldOutOfBounds(detail: string): ArusError {
-  return new ArusError(
-    "DATETIME_FIELD_OUT_OF_BOUNDS",
-    `[DATETIME_FIELD_OUT_OF_BOUNDS] ${detail}. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
-  );
+  return new ArusError("DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION", `[DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION] ${detail}. `);
 }
 
 const makeDate: ScalarFunction = {

@@ -2,7 +2,7 @@
  * Comparisons, boolean logic with SQL's three-valued semantics, IS [NOT] NULL, IN, LIKE, RLIKE.
  */
 import { rowPairOrder } from "../columnar/string-order.js";
-import { makeVector, type Vector } from "../columnar/vector.js";
+import { getValue, makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import { compareStrings } from "../common/string-order.js";
 import type { Expr } from "../plan/expressions.js";
@@ -66,6 +66,11 @@ export function compareValues(x: unknown, y: unknown): number {
   return compareStrings(JSON.stringify(x), JSON.stringify(y));
 }
 
+/** A vector's row values as compareValues takes them: a STRUCT vector's rows built from its children (its `values` are empty). */
+function rowValues(v: Vector, n: number): ArrayLike<unknown> {
+  return v.children ? Array.from({ length: n }, (_, i) => getValue(v, i)) : v.values;
+}
+
 function compareNullable(a: unknown, b: unknown): number {
   if (a == null || b == null) return a == null ? (b == null ? 0 : -1) : 1;
   return compareValues(a, b);
@@ -105,8 +110,8 @@ function comparison(name: string, test: (c: number) => boolean): ScalarFunction 
           out[i] = test(order(av[i]!, bv[i]!)) ? 1 : 0;
         }
       } else {
-        const av = a.values;
-        const bv = b.values as unknown[];
+        const av = rowValues(a, n);
+        const bv = rowValues(b, n);
         for (let i = 0; i < n; i++) {
           if (validity !== null && validity[i] === 0) continue;
           out[i] = test(compareValues(av[i], bv[i])) ? 1 : 0;
@@ -126,10 +131,12 @@ const nullSafeEq: ScalarFunction = {
     const bytes = utf8NullSafeEquals(a, b, n);
     if (bytes !== null) return bytes;
     const out = new Uint8Array(n);
+    const av = rowValues(a, n);
+    const bv = rowValues(b, n);
     for (let i = 0; i < n; i++) {
       const an = a.validity !== null && a.validity[i] === 0;
       const bn = b.validity !== null && b.validity[i] === 0;
-      out[i] = an || bn ? (an && bn ? 1 : 0) : compareValues(a.values[i], b.values[i]) === 0 ? 1 : 0;
+      out[i] = an || bn ? (an && bn ? 1 : 0) : compareValues(av[i], bv[i]) === 0 ? 1 : 0;
     }
     return makeVector(BooleanType, out, null, n);
   },
@@ -232,6 +239,8 @@ const inList: ScalarFunction = {
     if (bytes !== null) return bytes;
     const out = new Uint8Array(n);
     let validity: Uint8Array | null = null;
+    const xv = rowValues(x, n);
+    const lists = list.map((l) => rowValues(l, n));
     for (let i = 0; i < n; i++) {
       if (x.validity !== null && x.validity[i] === 0) {
         validity ??= new Uint8Array(n).fill(1);
@@ -239,10 +248,11 @@ const inList: ScalarFunction = {
         continue;
       }
       let sawNull = false;
-      const v = x.values[i];
-      for (const l of list) {
+      const v = xv[i];
+      for (let k = 0; k < list.length; k++) {
+        const l = list[k]!;
         if (l.validity !== null && l.validity[i] === 0) sawNull = true;
-        else if (compareValues(v, l.values[i]) === 0) {
+        else if (compareValues(v, lists[k]![i]) === 0) {
           out[i] = 1;
           break;
         }

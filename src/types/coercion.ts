@@ -10,7 +10,22 @@
  * one fails the query under ANSI. (Spark's legacy non-ANSI rule, where STRING wins, is not
  * followed with `spark.sql.ansi.enabled=false`: docs/differences.md.)
  */
-import { ArrayOf, type DataType, DoubleType, isAtomic, isIntegral, isNumeric, LongType, TimestampType, typesEqual } from "./datatypes.js";
+import {
+  ArrayOf,
+  type DataType,
+  DoubleType,
+  field,
+  isAtomic,
+  isIntegral,
+  isNumeric,
+  LongType,
+  MapOf,
+  type StructField,
+  StructOf,
+  type StructType,
+  TimestampType,
+  typesEqual,
+} from "./datatypes.js";
 import { decimalForIntegral, widerDecimal } from "./decimal.js";
 
 /** The one numeric widening rule (Spark's numericPrecedence): TINYINT < SMALLINT < INT < BIGINT < FLOAT < DOUBLE. */
@@ -58,8 +73,30 @@ export function widerType(a: DataType, b: DataType, allowStringPromotion = true)
     const e = widerType(a.elementType, b.elementType, allowStringPromotion);
     return e ? ArrayOf(e, a.containsNull || b.containsNull) : null;
   }
+  if (a.kind === "map" && b.kind === "map") {
+    const k = widerType(a.keyType, b.keyType, allowStringPromotion);
+    const v = widerType(a.valueType, b.valueType, allowStringPromotion);
+    return k && v ? MapOf(k, v, a.valueContainsNull || b.valueContainsNull) : null;
+  }
+  // structs of the same field names (case-insensitively, as Spark's resolver)
+  if (a.kind === "struct" && b.kind === "struct") return widerStruct(a, b, allowStringPromotion, true);
   if (allowStringPromotion) return promotedString(a, b) ?? promotedString(b, a);
   return null;
+}
+
+/** Two structs' common type field by field, with the left's names; `sameNames`: the names must match too. */
+function widerStruct(a: StructType, b: StructType, allowStringPromotion: boolean, sameNames: boolean): StructType | null {
+  if (a.fields.length !== b.fields.length) return null;
+  const fields: StructField[] = [];
+  for (let i = 0; i < a.fields.length; i++) {
+    const fa = a.fields[i]!;
+    const fb = b.fields[i]!;
+    if (sameNames && fa.name.toLowerCase() !== fb.name.toLowerCase()) return null;
+    const t = widerType(fa.type, fb.type, allowStringPromotion);
+    if (t === null) return null;
+    fields.push(field(fa.name, t, fa.nullable || fb.nullable));
+  }
+  return StructOf(fields);
 }
 
 /** STRING `s` with another type `other` under ANSI coercion; null when there is none. */
@@ -85,5 +122,7 @@ export function comparisonType(a: DataType, b: DataType): DataType | null {
   if (b.kind === "string" && isNumeric(a)) return comparisonType(b, a);
   if (a.kind === "string" && (b.kind === "timestamp" || b.kind === "date")) return b;
   if (b.kind === "string" && (a.kind === "timestamp" || a.kind === "date")) return a;
+  // structs compare field by field whatever their names (Spark: named_struct('a', 1) = named_struct('b', 1) is true)
+  if (a.kind === "struct" && b.kind === "struct") return widerStruct(a, b, false, false);
   return widerType(a, b, false);
 }
