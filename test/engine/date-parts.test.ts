@@ -18,7 +18,10 @@ describe("date functions", () => {
     assert.equal(await text("make_date(2024, 2, 29)"), "2024-02-29");
     assert.equal(await text("make_date(null, 1, 1)"), null);
     // PySpark 4.3's class and message
-    await assert.rejects(text("make_date(2023, 2, 29)"), /^ArusError: \[DATETIME_FIELD_OUT_OF_BOUNDS\.WITHOUT_SUGGESTION\] Invalid date 'FEBRUARY 29'\. $/);
+    await assert.rejects(
+      text("make_date(2023, 2, 29)"),
+      /^ArusError: \[DATETIME_FIELD_OUT_OF_BOUNDS\.WITHOUT_SUGGESTION\] Invalid date 'FEBRUARY 29'\. $/,
+    );
     await assert.rejects(
       text("make_date(2024, 13, 1)"),
       /\[DATETIME_FIELD_OUT_OF_BOUNDS\.WITHOUT_SUGGESTION\] Invalid value for MonthOfYear \(valid values 1 - 12\): 13\. $/,
