@@ -255,8 +255,15 @@ function named(e: Expr): Expr {
   return alias(e, exprToSql(e));
 }
 
+/**
+ * A select list's stars expanded: `*` and `t.*` into the input's columns, `s.*` into a struct's
+ * fields, and a star among a function's arguments into its columns in place (`struct(*)`,
+ * `hash(*)`, `to_json(struct(t.*))`, `count(DISTINCT *)`, as Spark's ResolveReferences expands
+ * them; `count(*)` is count's own: count(1)).
+ */
 function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[] {
-  return exprs.flatMap((e) => {
+  return exprs.flatMap((top) => {
+    const e = top.kind === "star" ? top : expandStarArguments(top, input);
     if (e.kind !== "star") return [e];
     if (e.qualifier === null) return [...input];
     const q = e.qualifier.toLowerCase();
@@ -281,6 +288,14 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
     }
     return hits;
   });
+}
+
+function expandStarArguments(e: Expr, input: readonly Attribute[]): Expr {
+  return transformUp(e, (x) =>
+    x.kind === "call" && (x.name.toLowerCase() !== "count" || x.distinct) && x.args.some((a) => a.kind === "star")
+      ? withChildren(x, expandStars(x.args, input))
+      : x,
+  );
 }
 
 function requireBoolean(e: Expr, where: string): void {
