@@ -1,7 +1,8 @@
 /**
  * Join resolution: the ON condition is bound against both sides; `join(other, ["k"])` (USING)
  * becomes an equi-join plus a projection that keeps one `k` column, as Spark does (the left
- * key for inner/left joins, the right key for right joins, coalesce(l.k, r.k) for full joins).
+ * key for inner/left joins, the right key for right joins, coalesce(l.k, r.k) for full joins);
+ * a NATURAL JOIN is USING the columns both sides have.
  */
 import { AnalysisException } from "../common/errors.js";
 import { type Attribute, alias, call, type Expr } from "../plan/expressions.js";
@@ -16,6 +17,12 @@ type ResolveExpr = (e: Expr, input: readonly Attribute[]) => Expr;
 export function resolveJoin(p: Join, resolveExpr: ResolveExpr): LogicalPlan {
   const l = outputOf(p.left);
   const r = outputOf(p.right);
+  if (p.natural) {
+    // the columns both sides have, in the left's order; none: every pair of rows (Spark's too)
+    const common = l.filter((a) => r.some((b) => b.name.toLowerCase() === a.name.toLowerCase())).map((a) => a.name);
+    if (common.length === 0) return Plans.join(p.left, p.right, p.joinType, null);
+    return resolveUsing(Plans.join(p.left, p.right, p.joinType, null, common), l, r, resolveExpr);
+  }
   if (p.usingColumns) return resolveUsing(p, l, r, resolveExpr);
   if (!p.condition) return p;
   const cond = resolveExpr(p.condition, [...l, ...r]);

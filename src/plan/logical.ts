@@ -77,6 +77,8 @@ export interface Join {
   readonly condition: Expr | null;
   /** `join(other, ["k"])`: USING columns, merged into one output column each. */
   readonly usingColumns: readonly string[] | null;
+  /** SQL's NATURAL JOIN: USING the columns both sides have (found by the analyzer, join-rules.ts). */
+  readonly natural?: true;
 }
 export interface Sort {
   readonly kind: "sort";
@@ -311,6 +313,7 @@ export const Plans = {
     joinType: JoinType,
     condition: Expr | null,
     usingColumns: readonly string[] | null = null,
+    natural = false,
   ): Join {
     return f({
       kind: "join",
@@ -319,6 +322,7 @@ export const Plans = {
       joinType,
       condition,
       usingColumns: usingColumns ? f([...usingColumns]) : null,
+      ...(natural ? { natural: true as const } : {}),
     });
   },
   sort(orders: readonly SortOrder[], child: LogicalPlan): Sort {

@@ -21,10 +21,13 @@ export type QueryReader = (cur: Cursor, ctes: CteScope) => LogicalPlan;
 export function readRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader): LogicalPlan {
   let plan = readPrimaryRelation(cur, ctes, readQuery);
   for (;;) {
-    const joinType = readJoinType(cur);
+    const natural = cur.acceptKeyword("NATURAL");
+    const joinType = natural ? readNaturalJoinType(cur) : readJoinType(cur);
     if (joinType === null) return plan;
     const right = readPrimaryRelation(cur, ctes, readQuery);
-    if (cur.acceptKeyword("ON")) {
+    if (natural) {
+      plan = Plans.join(plan, right, joinType, null, null, true);
+    } else if (cur.acceptKeyword("ON")) {
       plan = Plans.join(plan, right, joinType, readExpression(cur));
     } else if (cur.acceptKeyword("USING")) {
       cur.expectOp("(");
@@ -186,9 +189,16 @@ function tableName(parts: readonly string[]): string {
 
 /** Join keywords up to and including JOIN → JoinType; null when no join starts here. */
 function readJoinType(cur: Cursor): JoinType | null {
-  if (cur.isKeyword("NATURAL")) throw cur.fail("[UNSUPPORTED_FEATURE] NATURAL JOIN is not supported.");
   for (const [words, type] of JOIN_FORMS) if (cur.acceptKeyword(...words)) return type;
   return null;
+}
+
+/** After NATURAL: an inner or outer join (Spark's grammar has no NATURAL SEMI, ANTI or CROSS JOIN). */
+function readNaturalJoinType(cur: Cursor): JoinType {
+  const type = readJoinType(cur);
+  if (type === null || type === "cross" || type === "left_semi" || type === "left_anti")
+    throw cur.fail("Syntax error: NATURAL takes [INNER | LEFT | RIGHT | FULL] [OUTER] JOIN.");
+  return type;
 }
 const JOIN_FORMS: readonly (readonly [string[], JoinType])[] = [
   [["JOIN"], "inner"],
