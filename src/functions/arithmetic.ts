@@ -8,10 +8,14 @@ import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerNumeric } from "../types/coercion.js";
 import {
+  DAY_TIME_FIELDS,
   type DataType,
   DateType,
+  type DayTimeField,
+  DayTimeIntervalOf,
   type DecimalType,
   DoubleType,
+  dayTimeFields,
   IntegerType,
   IntervalType,
   isIntegral,
@@ -23,6 +27,7 @@ import {
 import { type DecimalOp, decimalResultType, getDecimalPrecisionLoss } from "../types/decimal.js";
 import { byZero, plainOverflow } from "./arithmetic-errors.js";
 import { decimalIntDivide, decimalKernel, negateDecimal, resolveDecimalArithmetic } from "./decimal-arithmetic.js";
+import { DAY_INTERVAL, resolveIntervalScaling, scaleIntervals, subtractDates } from "./interval-arithmetic.js";
 import { andValidity, mapBinary, mapUnary, nums } from "./kernel-util.js";
 import { longBinary, longDivide, longNegate } from "./long-ops.js";
 import {
@@ -97,10 +102,19 @@ function resolveAdditive(sign: 1 | -1) {
     if (sign === 1 && a.kind === "interval" && b.kind === "timestamp") return { args: [args[1]!, args[0]!], type: TimestampType };
     if (a.kind === "date" && isIntegral(b)) return { args: [args[0]!, castTo(args[1]!, b, IntegerType)], type: DateType };
     if (a.kind === "date" && b.kind === "interval") return { args: [castTo(args[0]!, a, TimestampType), args[1]!], type: TimestampType };
-    if (a.kind === "interval" && b.kind === "interval") return { args, type: IntervalType };
+    if (a.kind === "interval" && b.kind === "interval") return { args, type: widerIntervalFields(a, b) };
     if (sign === -1 && a.kind === "timestamp" && b.kind === "timestamp") return { args, type: IntervalType };
+    if (sign === -1 && a.kind === "date" && b.kind === "date") return { args, type: DAY_INTERVAL };
     return resolveNumericPair(args, types, call, sign === 1 ? "+" : "-");
   };
+}
+
+/** Two day-time intervals' sum or difference keeps the fields of both (DAY + HOUR: DAY TO HOUR), as Spark's. */
+function widerIntervalFields(a: DataType, b: DataType): DataType {
+  const [sa, ea] = dayTimeFields(a);
+  const [sb, eb] = dayTimeFields(b);
+  const at = (f: DayTimeField) => DAY_TIME_FIELDS.indexOf(f);
+  return DayTimeIntervalOf(at(sa) <= at(sb) ? sa : sb, at(ea) >= at(eb) ? ea : eb);
 }
 
 function intCheck(ctx: EvalContext, op: string, fn: (x: number, y: number) => number) {
@@ -115,6 +129,7 @@ function intCheck(ctx: EvalContext, op: string, fn: (x: number, y: number) => nu
 function additiveKernel(sign: 1 | -1, op: string) {
   return (args: readonly Vector[], n: number, ctx: EvalContext): Vector => {
     const [a, b] = args as [Vector, Vector];
+    if (a.type.kind === "date" && b.type.kind === "date") return subtractDates(a, b, n);
     if (a.type.kind === "date") {
       // date ± days
       return mapBinary(DateType, a, b, n, (x, y) => x + sign * y);
@@ -122,7 +137,7 @@ function additiveKernel(sign: 1 | -1, op: string) {
     if (a.type.kind === "timestamp" && b.type.kind === "timestamp") return mapBinary(IntervalType, a, b, n, (x, y) => x - y);
     if (a.type.kind === "decimal") return decimalKernel(sign === 1 ? "+" : "-", a, b, decimalResult(sign === 1 ? "+" : "-", a, b), n, ctx);
     if (isSmallNumeric(a.type)) return smallArithmetic(sign === 1 ? "+" : "-", a, b, n, ctx);
-    const t = a.type.kind === "interval" && b.type.kind === "interval" ? IntervalType : a.type;
+    const t = a.type.kind === "interval" && b.type.kind === "interval" ? widerIntervalFields(a.type, b.type) : a.type;
     // BIGINT and TIMESTAMP ± INTERVAL: exact 64-bit (long-ops.ts).
     if (t.kind === "bigint" || t.kind === "timestamp") return longBinary(t, sign === 1 ? "+" : "-", a, b, n, ctx);
     if (t.kind === "int")
@@ -143,9 +158,10 @@ const minus: ScalarFunction = { kind: "scalar", name: "-", resolve: resolveAddit
 const times: ScalarFunction = {
   kind: "scalar",
   name: "*",
-  resolve: (args, types, call) => resolveNumericPair(args, types, call, "*"),
+  resolve: (args, types, call) => resolveIntervalScaling("*", args, types) ?? resolveNumericPair(args, types, call, "*"),
   kernel(args, n, ctx) {
     const [a, b] = args as [Vector, Vector];
+    if (a.type.kind === "interval" || b.type.kind === "interval") return scaleIntervals("*", args, n);
     if (a.type.kind === "decimal") return decimalKernel("*", a, b, decimalResult("*", a, b), n, ctx);
     if (isSmallNumeric(a.type)) return smallArithmetic("*", a, b, n, ctx);
     if (a.type.kind === "int") {
@@ -193,14 +209,18 @@ const divide: ScalarFunction = {
   kind: "scalar",
   name: "/",
   resolve(args, types, call) {
+    const scaled = resolveIntervalScaling("/", args, types);
+    if (scaled) return scaled;
     const r = resolveNumericPair(args, types, call, "/");
     if (r.type.kind === "decimal") return r;
     return { args: r.args.map((e) => castTo(e, r.type, DoubleType)), type: DoubleType };
   },
   kernel: (args, n, ctx) =>
-    args[0]!.type.kind === "decimal"
-      ? decimalKernel("/", args[0]!, args[1]!, decimalResult("/", args[0]!, args[1]!), n, ctx)
-      : zeroAware(DoubleType, args[0]!, args[1]!, n, ctx, (x, y) => x / y),
+    args[0]!.type.kind === "interval"
+      ? scaleIntervals("/", args, n)
+      : args[0]!.type.kind === "decimal"
+        ? decimalKernel("/", args[0]!, args[1]!, decimalResult("/", args[0]!, args[1]!), n, ctx)
+        : zeroAware(DoubleType, args[0]!, args[1]!, n, ctx, (x, y) => x / y),
 };
 
 const intDivide: ScalarFunction = {

@@ -5,6 +5,7 @@
  * with Spark's field names and abbreviations (SECOND as DECIMAL(8, 6) with the fraction).
  */
 
+import type { Vector } from "../columnar/vector.js";
 import {
   civilFromDays,
   daysFromCivil,
@@ -18,7 +19,18 @@ import {
 import { AnalysisException, ArusError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { type DataType, DateType, IntegerType, LongType, StringType, TimestampType } from "../types/datatypes.js";
+import {
+  ByteType,
+  DAY_TIME_FIELDS,
+  type DataType,
+  DateType,
+  type DayTimeField,
+  dayTimeFields,
+  IntegerType,
+  LongType,
+  StringType,
+  TimestampType,
+} from "../types/datatypes.js";
 import { DecimalOf } from "../types/decimal.js";
 import { isoWeekOfDays } from "./date-calendar.js";
 import { mapRows } from "./kernel-util.js";
@@ -154,6 +166,40 @@ function invalidField(field: string, source: Expr): AnalysisException {
   return new AnalysisException("INVALID_EXTRACT_FIELD", `[INVALID_EXTRACT_FIELD] Cannot extract ${field} from ${exprToSql(source)}.`);
 }
 
+/**
+ * A day-time interval's fields, as Spark's ExtractANSIInterval*: the days (INT), the hours and
+ * minutes within them (TINYINT), the seconds with their micros (DECIMAL(8, 6)), each signed as
+ * the interval; only fields the interval's type has.
+ */
+const INTERVAL_FIELDS: readonly (readonly [DayTimeField, readonly string[], DataType, (micros: number) => number])[] = [
+  ["DAY", ["DAY", "D", "DAYS"], IntegerType, (m) => Math.trunc(m / MICROS_PER_DAY)],
+  ["HOUR", ["HOUR", "H", "HOURS", "HR", "HRS"], ByteType, (m) => Math.trunc(m / MICROS_PER_HOUR) % 24],
+  ["MINUTE", ["MINUTE", "M", "MIN", "MINS", "MINUTES"], ByteType, (m) => Math.trunc(m / MICROS_PER_MINUTE) % 60],
+  ["SECOND", SECOND_NAMES, SecondType, (m) => m % MICROS_PER_MINUTE],
+];
+
+function intervalFieldOf(field: string): (typeof INTERVAL_FIELDS)[number] | undefined {
+  return INTERVAL_FIELDS.find(([, names]) => names.includes(field));
+}
+
+function resolveIntervalField(f: Expr, field: string, source: Expr, t: DataType) {
+  const spec = intervalFieldOf(field);
+  const [start, end] = dayTimeFields(t);
+  const order = DAY_TIME_FIELDS;
+  if (!spec || order.indexOf(spec[0]) < order.indexOf(start) || order.indexOf(spec[0]) > order.indexOf(end)) {
+    throw new AnalysisException(
+      "INVALID_EXTRACT_FIELD",
+      `[INVALID_EXTRACT_FIELD] Cannot extract \`${(f as Expr & { kind: "literal" }).value}\` from "${exprToSql(source)}".`,
+    );
+  }
+  return { args: [f, source], type: spec[2] };
+}
+
+function intervalField(field: string, src: Vector, n: number): Vector {
+  const [, , type, fn] = intervalFieldOf(field)!;
+  return mapRows(type, [src], n, (v) => fn(v as number));
+}
+
 /** date_part('field', source) and EXTRACT(field FROM source): the field must be a literal. */
 function datePart(name: string): ScalarFunction {
   return {
@@ -166,6 +212,7 @@ function datePart(name: string): ScalarFunction {
         throw invalidField(f.kind === "literal" ? String(f.value) : exprToSql(f), args[1]!);
       const field = f.value.toUpperCase();
       const t = types[1]!;
+      if (t.kind === "interval") return resolveIntervalField(f, field, args[1]!, t);
       const source = castTo(args[1]!, t, t.kind === "date" ? DateType : TimestampType);
       if (SECOND_NAMES.includes(field)) return { args: [f, castTo(args[1]!, t, TimestampType)], type: SecondType };
       if (!FIELDS.some(([names]) => names.includes(field))) throw invalidField(f.value, args[1]!);
@@ -174,6 +221,7 @@ function datePart(name: string): ScalarFunction {
     kernel(args, n, ctx) {
       const field = String((args[0]!.values as unknown[])[0] ?? "").toUpperCase();
       const src = args[1]!;
+      if (src.type.kind === "interval") return intervalField(field, src, n);
       const local = (v: unknown): number =>
         src.type.kind === "date" ? (v as number) * MICROS_PER_DAY : utcToLocalMicros(ctx.timeZone, Number(v));
       if (SECOND_NAMES.includes(field)) {

@@ -10,6 +10,7 @@ import { setField } from "../../../common/row-object.js";
 import { javaFloatToString } from "../../../common/show.js";
 import type { DataType, StructType } from "../../../types/datatypes.js";
 import { javaBigDecimalString, unscaledOf } from "../../../types/decimal.js";
+import { formatDayTimeInterval } from "../../../types/interval-text.js";
 import type { DateTimeText } from "../datetime-text.js";
 
 type ValueWriter = (v: unknown) => string;
@@ -45,6 +46,9 @@ function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): Val
       return (v) => `"${Buffer.from(v as Uint8Array).toString("base64")}"`;
     case "null":
       return () => "null";
+    case "interval":
+      // Spark writes a day-time interval as its SQL text: "INTERVAL '0 12:00:00' DAY TO SECOND"
+      return (v) => JSON.stringify(formatDayTimeInterval(v as number, type));
     case "array": {
       const w = valueWriter(type.elementType, dt, writeNulls);
       return (v) => `[${(v as unknown[]).map((x) => (x === null || x === undefined ? "null" : w(x))).join(",")}]`;
@@ -78,7 +82,7 @@ function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): Val
       };
     }
     default:
-      throw new Error(`JSON cannot write ${type.kind}`);
+      throw new Error(`JSON cannot write ${(type as DataType).kind}`);
   }
 }
 
