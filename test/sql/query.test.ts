@@ -276,7 +276,7 @@ describe("query errors", () => {
     parseFails(() => parseQuery("SELECT a FROM t ORDER a"), "Syntax error at or near 'ORDER'", 16);
   });
   it("names unsupported features", () => {
-    parseFails(() => parseQuery("SELECT * FROM a NATURAL JOIN b"), "NATURAL JOIN is not supported", 16);
+    parseFails(() => parseQuery("SELECT * FROM a NATURAL SEMI JOIN b"), "NATURAL takes [INNER | LEFT | RIGHT | FULL] [OUTER] JOIN", 34);
     parseFails(() => parseQuery("SELECT * FROM my_udtf(x)"), "Table-valued function my_udtf", 14);
     parseFails(() => parseQuery("SELECT (SELECT 1)"), "Scalar subqueries are not supported", 8);
   });
