@@ -102,6 +102,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       return Plans.subqueryAlias(p.name, found);
     }
     case "project": {
+      if (p.qualify) return resolveQualify(p, catalog);
       const input = outputOf(p.child);
       const items = expandStars(p.projectList, input);
       const lifted = liftGenerators(items, p.child, resolveExpr);
@@ -289,6 +290,36 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
     return hits;
   });
 }
+
+/**
+ * SELECT ... QUALIFY cond: the select list computed with the condition beside it (the condition
+ * may name the list's aliases, `QUALIFY r = 1`, which stand for their expressions where no input
+ * column has the name), its rows kept where the condition holds, then the list alone — Spark's
+ * Filter over the window functions' Project. A QUALIFY needs a window function in the list or
+ * in the condition (QUALIFY_REQUIRES_WINDOW_FUNCTION).
+ */
+function resolveQualify(p: LogicalPlan & { kind: "project" }, catalog: Catalog): LogicalPlan {
+  const input = outputOf(p.child);
+  const items = expandStars(p.projectList, input);
+  const aliases = new Map(items.flatMap((e) => (e.kind === "alias" ? [[e.name.toLowerCase(), e.child] as const] : [])));
+  const cond = transformUp(p.qualify!, (e) =>
+    e.kind === "column" && e.nameParts.length === 1 && !resolveColumn(e.nameParts, input) && aliases.has(e.nameParts[0]!.toLowerCase())
+      ? aliases.get(e.nameParts[0]!.toLowerCase())!
+      : e,
+  );
+  if (!items.some(hasWindow) && !hasWindow(cond)) {
+    throw new AnalysisException(
+      "QUALIFY_REQUIRES_WINDOW_FUNCTION",
+      "[QUALIFY_REQUIRES_WINDOW_FUNCTION] The QUALIFY clause requires at least one window function in the current SELECT list or the QUALIFY condition.",
+    );
+  }
+  const inner = resolveNode(Plans.project([...items, alias(cond, QUALIFY_COLUMN)], p.child), catalog);
+  const out = outputOf(inner);
+  const keep = out[out.length - 1]!;
+  requireBoolean(keep, "QUALIFY");
+  return Plans.project(out.slice(0, -1), Plans.filter(keep, inner));
+}
+const QUALIFY_COLUMN = "__qualify";
 
 function expandStarArguments(e: Expr, input: readonly Attribute[]): Expr {
   return transformUp(e, (x) =>

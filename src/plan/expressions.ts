@@ -87,6 +87,12 @@ export interface Call {
   readonly byName?: boolean;
   /** SQL's `x BETWEEN l AND u`: parsed, as Spark replaces it, to `(x >= l) AND (x <= u)`, named `between(x, l, u)`. */
   readonly between?: boolean;
+  /**
+   * SQL's `x [NOT] LIKE ANY | ALL (p, ...)` of literal patterns: parsed to the ORs / ANDs of
+   * `[NOT] x LIKE p` it means, named as Spark names its LikeAny / NotLikeAll...: `likeany(x)`
+   * (this is that name's function part; `value` the x it shows).
+   */
+  readonly quantifiedLike?: { readonly name: string; readonly value: Expr };
   /** Printed in place of `name`: a user-defined function's own name (`name` is its registry key). */
   readonly label?: string;
   /**

@@ -51,6 +51,8 @@ export interface Project {
   readonly kind: "project";
   readonly projectList: readonly Expr[];
   readonly child: LogicalPlan;
+  /** SQL's QUALIFY condition: rows kept after the select list's window functions (the analyzer plans it). */
+  readonly qualify?: Expr;
 }
 export interface Filter {
   readonly kind: "filter";
@@ -287,8 +289,8 @@ export const Plans = {
   unresolvedRelation(name: string): UnresolvedRelation {
     return f({ kind: "unresolvedRelation", name });
   },
-  project(projectList: readonly Expr[], child: LogicalPlan): Project {
-    return f({ kind: "project", projectList: f([...projectList]), child });
+  project(projectList: readonly Expr[], child: LogicalPlan, qualify?: Expr): Project {
+    return f({ kind: "project", projectList: f([...projectList]), child, ...(qualify ? { qualify } : {}) });
   },
   filter(condition: Expr, child: LogicalPlan): Filter {
     return f({ kind: "filter", condition, child });

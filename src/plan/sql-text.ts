@@ -89,6 +89,7 @@ export function exprToSql(e: Expr): string {
       if (e.withinGroup !== undefined) return withinGroupSql(e, exprToSql);
       if (e.byName) return `${e.name}(${e.args.map(exprToSql).join(", ")})`;
       if (e.between) return betweenSql(e.args);
+      if (e.quantifiedLike) return `${e.quantifiedLike.name}(${exprToSql(e.quantifiedLike.value)})`;
       if (e.label !== undefined) return `${e.label}(${e.args.map(exprToSql).join(", ")})`;
       return callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":

@@ -5,11 +5,22 @@
  */
 
 import { inlineTable } from "../analyzer/inline-table.js";
-import { columnRef, type Expr, type SortOrder, transformDown, type WindowExpr, windowExpr } from "../plan/expressions.js";
+import { hasAggregateOutsideWindow } from "../analyzer/window-rules.js";
+import {
+  columnRef,
+  type Expr,
+  literal,
+  type SortOrder,
+  sortOrder,
+  star,
+  transformDown,
+  type WindowExpr,
+  windowExpr,
+} from "../plan/expressions.js";
 import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { sqlTypeName } from "../types/datatypes.js";
+import { NullType, sqlTypeName } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import {
   NAMED_WINDOW,
@@ -35,8 +46,11 @@ export function readQuery(cur: Cursor, outer: CteScope = new Map()): LogicalPlan
   let plan = body.plan;
   if (cur.acceptKeyword("ORDER", "BY")) {
     const orders: SortOrder[] = [];
-    do orders.push(readSortItem(cur, body.items));
-    while (cur.acceptOp(","));
+    if (cur.isKeyword("ALL")) orders.push(...orderByAll(cur, body.items));
+    else {
+      do orders.push(readSortItem(cur, body.items));
+      while (cur.acceptOp(","));
+    }
     plan = Plans.sort(orders, plan);
   }
   const n = cur.acceptKeyword("LIMIT") ? readLimit(cur, "limit") : null;
@@ -149,16 +163,23 @@ function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
 
   let groups: Expr[] | null = null;
   let sets: number[][] | null = null;
-  if (cur.acceptKeyword("GROUP", "BY")) ({ exprs: groups, sets } = readGroupBy(cur, items));
+  if (cur.acceptKeyword("GROUP", "BY")) {
+    if (cur.acceptKeyword("ALL")) groups = groupByAll(cur, items);
+    else ({ exprs: groups, sets } = readGroupBy(cur, items));
+  }
   const having = cur.acceptKeyword("HAVING") ? readExpression(cur) : null;
-  if (cur.isKeyword("QUALIFY")) throw cur.fail("[UNSUPPORTED_FEATURE] QUALIFY clauses are not supported.");
+  let qualify = cur.acceptKeyword("QUALIFY") ? readExpression(cur) : null;
   const named = cur.acceptKeyword("WINDOW") ? readWindowClause(cur) : new Map<string, Spec>();
+  if (qualify === null && cur.acceptKeyword("QUALIFY")) qualify = readExpression(cur);
   items.splice(0, items.length, ...items.map((e) => substituteNamedWindows(cur, e, named)));
+  if (qualify !== null) qualify = substituteNamedWindows(cur, qualify, named);
 
   // HAVING without GROUP BY makes the select a global aggregate, as in Spark.
   if (groups !== null || having !== null) plan = Plans.aggregate(groups ?? [], items, plan, sets);
-  else plan = Plans.project(items, plan);
+  else plan = Plans.project(items, plan, qualify ?? undefined);
   if (having !== null) plan = Plans.filter(having, plan);
+  // QUALIFY over an aggregate: over its output columns (the select list's names)
+  if (qualify !== null && plan.kind !== "project") plan = Plans.project([star()], plan, qualify);
   if (distinct) plan = Plans.distinct(plan);
   return { plan, items };
 }
@@ -257,6 +278,23 @@ function readGroupingList(cur: Cursor): Expr[][] {
   } while (cur.acceptOp(","));
   cur.expectOp(")");
   return out;
+}
+
+/**
+ * GROUP BY ALL (Spark 4): the select list's items without an aggregate (outside OVER), as they
+ * are written; none makes a global aggregate.
+ */
+function groupByAll(cur: Cursor, items: readonly Expr[]): Expr[] {
+  if (items.some((e) => e.kind === "star")) throw cur.fail("[UNSUPPORTED_FEATURE] GROUP BY ALL with a star (*) in the select list.");
+  return items.filter((e) => !hasAggregateOutsideWindow(e)).map((e) => (e.kind === "alias" ? e.child : e));
+}
+
+/** ORDER BY ALL [ASC | DESC] [NULLS FIRST | LAST] (Spark 4): every output column, left to right, in the one direction. */
+function orderByAll(cur: Cursor, items: readonly Expr[] | null): SortOrder[] {
+  const at = cur.next();
+  const direction = readSortDirection(cur, literal(null, NullType));
+  if (items === null) throw cur.fail("[UNSUPPORTED_FEATURE] ORDER BY ALL over a parenthesized query.", at);
+  return items.map((_, i) => sortOrder(orderByOrdinal(cur, at, i + 1, items), direction.ascending, direction.nullsFirst));
 }
 
 /** An integer literal in GROUP BY / ORDER BY is a 1-based position in the select list. */
