@@ -41,6 +41,7 @@ import { resolveCollectMetrics } from "./observed-metrics.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
+import { isSubqueryCall, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
 import {
@@ -125,6 +126,9 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       return Plans.project(exprs.map(named), child);
     }
     case "filter": {
+      // x IN (SELECT ...) / EXISTS (SELECT ...) conjuncts: semi and anti joins (subqueries.ts)
+      const joined = joinSubqueries(p.condition, p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
+      if (joined) return joined.rest === null ? joined.plan : resolveNode(Plans.filter(joined.rest, joined.plan), catalog);
       const input = outputOf(p.child);
       refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");
       const condition = p.child.kind === "aggregate" ? rewriteGroupingAbove(p.condition, p.child, resolveExpr) : p.condition;
@@ -381,6 +385,7 @@ function resolveCall(e: Expr): Expr {
     return e;
   }
   if (e.kind !== "call") return e;
+  if (isSubqueryCall(e)) throw subqueryOutsideWhere();
   if (e.name === "window" || e.name === "session_window") return e;
   if (e.name === "if") return resolveCaseWhen(ifToCaseWhen(e) as Expr & { kind: "caseWhen" });
   if (isYearMonthMarker(e)) return e; // for the + or - above it

@@ -7,7 +7,9 @@
  * Operators such as `a + b` or `a = b` are calls too (names `+`, `=`, `and`, ...), so one
  * registry decides their types and kernels.
  */
+
 import type { DataType } from "../types/datatypes.js";
+import type { LogicalPlan } from "./logical.js";
 
 let nextExprId = 1;
 /** Unique id for attributes and aliases (Spark's ExprId). */
@@ -93,6 +95,12 @@ export interface Call {
    * (this is that name's function part; `value` the x it shows).
    */
   readonly quantifiedLike?: { readonly name: string; readonly value: Expr };
+  /**
+   * `in_subquery(x)` / `exists_subquery()`: SQL's `x IN (SELECT ...)` / `EXISTS (SELECT ...)`, the
+   * query unresolved; the analyzer makes a WHERE conjunct of one a semi or anti join
+   * (analyzer/subqueries.ts).
+   */
+  readonly subquery?: LogicalPlan;
   /** Printed in place of `name`: a user-defined function's own name (`name` is its registry key). */
   readonly label?: string;
   /**

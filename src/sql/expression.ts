@@ -30,6 +30,7 @@ import {
   type WindowFrame,
   windowExpr,
 } from "../plan/expressions.js";
+import type { LogicalPlan } from "../plan/logical.js";
 import { checkOrderedSetArity, requiresWithinGroup, withinGroupCall, withinGroupMissing } from "../plan/within-group.js";
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
 import { toDouble } from "../types/decimal.js";
@@ -149,11 +150,26 @@ function readAnd(cur: Cursor): Expr {
   return left;
 }
 
+/** Reads a query (`SELECT ...` / `WITH ...`) in the enclosing query's CTE scope: set by query.ts (which imports this module). */
+let subqueryReader: ((cur: Cursor) => LogicalPlan) | null = null;
+export function setSubqueryReader(read: (cur: Cursor) => LogicalPlan): void {
+  subqueryReader = read;
+}
+
+/** `(SELECT ...)` after IN or EXISTS: the query, unresolved. */
+function readSubquery(cur: Cursor): LogicalPlan {
+  cur.expectOp("(");
+  const plan = subqueryReader!(cur);
+  cur.expectOp(")");
+  return plan;
+}
+
 function readNot(cur: Cursor): Expr {
   if (cur.acceptKeyword("NOT") || cur.acceptOp("!")) return call("not", [readNot(cur)]);
   // EXISTS (SELECT ...) is a subquery; exists(arr, x -> ...) the higher-order function
-  if (cur.isKeyword("EXISTS") && cur.isOp("(", 1) && (cur.isKeyword("SELECT", 2) || cur.isKeyword("WITH", 2) || cur.isOp("(", 2))) {
-    throw cur.fail("[UNSUPPORTED_FEATURE] EXISTS subqueries are not supported.");
+  if (cur.isKeyword("EXISTS") && cur.isOp("(", 1) && (cur.isKeyword("SELECT", 2) || cur.isKeyword("WITH", 2))) {
+    cur.next();
+    return Object.freeze({ ...call("exists_subquery", []), subquery: readSubquery(cur) });
   }
   return readPredicate(cur);
 }
@@ -178,10 +194,10 @@ function readPredicate(cur: Cursor): Expr {
     not = true;
   }
   if (cur.acceptKeyword("IN")) {
-    cur.expectOp("(");
-    if (cur.isKeyword("SELECT") || cur.isKeyword("WITH")) {
-      throw cur.fail("[UNSUPPORTED_FEATURE] IN subqueries are not supported.");
+    if (cur.isOp("(") && (cur.isKeyword("SELECT", 1) || cur.isKeyword("WITH", 1))) {
+      return negate(Object.freeze({ ...call("in_subquery", [value]), subquery: readSubquery(cur) }), not);
     }
+    cur.expectOp("(");
     const list = [readExpression(cur)];
     while (cur.acceptOp(",")) list.push(readExpression(cur));
     cur.expectOp(")");

@@ -29,6 +29,7 @@ import {
   readNamedExpression,
   readSortDirection,
   readWindowSpecBody,
+  setSubqueryReader,
 } from "./expression.js";
 import type { Token } from "./lexer.js";
 import { type CteScope, readLateralViews, readRelation, readValuesRows } from "./relation.js";
@@ -143,7 +144,21 @@ function readQueryPrimary(cur: Cursor, ctes: CteScope): QueryPart {
 
 const ONE_ROW_BATCH = Object.freeze({ columns: Object.freeze([]), numRows: 1 });
 
+/** The CTEs of the SELECT being read: a subquery in its expressions (IN / EXISTS) sees them. */
+let selectCtes: CteScope = new Map();
+setSubqueryReader((cur) => readQuery(cur, selectCtes));
+
 function readSelect(cur: Cursor, ctes: CteScope): QueryPart {
+  const outer = selectCtes;
+  selectCtes = ctes;
+  try {
+    return readSelectIn(cur, ctes);
+  } finally {
+    selectCtes = outer;
+  }
+}
+
+function readSelectIn(cur: Cursor, ctes: CteScope): QueryPart {
   cur.expectKeyword("SELECT");
   const distinct = cur.acceptKeyword("DISTINCT");
   if (!distinct) cur.acceptKeyword("ALL");

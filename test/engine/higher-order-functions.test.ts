@@ -110,8 +110,10 @@ describe("higher-order functions in SQL", () => {
     assert.deepEqual(r, [{ t: [2, 4], u: [101, 102] }]);
   });
 
-  it("EXISTS (SELECT ...) is still a subquery, exists(arr, ...) the function", () => {
-    assert.throws(() => session.sql("SELECT 1 WHERE EXISTS (SELECT 1)"), /EXISTS subqueries are not supported/);
+  it("EXISTS (SELECT ...) is still a subquery, exists(arr, ...) the function", async () => {
+    assert.deepEqual(await session.sql("SELECT 1 WHERE EXISTS (SELECT 1)").toArray(), [[1]]);
+    assert.deepEqual(await session.sql("SELECT 1 WHERE NOT EXISTS (SELECT 1)").toArray(), []);
+    assert.deepEqual(await session.sql("SELECT exists(array(1, 2), x -> x > 1)").toArray(), [[true]]);
   });
 });
 

@@ -1,0 +1,124 @@
+/**
+ * Subqueries in a WHERE condition, as Spark's RewritePredicateSubquery plans them: each top-level
+ * conjunct `x IN (SELECT y ...)` becomes a left semi join on `x = y`; `x NOT IN (...)` a
+ * null-aware left anti join (a row goes when some y equals x or the comparison is NULL: SQL's
+ * NOT IN, so one NULL among the y removes every row, and a NULL x goes unless the subquery is
+ * empty); `EXISTS (...)` / `NOT EXISTS (...)` a semi / anti join on nothing. The other conjuncts
+ * filter above the joins. A correlated EXISTS (its WHERE naming the outer query's columns) joins
+ * on those conjuncts; other correlated subqueries are refused. Only as conjuncts of a WHERE.
+ */
+import { AnalysisException } from "../common/errors.js";
+import { type Attribute, anyExpr, type Call, call, type Expr, literal } from "../plan/expressions.js";
+import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { BooleanType } from "../types/datatypes.js";
+import { outputOf } from "./types.js";
+
+export const isSubqueryCall = (e: Expr): boolean => e.kind === "call" && e.subquery !== undefined;
+
+export function hasSubquery(e: Expr): boolean {
+  return anyExpr(e, isSubqueryCall);
+}
+
+export function subqueryOutsideWhere(): AnalysisException {
+  return new AnalysisException(
+    "UNSUPPORTED_FEATURE",
+    "[UNSUPPORTED_FEATURE] IN and EXISTS subqueries are supported as conditions of a WHERE (alone or ANDed with others), not inside other expressions.",
+  );
+}
+
+function conjuncts(e: Expr): Expr[] {
+  return e.kind === "call" && e.name === "and" && e.args.length === 2 ? [...conjuncts(e.args[0]!), ...conjuncts(e.args[1]!)] : [e];
+}
+
+interface Steps {
+  /** Analyzes a subquery's plan on its own. */
+  readonly analyze: (p: LogicalPlan) => LogicalPlan;
+  readonly resolveExpr: (e: Expr, input: readonly Attribute[]) => Expr;
+}
+
+/** `child` joined with each subquery conjunct of `condition`, and the conjuncts left (null: none); null when there is no subquery. */
+export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps): { plan: LogicalPlan; rest: Expr | null } | null {
+  if (!hasSubquery(condition)) return null;
+  let plan = child;
+  const rest: Expr[] = [];
+  for (const c of conjuncts(condition)) {
+    const negated = c.kind === "call" && c.name === "not" && c.args.length === 1 && isSubqueryCall(c.args[0]!);
+    const sub = negated ? (c as Call).args[0]! : c;
+    if (!isSubqueryCall(sub)) {
+      if (hasSubquery(c)) throw subqueryOutsideWhere();
+      rest.push(c);
+      continue;
+    }
+    plan = joinOne(plan, sub as Call, negated, steps);
+  }
+  return { plan, rest: rest.length === 0 ? null : rest.reduce((a, b) => call("and", [a, b])) };
+}
+
+function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): LogicalPlan {
+  if (e.name === "exists_subquery") {
+    const correlated = correlatedExists(left, e.subquery!, negated, steps);
+    if (correlated) return correlated;
+  }
+  let right: LogicalPlan;
+  try {
+    right = steps.analyze(e.subquery!);
+  } catch (err) {
+    if (err instanceof AnalysisException && err.errorClass.startsWith("UNRESOLVED_COLUMN")) {
+      throw new AnalysisException(
+        "UNSUPPORTED_FEATURE",
+        `[UNSUPPORTED_FEATURE] Correlated subqueries (naming a column of the outer query) are not supported; the subquery failed: ${err.message}`,
+      );
+    }
+    throw err;
+  }
+  const l = outputOf(left);
+  const r = outputOf(right);
+  if (e.name === "exists_subquery") return Plans.join(left, right, negated ? "left_anti" : "left_semi", literal(true, BooleanType));
+  if (r.length !== 1) {
+    throw new AnalysisException(
+      "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
+      `[DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH] The number of columns in the left hand side of an IN subquery does not match the number of columns in the output of subquery. Left hand side columns(length: 1), right hand side columns(length: ${r.length}).`,
+    );
+  }
+  // the value is the outer query's (resolved there first: a subquery column of the same name is not it)
+  const equal = call("=", [steps.resolveExpr(e.args[0]!, l), r[0]!]);
+  const cond = negated ? call("or", [equal, call("isnull", [equal])]) : equal;
+  return Plans.join(left, right, negated ? "left_anti" : "left_semi", steps.resolveExpr(cond, [...l, ...r]));
+}
+
+/**
+ * `[NOT] EXISTS (SELECT ... FROM r WHERE conds)` whose WHERE names the outer query's columns
+ * (`s.w = t.v`): those conjuncts become the semi / anti join's condition, the others filter r
+ * (Spark's decorrelation of a correlated EXISTS; its select list does not matter). Null when
+ * the subquery is not that shape or nothing in it is correlated.
+ */
+function correlatedExists(left: LogicalPlan, sub: LogicalPlan, negated: boolean, steps: Steps): LogicalPlan | null {
+  const where = sub.kind === "project" ? sub.child : sub;
+  if (where.kind !== "filter") return null;
+  const source = steps.analyze(where.child);
+  const inner = outputOf(source);
+  const outer = outputOf(left);
+  const kept: Expr[] = [];
+  const pulled: Expr[] = [];
+  for (const c of conjuncts(where.condition)) {
+    if (hasSubquery(c)) return null;
+    if (resolves(c, inner, steps)) kept.push(c);
+    else if (resolves(c, [...outer, ...inner], steps)) pulled.push(c);
+    else return null; // let the plain path report what does not resolve
+  }
+  if (pulled.length === 0) return null;
+  const and = (xs: Expr[]) => xs.reduce((a, b) => call("and", [a, b]));
+  const right = kept.length === 0 ? source : steps.analyze(Plans.filter(and(kept), where.child));
+  const cond = steps.resolveExpr(and(pulled), [...outer, ...outputOf(right)]);
+  return Plans.join(left, right, negated ? "left_anti" : "left_semi", cond);
+}
+
+function resolves(e: Expr, input: readonly Attribute[], steps: Steps): boolean {
+  try {
+    steps.resolveExpr(e, input);
+    return true;
+  } catch (err) {
+    if (err instanceof AnalysisException) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Subqueries in WHERE (analyzer/subqueries.ts): `x [NOT] IN (SELECT ...)` and `[NOT] EXISTS
+ * (SELECT ...)`, uncorrelated or (EXISTS) correlated through its WHERE, as semi and anti joins —
+ * NOT IN with SQL's NULL rules. Columns and rows are PySpark 4.3's (each row as
+ * to_json(struct(*)), sorted; errors by class); then a stream filtered by a static table, and the
+ * forms arus refuses.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Session } from "../../src/index.js";
+
+const session = Session.builder().getOrCreate();
+
+type Expected = { columns: string[]; rows: string[] } | { error: string };
+
+const PYSPARK: [string, Expected][] = [
+  [
+    "SELECT v FROM VALUES (1), (2), (NULL) AS t(v) WHERE v IN (SELECT w FROM VALUES (1), (NULL) AS s(w))",
+    { columns: ["v"], rows: ['{"v":1}'] },
+  ],
+  ["SELECT v FROM VALUES (1), (2), (NULL) AS t(v) WHERE v NOT IN (SELECT w FROM VALUES (1), (NULL) AS s(w))", { columns: ["v"], rows: [] }],
+  [
+    "SELECT v FROM VALUES (1), (2), (3), (NULL) AS t(v) WHERE v NOT IN (SELECT w FROM VALUES (1) AS s(w))",
+    { columns: ["v"], rows: ['{"v":2}', '{"v":3}'] },
+  ],
+  [
+    "SELECT v FROM VALUES (1), (NULL) AS t(v) WHERE v NOT IN (SELECT w FROM VALUES (1) AS s(w) WHERE w > 5)",
+    { columns: ["v"], rows: ['{"v":1}', "{}"] },
+  ],
+  [
+    "SELECT v FROM VALUES (1), (2), (3) AS t(v) WHERE v IN (SELECT w FROM VALUES (1L), (3L) AS s(w)) AND v > 1",
+    { columns: ["v"], rows: ['{"v":3}'] },
+  ],
+  [
+    "SELECT v FROM VALUES (1), (2) AS t(v) WHERE EXISTS (SELECT 1 FROM VALUES (5) AS s(w) WHERE w > 4)",
+    { columns: ["v"], rows: ['{"v":1}', '{"v":2}'] },
+  ],
+  ["SELECT v FROM VALUES (1), (2) AS t(v) WHERE NOT EXISTS (SELECT 1 FROM VALUES (5) AS s(w) WHERE w > 4)", { columns: ["v"], rows: [] }],
+  [
+    "SELECT v FROM VALUES (1), (2) AS t(v) WHERE EXISTS (SELECT 1 FROM VALUES (2) AS s(w) WHERE s.w = t.v)",
+    { columns: ["v"], rows: ['{"v":2}'] },
+  ],
+  ["WITH s AS (SELECT 2 AS w) SELECT v FROM VALUES (1), (2) AS t(v) WHERE v IN (SELECT w FROM s)", { columns: ["v"], rows: ['{"v":2}'] }],
+  [
+    "SELECT v FROM VALUES (1), (2) AS t(v) WHERE v IN (SELECT w, w FROM VALUES (1) AS s(w))",
+    { error: "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH" },
+  ],
+  [
+    "SELECT v FROM VALUES (1), (2), (3) AS t(v) WHERE NOT EXISTS (SELECT 1 FROM VALUES (2), (3) AS s(w) WHERE s.w = t.v AND s.w > 2)",
+    { columns: ["v"], rows: ['{"v":1}', '{"v":2}'] },
+  ],
+  [
+    "SELECT k, v FROM VALUES ('a', 1), ('b', 2) AS t(k, v) WHERE EXISTS (SELECT * FROM VALUES ('a', 1), ('b', 5) AS s(k, w) WHERE s.k = t.k AND s.w <= t.v)",
+    { columns: ["k", "v"], rows: ['{"k":"a","v":1}'] },
+  ],
+];
+
+async function outcome(sql: string): Promise<Expected> {
+  try {
+    const df = session.sql(sql);
+    const rows = (await df.selectExpr("to_json(struct(*))").toArray()).map((r) => r[0] as string).sort();
+    return { columns: df.columns, rows };
+  } catch (e) {
+    return { error: /^\[([A-Z_.]+)\]/.exec((e as Error).message)?.[1] ?? (e as Error).message };
+  }
+}
+
+describe("subqueries in WHERE", () => {
+  it("give PySpark 4.3's columns and rows", async () => {
+    for (const [sql, expected] of PYSPARK) assert.deepEqual(await outcome(sql), expected, sql);
+  });
+
+  it("filter a stream by a static table: IN, and a correlated NOT EXISTS", async () => {
+    const events = session.memoryStream("id INT, v STRING");
+    events.toDF().createOrReplaceTempView("sub_events");
+    session.createDataFrame([{ id: 1 }, { id: 3 }], "id INT").createOrReplaceTempView("sub_allowed");
+    events.addData([
+      { id: 1, v: "a" },
+      { id: 2, v: "b" },
+      { id: 3, v: null },
+      { id: 3, v: "c" },
+    ]);
+    const kept = await session
+      .sql("SELECT id, v FROM sub_events WHERE id IN (SELECT id FROM sub_allowed) AND v IS NOT NULL")
+      .writeStream.format("memory")
+      .queryName("sub_kept")
+      .outputMode("append")
+      .start();
+    const others = await session
+      .sql("SELECT id FROM sub_events WHERE NOT EXISTS (SELECT 1 FROM sub_allowed a WHERE a.id = sub_events.id)")
+      .writeStream.format("memory")
+      .queryName("sub_others")
+      .outputMode("append")
+      .start();
+    await kept.processAllAvailable();
+    await others.processAllAvailable();
+    await kept.stop();
+    await others.stop();
+    assert.deepEqual(await session.sql("SELECT * FROM sub_kept ORDER BY id").toArray(), [
+      [1, "a"],
+      [3, "c"],
+    ]);
+    assert.deepEqual(await session.sql("SELECT * FROM sub_others").toArray(), [[2]]);
+  });
+
+  it("refuses a subquery outside a WHERE conjunct, and a correlated IN", () => {
+    assert.throws(
+      () => session.sql("SELECT v IN (SELECT 1) AS x FROM VALUES (1) AS t(v)"),
+      /\[UNSUPPORTED_FEATURE\] IN and EXISTS subqueries are supported as conditions of a WHERE/,
+    );
+    assert.throws(() => session.sql("SELECT v FROM VALUES (1) AS t(v) WHERE v = 1 OR v IN (SELECT 2)"), /not inside other expressions/);
+    assert.throws(
+      () => session.sql("SELECT v FROM VALUES (1), (2) AS t(v) WHERE v IN (SELECT w FROM VALUES (2) AS s(w) WHERE s.w = t.v)"),
+      /\[UNSUPPORTED_FEATURE\] Correlated subqueries/,
+    );
+  });
+});
