@@ -41,7 +41,7 @@ import { resolveCollectMetrics } from "./observed-metrics.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
-import { isSubqueryCall, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
+import { isSubqueryCall, joinScalarSubqueries, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
 import {
@@ -104,6 +104,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "project": {
       if (p.qualify) return resolveQualify(p, catalog);
+      const scalar = joinScalarSubqueries(p.projectList, p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
+      if (scalar) return resolveNode(Plans.project(scalar.exprs, scalar.child), catalog);
       const input = outputOf(p.child);
       const items = expandStars(p.projectList, input);
       const lifted = liftGenerators(items, p.child, resolveExpr);
@@ -129,6 +131,11 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       // x IN (SELECT ...) / EXISTS (SELECT ...) conjuncts: semi and anti joins (subqueries.ts)
       const joined = joinSubqueries(p.condition, p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
       if (joined) return joined.rest === null ? joined.plan : resolveNode(Plans.filter(joined.rest, joined.plan), catalog);
+      if (p.child.kind !== "aggregate") {
+        // (SELECT ...) in the condition: joined beneath it, its column dropped above
+        const scalar = joinScalarSubqueries([p.condition], p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
+        if (scalar) return Plans.project(outputOf(p.child), resolveNode(Plans.filter(scalar.exprs[0]!, scalar.child), catalog));
+      }
       const input = outputOf(p.child);
       refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");
       const condition = p.child.kind === "aggregate" ? rewriteGroupingAbove(p.condition, p.child, resolveExpr) : p.condition;
@@ -385,7 +392,7 @@ function resolveCall(e: Expr): Expr {
     return e;
   }
   if (e.kind !== "call") return e;
-  if (isSubqueryCall(e)) throw subqueryOutsideWhere();
+  if (isSubqueryCall(e)) throw subqueryOutsideWhere(e);
   if (e.name === "window" || e.name === "session_window") return e;
   if (e.name === "if") return resolveCaseWhen(ifToCaseWhen(e) as Expr & { kind: "caseWhen" });
   if (isYearMonthMarker(e)) return e; // for the + or - above it

@@ -8,18 +8,31 @@
  * on those conjuncts; other correlated subqueries are refused. Only as conjuncts of a WHERE.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, anyExpr, type Call, call, type Expr, literal } from "../plan/expressions.js";
+import { SINGLE_VALUE } from "../functions/single-value.js";
+import { type Attribute, alias, anyExpr, type Call, call, type Expr, literal, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { BooleanType } from "../types/datatypes.js";
 import { outputOf } from "./types.js";
 
 export const isSubqueryCall = (e: Expr): boolean => e.kind === "call" && e.subquery !== undefined;
+const isScalarSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).name === "scalar_subquery";
 
 export function hasSubquery(e: Expr): boolean {
   return anyExpr(e, isSubqueryCall);
 }
 
-export function subqueryOutsideWhere(): AnalysisException {
+export function hasScalarSubquery(e: Expr): boolean {
+  return anyExpr(e, isScalarSubquery);
+}
+
+/** A subquery where arus does not plan one (`e`: the subquery's call, when known). */
+export function subqueryOutsideWhere(e?: Expr): AnalysisException {
+  if (e !== undefined && isScalarSubquery(e)) {
+    return new AnalysisException(
+      "UNSUPPORTED_FEATURE",
+      "[UNSUPPORTED_FEATURE] Scalar subqueries are supported in a SELECT list and in a WHERE condition (not in HAVING, GROUP BY or a join's ON).",
+    );
+  }
   return new AnalysisException(
     "UNSUPPORTED_FEATURE",
     "[UNSUPPORTED_FEATURE] IN and EXISTS subqueries are supported as conditions of a WHERE (alone or ANDed with others), not inside other expressions.",
@@ -38,14 +51,14 @@ interface Steps {
 
 /** `child` joined with each subquery conjunct of `condition`, and the conjuncts left (null: none); null when there is no subquery. */
 export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps): { plan: LogicalPlan; rest: Expr | null } | null {
-  if (!hasSubquery(condition)) return null;
+  if (!anyExpr(condition, (e) => isSubqueryCall(e) && !isScalarSubquery(e))) return null;
   let plan = child;
   const rest: Expr[] = [];
   for (const c of conjuncts(condition)) {
     const negated = c.kind === "call" && c.name === "not" && c.args.length === 1 && isSubqueryCall(c.args[0]!);
     const sub = negated ? (c as Call).args[0]! : c;
-    if (!isSubqueryCall(sub)) {
-      if (hasSubquery(c)) throw subqueryOutsideWhere();
+    if (!isSubqueryCall(sub) || isScalarSubquery(sub)) {
+      if (anyExpr(c, (x) => isSubqueryCall(x) && !isScalarSubquery(x))) throw subqueryOutsideWhere();
       rest.push(c);
       continue;
     }
@@ -54,14 +67,10 @@ export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps
   return { plan, rest: rest.length === 0 ? null : rest.reduce((a, b) => call("and", [a, b])) };
 }
 
-function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): LogicalPlan {
-  if (e.name === "exists_subquery") {
-    const correlated = correlatedExists(left, e.subquery!, negated, steps);
-    if (correlated) return correlated;
-  }
-  let right: LogicalPlan;
+/** The subquery analyzed on its own; one naming the outer query's columns is refused by name. */
+function analyzeUncorrelated(sub: LogicalPlan, steps: Steps): LogicalPlan {
   try {
-    right = steps.analyze(e.subquery!);
+    return steps.analyze(sub);
   } catch (err) {
     if (err instanceof AnalysisException && err.errorClass.startsWith("UNRESOLVED_COLUMN")) {
       throw new AnalysisException(
@@ -71,6 +80,46 @@ function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): Lo
     }
     throw err;
   }
+}
+
+/**
+ * Uncorrelated scalar subqueries `(SELECT ...)` among `exprs`: each a global aggregate of its one
+ * column (`__single_value`: NULL for no row, SCALAR_SUBQUERY_TOO_MANY_ROWS for more), joined to
+ * `child` (one row, so every row of the child once) and read as that aggregate's column, named
+ * `scalarsubquery()` as Spark names it. Null when there is none.
+ */
+export function joinScalarSubqueries(
+  exprs: readonly Expr[],
+  child: LogicalPlan,
+  steps: Steps,
+): { exprs: Expr[]; child: LogicalPlan } | null {
+  if (!exprs.some(hasScalarSubquery)) return null;
+  let plan = child;
+  const out = exprs.map((e) =>
+    transformUp(e, (x) => {
+      if (!isScalarSubquery(x)) return x;
+      const sub = analyzeUncorrelated((x as Call).subquery!, steps);
+      const cols = outputOf(sub);
+      if (cols.length !== 1) {
+        throw new AnalysisException(
+          "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
+          `[INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN] Invalid subquery: Scalar subquery must return only one column, but got ${cols.length}.`,
+        );
+      }
+      const one = steps.analyze(Plans.aggregate([], [alias(call(SINGLE_VALUE, [cols[0]!]), "scalarsubquery()")], sub));
+      plan = Plans.join(plan, one, "inner", null);
+      return outputOf(one)[0]!;
+    }),
+  );
+  return { exprs: out, child: plan };
+}
+
+function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): LogicalPlan {
+  if (e.name === "exists_subquery") {
+    const correlated = correlatedExists(left, e.subquery!, negated, steps);
+    if (correlated) return correlated;
+  }
+  const right = analyzeUncorrelated(e.subquery!, steps);
   const l = outputOf(left);
   const r = outputOf(right);
   if (e.name === "exists_subquery") return Plans.join(left, right, negated ? "left_anti" : "left_semi", literal(true, BooleanType));

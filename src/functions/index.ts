@@ -73,6 +73,7 @@ import "./hmac-base32.js";
 import "./utf8-validity.js";
 import "./luhn.js";
 import "./vectors.js";
+import "./single-value.js";
 import "./random-string.js";
 import "./vector-aggregates.js";
 import "./text-matching.js";

@@ -219,6 +219,12 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
       if (Number.isNaN(m)) break;
       return `sequence(${a[0]}, ${a[1]}, INTERVAL '${m}' MONTH)`;
     }
+    case "scalar_subquery":
+      return "scalarsubquery()";
+    case "in_subquery":
+      return `${a[0]} IN (listquery())`;
+    case "exists_subquery":
+      return "exists()";
     case "count":
       if (args.length === 1 && args[0]!.kind === "star") return "count(1)";
       break;

@@ -370,7 +370,10 @@ function readPrimary(cur: Cursor): Expr {
 function readParenthesized(cur: Cursor): Expr {
   cur.expectOp("(");
   if (cur.isKeyword("SELECT") || cur.isKeyword("WITH")) {
-    throw cur.fail("[UNSUPPORTED_FEATURE] Scalar subqueries are not supported.");
+    // a scalar subquery: scalar_subquery() holding the query (analyzer/subqueries.ts plans it)
+    const plan = subqueryReader!(cur);
+    cur.expectOp(")");
+    return Object.freeze({ ...call("scalar_subquery", []), subquery: plan });
   }
   const first = readExpression(cur);
   if (!cur.isOp(",")) {

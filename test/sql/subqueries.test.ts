@@ -1,7 +1,8 @@
 /**
- * Subqueries in WHERE (analyzer/subqueries.ts): `x [NOT] IN (SELECT ...)` and `[NOT] EXISTS
- * (SELECT ...)`, uncorrelated or (EXISTS) correlated through its WHERE, as semi and anti joins —
- * NOT IN with SQL's NULL rules. Columns and rows are PySpark 4.3's (each row as
+ * Subqueries (analyzer/subqueries.ts): `x [NOT] IN (SELECT ...)` and `[NOT] EXISTS (SELECT ...)`
+ * in WHERE, uncorrelated or (EXISTS) correlated through its WHERE, as semi and anti joins — NOT
+ * IN with SQL's NULL rules — and uncorrelated scalar subqueries in a SELECT list or WHERE (one
+ * row joined; none is NULL, more is SCALAR_SUBQUERY_TOO_MANY_ROWS). Columns and rows are PySpark 4.3's (each row as
  * to_json(struct(*)), sorted; errors by class); then a stream filtered by a static table, and the
  * forms arus refuses.
  */
@@ -14,6 +15,22 @@ const session = Session.builder().getOrCreate();
 type Expected = { columns: string[]; rows: string[] } | { error: string };
 
 const PYSPARK: [string, Expected][] = [
+  [
+    "SELECT v, (SELECT max(w) FROM VALUES (1), (5) AS s(w)) AS m FROM VALUES (3), (10) AS t(v)",
+    { columns: ["v", "m"], rows: ['{"v":10,"m":5}', '{"v":3,"m":5}'] },
+  ],
+  [
+    "SELECT v FROM VALUES (3), (10), (4) AS t(v) WHERE v > (SELECT avg(w) FROM VALUES (1), (5) AS s(w))",
+    { columns: ["v"], rows: ['{"v":10}', '{"v":4}'] },
+  ],
+  ["SELECT v, (SELECT w FROM VALUES (1) AS s(w) WHERE w > 5) AS m FROM VALUES (3) AS t(v)", { columns: ["v", "m"], rows: ['{"v":3}'] }],
+  ["SELECT v, (SELECT w FROM VALUES (1), (2) AS s(w)) AS m FROM VALUES (3) AS t(v)", { error: "SCALAR_SUBQUERY_TOO_MANY_ROWS" }],
+  ["SELECT (SELECT 42) AS x", { columns: ["x"], rows: ['{"x":42}'] }],
+  ["SELECT v + (SELECT count(*) FROM VALUES (1), (2) AS s(w)) AS x FROM VALUES (1) AS t(v)", { columns: ["x"], rows: ['{"x":3}'] }],
+  [
+    "SELECT v, (SELECT w, w FROM VALUES (1) AS s(w)) AS m FROM VALUES (3) AS t(v)",
+    { error: "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN" },
+  ],
   [
     "SELECT v FROM VALUES (1), (2), (NULL) AS t(v) WHERE v IN (SELECT w FROM VALUES (1), (NULL) AS s(w))",
     { columns: ["v"], rows: ['{"v":1}'] },
@@ -103,12 +120,35 @@ describe("subqueries in WHERE", () => {
     assert.deepEqual(await session.sql("SELECT * FROM sub_others").toArray(), [[2]]);
   });
 
+  it("a scalar subquery on a stream: a threshold from a static table", async () => {
+    const events = session.memoryStream("id INT");
+    events.toDF().createOrReplaceTempView("sub_ids");
+    session.createDataFrame([{ t: 2 }], "t INT").createOrReplaceTempView("sub_threshold");
+    events.addData([{ id: 1 }, { id: 3 }, { id: 5 }]);
+    const q = await session
+      .sql("SELECT id, (SELECT max(t) FROM sub_threshold) AS m FROM sub_ids WHERE id > (SELECT max(t) FROM sub_threshold)")
+      .writeStream.format("memory")
+      .queryName("sub_scalar")
+      .outputMode("append")
+      .start();
+    await q.processAllAvailable();
+    await q.stop();
+    assert.deepEqual(await session.sql("SELECT * FROM sub_scalar ORDER BY id").toArray(), [
+      [3, 2],
+      [5, 2],
+    ]);
+  });
+
   it("refuses a subquery outside a WHERE conjunct, and a correlated IN", () => {
     assert.throws(
       () => session.sql("SELECT v IN (SELECT 1) AS x FROM VALUES (1) AS t(v)"),
       /\[UNSUPPORTED_FEATURE\] IN and EXISTS subqueries are supported as conditions of a WHERE/,
     );
     assert.throws(() => session.sql("SELECT v FROM VALUES (1) AS t(v) WHERE v = 1 OR v IN (SELECT 2)"), /not inside other expressions/);
+    assert.throws(
+      () => session.sql("SELECT k, sum(v) FROM VALUES ('a', 1), ('b', 5) AS t(k, v) GROUP BY k HAVING sum(v) > (SELECT 2)"),
+      /\[UNSUPPORTED_FEATURE\] Scalar subqueries are supported in a SELECT list and in a WHERE condition/,
+    );
     assert.throws(
       () => session.sql("SELECT v FROM VALUES (1), (2) AS t(v) WHERE v IN (SELECT w FROM VALUES (2) AS s(w) WHERE s.w = t.v)"),
       /\[UNSUPPORTED_FEATURE\] Correlated subqueries/,
