@@ -215,8 +215,8 @@ export function javaRegExp(pattern: string, extraFlags = ""): RegExp {
 }
 
 /**
- * A Java replacement string (`$1`, `${name}`, `\` escaping the next character) as a JS one
- * (`$1`, `$<name>`, `$$` for a literal dollar).
+ * A Java replacement string (`$1`, `$0` the whole match, `${name}`, `\` escaping the next
+ * character) as a JS one (`$1`, `$&`, `$<name>`, `$$` for a literal dollar).
  */
 export function javaReplacement(replacement: string): string {
   let r = replacements.get(replacement);
@@ -248,6 +248,10 @@ function translateReplacement(replacement: string): string {
       i = close;
     } else if (c === "$" && !/\d/.test(replacement[i + 1] ?? "")) {
       throw new IllegalArgumentException(`Illegal group reference in the replacement '${replacement}'`);
+    } else if (c === "$" && replacement[i + 1] === "0" && !/\d/.test(replacement[i + 2] ?? "")) {
+      // Java's group 0, the whole match, is JS's $&
+      out += "$&";
+      i++;
     } else out += c;
   }
   return out;

@@ -64,6 +64,9 @@ describe("Java regular expressions (rlike, regexp_replace, regexp_extract)", () 
       [String.raw`SELECT 'x\r\ny' RLIKE 'x\\Ry'`, true],
       [String.raw`SELECT regexp_replace('John Smith', '(\\w+) (\\w+)', '$2, $1')`, "Smith, John"],
       [String.raw`SELECT regexp_replace('a.b', '\\.', '\\$')`, "a$b"],
+      // $0 is the whole match (PySpark 4.3: a11b22); it was written out as "$0"
+      [String.raw`SELECT regexp_replace('a1b2', '\\d', '$0$0')`, "a11b22"],
+      [String.raw`SELECT regexp_replace('a1b2', '(\\d)', '<$0|$1>')`, "a<1|1>b<2|2>"],
       [String.raw`SELECT regexp_extract('foo123', '(?i)([A-Z]+)(\\d+)', 2)`, "123"],
     ];
     for (const [sql, expected] of cases) assert.equal(await one(sql), expected, sql);
@@ -90,6 +93,7 @@ describe("Java regular expressions (rlike, regexp_replace, regexp_extract)", () 
   it("reads Java replacement strings", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a Java replacement string, not a template
     assert.equal(javaReplacement("$1-${name}-\\$-\\\\"), "$1-$<name>-$$-\\");
+    assert.equal(javaReplacement("[$0]"), "[$&]");
     assert.throws(() => javaReplacement("cost: $"), /Illegal group reference/);
   });
 });
