@@ -1,11 +1,15 @@
 /**
- * Subqueries in a WHERE condition, as Spark's RewritePredicateSubquery plans them: each top-level
- * conjunct `x IN (SELECT y ...)` becomes a left semi join on `x = y`; `x NOT IN (...)` a
- * null-aware left anti join (a row goes when some y equals x or the comparison is NULL: SQL's
- * NOT IN, so one NULL among the y removes every row, and a NULL x goes unless the subquery is
- * empty); `EXISTS (...)` / `NOT EXISTS (...)` a semi / anti join on nothing. The other conjuncts
- * filter above the joins. A correlated EXISTS (its WHERE naming the outer query's columns) joins
- * on those conjuncts; other correlated subqueries are refused. Only as conjuncts of a WHERE.
+ * Subqueries, as Spark's RewritePredicateSubquery and its scalar-subquery planning shape them:
+ * - in a WHERE, each top-level conjunct `x IN (SELECT y ...)` becomes a left semi join on
+ *   `x = y`; `x NOT IN (...)` a null-aware left anti join (a row goes when some y equals x or
+ *   the comparison is NULL: SQL's NOT IN, so one NULL among the y removes every row, and a NULL
+ *   x goes unless the subquery is empty); `EXISTS (...)` / `NOT EXISTS (...)` a semi / anti join
+ *   on nothing, or, correlated through the subquery's WHERE, on those conjuncts. The other
+ *   conjuncts filter above the joins;
+ * - an uncorrelated scalar subquery `(SELECT ...)` in a SELECT list or a WHERE is a one-row
+ *   aggregate joined to the rows.
+ * Anything else (a correlated IN or scalar subquery, a subquery in HAVING or ON, inside OR) is
+ * refused by name.
  */
 import { AnalysisException } from "../common/errors.js";
 import { SINGLE_VALUE } from "../functions/single-value.js";

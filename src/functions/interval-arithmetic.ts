@@ -43,14 +43,20 @@ function rational(value: unknown, type: DataType): [bigint, bigint] | number {
   return [BigInt(value as number), 1n];
 }
 
+/** Spark's own words (a Java ArithmeticException there, without an error class): "long overflow", "input is infinite or NaN". */
+function overflow(what: string): ArusError {
+  return new ArusError("ARITHMETIC_OVERFLOW", `[ARITHMETIC_OVERFLOW] ${what} in interval arithmetic.`);
+}
+
 function checked(micros: bigint): number {
-  if (micros > MAX_MICROS || micros < -MAX_MICROS - 1n) {
-    throw new ArusError(
-      "ARITHMETIC_OVERFLOW",
-      "[ARITHMETIC_OVERFLOW] Overflow in interval arithmetic. Use 'try_multiply' to tolerate overflow and return NULL instead.",
-    );
-  }
+  if (micros > MAX_MICROS || micros < -MAX_MICROS - 1n) throw overflow("long overflow");
   return Number(micros);
+}
+
+/** A double product or quotient rounded half up (away from zero), as Guava's DoubleMath.roundToLong. */
+function roundDouble(x: number): number {
+  if (!Number.isFinite(x)) throw overflow("input is infinite or NaN");
+  return checked(BigInt(x < 0 ? -Math.round(-x) : Math.round(x)));
 }
 
 /** The kernel of a resolved `resolveIntervalScaling`. */
@@ -70,8 +76,7 @@ export function scaleIntervals(op: "*" | "/", args: readonly Vector[], n: number
     const m = BigInt(micros);
     if (typeof r === "number") {
       if (op === "/" && r === 0) throw dividedByZero();
-      const x = op === "*" ? micros * r : micros / r;
-      out[i] = checked(BigInt(x < 0 ? -Math.round(-x) : Math.round(x)));
+      out[i] = roundDouble(op === "*" ? micros * r : micros / r);
       continue;
     }
     const [p, q] = r;

@@ -14,9 +14,9 @@ import { type Expr, literal } from "../plan/expressions.js";
 import { ArrayOf, type DataType, FloatType } from "../types/datatypes.js";
 import { checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
-const FLOAT_VECTOR = ArrayOf(FloatType);
+export const FLOAT_VECTOR = ArrayOf(FloatType);
 
-function isFloatVector(t: DataType): boolean {
+export function isFloatVector(t: DataType): boolean {
   return t.kind === "array" && t.elementType.kind === "float";
 }
 
@@ -164,5 +164,3 @@ register(
     ),
   ),
 );
-
-export { FLOAT_VECTOR, isFloatVector };

@@ -67,4 +67,11 @@ describe("day-time interval arithmetic", () => {
   it("gives PySpark 4.3's answers", async () => {
     for (const [expr, expected] of PYSPARK) assert.deepEqual(await outcome(expr), expected, expr);
   });
+
+  it("fails on overflow as Spark does (its words: long overflow, input is infinite or NaN)", async () => {
+    const fails = (sql: string, re: RegExp) => assert.rejects(session.sql(sql).toArray(), re);
+    await fails("SELECT INTERVAL 1 DAY * 9223372036854775807L", /\[ARITHMETIC_OVERFLOW\] long overflow/);
+    await fails("SELECT INTERVAL 1 DAY * double('inf')", /\[ARITHMETIC_OVERFLOW\] input is infinite or NaN/);
+    await fails("SELECT INTERVAL 1 DAY / 1e-300D", /input is infinite or NaN/);
+  });
 });
