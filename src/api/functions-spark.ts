@@ -241,6 +241,8 @@ export const make_timestamp = fromFields("make_timestamp");
 export const make_timestamp_ltz = fromFields("make_timestamp_ltz");
 /** make_timestamp, NULL instead of an error for invalid fields. */
 export const try_make_timestamp = fromFields("try_make_timestamp");
+/** make_timestamp_ltz, NULL instead of an error for invalid fields. */
+export const try_make_timestamp_ltz = fromFields("try_make_timestamp_ltz");
 /** `unit` is YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND. */
 export const timestamp_add = (unit: string, quantity: ColumnOrName, ts: ColumnOrName) =>
   fn("timestampadd", str(unit.toUpperCase()), toExpr(quantity), toExpr(ts));

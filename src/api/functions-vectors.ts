@@ -1,9 +1,9 @@
 /**
  * PySpark 4.2+'s vector functions over ARRAY<FLOAT> columns (embeddings) and the other Spark 4
  * additions with a function of their own here: randstr, collect_union, current_timezone,
- * to_timestamp_ltz, try_url_decode, try_make_timestamp_ltz (the SQL side: src/functions/
+ * to_timestamp_ltz and try_url_decode (the SQL side: src/functions/
  * vectors.ts, vector-aggregates.ts, random-string.ts, aggregates.ts, datetime.ts,
- * strings-more.ts, make-timestamp.ts). Re-exported by functions.ts, so they are
+ * strings-more.ts). Re-exported by functions.ts, so they are
  * `F.vector_norm(...)` and so on.
  */
 import { call, type Expr, literal } from "../plan/expressions.js";
@@ -47,13 +47,3 @@ export const to_timestamp_ltz = (c: ColumnOrName, format?: ColumnOrName) =>
     : fn("to_timestamp_ltz", toExpr(c), typeof format === "string" ? literal(format, StringType) : toExpr(format));
 /** url_decode, NULL where the text is not valid URL encoding. */
 export const try_url_decode = unary("try_url_decode");
-/** make_timestamp_ltz, NULL instead of an error for invalid fields. */
-export const try_make_timestamp_ltz = (
-  years: ColumnOrName,
-  months: ColumnOrName,
-  days: ColumnOrName,
-  hours: ColumnOrName,
-  mins: ColumnOrName,
-  secs: ColumnOrName,
-  timezone?: ColumnOrName,
-) => fn("try_make_timestamp_ltz", ...[years, months, days, hours, mins, secs, ...(timezone === undefined ? [] : [timezone])].map(toExpr));

@@ -31,6 +31,13 @@ export function addMonthsToDays(days: number, months: number): number {
   return daysFromCivil(year, month, Math.min(c.day, daysInMonth(year, month)));
 }
 
+/** A TIMESTAMP's local date moved by `months` in time zone `tz`, its local time of day kept. */
+function addMonthsToTimestamp(tz: string, ts: number, months: number): number {
+  const local = utcToLocalMicros(tz, ts);
+  const days = Math.floor(local / MICROS_PER_DAY);
+  return localToUtcMicros(tz, addMonthsToDays(days, months) * MICROS_PER_DAY + (local - days * MICROS_PER_DAY));
+}
+
 /**
  * `x + INTERVAL n MONTH` (analyzer/year-month.ts): a DATE's months moved as add_months does; a
  * TIMESTAMP's local date moved in the session time zone, its time of day kept.
@@ -48,12 +55,7 @@ const addYearMonthInterval: ScalarFunction = {
   },
   kernel(args, n, ctx) {
     if (args[0]!.type.kind === "date") return mapRows(DateType, args, n, (d, k) => addMonthsToDays(d as number, k as number));
-    return mapRows(TimestampType, args, n, (ts, k) => {
-      const local = utcToLocalMicros(ctx.timeZone, ts as number);
-      const days = Math.floor(local / MICROS_PER_DAY);
-      const moved = addMonthsToDays(days, k as number) * MICROS_PER_DAY + (local - days * MICROS_PER_DAY);
-      return localToUtcMicros(ctx.timeZone, moved);
-    });
+    return mapRows(TimestampType, args, n, (ts, k) => addMonthsToTimestamp(ctx.timeZone, ts as number, k as number));
   },
 };
 
@@ -85,12 +87,8 @@ const sequenceMonths: ScalarFunction = {
     const type = args[0]!.type;
     const date = type.kind === "date";
     // a TIMESTAMP moves its local date in the session time zone (as add_ym_interval)
-    const plus = (start: number, months: number): number => {
-      if (date) return addMonthsToDays(start, months);
-      const local = utcToLocalMicros(ctx.timeZone, start);
-      const days = Math.floor(local / MICROS_PER_DAY);
-      return localToUtcMicros(ctx.timeZone, addMonthsToDays(days, months) * MICROS_PER_DAY + (local - days * MICROS_PER_DAY));
-    };
+    const plus = (start: number, months: number): number =>
+      date ? addMonthsToDays(start, months) : addMonthsToTimestamp(ctx.timeZone, start, months);
     return mapRows(ArrayOf(type, false), args, n, (a, b, m) => {
       const start = a as number;
       const stop = b as number;

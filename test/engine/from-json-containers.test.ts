@@ -10,12 +10,11 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { functions as F, Session } from "../../src/index.js";
 import { ArrayOf, IntegerType, MapOf, StringType } from "../../src/types/datatypes.js";
+import { type ExprOutcome, exprOutcome } from "../pyspark-outcomes.js";
 
 const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
 
-type Expected = { json: string; type: string } | { error: string };
-
-const PYSPARK: [string, Expected][] = [
+const PYSPARK: [string, ExprOutcome][] = [
   ["from_json('{\"a\":1} x', 'a int')", { json: '{"r":{"a":1}}', type: "struct<a:int>" }],
   ["from_json('{\"a\":1} x', 'a int', map('mode','FAILFAST'))", { json: '{"r":{"a":1}}', type: "struct<a:int>" }],
   ["from_json('[1,2,3]', 'array<int>')", { json: '{"r":[1,2,3]}', type: "array<int>" }],
@@ -118,18 +117,9 @@ const PYSPARK: [string, Expected][] = [
   ["from_json('[]', 'a int', map('mode','FAILFAST'))", { error: "MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_JSON_ARRAYS_AS_STRUCTS" }],
 ];
 
-async function outcome(expr: string): Promise<Expected> {
-  try {
-    const [json, type] = (await session.sql(`SELECT to_json(named_struct('r', ${expr})), typeof(${expr})`).toArray())[0]!;
-    return { json: json as string, type: type as string };
-  } catch (e) {
-    return { error: /^\[([A-Z_.]+)\]/.exec((e as Error).message)?.[1] ?? (e as Error).message };
-  }
-}
-
 describe("from_json with an ARRAY or MAP schema", () => {
   it("gives PySpark 4.3's answers", async () => {
-    for (const [expr, expected] of PYSPARK) assert.deepEqual(await outcome(expr), expected, expr);
+    for (const [expr, expected] of PYSPARK) assert.deepEqual(await exprOutcome(session, expr), expected, expr);
   });
 
   it("takes the schema as DDL, a DataType or Spark's schema JSON in the DataFrame API", async () => {

@@ -7,12 +7,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { type ExprOutcome, exprOutcome } from "../pyspark-outcomes.js";
 
 const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
 
-type Expected = { json: string; type: string } | { error: string };
-
-const PYSPARK: [string, Expected][] = [
+const PYSPARK: [string, ExprOutcome][] = [
   ["extract(HOUR FROM INTERVAL '1 02:03:04.5' DAY TO SECOND)", { json: '{"r":2}', type: "tinyint" }],
   ["extract(DAY FROM INTERVAL '1 02:03:04.5' DAY TO SECOND)", { json: '{"r":1}', type: "int" }],
   ["extract(MINUTE FROM INTERVAL '1 02:03:04.5' DAY TO SECOND)", { json: '{"r":3}', type: "tinyint" }],
@@ -54,18 +53,9 @@ const PYSPARK: [string, Expected][] = [
   ["extract(HOUR FROM INTERVAL '1 02:03:04' DAY TO SECOND)", { json: '{"r":2}', type: "tinyint" }],
 ];
 
-async function outcome(expr: string): Promise<Expected> {
-  try {
-    const [json, type] = (await session.sql(`SELECT to_json(named_struct('r', ${expr})), typeof(${expr})`).toArray())[0]!;
-    return { json: json as string, type: type as string };
-  } catch (e) {
-    return { error: /^\[([A-Z_.]+)\]/.exec((e as Error).message)?.[1] ?? (e as Error).message };
-  }
-}
-
 describe("day-time interval arithmetic", () => {
   it("gives PySpark 4.3's answers", async () => {
-    for (const [expr, expected] of PYSPARK) assert.deepEqual(await outcome(expr), expected, expr);
+    for (const [expr, expected] of PYSPARK) assert.deepEqual(await exprOutcome(session, expr), expected, expr);
   });
 
   it("fails on overflow as Spark does (its words: long overflow, input is infinite or NaN)", async () => {

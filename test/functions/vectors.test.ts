@@ -8,12 +8,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { functions as F, Session } from "../../src/index.js";
+import { type ExprOutcome, exprOutcome } from "../pyspark-outcomes.js";
 
 const session = Session.builder().getOrCreate();
 
-type Expected = { json: string; type: string } | { error: string };
-
-const PYSPARK: [string, Expected][] = [
+const PYSPARK: [string, ExprOutcome][] = [
   [
     "vector_inner_product(array(0.1F,0.1F,0.1F,0.1F,0.1F,0.1F,0.1F,0.1F,0.1F,0.1F), array(1.0F,1.0F,1.0F,1.0F,1.0F,1.0F,1.0F,1.0F,1.0F,1.0F))",
     { json: '{"r":1.0}', type: "float" },
@@ -62,15 +61,6 @@ const PYSPARK: [string, Expected][] = [
   ["vector_inner_product(CAST(array(1.5) AS ARRAY<FLOAT>), array(2.0F))", { json: '{"r":3.0}', type: "float" }],
 ];
 
-async function outcome(expr: string): Promise<Expected> {
-  try {
-    const [json, type] = (await session.sql(`SELECT to_json(named_struct('r', ${expr})), typeof(${expr})`).toArray())[0]!;
-    return { json: json as string, type: type as string };
-  } catch (e) {
-    return { error: /^\[([A-Z_.]+)\]/.exec((e as Error).message)?.[1] ?? (e as Error).message };
-  }
-}
-
 const aggregate = async (values: string) =>
   (
     await session
@@ -80,7 +70,7 @@ const aggregate = async (values: string) =>
 
 describe("vector functions (ARRAY<FLOAT>)", () => {
   it("give PySpark 4.3's answers", async () => {
-    for (const [expr, expected] of PYSPARK) assert.deepEqual(await outcome(expr), expected, expr);
+    for (const [expr, expected] of PYSPARK) assert.deepEqual(await exprOutcome(session, expr), expected, expr);
   });
 
   it("vector_sum adds in FLOAT, vector_avg in double; NULL vectors and vectors with a NULL element are skipped (PySpark 4.3)", async () => {

@@ -6,12 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { type QueryOutcome, queryOutcome } from "../pyspark-outcomes.js";
 
 const session = Session.builder().getOrCreate();
 
-type Expected = { columns: string[]; rows: string[] } | { error: string };
-
-const PYSPARK: [string, Expected][] = [
+const PYSPARK: [string, QueryOutcome][] = [
   [
     "SELECT a LIKE ANY ('1%', '%3'), a NOT LIKE ANY ('1%', '%3'), a LIKE ALL ('%2', '1%'), a NOT LIKE ALL ('1%', 'x%'), a ILIKE ANY ('A%'), a LIKE SOME ('1%') FROM VALUES ('12'), ('x3'), (NULL) AS t(a)",
     {
@@ -77,19 +76,9 @@ const PYSPARK: [string, Expected][] = [
   ["SELECT 'a' LIKE ANY ()", { error: "INVALID_SQL_SYNTAX.EMPTY_QUANTIFIED_PATTERN" }],
 ];
 
-async function outcome(sql: string): Promise<Expected> {
-  try {
-    const df = session.sql(sql);
-    const rows = (await df.selectExpr("to_json(struct(*))").toArray()).map((r) => r[0] as string).sort();
-    return { columns: df.columns, rows };
-  } catch (e) {
-    return { error: /^\[([A-Z_.]+)\]/.exec((e as Error).message)?.[1] ?? (e as Error).message };
-  }
-}
-
 describe("LIKE ANY / ALL, GROUP BY ALL, ORDER BY ALL, QUALIFY", () => {
   it("give PySpark 4.3's columns and rows", async () => {
-    for (const [sql, expected] of PYSPARK) assert.deepEqual(await outcome(sql), expected, sql);
+    for (const [sql, expected] of PYSPARK) assert.deepEqual(await queryOutcome(session, sql), expected, sql);
   });
 
   it("ORDER BY ALL orders the rows (PySpark 4.3: b/NULL, a/2, a/1)", async () => {

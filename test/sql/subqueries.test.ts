@@ -9,12 +9,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Session } from "../../src/index.js";
+import { type QueryOutcome, queryOutcome } from "../pyspark-outcomes.js";
 
 const session = Session.builder().getOrCreate();
 
-type Expected = { columns: string[]; rows: string[] } | { error: string };
-
-const PYSPARK: [string, Expected][] = [
+const PYSPARK: [string, QueryOutcome][] = [
   [
     "SELECT v, (SELECT max(w) FROM VALUES (1), (5) AS s(w)) AS m FROM VALUES (3), (10) AS t(v)",
     { columns: ["v", "m"], rows: ['{"v":10,"m":5}', '{"v":3,"m":5}'] },
@@ -72,19 +71,9 @@ const PYSPARK: [string, Expected][] = [
   ],
 ];
 
-async function outcome(sql: string): Promise<Expected> {
-  try {
-    const df = session.sql(sql);
-    const rows = (await df.selectExpr("to_json(struct(*))").toArray()).map((r) => r[0] as string).sort();
-    return { columns: df.columns, rows };
-  } catch (e) {
-    return { error: /^\[([A-Z_.]+)\]/.exec((e as Error).message)?.[1] ?? (e as Error).message };
-  }
-}
-
 describe("subqueries in WHERE", () => {
   it("give PySpark 4.3's columns and rows", async () => {
-    for (const [sql, expected] of PYSPARK) assert.deepEqual(await outcome(sql), expected, sql);
+    for (const [sql, expected] of PYSPARK) assert.deepEqual(await queryOutcome(session, sql), expected, sql);
   });
 
   it("filter a stream by a static table: IN, and a correlated NOT EXISTS", async () => {
