@@ -184,6 +184,8 @@ export const assert_true = (c: ColumnOrName, errMsg?: Column | string) =>
 // ---- aggregates (shape-aggregates.ts, bit-aggregates.ts)
 export const skewness = unary("skewness");
 export const kurtosis = unary("kurtosis");
+/** Aggregate: nb histogram bins of a numeric column, Spark's NumericHistogram (ARRAY<STRUCT<x, y>>). */
+export const histogram_numeric = (col: ColumnOrName, nBins: number) => fn("histogram_numeric", toExpr(col), lit(nBins).expr);
 export const bit_and = unary("bit_and");
 export const bit_or = unary("bit_or");
 export const bit_xor = unary("bit_xor");

@@ -74,6 +74,7 @@ import "./utf8-validity.js";
 import "./luhn.js";
 import "./vectors.js";
 import "./single-value.js";
+import "./histogram-numeric.js";
 import "./random-string.js";
 import "./vector-aggregates.js";
 import "./text-matching.js";
