@@ -1,19 +1,22 @@
 /**
- * percentile_approx / approx_percentile(col, percentage[, accuracy = 10000]): the value of rank
- * ceil(p × n) among the group's sorted non-NULL values (the smallest for p ≤ 1 / accuracy, the
- * largest for p ≥ 1 − 1 / accuracy), in the column's own type. That is exactly what Spark's
- * GK sketch answers while it holds every value, i.e. for groups of fewer than accuracy / 2
- * values; for larger groups Spark's answer is approximate (within its error bound) and may pick
- * a neighbouring value. The buffer is the group's values, so partial buffers merge by appending.
+ * percentile_approx / approx_percentile(col, percentage[, accuracy = 10000]): Spark's answer,
+ * from Spark's own Greenwald-Khanna summary (quantile-summaries.ts) with relative error
+ * 1 / accuracy, the group's values inserted in the order they arrived (as doubles, the result
+ * converted back to the column's type as Spark converts it). A single-partition input gets
+ * Spark's value (for groups under accuracy / 2 values that is the value of rank ceil(p × n));
+ * values merged from partial buffers or across micro-batches are inserted in merge order, where
+ * Spark merges summaries, so there both answers are within the error bound but may differ. The
+ * buffer is the group's values, so partial buffers merge by appending.
  */
 import { type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, type DataType, isNumeric } from "../types/datatypes.js";
+import { fromDouble as decimalFromDouble } from "../types/decimal.js";
 import { Decimal } from "../types/decimal-value.js";
 import { CollectListAcc } from "./collect-accumulators.js";
-import { compareValues } from "./predicates.js";
+import { QuantileSummaries } from "./quantile-summaries.js";
 import { type AggregateFunction, checkArity, register, typeMismatch } from "./registry.js";
 
 class ApproxPercentileAcc extends CollectListAcc {
@@ -24,24 +27,43 @@ class ApproxPercentileAcc extends CollectListAcc {
   ) {
     super(ArrayOf(valueType));
   }
-  private pick(sorted: readonly unknown[], q: number): unknown {
-    const eps = 1 / this.accuracy;
-    if (q <= eps) return sorted[0];
-    if (q >= 1 - eps) return sorted[sorted.length - 1];
-    const rank = Math.ceil(q * sorted.length);
-    return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
-  }
   override evaluate(n: number): Vector {
     const p = this.percentages;
+    const asked = typeof p === "number" ? [p] : p;
     const out = this.lists.slice(0, n).map((list) => {
       if (list.length === 0) return null;
-      const sorted = [...list].sort(compareValues);
-      return typeof p === "number" ? this.pick(sorted, p) : p.map((q) => this.pick(sorted, q));
+      const summary = new QuantileSummaries(1 / this.accuracy);
+      for (const v of list) summary.insert(numberOf(v, this.valueType));
+      const values = summary.query(asked)!.map((x) => fromDouble(x, this.valueType));
+      return typeof p === "number" ? values[0] : values;
     });
     return vectorFromValues(typeof p === "number" ? this.valueType : ArrayOf(this.valueType, false), out);
   }
   override buffers(n: number): Vector[] {
     return [vectorFromValues(ArrayOf(this.valueType), this.lists.slice(0, n))];
+  }
+}
+
+/** A quantile (a double) in the column's type, as Spark converts it: truncated to an integer type, rounded to a DECIMAL's scale. */
+function fromDouble(x: number, t: DataType): unknown {
+  switch (t.kind) {
+    case "tinyint":
+    case "smallint":
+    case "int":
+    case "date":
+      return Math.trunc(x) | 0;
+    case "bigint":
+    case "timestamp":
+    case "interval":
+      return Math.trunc(x);
+    case "float":
+      return Math.fround(x);
+    case "decimal": {
+      const u = decimalFromDouble(x, t.precision, t.scale);
+      return u === null ? null : t.precision <= 15 ? Number(u) : u;
+    }
+    default:
+      return x;
   }
 }
 
