@@ -13,9 +13,8 @@ import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, type DataType, isNumeric } from "../types/datatypes.js";
-import { fromDouble as decimalFromDouble } from "../types/decimal.js";
-import { Decimal } from "../types/decimal-value.js";
 import { CollectListAcc } from "./collect-accumulators.js";
+import { asDouble, fromDoubleAs } from "./double-values.js";
 import { QuantileSummaries } from "./quantile-summaries.js";
 import { type AggregateFunction, checkArity, register, typeMismatch } from "./registry.js";
 
@@ -33,8 +32,8 @@ class ApproxPercentileAcc extends CollectListAcc {
     const out = this.lists.slice(0, n).map((list) => {
       if (list.length === 0) return null;
       const summary = new QuantileSummaries(1 / this.accuracy);
-      for (const v of list) summary.insert(numberOf(v, this.valueType));
-      const values = summary.query(asked)!.map((x) => fromDouble(x, this.valueType));
+      for (const v of list) summary.insert(asDouble(v, this.valueType));
+      const values = summary.query(asked)!.map((x) => fromDoubleAs(x, this.valueType));
       return typeof p === "number" ? values[0] : values;
     });
     return vectorFromValues(typeof p === "number" ? this.valueType : ArrayOf(this.valueType, false), out);
@@ -44,42 +43,13 @@ class ApproxPercentileAcc extends CollectListAcc {
   }
 }
 
-/** A quantile (a double) in the column's type, as Spark converts it: truncated to an integer type, rounded to a DECIMAL's scale. */
-function fromDouble(x: number, t: DataType): unknown {
-  switch (t.kind) {
-    case "tinyint":
-    case "smallint":
-    case "int":
-    case "date":
-      return Math.trunc(x) | 0;
-    case "bigint":
-    case "timestamp":
-    case "interval":
-      return Math.trunc(x);
-    case "float":
-      return Math.fround(x);
-    case "decimal": {
-      const u = decimalFromDouble(x, t.precision, t.scale);
-      return u === null ? null : t.precision <= 15 ? Number(u) : u;
-    }
-    default:
-      return x;
-  }
-}
-
-function numberOf(v: unknown, t: DataType): number {
-  if (v instanceof Decimal) return v.toNumber();
-  if (t.kind === "decimal") return Number(v) / 10 ** t.scale;
-  return Number(v);
-}
-
 /** A literal percentage, array(...) of them, or a cast of one. */
 function constant(e: Expr | undefined): unknown {
   if (e === undefined) return undefined;
   if (e.kind === "literal") {
     const t = e.type;
-    if (Array.isArray(e.value)) return e.value.map((v) => numberOf(v, t.kind === "array" ? t.elementType : t));
-    return e.value === null ? null : numberOf(e.value, t);
+    if (Array.isArray(e.value)) return e.value.map((v) => asDouble(v, t.kind === "array" ? t.elementType : t));
+    return e.value === null ? null : asDouble(e.value, t);
   }
   if (e.kind === "cast") return constant(e.child);
   if (e.kind === "call" && e.name === "array") {
@@ -123,8 +93,8 @@ function approxPercentile(name: string): AggregateFunction {
     create: (types, resultType, _d, literals) => {
       const raw = literals[1];
       const pt = types[1]!;
-      const p = Array.isArray(raw) ? raw.map((v) => numberOf(v, pt.kind === "array" ? pt.elementType : pt)) : numberOf(raw, pt);
-      const accuracy = literals[2] === undefined ? 10000 : numberOf(literals[2], types[2]!);
+      const p = Array.isArray(raw) ? raw.map((v) => asDouble(v, pt.kind === "array" ? pt.elementType : pt)) : asDouble(raw, pt);
+      const accuracy = literals[2] === undefined ? 10000 : asDouble(literals[2], types[2]!);
       return new ApproxPercentileAcc(types[0]!, resultType.kind === "array" && !Array.isArray(p) ? [p] : p, accuracy);
     },
   };

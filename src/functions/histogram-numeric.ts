@@ -10,7 +10,7 @@ import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, type DataType, DoubleType, field, IntegerType, StructOf } from "../types/datatypes.js";
-import { fromDouble, toDouble, unscaledOf } from "../types/decimal.js";
+import { asDouble, fromDoubleAs } from "./double-values.js";
 import { type Accumulator, type AggregateFunction, castTo, checkArity, register } from "./registry.js";
 
 const MASK48 = (1n << 48n) - 1n;
@@ -94,33 +94,6 @@ class Histogram {
   }
 }
 
-/** A value of the input's type as a double, and back (x is computed in double). */
-function toNumber(v: unknown, t: DataType): number {
-  if (t.kind === "decimal") return toDouble(unscaledOf(v), t.scale);
-  return Number(v);
-}
-
-function fromNumber(x: number, t: DataType): unknown {
-  switch (t.kind) {
-    case "tinyint":
-    case "smallint":
-    case "int":
-    case "date":
-      return Math.trunc(x) | 0;
-    case "bigint":
-    case "timestamp":
-      return Math.trunc(x);
-    case "float":
-      return Math.fround(x);
-    case "decimal": {
-      const u = fromDouble(x, t.precision, t.scale);
-      return u === null ? null : t.precision <= 15 ? Number(u) : u;
-    }
-    default:
-      return x;
-  }
-}
-
 class HistogramAcc implements Accumulator {
   private groups: (Histogram | null)[] = [];
   constructor(
@@ -138,7 +111,7 @@ class HistogramAcc implements Accumulator {
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     for (let i = 0; i < n; i++) {
       const v = getValue(input[0]!, i);
-      if (v !== null) this.histogram(g[i]!).add(toNumber(v, this.type));
+      if (v !== null) this.histogram(g[i]!).add(asDouble(v, this.type));
     }
   }
   merge(g: Int32Array, n: number, buffers: readonly Vector[]): void {
@@ -158,7 +131,7 @@ class HistogramAcc implements Accumulator {
   evaluate(n: number): Vector {
     const out = this.groups
       .slice(0, n)
-      .map((h) => (h === null ? null : h.xs.map((x, i) => ({ x: fromNumber(x, this.type), y: h.ys[i]! }))));
+      .map((h) => (h === null ? null : h.xs.map((x, i) => ({ x: fromDoubleAs(x, this.type), y: h.ys[i]! }))));
     return vectorFromValues(resultType(this.type), out);
   }
 }
