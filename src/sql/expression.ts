@@ -30,15 +30,16 @@ import {
   type WindowFrame,
   windowExpr,
 } from "../plan/expressions.js";
-import type { LogicalPlan } from "../plan/logical.js";
 import { checkOrderedSetArity, requiresWithinGroup, withinGroupCall, withinGroupMissing } from "../plan/within-group.js";
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
 import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { parseDataType, readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
+import { readQuantifiedLike } from "./quantified-like.js";
 import { withJsonSchemaLiteral } from "./schema-literals.js";
 import { readStringSyntax } from "./string-syntax.js";
+import { readSubquery, subqueryReader } from "./subquery-syntax.js";
 
 /** Keywords that can never be a bare column reference. */
 export const NON_EXPR_KEYWORDS: ReadonlySet<string> = new Set([
@@ -150,20 +151,6 @@ function readAnd(cur: Cursor): Expr {
   return left;
 }
 
-/** Reads a query (`SELECT ...` / `WITH ...`) in the enclosing query's CTE scope: set by query.ts (which imports this module). */
-let subqueryReader: ((cur: Cursor) => LogicalPlan) | null = null;
-export function setSubqueryReader(read: (cur: Cursor) => LogicalPlan): void {
-  subqueryReader = read;
-}
-
-/** `(SELECT ...)` after IN or EXISTS: the query, unresolved. */
-function readSubquery(cur: Cursor): LogicalPlan {
-  cur.expectOp("(");
-  const plan = subqueryReader!(cur);
-  cur.expectOp(")");
-  return plan;
-}
-
 function readNot(cur: Cursor): Expr {
   if (cur.acceptKeyword("NOT") || cur.acceptOp("!")) return call("not", [readNot(cur)]);
   // EXISTS (SELECT ...) is a subquery; exists(arr, x -> ...) the higher-order function
@@ -232,31 +219,6 @@ function readPredicate(cur: Cursor): Expr {
   }
   if (not) throw cur.error();
   return value;
-}
-
-/**
- * `x [NOT] LIKE | ILIKE ANY | SOME | ALL (p, ...)` as the ORs (ANY, SOME) or ANDs (ALL) of
- * `[NOT] x LIKE p`, which is Spark's LikeAny / LikeAll / NotLikeAny / NotLikeAll with SQL's
- * three-valued logic for a NULL pattern; NOT applies to each pattern (NOT LIKE ANY: some
- * pattern does not match). Named as Spark names them: `likeany(x)` (`likeany(lower(x))` for
- * ILIKE) when every pattern is a string literal, else the expression itself.
- */
-function readQuantifiedLike(cur: Cursor, value: Expr, ilike: boolean, not: boolean): Expr {
-  const all = cur.next().value.toUpperCase() === "ALL";
-  cur.expectOp("(");
-  if (cur.isOp(")"))
-    throw cur.fail("[INVALID_SQL_SYNTAX.EMPTY_QUANTIFIED_PATTERN] Invalid SQL syntax: Expected something between '(' and ')'.");
-  const patterns = [readExpression(cur)];
-  while (cur.acceptOp(",")) patterns.push(readExpression(cur));
-  cur.expectOp(")");
-  const parts = patterns.map((p) => {
-    const like = call(ilike ? "ilike" : "like", [value, p]);
-    return not ? call("not", [like]) : like;
-  });
-  const chain = parts.reduce((acc, p) => call(all ? "and" : "or", [acc, p]));
-  if (!patterns.every((p) => p.kind === "literal" && typeof p.value === "string")) return chain;
-  const name = `${not ? "not" : ""}like${all ? "all" : "any"}`;
-  return Object.freeze({ ...(chain as Expr & { kind: "call" }), quantifiedLike: { name, value: ilike ? call("lower", [value]) : value } });
 }
 
 function readComparison(cur: Cursor): Expr {
@@ -371,7 +333,7 @@ function readParenthesized(cur: Cursor): Expr {
   cur.expectOp("(");
   if (cur.isKeyword("SELECT") || cur.isKeyword("WITH")) {
     // a scalar subquery: scalar_subquery() holding the query (analyzer/subqueries.ts plans it)
-    const plan = subqueryReader!(cur);
+    const plan = subqueryReader(cur);
     cur.expectOp(")");
     return Object.freeze({ ...call("scalar_subquery", []), subquery: plan });
   }

@@ -29,10 +29,10 @@ import {
   readNamedExpression,
   readSortDirection,
   readWindowSpecBody,
-  setSubqueryReader,
 } from "./expression.js";
 import type { Token } from "./lexer.js";
 import { type CteScope, readLateralViews, readRelation, readValuesRows } from "./relation.js";
+import { setSubqueryReader } from "./subquery-syntax.js";
 
 interface QueryPart {
   readonly plan: LogicalPlan;
