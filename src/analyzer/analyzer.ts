@@ -104,7 +104,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "project": {
       if (p.qualify) return resolveQualify(p, catalog);
-      const scalar = joinScalarSubqueries(p.projectList, p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
+      const scalar = joinScalarSubqueries(p.projectList, p.child, subquerySteps(catalog));
       if (scalar) return resolveNode(Plans.project(scalar.exprs, scalar.child), catalog);
       const input = outputOf(p.child);
       const items = expandStars(p.projectList, input);
@@ -129,11 +129,11 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "filter": {
       // x IN (SELECT ...) / EXISTS (SELECT ...) conjuncts: semi and anti joins (subqueries.ts)
-      const joined = joinSubqueries(p.condition, p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
+      const joined = joinSubqueries(p.condition, p.child, subquerySteps(catalog));
       if (joined) return joined.rest === null ? joined.plan : resolveNode(Plans.filter(joined.rest, joined.plan), catalog);
       if (p.child.kind !== "aggregate") {
         // (SELECT ...) in the condition: joined beneath it, its column dropped above
-        const scalar = joinScalarSubqueries([p.condition], p.child, { analyze: (q) => analyzeNodes(q, catalog), resolveExpr });
+        const scalar = joinScalarSubqueries([p.condition], p.child, subquerySteps(catalog));
         if (scalar) return Plans.project(outputOf(p.child), resolveNode(Plans.filter(scalar.exprs[0]!, scalar.child), catalog));
       }
       const input = outputOf(p.child);
@@ -331,6 +331,11 @@ function resolveQualify(p: LogicalPlan & { kind: "project" }, catalog: Catalog):
   return Plans.project(out.slice(0, -1), Plans.filter(keep, inner));
 }
 const QUALIFY_COLUMN = "__qualify";
+
+/** How subqueries.ts analyzes a subquery and resolves its conditions. */
+function subquerySteps(catalog: Catalog) {
+  return { analyze: (q: LogicalPlan) => analyzeNodes(q, catalog), resolveExpr };
+}
 
 function expandStarArguments(e: Expr, input: readonly Attribute[]): Expr {
   return transformUp(e, (x) =>

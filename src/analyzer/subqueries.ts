@@ -20,12 +20,14 @@ import { outputOf } from "./types.js";
 
 export const isSubqueryCall = (e: Expr): boolean => e.kind === "call" && e.subquery !== undefined;
 const isScalarSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).name === "scalar_subquery";
+/** `x IN (SELECT ...)` or `EXISTS (SELECT ...)`: a subquery that is a condition. */
+const isPredicateSubquery = (e: Expr): boolean => isSubqueryCall(e) && !isScalarSubquery(e);
 
-export function hasSubquery(e: Expr): boolean {
+function hasSubquery(e: Expr): boolean {
   return anyExpr(e, isSubqueryCall);
 }
 
-export function hasScalarSubquery(e: Expr): boolean {
+function hasScalarSubquery(e: Expr): boolean {
   return anyExpr(e, isScalarSubquery);
 }
 
@@ -55,14 +57,14 @@ interface Steps {
 
 /** `child` joined with each subquery conjunct of `condition`, and the conjuncts left (null: none); null when there is no subquery. */
 export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps): { plan: LogicalPlan; rest: Expr | null } | null {
-  if (!anyExpr(condition, (e) => isSubqueryCall(e) && !isScalarSubquery(e))) return null;
+  if (!anyExpr(condition, isPredicateSubquery)) return null;
   let plan = child;
   const rest: Expr[] = [];
   for (const c of conjuncts(condition)) {
     const negated = c.kind === "call" && c.name === "not" && c.args.length === 1 && isSubqueryCall(c.args[0]!);
     const sub = negated ? (c as Call).args[0]! : c;
-    if (!isSubqueryCall(sub) || isScalarSubquery(sub)) {
-      if (anyExpr(c, (x) => isSubqueryCall(x) && !isScalarSubquery(x))) throw subqueryOutsideWhere();
+    if (!isPredicateSubquery(sub)) {
+      if (anyExpr(c, isPredicateSubquery)) throw subqueryOutsideWhere();
       rest.push(c);
       continue;
     }

@@ -22,3 +22,8 @@ function replacer(_key: string, x: unknown): unknown {
 export function valueKeyText(v: unknown): string {
   return JSON.stringify(v, replacer) ?? "undefined";
 }
+
+/** A set's element as Spark keeps it: -0.0 as 0.0 (its hash sets normalize floating keys), anything else as it is. */
+export function setElement(v: unknown): unknown {
+  return Object.is(v, -0) ? 0 : v;
+}

@@ -2,6 +2,7 @@
  * Array and map functions: array_join, array_distinct, array_max / array_min, map(k, v, ...),
  * map_keys and map_values. MAP values are JS Maps keyed by the internal key values.
  */
+import { setElement } from "../columnar/value-key.js";
 import { getValue, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException, ArusError, arityError } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
@@ -67,7 +68,7 @@ const arrayDistinct: ScalarFunction = {
   kernel: (args, n) =>
     mapRows(args[0]!.type, args, n, (arr) => {
       const out: unknown[] = [];
-      for (const e of arr as unknown[]) if (!out.some((o) => sameValue(o, e))) out.push(Object.is(e, -0) ? 0 : (e ?? null));
+      for (const e of arr as unknown[]) if (!out.some((o) => sameValue(o, e))) out.push(setElement(e ?? null));
       return out;
     }),
 };

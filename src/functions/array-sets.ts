@@ -5,6 +5,7 @@
  * compared as Spark's ordering compares them (compareValues).
  */
 
+import { setElement } from "../columnar/value-key.js";
 import { AnalysisException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -82,8 +83,7 @@ function binaryArrayDiffTypes(call: Expr, name: string, types: readonly DataType
 }
 
 function distinctInto(out: unknown[], xs: readonly unknown[], keep: (x: unknown) => boolean = () => true): unknown[] {
-  // -0.0 is 0.0 in a set's result, as Spark's (its hash set normalizes the key)
-  for (const x of xs) if (keep(x) && !includes(out, x)) out.push(Object.is(x, -0) ? 0 : (x ?? null));
+  for (const x of xs) if (keep(x) && !includes(out, x)) out.push(setElement(x ?? null));
   return out;
 }
 

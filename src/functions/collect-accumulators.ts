@@ -3,7 +3,7 @@
  * approx_count_distinct, collect_set) and a list (collect_list). Their partial buffer is the
  * values as an ARRAY, so merging partials is adding those values again.
  */
-import { valueKeyText } from "../columnar/value-key.js";
+import { setElement, valueKeyText } from "../columnar/value-key.js";
 import { getValue, type Vector, vectorFromValues } from "../columnar/vector.js";
 import { ArrayOf, type DataType } from "../types/datatypes.js";
 import { allValid } from "./kernel-util.js";
@@ -22,7 +22,7 @@ export class DistinctSetAcc implements Accumulator {
   }
   protected add(gid: number, v: unknown): void {
     const key = typeof v === "string" ? `s${v}` : typeof v === "number" ? `n${v}` : typeof v === "bigint" ? `n${v}` : valueKeyText(v);
-    if (!this.sets[gid]!.has(key)) this.sets[gid]!.set(key, Object.is(v, -0) ? 0 : v); // -0.0 kept as 0.0, as Spark's set
+    if (!this.sets[gid]!.has(key)) this.sets[gid]!.set(key, setElement(v));
   }
   update(g: Int32Array, n: number, input: readonly Vector[]): void {
     const v = input[0]!;

@@ -14,6 +14,7 @@ import { utf8Of, utf8Vector } from "../columnar/utf8.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import type { ArrayType, MapType } from "../types/datatypes.js";
 import { StringType } from "../types/datatypes.js";
+import { isNullLiteral } from "./json-lines.js";
 
 const OPEN_ARRAY = 91; // [
 const CLOSE_ARRAY = 93; // ]
@@ -52,7 +53,7 @@ export function wrappedValues(input: Vector, n: number, type: ArrayType | MapTyp
         parts.push(asOne ? PREFIX_ONE : PREFIX, body, asOne ? CLOSE_ONE : CLOSE);
         total += (asOne ? PREFIX_ONE.length + CLOSE_ONE.length : PREFIX.length + CLOSE.length) + body.length;
         validity[i] = 1;
-      } else if (first < v.length && !isNullLiteral(v, first)) wrongKind.push(i);
+      } else if (first < v.length && !isNullLiteral(v, first, v.length)) wrongKind.push(i);
     }
     offsets[i + 1] = total;
   }
@@ -100,12 +101,6 @@ function firstToken(v: Uint8Array): number {
   let p = 0;
   while (p < v.length && isSpace(v[p]!)) p++;
   return p;
-}
-
-function isNullLiteral(v: Uint8Array, a: number): boolean {
-  if (v.length - a < 4 || v[a] !== 110 || v[a + 1] !== 117 || v[a + 2] !== 108 || v[a + 3] !== 108) return false;
-  for (let p = a + 4; p < v.length; p++) if (!isSpace(v[p]!)) return false;
-  return true;
 }
 
 /**

@@ -83,7 +83,7 @@ function startKind(v: Uint8Array, a: number, b: number): -1 | 0 | 1 {
 }
 
 /** `v[a, b)` is the JSON literal null (white space after it): Spark's from_json gives NULL, the line reader no row. */
-function isNullLiteral(v: Uint8Array, a: number, b: number): boolean {
+export function isNullLiteral(v: Uint8Array, a: number, b: number): boolean {
   if (b - a < 4 || v[a] !== 110 || v[a + 1] !== 117 || v[a + 2] !== 108 || v[a + 3] !== 108) return false;
   for (let p = a + 4; p < b; p++) if (!(v[p] === 32 || (v[p]! >= 9 && v[p]! <= 13))) return false;
   return true;

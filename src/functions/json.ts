@@ -35,48 +35,53 @@ import { unwrapped, valueEnd, wrappedValues } from "./json-container.js";
 import { jsonLinesOf, valueText } from "./json-lines.js";
 import { checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
-const schemas = new Map<string, StructType>();
+const schemaTypes = new Map<string, DataType>();
+/** The type of a schema literal (Spark's schema JSON), cached; `read` refuses what the function cannot take. */
+function parsedSchema(text: string, fn: string, read: (json: unknown) => DataType): DataType {
+  let t = schemaTypes.get(text);
+  if (!t) {
+    try {
+      t = typeFromJson(JSON.parse(text));
+    } catch (e) {
+      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of ${fn}: ${text} (${(e as Error).message})`);
+    }
+    schemaTypes.set(text, t);
+  }
+  if (t.kind !== "struct") {
+    try {
+      read(JSON.parse(text));
+    } catch (e) {
+      if (e instanceof AnalysisException) throw e;
+      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of ${fn}: ${text} (${(e as Error).message})`);
+    }
+  }
+  return t;
+}
+
 /**
  * The struct type a from_json / from_csv schema literal (Spark's schema JSON) stands for; SQL
  * text's DDL schemas (`from_json(s, 'a INT, b STRING')`) are turned into that JSON by the parser
  * (sql/schema-literals.ts).
  */
 export function schemaOf(text: string, fn = "from_json"): StructType {
-  let s = schemas.get(text);
-  if (!s) {
-    try {
-      s = schemaFromJson(JSON.parse(text));
-    } catch (e) {
-      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of ${fn}: ${text} (${(e as Error).message})`);
-    }
-    schemas.set(text, s);
-  }
-  return s;
+  return parsedSchema(text, fn, schemaFromJson) as StructType;
 }
 
-const jsonSchemas = new Map<string, StructType | ArrayType | MapType>();
 /**
  * The type a from_json schema literal stands for: a struct, or (as Spark) an ARRAY or a MAP
  * (json-container.ts) whose maps, at any depth, have STRING keys.
  */
 export function jsonSchemaOf(text: string, call?: Expr): StructType | ArrayType | MapType {
-  let t = jsonSchemas.get(text);
-  if (!t) {
-    let parsed: DataType;
-    try {
-      parsed = typeFromJson(JSON.parse(text));
-    } catch (e) {
-      throw new AnalysisException("INVALID_SCHEMA.PARSE_ERROR", `Cannot parse the schema of from_json: ${text} (${(e as Error).message})`);
-    }
-    if (parsed.kind !== "struct" && parsed.kind !== "array" && parsed.kind !== "map") {
+  const t = parsedSchema(text, "from_json", (json) => {
+    const parsed = typeFromJson(json);
+    if (parsed.kind !== "array" && parsed.kind !== "map") {
       throw new AnalysisException(
         "INVALID_SCHEMA.NON_STRUCT_TYPE",
         `[INVALID_SCHEMA.NON_STRUCT_TYPE] The input expression should be evaluated to struct type, but got "${sqlTypeName(parsed)}".`,
       );
     }
-    t = parsed;
-    jsonSchemas.set(text, t);
-  }
+    return parsed;
+  }) as StructType | ArrayType | MapType;
   if (hasNonStringMapKey(t)) {
     const input = call?.kind === "call" && call.args[0] ? exprToSql(call.args[0]) : "";
     throw new AnalysisException(
