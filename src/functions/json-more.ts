@@ -1,18 +1,20 @@
 /**
- * JSON text helpers: json_array_length, json_object_keys (top level only; NULL for invalid JSON
- * or the wrong kind of value) and schema_of_json, which infers a type by the JSON reader's rules
+ * JSON text helpers: json_array_length, json_object_keys (top level only, the first value of the
+ * text; NULL for invalid JSON or the wrong kind of value) and schema_of_json, which infers a type by the JSON reader's rules
  * (integers BIGINT, other numbers DOUBLE, nulls STRING, struct fields sorted by name).
  */
 import { AnalysisException } from "../common/errors.js";
 import { inferJsonSchema } from "../connectors/files/json/json-infer.js";
+import { parseJsonText, sourceTextOf } from "../connectors/files/json/json-text.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, IntegerType, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
 
+/** The first JSON value of the text as Spark's shared Jackson factory reads it (single quotes, no NaN). */
 function parseOrUndefined(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonText(text, { nonNumericNumbers: false });
   } catch {
     return undefined;
   }
@@ -42,7 +44,14 @@ const jsonObjectKeys = stringFunction("json_object_keys", ArrayOf(StringType), (
 
 /** The SQL type of one JSON document, by the JSON reader's inference. */
 export function schemaOfJson(text: string): string {
-  const st = inferJsonSchema([{ file: "schema_of_json", text: `{"v":${text.trim()}}` }], "PERMISSIVE", "_corrupt_record");
+  let first = text.trim(); // an object's or array's own text: what follows it is never read
+  try {
+    const v = parseJsonText(text);
+    if (typeof v === "object" && v !== null) first = sourceTextOf(v) ?? first;
+  } catch {
+    // malformed: the inference below says so
+  }
+  const st = inferJsonSchema([{ file: "schema_of_json", text: `{"v":${first}}` }], "PERMISSIVE", "_corrupt_record");
   const v = st.fields.find((f) => f.name === "v");
   return sqlTypeName(v?.type ?? StringType);
 }

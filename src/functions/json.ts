@@ -16,6 +16,7 @@ import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { readJsonBytes } from "../connectors/files/json/json-scan.js";
+import { parseJsonText } from "../connectors/files/json/json-text.js";
 import { encodeJsonLines } from "../connectors/files/json/json-write.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { schemaFromJson, typeFromJson } from "../connectors/table/schema-json.js";
@@ -183,7 +184,8 @@ function parseColumn(
 ): Vector {
   const o = new SourceOptions(opts);
   const mode = parseModeOf("from_json", o);
-  const settings = { mode, corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone) };
+  // A STRING field given a non-string value reads it as Jackson's generator writes it (Spark's from_json).
+  const settings = { mode, corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone), valueText: "regenerated" as const };
   const validity = new Uint8Array(n).fill(1);
   const { bytes, alone } = jsonLinesOf(input, n, validity);
   const batches = failingOnRow(
@@ -201,7 +203,7 @@ function parseColumn(
       const v = firstValue(valueText(input, i));
       let parsed: unknown;
       try {
-        parsed = JSON.parse(v);
+        parsed = parseJsonText(v);
       } catch {
         parsed = undefined;
       }

@@ -5,8 +5,8 @@
  * double → double; anything else mixed → string), fields that
  * are always null → string, empty structs dropped.
  *
- * Why a scanner of its own: `JSON.parse` turns `1.0` into `1`, and Spark types `1.0` as double.
- * This scanner walks the text once and produces types without building the values.
+ * Lines are read by json-text.ts, not `JSON.parse`, which turns `1.0` into `1` (Spark types
+ * `1.0` as double) and refuses Jackson's single quotes and NaN.
  */
 
 import { widerNumeric } from "../../../types/coercion.js";
@@ -24,7 +24,8 @@ import {
 import { splitLines } from "../lines.js";
 import { malformedRecordError } from "../malformed.js";
 import type { ParseMode } from "../options.js";
-import { MAX_JSON_NESTING } from "./json-values.js";
+import { NumberText, parseJsonText } from "./json-text.js";
+import { nestsTooDeep } from "./json-values.js";
 
 type Atom = { readonly k: "null" | "bigint" | "double" | "string" | "boolean" };
 type Shape = Atom | { readonly k: "struct"; readonly fields: Map<string, Shape> } | { readonly k: "array"; elem: Shape };
@@ -39,152 +40,30 @@ const NUMERIC_TYPES: Partial<Record<Shape["k"], DataType>> = { bigint: LongType,
 
 class Malformed extends Error {}
 
-const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-
-/** Recursive-descent JSON scanner that yields Shapes. */
-class Scanner {
-  pos = 0;
-  private depth = 0;
-  constructor(private readonly s: string) {}
-
-  private ws(): void {
-    const s = this.s;
-    let p = this.pos;
-    while (p < s.length) {
-      const c = s.charCodeAt(p);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) p++;
-      else break;
-    }
-    this.pos = p;
-  }
-
-  atEnd(): boolean {
-    this.ws();
-    return this.pos >= this.s.length;
-  }
-
-  value(): Shape {
-    this.ws();
-    const c = this.s.charCodeAt(this.pos);
-    switch (c) {
-      case 0x7b: // {
-      case 0x5b: {
-        // [ — nesting deeper than Jackson's limit makes the record malformed, as in Spark
-        if (++this.depth > MAX_JSON_NESTING) throw new Malformed();
-        const shape = c === 0x7b ? this.object() : this.array();
-        this.depth--;
-        return shape;
-      }
-      case 0x22: // "
-        return this.string().length === 0 ? NULL : STRING; // Spark: "" infers like null
-      case 0x74: // t
-        return this.literal("true", BOOLEAN);
-      case 0x66: // f
-        return this.literal("false", BOOLEAN);
-      case 0x6e: // n
-        return this.literal("null", NULL);
-      default:
-        return this.number();
-    }
-  }
-
-  private literal(word: string, shape: Shape): Shape {
-    if (!this.s.startsWith(word, this.pos)) throw new Malformed();
-    this.pos += word.length;
-    return shape;
-  }
-
-  private number(): Shape {
-    const m = NUMBER;
-    m.lastIndex = this.pos;
-    const r = m.exec(this.s);
-    if (!r) throw new Malformed();
-    this.pos += r[0].length;
-    if (r[1] !== undefined || r[2] !== undefined) return DOUBLE;
+/**
+ * The shape of a value parseJsonText read (it keeps what `JSON.parse` loses: Spark types `1.0`
+ * as DOUBLE and `1` as BIGINT, and reads single quotes and NaN as Jackson does).
+ */
+function shapeOf(v: unknown): Shape {
+  if (v === null) return NULL;
+  if (typeof v === "boolean") return BOOLEAN;
+  if (typeof v === "string") return v.length === 0 ? NULL : STRING; // Spark: "" infers like null
+  if (v instanceof NumberText) {
+    if (v.float) return DOUBLE;
     // Integers beyond 64 bits become decimals in Spark; the closest type here is double.
-    const digits = r[0].replace("-", "");
-    if (digits.length < 19) return BIGINT;
-    const b = BigInt(r[0]);
+    if (v.text.replace("-", "").length < 19) return BIGINT;
+    const b = BigInt(v.text);
     return b >= -9223372036854775808n && b <= 9223372036854775807n ? BIGINT : DOUBLE;
   }
-
-  /** Scans a string literal and returns its decoded text. */
-  string(): string {
-    const s = this.s;
-    let p = this.pos + 1;
-    let out = "";
-    let start = p;
-    for (;;) {
-      if (p >= s.length) throw new Malformed();
-      const c = s.charCodeAt(p);
-      if (c === 0x22) break;
-      if (c < 0x20) throw new Malformed();
-      if (c === 0x5c) {
-        out += s.slice(start, p);
-        const e = s[p + 1];
-        if (e === "u") {
-          const hex = s.slice(p + 2, p + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new Malformed();
-          out += String.fromCharCode(Number.parseInt(hex, 16));
-          p += 6;
-        } else {
-          const map: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-          const ch = e === undefined ? undefined : map[e];
-          if (ch === undefined) throw new Malformed();
-          out += ch;
-          p += 2;
-        }
-        start = p;
-        continue;
-      }
-      p++;
-    }
-    out += s.slice(start, p);
-    this.pos = p + 1;
-    return out;
-  }
-
-  private object(): Shape {
-    this.pos++;
-    const fields = new Map<string, Shape>();
-    this.ws();
-    if (this.s.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-      return { k: "struct", fields };
-    }
-    for (;;) {
-      this.ws();
-      if (this.s.charCodeAt(this.pos) !== 0x22) throw new Malformed();
-      const key = this.string();
-      this.ws();
-      if (this.s.charCodeAt(this.pos) !== 0x3a) throw new Malformed();
-      this.pos++;
-      const v = this.value();
-      const prev = fields.get(key);
-      fields.set(key, prev ? merge(prev, v) : v);
-      this.ws();
-      const c = this.s.charCodeAt(this.pos++);
-      if (c === 0x7d) return { k: "struct", fields };
-      if (c !== 0x2c) throw new Malformed();
-    }
-  }
-
-  private array(): Shape {
-    this.pos++;
+  if (Array.isArray(v)) {
     let elem: Shape = NULL;
-    this.ws();
-    if (this.s.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-      return { k: "array", elem };
-    }
-    for (;;) {
-      elem = merge(elem, this.value());
-      this.ws();
-      const c = this.s.charCodeAt(this.pos++);
-      if (c === 0x5d) return { k: "array", elem };
-      if (c !== 0x2c) throw new Malformed();
-    }
+    for (const x of v) elem = merge(elem, shapeOf(x));
+    return { k: "array", elem };
   }
+  const o = v as Record<string, unknown>;
+  const fields = new Map<string, Shape>();
+  for (const k of Object.keys(o)) fields.set(k, shapeOf(o[k]));
+  return { k: "struct", fields };
 }
 
 /** Spark's compatibleType; mutates and returns `a` when both are structs. */
@@ -253,9 +132,9 @@ export function inferJsonSchema(inputs: readonly JsonInferInput[], mode: ParseMo
       if (line.trim() === "") continue;
       let shape: Shape;
       try {
-        const sc = new Scanner(line);
-        shape = sc.value();
-        if (!sc.atEnd()) throw new Malformed();
+        // nesting deeper than Jackson's limit makes the record malformed, as in Spark
+        if (nestsTooDeep(line)) throw new Malformed();
+        shape = shapeOf(parseJsonText(line));
       } catch (e) {
         if (!(e instanceof Malformed) && !(e instanceof SyntaxError)) throw e;
         shape = STRING; // unparsable: treated like a non-object root below

@@ -13,13 +13,29 @@ import { splitLines } from "../lines.js";
 import { corruptColumnIndex, malformedRecordError } from "../malformed.js";
 import type { ParseMode } from "../options.js";
 import { FAIL } from "../text-values.js";
-import { fieldReader, type JsonConverter, jsonConverter, nestsTooDeep, parseJsonExact } from "./json-values.js";
+import { parseJsonText } from "./json-text.js";
+import {
+  fieldReader,
+  type JsonConverter,
+  jsonConverter,
+  NEEDS_TEXT,
+  needsNumberKinds,
+  nestsTooDeep,
+  PartialValue,
+  parseJsonExact,
+  type ValueText,
+} from "./json-values.js";
+
+/** A digit then `.`, `e` or `E`: the line may hold a number that is not an integer token. */
+const MAYBE_FRACTION = /\d[.eE]/;
 
 export interface JsonReadSettings {
   readonly mode: ParseMode;
   readonly corruptColumn: string;
   readonly dateTime: DateTimeText;
   readonly lineSep?: string;
+  /** How a STRING column reads a non-string value (default: its source text, as Spark's file source). */
+  readonly valueText?: ValueText;
 }
 
 /** The rows of one file being read: scratch row, parse-mode handling, builders and batches. */
@@ -33,6 +49,8 @@ export class JsonRows {
   /** Where rows land; a bulk decoder (json-wasm.ts) appends to its column builders directly. */
   readonly out: RowBatches;
   private readonly readers: ((o: Record<string, unknown>) => unknown)[];
+  /** Does a column refuse fractions (INT, TIMESTAMP, ...), so number kinds matter? */
+  private readonly numberKinds: boolean;
 
   constructor(
     private readonly file: string,
@@ -46,27 +64,54 @@ export class JsonRows {
     this.corruptIdx = corruptColumnIndex(schema, s.corruptColumn);
     this.out = new RowBatches(schema, utf8Strings);
     this.readers = fields.map((f) => fieldReader(f.name));
-    this.converters = fields.map((f) => jsonConverter(f.type, s.dateTime));
+    this.converters = fields.map((f) => jsonConverter(f.type, s.dateTime, s.valueText));
+    this.numberKinds = fields.some((f, i) => i !== this.corruptIdx && needsNumberKinds(f.type));
     this.scratch = new Array<unknown>(this.fieldCount).fill(null);
   }
 
-  /** One physical line through `JSON.parse` (blank lines are skipped, as in Spark). */
+  /**
+   * One physical line through `JSON.parse` (blank lines are skipped, as in Spark), or through
+   * json-text.ts when `JSON.parse` refuses it (Jackson's single quotes and NaN), when a number's
+   * kind matters, or when a STRING column needs a value's text.
+   */
   parseLine(line: string, lineNo: number): void {
     if (line.trim() === "") return;
-    let doc: unknown;
     if (nestsTooDeep(line)) {
       this.parsed(undefined, line, lineNo);
       return;
     }
+    let doc: unknown;
+    let exact = false;
     try {
       doc = parseJsonExact(line);
+      if (this.numberKinds && MAYBE_FRACTION.test(line)) {
+        doc = parseJsonText(line);
+        exact = true;
+      }
     } catch {
-      this.parsed(undefined, line, lineNo);
-      return;
+      try {
+        doc = parseJsonText(line);
+        exact = true;
+      } catch {
+        this.parsed(undefined, line, lineNo);
+        return;
+      }
     }
     if (doc === null) return;
-    if (Array.isArray(doc)) for (const d of doc) this.parsed(d, line, lineNo);
-    else this.parsed(doc, line, lineNo);
+    const docs = Array.isArray(doc) ? doc : [doc];
+    for (let i = 0; i < docs.length; i++) {
+      try {
+        this.parsed(docs[i], line, lineNo);
+      } catch (e) {
+        if (e !== NEEDS_TEXT || exact) throw e;
+        this.scratch.fill(null);
+        const text = parseJsonText(line);
+        exact = true;
+        if (Array.isArray(doc)) docs.splice(0, docs.length, ...(text as unknown[]));
+        else docs[0] = text;
+        this.parsed(docs[i], line, lineNo);
+      }
+    }
   }
 
   /** A parsed document: an object fills the scratch row, anything else is malformed. */
@@ -89,8 +134,9 @@ export class JsonRows {
   /**
    * Appends the scratch row (then clears it). `malformed` marks a record that did not parse;
    * a FAIL value in the scratch row marks one whose fields did not convert (Spark keeps the
-   * other fields in PERMISSIVE mode). The record's text — `line`, else `lineText()` — is only
-   * needed for a bad record (corrupt-record column, FAILFAST error).
+   * other fields in PERMISSIVE mode), a PartialValue one whose nested STRUCT kept some fields.
+   * The record's text — `line`, else `lineText()` — is only needed for a bad record
+   * (corrupt-record column, FAILFAST error).
    */
   commit(malformed: boolean, lineNo: number, line?: string): void {
     const scratch = this.scratch;
@@ -99,6 +145,9 @@ export class JsonRows {
       if (scratch[i] === FAIL) {
         bad = true;
         scratch[i] = null;
+      } else if (scratch[i] instanceof PartialValue) {
+        bad = true;
+        scratch[i] = (scratch[i] as PartialValue).value;
       }
     }
     if (bad && this.s.mode === "FAILFAST") throw malformedRecordError(this.file, lineNo, line ?? this.lineText());

@@ -14,7 +14,8 @@ import { readLinesOfRange } from "../line-range.js";
 import { decodeText } from "../lines.js";
 import { jsonDecoder } from "./json-decoder.js";
 import { type JsonReadSettings, JsonRows, readJsonText } from "./json-read.js";
-import { LongText } from "./json-values.js";
+import { NumberText } from "./json-text.js";
+import { needsNumberKinds } from "./json-values.js";
 import { LONE_CR, readJsonWasm, readJsonWasmRange } from "./json-wasm.js";
 
 const QUOTE = 0x22;
@@ -141,6 +142,10 @@ class LineScanner {
   private hint = 0;
   /** Set by `string()`: did the last string hold only ASCII bytes? */
   private ascii = true;
+  /** Set by `number()`: was the last number an integer token (no fraction, no exponent)? */
+  private integral = true;
+  /** Per wanted field: does its column refuse a fraction (INT, TIMESTAMP, ...)? */
+  private readonly integersOnly: boolean[] = [];
 
   constructor(
     private readonly buf: Bytes,
@@ -152,6 +157,7 @@ class LineScanner {
       this.names.push(Buffer.from(f.name, "utf8"));
       this.columns.push(i);
       this.modes.push(f.type.kind === "string" ? AS_STRING : f.type.kind === "timestamp" && fastTimestamps ? AS_TIMESTAMP : AS_GENERIC);
+      this.integersOnly.push(needsNumberKinds(f.type));
     });
   }
 
@@ -285,9 +291,17 @@ class LineScanner {
       return true;
     }
     if (c === MINUS || isDigit(c!)) {
+      const start = this.pos;
       const v = this.number();
       if (v === null) return false;
-      scratch[col] = conv(v);
+      if (this.modes[w] === AS_STRING) {
+        // An integer's text is the same as written and as Jackson regenerates it (but `-0`);
+        // other numbers go to the JS path, which knows which of the two the column wants.
+        if (!this.integral || Object.is(v, -0)) return false;
+        scratch[col] = b.latin1Slice(start, this.pos);
+        return true;
+      }
+      scratch[col] = conv(!this.integral && this.integersOnly[w] ? new NumberText(b.latin1Slice(start, this.pos), true) : v);
       return true;
     }
     const lit = this.literal();
@@ -317,7 +331,7 @@ class LineScanner {
   }
 
   /** A JSON number (strict grammar); null if malformed. Short integers skip the text round trip. */
-  private number(): number | LongText | null {
+  private number(): number | NumberText | null {
     const b = this.buf;
     const end = this.end;
     const start = this.pos;
@@ -354,13 +368,14 @@ class LineScanner {
       if (p === f) return null;
     }
     this.pos = p;
+    this.integral = integral;
     // Up to 15 digits the running value is exact; longer or fractional numbers get the engine's
     // own correctly rounded conversion, as JSON.parse would.
     if (integral && digits <= 15) return neg ? -value : value;
     // 16+ digits may exceed 2^53: keep the text, so a BIGINT column gets the exact value.
-    if (integral && digits >= 16) return new LongText(b.toString("latin1", start, p));
+    if (integral && digits >= 16) return new NumberText(b.toString("latin1", start, p), false);
     // A fraction with more digits than a double holds keeps its text, for DECIMAL columns.
-    if (!integral && p - start > 17) return new LongText(b.toString("latin1", start, p));
+    if (!integral && p - start > 17) return new NumberText(b.toString("latin1", start, p), true);
     return Number(b.toString("latin1", start, p));
   }
 
