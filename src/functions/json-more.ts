@@ -5,7 +5,7 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { inferJsonSchema } from "../connectors/files/json/json-infer.js";
-import { parseJsonText, sourceTextOf } from "../connectors/files/json/json-text.js";
+import { isJsonObject, parseJsonText, sourceTextOf } from "../connectors/files/json/json-text.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, IntegerType, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
@@ -39,7 +39,7 @@ const jsonArrayLength = stringFunction("json_array_length", IntegerType, (s) => 
 
 const jsonObjectKeys = stringFunction("json_object_keys", ArrayOf(StringType), (s) => {
   const v = parseOrUndefined(s);
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? Object.keys(v) : null;
+  return isJsonObject(v) ? Object.keys(v) : null;
 });
 
 /** The SQL type of one JSON document, by the JSON reader's inference. */

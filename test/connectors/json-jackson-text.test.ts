@@ -261,6 +261,19 @@ const JSON_FUNCTIONS: [call: string, sparkJson: string][] = [
   ["get_json_object('{\"a\":[1.0, 2]}', '$.a')", '{"r":"[1.0,2]"}'],
   ["schema_of_json('{\"a\":1} x')", '{"r":"STRUCT<a: BIGINT>"}'],
   ['schema_of_json(\'[{"a":1.0},{"b":1}]\')', '{"r":"ARRAY<STRUCT<a: DOUBLE, b: BIGINT>>"}'],
+  // a number where an object is expected (parseJsonText's NumberText is not an object)
+  ["json_object_keys('1.5')", "{}"],
+  ["json_object_keys('NaN')", "{}"],
+  ["json_array_length('1.5')", "{}"],
+  ["from_json('1.5', 'a INT')", '{"r":{}}'],
+  ["from_json('{\"o\":1.0}', 'o STRUCT<a: INT>')", '{"r":{}}'],
+  ["from_json('{\"o\":1.0, \"b\":1}', 'o MAP<STRING, INT>, b INT')", '{"r":{"b":1}}'],
+  ["from_json('{\"o\":NaN, \"b\":1}', 'o ARRAY<INT>, b INT')", '{"r":{"b":1}}'],
+  ["from_json('1.5', 'MAP<STRING, INT>')", "{}"],
+  ["from_json('1.5', 'ARRAY<INT>')", "{}"],
+  ["from_json('NaN', 'a DOUBLE')", '{"r":{}}'],
+  ["schema_of_json('1.5')", '{"r":"DOUBLE"}'],
+  ["schema_of_json('NaN')", '{"r":"DOUBLE"}'],
 ];
 
 it("from_json, get_json_object, json_tuple, json_array_length, json_object_keys and schema_of_json read as Spark's (PySpark 4.3)", async () => {
@@ -269,4 +282,19 @@ it("from_json, get_json_object, json_tuple, json_array_length, json_object_keys 
     const [r] = await session.sql(`SELECT to_json(named_struct('r', ${call})) AS j`).collect();
     assert.equal(r!.j, expected, call);
   }
+});
+
+it("a line or a STRUCT field holding a number, NaN included, is a corrupt record in the file source (PySpark 4.3)", async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "part-0.json"), '1.5\n{"o":1.0}\nNaN\n{"o":{"a":1}}\n');
+  const got = await Session.builder()
+    .getOrCreate()
+    .read.schema("o STRUCT<a: INT>, _corrupt_record STRING")
+    .json(dir)
+    .select(F.to_json(F.struct(F.col("*"))).alias("j"))
+    .collect();
+  assert.deepEqual(
+    got.map((r) => r.j),
+    ['{"_corrupt_record":"1.5"}', '{"_corrupt_record":"{\\"o\\":1.0}"}', '{"_corrupt_record":"NaN"}', '{"o":{"a":1}}'],
+  );
 });

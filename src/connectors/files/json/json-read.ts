@@ -13,7 +13,7 @@ import { splitLines } from "../lines.js";
 import { corruptColumnIndex, malformedRecordError } from "../malformed.js";
 import type { ParseMode } from "../options.js";
 import { FAIL } from "../text-values.js";
-import { parseJsonText } from "./json-text.js";
+import { isJsonObject, parseJsonText } from "./json-text.js";
 import {
   fieldReader,
   type JsonConverter,
@@ -117,8 +117,8 @@ export class JsonRows {
   /** A parsed document: an object fills the scratch row, anything else is malformed. */
   private parsed(doc: unknown, line: string, lineNo: number): void {
     const scratch = this.scratch;
-    if (typeof doc === "object" && doc !== null && !Array.isArray(doc)) {
-      const o = doc as Record<string, unknown>;
+    if (isJsonObject(doc)) {
+      const o = doc;
       for (let i = 0; i < this.fieldCount; i++) {
         if (i === this.corruptIdx) continue;
         const raw = this.readers[i]!(o);

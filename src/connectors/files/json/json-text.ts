@@ -40,6 +40,11 @@ const NON_NUMERIC: Record<string, number> = {
   "-INF": Number.NEGATIVE_INFINITY,
 };
 
+/** Is a parsed value a JSON object (not an array, not a NumberText)? */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof NumberText);
+}
+
 /** The source text of each object and array `parseJsonText` made. */
 const sourceText = new WeakMap<object, string>();
 

@@ -13,7 +13,7 @@ import type { DataType } from "../../../types/datatypes.js";
 import { parseDecimal, toLane } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
 import { type Converted, FAIL } from "../text-values.js";
-import { NumberText, regeneratedText, sourceTextOf } from "./json-text.js";
+import { isJsonObject, NumberText, regeneratedText, sourceTextOf } from "./json-text.js";
 
 export type JsonConverter = (v: unknown) => Converted;
 
@@ -91,10 +91,6 @@ const SPECIAL_DOUBLES: Record<string, number> = {
 };
 
 const LONG_LIMIT = 2 ** 63;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Own-property read that ignores Object.prototype members (`toString`, `constructor`, ...). */
 export function fieldReader(name: string): (o: Record<string, unknown>) => unknown {
@@ -244,7 +240,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
       if (type.keyType.kind !== "string") return () => FAIL;
       const val = jsonConverter(type.valueType, dt, valueText);
       return (v) => {
-        if (!isPlainObject(v)) return FAIL;
+        if (!isJsonObject(v)) return FAIL;
         const m = new Map<string, unknown>();
         let partial = false;
         for (const k of Object.keys(v)) {
@@ -265,7 +261,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
       const readers = names.map(fieldReader);
       const convs = type.fields.map((f) => jsonConverter(f.type, dt, valueText));
       return (v) => {
-        if (!isPlainObject(v)) return FAIL;
+        if (!isJsonObject(v)) return FAIL;
         const out: Record<string, unknown> = {};
         let partial = false;
         for (let i = 0; i < names.length; i++) {
