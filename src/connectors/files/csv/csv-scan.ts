@@ -21,6 +21,7 @@ import { decodeText } from "../lines.js";
 import { FAIL } from "../text-values.js";
 import { ByteSlice } from "../utf8-builder.js";
 import { type CsvReadOptions, tokenValue } from "./csv-options.js";
+import { bytesSource, type QuotedSource, type QuotedSyntax, readQuotedValue } from "./csv-quoted.js";
 import { CsvRows, readCsvText } from "./csv-read.js";
 
 const LF = 0x0a;
@@ -119,6 +120,8 @@ class CsvScanner {
   private readonly stops = new Uint8Array(256);
   private readonly trail: boolean;
   private readonly multiLine: boolean;
+  private quotedSyntax: QuotedSyntax | undefined;
+  private source: QuotedSource | undefined;
 
   constructor(
     private readonly b: Bytes,
@@ -333,57 +336,18 @@ class CsvScanner {
 
   /** CsvTokenizer.quotedField, after the opening quote: the token is always a string. */
   private quotedField(p: number): number {
-    const b = this.b;
-    const n = this.n;
-    const q = this.quote;
-    const esc = this.esc;
-    let out = "";
-    let s = p;
-    for (;;) {
-      if (p >= n) {
-        // Unterminated quote: the rest of the input is the value.
-        this.quotedToken(out + b.utf8Slice(s, p));
-        return p;
-      }
-      const c = b[p]!;
-      if ((c === LF || c === CR) && !this.multiLine) {
-        this.quotedToken(out + b.utf8Slice(s, p));
-        return p;
-      }
-      if (c === esc && esc !== q) {
-        const d = b[p + 1];
-        if (d === q || d === esc) {
-          out += b.utf8Slice(s, p) + String.fromCharCode(d);
-          p += 2;
-          s = p;
-          continue;
-        }
-      }
-      if (c === q) {
-        if (b[p + 1] === q) {
-          out += b.utf8Slice(s, p + 1);
-          p += 2;
-          s = p;
-          continue;
-        }
-        out += b.utf8Slice(s, p);
-        p++;
-        break;
-      }
-      if (c === LF || (c === CR && b[p + 1] !== LF)) this.nextLine++;
-      p++;
-    }
-    // Text after the closing quote up to the separator stays part of the value.
-    const s2 = p;
-    while (p < n) {
-      const c = b[p]!;
-      if (c === LF || c === CR || c === this.sep) break;
-      p++;
-    }
-    let tail = b.utf8Slice(s2, p);
-    if (this.trail) tail = tail.trimEnd();
-    this.quotedToken(out + tail);
-    return p;
+    this.quotedSyntax ??= {
+      quote: this.quote,
+      escape: this.esc,
+      multiLine: this.multiLine,
+      ignoreTrailingWhiteSpace: this.trail,
+      atSeparator: (at) => this.b[at] === this.sep,
+    };
+    this.source ??= bytesSource(this.b);
+    const r = readQuotedValue(this.source, p - 1, this.quotedSyntax);
+    this.nextLine += r.lineBreaks;
+    this.quotedToken(r.value);
+    return r.end;
   }
 
   private quotedToken(tok: string): void {

@@ -1,8 +1,10 @@
 /**
- * CSV record tokenizer (univocity-compatible defaults): separator (one or more chars), quote,
- * escape (`\"` inside quotes; `""` also accepted), quoted fields spanning lines, blank lines
+ * CSV record tokenizer (univocity-compatible defaults): separator (one or more chars), quoted
+ * values read as univocity reads them (csv-quoted.ts), quoted fields spanning lines, blank lines
  * skipped, optional comment lines. Tokens are sliced from the input without per-char copying.
  */
+
+import { type QuotedSource, type QuotedSyntax, readQuotedValue, textSource } from "./csv-quoted.js";
 
 export interface CsvSyntax {
   readonly sep: string;
@@ -46,6 +48,8 @@ export class CsvTokenizer {
   private readonly quoteCode: number;
   private readonly escCode: number;
   private readonly commentCode: number;
+  private readonly quotedSyntax: QuotedSyntax;
+  private readonly source: QuotedSource;
 
   constructor(
     private readonly text: string,
@@ -55,6 +59,14 @@ export class CsvTokenizer {
     this.quoteCode = syn.quote === "\u0000" ? -1 : syn.quote.charCodeAt(0);
     this.escCode = syn.escape === "\u0000" ? -1 : syn.escape.charCodeAt(0);
     this.commentCode = syn.comment === "\u0000" ? -1 : syn.comment.charCodeAt(0);
+    this.source = textSource(text);
+    this.quotedSyntax = {
+      quote: this.quoteCode,
+      escape: this.escCode,
+      multiLine: syn.multiLine === true,
+      ignoreTrailingWhiteSpace: syn.ignoreTrailingWhiteSpace,
+      atSeparator: (p) => this.atSep(p),
+    };
   }
 
   /** The raw text of the current record. */
@@ -145,57 +157,9 @@ export class CsvTokenizer {
   }
 
   private quotedField(p: number): number {
-    const t = this.text;
-    const n = t.length;
-    const q = this.quoteCode;
-    const esc = this.escCode;
-    let out = "";
-    let s = p;
-    for (;;) {
-      if (p >= n) {
-        // Unterminated quote: the rest of the input is the value.
-        this.push(out + t.slice(s, p), true);
-        return p;
-      }
-      const c = t.charCodeAt(p);
-      if ((c === LF || c === CR) && !this.syn.multiLine) {
-        // Lines are split first: the unbalanced quote's value ends with its line.
-        this.push(out + t.slice(s, p), true);
-        return p;
-      }
-      if (c === esc && esc !== q) {
-        const d = t.charCodeAt(p + 1);
-        if (d === q || d === esc) {
-          out += t.slice(s, p) + t[p + 1];
-          p += 2;
-          s = p;
-          continue;
-        }
-      }
-      if (c === q) {
-        if (t.charCodeAt(p + 1) === q) {
-          out += t.slice(s, p + 1);
-          p += 2;
-          s = p;
-          continue;
-        }
-        out += t.slice(s, p);
-        p++;
-        break;
-      }
-      if (c === LF || (c === CR && t.charCodeAt(p + 1) !== LF)) this.nextLine++;
-      p++;
-    }
-    // Text after the closing quote up to the separator stays part of the value.
-    const s2 = p;
-    while (p < n) {
-      const c = t.charCodeAt(p);
-      if (c === LF || c === CR || this.atSep(p)) break;
-      p++;
-    }
-    let tail = t.slice(s2, p);
-    if (this.syn.ignoreTrailingWhiteSpace) tail = tail.trimEnd();
-    this.push(out + tail, true);
-    return p;
+    const r = readQuotedValue(this.source, p - 1, this.quotedSyntax);
+    this.nextLine += r.lineBreaks;
+    this.push(r.value, true);
+    return r.end;
   }
 }
