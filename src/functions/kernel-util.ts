@@ -71,7 +71,7 @@ export function mapRows(
       } else vals[k] = wide[k] ? canonical((v.values as BigInt64Array)[i]!) : v.values[i];
     }
     const r = anyNull && nullIfAnyNull ? null : fn(...vals);
-    if (r === null || r === undefined || (typeof r === "number" && Number.isNaN(r) && type.kind !== "double")) {
+    if (r === null || r === undefined || (typeof r === "number" && Number.isNaN(r) && type.kind !== "double" && type.kind !== "float")) {
       validity ??= new Uint8Array(n).fill(1);
       validity[i] = 0;
     } else if (out instanceof Uint8Array) out[i] = r ? 1 : 0;

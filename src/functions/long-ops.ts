@@ -338,7 +338,8 @@ export function doublesToLongVector(type: DataType, v: Vector, n: number, ansi: 
     if (v.validity !== null && v.validity[i] === 0) continue;
     const x = src[i]!;
     const inRange = x < TWO_63 && x >= -TWO_63;
-    if (!inRange && ansi) {
+    // NaN is no overflow: Spark's range check is false for it, and Java's (long) NaN is 0
+    if (!inRange && ansi && !Number.isNaN(x)) {
       throw new ArusError(
         "ARITHMETIC_OVERFLOW",
         '[ARITHMETIC_OVERFLOW] overflow. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.',

@@ -31,10 +31,15 @@ import { decimalForIntegral, widerDecimal } from "./decimal.js";
 /** The one numeric widening rule (Spark's numericPrecedence): TINYINT < SMALLINT < INT < BIGINT < FLOAT < DOUBLE. */
 const numericRank: Record<string, number> = { tinyint: 1, smallint: 2, int: 3, bigint: 4, float: 5, double: 6 };
 
-/** The wider of two numeric types, or null unless both are numeric. */
+/**
+ * The wider of two numeric types, or null unless both are numeric. Under ANSI coercion (Spark
+ * 4's default) a FLOAT with an integral type is DOUBLE: a float cannot hold every INT or BIGINT
+ * (`CAST(1 AS FLOAT) + 1` is a DOUBLE in Spark 4, as is `array(CAST(1 AS FLOAT), 2)`).
+ */
 export function widerNumeric(a: DataType, b: DataType): DataType | null {
   if (!isNumeric(a) || !isNumeric(b)) return null;
   if (a.kind === "decimal" || b.kind === "decimal") return widerWithDecimal(a, b);
+  if ((a.kind === "float" && numericRank[b.kind]! < 5) || (b.kind === "float" && numericRank[a.kind]! < 5)) return DoubleType;
   return numericRank[a.kind]! >= numericRank[b.kind]! ? a : b;
 }
 

@@ -36,9 +36,19 @@ describe("TINYINT, SMALLINT, FLOAT", () => {
     assert.throws(() => s.createDataFrame([{ b: 128 }], "b TINYINT"), /out of range for TINYINT/);
   });
 
-  it("widen as Spark: byte op byte stays byte, with int → int, float with int → float, float with double → double", () => {
-    const d = df().selectExpr("b + b", "b + 1", "h * 2S", "f * 2", "f + 1.5D", "b + h");
-    assert.deepEqual(types(d), [T.ByteType, T.IntegerType, T.ShortType, T.FloatType, T.DoubleType, T.ShortType]);
+  it("widen as Spark: byte op byte stays byte, with int → int, float with float → float, float with an integer or a double → double", () => {
+    // PySpark 4.3 (ANSI coercion): CAST(1 AS FLOAT) * 2 is a DOUBLE — a FLOAT cannot hold every INT
+    const d = df().selectExpr("b + b", "b + 1", "h * 2S", "f * 2", "f * CAST(2 AS FLOAT)", "f + 1.5D", "b + h", "f + b");
+    assert.deepEqual(types(d), [
+      T.ByteType,
+      T.IntegerType,
+      T.ShortType,
+      T.DoubleType,
+      T.FloatType,
+      T.DoubleType,
+      T.ShortType,
+      T.DoubleType,
+    ]);
   });
 
   it("overflow: BINARY_ARITHMETIC_OVERFLOW / CAST_OVERFLOW in ANSI mode, Java's wrap otherwise", async () => {
@@ -61,7 +71,7 @@ describe("TINYINT, SMALLINT, FLOAT", () => {
   });
 
   it("FLOAT keeps float precision and prints as Java's Float.toString", async () => {
-    const rows = await df().selectExpr("f", "f * 2 AS z", "CAST(f AS DOUBLE) AS d").collect();
+    const rows = await df().selectExpr("f", "f * CAST(2 AS FLOAT) AS z", "CAST(f AS DOUBLE) AS d").collect();
     assert.equal(rows[0]!.f, Math.fround(0.1));
     assert.equal(rows[0]!.d, 0.10000000149011612);
     assert.equal(rows[1]!.z, Infinity);
