@@ -298,3 +298,28 @@ it("a line or a STRUCT field holding a number, NaN included, is a corrupt record
     ['{"_corrupt_record":"1.5"}', '{"_corrupt_record":"{\\"o\\":1.0}"}', '{"_corrupt_record":"NaN"}', '{"o":{"a":1}}'],
   );
 });
+
+it("the integer token -0 is 0 in every numeric column, -0.0 stays -0.0, a STRING keeps `-0` (PySpark 4.3; both decoders)", async () => {
+  const dir = tempDir();
+  writeFileSync(
+    join(dir, "part-0.json"),
+    '{"a":-0,"b":-0,"f":-0,"s":-0}\n{"a":0,"b":-0.0,"f":-0.0,"s":-0.0}\n{"a":1,"b":-0e0,"f":-0E1,"s":"x"}\n',
+  );
+  for (const decoder of ["wasm", "js"]) {
+    const session = Session.builder().config("arus.json.decoder", decoder).getOrCreate();
+    const rows = await session.read
+      .schema("a BIGINT, b DOUBLE, f FLOAT, s STRING")
+      .json(dir)
+      .selectExpr("a", "CAST(b AS STRING) b", "CAST(f AS STRING) f", "s")
+      .collect();
+    assert.deepEqual(
+      rows.map((r) => [Object.is(r.a, -0) ? "-0" : r.a, r.b, r.f, r.s]),
+      [
+        [0, "0.0", "0.0", "-0"],
+        [0, "-0.0", "-0.0", "-0.0"],
+        [1, "-0.0", "-0.0", "x"],
+      ],
+      decoder,
+    );
+  }
+});

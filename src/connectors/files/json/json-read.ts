@@ -28,6 +28,8 @@ import {
 
 /** A digit then `.`, `e` or `E`: the line may hold a number that is not an integer token. */
 const MAYBE_FRACTION = /\d[.eE]/;
+/** The integer token `-0`, which JSON.parse reads as -0 (Jackson: the int 0). */
+const MAYBE_NEGATIVE_ZERO = /-0(?![\d.eE])/;
 
 export interface JsonReadSettings {
   readonly mode: ParseMode;
@@ -84,7 +86,7 @@ export class JsonRows {
     let exact = false;
     try {
       doc = parseJsonExact(line);
-      if (this.numberKinds && MAYBE_FRACTION.test(line)) {
+      if ((this.numberKinds && MAYBE_FRACTION.test(line)) || MAYBE_NEGATIVE_ZERO.test(line)) {
         doc = parseJsonText(line);
         exact = true;
       }

@@ -297,7 +297,7 @@ class LineScanner {
       if (this.modes[w] === AS_STRING) {
         // An integer's text is the same as written and as Jackson regenerates it (but `-0`);
         // other numbers go to the JS path, which knows which of the two the column wants.
-        if (!this.integral || Object.is(v, -0)) return false;
+        if (!this.integral || (v === 0 && b[start] === MINUS)) return false;
         scratch[col] = b.latin1Slice(start, this.pos);
         return true;
       }
@@ -371,7 +371,7 @@ class LineScanner {
     this.integral = integral;
     // Up to 15 digits the running value is exact; longer or fractional numbers get the engine's
     // own correctly rounded conversion, as JSON.parse would.
-    if (integral && digits <= 15) return neg ? -value : value;
+    if (integral && digits <= 15) return neg && value !== 0 ? -value : value; // `-0` is the int 0, as Jackson reads it
     // 16+ digits may exceed 2^53: keep the text, so a BIGINT column gets the exact value.
     if (integral && digits >= 16) return new NumberText(b.toString("latin1", start, p), false);
     // A fraction with more digits than a double holds keeps its text, for DECIMAL columns.

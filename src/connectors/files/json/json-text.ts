@@ -23,7 +23,8 @@ export class NumberText {
   ) {}
   /** The double Jackson reads (the non-numeric names included). */
   value(): number {
-    return NON_NUMERIC[this.text] ?? Number(this.text);
+    const v = NON_NUMERIC[this.text] ?? Number(this.text);
+    return v === 0 && !this.float ? 0 : v; // `-0` is the int 0; `-0.0` stays -0.0
   }
   /** What JSON.stringify writes for it (to_json of a re-serialized value). */
   toJSON(): number {

@@ -149,8 +149,8 @@ export class PartialValue {
 
 /** An integer token's value if it lies in [lo, hi], else FAIL (a fraction never converts). */
 function integerOf(v: unknown, lo: number, hi: number): Converted {
-  const n = typeof v === "number" ? v : v instanceof NumberText && !v.float ? Number(v.text) : Number.NaN;
-  return Number.isInteger(n) && n >= lo && n <= hi ? n : FAIL;
+  const n = typeof v === "number" ? v : v instanceof NumberText && !v.float ? v.value() : Number.NaN;
+  return Number.isInteger(n) && n >= lo && n <= hi ? n + 0 : FAIL; // + 0: never -0
 }
 
 /**
@@ -164,7 +164,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
     case "bigint":
       return (v) => {
         if (v instanceof NumberText) return v.float ? FAIL : longOfText(v.text);
-        return typeof v === "number" && Number.isInteger(v) && v > -LONG_LIMIT && v < LONG_LIMIT ? v : FAIL;
+        return typeof v === "number" && Number.isInteger(v) && v > -LONG_LIMIT && v < LONG_LIMIT ? v + 0 : FAIL;
       };
     case "double":
       return (v) => {

@@ -409,9 +409,15 @@ static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 
  * and a power of ten up to 22 the result of one exact-operand IEEE operation is correctly
  * rounded already; anything else goes to the engine's Number() (an import).
  */
+/* An integer token's value as a double: never -0.0 (Jackson reads `-0` as the int 0). */
+static inline double integer_value(const Num *n) {
+  double v = (double)(int64_t)n->value;
+  return n->neg && n->value != 0 ? -v : v;
+}
+
 static int double_of(const Num *n, double *out) {
   if (n->integral && n->digits <= 15) {
-    *out = n->neg ? -(double)(int64_t)n->value : (double)(int64_t)n->value;
+    *out = integer_value(n);
     return 1;
   }
   const uint8_t *q = n->start + n->neg;
@@ -735,7 +741,7 @@ static int field_value(Column *c, int32_t r) {
         /* Beyond ±2^53 a double is not exact: the JS path decides. (Here and below the value
            fits an int64: its signed conversion is one instruction, the unsigned one is not.) */
         if (!n.integral || n.digits > 16 || n.value > 9007199254740992u) return 0;
-        put_f64(c, r, n.neg ? -(double)(int64_t)n.value : (double)(int64_t)n.value);
+        put_f64(c, r, integer_value(&n));
         break;
       case T_DOUBLE: {
         double v;
@@ -745,7 +751,7 @@ static int field_value(Column *c, int32_t r) {
       }
       case T_TIMESTAMP: /* integral epoch seconds */
         if (!n.integral || n.digits > 13 || n.value > 9223372036854u) return 0;
-        put_f64(c, r, (n.neg ? -(double)(int64_t)n.value : (double)(int64_t)n.value) * 1e6);
+        put_f64(c, r, integer_value(&n) * 1e6);
         break;
       case T_STRING: /* JSON.stringify of the number: the same digits for short integers but -0 */
         if (!n.integral || n.digits > 15 || (n.neg && n.value == 0)) return 0;
