@@ -26,7 +26,7 @@ import {
 import { type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { widerType } from "../types/coercion.js";
+import { widerType, withAnsiWidening } from "../types/coercion.js";
 import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { checkFilterCondition, checkFilteredCall } from "./aggregate-filter.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
@@ -60,7 +60,7 @@ export interface Catalog {
   lookupRelation(name: string): LogicalPlan | undefined;
 }
 
-/** What analysis depends on beyond the plan: the ANSI setting (which casts Spark refuses). */
+/** What analysis depends on beyond the plan: the ANSI setting (which casts Spark refuses, how FLOAT widens). */
 export interface AnalysisSettings {
   readonly ansi: boolean;
 }
@@ -72,7 +72,7 @@ export function analyze(plan: LogicalPlan, catalog: Catalog, given?: AnalysisSet
   const outer = settings;
   settings = given;
   try {
-    return analyzeNodes(plan, catalog);
+    return withAnsiWidening(given.ansi, () => analyzeNodes(plan, catalog));
   } finally {
     settings = outer;
   }

@@ -31,15 +31,31 @@ import { decimalForIntegral, widerDecimal } from "./decimal.js";
 /** The one numeric widening rule (Spark's numericPrecedence): TINYINT < SMALLINT < INT < BIGINT < FLOAT < DOUBLE. */
 const numericRank: Record<string, number> = { tinyint: 1, smallint: 2, int: 3, bigint: 4, float: 5, double: 6 };
 
+/** Spark's ANSI widening (the default) or its legacy one (`spark.sql.ansi.enabled=false`), for the analysis running. */
+let ansiWidening = true;
+
+/** Runs `fn` (an analysis: synchronous) with ANSI or legacy numeric widening. */
+export function withAnsiWidening<T>(ansi: boolean, fn: () => T): T {
+  const outer = ansiWidening;
+  ansiWidening = ansi;
+  try {
+    return fn();
+  } finally {
+    ansiWidening = outer;
+  }
+}
+
 /**
  * The wider of two numeric types, or null unless both are numeric. Under ANSI coercion (Spark
  * 4's default) a FLOAT with an integral type is DOUBLE: a float cannot hold every INT or BIGINT
- * (`CAST(1 AS FLOAT) + 1` is a DOUBLE in Spark 4, as is `array(CAST(1 AS FLOAT), 2)`).
+ * (`CAST(1 AS FLOAT) + 1` is a DOUBLE in Spark 4, as is `array(CAST(1 AS FLOAT), 2)`); the
+ * legacy rule keeps FLOAT.
  */
 export function widerNumeric(a: DataType, b: DataType): DataType | null {
   if (!isNumeric(a) || !isNumeric(b)) return null;
   if (a.kind === "decimal" || b.kind === "decimal") return widerWithDecimal(a, b);
-  if ((a.kind === "float" && numericRank[b.kind]! < 5) || (b.kind === "float" && numericRank[a.kind]! < 5)) return DoubleType;
+  const floatWithInteger = (a.kind === "float" && numericRank[b.kind]! < 5) || (b.kind === "float" && numericRank[a.kind]! < 5);
+  if (floatWithInteger && ansiWidening) return DoubleType;
   return numericRank[a.kind]! >= numericRank[b.kind]! ? a : b;
 }
 
