@@ -15,8 +15,9 @@ import { utf8FromLines } from "../columnar/utf8-lines.js";
 import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
+import { prettyJson } from "../connectors/files/json/json-pretty.js";
 import { readJsonBytes } from "../connectors/files/json/json-scan.js";
-import { parseJsonText } from "../connectors/files/json/json-text.js";
+import { jsonFeatures, parseJsonText } from "../connectors/files/json/json-text.js";
 import { encodeJsonLines } from "../connectors/files/json/json-write.js";
 import { SourceOptions } from "../connectors/files/options.js";
 import { schemaFromJson, typeFromJson } from "../connectors/table/schema-json.js";
@@ -140,8 +141,11 @@ export function textPerRow(v: Vector, n: number, textAt: (i: number) => string):
   return makeVector(StringType, out, validity, n);
 }
 
-export function optionsOf(text: string | null): Record<string, string> {
-  return text === null ? {} : (JSON.parse(text) as Record<string, string>);
+/** A function's options: the JSON text the API and SQL literals pass, or a map value (a SQL `map(...)` that is not all literals). */
+export function optionsOf(value: unknown): Record<string, string> {
+  if (value === null || value === undefined) return {};
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), String(v)]));
+  return JSON.parse(value as string) as Record<string, string>;
 }
 
 const fromJson: ScalarFunction = {
@@ -185,7 +189,13 @@ function parseColumn(
   const o = new SourceOptions(opts);
   const mode = parseModeOf("from_json", o);
   // A STRING field given a non-string value reads it as Jackson's generator writes it (Spark's from_json).
-  const settings = { mode, corruptColumn: "_corrupt_record", dateTime: dateTimeText(o, ctx.timeZone), valueText: "regenerated" as const };
+  const settings = {
+    mode,
+    corruptColumn: "_corrupt_record",
+    dateTime: dateTimeText(o, ctx.timeZone),
+    valueText: "regenerated" as const,
+    features: jsonFeatures(o),
+  };
   const validity = new Uint8Array(n).fill(1);
   const { bytes, alone } = jsonLinesOf(input, n, validity);
   const batches = failingOnRow(
@@ -203,7 +213,7 @@ function parseColumn(
       const v = firstValue(valueText(input, i));
       let parsed: unknown;
       try {
-        parsed = parseJsonText(v);
+        parsed = parseJsonText(v, settings.features);
       } catch {
         parsed = undefined;
       }
@@ -292,20 +302,23 @@ const toJson: ScalarFunction = {
   },
   kernel(args, n, ctx) {
     const v = args[0]!;
-    const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0] as string) : {});
+    const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0]) : {});
+    const writeNulls = !opts.bool("ignoreNullFields", true);
+    const pretty = opts.bool("pretty", false);
+    const layout = pretty ? prettyJson : (t: string) => t;
     if (v.type.kind !== "struct") {
       // An array or map: written as the one field of a struct, `{"v":<value>}`, then unwrapped.
-      const text = encodeJsonLines(StructOf([field("v", v.type)]), makeBatch([v], n), dateTimeText(opts, ctx.timeZone), false);
+      const text = encodeJsonLines(StructOf([field("v", v.type)]), makeBatch([v], n), dateTimeText(opts, ctx.timeZone), writeNulls);
       const lines = text.split("\n");
-      return textPerRow(v, n, (i) => lines[i]!.slice(5, -1));
+      return textPerRow(v, n, (i) => layout(lines[i]!.slice(5, -1)));
     }
     const schema = v.type as StructType;
-    const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), false);
+    const text = encodeJsonLines(schema, makeBatch(v.children!, n), dateTimeText(opts, ctx.timeZone), writeNulls);
     // The text's UTF-8 bytes, split at its line breaks: no string per row (the Kafka sink writes them as they are).
-    const u = utf8Strings() ? utf8FromLines(text, n, v.validity) : null;
+    const u = utf8Strings() && !pretty ? utf8FromLines(text, n, v.validity) : null;
     if (u !== null) return utf8Vector(StringType, u, v.validity === null ? null : v.validity.slice(0, n), n);
     const lines = text.split("\n");
-    return textPerRow(v, n, (i) => lines[i]!);
+    return textPerRow(v, n, (i) => layout(lines[i]!));
   },
 };
 

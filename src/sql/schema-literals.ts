@@ -2,8 +2,9 @@
  * `from_json(s, 'a INT, b STRING')` / `from_csv(...)` in SQL text: the DDL schema string becomes
  * the schema JSON the functions read (what `F.from_json` passes), so both spellings meet one
  * kernel. from_json also takes an ARRAY or MAP type (`'ARRAY<INT>'`, as Spark); from_csv's
- * schema that is not a struct is refused by name. Their options written
- * as `map('mode', 'FAILFAST', ...)` of string literals become the options JSON `F.from_json` passes.
+ * schema that is not a struct is refused by name. Their options (and to_json's, to_csv's and
+ * schema_of_json's) written as `map('mode', 'FAILFAST', ...)` of string literals become the
+ * options JSON `F.from_json` passes.
  */
 import { AnalysisException } from "../common/errors.js";
 import { typeToJson } from "../connectors/table/schema-json.js";
@@ -12,6 +13,8 @@ import { StringType, sqlTypeName } from "../types/datatypes.js";
 import { parseDataType, parseSchema } from "./datatype.js";
 
 const SCHEMA_ARG: Readonly<Record<string, number>> = { from_json: 1, from_csv: 1 };
+/** Where each function takes its options (`map('k', 'v', ...)` in SQL). */
+const OPTIONS_ARG: Readonly<Record<string, number>> = { from_json: 2, from_csv: 2, to_json: 1, to_csv: 1, schema_of_json: 1 };
 
 /** `map('k', 'v', ...)` of string literals as the options JSON text, or null. */
 function optionsMapLiteral(e: Expr | undefined): Expr | null {
@@ -24,9 +27,11 @@ function optionsMapLiteral(e: Expr | undefined): Expr | null {
 }
 
 export function withJsonSchemaLiteral(call: Call): Expr {
-  const at = SCHEMA_ARG[call.name.toLowerCase()];
-  const options = at === undefined ? null : optionsMapLiteral(call.args[at + 1]);
-  const e = options ? { ...call, args: call.args.map((a, i) => (i === at! + 1 ? options : a)) } : call;
+  const name = call.name.toLowerCase();
+  const at = SCHEMA_ARG[name];
+  const optionsAt = OPTIONS_ARG[name];
+  const options = optionsAt === undefined ? null : optionsMapLiteral(call.args[optionsAt]);
+  const e = options ? { ...call, args: call.args.map((a, i) => (i === optionsAt ? options : a)) } : call;
   const arg = at === undefined ? undefined : e.args[at];
   if (arg?.kind !== "literal" || typeof arg.value !== "string" || arg.value.trim().startsWith("{")) return e;
   const text = arg.value;

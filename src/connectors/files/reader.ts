@@ -19,6 +19,7 @@ import { inferJsonSchema } from "./json/json-infer.js";
 import { readJsonFileParallel } from "./json/json-parallel.js";
 import { readJsonBytes } from "./json/json-scan.js";
 import { jsonReadSettings } from "./json/json-settings.js";
+import { jsonFeatures } from "./json/json-text.js";
 import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet/parquet.js";
@@ -31,7 +32,7 @@ function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOpt
   switch (fmt) {
     case "json": {
       const inputs = files.map((file) => ({ file, text: readInputTextSync(file) }));
-      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), o.get("lineSep"));
+      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), o.get("lineSep"), jsonFeatures(o));
     }
     case "csv":
       return inferCsvSchema(files.map(readInputTextSync), csvReadOptions(o), o.bool("inferSchema", false), dateTimeText(o, tz));

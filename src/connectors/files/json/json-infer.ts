@@ -24,7 +24,7 @@ import {
 import { splitLines } from "../lines.js";
 import { malformedRecordError } from "../malformed.js";
 import type { ParseMode } from "../options.js";
-import { NumberText, parseJsonText } from "./json-text.js";
+import { type JsonFeatures, NumberText, parseJsonText, SPARK_JSON_FEATURES } from "./json-text.js";
 import { nestsTooDeep } from "./json-values.js";
 
 type Atom = { readonly k: "null" | "bigint" | "double" | "string" | "boolean" };
@@ -122,7 +122,13 @@ export interface JsonInferInput {
   readonly text: string;
 }
 
-export function inferJsonSchema(inputs: readonly JsonInferInput[], mode: ParseMode, corruptColumn: string, lineSep?: string): StructType {
+export function inferJsonSchema(
+  inputs: readonly JsonInferInput[],
+  mode: ParseMode,
+  corruptColumn: string,
+  lineSep?: string,
+  features: JsonFeatures = SPARK_JSON_FEATURES,
+): StructType {
   let root: Shape = { k: "struct", fields: new Map() };
   let sawCorrupt = false;
   for (const { file, text } of inputs) {
@@ -134,7 +140,7 @@ export function inferJsonSchema(inputs: readonly JsonInferInput[], mode: ParseMo
       try {
         // nesting deeper than Jackson's limit makes the record malformed, as in Spark
         if (nestsTooDeep(line)) throw new Malformed();
-        shape = shapeOf(parseJsonText(line));
+        shape = shapeOf(parseJsonText(line, features));
       } catch (e) {
         if (!(e instanceof Malformed) && !(e instanceof SyntaxError)) throw e;
         shape = STRING; // unparsable: treated like a non-object root below

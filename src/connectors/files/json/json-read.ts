@@ -13,7 +13,7 @@ import { splitLines } from "../lines.js";
 import { corruptColumnIndex, malformedRecordError } from "../malformed.js";
 import type { ParseMode } from "../options.js";
 import { FAIL } from "../text-values.js";
-import { isJsonObject, parseJsonText } from "./json-text.js";
+import { isJsonObject, type JsonFeatures, parseJsonText } from "./json-text.js";
 import {
   fieldReader,
   type JsonConverter,
@@ -38,6 +38,8 @@ export interface JsonReadSettings {
   readonly lineSep?: string;
   /** How a STRING column reads a non-string value (default: its source text, as Spark's file source). */
   readonly valueText?: ValueText;
+  /** Jackson's parser features from the read's options (default: Spark's). */
+  readonly features?: JsonFeatures;
 }
 
 /** The rows of one file being read: scratch row, parse-mode handling, builders and batches. */
@@ -66,7 +68,8 @@ export class JsonRows {
     this.corruptIdx = corruptColumnIndex(schema, s.corruptColumn);
     this.out = new RowBatches(schema, utf8Strings);
     this.readers = fields.map((f) => fieldReader(f.name));
-    this.converters = fields.map((f) => jsonConverter(f.type, s.dateTime, s.valueText));
+    const how = { dateTime: s.dateTime, valueText: s.valueText, nonNumericNumbers: s.features?.allowNonNumericNumbers };
+    this.converters = fields.map((f) => jsonConverter(f.type, how));
     this.numberKinds = fields.some((f, i) => i !== this.corruptIdx && needsNumberKinds(f.type));
     this.scratch = new Array<unknown>(this.fieldCount).fill(null);
   }
@@ -87,12 +90,12 @@ export class JsonRows {
     try {
       doc = parseJsonExact(line);
       if ((this.numberKinds && MAYBE_FRACTION.test(line)) || MAYBE_NEGATIVE_ZERO.test(line)) {
-        doc = parseJsonText(line);
+        doc = parseJsonText(line, this.s.features);
         exact = true;
       }
     } catch {
       try {
-        doc = parseJsonText(line);
+        doc = parseJsonText(line, this.s.features);
         exact = true;
       } catch {
         this.parsed(undefined, line, lineNo);
@@ -107,7 +110,7 @@ export class JsonRows {
       } catch (e) {
         if (e !== NEEDS_TEXT || exact) throw e;
         this.scratch.fill(null);
-        const text = parseJsonText(line);
+        const text = parseJsonText(line, this.s.features);
         exact = true;
         if (Array.isArray(doc)) docs.splice(0, docs.length, ...(text as unknown[]));
         else docs[0] = text;

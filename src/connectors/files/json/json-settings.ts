@@ -2,7 +2,14 @@
 import { dateTimeText } from "../datetime-text.js";
 import { corruptColumnName, parseMode, type SourceOptions } from "../options.js";
 import type { JsonReadSettings } from "./json-read.js";
+import { jsonFeatures } from "./json-text.js";
 
 export function jsonReadSettings(o: SourceOptions, zone: string): JsonReadSettings {
-  return { mode: parseMode(o), corruptColumn: corruptColumnName(o), dateTime: dateTimeText(o, zone), lineSep: o.get("lineSep") };
+  return {
+    mode: parseMode(o),
+    corruptColumn: corruptColumnName(o),
+    dateTime: dateTimeText(o, zone),
+    lineSep: o.get("lineSep"),
+    features: jsonFeatures(o),
+  };
 }

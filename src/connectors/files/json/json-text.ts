@@ -11,6 +11,36 @@
  * (json-read.ts decides), so its speed is secondary to being exact.
  */
 import { javaDoubleToString } from "../../../common/show.js";
+import type { SourceOptions } from "../options.js";
+
+/** Jackson's parser features, as Spark's JSON options name them. */
+export interface JsonFeatures {
+  readonly allowSingleQuotes: boolean;
+  readonly allowNonNumericNumbers: boolean;
+  readonly allowComments: boolean;
+  readonly allowUnquotedFieldNames: boolean;
+  readonly allowNumericLeadingZeros: boolean;
+  readonly allowBackslashEscapingAnyCharacter: boolean;
+  readonly allowUnquotedControlChars: boolean;
+}
+
+/** Spark's defaults: single quotes and NaN on, the rest off. */
+export const SPARK_JSON_FEATURES: JsonFeatures = {
+  allowSingleQuotes: true,
+  allowNonNumericNumbers: true,
+  allowComments: false,
+  allowUnquotedFieldNames: false,
+  allowNumericLeadingZeros: false,
+  allowBackslashEscapingAnyCharacter: false,
+  allowUnquotedControlChars: false,
+};
+
+/** The features a read's options ask for (Spark's defaults for the ones not given). */
+export function jsonFeatures(o: SourceOptions): JsonFeatures {
+  const f = { ...SPARK_JSON_FEATURES };
+  for (const k of Object.keys(f) as (keyof JsonFeatures)[]) f[k] = o.bool(k, f[k]);
+  return f;
+}
 
 /**
  * A number token kept as its text. `float` is Jackson's VALUE_NUMBER_FLOAT (a fraction, an
@@ -97,19 +127,30 @@ const DIGIT = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const ENDS_TOKEN = (c: number): boolean => Number.isNaN(c) || SPACE(c) || c === 0x2c || c === 0x5d || c === 0x7d;
 
 /**
- * Parses one JSON text with Spark's default Jackson features into plain values: objects (no
- * prototype, so a `__proto__` key is a key), arrays, strings, booleans, null and NumberText for
- * every number. Throws a SyntaxError naming the offset for anything Jackson refuses
- * (`nonNumericNumbers: false`: NaN and Infinity too, as Spark's json_array_length). Text after
- * the first value is never read, as Spark reads one root value per record (`{"a":1} x` is `a` = 1).
+ * Parses one JSON text with the given Jackson features (Spark's defaults unless told) into
+ * plain values: objects (no prototype, so a `__proto__` key is a key), arrays, strings, booleans,
+ * null and NumberText for every number. Throws a SyntaxError naming the offset for anything
+ * Jackson refuses. Text after the first value is never read, as Spark reads one root value per
+ * record (`{"a":1} x` is `a` = 1).
  */
-export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): unknown {
+export function parseJsonText(text: string, features: JsonFeatures = SPARK_JSON_FEATURES): unknown {
+  const f = features;
   let p = 0;
   const fail = (what: string): never => {
     throw new SyntaxError(`${what} at offset ${p} of JSON text`);
   };
   const skipSpace = (): void => {
-    while (p < text.length && SPACE(text.charCodeAt(p))) p++;
+    for (;;) {
+      while (p < text.length && SPACE(text.charCodeAt(p))) p++;
+      if (!f.allowComments || text[p] !== "/") return;
+      if (text[p + 1] === "/") {
+        while (p < text.length && text[p] !== "\n" && text[p] !== "\r") p++;
+      } else if (text[p + 1] === "*") {
+        const end = text.indexOf("*/", p + 2);
+        if (end < 0) fail("unterminated comment");
+        p = end + 2;
+      } else return;
+    }
   };
   const str = (): string => {
     const q = text.charCodeAt(p++);
@@ -119,7 +160,7 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
       if (p >= text.length) fail("unterminated string");
       const c = text.charCodeAt(p);
       if (c === q) break;
-      if (c < 0x20) fail("control character in a string");
+      if (c < 0x20 && !f.allowUnquotedControlChars) fail("control character in a string");
       if (c !== 0x5c) {
         p++;
         continue;
@@ -132,9 +173,10 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
         out += String.fromCharCode(Number.parseInt(hex, 16));
         p += 6;
       } else {
-        const ch = e === undefined ? undefined : ESCAPED[e];
-        if (ch === undefined) fail("bad escape");
-        out += ch;
+        const ch = e === undefined ? undefined : e === "'" ? (f.allowSingleQuotes ? "'" : undefined) : ESCAPED[e];
+        if (ch !== undefined) out += ch;
+        else if (e !== undefined && f.allowBackslashEscapingAnyCharacter) out += e;
+        else fail("bad escape");
         p += 2;
       }
       from = p;
@@ -142,6 +184,13 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
     out += text.slice(from, p);
     p++;
     return out;
+  };
+  /** An unquoted field name (allowUnquotedFieldNames): up to white space or the colon. */
+  const bareName = (): string => {
+    const start = p;
+    while (p < text.length && !SPACE(text.charCodeAt(p)) && !":,{}[]\"'/".includes(text[p]!)) p++;
+    if (p === start) fail("expected a field name");
+    return text.slice(start, p);
   };
   const word = (w: string): boolean => {
     if (!text.startsWith(w, p) || !ENDS_TOKEN(text.charCodeAt(p + w.length))) return false;
@@ -152,7 +201,7 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
     const start = p;
     if (text[p] === "-") p++;
     if (!DIGIT(text.charCodeAt(p))) fail("bad number");
-    if (text[p] === "0") p++;
+    if (text[p] === "0" && !f.allowNumericLeadingZeros) p++;
     else while (DIGIT(text.charCodeAt(p))) p++;
     let float = false;
     if (text[p] === ".") {
@@ -168,9 +217,10 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
       if (!DIGIT(text.charCodeAt(p))) fail("bad exponent");
       while (DIGIT(text.charCodeAt(p))) p++;
     }
-    if (!ENDS_TOKEN(text.charCodeAt(p))) fail("bad number");
+    if (!ENDS_TOKEN(text.charCodeAt(p)) && !(f.allowComments && text[p] === "/")) fail("bad number");
     return new NumberText(text.slice(start, p), float);
   };
+  const quote = (c: string | undefined): boolean => c === '"' || (c === "'" && f.allowSingleQuotes);
   const value = (): unknown => {
     skipSpace();
     const c = text[p];
@@ -182,8 +232,7 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
       else
         for (;;) {
           skipSpace();
-          if (text[p] !== '"' && text[p] !== "'") fail("expected a field name");
-          const k = str();
+          const k = quote(text[p]) ? str() : f.allowUnquotedFieldNames ? bareName() : fail("expected a field name");
           skipSpace();
           if (text[p++] !== ":") fail("expected ':'");
           o[k] = value();
@@ -211,8 +260,8 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
       sourceText.set(a, text.slice(start, p));
       return a;
     }
-    if (c === '"' || c === "'") return str();
-    if (nonNumericNumbers) for (const w of NON_NUMERIC_WORDS) if (word(w)) return new NumberText(w, true);
+    if (quote(c)) return str();
+    if (f.allowNonNumericNumbers) for (const w of NON_NUMERIC_WORDS) if (word(w)) return new NumberText(w, true);
     if (c === "-" || DIGIT(text.charCodeAt(p))) return num();
     if (word("true")) return true;
     if (word("false")) return false;
@@ -224,5 +273,5 @@ export function parseJsonText(text: string, { nonNumericNumbers = true } = {}): 
 
 const NON_NUMERIC_WORDS = Object.keys(NON_NUMERIC);
 
-/** Escapes Jackson takes (`\'` because single quotes are allowed). */
-const ESCAPED: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", "'": "'" };
+/** JSON's escapes (`\'` too while single quotes are allowed: parseJsonText). */
+const ESCAPED: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };

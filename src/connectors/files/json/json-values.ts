@@ -153,11 +153,22 @@ function integerOf(v: unknown, lo: number, hi: number): Converted {
   return Number.isInteger(n) && n >= lo && n <= hi ? n + 0 : FAIL; // + 0: never -0
 }
 
+/** How values convert beyond their types: the read's date formats, STRING texts and NaN strings. */
+export interface JsonConvertSettings {
+  readonly dateTime: DateTimeText;
+  readonly valueText?: ValueText;
+  /** `allowNonNumericNumbers`: do DOUBLE and FLOAT columns take the strings "NaN", "Infinity"...? (default true) */
+  readonly nonNumericNumbers?: boolean;
+}
+
 /**
  * Converter for a non-null parsed JSON value; callers map null/undefined to SQL NULL. A plain
  * JS number is an integer token unless the column takes fractions (the reader sees to it).
  */
-export function jsonConverter(type: DataType, dt: DateTimeText, valueText: ValueText = "source"): JsonConverter {
+export function jsonConverter(type: DataType, how: JsonConvertSettings): JsonConverter {
+  const dt = how.dateTime;
+  const valueText = how.valueText ?? "source";
+  const specialDoubles = how.nonNumericNumbers === false ? {} : SPECIAL_DOUBLES;
   switch (type.kind) {
     case "int":
       return (v) => integerOf(v, -2147483648, 2147483647);
@@ -170,7 +181,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
       return (v) => {
         if (typeof v === "number") return v;
         if (v instanceof NumberText) return v.value();
-        if (typeof v === "string") return SPECIAL_DOUBLES[v] ?? FAIL;
+        if (typeof v === "string") return specialDoubles[v] ?? FAIL;
         return FAIL;
       };
     case "tinyint":
@@ -181,7 +192,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
       return (v) => {
         if (typeof v === "number") return Math.fround(v);
         if (v instanceof NumberText) return Math.fround(v.value());
-        if (typeof v === "string") return SPECIAL_DOUBLES[v] ?? FAIL;
+        if (typeof v === "string") return specialDoubles[v] ?? FAIL;
         return FAIL;
       };
     case "decimal":
@@ -218,7 +229,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
     case "null":
       return () => null;
     case "array": {
-      const elem = jsonConverter(type.elementType, dt, valueText);
+      const elem = jsonConverter(type.elementType, how);
       return (v) => {
         if (!Array.isArray(v)) return FAIL;
         const out = new Array<unknown>(v.length);
@@ -238,7 +249,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
     }
     case "map": {
       if (type.keyType.kind !== "string") return () => FAIL;
-      const val = jsonConverter(type.valueType, dt, valueText);
+      const val = jsonConverter(type.valueType, how);
       return (v) => {
         if (!isJsonObject(v)) return FAIL;
         const m = new Map<string, unknown>();
@@ -259,7 +270,7 @@ export function jsonConverter(type: DataType, dt: DateTimeText, valueText: Value
     case "struct": {
       const names = type.fields.map((f) => f.name);
       const readers = names.map(fieldReader);
-      const convs = type.fields.map((f) => jsonConverter(f.type, dt, valueText));
+      const convs = type.fields.map((f) => jsonConverter(f.type, how));
       return (v) => {
         if (!isJsonObject(v)) return FAIL;
         const out: Record<string, unknown> = {};
