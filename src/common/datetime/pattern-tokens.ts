@@ -3,11 +3,13 @@
  * java.time's checks on letters and counts, and the month names both directions share.
  */
 import { IllegalArgumentException } from "../errors.js";
+import { builderRefusal, type PatternRefusal } from "./pattern-refusals.js";
 
 export type Tok = { k: "lit"; text: string } | { k: "f"; c: string; n: number } | { k: "opt"; toks: Tok[] };
 
-export function patternError(pattern: string, detail: string): IllegalArgumentException {
-  return new IllegalArgumentException(`[INVALID_DATETIME_PATTERN] Unrecognized datetime pattern: ${pattern}. ${detail}`);
+/** java.time's refusal of the pattern (pattern-refusals.ts turns it into Spark's error). */
+function patternError(pattern: string, detail: string): PatternRefusal {
+  return builderRefusal(pattern, detail);
 }
 
 const KNOWN = "GyuDMLdQqEahKkHmsSVzvOXxZF";
@@ -72,7 +74,7 @@ function walk(toks: Tok[], fn: (t: Tok & { k: "f" }) => void): void {
   }
 }
 
-/** Spark's and java.time's checks on letters and counts; rewrites y → u when there is no G. */
+/** java.time's checks on letters and counts (Spark's own run first: pattern-refusals.ts); rewrites y → u when there is no G. */
 export function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parseProblem: string | null } {
   let hasEra = false;
   let parseProblem: string | null = null;
@@ -81,30 +83,12 @@ export function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parse
   });
   walk(toks, (t) => {
     const { c, n } = t;
-    if ("YWwu".includes(c)) {
-      // Spark 4 no longer names these week-based: java.time's formatter refuses the pattern
-      throw new IllegalArgumentException(
-        `[INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION] You may get a different result due to the upgrading to Spark >= 3.0:\n` +
-          `Fail to recognize '${pattern}' pattern in the DateTimeFormatter.\n` +
-          `1) You can set "spark.sql.legacy.timeParserPolicy" to "LEGACY" to restore the behavior before Spark 3.0.\n` +
-          `2) You can form a valid datetime pattern with the guide from 'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.`,
-      );
-    }
-    if ("ec".includes(c)) {
-      throw new IllegalArgumentException(
-        `[INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN] Spark >= 3.0: All week-based ` +
-          `patterns are unsupported since Spark 3.0, detected week-based character: ${c}. Please use the SQL ` +
-          `function EXTRACT instead.`,
-      );
-    }
-    if ("ABnNp".includes(c)) {
-      throw patternError(pattern, `Illegal pattern character: '${c}'.`);
-    }
     if (!KNOWN.includes(c)) throw patternError(pattern, `Unknown pattern letter: ${c}`);
-    if (c === "F") throw patternError(pattern, "Pattern letter F is not supported by arus.");
-    if ("GMLEQq".includes(c) && n >= 5) {
-      throw patternError(pattern, `Too many pattern letters: ${c.repeat(5)} (narrow forms are not supported).`);
-    }
+    // Spark formats F (JDK 17's aligned day of week in month); arus does not: its own refusal
+    if (c === "F")
+      throw new IllegalArgumentException(
+        `[INVALID_DATETIME_PATTERN] Unrecognized datetime pattern: ${pattern}. Pattern letter F is not supported by arus.`,
+      );
     if (c === "y" && n >= 7) throw patternError(pattern, "Too many pattern letters: yyyyyyy.");
     const max: Record<string, number> = { d: 2, h: 2, H: 2, k: 2, K: 2, m: 2, s: 2, D: 3, a: 1, S: 9, z: 4, X: 5, x: 5, Z: 5 };
     if (max[c] !== undefined && n > max[c]!) throw patternError(pattern, `Too many pattern letters: ${c}`);

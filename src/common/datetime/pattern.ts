@@ -16,7 +16,8 @@
  */
 import { formatWith } from "./pattern-format.js";
 import { parseWith } from "./pattern-parse.js";
-import { lex, patternError, validate } from "./pattern-tokens.js";
+import { checkSparkLetters, PatternRefusal, sparkRefusal } from "./pattern-refusals.js";
+import { lex, type Tok, validate } from "./pattern-tokens.js";
 import { MICROS_PER_SECOND } from "./units.js";
 
 export const DEFAULT_TIMESTAMP_PATTERN = "yyyy-MM-dd HH:mm:ss";
@@ -36,16 +37,28 @@ const MAX_CACHED = 128;
 export function compilePattern(pattern: string): CompiledPattern {
   let p = cache.get(pattern);
   if (p === undefined) {
-    const toks = lex(pattern);
-    const { parseProblem } = validate(pattern, toks);
+    let toks: Tok[];
+    let parseProblem: string | null;
+    try {
+      checkSparkLetters(pattern, false);
+      toks = lex(pattern);
+      parseProblem = validate(pattern, toks).parseProblem;
+    } catch (e) {
+      throw e instanceof PatternRefusal ? sparkRefusal(pattern, e) : e;
+    }
+    const tokens = toks;
     p = {
       pattern,
-      format: (micros, tz) => formatWith(toks, micros, tz),
+      format: (micros, tz) => formatWith(tokens, micros, tz),
       parse: (s, tz) => {
         if (parseProblem !== null) {
-          throw patternError(pattern, `Illegal pattern character for parsing: '${parseProblem}'.`);
+          try {
+            checkSparkLetters(pattern, true); // E, F, q, Q cannot be parsed
+          } catch (e) {
+            throw e instanceof PatternRefusal ? sparkRefusal(pattern, e) : e;
+          }
         }
-        return parseWith(toks, s, tz);
+        return parseWith(tokens, s, tz);
       },
     };
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
