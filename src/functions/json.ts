@@ -16,6 +16,7 @@ import { makeVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { prettyJson } from "../connectors/files/json/json-pretty.js";
+import { JsonRows } from "../connectors/files/json/json-read.js";
 import { readJsonBytes } from "../connectors/files/json/json-scan.js";
 import { jsonFeatures, parseJsonText } from "../connectors/files/json/json-text.js";
 import { encodeJsonLines } from "../connectors/files/json/json-write.js";
@@ -221,10 +222,16 @@ function parseColumn(
         if (mode === "FAILFAST") throw malformed("MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_JSON_ARRAYS_AS_STRUCTS", textAt(i), i);
         continue; // its line is {}: every field NULL
       }
+      // The whole value as one record: its line breaks are white space or, inside a string, a
+      // control character Jackson refuses (unless allowUnquotedControlChars).
       const one = failingOnRow(
         () => i,
         textAt,
-        () => readJsonBytes("from_json", Buffer.from(v.replace(/[\r\n]/g, " "), "utf8"), schema, settings),
+        () => {
+          const rows = new JsonRows("from_json", schema, settings);
+          rows.parseLine(v, 1);
+          return rows.finish();
+        },
       );
       const row = concatRows(schema, one);
       if (row.numRows !== 1) {

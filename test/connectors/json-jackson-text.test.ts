@@ -274,6 +274,11 @@ const JSON_FUNCTIONS: [call: string, sparkJson: string][] = [
   ["from_json('NaN', 'a DOUBLE')", '{"r":{}}'],
   ["schema_of_json('1.5')", '{"r":"DOUBLE"}'],
   ["schema_of_json('NaN')", '{"r":"DOUBLE"}'],
+  // a value with line breaks is one record: a break inside a string is a control character
+  ["from_json('{\"a\":\"x\\ny\"}', 'a STRING')", '{"r":{}}'],
+  ["from_json('{\"a\":\\n1}', 'a INT')", '{"r":{"a":1}}'],
+  ["from_json('{\"a\":\"x\\ny\"}', 'a STRING', map('allowUnquotedControlChars', 'true'))", '{"r":{"a":"x\\ny"}}'],
+  ["from_json('[{\"a\":1},\\n{\"a\":2}]', 'ARRAY<STRUCT<a: INT>>')", '{"r":[{"a":1},{"a":2}]}'],
 ];
 
 it("from_json, get_json_object, json_tuple, json_array_length, json_object_keys and schema_of_json read as Spark's (PySpark 4.3)", async () => {

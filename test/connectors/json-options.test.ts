@@ -88,6 +88,7 @@ const PYSPARK: [string, ExprOutcome][] = [
   ["from_json('{\"a\":\"NaN\"}', 'a DOUBLE', map('allowNonNumericNumbers', 'false'))", { json: '{"r":{}}', type: "struct<a:double>" }],
   ["schema_of_json('{\"a\":01}', map('allowNumericLeadingZeros', 'true'))", { json: '{"r":"STRUCT<a: BIGINT>"}', type: "string" }],
   ["schema_of_json('{a:1.5}', map('allowUnquotedFieldNames', 'true'))", { json: '{"r":"STRUCT<a: DOUBLE>"}', type: "string" }],
+  ["from_json('{\"a\":1 // c\\n}', 'a INT', map('allowComments', 'true'))", { json: '{"r":{"a":1}}', type: "struct<a:int>" }],
 ];
 
 /** A file read with every parser feature on, then with allowNonNumericNumbers off (PySpark 4.3's schema and rows). */
