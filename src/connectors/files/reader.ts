@@ -18,7 +18,7 @@ import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json/json-infer.js";
 import { readJsonFileParallel } from "./json/json-parallel.js";
 import { readJsonBytes } from "./json/json-scan.js";
-import { jsonReadSettings } from "./json/json-settings.js";
+import { jsonReadSettings, refuseMultiLine } from "./json/json-settings.js";
 import { jsonFeatures } from "./json/json-text.js";
 import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
@@ -31,6 +31,7 @@ const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "T
 function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOptions, tz: string): StructType {
   switch (fmt) {
     case "json": {
+      refuseMultiLine(o);
       const inputs = files.map((file) => ({ file, text: readInputTextSync(file) }));
       return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), o.get("lineSep"), jsonFeatures(o));
     }
