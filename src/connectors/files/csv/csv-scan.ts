@@ -120,8 +120,8 @@ class CsvScanner {
   private readonly stops = new Uint8Array(256);
   private readonly trail: boolean;
   private readonly multiLine: boolean;
-  private quotedSyntax: QuotedSyntax | undefined;
-  private source: QuotedSource | undefined;
+  private readonly quotedSyntax: QuotedSyntax;
+  private readonly source: QuotedSource;
 
   constructor(
     private readonly b: Bytes,
@@ -130,7 +130,7 @@ class CsvScanner {
     private readonly modes: readonly number[],
     private readonly sep: number,
     private readonly quote: number,
-    private readonly esc: number,
+    esc: number,
     private readonly comment: number,
     private readonly nullBytes: Buffer | null,
     private readonly o: CsvReadOptions,
@@ -147,6 +147,14 @@ class CsvScanner {
     this.stops.fill(NON_ASCII, 0x80);
     this.stops[LF] = this.stops[CR] = this.stops[sep] = STOP;
     rows.recordText = () => b.utf8Slice(this.start, this.end);
+    this.source = bytesSource(b);
+    this.quotedSyntax = {
+      quote,
+      escape: esc,
+      multiLine: this.multiLine,
+      ignoreTrailingWhiteSpace: this.trail,
+      atSeparator: (at) => b[at] === sep,
+    };
   }
 
   /** CsvTokenizer.skipNewline. */
@@ -336,14 +344,6 @@ class CsvScanner {
 
   /** CsvTokenizer.quotedField, after the opening quote: the token is always a string. */
   private quotedField(p: number): number {
-    this.quotedSyntax ??= {
-      quote: this.quote,
-      escape: this.esc,
-      multiLine: this.multiLine,
-      ignoreTrailingWhiteSpace: this.trail,
-      atSeparator: (at) => this.b[at] === this.sep,
-    };
-    this.source ??= bytesSource(this.b);
     const r = readQuotedValue(this.source, p - 1, this.quotedSyntax);
     this.nextLine += r.lineBreaks;
     this.quotedToken(r.value);

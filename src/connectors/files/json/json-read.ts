@@ -81,41 +81,46 @@ export class JsonRows {
    */
   parseLine(line: string, lineNo: number): void {
     if (line.trim() === "") return;
-    if (nestsTooDeep(line)) {
+    const read = nestsTooDeep(line) ? undefined : this.document(line);
+    if (read === undefined) {
       this.parsed(undefined, line, lineNo);
       return;
     }
-    let doc: unknown;
-    let exact = false;
-    try {
-      doc = parseJsonExact(line);
-      if ((this.numberKinds && MAYBE_FRACTION.test(line)) || MAYBE_NEGATIVE_ZERO.test(line)) {
-        doc = parseJsonText(line, this.s.features);
-        exact = true;
-      }
-    } catch {
-      try {
-        doc = parseJsonText(line, this.s.features);
-        exact = true;
-      } catch {
-        this.parsed(undefined, line, lineNo);
-        return;
-      }
-    }
-    if (doc === null) return;
-    const docs = Array.isArray(doc) ? doc : [doc];
+    if (read.doc === null) return;
+    let exact = read.exact;
+    let docs = Array.isArray(read.doc) ? read.doc : [read.doc];
     for (let i = 0; i < docs.length; i++) {
       try {
         this.parsed(docs[i], line, lineNo);
       } catch (e) {
         if (e !== NEEDS_TEXT || exact) throw e;
+        // a STRING column needs a value's text: this element on, from json-text.ts's reading
         this.scratch.fill(null);
         const text = parseJsonText(line, this.s.features);
+        docs = Array.isArray(text) ? text : [text];
         exact = true;
-        if (Array.isArray(doc)) docs.splice(0, docs.length, ...(text as unknown[]));
-        else docs[0] = text;
         this.parsed(docs[i], line, lineNo);
       }
+    }
+  }
+
+  /**
+   * The line as a document (undefined when malformed): `JSON.parse` when it can tell all the
+   * schema needs, else json-text.ts (`exact`: numbers and objects keep their text).
+   */
+  private document(line: string): { doc: unknown; exact: boolean } | undefined {
+    const kindsMatter = (this.numberKinds && MAYBE_FRACTION.test(line)) || MAYBE_NEGATIVE_ZERO.test(line);
+    if (!kindsMatter) {
+      try {
+        return { doc: parseJsonExact(line), exact: false };
+      } catch {
+        // Jackson's extensions (single quotes, NaN), or malformed: json-text.ts decides
+      }
+    }
+    try {
+      return { doc: parseJsonText(line, this.s.features), exact: true };
+    } catch {
+      return undefined;
     }
   }
 

@@ -53,7 +53,7 @@ export class NumberText {
   ) {}
   /** The double Jackson reads (the non-numeric names included). */
   value(): number {
-    const v = NON_NUMERIC[this.text] ?? Number(this.text);
+    const v = NON_NUMERIC_NUMBERS[this.text] ?? Number(this.text);
     return v === 0 && !this.float ? 0 : v; // `-0` is the int 0; `-0.0` stays -0.0
   }
   /** What JSON.stringify writes for it (to_json of a re-serialized value). */
@@ -62,7 +62,8 @@ export class NumberText {
   }
 }
 
-const NON_NUMERIC: Record<string, number> = {
+/** Jackson's non-numeric number tokens (allowNonNumericNumbers) and their doubles. */
+export const NON_NUMERIC_NUMBERS: Readonly<Record<string, number>> = {
   NaN: Number.NaN,
   Infinity: Number.POSITIVE_INFINITY,
   "+Infinity": Number.POSITIVE_INFINITY,
@@ -271,7 +272,7 @@ export function parseJsonText(text: string, features: JsonFeatures = SPARK_JSON_
   return value();
 }
 
-const NON_NUMERIC_WORDS = Object.keys(NON_NUMERIC);
+const NON_NUMERIC_WORDS = Object.keys(NON_NUMERIC_NUMBERS);
 
 /** JSON's escapes (`\'` too while single quotes are allowed: parseJsonText). */
 const ESCAPED: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };

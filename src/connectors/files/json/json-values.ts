@@ -13,7 +13,7 @@ import type { DataType } from "../../../types/datatypes.js";
 import { parseDecimal, toLane } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
 import { type Converted, FAIL } from "../text-values.js";
-import { isJsonObject, NumberText, regeneratedText, sourceTextOf } from "./json-text.js";
+import { isJsonObject, NON_NUMERIC_NUMBERS, NumberText, regeneratedText, sourceTextOf } from "./json-text.js";
 
 export type JsonConverter = (v: unknown) => Converted;
 
@@ -80,15 +80,8 @@ export function parseJsonExact(line: string): unknown {
   );
 }
 
-const SPECIAL_DOUBLES: Record<string, number> = {
-  NaN: Number.NaN,
-  Infinity: Number.POSITIVE_INFINITY,
-  "+Infinity": Number.POSITIVE_INFINITY,
-  "-Infinity": Number.NEGATIVE_INFINITY,
-  INF: Number.POSITIVE_INFINITY,
-  "+INF": Number.POSITIVE_INFINITY,
-  "-INF": Number.NEGATIVE_INFINITY,
-};
+/** The strings a DOUBLE or FLOAT column reads as special values: the non-numeric tokens, and a bare "INF". */
+const SPECIAL_DOUBLES: Readonly<Record<string, number>> = { ...NON_NUMERIC_NUMBERS, INF: Number.POSITIVE_INFINITY };
 
 const LONG_LIMIT = 2 ** 63;
 
