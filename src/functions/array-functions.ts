@@ -11,6 +11,7 @@ import { widerTypeOfAll } from "../types/coercion.js";
 import { ArrayOf, type DataType, MapOf, NullType, StringType, sqlTypeName } from "../types/datatypes.js";
 import { valueToString } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
+import { checkMapKeyType } from "./map-key-type.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -119,12 +120,7 @@ const map: ScalarFunction = {
         `[DATATYPE_MISMATCH.CREATE_MAP_${kt ? "VALUE" : "KEY"}_DIFF_TYPES] Cannot resolve "${exprToSql(call)}" due to data type mismatch: The given ${side} of function \`map\` should all be the same type, but they are [${sideTypes.map((t) => `"${sqlTypeName(t)}"`).join(", ")}].`,
       );
     }
-    if (kt.kind === "map") {
-      throw new AnalysisException(
-        "DATATYPE_MISMATCH.INVALID_MAP_KEY_TYPE",
-        `[DATATYPE_MISMATCH.INVALID_MAP_KEY_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: The key of map cannot be/contain "${sqlTypeName(kt)}".`,
-      );
-    }
+    checkMapKeyType(call, kt);
     return { args: args.map((a, i) => castTo(a, types[i]!, i % 2 === 0 ? kt : vt)), type: MapOf(kt, vt, true) };
   },
   kernel(args, n, ctx) {

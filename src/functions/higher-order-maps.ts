@@ -10,6 +10,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { type DataType, MapOf, sqlTypeName } from "../types/datatypes.js";
 import { lambdaBody, oneLambdaFn, requireBooleanBody, requireLambda } from "./higher-order.js";
 import { evaluatedElsewhere, type HigherOrderSpec, registerHigherOrder } from "./higher-order-registry.js";
+import { checkMapKeyType } from "./map-key-type.js";
 import { checkArity, lookupFunction, register, type ScalarFunction, typeMismatch } from "./registry.js";
 import { nullableOf } from "./typing.js";
 
@@ -76,8 +77,9 @@ const transformValues = mapFn("transform_values", (args, types) => {
   const t = types[0]! as DataType & { kind: "map" };
   return MapOf(t.keyType, types[1]!, nullableOf(lambdaBody(args[1]!)));
 });
-const transformKeys = mapFn("transform_keys", (_args, types) => {
+const transformKeys = mapFn("transform_keys", (_args, types, call) => {
   const t = types[0]! as DataType & { kind: "map" };
+  checkMapKeyType(call, types[1]!);
   return MapOf(types[1]!, t.valueType, t.valueContainsNull);
 });
 

@@ -26,6 +26,7 @@ import {
 import { castValue, valueToString } from "./cast.js";
 import { javaRegExp } from "./java-regex.js";
 import { mapRows } from "./kernel-util.js";
+import { checkMapKeyType } from "./map-key-type.js";
 import { compareValues } from "./predicates.js";
 import { castTo, checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
@@ -161,6 +162,7 @@ const mapFromArrays: ScalarFunction = {
       if (t.kind !== "array") throw typeMismatch(call, i, '"ARRAY"', args[i]!, t);
     });
     const [k, v] = types as [DataType & { elementType: DataType }, DataType & { elementType: DataType; containsNull: boolean }];
+    checkMapKeyType(call, k.elementType);
     return { args, type: MapOf(k.elementType, v.elementType, v.containsNull) };
   },
   kernel(args, n, ctx) {
@@ -189,6 +191,7 @@ const mapFromEntries: ScalarFunction = {
       throw typeMismatch(call, 0, '"ARRAY" of pair "STRUCT"', args[0]!, t);
     }
     const [k, v] = t.elementType.fields as readonly [StructField, StructField];
+    checkMapKeyType(call, k.type);
     return { args, type: MapOf(k.type, v.type, v.nullable) };
   },
   kernel(args, n, ctx) {

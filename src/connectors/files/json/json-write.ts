@@ -12,6 +12,7 @@ import type { DataType, StructType } from "../../../types/datatypes.js";
 import { javaBigDecimalString, unscaledOf } from "../../../types/decimal.js";
 import { formatDayTimeInterval } from "../../../types/interval-text.js";
 import type { DateTimeText } from "../datetime-text.js";
+import { mapKeyText } from "./json-map-keys.js";
 
 type ValueWriter = (v: unknown) => string;
 
@@ -55,10 +56,11 @@ function valueWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): Val
     }
     case "map": {
       const w = valueWriter(type.valueType, dt, writeNulls);
+      const key = mapKeyText(type.keyType);
       return (v) => {
         const parts: string[] = [];
         for (const [k, x] of v as Map<unknown, unknown>)
-          parts.push(`${JSON.stringify(String(k))}:${x === null || x === undefined ? "null" : w(x)}`);
+          parts.push(`${JSON.stringify(key(k))}:${x === null || x === undefined ? "null" : w(x)}`);
         return `{${parts.join(",")}}`;
       };
     }
