@@ -62,7 +62,7 @@ export function schemaOfJson(text: string, features: JsonFeatures = SPARK_JSON_F
     // Spark fails the query with Jackson's parse error
     throw new IllegalArgumentException(`schema_of_json cannot read its input as JSON (${(e as Error).message}): ${text}`);
   }
-  const st = inferJsonSchema([{ file: "schema_of_json", text: `{"v":${first}}` }], "PERMISSIVE", "_corrupt_record", undefined, features);
+  const st = inferJsonSchema([{ file: "schema_of_json", text: `{"v":${first}}` }], "PERMISSIVE", "_corrupt_record", {}, features);
   const v = st.fields.find((f) => f.name === "v");
   return sqlTypeName(v?.type ?? StringType);
 }

@@ -128,14 +128,3 @@ describe("JSON options (PySpark 4.3's answers)", () => {
     assert.deepEqual(got, FILE_SPARK);
   });
 });
-
-it("multiLine=true is refused by name (arus reads JSON lines; Spark would read each file as one document)", async () => {
-  const dir = tempDir();
-  writeFileSync(join(dir, "p.json"), '[\n {"a": 1},\n {"a": 2}\n]\n');
-  await assert.rejects(
-    () => session.read.option("multiLine", "true").schema("a INT").json(dir).collect(),
-    /UNSUPPORTED_FEATURE.*multiLine/,
-  );
-  assert.throws(() => session.read.option("multiline", "true").json(dir), /UNSUPPORTED_FEATURE.*multiLine/);
-  assert.equal((await session.read.option("multiLine", "false").schema("a INT").json(dir).collect()).length, 4);
-});

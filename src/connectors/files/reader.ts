@@ -17,8 +17,9 @@ import { dateTimeText } from "./datetime-text.js";
 import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json/json-infer.js";
 import { readJsonFileParallel } from "./json/json-parallel.js";
+import { readJsonText } from "./json/json-read.js";
 import { readJsonBytes } from "./json/json-scan.js";
-import { jsonReadSettings, refuseMultiLine } from "./json/json-settings.js";
+import { jsonReadSettings } from "./json/json-settings.js";
 import { jsonFeatures } from "./json/json-text.js";
 import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
@@ -31,9 +32,9 @@ const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "T
 function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOptions, tz: string): StructType {
   switch (fmt) {
     case "json": {
-      refuseMultiLine(o);
       const inputs = files.map((file) => ({ file, text: readInputTextSync(file) }));
-      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), o.get("lineSep"), jsonFeatures(o));
+      const records = { lineSep: o.get("lineSep"), multiLine: o.bool("multiLine", false) };
+      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), records, jsonFeatures(o));
     }
     case "csv":
       return inferCsvSchema(files.map(readInputTextSync), csvReadOptions(o), o.bool("inferSchema", false), dateTimeText(o, tz));
@@ -84,6 +85,8 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
   switch (fmt) {
     case "json": {
       const settings = jsonReadSettings(o, tz);
+      // a file that is one document is read whole: no ranges, no line scanner
+      if (settings.multiLine) return readJsonText(file, await readInputText(file), schema, settings);
       const parallel = await readJsonFileParallel(file, schema, o.toRecord(), tz, settings);
       return parallel ?? readJsonBytes(file, await readInputBytes(file), schema, settings);
     }

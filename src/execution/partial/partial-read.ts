@@ -195,7 +195,7 @@ export function stageAOutput(stage: StageASpec) {
 /** `file`'s ranges through stage A on the threads, or null when this thread must read it. */
 async function onThreads(stage: StageASpec, file: string, read: FileRead, threads: number, aggregate: boolean): Promise<Reply[] | null> {
   const o = new SourceOptions(read.options);
-  if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined) return null;
+  if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined || o.bool("multiLine", false)) return null;
   const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
   if (read.schema.fields.some((f) => partitions.includes(f.name.toLowerCase()))) return null;
   // A file that cannot be read here is read by the row path, whose error names it.

@@ -126,13 +126,14 @@ export function inferJsonSchema(
   inputs: readonly JsonInferInput[],
   mode: ParseMode,
   corruptColumn: string,
-  lineSep?: string,
+  /** How records are cut: by `lineSep` (default: any line break), or `multiLine`: each input is one document. */
+  records: { readonly lineSep?: string; readonly multiLine?: boolean } = {},
   features: JsonFeatures = SPARK_JSON_FEATURES,
 ): StructType {
   let root: Shape = { k: "struct", fields: new Map() };
   let sawCorrupt = false;
   for (const { file, text } of inputs) {
-    const lines = splitLines(text, lineSep);
+    const lines = records.multiLine ? [text] : splitLines(text, records.lineSep);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (line.trim() === "") continue;
@@ -145,17 +146,18 @@ export function inferJsonSchema(
         if (!(e instanceof Malformed) && !(e instanceof SyntaxError)) throw e;
         shape = STRING; // unparsable: treated like a non-object root below
       }
-      // A root array contributes its elements (Spark reads each element as a row).
-      const docs = shape.k === "array" ? (shape.elem.k === "null" ? [] : [shape.elem]) : [shape];
-      for (const doc of docs) {
-        if (doc.k === "null") continue;
-        if (doc.k !== "struct") {
-          if (mode === "FAILFAST") throw malformedRecordError(file, i + 1, line);
-          if (mode === "PERMISSIVE") sawCorrupt = true;
-          continue;
-        }
-        root = merge(root, doc);
+      // A root array contributes its elements (Spark reads each element as a row); Spark's
+      // inference unwraps nested arrays too (`[[{"a":1}]]` gives a: bigint, though the record
+      // then reads as malformed).
+      let doc = shape;
+      while (doc.k === "array") doc = doc.elem;
+      if (doc.k === "null") continue;
+      if (doc.k !== "struct") {
+        if (mode === "FAILFAST") throw malformedRecordError(file, i + 1, line);
+        if (mode === "PERMISSIVE") sawCorrupt = true;
+        continue;
       }
+      root = merge(root, doc);
     }
   }
   const t = (canonical(root) as StructType | undefined) ?? StructOf([]);

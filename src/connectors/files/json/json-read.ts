@@ -40,6 +40,8 @@ export interface JsonReadSettings {
   readonly valueText?: ValueText;
   /** Jackson's parser features from the read's options (default: Spark's). */
   readonly features?: JsonFeatures;
+  /** Each file is one JSON document (an object, or an array of them), not JSON lines. */
+  readonly multiLine?: boolean;
 }
 
 /** The rows of one file being read: scratch row, parse-mode handling, builders and batches. */
@@ -77,7 +79,8 @@ export class JsonRows {
   /**
    * One physical line through `JSON.parse` (blank lines are skipped, as in Spark), or through
    * json-text.ts when `JSON.parse` refuses it (Jackson's single quotes and NaN), when a number's
-   * kind matters, or when a STRING column needs a value's text.
+   * kind matters, or when a STRING column needs a value's text. With `multiLine` the "line" is
+   * a whole file: one document, read the same way.
    */
   parseLine(line: string, lineNo: number): void {
     if (line.trim() === "") return;
@@ -87,20 +90,62 @@ export class JsonRows {
       return;
     }
     if (read.doc === null) return;
-    let exact = read.exact;
-    let docs = Array.isArray(read.doc) ? read.doc : [read.doc];
-    for (let i = 0; i < docs.length; i++) {
-      try {
-        this.parsed(docs[i], line, lineNo);
-      } catch (e) {
-        if (e !== NEEDS_TEXT || exact) throw e;
-        // a STRING column needs a value's text: this element on, from json-text.ts's reading
-        this.scratch.fill(null);
-        const text = parseJsonText(line, this.s.features);
-        docs = Array.isArray(text) ? text : [text];
-        exact = true;
-        this.parsed(docs[i], line, lineNo);
-      }
+    if (Array.isArray(read.doc)) {
+      this.parsedArray(read.doc, read.exact, line, lineNo);
+      return;
+    }
+    try {
+      this.parsed(read.doc, line, lineNo);
+    } catch (e) {
+      if (e !== NEEDS_TEXT || read.exact) throw e;
+      // a STRING column needs a value's text: the record again, from json-text.ts's reading
+      this.scratch.fill(null);
+      this.parsed(parseJsonText(line, this.s.features), line, lineNo);
+    }
+  }
+
+  /**
+   * A top-level array: a row per element, as Spark's parser reads it. An element that is not an
+   * object makes the whole record one malformed row; an element with a field that does not
+   * convert makes every row of the record malformed (each keeping the fields that did convert,
+   * and the record's text as its corrupt record) — Spark's partial results of an array.
+   */
+  private parsedArray(docs: readonly unknown[], exact: boolean, line: string, lineNo: number): void {
+    if (!docs.every(isJsonObject)) {
+      this.parsed(undefined, line, lineNo);
+      return;
+    }
+    let rows: unknown[][];
+    try {
+      rows = docs.map((d) => this.converted(d as Record<string, unknown>));
+    } catch (e) {
+      if (e !== NEEDS_TEXT || exact) throw e;
+      // a STRING column needs a value's text: every element again, from json-text.ts's reading
+      this.scratch.fill(null);
+      rows = (parseJsonText(line, this.s.features) as Record<string, unknown>[]).map((d) => this.converted(d));
+    }
+    const bad = rows.some((r) => r.some((v) => v === FAIL || v instanceof PartialValue));
+    for (const r of rows) {
+      for (let i = 0; i < r.length; i++) this.scratch[i] = r[i];
+      this.commit(bad, lineNo, line);
+    }
+  }
+
+  /** An object's converted fields (a copy: the scratch row is left cleared). */
+  private converted(o: Record<string, unknown>): unknown[] {
+    this.fill(o);
+    const row = this.scratch.slice();
+    this.scratch.fill(null);
+    return row;
+  }
+
+  /** The scratch row from an object's fields. */
+  private fill(o: Record<string, unknown>): void {
+    const scratch = this.scratch;
+    for (let i = 0; i < this.fieldCount; i++) {
+      if (i === this.corruptIdx) continue;
+      const raw = this.readers[i]!(o);
+      scratch[i] = raw === null || raw === undefined ? null : this.converters[i]!(raw);
     }
   }
 
@@ -126,17 +171,11 @@ export class JsonRows {
 
   /** A parsed document: an object fills the scratch row, anything else is malformed. */
   private parsed(doc: unknown, line: string, lineNo: number): void {
-    const scratch = this.scratch;
     if (isJsonObject(doc)) {
-      const o = doc;
-      for (let i = 0; i < this.fieldCount; i++) {
-        if (i === this.corruptIdx) continue;
-        const raw = this.readers[i]!(o);
-        scratch[i] = raw === null || raw === undefined ? null : this.converters[i]!(raw);
-      }
+      this.fill(doc);
       this.commit(false, lineNo, line);
     } else {
-      scratch.fill(null);
+      this.scratch.fill(null);
       this.commit(true, lineNo, line);
     }
   }
@@ -178,7 +217,7 @@ export class JsonRows {
 
 export function readJsonText(file: string, text: string, schema: StructType, s: JsonReadSettings): Batch[] {
   const rows = new JsonRows(file, schema, s);
-  const lines = splitLines(text, s.lineSep);
+  const lines = s.multiLine ? [text] : splitLines(text, s.lineSep);
   for (let n = 0; n < lines.length; n++) rows.parseLine(lines[n]!, n + 1);
   return rows.finish();
 }
