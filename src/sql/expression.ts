@@ -22,17 +22,12 @@ import {
   literal,
   multiAlias,
   type SortOrder,
-  sortOrder,
   star,
   tryCast,
   unresolvedLambdaVar,
-  type WindowExpr,
-  type WindowFrame,
-  windowExpr,
 } from "../plan/expressions.js";
 import { checkOrderedSetArity, requiresWithinGroup, withinGroupCall, withinGroupMissing } from "../plan/within-group.js";
 import { BooleanType, IntegerType, NullType, StringType } from "../types/datatypes.js";
-import { toDouble } from "../types/decimal.js";
 import type { Cursor } from "./cursor.js";
 import { parseDataType, readDataType } from "./datatype.js";
 import { binaryLiteral, isTypedLiteralStart, niladicCall, numberLiteral, stringLiteral, typedLiteral } from "./literals.js";
@@ -40,6 +35,7 @@ import { readQuantifiedLike } from "./quantified-like.js";
 import { withJsonSchemaLiteral } from "./schema-literals.js";
 import { readStringSyntax } from "./string-syntax.js";
 import { readSubquery, subqueryReader } from "./subquery-syntax.js";
+import { type ExpressionReaders, readSortItem, readWindowSpec } from "./window-spec.js";
 
 /** Keywords that can never be a bare column reference. */
 export const NON_EXPR_KEYWORDS: ReadonlySet<string> = new Set([
@@ -246,6 +242,9 @@ function binaryLevel(cur: Cursor, ops: readonly string[], next: (c: Cursor) => E
 function readBitOr(cur: Cursor): Expr {
   return binaryLevel(cur, ["|"], readBitXor);
 }
+/** The readers window specifications (window-spec.ts) read their expressions with. */
+export const EXPRESSION_READERS: ExpressionReaders = { expression: readExpression, bitOr: readBitOr };
+
 function readBitXor(cur: Cursor): Expr {
   return binaryLevel(cur, ["^"], readBitAnd);
 }
@@ -458,12 +457,12 @@ function readCall(cur: Cursor, name: string): Expr {
     const fn = filter
       ? Object.freeze({ ...filteredAggregate(lower, ordered.args, distinct, filter), withinGroup: ordered.withinGroup })
       : ordered;
-    return cur.acceptKeyword("OVER") ? readWindowSpec(cur, fn) : fn;
+    return cur.acceptKeyword("OVER") ? readWindowSpec(cur, fn, EXPRESSION_READERS) : fn;
   }
   if (filter) {
     const counted = lower === "count" ? args.map((a) => (a.kind === "star" ? literal(1, IntegerType) : a)) : args;
     const fn = filteredAggregate(lower, counted, distinct, filter);
-    return cur.acceptKeyword("OVER") ? readWindowSpec(cur, fn) : fn;
+    return cur.acceptKeyword("OVER") ? readWindowSpec(cur, fn, EXPRESSION_READERS) : fn;
   }
   if (CAST_FUNCTIONS.has(lower) && !distinct && !cur.isKeyword("OVER")) {
     // Spark's cast functions: int(x) is CAST(x AS INT), float(x) CAST(x AS FLOAT), ...
@@ -480,7 +479,7 @@ function readCall(cur: Cursor, name: string): Expr {
         ? textCall(lower, args, distinct)
         : call(lower, args, distinct),
   );
-  if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn);
+  if (cur.acceptKeyword("OVER")) return readWindowSpec(cur, fn, EXPRESSION_READERS);
   return fn;
 }
 
@@ -493,7 +492,7 @@ function readWithinGroup(cur: Cursor): SortOrder[] | null {
   cur.expectKeyword("ORDER");
   cur.expectKeyword("BY");
   const keys: SortOrder[] = [];
-  do keys.push(readWindowSortItem(cur));
+  do keys.push(readSortItem(cur, EXPRESSION_READERS));
   while (cur.acceptOp(","));
   cur.expectOp(")");
   return keys;
@@ -549,133 +548,6 @@ const IGNORE_NULLS_ARG: Readonly<Record<string, number>> = {
   lag: 3,
   lead: 3,
 };
-
-/** Marker for `OVER name`: the named window of the query's WINDOW clause (query.ts substitutes it). */
-export const NAMED_WINDOW = "__named_window";
-
-/** `OVER name` or `OVER ( [PARTITION BY ...] [ORDER BY ...] [frame] )`. */
-function readWindowSpec(cur: Cursor, fn: Expr): Expr {
-  if (!cur.isOp("(")) return windowExpr(fn, [call(NAMED_WINDOW, [literal(cur.identifier(), StringType)])], [], null);
-  cur.expectOp("(");
-  const spec = readWindowSpecBody(cur);
-  cur.expectOp(")");
-  return windowExpr(fn, spec.partitionBy, spec.orderBy, spec.frame);
-}
-
-/** The inside of a window specification's parentheses (also the WINDOW clause's `AS (...)`). */
-export function readWindowSpecBody(cur: Cursor): Pick<WindowExpr, "partitionBy" | "orderBy" | "frame"> {
-  const partitionBy: Expr[] = [];
-  const orderBy: SortOrder[] = [];
-  if (cur.acceptKeyword("PARTITION", "BY") || cur.acceptKeyword("DISTRIBUTE", "BY")) {
-    do partitionBy.push(readExpression(cur));
-    while (cur.acceptOp(","));
-  }
-  if (cur.acceptKeyword("ORDER", "BY") || cur.acceptKeyword("SORT", "BY")) {
-    do orderBy.push(readWindowSortItem(cur));
-    while (cur.acceptOp(","));
-  }
-  let frame: WindowFrame | null = null;
-  if (cur.isKeyword("ROWS") || cur.isKeyword("RANGE")) {
-    const type = cur.next().value.toLowerCase() as "rows" | "range";
-    const bounds: FrameBound[] = [];
-    if (cur.acceptKeyword("BETWEEN")) {
-      bounds.push(readFrameBound(cur, true));
-      cur.expectKeyword("AND");
-      bounds.push(readFrameBound(cur, false));
-    } else bounds.push(readFrameBound(cur, true), { value: 0, interval: false });
-    const [lo, hi] = bounds as [FrameBound, FrameBound];
-    const intervals = bounds.filter((b) => b.interval).length;
-    const numbers = bounds.filter((b) => b.value !== null && b.value !== 0 && !b.interval).length;
-    if (intervals > 0 && numbers > 0) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot mix INTERVAL and numeric bounds.");
-    const unit = bounds.find((b) => b.unit)?.unit;
-    frame =
-      intervals > 0
-        ? { type, lower: lo.value, upper: hi.value, intervalBounds: true, ...(unit ? { intervalUnit: unit } : {}) }
-        : { type, lower: lo.value, upper: hi.value };
-  }
-  return { partitionBy, orderBy, frame };
-}
-
-function readWindowSortItem(cur: Cursor): SortOrder {
-  return readSortDirection(cur, readExpression(cur));
-}
-
-/** `e`'s sort order from what follows it: `[ASC | DESC] [NULLS FIRST | NULLS LAST]`. */
-export function readSortDirection(cur: Cursor, e: Expr): SortOrder {
-  let ascending = true;
-  if (cur.acceptKeyword("DESC")) ascending = false;
-  else cur.acceptKeyword("ASC");
-  let nullsFirst: boolean | undefined;
-  if (cur.acceptKeyword("NULLS")) {
-    if (cur.acceptKeyword("FIRST")) nullsFirst = true;
-    else if (cur.acceptKeyword("LAST")) nullsFirst = false;
-    else throw cur.error();
-  }
-  return sortOrder(e, ascending, nullsFirst);
-}
-
-interface FrameBound {
-  readonly value: number | null;
-  /** Written as an INTERVAL: `value` is microseconds. */
-  readonly interval: boolean;
-  /** The INTERVAL's one unit, when it was written with one (`INTERVAL 7 DAYS`). */
-  readonly unit?: "DAY" | "HOUR" | "MINUTE" | "SECOND";
-}
-
-const FRAME_UNITS: Readonly<Record<string, "DAY" | "HOUR" | "MINUTE" | "SECOND">> = {
-  DAY: "DAY",
-  DAYS: "DAY",
-  HOUR: "HOUR",
-  HOURS: "HOUR",
-  MINUTE: "MINUTE",
-  MINUTES: "MINUTE",
-  SECOND: "SECOND",
-  SECONDS: "SECOND",
-};
-
-/** UNBOUNDED PRECEDING/FOLLOWING (null), CURRENT ROW (0), `n PRECEDING` (-n), `n FOLLOWING` (n), `INTERVAL ... PRECEDING`. */
-function readFrameBound(cur: Cursor, lower: boolean): FrameBound {
-  const b = readFrameBoundValue(cur, lower);
-  return typeof b === "object" && b !== null ? b : { value: b, interval: false };
-}
-
-function readFrameBoundValue(cur: Cursor, lower: boolean): number | null | FrameBound {
-  const at = cur.peek();
-  if (cur.acceptKeyword("UNBOUNDED")) {
-    if (cur.acceptKeyword("PRECEDING")) {
-      if (!lower) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot end at UNBOUNDED PRECEDING.", at);
-      return null;
-    }
-    cur.expectKeyword("FOLLOWING");
-    if (lower) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot start at UNBOUNDED FOLLOWING.", at);
-    return null;
-  }
-  if (cur.acceptKeyword("CURRENT", "ROW")) return 0;
-  const from = cur.index;
-  const e = readBitOr(cur);
-  const units = cur.tokens
-    .slice(from, cur.index)
-    .map((t) => (t.kind === "ident" ? FRAME_UNITS[t.value.toUpperCase()] : undefined))
-    .filter((u) => u !== undefined);
-  // A fractional bound (`2.5 PRECEDING`) is a DECIMAL literal: its value, not its unscaled integer.
-  const v =
-    e.kind === "literal" && e.type.kind === "decimal" && e.value !== null
-      ? toDouble(e.value as number | bigint, e.type.scale)
-      : e.kind === "literal" && typeof e.value === "number"
-        ? e.value
-        : null;
-  if (v === null) {
-    throw cur.fail(
-      "[UNSUPPORTED_FEATURE] Window frame bounds must be numeric or INTERVAL literals (n PRECEDING / n FOLLOWING) in arus.",
-      at,
-    );
-  }
-  const interval = e.kind === "literal" && e.type.kind === "interval";
-  const unit = interval && units.length === 1 ? { unit: units[0]! } : {};
-  if (cur.acceptKeyword("PRECEDING")) return { value: -v, interval, ...unit };
-  cur.expectKeyword("FOLLOWING");
-  return { value: v, interval, ...unit };
-}
 
 function readCast(cur: Cursor, isTry = false): Expr {
   cur.next();

@@ -22,17 +22,11 @@ import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { NullType, sqlTypeName } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
-import {
-  NAMED_WINDOW,
-  NON_EXPR_KEYWORDS,
-  readExpression,
-  readNamedExpression,
-  readSortDirection,
-  readWindowSpecBody,
-} from "./expression.js";
+import { EXPRESSION_READERS, NON_EXPR_KEYWORDS, readExpression, readNamedExpression } from "./expression.js";
 import type { Token } from "./lexer.js";
 import { type CteScope, readLateralViews, readRelation, readValuesRows } from "./relation.js";
 import { setSubqueryReader } from "./subquery-syntax.js";
+import { NAMED_WINDOW, readSortDirection, readWindowSpecBody } from "./window-spec.js";
 
 interface QueryPart {
   readonly plan: LogicalPlan;
@@ -214,7 +208,7 @@ function readWindowClause(cur: Cursor): Map<string, Spec> {
       continue;
     }
     cur.expectOp("(");
-    m.set(name, readWindowSpecBody(cur));
+    m.set(name, readWindowSpecBody(cur, EXPRESSION_READERS));
     cur.expectOp(")");
   } while (cur.acceptOp(","));
   return m;
