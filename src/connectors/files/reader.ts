@@ -33,8 +33,8 @@ function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOpt
   switch (fmt) {
     case "json": {
       const inputs = files.map((file) => ({ file, text: readInputTextSync(file) }));
-      const records = { lineSep: o.get("lineSep"), multiLine: o.bool("multiLine", false) };
-      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), records, jsonFeatures(o));
+      const how = { lineSep: o.get("lineSep"), multiLine: o.bool("multiLine", false), prefersDecimal: o.bool("prefersDecimal", false) };
+      return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), how, jsonFeatures(o));
     }
     case "csv":
       return inferCsvSchema(files.map(readInputTextSync), csvReadOptions(o), o.bool("inferSchema", false), dateTimeText(o, tz));

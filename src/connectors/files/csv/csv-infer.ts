@@ -1,6 +1,6 @@
 /**
  * CSV schema inference (Spark's CSVInferSchema): per column, each token climbs the ladder
- * int → bigint → double → date (preferDate) → timestamp → boolean → string from the type seen
+ * int → bigint → decimal (an integer beyond bigint) → double → date (preferDate) → timestamp → boolean → string from the type seen
  * so far; date and timestamp mixed give string; an all-null column is string. Column names come
  * from the header (blank → `_cN`, duplicates get their index appended) or are `_c0.._cN`.
  */
@@ -20,17 +20,32 @@ import {
   type StructType,
   TimestampType,
 } from "../../../types/datatypes.js";
+import { DecimalOf, MAX_PRECISION } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
+import { bigDecimalParts, mergeInferredDecimal } from "../infer-decimal.js";
 import { parseJavaBoolean, parseJavaDouble, parseJavaInt, parseJavaLong } from "../text-values.js";
 import type { CsvReadOptions } from "./csv-options.js";
 import { tokenValue } from "./csv-options.js";
 import { CsvTokenizer } from "./csv-tokenizer.js";
 
-const LADDER: readonly DataType[] = [IntegerType, LongType, DoubleType, DateType, TimestampType, BooleanType, StringType];
+/** The rungs; the DECIMAL one stands for any DECIMAL(p, 0) (`decimalOf` gives a token's). */
+const LADDER: readonly DataType[] = [IntegerType, LongType, DecimalOf(38, 0), DoubleType, DateType, TimestampType, BooleanType, StringType];
 const STRICT_DATE = /^[+-]?\d{4,}-\d{2}-\d{2}$/;
+
+/**
+ * Spark's tryParseDecimal: a number Java's BigDecimal reads with no fraction left (an integer
+ * beyond BIGINT, or `1.5e1`) is DECIMAL(its precision, 0); a negative scale (`1e3`), a fraction
+ * or more than 38 digits go on to DOUBLE.
+ */
+function decimalOf(s: string): DataType | null {
+  const parts = bigDecimalParts(s);
+  return parts && parts.scale === 0 && parts.precision <= MAX_PRECISION ? DecimalOf(parts.precision, 0) : null;
+}
 
 function fits(t: DataType, s: string, o: CsvReadOptions, dt: DateTimeText): boolean {
   switch (t.kind) {
+    case "decimal":
+      return decimalOf(s) !== null;
     case "int":
       return parseJavaInt(s) !== null;
     case "bigint":
@@ -48,11 +63,13 @@ function fits(t: DataType, s: string, o: CsvReadOptions, dt: DateTimeText): bool
   }
 }
 
-/** Spark's CSV compatibleType: numeric types widen (types/coercion.ts), anything else mixed is STRING. */
+/** Spark's CSV compatibleType: numeric types widen (types/coercion.ts; DECIMALs as infer-decimal.ts), anything else mixed is STRING. */
 function compatible(a: DataType, b: DataType): DataType {
-  if (a.kind === b.kind) return a;
   if (a.kind === "null") return b;
   if (b.kind === "null") return a;
+  const decimal = mergeInferredDecimal(a, b);
+  if (decimal) return decimal;
+  if (a.kind === b.kind) return a;
   return widerNumeric(a, b) ?? StringType;
 }
 
@@ -60,7 +77,8 @@ function inferToken(soFar: DataType, s: string, o: CsvReadOptions, dt: DateTimeT
   if (soFar.kind === "string") return soFar;
   let i = soFar.kind === "null" ? 0 : LADDER.findIndex((t) => t.kind === soFar.kind);
   while (!fits(LADDER[i]!, s, o, dt)) i++;
-  return compatible(soFar, LADDER[i]!);
+  const t = LADDER[i]!.kind === "decimal" ? decimalOf(s)! : LADDER[i]!;
+  return compatible(soFar, t);
 }
 
 /** Spark's makeSafeHeader. */

@@ -1,6 +1,6 @@
 /**
- * JSON schema inference with Spark's rules (JsonInferSchema): integers → bigint, other numbers →
- * double, strings (timestamps too) → string, objects → struct with fields sorted by name, arrays →
+ * JSON schema inference with Spark's rules (JsonInferSchema): integers → bigint (beyond it
+ * decimal), other numbers → double (decimal with `prefersDecimal`), strings (timestamps too) → string, objects → struct with fields sorted by name, arrays →
  * array, conflicts widened (numbers by the one numeric rule of types/coercion.ts, so bigint +
  * double → double; anything else mixed → string), fields that
  * are always null → string, empty structs dropped.
@@ -14,6 +14,7 @@ import {
   ArrayOf,
   BooleanType,
   type DataType,
+  type DecimalType,
   DoubleType,
   field,
   LongType,
@@ -21,13 +22,15 @@ import {
   StructOf,
   type StructType,
 } from "../../../types/datatypes.js";
+import { DecimalOf, MAX_PRECISION } from "../../../types/decimal.js";
+import { bigDecimalParts, jsonDecimalType, mergeInferredDecimal } from "../infer-decimal.js";
 import { splitLines } from "../lines.js";
 import { malformedRecordError } from "../malformed.js";
 import type { ParseMode } from "../options.js";
 import { type JsonFeatures, NumberText, parseJsonText, SPARK_JSON_FEATURES } from "./json-text.js";
 import { nestsTooDeep } from "./json-values.js";
 
-type Atom = { readonly k: "null" | "bigint" | "double" | "string" | "boolean" };
+type Atom = { readonly k: "null" | "bigint" | "double" | "string" | "boolean" } | { readonly k: "decimal"; readonly t: DecimalType };
 type Shape = Atom | { readonly k: "struct"; readonly fields: Map<string, Shape> } | { readonly k: "array"; elem: Shape };
 
 const NULL: Shape = { k: "null" };
@@ -40,30 +43,50 @@ const NUMERIC_TYPES: Partial<Record<Shape["k"], DataType>> = { bigint: LongType,
 
 class Malformed extends Error {}
 
+/** A number's shape from its type (jsonDecimalType's DECIMAL, or DOUBLE past 38 digits). */
+const numberShape = (t: DataType): Shape => (t.kind === "decimal" ? { k: "decimal", t } : DOUBLE);
+
 /**
  * The shape of a value parseJsonText read (it keeps what `JSON.parse` loses: Spark types `1.0`
- * as DOUBLE and `1` as BIGINT, and reads single quotes and NaN as Jackson does).
+ * as DOUBLE and `1` as BIGINT, and reads single quotes and NaN as Jackson does). An integer
+ * beyond BIGINT is a DECIMAL of its digits; with `prefersDecimal` a fraction, and a string
+ * holding a decimal number, are DECIMALs too (Spark's JsonInferSchema).
  */
-function shapeOf(v: unknown): Shape {
+function shapeOf(v: unknown, prefersDecimal: boolean): Shape {
   if (v === null) return NULL;
   if (typeof v === "boolean") return BOOLEAN;
-  if (typeof v === "string") return v.length === 0 ? NULL : STRING; // Spark: "" infers like null
+  if (typeof v === "string") {
+    if (v.length === 0) return NULL; // Spark: "" infers like null
+    const parts = prefersDecimal ? bigDecimalParts(v) : undefined;
+    // DecimalType(precision, scale) as it is: a scale past the precision or below 0 is refused
+    if (parts && parts.scale >= 0 && parts.scale <= parts.precision && parts.precision <= MAX_PRECISION)
+      return { k: "decimal", t: DecimalOf(parts.precision, parts.scale) };
+    return STRING;
+  }
   if (v instanceof NumberText) {
-    if (v.float) return DOUBLE;
-    // Integers beyond 64 bits become decimals in Spark; the closest type here is double.
+    if (v.float) {
+      const parts = prefersDecimal ? bigDecimalParts(v.text) : undefined;
+      return parts ? numberShape(jsonDecimalType(parts)) : DOUBLE;
+    }
     if (v.text.replace("-", "").length < 19) return BIGINT;
     const b = BigInt(v.text);
-    return b >= -9223372036854775808n && b <= 9223372036854775807n ? BIGINT : DOUBLE;
+    if (b >= -9223372036854775808n && b <= 9223372036854775807n) return BIGINT;
+    return numberShape(jsonDecimalType(bigDecimalParts(v.text)!));
   }
   if (Array.isArray(v)) {
     let elem: Shape = NULL;
-    for (const x of v) elem = merge(elem, shapeOf(x));
+    for (const x of v) elem = merge(elem, shapeOf(x, prefersDecimal));
     return { k: "array", elem };
   }
   const o = v as Record<string, unknown>;
   const fields = new Map<string, Shape>();
-  for (const k of Object.keys(o)) fields.set(k, shapeOf(o[k]));
+  for (const k of Object.keys(o)) fields.set(k, shapeOf(o[k], prefersDecimal));
   return { k: "struct", fields };
+}
+
+/** A numeric atom's type (for the merge rules), or undefined. */
+function numericType(s: Shape): DataType | undefined {
+  return s.k === "decimal" ? s.t : NUMERIC_TYPES[s.k];
 }
 
 /** Spark's compatibleType; mutates and returns `a` when both are structs. */
@@ -82,9 +105,13 @@ function merge(a: Shape, b: Shape): Shape {
     a.elem = merge(a.elem, b.elem);
     return a;
   }
-  const na = NUMERIC_TYPES[a.k];
-  const nb = NUMERIC_TYPES[b.k];
-  if (na && nb) return widerNumeric(na, nb) === na ? a : b;
+  const na = numericType(a);
+  const nb = numericType(b);
+  if (na && nb) {
+    const decimal = mergeInferredDecimal(na, nb);
+    if (decimal) return numberShape(decimal);
+    return widerNumeric(na, nb) === na ? a : b;
+  }
   if (a.k === b.k && a.k !== "struct" && a.k !== "array") return a;
   return STRING;
 }
@@ -99,6 +126,8 @@ function canonical(s: Shape): DataType | undefined {
       return LongType;
     case "double":
       return DoubleType;
+    case "decimal":
+      return s.t;
     case "boolean":
       return BooleanType;
     case "array": {
@@ -117,6 +146,15 @@ function canonical(s: Shape): DataType | undefined {
   }
 }
 
+/** The read's options inference follows. */
+export interface JsonInferOptions {
+  /** Records end at `lineSep` (default: any line break), or with `multiLine` each input is one document. */
+  readonly lineSep?: string;
+  readonly multiLine?: boolean;
+  /** Fractions (and strings holding decimal numbers) infer as DECIMAL, not DOUBLE / STRING. */
+  readonly prefersDecimal?: boolean;
+}
+
 export interface JsonInferInput {
   readonly file: string;
   readonly text: string;
@@ -126,14 +164,13 @@ export function inferJsonSchema(
   inputs: readonly JsonInferInput[],
   mode: ParseMode,
   corruptColumn: string,
-  /** How records are cut: by `lineSep` (default: any line break), or `multiLine`: each input is one document. */
-  records: { readonly lineSep?: string; readonly multiLine?: boolean } = {},
+  options: JsonInferOptions = {},
   features: JsonFeatures = SPARK_JSON_FEATURES,
 ): StructType {
   let root: Shape = { k: "struct", fields: new Map() };
   let sawCorrupt = false;
   for (const { file, text } of inputs) {
-    const lines = records.multiLine ? [text] : splitLines(text, records.lineSep);
+    const lines = options.multiLine ? [text] : splitLines(text, options.lineSep);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (line.trim() === "") continue;
@@ -141,7 +178,7 @@ export function inferJsonSchema(
       try {
         // nesting deeper than Jackson's limit makes the record malformed, as in Spark
         if (nestsTooDeep(line)) throw new Malformed();
-        shape = shapeOf(parseJsonText(line, features));
+        shape = shapeOf(parseJsonText(line, features), options.prefersDecimal ?? false);
       } catch (e) {
         if (!(e instanceof Malformed) && !(e instanceof SyntaxError)) throw e;
         shape = STRING; // unparsable: treated like a non-object root below
