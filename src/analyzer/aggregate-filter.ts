@@ -32,7 +32,8 @@ const invalid = (what: string, cond: Expr, detail: string) =>
 export function checkFilterCondition(mask: CaseWhen): void {
   const cond = mask.branches[0]![0];
   const t = typeOf(cond);
-  if (t.kind !== "boolean" && t.kind !== "null") throw invalid("NOT_BOOLEAN", cond, "Expected a FILTER expression of the BOOLEAN type.");
+  // a NULL literal (VOID) too, as in Spark
+  if (t.kind !== "boolean") throw invalid("NOT_BOOLEAN", cond, "Expected a FILTER expression of the BOOLEAN type.");
   const agg = firstAggregate(cond);
   if (agg) throw invalid("CONTAINS_AGGREGATE", cond, `Expected a FILTER expression without an aggregation, but found "${exprToSql(agg)}".`);
   if (anyExpr(cond, (x) => x.kind === "call" && NON_DETERMINISTIC.has(x.name))) {

@@ -8,7 +8,7 @@ import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { lookupFunction } from "../functions/index.js";
-import { castTo, checkAliasArity } from "../functions/registry.js";
+import { castTo, checkAliasArity, typeMismatch } from "../functions/registry.js";
 import {
   type Attribute,
   alias,
@@ -476,7 +476,13 @@ function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {
     }
     t = w;
   }
-  for (const [c] of e.branches) requireBoolean(c, "CASE WHEN");
+  // Spark's CaseWhen takes BOOLEAN conditions only, a NULL literal's VOID too; `if` takes a NULL
+  // (its coercion makes it a BOOLEAN NULL); a FILTER clause's mask was checked above
+  e.branches.forEach(([c], i) => {
+    const ct = typeOf(c);
+    if (ct.kind === "boolean" || e.filterMask || (e.fromIf && ct.kind === "null")) return;
+    throw typeMismatch(e, i, '"BOOLEAN"', c, ct);
+  });
   const fix = (v: Expr) => castTo(v, typeOf(v), t);
   const kids = exprChildren(e).map((k, i) => (i < e.branches.length * 2 ? (i % 2 === 1 ? fix(k) : k) : fix(k)));
   return withChildren(e, kids);

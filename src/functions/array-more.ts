@@ -7,7 +7,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, IntegerType, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, numberArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const arraySort: ScalarFunction = {
   kind: "scalar",
@@ -53,9 +53,9 @@ const arrayRepeat: ScalarFunction = {
 const space: ScalarFunction = {
   kind: "scalar",
   name: "space",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("space", args, 1);
-    return { args: [castTo(args[0]!, types[0]!, IntegerType)], type: StringType };
+    return { args: [numberArg(call, args, types, 0, IntegerType)], type: StringType };
   },
   kernel: (args, n) => mapRows(StringType, args, n, (k) => " ".repeat(Math.max(0, k as number))),
 };

@@ -10,7 +10,7 @@ import type { Expr } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ByteType, type DataType, IntegerType, isIntegral, LongType, ShortType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, numberArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 const MASK64 = (1n << 64n) - 1n;
 const toBig = (x: unknown): bigint => BigInt(x as number | bigint);
@@ -83,10 +83,10 @@ function shiftFunction(name: string, how: Shift): ScalarFunction {
     kind: "scalar",
     name,
     // Spark's inputs: (INT or BIGINT, INT); narrower and fractional numbers are cast to INT.
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 2);
       const t = types[0]!.kind === "bigint" ? LongType : IntegerType;
-      return { args: [castTo(args[0]!, types[0]!, t), castTo(args[1]!, types[1]!, IntegerType)], type: t };
+      return { args: [numberArg(call, args, types, 0, t), numberArg(call, args, types, 1, IntegerType)], type: t };
     },
     kernel: (args, n) => {
       const long = args[0]!.type.kind === "bigint";

@@ -12,6 +12,8 @@ export function ifToCaseWhen(e: Expr & { kind: "call" }): Expr {
   checkArity("if", e.args, 3);
   const [cond, yes, no] = e.args as [Expr, Expr, Expr];
   const t = typeOf(cond);
-  if (t.kind !== "boolean" && t.kind !== "null") throw typeMismatch(e, 0, '"BOOLEAN"', cond, t);
-  return caseWhen([[cond, yes]], no, true);
+  const ifExpr = caseWhen([[cond, yes]], no, true);
+  // named as Spark names If: `(IF(c, a, b))`
+  if (t.kind !== "boolean" && t.kind !== "null") throw typeMismatch(ifExpr, 0, '"BOOLEAN"', cond, t);
+  return ifExpr;
 }

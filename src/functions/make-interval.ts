@@ -7,7 +7,7 @@ import { ArusError } from "../common/errors.js";
 import { IntegerType, IntervalType } from "../types/datatypes.js";
 import { DecimalOf } from "../types/decimal.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { checkArity, numberArg, register, type ScalarFunction } from "./registry.js";
 
 const SECONDS = DecimalOf(18, 6);
 const LONG_MAX = (1n << 63n) - 1n;
@@ -23,9 +23,9 @@ function overflow(): ArusError {
 const makeDtInterval: ScalarFunction = {
   kind: "scalar",
   name: "make_dt_interval",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("make_dt_interval", args, 0, 4);
-    return { args: args.map((a, i) => castTo(a, types[i]!, i === 3 ? SECONDS : IntegerType)), type: IntervalType };
+    return { args: args.map((_, i) => numberArg(call, args, types, i, i === 3 ? SECONDS : IntegerType)), type: IntervalType };
   },
   kernel: (args, n) => {
     if (args.length === 0) return mapRows(IntervalType, [], n, () => 0);

@@ -13,7 +13,7 @@ import { ArusError } from "../common/errors.js";
 import { IntegerType, StringType, TimestampType } from "../types/datatypes.js";
 import { DecimalOf } from "../types/decimal.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, numberArg, register, type ScalarFunction } from "./registry.js";
 
 const MONTHS = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"];
 
@@ -44,9 +44,11 @@ function makeTimestamp(name: string, tolerant: boolean): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 6, 7);
-      const cast = args.map((a, i) => castTo(a, types[i]!, i < 5 ? IntegerType : i === 5 ? DecimalOf(16, 6) : StringType));
+      const cast = args.map((a, i) =>
+        i < 6 ? numberArg(call, args, types, i, i < 5 ? IntegerType : DecimalOf(16, 6)) : castTo(a, types[i]!, StringType),
+      );
       return { args: cast, type: TimestampType };
     },
     kernel: (args, n, ctx) =>

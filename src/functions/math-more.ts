@@ -8,7 +8,7 @@ import { canonical } from "../columnar/int64.js";
 import { ArusError } from "../common/errors.js";
 import { DoubleType, IntegerType, LongType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, numberArg, register, type ScalarFunction } from "./registry.js";
 import { doubleArg, doubleFunction, doubleFunction2 } from "./trig-functions.js";
 
 /** Spark's Logarithm: log(x) is log(e(), x); a base or value <= 0 gives NULL. */
@@ -112,9 +112,9 @@ for (let i = 1; i <= 20; i++) FACTORIALS.push(FACTORIALS[i - 1]! * BigInt(i));
 const factorial: ScalarFunction = {
   kind: "scalar",
   name: "factorial",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("factorial", args, 1);
-    return { args: [castTo(args[0]!, types[0]!, IntegerType)], type: LongType };
+    return { args: [numberArg(call, args, types, 0, IntegerType)], type: LongType };
   },
   kernel: (args, n) =>
     mapRows(LongType, args, n, (x) => {
@@ -129,9 +129,9 @@ const U64 = (1n << 64n) - 1n;
 const bin: ScalarFunction = {
   kind: "scalar",
   name: "bin",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("bin", args, 1);
-    return { args: [castTo(args[0]!, types[0]!, LongType)], type: StringType };
+    return { args: [numberArg(call, args, types, 0, LongType)], type: StringType };
   },
   kernel: (args, n) => mapRows(StringType, args, n, (x) => (BigInt(x as number | bigint) & U64).toString(2)),
 };

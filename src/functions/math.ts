@@ -15,7 +15,17 @@ import { absDecimal, decimalFloorCeilType, decimalRoundType, roundDecimal } from
 import { mapBinary, mapRows, mapUnary } from "./kernel-util.js";
 import { doublesToLongVector, longAbs } from "./long-ops.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, diffTypes, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  diffTypes,
+  numberArg,
+  type Resolved,
+  register,
+  registerAlias,
+  type ScalarFunction,
+  typeMismatch,
+} from "./registry.js";
 
 function numericArg(_name: string, args: readonly Expr[], types: readonly DataType[], call: Expr, i = 0): DataType {
   const t = types[i]!;
@@ -226,9 +236,9 @@ const abs: ScalarFunction = {
 const pow: ScalarFunction = {
   kind: "scalar",
   name: "pow",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("pow", args, 2);
-    return { args: args.map((a, i) => castTo(a, types[i]!, DoubleType)), type: DoubleType };
+    return { args: args.map((_, i) => numberArg(call, args, types, i, DoubleType)), type: DoubleType };
   },
   kernel: (args, n) => mapBinary(DoubleType, args[0]!, args[1]!, n, (x, y) => x ** y),
 };

@@ -186,14 +186,17 @@ export function dateArg(call: Expr, args: readonly Expr[], types: readonly DataT
   return castTo(args[i]!, t, DateType);
 }
 
-const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
+/** Spark's ordinalNumber: first, second, third, then 4th, 5th... */
+export function ordinalNumber(index: number): string {
+  return ["first", "second", "third"][index] ?? `${index + 1}th`;
+}
 
 /** Spark's DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE error. */
 export function typeMismatch(call: Expr, argIndex: number, required: string, arg: Expr, actual: DataType): AnalysisException {
   return new AnalysisException(
     "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
     `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ` +
-      `The ${ORDINALS[argIndex] ?? `${argIndex + 1}th`} parameter requires the ${required} type, however "${exprToSql(arg)}" has the type "${sqlTypeName(actual)}".`,
+      `The ${ordinalNumber(argIndex)} parameter requires the ${required} type, however "${exprToSql(arg)}" has the type "${sqlTypeName(actual)}".`,
   );
 }
 

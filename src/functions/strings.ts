@@ -7,7 +7,7 @@
 import { constantVector, type Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
-import { BooleanType, type DataType, IntegerType, isAtomic, StringType, sqlTypeName } from "../types/datatypes.js";
+import { BooleanType, type DataType, IntegerType, isAtomic, isNumeric, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, diffTypes, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
 import { utf8Affix, utf8Contains, utf8Length } from "./utf8-kernels.js";
@@ -17,8 +17,11 @@ export function signature(name: string, argTypes: DataType[], result: DataType, 
   return (args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved => {
     checkArity(name, args, minArgs, argTypes.length);
     types.forEach((t, i) => {
-      // Only atomic values are implicitly cast (Spark never turns an ARRAY into a STRING).
-      if (!isAtomic(t)) throw typeMismatch(call, i, `"${sqlTypeName(argTypes[i]!)}"`, args[i]!, t);
+      // Only atomic values are implicitly cast (Spark never turns an ARRAY into a STRING), and
+      // into a number only numbers and strings (Spark never turns a DATE or a BOOLEAN into one).
+      const to = argTypes[i]!;
+      if (!isAtomic(t) || (isNumeric(to) && !isNumeric(t) && t.kind !== "string" && t.kind !== "null"))
+        throw typeMismatch(call, i, `"${sqlTypeName(to)}"`, args[i]!, t);
     });
     return { args: args.map((a, i) => castTo(a, types[i]!, argTypes[i]!)), type: result };
   };

@@ -87,6 +87,13 @@ const PYSPARK: [string, ExprOutcome][] = [
   ],
   ["date_format(TIMESTAMP'2024-03-05 07:08:09', 'yyyy{ e')", { error: "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN" }],
   ["to_date('2024', 'yyyy A')", { error: "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER" }],
+  // F: JDK 17's aligned day of week in the month (Spark runs on it), one letter only; refused when parsing
+  ["date_format(TIMESTAMP'2024-03-15 10:20:30', 'F')", { json: '{"r":"1"}', type: "string" }],
+  ["date_format(TIMESTAMP'2024-03-07 10:20:30', 'F')", { json: '{"r":"7"}', type: "string" }],
+  ["date_format(TIMESTAMP'2024-03-08 10:20:30', 'F')", { json: '{"r":"1"}', type: "string" }],
+  ["date_format(TIMESTAMP'2024-03-29 10:20:30', 'F')", { json: '{"r":"1"}', type: "string" }],
+  ["date_format(TIMESTAMP'2024-03-15 10:20:30', 'FF')", { error: "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION" }],
+  ["to_timestamp('3 2024-03', 'F yyyy-MM')", { error: "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION" }],
 ];
 
 describe("datetime pattern refusals (PySpark 4.3's error classes)", () => {

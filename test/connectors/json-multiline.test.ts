@@ -55,8 +55,8 @@ async function read(path: string, mode: string, multiLine = true): Promise<Row[]
 
 describe("JSON multiLine (PySpark 4.3's answers)", () => {
   const dir = tempDir();
-  FILES.forEach(([, text], i) => writeFileSync(join(dir, `f${String(i).padStart(2, "0")}.json`), text));
   const fileOf = (i: number) => join(dir, `f${String(i).padStart(2, "0")}.json`);
+  for (let i = 0; i < FILES.length; i++) writeFileSync(fileOf(i), FILES[i]![1]);
 
   it("reads each file as one document in every parse mode", async () => {
     for (let i = 0; i < FILES.length; i++) {

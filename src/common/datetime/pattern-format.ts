@@ -129,6 +129,8 @@ function formatField(t: { c: string; n: number }, f: Fields): string {
       return num(f.day, n);
     case "D":
       return num(f.days - daysFromCivil(f.year, 1, 1) + 1, n);
+    case "F": // JDK 17's F, which Spark runs on: the aligned day of week in the month (1-7), not the week
+      return num(((f.day - 1) % 7) + 1, n);
     case "Q":
     case "q": {
       const q = Math.floor((f.month - 1) / 3) + 1;

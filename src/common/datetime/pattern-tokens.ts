@@ -2,7 +2,6 @@
  * The tokens of a Spark datetime pattern (see pattern.ts for the rules): the lexer, Spark's and
  * java.time's checks on letters and counts, and the month names both directions share.
  */
-import { IllegalArgumentException } from "../errors.js";
 import { builderRefusal, type PatternRefusal } from "./pattern-refusals.js";
 
 export type Tok = { k: "lit"; text: string } | { k: "f"; c: string; n: number } | { k: "opt"; toks: Tok[] };
@@ -84,13 +83,8 @@ export function validate(pattern: string, toks: Tok[]): { hasEra: boolean; parse
   walk(toks, (t) => {
     const { c, n } = t;
     if (!KNOWN.includes(c)) throw patternError(pattern, `Unknown pattern letter: ${c}`);
-    // Spark formats F (JDK 17's aligned day of week in month); arus does not: its own refusal
-    if (c === "F")
-      throw new IllegalArgumentException(
-        `[INVALID_DATETIME_PATTERN] Unrecognized datetime pattern: ${pattern}. Pattern letter F is not supported by arus.`,
-      );
     if (c === "y" && n >= 7) throw patternError(pattern, "Too many pattern letters: yyyyyyy.");
-    const max: Record<string, number> = { d: 2, h: 2, H: 2, k: 2, K: 2, m: 2, s: 2, D: 3, a: 1, S: 9, z: 4, X: 5, x: 5, Z: 5 };
+    const max: Record<string, number> = { d: 2, h: 2, H: 2, k: 2, K: 2, m: 2, s: 2, D: 3, a: 1, S: 9, z: 4, X: 5, x: 5, Z: 5, F: 1 };
     if (max[c] !== undefined && n > max[c]!) throw patternError(pattern, `Too many pattern letters: ${c}`);
     if (c === "V" && n !== 2) throw patternError(pattern, "Pattern letter count must be 2: V");
     if (c === "O" && n !== 1 && n !== 4) throw patternError(pattern, "Pattern letter count must be 1 or 4: O");
