@@ -1,6 +1,6 @@
 /**
  * hmac(expr, key[, algorithm = 'SHA-256']) (BINARY; SHA-224/256/384/512, SHA-1, MD5) and
- * to_base32 / from_base32 (RFC 4648's alphabet with '=' padding).
+ * to_base32 / from_base32 (RFC 4648's alphabet with '=' padding; decoding as lenient as Spark's).
  */
 import { createHmac } from "node:crypto";
 import { AnalysisException } from "../common/errors.js";
@@ -62,23 +62,41 @@ export function toBase32(b: Uint8Array): string {
   return out + "=".repeat((8 - (out.length % 8)) % 8);
 }
 
-export function fromBase32(s: string): Uint8Array | null {
-  const body = s.replace(/=+$/, "");
+/** Each Base32 digit's value, upper and lower case. */
+const DIGIT = new Map<string, number>([...ALPHABET].flatMap((c, i) => [[c, i] as [string, number], [c.toLowerCase(), i] as [string, number]]));
+const WORK = 2 ** 45; // the last nine digits' bits: all any byte below reads
+
+/**
+ * from_base32 as Spark decodes (Apache commons-codec's lenient Base32): characters outside the
+ * alphabet are skipped, the first '=' ends the input, and a last partial group of 1–7 digits
+ * still gives its bytes — read from the decoder's running bit buffer, which keeps the bits of the
+ * group before (so `MZXW6YTBO` ends in 0x0B, and one digit `M` gives 0x03, as in Spark).
+ */
+export function fromBase32(s: string): Uint8Array {
   const out: number[] = [];
-  let bits = 0;
-  let acc = 0;
-  for (const ch of body) {
-    const v = ALPHABET.indexOf(ch.toUpperCase());
-    if (v < 0) return null;
-    acc = (acc << 5) | v;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((acc >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-    acc &= (1 << bits) - 1;
+  let work = 0;
+  let digits = 0;
+  for (const ch of s) {
+    if (ch === "=") break;
+    const v = DIGIT.get(ch);
+    if (v === undefined) continue;
+    work = (work * 32 + v) % WORK;
+    digits = (digits + 1) % 8;
+    if (digits === 0) bytesOf(out, work, 5);
   }
+  // commons-codec's end of input: the group's bits, the extra low bits dropped (1 digit as 2)
+  if (digits === 1 || digits === 2) bytesOf(out, Math.floor(work / 4), 1);
+  else if (digits === 3) bytesOf(out, Math.floor(work / 128), 1);
+  else if (digits === 4) bytesOf(out, Math.floor(work / 16), 2);
+  else if (digits === 5) bytesOf(out, Math.floor(work / 2), 3);
+  else if (digits === 6) bytesOf(out, Math.floor(work / 64), 3);
+  else if (digits === 7) bytesOf(out, Math.floor(work / 8), 4);
   return Uint8Array.from(out);
+}
+
+/** The low `n` bytes of `x` (a non-negative integer), highest first. */
+function bytesOf(out: number[], x: number, n: number): void {
+  for (let k = n - 1; k >= 0; k--) out.push(Math.floor(x / 256 ** k) % 256);
 }
 
 const toBase32Fn: ScalarFunction = {
