@@ -63,7 +63,9 @@ export function toBase32(b: Uint8Array): string {
 }
 
 /** Each Base32 digit's value, upper and lower case. */
-const DIGIT = new Map<string, number>([...ALPHABET].flatMap((c, i) => [[c, i] as [string, number], [c.toLowerCase(), i] as [string, number]]));
+const DIGIT = new Map<string, number>(
+  [...ALPHABET].flatMap((c, i) => [[c, i] as [string, number], [c.toLowerCase(), i] as [string, number]]),
+);
 const WORK = 2 ** 45; // the last nine digits' bits: all any byte below reads
 
 /**
