@@ -61,8 +61,8 @@ export class ParseException extends ArusError {
 
 /** An option, argument or configuration value is invalid. */
 export class IllegalArgumentException extends ArusError {
-  constructor(message: string) {
-    super("ILLEGAL_ARGUMENT", message);
+  constructor(message: string, errorClass = "ILLEGAL_ARGUMENT") {
+    super(errorClass, message);
   }
 }
 

@@ -10,6 +10,7 @@ import { tagInputFile } from "../../columnar/input-file.js";
 import { constantVector, nullVector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
 import { type StructField, StructOf, type StructType } from "../../types/datatypes.js";
+import { decodeCharset, jsonCharset, readCharset } from "./charset.js";
 import { inferCsvSchema } from "./csv/csv-infer.js";
 import { csvReadOptions } from "./csv/csv-options.js";
 import { readCsvBytes } from "./csv/csv-scan.js";
@@ -21,7 +22,7 @@ import { readJsonText } from "./json/json-read.js";
 import { readJsonBytes } from "./json/json-scan.js";
 import { jsonReadSettings } from "./json/json-settings.js";
 import { jsonFeatures } from "./json/json-text.js";
-import { readInputBytes, readInputText, readInputTextSync } from "./lines.js";
+import { readInputBytes, readInputBytesSync, readInputText } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet/parquet.js";
 import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
@@ -32,12 +33,22 @@ const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "T
 function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOptions, tz: string): StructType {
   switch (fmt) {
     case "json": {
-      const inputs = files.map((file) => ({ file, text: readInputTextSync(file) }));
-      const how = { lineSep: o.get("lineSep"), multiLine: o.bool("multiLine", false), prefersDecimal: o.bool("prefersDecimal", false) };
+      const cs = jsonCharset(o);
+      const inputs = files.map((file) => ({ file, text: decodeCharset(readInputBytesSync(file), cs) }));
+      const how = {
+        lineSep: o.get("lineSep"),
+        multiLine: o.bool("multiLine", false),
+        prefersDecimal: o.bool("prefersDecimal", false),
+        primitivesAsString: o.bool("primitivesAsString", false),
+        dropFieldIfAllNull: o.bool("dropFieldIfAllNull", false),
+      };
       return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), how, jsonFeatures(o));
     }
-    case "csv":
-      return inferCsvSchema(files.map(readInputTextSync), csvReadOptions(o), o.bool("inferSchema", false), dateTimeText(o, tz));
+    case "csv": {
+      const cs = readCharset(o, "CSVOptions");
+      const texts = files.map((f) => decodeCharset(readInputBytesSync(f), cs));
+      return inferCsvSchema(texts, csvReadOptions(o), o.bool("inferSchema", false), dateTimeText(o, tz));
+    }
     case "text":
       return TEXT_SCHEMA;
     case "parquet": {
@@ -85,13 +96,19 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
   switch (fmt) {
     case "json": {
       const settings = jsonReadSettings(o, tz);
-      // a file that is one document is read whole: no ranges, no line scanner
-      if (settings.multiLine) return readJsonText(file, await readInputText(file), schema, settings);
+      // a file that is one document, or not UTF-8, is read whole as text: no ranges, no line scanner
+      const cs = jsonCharset(o);
+      if (settings.multiLine || cs !== null) return readJsonText(file, decodeCharset(await readInputBytes(file), cs), schema, settings);
       const parallel = await readJsonFileParallel(file, schema, o.toRecord(), tz, settings);
       return parallel ?? readJsonBytes(file, await readInputBytes(file), schema, settings);
     }
-    case "csv":
-      return readCsvBytes(file, await readInputBytes(file), schema, csvReadOptions(o), dateTimeText(o, tz));
+    case "csv": {
+      const cs = readCharset(o, "CSVOptions");
+      const bytes = await readInputBytes(file);
+      // the byte scanner reads UTF-8: another charset is decoded, then given to it as UTF-8
+      const utf8 = cs === null ? bytes : Buffer.from(decodeCharset(bytes, cs), "utf8");
+      return readCsvBytes(file, utf8, schema, csvReadOptions(o), dateTimeText(o, tz));
+    }
     case "text":
       return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
     case "parquet":

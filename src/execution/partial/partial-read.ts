@@ -19,6 +19,7 @@ import { tagInputFile } from "../../columnar/input-file.js";
 import { fromPortable } from "../../columnar/transfer.js";
 import { utf8Strings } from "../../columnar/utf8-conf.js";
 import { siblingScript, WorkerCrashError } from "../../common/worker-pool.js";
+import { readCharset } from "../../connectors/files/charset.js";
 import { decodePool } from "../../connectors/files/decode-pool.js";
 import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { nominalRanges } from "../../connectors/files/line-range.js";
@@ -196,6 +197,7 @@ export function stageAOutput(stage: StageASpec) {
 async function onThreads(stage: StageASpec, file: string, read: FileRead, threads: number, aggregate: boolean): Promise<Reply[] | null> {
   const o = new SourceOptions(read.options);
   if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined || o.bool("multiLine", false)) return null;
+  if (readCharset(o, "JSONOptionsInRead") !== null) return null; // not UTF-8: decoded whole, as text
   const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
   if (read.schema.fields.some((f) => partitions.includes(f.name.toLowerCase()))) return null;
   // A file that cannot be read here is read by the row path, whose error names it.

@@ -52,20 +52,21 @@ const numberShape = (t: DataType): Shape => (t.kind === "decimal" ? { k: "decima
  * beyond BIGINT is a DECIMAL of its digits; with `prefersDecimal` a fraction, and a string
  * holding a decimal number, are DECIMALs too (Spark's JsonInferSchema).
  */
-function shapeOf(v: unknown, prefersDecimal: boolean): Shape {
+function shapeOf(v: unknown, rules: JsonInferOptions): Shape {
   if (v === null) return NULL;
-  if (typeof v === "boolean") return BOOLEAN;
+  if (typeof v === "boolean") return rules.primitivesAsString ? STRING : BOOLEAN;
   if (typeof v === "string") {
     if (v.length === 0) return NULL; // Spark: "" infers like null
-    const parts = prefersDecimal ? bigDecimalParts(v) : undefined;
+    const parts = rules.prefersDecimal ? bigDecimalParts(v) : undefined;
     // DecimalType(precision, scale) as it is: a scale past the precision or below 0 is refused
     if (parts && parts.scale >= 0 && parts.scale <= parts.precision && parts.precision <= MAX_PRECISION)
       return { k: "decimal", t: DecimalOf(parts.precision, parts.scale) };
     return STRING;
   }
   if (v instanceof NumberText) {
+    if (rules.primitivesAsString) return STRING;
     if (v.float) {
-      const parts = prefersDecimal ? bigDecimalParts(v.text) : undefined;
+      const parts = rules.prefersDecimal ? bigDecimalParts(v.text) : undefined;
       return parts ? numberShape(jsonDecimalType(parts)) : DOUBLE;
     }
     if (v.text.replace("-", "").length < 19) return BIGINT;
@@ -75,12 +76,12 @@ function shapeOf(v: unknown, prefersDecimal: boolean): Shape {
   }
   if (Array.isArray(v)) {
     let elem: Shape = NULL;
-    for (const x of v) elem = merge(elem, shapeOf(x, prefersDecimal));
+    for (const x of v) elem = merge(elem, shapeOf(x, rules));
     return { k: "array", elem };
   }
   const o = v as Record<string, unknown>;
   const fields = new Map<string, Shape>();
-  for (const k of Object.keys(o)) fields.set(k, shapeOf(o[k], prefersDecimal));
+  for (const k of Object.keys(o)) fields.set(k, shapeOf(o[k], rules));
   return { k: "struct", fields };
 }
 
@@ -116,10 +117,14 @@ function merge(a: Shape, b: Shape): Shape {
   return STRING;
 }
 
-/** Shape → DataType; undefined when Spark's canonicalizeType would drop it (empty struct). */
-function canonical(s: Shape): DataType | undefined {
+/**
+ * Shape → DataType; undefined when Spark's canonicalizeType would drop it: an empty struct, and
+ * with `dropNulls` (`dropFieldIfAllNull`) a field never seen with a value, or an array of them.
+ */
+function canonical(s: Shape, dropNulls: boolean): DataType | undefined {
   switch (s.k) {
     case "null":
+      return dropNulls ? undefined : StringType;
     case "string":
       return StringType;
     case "bigint":
@@ -131,14 +136,14 @@ function canonical(s: Shape): DataType | undefined {
     case "boolean":
       return BooleanType;
     case "array": {
-      const e = canonical(s.elem);
+      const e = canonical(s.elem, dropNulls);
       return e === undefined ? undefined : ArrayOf(e, true);
     }
     case "struct": {
       const names = [...s.fields.keys()].filter((n) => n !== "").sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
       const fs = [];
       for (const n of names) {
-        const t = canonical(s.fields.get(n)!);
+        const t = canonical(s.fields.get(n)!, dropNulls);
         if (t !== undefined) fs.push(field(n, t, true));
       }
       return fs.length === 0 ? undefined : StructOf(fs);
@@ -153,6 +158,10 @@ export interface JsonInferOptions {
   readonly multiLine?: boolean;
   /** Fractions (and strings holding decimal numbers) infer as DECIMAL, not DOUBLE / STRING. */
   readonly prefersDecimal?: boolean;
+  /** Numbers and booleans infer as STRING. */
+  readonly primitivesAsString?: boolean;
+  /** A field never seen with a value (or an array of only such, a struct of only such) is left out, not STRING. */
+  readonly dropFieldIfAllNull?: boolean;
 }
 
 export interface JsonInferInput {
@@ -178,7 +187,7 @@ export function inferJsonSchema(
       try {
         // nesting deeper than Jackson's limit makes the record malformed, as in Spark
         if (nestsTooDeep(line)) throw new Malformed();
-        shape = shapeOf(parseJsonText(line, features), options.prefersDecimal ?? false);
+        shape = shapeOf(parseJsonText(line, features), options);
       } catch (e) {
         if (!(e instanceof Malformed) && !(e instanceof SyntaxError)) throw e;
         shape = STRING; // unparsable: treated like a non-object root below
@@ -197,7 +206,7 @@ export function inferJsonSchema(
       root = merge(root, doc);
     }
   }
-  const t = (canonical(root) as StructType | undefined) ?? StructOf([]);
+  const t = (canonical(root, options.dropFieldIfAllNull ?? false) as StructType | undefined) ?? StructOf([]);
   if (!sawCorrupt || t.fields.some((f) => f.name === corruptColumn)) return t;
   const fs = [...t.fields, field(corruptColumn, StringType, true)];
   fs.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
