@@ -43,7 +43,9 @@ function plus(needed: Set<number>, exprs: readonly Expr[]): Set<number> {
 function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): LogicalPlan {
   switch (p.kind) {
     case "fileRelation": {
-      if (!needed || p.format === "text") return p;
+      // CSV columns are found by position, so its reader needs every column of the schema (a
+      // pruned CSV scan read its first columns into the kept ones' names)
+      if (!needed || p.format === "text" || p.format === "csv") return p;
       const keep = p.output.filter((a) => needed.has(a.exprId));
       if (keep.length === p.output.length || keep.length === 0) return p;
       return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep);

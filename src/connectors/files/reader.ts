@@ -11,6 +11,7 @@ import { constantVector, nullVector } from "../../columnar/vector.js";
 import { AnalysisException } from "../../common/errors.js";
 import { type StructField, StructOf, type StructType } from "../../types/datatypes.js";
 import { decodeCharset, jsonCharset, readCharset } from "./charset.js";
+import { checkCsvHeader, HEADER_PREFIX } from "./csv/csv-header-check.js";
 import { inferCsvSchema } from "./csv/csv-infer.js";
 import { csvReadOptions } from "./csv/csv-options.js";
 import { readCsvBytes } from "./csv/csv-scan.js";
@@ -22,7 +23,7 @@ import { readJsonText } from "./json/json-read.js";
 import { readJsonBytes } from "./json/json-scan.js";
 import { jsonReadSettings } from "./json/json-settings.js";
 import { jsonFeatures } from "./json/json-text.js";
-import { readInputBytes, readInputBytesSync, readInputText } from "./lines.js";
+import { decodeText, readInputBytes, readInputBytesSync, readInputText } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet/parquet.js";
 import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
@@ -107,7 +108,9 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
       const bytes = await readInputBytes(file);
       // the byte scanner reads UTF-8: another charset is decoded, then given to it as UTF-8
       const utf8 = cs === null ? bytes : Buffer.from(decodeCharset(bytes, cs), "utf8");
-      return readCsvBytes(file, utf8, schema, csvReadOptions(o), dateTimeText(o, tz));
+      const csv = csvReadOptions(o);
+      if (csv.header && !o.bool("enforceSchema", true)) checkCsvHeader(file, decodeText(utf8.subarray(0, HEADER_PREFIX)), schema, csv);
+      return readCsvBytes(file, utf8, schema, csv, dateTimeText(o, tz));
     }
     case "text":
       return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
