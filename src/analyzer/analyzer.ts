@@ -8,7 +8,7 @@ import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { lookupFunction } from "../functions/index.js";
-import { castTo, checkAliasArity, typeMismatch } from "../functions/registry.js";
+import { castTo, checkAliasArity, ordinalNumber, typeMismatch } from "../functions/registry.js";
 import {
   type Attribute,
   alias,
@@ -514,7 +514,7 @@ function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
     if (o.length !== first.length) {
       throw new AnalysisException(
         "NUM_COLUMNS_MISMATCH",
-        `[NUM_COLUMNS_MISMATCH] UNION can only be performed on inputs with the same number of columns, but the first input has ${first.length} columns and the ${ordinal(i + 1)} input has ${o.length} columns.`,
+        `[NUM_COLUMNS_MISMATCH] UNION can only be performed on inputs with the same number of columns, but the first input has ${first.length} columns and the ${ordinalNumber(i)} input has ${o.length} columns.`,
       );
     }
   });
@@ -525,7 +525,7 @@ function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
       if (!w) {
         throw new AnalysisException(
           "INCOMPATIBLE_COLUMN_TYPE",
-          `[INCOMPATIBLE_COLUMN_TYPE] UNION can only be performed on inputs with compatible column types. The ${ordinal(c + 1)} column of an input is "${sqlTypeName(o[c]!.type)}" type which is not compatible with "${sqlTypeName(t)}".`,
+          `[INCOMPATIBLE_COLUMN_TYPE] UNION can only be performed on inputs with compatible column types. The ${ordinalNumber(c)} column of an input is "${sqlTypeName(o[c]!.type)}" type which is not compatible with "${sqlTypeName(t)}".`,
         );
       }
       t = w;
@@ -541,10 +541,6 @@ function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
         ),
   );
   return Plans.union(children, false, false);
-}
-
-function ordinal(n: number): string {
-  return n === 1 ? "first" : n === 2 ? "second" : n === 3 ? "third" : `${n}th`;
 }
 
 /** ORDER BY a column the SELECT dropped: add it to the child, sort, then project it away. */
