@@ -13,7 +13,7 @@ import { BinaryType, StringType } from "../types/datatypes.js";
 import { castVector } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, diffTypes, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, diffTypes, register, requireBinaryInput, type ScalarFunction } from "./registry.js";
 
 const CHARSETS = ["iso-8859-1", "us-ascii", "utf-16", "utf-16be", "utf-16le", "utf-32", "utf-8"];
 
@@ -120,6 +120,7 @@ const decode: ScalarFunction = {
     // Spark's Decode asks for "2" parameters whatever the form, not "> 1"
     if (args.length < 2) throw arityError("decode", "2", args.length);
     if (args.length === 2) {
+      requireBinaryInput(call, args, types, 0);
       return { args: [castTo(args[0]!, types[0]!, BinaryType), castTo(args[1]!, types[1]!, StringType)], type: StringType };
     }
     const results = args.map((_, i) => i).filter((i) => i >= 2 && (i % 2 === 0 || i === args.length - 1));

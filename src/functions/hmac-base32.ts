@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { AnalysisException } from "../common/errors.js";
 import { BinaryType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, register, requireBinaryInput, type ScalarFunction } from "./registry.js";
 
 const ALGORITHMS: Readonly<Record<string, string>> = {
   "SHA-224": "sha224",
@@ -24,8 +24,10 @@ const bytesOrString = (t: { kind: string }) => (t.kind === "binary" ? BinaryType
 const hmac: ScalarFunction = {
   kind: "scalar",
   name: "hmac",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("hmac", args, 2, 3);
+    requireBinaryInput(call, args, types, 0);
+    requireBinaryInput(call, args, types, 1);
     const a = args.slice(0, 2).map((x, i) => castTo(x, types[i]!, bytesOrString(types[i]!)));
     return { args: args[2] ? [...a, castTo(args[2], types[2]!, StringType)] : a, type: BinaryType };
   },

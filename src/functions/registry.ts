@@ -172,6 +172,12 @@ export function numberArg(call: Expr, args: readonly Expr[], types: readonly Dat
   return castTo(args[i]!, t, to);
 }
 
+/** Argument `i` of a BINARY parameter: a BINARY, or a STRING (its UTF-8 bytes) or NULL; Spark casts nothing else to BINARY. */
+export function requireBinaryInput(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): void {
+  const t = types[i]!;
+  if (t.kind !== "binary" && t.kind !== "string" && t.kind !== "null") throw typeMismatch(call, i, '"BINARY"', args[i]!, t);
+}
+
 /** A STRING argument: any atomic value is cast to one, as Spark's implicit casts (`1 LIKE '1%'`). */
 export function stringArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {
   const t = types[i]!;

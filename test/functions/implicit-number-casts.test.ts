@@ -3,7 +3,8 @@
  * cast, a DATE, TIMESTAMP, BOOLEAN or ARRAY is refused with UNEXPECTED_INPUT_TYPE (arus cast them:
  * factorial(true) was 1, bin of a TIMESTAMP its seconds' bits, make_timestamp's seconds from an
  * array 1) — factorial, bin, chr, space, the shifts, pow, make_dt_interval, make_timestamp and
- * the string functions' number parameters.
+ * the string functions' number parameters; and into a BINARY parameter (hmac, decode) only a
+ * STRING.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -39,6 +40,14 @@ const PYSPARK: [string, ExprOutcome][] = [
   ["make_timestamp(2024, 1, 1, 1, 1, true)", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
   ["make_timestamp('2024', '1', '1', '1', '1', '1.5')", { json: '{"r":"2024-01-01T01:01:01.500Z"}', type: "timestamp" }],
   ["substring_index('a.b.c', '.', true)", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  // BINARY parameters take a BINARY, a STRING (its bytes) or NULL only
+  ["hmac(1, 2)", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["hmac('a', 2)", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["hex(hmac('a', 'b'))", { json: '{"r":"08DE329931E295683776AA9A43529BD0B275286DF3160300C49BA4E841833013"}', type: "string" }],
+  ["decode(1, 'utf-8')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["decode(true, 'utf-8')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["decode(X'4142', 'utf-8')", { json: '{"r":"AB"}', type: "string" }],
+  ["decode('AB', 'utf-8')", { json: '{"r":"AB"}', type: "string" }],
 ];
 
 describe("implicit casts into number parameters (PySpark 4.3's answers)", () => {
