@@ -432,11 +432,25 @@ function resolveCall(e: Expr): Expr {
   const types = args.map(typeOf);
   try {
     const r = fn.kind === "aggregate" ? fn.resolve(args, types, e, e.distinct) : fn.resolve(args, types, e);
+    refuseComplexToString(e, r.args);
     return withChildren(e, r.args);
   } catch (err) {
     // Spark names a function with the wrong argument count as it was called (`substr`, `mean`)
     throw err instanceof WrongNumArgsException && !err.nameIsSparks && err.functionName !== e.name ? err.renamed(e.name) : err;
   }
+}
+
+/**
+ * Spark never casts an ARRAY, MAP or STRUCT to a STRING implicitly: a function whose resolution
+ * did (`btrim(array(1))`, `levenshtein(map(...), 'a')`) is refused as Spark refuses it, instead
+ * of working on the value's text.
+ */
+function refuseComplexToString(call: Expr, args: readonly Expr[]): void {
+  args.forEach((a, i) => {
+    if (a.kind !== "cast" || !a.implicit || a.to.kind !== "string") return;
+    const from = typeOf(a.child);
+    if (from.kind === "array" || from.kind === "map" || from.kind === "struct") throw typeMismatch(call, i, '"STRING"', a.child, from);
+  });
 }
 
 /** `t(a, b)` on a relation: its columns renamed by position, as Spark's column aliases. */

@@ -3,8 +3,8 @@
  * cast, a DATE, TIMESTAMP, BOOLEAN or ARRAY is refused with UNEXPECTED_INPUT_TYPE (arus cast them:
  * factorial(true) was 1, bin of a TIMESTAMP its seconds' bits, make_timestamp's seconds from an
  * array 1) — factorial, bin, chr, space, the shifts, pow, make_dt_interval, make_timestamp and
- * the string functions' number parameters; and into a BINARY parameter (hmac, decode) only a
- * STRING.
+ * the string functions' number parameters; into a BINARY parameter (hmac, decode) only a
+ * STRING; and no ARRAY, MAP or STRUCT into a STRING parameter (arus cast them to their text).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -48,6 +48,16 @@ const PYSPARK: [string, ExprOutcome][] = [
   ["decode(true, 'utf-8')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
   ["decode(X'4142', 'utf-8')", { json: '{"r":"AB"}', type: "string" }],
   ["decode('AB', 'utf-8')", { json: '{"r":"AB"}', type: "string" }],
+  // an ARRAY, MAP or STRUCT is never cast to a STRING implicitly (explicitly it is: string(...))
+  ["btrim(array(1, 2, 3))", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["levenshtein(map('a', 1), 'a')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["find_in_set(array(1, 2, 3), 'a')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["regexp_instr(array(1, 2, 3), '1')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["str_to_map(array(1, 2, 3))", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["quote(array(1, 2, 3))", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["concat_ws(map('a', 1), 'a')", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["string(array(1))", { json: '{"r":"[1]"}', type: "string" }],
+  ["concat_ws(',', array(1, 2))", { json: '{"r":"1,2"}', type: "string" }],
 ];
 
 describe("implicit casts into number parameters (PySpark 4.3's answers)", () => {
