@@ -9,7 +9,16 @@ import { IllegalArgumentException } from "../common/errors.js";
 import { crc32 } from "../state/codec.js";
 import { BinaryType, type DataType, IntegerType, isAtomic, isNumeric, LongType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  type Resolved,
+  register,
+  registerAlias,
+  requireBinaryInput,
+  type ScalarFunction,
+  typeMismatch,
+} from "./registry.js";
 import { sqlSubstring, stringFn } from "./strings.js";
 
 const S = StringType;
@@ -116,7 +125,7 @@ function bytesFn(name: string, rest: DataType[], result: DataType, fn: (b: Uint8
     resolve(args, types, call) {
       checkArity(name, args, 1 + rest.length);
       const t = types[0]!;
-      if (t.kind !== "string" && t.kind !== "binary" && t.kind !== "null") throw typeMismatch(call, 0, '"BINARY"', args[0]!, t);
+      requireBinaryInput(call, args, types, 0);
       const first = t.kind === "null" ? castTo(args[0]!, t, BinaryType) : args[0]!;
       return { args: [first, ...rest.map((r, i) => castTo(args[i + 1]!, types[i + 1]!, r))], type: result };
     },
