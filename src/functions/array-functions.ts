@@ -13,7 +13,7 @@ import { valueToString } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { checkMapKeyType } from "./map-key-type.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, exactArg, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 function requireArray(call: Expr, args: readonly Expr[], types: readonly DataType[]): DataType {
   const t = types[0]!;
@@ -32,7 +32,8 @@ const arrayJoin: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("array_join", args, 2, 3);
     const t = requireArray(call, args, types);
-    const strings = args.slice(1).map((a, i) => castTo(a, types[i + 1]!, StringType));
+    // the delimiter and the NULL replacement: STRINGs, no implicit cast (Spark's ArrayJoin is ExpectsInputTypes only)
+    const strings = args.slice(1).map((_, i) => exactArg(call, args, types, i + 1, StringType));
     return { args: [castTo(args[0]!, types[0]!, t), ...strings], type: StringType };
   },
   kernel(args, n, ctx) {

@@ -4,12 +4,11 @@
  * INVALID_INDEX_OF_ZERO. As Spark 4 (spark.sql.legacy.negativeIndexInArrayInsert off). Also
  * array_size, the length of an array.
  */
-import { AnalysisException, ArusError } from "../common/errors.js";
-import { exprToSql } from "../plan/sql-text.js";
+import { ArusError } from "../common/errors.js";
 import { widerNumeric } from "../types/coercion.js";
-import { ArrayOf, type DataType, IntegerType, isIntegral, isNumeric, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { ArrayOf, type DataType, IntegerType, isIntegral, isNumeric, typesEqual } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { arrayElementDiffTypes, castTo, checkArity, register, type ScalarFunction, typeMismatch } from "./registry.js";
 
 /** The element type both the array's elements and the new value fit, or null (no string or decimal promotion). */
 function commonElementType(e: DataType, v: DataType): DataType | null {
@@ -38,15 +37,11 @@ const arrayInsert: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("array_insert", args, 3);
     const [at, pt, vt] = types as [DataType, DataType, DataType];
+    if (at.kind === "null") throw arrayElementDiffTypes(call, "array_insert", at, vt);
     if (at.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, at);
     if (!isIntegral(pt) || pt.kind === "bigint") throw typeMismatch(call, 1, '"INT"', args[1]!, pt);
     const et = commonElementType(at.elementType, vt);
-    if (!et) {
-      throw new AnalysisException(
-        "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES",
-        `[DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Input to \`array_insert\` should have been "ARRAY" followed by a value with same element type, but it's ["${sqlTypeName(at)}", "${sqlTypeName(vt)}"].`,
-      );
-    }
+    if (!et) throw arrayElementDiffTypes(call, "array_insert", at, vt);
     const type = ArrayOf(et, true);
     return { args: [castTo(args[0]!, at, type), castTo(args[1]!, pt, IntegerType), castTo(args[2]!, vt, et)], type };
   },

@@ -13,7 +13,16 @@ import { widerType } from "../types/coercion.js";
 import { ArrayOf, type ArrayType, type DataType, LongType, NullType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, diffTypes, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  arrayElementDiffTypes,
+  castTo,
+  checkArity,
+  diffTypes,
+  nullTypeError,
+  register,
+  type ScalarFunction,
+  typeMismatch,
+} from "./registry.js";
 
 const isNull = (x: unknown): boolean => x === null || x === undefined;
 const same = (x: unknown, y: unknown): boolean => (isNull(x) ? isNull(y) : !isNull(y) && compareValues(x, y) === 0);
@@ -32,12 +41,19 @@ function arrayAndElement(
   result: (t: ArrayType) => DataType,
   fn: (arr: unknown[], x: unknown) => unknown,
   nullElement: "null" | "value",
+  /** How Spark refuses a NULL literal for the array (each function its own way). */
+  nullArray: "nullType" | "diffTypes" | "notArray",
 ): ScalarFunction {
   return {
     kind: "scalar",
     name,
     resolve(args, types, call) {
       checkArity(name, args, 2);
+      if (types[0]!.kind === "null") {
+        if (nullArray === "nullType") throw nullTypeError(call, name);
+        if (nullArray === "diffTypes") throw arrayElementDiffTypes(call, name, types[0]!, types[1]!);
+        throw typeMismatch(call, 0, '"ARRAY"', args[0]!, types[0]!);
+      }
       const a = arrayArg(call, args, types, 0);
       const e = widerType(a.elementType, types[1]!, false);
       if (!e) throw diffTypes(call, name, types);
@@ -112,6 +128,7 @@ function arrayAdd(name: string, atEnd: boolean): ScalarFunction {
     (t) => ArrayOf(t.elementType, true),
     (arr, x) => (atEnd ? [...arr, x] : [x, ...arr]),
     "value",
+    "notArray",
   );
 }
 
@@ -121,12 +138,14 @@ register(
     () => LongType,
     (arr, x) => arr.findIndex((e) => !isNull(e) && same(e, x)) + 1,
     "null",
+    "nullType",
   ),
   arrayAndElement(
     "array_remove",
     (t) => t,
     (arr, x) => arr.filter((e) => isNull(e) || !same(e, x)).map((e) => e ?? null),
     "null",
+    "diffTypes",
   ),
   arrayPair("array_union", (a, b) => distinctInto(distinctInto([], a), b)),
   arrayPair("array_intersect", (a, b) => distinctInto([], a, (x) => includes(b, x))),

@@ -11,7 +11,17 @@ import { ArrayOf, BooleanType, field, IntegerType, NullType, StructOf, type Stru
 import { castVector } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, diffTypes, type EvalContext, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  diffTypes,
+  type EvalContext,
+  nullTypeError,
+  register,
+  registerAlias,
+  type ScalarFunction,
+  typeMismatch,
+} from "./registry.js";
 
 function rowsOf(v: Vector, n: number): unknown[] {
   const out = new Array<unknown>(n);
@@ -59,12 +69,32 @@ const struct: ScalarFunction = {
 const namedStruct: ScalarFunction = {
   kind: "scalar",
   name: "named_struct",
-  resolve(args, types) {
+  resolve(args, types, call) {
     if (args.length % 2 === 1) throw arityError("named_struct", "2n (n > 0)", args.length);
+    const mismatch = (cls: string, detail: string) =>
+      new AnalysisException(
+        `DATATYPE_MISMATCH.${cls}`,
+        `[DATATYPE_MISMATCH.${cls}] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ${detail}`,
+      );
+    const listed = (es: readonly Expr[]) => `[${es.map((e) => `"${exprToSql(e)}"`).join(", ")}]`;
+    const names = args.filter((_, i) => i % 2 === 0);
+    const notStrings = names.filter((_, k) => types[2 * k]!.kind !== "string");
+    if (notStrings.length > 0) {
+      throw mismatch(
+        "CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING",
+        `Only foldable \`STRING\` expressions are allowed to appear at odd position, but they are ${listed(notStrings)}.`,
+      );
+    }
     const fields = [];
     for (let i = 0; i + 1 < args.length; i += 2) {
       const nameExpr = args[i]!;
-      if (nameExpr.kind !== "literal") throw new AnalysisException("DATATYPE_MISMATCH", "named_struct expects literal field names");
+      if (nameExpr.kind !== "literal") {
+        throw new AnalysisException(
+          "NAMED_STRUCT_FIELD_NAME",
+          `arus's named_struct takes its field names as string literals, not "${exprToSql(nameExpr)}" (a string computed from literals is not folded first).`,
+        );
+      }
+      if (nameExpr.value === null) throw mismatch("UNEXPECTED_NULL", `The ${listed([nameExpr])} must not be null.`);
       fields.push(field(String(nameExpr.value), types[i + 1]!));
     }
     return { args, type: StructOf(fields) };
@@ -147,9 +177,11 @@ function elementAt(name: string, oneBased: boolean, tolerant = false): ScalarFun
       checkArity(name, args, 2);
       const t = types[0]!;
       if (t.kind === "array") return { args: [args[0]!, castTo(args[1]!, types[1]!, IntegerType)], type: t.elementType };
+      // Spark's get takes an ARRAY only (element_at a MAP too)
+      if (name === "get") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
       if (t.kind === "map") return { args: [args[0]!, castTo(args[1]!, types[1]!, t.keyType)], type: t.valueType };
       if (t.kind === "struct" && args[1]?.kind === "literal") return getField.resolve(args, types, call);
-      throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, t);
+      throw typeMismatch(call, 0, '("ARRAY" or "MAP")', args[0]!, t);
     },
     kernel(args, n, ctx: EvalContext) {
       const [c, _k] = args as [Vector, Vector];
@@ -190,7 +222,7 @@ const size: ScalarFunction = {
     checkArity("size", args, 1);
     // size(NULL) is NULL (Spark 4: spark.sql.legacy.sizeOfNull is off under ANSI).
     if (types[0]!.kind !== "array" && types[0]!.kind !== "null" && types[0]!.kind !== "map")
-      throw typeMismatch(call, 0, '"ARRAY" or "MAP"', args[0]!, types[0]!);
+      throw typeMismatch(call, 0, '("ARRAY" or "MAP")', args[0]!, types[0]!);
     return { args, type: IntegerType };
   },
   kernel: (args, n) => mapRows(IntegerType, args, n, (c) => (c instanceof Map ? c.size : (c as unknown[]).length)),
@@ -202,13 +234,8 @@ const arrayContains: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("array_contains", args, 2);
     const t = types[0]!;
+    if (t.kind === "null" || types[1]!.kind === "null") throw nullTypeError(call, "array_contains");
     if (t.kind !== "array") throw typeMismatch(call, 0, '"ARRAY"', args[0]!, t);
-    if (types[1]!.kind === "null") {
-      throw new AnalysisException(
-        "DATATYPE_MISMATCH.NULL_TYPE",
-        `[DATATYPE_MISMATCH.NULL_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Null typed values cannot be used as arguments of \`array_contains\`.`,
-      );
-    }
     // an empty `array()` has no element type to cast to (ARRAY<VOID>): nothing can match
     const x = t.elementType.kind === "null" ? args[1]! : castTo(args[1]!, types[1]!, t.elementType);
     return { args: [args[0]!, x], type: BooleanType };

@@ -20,7 +20,7 @@ import { literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, BooleanType, DateType, DoubleType, IntegerType, StringType, sqlTypeName, TimestampType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, dateArg, register, type ScalarFunction, timestampArg, typeMismatch } from "./registry.js";
+import { castTo, checkArity, dateArg, register, type ScalarFunction, stringArg, timestampArg, typeMismatch } from "./registry.js";
 
 /** LocalDate.plusMonths: the day is clamped to the last day of the target month. */
 export function addMonthsToDays(days: number, months: number): number {
@@ -270,12 +270,18 @@ function truncTimestamp(micros: number, level: TruncLevel, tz: string): number {
   return localToUtcMicros(tz, truncated);
 }
 
+/** How Spark 4.3 names date_trunc's second parameter's types in its error. */
+const DATE_TRUNC_INPUT = '("TIMESTAMP" or "(TIMESTAMP_LTZ(P) OR TIMESTAMP_NTZ(P) WITH P IN [7, 9])")';
+
 const dateTrunc: ScalarFunction = {
   kind: "scalar",
   name: "date_trunc",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("date_trunc", args, 2);
-    return { args: [castTo(args[0]!, types[0]!, StringType), castTo(args[1]!, types[1]!, TimestampType)], type: TimestampType };
+    return {
+      args: [stringArg(call, args, types, 0), timestampArg(call, args, types, 1, DATE_TRUNC_INPUT)],
+      type: TimestampType,
+    };
   },
   kernel(args, n, ctx) {
     const [fmt, ts] = args as [Vector, Vector];

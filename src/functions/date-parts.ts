@@ -34,7 +34,19 @@ import {
 import { DecimalOf } from "../types/decimal.js";
 import { isoWeekOfDays } from "./date-calendar.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, dateArg, numberArg, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  dateArg,
+  exactArg,
+  numberArg,
+  register,
+  registerAlias,
+  type ScalarFunction,
+  stringArg,
+  timestampArg,
+  typeMismatch,
+} from "./registry.js";
 
 const dayOf = (micros: number): number => Math.floor(micros / MICROS_PER_DAY);
 /** 0 = Monday .. 6 = Sunday (1970-01-01 was a Thursday). */
@@ -42,13 +54,14 @@ const weekdayOf = (days: number): number => (((days + 3) % 7) + 7) % 7;
 const dayOfYear = (days: number): number => days - daysFromCivil(civilFromDays(days).year, 1, 1) + 1;
 
 /** A DATE -> INT or DATE -> DATE function; its argument cast to DATE (timestamps and text too). */
-function onDate(name: string, result: DataType, fn: (days: number) => number | null): ScalarFunction {
+/** `exact`: a DATE or NULL only, as Spark's unix_date (no implicit cast from a STRING or TIMESTAMP). */
+function onDate(name: string, result: DataType, fn: (days: number) => number | null, exact = false): ScalarFunction {
   return {
     kind: "scalar",
     name,
     resolve(args, types, call) {
       checkArity(name, args, 1);
-      return { args: [dateArg(call, args, types, 0)], type: result };
+      return { args: [exact ? exactArg(call, args, types, 0, DateType) : dateArg(call, args, types, 0)], type: result };
     },
     kernel: (args, n) => mapRows(result, args, n, (d) => fn(d as number)),
   };
@@ -134,9 +147,9 @@ function zoneShift(name: string, fromUtc: boolean): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 2);
-      return { args: [castTo(args[0]!, types[0]!, TimestampType), castTo(args[1]!, types[1]!, StringType)], type: TimestampType };
+      return { args: [timestampArg(call, args, types, 0), stringArg(call, args, types, 1)], type: TimestampType };
     },
     kernel: (args, n) =>
       mapRows(TimestampType, args, n, (m, tz) =>
@@ -241,7 +254,7 @@ register(
   makeDate,
   onDate("dayofyear", IntegerType, dayOfYear),
   onDate("weekday", IntegerType, weekdayOf),
-  onDate("unix_date", IntegerType, (d) => d),
+  onDate("unix_date", IntegerType, (d) => d, true),
   nextDay,
   unixUnits("unix_seconds", 1_000_000),
   unixUnits("unix_millis", 1_000),

@@ -23,6 +23,7 @@ import {
   type DecimalType,
   DoubleType,
   IntegerType,
+  isAtomic,
   isIntegral,
   isNumeric,
   LongType,
@@ -89,6 +90,9 @@ function checkUnixInput(call: Expr, args: readonly Expr[], types: readonly DataT
   if (f !== undefined && f.kind !== "string" && f.kind !== "null") throw typeMismatch(call, 1, '"STRING"', args[1]!, f);
 }
 
+/** What Spark 4.3's to_date names as its input types (to_timestamp adds "NUMERIC"). */
+const DATE_INPUTS = '("STRING" or "DATE" or "TIMESTAMP" or "TIMESTAMP_NTZ")';
+
 function toTimestampLike(name: string, result: DataType): ScalarFunction {
   return {
     kind: "scalar",
@@ -97,10 +101,12 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       checkArity(name, args, 1, 2);
       const t = types[0]!;
       if (result.kind === "bigint") checkUnixInput(call, args, types);
+      else if (!isAtomic(t))
+        throw typeMismatch(call, 0, result.kind === "date" ? DATE_INPUTS : `${DATE_INPUTS.slice(0, -1)} or "NUMERIC")`, args[0]!, t);
       if (args.length === 1 && t.kind !== "string") {
         const target = result.kind === "bigint" ? TimestampType : result;
         // Spark reads a boolean, and for a DATE a number, as its text: to_date(1) parses '1'
-        if (t.kind === "boolean" || (target.kind === "date" && isNumeric(t))) {
+        if (t.kind === "boolean" || t.kind === "binary" || (target.kind === "date" && isNumeric(t))) {
           return { args: [castTo(castTo(args[0]!, t, StringType), StringType, target)], type: result };
         }
         return { args: [castTo(args[0]!, t, target)], type: result };
@@ -109,6 +115,8 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       if (t.kind === "date" || t.kind === "timestamp" || t.kind === "null") {
         return { args: [castTo(args[0]!, t, result.kind === "bigint" ? TimestampType : result), args[1]!], type: result };
       }
+      // BINARY bytes are parsed as their text, as Spark's implicit cast to STRING does
+      if (t.kind === "binary") return { args: [castTo(args[0]!, t, StringType), args[1]!], type: result };
       if (t.kind !== "string") throw typeMismatch(call, 0, '"STRING"', args[0]!, t);
       return { args, type: result };
     },

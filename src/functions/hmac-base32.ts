@@ -106,8 +106,9 @@ function bytesOf(out: number[], x: number, n: number): void {
 const toBase32Fn: ScalarFunction = {
   kind: "scalar",
   name: "to_base32",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("to_base32", args, 1);
+    requireBinaryInput(call, args, types, 0);
     return { args: [castTo(args[0]!, types[0]!, bytesOrString(types[0]!))], type: StringType };
   },
   kernel: (args, n) => mapRows(StringType, args, n, (v) => toBase32(bytes(v))),

@@ -18,7 +18,7 @@ import { exprToSql } from "../plan/sql-text.js";
 import { ArrayOf, IntegerType, StringType, sqlTypeName } from "../types/datatypes.js";
 import { optionsOf } from "./json.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { checkArity, exactArg, register, type ScalarFunction } from "./registry.js";
 
 /** The first JSON value of the text as Spark's shared Jackson factory reads it (single quotes, no NaN). */
 function parseOrUndefined(text: string): unknown {
@@ -33,9 +33,10 @@ function stringFunction(name: string, result: typeof IntegerType | ReturnType<ty
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
+    resolve(args, types, call) {
       checkArity(name, args, 1);
-      return { args: [castTo(args[0]!, types[0]!, StringType)], type: result };
+      // a STRING or NULL only: Spark's JSON functions are ExpectsInputTypes, with no implicit cast
+      return { args: [exactArg(call, args, types, 0, StringType)], type: result };
     },
     kernel: (args, n) => mapRows(result, args, n, (s) => fn(s as string)),
   };

@@ -9,7 +9,7 @@
 import { DoubleType, StringType } from "../types/datatypes.js";
 import { valueToString } from "./cast.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { checkArity, exactArg, register, type ScalarFunction } from "./registry.js";
 
 export type Json = null | boolean | string | { readonly num: string } | { readonly arr: Json[] } | { readonly obj: [string, Json][] };
 
@@ -206,9 +206,10 @@ export function getJsonObject(json: string, path: string): string | null {
 const getJsonObjectFn: ScalarFunction = {
   kind: "scalar",
   name: "get_json_object",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("get_json_object", args, 2);
-    return { args: args.map((a, i) => castTo(a, types[i]!, StringType)), type: StringType };
+    // no implicit casts: Spark's GetJsonObject is ExpectsInputTypes only
+    return { args: args.map((_, i) => exactArg(call, args, types, i, StringType)), type: StringType };
   },
   kernel: (args, n) => mapRows(StringType, args, n, (json, path) => getJsonObject(json as string, path as string)),
 };

@@ -304,7 +304,12 @@ const toJson: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("to_json", args, 1, 2);
     const k = types[0]!.kind;
-    if (k !== "struct" && k !== "array" && k !== "map") throw typeMismatch(call, 0, '"STRUCT" or "ARRAY" or "MAP"', args[0]!, types[0]!);
+    if (k !== "struct" && k !== "array" && k !== "map") {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA",
+        `[DATATYPE_MISMATCH.INVALID_JSON_SCHEMA] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Input schema "${sqlTypeName(types[0]!)}" must be a struct, an array, a map or a variant.`,
+      );
+    }
     return { args, type: StringType };
   },
   kernel(args, n, ctx) {

@@ -6,6 +6,7 @@
  */
 import { getValue, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException, ArusError } from "../common/errors.js";
+import { literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType } from "../types/coercion.js";
 import {
@@ -28,7 +29,7 @@ import { javaRegExp } from "./java-regex.js";
 import { mapRows } from "./kernel-util.js";
 import { checkMapKeyType } from "./map-key-type.js";
 import { compareValues } from "./predicates.js";
-import { castTo, checkArity, type EvalContext, register, type ScalarFunction, typeMismatch } from "./registry.js";
+import { castTo, checkArity, type EvalContext, exactArg, register, type ScalarFunction, typeMismatch, withDefaults } from "./registry.js";
 
 type AnyMap = Map<unknown, unknown>;
 
@@ -50,9 +51,12 @@ const mapConcat: ScalarFunction = {
   name: "map_concat",
   resolve(args, types, call) {
     if (args.length === 0) return { args, type: MapOf(StringType, StringType, false) };
-    types.forEach((t, i) => {
-      if (t.kind !== "map" && t.kind !== "null") throw typeMismatch(call, i, '"MAP"', args[i]!, t);
-    });
+    if (types.some((t) => t.kind !== "map")) {
+      throw new AnalysisException(
+        "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES",
+        `[DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES] Cannot resolve "${exprToSql(call)}" due to data type mismatch: The \`map_concat\` should all be of type map, but it's [${types.map((t) => `"${sqlTypeName(t)}"`).join(", ")}].`,
+      );
+    }
     const maps = types.filter((t): t is MapType => t.kind === "map");
     let kt: DataType | null = maps[0]?.keyType ?? NullType;
     let vt: DataType | null = maps[0]?.valueType ?? NullType;
@@ -211,9 +215,11 @@ const mapFromEntries: ScalarFunction = {
 const strToMap: ScalarFunction = {
   kind: "scalar",
   name: "str_to_map",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("str_to_map", args, 1, 3);
-    return { args: args.map((a, i) => castTo(a, types[i]!, StringType)), type: MapOf(StringType, StringType) };
+    // no implicit casts (Spark's StringToMap is ExpectsInputTypes only); the call shown with its delimiters
+    const shown = withDefaults(call, [args[0]!, literal(",", StringType), literal(":", StringType)]);
+    return { args: args.map((_, i) => exactArg(shown, args, types, i, StringType)), type: MapOf(StringType, StringType) };
   },
   kernel(args, n, ctx) {
     const at = (k: number, i: number, dflt: string) => (args[k] ? (getValue(args[k]!, i) as string | null) : dflt);

@@ -7,7 +7,7 @@
 import { ArusError, WrongNumArgsException } from "../common/errors.js";
 import { StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, register, type ScalarFunction } from "./registry.js";
+import { exactArg, register, type ScalarFunction } from "./registry.js";
 
 interface Uri {
   scheme: string | null;
@@ -76,10 +76,12 @@ function parseUrl(name: string, tolerant: boolean): ScalarFunction {
   return {
     kind: "scalar",
     name,
-    resolve(args, types) {
-      // try_parse_url builds a parse_url in Spark, which is what its count error names
+    resolve(args, types, call) {
+      // try_parse_url builds a parse_url in Spark, which is what its errors name
       if (args.length < 2 || args.length > 3) throw new WrongNumArgsException("parse_url", "[2, 3]", args.length, true);
-      return { args: args.map((a, i) => castTo(a, types[i]!, StringType)), type: StringType };
+      const shown = call.kind === "call" ? { ...call, name: "parse_url" } : call;
+      // no implicit casts: Spark's ParseUrl is ExpectsInputTypes only
+      return { args: args.map((_, i) => exactArg(shown, args, types, i, StringType)), type: StringType };
     },
     kernel: (args, n, ctx) =>
       mapRows(StringType, args, n, (url, p, key) => {

@@ -185,6 +185,23 @@ export function stringArg(call: Expr, args: readonly Expr[], types: readonly Dat
   return castTo(args[i]!, t, StringType);
 }
 
+/**
+ * Argument `i` of a parameter Spark checks without implicit casts (an `ExpectsInputTypes`
+ * expression that is not `ImplicitCastInputTypes`: soundex, mask, get_json_object...): a value of
+ * type `to` itself, or NULL (cast to `to`); Spark refuses anything else, even a number for a STRING.
+ */
+export function exactArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number, to: DataType): Expr {
+  const t = types[i]!;
+  if (t.kind !== to.kind && t.kind !== "null") throw typeMismatch(call, i, `"${sqlTypeName(to)}"`, args[i]!, t);
+  return castTo(args[i]!, t, to);
+}
+
+/** `call` with the arguments it left out given their defaults: how Spark shows the call in its errors (`mask(1, X, x, n, NULL)`). */
+export function withDefaults(call: Expr, defaults: readonly Expr[]): Expr {
+  if (call.kind !== "call" || call.args.length >= defaults.length) return call;
+  return { ...call, args: [...call.args, ...defaults.slice(call.args.length)] };
+}
+
 /** Argument `i` of a function taking a DATE, cast to DATE (Spark's UNEXPECTED_INPUT_TYPE for anything else). */
 export function dateArg(call: Expr, args: readonly Expr[], types: readonly DataType[], i: number): Expr {
   const t = types[i]!;
@@ -203,6 +220,22 @@ export function typeMismatch(call: Expr, argIndex: number, required: string, arg
     "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
     `[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: ` +
       `The ${ordinalNumber(argIndex)} parameter requires the ${required} type, however "${exprToSql(arg)}" has the type "${sqlTypeName(actual)}".`,
+  );
+}
+
+/** Spark's DATATYPE_MISMATCH.NULL_TYPE: a NULL literal where `name` needs a typed value (`array_contains(NULL, 1)`). */
+export function nullTypeError(call: Expr, name: string): AnalysisException {
+  return new AnalysisException(
+    "DATATYPE_MISMATCH.NULL_TYPE",
+    `[DATATYPE_MISMATCH.NULL_TYPE] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Null typed values cannot be used as arguments of \`${name}\`.`,
+  );
+}
+
+/** Spark's ARRAY_FUNCTION_DIFF_TYPES: an (array, element) function given no array of the element's type. */
+export function arrayElementDiffTypes(call: Expr, name: string, array: DataType, element: DataType): AnalysisException {
+  return new AnalysisException(
+    "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES",
+    `[DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Input to \`${name}\` should have been "ARRAY" followed by a value with same element type, but it's ["${sqlTypeName(array)}", "${sqlTypeName(element)}"].`,
   );
 }
 

@@ -5,19 +5,20 @@
  */
 import { getValue, vectorFromValues } from "../columnar/vector.js";
 import { AnalysisException, ArusError } from "../common/errors.js";
+import { literal } from "../plan/expressions.js";
 import { exprToSql } from "../plan/sql-text.js";
-import { IntegerType, StringType } from "../types/datatypes.js";
+import { IntegerType, NullType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, register, type ScalarFunction } from "./registry.js";
+import { castTo, checkArity, exactArg, numberArg, register, type ScalarFunction, withDefaults } from "./registry.js";
 
 /** elt(n, s1, s2, ...): the n-th string (1-based); out of range is INVALID_ARRAY_INDEX under ANSI, else NULL. */
 const elt: ScalarFunction = {
   kind: "scalar",
   name: "elt",
-  resolve(args, types) {
+  resolve(args, types, call) {
     checkArity("elt", args, 2, Infinity);
     return {
-      args: [castTo(args[0]!, types[0]!, IntegerType), ...args.slice(1).map((a, i) => castTo(a, types[i + 1]!, StringType))],
+      args: [numberArg(call, args, types, 0, IntegerType), ...args.slice(1).map((a, i) => castTo(a, types[i + 1]!, StringType))],
       type: StringType,
     };
   },
@@ -79,7 +80,9 @@ const mask: ScalarFunction = {
         );
       }
     });
-    return { args: args.map((a, i) => castTo(a, types[i]!, StringType)), type: StringType };
+    // no implicit casts (Spark's Mask is ExpectsInputTypes only); the call shown with its defaults
+    const shown = withDefaults(call, [args[0]!, ...MASK_DEFAULTS.map((d) => literal(d, d === null ? NullType : StringType))]);
+    return { args: args.map((_, i) => exactArg(shown, args, types, i, StringType)), type: StringType };
   },
   kernel(args, n) {
     const out = new Array<string | null>(n);

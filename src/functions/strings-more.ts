@@ -9,7 +9,7 @@ import { ArusError } from "../common/errors.js";
 import { BinaryType, type DataType, IntegerType, StringType } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
 import { castTo, checkArity, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
-import { stringFn } from "./strings.js";
+import { exactSignature, stringFn } from "./strings.js";
 
 const codePoints = (s: string): string[] => Array.from(s);
 const utf8 = new TextEncoder();
@@ -213,7 +213,8 @@ const overlay: ScalarFunction = {
 
 register(
   levenshteinFn,
-  stringFn("soundex", [StringType], StringType, soundex),
+  // Spark's SoundEx takes a STRING only (no implicit cast: soundex(1) is refused)
+  { ...stringFn("soundex", [StringType], StringType, soundex), resolve: exactSignature("soundex", [StringType], StringType) },
   splitPart,
   btrim,
   byteLength("octet_length", 1),

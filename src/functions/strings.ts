@@ -7,9 +7,20 @@
 import { constantVector, type Vector } from "../columnar/vector.js";
 import type { Expr } from "../plan/expressions.js";
 import { widerTypeOfAll } from "../types/coercion.js";
-import { BooleanType, type DataType, IntegerType, isAtomic, isNumeric, StringType, sqlTypeName } from "../types/datatypes.js";
+import { ArrayOf, BooleanType, type DataType, IntegerType, isAtomic, isNumeric, StringType, sqlTypeName } from "../types/datatypes.js";
 import { mapRows } from "./kernel-util.js";
-import { castTo, checkArity, diffTypes, type Resolved, register, registerAlias, type ScalarFunction, typeMismatch } from "./registry.js";
+import {
+  castTo,
+  checkArity,
+  diffTypes,
+  exactArg,
+  type Resolved,
+  register,
+  registerAlias,
+  type ScalarFunction,
+  stringArg,
+  typeMismatch,
+} from "./registry.js";
 import { utf8Affix, utf8Contains, utf8Length } from "./utf8-kernels.js";
 
 /** Resolve with every argument cast to the given types (STRING args accept any atomic type). */
@@ -24,6 +35,14 @@ export function signature(name: string, argTypes: DataType[], result: DataType, 
         throw typeMismatch(call, i, `"${sqlTypeName(to)}"`, args[i]!, t);
     });
     return { args: args.map((a, i) => castTo(a, types[i]!, argTypes[i]!)), type: result };
+  };
+}
+
+/** A signature checked as Spark's `ExpectsInputTypes` without implicit casts: each argument of its type or NULL (registry.ts `exactArg`). */
+export function exactSignature(name: string, argTypes: DataType[], result: DataType, minArgs = argTypes.length) {
+  return (args: readonly Expr[], types: readonly DataType[], call: Expr): Resolved => {
+    checkArity(name, args, minArgs, argTypes.length);
+    return { args: args.map((_, i) => exactArg(call, args, types, i, argTypes[i]!)), type: result };
   };
 }
 
@@ -139,9 +158,13 @@ const concat: ScalarFunction = {
 const concatWs: ScalarFunction = {
   kind: "scalar",
   name: "concat_ws",
-  resolve: (args, types) => {
+  resolve: (args, types, call) => {
     checkArity("concat_ws", args, 1, Infinity);
-    return { args: args.map((a, i) => (types[i]!.kind === "array" ? a : castTo(a, types[i]!, S))), type: S };
+    // the separator is a STRING (an ARRAY is taken after it only); the rest STRINGs or ARRAYs of them
+    const sep = stringArg(call, args, types, 0);
+    // an ARRAY's elements cast to STRING as Spark's implicit cast does (1.0D is '1.0', a DATE its text)
+    const toText = (a: Expr, t: DataType) => castTo(a, t, t.kind === "array" ? ArrayOf(S) : S);
+    return { args: [sep, ...args.slice(1).map((a, i) => toText(a, types[i + 1]!))], type: S };
   },
   kernel: (args, n) =>
     mapRows(
