@@ -480,9 +480,10 @@ export class DataFrame {
   }
   async count(): Promise<number> {
     this.assertBatch();
-    let n = 0;
-    for (const b of await this.executeBatches()) n += b.numRows;
-    return n;
+    // an aggregate, as Spark's count(): the scan below reads no column it does not need (a CSV
+    // file's records are then counted without converting a value, malformed or not)
+    const [row] = await this.selectExpr("count(1) AS count").collect();
+    return Number(row!.count);
   }
   /** The last `n` rows (of a batch DataFrame). */
   async tail(n: number): Promise<Row[]> {

@@ -14,7 +14,8 @@
  */
 
 import { outputOf, toAttribute } from "../analyzer/types.js";
-import { collectAttributes, type Expr } from "../plan/expressions.js";
+import { corruptColumnName, SourceOptions } from "../connectors/files/options.js";
+import { type Attribute, collectAttributes, type Expr } from "../plan/expressions.js";
 import { isStreamingPlan, type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
@@ -40,13 +41,27 @@ function plus(needed: Set<number>, exprs: readonly Expr[]): Set<number> {
   return new Set([...needed, ...idsOf(exprs)]);
 }
 
+/**
+ * A CSV scan of the columns `keep` only, as Spark's CSV column pruning: every column is still
+ * tokenized (they are found by position) but only the kept ones converted, so a row is
+ * malformed only for a kept column that does not parse, and its token count no longer matters;
+ * no column kept (`count()`) converts nothing. The corrupt-record column, when read, then holds
+ * the records whose kept columns failed. With every data column read nothing is pruned (then a
+ * record with too few or too many tokens is malformed), as in Spark.
+ */
+function prunedCsv(p: LogicalPlan & { kind: "fileRelation" }, keep: readonly Attribute[]): LogicalPlan {
+  const corrupt = corruptColumnName(new SourceOptions(p.options));
+  const data = (as: readonly Attribute[]) => as.filter((a) => a.name !== corrupt).length;
+  if (data(keep) === data(p.output)) return p;
+  return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep, p.output);
+}
+
 function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): LogicalPlan {
   switch (p.kind) {
     case "fileRelation": {
-      // CSV columns are found by position, so its reader needs every column of the schema (a
-      // pruned CSV scan read its first columns into the kept ones' names)
-      if (!needed || p.format === "text" || p.format === "csv") return p;
+      if (!needed || p.format === "text" || p.dataOutput) return p;
       const keep = p.output.filter((a) => needed.has(a.exprId));
+      if (p.format === "csv") return prunedCsv(p, keep);
       if (keep.length === p.output.length || keep.length === 0) return p;
       return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep);
     }
@@ -66,7 +81,9 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
     case "project": {
       // Drop items nobody above reads (the window rewrite projects every column through).
       const kept = needed ? p.projectList.filter((e) => needed.has(toAttribute(e).exprId)) : p.projectList;
-      const list = kept.length > 0 ? kept : p.projectList.slice(0, 1);
+      // A batch plan may project nothing (`select("x").count()` reads no column, as Spark's);
+      // a streaming one keeps an item for its sources' decoders.
+      const list = kept.length > 0 || !isStreamingPlan(p) ? kept : p.projectList.slice(0, 1);
       return Plans.project(list, prune(p.child, idsOf(list), st));
     }
     case "filter": {

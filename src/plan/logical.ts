@@ -32,6 +32,12 @@ export interface FileRelation {
   readonly paths: readonly string[];
   readonly options: Readonly<Record<string, string>>;
   readonly output: readonly Attribute[];
+  /**
+   * A CSV scan narrowed to the columns a query reads (optimizer/prune-columns.ts): the files'
+   * columns, of which `output` is a subset. CSV finds its columns by position, so the reader
+   * needs them all to know where each is; it converts only `output`'s, as Spark does.
+   */
+  readonly dataOutput?: readonly Attribute[];
 }
 /** An unbounded input; the runtime swaps it for a LocalRelation per micro-batch. */
 export interface StreamingRelation {
@@ -280,8 +286,15 @@ export const Plans = {
   range(start: number, end: number, step: number, output: readonly Attribute[]): RangeRelation {
     return f({ kind: "range", start, end, step, output: f([...output]) });
   },
-  fileRelation(format: string, paths: readonly string[], options: Record<string, string>, output: readonly Attribute[]): FileRelation {
-    return f({ kind: "fileRelation", format, paths: f([...paths]), options: f({ ...options }), output: f([...output]) });
+  fileRelation(
+    format: string,
+    paths: readonly string[],
+    options: Record<string, string>,
+    output: readonly Attribute[],
+    dataOutput?: readonly Attribute[],
+  ): FileRelation {
+    const rel = { kind: "fileRelation" as const, format, paths: f([...paths]), options: f({ ...options }), output: f([...output]) };
+    return f(dataOutput ? { ...rel, dataOutput: f([...dataOutput]) } : rel);
   },
   streamingRelation(sourceId: string, format: string, options: Record<string, string>, output: readonly Attribute[]): StreamingRelation {
     return f({ kind: "streamingRelation", sourceId, format, options: f({ ...options }), output: f([...output]) });

@@ -38,7 +38,7 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
     case "range":
       return new RangeExec(p.output, p.start, p.end, p.step);
     case "fileRelation":
-      return new FileScanExec(p.format, p.paths, p.options, p.output);
+      return new FileScanExec(p.format, p.paths, p.options, p.output, p.dataOutput);
     case "streamingRelation":
       throw new AnalysisException("STREAMING_QUERY_REQUIRED", "Queries with streaming sources must be executed with writeStream.start();");
     case "unresolvedRelation":

@@ -93,7 +93,15 @@ export async function inferFileSchema(
   return inferFileSchemaSync(format, files, options, timeZone);
 }
 
-async function readData(fmt: FileFormat, file: string, schema: StructType, o: SourceOptions, tz: string): Promise<Batch[]> {
+/** `convert`: the data columns a pruned CSV scan converts (null: all). */
+async function readData(
+  fmt: FileFormat,
+  file: string,
+  schema: StructType,
+  o: SourceOptions,
+  tz: string,
+  convert: ReadonlySet<number> | null,
+): Promise<Batch[]> {
   switch (fmt) {
     case "json": {
       const settings = jsonReadSettings(o, tz);
@@ -110,7 +118,7 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
       const utf8 = cs === null ? bytes : Buffer.from(decodeCharset(bytes, cs), "utf8");
       const csv = csvReadOptions(o);
       if (csv.header && !o.bool("enforceSchema", true)) checkCsvHeader(file, decodeText(utf8.subarray(0, HEADER_PREFIX)), schema, csv);
-      return readCsvBytes(file, utf8, schema, csv, dateTimeText(o, tz));
+      return readCsvBytes(file, utf8, schema, csv, dateTimeText(o, tz), convert);
     }
     case "text":
       return readTextContent(await readInputText(file), schema, o.bool("wholetext", false), o.get("lineSep"));
@@ -119,13 +127,18 @@ async function readData(fmt: FileFormat, file: string, schema: StructType, o: So
   }
 }
 
-/** One file → batches whose columns follow `schema` (partition columns from its directories). */
+/**
+ * One file → batches whose columns follow `schema` (partition columns from its directories), or
+ * with `read` (a pruned CSV scan: positions in `schema`) those columns only, the others of the
+ * file tokenized but not converted.
+ */
 export async function readFile(
   format: string,
   file: string,
   schema: StructType,
   options: Readonly<Record<string, string>>,
   timeZone: string,
+  read?: readonly number[],
 ): Promise<Batch[]> {
   const fmt = fileFormat(format);
   const o = new SourceOptions(options);
@@ -134,7 +147,38 @@ export async function readFile(
   const isPart = schema.fields.map((f) => spec.has(f.name.toLowerCase()));
   const dataSchema = isPart.some(Boolean) ? StructOf(schema.fields.filter((_, i) => !isPart[i])) : schema;
   const uri = pathToFileURL(resolve(file)).href; // input_file_name(): Spark's URL-encoded file URI
-  let batches = (await readData(fmt, file, dataSchema, o, tz)).map((b) => tagInputFile(b, uri));
+  let convert: Set<number> | null = null;
+  if (read) {
+    const dataPos = schema.fields.map((_, i) => (isPart[i] ? -1 : i - isPart.slice(0, i).filter(Boolean).length));
+    convert = new Set(read.map((i) => dataPos[i]!).filter((d) => d >= 0));
+  }
+  const all = await readAll(fmt, file, schema, dataSchema, isPart, spec, o, tz, uri, convert);
+  if (!read) return all;
+  return all.map((b) =>
+    tagInputFile(
+      makeBatch(
+        read.map((i) => b.columns[i]!),
+        b.numRows,
+      ),
+      uri,
+    ),
+  );
+}
+
+/** readFile's batches with every column of `schema`. */
+async function readAll(
+  fmt: FileFormat,
+  file: string,
+  schema: StructType,
+  dataSchema: StructType,
+  isPart: readonly boolean[],
+  spec: ReadonlyMap<string, string>,
+  o: SourceOptions,
+  tz: string,
+  uri: string,
+  convert: ReadonlySet<number> | null,
+): Promise<Batch[]> {
+  let batches = (await readData(fmt, file, dataSchema, o, tz, convert)).map((b) => tagInputFile(b, uri));
   if (batches.length === 0)
     batches = [
       makeBatch(
@@ -158,9 +202,11 @@ export async function readFiles(
   schema: StructType,
   options: Readonly<Record<string, string>>,
   timeZone: string,
+  /** A pruned CSV scan: the positions in `schema` of the columns to convert and return (readFile). */
+  read?: readonly number[],
 ): Promise<Batch[]> {
   const out: Batch[] = [];
   // Sequential on purpose: two cores, and the WASM Parquet heap grows with concurrent files.
-  for (const f of files) out.push(...(await readFile(format, f, schema, options, timeZone)));
+  for (const f of files) out.push(...(await readFile(format, f, schema, options, timeZone, read)));
   return out;
 }

@@ -22,6 +22,8 @@ export class CsvRows {
   readonly convs: readonly ((s: string) => Converted)[];
   /** The record being assembled (converted values or null). */
   readonly scratch: unknown[];
+  /** Column pruning: only `convert`'s columns are read, and the token count does not matter. */
+  readonly pruned: boolean;
   private readonly out: RowBatches;
   /** The current record's raw text; only asked for a malformed record. */
   recordText: () => string = () => "";
@@ -33,6 +35,8 @@ export class CsvRows {
     dt: DateTimeText,
     /** STRING columns as UTF-8 bytes (the byte scanner, `arus.columnar.utf8Strings`). */
     utf8Strings = false,
+    /** With column pruning, the columns converted (the others stay NULL); null: all. */
+    readonly convert: ReadonlySet<number> | null = null,
   ) {
     const fields = schema.fields;
     this.corruptIdx = corruptColumnIndex(schema, o.corruptColumn);
@@ -42,6 +46,7 @@ export class CsvRows {
     this.out = new RowBatches(schema, utf8Strings);
     this.convs = fields.map((f) => textConverter(f.type, dt, o));
     this.scratch = new Array<unknown>(fields.length).fill(null);
+    this.pruned = convert !== null;
   }
 
   /** Appends the scratch row unless the parse mode drops (or fails on) a malformed record. */
@@ -68,8 +73,9 @@ export function readCsvText(
   o: CsvReadOptions,
   dt: DateTimeText,
   utf8Strings = false,
+  convert: ReadonlySet<number> | null = null,
 ): Batch[] {
-  const rows = new CsvRows(file, schema, o, dt, utf8Strings);
+  const rows = new CsvRows(file, schema, o, dt, utf8Strings, convert);
   const { dataIdx, convs, scratch } = rows;
   const nd = dataIdx.length;
   const tk = new CsvTokenizer(text, o.syntax);
@@ -81,10 +87,14 @@ export function readCsvText(
       continue;
     }
     first = false;
-    let bad = tk.count !== nd;
+    let bad = !rows.pruned && tk.count !== nd;
     const m = Math.min(tk.count, nd);
     for (let k = 0; k < m; k++) {
       const i = dataIdx[k]!;
+      if (convert && !convert.has(i)) {
+        scratch[i] = null;
+        continue;
+      }
       const v = tokenValue(tk.fields[k]!, tk.quoted[k]!, o);
       if (v === null) scratch[i] = null;
       else {

@@ -37,6 +37,7 @@ const AS_BIGINT = 2;
 const AS_INT = 3;
 const AS_DOUBLE = 4;
 const AS_TIMESTAMP = 5;
+const AS_SKIP = 6; // a column a pruned scan does not convert (NULL)
 
 const STOP = 1;
 const NON_ASCII = 2;
@@ -62,7 +63,15 @@ function nullValueBytes(v: string): Buffer | null | undefined {
 /** Would the fast decimal grammar (`[+-]?digits[.digits]`) match this text? */
 const decimalLike = (v: string): boolean => /^[+-]?[0-9]*\.?[0-9]*$/.test(v);
 
-export function readCsvBytes(file: string, input: Uint8Array, schema: StructType, o: CsvReadOptions, dt: DateTimeText): Batch[] {
+/** `convert`: with column pruning, the columns converted (the others NULL, their tokens skipped). */
+export function readCsvBytes(
+  file: string,
+  input: Uint8Array,
+  schema: StructType,
+  o: CsvReadOptions,
+  dt: DateTimeText,
+  convert: ReadonlySet<number> | null = null,
+): Batch[] {
   const syn = o.syntax;
   const sep = syntaxByte(syn.sep, false);
   const quote = syntaxByte(syn.quote, true);
@@ -70,7 +79,7 @@ export function readCsvBytes(file: string, input: Uint8Array, schema: StructType
   const comment = syntaxByte(syn.comment, true);
   const nullBytes = nullValueBytes(o.nullValue);
   if (sep === null || quote === null || escByte === null || comment === null || nullBytes === undefined)
-    return readCsvText(file, decodeText(input), schema, o, dt, utf8Strings());
+    return readCsvText(file, decodeText(input), schema, o, dt, utf8Strings(), convert);
   const buf = asBytes(input);
   // decodeText drops two BOMs: TextDecoder strips one, then decodeText another.
   let pos = 0;
@@ -78,9 +87,10 @@ export function readCsvBytes(file: string, input: Uint8Array, schema: StructType
   // STRING columns as UTF-8 vectors; unquoted tokens are copied as bytes when the whole input
   // is valid UTF-8 (otherwise each is decoded, U+FFFD for a bad sequence, as the text path does).
   const utf8 = utf8Strings();
-  const rows = new CsvRows(file, schema, o, dt, utf8);
+  const rows = new CsvRows(file, schema, o, dt, utf8, convert);
   const fastDouble = !(decimalLike(o.nanValue) || decimalLike(o.positiveInf) || decimalLike(o.negativeInf));
-  const modes = schema.fields.map((f) => {
+  const modes = schema.fields.map((f, i) => {
+    if (convert && !convert.has(i)) return AS_SKIP;
     switch (f.type.kind) {
       case "string":
         return AS_STRING;
@@ -96,7 +106,7 @@ export function readCsvBytes(file: string, input: Uint8Array, schema: StructType
         return AS_GENERIC;
     }
   });
-  const slices = schema.fields.map((f) => (utf8 && f.type.kind === "string" ? new ByteSlice(buf) : null));
+  const slices = schema.fields.map((f, i) => (utf8 && f.type.kind === "string" && modes[i] !== AS_SKIP ? new ByteSlice(buf) : null));
   const bytesAsIs = utf8 && slices.some((x) => x !== null) && isUtf8(buf);
   new CsvScanner(buf, pos, rows, modes, sep, quote, escByte, comment, nullBytes, o, bytesAsIs ? slices : null).run();
   return rows.finish();
@@ -214,7 +224,8 @@ class CsvScanner {
       }
       first = false;
       for (let k = this.count; k < nd; k++) this.scratch[this.dataIdx[k]!] = null;
-      rows.commit(this.bad || this.count !== nd, line);
+      // pruned, the token count does not matter (Spark's parser then reads the kept columns only)
+      rows.commit(this.bad || (!rows.pruned && this.count !== nd), line);
     }
   }
 
@@ -245,7 +256,7 @@ class CsvScanner {
     if (k >= this.limit) return;
     const col = this.dataIdx[k]!;
     let v: unknown;
-    if (s === e || (this.nullBytes !== null && this.isNull(s, e))) v = null;
+    if (s === e || this.modes[col] === AS_SKIP || (this.nullBytes !== null && this.isNull(s, e))) v = null;
     else {
       const b = this.b;
       switch (this.modes[col]) {
@@ -354,6 +365,10 @@ class CsvScanner {
     const k = this.count++;
     if (k >= this.limit) return;
     const col = this.dataIdx[k]!;
+    if (this.modes[col] === AS_SKIP) {
+      this.scratch[col] = null;
+      return;
+    }
     const t = tokenValue(tok, true, this.o);
     let v = t === null ? null : this.convs[col]!(t);
     if (v === FAIL) {
