@@ -27,6 +27,8 @@ export interface SourceContext {
   readonly timeZone: string;
   /** Wall clock (or the test kit's manual clock), ms. */
   now(): number;
+  /** A CSV file source's column pruning: the positions in its schema of the columns to convert (others NULL). */
+  readonly convert?: readonly number[];
 }
 
 export interface StreamSource {

@@ -19,8 +19,11 @@ import { type Attribute, collectAttributes, type Expr } from "../plan/expression
 import { isStreamingPlan, type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
-/** Streaming formats whose reader picks fields by name, so a narrower schema reads less. */
-const PRUNABLE_STREAM_FORMATS = new Set(["json", "parquet"]);
+/**
+ * Streaming formats whose reader picks fields by name, so a narrower schema reads less; and CSV,
+ * whose source keeps every column but converts only those read (`convert`, as a batch scan).
+ */
+const PRUNABLE_STREAM_FORMATS = new Set(["json", "parquet", "csv"]);
 
 /** Column positions each streaming source id needs (null: all of them). */
 type StreamNeeds = Map<string, Set<number> | null>;
@@ -160,10 +163,25 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
 }
 
 /** Narrows every streaming relation to the columns its source id needs. */
+/** A CSV source converting only the columns at `keep` (the rule of `prunedCsv`). */
+function csvStream(p: LogicalPlan & { kind: "streamingRelation" }, keep: ReadonlySet<number>): LogicalPlan {
+  const corrupt = corruptColumnName(new SourceOptions(p.options));
+  const data = (as: readonly Attribute[]) => as.filter((a) => a.name !== corrupt).length;
+  if (data(p.output.filter((_, i) => keep.has(i))) === data(p.output)) return p;
+  return Plans.streamingRelation(
+    p.sourceId,
+    p.format,
+    { ...p.options },
+    p.output,
+    [...keep].sort((a, b) => a - b),
+  );
+}
+
 function narrowStreams(plan: LogicalPlan, streams: StreamNeeds): LogicalPlan {
   return transformPlanUp(plan, (p) => {
     if (p.kind !== "streamingRelation") return p;
     const keep = streams.get(p.sourceId);
+    if (p.format === "csv") return keep ? csvStream(p, keep) : p;
     if (!keep || keep.size === 0 || keep.size === p.output.length) return p;
     return Plans.streamingRelation(
       p.sourceId,

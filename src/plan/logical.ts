@@ -47,6 +47,11 @@ export interface StreamingRelation {
   readonly format: string;
   readonly options: Readonly<Record<string, string>>;
   readonly output: readonly Attribute[];
+  /**
+   * A CSV source's column pruning (optimizer/prune-columns.ts): the positions in `output` of the
+   * columns the query reads, the only ones converted (the others stay NULL). Absent: all.
+   */
+  readonly convert?: readonly number[];
 }
 /** A name to be looked up in the catalog (temp views, tables): `FROM t`. */
 export interface UnresolvedRelation {
@@ -296,8 +301,15 @@ export const Plans = {
     const rel = { kind: "fileRelation" as const, format, paths: f([...paths]), options: f({ ...options }), output: f([...output]) };
     return f(dataOutput ? { ...rel, dataOutput: f([...dataOutput]) } : rel);
   },
-  streamingRelation(sourceId: string, format: string, options: Record<string, string>, output: readonly Attribute[]): StreamingRelation {
-    return f({ kind: "streamingRelation", sourceId, format, options: f({ ...options }), output: f([...output]) });
+  streamingRelation(
+    sourceId: string,
+    format: string,
+    options: Record<string, string>,
+    output: readonly Attribute[],
+    convert?: readonly number[],
+  ): StreamingRelation {
+    const rel = { kind: "streamingRelation" as const, sourceId, format, options: f({ ...options }), output: f([...output]) };
+    return f(convert ? { ...rel, convert: f([...convert]) } : rel);
   },
   unresolvedRelation(name: string): UnresolvedRelation {
     return f({ kind: "unresolvedRelation", name });

@@ -230,6 +230,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       metadataDir: checkpoint.sourceDir(i),
       timeZone: spec.timeZone,
       now: () => spec.clock.now(),
+      ...(r.convert ? { convert: r.convert } : {}),
     }),
   );
   spec.onSources?.(sources);

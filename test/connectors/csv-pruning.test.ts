@@ -8,7 +8,7 @@
  * never read, and `count()` counted only clean records).
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { type DataFrame, Session } from "../../src/index.js";
@@ -109,4 +109,23 @@ describe("a query of only the corrupt-record column", () => {
       }
     });
   }
+});
+
+describe("a streaming CSV source converts only the columns read, as PySpark 4.3's", () => {
+  const streamDir = join(dir, "in");
+  mkdirSync(streamDir);
+  writeFileSync(join(streamDir, "0.csv"), readFileSync(DATA));
+  const stream = () =>
+    session.readStream.schema("a INT, b INT, c INT").option("header", "true").option("mode", "DROPMALFORMED").csv(streamDir);
+  const run = async (name: string, df: DataFrame, mode: "append" | "complete" = "append") => {
+    const q = await df.writeStream.format("memory").queryName(name).outputMode(mode).trigger({ availableNow: true }).start();
+    await q.awaitTermination();
+    return (await session.sql(`SELECT * FROM ${name}`).collect()).map((r) => Object.values(r));
+  };
+  it("select, all columns, an aggregate", async () => {
+    assert.deepEqual(await run("csv_prune_b", stream().select("b")), [[2], [2], [2], [2]]);
+    assert.deepEqual(await run("csv_prune_c", stream().select("c")), [[3], [3], [null], [3], [6]]);
+    assert.deepEqual(await run("csv_prune_all", stream()), [[1, 2, 3]]);
+    assert.deepEqual(await run("csv_prune_agg", stream().groupBy("b").count(), "complete"), [[2, 4]]);
+  });
 });

@@ -171,7 +171,9 @@ export class FileStreamSource implements StreamSource {
   }
 
   private readOne(file: string): Promise<Batch[]> {
-    return this.failingWithFile(file, () => readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone));
+    return this.failingWithFile(file, () =>
+      readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone, undefined, this.ctx.convert),
+    );
   }
 
   /** Through the file task: its own errors (an expression's, say) go on as they are, as from `getBatch`'s plan. */

@@ -130,7 +130,8 @@ async function readData(
 /**
  * One file → batches whose columns follow `schema` (partition columns from its directories), or
  * with `read` (a pruned CSV scan: positions in `schema`) those columns only, the others of the
- * file tokenized but not converted.
+ * file tokenized but not converted; `convertOnly` (a pruned CSV stream) keeps every column but
+ * converts only those at its positions (the others NULL).
  */
 export async function readFile(
   format: string,
@@ -139,6 +140,7 @@ export async function readFile(
   options: Readonly<Record<string, string>>,
   timeZone: string,
   read?: readonly number[],
+  convertOnly?: readonly number[],
 ): Promise<Batch[]> {
   const fmt = fileFormat(format);
   const o = new SourceOptions(options);
@@ -148,9 +150,10 @@ export async function readFile(
   const dataSchema = isPart.some(Boolean) ? StructOf(schema.fields.filter((_, i) => !isPart[i])) : schema;
   const uri = pathToFileURL(resolve(file)).href; // input_file_name(): Spark's URL-encoded file URI
   let convert: Set<number> | null = null;
-  if (read) {
+  const converted = read ?? convertOnly;
+  if (converted) {
     const dataPos = schema.fields.map((_, i) => (isPart[i] ? -1 : i - isPart.slice(0, i).filter(Boolean).length));
-    convert = new Set(read.map((i) => dataPos[i]!).filter((d) => d >= 0));
+    convert = new Set(converted.map((i) => dataPos[i]!).filter((d) => d >= 0));
   }
   const all = await readAll(fmt, file, schema, dataSchema, isPart, spec, o, tz, uri, convert);
   if (!read) return all;
