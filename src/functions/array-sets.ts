@@ -79,8 +79,9 @@ function arrayPair(name: string, fn: (a: unknown[], b: unknown[]) => unknown, re
     name,
     resolve(args, types, call) {
       checkArity(name, args, 2);
-      const a = arrayArg(call, args, types, 0);
-      const b = arrayArg(call, args, types, 1);
+      // two ARRAYs, a NULL literal refused too (Spark's BINARY_ARRAY_DIFF_TYPES for either)
+      const [a, b] = types as [DataType, DataType];
+      if (a.kind !== "array" || b.kind !== "array") throw binaryArrayDiffTypes(call, name, types);
       // Spark's tightest common type: a DECIMAL only meets the same DECIMAL.
       const decimals = a.elementType.kind === "decimal" || b.elementType.kind === "decimal";
       const t = decimals && !typesEqual(a.elementType, b.elementType) ? null : widerType(a, b, false);

@@ -5,8 +5,9 @@
  * their type or NULL only — arus cast anything to it (`soundex(1)` was '1', `mask(DATE...)`
  * masked the date's text); the time functions refuse an ARRAY or MAP (arus gave NULL); the
  * (array, element) functions refuse a NULL array each with Spark's own class; named_struct's
- * names must be STRINGs; an options argument must be a `map()` of strings. And two answers arus
- * had wrong: `concat_ws` over an ARRAY of non-strings (`array(1.0D)` gave '1', a DATE its day
+ * names must be STRINGs; array_union / array_intersect / array_except / arrays_overlap take two
+ * ARRAYs (a NULL literal is refused: BINARY_ARRAY_DIFF_TYPES); an options argument must be a
+ * `map()` of strings. And two answers arus had wrong: `concat_ws` over an ARRAY of non-strings (`array(1.0D)` gave '1', a DATE its day
  * number) and `to_date` of a BINARY (NULL).
  */
 import assert from "node:assert/strict";
@@ -85,6 +86,16 @@ const PYSPARK: [string, ExprOutcome][] = [
   ["to_csv(named_struct('a', 1), 1)", { error: "INVALID_OPTIONS.NON_MAP_FUNCTION" }],
   ["schema_of_json('{}', 1)", { error: "INVALID_OPTIONS.NON_MAP_FUNCTION" }],
   ["to_json(1)", { error: "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA" }],
+  // the (array, array) set functions: two ARRAYs, a NULL literal refused too
+  ["array_union(1, 2)", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["array_union(array(1), 'a')", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["array_union(NULL, array(1))", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["array_union(array(1), NULL)", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["arrays_overlap(array(1), 1)", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["array_except(array(1, 2, 3), 1)", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["array_intersect(map('a', 1), array(1))", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
+  ["array_union(array(1), array(2))", { json: '{"r":[1,2]}', type: "array<int>" }],
+  ["arrays_overlap(array(1, NULL), array(2))", { json: "{}", type: "boolean" }],
 ];
 
 describe("parameters without implicit casts, as PySpark 4.3", () => {
