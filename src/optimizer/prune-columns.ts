@@ -65,7 +65,10 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
       if (!needed || p.format === "text" || p.dataOutput) return p;
       const keep = p.output.filter((a) => needed.has(a.exprId));
       if (p.format === "csv") return prunedCsv(p, keep);
-      if (keep.length === p.output.length || keep.length === 0) return p;
+      if (keep.length === p.output.length) return p;
+      // no column read (`count()`): JSON still parses each record (a syntax error is a malformed
+      // record, a field of the wrong type is not), as Spark's reader with an empty schema
+      if (keep.length === 0 && p.format !== "json") return p;
       return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep);
     }
     case "streamingRelation": {

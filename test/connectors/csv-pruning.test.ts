@@ -129,3 +129,15 @@ describe("a streaming CSV source converts only the columns read, as PySpark 4.3'
     assert.deepEqual(await run("csv_prune_agg", stream().groupBy("b").count(), "complete"), [[2, 4]]);
   });
 });
+
+describe("JSON count() reads no field, as PySpark 4.3's", () => {
+  it("a syntax error is a malformed record, a field of the wrong type is not", async () => {
+    const file = join(dir, "m.json");
+    writeFileSync(file, '{"a":1,"b":2}\n{"a":"x","b":3}\n{"a":\n{"a":4,"b":"y"}\n');
+    const json = (mode: string) => session.read.option("mode", mode).schema("a INT, b INT").json(file);
+    assert.equal(await json("DROPMALFORMED").count(), 3);
+    assert.deepEqual(await rows(json("DROPMALFORMED")), [[1, 2]]);
+    assert.deepEqual(await rows(json("DROPMALFORMED").select("b")), [[2], [3]]);
+    assert.equal(await json("PERMISSIVE").count(), 4);
+  });
+});
