@@ -66,9 +66,10 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
       const keep = p.output.filter((a) => needed.has(a.exprId));
       if (p.format === "csv") return prunedCsv(p, keep);
       if (keep.length === p.output.length) return p;
-      // no column read (`count()`): JSON still parses each record (a syntax error is a malformed
-      // record, a field of the wrong type is not), as Spark's reader with an empty schema
-      if (keep.length === 0 && p.format !== "json") return p;
+      // no column read (`count()`): a Parquet file's row counts are in its footer; JSON still
+      // parses each record (a syntax error is a malformed record, a field of the wrong type is
+      // not), as Spark's reader with an empty schema
+      if (keep.length === 0 && p.format !== "json" && p.format !== "parquet") return p;
       return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep);
     }
     case "streamingRelation": {

@@ -141,3 +141,17 @@ describe("JSON count() reads no field, as PySpark 4.3's", () => {
     assert.equal(await json("PERMISSIVE").count(), 4);
   });
 });
+
+describe("Parquet count() reads no column", () => {
+  it("counts rows of plain, partitioned and empty directories", async () => {
+    const df = session.range(0, 1000).selectExpr("id", "id % 3 AS p", "CAST(id AS STRING) AS s");
+    await df.write.mode("overwrite").parquet(join(dir, "pq"));
+    await df.write.mode("overwrite").partitionBy("p").parquet(join(dir, "pq-part"));
+    await session.range(0, 0).write.mode("overwrite").parquet(join(dir, "pq-empty"));
+    assert.equal(await session.read.parquet(join(dir, "pq")).count(), 1000);
+    const part = session.read.parquet(join(dir, "pq-part"));
+    assert.equal(await part.count(), 1000);
+    assert.equal(await part.filter("p = 1").count(), 333);
+    assert.equal(await session.read.parquet(join(dir, "pq-empty")).count(), 0);
+  });
+});
