@@ -12,7 +12,7 @@ import { RowError } from "../columnar/row-origin.js";
 import { utf8Vector } from "../columnar/utf8.js";
 import { utf8Strings } from "../columnar/utf8-conf.js";
 import { utf8FromLines } from "../columnar/utf8-lines.js";
-import { makeVector, type Vector } from "../columnar/vector.js";
+import { makeVector, nullVector, type Vector } from "../columnar/vector.js";
 import { AnalysisException, ArusError, MalformedInputException } from "../common/errors.js";
 import { dateTimeText } from "../connectors/files/datetime-text.js";
 import { prettyJson } from "../connectors/files/json/json-pretty.js";
@@ -304,7 +304,7 @@ const toJson: ScalarFunction = {
   resolve(args, types, call) {
     checkArity("to_json", args, 1, 2);
     const k = types[0]!.kind;
-    if (k !== "struct" && k !== "array" && k !== "map") {
+    if (k !== "struct" && k !== "array" && k !== "map" && k !== "null") {
       throw new AnalysisException(
         "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA",
         `[DATATYPE_MISMATCH.INVALID_JSON_SCHEMA] Cannot resolve "${exprToSql(call)}" due to data type mismatch: Input schema "${sqlTypeName(types[0]!)}" must be a struct, an array, a map or a variant.`,
@@ -314,6 +314,7 @@ const toJson: ScalarFunction = {
   },
   kernel(args, n, ctx) {
     const v = args[0]!;
+    if (v.type.kind === "null") return nullVector(StringType, n); // to_json(NULL) is NULL
     const opts = new SourceOptions(args[1] ? optionsOf(args[1].values[0]) : {});
     const writeNulls = !opts.bool("ignoreNullFields", true);
     const pretty = opts.bool("pretty", false);

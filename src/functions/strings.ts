@@ -162,9 +162,13 @@ const concatWs: ScalarFunction = {
     checkArity("concat_ws", args, 1, Infinity);
     // the separator is a STRING (an ARRAY is taken after it only); the rest STRINGs or ARRAYs of them
     const sep = stringArg(call, args, types, 0);
-    // an ARRAY's elements cast to STRING as Spark's implicit cast does (1.0D is '1.0', a DATE its text)
-    const toText = (a: Expr, t: DataType) => castTo(a, t, t.kind === "array" ? ArrayOf(S) : S);
-    return { args: [sep, ...args.slice(1).map((a, i) => toText(a, types[i + 1]!))], type: S };
+    // an ARRAY's elements cast to STRING as Spark's implicit cast does (1.0D is '1.0', a DATE its
+    // text); an ARRAY of ARRAYs, MAPs or STRUCTs Spark refuses
+    const toText = (a: Expr, t: DataType, i: number) => {
+      if (t.kind === "array" && !isAtomic(t.elementType)) throw typeMismatch(call, i, '("ARRAY<STRING>" or "STRING")', a, t);
+      return castTo(a, t, t.kind === "array" ? ArrayOf(S) : S);
+    };
+    return { args: [sep, ...args.slice(1).map((a, i) => toText(a, types[i + 1]!, i + 1))], type: S };
   },
   kernel: (args, n) =>
     mapRows(

@@ -166,7 +166,6 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
   );
 }
 
-/** Narrows every streaming relation to the columns its source id needs. */
 /** A CSV source converting only the columns at `keep` (the rule of `prunedCsv`). */
 function csvStream(p: LogicalPlan & { kind: "streamingRelation" }, keep: ReadonlySet<number>): LogicalPlan {
   const corrupt = corruptColumnName(new SourceOptions(p.options));
@@ -181,6 +180,7 @@ function csvStream(p: LogicalPlan & { kind: "streamingRelation" }, keep: Readonl
   );
 }
 
+/** Narrows every streaming relation to the columns its source id needs. */
 function narrowStreams(plan: LogicalPlan, streams: StreamNeeds): LogicalPlan {
   return transformPlanUp(plan, (p) => {
     if (p.kind !== "streamingRelation") return p;

@@ -155,3 +155,51 @@ describe("Parquet count() reads no column", () => {
     assert.equal(await session.read.parquet(join(dir, "pq-empty")).count(), 0);
   });
 });
+
+describe("CSV column pruning's edges, as PySpark 4.3's", () => {
+  const short = join(dir, "short.csv");
+  writeFileSync(short, "a,b,c\n1,2\n1,2,3,4\n5,6,7\n");
+  const hdr = join(dir, "hdr.csv");
+  writeFileSync(hdr, "a,X,c\n1,2,3\n");
+
+  it("in multiLine mode a record of too few or too many tokens stays malformed", async () => {
+    const ml = (mode: string, schema = "a INT, b STRING, c INT") =>
+      session.read.option("header", true).option("multiLine", true).option("mode", mode).schema(schema).csv(short);
+    assert.deepEqual(await rows(ml("DROPMALFORMED").select("c")), [[7]]);
+    assert.equal(await ml("DROPMALFORMED").count(), 1);
+    assert.deepEqual(await rows(ml("PERMISSIVE", "a INT, b STRING, c INT, _corrupt_record STRING").select("a", "_corrupt_record")), [
+      [1, "1,2"],
+      [1, "1,2,3,4"],
+      [5, null],
+    ]);
+    // single-line, the same file: the token count does not matter
+    const sl = session.read.option("header", true).option("mode", "DROPMALFORMED").schema("a INT, b STRING, c INT").csv(short);
+    assert.deepEqual(await rows(sl.select("c")), [[null], [3], [7]]);
+    assert.equal(await sl.count(), 3);
+  });
+
+  it("enforceSchema=false checks only the header names of the columns read", async () => {
+    const df = session.read.option("header", true).option("enforceSchema", false).schema("a INT, b INT, c INT").csv(hdr);
+    assert.deepEqual(await rows(df.select("a")), [[1]]);
+    assert.deepEqual(await rows(df.select("c")), [[3]]);
+    assert.equal(await df.count(), 1);
+    await assert.rejects(
+      df.select("b").collect(),
+      /CSV header does not conform to the schema\.\n Header: X\n Schema: b\nExpected: b but found: X/,
+    );
+  });
+
+  it("a query of only the corrupt-record column and partition columns is refused", async () => {
+    const partDir = join(dir, "part", "p=1");
+    mkdirSync(partDir, { recursive: true });
+    writeFileSync(join(partDir, "f.csv"), "a,b\n1,x\n2,3\n");
+    const df = session.read.option("header", true).schema("a INT, b INT, _corrupt_record STRING, p INT").csv(join(dir, "part"));
+    for (const q of [() => df.select("_corrupt_record", "p").collect(), () => df.filter("p = 1").select("_corrupt_record").collect()]) {
+      await assert.rejects(q(), /UNSUPPORTED_FEATURE\.QUERY_ONLY_CORRUPT_RECORD_COLUMN/);
+    }
+    assert.deepEqual(await rows(df.select("a", "_corrupt_record", "p")), [
+      [1, null, 1],
+      [2, null, 1],
+    ]);
+  });
+});

@@ -96,6 +96,12 @@ const PYSPARK: [string, ExprOutcome][] = [
   ["array_intersect(map('a', 1), array(1))", { error: "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES" }],
   ["array_union(array(1), array(2))", { json: '{"r":[1,2]}', type: "array<int>" }],
   ["arrays_overlap(array(1, NULL), array(2))", { json: "{}", type: "boolean" }],
+  // concat_ws takes ARRAYs of atomic values only; a NULL field name is refused; to_json(NULL) is NULL
+  ["concat_ws(',', array(array(1)))", { error: "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE" }],
+  ["concat_ws(',', array(NULL, 'a'))", { json: '{"r":"a"}', type: "string" }],
+  ["named_struct(CAST(NULL AS STRING), 1)", { error: "DATATYPE_MISMATCH.UNEXPECTED_NULL" }],
+  ["named_struct('a', 1, CAST(NULL AS STRING), 2)", { error: "DATATYPE_MISMATCH.UNEXPECTED_NULL" }],
+  ["to_json(NULL)", { json: "{}", type: "string" }],
 ];
 
 describe("parameters without implicit casts, as PySpark 4.3", () => {
@@ -160,6 +166,14 @@ const MESSAGES: [string, string][] = [
   [
     "to_utc_timestamp('2024-01-01', 'x')",
     "[INVALID_TIMEZONE] The timezone: x is invalid. The timezone must be either a region-based zone ID or a zone offset. Region IDs must have the form 'area/city', such as 'America/Los_Angeles'. Zone offsets must be in the format '(+|-)HH', '(+|-)HH:mm\u2019 or '(+|-)HH:mm:ss', e.g '-08' , '+01:00' or '-13:33:33', and must be in the range from -18:00 to +18:00. 'Z' and 'UTC' are accepted as synonyms for '+00:00'.",
+  ],
+  [
+    "named_struct('a', 1, CAST(NULL AS STRING), 2)",
+    '[DATATYPE_MISMATCH.UNEXPECTED_NULL] Cannot resolve "named_struct(a, 1, CAST(NULL AS STRING), 2)" due to data type mismatch: The ["a", "CAST(NULL AS STRING)"] must not be null.',
+  ],
+  [
+    "concat_ws(',', array(array(1)))",
+    '[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "concat_ws(,, array(array(1)))" due to data type mismatch: The second parameter requires the ("ARRAY<STRING>" or "STRING") type, however "array(array(1))" has the type "ARRAY<ARRAY<INT>>".',
   ],
 ];
 

@@ -117,7 +117,11 @@ async function readData(
       // the byte scanner reads UTF-8: another charset is decoded, then given to it as UTF-8
       const utf8 = cs === null ? bytes : Buffer.from(decodeCharset(bytes, cs), "utf8");
       const csv = csvReadOptions(o);
-      if (csv.header && !o.bool("enforceSchema", true)) checkCsvHeader(file, decodeText(utf8.subarray(0, HEADER_PREFIX)), schema, csv);
+      if (csv.header && !o.bool("enforceSchema", true)) {
+        // pruned, only the read columns' names are checked (in multiLine mode Spark checks them all)
+        const read = csv.syntax.multiLine === true ? null : convert;
+        checkCsvHeader(file, decodeText(utf8.subarray(0, HEADER_PREFIX)), schema, csv, read);
+      }
       return readCsvBytes(file, utf8, schema, csv, dateTimeText(o, tz), convert);
     }
     case "text":

@@ -13,12 +13,25 @@ import { CsvTokenizer } from "./csv-tokenizer.js";
 /** The bytes searched for the header record: far more than any header line. */
 export const HEADER_PREFIX = 1 << 20;
 
-/** Throws Spark's error when the header at the start of `text` (the file's first HEADER_PREFIX bytes) does not name `schema`'s columns. */
-export function checkCsvHeader(file: string, text: string, schema: StructType, o: CsvReadOptions): void {
+/**
+ * Throws Spark's error when the header at the start of `text` (the file's first HEADER_PREFIX
+ * bytes) does not name `schema`'s columns; with column pruning (`read`: the positions in
+ * `schema` of the columns converted) only those columns' header names are checked, by position.
+ */
+export function checkCsvHeader(
+  file: string,
+  text: string,
+  schema: StructType,
+  o: CsvReadOptions,
+  read: ReadonlySet<number> | null = null,
+): void {
   const tk = new CsvTokenizer(text, o.syntax);
   if (!tk.next()) return;
-  const header = tk.fields.slice(0, tk.count);
-  const names = schema.fields.map((f) => f.name).filter((n) => n !== o.corruptColumn);
+  // token k names the k-th field that is not the corrupt-record column
+  const data = schema.fields.flatMap((f, i) => (f.name === o.corruptColumn ? [] : [{ name: f.name, i }]));
+  const picked = data.flatMap((d, k) => (read === null || read.has(d.i) ? [{ name: d.name, k }] : []));
+  const header = read === null ? tk.fields.slice(0, tk.count) : picked.filter((d) => d.k < tk.count).map((d) => tk.fields[d.k]!);
+  const names = picked.map((d) => d.name);
   const source = `CSV file: ${pathToFileURL(file).href}`;
   if (header.length !== names.length) {
     throw new IllegalArgumentException(

@@ -22,8 +22,11 @@ export class CsvRows {
   readonly convs: readonly ((s: string) => Converted)[];
   /** The record being assembled (converted values or null). */
   readonly scratch: unknown[];
-  /** Column pruning: only `convert`'s columns are read, and the token count does not matter. */
-  readonly pruned: boolean;
+  /**
+   * Column pruning outside multiLine: the token count does not matter (Spark's parser then reads
+   * the kept columns only; in multiLine mode a record of too few or too many tokens stays malformed).
+   */
+  readonly anyTokenCount: boolean;
   private readonly out: RowBatches;
   /** The current record's raw text; only asked for a malformed record. */
   recordText: () => string = () => "";
@@ -46,7 +49,7 @@ export class CsvRows {
     this.out = new RowBatches(schema, utf8Strings);
     this.convs = fields.map((f) => textConverter(f.type, dt, o));
     this.scratch = new Array<unknown>(fields.length).fill(null);
-    this.pruned = convert !== null;
+    this.anyTokenCount = convert !== null && o.syntax.multiLine !== true;
   }
 
   /** Appends the scratch row unless the parse mode drops (or fails on) a malformed record. */
@@ -87,7 +90,7 @@ export function readCsvText(
       continue;
     }
     first = false;
-    let bad = !rows.pruned && tk.count !== nd;
+    let bad = !rows.anyTokenCount && tk.count !== nd;
     const m = Math.min(tk.count, nd);
     for (let k = 0; k < m; k++) {
       const i = dataIdx[k]!;

@@ -224,8 +224,7 @@ class CsvScanner {
       }
       first = false;
       for (let k = this.count; k < nd; k++) this.scratch[this.dataIdx[k]!] = null;
-      // pruned, the token count does not matter (Spark's parser then reads the kept columns only)
-      rows.commit(this.bad || (!rows.pruned && this.count !== nd), line);
+      rows.commit(this.bad || (!rows.anyTokenCount && this.count !== nd), line);
     }
   }
 
