@@ -53,10 +53,15 @@ function plus(needed: Set<number>, exprs: readonly Expr[]): Set<number> {
  * record with too few or too many tokens is malformed), as in Spark.
  */
 function prunedCsv(p: LogicalPlan & { kind: "fileRelation" }, keep: readonly Attribute[]): LogicalPlan {
-  const corrupt = corruptColumnName(new SourceOptions(p.options));
-  const data = (as: readonly Attribute[]) => as.filter((a) => a.name !== corrupt).length;
-  if (data(keep) === data(p.output)) return p;
+  if (readsEveryDataColumn(p.options, keep, p.output)) return p;
   return Plans.fileRelation(p.format, p.paths, { ...p.options }, keep, p.output);
+}
+
+/** Does `keep` hold every column of `all` but the corrupt-record one? (Then Spark prunes nothing.) */
+function readsEveryDataColumn(options: Readonly<Record<string, string>>, keep: readonly Attribute[], all: readonly Attribute[]): boolean {
+  const corrupt = corruptColumnName(new SourceOptions(options));
+  const data = (as: readonly Attribute[]) => as.filter((a) => a.name !== corrupt).length;
+  return data(keep) === data(all);
 }
 
 function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): LogicalPlan {
@@ -168,9 +173,14 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
 
 /** A CSV source converting only the columns at `keep` (the rule of `prunedCsv`). */
 function csvStream(p: LogicalPlan & { kind: "streamingRelation" }, keep: ReadonlySet<number>): LogicalPlan {
-  const corrupt = corruptColumnName(new SourceOptions(p.options));
-  const data = (as: readonly Attribute[]) => as.filter((a) => a.name !== corrupt).length;
-  if (data(p.output.filter((_, i) => keep.has(i))) === data(p.output)) return p;
+  if (
+    readsEveryDataColumn(
+      p.options,
+      p.output.filter((_, i) => keep.has(i)),
+      p.output,
+    )
+  )
+    return p;
   return Plans.streamingRelation(
     p.sourceId,
     p.format,

@@ -172,7 +172,7 @@ export class FileStreamSource implements StreamSource {
 
   private readOne(file: string): Promise<Batch[]> {
     return this.failingWithFile(file, () =>
-      readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone, undefined, this.ctx.convert),
+      readFile(this.format, file, this.schema, this.readOpts, this.ctx.timeZone, this.ctx.convert ? { convertOnly: this.ctx.convert } : {}),
     );
   }
 

@@ -132,20 +132,25 @@ async function readData(
 }
 
 /**
- * One file → batches whose columns follow `schema` (partition columns from its directories), or
- * with `read` (a pruned CSV scan: positions in `schema`) those columns only, the others of the
- * file tokenized but not converted; `convertOnly` (a pruned CSV stream) keeps every column but
- * converts only those at its positions (the others NULL).
+ * CSV column pruning (positions in the read's `schema`): `read`, a pruned batch scan, returns
+ * those columns only; `convertOnly`, a pruned stream, keeps every column but converts only
+ * those (the others NULL). Either way the other columns are tokenized, not converted.
  */
+export interface ColumnSelection {
+  readonly read?: readonly number[];
+  readonly convertOnly?: readonly number[];
+}
+
+/** One file → batches whose columns follow `schema` (partition columns from its directories), narrowed by `columns`. */
 export async function readFile(
   format: string,
   file: string,
   schema: StructType,
   options: Readonly<Record<string, string>>,
   timeZone: string,
-  read?: readonly number[],
-  convertOnly?: readonly number[],
+  columns: ColumnSelection = {},
 ): Promise<Batch[]> {
+  const { read, convertOnly } = columns;
   const fmt = fileFormat(format);
   const o = new SourceOptions(options);
   const tz = effectiveZone(o, timeZone);
@@ -214,6 +219,6 @@ export async function readFiles(
 ): Promise<Batch[]> {
   const out: Batch[] = [];
   // Sequential on purpose: two cores, and the WASM Parquet heap grows with concurrent files.
-  for (const f of files) out.push(...(await readFile(format, f, schema, options, timeZone, read)));
+  for (const f of files) out.push(...(await readFile(format, f, schema, options, timeZone, read ? { read } : {})));
   return out;
 }
