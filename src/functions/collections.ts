@@ -85,19 +85,17 @@ const namedStruct: ScalarFunction = {
         `Only foldable \`STRING\` expressions are allowed to appear at odd position, but they are ${listed(notStrings)}.`,
       );
     }
+    const isNull = (e: Expr): boolean => (e.kind === "cast" ? isNull(e.child) : e.kind === "literal" && e.value === null);
+    if (names.some(isNull)) throw mismatch("UNEXPECTED_NULL", `The ${listed(names)} must not be null.`);
     const fields = [];
     for (let i = 0; i + 1 < args.length; i += 2) {
       const nameExpr = args[i]!;
-      if (nameExpr.kind === "cast" && nameExpr.child.kind === "literal" && nameExpr.child.value === null) {
-        throw mismatch("UNEXPECTED_NULL", `The ${listed(names)} must not be null.`);
-      }
       if (nameExpr.kind !== "literal") {
         throw new AnalysisException(
           "NAMED_STRUCT_FIELD_NAME",
           `arus's named_struct takes its field names as string literals, not "${exprToSql(nameExpr)}" (a string computed from literals is not folded first).`,
         );
       }
-      if (nameExpr.value === null) throw mismatch("UNEXPECTED_NULL", `The ${listed(names)} must not be null.`);
       fields.push(field(String(nameExpr.value), types[i + 1]!));
     }
     return { args, type: StructOf(fields) };

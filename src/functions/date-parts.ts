@@ -53,8 +53,10 @@ const dayOf = (micros: number): number => Math.floor(micros / MICROS_PER_DAY);
 const weekdayOf = (days: number): number => (((days + 3) % 7) + 7) % 7;
 const dayOfYear = (days: number): number => days - daysFromCivil(civilFromDays(days).year, 1, 1) + 1;
 
-/** A DATE -> INT or DATE -> DATE function; its argument cast to DATE (timestamps and text too). */
-/** `exact`: a DATE or NULL only, as Spark's unix_date (no implicit cast from a STRING or TIMESTAMP). */
+/**
+ * A DATE -> INT or DATE -> DATE function; its argument cast to DATE (timestamps and text too),
+ * or with `exact` a DATE or NULL only, as Spark's unix_date (no implicit cast).
+ */
 function onDate(name: string, result: DataType, fn: (days: number) => number | null, exact = false): ScalarFunction {
   return {
     kind: "scalar",

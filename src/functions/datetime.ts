@@ -90,8 +90,9 @@ function checkUnixInput(call: Expr, args: readonly Expr[], types: readonly DataT
   if (f !== undefined && f.kind !== "string" && f.kind !== "null") throw typeMismatch(call, 1, '"STRING"', args[1]!, f);
 }
 
-/** What Spark 4.3's to_date names as its input types (to_timestamp adds "NUMERIC"). */
+/** What Spark 4.3's to_date and to_timestamp name as their input types. */
 const DATE_INPUTS = '("STRING" or "DATE" or "TIMESTAMP" or "TIMESTAMP_NTZ")';
+const TIMESTAMP_INPUTS = '("STRING" or "DATE" or "TIMESTAMP" or "TIMESTAMP_NTZ" or "NUMERIC")';
 
 function toTimestampLike(name: string, result: DataType): ScalarFunction {
   return {
@@ -101,8 +102,7 @@ function toTimestampLike(name: string, result: DataType): ScalarFunction {
       checkArity(name, args, 1, 2);
       const t = types[0]!;
       if (result.kind === "bigint") checkUnixInput(call, args, types);
-      else if (!isAtomic(t))
-        throw typeMismatch(call, 0, result.kind === "date" ? DATE_INPUTS : `${DATE_INPUTS.slice(0, -1)} or "NUMERIC")`, args[0]!, t);
+      else if (!isAtomic(t)) throw typeMismatch(call, 0, result.kind === "date" ? DATE_INPUTS : TIMESTAMP_INPUTS, args[0]!, t);
       if (args.length === 1 && t.kind !== "string") {
         const target = result.kind === "bigint" ? TimestampType : result;
         // Spark reads a boolean, and for a DATE a number, as its text: to_date(1) parses '1'

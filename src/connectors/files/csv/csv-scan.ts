@@ -255,10 +255,13 @@ class CsvScanner {
     if (k >= this.limit) return;
     const col = this.dataIdx[k]!;
     let v: unknown;
-    if (s === e || this.modes[col] === AS_SKIP || (this.nullBytes !== null && this.isNull(s, e))) v = null;
+    if (s === e || (this.nullBytes !== null && this.isNull(s, e))) v = null;
     else {
       const b = this.b;
       switch (this.modes[col]) {
+        case AS_SKIP:
+          v = null;
+          break;
         case AS_STRING: {
           const slice = this.slices?.[col];
           if (slice) {
