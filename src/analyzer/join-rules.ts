@@ -9,12 +9,14 @@ import { type Attribute, alias, call, type Expr } from "../plan/expressions.js";
 import { type Join, type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { sqlTypeName } from "../types/datatypes.js";
+import { selfJoinEqualities, withoutSharedAttributes } from "./dedup-relations.js";
 import { resolveColumn } from "./resolve-names.js";
 import { outputOf, typeOf } from "./types.js";
 
 type ResolveExpr = (e: Expr, input: readonly Attribute[]) => Expr;
 
-export function resolveJoin(p: Join, resolveExpr: ResolveExpr): LogicalPlan {
+export function resolveJoin(join: Join, resolveExpr: ResolveExpr): LogicalPlan {
+  const p = deduplicated(join);
   const l = outputOf(p.left);
   const r = outputOf(p.right);
   if (p.natural) {
@@ -34,6 +36,14 @@ export function resolveJoin(p: Join, resolveExpr: ResolveExpr): LogicalPlan {
     );
   }
   return Plans.join(p.left, p.right, p.joinType, cond);
+}
+
+/** A plan joined with itself: its right side read under fresh attribute ids (dedup-relations.ts). */
+function deduplicated(p: Join): Join {
+  const { plan: right, renamed } = withoutSharedAttributes(p.right, outputOf(p.left));
+  if (renamed.size === 0) return p;
+  const condition = p.condition === null ? null : selfJoinEqualities(p.condition, renamed);
+  return Plans.join(p.left, right, p.joinType, condition, p.usingColumns, p.natural === true);
 }
 
 function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[], resolveExpr: ResolveExpr): LogicalPlan {

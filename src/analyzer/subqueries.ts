@@ -4,28 +4,26 @@
  *   `x = y`; `x NOT IN (...)` a null-aware left anti join (a row goes when some y equals x or
  *   the comparison is NULL: SQL's NOT IN, so one NULL among the y removes every row, and a NULL
  *   x goes unless the subquery is empty); `EXISTS (...)` / `NOT EXISTS (...)` a semi / anti join
- *   on nothing, or, correlated through the subquery's WHERE, on those conjuncts. The other
- *   conjuncts filter above the joins;
+ *   on nothing. The other conjuncts filter above the joins;
  * - an uncorrelated scalar subquery `(SELECT ...)` in a SELECT list or a WHERE is a one-row
- *   aggregate joined to the rows.
- * Anything else (a correlated IN or scalar subquery, a subquery in HAVING or ON, inside OR) is
- * refused by name.
+ *   aggregate joined to the rows;
+ * - correlated ones (naming the outer query's columns) are decorrelated into joins
+ *   (correlated-subqueries.ts).
+ * Anything else (a subquery in HAVING or ON, inside OR) is refused by name.
  */
 import { AnalysisException } from "../common/errors.js";
 import { SINGLE_VALUE } from "../functions/single-value.js";
-import { type Attribute, alias, anyExpr, type Call, call, type Expr, literal, transformUp } from "../plan/expressions.js";
+import { alias, anyExpr, type Call, call, type Expr, literal, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { BooleanType } from "../types/datatypes.js";
+import { conjuncts, correlatedExists, correlatedIn, correlatedScalar, type SubquerySteps } from "./correlated-subqueries.js";
+import { withoutSharedAttributes } from "./dedup-relations.js";
 import { outputOf } from "./types.js";
 
 export const isSubqueryCall = (e: Expr): boolean => e.kind === "call" && e.subquery !== undefined;
 const isScalarSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).name === "scalar_subquery";
 /** `x IN (SELECT ...)` or `EXISTS (SELECT ...)`: a subquery that is a condition. */
 const isPredicateSubquery = (e: Expr): boolean => isSubqueryCall(e) && !isScalarSubquery(e);
-
-function hasSubquery(e: Expr): boolean {
-  return anyExpr(e, isSubqueryCall);
-}
 
 function hasScalarSubquery(e: Expr): boolean {
   return anyExpr(e, isScalarSubquery);
@@ -45,15 +43,7 @@ export function subqueryOutsideWhere(e?: Expr): AnalysisException {
   );
 }
 
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" && e.args.length === 2 ? [...conjuncts(e.args[0]!), ...conjuncts(e.args[1]!)] : [e];
-}
-
-interface Steps {
-  /** Analyzes a subquery's plan on its own. */
-  readonly analyze: (p: LogicalPlan) => LogicalPlan;
-  readonly resolveExpr: (e: Expr, input: readonly Attribute[]) => Expr;
-}
+type Steps = SubquerySteps;
 
 /** `child` joined with each subquery conjunct of `condition`, and the conjuncts left (null: none); null when there is no subquery. */
 export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps): { plan: LogicalPlan; rest: Expr | null } | null {
@@ -68,12 +58,14 @@ export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps
       rest.push(c);
       continue;
     }
-    plan = joinOne(plan, sub as Call, negated, steps);
+    const joined = joinOne(plan, sub as Call, negated, steps);
+    if ("plan" in joined) plan = joined.plan;
+    else rest.push(negated ? call("not", [joined.scalar]) : joined.scalar);
   }
   return { plan, rest: rest.length === 0 ? null : rest.reduce((a, b) => call("and", [a, b])) };
 }
 
-/** The subquery analyzed on its own; one naming the outer query's columns is refused by name. */
+/** The subquery analyzed on its own; one naming the outer query's columns (not decorrelated) is refused by name. */
 function analyzeUncorrelated(sub: LogicalPlan, steps: Steps): LogicalPlan {
   try {
     return steps.analyze(sub);
@@ -81,7 +73,7 @@ function analyzeUncorrelated(sub: LogicalPlan, steps: Steps): LogicalPlan {
     if (err instanceof AnalysisException && err.errorClass.startsWith("UNRESOLVED_COLUMN")) {
       throw new AnalysisException(
         "UNSUPPORTED_FEATURE",
-        `[UNSUPPORTED_FEATURE] Correlated subqueries (naming a column of the outer query) are not supported; the subquery failed: ${err.message}`,
+        `[UNSUPPORTED_FEATURE] A correlated subquery is supported when the outer query's columns are named in its WHERE, with a select list of one column (grouped only for a scalar subquery); this one failed: ${err.message}`,
       );
     }
     throw err;
@@ -104,6 +96,11 @@ export function joinScalarSubqueries(
   const out = exprs.map((e) =>
     transformUp(e, (x) => {
       if (!isScalarSubquery(x)) return x;
+      const correlated = correlatedScalar(plan, (x as Call).subquery!, steps);
+      if (correlated) {
+        plan = correlated.plan;
+        return correlated.value;
+      }
       const sub = analyzeUncorrelated((x as Call).subquery!, steps);
       const cols = outputOf(sub);
       if (cols.length !== 1) {
@@ -120,15 +117,21 @@ export function joinScalarSubqueries(
   return { exprs: out, child: plan };
 }
 
-function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): LogicalPlan {
+/** One `[NOT] IN` / `[NOT] EXISTS` conjunct as a semi / anti join, or (an aggregated correlated IN) as an equality with a scalar subquery. */
+function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): { plan: LogicalPlan } | { scalar: Expr } {
   if (e.name === "exists_subquery") {
     const correlated = correlatedExists(left, e.subquery!, negated, steps);
+    if (correlated) return { plan: correlated };
+  } else {
+    const correlated = correlatedIn(left, e, negated, steps);
     if (correlated) return correlated;
   }
-  const right = analyzeUncorrelated(e.subquery!, steps);
   const l = outputOf(left);
+  // a subquery over the outer query's own table reads it under fresh ids (dedup-relations.ts)
+  const right = withoutSharedAttributes(analyzeUncorrelated(e.subquery!, steps), l).plan;
   const r = outputOf(right);
-  if (e.name === "exists_subquery") return Plans.join(left, right, negated ? "left_anti" : "left_semi", literal(true, BooleanType));
+  if (e.name === "exists_subquery")
+    return { plan: Plans.join(left, right, negated ? "left_anti" : "left_semi", literal(true, BooleanType)) };
   if (r.length !== 1) {
     throw new AnalysisException(
       "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
@@ -138,42 +141,5 @@ function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): Lo
   // the value is the outer query's (resolved there first: a subquery column of the same name is not it)
   const equal = call("=", [steps.resolveExpr(e.args[0]!, l), r[0]!]);
   const cond = negated ? call("or", [equal, call("isnull", [equal])]) : equal;
-  return Plans.join(left, right, negated ? "left_anti" : "left_semi", steps.resolveExpr(cond, [...l, ...r]));
-}
-
-/**
- * `[NOT] EXISTS (SELECT ... FROM r WHERE conds)` whose WHERE names the outer query's columns
- * (`s.w = t.v`): those conjuncts become the semi / anti join's condition, the others filter r
- * (Spark's decorrelation of a correlated EXISTS; its select list does not matter). Null when
- * the subquery is not that shape or nothing in it is correlated.
- */
-function correlatedExists(left: LogicalPlan, sub: LogicalPlan, negated: boolean, steps: Steps): LogicalPlan | null {
-  const where = sub.kind === "project" ? sub.child : sub;
-  if (where.kind !== "filter") return null;
-  const source = steps.analyze(where.child);
-  const inner = outputOf(source);
-  const outer = outputOf(left);
-  const kept: Expr[] = [];
-  const pulled: Expr[] = [];
-  for (const c of conjuncts(where.condition)) {
-    if (hasSubquery(c)) return null;
-    if (resolves(c, inner, steps)) kept.push(c);
-    else if (resolves(c, [...outer, ...inner], steps)) pulled.push(c);
-    else return null; // let the plain path report what does not resolve
-  }
-  if (pulled.length === 0) return null;
-  const and = (xs: Expr[]) => xs.reduce((a, b) => call("and", [a, b]));
-  const right = kept.length === 0 ? source : steps.analyze(Plans.filter(and(kept), where.child));
-  const cond = steps.resolveExpr(and(pulled), [...outer, ...outputOf(right)]);
-  return Plans.join(left, right, negated ? "left_anti" : "left_semi", cond);
-}
-
-function resolves(e: Expr, input: readonly Attribute[], steps: Steps): boolean {
-  try {
-    steps.resolveExpr(e, input);
-    return true;
-  } catch (err) {
-    if (err instanceof AnalysisException) return false;
-    throw err;
-  }
+  return { plan: Plans.join(left, right, negated ? "left_anti" : "left_semi", steps.resolveExpr(cond, [...l, ...r])) };
 }

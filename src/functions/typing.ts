@@ -136,6 +136,7 @@ export function toAttribute(e: Expr): Attribute {
     return attribute(e.name, typeOf(e.child), nullableOf(e.child), {
       exprId: e.exprId,
       metadata: { ...(childMeta ?? {}), ...(e.metadata ?? {}) },
+      ...(e.qualifier ? { qualifier: e.qualifier } : {}),
     });
   }
   throw new Error(`expression of kind ${e.kind} is not named`);

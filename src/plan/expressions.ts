@@ -57,6 +57,8 @@ export interface Alias {
   readonly name: string;
   readonly exprId: number;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** The relation alias(es) its attribute keeps (a self-join's re-aliased side, analyzer/dedup-relations.ts). */
+  readonly qualifier?: readonly string[];
 }
 /**
  * `explode(m).alias("k", "v")`, SQL's `posexplode(a) AS (p, v)`: names for the several columns
@@ -266,6 +268,10 @@ export function alias(child: Expr, name: string, metadata?: Record<string, unkno
       ? { kind: "alias", child, name, exprId: newExprId(), metadata: f({ ...metadata }) }
       : { kind: "alias", child, name, exprId: newExprId() },
   );
+}
+/** `a` under a new exprId, keeping its name, qualifier and metadata (Spark's `Alias(a, a.name)(qualifier = a.qualifier)`). */
+export function reAlias(a: Attribute): Alias {
+  return f({ kind: "alias", child: a, name: a.name, exprId: newExprId(), qualifier: a.qualifier });
 }
 export function multiAlias(child: Expr, names: readonly string[]): MultiAlias {
   return f({ kind: "multiAlias", child, names: f([...names]) });
