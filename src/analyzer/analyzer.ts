@@ -38,6 +38,7 @@ import { inputFileColumn, readsInputFile } from "./input-file.js";
 import { resolveJoin } from "./join-rules.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
 import { resolveCollectMetrics } from "./observed-metrics.js";
+import { expandPivot, expandUnpivot } from "./pivot-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
@@ -92,6 +93,10 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     case "streamingRelation":
     case "expand":
       return p;
+    case "pivot":
+      return expandPivot(p, (q) => resolveNode(q, catalog), resolveExpr);
+    case "unpivot":
+      return expandUnpivot(p, (q) => resolveNode(q, catalog), resolveExpr);
     case "unresolvedRelation": {
       const found = catalog.lookupRelation(p.name);
       if (!found) {

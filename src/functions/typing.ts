@@ -154,6 +154,9 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
       return p.output;
     case "unresolvedRelation":
       throw new Error(`unresolved relation ${p.name} reached outputOf`);
+    case "pivot":
+    case "unpivot":
+      throw new Error(`unexpanded ${p.kind} reached outputOf`);
     case "project":
       return p.projectList.map(toAttribute);
     case "window":

@@ -19,6 +19,10 @@ function describe(p: LogicalPlan): string {
       return `StreamingRelation ${p.format}, ${attrs(p.output)}`;
     case "unresolvedRelation":
       return `'UnresolvedRelation [${p.name}]`;
+    case "pivot":
+      return `'Pivot ${exprs(p.pivotColumns)}, ${exprs(p.aggregates)}`;
+    case "unpivot":
+      return `'Unpivot [${p.valueColumns.join(", ")}], ${p.nameColumn}`;
     case "project":
       return `Project ${exprs(p.projectList)}`;
     case "filter":

@@ -256,6 +256,32 @@ export interface TransformWithState {
   readonly initialGrouping: readonly Expr[];
 }
 
+/** One `IN` entry of SQL's PIVOT / UNPIVOT: a value (or column) tuple and its optional name. */
+export interface PivotEntry {
+  readonly exprs: readonly Expr[];
+  readonly alias: string | null;
+}
+/**
+ * SQL's `PIVOT (aggs FOR cols IN (values))`, as parsed: the analyzer expands it into two
+ * aggregates (analyzer/pivot-rules.ts) once the child's columns are known.
+ */
+export interface Pivot {
+  readonly kind: "pivot";
+  readonly aggregates: readonly Expr[];
+  readonly pivotColumns: readonly Expr[];
+  readonly values: readonly PivotEntry[];
+  readonly child: LogicalPlan;
+}
+/** SQL's `UNPIVOT [INCLUDE | EXCLUDE NULLS] (values FOR name IN (columns))`, as parsed (analyzer/pivot-rules.ts). */
+export interface Unpivot {
+  readonly kind: "unpivot";
+  readonly valueColumns: readonly string[];
+  readonly nameColumn: string;
+  readonly columns: readonly PivotEntry[];
+  readonly includeNulls: boolean;
+  readonly child: LogicalPlan;
+}
+
 export type LogicalPlan =
   | LocalRelation
   | RangeRelation
@@ -278,7 +304,9 @@ export type LogicalPlan =
   | Expand
   | Generate
   | Window
-  | TransformWithState;
+  | TransformWithState
+  | Pivot
+  | Unpivot;
 
 export type PlanKind = LogicalPlan["kind"];
 
@@ -310,6 +338,18 @@ export const Plans = {
   ): StreamingRelation {
     const rel = { kind: "streamingRelation" as const, sourceId, format, options: f({ ...options }), output: f([...output]) };
     return f(convert ? { ...rel, convert: f([...convert]) } : rel);
+  },
+  pivot(aggregates: readonly Expr[], pivotColumns: readonly Expr[], values: readonly PivotEntry[], child: LogicalPlan): Pivot {
+    return f({ kind: "pivot", aggregates: f([...aggregates]), pivotColumns: f([...pivotColumns]), values: f([...values]), child });
+  },
+  unpivot(
+    valueColumns: readonly string[],
+    nameColumn: string,
+    columns: readonly PivotEntry[],
+    includeNulls: boolean,
+    child: LogicalPlan,
+  ): Unpivot {
+    return f({ kind: "unpivot", valueColumns: f([...valueColumns]), nameColumn, columns: f([...columns]), includeNulls, child });
   },
   unresolvedRelation(name: string): UnresolvedRelation {
     return f({ kind: "unresolvedRelation", name });

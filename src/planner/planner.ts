@@ -43,6 +43,9 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
       throw new AnalysisException("STREAMING_QUERY_REQUIRED", "Queries with streaming sources must be executed with writeStream.start();");
     case "unresolvedRelation":
       throw new Error(`unresolved relation ${p.name} reached the planner`);
+    case "pivot":
+    case "unpivot":
+      throw new Error(`unexpanded ${p.kind} reached the planner`);
     case "project":
       return new ProjectExec(p.projectList, outputOf(p), planChild(p.child));
     case "filter":

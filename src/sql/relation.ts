@@ -1,7 +1,7 @@
 /**
  * FROM-clause relations: table names, CTE references, subqueries, `range(...)`, inline tables
- * (`VALUES ...`), generators as tables, column aliases (`t(a, b)`), LATERAL VIEWs, and
- * left-deep chains of JOINs with ON / USING.
+ * (`VALUES ...`), generators as tables, column aliases (`t(a, b)`), LATERAL VIEWs, PIVOT /
+ * UNPIVOT clauses (pivot-syntax.ts), and left-deep chains of JOINs with ON / USING.
  */
 import { inlineTable } from "../analyzer/inline-table.js";
 import { arityError } from "../common/errors.js";
@@ -11,6 +11,7 @@ import { type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { LongType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { ALIAS_RESERVED, NON_EXPR_KEYWORDS, readExpression } from "./expression.js";
+import { readPivotClauses } from "./pivot-syntax.js";
 
 /** Common table expressions in scope, keyed by lower-case name. */
 export type CteScope = ReadonlyMap<string, LogicalPlan>;
@@ -72,8 +73,8 @@ function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
     }
   }
   const alias = readOptionalAlias(cur);
-  if (alias === null) return plan;
-  return Plans.subqueryAlias(alias, plan, cur.isOp("(") ? readColumnNames(cur) : undefined);
+  if (alias !== null) plan = Plans.subqueryAlias(alias, plan, cur.isOp("(") ? readColumnNames(cur) : undefined);
+  return readPivotClauses(cur, plan, readOptionalAlias);
 }
 
 /** `VALUES (1, 'a'), (2, 'b')` or `VALUES 1, 2`: the rows' expressions. */

@@ -7,60 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type DataFrame, Session } from "../../src/index.js";
-
-type Expected = { cols: string[]; types: string[]; rows: unknown[][] } | { error: string };
-
-const session = Session.builder().config("spark.sql.session.timeZone", "UTC").getOrCreate();
-session
-  .createDataFrame(
-    [
-      [1, 10],
-      [1, 20],
-      [2, 5],
-      [3, 7],
-      [null, 1],
-      [4, null],
-    ],
-    "k INT, v INT",
-  )
-  .createOrReplaceTempView("t1");
-session
-  .createDataFrame(
-    [
-      [1, 15],
-      [1, 10],
-      [2, 1],
-      [2, 9],
-      [2, 5],
-      [null, 3],
-      [4, null],
-      [5, 2],
-    ],
-    "k INT, w INT",
-  )
-  .createOrReplaceTempView("t2");
-
-const canonical = (rows: unknown[][]): string[] =>
-  rows.map((r) => JSON.stringify(r.map((x) => (typeof x === "bigint" ? Number(x) : x)))).sort();
-
-/** The query's columns, types and rows (in any order) as PySpark's, or its error class. */
-async function assertAsPySpark(query: () => DataFrame, expected: Expected): Promise<void> {
-  if ("error" in expected) {
-    await assert.rejects(
-      async () => query().toArray(),
-      (e: Error & { errorClass?: string }) => e.errorClass === expected.error,
-    );
-    return;
-  }
-  const df = query();
-  assert.deepEqual(df.columns, expected.cols);
-  assert.deepEqual(
-    df.dtypes.map(([, t]) => t),
-    expected.types,
-  );
-  assert.deepEqual(canonical(await df.toArray()), canonical(expected.rows));
-}
+import { assertAsPySpark, canonical, type Expected, session } from "./pyspark-tables.js";
 
 const PYSPARK: [string, Expected][] = [
   [
