@@ -23,7 +23,7 @@ import {
   transformUp,
   withChildren,
 } from "../plan/expressions.js";
-import { type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
+import { type Aggregate, type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType, withAnsiWidening } from "../types/coercion.js";
@@ -42,7 +42,7 @@ import { expandPivot, expandUnpivot } from "./pivot-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
-import { isSubqueryCall, joinScalarSubqueries, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
+import { isSubqueryCall, joinExistenceSubqueries, joinScalarSubqueries, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
 import {
@@ -109,6 +109,9 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "project": {
       if (p.qualify) return resolveQualify(p, catalog);
+      // x IN (SELECT ...) / EXISTS (...) as values: existence joins beneath (subqueries.ts)
+      const existence = joinExistenceSubqueries(p.projectList, p.child, subquerySteps(catalog), true);
+      if (existence) return resolveNode(Plans.project(existence.exprs, existence.child), catalog);
       const scalar = joinScalarSubqueries(p.projectList, p.child, subquerySteps(catalog));
       if (scalar) return resolveNode(Plans.project(scalar.exprs, scalar.child), catalog);
       const input = outputOf(p.child);
@@ -135,7 +138,11 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     case "filter": {
       // x IN (SELECT ...) / EXISTS (SELECT ...) conjuncts: semi and anti joins (subqueries.ts)
       const joined = joinSubqueries(p.condition, p.child, subquerySteps(catalog));
-      if (joined) return joined.rest === null ? joined.plan : resolveNode(Plans.filter(joined.rest, joined.plan), catalog);
+      if (joined) {
+        const plan = joined.rest === null ? joined.plan : resolveNode(Plans.filter(joined.rest, joined.plan), catalog);
+        // an existence join's flag column is the filter's own: not part of its output
+        return outputOf(plan).length === outputOf(p.child).length ? plan : Plans.project(outputOf(p.child), plan);
+      }
       if (p.child.kind !== "aggregate") {
         // (SELECT ...) in the condition: joined beneath it, its column dropped above
         const scalar = joinScalarSubqueries([p.condition], p.child, subquerySteps(catalog));
@@ -191,6 +198,17 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         // yet must be the aggregate's own (it was sorted as a scalar call and failed to run)
         if (orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x))))
           return resolveSortWithHiddenColumns(orders, agg);
+      }
+      const having = havingBelow(p.child);
+      if (having && p.orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x)) || !resolvesIn(o, input))) {
+        // ORDER BY an aggregate above a HAVING: the aggregate takes it (hidden), below the HAVING's filter
+        const sorted = resolveHiddenAggregates(
+          having.agg,
+          p.orders.map((o) => rewriteGroupingAbove(o, having.agg, resolveExpr) as SortOrder),
+          (agg, os) => Plans.sort(os as SortOrder[], Plans.filter(having.condition, agg)),
+          resolveExpr,
+        );
+        return outputOf(sorted).length === input.length ? sorted : Plans.project(input, sorted);
       }
       const tryResolve = (e: Expr) => {
         try {
@@ -563,6 +581,23 @@ function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
 }
 
 /** ORDER BY a column the SELECT dropped: add it to the child, sort, then project it away. */
+/** A HAVING below an ORDER BY: its filter's condition and the aggregate under it (a projection may hide the HAVING's own hidden aggregates). */
+function havingBelow(p: LogicalPlan): { condition: Expr; agg: Aggregate } | null {
+  const filter = p.kind === "project" && p.child.kind === "filter" ? p.child : p;
+  if (filter.kind !== "filter" || filter.child.kind !== "aggregate") return null;
+  return { condition: filter.condition, agg: filter.child };
+}
+
+function resolvesIn(e: Expr, input: readonly Attribute[]): boolean {
+  try {
+    resolveExpr(e, input);
+    return true;
+  } catch (err) {
+    if (err instanceof AnalysisException) return false;
+    throw err;
+  }
+}
+
 function resolveSortWithHiddenColumns(orders: readonly SortOrder[], child: LogicalPlan): LogicalPlan {
   if (child.kind === "aggregate") {
     return resolveHiddenAggregates(child, orders, (agg, os) => Plans.sort(os as SortOrder[], agg), resolveExpr);

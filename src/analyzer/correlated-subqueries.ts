@@ -106,24 +106,28 @@ function scoped(e: Expr, inner: readonly Attribute[], outer: readonly Attribute[
   return { expr, namesOuter };
 }
 
-/** `[NOT] EXISTS (...)` naming the outer query: a semi / anti join on the conjuncts that do. */
-export function correlatedExists(left: LogicalPlan, sub: LogicalPlan, negated: boolean, steps: SubquerySteps): LogicalPlan | null {
+/** What a subquery condition joins the outer rows with, and on what. */
+export interface JoinParts {
+  readonly right: LogicalPlan;
+  readonly condition: Expr;
+  /** The outer query's columns the correlation names (for the subquery's SQL text). */
+  readonly outerNames?: readonly string[];
+}
+
+/** `EXISTS (...)` naming the outer query: its FROM (own conjuncts applied), joined on the conjuncts that name the outer query. */
+export function correlatedExists(left: LogicalPlan, sub: LogicalPlan, steps: SubquerySteps): JoinParts | null {
   const split = splitCorrelated(outputOf(left), sub, steps);
   if (!split) return null;
-  return Plans.join(left, split.right, negated ? "left_anti" : "left_semi", and(split.pulled));
+  return { right: split.right, condition: and(split.pulled), outerNames: outerNamesOf(split.pulled, outputOf(left)) };
 }
 
 /**
- * `x [NOT] IN (SELECT y FROM r WHERE ...)` naming the outer query: a semi / anti join on `x = y`
- * and the correlated conjuncts; `{ scalar }` when the select list aggregates (then the IN is an
- * equality with that scalar subquery, planned by the caller); null when not correlated.
+ * `x IN (SELECT y FROM r WHERE ...)` naming the outer query: r joined on `x = y` (`nullAware`, for
+ * NOT IN: `x = y OR (x = y) IS NULL`) and the correlated conjuncts; `{ scalar }` when the select
+ * list aggregates (then the IN is an equality with that scalar subquery, planned by the caller);
+ * null when not correlated.
  */
-export function correlatedIn(
-  left: LogicalPlan,
-  e: Call,
-  negated: boolean,
-  steps: SubquerySteps,
-): { plan: LogicalPlan } | { scalar: Expr } | null {
+export function correlatedIn(left: LogicalPlan, e: Call, nullAware: boolean, steps: SubquerySteps): JoinParts | { scalar: Expr } | null {
   const outer = outputOf(left);
   const split = splitCorrelated(outer, e.subquery!, steps);
   if (!split) return null;
@@ -143,9 +147,16 @@ export function correlatedIn(
     return { scalar: call("=", [e.args[0]!, scalar]) };
   }
   const equal = call("=", [steps.resolveExpr(e.args[0]!, outer), y]);
-  const match = negated ? call("or", [equal, call("isnull", [equal])]) : equal;
-  const cond = steps.resolveExpr(and([match, ...split.pulled]), [...outer, ...inner]);
-  return { plan: Plans.join(left, right, negated ? "left_anti" : "left_semi", cond) };
+  const match = nullAware ? call("or", [equal, call("isnull", [equal])]) : equal;
+  return {
+    right,
+    condition: steps.resolveExpr(and([match, ...split.pulled]), [...outer, ...inner]),
+    outerNames: outerNamesOf(split.pulled, outer),
+  };
+}
+
+function outerNamesOf(pulled: readonly Expr[], outer: readonly Attribute[]): string[] {
+  return uniqueNames(pulled.flatMap((c) => collectAttributes(c).filter((a) => isIn(a, outer))));
 }
 
 function unaliased(e: Expr): Expr {
@@ -198,7 +209,7 @@ export function correlatedScalar(left: LogicalPlan, sub: LogicalPlan, steps: Sub
   const value = aggregated ? item : call(SINGLE_VALUE, [item]);
   const correlation = keyedByCorrelation(left, right, split.pulled, steps);
   const { keyed, keys } = correlation;
-  const name = `scalarsubquery(${uniqueNames(split.pulled.flatMap((c) => collectAttributes(c).filter((a) => isIn(a, outer))))})`;
+  const name = `scalarsubquery(${outerNamesOf(split.pulled, outer).join(", ")})`;
   const needsEmptyValue = !grouped && !(value.kind === "call" && NULL_WHEN_EMPTY.has(value.name));
   const present = alias(literal(true, BooleanType), "__present");
   const perKey = grouped
@@ -303,7 +314,7 @@ function equalityPair(c: Expr, inner: readonly Attribute[], outer: readonly Attr
   return null;
 }
 
-function uniqueNames(attrs: readonly Attribute[]): string {
+function uniqueNames(attrs: readonly Attribute[]): string[] {
   const seen = new Set<number>();
   const names: string[] = [];
   for (const a of attrs) {
@@ -311,5 +322,5 @@ function uniqueNames(attrs: readonly Attribute[]): string {
     seen.add(a.exprId);
     names.push(a.name);
   }
-  return names.join(", ");
+  return names;
 }

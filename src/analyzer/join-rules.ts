@@ -35,7 +35,7 @@ export function resolveJoin(join: Join, resolveExpr: ResolveExpr): LogicalPlan {
       `[JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE] The join condition ${exprToSql(cond)} has the invalid type "${sqlTypeName(t)}", expected "BOOLEAN".`,
     );
   }
-  return Plans.join(p.left, p.right, p.joinType, cond);
+  return Plans.rejoin(p, p.left, p.right, cond);
 }
 
 /** A plan joined with itself: its right side read under fresh attribute ids (dedup-relations.ts). */
@@ -43,7 +43,7 @@ function deduplicated(p: Join): Join {
   const { plan: right, renamed } = withoutSharedAttributes(p.right, outputOf(p.left));
   if (renamed.size === 0) return p;
   const condition = p.condition === null ? null : selfJoinEqualities(p.condition, renamed);
-  return Plans.join(p.left, right, p.joinType, condition, p.usingColumns, p.natural === true);
+  return Plans.rejoin(p, p.left, right, condition);
 }
 
 function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[], resolveExpr: ResolveExpr): LogicalPlan {

@@ -158,6 +158,7 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
     full_outer: "FullOuter",
     left_semi: "LeftSemi",
     left_anti: "LeftAnti",
+    existence: "Existence",
     inner: "Inner",
     cross: "Cross",
   }[jt];
@@ -167,6 +168,8 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
         `Join between two streaming DataFrames/Datasets is not supported in ${mode[0]!.toUpperCase()}${mode.slice(1)} output mode, only in Append output mode.`,
       );
     if (jt === "left_anti") fail("Left anti joins between two streaming DataFrames/Datasets are not supported.");
+    if (jt === "existence")
+      fail("An IN or EXISTS subquery over a stream inside a larger expression is not supported in a stream-stream query.");
     if (jt === "inner" || jt === "cross") return;
     const l = outputOf(p.left);
     const r = outputOf(p.right);
@@ -185,7 +188,7 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
   if (ls && (jt === "right_outer" || jt === "full_outer")) {
     fail(`${name} join with a streaming DataFrame/Dataset on the left and a static DataFrame/DataSet on the right not supported.`);
   }
-  if (rs && (jt === "left_outer" || jt === "left_semi" || jt === "left_anti" || jt === "full_outer")) {
+  if (rs && (jt === "left_outer" || jt === "left_semi" || jt === "left_anti" || jt === "existence" || jt === "full_outer")) {
     fail(`${name} join with a streaming DataFrame/Dataset on the right and a static DataFrame/DataSet on the left not supported.`);
   }
 }

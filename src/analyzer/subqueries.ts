@@ -5,18 +5,29 @@
  *   the comparison is NULL: SQL's NOT IN, so one NULL among the y removes every row, and a NULL
  *   x goes unless the subquery is empty); `EXISTS (...)` / `NOT EXISTS (...)` a semi / anti join
  *   on nothing. The other conjuncts filter above the joins;
+ * - an IN / EXISTS inside a larger expression (OR, CASE, a SELECT list) is an existence join's
+ *   flag (`joinExistenceSubqueries`);
  * - an uncorrelated scalar subquery `(SELECT ...)` in a SELECT list or a WHERE is a one-row
  *   aggregate joined to the rows;
  * - correlated ones (naming the outer query's columns) are decorrelated into joins
  *   (correlated-subqueries.ts).
- * Anything else (a subquery in HAVING or ON, inside OR) is refused by name.
+ * Anything else (a subquery in GROUP BY, ORDER BY or ON, a HAVING's larger expression) is
+ * refused by name.
  */
 import { AnalysisException } from "../common/errors.js";
 import { SINGLE_VALUE } from "../functions/single-value.js";
-import { alias, anyExpr, type Call, call, type Expr, literal, transformUp } from "../plan/expressions.js";
+import { alias, anyExpr, attribute, type Call, call, type Expr, literal, transformDown, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { exprToSql } from "../plan/sql-text.js";
 import { BooleanType } from "../types/datatypes.js";
-import { conjuncts, correlatedExists, correlatedIn, correlatedScalar, type SubquerySteps } from "./correlated-subqueries.js";
+import {
+  conjuncts,
+  correlatedExists,
+  correlatedIn,
+  correlatedScalar,
+  type JoinParts,
+  type SubquerySteps,
+} from "./correlated-subqueries.js";
 import { withoutSharedAttributes } from "./dedup-relations.js";
 import { outputOf } from "./types.js";
 
@@ -39,7 +50,7 @@ export function subqueryOutsideWhere(e?: Expr): AnalysisException {
   }
   return new AnalysisException(
     "UNSUPPORTED_FEATURE",
-    "[UNSUPPORTED_FEATURE] IN and EXISTS subqueries are supported as conditions of a WHERE (alone or ANDed with others), not inside other expressions.",
+    "[UNSUPPORTED_FEATURE] IN and EXISTS subqueries are supported in a WHERE condition, in a SELECT list without GROUP BY and as HAVING conjuncts (not inside a larger HAVING expression, nor in GROUP BY, ORDER BY or a join's ON).",
   );
 }
 
@@ -54,16 +65,60 @@ export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps
     const negated = c.kind === "call" && c.name === "not" && c.args.length === 1 && isSubqueryCall(c.args[0]!);
     const sub = negated ? (c as Call).args[0]! : c;
     if (!isPredicateSubquery(sub)) {
-      if (anyExpr(c, isPredicateSubquery)) throw subqueryOutsideWhere();
-      rest.push(c);
+      // a HAVING's aggregate must stay right below it: no existence join in between
+      if (child.kind === "aggregate" && anyExpr(c, isPredicateSubquery)) throw subqueryOutsideWhere();
+      // inside a larger expression (OR, CASE, ...): an existence join's flag stands for it
+      const nested = joinExistenceSubqueries([c], plan, steps);
+      if (nested) plan = nested.child;
+      rest.push(nested ? nested.exprs[0]! : c);
       continue;
     }
-    const joined = joinOne(plan, sub as Call, negated, steps);
-    if ("plan" in joined) plan = joined.plan;
-    else rest.push(negated ? call("not", [joined.scalar]) : joined.scalar);
+    const parts = joinParts(plan, sub as Call, negated && sub.kind === "call" && sub.name === "in_subquery", steps);
+    if ("scalar" in parts) rest.push(negated ? call("not", [parts.scalar]) : parts.scalar);
+    else plan = Plans.join(plan, parts.right, negated ? "left_anti" : "left_semi", parts.condition);
   }
   return { plan, rest: rest.length === 0 ? null : rest.reduce((a, b) => call("and", [a, b])) };
 }
+
+/**
+ * IN / EXISTS subqueries inside expressions (`a OR x IN (...)`, `CASE WHEN EXISTS (...)`, a
+ * SELECT list's `x IN (...)`), as Spark's RewritePredicateSubquery plans them: each an existence
+ * join of the rows with the subquery, read as its `exists` flag — two-valued, as Spark's: `x IN
+ * (...)` is whether some y equals x, `NOT x IN (...)` whether none equals x or compares as NULL
+ * (null-aware, as a top-level NOT IN). Null when there is none.
+ */
+export function joinExistenceSubqueries(
+  exprs: readonly Expr[],
+  child: LogicalPlan,
+  steps: Steps,
+  keepNames = false,
+): { exprs: Expr[]; child: LogicalPlan } | null {
+  if (!exprs.some((e) => anyExpr(e, isPredicateSubquery))) return null;
+  let plan = child;
+  const out = exprs.map((e) => {
+    const named = new Map<Expr, Expr>();
+    const rewritten = transformDown(e, (x) => {
+      const notIn = x.kind === "call" && x.name === "not" && x.args.length === 1 && isInSubquery(x.args[0]!);
+      const sub = notIn ? (x as Call).args[0]! : x;
+      if (!isPredicateSubquery(sub)) return x;
+      const parts = joinParts(plan, sub as Call, notIn, steps);
+      if ("scalar" in parts) {
+        // one row per outer row: the IN is that equality, false rather than NULL (an existence is two-valued)
+        return call("coalesce", [notIn ? call("not", [parts.scalar]) : parts.scalar, literal(false, BooleanType)]);
+      }
+      named.set(sub, Object.freeze({ ...(sub as Call), outerNames: parts.outerNames ?? [] }));
+      const exists = attribute("exists", BooleanType, false);
+      plan = Plans.existenceJoin(plan, parts.right, parts.condition, exists);
+      return notIn ? call("not", [exists]) : exists;
+    });
+    if (!keepNames || e.kind === "alias" || rewritten === e) return rewritten;
+    // a SELECT item is named after the subquery as Spark shows it: `(v IN (listquery()))`, `exists(k)`
+    return alias(rewritten, exprToSql(transformDown(e, (x) => named.get(x) ?? x)));
+  });
+  return { exprs: out, child: plan };
+}
+
+const isInSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).name === "in_subquery";
 
 /** The subquery analyzed on its own; one naming the outer query's columns (not decorrelated) is refused by name. */
 function analyzeUncorrelated(sub: LogicalPlan, steps: Steps): LogicalPlan {
@@ -117,21 +172,19 @@ export function joinScalarSubqueries(
   return { exprs: out, child: plan };
 }
 
-/** One `[NOT] IN` / `[NOT] EXISTS` conjunct as a semi / anti join, or (an aggregated correlated IN) as an equality with a scalar subquery. */
-function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): { plan: LogicalPlan } | { scalar: Expr } {
-  if (e.name === "exists_subquery") {
-    const correlated = correlatedExists(left, e.subquery!, negated, steps);
-    if (correlated) return { plan: correlated };
-  } else {
-    const correlated = correlatedIn(left, e, negated, steps);
-    if (correlated) return correlated;
-  }
+/**
+ * What an IN / EXISTS subquery joins the rows with, and on what (`nullAware`: NOT IN's `x = y OR
+ * (x = y) IS NULL`); `{ scalar }` for a correlated IN whose select list aggregates (an equality
+ * with that scalar subquery).
+ */
+function joinParts(left: LogicalPlan, e: Call, nullAware: boolean, steps: Steps): JoinParts | { scalar: Expr } {
+  const correlated = e.name === "exists_subquery" ? correlatedExists(left, e.subquery!, steps) : correlatedIn(left, e, nullAware, steps);
+  if (correlated) return correlated;
   const l = outputOf(left);
   // a subquery over the outer query's own table reads it under fresh ids (dedup-relations.ts)
   const right = withoutSharedAttributes(analyzeUncorrelated(e.subquery!, steps), l).plan;
   const r = outputOf(right);
-  if (e.name === "exists_subquery")
-    return { plan: Plans.join(left, right, negated ? "left_anti" : "left_semi", literal(true, BooleanType)) };
+  if (e.name === "exists_subquery") return { right, condition: literal(true, BooleanType) };
   if (r.length !== 1) {
     throw new AnalysisException(
       "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
@@ -140,6 +193,6 @@ function joinOne(left: LogicalPlan, e: Call, negated: boolean, steps: Steps): { 
   }
   // the value is the outer query's (resolved there first: a subquery column of the same name is not it)
   const equal = call("=", [steps.resolveExpr(e.args[0]!, l), r[0]!]);
-  const cond = negated ? call("or", [equal, call("isnull", [equal])]) : equal;
-  return { plan: Plans.join(left, right, negated ? "left_anti" : "left_semi", steps.resolveExpr(cond, [...l, ...r])) };
+  const cond = nullAware ? call("or", [equal, call("isnull", [equal])]) : equal;
+  return { right, condition: steps.resolveExpr(cond, [...l, ...r]) };
 }

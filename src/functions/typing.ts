@@ -201,6 +201,8 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
         case "left_semi":
         case "left_anti":
           return l;
+        case "existence":
+          return [...l, p.exists!];
         case "left_outer":
           return [...l, ...r.map((a) => ({ ...a, nullable: true }))];
         case "right_outer":

@@ -46,10 +46,10 @@ export const inferJoinFilters: Rule = {
       }
       if (!leftKeys.length) return p;
       const filterLeft = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "right_outer";
-      const filterRight = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "left_outer";
+      const filterRight = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "left_outer" || jt === "existence";
       const left = filterLeft ? withNotNull(p.left, leftKeys) : p.left;
       const right = filterRight ? withNotNull(p.right, rightKeys) : p.right;
-      return left === p.left && right === p.right ? p : Plans.join(left, right, p.joinType, p.condition);
+      return left === p.left && right === p.right ? p : Plans.rejoin(p, left, right, p.condition);
     }),
 };
 

@@ -56,7 +56,7 @@ function push(p: LogicalPlan): LogicalPlan {
       const stay: Expr[] = [];
       for (const c of conjuncts(p.condition)) {
         if (
-          (jt === "inner" || jt === "cross" || jt === "left_outer" || jt === "left_semi" || jt === "left_anti") &&
+          (jt === "inner" || jt === "cross" || jt === "left_outer" || jt === "left_semi" || jt === "left_anti" || jt === "existence") &&
           refersOnlyTo(c, child.left)
         )
           toLeft.push(c);
@@ -66,7 +66,7 @@ function push(p: LogicalPlan): LogicalPlan {
       if (!toLeft.length && !toRight.length) return p;
       const left = toLeft.length ? push(Plans.filter(and(toLeft), child.left)) : child.left;
       const right = toRight.length ? push(Plans.filter(and(toRight), child.right)) : child.right;
-      const join = Plans.join(left, right, child.joinType, child.condition, null);
+      const join = Plans.rejoin(child, left, right, child.condition);
       return stay.length ? Plans.filter(and(stay), join) : join;
     }
     default:

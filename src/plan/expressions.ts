@@ -103,6 +103,8 @@ export interface Call {
    * (analyzer/subqueries.ts).
    */
   readonly subquery?: LogicalPlan;
+  /** The outer query's columns a correlated subquery names, as its SQL text shows them (`exists(k)`). */
+  readonly outerNames?: readonly string[];
   /** Printed in place of `name`: a user-defined function's own name (`name` is its registry key). */
   readonly label?: string;
   /**

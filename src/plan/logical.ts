@@ -9,7 +9,12 @@ import type { DataType, StructType } from "../types/datatypes.js";
 import type { Attribute, Call, Expr, NamedExpr, SortOrder } from "./expressions.js";
 import type { GroupStateTimeout, GroupsWithStateFunction, StatefulProcessorLike, StateSchema, TimeMode } from "./stateful-processor.js";
 
-export type JoinType = "inner" | "left_outer" | "right_outer" | "full_outer" | "left_semi" | "left_anti" | "cross";
+/**
+ * `existence`: Spark's ExistenceJoin — every left row once, with a BOOLEAN column (`Join.exists`)
+ * saying whether some right row matched; what an IN / EXISTS subquery inside an expression
+ * becomes (analyzer/subqueries.ts).
+ */
+export type JoinType = "inner" | "left_outer" | "right_outer" | "full_outer" | "left_semi" | "left_anti" | "cross" | "existence";
 
 /** In-memory rows (createDataFrame, memory-sink tables, a micro-batch's data). */
 export interface LocalRelation {
@@ -92,6 +97,8 @@ export interface Join {
   readonly usingColumns: readonly string[] | null;
   /** SQL's NATURAL JOIN: USING the columns both sides have (found by the analyzer, join-rules.ts). */
   readonly natural?: true;
+  /** An existence join's BOOLEAN column: whether the left row matched (`joinType` "existence"). */
+  readonly exists?: Attribute;
 }
 export interface Sort {
   readonly kind: "sort";
@@ -391,6 +398,14 @@ export const Plans = {
       usingColumns: usingColumns ? f([...usingColumns]) : null,
       ...(natural ? { natural: true as const } : {}),
     });
+  },
+  /** Spark's ExistenceJoin: `left` with `exists` telling whether a row of `right` matched `condition`. */
+  existenceJoin(left: LogicalPlan, right: LogicalPlan, condition: Expr | null, exists: Attribute): Join {
+    return f({ kind: "join", left, right, joinType: "existence", condition, usingColumns: null, exists });
+  },
+  /** `p` with new sides and condition, everything else kept (an existence join's column too). */
+  rejoin(p: Join, left: LogicalPlan, right: LogicalPlan, condition: Expr | null): Join {
+    return f({ ...p, left, right, condition });
   },
   sort(orders: readonly SortOrder[], child: LogicalPlan): Sort {
     return f({ kind: "sort", orders: f([...orders]), child });

@@ -91,6 +91,9 @@ export function exprToSql(e: Expr): string {
       if (e.between) return betweenSql(e.args);
       if (e.quantifiedLike) return `${e.quantifiedLike.name}(${exprToSql(e.quantifiedLike.value)})`;
       if (e.label !== undefined) return `${e.label}(${e.args.map(exprToSql).join(", ")})`;
+      // a subquery shows the outer columns its correlation names: exists(k), listquery(k)
+      if (e.name === "in_subquery") return `(${exprToSql(e.args[0]!)} IN (listquery(${(e.outerNames ?? []).join(", ")})))`;
+      if (e.name === "exists_subquery") return `exists(${(e.outerNames ?? []).join(", ")})`;
       return callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":
       return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
@@ -221,10 +224,6 @@ function callToSql(name: string, args: readonly Expr[], distinct: boolean, bare 
     }
     case "scalar_subquery":
       return "scalarsubquery()";
-    case "in_subquery":
-      return `${a[0]} IN (listquery())`;
-    case "exists_subquery":
-      return "exists()";
     case "count":
       if (args.length === 1 && args[0]!.kind === "star") return "count(1)";
       break;

@@ -545,14 +545,249 @@ describe("correlated subqueries, as PySpark 4.3", () => {
 
   it("refuses what is not decorrelated, by name", () => {
     assert.throws(
-      () => session.sql("SELECT * FROM t1 WHERE v IN (SELECT w FROM t2 WHERE t2.k = t1.k) OR v = 7"),
-      /\[UNSUPPORTED_FEATURE\] IN and EXISTS subqueries are supported as conditions of a WHERE/,
+      () => session.sql("SELECT k, sum(v) FROM t1 GROUP BY k HAVING sum(v) > 10 OR k IN (SELECT k FROM t2 WHERE w IS NULL)"),
+      /\[UNSUPPORTED_FEATURE\] IN and EXISTS subqueries are supported in a WHERE condition/,
     );
     assert.throws(
       () => session.sql("SELECT * FROM t1 WHERE v IN (SELECT max(w) FROM t2 WHERE t2.k = t1.k GROUP BY w)"),
       /\[UNSUPPORTED_FEATURE\] A correlated subquery is supported when/,
     );
   });
+});
+
+const INSIDE_EXPRESSIONS: [string, Expected][] = [
+  [
+    "SELECT k, v, v IN (SELECT w FROM t2) AS x FROM t1",
+    {
+      cols: ["k", "v", "x"],
+      types: ["int", "int", "boolean"],
+      rows: [
+        [1, 10, true],
+        [1, 20, false],
+        [2, 5, true],
+        [3, 7, false],
+        [4, null, false],
+        [null, 1, true],
+      ],
+    },
+  ],
+  [
+    "SELECT k, v, v IN (SELECT w FROM t2 WHERE w IS NOT NULL) AS x FROM t1",
+    {
+      cols: ["k", "v", "x"],
+      types: ["int", "int", "boolean"],
+      rows: [
+        [1, 10, true],
+        [1, 20, false],
+        [2, 5, true],
+        [3, 7, false],
+        [4, null, false],
+        [null, 1, true],
+      ],
+    },
+  ],
+  [
+    "SELECT k, v, v NOT IN (SELECT w FROM t2) AS x FROM t1",
+    {
+      cols: ["k", "v", "x"],
+      types: ["int", "int", "boolean"],
+      rows: [
+        [1, 10, false],
+        [1, 20, false],
+        [2, 5, false],
+        [3, 7, false],
+        [4, null, false],
+        [null, 1, false],
+      ],
+    },
+  ],
+  [
+    "SELECT k, v, EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k) AS x FROM t1",
+    {
+      cols: ["k", "v", "x"],
+      types: ["int", "int", "boolean"],
+      rows: [
+        [1, 10, true],
+        [1, 20, true],
+        [2, 5, true],
+        [3, 7, false],
+        [4, null, true],
+        [null, 1, false],
+      ],
+    },
+  ],
+  [
+    "SELECT k, v, v IN (SELECT w FROM t2 WHERE t2.k = t1.k) AS x FROM t1",
+    {
+      cols: ["k", "v", "x"],
+      types: ["int", "int", "boolean"],
+      rows: [
+        [1, 10, true],
+        [1, 20, false],
+        [2, 5, true],
+        [3, 7, false],
+        [4, null, false],
+        [null, 1, false],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 WHERE v IN (SELECT w FROM t2) OR k = 3",
+    {
+      cols: ["k", "v"],
+      types: ["int", "int"],
+      rows: [
+        [1, 10],
+        [2, 5],
+        [3, 7],
+        [null, 1],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 WHERE NOT (v IN (SELECT w FROM t2 WHERE w IS NOT NULL)) OR k = 1",
+    {
+      cols: ["k", "v"],
+      types: ["int", "int"],
+      rows: [
+        [1, 10],
+        [1, 20],
+        [3, 7],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k AND t2.w > 9) OR v < 6",
+    {
+      cols: ["k", "v"],
+      types: ["int", "int"],
+      rows: [
+        [1, 10],
+        [1, 20],
+        [2, 5],
+        [null, 1],
+      ],
+    },
+  ],
+  [
+    "SELECT k, CASE WHEN EXISTS (SELECT 1 FROM t2 WHERE t2.w = t1.v) THEN 'hit' ELSE 'miss' END AS c FROM t1",
+    {
+      cols: ["k", "c"],
+      types: ["int", "string"],
+      rows: [
+        [1, "hit"],
+        [1, "miss"],
+        [2, "hit"],
+        [3, "miss"],
+        [4, "miss"],
+        [null, "hit"],
+      ],
+    },
+  ],
+  [
+    "SELECT v IN (SELECT w FROM t2), EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k), NOT EXISTS (SELECT 1 FROM t2), v NOT IN (SELECT w FROM t2) FROM t1",
+    {
+      cols: ["(v IN (listquery()))", "exists(k)", "(NOT exists())", "(NOT (v IN (listquery())))"],
+      types: ["boolean", "boolean", "boolean", "boolean"],
+      rows: [
+        [false, false, false, false],
+        [false, true, false, false],
+        [false, true, false, false],
+        [true, false, false, false],
+        [true, true, false, false],
+        [true, true, false, false],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 WHERE k = 3 OR EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k AND t2.w < 2)",
+    {
+      cols: ["k", "v"],
+      types: ["int", "int"],
+      rows: [
+        [2, 5],
+        [3, 7],
+      ],
+    },
+  ],
+  [
+    "SELECT k, count(*) FROM t1 WHERE v IN (SELECT w FROM t2) OR v IS NULL GROUP BY k",
+    {
+      cols: ["k", "count(1)"],
+      types: ["int", "bigint"],
+      rows: [
+        [1, 1],
+        [2, 1],
+        [4, 1],
+        [null, 1],
+      ],
+    },
+  ],
+  [
+    "SELECT k, v, CASE WHEN v IN (SELECT w FROM t2 WHERE t2.k = t1.k) THEN 'same' WHEN EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k) THEN 'key' ELSE 'none' END AS c FROM t1",
+    {
+      cols: ["k", "v", "c"],
+      types: ["int", "int", "string"],
+      rows: [
+        [1, 10, "same"],
+        [1, 20, "key"],
+        [2, 5, "same"],
+        [3, 7, "none"],
+        [4, null, "key"],
+        [null, 1, "none"],
+      ],
+    },
+  ],
+  [
+    "SELECT k, NOT (v IN (SELECT w FROM t2 WHERE t2.k = t1.k)) AS c FROM t1",
+    {
+      cols: ["k", "c"],
+      types: ["int", "boolean"],
+      rows: [
+        [1, false],
+        [1, true],
+        [2, false],
+        [3, true],
+        [4, false],
+        [null, true],
+      ],
+    },
+  ],
+  [
+    "SELECT k, v IN (SELECT max(w) FROM t2 WHERE t2.k = t1.k) AS c FROM t1",
+    {
+      cols: ["k", "c"],
+      types: ["int", "boolean"],
+      rows: [
+        [1, false],
+        [1, false],
+        [2, false],
+        [3, false],
+        [4, false],
+        [null, false],
+      ],
+    },
+  ],
+  [
+    "SELECT k, sum(v) FROM t1 GROUP BY k HAVING k IN (SELECT k FROM t2 WHERE w > 8)",
+    {
+      cols: ["k", "sum(v)"],
+      types: ["int", "bigint"],
+      rows: [
+        [1, 30],
+        [2, 5],
+      ],
+    },
+  ],
+  ["SELECT sum(CASE WHEN v IN (SELECT w FROM t2) THEN 1 ELSE 0 END) AS n FROM t1", { cols: ["n"], types: ["bigint"], rows: [[3]] }],
+];
+
+describe("IN and EXISTS inside expressions (existence joins), as PySpark 4.3", () => {
+  for (const [query, expected] of INSIDE_EXPRESSIONS) {
+    it(query, async () => {
+      await assertAsPySpark(() => session.sql(query), expected);
+    });
+  }
 });
 
 describe("correlated subqueries on a stream against a static table", () => {
@@ -580,6 +815,8 @@ describe("correlated subqueries on a stream against a static table", () => {
     "SELECT id, v FROM %s WHERE v > (SELECT min(w) FROM corr_lim WHERE corr_lim.id = %s.id)",
     "SELECT id, v FROM %s WHERE v IN (SELECT w - 1 FROM corr_lim WHERE corr_lim.id = %s.id)",
     "SELECT id, v FROM %s WHERE NOT EXISTS (SELECT 1 FROM corr_lim WHERE corr_lim.id = %s.id AND w > v)",
+    "SELECT id, v, v IN (SELECT w + 1 FROM corr_lim WHERE corr_lim.id = %s.id) AS hit FROM %s",
+    "SELECT id, v FROM %s WHERE v > 8 OR EXISTS (SELECT 1 FROM corr_lim WHERE corr_lim.id = %s.id AND w < 4)",
   ];
   let n = 0;
   for (const template of queries) {

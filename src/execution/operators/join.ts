@@ -4,10 +4,11 @@
  * and adds the unmatched rows outer joins need. NestedLoopJoin handles joins without equi-keys.
  */
 import { type Batch, concatBatches, makeBatch } from "../../columnar/batch.js";
-import { take, type Vector } from "../../columnar/vector.js";
+import { makeVector, take, type Vector } from "../../columnar/vector.js";
 import type { Attribute, Expr } from "../../plan/expressions.js";
 import type { JoinType } from "../../plan/logical.js";
 import { exprToSql } from "../../plan/sql-text.js";
+import { BooleanType } from "../../types/datatypes.js";
 import { compileExpr, compilePredicate } from "../compile.js";
 import { GroupIndex } from "../group-index.js";
 import type { ExecContext, PhysicalOperator } from "../operator.js";
@@ -102,6 +103,11 @@ export class HashJoinExec implements PhysicalOperator {
         L.columns.map((c) => take(c, keep)),
         keep.length,
       );
+    }
+    if (jt === "existence") {
+      const matched = new Uint8Array(L.numRows);
+      for (const i of p.left) matched[i] = 1;
+      return makeBatch([...L.columns, makeVector(BooleanType, matched, null, L.numRows)], L.numRows);
     }
     const left = p.left.slice();
     const right = p.right.slice();
