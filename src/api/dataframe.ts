@@ -220,11 +220,12 @@ export class DataFrame {
     return this.groupBy().agg(...exprs);
   }
   /**
-   * Join with `on` as a column name, a list of names (USING), or a condition Column.
+   * Join with `on` as a column name, a list of names (USING), a condition Column, or a list of
+   * condition Columns (ANDed, as PySpark's `join(other, [a.k == b.k, a.v > 6])`).
    * `how`: inner, left, left_outer, right, right_outer, full, full_outer, outer, left_semi,
    * left_anti, cross.
    */
-  join(other: DataFrame, on?: string | string[] | Column, how = "inner"): DataFrame {
+  join(other: DataFrame, on?: string | string[] | Column | Column[], how = "inner"): DataFrame {
     const jt = JOIN_TYPES[how.toLowerCase().replace(/\s+/g, "")];
     if (!jt) {
       throw new IllegalArgumentException(
@@ -232,8 +233,11 @@ export class DataFrame {
       );
     }
     if (on === undefined) return this.with(Plans.join(this.plan, other.plan, jt === "inner" ? "cross" : jt, null));
+    if (Array.isArray(on) && on.length > 0 && on.every((c) => c instanceof Column)) {
+      return this.with(Plans.join(this.plan, other.plan, jt, (on as Column[]).reduce((x, y) => x.and(y)).expr));
+    }
     if (typeof on === "string" || Array.isArray(on)) {
-      return this.with(Plans.join(this.plan, other.plan, jt, null, typeof on === "string" ? [on] : on));
+      return this.with(Plans.join(this.plan, other.plan, jt, null, typeof on === "string" ? [on] : (on as string[])));
     }
     return this.with(Plans.join(this.plan, other.plan, jt, on.expr));
   }

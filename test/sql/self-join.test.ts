@@ -177,3 +177,34 @@ describe("a stream joined with itself", () => {
     assert.deepEqual(rows, [[1, "2024-01-01 00:00:00", "2024-01-01 00:03:00"]]);
   });
 });
+
+describe("join(other, [conditions])", () => {
+  it("ANDs a list of condition Columns, as PySpark (was: read as USING column names, a TypeError)", async () => {
+    const a = session.createDataFrame(
+      [
+        [1, 10],
+        [1, 20],
+        [2, 5],
+        [3, 7],
+        [null, 1],
+      ],
+      "k INT, v INT",
+    );
+    const b = session.createDataFrame(
+      [
+        [1, "x"],
+        [2, "y"],
+        [4, "z"],
+      ],
+      "k INT, s STRING",
+    );
+    await assertAsPySpark(() => a.join(b, [a.col("k").equalTo(b.col("k")), a.col("v").gt(6)]), {
+      cols: ["k", "v", "k", "s"],
+      types: ["int", "int", "int", "string"],
+      rows: [
+        [1, 10, 1, "x"],
+        [1, 20, 1, "x"],
+      ],
+    });
+  });
+});
