@@ -17,11 +17,13 @@ import {
   call,
   type Expr,
   exprChildren,
+  isQualifiedAccessOnly,
   literal,
   type SortOrder,
   transformDown,
   transformUp,
   withChildren,
+  withoutAccessMark,
 } from "../plan/expressions.js";
 import { type Aggregate, type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
@@ -109,11 +111,15 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     }
     case "project": {
       if (p.qualify) return resolveQualify(p, catalog);
-      // x IN (SELECT ...) / EXISTS (...) as values: existence joins beneath (subqueries.ts)
-      const existence = joinExistenceSubqueries(p.projectList, p.child, subquerySteps(catalog), true);
-      if (existence) return resolveNode(Plans.project(existence.exprs, existence.child), catalog);
-      const scalar = joinScalarSubqueries(p.projectList, p.child, subquerySteps(catalog));
-      if (scalar) return resolveNode(Plans.project(scalar.exprs, scalar.child), catalog);
+      if (p.projectList.some(hasSubqueryCall)) {
+        // `*` is the rows' own columns, expanded before the subqueries' joins add theirs
+        const list = expandStars(p.projectList, outputOf(p.child));
+        // x IN (SELECT ...) / EXISTS (...) as values: existence joins beneath (subqueries.ts)
+        const existence = joinExistenceSubqueries(list, p.child, subquerySteps(catalog), true);
+        if (existence) return resolveNode(Plans.project(existence.exprs, existence.child), catalog);
+        const scalar = joinScalarSubqueries(list, p.child, subquerySteps(catalog));
+        if (scalar) return resolveNode(Plans.project(scalar.exprs, scalar.child), catalog);
+      }
       const input = outputOf(p.child);
       const items = expandStars(p.projectList, input);
       const lifted = liftGenerators(items, p.child, resolveExpr);
@@ -279,10 +285,12 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
   }
 }
 
+const hasSubqueryCall = (e: Expr): boolean => anyExpr(e, isSubqueryCall);
 const isGroupingCall = (e: Expr) => e.kind === "call" && (e.name === "__grouping_bit" || e.name === "__grouping_id");
 
 function named(e: Expr): Expr {
-  if (e.kind === "attribute" || e.kind === "alias") return e;
+  if (e.kind === "attribute") return withoutAccessMark(e);
+  if (e.kind === "alias") return e;
   // Spark's ResolveAliases: a cast written on a column keeps the column's name (CAST(s AS INT) is `s`)
   if (e.kind === "cast" && !e.implicit && e.child.kind === "attribute") return alias(e, e.child.name);
   // a column path (`select("s.a")`) is named by its last part; inside an expression it is `s.a`
@@ -300,7 +308,8 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
   return exprs.flatMap((top) => {
     const e = top.kind === "star" ? top : expandStarArguments(top, input);
     if (e.kind !== "star") return [e];
-    if (e.qualifier === null) return [...input];
+    // `*` leaves out a USING join's hidden keys; `t2.*` has them (join-rules.ts)
+    if (e.qualifier === null) return input.filter((a) => !isQualifiedAccessOnly(a));
     const q = e.qualifier.toLowerCase();
     const hits = input.filter((a) => a.qualifier.some((x) => x.toLowerCase() === q));
     if (hits.length === 0) {

@@ -203,10 +203,12 @@ export function correlatedScalar(left: LogicalPlan, sub: LogicalPlan, steps: Sub
     );
   }
   const item = unaliased(steps.resolveExpr(items[0]!, inner));
-  // A GROUP BY makes one row per group: one per outer row only when the groups are the correlation's.
-  const grouped = top.kind === "aggregate" && top.groupingExprs.length > 0;
+  // A GROUP BY makes one row per group: one per outer row only when the groups are the correlation's;
+  // a DISTINCT select list is grouped by its value (several distinct values: too many rows).
   const aggregated = top.kind === "aggregate" || hasAggregateOutsideWindow(item);
-  const value = aggregated ? item : call(SINGLE_VALUE, [item]);
+  const distinctValue = sub.kind === "distinct" && !aggregated;
+  const grouped = (top.kind === "aggregate" && top.groupingExprs.length > 0) || distinctValue;
+  const value = aggregated || distinctValue ? item : call(SINGLE_VALUE, [item]);
   const correlation = keyedByCorrelation(left, right, split.pulled, steps);
   const { keyed, keys } = correlation;
   const name = `scalarsubquery(${outerNamesOf(split.pulled, outer).join(", ")})`;
@@ -216,7 +218,7 @@ export function correlatedScalar(left: LogicalPlan, sub: LogicalPlan, steps: Sub
     ? perCorrelationOfGroups(
         keyed,
         keys,
-        (top as Aggregate).groupingExprs.map((g) => steps.resolveExpr(g, inner)),
+        distinctValue ? [item] : (top as Aggregate).groupingExprs.map((g) => steps.resolveExpr(g, inner)),
         value,
         name,
         steps,

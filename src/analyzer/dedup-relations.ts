@@ -8,9 +8,11 @@
  * its name, qualifier (`b.k` still names it) and metadata (an event time's watermark).
  */
 
+import { AnalysisException } from "../common/errors.js";
 import { toAttribute } from "../functions/typing.js";
-import { type Attribute, call, type Expr, reAlias, transformUp } from "../plan/expressions.js";
+import { type Attribute, call, collectAttributes, type Expr, literal, reAlias, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { BooleanType } from "../types/datatypes.js";
 import { outputOf } from "./types.js";
 
 export interface Deduplicated {
@@ -48,4 +50,27 @@ export function selfJoinEqualities(condition: Expr, renamed: ReadonlyMap<number,
     const right = renamed.get(b.exprId);
     return right ? call(e.name, [a, right]) : e;
   });
+}
+
+/**
+ * A condition bound before the deduplication that still names a shared column (`df.v < f.v`
+ * where `f` was made from `df`): it cannot say which side it means, so it is refused, as Spark's
+ * failAmbiguousSelfJoin check does (alias the DataFrames and name the columns `a.v`, `b.v`).
+ */
+export function refuseAmbiguousSelfJoin(condition: Expr, renamed: ReadonlyMap<number, Attribute>): void {
+  // the equalities selfJoinEqualities read as left = right are not ambiguous
+  const rest = transformUp(condition, (e) =>
+    e.kind === "call" &&
+    (e.name === "=" || e.name === "<=>") &&
+    e.args[0]?.kind === "attribute" &&
+    renamed.get(e.args[0].exprId)?.exprId === (e.args[1] as Attribute | undefined)?.exprId
+      ? literal(true, BooleanType)
+      : e,
+  );
+  const shared = collectAttributes(rest).filter((a) => renamed.has(a.exprId));
+  if (shared.length === 0) return;
+  throw new AnalysisException(
+    "_LEGACY_ERROR_TEMP_1182",
+    `Column ${shared.map((a) => `${a.name}#${a.exprId}`).join(", ")} are ambiguous. It's probably because you joined several Datasets together, and some of these Datasets are the same. This column points to one of the Datasets but Spark is unable to figure out which one. Please alias the Datasets with different names via \`Dataset.as\` before joining them, and specify the column using qualified name, e.g. \`df.as("a").join(df.as("b"), $"a.id" > $"b.id")\`.`,
+  );
 }

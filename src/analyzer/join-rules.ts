@@ -5,11 +5,11 @@
  * a NATURAL JOIN is USING the columns both sides have.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, alias, call, type Expr } from "../plan/expressions.js";
+import { type Attribute, alias, call, type Expr, QUALIFIED_ACCESS_ONLY } from "../plan/expressions.js";
 import { type Join, type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { sqlTypeName } from "../types/datatypes.js";
-import { selfJoinEqualities, withoutSharedAttributes } from "./dedup-relations.js";
+import { refuseAmbiguousSelfJoin, selfJoinEqualities, withoutSharedAttributes } from "./dedup-relations.js";
 import { resolveColumn } from "./resolve-names.js";
 import { outputOf, typeOf } from "./types.js";
 
@@ -23,7 +23,7 @@ export function resolveJoin(join: Join, resolveExpr: ResolveExpr): LogicalPlan {
     // the columns both sides have, in the left's order; none: every pair of rows (Spark's too)
     const common = l.filter((a) => r.some((b) => b.name.toLowerCase() === a.name.toLowerCase())).map((a) => a.name);
     if (common.length === 0) return Plans.join(p.left, p.right, p.joinType, null);
-    return resolveUsing(Plans.join(p.left, p.right, p.joinType, null, common), l, r, resolveExpr);
+    return resolveUsing(Plans.join(p.left, p.right, p.joinType, null, common, false, p.hiddenUsingKeys === true), l, r, resolveExpr);
   }
   if (p.usingColumns) return resolveUsing(p, l, r, resolveExpr);
   if (!p.condition) return p;
@@ -43,6 +43,7 @@ function deduplicated(p: Join): Join {
   const { plan: right, renamed } = withoutSharedAttributes(p.right, outputOf(p.left));
   if (renamed.size === 0) return p;
   const condition = p.condition === null ? null : selfJoinEqualities(p.condition, renamed);
+  if (condition !== null) refuseAmbiguousSelfJoin(condition, renamed);
   return Plans.rejoin(p, p.left, right, condition);
 }
 
@@ -79,8 +80,19 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
         return a;
     }
   });
-  const restL = l.filter((a) => !lIds.has(a.exprId));
-  const restR = r.filter((a) => !rIds.has(a.exprId));
   const semi = p.joinType === "left_semi" || p.joinType === "left_anti";
+  // SQL keeps the key each side loses as a hidden column in its side's place (`t2.*` is t2's columns)
+  const hide = p.hiddenUsingKeys === true && !semi;
+  const side = (attrs: readonly Attribute[], keyIds: ReadonlySet<number>, keyShown: boolean): Attribute[] =>
+    attrs.flatMap((a) => (!keyIds.has(a.exprId) ? [a] : hide && !keyShown ? [hiddenKey(a)] : []));
+  const leftShown = p.joinType !== "right_outer" && p.joinType !== "full_outer";
+  const rightShown = p.joinType === "right_outer";
+  const restL = side(l, lIds, leftShown);
+  const restR = side(r, rIds, rightShown);
   return Plans.project(semi ? [...keys, ...restL] : [...keys, ...restL, ...restR], join);
+}
+
+/** A USING key as a hidden column: same attribute, reachable by qualified name only. */
+function hiddenKey(a: Attribute): Attribute {
+  return Object.freeze({ ...a, metadata: Object.freeze({ ...a.metadata, [QUALIFIED_ACCESS_ONLY]: true }) });
 }

@@ -12,8 +12,12 @@
  *   their least common type, no STRING promotion); `((v1, v2) FOR name IN ((a, b) AS x, ...))`
  *   several values at once. EXCLUDE NULLS, the default, drops the rows whose values are all NULL.
  */
+
+import { constantVector, getValue } from "../columnar/vector.js";
 import { AnalysisException } from "../common/errors.js";
 import { valueToString } from "../functions/cast.js";
+import { castVector } from "../functions/index.js";
+import { isAggregateCall } from "../functions/typing.js";
 import {
   type Attribute,
   alias,
@@ -25,11 +29,12 @@ import {
   type Expr,
   literal,
   multiAlias,
+  transformDown,
 } from "../plan/expressions.js";
 import { type LogicalPlan, type Pivot, Plans, type Unpivot } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerTypeOfAll } from "../types/coercion.js";
-import { BooleanType, IntegerType, StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { BooleanType, type DataType, IntegerType, isNumeric, StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
 import { outputOf, typeOf } from "./types.js";
 import { hasAggregateOutsideWindow } from "./window-rules.js";
 
@@ -53,6 +58,32 @@ export function expandPivot(p: Pivot, resolve: ResolveNode, resolveExpr: Resolve
   const pivots = p.pivotColumns.map((c) => resolveExpr(c, input));
   const used = new Set([...aggs, ...pivots].flatMap((e) => collectAttributes(e).map((a) => a.exprId)));
   const groups = input.filter((a) => !used.has(a.exprId));
+  const aggNames = aggs.map((a) => (a.kind === "alias" ? a.name : exprToSql(a)));
+  // each value cast to its pivot column's type (1.5 on an INT column is 1), named by the value as written
+  const values = p.values.map((v) => {
+    if (v.exprs.length !== pivots.length) {
+      throw new AnalysisException(
+        "PIVOT_VALUE_DATA_TYPE_MISMATCH",
+        `[PIVOT_VALUE_DATA_TYPE_MISMATCH] Invalid pivot value '${v.exprs.map(exprToSql).join(", ")}': ${v.exprs.length} value(s) for ${pivots.length} pivot column(s).`,
+      );
+    }
+    const written = v.exprs.map((e) => resolveExpr(e, []));
+    const typed = written.map((x, j) => {
+      const t = typeOf(pivots[j]!);
+      return typesEqual(typeOf(x), t) ? x : cast(x, t);
+    });
+    return { typed, label: v.alias ?? valueLabel(written) };
+  });
+  const nameOf = (label: string, i: number) => (aggs.length === 1 ? label : `${label}_${aggNames[i]}`);
+  const matching = (cols: readonly Expr[], typed: readonly Expr[]) => and(typed.map((x, j) => call("<=>", [cols[j]!, x])));
+  // Spark's rule: numeric and boolean aggregates pivot in two phases (a value without rows is NULL,
+  // even for count); any other aggregates each value's rows (a count of none is 0, a list of none [])
+  if (!aggs.every((a) => isNumeric(typeOf(a)) || typeOf(a).kind === "boolean")) {
+    const picks = values.flatMap((v) =>
+      aggs.map((a, i) => alias(onlyMatching(unaliased(a), matching(pivots, v.typed)), nameOf(v.label, i))),
+    );
+    return resolve(Plans.aggregate(groups, [...groups, ...picks], p.child));
+  }
   const byPair = resolve(
     Plans.aggregate(
       [...groups, ...pivots],
@@ -64,36 +95,53 @@ export function expandPivot(p: Pivot, resolve: ResolveNode, resolveExpr: Resolve
   const groupOut = out.slice(0, groups.length);
   const pivotOut = out.slice(groups.length, groups.length + pivots.length);
   const aggOut = out.slice(groups.length + pivots.length);
-  const aggNames = aggs.map((a) => (a.kind === "alias" ? a.name : exprToSql(a)));
-  const picks: Expr[] = [];
-  for (const v of p.values) {
-    if (v.exprs.length !== pivots.length) {
-      throw new AnalysisException(
-        "PIVOT_VALUE_DATA_TYPE_MISMATCH",
-        `[PIVOT_VALUE_DATA_TYPE_MISMATCH] Invalid pivot value '${v.exprs.map(exprToSql).join(", ")}': ${v.exprs.length} value(s) for ${pivots.length} pivot column(s).`,
-      );
-    }
-    const values = v.exprs.map((e) => resolveExpr(e, []));
-    const label = v.alias ?? valueLabel(values);
-    const matches = and(values.map((x, j) => call("<=>", [pivotOut[j]!, x])));
-    aggOut.forEach((a, i) => {
-      const name = aggOut.length === 1 ? label : `${label}_${aggNames[i]}`;
-      picks.push(alias(call("first", [caseWhen([[matches, a]], null), literal(true, BooleanType)]), name));
-    });
-  }
+  const picks = values.flatMap((v) =>
+    aggOut.map((a, i) =>
+      alias(call("first", [caseWhen([[matching(pivotOut, v.typed), a]], null), literal(true, BooleanType)]), nameOf(v.label, i)),
+    ),
+  );
   return resolve(Plans.aggregate(groupOut, [...groupOut, ...picks], byPair));
 }
+
+/**
+ * An aggregate over the rows `cond` holds for only: each aggregate function's non-constant
+ * arguments are NULL elsewhere (aggregates skip NULLs; first / last are told to).
+ */
+function onlyMatching(agg: Expr, cond: Expr): Expr {
+  const only = (x: Expr): Expr => (x.kind === "literal" ? x : caseWhen([[cond, x]], null));
+  return transformDown(agg, (x) => {
+    if (!isAggregateCall(x)) return x;
+    const c = x as Call;
+    if (FIRST_LAST.has(c.name)) return call(c.name, [only(c.args[0]!), literal(true, BooleanType)]);
+    return Object.freeze({ ...c, args: Object.freeze(c.args.map(only)) });
+  });
+}
+
+const FIRST_LAST = new Set(["first", "last", "first_value", "last_value", "any_value"]);
 
 function unaliased(e: Expr): Expr {
   return e.kind === "alias" ? e.child : e;
 }
 
-/** A pivot value's column name when it has none: the value as text (`x`, `3`, `null`), a tuple as `{1, x}`. */
+/** A pivot value's column name when it has none: the value cast to STRING (`x`, `3`, `null`, `2024-01-02`), a tuple as `{1, x}`. */
 function valueLabel(values: readonly Expr[]): string {
-  // the value cast to STRING, as Spark names the column by the evaluated value
-  const one = (e: Expr): string =>
-    e.kind !== "literal" ? exprToSql(e) : e.value === null ? "null" : valueToString(e.value, e.type, "UTC");
+  const one = (e: Expr): string => {
+    const v = constantOf(e);
+    return v === undefined ? exprToSql(e) : v.value === null ? "null" : valueToString(v.value, v.type, "UTC");
+  };
   return values.length === 1 ? one(values[0]!) : `{${values.map(one).join(", ")}}`;
+}
+
+/** A literal, or a cast of one (`DATE '2024-01-02'`), evaluated; undefined for anything else. */
+function constantOf(e: Expr): { value: unknown; type: DataType } | undefined {
+  if (e.kind === "literal") return { value: e.value, type: e.type };
+  if (e.kind !== "cast" || e.child.kind !== "literal") return undefined;
+  const ctx = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: true };
+  try {
+    return { value: getValue(castVector(constantVector(e.child.type, e.child.value, 1), e.to, 1, ctx), 0), type: e.to };
+  } catch {
+    return undefined;
+  }
 }
 
 export function expandUnpivot(p: Unpivot, resolve: ResolveNode, resolveExpr: ResolveExpr): LogicalPlan {
@@ -127,7 +175,8 @@ export function expandUnpivot(p: Unpivot, resolve: ResolveNode, resolveExpr: Res
   });
   const stackArgs: Expr[] = [literal(columns.length, IntegerType)];
   columns.forEach((c, i) => {
-    const label = p.columns[i]!.alias ?? c.map(columnName).join("_");
+    // named as the query writes the column (`K`), not as the schema spells it
+    const label = p.columns[i]!.alias ?? p.columns[i]!.exprs.map(writtenName).join("_");
     stackArgs.push(literal(label, StringType), ...c.map((e, j) => (typesEqual(typeOf(e), types[j]!) ? e : cast(e, types[j]!, true))));
   });
   const rows = multiAlias(call("stack", stackArgs), [p.nameColumn, ...p.valueColumns]);
@@ -135,6 +184,10 @@ export function expandUnpivot(p: Unpivot, resolve: ResolveNode, resolveExpr: Res
   if (p.includeNulls) return unpivoted;
   const values = outputOf(unpivoted).slice(ids.length + 1);
   return resolve(Plans.filter(call("not", [and(values.map((v) => call("isnull", [v])))]), unpivoted));
+}
+
+function writtenName(e: Expr): string {
+  return e.kind === "column" ? e.nameParts[e.nameParts.length - 1]! : exprToSql(e);
 }
 
 function columnName(e: Expr): string {

@@ -5,7 +5,7 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { structFieldIndex } from "../functions/collections.js";
-import { type Attribute, call, type Expr, type LambdaVariable, literal } from "../plan/expressions.js";
+import { type Attribute, call, type Expr, isQualifiedAccessOnly, type LambdaVariable, literal } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
 
 function eq(a: string, b: string): boolean {
@@ -24,8 +24,8 @@ export function resolveColumn(nameParts: readonly string[], input: readonly Attr
     const hits = input.filter((a) => eq(a.name, n) && a.qualifier.some((x) => eq(x, q)));
     if (hits.length > 0) return nestFields(pick(hits, nameParts.slice(0, 2)), nameParts.slice(2));
   }
-  // 2. plain match on the first part, the rest are struct fields.
-  const hits = input.filter((a) => eq(a.name, nameParts[0]!));
+  // 2. plain match on the first part, the rest are struct fields (a USING join's hidden key needs its qualifier)
+  const hits = input.filter((a) => eq(a.name, nameParts[0]!) && !isQualifiedAccessOnly(a));
   if (hits.length === 0) return null;
   return nestFields(pick(hits, nameParts.slice(0, 1)), nameParts.slice(1));
 }

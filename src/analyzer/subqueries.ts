@@ -30,6 +30,7 @@ import {
 } from "./correlated-subqueries.js";
 import { withoutSharedAttributes } from "./dedup-relations.js";
 import { outputOf } from "./types.js";
+import { hasAggregateOutsideWindow } from "./window-rules.js";
 
 export const isSubqueryCall = (e: Expr): boolean => e.kind === "call" && e.subquery !== undefined;
 const isScalarSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).name === "scalar_subquery";
@@ -73,6 +74,11 @@ export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps
       rest.push(nested ? nested.exprs[0]! : c);
       continue;
     }
+    if (isExistsOfOneRow(sub)) {
+      // an aggregate without GROUP BY always has its one row: EXISTS is true, NOT EXISTS false
+      if (negated) rest.push(literal(false, BooleanType));
+      continue;
+    }
     const parts = joinParts(plan, sub as Call, negated && sub.kind === "call" && sub.name === "in_subquery", steps);
     if ("scalar" in parts) rest.push(negated ? call("not", [parts.scalar]) : parts.scalar);
     else plan = Plans.join(plan, parts.right, negated ? "left_anti" : "left_semi", parts.condition);
@@ -101,6 +107,7 @@ export function joinExistenceSubqueries(
       const notIn = x.kind === "call" && x.name === "not" && x.args.length === 1 && isInSubquery(x.args[0]!);
       const sub = notIn ? (x as Call).args[0]! : x;
       if (!isPredicateSubquery(sub)) return x;
+      if (isExistsOfOneRow(sub)) return literal(true, BooleanType);
       const parts = joinParts(plan, sub as Call, notIn, steps);
       if ("scalar" in parts) {
         // one row per outer row: the IN is that equality, false rather than NULL (an existence is two-valued)
@@ -116,6 +123,15 @@ export function joinExistenceSubqueries(
     return alias(rewritten, exprToSql(transformDown(e, (x) => named.get(x) ?? x)));
   });
   return { exprs: out, child: plan };
+}
+
+/** `EXISTS (SELECT count(*) ...)`: a subquery that aggregates without GROUP BY (or HAVING) has one row whatever its WHERE. */
+function isExistsOfOneRow(e: Expr): boolean {
+  if (!isSubqueryCall(e) || (e as Call).name !== "exists_subquery") return false;
+  let q = (e as Call).subquery!;
+  if (q.kind === "distinct") q = q.child;
+  if (q.kind === "aggregate") return q.groupingExprs.length === 0 && q.groupingSets === null;
+  return q.kind === "project" && !q.qualify && q.projectList.some(hasAggregateOutsideWindow);
 }
 
 const isInSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).name === "in_subquery";

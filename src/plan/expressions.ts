@@ -271,6 +271,15 @@ export function alias(child: Expr, name: string, metadata?: Record<string, unkno
       : { kind: "alias", child, name, exprId: newExprId() },
   );
 }
+/** Metadata of a USING join's side key: reachable by qualified name only (Spark's `__qualified_access_only`). */
+export const QUALIFIED_ACCESS_ONLY = "__qualified_access_only";
+export const isQualifiedAccessOnly = (a: Attribute): boolean => a.metadata[QUALIFIED_ACCESS_ONLY] === true;
+/** `a` as an ordinary column again (selected by name, it is no longer hidden). */
+export function withoutAccessMark(a: Attribute): Attribute {
+  if (!isQualifiedAccessOnly(a)) return a;
+  const { [QUALIFIED_ACCESS_ONLY]: _hidden, ...metadata } = a.metadata;
+  return f({ ...a, metadata: f(metadata) });
+}
 /** `a` under a new exprId, keeping its name, qualifier and metadata (Spark's `Alias(a, a.name)(qualifier = a.qualifier)`). */
 export function reAlias(a: Attribute): Alias {
   return f({ kind: "alias", child: a, name: a.name, exprId: newExprId(), qualifier: a.qualifier });

@@ -99,6 +99,11 @@ export interface Join {
   readonly natural?: true;
   /** An existence join's BOOLEAN column: whether the left row matched (`joinType` "existence"). */
   readonly exists?: Attribute;
+  /**
+   * SQL's USING / NATURAL JOIN: each side's key stays reachable by its qualified name (`t2.k`)
+   * and in `t2.*`, hidden from `*` and from unqualified names (analyzer/join-rules.ts).
+   */
+  readonly hiddenUsingKeys?: true;
 }
 export interface Sort {
   readonly kind: "sort";
@@ -388,6 +393,7 @@ export const Plans = {
     condition: Expr | null,
     usingColumns: readonly string[] | null = null,
     natural = false,
+    hiddenUsingKeys = false,
   ): Join {
     return f({
       kind: "join",
@@ -397,6 +403,7 @@ export const Plans = {
       condition,
       usingColumns: usingColumns ? f([...usingColumns]) : null,
       ...(natural ? { natural: true as const } : {}),
+      ...(hiddenUsingKeys ? { hiddenUsingKeys: true as const } : {}),
     });
   },
   /** Spark's ExistenceJoin: `left` with `exists` telling whether a row of `right` matched `condition`. */

@@ -27,7 +27,7 @@ export function readRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
     if (joinType === null) return plan;
     const right = readPrimaryRelation(cur, ctes, readQuery);
     if (natural) {
-      plan = Plans.join(plan, right, joinType, null, null, true);
+      plan = Plans.join(plan, right, joinType, null, null, true, true);
     } else if (cur.acceptKeyword("ON")) {
       plan = Plans.join(plan, right, joinType, readExpression(cur));
     } else if (cur.acceptKeyword("USING")) {
@@ -35,7 +35,7 @@ export function readRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
       const cols = [cur.identifier()];
       while (cur.acceptOp(",")) cols.push(cur.identifier());
       cur.expectOp(")");
-      plan = Plans.join(plan, right, joinType, null, cols);
+      plan = Plans.join(plan, right, joinType, null, cols, false, true);
     } else {
       plan = Plans.join(plan, right, joinType, null);
     }

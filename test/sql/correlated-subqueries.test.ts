@@ -790,6 +790,124 @@ describe("IN and EXISTS inside expressions (existence joins), as PySpark 4.3", (
   }
 });
 
+/** Found by review against PySpark 4.3: `*` beside a subquery, EXISTS over an aggregate (always one row), a DISTINCT scalar subquery. */
+const REVIEWED: [string, Expected][] = [
+  [
+    "SELECT *, (SELECT count(*) FROM t2 WHERE t2.k = t1.k) AS c FROM t1",
+    {
+      cols: ["k", "v", "c"],
+      types: ["int", "int", "bigint"],
+      rows: [
+        [1, 10, 2],
+        [1, 20, 2],
+        [2, 5, 3],
+        [3, 7, 0],
+        [4, null, 1],
+        [null, 1, 0],
+      ],
+    },
+  ],
+  [
+    "SELECT *, (SELECT max(w) FROM t2) FROM t1",
+    {
+      cols: ["k", "v", "scalarsubquery()"],
+      types: ["int", "int", "int"],
+      rows: [
+        [1, 10, 15],
+        [1, 20, 15],
+        [2, 5, 15],
+        [3, 7, 15],
+        [4, null, 15],
+        [null, 1, 15],
+      ],
+    },
+  ],
+  [
+    "SELECT *, v IN (SELECT w FROM t2) AS x FROM t1",
+    {
+      cols: ["k", "v", "x"],
+      types: ["int", "int", "boolean"],
+      rows: [
+        [1, 10, true],
+        [1, 20, false],
+        [2, 5, true],
+        [3, 7, false],
+        [4, null, false],
+        [null, 1, true],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 WHERE EXISTS (SELECT count(*) FROM t2 WHERE t2.k = t1.k)",
+    {
+      cols: ["k", "v"],
+      types: ["int", "int"],
+      rows: [
+        [1, 10],
+        [1, 20],
+        [2, 5],
+        [3, 7],
+        [4, null],
+        [null, 1],
+      ],
+    },
+  ],
+  ["SELECT * FROM t1 WHERE NOT EXISTS (SELECT max(w) FROM t2 WHERE t2.k = t1.k)", { cols: ["k", "v"], types: ["int", "int"], rows: [] }],
+  [
+    "SELECT k, EXISTS (SELECT count(*) FROM t2 WHERE t2.k = t1.k) AS e FROM t1",
+    {
+      cols: ["k", "e"],
+      types: ["int", "boolean"],
+      rows: [
+        [1, true],
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, true],
+        [null, true],
+      ],
+    },
+  ],
+  [
+    "SELECT k, (SELECT DISTINCT k FROM t2 WHERE t2.k = t1.k) AS d FROM t1",
+    {
+      cols: ["k", "d"],
+      types: ["int", "int"],
+      rows: [
+        [1, 1],
+        [1, 1],
+        [2, 2],
+        [3, null],
+        [4, 4],
+        [null, null],
+      ],
+    },
+  ],
+  [
+    "SELECT k, (SELECT DISTINCT t2.k FROM t2 WHERE t2.k > t1.k AND t2.k < 3) AS d FROM t1",
+    {
+      cols: ["k", "d"],
+      types: ["int", "int"],
+      rows: [
+        [1, 2],
+        [1, 2],
+        [2, null],
+        [3, null],
+        [4, null],
+        [null, null],
+      ],
+    },
+  ],
+];
+
+describe("subqueries beside *, over aggregates and DISTINCT, as PySpark 4.3", () => {
+  for (const [query, expected] of REVIEWED) {
+    it(query, async () => {
+      await assertAsPySpark(() => session.sql(query), expected);
+    });
+  }
+});
+
 describe("correlated subqueries on a stream against a static table", () => {
   const rows = [
     [1, 6],

@@ -203,6 +203,63 @@ const PYSPARK: [string, Expected][] = [
   ],
   ["SELECT * FROM (SELECT k, v, v AS v2 FROM t1) UNPIVOT ((a, b) FOR c IN ((v, v2), k))", { error: "PARSE_SYNTAX_ERROR" }],
   ["SELECT * FROM t2 PIVOT (avg(w) FOR k IN ('1', 2.0))", { cols: ["1", "2.0"], types: ["double", "double"], rows: [[12.5, 5.0]] }],
+  // found by review: non-numeric aggregates pivot in one phase (count 0, list []), values cast to the
+  // pivot column's type, a typed value named by its text, UNPIVOT names as the query writes them
+  [
+    "SELECT * FROM (SELECT k, v FROM t1) PIVOT (count(v) AS c, max(CAST(v AS STRING)) AS m FOR k IN (1, 2, 3, 7))",
+    {
+      cols: ["1_c", "1_m", "2_c", "2_m", "3_c", "3_m", "7_c", "7_m"],
+      types: ["bigint", "string", "bigint", "string", "bigint", "string", "bigint", "string"],
+      rows: [[2, "20", 1, "5", 1, "7", 0, null]],
+    },
+  ],
+  [
+    "SELECT * FROM (SELECT k, v FROM t1) PIVOT (collect_list(v) FOR k IN (1, 7))",
+    { cols: ["1", "7"], types: ["array<int>", "array<int>"], rows: [[[10, 20], []]] },
+  ],
+  [
+    "SELECT * FROM (SELECT k, v FROM t1) PIVOT (sum(v) FOR k IN (1.5, 2))",
+    { cols: ["1.5", "2"], types: ["bigint", "bigint"], rows: [[30, 5]] },
+  ],
+  [
+    "SELECT * FROM (SELECT CAST(k AS STRING) s, v FROM t1) PIVOT (sum(v) FOR s IN (1.0, 2))",
+    { cols: ["1.0", "2"], types: ["bigint", "bigint"], rows: [[null, 5]] },
+  ],
+  [
+    "SELECT * FROM (SELECT CAST(k AS STRING) s, v FROM t1) PIVOT (sum(v) FOR s IN (true))",
+    { cols: ["true"], types: ["bigint"], rows: [[null]] },
+  ],
+  [
+    "SELECT * FROM (SELECT date_add(DATE'2024-01-01', k) AS d, v FROM t1) PIVOT (sum(v) FOR d IN (DATE'2024-01-02', DATE'2024-01-03' AS two))",
+    { cols: ["2024-01-02", "two"], types: ["bigint", "bigint"], rows: [[30, 5]] },
+  ],
+  [
+    "SELECT * FROM t1 UNPIVOT (val FOR col IN (K, V))",
+    {
+      cols: ["col", "val"],
+      types: ["string", "int"],
+      rows: [
+        ["K", 1],
+        ["K", 1],
+        ["K", 2],
+        ["K", 3],
+        ["K", 4],
+        ["V", 10],
+        ["V", 1],
+        ["V", 20],
+        ["V", 5],
+        ["V", 7],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM (SELECT k, v, count(*) OVER () AS n FROM t1) PIVOT (count(*) AS c, avg(v) AS a FOR k IN (1, 9))",
+    {
+      cols: ["n", "1_c", "1_a", "9_c", "9_a"],
+      types: ["bigint", "bigint", "double", "bigint", "double"],
+      rows: [[6, 2, 15.0, null, null]],
+    },
+  ],
 ];
 
 describe("PIVOT and UNPIVOT clauses, as PySpark 4.3", () => {

@@ -183,7 +183,7 @@ describe("joins", () => {
     expectPlan("SELECT * FROM a CROSS JOIN b", Plans.project([star()], Plans.join(table("a"), table("b"), "cross", null)));
     expectPlan(
       "SELECT * FROM a JOIN b USING (k, `j`)",
-      Plans.project([star()], Plans.join(table("a"), table("b"), "inner", null, ["k", "j"])),
+      Plans.project([star()], Plans.join(table("a"), table("b"), "inner", null, ["k", "j"], false, true)),
     );
     expectPlan(
       "SELECT * FROM a, b WHERE a.k = b.k",

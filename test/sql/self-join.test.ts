@@ -208,3 +208,32 @@ describe("join(other, [conditions])", () => {
     });
   });
 });
+
+describe("a join condition that cannot say which side of a self-join it means", () => {
+  it("is refused as Spark's failAmbiguousSelfJoin check does (_LEGACY_ERROR_TEMP_1182); a column only one side has is not", async () => {
+    const df = session.createDataFrame(
+      [
+        [1, 10],
+        [1, 20],
+        [2, 5],
+      ],
+      "k INT, v INT",
+    );
+    const f5 = df.filter("v > 5");
+    const counts = df.groupBy("k").count();
+    for (const cond of [df.col("k").equalTo(f5.col("k")).and(df.col("v").lt(15)), df.col("k").equalTo(f5.col("k").plus(1))]) {
+      await assert.rejects(
+        async () => df.join(f5, cond).toArray(),
+        (e: Error & { errorClass?: string }) => e.errorClass === "_LEGACY_ERROR_TEMP_1182" && /are ambiguous/.test(e.message),
+      );
+    }
+    await assertAsPySpark(() => df.join(counts, df.col("k").equalTo(counts.col("k")).and(counts.col("count").gt(1))), {
+      cols: ["k", "v", "k", "count"],
+      types: ["int", "int", "int", "bigint"],
+      rows: [
+        [1, 10, 1, 2],
+        [1, 20, 1, 2],
+      ],
+    });
+  });
+});
