@@ -45,7 +45,7 @@ import { isSmallNumeric, smallArithmetic, smallNegate } from "./small-numeric.js
 function overflow(op: string): ArusError {
   return new ArusError(
     "ARITHMETIC_OVERFLOW",
-    `[ARITHMETIC_OVERFLOW] integer overflow. Use 'try_${op}' to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
+    `[ARITHMETIC_OVERFLOW] overflow. Use 'try_${op}' to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
   );
 }
 

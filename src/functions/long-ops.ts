@@ -23,7 +23,7 @@ const TRY_NAME: Record<LongOp, string> = { "+": "add", "-": "subtract", "*": "mu
 export function longOverflow(tryName: string): ArusError {
   return new ArusError(
     "ARITHMETIC_OVERFLOW",
-    `[ARITHMETIC_OVERFLOW] long overflow. Use 'try_${tryName}' to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
+    `[ARITHMETIC_OVERFLOW] overflow. Use 'try_${tryName}' to tolerate overflow and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
   );
 }
 

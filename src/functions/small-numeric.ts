@@ -23,8 +23,7 @@ function binaryOverflow(x: number, op: string, y: number): ArusError {
   // toSQLValue renders both operands as SMALLINT literals, whatever the narrow type.
   return new ArusError(
     "BINARY_ARITHMETIC_OVERFLOW",
-    `[BINARY_ARITHMETIC_OVERFLOW] ${x}S ${op} ${y}S caused overflow. Use \`${TRY_NAME[op] ?? "try_add"}\` to tolerate overflow and return NULL instead. ` +
-      `If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error.`,
+    `[BINARY_ARITHMETIC_OVERFLOW] ${x}S ${op} ${y}S caused overflow. Use \`${TRY_NAME[op] ?? "try_add"}\` to ignore overflow problem and return NULL.`,
   );
 }
 

@@ -26,12 +26,7 @@ function readPivot(cur: Cursor, child: LogicalPlan): LogicalPlan {
   cur.expectKeyword("FOR");
   // names only (Spark's pivotColumn): an expression would swallow the IN
   const pivotColumns = readTuple(cur, readColumnName);
-  cur.expectKeyword("IN");
-  cur.expectOp("(");
-  const values = [readEntry(cur, pivotColumns.length > 1)];
-  while (cur.acceptOp(",")) values.push(readEntry(cur, pivotColumns.length > 1));
-  cur.expectOp(")");
-  cur.expectOp(")");
+  const values = readEntries(cur, pivotColumns.length > 1);
   return Plans.pivot(aggregates, pivotColumns, values, child);
 }
 
@@ -47,13 +42,19 @@ function readUnpivot(cur: Cursor, child: LogicalPlan): LogicalPlan {
   const valueColumns = readTuple(cur, (c) => c.identifier());
   cur.expectKeyword("FOR");
   const nameColumn = cur.identifier();
+  const columns = readEntries(cur, valueColumns.length > 1);
+  return Plans.unpivot(valueColumns, nameColumn, columns, includeNulls, child);
+}
+
+/** `IN (entry, ...)` and the clause's closing parenthesis. */
+function readEntries(cur: Cursor, tuple: boolean): PivotEntry[] {
   cur.expectKeyword("IN");
   cur.expectOp("(");
-  const columns = [readEntry(cur, valueColumns.length > 1)];
-  while (cur.acceptOp(",")) columns.push(readEntry(cur, valueColumns.length > 1));
+  const entries = [readEntry(cur, tuple)];
+  while (cur.acceptOp(",")) entries.push(readEntry(cur, tuple));
   cur.expectOp(")");
   cur.expectOp(")");
-  return Plans.unpivot(valueColumns, nameColumn, columns, includeNulls, child);
+  return entries;
 }
 
 /** `c` or `t.c`. */
