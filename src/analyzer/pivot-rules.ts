@@ -27,6 +27,7 @@ import {
   cast,
   collectAttributes,
   type Expr,
+  isQualifiedAccessOnly,
   literal,
   multiAlias,
   transformDown,
@@ -57,7 +58,8 @@ export function expandPivot(p: Pivot, resolve: ResolveNode, resolveExpr: Resolve
   }
   const pivots = p.pivotColumns.map((c) => resolveExpr(c, input));
   const used = new Set([...aggs, ...pivots].flatMap((e) => collectAttributes(e).map((a) => a.exprId)));
-  const groups = input.filter((a) => !used.has(a.exprId));
+  // the relation's own columns: a USING join's hidden keys are not among them
+  const groups = input.filter((a) => !used.has(a.exprId) && !isQualifiedAccessOnly(a));
   const aggNames = aggs.map((a) => (a.kind === "alias" ? a.name : exprToSql(a)));
   // each value cast to its pivot column's type (1.5 on an INT column is 1), named by the value as written
   const values = p.values.map((v) => {
@@ -157,7 +159,17 @@ export function expandUnpivot(p: Unpivot, resolve: ResolveNode, resolveExpr: Res
     return c.exprs.map((e) => resolveExpr(e, input));
   });
   const used = new Set(columns.flat().flatMap((e) => collectAttributes(e).map((a) => a.exprId)));
-  const ids = input.filter((a) => !used.has(a.exprId));
+  const ids = input.filter((a) => !used.has(a.exprId) && !isQualifiedAccessOnly(a));
+  for (const name of [p.nameColumn, ...p.valueColumns]) {
+    const clash = ids.find((a) => a.name.toLowerCase() === name.toLowerCase());
+    if (clash) {
+      const q = clash.qualifier[0];
+      throw new AnalysisException(
+        "AMBIGUOUS_REFERENCE",
+        `[AMBIGUOUS_REFERENCE] Reference \`${name}\` is ambiguous, could be: [\`${name}\`, \`${q ? `${q}\`.\`` : ""}${clash.name}\`].`,
+      );
+    }
+  }
   const types = Array.from({ length: width }, (_, j) => {
     const ofColumn = columns.map((c) => c[j]!);
     const t = widerTypeOfAll(

@@ -24,7 +24,8 @@ export function readRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
   for (;;) {
     const natural = cur.acceptKeyword("NATURAL");
     const joinType = natural ? readNaturalJoinType(cur) : readJoinType(cur);
-    if (joinType === null) return plan;
+    // Spark's fromClause ends with its PIVOT / UNPIVOT: after the joins, over all of them
+    if (joinType === null) return plan.kind === "join" ? readPivotClauses(cur, plan, readOptionalAlias) : plan;
     const right = readPrimaryRelation(cur, ctes, readQuery);
     if (natural) {
       plan = Plans.join(plan, right, joinType, null, null, true, true);
@@ -50,7 +51,7 @@ function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
     const alias = readOptionalAlias(cur);
     const names = alias !== null && cur.isOp("(") ? readColumnNames(cur) : null;
     const table = inlineTable(rows, names);
-    return alias === null ? table : Plans.subqueryAlias(alias, table);
+    return readPivotClauses(cur, alias === null ? table : Plans.subqueryAlias(alias, table), readOptionalAlias);
   }
   if (cur.isOp("(")) {
     plan = readParenthesizedRelation(cur, ctes, readQuery);

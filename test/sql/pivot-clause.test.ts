@@ -260,6 +260,70 @@ const PYSPARK: [string, Expected][] = [
       rows: [[6, 2, 15.0, null, null]],
     },
   ],
+  // after joins (over all of them; a USING join's hidden keys are not grouped by) and VALUES; a name clash
+  [
+    "SELECT * FROM t1 JOIN t2 ON t1.k = t2.k PIVOT (sum(w) FOR v IN (10, 20))",
+    {
+      cols: ["k", "k", "10", "20"],
+      types: ["int", "int", "bigint", "bigint"],
+      rows: [
+        [1, 1, 25, 25],
+        [2, 2, null, null],
+        [4, 4, null, null],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 JOIN t2 USING (k) UNPIVOT (val FOR col IN (v, w))",
+    {
+      cols: ["k", "col", "val"],
+      types: ["int", "string", "int"],
+      rows: [
+        [1, "v", 10],
+        [1, "v", 10],
+        [1, "v", 20],
+        [1, "v", 20],
+        [1, "w", 10],
+        [1, "w", 10],
+        [1, "w", 15],
+        [1, "w", 15],
+        [2, "v", 5],
+        [2, "v", 5],
+        [2, "v", 5],
+        [2, "w", 1],
+        [2, "w", 5],
+        [2, "w", 9],
+      ],
+    },
+  ],
+  ["SELECT * FROM t1 UNPIVOT (k FOR col IN (v))", { error: "AMBIGUOUS_REFERENCE" }],
+  [
+    "SELECT * FROM VALUES (1, 2), (3, 4) AS t(x, y) UNPIVOT (val FOR col IN (x, y))",
+    {
+      cols: ["col", "val"],
+      types: ["string", "int"],
+      rows: [
+        ["x", 1],
+        ["x", 3],
+        ["y", 2],
+        ["y", 4],
+      ],
+    },
+  ],
+  [
+    "SELECT * FROM t1 LEFT JOIN t2 USING (k) PIVOT (count(w) AS c FOR v IN (10 AS ten))",
+    {
+      cols: ["k", "ten"],
+      types: ["int", "bigint"],
+      rows: [
+        [1, 2],
+        [2, null],
+        [3, null],
+        [4, null],
+        [null, null],
+      ],
+    },
+  ],
 ];
 
 describe("PIVOT and UNPIVOT clauses, as PySpark 4.3", () => {
