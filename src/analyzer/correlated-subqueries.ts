@@ -23,10 +23,13 @@ import {
   call,
   caseWhen,
   collectAttributes,
+  conjunction,
+  conjuncts,
   type Expr,
   isLambda,
   literal,
   transformUp,
+  unaliased,
 } from "../plan/expressions.js";
 import { type Aggregate, isStreamingPlan, type LogicalPlan, Plans, type Project } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -42,11 +45,6 @@ export interface SubquerySteps {
   readonly resolveExpr: (e: Expr, input: readonly Attribute[]) => Expr;
 }
 
-export function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" && e.args.length === 2 ? [...conjuncts(e.args[0]!), ...conjuncts(e.args[1]!)] : [e];
-}
-
-const and = (xs: readonly Expr[]): Expr => xs.reduce((a, b) => call("and", [a, b]));
 const isSubqueryCall = (e: Expr): boolean => e.kind === "call" && e.subquery !== undefined;
 
 /** A correlated subquery taken apart. */
@@ -80,7 +78,7 @@ function splitCorrelated(outer: readonly Attribute[], sub: LogicalPlan, steps: S
     (s.namesOuter ? named : kept).push(c);
   }
   if (named.length === 0) return null;
-  const filtered = kept.length === 0 ? source : steps.analyze(Plans.filter(and(kept), where.child));
+  const filtered = kept.length === 0 ? source : steps.analyze(Plans.filter(conjunction(kept), where.child));
   const right = withoutSharedAttributes(filtered, outer).plan;
   const inner = outputOf(right);
   const pulled = named.map((c) => steps.resolveExpr(scoped(c, inner, outer)!.expr, [...outer, ...inner]));
@@ -106,6 +104,14 @@ function scoped(e: Expr, inner: readonly Attribute[], outer: readonly Attribute[
   return { expr, namesOuter };
 }
 
+/** An IN subquery whose select list is not one column (`n` columns). */
+export function inSubqueryLengthMismatch(n: number): AnalysisException {
+  return new AnalysisException(
+    "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
+    `[DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH] The number of columns in the left hand side of an IN subquery does not match the number of columns in the output of subquery. Left hand side columns(length: 1), right hand side columns(length: ${n}).`,
+  );
+}
+
 /** What a subquery condition joins the outer rows with, and on what. */
 export interface JoinParts {
   readonly right: LogicalPlan;
@@ -118,7 +124,7 @@ export interface JoinParts {
 export function correlatedExists(left: LogicalPlan, sub: LogicalPlan, steps: SubquerySteps): JoinParts | null {
   const split = splitCorrelated(outputOf(left), sub, steps);
   if (!split) return null;
-  return { right: split.right, condition: and(split.pulled), outerNames: outerNamesOf(split.pulled, outputOf(left)) };
+  return { right: split.right, condition: conjunction(split.pulled), outerNames: outerNamesOf(split.pulled, outputOf(left)) };
 }
 
 /**
@@ -134,10 +140,7 @@ export function correlatedIn(left: LogicalPlan, e: Call, nullAware: boolean, ste
   const { top, right } = split;
   const items = top.kind === "project" ? top.projectList : top.aggregateExprs;
   if (items.length !== 1 || items[0]!.kind === "star") {
-    throw new AnalysisException(
-      "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
-      `[DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH] The number of columns in the left hand side of an IN subquery does not match the number of columns in the output of subquery. Left hand side columns(length: 1), right hand side columns(length: ${items.length}).`,
-    );
+    throw inSubqueryLengthMismatch(items.length);
   }
   const inner = outputOf(right);
   const y = unaliased(steps.resolveExpr(items[0]!, inner));
@@ -150,17 +153,13 @@ export function correlatedIn(left: LogicalPlan, e: Call, nullAware: boolean, ste
   const match = nullAware ? call("or", [equal, call("isnull", [equal])]) : equal;
   return {
     right,
-    condition: steps.resolveExpr(and([match, ...split.pulled]), [...outer, ...inner]),
+    condition: steps.resolveExpr(conjunction([match, ...split.pulled]), [...outer, ...inner]),
     outerNames: outerNamesOf(split.pulled, outer),
   };
 }
 
 function outerNamesOf(pulled: readonly Expr[], outer: readonly Attribute[]): string[] {
   return uniqueNames(pulled.flatMap((c) => collectAttributes(c).filter((a) => isIn(a, outer))));
-}
-
-function unaliased(e: Expr): Expr {
-  return e.kind === "alias" ? e.child : e;
 }
 
 /** Aggregates whose value over no rows is NULL: a scalar subquery of one needs no count-bug rule. */
@@ -225,7 +224,7 @@ export function correlatedScalar(left: LogicalPlan, sub: LogicalPlan, steps: Sub
       )
     : steps.analyze(Plans.aggregate(keys, [alias(value, name), ...keys, ...(needsEmptyValue ? [present] : [])], keyed));
   const [result, ...rest] = outputOf(perKey);
-  const on = and(correlation.outerKeys.map((o, n) => call(correlation.equality, [o, rest[n]!])));
+  const on = conjunction(correlation.outerKeys.map((o, n) => call(correlation.equality, [o, rest[n]!])));
   let plan: LogicalPlan = Plans.join(left, perKey, "left_outer", steps.resolveExpr(on, [...outer, ...outputOf(perKey)]));
   if (!needsEmptyValue) return { plan, value: result! };
   // the value of no rows (count: 0), from an aggregate over an empty relation of r's columns
@@ -277,7 +276,7 @@ function keyedByCorrelation(
   const onDomain = pulled.map((c) =>
     transformUp(c, (x) => (x.kind === "attribute" && isIn(x, named) ? keys[named.findIndex((a) => a.exprId === x.exprId)]! : x)),
   );
-  const keyed = Plans.join(domain, right, "inner", and(onDomain));
+  const keyed = Plans.join(domain, right, "inner", conjunction(onDomain));
   return { keyed, keys, outerKeys: named, equality: "<=>" };
 }
 

@@ -5,7 +5,7 @@
  * a NATURAL JOIN is USING the columns both sides have.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, alias, call, type Expr, QUALIFIED_ACCESS_ONLY } from "../plan/expressions.js";
+import { type Attribute, alias, call, conjunction, type Expr, withAccessMark } from "../plan/expressions.js";
 import { type Join, type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { sqlTypeName } from "../types/datatypes.js";
@@ -65,7 +65,7 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
     }
     return [lk, rk] as const;
   });
-  const cond = pairs.map(([a, b]) => call("=", [a, b]) as Expr).reduce((acc, e) => call("and", [acc, e]));
+  const cond = conjunction(pairs.map(([a, b]) => call("=", [a, b]) as Expr));
   const resolvedCond = resolveExpr(cond, [...l, ...r]);
   const join = Plans.join(p.left, p.right, p.joinType, resolvedCond);
   const lIds = new Set(pairs.map(([a]) => a.exprId));
@@ -84,15 +84,10 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
   // SQL keeps the key each side loses as a hidden column in its side's place (`t2.*` is t2's columns)
   const hide = p.hiddenUsingKeys === true && !semi;
   const side = (attrs: readonly Attribute[], keyIds: ReadonlySet<number>, keyShown: boolean): Attribute[] =>
-    attrs.flatMap((a) => (!keyIds.has(a.exprId) ? [a] : hide && !keyShown ? [hiddenKey(a)] : []));
+    attrs.flatMap((a) => (!keyIds.has(a.exprId) ? [a] : hide && !keyShown ? [withAccessMark(a)] : []));
   const leftShown = p.joinType !== "right_outer" && p.joinType !== "full_outer";
   const rightShown = p.joinType === "right_outer";
   const restL = side(l, lIds, leftShown);
   const restR = side(r, rIds, rightShown);
   return Plans.project(semi ? [...keys, ...restL] : [...keys, ...restL, ...restR], join);
-}
-
-/** A USING key as a hidden column: same attribute, reachable by qualified name only. */
-function hiddenKey(a: Attribute): Attribute {
-  return Object.freeze({ ...a, metadata: Object.freeze({ ...a.metadata, [QUALIFIED_ACCESS_ONLY]: true }) });
 }

@@ -26,11 +26,13 @@ import {
   caseWhen,
   cast,
   collectAttributes,
+  conjunction,
   type Expr,
   isQualifiedAccessOnly,
   literal,
   multiAlias,
   transformDown,
+  unaliased,
 } from "../plan/expressions.js";
 import { type LogicalPlan, type Pivot, Plans, type Unpivot } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -42,8 +44,6 @@ import { hasAggregateOutsideWindow } from "./window-rules.js";
 type ResolveExpr = (e: Expr, input: readonly Attribute[]) => Expr;
 /** Resolves one node whose children are resolved. */
 type ResolveNode = (p: LogicalPlan) => LogicalPlan;
-
-const and = (xs: readonly Expr[]): Expr => xs.reduce((a, b) => call("and", [a, b]));
 
 export function expandPivot(p: Pivot, resolve: ResolveNode, resolveExpr: ResolveExpr): LogicalPlan {
   const input = outputOf(p.child);
@@ -77,7 +77,7 @@ export function expandPivot(p: Pivot, resolve: ResolveNode, resolveExpr: Resolve
     return { typed, label: v.alias ?? valueLabel(written) };
   });
   const nameOf = (label: string, i: number) => (aggs.length === 1 ? label : `${label}_${aggNames[i]}`);
-  const matching = (cols: readonly Expr[], typed: readonly Expr[]) => and(typed.map((x, j) => call("<=>", [cols[j]!, x])));
+  const matching = (cols: readonly Expr[], typed: readonly Expr[]) => conjunction(typed.map((x, j) => call("<=>", [cols[j]!, x])));
   // Spark's rule: numeric and boolean aggregates pivot in two phases (a value without rows is NULL,
   // even for count); any other aggregates each value's rows (a count of none is 0, a list of none [])
   if (!aggs.every((a) => isNumeric(typeOf(a)) || typeOf(a).kind === "boolean")) {
@@ -120,10 +120,6 @@ function onlyMatching(agg: Expr, cond: Expr): Expr {
 }
 
 const FIRST_LAST = new Set(["first", "last", "first_value", "last_value", "any_value"]);
-
-function unaliased(e: Expr): Expr {
-  return e.kind === "alias" ? e.child : e;
-}
 
 /** A pivot value's column name when it has none: the value cast to STRING (`x`, `3`, `null`, `2024-01-02`), a tuple as `{1, x}`. */
 function valueLabel(values: readonly Expr[]): string {
@@ -195,7 +191,7 @@ export function expandUnpivot(p: Unpivot, resolve: ResolveNode, resolveExpr: Res
   const unpivoted = resolve(Plans.project([...ids, rows], p.child));
   if (p.includeNulls) return unpivoted;
   const values = outputOf(unpivoted).slice(ids.length + 1);
-  return resolve(Plans.filter(call("not", [and(values.map((v) => call("isnull", [v])))]), unpivoted));
+  return resolve(Plans.filter(call("not", [conjunction(values.map((v) => call("isnull", [v])))]), unpivoted));
 }
 
 function writtenName(e: Expr): string {

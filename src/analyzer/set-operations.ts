@@ -8,7 +8,7 @@
  * columns get fresh ids, so a DataFrame can meet itself. Batch only, as in Spark.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, alias, call, type Expr, sortOrder, windowExpr } from "../plan/expressions.js";
+import { type Attribute, alias, call, conjunction, type Expr, sortOrder, windowExpr } from "../plan/expressions.js";
 import { isStreamingPlan, type LogicalPlan, Plans, type SetOperation } from "../plan/logical.js";
 import { outputOf } from "./types.js";
 
@@ -36,7 +36,7 @@ function check(p: SetOperation, l: readonly Attribute[], r: readonly Attribute[]
 
 /** Null-safe equality of the columns pairwise. */
 function allEqual(l: readonly Attribute[], r: readonly Attribute[]): Expr {
-  return l.map((a, i) => call("<=>", [a, r[i]!]) as Expr).reduce((x, y) => call("and", [x, y]));
+  return conjunction(l.map((a, i) => call("<=>", [a, r[i]!]) as Expr));
 }
 
 /** `plan` with a last column numbering each row among the rows equal to it. */

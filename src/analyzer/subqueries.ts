@@ -16,15 +16,27 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { SINGLE_VALUE } from "../functions/single-value.js";
-import { alias, anyExpr, attribute, type Call, call, type Expr, literal, transformDown, transformUp } from "../plan/expressions.js";
+import {
+  alias,
+  anyExpr,
+  attribute,
+  type Call,
+  call,
+  conjunction,
+  conjuncts,
+  type Expr,
+  literal,
+  transformDown,
+  transformUp,
+} from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { BooleanType } from "../types/datatypes.js";
 import {
-  conjuncts,
   correlatedExists,
   correlatedIn,
   correlatedScalar,
+  inSubqueryLengthMismatch,
   type JoinParts,
   type SubquerySteps,
 } from "./correlated-subqueries.js";
@@ -83,7 +95,7 @@ export function joinSubqueries(condition: Expr, child: LogicalPlan, steps: Steps
     if ("scalar" in parts) rest.push(negated ? call("not", [parts.scalar]) : parts.scalar);
     else plan = Plans.join(plan, parts.right, negated ? "left_anti" : "left_semi", parts.condition);
   }
-  return { plan, rest: rest.length === 0 ? null : rest.reduce((a, b) => call("and", [a, b])) };
+  return { plan, rest: rest.length === 0 ? null : conjunction(rest) };
 }
 
 /**
@@ -202,10 +214,7 @@ function joinParts(left: LogicalPlan, e: Call, nullAware: boolean, steps: Steps)
   const r = outputOf(right);
   if (e.name === "exists_subquery") return { right, condition: literal(true, BooleanType) };
   if (r.length !== 1) {
-    throw new AnalysisException(
-      "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
-      `[DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH] The number of columns in the left hand side of an IN subquery does not match the number of columns in the output of subquery. Left hand side columns(length: 1), right hand side columns(length: ${r.length}).`,
-    );
+    throw inSubqueryLengthMismatch(r.length);
   }
   // the value is the outer query's (resolved there first: a subquery column of the same name is not it)
   const equal = call("=", [steps.resolveExpr(e.args[0]!, l), r[0]!]);

@@ -7,7 +7,7 @@
  * changes what `numInputRows` counts. Non-deterministic conjuncts infer nothing.
  */
 
-import { type Attribute, anyExpr, call, type Expr } from "../plan/expressions.js";
+import { type Attribute, anyExpr, call, conjunction, conjuncts, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
@@ -57,10 +57,6 @@ function nullIntolerantAttributes(e: Expr): Attribute[] {
   return [];
 }
 
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
-}
-
 /** Ids of the attributes a plan's constraints already hold non-NULL (filters below it, through unary nodes). */
 function knownNotNull(p: LogicalPlan, out = new Set<number>()): Set<number> {
   switch (p.kind) {
@@ -102,9 +98,6 @@ export const inferFilterConstraints: Rule = {
       }
       if (!added.length) return p;
       const tests = added.map((a) => call("isnotnull", [a]) as Expr);
-      return Plans.filter(
-        [...tests, p.condition].reduce((x, y) => call("and", [x, y])),
-        p.child,
-      );
+      return Plans.filter(conjunction([...tests, p.condition]), p.child);
     }),
 };

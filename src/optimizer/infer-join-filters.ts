@@ -5,14 +5,10 @@
  */
 
 import { outputOf } from "../analyzer/types.js";
-import { type Attribute, anyExpr, call, type Expr } from "../plan/expressions.js";
+import { type Attribute, anyExpr, call, conjunction, conjuncts, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import type { Rule } from "./rule.js";
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
-}
 
 function withNotNull(side: LogicalPlan, attrs: Attribute[]): LogicalPlan {
   const needed = attrs.filter((a, i) => a.nullable && attrs.findIndex((b) => b.exprId === a.exprId) === i);
@@ -20,10 +16,7 @@ function withNotNull(side: LogicalPlan, attrs: Attribute[]): LogicalPlan {
   const existing = side.kind === "filter" ? new Set(conjuncts(side.condition).map(semanticKey)) : new Set<string>();
   const preds = needed.map((a) => call("isnotnull", [a])).filter((p) => !existing.has(semanticKey(p)));
   if (!preds.length) return side;
-  return Plans.filter(
-    preds.reduce((x, y) => call("and", [x, y])),
-    side,
-  );
+  return Plans.filter(conjunction(preds), side);
 }
 
 export const inferJoinFilters: Rule = {

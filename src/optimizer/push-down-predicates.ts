@@ -5,17 +5,12 @@
  */
 
 import { outputOf } from "../analyzer/types.js";
-import { anyExpr, call, collectAttributes, type Expr, transformUp } from "../plan/expressions.js";
+import { anyExpr, call, collectAttributes, conjunction, conjuncts, type Expr, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
 const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
 const isVolatile = (e: Expr) => anyExpr(e, (x) => x.kind === "call" && (VOLATILE.has(x.name) || x.name.startsWith("__")));
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
-}
-const and = (es: Expr[]): Expr => es.reduce((a, b) => call("and", [a, b]));
 
 function refersOnlyTo(e: Expr, plan: LogicalPlan): boolean {
   const ids = new Set(outputOf(plan).map((a) => a.exprId));
@@ -46,8 +41,8 @@ function push(p: LogicalPlan): LogicalPlan {
       const below = conjuncts(p.condition).filter((c) => refersOnlyTo(c, child.child));
       if (!below.length) return p;
       const stay = conjuncts(p.condition).filter((c) => !below.includes(c));
-      const gen = withPlanChildren(child, [push(Plans.filter(and(below), child.child))]);
-      return stay.length ? Plans.filter(and(stay), gen) : gen;
+      const gen = withPlanChildren(child, [push(Plans.filter(conjunction(below), child.child))]);
+      return stay.length ? Plans.filter(conjunction(stay), gen) : gen;
     }
     case "join": {
       const jt = child.joinType;
@@ -64,10 +59,10 @@ function push(p: LogicalPlan): LogicalPlan {
         else stay.push(c);
       }
       if (!toLeft.length && !toRight.length) return p;
-      const left = toLeft.length ? push(Plans.filter(and(toLeft), child.left)) : child.left;
-      const right = toRight.length ? push(Plans.filter(and(toRight), child.right)) : child.right;
+      const left = toLeft.length ? push(Plans.filter(conjunction(toLeft), child.left)) : child.left;
+      const right = toRight.length ? push(Plans.filter(conjunction(toRight), child.right)) : child.right;
       const join = Plans.rejoin(child, left, right, child.condition);
-      return stay.length ? Plans.filter(and(stay), join) : join;
+      return stay.length ? Plans.filter(conjunction(stay), join) : join;
     }
     default:
       return p;

@@ -274,6 +274,10 @@ export function alias(child: Expr, name: string, metadata?: Record<string, unkno
 /** Metadata of a USING join's side key: reachable by qualified name only (Spark's `__qualified_access_only`). */
 export const QUALIFIED_ACCESS_ONLY = "__qualified_access_only";
 export const isQualifiedAccessOnly = (a: Attribute): boolean => a.metadata[QUALIFIED_ACCESS_ONLY] === true;
+/** `a` as a hidden column: the same attribute, reachable by its qualified name only (a USING join's side key). */
+export function withAccessMark(a: Attribute): Attribute {
+  return f({ ...a, metadata: f({ ...a.metadata, [QUALIFIED_ACCESS_ONLY]: true }) });
+}
 /** `a` as an ordinary column again (selected by name, it is no longer hidden). */
 export function withoutAccessMark(a: Attribute): Attribute {
   if (!isQualifiedAccessOnly(a)) return a;
@@ -433,6 +437,18 @@ export function transformDown(e: Expr, fn: (e: Expr) => Expr): Expr {
 export function anyExpr(e: Expr, pred: (e: Expr) => boolean): boolean {
   if (pred(e)) return true;
   return exprChildren(e).some((c) => anyExpr(c, pred));
+}
+/** The expression an alias names (the expression itself when it is not an alias). */
+export function unaliased(e: Expr): Expr {
+  return e.kind === "alias" ? e.child : e;
+}
+/** `a AND b AND ...` as its parts, nested ANDs flattened. */
+export function conjuncts(e: Expr): Expr[] {
+  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
+}
+/** The parts ANDed left to right (`conjuncts`' inverse); at least one part. */
+export function conjunction(parts: readonly Expr[]): Expr {
+  return parts.reduce((a, b) => call("and", [a, b]));
 }
 export function collectAttributes(e: Expr, out: Attribute[] = []): Attribute[] {
   if (e.kind === "attribute") out.push(e);

@@ -8,7 +8,7 @@
  *                     than the watermark, this side's rows at or below
  *                     `watermark + offset` (minus 1 ms for `<=`/`>=`) can be evicted.
  */
-import type { Attribute, Expr } from "./expressions.js";
+import { type Attribute, conjuncts, type Expr } from "./expressions.js";
 
 export interface SideCleanup {
   /** Evict by the time in the join key at this position. */
@@ -18,11 +18,6 @@ export interface SideCleanup {
 }
 
 const WM = "spark.watermarkDelayMs";
-
-function conjuncts(e: Expr | null): Expr[] {
-  if (!e) return [];
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
-}
 
 /** `attr`, `attr + lit`, `attr - lit` (interval or number of ms) → [attr, offset micros]. */
 function linear(e: Expr): [Attribute, number] | null {
@@ -61,7 +56,7 @@ export function deriveCleanup(
     if (right.some((x) => x.exprId === a.exprId)) return "right";
     return null;
   };
-  for (const c of conjuncts(condition)) {
+  for (const c of condition ? conjuncts(condition) : []) {
     if (c.kind !== "call" || ![">", ">=", "<", "<="].includes(c.name)) continue;
     const a = linear(c.args[0]!);
     const b = linear(c.args[1]!);

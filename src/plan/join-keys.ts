@@ -2,11 +2,7 @@
  * Split a join condition into equi-join key pairs (`l.a = r.b` where each side refers to one
  * input only) and a residual condition evaluated on the joined rows.
  */
-import { type Attribute, call, collectAttributes, type Expr } from "./expressions.js";
-
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
-}
+import { type Attribute, call, collectAttributes, conjunction, conjuncts, type Expr } from "./expressions.js";
 
 export function extractEquiKeys(
   cond: Expr | null,
@@ -43,6 +39,6 @@ export function extractEquiKeys(
     }
     rest.push(c);
   }
-  const residual = rest.length === 0 ? null : rest.reduce((x, y) => call("and", [x, y]));
+  const residual = rest.length === 0 ? null : conjunction(rest);
   return { leftKeys, rightKeys, residual };
 }

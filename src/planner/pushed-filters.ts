@@ -12,7 +12,7 @@
 
 import { formatDate } from "../common/datetime/index.js";
 import { javaDoubleToString } from "../common/show.js";
-import type { Expr, Literal } from "../plan/expressions.js";
+import { conjuncts, type Expr, type Literal } from "../plan/expressions.js";
 
 const FLIP: Record<string, string> = { "=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
 const NAMES: Record<string, string> = {
@@ -103,10 +103,6 @@ export function translateFilter(e: Expr): string | null {
     default:
       return null;
   }
-}
-
-export function conjuncts(e: Expr): Expr[] {
-  return e.kind === "call" && e.name === "and" ? e.args.flatMap(conjuncts) : [e];
 }
 
 /** The conjuncts of a scan's filter condition Spark pushes, with their explain text. */

@@ -29,7 +29,7 @@ import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 import { WatermarkExec } from "../execution/stateful/watermark.js";
 import type { EvalContext } from "../functions/index.js";
-import { type Attribute, call, type Expr } from "../plan/expressions.js";
+import { type Attribute, call, conjunction, type Expr } from "../plan/expressions.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { type Aggregate, anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -137,7 +137,7 @@ export function planStreaming(
           const parts = pushedConjuncts(p.condition);
           if (!parts.length) return null;
           const r = p.child;
-          const pushed = parts.map((x) => x.expr).reduce((a, b) => call("and", [a, b]));
+          const pushed = conjunction(parts.map((x) => x.expr));
           return new FilterExec(
             p.condition,
             new StreamingScanExec(
