@@ -9,6 +9,7 @@ import { type Attribute, alias, type Expr, exprChildren, transformDown } from ".
 import { type Aggregate, type LogicalPlan, Plans } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
+import { expandedGroupingColumns } from "./grouping-sets.js";
 
 export { isAggregateCall } from "../functions/typing.js";
 
@@ -67,6 +68,8 @@ export function resolveHiddenAggregates<T extends Expr>(
   agg.aggregateExprs.forEach((e, i) => {
     byKey.set(semanticKey(e), visible[i]!);
   });
+  const groupKeys = new Set(agg.groupingExprs.map(semanticKey));
+  const expanded = expandedGroupingColumns(agg);
   const hidden: Expr[] = [];
   const resolved = exprs.map((e) => {
     let r: Expr;
@@ -75,11 +78,13 @@ export function resolveHiddenAggregates<T extends Expr>(
     } catch {
       r = resolveExpr(e, [...visible, ...below]);
     }
-    return transformDown(r, (x) => {
-      const visibleHit = x.kind === "attribute" && visible.some((v) => v.exprId === x.exprId);
-      if (visibleHit) return x;
-      if (!isAggregateCall(x) && !(x.kind === "attribute")) return x;
+    return transformDown(r, (e) => {
+      if (e.kind === "attribute" && visible.some((v) => v.exprId === e.exprId)) return e;
+      // ROLLUP(upper(g)): `upper(g)` above it is the column the grouping sets null
+      const x = (e.kind === "attribute" ? undefined : expanded.get(semanticKey(e))) ?? e;
       const key = semanticKey(x);
+      // A grouping expression (`ORDER BY upper(g)` over `GROUP BY upper(g)`) reads its output column.
+      if (!isAggregateCall(x) && x.kind !== "attribute" && !groupKeys.has(key)) return x;
       let attr = byKey.get(key);
       if (!attr) {
         const a = alias(x, exprToSql(x));

@@ -160,6 +160,16 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       if (p.child.kind === "aggregate" && anyExpr(condition, (e) => (e.kind === "call" && isAggregateCall(e)) || isGroupingCall(e))) {
         return resolveHiddenAggregates(p.child, [condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);
       }
+      if (p.child.kind === "aggregate" && !resolvesIn(condition, input)) {
+        // A grouping expression the SELECT list does not name (`HAVING upper(g) > 'A'`); any
+        // other column is unresolved there, as in Spark.
+        try {
+          return resolveHiddenAggregates(p.child, [condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);
+        } catch (e) {
+          if (e instanceof AnalysisException && e.errorClass === "MISSING_AGGREGATION") resolveExpr(condition, input);
+          throw e;
+        }
+      }
       let cond = resolveExpr(condition, input);
       let child = p.child;
       if (hasTimeWindow([cond])) [cond, child] = ((r) => [r.exprs[0]!, r.child] as const)(extractTimeWindow([cond], child));
@@ -167,6 +177,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       return child === p.child ? Plans.filter(cond, child) : Plans.project(input, Plans.filter(cond, child));
     }
     case "aggregate": {
+      const aliased = withGroupByAliases(p);
+      if (aliased !== p) return resolveNode(aliased, catalog);
       if (p.groupingSets) {
         return resolveGroupingSets(
           p,
@@ -204,6 +216,10 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         // yet must be the aggregate's own (it was sorted as a scalar call and failed to run)
         if (orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x))))
           return resolveSortWithHiddenColumns(orders, agg);
+      }
+      if (p.child.kind === "deduplicate" && p.child.keys === null) {
+        const orders = distinctOrdinals(p.orders, input);
+        if (orders !== p.orders) return Plans.sort(orders, p.child);
       }
       const having = havingBelow(p.child);
       if (having && p.orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x)) || !resolvesIn(o, input))) {
@@ -595,6 +611,48 @@ function havingBelow(p: LogicalPlan): { condition: Expr; agg: Aggregate } | null
   const filter = p.kind === "project" && p.child.kind === "filter" ? p.child : p;
   if (filter.kind !== "filter" || filter.child.kind !== "aggregate") return null;
   return { condition: filter.condition, agg: filter.child };
+}
+
+/**
+ * GROUP BY a select-list alias (`SELECT id % 2 AS m ... GROUP BY m`, ROLLUP(m) too): a one-part
+ * name the input does not have, but an item of the SELECT list is named, stands for that item's
+ * expression (Spark's spark.sql.groupByAliases, on by default). Returns `p` when none applies.
+ */
+function withGroupByAliases(p: Aggregate): Aggregate {
+  const input = outputOf(p.child);
+  const aliases = new Map<string, Expr>();
+  for (const item of p.aggregateExprs) {
+    if (item.kind === "alias" && !anyExpr(item.child, (x) => x.kind === "call" && isAggregateCall(x)))
+      if (!aliases.has(item.name.toLowerCase())) aliases.set(item.name.toLowerCase(), item.child);
+  }
+  if (aliases.size === 0) return p;
+  let changed = false;
+  const groups = p.groupingExprs.map((g) =>
+    transformDown(g, (x) => {
+      if (x.kind !== "column" || x.nameParts.length !== 1) return x;
+      const item = aliases.get(x.nameParts[0]!.toLowerCase());
+      if (!item || resolvesIn(x, input)) return x;
+      changed = true;
+      return item;
+    }),
+  );
+  return changed ? { ...p, groupingExprs: groups } : p;
+}
+
+/**
+ * ORDER BY n over SELECT DISTINCT: the n-th output column, also when its item is an unnamed
+ * expression (`SELECT DISTINCT k % 2 ... ORDER BY 1`), which the DISTINCT's output cannot
+ * resolve as written (Spark refuses `ORDER BY k % 2` there, and so does arus). Returns `orders`
+ * when nothing was replaced.
+ */
+function distinctOrdinals(orders: readonly SortOrder[], input: readonly Attribute[]): SortOrder[] {
+  let changed = false;
+  const out = orders.map((o) => {
+    if (o.ordinal === undefined || !input[o.ordinal - 1] || resolvesIn(o, input)) return o;
+    changed = true;
+    return { ...o, child: input[o.ordinal - 1]! };
+  });
+  return changed ? out : (orders as SortOrder[]);
 }
 
 function resolvesIn(e: Expr, input: readonly Attribute[]): boolean {

@@ -44,11 +44,20 @@ export function resolveGroupingSets(
       "[GROUPING_SIZE_LIMIT_EXCEEDED] Grouping sets size cannot be greater than 64.",
     );
   const expanded = groups.map((g) => attribute(g.kind === "attribute" ? g.name : exprToSql(g), typeOf(g), true));
-  const projections = p.groupingSets!.map((set) => {
+  const ids = p.groupingSets!.map((set) => {
     let id = 0;
     for (let i = 0; i < n; i++) if (!set.includes(i)) id += 2 ** (n - 1 - i);
-    return [...input, ...groups.map((g, i) => (set.includes(i) ? g : literal(null, typeOf(g)))), literal(id, LongType)];
+    return id;
   });
+  // The same set twice (`GROUP BY k, ROLLUP(k)`) gives its groups twice, as Spark's Expand does
+  // with its `_gen_grouping_pos` column: each set's rows aggregated apart, not summed together.
+  const position = new Set(ids).size < ids.length ? attribute("_gen_grouping_pos", IntegerType, false) : null;
+  const projections = p.groupingSets!.map((set, s) => [
+    ...input,
+    ...groups.map((g, i) => (set.includes(i) ? g : literal(null, typeOf(g)))),
+    literal(ids[s]!, LongType),
+    ...(position ? [literal(s, IntegerType)] : []),
+  ]);
 
   const keys = groups.map(semanticKey);
   const gid = attribute("spark_grouping_id", LongType, false, {
@@ -56,7 +65,7 @@ export function resolveGroupingSets(
   });
   const rewriteGrouping = (e: Expr) =>
     rewriteGroupingCalls(e, gid, groups.map(exprToSql), (a) => keys.indexOf(semanticKey(resolveExpr(a, input))));
-  const expand = Plans.expand(projections, [...input, ...expanded, gid], p.child);
+  const expand = Plans.expand(projections, [...input, ...expanded, gid, ...(position ? [position] : [])], p.child);
   const items = prepareItems(p.aggregateExprs.map(rewriteGrouping), input);
   // Grouping expressions read the expanded columns, except inside aggregate functions.
   const byKey = new Map(keys.map((k, i) => [k, expanded[i]!]));
@@ -71,7 +80,7 @@ export function resolveGroupingSets(
     return next.some((k, i) => k !== kids[i]) ? withChildren(e, next) : e;
   };
   const aggs = items.map((e) => (e.kind === "attribute" && byKey.has(semanticKey(e)) ? renamed(byKey.get(semanticKey(e))!, e) : swap(e)));
-  return finish(Plans.aggregate([...expanded, gid], aggs, expand));
+  return finish(Plans.aggregate([...expanded, gid, ...(position ? [position] : [])], aggs, expand));
 }
 
 /** Metadata of `spark_grouping_id`: the grouping expressions' semantic keys and the expanded columns' ids, for HAVING / ORDER BY. */
@@ -133,6 +142,20 @@ export function rewriteGroupingAbove(e: Expr, agg: Aggregate, resolveExpr: Resol
     return keys.indexOf(semanticKey(r));
   };
   return rewriteGroupingCalls(e, gid, names, indexOf);
+}
+
+/**
+ * An aggregation with grouping sets: each grouping expression's semantic key (over the input)
+ * → its expanded column, so a HAVING / ORDER BY naming `upper(g)` reads the column ROLLUP(upper(g))
+ * nulled. Empty for any other aggregation.
+ */
+export function expandedGroupingColumns(agg: Aggregate): Map<string, Attribute> {
+  const gid = agg.groupingExprs.find((g) => g.kind === "attribute" && g.metadata[GROUPING_KEYS] !== undefined) as Attribute | undefined;
+  if (!gid) return new Map();
+  const keys = gid.metadata[GROUPING_KEYS] as string[];
+  const columns = gid.metadata[GROUPING_COLUMNS] as number[];
+  const byId = new Map(agg.groupingExprs.flatMap((g) => (g.kind === "attribute" ? [[g.exprId, g] as const] : [])));
+  return new Map(keys.flatMap((k, i) => (byId.has(columns[i]!) ? [[k, byId.get(columns[i]!)!] as const] : [])));
 }
 
 /** A select item that is a grouping column keeps its own name (`k`, not the expanded column's). */

@@ -24,6 +24,7 @@ import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql, frameSql, windowSpecSql } from "../plan/sql-text.js";
 import { sqlTypeName } from "../types/datatypes.js";
+import { NUMBER_LANE_MAX_PRECISION } from "../types/decimal.js";
 
 export const isWindowExpr = (e: Expr): e is WindowExpr => e.kind === "windowExpr";
 export const hasWindow = (e: Expr): boolean => anyExpr(e, isWindowExpr);
@@ -125,7 +126,8 @@ function checkFrame(e: WindowExpr, frame: WindowFrame): void {
   const t = typeOf(e.orderBy[0]!.child);
   const fits = frame.intervalBounds
     ? t.kind === "timestamp" || t.kind === "date"
-    : t.kind === "int" || t.kind === "bigint" || t.kind === "double" || t.kind === "date";
+    : ["tinyint", "smallint", "int", "bigint", "float", "double", "date"].includes(t.kind) ||
+      (t.kind === "decimal" && t.precision <= NUMBER_LANE_MAX_PRECISION); // unscaled values as numbers (types/decimal.ts)
   if (!fits) {
     const boundType = frame.intervalBounds ? "INTERVAL DAY TO SECOND" : frame.numericBounds ? "BIGINT" : "INT";
     throw mismatch(

@@ -27,7 +27,7 @@ import type { EvalContext } from "./registry.js";
 /** Spark's NUMERIC_VALUE_OUT_OF_RANGE for a value that does not fit DECIMAL(p, s). */
 export function decimalOverflow(text: string, t: DecimalType): ArusError {
   return new ArusError(
-    "NUMERIC_VALUE_OUT_OF_RANGE",
+    "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
     `[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION]  ${text} cannot be represented as Decimal(${t.precision}, ${t.scale}). ` +
       `If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error, and return NULL instead.`,
   );

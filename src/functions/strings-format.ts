@@ -76,8 +76,9 @@ function parsePattern(p: string): { groupSize: number; minInt: number; minFrac: 
   const comma = int.lastIndexOf(",");
   return {
     groupSize: comma < 0 ? 0 : int.length - comma - 1,
-    // Spark's format_number prints "0.5" for '#.##' (one integer digit at least).
-    minInt: Math.max(1, (int.match(/0/g) ?? []).length),
+    // Java's DecimalFormat: a pattern without any '0' ('#.##') keeps one integer digit ("0.5");
+    // otherwise the integer part's zeros are the minimum ('#,###.0' prints ".5").
+    minInt: /0/.test(p) ? (int.match(/0/g) ?? []).length : 1,
     minFrac: (frac.match(/0/g) ?? []).length,
     maxFrac: frac.length,
   };

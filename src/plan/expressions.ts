@@ -153,6 +153,8 @@ export interface SortOrder {
   readonly child: Expr;
   readonly ascending: boolean;
   readonly nullsFirst: boolean;
+  /** `ORDER BY n`: the select-list position it was written as (over a DISTINCT it names that output column). */
+  readonly ordinal?: number;
 }
 /**
  * A window frame (Spark's SpecifiedWindowFrame): `lower`/`upper` are row counts (ROWS) or

@@ -3,6 +3,7 @@
  * (`(a + 1)`, `sum(x)`, `count(1)`, `CAST(v AS TIMESTAMP)`) and the text inside error messages.
  */
 
+import { javaDoubleToString } from "../common/show.js";
 import { type DataType, sqlTypeName } from "../types/datatypes.js";
 import { formatUnscaled } from "../types/decimal.js";
 import { formatDayTimeInterval } from "../types/interval-text.js";
@@ -20,10 +21,7 @@ function literalText(value: unknown, kind: string, type?: DataType): string {
   if (type?.kind === "decimal") return formatUnscaled(value as number | bigint, type.scale);
   if (kind === "string") return String(value);
   if (kind === "boolean") return value ? "true" : "false";
-  if (kind === "double") {
-    const n = value as number;
-    return Number.isInteger(n) && Math.abs(n) < 1e7 ? `${n}.0` : String(n);
-  }
+  if (kind === "double") return javaDoubleToString(value as number);
   // a BIGINT prints bare, as in Spark's column names (its pretty SQL writes numbers as their toString)
   if (kind === "bigint") return String(value);
   if (kind === "interval") return formatDayTimeInterval(value as number, type);

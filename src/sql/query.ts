@@ -303,7 +303,10 @@ function orderByAll(cur: Cursor, items: readonly Expr[] | null): SortOrder[] {
   const at = cur.next();
   const direction = readSortDirection(cur, literal(null, NullType));
   if (items === null) throw cur.fail("[UNSUPPORTED_FEATURE] ORDER BY ALL over a parenthesized query.", at);
-  return items.map((_, i) => sortOrder(orderByOrdinal(cur, at, i + 1, items), direction.ascending, direction.nullsFirst));
+  return items.map((_, i) => ({
+    ...sortOrder(orderByOrdinal(cur, at, i + 1, items), direction.ascending, direction.nullsFirst),
+    ordinal: i + 1,
+  }));
 }
 
 /** An integer literal in GROUP BY / ORDER BY is a 1-based position in the select list. */
@@ -325,10 +328,10 @@ function groupByOrdinal(cur: Cursor, at: Token, e: Expr, items: readonly Expr[])
 
 function readSortItem(cur: Cursor, items: readonly Expr[] | null): SortOrder {
   const at = cur.peek();
-  let e = readExpression(cur);
+  const e = readExpression(cur);
   const pos = ordinalIndex(e);
-  if (pos !== null) e = orderByOrdinal(cur, at, pos, items);
-  return readSortDirection(cur, e);
+  if (pos === null) return readSortDirection(cur, e);
+  return { ...readSortDirection(cur, orderByOrdinal(cur, at, pos, items)), ordinal: pos };
 }
 
 /**

@@ -59,3 +59,14 @@ export async function assertAsPySpark(query: () => DataFrame, expected: Expected
   );
   assert.deepEqual(canonical(await df.toArray()), canonical(expected.rows));
 }
+
+/** As assertAsPySpark, with the rows in PySpark's order (a query with ORDER BY). */
+export async function assertOrderedAsPySpark(query: () => DataFrame, expected: Expected): Promise<void> {
+  await assertAsPySpark(query, expected);
+  if ("error" in expected) return;
+  const rows = (await query().toArray()).map((r) => JSON.stringify(r.map((x) => (typeof x === "bigint" ? Number(x) : x))));
+  assert.deepEqual(
+    rows,
+    expected.rows.map((r) => JSON.stringify(r)),
+  );
+}

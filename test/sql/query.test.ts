@@ -145,7 +145,10 @@ describe("ORDER BY and LIMIT", () => {
     expectPlan(
       "SELECT k, count(*) AS n FROM t GROUP BY k ORDER BY 2 DESC, 1",
       Plans.sort(
-        [sortOrder(col("n"), false), sortOrder(col("k"))],
+        [
+          { ...sortOrder(col("n"), false), ordinal: 2 },
+          { ...sortOrder(col("k")), ordinal: 1 },
+        ],
         Plans.aggregate([col("k")], [col("k"), alias(op("count", star()), "n")], table("t")),
       ),
     );

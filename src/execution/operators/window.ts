@@ -40,6 +40,19 @@ function numericFrames(name: string, inputs: readonly Vector[], n: number, frame
 }
 
 const days = (micros: number | null) => (micros === null ? null : micros / 86_400_000_000);
+/** A RANGE bound over a DECIMAL(p, s) key, in the key's unscaled units (Spark casts the bound to the key's type, HALF_UP). */
+const unscaled = (v: number | null, scale: number): number | null => {
+  if (v === null || v === 0) return v;
+  const text = String(Math.abs(v));
+  let u: number;
+  if (text.includes("e")) u = Math.round(Math.abs(v) * 10 ** scale);
+  else {
+    // On the literal's shortest decimal text, so 1.005 at scale 2 is 101 as the SQL literal reads.
+    const [int, frac = ""] = text.split(".") as [string, string?];
+    u = Number(int) * 10 ** scale + Number(frac.slice(0, scale).padEnd(scale, "0") || "0") + ((frac[scale] ?? "0") >= "5" ? 1 : 0);
+  }
+  return v < 0 ? -u : u;
+};
 
 function frameDebugText(w: WindowExpr): string {
   const f = w.frame!;
@@ -152,7 +165,12 @@ export class WindowExec implements PhysicalOperator {
     }
     // INTERVAL bounds are microseconds; a DATE key counts days.
     const perDay = frame.intervalBounds && keys[0]?.type.kind === "date";
-    const scaled = perDay ? { ...frame, lower: days(frame.lower), upper: days(frame.upper) } : frame;
+    const keyType = keys[0]?.type;
+    const scaled = perDay
+      ? { ...frame, lower: days(frame.lower), upper: days(frame.upper) }
+      : keyType?.kind === "decimal"
+        ? { ...frame, lower: unscaled(frame.lower, keyType.scale), upper: unscaled(frame.upper, keyType.scale) }
+        : frame;
     const frames = frameBounds(scaled, L, keys[0] ?? null, this.orderBy[0] ?? null);
     switch (fn.name) {
       case "nth_value":
