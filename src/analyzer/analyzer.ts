@@ -25,7 +25,7 @@ import {
   withChildren,
   withoutAccessMark,
 } from "../plan/expressions.js";
-import { type Aggregate, type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
+import { type Aggregate, isStreamingPlan, type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType, withAnsiWidening } from "../types/coercion.js";
@@ -191,8 +191,19 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       if (withGenerator) return resolveNode(withGenerator, catalog);
       const input = outputOf(p.child);
       let groups = p.groupingExprs.map((e) => resolveExpr(e, input));
-      let aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, input));
       let child = p.child;
+      let aggs: Expr[];
+      try {
+        aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, input));
+      } catch (err) {
+        if (!(err instanceof AnalysisException) || !hasTimeWindow(groups)) throw err;
+        // `SELECT window.start ... GROUP BY window(ts, ...)`: names read the `window` column the
+        // grouping adds beneath the aggregate (Spark's TimeWindowing, then its name resolution)
+        const r = extractTimeWindow(groups, child);
+        groups = r.exprs;
+        child = r.child;
+        aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, outputOf(child)));
+      }
       if (hasTimeWindow([...groups, ...aggs])) {
         const r = extractTimeWindow([...groups, ...aggs], child);
         groups = r.exprs.slice(0, groups.length);
@@ -263,10 +274,14 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
     case "limit":
     case "window":
       return p;
-    case "distinct":
-      // distinct() is dropDuplicates() on every column; on a stream that is the (stateful)
-      // Deduplicate operator, which is allowed in append mode without a watermark, as in Spark.
-      return Plans.deduplicate(null, p.child);
+    case "distinct": {
+      // SQL DISTINCT (and UNION's) is Spark's Distinct: on a stream an aggregation over every
+      // column (ReplaceDistinctWithAggregate), with the output-mode rules of one; in a batch the
+      // same rows as dropping duplicates. (DataFrame.distinct() is dropDuplicates() itself.)
+      if (!isStreamingPlan(p.child)) return Plans.deduplicate(null, p.child);
+      const out = outputOf(p.child);
+      return resolveNode(Plans.aggregate(out, out, p.child), catalog);
+    }
     case "deduplicate": {
       const out = outputOf(p.child);
       for (const k of p.keys ?? []) if (!resolveColumn([k], out)) throw unresolvedColumn([k], out);

@@ -273,8 +273,9 @@ export class DataFrame {
   unionByName(other: DataFrame, allowMissingColumns = false): DataFrame {
     return this.with(Plans.union([this.plan, other.plan], true, allowMissingColumns));
   }
+  /** Spark's Dataset.distinct() is dropDuplicates() (on a stream: the Deduplicate operator, not an aggregation). */
   distinct(): DataFrame {
-    return this.with(Plans.distinct(this.plan));
+    return this.with(Plans.deduplicate(null, this.plan));
   }
   dropDuplicates(subset?: string[]): DataFrame {
     return this.with(Plans.deduplicate(subset ?? null, this.plan));

@@ -16,7 +16,7 @@
 import { outputOf, toAttribute } from "../analyzer/types.js";
 import { corruptColumnName, SourceOptions } from "../connectors/files/options.js";
 import { type Attribute, collectAttributes, type Expr } from "../plan/expressions.js";
-import { isStreamingPlan, type LogicalPlan, Plans, planChildren, transformPlanUp, withPlanChildren } from "../plan/logical.js";
+import { isStreamingPlan, type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
 import type { Rule } from "./rule.js";
 
 /**
@@ -190,20 +190,31 @@ function csvStream(p: LogicalPlan & { kind: "streamingRelation" }, keep: Readonl
   );
 }
 
-/** Narrows every streaming relation to the columns its source id needs. */
+/**
+ * Narrows every streaming relation to the columns its source id needs. A Generate above a
+ * narrowed relation has its unrequiredChildIndex (positions in its child's output) re-read
+ * for the narrower child: the same columns, by id.
+ */
 function narrowStreams(plan: LogicalPlan, streams: StreamNeeds): LogicalPlan {
-  return transformPlanUp(plan, (p) => {
-    if (p.kind !== "streamingRelation") return p;
-    const keep = streams.get(p.sourceId);
-    if (p.format === "csv") return keep ? csvStream(p, keep) : p;
-    if (!keep || keep.size === 0 || keep.size === p.output.length) return p;
-    return Plans.streamingRelation(
-      p.sourceId,
-      p.format,
-      { ...p.options },
-      p.output.filter((_, i) => keep.has(i)),
-    );
-  });
+  const kids = planChildren(plan);
+  const next = kids.map((k) => narrowStreams(k, streams));
+  const p = next.some((k, i) => k !== kids[i]) ? withPlanChildren(plan, next) : plan;
+  if (p.kind === "generate" && plan.kind === "generate" && p !== plan && p.generatorOutput) {
+    const before = outputOf(plan.child);
+    const dropped = new Set(plan.unrequiredChildIndex.map((i) => before[i]!.exprId));
+    const unrequired = outputOf(p.child).flatMap((a, i) => (dropped.has(a.exprId) ? [i] : []));
+    return Plans.generate(p.generator, p.outer, p.names, p.qualifier, p.generatorOutput, p.child, unrequired);
+  }
+  if (p.kind !== "streamingRelation") return p;
+  const keep = streams.get(p.sourceId);
+  if (p.format === "csv") return keep ? csvStream(p, keep) : p;
+  if (!keep || keep.size === 0 || keep.size === p.output.length) return p;
+  return Plans.streamingRelation(
+    p.sourceId,
+    p.format,
+    { ...p.options },
+    p.output.filter((_, i) => keep.has(i)),
+  );
 }
 
 export const pruneColumns: Rule = {
