@@ -67,7 +67,7 @@ export function extractTimeWindow(exprs: readonly Expr[], child: LogicalPlan): {
   }
   if (calls.size > 1) {
     throw new AnalysisException(
-      "MULTIPLE_TIME_TRAVEL_SPEC",
+      "_LEGACY_ERROR_TEMP_1039",
       "Multiple time/session window expressions would result in a cartesian product of rows, therefore they are currently not supported.",
     );
   }

@@ -72,11 +72,12 @@ export function compileExpr(e: Expr, input: readonly Attribute[], index = bindIn
       });
       const kernel = fn.kernel;
       const type = typeOf(e);
+      const site = {};
       return (b, ctx) => {
         const inputs = args.map((a) => a(b, ctx));
         let v: Vector;
         try {
-          v = kernel(inputs, b.numRows, ctx);
+          v = kernel(inputs, b.numRows, ctx, site);
         } catch (err) {
           // a double-only kernel met the wide 64-bit lane (columnar/int64.ts): say so clearly
           if (err instanceof TypeError && /BigInt/.test(err.message) && inputs.some((x) => x.values instanceof BigInt64Array))

@@ -35,10 +35,10 @@ const randstr: ScalarFunction = {
     checked[0] = castTo(length, types[0]!, IntegerType);
     return { args: checked, type: StringType };
   },
-  kernel(args, n, ctx) {
+  kernel(args, n, ctx, site) {
     const length = Math.max(0, (getValue(args[0]!, 0) as number | null) ?? 0);
     const seed = seedOf(args, 1, ctx);
-    const g = generatorFor(ctx, `randstr:${seed}`, seed);
+    const g = generatorFor(ctx, site ?? `randstr:${seed}`, seed);
     const out = new Array<string>(n);
     for (let i = 0; i < n; i++) {
       let s = "";

@@ -94,8 +94,8 @@ export class XorShiftRandom {
 }
 
 /** Generators live as long as the execution's EvalContext: chunks of one execution continue one sequence. */
-const generators = new WeakMap<EvalContext, Map<string, XorShiftRandom>>();
-export function generatorFor(ctx: EvalContext, key: string, seed: bigint): XorShiftRandom {
+const generators = new WeakMap<EvalContext, Map<string | object, XorShiftRandom>>();
+export function generatorFor(ctx: EvalContext, key: string | object, seed: bigint): XorShiftRandom {
   let m = generators.get(ctx);
   if (!m) generators.set(ctx, (m = new Map()));
   let g = m.get(key);
@@ -137,9 +137,9 @@ function draw(name: string, pick: (g: XorShiftRandom) => number): ScalarFunction
     kind: "scalar",
     name,
     resolve: (args, types, call) => ({ args: checkSeed(name, args, types, call, 0), type: DoubleType }),
-    kernel(args, n, ctx) {
+    kernel(args, n, ctx, site) {
       const seed = seedOf(args, 0, ctx);
-      const g = generatorFor(ctx, `${name}:${seed}`, seed);
+      const g = generatorFor(ctx, site ?? `${name}:${seed}`, seed);
       const out = new Float64Array(n);
       for (let i = 0; i < n; i++) out[i] = pick(g);
       return vectorFromValues(DoubleType, out);
@@ -208,14 +208,14 @@ const uuid: ScalarFunction = {
     }
     return { args, type: StringType };
   },
-  kernel: (args, n, ctx) => {
+  kernel: (args, n, ctx, site) => {
     const seed = args[0] === undefined ? null : (getValue(args[0], 0) as number | bigint | null);
     if (seed === null)
       return vectorFromValues(
         StringType,
         Array.from({ length: n }, () => randomUUID()),
       );
-    const g = twisterFor(ctx, BigInt(seed));
+    const g = twisterFor(ctx, site ?? BigInt(seed), BigInt(seed));
     return vectorFromValues(
       StringType,
       Array.from({ length: n }, () => seededUuid(g)),
@@ -224,12 +224,12 @@ const uuid: ScalarFunction = {
   foldable: false,
 };
 
-const twisters = new WeakMap<EvalContext, Map<bigint, MersenneTwister>>();
-function twisterFor(ctx: EvalContext, seed: bigint): MersenneTwister {
+const twisters = new WeakMap<EvalContext, Map<bigint | object, MersenneTwister>>();
+function twisterFor(ctx: EvalContext, key: bigint | object, seed: bigint): MersenneTwister {
   let m = twisters.get(ctx);
   if (!m) twisters.set(ctx, (m = new Map()));
-  let g = m.get(seed);
-  if (!g) m.set(seed, (g = new MersenneTwister(seed)));
+  let g = m.get(key);
+  if (!g) m.set(key, (g = new MersenneTwister(seed)));
   return g;
 }
 
@@ -269,9 +269,9 @@ const shuffle: ScalarFunction = {
     }
     return { args: checkSeed("shuffle", args, types, call, 1), type: types[0] };
   },
-  kernel(args, n, ctx) {
+  kernel(args, n, ctx, site) {
     const seed = seedOf(args, 1, ctx);
-    const g = generatorFor(ctx, `shuffle:${seed}`, seed);
+    const g = generatorFor(ctx, site ?? `shuffle:${seed}`, seed);
     const out = new Array<unknown[] | null>(n);
     for (let i = 0; i < n; i++) {
       const arr = getValue(args[0]!, i) as unknown[] | null;
@@ -304,12 +304,12 @@ const uniform: ScalarFunction = {
     const bound = (i: number) => (type.kind === "double" ? castTo(args[i]!, types[i]!, DoubleType) : castTo(args[i]!, types[i]!, type));
     return { args: [bound(0), bound(1), ...args.slice(2)], type };
   },
-  kernel(args, n, ctx) {
+  kernel(args, n, ctx, site) {
     const seed = seedOf(args, 2, ctx);
     const type = args[0]!.type;
     const lo = getValue(args[0]!, 0);
     const hi = getValue(args[1]!, 0);
-    const g = generatorFor(ctx, `uniform:${seed}:${lo}:${hi}`, seed);
+    const g = generatorFor(ctx, site ?? `uniform:${seed}:${lo}:${hi}`, seed);
     const out = Array.from({ length: n }, () => {
       const r = g.nextDouble();
       if (lo === null || hi === null) return null;

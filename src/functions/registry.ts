@@ -27,7 +27,12 @@ export interface Resolved {
   readonly type: DataType;
 }
 
-export type Kernel = (args: readonly Vector[], n: number, ctx: EvalContext) => Vector;
+/**
+ * `site`: one object per compiled call, the same for every batch it evaluates: a kernel keeps
+ * per-expression state under it (`rand(42)` written twice draws two streams, each from 42, as
+ * Spark's expressions each hold their own generator).
+ */
+export type Kernel = (args: readonly Vector[], n: number, ctx: EvalContext, site?: object) => Vector;
 
 export interface ScalarFunction {
   readonly kind: "scalar";

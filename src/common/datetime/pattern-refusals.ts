@@ -44,6 +44,7 @@ function recognitionRefusal(pattern: string): IllegalArgumentException {
       `Fail to recognize '${pattern}' pattern in the DateTimeFormatter.\n` +
       `1) You can set "spark.sql.legacy.timeParserPolicy" to "LEGACY" to restore the behavior before Spark 3.0.\n` +
       `2) You can form a valid datetime pattern with the guide from 'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.`,
+    "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION",
   );
 }
 
