@@ -18,15 +18,18 @@ import { planOutput as outputOf } from "../runtime/query-execution.js";
 import { parseExpression } from "../sql/index.js";
 import { field, StructOf, type StructType, simpleString, treeTypeName } from "../types/datatypes.js";
 import { Column, type ColumnOrName, col, toExpr } from "./column.js";
+import { crosstab } from "./crosstab.js";
 import { describe } from "./describe.js";
 import { struct, to_json } from "./functions.js";
 import { GroupedData } from "./grouped.js";
 import { DataFrameNaFunctions, type FillValue } from "./na-functions.js";
 import type { Observation } from "./observation.js";
-import { correlation, covariance, randomSplit, sample } from "./sampling.js";
+import { randomSplit, sample } from "./sampling.js";
 import type { SessionInternals } from "./session-internals.js";
 import { type ShowOptions, showArgs } from "./show-args.js";
+import { approxQuantile, correlation, covariance, DataFrameStatFunctions, freqItems } from "./stat-functions.js";
 import { DataStreamWriter } from "./streaming/writer.js";
+import { summary } from "./summary.js";
 import { unpivot } from "./unpivot.js";
 import { batchToArrays, batchToRows, type Row } from "./values.js";
 import { DataFrameWriter } from "./writer.js";
@@ -367,13 +370,37 @@ export class DataFrame {
   randomSplit(weights: number[], seed?: number): DataFrame[] {
     return randomSplit(this, weights, seed);
   }
-  /** Pearson's correlation of two numeric columns (null when undefined, as Spark's NULL). */
-  corr(col1: ColumnOrName, col2: ColumnOrName, method?: string): Promise<number | null> {
+  /** Pearson's correlation of two numeric columns, NULLs read as 0 and NaN when undefined, as Spark (stat-functions.ts). */
+  corr(col1: string, col2: string, method?: string | null): Promise<number> {
     return correlation(this, col1, col2, method);
   }
-  /** The sample covariance of two numeric columns. */
-  cov(col1: ColumnOrName, col2: ColumnOrName): Promise<number | null> {
+  /** The sample covariance of two numeric columns, NULLs read as 0 and 0 when undefined, as Spark. */
+  cov(col1: string, col2: string): Promise<number> {
     return covariance(this, col1, col2);
+  }
+  /** Pair counts of two columns: a row per value of col1, a column per value of col2; async (crosstab.ts). */
+  crosstab(col1: string, col2: string): Promise<DataFrame> {
+    return crosstab(this, col1, col2);
+  }
+  /** Approximate quantiles of numeric columns, NULL and NaN ignored; relativeError 0 is exact (stat-functions.ts). */
+  approxQuantile(col: string, probabilities: readonly number[], relativeError: number): Promise<number[]>;
+  approxQuantile(cols: readonly string[], probabilities: readonly number[], relativeError: number): Promise<number[][]>;
+  approxQuantile(
+    cols: string | readonly string[],
+    probabilities: readonly number[],
+    relativeError: number,
+  ): Promise<number[] | number[][]> {
+    this.assertBatch();
+    return approxQuantile(this, cols, probabilities, relativeError);
+  }
+  /** Items in more than `support` (default 1%) of the rows, per column, possibly with false positives (stat-functions.ts). */
+  freqItems(cols: readonly string[], support?: number | null): DataFrame {
+    this.assertBatch();
+    return freqItems(this, cols, support);
+  }
+  /** The statistics functions: `df.stat.corr(...)`, `crosstab`, `approxQuantile`, `freqItems`, `cov`. */
+  get stat(): DataFrameStatFunctions {
+    return new DataFrameStatFunctions(this);
   }
   /** PySpark's `df.sparkSession`. */
   get sparkSession(): SessionInternals {
@@ -383,6 +410,15 @@ export class DataFrame {
   describe(...cols: (string | string[])[]): DataFrame {
     this.assertBatch();
     return describe(this, cols.flat());
+  }
+  /**
+   * Spark's summary statistics as strings, per numeric or STRING column: count, mean, stddev,
+   * min, 25%, 50%, 75%, max by default, or those named (also count_distinct,
+   * approx_count_distinct, any `NN%`) in the order given (summary.ts).
+   */
+  summary(...statistics: string[]): DataFrame {
+    this.assertBatch();
+    return summary(this, statistics);
   }
   /** The columns renamed, in order. */
   toDF(...names: string[]): DataFrame {

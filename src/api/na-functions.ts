@@ -50,10 +50,15 @@ export class DataFrameNaFunctions {
     return out.filter((a) => names.includes(a.name.toLowerCase()));
   }
 
-  /** Every column but those of `changed`, which get their new expression under their own name. */
+  /**
+   * Every column but those of `changed`, which get their new expression under their own name.
+   * Matched by exprId: a DataFrame's output is derived anew on each read (after an aggregate or
+   * a select, as new objects), so the attributes `changed` was keyed by are not the same objects.
+   */
   private project(changed: Map<Attribute, Column>): DataFrame {
     if (changed.size === 0) return this.df;
-    return this.df.select(...this.df.output.map((a) => (changed.has(a) ? changed.get(a)!.alias(a.name) : ref(a))));
+    const byId = new Map([...changed].map(([a, c]) => [a.exprId, c]));
+    return this.df.select(...this.df.output.map((a) => byId.get(a.exprId)?.alias(a.name) ?? ref(a)));
   }
 
   /**

@@ -2,16 +2,15 @@
  * `df.sample` and `df.randomSplit` (Bernoulli sampling by `rand(seed)`, as Spark samples a row
  * when its random number falls in [lower, upper); with replacement a Poisson count per row; the
  * same seed gives the same rows, but not Spark's rows: Spark draws per partition with its own
- * generator), and `df.corr` / `df.cov`
- * (the corr / covar_samp aggregates over the whole DataFrame).
+ * generator).
  */
 import { IllegalArgumentException } from "../common/errors.js";
 import { call, literal } from "../plan/expressions.js";
 import { DoubleType, LongType } from "../types/datatypes.js";
-import { Column, type ColumnOrName, col } from "./column.js";
+import { Column, col } from "./column.js";
 import type { DataFrame } from "./dataframe.js";
 import { lit } from "./functions.js";
-import { array_repeat, corr, covar_samp } from "./functions-extra.js";
+import { array_repeat } from "./functions-extra.js";
 import { explode } from "./functions-generators.js";
 import { rand } from "./functions-spark.js";
 
@@ -70,21 +69,4 @@ export function randomSplit(df: DataFrame, weights: readonly number[], seed = an
     lower = upper;
   });
   return parts;
-}
-
-async function single(df: DataFrame): Promise<number | null> {
-  const [[v]] = (await df.toArray()) as [[number | null]];
-  return v;
-}
-
-/** Pearson's correlation of two columns (PySpark's df.corr; only the "pearson" method). */
-export function correlation(df: DataFrame, col1: ColumnOrName, col2: ColumnOrName, method = "pearson"): Promise<number | null> {
-  if (method !== "pearson")
-    throw new IllegalArgumentException(`[UNSUPPORTED_FEATURE] corr: only the pearson method is supported, got ${method}.`);
-  return single(df.agg(corr(col1, col2)));
-}
-
-/** The sample covariance of two columns (PySpark's df.cov). */
-export function covariance(df: DataFrame, col1: ColumnOrName, col2: ColumnOrName): Promise<number | null> {
-  return single(df.agg(covar_samp(col1, col2)));
 }

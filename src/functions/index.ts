@@ -63,6 +63,8 @@ import "./random.js";
 import "./poisson-sample.js";
 import "./raise-error.js";
 import "./approx-percentile.js";
+import "./decimal-of-double-text.js";
+import "./frequent-items.js";
 import "./string-agg.js";
 import "./regression-aggregates.js";
 import "./try-aggregates.js";
