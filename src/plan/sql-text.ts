@@ -72,6 +72,8 @@ export function exprToSql(e: Expr): string {
         const text = typedLiteralText(e.child, e.to);
         if (text !== null) return text;
       }
+      // Spark's Cast.sql: a cast to an ARRAY, MAP or STRUCT prints as its child
+      if (e.to.kind === "array" || e.to.kind === "map" || e.to.kind === "struct") return exprToSql(e.child);
       return `${e.tryCast ? "TRY_CAST" : "CAST"}(${exprToSql(e.child)} AS ${sqlTypeName(e.to)})`;
     case "sortOrder":
       return `${exprToSql(e.child)} ${e.ascending ? "ASC" : "DESC"} NULLS ${e.nullsFirst ? "FIRST" : "LAST"}`;
@@ -92,6 +94,9 @@ export function exprToSql(e: Expr): string {
       // a subquery shows the outer columns its correlation names: exists(k), listquery(k)
       if (e.name === "in_subquery") return `(${exprToSql(e.args[0]!)} IN (listquery(${(e.outerNames ?? []).join(", ")})))`;
       if (e.name === "exists_subquery") return `exists(${(e.outerNames ?? []).join(", ")})`;
+      // struct(a AS p, m): an aliased field prints with its expression, as Spark's CreateNamedStruct
+      if (e.name === "struct")
+        return `struct(${e.args.map((a) => (a.kind === "alias" ? `${exprToSql(a.child)} AS ${a.name}` : exprToSql(a))).join(", ")})`;
       return callToSql(e.name, e.args, e.distinct, e.bare === true);
     case "windowExpr":
       return `${exprToSql(e.fn)} OVER ${windowSpecSql(e)}`;
