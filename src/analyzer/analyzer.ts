@@ -39,6 +39,7 @@ import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
 import { inputFileColumn, readsInputFile } from "./input-file.js";
 import { resolveJoin } from "./join-rules.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
+import { withLateralAliases } from "./lateral-aliases.js";
 import { resolveCollectMetrics } from "./observed-metrics.js";
 import { expandPivot, expandUnpivot } from "./pivot-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
@@ -121,7 +122,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         if (scalar) return resolveNode(Plans.project(scalar.exprs, scalar.child), catalog);
       }
       const input = outputOf(p.child);
-      const items = expandStars(p.projectList, input);
+      const items = withLateralAliases(expandStars(p.projectList, input), input, resolvesIn);
       const lifted = liftGenerators(items, p.child, resolveExpr);
       if (lifted) return resolveNode(lifted, catalog);
       let exprs = items.map((e) => resolveExpr(e, input));
@@ -183,7 +184,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         return resolveGroupingSets(
           p,
           resolveExpr,
-          (items, input) => expandStars(items, input).map((e) => named(resolveExpr(e, input))),
+          (items, input) => withLateralAliases(expandStars(items, input), input, resolvesIn).map((e) => named(resolveExpr(e, input))),
           (agg) => resolveNode(agg, catalog),
         );
       }
@@ -194,7 +195,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       let child = p.child;
       let aggs: Expr[];
       try {
-        aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, input));
+        aggs = withLateralAliases(expandStars(p.aggregateExprs, input), input, resolvesIn).map((e) => resolveExpr(e, input));
       } catch (err) {
         if (!(err instanceof AnalysisException) || !hasTimeWindow(groups)) throw err;
         // `SELECT window.start ... GROUP BY window(ts, ...)`: names read the `window` column the
