@@ -21,6 +21,7 @@ import { analyzePlan, BatchQuery, explainStreaming, resolveExpression } from "..
 import { parseQuery, parseSchema } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
+import { lit } from "./column.js";
 import { DataFrame } from "./dataframe.js";
 import { DataFrameReader } from "./reader.js";
 import type { SessionInternals } from "./session-internals.js";
@@ -191,8 +192,20 @@ export class Session implements SessionInternals {
   memoryStream(schema: string | StructType): MemoryStream {
     return new MemoryStream(this, typeof schema === "string" ? parseSchema(schema) : schema);
   }
-  sql(text: string): DataFrame {
-    return new DataFrame(this, parseQuery(text));
+  /**
+   * A Spark SQL query; `args` bind its parameter markers, as PySpark's `spark.sql(text, args)`:
+   * an object or Map for `:name` markers, an array for `?` markers, in order. Each value is a
+   * literal (`lit(v)`: never SQL text, so nothing can inject SQL) or a Column (`F.array(...)`).
+   */
+  sql(text: string, args?: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown> | readonly unknown[]): DataFrame {
+    const value = (v: unknown) => lit(v).expr;
+    const params =
+      args === undefined
+        ? undefined
+        : Array.isArray(args)
+          ? { positional: args.map(value) }
+          : { named: new Map([...(args instanceof Map ? args : Object.entries(args))].map(([k, v]) => [k, value(v)])) };
+    return new DataFrame(this, parseQuery(text, params));
   }
   table(name: string): DataFrame {
     return new DataFrame(this, Plans.unresolvedRelation(name));

@@ -2,15 +2,65 @@
  * A cursor over the token list with the small matching helpers every sub-parser needs
  * (keywords are matched case-insensitively on `ident` tokens only, never on backticked names).
  */
-import { ParseException } from "../common/errors.js";
+import { AnalysisException, ParseException } from "../common/errors.js";
+import type { Expr } from "../plan/expressions.js";
 import { syntaxError, type Token, tokenize } from "./lexer.js";
+
+/**
+ * The values of a parameterized query's markers (`session.sql(text, args)`), already literals
+ * (or a Column's expression): `:name` from `named`, `?` from `positional` in order.
+ */
+export interface SqlParameters {
+  readonly named?: ReadonlyMap<string, Expr>;
+  readonly positional?: readonly Expr[];
+}
 
 export class Cursor {
   readonly tokens: Token[];
   private i = 0;
+  private positionalUsed = 0;
 
-  constructor(readonly source: string) {
+  constructor(
+    readonly source: string,
+    private readonly params: SqlParameters = {},
+  ) {
     this.tokens = tokenize(source);
+    const named = this.tokens.some((t, k) => t.kind === "op" && t.value === ":" && this.isNamedMarker(k));
+    const positional = this.tokens.some((t) => t.kind === "op" && t.value === "?");
+    if (named && positional) {
+      throw new AnalysisException(
+        "INVALID_QUERY_MIXED_QUERY_PARAMETERS",
+        "[INVALID_QUERY_MIXED_QUERY_PARAMETERS] Parameterized query must either use positional, or named parameters, but not both.",
+      );
+    }
+  }
+
+  /** `:name` with nothing between the colon and the name (not `a::int`, not `struct<a: int>`). */
+  private isNamedMarker(k: number): boolean {
+    const colon = this.tokens[k]!;
+    const name = this.tokens[k + 1];
+    return name !== undefined && (name.kind === "ident" || name.kind === "qident") && name.pos === colon.end;
+  }
+
+  /**
+   * A parameter marker at the cursor (`:name` or `?`) read as its value, or null when there is
+   * none. Unbound: UNBOUND_SQL_PARAMETER, a positional marker named `_<offset>` as in Spark.
+   */
+  acceptParameter(): Expr | null {
+    const t = this.peek();
+    if (t.kind !== "op") return null;
+    if (t.value === "?") {
+      this.next();
+      const v = this.params.positional?.[this.positionalUsed++];
+      if (v === undefined) throw unboundParameter(`_${t.pos}`);
+      return v;
+    }
+    if (t.value !== ":" || !this.isNamedMarker(this.i)) return null;
+    this.next();
+    const name = this.next().value;
+    const v = this.params.named?.get(name);
+    if (v === undefined) throw unboundParameter(name);
+    return v;
   }
 
   get index(): number {
@@ -89,4 +139,11 @@ export class Cursor {
     this.acceptOp(";");
     if (!this.atEnd()) throw this.error();
   }
+}
+
+function unboundParameter(name: string): AnalysisException {
+  return new AnalysisException(
+    "UNBOUND_SQL_PARAMETER",
+    `[UNBOUND_SQL_PARAMETER] Found the unbound parameter: ${name}. Please, fix \`args\` and provide a mapping of the parameter to either a SQL literal or collection constructor functions such as \`map()\`, \`array()\`, \`struct()\`.`,
+  );
 }

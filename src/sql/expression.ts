@@ -313,13 +313,16 @@ function readPrimary(cur: Cursor): Expr {
       return binaryLiteral(t);
     case "qident":
       return readNameOrCall(cur);
-    case "op":
+    case "op": {
       if (t.value === "*") {
         cur.next();
         return star();
       }
       if (t.value === "(") return readParenthesized(cur);
+      const parameter = cur.acceptParameter();
+      if (parameter) return parameter;
       throw cur.error();
+    }
     case "ident":
       return readKeywordOrName(cur);
     default:

@@ -6,10 +6,11 @@
 import { ParseException } from "../common/errors.js";
 import type { Expr } from "../plan/expressions.js";
 import type { LogicalPlan } from "../plan/logical.js";
-import { Cursor } from "./cursor.js";
+import { Cursor, type SqlParameters } from "./cursor.js";
 import { readNamedExpression } from "./expression.js";
 import { readQuery } from "./query.js";
 
+export type { SqlParameters } from "./cursor.js";
 export { parseDataType, parseSchema } from "./datatype.js";
 export { type Token, tokenize } from "./lexer.js";
 
@@ -25,9 +26,12 @@ export function parseExpression(text: string): Expr {
   return e;
 }
 
-/** A SELECT query (with UNION, JOIN, GROUP BY, ... ) → unresolved logical plan. */
-export function parseQuery(text: string): LogicalPlan {
-  const cur = new Cursor(text);
+/**
+ * A SELECT query (with UNION, JOIN, GROUP BY, ... ) → unresolved logical plan; `params` bind
+ * its `:name` / `?` markers.
+ */
+export function parseQuery(text: string, params?: SqlParameters): LogicalPlan {
+  const cur = new Cursor(text, params);
   if (cur.atEnd()) throw emptyStatement(text);
   const plan = readQuery(cur);
   cur.expectEnd();

@@ -69,6 +69,8 @@ const OPERATORS = [
   ".",
   ";",
   ":",
+  // a positional parameter marker (session.sql(text, [values]))
+  "?",
 ];
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
