@@ -55,7 +55,9 @@ export class ParseException extends ArusError {
     readonly text: string,
     readonly position: number,
   ) {
-    super("PARSE_SYNTAX_ERROR", `${message}(line 1, pos ${position})\n\n== SQL ==\n${text}\n${"-".repeat(position)}^^^\n`);
+    // The class the message names (`[INVALID_NUMERIC_LITERAL_RANGE] ...`), as Spark's condition
+    const named = /^\[([A-Z_][A-Z0-9_.]*)\]/.exec(message)?.[1];
+    super(named ?? "PARSE_SYNTAX_ERROR", `${message}(line 1, pos ${position})\n\n== SQL ==\n${text}\n${"-".repeat(position)}^^^\n`);
   }
 }
 

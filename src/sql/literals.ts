@@ -69,8 +69,16 @@ export function numberLiteral(cur: Cursor, tok: Token, negative: boolean): Expr 
   if (suffix === "BD" || (suffix === "" && !/[eE]/.test(body))) return decimalLiteral(cur, tok, negative ? `-${body}` : body);
   const d = Number(body);
   if (Number.isNaN(d)) throw cur.error(tok);
-  if (suffix === "F") return literal(Math.fround(negative ? -d : d), FloatType);
-  return literal(negative ? -d : d, DoubleType);
+  const value = suffix === "F" ? Math.fround(negative ? -d : d) : negative ? -d : d;
+  if (!Number.isFinite(value)) {
+    const max = suffix === "F" ? "3.4028234663852886E+38" : "1.7976931348623157E+308";
+    throw cur.fail(
+      `[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal ${negative ? "-" : ""}${body} is outside the valid range for ${suffix === "F" ? "float" : "double"} ` +
+        `with minimum value of -${max} and maximum value of ${max}. Please adjust the value accordingly.`,
+      tok,
+    );
+  }
+  return literal(value, suffix === "F" ? FloatType : DoubleType);
 }
 
 /** A DECIMAL literal of the text's own precision and scale (`1.50` is DECIMAL(3,2)). */
@@ -78,12 +86,13 @@ function decimalLiteral(cur: Cursor, tok: Token, text: string): Expr {
   const m = /^-?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
   const frac = m[2] ?? "";
   const scale = Math.max(0, frac.length - (m[3] ? Number(m[3]) : 0));
-  const u = parseDecimal(text, MAX_PRECISION, scale);
+  const u = scale > MAX_PRECISION ? null : parseDecimal(text, MAX_PRECISION, scale);
   if (u === undefined || u === null) {
-    throw cur.fail(
-      `[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal ${text} is outside the valid range for decimal with maximum precision 38.`,
-      tok,
-    );
+    // Spark's precision of the literal: its digits, and the places a negative scale adds
+    const digits = (m[1]! + frac).replace(/^0+/, "").length || 1;
+    const exactScale = frac.length - (m[3] ? Number(m[3]) : 0);
+    const precision = exactScale >= 0 ? Math.max(digits, exactScale) : digits - exactScale;
+    throw cur.fail(`[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision ${precision} exceeds max precision 38.`, tok);
   }
   const t = DecimalOf(Math.max(digitCount(u), scale, 1), scale);
   return literal(toLane(u, t), t);
