@@ -71,7 +71,10 @@ describe("literals", () => {
     expectExpr("-1.5", literal(-15, DecimalOf(2, 1)));
   });
   it("refuses a decimal literal beyond 38 digits", () => {
-    parseFails(() => parseExpression("123456789012345678901234567890123456789.5"), "[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision 40 exceeds max precision 38.");
+    parseFails(
+      () => parseExpression("123456789012345678901234567890123456789.5"),
+      "[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision 40 exceeds max precision 38.",
+    );
   });
   it("rejects out-of-range suffixed integers", () => {
     parseFails(() => parseExpression("128Y"), "INVALID_NUMERIC_LITERAL_RANGE", 0);
