@@ -8,6 +8,7 @@ import { ifToCaseWhen } from "../functions/conditionals.js";
 import { isGeneratorCall } from "../functions/generators.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { lookupFunction } from "../functions/index.js";
+import { translateJavaRegex } from "../functions/java-regex.js";
 import { castTo, checkAliasArity, ordinalNumber, typeMismatch } from "../functions/registry.js";
 import {
   type Attribute,
@@ -340,6 +341,7 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
   return exprs.flatMap((top) => {
     const e = top.kind === "star" ? top : expandStarArguments(top, input);
     if (e.kind !== "star") return [e];
+    if (e.regex !== undefined) return regexColumns(e.regex, e.qualifier, input);
     // `*` leaves out a USING join's hidden keys; `t2.*` has them (join-rules.ts)
     if (e.qualifier === null) return input.filter((a) => !isQualifiedAccessOnly(a));
     const q = e.qualifier.toLowerCase();
@@ -364,6 +366,19 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
     }
     return hits;
   });
+}
+
+/**
+ * colRegex's columns: those (of the qualifier's relation, when named) whose names the Java
+ * regex matches whole, case-insensitively as Spark's default; none is no column, as in Spark.
+ */
+function regexColumns(regex: string, qualifier: string | null, input: readonly Attribute[]): Attribute[] {
+  const { source, flags } = translateJavaRegex(regex);
+  const whole = new RegExp(`^(?:${source})$`, `${flags.replace("i", "")}i`);
+  const q = qualifier?.toLowerCase();
+  return input.filter(
+    (a) => !isQualifiedAccessOnly(a) && (q === undefined || a.qualifier.some((x) => x.toLowerCase() === q)) && whole.test(a.name),
+  );
 }
 
 /**
@@ -566,27 +581,39 @@ function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {
   return withChildren(e, kids);
 }
 
-function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
-  const first = outputOf(p.children[0]!);
-  let children = p.children;
-  if (p.byName) {
-    children = children.map((c, ci) => {
-      if (ci === 0) return c;
-      const out = outputOf(c);
-      return Plans.project(
-        first.map((a) => {
-          const hit = out.find((b) => b.name.toLowerCase() === a.name.toLowerCase());
-          if (hit) return hit;
-          if (p.allowMissingColumns) return alias({ kind: "literal", value: null, type: a.type }, a.name);
-          throw new AnalysisException(
-            "NUM_COLUMNS_MISMATCH",
-            `[UNRESOLVED_COLUMN] Cannot resolve column name "${a.name}" among (${out.map((b) => b.name).join(", ")}).`,
-          );
-        }),
-        c,
+/**
+ * unionByName's inputs, each projected to the output's columns by name. With
+ * allowMissingColumns the output is the first input's columns, then every other column of
+ * the later inputs in order, NULL where an input lacks one (Spark's); without, an input
+ * lacking a column is UNRESOLVED_COLUMN_AMONG_FIELD_NAMES and one with more is
+ * NUM_COLUMNS_MISMATCH (below).
+ */
+function byNameChildren(p: LogicalPlan & { kind: "union" }): readonly LogicalPlan[] {
+  const same = (a: Attribute, b: Attribute) => a.name.toLowerCase() === b.name.toLowerCase();
+  const columns = [...outputOf(p.children[0]!)];
+  if (p.allowMissingColumns)
+    for (const c of p.children.slice(1)) for (const a of outputOf(c)) if (!columns.some((x) => same(x, a))) columns.push(a);
+  return p.children.map((c, ci) => {
+    const out = outputOf(c);
+    if (ci === 0 && columns.length === out.length) return c;
+    const list = columns.map((a) => {
+      const hit = out.find((b) => same(a, b));
+      if (hit) return hit;
+      if (p.allowMissingColumns) return alias({ kind: "literal", value: null, type: a.type }, a.name);
+      throw new AnalysisException(
+        "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES",
+        `[UNRESOLVED_COLUMN_AMONG_FIELD_NAMES] Cannot resolve column name "${a.name}" among (${out.map((b) => b.name).join(", ")}).`,
       );
     });
-  }
+    // more columns than the first input: the count check below names both (Spark's)
+    return out.length > columns.length ? c : Plans.project(list, c);
+  });
+}
+
+function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
+  let children = p.children;
+  if (p.byName) children = byNameChildren(p);
+  const first = outputOf(children[0]!);
   const outs = children.map(outputOf);
   outs.forEach((o, i) => {
     if (o.length !== first.length) {

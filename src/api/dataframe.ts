@@ -276,6 +276,15 @@ export class DataFrame {
   unionByName(other: DataFrame, allowMissingColumns = false): DataFrame {
     return this.with(Plans.union([this.plan, other.plan], true, allowMissingColumns));
   }
+  /**
+   * PySpark's colRegex: "`regex`" (or "t.`regex`") selects every column whose name the Java
+   * regex matches whole (`df.select(df.colRegex("`(k|v)`"))`); any other text is the column itself.
+   */
+  colRegex(colName: string): Column {
+    const m = /^(?:(.+)\.)?`([\s\S]+)`$/.exec(colName);
+    if (!m) return col(colName);
+    return new Column({ kind: "star", qualifier: m[1] ?? null, regex: m[2]! });
+  }
   /** Spark's Dataset.distinct() is dropDuplicates() (on a stream: the Deduplicate operator, not an aggregation). */
   distinct(): DataFrame {
     return this.with(Plans.deduplicate(null, this.plan));

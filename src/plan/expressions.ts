@@ -147,6 +147,8 @@ export interface CaseWhen {
 export interface Star {
   readonly kind: "star";
   readonly qualifier: string | null;
+  /** `df.colRegex("`(a|b)`")`: only the columns whose names this Java regex matches whole. */
+  readonly regex?: string;
 }
 export interface SortOrder {
   readonly kind: "sortOrder";
