@@ -56,3 +56,25 @@ export const map_values = (c: ColumnOrName) => fn("map_values", toExpr(c));
 
 /** The JSON value at a JsonPath (`$.a.b[0]`, `$['k']`, `[*]`) as text; NULL for invalid JSON or no match. */
 export const get_json_object = (c: ColumnOrName, path: string) => fn("get_json_object", toExpr(c), str(path));
+
+/** `format` as PySpark passes it: a Column (`F.lit("999.99")`) or, for convenience, its text. */
+const formatArg = (format: Column | string) => (typeof format === "string" ? str(format) : format.expr);
+/** A number as text in a format (`to_char(12.5, '99.9')`); a date or timestamp through date_format, as Spark. */
+export const to_char = (c: ColumnOrName, format: Column | string) => fn("to_char", toExpr(c), formatArg(format));
+export const to_varchar = (c: ColumnOrName, format: Column | string) => fn("to_varchar", toExpr(c), formatArg(format));
+/** Text in a number format (`to_number('$1,234', '$9,999')`) as a DECIMAL; an invalid text is an error (try_to_number: NULL). */
+export const to_number = (c: ColumnOrName, format: Column | string) => fn("to_number", toExpr(c), formatArg(format));
+export const try_to_number = (c: ColumnOrName, format: Column | string) => fn("try_to_number", toExpr(c), formatArg(format));
+/** Seconds since the epoch of a timestamp, or of text in `format` (default `yyyy-MM-dd HH:mm:ss`). */
+export const to_unix_timestamp = (timestamp: ColumnOrName, format?: Column | string) =>
+  format === undefined ? fn("to_unix_timestamp", toExpr(timestamp)) : fn("to_unix_timestamp", toExpr(timestamp), formatArg(format));
+/** A day-time interval from days, hours, minutes and seconds (each a column; omitted ones 0). */
+export const make_dt_interval = (days?: ColumnOrName, hours?: ColumnOrName, mins?: ColumnOrName, secs?: ColumnOrName) =>
+  fn("make_dt_interval", ...[days, hours, mins, secs].map((c) => (c === undefined ? lit(0).expr : toExpr(c))));
+/** Any SQL function (or a UDF registered with `session.udf.register`) by name: `F.call_function("upper", "s")`. */
+export const call_function = (funcName: string, ...cols: ColumnOrName[]) => fn(funcName.toLowerCase(), ...cols.map(toExpr));
+/** A UDF registered with `session.udf.register`, by name. */
+export const call_udf = call_function;
+/** PySpark's deprecated names of `degrees` and `radians`. */
+export const toDegrees = (c: ColumnOrName) => fn("degrees", toExpr(c));
+export const toRadians = (c: ColumnOrName) => fn("radians", toExpr(c));
