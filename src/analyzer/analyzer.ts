@@ -18,6 +18,7 @@ import {
   call,
   type Expr,
   exprChildren,
+  isDataFrameColumn,
   isQualifiedAccessOnly,
   literal,
   type SortOrder,
@@ -37,6 +38,7 @@ import { castRefusal, castRefused } from "./cast-rules.js";
 import { rewriteDateArithmetic } from "./date-arithmetic.js";
 import { generatorOutsideSelect, liftAggregateGenerator, liftGenerators, resolveGenerate } from "./generators.js";
 import { resolveGroupingSets, rewriteGroupingAbove } from "./grouping-sets.js";
+import { withHiddenColumns } from "./hidden-columns.js";
 import { inputFileColumn, readsInputFile } from "./input-file.js";
 import { resolveJoin } from "./join-rules.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
@@ -73,20 +75,28 @@ export interface AnalysisSettings {
 let settings: AnalysisSettings = { ansi: true };
 
 export function analyze(plan: LogicalPlan, catalog: Catalog, given?: AnalysisSettings): LogicalPlan {
-  if (given === undefined) return analyzeNodes(plan, catalog);
+  if (given === undefined) return analyzeNodes(plan, catalog, true);
   const outer = settings;
   settings = given;
   try {
-    return withAnsiWidening(given.ansi, () => analyzeNodes(plan, catalog));
+    return withAnsiWidening(given.ansi, () => analyzeNodes(plan, catalog, true));
   } finally {
     settings = outer;
   }
 }
 
-function analyzeNodes(plan: LogicalPlan, catalog: Catalog): LogicalPlan {
+/**
+ * `root`: the node a DataFrame method just built (its children are analyzed DataFrames), whose
+ * DataFrame-bound columns (`b.col("k")`) are checked against its input: refused when a self-join
+ * beneath makes them ambiguous, looked for among a USING join's hidden keys when missing
+ * (hidden-columns.ts).
+ */
+function analyzeNodes(plan: LogicalPlan, catalog: Catalog, root = false): LogicalPlan {
   const children = planChildren(plan).map((c) => analyzeNodes(c, catalog));
   const p = children.length ? withPlanChildren(plan, children) : plan;
-  return resolveNode(p, catalog);
+  if (!root) return resolveNode(p, catalog);
+  const hidden = withHiddenColumns(p);
+  return hidden.restore(resolveNode(hidden.plan, catalog));
 }
 
 function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
@@ -141,7 +151,8 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         const file = inputFileColumn(child, resolveExpr);
         return extractWindows(items.map(file.replace), file.child);
       }
-      return Plans.project(exprs.map(named), child);
+      // a DataFrame USING join's projection keeps its hidden keys when analyzed again, a self-join's copy its mark
+      return p.hidden || p.selfJoinCopy ? Plans.reproject(p, exprs.map(named), child) : Plans.project(exprs.map(named), child);
     }
     case "filter": {
       // x IN (SELECT ...) / EXISTS (SELECT ...) conjuncts: semi and anti joins (subqueries.ts)
@@ -322,7 +333,8 @@ const hasSubqueryCall = (e: Expr): boolean => anyExpr(e, isSubqueryCall);
 const isGroupingCall = (e: Expr) => e.kind === "call" && (e.name === "__grouping_bit" || e.name === "__grouping_id");
 
 function named(e: Expr): Expr {
-  if (e.kind === "attribute") return withoutAccessMark(e);
+  // a DataFrame's column selected is an ordinary output column (no longer checked where it lands)
+  if (e.kind === "attribute") return withoutAccessMark(isDataFrameColumn(e) ? Object.freeze({ ...e }) : e);
   if (e.kind === "alias") return e;
   // Spark's ResolveAliases: a cast written on a column keeps the column's name (CAST(s AS INT) is `s`)
   if (e.kind === "cast" && !e.implicit && e.child.kind === "attribute") return alias(e, e.child.name);
@@ -342,6 +354,8 @@ function expandStars(exprs: readonly Expr[], input: readonly Attribute[]): Expr[
     const e = top.kind === "star" ? top : expandStarArguments(top, input);
     if (e.kind !== "star") return [e];
     if (e.regex !== undefined) return regexColumns(e.regex, e.qualifier, input);
+    // `df.col("*")`: that DataFrame's columns, as Spark's ResolvedStar
+    if (e.attributes) return [...e.attributes];
     // `*` leaves out a USING join's hidden keys; `t2.*` has them (join-rules.ts)
     if (e.qualifier === null) return input.filter((a) => !isQualifiedAccessOnly(a));
     const q = e.qualifier.toLowerCase();

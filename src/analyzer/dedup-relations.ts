@@ -11,7 +11,7 @@
 import { AnalysisException } from "../common/errors.js";
 import { toAttribute } from "../functions/typing.js";
 import { type Attribute, call, collectAttributes, type Expr, literal, reAlias, transformUp } from "../plan/expressions.js";
-import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { type LogicalPlan, Plans, planChildren } from "../plan/logical.js";
 import { BooleanType } from "../types/datatypes.js";
 import { outputOf } from "./types.js";
 
@@ -33,7 +33,7 @@ export function withoutSharedAttributes(plan: LogicalPlan, taken: readonly Attri
     renamed.set(a.exprId, toAttribute(fresh));
     return fresh;
   });
-  return { plan: Plans.project(items, plan), renamed };
+  return { plan: Plans.selfJoinCopy(items, plan), renamed };
 }
 
 /**
@@ -68,9 +68,53 @@ export function refuseAmbiguousSelfJoin(condition: Expr, renamed: ReadonlyMap<nu
       : e,
   );
   const shared = collectAttributes(rest).filter((a) => renamed.has(a.exprId));
-  if (shared.length === 0) return;
-  throw new AnalysisException(
+  if (shared.length > 0) throw ambiguousSelfJoin(shared);
+}
+
+/**
+ * Spark's DetectAmbiguousSelfJoin for an operator above joins: a DataFrame-bound column
+ * (`df.col("k")` after `df.join(df.groupBy("k").count(), ...)`) is ambiguous when a join
+ * beneath has the column's source on both sides and the right side's copy of it (re-aliased by
+ * the deduplication, or passed up as it is) reaches the operator's input: Spark cannot tell
+ * which side's `k` the DataFrame's column means. A column only the left side's copy gives the
+ * operator (`df.col("v")` when the right side drops `v`, the key of an inner USING join) is not.
+ */
+export function refuseAmbiguousColumns(children: readonly LogicalPlan[], bound: readonly Attribute[]): void {
+  if (bound.length === 0) return;
+  const input = new Set(children.flatMap((c) => outputOf(c)).map((a) => a.exprId));
+  const ambiguous: Attribute[] = [];
+  const visit = (p: LogicalPlan): void => {
+    if (p.kind === "join") {
+      const left = producedIds(p.left);
+      const right = producedIds(p.right);
+      for (const b of bound) {
+        if (!left.has(b.exprId) || !right.has(b.exprId)) continue;
+        const copy = rightCopy(p.right, b.exprId);
+        if (copy !== null && input.has(copy) && !ambiguous.includes(b)) ambiguous.push(b);
+      }
+    }
+    for (const c of planChildren(p)) visit(c);
+  };
+  for (const c of children) visit(c);
+  if (ambiguous.length > 0) throw ambiguousSelfJoin(ambiguous);
+}
+/** Every attribute id a plan's nodes output (the columns of the plans it reads). */
+function producedIds(p: LogicalPlan, out = new Set<number>()): Set<number> {
+  for (const a of outputOf(p)) out.add(a.exprId);
+  for (const c of planChildren(p)) producedIds(c, out);
+  return out;
+}
+/** The id a join's right side gives column `id` of a plan both sides read (null: it does not output it). */
+function rightCopy(right: LogicalPlan, id: number): number | null {
+  if (right.kind === "project" && right.selfJoinCopy) {
+    for (const e of right.projectList) if (e.kind === "alias" && e.child.kind === "attribute" && e.child.exprId === id) return e.exprId;
+  }
+  return outputOf(right).some((a) => a.exprId === id) ? id : null;
+}
+
+function ambiguousSelfJoin(columns: readonly Attribute[]): AnalysisException {
+  return new AnalysisException(
     "_LEGACY_ERROR_TEMP_1182",
-    `Column ${shared.map((a) => `${a.name}#${a.exprId}`).join(", ")} are ambiguous. It's probably because you joined several Datasets together, and some of these Datasets are the same. This column points to one of the Datasets but Spark is unable to figure out which one. Please alias the Datasets with different names via \`Dataset.as\` before joining them, and specify the column using qualified name, e.g. \`df.as("a").join(df.as("b"), $"a.id" > $"b.id")\`.`,
+    `Column ${columns.map((a) => `${a.name}#${a.exprId}`).join(", ")} are ambiguous. It's probably because you joined several Datasets together, and some of these Datasets are the same. This column points to one of the Datasets but Spark is unable to figure out which one. Please alias the Datasets with different names via \`Dataset.as\` before joining them, and specify the column using qualified name, e.g. \`df.as("a").join(df.as("b"), $"a.id" > $"b.id")\`.`,
   );
 }

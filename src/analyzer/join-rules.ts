@@ -2,7 +2,8 @@
  * Join resolution: the ON condition is bound against both sides; `join(other, ["k"])` (USING)
  * becomes an equi-join plus a projection that keeps one `k` column, as Spark does (the left
  * key for inner/left joins, the right key for right joins, coalesce(l.k, r.k) for full joins);
- * a NATURAL JOIN is USING the columns both sides have.
+ * a NATURAL JOIN is USING the columns both sides have. The keys merged away stay reachable:
+ * SQL's as hidden output columns (`t2.k`), the DataFrame API's as its projection's hidden ones.
  */
 import { AnalysisException } from "../common/errors.js";
 import { type Attribute, alias, call, conjunction, type Expr, withAccessMark } from "../plan/expressions.js";
@@ -89,5 +90,15 @@ function resolveUsing(p: Join, l: readonly Attribute[], r: readonly Attribute[],
   const rightShown = p.joinType === "right_outer";
   const restL = side(l, lIds, leftShown);
   const restR = side(r, rIds, rightShown);
-  return Plans.project(semi ? [...keys, ...restL] : [...keys, ...restL, ...restR], join);
+  const list = semi ? [...keys, ...restL] : [...keys, ...restL, ...restR];
+  if (hide || semi) return Plans.project(list, join);
+  // the DataFrame API's USING join keeps them out of the output, reachable by each side's own
+  // column (`b.col("k")`, `b.col("*")`) as Spark's hidden output (analyzer/hidden-columns.ts)
+  const lost = [...(leftShown ? [] : pairs.map(([a]) => a)), ...(rightShown ? [] : pairs.map(([, b]) => b))];
+  const joined = new Map(outputOf(join).map((a) => [a.exprId, a]));
+  return Plans.projectHiding(
+    list,
+    join,
+    lost.map((a) => withAccessMark(joined.get(a.exprId) ?? a)),
+  );
 }

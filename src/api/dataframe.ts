@@ -11,7 +11,7 @@ import type { Batch } from "../columnar/batch.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { delayMs } from "../common/interval.js";
 import { formatCell, showString, showVerticalString } from "../common/show.js";
-import { type Attribute, alias, columnFromName, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
+import { type Attribute, alias, columnFromName, dataFrameColumn, type Expr, type SortOrder, sortOrder } from "../plan/expressions.js";
 import { combineGroupingSets, cubeSets, type ExprSets, rollupSets } from "../plan/grouping-sets.js";
 import { isStreamingPlan, type JoinType, type LogicalPlan, Plans } from "../plan/logical.js";
 import { planOutput as outputOf } from "../runtime/query-execution.js";
@@ -475,8 +475,10 @@ export class DataFrame {
   }
   /** Bind a column of this DataFrame (`df.col("a")`). */
   col(name: string): Column {
+    // `df.col("*")` is every column of this DataFrame, also where a join above hides some (Spark's ResolvedStar)
+    if (name === "*") return new Column({ kind: "star", qualifier: null, attributes: this.output });
     const e = this.session.analyzeExpr(columnFromName(name), this.output);
-    return new Column(e);
+    return new Column(e.kind === "attribute" ? dataFrameColumn(e) : e);
   }
 
   createOrReplaceTempView(name: string): void {

@@ -143,12 +143,13 @@ export interface CaseWhen {
   /** An aggregate argument masked by its FILTER clause (Call `aggFilter`): printed as the argument alone. */
   readonly filterMask?: boolean;
 }
-/** `*` or `t.*`. */
+/** `*` or `t.*`; `df.col("*")` is Spark's ResolvedStar: that DataFrame's columns (`attributes`). */
 export interface Star {
   readonly kind: "star";
   readonly qualifier: string | null;
   /** `df.colRegex("`(a|b)`")`: only the columns whose names this Java regex matches whole. */
   readonly regex?: string;
+  readonly attributes?: readonly Attribute[];
 }
 export interface SortOrder {
   readonly kind: "sortOrder";
@@ -288,6 +289,18 @@ export function withoutAccessMark(a: Attribute): Attribute {
   const { [QUALIFIED_ACCESS_ONLY]: _hidden, ...metadata } = a.metadata;
   return f({ ...a, metadata: f(metadata) });
 }
+const dataFrameColumns = new WeakSet<Attribute>();
+/**
+ * `a` as a DataFrame's own column (`df.col("k")`, Spark's column reference tagged with its
+ * Dataset): the analyzer checks where such a column lands (analyzer/hidden-columns.ts). Kept by
+ * identity, so a copy (an analyzed output column) is an ordinary attribute again.
+ */
+export function dataFrameColumn(a: Attribute): Attribute {
+  const c = f({ ...a });
+  dataFrameColumns.add(c);
+  return c;
+}
+export const isDataFrameColumn = (a: Attribute): boolean => dataFrameColumns.has(a);
 /** `a` under a new exprId, keeping its name, qualifier and metadata (Spark's `Alias(a, a.name)(qualifier = a.qualifier)`). */
 export function reAlias(a: Attribute): Alias {
   return f({ kind: "alias", child: a, name: a.name, exprId: newExprId(), qualifier: a.qualifier });

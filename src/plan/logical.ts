@@ -69,6 +69,18 @@ export interface Project {
   readonly child: LogicalPlan;
   /** SQL's QUALIFY condition: rows kept after the select list's window functions (the analyzer plans it). */
   readonly qualify?: Expr;
+  /**
+   * A DataFrame USING join's side keys the merged key replaced (Spark's Project.hiddenOutputTag):
+   * not in the output, added to it when a column above names one (`b.col("k")`,
+   * analyzer/hidden-columns.ts).
+   */
+  readonly hidden?: readonly Attribute[];
+  /**
+   * The second reading of a plan joined with itself: each column both sides share re-aliased
+   * under a fresh id (analyzer/dedup-relations.ts), kept to tell which DataFrame column above the
+   * join is ambiguous.
+   */
+  readonly selfJoinCopy?: true;
 }
 export interface Filter {
   readonly kind: "filter";
@@ -368,6 +380,19 @@ export const Plans = {
   },
   project(projectList: readonly Expr[], child: LogicalPlan, qualify?: Expr): Project {
     return f({ kind: "project", projectList: f([...projectList]), child, ...(qualify ? { qualify } : {}) });
+  },
+  /** The second reading of a plan joined with itself, its shared columns re-aliased (analyzer/dedup-relations.ts). */
+  selfJoinCopy(projectList: readonly Expr[], child: LogicalPlan): Project {
+    return f({ kind: "project", projectList: f([...projectList]), child, selfJoinCopy: true });
+  },
+  /** `p`'s list and child replaced, its hidden columns and self-join mark kept. */
+  reproject(p: Project, projectList: readonly Expr[], child: LogicalPlan): Project {
+    return f({ ...p, projectList: f([...projectList]), child });
+  },
+  /** A projection keeping `hidden` reachable by the columns above it (a DataFrame USING join's side keys). */
+  projectHiding(projectList: readonly Expr[], child: LogicalPlan, hidden: readonly Attribute[]): Project {
+    if (hidden.length === 0) return Plans.project(projectList, child);
+    return f({ kind: "project", projectList: f([...projectList]), child, hidden: f([...hidden]) });
   },
   filter(condition: Expr, child: LogicalPlan): Filter {
     return f({ kind: "filter", condition, child });
