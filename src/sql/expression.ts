@@ -423,7 +423,7 @@ function readCall(cur: Cursor, name: string): Expr {
     } while (cur.acceptOp(","));
   }
   cur.expectOp(")");
-  const lower = name.toLowerCase();
+  let lower = name.toLowerCase();
   // `f(args) WITHIN GROUP (ORDER BY keys)`, before FILTER as in Spark's grammar (plan/within-group.ts)
   const keys = readWithinGroup(cur);
   if (keys === null && requiresWithinGroup(lower, args.length)) {
@@ -455,7 +455,8 @@ function readCall(cur: Cursor, name: string): Expr {
       if (args.length < 3) args.push(literal(null, NullType));
     }
     args.push(literal(true, BooleanType));
-  } else cur.acceptKeyword("RESPECT", "NULLS");
+    lower = nullsClauseName(lower);
+  } else if (cur.acceptKeyword("RESPECT", "NULLS")) lower = nullsClauseName(lower);
   if (ordered) {
     const fn = filter
       ? Object.freeze({ ...filteredAggregate(lower, ordered.args, distinct, filter), withinGroup: ordered.withinGroup })
@@ -539,6 +540,9 @@ const CAST_FUNCTIONS = new Set([
   "binary",
   "string",
 ]);
+
+/** With IGNORE / RESPECT NULLS Spark's parser builds First / Last itself: `first_value(x) IGNORE NULLS` is named `first(x)`. */
+const nullsClauseName = (name: string): string => (name === "first_value" ? "first" : name === "last_value" ? "last" : name);
 
 /** Position of the ignoreNulls flag among each function's arguments. */
 const IGNORE_NULLS_ARG: Readonly<Record<string, number>> = {

@@ -48,6 +48,9 @@ export function readQuery(cur: Cursor, outer: CteScope = new Map()): LogicalPlan
     }
     plan = Plans.sort(orders, plan);
   }
+  const ordered = plan;
+  plan = readPartitioning(cur, body.items, plan);
+  if (plan !== ordered && ordered !== body.plan) throw combinedResultClauses(cur);
   const n = cur.acceptKeyword("LIMIT") ? readLimit(cur, "limit") : null;
   const offset = cur.acceptKeyword("OFFSET") ? (readLimit(cur, "offset") ?? 0) : 0;
   if (n !== null || offset > 0) plan = Plans.limit(n ?? Number.POSITIVE_INFINITY, plan, offset);
@@ -61,14 +64,54 @@ function readWith(cur: Cursor, outer: CteScope): CteScope {
   const scope = new Map(outer);
   do {
     const name = cur.identifier(NON_EXPR_KEYWORDS);
-    if (cur.isOp("(")) throw cur.fail("[UNSUPPORTED_FEATURE] CTE column lists are not supported.");
+    // `WITH a(x, y) AS (...)`: the query's columns renamed, as `(SELECT ...) AS a(x, y)`
+    const columns = cur.isOp("(") ? readCteColumns(cur) : undefined;
     cur.expectKeyword("AS");
     cur.expectOp("(");
     const plan = readQuery(cur, scope);
     cur.expectOp(")");
-    scope.set(name.toLowerCase(), plan);
+    scope.set(name.toLowerCase(), columns ? Plans.subqueryAlias(name, plan, columns) : plan);
   } while (cur.acceptOp(","));
   return scope;
+}
+
+/**
+ * `CLUSTER BY k`, `DISTRIBUTE BY k`, `SORT BY k`: Spark's repartitioning by the keys and sorting
+ * within each partition. arus's batch result is one partition, so DISTRIBUTE BY changes nothing
+ * and SORT BY (CLUSTER BY: its keys ascending) sorts the result, one order Spark allows.
+ */
+function readPartitioning(cur: Cursor, items: readonly Expr[] | null, plan: LogicalPlan): LogicalPlan {
+  if (cur.acceptKeyword("CLUSTER", "BY")) {
+    const keys: SortOrder[] = [];
+    do keys.push(sortOrder(readExpression(cur)));
+    while (cur.acceptOp(","));
+    if (cur.isKeyword("DISTRIBUTE") || cur.isKeyword("SORT")) throw combinedResultClauses(cur);
+    return Plans.sort(keys, plan);
+  }
+  const distributed = cur.acceptKeyword("DISTRIBUTE", "BY");
+  if (distributed) {
+    do readExpression(cur);
+    while (cur.acceptOp(","));
+  }
+  if (!cur.acceptKeyword("SORT", "BY")) return distributed ? Plans.project([star()], plan) : plan;
+  const orders: SortOrder[] = [];
+  do orders.push(readSortItem(cur, items));
+  while (cur.acceptOp(","));
+  return Plans.sort(orders, plan);
+}
+
+function combinedResultClauses(cur: Cursor) {
+  return cur.fail(
+    "[UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES] The feature is not supported: Combination of ORDER BY/SORT BY/DISTRIBUTE BY/CLUSTER BY.",
+  );
+}
+
+function readCteColumns(cur: Cursor): string[] {
+  cur.expectOp("(");
+  const names = [cur.identifier()];
+  while (cur.acceptOp(",")) names.push(cur.identifier());
+  cur.expectOp(")");
+  return names;
 }
 
 /**
@@ -128,6 +171,11 @@ function readQueryPrimary(cur: Cursor, ctes: CteScope): QueryPart {
   if (cur.isKeyword("SELECT")) return readSelect(cur, ctes);
   // a bare `VALUES ...` is a query of its own (columns col1, col2, ...)
   if (cur.isKeyword("VALUES")) return { plan: inlineTable(readValuesRows(cur), null), items: null };
+  // `TABLE t`: every column of t, as `SELECT * FROM t`
+  if (cur.isKeyword("TABLE") && cur.isIdentifier(undefined, 1)) {
+    cur.next();
+    return { plan: Plans.project([star()], readRelation(cur, ctes, readQuery)), items: null };
+  }
   if (cur.acceptOp("(")) {
     const plan = readQuery(cur, ctes);
     cur.expectOp(")");

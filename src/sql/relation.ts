@@ -12,6 +12,7 @@ import { LongType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { ALIAS_RESERVED, NON_EXPR_KEYWORDS, readExpression } from "./expression.js";
 import { readPivotClauses } from "./pivot-syntax.js";
+import { readTableSample } from "./table-sample.js";
 
 /** Common table expressions in scope, keyed by lower-case name. */
 export type CteScope = ReadonlyMap<string, LogicalPlan>;
@@ -73,6 +74,7 @@ function readPrimaryRelation(cur: Cursor, ctes: CteScope, readQuery: QueryReader
       plan = cte ? Plans.subqueryAlias(parts[0]!, cte) : Plans.unresolvedRelation(tableName(parts));
     }
   }
+  plan = readTableSample(cur, plan);
   const alias = readOptionalAlias(cur);
   if (alias !== null) plan = Plans.subqueryAlias(alias, plan, cur.isOp("(") ? readColumnNames(cur) : undefined);
   return readPivotClauses(cur, plan, readOptionalAlias);
