@@ -42,7 +42,7 @@ import { withHiddenColumns } from "./hidden-columns.js";
 import { inputFileColumn, readsInputFile } from "./input-file.js";
 import { resolveJoin } from "./join-rules.js";
 import { bindHigherOrder, LambdaScope } from "./lambdas.js";
-import { withLateralAliases } from "./lateral-aliases.js";
+import { withLateralAliases, withSelectAliases } from "./lateral-aliases.js";
 import { resolveCollectMetrics } from "./observed-metrics.js";
 import { expandPivot, expandUnpivot } from "./pivot-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
@@ -209,13 +209,14 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       try {
         aggs = withLateralAliases(expandStars(p.aggregateExprs, input), input, resolvesIn).map((e) => resolveExpr(e, input));
       } catch (err) {
-        if (!(err instanceof AnalysisException) || !hasTimeWindow(groups)) throw err;
+        if (!(err instanceof AnalysisException) || !err.errorClass.startsWith("UNRESOLVED_COLUMN") || !hasTimeWindow(groups)) throw err;
         // `SELECT window.start ... GROUP BY window(ts, ...)`: names read the `window` column the
         // grouping adds beneath the aggregate (Spark's TimeWindowing, then its name resolution)
         const r = extractTimeWindow(groups, child);
         groups = r.exprs;
         child = r.child;
-        aggs = expandStars(p.aggregateExprs, input).map((e) => resolveExpr(e, outputOf(child)));
+        const windowed = outputOf(child);
+        aggs = withLateralAliases(expandStars(p.aggregateExprs, input), windowed, resolvesIn).map((e) => resolveExpr(e, windowed));
       }
       if (hasTimeWindow([...groups, ...aggs])) {
         const r = extractTimeWindow([...groups, ...aggs], child);
@@ -243,7 +244,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
       }
       if (p.child.kind === "deduplicate" && p.child.keys === null) {
         const orders = distinctOrdinals(p.orders, input);
-        if (orders !== p.orders) return Plans.sort(orders, p.child);
+        if (orders !== p.orders) return resolveNode(Plans.sort(orders, p.child), catalog);
       }
       const having = havingBelow(p.child);
       if (having && p.orders.some((o) => anyExpr(o, (x) => x.kind === "call" && isAggregateCall(x)) || !resolvesIn(o, input))) {
@@ -406,11 +407,7 @@ function resolveQualify(p: LogicalPlan & { kind: "project" }, catalog: Catalog):
   const input = outputOf(p.child);
   const items = expandStars(p.projectList, input);
   const aliases = new Map(items.flatMap((e) => (e.kind === "alias" ? [[e.name.toLowerCase(), e.child] as const] : [])));
-  const cond = transformUp(p.qualify!, (e) =>
-    e.kind === "column" && e.nameParts.length === 1 && !resolveColumn(e.nameParts, input) && aliases.has(e.nameParts[0]!.toLowerCase())
-      ? aliases.get(e.nameParts[0]!.toLowerCase())!
-      : e,
-  );
+  const cond = withSelectAliases(p.qualify!, aliases, input, resolvesIn);
   if (!items.some(hasWindow) && !hasWindow(cond)) {
     throw new AnalysisException(
       "QUALIFY_REQUIRES_WINDOW_FUNCTION",
@@ -604,6 +601,16 @@ function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {
  */
 function byNameChildren(p: LogicalPlan & { kind: "union" }): readonly LogicalPlan[] {
   const same = (a: Attribute, b: Attribute) => a.name.toLowerCase() === b.name.toLowerCase();
+  for (const c of p.children) {
+    const out = outputOf(c);
+    const twice = out.find((a, i) => out.findIndex((b) => same(a, b)) !== i);
+    if (twice) {
+      throw new AnalysisException(
+        "COLUMN_ALREADY_EXISTS",
+        `[COLUMN_ALREADY_EXISTS] The column \`${twice.name.toLowerCase()}\` already exists. Choose another name or rename the existing column.`,
+      );
+    }
+  }
   const columns = [...outputOf(p.children[0]!)];
   if (p.allowMissingColumns)
     for (const c of p.children.slice(1)) for (const a of outputOf(c)) if (!columns.some((x) => same(x, a))) columns.push(a);
@@ -682,18 +689,8 @@ function withGroupByAliases(p: Aggregate): Aggregate {
     if (item.kind === "alias" && !anyExpr(item.child, (x) => x.kind === "call" && isAggregateCall(x)))
       if (!aliases.has(item.name.toLowerCase())) aliases.set(item.name.toLowerCase(), item.child);
   }
-  if (aliases.size === 0) return p;
-  let changed = false;
-  const groups = p.groupingExprs.map((g) =>
-    transformDown(g, (x) => {
-      if (x.kind !== "column" || x.nameParts.length !== 1) return x;
-      const item = aliases.get(x.nameParts[0]!.toLowerCase());
-      if (!item || resolvesIn(x, input)) return x;
-      changed = true;
-      return item;
-    }),
-  );
-  return changed ? { ...p, groupingExprs: groups } : p;
+  const groups = p.groupingExprs.map((g) => withSelectAliases(g, aliases, input, resolvesIn));
+  return groups.some((g, i) => g !== p.groupingExprs[i]) ? { ...p, groupingExprs: groups } : p;
 }
 
 /**

@@ -9,7 +9,7 @@
 
 import type { Batch } from "../columnar/batch.js";
 import { AnalysisException } from "../common/errors.js";
-import { castTo, lookupFunction } from "../functions/registry.js";
+import { castTo, isNotFoldable } from "../functions/registry.js";
 import { nullableOf, typeOf } from "../functions/typing.js";
 import { anyExpr, attribute, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
@@ -18,11 +18,6 @@ import { widerTypeOfAll } from "../types/coercion.js";
 import { resolveExpr } from "./analyzer.js";
 
 const ONE_ROW: Batch = Object.freeze({ columns: Object.freeze([]) as unknown as Batch["columns"], numRows: 1 });
-
-function notFoldable(name: string): boolean {
-  const fn = lookupFunction(name);
-  return fn?.kind === "scalar" && fn.foldable === false;
-}
 
 function invalid(sub: string, message: string): AnalysisException {
   return new AnalysisException(`INVALID_INLINE_TABLE.${sub}`, `[INVALID_INLINE_TABLE.${sub}] Invalid inline table. ${message}`);
@@ -38,7 +33,7 @@ export function inlineTable(rows: readonly (readonly Expr[])[], names: readonly 
   const resolved = rows.map((r) =>
     r.map((e) => {
       const x = resolveExpr(e, []);
-      if (anyExpr(x, (y) => y.kind === "call" && notFoldable(y.name))) {
+      if (anyExpr(x, (y) => y.kind === "call" && isNotFoldable(y.name))) {
         throw invalid(
           "CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE",
           `Cannot evaluate the expression "${exprToSql(x)}" in inline table definition.`,

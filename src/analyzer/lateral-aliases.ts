@@ -12,16 +12,12 @@
  */
 import { AnalysisException } from "../common/errors.js";
 import { isGeneratorCall } from "../functions/generators.js";
-import { lookupFunction } from "../functions/index.js";
+import { isNotFoldable } from "../functions/registry.js";
 import type { Attribute, Expr } from "../plan/expressions.js";
-import { alias, anyExpr, call, exprChildren, isLambda, literal, withChildren } from "../plan/expressions.js";
+import { alias, anyExpr, call, exprChildren, isLambda, literal, transformDown, withChildren } from "../plan/expressions.js";
 import { StringType } from "../types/datatypes.js";
 
-const nonDeterministic = (x: Expr): boolean => {
-  if (x.kind !== "call") return false;
-  const fn = lookupFunction(x.name);
-  return fn?.kind === "scalar" && fn.foldable === false;
-};
+const nonDeterministic = (x: Expr): boolean => x.kind === "call" && isNotFoldable(x.name);
 
 type ResolvesIn = (e: Expr, input: readonly Attribute[]) => boolean;
 
@@ -64,7 +60,10 @@ export function withLateralAliases(items: readonly Expr[], input: readonly Attri
     return next.some((k, i) => k !== kids[i]) ? withChildren(e, next) : e;
   };
   const out = items.map((item) => {
-    const next = aliases.size === 0 ? item : substitute(item, new Set());
+    let next = aliases.size === 0 ? item : substitute(item, new Set());
+    // an item that is the reference itself is named as written (`SELECT v * 2 AS d, d`: `d`)
+    if (next !== item && item.kind === "column" && item.nameParts.length === 1 && next.kind === "alias")
+      next = alias(next.child, item.nameParts[0]!);
     if (next.kind === "alias" && !anyExpr(next.child, isGeneratorCall)) {
       const name = next.name.toLowerCase();
       const before = aliases.get(name);
@@ -73,4 +72,18 @@ export function withLateralAliases(items: readonly Expr[], input: readonly Attri
     return next;
   });
   return changed ? out : items;
+}
+
+/**
+ * `e` with each one-part name the input lacks, but a SELECT item is named (`aliases`: lowercased
+ * name → the item's expression), replaced by that expression: GROUP BY an alias, QUALIFY on an
+ * alias. `e` itself when none applies.
+ */
+export function withSelectAliases(e: Expr, aliases: ReadonlyMap<string, Expr>, input: readonly Attribute[], resolvesIn: ResolvesIn): Expr {
+  if (aliases.size === 0) return e;
+  return transformDown(e, (x) => {
+    if (x.kind !== "column" || x.nameParts.length !== 1) return x;
+    const item = aliases.get(x.nameParts[0]!.toLowerCase());
+    return item === undefined || resolvesIn(x, input) ? x : item;
+  });
 }

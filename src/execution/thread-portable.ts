@@ -6,6 +6,7 @@
  * stream-stream join's condition on the state threads, need it.
  */
 import { lookupFunction } from "../functions/index.js";
+import { isNotFoldable } from "../functions/registry.js";
 import { anyExpr, type Expr } from "../plan/expressions.js";
 
 export function rebuildableOnThread(e: Expr): boolean {
@@ -13,7 +14,7 @@ export function rebuildableOnThread(e: Expr): boolean {
     if (x.kind === "call") {
       const fn = lookupFunction(x.name);
       if (!fn) return true;
-      if (fn.kind === "scalar" && fn.foldable === false) return true;
+      if (isNotFoldable(x.name)) return true;
       if (fn.kind === "window") return true;
     }
     return x.kind === "windowExpr" || x.kind === "star" || x.kind === "column";

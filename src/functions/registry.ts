@@ -149,6 +149,11 @@ export function checkAliasArity(called: string, args: readonly unknown[]): void 
 export function lookupFunction(name: string): FunctionDef | undefined {
   return registry.get(name);
 }
+/** A scalar function that is never constant-folded (rand, uuid, input_file_name, current_timestamp, ...), by name. */
+export function isNotFoldable(name: string): boolean {
+  const fn = registry.get(name);
+  return fn?.kind === "scalar" && fn.foldable === false;
+}
 export function registeredNames(): string[] {
   return [...registry.keys()];
 }

@@ -2,7 +2,7 @@
  * Split a join condition into equi-join key pairs (`l.a = r.b` where each side refers to one
  * input only) and a residual condition evaluated on the joined rows.
  */
-import { type Attribute, call, collectAttributes, conjunction, conjuncts, type Expr } from "./expressions.js";
+import { type Attribute, collectAttributes, conjunction, conjuncts, type Expr } from "./expressions.js";
 
 export function extractEquiKeys(
   cond: Expr | null,

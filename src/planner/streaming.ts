@@ -29,7 +29,7 @@ import { StreamStreamJoinExec } from "../execution/stateful/stream-join.js";
 import { StreamingAggregateExec } from "../execution/stateful/streaming-aggregate.js";
 import { WatermarkExec } from "../execution/stateful/watermark.js";
 import type { EvalContext } from "../functions/index.js";
-import { type Attribute, call, conjunction, type Expr } from "../plan/expressions.js";
+import { type Attribute, conjunction, type Expr } from "../plan/expressions.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { type Aggregate, anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";

@@ -18,21 +18,19 @@ export interface SqlParameters {
 export class Cursor {
   readonly tokens: Token[];
   private i = 0;
-  private positionalUsed = 0;
+  /** Each `?` token's place among them (bound in text order, however often a backtrack re-reads it). */
+  private readonly positions = new Map<number, number>();
+  /** The kinds of marker read so far: one query may not mix them. */
+  private readonly markersRead = new Set<"named" | "positional">();
 
   constructor(
     readonly source: string,
     private readonly params: SqlParameters = {},
   ) {
     this.tokens = tokenize(source);
-    const named = this.tokens.some((t, k) => t.kind === "op" && t.value === ":" && this.isNamedMarker(k));
-    const positional = this.tokens.some((t) => t.kind === "op" && t.value === "?");
-    if (named && positional) {
-      throw new AnalysisException(
-        "INVALID_QUERY_MIXED_QUERY_PARAMETERS",
-        "[INVALID_QUERY_MIXED_QUERY_PARAMETERS] Parameterized query must either use positional, or named parameters, but not both.",
-      );
-    }
+    this.tokens.forEach((t, k) => {
+      if (t.kind === "op" && t.value === "?") this.positions.set(k, this.positions.size);
+    });
   }
 
   /** `:name` with nothing between the colon and the name (not `a::int`, not `struct<a: int>`). */
@@ -40,6 +38,16 @@ export class Cursor {
     const colon = this.tokens[k]!;
     const name = this.tokens[k + 1];
     return name !== undefined && (name.kind === "ident" || name.kind === "qident") && name.pos === colon.end;
+  }
+
+  private marker(kind: "named" | "positional"): void {
+    this.markersRead.add(kind);
+    if (this.markersRead.size > 1) {
+      throw new AnalysisException(
+        "INVALID_QUERY_MIXED_QUERY_PARAMETERS",
+        "[INVALID_QUERY_MIXED_QUERY_PARAMETERS] Parameterized query must either use positional, or named parameters, but not both.",
+      );
+    }
   }
 
   /**
@@ -50,12 +58,14 @@ export class Cursor {
     const t = this.peek();
     if (t.kind !== "op") return null;
     if (t.value === "?") {
+      this.marker("positional");
+      const v = this.params.positional?.[this.positions.get(this.i)!];
       this.next();
-      const v = this.params.positional?.[this.positionalUsed++];
       if (v === undefined) throw unboundParameter(`_${t.pos}`);
       return v;
     }
     if (t.value !== ":" || !this.isNamedMarker(this.i)) return null;
+    this.marker("named");
     this.next();
     const name = this.next().value;
     const v = this.params.named?.get(name);

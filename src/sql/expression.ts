@@ -206,7 +206,7 @@ function readPredicate(cur: Cursor): Expr {
       const t = cur.peek();
       if (t.kind !== "string") throw cur.error(t);
       if (t.value.length !== 1) {
-        throw cur.fail(`[INVALID_ESCAPE_CHAR] The escape character must be a single character, got '${t.value}'.`, t);
+        throw cur.fail(`[INVALID_ESC] Found an invalid escape string: '${t.value}'. The escape string must contain only one character.`, t);
       }
       cur.next();
       return negate(call(name, [value, pattern, literal(t.value, StringType)]), not);

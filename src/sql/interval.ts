@@ -138,13 +138,13 @@ export function readIntervalLiteral(cur: Cursor): IntervalLiteral {
     const text = valueTok.kind === "string" ? valueTok.value.trim() : valueTok.text;
     if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return invalid(text);
     if (unit in UNIT_MONTHS) {
-      if (text.includes(".")) throw cur.fail(`[INVALID_TYPED_LITERAL] '${text}' cannot have fractional part for unit ${unit}.`, signTok);
+      if (text.includes(".")) throw cur.fail(fractionalUnit(text, unit), signTok);
       months += sign * Number(text) * UNIT_MONTHS[unit]!;
       pairs++;
       continue;
     }
     if (text.includes(".") && unit !== "SECOND") {
-      throw cur.fail(`[INVALID_TYPED_LITERAL] '${text}' cannot have fractional part for unit ${unit}.`, signTok);
+      throw cur.fail(fractionalUnit(text, unit), signTok);
     }
     micros += sign * Math.trunc(Number(text) * UNIT_MICROS[unit]!);
     units.push(unit);
@@ -173,4 +173,13 @@ function valueAt(cur: Cursor): boolean {
 function unitAt(cur: Cursor, k: number): boolean {
   const t = cur.peek(k);
   return t.kind === "ident" && intervalUnit(t.value) !== null;
+}
+
+/** Spark's INVALID_INTERVAL_FORMAT.INVALID_FRACTION: a fraction of a unit that has none (`INTERVAL '1.5' YEAR`). */
+function fractionalUnit(text: string, unit: string): string {
+  return (
+    `[INVALID_INTERVAL_FORMAT.INVALID_FRACTION] Error parsing '${text.startsWith("-") ? "" : " "}${text} ${unit}' to interval. ` +
+    "Please ensure that the value provided is in a valid format for defining an interval. You can reference the documentation for the correct format. " +
+    `${unit.toLowerCase()} cannot have fractional part.`
+  );
 }

@@ -157,7 +157,11 @@ function readRange(cur: Cursor): LogicalPlan {
   cur.expectOp(")");
   if (args.length < 1 || args.length > 4) throw cur.fail(arityError("range", "[1, 2, 3, 4]", args.length).message, open);
   const [start, end, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
-  if (step === 0) throw cur.fail("[INVALID_PARAMETER_VALUE] range() step must not be 0.", open);
+  if (step === 0)
+    throw cur.fail(
+      "[FAILED_FUNCTION_CALL] Failed preparing of the function `range` for call. Please, double check function's arguments.",
+      open,
+    );
   // the fourth, numPartitions, as Spark checks it (a batch here has no partitions to split into)
   if (args.length === 4 && !(args[3]! > 0)) throw cur.fail("Positive number of partitions required", open);
   return Plans.range(start, end, step, [attribute("id", LongType, false)]);

@@ -113,7 +113,8 @@ function readFrameBoundValue(cur: Cursor, lower: boolean, read: ExpressionReader
       return null;
     }
     cur.expectKeyword("FOLLOWING");
-    if (lower) throw cur.fail("[INVALID_SQL_SYNTAX] A window frame cannot start at UNBOUNDED FOLLOWING.", at);
+    if (lower)
+      throw cur.fail("[DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_INVALID_BOUND] A window frame cannot start at UNBOUNDED FOLLOWING.", at);
     return null;
   }
   if (cur.acceptKeyword("CURRENT", "ROW")) return 0;

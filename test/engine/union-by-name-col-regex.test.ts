@@ -71,6 +71,19 @@ describe("unionByName as PySpark", () => {
     );
   });
 
+  it("a column name twice in an input: COLUMN_ALREADY_EXISTS (was: the first picked twice)", () => {
+    refused(
+      () => spark.sql("SELECT 1 a, 2 a").unionByName(spark.sql("SELECT 3 a, 4 a")),
+      "COLUMN_ALREADY_EXISTS",
+      "[COLUMN_ALREADY_EXISTS] The column `a` already exists.",
+    );
+    refused(
+      () => spark.sql("SELECT 1 a, 2 b").unionByName(spark.sql("SELECT 3 A, 4 a"), true),
+      "COLUMN_ALREADY_EXISTS",
+      "[COLUMN_ALREADY_EXISTS] The column `a` already exists.",
+    );
+  });
+
   it("names match case-insensitively; the types widen", async () => {
     assert.deepEqual(await shape(a.unionByName(d)), {
       cols: ["k", "v"],

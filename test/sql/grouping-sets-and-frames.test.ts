@@ -145,6 +145,22 @@ describe("grouping sets, group-by aliases and range frames as PySpark", () => {
     });
   });
 
+  it("ORDER BY a name and an ordinal over SELECT DISTINCT", async () => {
+    await assertOrderedAsPySpark(
+      () => session.sql("SELECT DISTINCT k || 'x', v FROM t1 WHERE k IS NOT NULL AND v IS NOT NULL ORDER BY v DESC, 1"),
+      {
+        cols: ["concat(k, x)", "v"],
+        types: ["string", "int"],
+        rows: [
+          ["1x", 20],
+          ["1x", 10],
+          ["3x", 7],
+          ["2x", 5],
+        ],
+      },
+    );
+  });
+
   it("ORDER BY an expression over SELECT DISTINCT is refused, as in Spark", async () => {
     await assertAsPySpark(() => session.sql("SELECT DISTINCT k, v % 3 FROM t1 ORDER BY v % 3 DESC, k"), {
       error: "UNRESOLVED_COLUMN.WITH_SUGGESTION",

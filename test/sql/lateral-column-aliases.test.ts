@@ -123,6 +123,18 @@ describe("lateral column aliases as PySpark", () => {
     });
   });
 
+  it("a bare reference is named as written; over GROUP BY window(...) too", async () => {
+    assert.deepEqual(session.sql("SELECT v * 2 AS d, d FROM t1").columns, ["d", "d"]);
+    const df = session.sql(
+      "SELECT window.start AS ws, count(*) AS c, c * 2 AS d FROM VALUES (TIMESTAMP'2024-01-01 00:00:01'), (TIMESTAMP'2024-01-01 00:00:03') t(ts) GROUP BY window(ts, '10 seconds')",
+    );
+    assert.deepEqual(df.columns, ["ws", "c", "d"]);
+    assert.deepEqual(
+      (await df.toArray()).map((r) => r.slice(1)),
+      [[2, 4]],
+    );
+  });
+
   it("an alias over a non-deterministic expression is refused by name (Spark computes it once; arus would twice)", async () => {
     await assert.rejects(
       async () => session.sql("SELECT rand(1) AS r, r * 2 FROM t1").toArray(),

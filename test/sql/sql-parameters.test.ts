@@ -59,6 +59,13 @@ describe("session.sql(text, args) as PySpark", () => {
     ]);
   });
 
+  it("a marker the parser reads twice (backtracking) binds one value; a struct type's a:BIGINT is no marker", async () => {
+    assert.deepEqual((await result(spark.sql("SELECT substr(?, 2), ?", ["hello", "x"]))).rows, [["ello", "x"]]);
+    assert.deepEqual((await result(spark.sql("SELECT trim(?)", [" a "]))).rows, [["a"]]);
+    assert.deepEqual((await result(spark.sql("SELECT * FROM ((SELECT ? AS a) x JOIN (SELECT 1 AS b) y ON true)", [5]))).rows, [[5, 1]]);
+    assert.deepEqual((await result(spark.sql("SELECT CAST(named_struct('a', ?) AS STRUCT<a:BIGINT>).a", [1]))).rows, [[1]]);
+  });
+
   it("an unbound marker: UNBOUND_SQL_PARAMETER, a positional one named by its offset", () => {
     fails(() => spark.sql("SELECT :x"), "UNBOUND_SQL_PARAMETER", /unbound parameter: x\./);
     fails(() => spark.sql("SELECT :x", { y: 1 }), "UNBOUND_SQL_PARAMETER", /unbound parameter: x\./);
