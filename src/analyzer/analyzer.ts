@@ -9,7 +9,7 @@ import { isGeneratorCall } from "../functions/generators.js";
 import { isHigherOrderCall } from "../functions/higher-order-registry.js";
 import { lookupFunction } from "../functions/index.js";
 import { translateJavaRegex } from "../functions/java-regex.js";
-import { castTo, checkAliasArity, ordinalNumber, typeMismatch } from "../functions/registry.js";
+import { castTo, checkAliasArity, typeMismatch } from "../functions/registry.js";
 import {
   type Attribute,
   alias,
@@ -31,7 +31,7 @@ import { type Aggregate, isStreamingPlan, type LogicalPlan, Plans, planChildren,
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { widerType, withAnsiWidening } from "../types/coercion.js";
-import { StringType, sqlTypeName, typesEqual } from "../types/datatypes.js";
+import { StringType, sqlTypeName } from "../types/datatypes.js";
 import { checkFilterCondition, checkFilteredCall } from "./aggregate-filter.js";
 import { checkAggregate, isAggregateCall, resolveHiddenAggregates } from "./aggregate-rules.js";
 import { castRefusal, castRefused } from "./cast-rules.js";
@@ -51,6 +51,7 @@ import { resolveTransformWithState } from "./stateful-rules.js";
 import { isSubqueryCall, joinExistenceSubqueries, joinScalarSubqueries, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
+import { resolveUnion } from "./union-rules.js";
 import {
   checkWindowPlacement,
   extractWindows,
@@ -592,84 +593,6 @@ function resolveCaseWhen(e: Expr & { kind: "caseWhen" }): Expr {
   return withChildren(e, kids);
 }
 
-/**
- * unionByName's inputs, each projected to the output's columns by name. With
- * allowMissingColumns the output is the first input's columns, then every other column of
- * the later inputs in order, NULL where an input lacks one (Spark's); without, an input
- * lacking a column is UNRESOLVED_COLUMN_AMONG_FIELD_NAMES and one with more is
- * NUM_COLUMNS_MISMATCH (below).
- */
-function byNameChildren(p: LogicalPlan & { kind: "union" }): readonly LogicalPlan[] {
-  const same = (a: Attribute, b: Attribute) => a.name.toLowerCase() === b.name.toLowerCase();
-  for (const c of p.children) {
-    const out = outputOf(c);
-    const twice = out.find((a, i) => out.findIndex((b) => same(a, b)) !== i);
-    if (twice) {
-      throw new AnalysisException(
-        "COLUMN_ALREADY_EXISTS",
-        `[COLUMN_ALREADY_EXISTS] The column \`${twice.name.toLowerCase()}\` already exists. Choose another name or rename the existing column.`,
-      );
-    }
-  }
-  const columns = [...outputOf(p.children[0]!)];
-  if (p.allowMissingColumns)
-    for (const c of p.children.slice(1)) for (const a of outputOf(c)) if (!columns.some((x) => same(x, a))) columns.push(a);
-  return p.children.map((c, ci) => {
-    const out = outputOf(c);
-    if (ci === 0 && columns.length === out.length) return c;
-    const list = columns.map((a) => {
-      const hit = out.find((b) => same(a, b));
-      if (hit) return hit;
-      if (p.allowMissingColumns) return alias({ kind: "literal", value: null, type: a.type }, a.name);
-      throw new AnalysisException(
-        "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES",
-        `[UNRESOLVED_COLUMN_AMONG_FIELD_NAMES] Cannot resolve column name "${a.name}" among (${out.map((b) => b.name).join(", ")}).`,
-      );
-    });
-    // more columns than the first input: the count check below names both (Spark's)
-    return out.length > columns.length ? c : Plans.project(list, c);
-  });
-}
-
-function resolveUnion(p: LogicalPlan & { kind: "union" }): LogicalPlan {
-  let children = p.children;
-  if (p.byName) children = byNameChildren(p);
-  const first = outputOf(children[0]!);
-  const outs = children.map(outputOf);
-  outs.forEach((o, i) => {
-    if (o.length !== first.length) {
-      throw new AnalysisException(
-        "NUM_COLUMNS_MISMATCH",
-        `[NUM_COLUMNS_MISMATCH] UNION can only be performed on inputs with the same number of columns, but the first input has ${first.length} columns and the ${ordinalNumber(i)} input has ${o.length} columns.`,
-      );
-    }
-  });
-  const types = first.map((a, c) => {
-    let t = a.type;
-    for (const o of outs) {
-      const w = widerType(t, o[c]!.type);
-      if (!w) {
-        throw new AnalysisException(
-          "INCOMPATIBLE_COLUMN_TYPE",
-          `[INCOMPATIBLE_COLUMN_TYPE] UNION can only be performed on inputs with compatible column types. The ${ordinalNumber(c)} column of an input is "${sqlTypeName(o[c]!.type)}" type which is not compatible with "${sqlTypeName(t)}".`,
-        );
-      }
-      t = w;
-    }
-    return t;
-  });
-  children = children.map((c, i) =>
-    outs[i]!.every((a, k) => typesEqual(a.type, types[k]!))
-      ? c
-      : Plans.project(
-          outs[i]!.map((a, k) => (typesEqual(a.type, types[k]!) ? a : alias(castTo(a, a.type, types[k]!), a.name))),
-          c,
-        ),
-  );
-  return Plans.union(children, false, false);
-}
-
-/** ORDER BY a column the SELECT dropped: add it to the child, sort, then project it away. */
 /** A HAVING below an ORDER BY: its filter's condition and the aggregate under it (a projection may hide the HAVING's own hidden aggregates). */
 function havingBelow(p: LogicalPlan): { condition: Expr; agg: Aggregate } | null {
   const filter = p.kind === "project" && p.child.kind === "filter" ? p.child : p;
