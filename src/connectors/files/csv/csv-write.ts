@@ -1,7 +1,8 @@
 /**
  * Column vectors → CSV as Spark's univocity writer prints it: fields quoted only when they hold
  * the separator, the quote or a line break (or always with `quoteAll`), quotes escaped with the
- * escape char, values trimmed by default, null as `nullValue` (""), empty string as `""`,
+ * escape char, values trimmed by default, null as `nullValue` (""), empty string as `""` (with
+ * `quoteAll` both quoted),
  * timestamps `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`, doubles in Java notation.
  */
 import type { Batch } from "../../../columnar/batch.js";
@@ -53,7 +54,8 @@ export function csvQuoter(o: CsvWriteOptions): (s: string) => string {
   const quoting = q !== "\u0000";
   return (raw) => {
     const s = trimWs(raw, o.trimLeading, o.trimTrailing);
-    if (s === "") return raw === "" ? o.emptyValue : s;
+    // quoteAll quotes the empty value too, unless it is already the quoted empty string
+    if (s === "") return raw === "" ? (o.quoteAll && quoting && o.emptyValue !== q + q ? q + o.emptyValue + q : o.emptyValue) : s;
     const hasQuote = quoting && s.includes(q);
     const needs = o.quoteAll || s.includes(o.sep) || s.includes("\n") || s.includes("\r") || (hasQuote && o.escapeQuotes);
     if (!needs || !quoting) return s;
@@ -67,12 +69,14 @@ export function csvQuoter(o: CsvWriteOptions): (s: string) => string {
 /** One record's CSV text (no line separator) for row r of a batch of `schema`'s columns. */
 export function csvRecordEncoder(schema: StructType, o: CsvWriteOptions, dt: DateTimeText): (cols: readonly Vector[], r: number) => string {
   const quote = csvQuoter(o);
+  // quoteAll quotes a NULL's text too (`"NA"`, `""`), as univocity does
+  const nullText = o.quoteAll && o.quote !== "\u0000" ? o.quote + o.nullValue + o.quote : o.nullValue;
   const writers = schema.fields.map((f) => textOf(f.type, dt));
   const cells = new Array<string>(writers.length);
   return (cols, r) => {
     for (let c = 0; c < writers.length; c++) {
       const v = cols[c]!;
-      cells[c] = v.validity !== null && v.validity[r] === 0 ? o.nullValue : quote(writers[c]!(v.values[r]));
+      cells[c] = v.validity !== null && v.validity[r] === 0 ? nullText : quote(writers[c]!(v.values[r]));
     }
     return cells.join(o.sep);
   };
