@@ -63,7 +63,8 @@ export function javaFloatToString(f: number): string {
   return javaDoubleToString(f);
 }
 
-function hexBytes(b: Uint8Array): string {
+/** BINARY as Spark prints it in show() and CSV: `[01 0A FF]`. */
+export function hexBytes(b: Uint8Array): string {
   let out = "[";
   for (let i = 0; i < b.length; i++) {
     if (i > 0) out += " ";

@@ -18,7 +18,8 @@ const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "T
 function supports(format: FileFormat, t: DataType): boolean {
   switch (format) {
     case "csv":
-      return !["array", "map", "struct", "binary", "interval"].includes(t.kind);
+      // BINARY is written as its bytes in hex, `[01 02]`, and read as the text's UTF-8 bytes (Spark 4)
+      return !["array", "map", "struct", "interval"].includes(t.kind);
     case "json":
       if (t.kind === "interval") return false;
       if (t.kind === "array") return supports(format, t.elementType);

@@ -8,7 +8,7 @@
 import type { Batch } from "../../../columnar/batch.js";
 import type { Vector } from "../../../columnar/vector.js";
 import { formatDouble } from "../../../common/number-format.js";
-import { javaFloatToString } from "../../../common/show.js";
+import { hexBytes, javaFloatToString } from "../../../common/show.js";
 import type { DataType, StructType } from "../../../types/datatypes.js";
 import { javaBigDecimalString, unscaledOf } from "../../../types/decimal.js";
 import type { DateTimeText } from "../datetime-text.js";
@@ -34,6 +34,8 @@ function textOf(type: DataType, dt: DateTimeText): (v: unknown) => string {
       return (v) => dt.formatTimestamp(v as number | bigint);
     case "date":
       return (v) => dt.formatDate(v as number);
+    case "binary":
+      return (v) => hexBytes(v as Uint8Array);
     default:
       return (v) => String(v);
   }
