@@ -15,7 +15,7 @@ import { checkCsvHeader, HEADER_PREFIX } from "./csv/csv-header-check.js";
 import { inferCsvSchema } from "./csv/csv-infer.js";
 import { csvReadOptions } from "./csv/csv-options.js";
 import { readCsvBytes } from "./csv/csv-scan.js";
-import { dateTimeText } from "./datetime-text.js";
+import { type DateTimeText, dateTimeText } from "./datetime-text.js";
 import { type FileFormat, fileFormat } from "./format.js";
 import { inferJsonSchema } from "./json/json-infer.js";
 import { readJsonFileParallel } from "./json/json-parallel.js";
@@ -31,6 +31,9 @@ import { readTextContent, TEXT_SCHEMA } from "./text/text.js";
 
 const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "Text", parquet: "Parquet" };
 
+/** JSON's `inferTimestamp`: a string the read's timestampFormat (or the cast rules) accepts. */
+const timestampTest = (dt: DateTimeText) => (s: string) => dt.parseTimestamp(s) !== null;
+
 function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOptions, tz: string): StructType {
   switch (fmt) {
     case "json": {
@@ -42,6 +45,7 @@ function inferDataSchema(fmt: FileFormat, files: readonly string[], o: SourceOpt
         prefersDecimal: o.bool("prefersDecimal", false),
         primitivesAsString: o.bool("primitivesAsString", false),
         dropFieldIfAllNull: o.bool("dropFieldIfAllNull", false),
+        isTimestamp: o.bool("inferTimestamp", false) ? timestampTest(dateTimeText(o, tz)) : undefined,
       };
       return inferJsonSchema(inputs, parseMode(o), corruptColumnName(o), how, jsonFeatures(o));
     }

@@ -21,6 +21,7 @@ import {
   StringType,
   StructOf,
   type StructType,
+  TimestampType,
 } from "../../../types/datatypes.js";
 import { DecimalOf, MAX_PRECISION } from "../../../types/decimal.js";
 import { bigDecimalParts, jsonDecimalType, mergeInferredDecimal } from "../infer-decimal.js";
@@ -30,7 +31,9 @@ import type { ParseMode } from "../options.js";
 import { type JsonFeatures, NumberText, parseJsonText, SPARK_JSON_FEATURES } from "./json-text.js";
 import { nestsTooDeep } from "./json-values.js";
 
-type Atom = { readonly k: "null" | "bigint" | "double" | "string" | "boolean" } | { readonly k: "decimal"; readonly t: DecimalType };
+type Atom =
+  | { readonly k: "null" | "bigint" | "double" | "string" | "boolean" | "timestamp" }
+  | { readonly k: "decimal"; readonly t: DecimalType };
 type Shape = Atom | { readonly k: "struct"; readonly fields: Map<string, Shape> } | { readonly k: "array"; elem: Shape };
 
 const NULL: Shape = { k: "null" };
@@ -38,6 +41,7 @@ const BIGINT: Shape = { k: "bigint" };
 const DOUBLE: Shape = { k: "double" };
 const STRING: Shape = { k: "string" };
 const BOOLEAN: Shape = { k: "boolean" };
+const TIMESTAMP: Shape = { k: "timestamp" };
 /** The numeric shapes' types, for the one numeric widening rule (types/coercion.ts). */
 const NUMERIC_TYPES: Partial<Record<Shape["k"], DataType>> = { bigint: LongType, double: DoubleType };
 
@@ -61,6 +65,8 @@ function shapeOf(v: unknown, rules: JsonInferOptions): Shape {
     // DecimalType(precision, scale) as it is: a scale past the precision or below 0 is refused
     if (parts && parts.scale >= 0 && parts.scale <= parts.precision && parts.precision <= MAX_PRECISION)
       return { k: "decimal", t: DecimalOf(parts.precision, parts.scale) };
+    // `inferTimestamp`: a string the read's timestamp parsing accepts (Spark's JsonInferSchema)
+    if (rules.isTimestamp?.(v)) return TIMESTAMP;
     return STRING;
   }
   if (v instanceof NumberText) {
@@ -135,6 +141,8 @@ function canonical(s: Shape, dropNulls: boolean): DataType | undefined {
       return s.t;
     case "boolean":
       return BooleanType;
+    case "timestamp":
+      return TimestampType;
     case "array": {
       const e = canonical(s.elem, dropNulls);
       return e === undefined ? undefined : ArrayOf(e, true);
@@ -162,6 +170,8 @@ export interface JsonInferOptions {
   readonly primitivesAsString?: boolean;
   /** A field never seen with a value (or an array of only such, a struct of only such) is left out, not STRING. */
   readonly dropFieldIfAllNull?: boolean;
+  /** `inferTimestamp`: whether a string reads as a timestamp (then its field infers as TIMESTAMP while every value does). */
+  readonly isTimestamp?: (s: string) => boolean;
 }
 
 export interface JsonInferInput {
