@@ -298,7 +298,10 @@ export class DataFrame {
   /** Streaming only: duplicates within the watermark delay of the first occurrence are dropped. */
   dropDuplicatesWithinWatermark(subset?: string[]): DataFrame {
     if (!this.isStreaming) {
-      throw new AnalysisException("UNSUPPORTED_FEATURE", "dropDuplicatesWithinWatermark is not supported with batch DataFrames/DataSets!");
+      throw new AnalysisException(
+        "_LEGACY_ERROR_TEMP_3102",
+        "dropDuplicatesWithinWatermark is not supported with batch DataFrames/DataSets;",
+      );
     }
     return this.with(Plans.deduplicate(subset ?? null, this.plan, true));
   }

@@ -117,6 +117,16 @@ describe("dropDuplicatesWithinWatermark", () => {
     ]);
   });
 
+  it("is refused on a batch DataFrame with Spark's _LEGACY_ERROR_TEMP_3102", () => {
+    const df = session.createDataFrame([[1, "a"]], "k INT, s STRING");
+    assert.throws(
+      () => df.dropDuplicatesWithinWatermark(),
+      (e: Error & { errorClass?: string }) =>
+        e.errorClass === "_LEGACY_ERROR_TEMP_3102" &&
+        e.message === "dropDuplicatesWithinWatermark is not supported with batch DataFrames/DataSets;",
+    );
+  });
+
   it("is rejected without a watermark", async () => {
     const ms = session.memoryStream("id STRING, ts TIMESTAMP");
     await testStream(ms.toDF().dropDuplicatesWithinWatermark(["id"]), "append", [
