@@ -24,7 +24,7 @@ import { NullType, sqlTypeName } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
 import { EXPRESSION_READERS, NON_EXPR_KEYWORDS, readExpression, readNamedExpression } from "./expression.js";
 import type { Token } from "./lexer.js";
-import { type CteScope, readLateralViews, readRelation, readValuesRows } from "./relation.js";
+import { type CteScope, readColumnNames, readLateralViews, readRelation, readValuesRows } from "./relation.js";
 import { setSubqueryReader } from "./subquery-syntax.js";
 import { NAMED_WINDOW, readSortDirection, readWindowSpecBody } from "./window-spec.js";
 
@@ -48,9 +48,7 @@ export function readQuery(cur: Cursor, outer: CteScope = new Map()): LogicalPlan
     }
     plan = Plans.sort(orders, plan);
   }
-  const ordered = plan;
-  plan = readPartitioning(cur, body.items, plan);
-  if (plan !== ordered && ordered !== body.plan) throw combinedResultClauses(cur);
+  plan = readPartitioning(cur, body.items, plan, plan !== body.plan);
   const n = cur.acceptKeyword("LIMIT") ? readLimit(cur, "limit") : null;
   const offset = cur.acceptKeyword("OFFSET") ? (readLimit(cur, "offset") ?? 0) : 0;
   if (n !== null || offset > 0) plan = Plans.limit(n ?? Number.POSITIVE_INFINITY, plan, offset);
@@ -65,7 +63,7 @@ function readWith(cur: Cursor, outer: CteScope): CteScope {
   do {
     const name = cur.identifier(NON_EXPR_KEYWORDS);
     // `WITH a(x, y) AS (...)`: the query's columns renamed, as `(SELECT ...) AS a(x, y)`
-    const columns = cur.isOp("(") ? readCteColumns(cur) : undefined;
+    const columns = cur.isOp("(") ? readColumnNames(cur) : undefined;
     cur.expectKeyword("AS");
     cur.expectOp("(");
     const plan = readQuery(cur, scope);
@@ -80,7 +78,9 @@ function readWith(cur: Cursor, outer: CteScope): CteScope {
  * within each partition. arus's batch result is one partition, so DISTRIBUTE BY changes nothing
  * and SORT BY (CLUSTER BY: its keys ascending) sorts the result, one order Spark allows.
  */
-function readPartitioning(cur: Cursor, items: readonly Expr[] | null, plan: LogicalPlan): LogicalPlan {
+function readPartitioning(cur: Cursor, items: readonly Expr[] | null, plan: LogicalPlan, ordered: boolean): LogicalPlan {
+  const clause = ["CLUSTER", "DISTRIBUTE", "SORT"].find((k) => cur.isKeyword(k) && cur.isKeyword("BY", 1));
+  if (clause && ordered) throw combinedResultClauses(cur);
   if (cur.acceptKeyword("CLUSTER", "BY")) {
     const keys: SortOrder[] = [];
     do keys.push(sortOrder(readExpression(cur)));
@@ -88,12 +88,11 @@ function readPartitioning(cur: Cursor, items: readonly Expr[] | null, plan: Logi
     if (cur.isKeyword("DISTRIBUTE") || cur.isKeyword("SORT")) throw combinedResultClauses(cur);
     return Plans.sort(keys, plan);
   }
-  const distributed = cur.acceptKeyword("DISTRIBUTE", "BY");
-  if (distributed) {
+  if (cur.acceptKeyword("DISTRIBUTE", "BY")) {
     do readExpression(cur);
     while (cur.acceptOp(","));
   }
-  if (!cur.acceptKeyword("SORT", "BY")) return distributed ? Plans.project([star()], plan) : plan;
+  if (!cur.acceptKeyword("SORT", "BY")) return plan;
   const orders: SortOrder[] = [];
   do orders.push(readSortItem(cur, items));
   while (cur.acceptOp(","));
@@ -104,14 +103,6 @@ function combinedResultClauses(cur: Cursor) {
   return cur.fail(
     "[UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES] The feature is not supported: Combination of ORDER BY/SORT BY/DISTRIBUTE BY/CLUSTER BY.",
   );
-}
-
-function readCteColumns(cur: Cursor): string[] {
-  cur.expectOp("(");
-  const names = [cur.identifier()];
-  while (cur.acceptOp(",")) names.push(cur.identifier());
-  cur.expectOp(")");
-  return names;
 }
 
 /**

@@ -95,8 +95,8 @@ export function readValuesRows(cur: Cursor): Expr[][] {
   return rows;
 }
 
-/** `(a, b)` after a relation's alias. */
-function readColumnNames(cur: Cursor): string[] {
+/** `(a, b)` after a relation's alias (or a CTE's name). */
+export function readColumnNames(cur: Cursor): string[] {
   cur.expectOp("(");
   const names = [cur.identifier()];
   while (cur.acceptOp(",")) names.push(cur.identifier());

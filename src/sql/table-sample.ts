@@ -9,7 +9,6 @@ import { call, literal } from "../plan/expressions.js";
 import { type LogicalPlan, Plans } from "../plan/logical.js";
 import { DoubleType, LongType } from "../types/datatypes.js";
 import type { Cursor } from "./cursor.js";
-import { readExpression } from "./expression.js";
 
 export function readTableSample(cur: Cursor, plan: LogicalPlan): LogicalPlan {
   if (!(cur.isKeyword("TABLESAMPLE") && cur.isOp("(", 1))) return plan;
@@ -36,10 +35,10 @@ export function readTableSample(cur: Cursor, plan: LogicalPlan): LogicalPlan {
       fraction = percent / 100;
     } else {
       if (negative) throw cur.error(at);
-      const rows = readExpression(cur);
+      const rows = wholeNumber(cur);
       cur.expectKeyword("ROWS");
       cur.expectOp(")");
-      return Plans.limit(Number(rows.kind === "literal" ? rows.value : Number.NaN), plan);
+      return Plans.limit(rows, plan);
     }
   }
   cur.expectOp(")");
