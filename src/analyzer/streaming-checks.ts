@@ -3,12 +3,12 @@
  * mode accepts. Every rejection happens at start() with a message that says what to change.
  */
 import { AnalysisException } from "../common/errors.js";
-import { anyExpr, type WindowExpr } from "../plan/expressions.js";
+import { type Attribute, anyExpr, type Expr, type WindowExpr } from "../plan/expressions.js";
+import { stateValueOffsetMs, watermarkKeyIndex } from "../plan/join-cleanup.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
 import { exprToSql, windowSpecSql } from "../plan/sql-text.js";
 import { isAggregateCall } from "./aggregate-rules.js";
-import { deriveCleanup } from "./join-cleanup.js";
 import { outputOf } from "./types.js";
 
 type Mode = "append" | "update" | "complete";
@@ -16,6 +16,8 @@ type Mode = "append" | "update" | "complete";
 function fail(msg: string): never {
   throw new AnalysisException("_LEGACY_ERROR_TEMP_3102", msg);
 }
+
+const WATERMARK_DELAY = "spark.watermarkDelayMs";
 
 const hasWatermarkMeta = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
   p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.watermarkDelayMs"] !== undefined);
@@ -31,6 +33,8 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
     switch (p.kind) {
       case "aggregate": {
         aggs.push(p);
+        // the state's rows are the groups: their keys are the columns that could carry event time
+        if (allowMultipleStatefulOperators) oneEventTimeColumn(p.groupingExprs.filter((g) => g.kind === "attribute"));
         if (p.aggregateExprs.some((e) => anyExpr(e, (x) => x.kind === "call" && x.distinct && isAggregateCall(x)))) {
           fail("Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.");
         }
@@ -71,6 +75,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
         }
         break;
       case "deduplicate":
+        if (allowMultipleStatefulOperators) oneEventTimeColumn(outputOf(p.child));
         if (p.withinWatermark && !anyPlan(p.child, (c) => c.kind === "watermark")) {
           fail(
             "dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark; call withWatermark(...) first.",
@@ -78,7 +83,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
         }
         break;
       case "join":
-        checkJoin(p, mode);
+        checkJoin(p, mode, allowMultipleStatefulOperators);
         break;
       case "window": {
         const first = p.windowExprs[0]!;
@@ -148,7 +153,22 @@ function checkGroupsWithState(p: LogicalPlan & { kind: "transformWithState" }, m
 
 const cap = (m: string) => `${m[0]!.toUpperCase()}${m.slice(1)}`;
 
-function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
+/**
+ * Spark's WatermarkSupport.findEventTimeColumn under `statefulOperator.allowMultiple` (the
+ * default): a stateful operator's input may carry one event-time column only (a window over the
+ * watermarked column, or a copy of it, is one more), else it could not tell which to evict by.
+ */
+function oneEventTimeColumn(columns: readonly Expr[]): void {
+  const timed = columns.filter((a): a is Attribute => a.kind === "attribute" && a.metadata[WATERMARK_DELAY] !== undefined);
+  if (timed.length <= 1) return;
+  const names = timed.map((a) => `${a.name}#${a.exprId}-T${a.metadata[WATERMARK_DELAY]}ms`).join(",");
+  throw new AnalysisException(
+    "MULTIPLE_EVENT_TIME_COLUMNS",
+    `[MULTIPLE_EVENT_TIME_COLUMNS] More than one event time columns are available. Please ensure there is at most one event time column per stream. event time columns: (${names})`,
+  );
+}
+
+function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode, allowMultipleStatefulOperators: boolean): void {
   const ls = isStreamingPlan(p.left);
   const rs = isStreamingPlan(p.right);
   const jt = p.joinType;
@@ -170,13 +190,23 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
     if (jt === "left_anti") fail("Left anti joins between two streaming DataFrames/Datasets are not supported.");
     if (jt === "existence")
       fail("An IN or EXISTS subquery over a stream inside a larger expression is not supported in a stream-stream query.");
-    if (jt === "inner" || jt === "cross") return;
     const l = outputOf(p.left);
     const r = outputOf(p.right);
     const { leftKeys, rightKeys } = extractEquiKeys(p.condition, l, r);
-    const cleanup = deriveCleanup(leftKeys, rightKeys, p.condition, l, r);
+    // Spark's StreamingJoinStrategy plans a stream-stream join only as a hash join on keys.
+    if (leftKeys.length === 0)
+      throw new AnalysisException("_LEGACY_ERROR_TEMP_1181", "Stream-stream join without equality predicate is not supported.");
+    if (allowMultipleStatefulOperators) {
+      oneEventTimeColumn(l);
+      oneEventTimeColumn(r);
+    }
+    if (jt === "inner" || jt === "cross") return;
+    // Spark's checkForStreamStreamJoinWatermark: the row side's bound need not be usable at run
+    // time (a side without a watermark of its own is then never evicted), only derivable.
+    const bounds = (mine: typeof l, theirs: typeof l) => stateValueOffsetMs(mine, theirs, p.condition) !== null;
     const ok =
-      jt === "left_outer" || jt === "left_semi" ? cleanup.left : jt === "right_outer" ? cleanup.right : cleanup.left || cleanup.right;
+      watermarkKeyIndex(leftKeys, rightKeys) >= 0 ||
+      (jt === "left_outer" || jt === "left_semi" ? bounds(l, r) : jt === "right_outer" ? bounds(r, l) : bounds(l, r) || bounds(r, l));
     if (!ok) {
       fail(
         `Stream-stream ${name} join between two streaming DataFrame/Datasets is not supported without a watermark in the join keys, or a watermark on the nullable side and an appropriate range condition; ` +

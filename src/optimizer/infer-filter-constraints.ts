@@ -7,8 +7,9 @@
  * changes what `numInputRows` counts. Non-deterministic conjuncts infer nothing.
  */
 
-import { type Attribute, anyExpr, call, conjunction, conjuncts, type Expr } from "../plan/expressions.js";
+import { type Attribute, call, conjunction, conjuncts, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
+import { isVolatile } from "../plan/volatile.js";
 import type { Rule } from "./rule.js";
 
 /** Spark expressions that are NullIntolerant (a NULL input gives a NULL result), by arus name. */
@@ -46,8 +47,6 @@ const NULL_INTOLERANT = new Set([
   "minute",
   "second",
 ]);
-const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
-const isVolatile = (e: Expr) => anyExpr(e, (x) => x.kind === "call" && (VOLATILE.has(x.name) || x.name.startsWith("__")));
 
 /** Spark's scanNullIntolerantAttribute: the attributes reached through null-intolerant nodes only. */
 function nullIntolerantAttributes(e: Expr): Attribute[] {

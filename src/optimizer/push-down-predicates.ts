@@ -5,12 +5,10 @@
  */
 
 import { outputOf } from "../analyzer/types.js";
-import { anyExpr, call, collectAttributes, conjunction, conjuncts, type Expr, transformUp } from "../plan/expressions.js";
+import { call, collectAttributes, conjunction, conjuncts, type Expr, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
+import { isVolatile } from "../plan/volatile.js";
 import type { Rule } from "./rule.js";
-
-const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "unix_timestamp", "now"]);
-const isVolatile = (e: Expr) => anyExpr(e, (x) => x.kind === "call" && (VOLATILE.has(x.name) || x.name.startsWith("__")));
 
 function refersOnlyTo(e: Expr, plan: LogicalPlan): boolean {
   const ids = new Set(outputOf(plan).map((a) => a.exprId));

@@ -1,14 +1,21 @@
 /**
- * State cleanup for stream-stream joins (Spark's StreamingJoinHelper): from the join keys and
- * the condition, when can a stored row of each side never match again?
- *   key predicate   — a watermarked column (timestamp or window) is a join key: evict rows
- *                     whose key time (window end) <= watermark;
- *   value predicate — a range condition such as `l.ts >= r.ts - interval 5 minutes` bounds one
- *                     side's time by the other's: with the other side's future rows all later
- *                     than the watermark, this side's rows at or below
- *                     `watermark + offset` (minus 1 ms for `<=`/`>=`) can be evicted.
+ * State cleanup for stream-stream joins (Spark's StreamingSymmetricHashJoinHelper and
+ * StreamingJoinHelper, rule for rule): from the join keys and the condition, when can a stored
+ * row of each side never match again?
+ *   key predicate   — a watermarked column (timestamp or window) is a join key on either side:
+ *                     both sides evict rows whose key at that position (window end) <= watermark;
+ *   value predicate — for a side whose input has a watermarked column: a conjunct such as
+ *                     `l.ts >= r.ts - interval 5 minutes`, solved for this side's column with
+ *                     the other side's watermarked column replaced by the watermark, bounds every
+ *                     future match; rows whose **watermarked column** (not the conjunct's) is at or
+ *                     below that bound (minus 1 ms for `<=`/`>=`) are evicted. Several conjuncts:
+ *                     the smallest bound. A side without a watermark of its own is never evicted.
+ * Terms are read as Spark collects them: `+`, `-`, unary minus, casts to a number or timestamp
+ * (looked through: `CAST(ts AS LONG) + 5` is `ts + 5 seconds`), numbers (seconds) and day-time
+ * intervals; anything else makes the conjunct unusable.
  */
-import { type Attribute, conjuncts, type Expr } from "./expressions.js";
+import { isNumeric } from "../types/datatypes.js";
+import { type Attribute, collectAttributes, conjuncts, type Expr } from "./expressions.js";
 
 export interface SideCleanup {
   /** Evict by the time in the join key at this position. */
@@ -18,24 +25,100 @@ export interface SideCleanup {
 }
 
 const WM = "spark.watermarkDelayMs";
+const hasWatermark = (a: Attribute) => a.metadata[WM] !== undefined;
 
-/** `attr`, `attr + lit`, `attr - lit` (interval or number of ms) → [attr, offset micros]. */
-function linear(e: Expr): [Attribute, number] | null {
-  if (e.kind === "attribute") return [e, 0];
-  if (e.kind === "cast" && e.implicit) return linear(e.child);
-  if (e.kind === "call" && (e.name === "+" || e.name === "-") && e.args[1]?.kind === "literal") {
-    const base = linear(e.args[0]!);
-    const lit = e.args[1];
-    if (!base || typeof lit.value !== "number" || lit.type.kind !== "interval") return null;
-    return [base[0], base[1] + (e.name === "+" ? lit.value : -lit.value)];
+/** One term of a canonicalized `lhs - rhs`: an attribute or a constant (micros), and its sign. */
+type Term = { readonly attr: Attribute; readonly negated: boolean } | { readonly micros: number };
+
+/** The terms of `e` (negated when `negate`), or null when a term is not one Spark can read. */
+function terms(e: Expr, negate: boolean, out: Term[]): boolean {
+  switch (e.kind) {
+    case "attribute":
+      out.push({ attr: e, negated: negate });
+      return true;
+    case "cast":
+      return (isNumeric(e.to) || e.to.kind === "timestamp") && terms(e.child, negate, out);
+    case "literal": {
+      const v = e.value;
+      let micros: number;
+      if (e.type.kind === "interval" && typeof v === "number") micros = v;
+      else if (isNumeric(e.type) && v !== null)
+        micros = Number(v) * 1_000_000; // a number is seconds
+      else return false;
+      if (!Number.isFinite(micros)) return false;
+      out.push({ micros: negate ? -micros : micros });
+      return true;
+    }
+    case "call":
+      if (e.name === "+" && e.args.length === 2) return terms(e.args[0]!, negate, out) && terms(e.args[1]!, negate, out);
+      if (e.name === "-" && e.args.length === 2) return terms(e.args[0]!, negate, out) && terms(e.args[1]!, !negate, out);
+      if (e.name === "negative" && e.args.length === 1) return terms(e.args[0]!, !negate, out);
+      return false;
+    default:
+      return false;
   }
-  return null;
 }
 
 /**
- * Value-predicate offsets per side from the range conjuncts: for each side, the smallest
- * `offsetMs` such that rows with time <= watermark + offsetMs can be evicted.
+ * `lhs < rhs` solved for the one attribute of `mine` in it, with the other side's watermarked
+ * attribute at the watermark: the offset (micros) from the watermark below which `mine`'s
+ * rows can match nothing more, or null (Spark's getStateWatermarkFromLessThenPredicate).
  */
+function lessThanBound(lhs: Expr, rhs: Expr, mine: ReadonlySet<number>, theirs: ReadonlySet<number>): number | null {
+  const attrs = new Set([...collectAttributes(lhs), ...collectAttributes(rhs)].map((a) => a.exprId));
+  if ([...attrs].filter((id) => mine.has(id)).length > 1 || [...attrs].filter((id) => theirs.has(id)).length > 1) return null;
+  const ts: Term[] = [];
+  if (!terms(lhs, false, ts) || !terms(rhs, true, ts)) return null;
+  const own = ts.filter((t) => "attr" in t && mine.has(t.attr.exprId));
+  // `mine` must come out negated (`other + c - mine < 0`, i.e. `mine > other + c`): a lower bound.
+  if (own.length !== 1 || !(own[0] as { negated: boolean }).negated) return null;
+  let offset = 0;
+  let watermarks = 0;
+  for (const t of ts) {
+    if (t === own[0]) continue;
+    if ("micros" in t) offset += t.micros;
+    else if (theirs.has(t.attr.exprId) && hasWatermark(t.attr) && !t.negated) watermarks++;
+    else return null; // an attribute with no value to put in: Spark's evaluation fails
+  }
+  return watermarks === 1 ? offset : null;
+}
+
+/**
+ * The state value watermark of the side with attributes `mine`, as an offset (ms) from the
+ * event-time watermark, from the range conjuncts against `theirs` (which must hold a watermarked
+ * column), or null (Spark's getStateValueWatermark). The checks that a join may run use this alone.
+ */
+export function stateValueOffsetMs(mine: readonly Attribute[], theirs: readonly Attribute[], condition: Expr | null): number | null {
+  if (!condition || !theirs.some(hasWatermark)) return null;
+  const m = new Set(mine.map((a) => a.exprId));
+  const o = new Set(theirs.map((a) => a.exprId));
+  let best: number | null = null;
+  for (const c of conjuncts(condition)) {
+    if (c.kind !== "call" || c.args.length !== 2) continue;
+    const [a, b] = c.args as [Expr, Expr];
+    let micros: number | null;
+    let inclusive = false;
+    if (c.name === "<") micros = lessThanBound(a, b, m, o);
+    else if (c.name === ">") micros = lessThanBound(b, a, m, o);
+    else if (c.name === "<=") [micros, inclusive] = [lessThanBound(a, b, m, o), true];
+    else if (c.name === ">=") [micros, inclusive] = [lessThanBound(b, a, m, o), true];
+    else continue;
+    if (micros === null) continue;
+    // Spark's long division of the bound's micros by 1000 (whole watermarks: a floor of the offset)
+    const offsetMs = Math.floor(micros / 1000) - (inclusive ? 1 : 0);
+    if (best === null || offsetMs < best) best = offsetMs;
+  }
+  return best;
+}
+
+/** Is a watermarked column among the equi-join keys of either side (Spark's isWatermarkInJoinKeys)? */
+export function watermarkKeyIndex(leftKeys: readonly Expr[], rightKeys: readonly Expr[]): number {
+  const at = (keys: readonly Expr[]) => keys.findIndex((k) => k.kind === "attribute" && hasWatermark(k));
+  const l = at(leftKeys);
+  return l >= 0 ? l : at(rightKeys);
+}
+
+/** Each side's cleanup: a key predicate, a value predicate, or none (never evicted). */
 export function deriveCleanup(
   leftKeys: readonly Expr[],
   rightKeys: readonly Expr[],
@@ -43,37 +126,13 @@ export function deriveCleanup(
   left: readonly Attribute[],
   right: readonly Attribute[],
 ): { left: SideCleanup | null; right: SideCleanup | null } {
-  const out: { left: SideCleanup | null; right: SideCleanup | null } = { left: null, right: null };
-  const keyTime = (keys: readonly Expr[]) => keys.findIndex((k) => k.kind === "attribute" && k.metadata[WM] !== undefined);
-  const lk = keyTime(leftKeys);
-  const rk = keyTime(rightKeys);
-  if (lk >= 0 && rk >= 0) {
-    out.left = { keyIndex: lk };
-    out.right = { keyIndex: rk };
-  }
-  const side = (a: Attribute): "left" | "right" | null => {
-    if (left.some((x) => x.exprId === a.exprId)) return "left";
-    if (right.some((x) => x.exprId === a.exprId)) return "right";
-    return null;
+  const keyIndex = watermarkKeyIndex(leftKeys, rightKeys);
+  if (keyIndex >= 0) return { left: { keyIndex }, right: { keyIndex } };
+  const side = (mine: readonly Attribute[], theirs: readonly Attribute[]): SideCleanup | null => {
+    const column = mine.findIndex(hasWatermark);
+    if (column < 0) return null;
+    const offsetMs = stateValueOffsetMs(mine, theirs, condition);
+    return offsetMs === null ? null : { value: { column, offsetMs } };
   };
-  for (const c of condition ? conjuncts(condition) : []) {
-    if (c.kind !== "call" || ![">", ">=", "<", "<="].includes(c.name)) continue;
-    const a = linear(c.args[0]!);
-    const b = linear(c.args[1]!);
-    if (!a || !b) continue;
-    // Normalize to X (>|>=) Y + d.
-    const [x, y, strict] = c.name === ">" || c.name === ">=" ? [a, b, c.name === ">"] : [b, a, c.name === "<"];
-    const sx = side(x[0]);
-    const sy = side(y[0]);
-    if (!sx || !sy || sx === sy) continue;
-    // Only event-time columns (with watermark metadata) can bound anything.
-    if (x[0].metadata[WM] === undefined && y[0].metadata[WM] === undefined) continue;
-    const dMs = (y[1] - x[1]) / 1000;
-    const offsetMs = strict ? dMs : dMs - 1;
-    const cols = sx === "left" ? left : right;
-    const column = cols.findIndex((z) => z.exprId === x[0].exprId);
-    const cur = out[sx];
-    if (cur?.keyIndex === undefined && (!cur?.value || offsetMs < cur.value.offsetMs)) out[sx] = { value: { column, offsetMs } };
-  }
-  return out;
+  return { left: side(left, right), right: side(right, left) };
 }

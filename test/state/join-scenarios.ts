@@ -54,8 +54,9 @@ export function joinQuery(l0: DataFrame, r0: DataFrame, sc: JoinKind): DataFrame
   const r = plain ? r0 : r0.withWatermark("rts", `${sc.delayMs} milliseconds`);
   switch (sc.shape) {
     case "window": {
-      const lw = l.select("lk", "lv", "lts", F.window("lts", "10 seconds").alias("lw"));
-      const rw = r.select("rk", "rv", "rts", F.window("rts", "10 seconds").alias("rw"));
+      // the window is each side's one event-time column (keeping lts too: MULTIPLE_EVENT_TIME_COLUMNS)
+      const lw = l.select("lk", "lv", F.window("lts", "10 seconds").alias("lw"));
+      const rw = r.select("rk", "rv", F.window("rts", "10 seconds").alias("rw"));
       return lw.join(rw, F.expr("lk = rk AND lw = rw"), sc.type);
     }
     case "range":

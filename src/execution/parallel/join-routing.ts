@@ -26,7 +26,7 @@ import type { JoinType } from "../../plan/logical.js";
 import { ownersOf } from "../../state/columnar/partitioning.js";
 import type { DataType } from "../../types/datatypes.js";
 import { compileExpr } from "../compile.js";
-import { joinKeyHashes, NULL_KEY, type SideInput, sideInput } from "../stateful/join-input.js";
+import { isNullKey, joinKeyHashes, type SideInput, sideInput } from "../stateful/join-input.js";
 
 /** What a thread needs to rebuild a join (plain data: expressions clone). */
 export interface JoinOperatorDef {
@@ -281,7 +281,7 @@ function ownedPartitions(input: SideInput, W: number, owner: number): void {
   const keys = input.keys;
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    if (p % W !== owner && keys[i] !== NULL_KEY) misrouted(p, owner, W);
+    if (p % W !== owner && !isNullKey(keys[i]!)) misrouted(p, owner, W);
     if ((i & 4095) === 0) checkHash(keys[i]!, input.hashes[i]!);
     parts[i] = Math.floor(p / W);
   }

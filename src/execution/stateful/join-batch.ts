@@ -3,6 +3,12 @@
  * StreamingSymmetricHashJoinExec.processPartitions), whoever holds the state: the operator on
  * the main thread over every partition (stream-join.ts), or a state thread over the partitions
  * it owns (parallel/join-thread.ts). Per batch:
+ *   0. a row failing the part of the condition that reads its own side only (Spark's
+ *      preJoinFilter) can match nothing: it is not stored, and a side an outer join preserves
+ *      emits it at once with NULLs. A row with a NULL in its join key matches nothing either,
+ *      but Spark drops it only where its optimizer adds `isnotnull(key)` (inner joins, the
+ *      NULL-supplying side of an outer one): a preserved side stores it, and emits it when the
+ *      watermark evicts it, as any unmatched row;
  *   1. new left rows are matched against stored right rows (flagging those `matched` for
  *      right/full outer joins), then stored (with a `matched` flag); new right rows are matched
  *      against stored left rows (flagging those for left/full outer joins) — which now include
@@ -19,13 +25,14 @@ import type { Batch } from "../../columnar/batch.js";
 import { getValue, type Vector } from "../../columnar/vector.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/registry.js";
-import type { Attribute, Expr } from "../../plan/expressions.js";
+import { type Attribute, collectAttributes, conjunction, conjuncts, type Expr } from "../../plan/expressions.js";
 import { deriveCleanup, type SideCleanup } from "../../plan/join-cleanup.js";
 import { extractEquiKeys } from "../../plan/join-keys.js";
 import type { JoinType } from "../../plan/logical.js";
+import { isVolatile } from "../../plan/volatile.js";
 import type { DataType } from "../../types/datatypes.js";
 import { compilePredicate } from "../compile.js";
-import { NULL_KEY, type SideInput } from "./join-input.js";
+import { isNullKey, type SideInput } from "./join-input.js";
 import { JoinOutput, pairBatch } from "./join-output.js";
 import { endOf, type JoinSide } from "./join-side.js";
 
@@ -41,6 +48,9 @@ export interface JoinPlan {
   readonly condition: Predicate | null;
   /** The condition without the key equalities (null: the keys are the whole condition). */
   readonly residual: Predicate | null;
+  /** The residual's deterministic conjuncts over the left (right) side's columns only, over that side's rows. */
+  readonly leftOnly: Predicate | null;
+  readonly rightOnly: Predicate | null;
 }
 
 export function joinPlanOf(
@@ -53,6 +63,14 @@ export function joinPlanOf(
 ): JoinPlan {
   const both = [...leftOutput, ...rightOutput];
   const { residual } = extractEquiKeys(fullCondition, leftOutput, rightOutput);
+  // Spark's JoinConditionSplitPredicates: a conjunct over one side's columns (or none) is that side's.
+  const only = (cols: readonly Attribute[]): Predicate | null => {
+    const ids = new Set(cols.map((a) => a.exprId));
+    const mine = (residual ? conjuncts(residual) : []).filter(
+      (c) => !isVolatile(c) && collectAttributes(c).every((a) => ids.has(a.exprId)),
+    );
+    return mine.length > 0 ? compilePredicate(conjunction(mine), cols) : null;
+  };
   return {
     joinType,
     leftTypes: leftOutput.map((a) => a.type),
@@ -60,6 +78,8 @@ export function joinPlanOf(
     cleanup: deriveCleanup(leftKeys, rightKeys, fullCondition, leftOutput, rightOutput),
     condition: fullCondition ? compilePredicate(fullCondition, both) : null,
     residual: residual ? compilePredicate(residual, both) : null,
+    leftOnly: only(leftOutput),
+    rightOnly: only(rightOutput),
   };
 }
 
@@ -95,15 +115,16 @@ export function joinBatch(
   // pay for the write.
   const flagRight = emitRight ? (ref: number) => state.right.setMatched(ref) : undefined;
   const leftHits = match(plan, leftIn, state.right, true, ctx, flagRight);
+  const leftPasses = passing(plan.leftOnly, leftIn.batch, ctx);
   for (let i = 0; i < lk.length; i++) {
     const row = leftIn.rows[i]!;
     const from = leftHits.from[i]!;
     const to = leftHits.from[i + 1]!;
-    if (lk[i] === NULL_KEY) {
-      // A NULL key never matches: an outer join emits the row now, nothing is stored.
+    if (leftPasses !== null && leftPasses[row] === 0) {
       if (emitLeft) out.pair(true, leftIn.batch, row, null, -1);
       continue;
     }
+    if (!emitLeft && isNullKey(lk[i]!)) continue;
     if (semi) {
       // Left semi: a row that matches on arrival is emitted and never stored.
       if (to > from) {
@@ -147,14 +168,16 @@ export function joinBatch(
           state.left.remove(ref);
         },
   );
+  const rightPasses = passing(plan.rightOnly, rightIn.batch, ctx);
   for (let i = 0; i < rk.length; i++) {
     const row = rightIn.rows[i]!;
     const from = rightHits.from[i]!;
     const to = rightHits.from[i + 1]!;
-    if (rk[i] === NULL_KEY) {
+    if (rightPasses !== null && rightPasses[row] === 0) {
       if (emitRight) out.pair(false, rightIn.batch, row, null, -1);
       continue;
     }
+    if (!emitRight && isNullKey(rk[i]!)) continue;
     if (!semi) for (let j = from; j < to; j++) out.pair(false, rightIn.batch, row, state.left, rightHits.refs[j]!);
     // Spark stores a right row only if this batch's eviction would not remove it at once,
     // except an unmatched one of a right/full outer join (evicting it emits its outer row).
@@ -215,7 +238,7 @@ function match(
   const refs: number[] = [];
   for (let i = 0; i < n; i++) {
     from[i] = refs.length;
-    if (keys[i] !== NULL_KEY) other.rowsOf(keys[i]!, input.hashes[i]!, input.parts[i]!, refs);
+    if (!isNullKey(keys[i]!)) other.rowsOf(keys[i]!, input.hashes[i]!, input.parts[i]!, refs);
   }
   from[n] = refs.length;
   if (!condition || refs.length === 0) {
@@ -253,4 +276,13 @@ function evictsNow(cleanup: SideCleanup | null, keyTime: number, cols: readonly 
   if (!cleanup) return false;
   if (cleanup.keyIndex !== undefined) return keyTime <= evictMs * 1000;
   return endOf(getValue(cols[cleanup.value!.column]!, row)) <= (evictMs + cleanup.value!.offsetMs) * 1000;
+}
+
+/** Per row of `batch`, 1 where `predicate` holds (null: no predicate, every row passes). */
+function passing(predicate: Predicate | null, batch: Batch, ctx: EvalContext): Uint8Array | null {
+  if (predicate === null || batch.numRows === 0) return null;
+  const mask = new Uint8Array(batch.numRows);
+  const sel = predicate(batch, ctx);
+  for (let k = 0; k < sel.length; k++) mask[sel[k]!] = 1;
+  return mask;
 }

@@ -19,8 +19,15 @@ import { fastHash, fastKey, fastTime } from "./join-key-text.js";
 import { endOf } from "./join-side.js";
 import { joinKey, plainKey } from "./join-state.js";
 
-/** The key of a row with a NULL in its join key: it never matches. */
+/**
+ * What the key text of a row with a NULL in its join key starts with (before the values'
+ * `joinKey` text): such a row never matches, and is stored only by the side an outer join
+ * preserves, to be emitted with NULLs once the watermark evicts it, as Spark does.
+ */
 export const NULL_KEY = "\u0000null";
+
+/** Is this the key of a row with a NULL in its join key? (Other keys are JSON: never a NUL character.) */
+export const isNullKey = (key: string): boolean => key.charCodeAt(0) === 0;
 
 export interface SideInput {
   /** The side's input batches as one. */
@@ -30,9 +37,9 @@ export interface SideInput {
   readonly keys: string[];
   /** The key's event time (micros) when the side is evicted by its key, else NaN. */
   readonly keyTimes: Float64Array;
-  /** The key's hash (keyTextHash of its text: how a join table finds it; unused for NULL_KEY). */
+  /** The key's hash (keyTextHash of its text: how a join table finds it). */
   readonly hashes: Int32Array;
-  /** The key's state partition (partitionOf; 0 for NULL_KEY). */
+  /** The key's state partition (partitionOf; 0 for a NULL key, `isNullKey`). */
   readonly parts: Int32Array;
   /** Every key is made of finite numbers, strings, booleans and flat structs of these (plainKey). */
   readonly plainKeys: boolean;
@@ -40,10 +47,10 @@ export interface SideInput {
   readonly late: number;
 }
 
-/** The key of row i: `fast`'s text, or `joinKey` of the row's values (NULL_KEY with a NULL among them). */
+/** The key of row i: `joinKey` of the row's values (after NULL_KEY with a NULL among them). */
 function slowKey(keyCols: readonly Vector[], i: number): { key: string; vals: unknown[] } {
   const vals = keyCols.map((c) => getValue(c, i));
-  return { key: vals.some((v) => v === null) ? NULL_KEY : joinKey(vals), vals };
+  return { key: vals.some((v) => v === null) ? NULL_KEY + joinKey(vals) : joinKey(vals), vals };
 }
 
 /**
@@ -64,7 +71,7 @@ export function joinKeyHashes(keyCols: readonly Vector[], n: number, numPartitio
     }
     const key = slowKey(keyCols, i).key;
     hashes[i] = keyTextHash(key);
-    parts[i] = key === NULL_KEY ? 0 : partitionOfHash(hashes[i]!, numPartitions);
+    parts[i] = isNullKey(key) ? 0 : partitionOfHash(hashes[i]!, numPartitions);
   }
   return { hashes, parts };
 }
@@ -140,10 +147,11 @@ function keysOf(
       continue;
     }
     const { key, vals } = slowKey(keyCols, i);
-    if (key !== NULL_KEY && plainKeys && !plainKey(vals)) plainKeys = false;
+    if (plainKeys && !isNullKey(key) && !plainKey(vals)) plainKeys = false;
     keys.push(key);
     // (A window end beyond 2^53 µs, which no watermark reaches, is a bigint: rounded here.)
-    keyTimes[m] = keyIndex !== undefined && key !== NULL_KEY ? Number(endOf(vals[keyIndex])) : Number.NaN;
+    // A NULL time never passes the watermark (Spark's predicate is NULL): never evicted.
+    keyTimes[m] = keyIndex !== undefined && vals[keyIndex] !== null ? Number(endOf(vals[keyIndex])) : Number.NaN;
   }
   return plainKeys;
 }
@@ -164,9 +172,9 @@ function gathered(all: Int32Array, rows: Int32Array): Int32Array {
   return out;
 }
 
-/** Each key's state partition (0 for NULL_KEY). */
+/** Each key's state partition (0 for a NULL key). */
 function partitionsOf(keys: readonly string[], hashes: Int32Array, numPartitions: number): Int32Array {
   const parts = new Int32Array(keys.length);
-  for (let m = 0; m < keys.length; m++) if (keys[m] !== NULL_KEY) parts[m] = partitionOfHash(hashes[m]!, numPartitions);
+  for (let m = 0; m < keys.length; m++) if (!isNullKey(keys[m]!)) parts[m] = partitionOfHash(hashes[m]!, numPartitions);
   return parts;
 }

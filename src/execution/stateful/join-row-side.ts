@@ -9,6 +9,7 @@ import type { SideCleanup } from "../../plan/join-cleanup.js";
 import type { StateStore } from "../../state/store.js";
 import type { DataType } from "../../types/datatypes.js";
 import { partitionOf } from "./common.js";
+import { isNullKey, NULL_KEY } from "./join-input.js";
 import { columnOfValues, endOf, type JoinSide, rowOf } from "./join-side.js";
 import { allKeys, appendRows, removeKey, replaceRows, rowsOf, type Stored, setRow, totalRows } from "./join-state.js";
 
@@ -147,10 +148,12 @@ export class RowJoinSide implements JoinSide {
           let end = ends.get(key);
           if (end === undefined) {
             // A key stored before this process (restored state): parse it once.
-            end = endOf((JSON.parse(key) as unknown[])[keyIndex]);
+            const t = (JSON.parse(isNullKey(key) ? key.slice(NULL_KEY.length) : key) as unknown[])[keyIndex];
+            end = t === null ? Number.NaN : endOf(t);
             ends.set(key, end);
           }
-          if (end > evictMs * 1000) {
+          // (NaN: a NULL time, which no watermark passes)
+          if (!(end <= evictMs * 1000)) {
             live.push(key);
             continue;
           }
