@@ -9,7 +9,7 @@ import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
 import { exprToSql, windowSpecSql } from "../plan/sql-text.js";
 import { isAggregateCall } from "./aggregate-rules.js";
-import { outputOf } from "./types.js";
+import { outputOf, toAttribute } from "./types.js";
 
 type Mode = "append" | "update" | "complete";
 
@@ -19,11 +19,15 @@ function fail(msg: string): never {
 
 const WATERMARK_DELAY = "spark.watermarkDelayMs";
 
+/** The grouping columns an aggregation's state is keyed by (an aliased one, `window(ts) AS w`, keeps its metadata). */
+const groupingColumns = (p: LogicalPlan & { kind: "aggregate" }): Attribute[] =>
+  p.groupingExprs.flatMap((g) => (g.kind === "attribute" ? [g] : g.kind === "alias" ? [toAttribute(g)] : []));
+
 const hasWatermarkMeta = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
-  p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.watermarkDelayMs"] !== undefined);
+  groupingColumns(p).some((g) => g.metadata[WATERMARK_DELAY] !== undefined);
 
 const isSessionAgg = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
-  p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
+  groupingColumns(p).some((g) => g.metadata["spark.sessionWindow"] === true);
 
 export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleStatefulOperators = true): void {
   const aggs: (LogicalPlan & { kind: "aggregate" })[] = [];
@@ -34,7 +38,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
       case "aggregate": {
         aggs.push(p);
         // the state's rows are the groups: their keys are the columns that could carry event time
-        if (allowMultipleStatefulOperators) oneEventTimeColumn(p.groupingExprs.filter((g) => g.kind === "attribute"));
+        if (allowMultipleStatefulOperators) oneEventTimeColumn(groupingColumns(p));
         if (p.aggregateExprs.some((e) => anyExpr(e, (x) => x.kind === "call" && x.distinct && isAggregateCall(x)))) {
           fail("Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.");
         }

@@ -9,7 +9,7 @@ import { withInputFileOf } from "../columnar/input-file.js";
 import type { Vector } from "../columnar/vector.js";
 import { DistinctInputAcc } from "../functions/distinct-input.js";
 import { type Accumulator, type AggregateFunction, type EvalContext, lookupFunction } from "../functions/index.js";
-import { isAggregateCall, typeOf } from "../functions/typing.js";
+import { carriedMetadata, isAggregateCall, typeOf } from "../functions/typing.js";
 import { type Attribute, attribute, type Call, type Expr, transformDown } from "../plan/expressions.js";
 import { semanticKey } from "../plan/semantic.js";
 import { exprToSql } from "../plan/sql-text.js";
@@ -41,7 +41,12 @@ export class AggregationSpec {
     input: readonly Attribute[],
   ) {
     const index = bindIndex(input);
-    this.groupAttrs = groupingExprs.map((g) => (g.kind === "attribute" ? g : attribute(exprToSql(g), typeOf(g), true)));
+    // an aliased key (`window(ts) AS w`) keeps its column's metadata: the watermark it carries
+    const keyAttr = (g: Expr): Attribute => {
+      const carried = carriedMetadata(g.kind === "alias" ? g.child : g);
+      return attribute(exprToSql(g), typeOf(g), true, carried ? { metadata: carried } : {});
+    };
+    this.groupAttrs = groupingExprs.map((g) => (g.kind === "attribute" ? g : keyAttr(g)));
     this.groupExprs = groupingExprs.map((g) => compileExpr(g, input, index));
     const groupKeys = new Map(groupingExprs.map((g, i) => [semanticKey(g), this.groupAttrs[i]!]));
     const callAttrs = new Map<string, Attribute>();
