@@ -8,8 +8,8 @@ import { statSync } from "node:fs";
 import { IllegalArgumentException } from "../common/errors.js";
 import "../connectors/builtin.js";
 import { readCommittedFilesSync } from "../connectors/file-stream/index.js";
-import { inferFileSchemaSync, listInputFilesSync } from "../connectors/files/index.js";
-import { lookupBatchSource } from "../connectors/registry.js";
+import { inferFileSchemaSync, listInputFilesSync, READ_ROOTS_OPTION, readRoots, withPartitionColumns } from "../connectors/files/index.js";
+import { findOption, lookupBatchSource } from "../connectors/registry.js";
 import { attribute } from "../plan/expressions.js";
 import { Plans } from "../plan/logical.js";
 import { parseSchema } from "../sql/index.js";
@@ -72,9 +72,15 @@ export class DataFrameReader {
     if (paths.length === 0) throw new IllegalArgumentException("'path' is not specified: load() needs at least one path.");
     const opts = { ...this.opts };
     // Loading one directory: partition columns are discovered below it, not above.
-    if (paths.length === 1 && opts.basePath === undefined && isDirectory(paths[0]!)) opts.basePath = paths[0]!;
-    const files = () => (paths.length === 1 ? readCommittedFilesSync(paths[0]!) : null) ?? paths.flatMap((p) => listInputFilesSync(p));
-    const schema = this.userSchema ?? inferFileSchemaSync(format, files(), opts, this.session.timeZone);
+    if (paths.length === 1 && findOption(opts, "basePath") === undefined && isDirectory(paths[0]!)) opts.basePath = paths[0]!;
+    // Several paths, a glob, a file: partitions below each root only (Spark's base paths).
+    else if (findOption(opts, "basePath") === undefined) opts[READ_ROOTS_OPTION] = JSON.stringify(readRoots(paths));
+    const files = () =>
+      (paths.length === 1 ? readCommittedFilesSync(paths[0]!) : null) ?? paths.flatMap((p) => listInputFilesSync(p, opts));
+    const tz = this.session.timeZone;
+    const schema = this.userSchema
+      ? withPartitionColumns(this.userSchema, files(), opts, tz)
+      : inferFileSchemaSync(format, files(), opts, tz);
     const output = schema.fields.map((f) => attribute(f.name, f.type, f.nullable));
     return new DataFrame(this.session, Plans.fileRelation(format, paths, opts, output));
   }

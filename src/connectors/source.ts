@@ -19,7 +19,12 @@ export type { SinkBatch, StreamSink } from "./sink.js";
 export type { Offset };
 
 /** Per-trigger read limit (Spark's ReadLimit): all, or at most N rows / files. */
-export type ReadLimit = { kind: "all" } | { kind: "maxRows"; max: number } | { kind: "maxFiles"; max: number };
+export type ReadLimit =
+  | { kind: "all" }
+  | { kind: "maxRows"; max: number }
+  | { kind: "maxFiles"; max: number }
+  /** Files while their sizes add up to at most `max` bytes, at least one (Spark's ReadMaxBytes). */
+  | { kind: "maxBytes"; max: number };
 
 export interface SourceContext {
   /** `<checkpoint>/sources/<index>`: where a source keeps its own metadata, if it needs any. */

@@ -5,6 +5,7 @@
  * uncommitted (or failed) batches stay invisible.
  */
 import { stat } from "node:fs/promises";
+import { expandGlob, hasGlob } from "../files/glob.js";
 import { listInputFiles } from "../files/index.js";
 import { hasSinkMetadata, readCommittedEntries } from "./sink-log.js";
 
@@ -17,9 +18,11 @@ export interface ListedFile {
   readonly size: number;
 }
 
-async function listDirectory(dir: string): Promise<ListedFile[]> {
+async function listDirectory(dir: string, options: Readonly<Record<string, string>>): Promise<ListedFile[]> {
   const out: ListedFile[] = [];
-  for (const path of await listInputFiles(dir)) {
+  // a glob that matches nothing yet lists nothing (files may come)
+  if (hasGlob(dir) && expandGlob(dir).length === 0) return out;
+  for (const path of await listInputFiles(dir, options)) {
     // A file may vanish between listing and stat (a writer renaming, a cleaner): skip it.
     const st = await stat(path).catch(() => null);
     if (st?.isFile()) out.push({ path, mtime: Math.floor(st.mtimeMs), size: st.size });
@@ -27,11 +30,16 @@ async function listDirectory(dir: string): Promise<ListedFile[]> {
   return out;
 }
 
-export async function listSourceFiles(dir: string, latestFirst: boolean): Promise<{ files: ListedFile[]; fromManifest: boolean }> {
+export async function listSourceFiles(
+  dir: string,
+  latestFirst: boolean,
+  /** The reader's options (`pathGlobFilter`, `recursiveFileLookup`, `basePath`). */
+  options: Readonly<Record<string, string>> = {},
+): Promise<{ files: ListedFile[]; fromManifest: boolean }> {
   const fromManifest = await hasSinkMetadata(dir);
   const files = fromManifest
     ? (await readCommittedEntries(dir)).map((e) => ({ path: e.path, mtime: e.modificationTime, size: e.size }))
-    : await listDirectory(dir);
+    : await listDirectory(dir, options);
   // Stable sort on mtime alone (as Spark): ties keep listing order, i.e. path order for a
   // directory and commit order for a manifest.
   const dir1 = latestFirst ? -1 : 1;

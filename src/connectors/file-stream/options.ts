@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { IllegalArgumentException } from "../../common/errors.js";
+import { hasGlob } from "../files/glob.js";
 import { findOption } from "../registry.js";
 
 export type CleanSourceMode = "off" | "delete" | "archive";
@@ -12,6 +13,8 @@ export interface FileStreamOptions {
   /** Absolute directory being watched. */
   readonly path: string;
   readonly maxFilesPerTrigger: number | null;
+  /** Spark 4's maxBytesPerTrigger (never with maxFilesPerTrigger). */
+  readonly maxBytesPerTrigger: number | null;
   readonly latestFirst: boolean;
   readonly fileNameOnly: boolean;
   readonly cleanSource: CleanSourceMode;
@@ -27,13 +30,13 @@ function boolOption(options: Readonly<Record<string, string>>, name: string): bo
   throw new IllegalArgumentException(`Invalid value '${raw}' for option '${name}', must be 'true' or 'false'`);
 }
 
-function maxFiles(options: Readonly<Record<string, string>>): number | null {
-  const raw = findOption(options, "maxFilesPerTrigger");
+/** A positive whole-number option (Java's toInt / toLong, then Spark requires it positive). */
+function positive(options: Readonly<Record<string, string>>, name: string, max: number): number | null {
+  const raw = findOption(options, name);
   if (raw === undefined) return null;
   const v = Number(raw.trim());
-  // Java's toInt: an integer in int range; then Spark requires it positive.
-  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isInteger(v) || v <= 0 || v > 2147483647) {
-    throw new IllegalArgumentException(`Invalid value '${raw}' for option 'maxFilesPerTrigger', must be a positive integer`);
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v <= 0 || v > max) {
+    throw new IllegalArgumentException(`Invalid value '${raw}' for option '${name}', must be a positive integer`);
   }
   return v;
 }
@@ -83,9 +86,15 @@ export function parseFileStreamOptions(options: Readonly<Record<string, string>>
   }
   const sourceArchiveDir = cleanSource === "archive" ? resolve(archiveRaw!) : null;
   if (sourceArchiveDir) checkArchiveDir(path, sourceArchiveDir);
+  const maxFilesPerTrigger = positive(options, "maxFilesPerTrigger", 2147483647);
+  const maxBytesPerTrigger = positive(options, "maxBytesPerTrigger", Number.MAX_SAFE_INTEGER);
+  if (maxFilesPerTrigger !== null && maxBytesPerTrigger !== null) {
+    throw new IllegalArgumentException("Options 'maxFilesPerTrigger' and 'maxBytesPerTrigger' can't be both set at the same time");
+  }
   return {
     path,
-    maxFilesPerTrigger: maxFiles(options),
+    maxFilesPerTrigger,
+    maxBytesPerTrigger,
     latestFirst: boolOption(options, "latestFirst"),
     fileNameOnly: boolOption(options, "fileNameOnly"),
     cleanSource,
@@ -94,11 +103,21 @@ export function parseFileStreamOptions(options: Readonly<Record<string, string>>
 }
 
 /** Source-only keys are not the reader's business; `basePath` anchors partition discovery. */
-const SOURCE_KEYS = new Set(["path", "maxfilespertrigger", "latestfirst", "filenameonly", "cleansource", "sourcearchivedir", "maxfileage"]);
+const SOURCE_KEYS = new Set([
+  "path",
+  "maxfilespertrigger",
+  "maxbytespertrigger",
+  "latestfirst",
+  "filenameonly",
+  "cleansource",
+  "sourcearchivedir",
+  "maxfileage",
+]);
 
 export function readerOptions(options: Readonly<Record<string, string>>, basePath: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(options)) if (!SOURCE_KEYS.has(k.toLowerCase())) out[k] = v;
-  if (findOption(out, "basePath") === undefined) out.basePath = basePath;
+  // (a glob's matches are the roots partitions are found below)
+  if (findOption(out, "basePath") === undefined && !hasGlob(basePath)) out.basePath = basePath;
   return out;
 }

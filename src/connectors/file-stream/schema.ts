@@ -7,7 +7,8 @@
 import { statSync } from "node:fs";
 import { AnalysisException, IllegalArgumentException } from "../../common/errors.js";
 import type { StructType } from "../../types/datatypes.js";
-import { inferFileSchemaSync, listInputFilesSync, TEXT_SCHEMA } from "../files/index.js";
+import { expandGlob, hasGlob } from "../files/glob.js";
+import { inferFileSchemaSync, listInputFilesSync, TEXT_SCHEMA, withPartitionColumns } from "../files/index.js";
 import { parseFileStreamOptions, readerOptions } from "./options.js";
 import { readCommittedFilesSync } from "./sink-log.js";
 
@@ -19,19 +20,23 @@ export function fileStreamSchema(
   schemaInference = false,
 ): StructType {
   const { path } = parseFileStreamOptions(options);
-  // Spark checks the directory exists when the stream is defined, schema or not.
-  if (!statSync(path, { throwIfNoEntry: false })) {
+  // Spark checks the directory exists when the stream is defined, schema or not (a glob may match nothing yet).
+  if (!hasGlob(path) && !statSync(path, { throwIfNoEntry: false })) {
     throw new AnalysisException("PATH_NOT_FOUND", `[PATH_NOT_FOUND] Path does not exist: file:${path}.`);
   }
-  if (userSchema) return userSchema;
+  const readOpts = readerOptions(options, path);
+  const files = () =>
+    readCommittedFilesSync(path) ?? (hasGlob(path) && expandGlob(path).length === 0 ? [] : listInputFilesSync(path, readOpts));
+  // partition columns the user's schema leaves out are added, as Spark's DataSource does
+  if (userSchema) return withPartitionColumns(userSchema, files(), readOpts, timeZone);
   const fmt = format.toLowerCase();
   if (!schemaInference && fmt !== "text") throw schemaRequired();
-  const files = readCommittedFilesSync(path) ?? listInputFilesSync(path);
-  if (files.length === 0) {
-    if (fmt === "text") return TEXT_SCHEMA;
+  const present = files();
+  if (present.length === 0) {
+    if (fmt === "text") return withPartitionColumns(TEXT_SCHEMA, present, readOpts, timeZone);
     throw schemaRequired();
   }
-  return inferFileSchemaSync(fmt, files, readerOptions(options, path), timeZone);
+  return inferFileSchemaSync(fmt, present, readOpts, timeZone);
 }
 
 /** Spark's createStreamingSourceNotSpecifySchemaError, with the two ways out. */

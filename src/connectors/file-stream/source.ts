@@ -71,7 +71,7 @@ export class FileStreamSource implements StreamSource {
   }
 
   private async listAll(): Promise<ListedFile[]> {
-    const { files, fromManifest } = await listSourceFiles(this.opts.path, this.opts.latestFirst);
+    const { files, fromManifest } = await listSourceFiles(this.opts.path, this.opts.latestFirst, this.readOpts);
     if (fromManifest && this.cleaner) {
       throw new ArusError(
         "_LEGACY_ERROR_TEMP_2261",
@@ -95,17 +95,19 @@ export class FileStreamSource implements StreamSource {
   /** The files of the next log offset under `limit`, keeping Spark's unread-file cache. */
   private select(candidates: ListedFile[], limit: ReadLimit): ListedFile[] {
     this.unread = null;
-    if (limit.kind !== "maxFiles") return candidates;
-    const taken = candidates.slice(0, limit.max);
-    const rest = candidates.slice(limit.max);
+    if (limit.kind !== "maxFiles" && limit.kind !== "maxBytes") return candidates;
+    const count = limit.kind === "maxFiles" ? limit.max : filesWithin(candidates, limit.max);
+    const taken = candidates.slice(0, count);
+    const rest = candidates.slice(count);
     // latestFirst relists every trigger so newer arrivals jump the queue.
-    if (!this.opts.latestFirst && rest.length > 0 && rest.length >= limit.max * DISCARD_UNSEEN_RATIO) {
+    if (limit.kind === "maxFiles" && !this.opts.latestFirst && rest.length > 0 && rest.length >= limit.max * DISCARD_UNSEEN_RATIO) {
       this.unread = rest.slice(0, MAX_CACHED_UNSEEN_FILES);
     }
     return taken;
   }
 
   defaultReadLimit(): ReadLimit {
+    if (this.opts.maxBytesPerTrigger !== null) return { kind: "maxBytes", max: this.opts.maxBytesPerTrigger };
     return this.opts.maxFilesPerTrigger === null ? { kind: "all" } : { kind: "maxFiles", max: this.opts.maxFilesPerTrigger };
   }
 
@@ -219,4 +221,16 @@ export class FileStreamSource implements StreamSource {
     this.ahead.clear();
     this.aheadPrepared.clear();
   }
+}
+
+/** How many of `files`, in order, fit in `maxBytes` (at least one: a larger file goes alone). */
+function filesWithin(files: readonly ListedFile[], maxBytes: number): number {
+  let total = 0;
+  let n = 0;
+  for (const f of files) {
+    total += f.size;
+    if (n > 0 && total > maxBytes) break;
+    n++;
+  }
+  return n;
 }

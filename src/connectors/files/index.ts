@@ -15,7 +15,8 @@
 export { setScanThreads } from "./decode-pool.js";
 export { type FileFormat, fileFormat } from "./format.js";
 export { JSON_DECODER_CONF, type JsonDecoder, jsonDecoderOf, setJsonDecoder } from "./json/json-decoder.js";
-export { listInputFiles, listInputFilesSync } from "./paths.js";
-export { inferFileSchema, inferFileSchemaSync, readFile, readFiles } from "./reader.js";
+export { READ_ROOTS_OPTION } from "./partitions.js";
+export { listInputFiles, listInputFilesSync, readRoots } from "./paths.js";
+export { inferFileSchema, inferFileSchemaSync, readFile, readFiles, withPartitionColumns } from "./reader.js";
 export { TEXT_SCHEMA } from "./text/text.js";
 export { type SaveMode, writeFiles } from "./writer.js";

@@ -78,6 +78,28 @@ export function partitionSpecOf(file: string, basePath?: string): PartitionSpec 
   return spec;
 }
 
+/**
+ * The read option (internal) naming a read's roots when it has no single base (several paths,
+ * a glob, a file): JSON of their directories. Partitions are found below a file's root only.
+ */
+export const READ_ROOTS_OPTION = "__arusReadRoots";
+
+/**
+ * A file's partition values under a read's options: none with `recursiveFileLookup` (Spark
+ * turns partition inference off then), else `partitionSpecOf` below `basePath` or the file's
+ * root (`READ_ROOTS_OPTION`).
+ */
+export function partitionSpecFor(file: string, options: { get(key: string): string | undefined }): PartitionSpec {
+  if (options.get("recursiveFileLookup")?.trim().toLowerCase() === "true") return [];
+  const base = options.get("basePath");
+  if (base !== undefined) return partitionSpecOf(file, base);
+  const roots = options.get(READ_ROOTS_OPTION);
+  if (roots === undefined) return partitionSpecOf(file);
+  const abs = resolve(file);
+  const root = (JSON.parse(roots) as string[]).filter((r) => abs.startsWith(r + sep)).sort((a, b) => b.length - a.length)[0];
+  return partitionSpecOf(file, root ?? dirname(abs));
+}
+
 function inferValueType(raw: string, tz: string): DataType {
   if (raw === DEFAULT_PARTITION_NAME) return NullType;
   if (parseJavaInt(raw) !== null) return IntegerType;
@@ -101,11 +123,15 @@ function widen(a: DataType, b: DataType): DataType {
 }
 
 /** Partition columns discovered from the files' directories (all files must agree on names). */
-export function inferPartitionFields(files: readonly string[], tz: string, basePath?: string): StructField[] {
+export function inferPartitionFields(
+  files: readonly string[],
+  tz: string,
+  specOf: (file: string) => PartitionSpec = (f) => partitionSpecOf(f),
+): StructField[] {
   let names: string[] | null = null;
   let types: DataType[] = [];
   for (const f of files) {
-    const spec = partitionSpecOf(f, basePath);
+    const spec = specOf(f);
     const these = spec.map(([k]) => k);
     if (names === null) {
       names = these;

@@ -1,11 +1,19 @@
 /**
- * Input listing: a file path is read as-is; a directory is walked recursively, skipping
- * Spark's hidden names (`_x`, `.x`, `x._COPYING_`) but keeping `_k=v` partition directories.
- * Synchronous at heart because `session.read...load()` must resolve a schema synchronously.
+ * Input listing, as Spark's InMemoryFileIndex finds a read's files: a load path may be a glob
+ * (glob.ts: each match is a root); a file root is read as-is; a directory root is walked,
+ * skipping Spark's hidden names (`_x`, `.x`, `x._COPYING_`) but keeping `_k=v` partition
+ * directories. Files in subdirectories are read only when the directories are `k=v`
+ * partitions or `recursiveFileLookup` is set (Spark's PartitioningAwareFileIndex.allFiles:
+ * without partition columns, a root's own files only). `pathGlobFilter` keeps the files whose
+ * name matches it. Synchronous at heart because `session.read...load()` must resolve a schema
+ * synchronously.
  */
 import { readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { AnalysisException } from "../../common/errors.js";
+import { expandGlob, globMatcher, hasGlob } from "./glob.js";
+import { SourceOptions } from "./options.js";
+import { partitionSpecOf } from "./partitions.js";
 
 export function isHiddenName(name: string): boolean {
   return (name.startsWith("_") && !name.includes("=")) || name.startsWith(".") || name.endsWith("._COPYING_");
@@ -27,17 +35,51 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
-/** Absolute paths of the data files under `path`, sorted by path. */
-export function listInputFilesSync(path: string): string[] {
+/** The roots a load path names: its glob's matches, or itself (PATH_NOT_FOUND when nothing is there). */
+function rootsOf(path: string): string[] {
+  if (hasGlob(path)) {
+    const found = expandGlob(path).filter((p) => !isHiddenName(p.slice(p.lastIndexOf("/") + 1)));
+    if (found.length === 0) throw pathNotFound(resolve(path));
+    return found;
+  }
   const abs = resolve(path);
-  const st = statSync(abs, { throwIfNoEntry: false });
-  if (!st) throw pathNotFound(abs);
-  if (!st.isDirectory()) return [abs];
-  const out: string[] = [];
-  walk(abs, out);
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (!statSync(abs, { throwIfNoEntry: false })) throw pathNotFound(abs);
+  return [abs];
 }
 
-export async function listInputFiles(path: string): Promise<string[]> {
-  return listInputFilesSync(path);
+/**
+ * The directories partitions are found below when a read has no `basePath`: each load path's
+ * roots (a glob's matches), a file's parent.
+ */
+export function readRoots(paths: readonly string[]): string[] {
+  return [...new Set(paths.flatMap((p) => rootsOf(p).map((r) => (statSync(r).isDirectory() ? r : dirname(r)))))];
+}
+
+/** Absolute paths of the data files a load path reads (`options`: the reader's), sorted by path. */
+export function listInputFilesSync(path: string, options: Readonly<Record<string, string>> = {}): string[] {
+  const o = new SourceOptions(options);
+  const recursive = o.bool("recursiveFileLookup", false);
+  const out: string[] = [];
+  const rootDirs = new Set<string>();
+  for (const root of rootsOf(path)) {
+    if (!statSync(root).isDirectory()) {
+      out.push(root);
+      continue;
+    }
+    rootDirs.add(root);
+    const below: string[] = [];
+    walk(root, below);
+    // Deeper files only under partition directories (or with recursiveFileLookup).
+    const base = o.get("basePath") ?? root;
+    const partitioned = recursive || below.some((f) => dirname(f) !== root && partitionSpecOf(f, base).length > 0);
+    for (const f of below) if (partitioned || dirname(f) === root) out.push(f);
+  }
+  const filter = o.get("pathGlobFilter");
+  const keep = filter === undefined ? null : globMatcher(filter);
+  const files = keep ? out.filter((f) => keep(f.slice(f.lastIndexOf("/") + 1))) : out;
+  return [...new Set(files)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export async function listInputFiles(path: string, options: Readonly<Record<string, string>> = {}): Promise<string[]> {
+  return listInputFilesSync(path, options);
 }

@@ -26,7 +26,7 @@ import { jsonFeatures } from "./json/json-text.js";
 import { decodeText, readInputBytes, readInputBytesSync, readInputText } from "./lines.js";
 import { corruptColumnName, effectiveZone, parseMode, SourceOptions } from "./options.js";
 import { parquetFileSchema, readParquetFile } from "./parquet/parquet.js";
-import { inferPartitionFields, partitionSpecOf, partitionValue } from "./partitions.js";
+import { inferPartitionFields, partitionSpecFor, partitionValue } from "./partitions.js";
 import { readTextContent, TEXT_SCHEMA } from "./text/text.js";
 
 const DISPLAY: Record<FileFormat, string> = { json: "JSON", csv: "CSV", text: "Text", parquet: "Parquet" };
@@ -83,9 +83,33 @@ export function inferFileSchemaSync(
     );
   }
   const data = inferDataSchema(fmt, files, o, tz);
-  const parts = inferPartitionFields(files, tz, o.get("basePath"));
+  const parts = inferPartitionFields(files, tz, (f) => partitionSpecFor(f, o));
   const have = new Set(data.fields.map((f) => f.name.toLowerCase()));
   return StructOf([...data.fields, ...parts.filter((p) => !have.has(p.name.toLowerCase()))]);
+}
+
+/**
+ * A user-specified schema over partitioned files, as Spark's DataSource makes it: the data
+ * columns in the user's order, then the partition columns in directory order — the user's
+ * field where the schema names one (its type), else the inferred one (so a schema without
+ * `date` still reads `date=2024-01-01/` directories' `date`).
+ */
+export function withPartitionColumns(
+  user: StructType,
+  files: readonly string[],
+  options: Readonly<Record<string, string>>,
+  timeZone: string,
+): StructType {
+  const o = new SourceOptions(options);
+  if (files.length === 0 || o.bool("recursiveFileLookup", false)) return user;
+  const parts = inferPartitionFields(files, effectiveZone(o, timeZone), (f) => partitionSpecFor(f, o));
+  if (parts.length === 0) return user;
+  const named = new Map(user.fields.map((f) => [f.name.toLowerCase(), f]));
+  const isPart = new Set(parts.map((p) => p.name.toLowerCase()));
+  return StructOf([
+    ...user.fields.filter((f) => !isPart.has(f.name.toLowerCase())),
+    ...parts.map((p) => named.get(p.name.toLowerCase()) ?? p),
+  ]);
 }
 
 export async function inferFileSchema(
@@ -158,7 +182,7 @@ export async function readFile(
   const fmt = fileFormat(format);
   const o = new SourceOptions(options);
   const tz = effectiveZone(o, timeZone);
-  const spec = new Map(partitionSpecOf(file, o.get("basePath")).map(([k, v]) => [k.toLowerCase(), v]));
+  const spec = new Map(partitionSpecFor(file, o).map(([k, v]) => [k.toLowerCase(), v]));
   const isPart = schema.fields.map((f) => spec.has(f.name.toLowerCase()));
   const dataSchema = isPart.some(Boolean) ? StructOf(schema.fields.filter((_, i) => !isPart[i])) : schema;
   const uri = pathToFileURL(resolve(file)).href; // input_file_name(): Spark's URL-encoded file URI

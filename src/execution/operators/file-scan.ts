@@ -6,7 +6,7 @@ import { AnalysisException } from "../../common/errors.js";
 import { readCommittedFiles } from "../../connectors/file-stream/index.js";
 import { listInputFiles, readFiles } from "../../connectors/files/index.js";
 import { corruptColumnName, SourceOptions } from "../../connectors/files/options.js";
-import { partitionSpecOf } from "../../connectors/files/partitions.js";
+import { partitionSpecFor } from "../../connectors/files/partitions.js";
 import { lookupBatchSource } from "../../connectors/registry.js";
 import type { Attribute } from "../../plan/expressions.js";
 import { field, StructOf } from "../../types/datatypes.js";
@@ -25,7 +25,7 @@ function refuseOnlyCorruptColumn(
 ): void {
   if (format !== "json" && format !== "csv") return;
   const o = new SourceOptions(options);
-  const parts = new Set(files.flatMap((f) => partitionSpecOf(f, o.get("basePath")).map(([k]) => k.toLowerCase())));
+  const parts = new Set(files.flatMap((f) => partitionSpecFor(f, o).map(([k]) => k.toLowerCase())));
   const data = output.filter((a) => !parts.has(a.name.toLowerCase()));
   if (data.length !== 1 || data[0]!.name !== corruptColumnName(o)) return;
   throw new AnalysisException(
@@ -66,7 +66,7 @@ export class FileScanExec implements PhysicalOperator {
     // A single directory written by a streaming file sink is read through its manifest, so
     // files of uncommitted (or failed) batches stay invisible, as in Spark.
     const committed = this.paths.length === 1 ? await readCommittedFiles(this.paths[0]!) : null;
-    const files = committed ?? (await Promise.all(this.paths.map((p) => listInputFiles(p)))).flat();
+    const files = committed ?? (await Promise.all(this.paths.map((p) => listInputFiles(p, this.options)))).flat();
     refuseOnlyCorruptColumn(this.format, this.options, this.output, files);
     const read = this.dataOutput ? this.output.map((a) => positionIn(all, a)) : undefined;
     return readFiles(this.format, files, schema, { ...this.options }, ctx.eval.timeZone, read);

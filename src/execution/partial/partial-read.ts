@@ -24,7 +24,7 @@ import { decodePool } from "../../connectors/files/decode-pool.js";
 import { type JsonDecoder, jsonDecoder } from "../../connectors/files/json/json-decoder.js";
 import { nominalRanges } from "../../connectors/files/line-range.js";
 import { effectiveZone, SourceOptions } from "../../connectors/files/options.js";
-import { partitionSpecOf } from "../../connectors/files/partitions.js";
+import { partitionSpecFor } from "../../connectors/files/partitions.js";
 import type { FileRead, FileTask, PreparedFile, StreamSource } from "../../connectors/source.js";
 import { StructOf, type StructType } from "../../types/datatypes.js";
 import { getDecimalPrecisionLoss } from "../../types/decimal.js";
@@ -198,7 +198,7 @@ async function onThreads(stage: StageASpec, file: string, read: FileRead, thread
   const o = new SourceOptions(read.options);
   if (read.format !== "json" || file.endsWith(".gz") || o.get("lineSep") !== undefined || o.bool("multiLine", false)) return null;
   if (readCharset(o, "JSONOptionsInRead") !== null) return null; // not UTF-8: decoded whole, as text
-  const partitions = partitionSpecOf(file, o.get("basePath")).map(([k]) => k.toLowerCase());
+  const partitions = partitionSpecFor(file, o).map(([k]) => k.toLowerCase());
   if (read.schema.fields.some((f) => partitions.includes(f.name.toLowerCase()))) return null;
   // A file that cannot be read here is read by the row path, whose error names it.
   const size = await stat(file)
