@@ -62,7 +62,11 @@ export interface StreamSource {
    * trigger at once instead of after `spark.sql.streaming.pollingDelay`. Returns the unsubscribe.
    */
   onDataAvailable?(listener: () => void): () => void;
-  /** Optional (Spark's reportLatestOffset): progress `latestOffset` when it differs from the batch end. */
+  /**
+   * Spark's reportLatestOffset, for a source with admission control (read limits): progress
+   * `latestOffset` is its answer, null where Spark's source reports none (the file source,
+   * rate-micro-batch). A source without it (memory, rate) reports the batch's end.
+   */
   reportLatestOffset?(): Offset | null;
   /** Optional (Spark's ReportsSourceMetrics): progress `sources[i].metrics` for a batch ending at `end`. */
   metrics?(end: Offset | null): Record<string, string> | undefined;

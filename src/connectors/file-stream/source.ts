@@ -136,6 +136,11 @@ export class FileStreamSource implements StreamSource {
     return latest < 0 ? null : fileOffset(latest);
   }
 
+  /** Spark's FileStreamSource reports no latest offset: progress `latestOffset` is null. */
+  reportLatestOffset(): null {
+    return null;
+  }
+
   /** arus: progress `arus.sourceBacklog` (files and bytes listed but not yet in a batch). */
   backlog(): SourceBacklog | null {
     return this.behind;

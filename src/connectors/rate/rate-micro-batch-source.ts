@@ -35,6 +35,10 @@ class RateMicroBatchSource implements StreamSource {
   async prepareForAvailableNow(): Promise<void> {
     this.prepared = true;
   }
+  /** Spark's RatePerMicroBatchStream reports no latest offset: progress `latestOffset` is null. */
+  reportLatestOffset(): null {
+    return null;
+  }
   private next(start: Offset | null): RateOffset {
     const s = (start as RateOffset | null) ?? { offset: 0, timestamp: this.startTimestamp };
     return { offset: s.offset + this.rowsPerBatch, timestamp: s.timestamp + this.advanceMs };

@@ -92,10 +92,12 @@ export class SessionWindowAggregateExec implements PhysicalOperator {
       const stored = (old?.[key.length] as Session[] | undefined) ?? [];
       const merged = this.mergeSessions([...stored, ...sessions]);
       store.put(ks, exactRow(key, [merged]));
-      // Spark keeps one state row per session: every session of a touched key is rewritten,
-      // and stored sessions that merged into another are removed.
+      // Spark keeps one state row per session, keyed by its start: every session of a touched
+      // key is rewritten, and a stored session whose start no session has any more (merged
+      // into another, or extended to an earlier start) is removed.
       metrics.numRowsUpdated += merged.length;
-      metrics.numRowsRemoved += Math.max(0, stored.length - merged.length);
+      const starts = new Set(merged.map((m) => m[0]));
+      for (const old of stored) if (!starts.has(old[0])) metrics.numRowsRemoved++;
     }
 
     // 4. output
