@@ -46,6 +46,26 @@ describe("file options", () => {
     assert.deepStrictEqual(rowsOf(await readFile("json", plain, schema, {}, "UTC")), [[5, null]]);
   });
 
+  it("JSON lineSep separates the written rows (as PySpark 4.3 writes them; was always \\n)", async () => {
+    const schema = StructOf([field("a", IntegerType), field("b", StringType)]);
+    const dir = join(await tempDir(), "out");
+    const [f] = await writeFiles(
+      "json",
+      dir,
+      schema,
+      [
+        batchOf(schema, [
+          [1, "x"],
+          [2, null],
+        ]),
+      ],
+      { lineSep: "\r\n" },
+      "error",
+      "UTC",
+    );
+    assert.equal(await fsReadFile(f!, "utf8"), '{"a":1,"b":"x"}\r\n{"a":2}\r\n');
+  });
+
   it("sync listing and inference (what DataFrameReader.load uses)", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, "a.json"), '{"x":1}\n');

@@ -45,7 +45,8 @@ function encoderFor(fmt: FileFormat, schema: StructType, o: SourceOptions, tz: s
     case "json": {
       const writeNulls = !o.bool("ignoreNullFields", true);
       const dt = dateTimeText(o, tz);
-      return wrap(".json", (b) => (b ? encodeJsonLines(schema, b, dt, writeNulls) : ""));
+      const lineSep = o.string("lineSep", "\n");
+      return wrap(".json", (b) => (b ? encodeJsonLines(schema, b, dt, writeNulls, lineSep) : ""));
     }
     case "csv": {
       const co = csvWriteOptions(o);

@@ -109,7 +109,8 @@ function cellWriter(type: DataType, dt: DateTimeText, writeNulls: boolean): (vec
   return (vec, i) => (vec.validity !== null && vec.validity[i] === 0 ? null : w(vec.values[i]));
 }
 
-export function encodeJsonLines(schema: StructType, batch: Batch, dt: DateTimeText, writeNulls: boolean): string {
+/** The batch's rows as JSON objects, each followed by `lineSep` (the writer's option, `\n` by default). */
+export function encodeJsonLines(schema: StructType, batch: Batch, dt: DateTimeText, writeNulls: boolean, lineSep = "\n"): string {
   const nf = schema.fields.length;
   const keys = schema.fields.map((f) => `${JSON.stringify(f.name)}:`);
   const writers = schema.fields.map((f) => cellWriter(f.type, dt, writeNulls));
@@ -126,7 +127,7 @@ export function encodeJsonLines(schema: StructType, batch: Batch, dt: DateTimeTe
       parts.push(keys[c]!, text ?? "null");
       first = false;
     }
-    parts.push("}\n");
+    parts.push("}", lineSep);
   }
   return parts.join("");
 }
