@@ -31,6 +31,16 @@ export class StateSchemaChangedError extends ArusError {
   }
 }
 
+/** A checkpoint whose state Apache Spark wrote: arus reads its offsets and commits, not Spark's state store files. */
+export class StateWrittenBySparkError extends ArusError {
+  constructor(file: string) {
+    super(
+      "STATE_WRITTEN_BY_SPARK",
+      `The checkpoint's stateful operator state was written by Apache Spark (${file} is Spark's operator metadata). arus reads a Spark checkpoint's offsets, commits and source logs, so a query without state continues where Spark stopped, but not Spark's state store files. Start this query with a new checkpointLocation (its state starts empty).`,
+    );
+  }
+}
+
 function file(dir: string, op: number): string {
   return path.join(dir, "state", String(op), "_metadata", "metadata");
 }
@@ -42,12 +52,16 @@ async function read(dir: string, op: number): Promise<OperatorMetadata | null> {
   const nl = text.indexOf("\n");
   const v = /^v(\d+)$/.exec(nl < 0 ? text : text.slice(0, nl));
   if (!v) throw new CheckpointCorruptError(f, "missing version line");
-  if (Number(v[1]) > VERSION) throw new CheckpointCorruptError(f, `written by a newer format (v${v[1]})`);
+  let meta: unknown;
   try {
-    return JSON.parse(text.slice(nl + 1)) as OperatorMetadata;
+    meta = JSON.parse(text.slice(nl + 1));
   } catch (e) {
     throw new CheckpointCorruptError(f, `unreadable JSON (${(e as Error).message})`);
   }
+  // Spark's OperatorStateMetadata (v1, v2): its state store files are Spark's own format.
+  if (meta !== null && typeof meta === "object" && "operatorInfo" in meta) throw new StateWrittenBySparkError(f);
+  if (Number(v[1]) > VERSION) throw new CheckpointCorruptError(f, `written by a newer format (v${v[1]})`);
+  return meta as OperatorMetadata;
 }
 
 /** Compare with the checkpoint (when it has state) and record the metadata. */
