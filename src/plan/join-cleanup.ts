@@ -27,6 +27,16 @@ export interface SideCleanup {
 const WM = "spark.watermarkDelayMs";
 const hasWatermark = (a: Attribute) => a.metadata[WM] !== undefined;
 
+/** Is `e` a TIMESTAMP (or DATE): a column, a cast to one, or one plus or minus an interval? */
+function isTimestamp(e: Expr): boolean {
+  const time = (k: string) => k === "timestamp" || k === "date";
+  if (e.kind === "attribute" || e.kind === "literal") return time(e.type.kind);
+  if (e.kind === "cast") return time(e.to.kind);
+  if (e.kind === "call" && (e.name === "+" || e.name === "-") && e.args.length === 2)
+    return isTimestamp(e.args[0]!) && !isTimestamp(e.args[1]!);
+  return false;
+}
+
 /** One term of a canonicalized `lhs - rhs`: an attribute or a constant (micros), and its sign. */
 type Term = { readonly attr: Attribute; readonly negated: boolean } | { readonly micros: number };
 
@@ -51,7 +61,11 @@ function terms(e: Expr, negate: boolean, out: Term[]): boolean {
     }
     case "call":
       if (e.name === "+" && e.args.length === 2) return terms(e.args[0]!, negate, out) && terms(e.args[1]!, negate, out);
-      if (e.name === "-" && e.args.length === 2) return terms(e.args[0]!, negate, out) && terms(e.args[1]!, !negate, out);
+      if (e.name === "-" && e.args.length === 2) {
+        // timestamp - timestamp is Spark's SubtractTimestamps, not a Subtract: not a term
+        if (isTimestamp(e.args[0]!) && isTimestamp(e.args[1]!)) return false;
+        return terms(e.args[0]!, negate, out) && terms(e.args[1]!, !negate, out);
+      }
       if (e.name === "negative" && e.args.length === 1) return terms(e.args[0]!, !negate, out);
       return false;
     default:

@@ -123,6 +123,18 @@ describe("stream-stream joins by Spark 4.3's rules (expected values from PySpark
     assert.deepEqual(got.totals, [5, 9, 6, 2]);
   });
 
+  it("a difference of two timestamps bounds nothing (Spark's SubtractTimestamps is not a term): left outer refused", async () => {
+    const { l, r } = watermarked();
+    await assert.rejects(
+      l
+        .join(r, F.expr("lk = rk AND rt >= lt AND rt - lt <= INTERVAL 5 SECONDS"), "left_outer")
+        .writeStream.format("memory")
+        .queryName("join_rules_diff")
+        .start(),
+      /Stream-stream LeftOuter join between two streaming DataFrame\/Datasets is not supported without a watermark in the join keys/,
+    );
+  });
+
   it("a watermarked window in the keys of one side only evicts both sides by key", async () => {
     const { l, r } = sides();
     const left = l.selectExpr("lk", "lv", "window(lt, '10 seconds') AS lw");
