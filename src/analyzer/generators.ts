@@ -71,8 +71,9 @@ export function liftGenerators(items: readonly Expr[], child: LogicalPlan, resol
   if (items.some((e) => !generatorItem(e) && hasAggregateOutsideWindow(e))) return Plans.aggregate([], items, child);
   const input = outputOf(child);
   let plan = child;
-  const list: Expr[] = [];
-  for (const e of items) {
+  // Each generator item's columns, the Generates chained in item order.
+  const generated = new Map<number, readonly Attribute[]>();
+  items.forEach((e, i) => {
     const g = generatorItem(e);
     if (g) {
       // Its arguments see the SELECT's input too, not the columns an earlier generator added.
@@ -82,11 +83,16 @@ export function liftGenerators(items: readonly Expr[], child: LogicalPlan, resol
         g.gen.args.map((a) => resolveExpr(a, input)),
       ) as Call;
       const gen = resolveGenerate(Plans.generate(bound, false, g.names, null, null, plan), resolveExpr);
-      list.push(...gen.generatorOutput!);
+      generated.set(i, gen.generatorOutput!);
       plan = gen;
     } else if (hasGenerator(e)) throw nestedError(e);
-    else list.push(resolveExpr(e, input));
-  }
+  });
+  // The other items see the generators' columns too, wherever they stand (`explode(a) AS e, e + 1`,
+  // as Spark's ExtractGenerator resolves them over the Generate); a name the input has stays its.
+  const inputNames = new Set(input.map((a) => a.name.toLowerCase()));
+  const extra = [...generated.values()].flat().filter((a) => !inputNames.has(a.name.toLowerCase()));
+  const scope = extra.length === 0 ? input : [...input, ...extra];
+  const list = items.flatMap((e, i): Expr[] => [...(generated.get(i) ?? [resolveExpr(e, scope)])]);
   return Plans.project(list, plan);
 }
 

@@ -141,4 +141,37 @@ describe("lateral column aliases as PySpark", () => {
       (e: Error & { errorClass?: string }) => e.errorClass === "UNSUPPORTED_FEATURE" && /lateral column alias `r`/.test(e.message),
     );
   });
+  it("a generator's columns are seen by the other items, on either side (Spark's ExtractGenerator; PySpark 4.3.0)", async () => {
+    const rows = async (q: string) => ({ columns: session.sql(q).columns, rows: await session.sql(q).toArray() });
+    assert.deepEqual(await rows("SELECT explode(array(1,2)) AS e, e + 1"), {
+      columns: ["e", "(e + 1)"],
+      rows: [
+        [1, 2],
+        [2, 3],
+      ],
+    });
+    assert.deepEqual(await rows("SELECT e + 1 AS f, explode(array(1,2)) AS e"), {
+      columns: ["f", "e"],
+      rows: [
+        [2, 1],
+        [3, 2],
+      ],
+    });
+    assert.deepEqual(await rows("SELECT posexplode(array(5,6)) AS (p, v), p + v AS s"), {
+      columns: ["p", "v", "s"],
+      rows: [
+        [0, 5, 5],
+        [1, 6, 7],
+      ],
+    });
+    assert.deepEqual(await rows("SELECT k, explode(array(k, k*10)) AS e, e + 1 AS f FROM VALUES (1), (2) AS t(k)"), {
+      columns: ["k", "e", "f"],
+      rows: [
+        [1, 1, 2],
+        [1, 10, 11],
+        [2, 2, 3],
+        [2, 20, 21],
+      ],
+    });
+  });
 });
