@@ -157,6 +157,43 @@ export const KAFKA_CASES: readonly KafkaCaseDef[] = [
     arus: windowedArus,
   },
   {
+    id: "kafka/min-offsets-per-trigger",
+    description:
+      "minOffsetsPerTrigger 4 beside maxOffsetsPerTrigger 5 under trigger availableNow, over two partitions (7 and 4 records): the batch boundaries Spark's admission control draws.",
+    partitions: 2,
+    records: [
+      ...[0, 1, 2, 3, 4, 5, 6].map((i) => ({ partition: 0, value: `p0-${i}` })),
+      ...[0, 1, 2, 3].map((i) => ({ partition: 1, value: `p1-${i}` })),
+    ],
+    options: { startingOffsets: "earliest", minOffsetsPerTrigger: "4", maxOffsetsPerTrigger: "5" },
+    pyspark: `df.selectExpr("CAST(value AS STRING) v", "partition", "offset")`,
+    arus: (df) => df.selectExpr("CAST(value AS STRING) v", "partition", "offset"),
+  },
+  {
+    id: "kafka/starting-offsets-latest",
+    description: "startingOffsets latest (the default) with every record produced before the start: nothing is read.",
+    partitions: 2,
+    records: [0, 1, 2, 3].map((i) => ({ partition: i % 2, value: `v${i}` })),
+    options: { maxOffsetsPerTrigger: "2" },
+    pyspark: `df.selectExpr("CAST(value AS STRING) v", "partition", "offset")`,
+    arus: (df) => df.selectExpr("CAST(value AS STRING) v", "partition", "offset"),
+  },
+  {
+    id: "kafka/from-json-dedup-within-watermark",
+    description:
+      "from_json of the value, a 10-second watermark and dropDuplicatesWithinWatermark on the key, 3 records per batch: a key's first record passes and keeps the key until the watermark passes its event time plus the delay.",
+    partitions: 1,
+    records: WINDOW_EVENTS,
+    options: { startingOffsets: "earliest", maxOffsetsPerTrigger: "3" },
+    pyspark: `df.select(F.from_json(F.col("value").cast("string"), "${EVENT_SCHEMA}").alias("j")).select("j.*").withWatermark("ts", "10 seconds").dropDuplicatesWithinWatermark(["k"])`,
+    arus: (df, F) =>
+      df
+        .select(F.from_json(F.col("value").cast("string"), EVENT_SCHEMA).alias("j"))
+        .select("j.*")
+        .withWatermark("ts", "10 seconds")
+        .dropDuplicatesWithinWatermark(["k"]),
+  },
+  {
     id: "kafka/sink-round-trip",
     description:
       "A windowed count written to Kafka as to_json values keyed by the group key, by each engine into its own topic (2 partitions, partition column set): each engine reads back both topics, and Spark's and arus's topics hold the same records.",

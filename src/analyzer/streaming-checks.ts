@@ -3,7 +3,7 @@
  * mode accepts. Every rejection happens at start() with a message that says what to change.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, anyExpr, type Expr, type WindowExpr } from "../plan/expressions.js";
+import { type Attribute, anyExpr, collectAttributes, type Expr, type WindowExpr } from "../plan/expressions.js";
 import { stateValueOffsetMs, watermarkKeyIndex } from "../plan/join-cleanup.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
@@ -172,6 +172,24 @@ function oneEventTimeColumn(columns: readonly Expr[]): void {
   );
 }
 
+/** Does `condition` hold a `=`, `<=>` or `!=` between an expression of each side? */
+function comparesSides(condition: Expr | null, left: readonly Attribute[], right: readonly Attribute[]): boolean {
+  const ids = (cols: readonly Attribute[]) => new Set(cols.map((a) => a.exprId));
+  const [l, r] = [ids(left), ids(right)];
+  const only = (e: Expr, side: Set<number>) => {
+    const used = collectAttributes(e);
+    return used.length > 0 && used.every((a) => side.has(a.exprId));
+  };
+  return (
+    condition !== null &&
+    anyExpr(condition, (x) => {
+      if (x.kind !== "call" || !["=", "<=>", "!="].includes(x.name) || x.args.length !== 2) return false;
+      const [a, b] = x.args as [Expr, Expr];
+      return (only(a, l) && only(b, r)) || (only(a, r) && only(b, l));
+    })
+  );
+}
+
 function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode, allowMultipleStatefulOperators: boolean): void {
   const ls = isStreamingPlan(p.left);
   const rs = isStreamingPlan(p.right);
@@ -197,8 +215,9 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode, allowMultipleS
     const l = outputOf(p.left);
     const r = outputOf(p.right);
     const { leftKeys, rightKeys } = extractEquiKeys(p.condition, l, r);
-    // Spark's StreamingJoinStrategy plans a stream-stream join only as a hash join on keys.
-    if (leftKeys.length === 0)
+    // Spark's StreamingJoinStrategy plans a stream-stream join only as a hash join on keys
+    // (`<=>`, and what its optimizer makes `=` of, `NOT (a != b)`, `(a = b) = true`, count).
+    if (leftKeys.length === 0 && !comparesSides(p.condition, l, r))
       throw new AnalysisException("_LEGACY_ERROR_TEMP_1181", "Stream-stream join without equality predicate is not supported.");
     if (allowMultipleStatefulOperators) {
       oneEventTimeColumn(l);

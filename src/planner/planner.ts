@@ -98,8 +98,10 @@ export function sessionColumns(
   groupingExprs: readonly Expr[],
   input: readonly Attribute[],
 ): { sessionColumn: number; keyColumns: number[] } | null {
+  // an aliased key (`session_window(...) AS s`) is its column
+  const keys = groupingExprs.map((e) => (e.kind === "alias" && e.child.kind === "attribute" ? e.child : e));
   const isSession = (e: Expr) => e.kind === "attribute" && e.metadata["spark.sessionWindow"] === true;
-  const s = groupingExprs.find(isSession) as Attribute | undefined;
+  const s = keys.find(isSession) as Attribute | undefined;
   if (!s) return null;
   const index = (a: Expr) => {
     const i = a.kind === "attribute" ? input.findIndex((x) => x.exprId === a.exprId) : -1;
@@ -107,7 +109,7 @@ export function sessionColumns(
       throw new AnalysisException("UNSUPPORTED_FEATURE", `Group by a column (not an expression) next to session_window: ${exprToSql(a)}.`);
     return i;
   };
-  return { sessionColumn: index(s), keyColumns: groupingExprs.filter((e) => !isSession(e)).map(index) };
+  return { sessionColumn: index(s), keyColumns: keys.filter((e) => !isSession(e)).map(index) };
 }
 
 export function dedupKeys(keys: readonly string[] | null, out: readonly Attribute[]): Attribute[] {

@@ -161,7 +161,11 @@ export function planStreaming(
           if (!isStreamingPlan(p.child)) return null;
           const id = nextOperatorId++;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
-          const session = p.groupingExprs.some((g) => g.kind === "attribute" && g.metadata["spark.sessionWindow"] === true);
+          // (`session_window(...) AS s` too: the alias names the same session column)
+          const session = p.groupingExprs.some((g) => {
+            const key = g.kind === "alias" ? g.child : g;
+            return key.kind === "attribute" && key.metadata["spark.sessionWindow"] === true;
+          });
           const child = planChild(p.child);
           const exec = session
             ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child)

@@ -92,6 +92,47 @@ describe("file listing as Spark's file index (expected values from PySpark 4.3.0
     );
   });
 
+  it("escaped glob characters, a wildcard over files and dirs, hidden names (review against PySpark 4.3.0)", async () => {
+    const root = tmp();
+    const put = (rel: string, k: number) => {
+      const f = path.join(root, rel);
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, `{"k": ${k}}\n`);
+    };
+    put("esc/a[1].json", 1);
+    put("crash/a.json", 1);
+    put("crash/d/z.json", 2);
+    put("hid/.h/a.json", 1);
+    put("hid/.f.json", 2);
+    const k = (p: string) => ks(s.read.schema("k INT").json(path.join(root, p)));
+    assert.deepEqual(await k("esc/a\\[1\\].json"), [1]);
+    assert.deepEqual(await k("crash/*/z.json"), [2]);
+    assert.deepEqual(await k("hid/.h*"), [1], "a hidden directory a glob matches is read");
+    assert.deepEqual(await k("hid/.f*"), [], "a hidden file is no data file");
+    assert.deepEqual(await k("hid/.f.json"), [], "not even named directly");
+  });
+
+  it("partition directories: a plain directory below one is in it; the root's own files are left out", async () => {
+    const root = tmp();
+    const put = (rel: string, k: number) => {
+      const f = path.join(root, rel);
+      mkdirSync(path.dirname(f), { recursive: true });
+      writeFileSync(f, `{"k": ${k}}\n`);
+    };
+    put("nest/p=1/sub/a.json", 1);
+    put("nest/p=2/b.json", 2);
+    put("root/a.json", 0);
+    put("root/p=1/b.json", 1);
+    const rows = async (p: string) => {
+      const df = s.read.schema("k INT").json(path.join(root, p));
+      return { columns: df.columns, rows: (await df.collect()).map((r) => `${r.k}:${r.p}`).sort() };
+    };
+    assert.deepEqual(await rows("nest"), { columns: ["k", "p"], rows: ["1:1", "2:2"] });
+    assert.deepEqual(await rows("root"), { columns: ["k", "p"], rows: ["1:1"] });
+    // a stream over a glob of partition directories: they are its roots (no partition column)
+    assert.deepEqual(s.readStream.schema("k INT").json(path.join(root, "nest/p=*")).columns, ["k"]);
+  });
+
   it("pathGlobFilter keeps the files whose name matches", async () => {
     const root = tree();
     assert.deepEqual(await ks(read({ pathGlobFilter: "*-[12].json" }).json(path.join(root, "flat"))), [1, 1, 2, 2]);

@@ -89,4 +89,22 @@ describe("aggregations grouped by an aliased event-time column (expected values 
       [0, 1],
     ]);
   });
+  it("session_window(...) AS s merges sessions as the unaliased one does (review against PySpark 4.3.0)", async () => {
+    const dir = path.join(tmp(), "in");
+    mkdirSync(dir);
+    [[0, 2, 4], [30]].forEach((secs, i) => {
+      const f = path.join(dir, `part-${i}.json`);
+      writeFileSync(f, secs.map((x) => `${JSON.stringify({ k: 1, t: t(x) })}\n`).join(""));
+      utimesSync(f, 1_700_000_000 + i * 10, 1_700_000_000 + i * 10);
+    });
+    const df = s.readStream
+      .schema("k INT, t TIMESTAMP")
+      .option("maxFilesPerTrigger", 1)
+      .json(dir)
+      .withWatermark("t", "5 seconds")
+      .groupBy(F.session_window("t", "3 seconds").alias("s"), "k")
+      .count();
+    const got = await run(df, (r) => `${win(r.s)}:${r.k}:${r.count}`);
+    assert.deepEqual(got.batches, [[], [], ["0-7:1:3"]]);
+  });
 });

@@ -123,6 +123,18 @@ describe("stream-stream joins by Spark 4.3's rules (expected values from PySpark
     assert.deepEqual(got.totals, [5, 9, 6, 2]);
   });
 
+  it("a null-safe equality is a join key: NULL keys pair, as in Spark (<=>)", async () => {
+    const { l, r } = watermarked();
+    const got = await run(l.join(r, F.expr("lk <=> rk AND rt >= lt AND rt <= lt + INTERVAL 5 SECONDS"), "inner"));
+    assert.deepEqual(got.batches, [["a/x", "long_a/long_x", "n1/n2"], ["b/y", "long_b/long_y"], ["c/z"], []]);
+  });
+
+  it("unix_timestamp(col) in a one-side condition is deterministic: the row is emitted at once", async () => {
+    const { l, r } = watermarked();
+    const got = await run(l.join(r, F.expr(`${RANGE} AND unix_timestamp(lt) > 1704067202`), "left_outer"));
+    assert.deepEqual(got.batches, [["a/-", "long_a/long_x", "n1/-"], ["b/y", "long_b/long_y"], ["c/z"], []]);
+  });
+
   it("a difference of two timestamps bounds nothing (Spark's SubtractTimestamps is not a term): left outer refused", async () => {
     const { l, r } = watermarked();
     await assert.rejects(

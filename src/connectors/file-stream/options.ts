@@ -2,9 +2,12 @@
  * The file source's own options (Spark's FileStreamOptions), parsed once with Spark's messages.
  * Everything else in the option map is passed through to the format's reader.
  */
-import { resolve } from "node:path";
+
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { IllegalArgumentException } from "../../common/errors.js";
-import { hasGlob } from "../files/glob.js";
+import { expandGlob, hasGlob } from "../files/glob.js";
+import { READ_ROOTS_OPTION } from "../files/partitions.js";
 import { findOption } from "../registry.js";
 
 export type CleanSourceMode = "off" | "delete" | "archive";
@@ -117,7 +120,10 @@ const SOURCE_KEYS = new Set([
 export function readerOptions(options: Readonly<Record<string, string>>, basePath: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(options)) if (!SOURCE_KEYS.has(k.toLowerCase())) out[k] = v;
-  // (a glob's matches are the roots partitions are found below)
-  if (findOption(out, "basePath") === undefined && !hasGlob(basePath)) out.basePath = basePath;
+  if (findOption(out, "basePath") === undefined) {
+    // a glob's matches are the roots partitions are found below (those it has when the query is defined)
+    if (!hasGlob(basePath)) out.basePath = basePath;
+    else out[READ_ROOTS_OPTION] = JSON.stringify(expandGlob(basePath).map((p) => (statSync(p).isDirectory() ? p : dirname(p))));
+  }
   return out;
 }

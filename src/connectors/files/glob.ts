@@ -9,12 +9,9 @@ import { join, resolve, sep } from "node:path";
 
 const META = new Set(["*", "?", "[", "{"]);
 
-/** Does `p` hold an unescaped glob character? */
+/** Is `p` a glob (Hadoop's isGlobPath: a pattern character, or `\\` escaping one to unescape)? */
 export function hasGlob(p: string): boolean {
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === "\\") i++;
-    else if (META.has(p[i]!)) return true;
-  }
+  for (let i = 0; i < p.length; i++) if (p[i] === "\\" || META.has(p[i]!)) return true;
   return false;
 }
 
@@ -92,7 +89,11 @@ export function expandGlob(pattern: string): string[] {
         const lit = seg.replace(/\\(.)/g, "$1");
         for (const dir of current) {
           const p = join(dir, lit);
-          if (statSync(p, { throwIfNoEntry: false })) next.push(p);
+          try {
+            if (statSync(p, { throwIfNoEntry: false })) next.push(p);
+          } catch {
+            // below a file (ENOTDIR): nothing there
+          }
         }
       } else {
         const re = segmentRegExp(seg);

@@ -61,8 +61,9 @@ export function unescapePathName(s: string): string {
 export type PartitionSpec = ReadonlyArray<readonly [name: string, raw: string]>;
 
 /**
- * The `k=v` segments directly above a file, outermost first. Walks up while segments look like
- * `k=v` and stops at `basePath` (Spark's option of the same name) when given.
+ * The `k=v` segments above a file, outermost first: walks up to `basePath` (Spark's option of
+ * the same name), skipping directories that are not `k=v` below the partitions as Spark's
+ * parsePartition does; without a base, up to the first directory that is not `k=v`.
  */
 export function partitionSpecOf(file: string, basePath?: string): PartitionSpec {
   const base = basePath ? resolve(basePath) : null;
@@ -71,8 +72,12 @@ export function partitionSpecOf(file: string, basePath?: string): PartitionSpec 
   while (dir !== dirname(dir) && dir !== base) {
     const name = dir.slice(dir.lastIndexOf(sep) + 1);
     const eq = name.indexOf("=");
-    if (eq <= 0) break;
-    spec.unshift([unescapePathName(name.slice(0, eq)), unescapePathName(name.slice(eq + 1))]);
+    // Spark's parsePartition: directories that are not `k=v` below the partitions are skipped
+    // (`p=1/sub/f.json` is in p=1); one above them ends the walk.
+    // Without a base to stop at, the first directory that is not `k=v` ends the walk.
+    if (eq <= 0) {
+      if (spec.length > 0 || base === null) break;
+    } else spec.unshift([unescapePathName(name.slice(0, eq)), unescapePathName(name.slice(eq + 1))]);
     dir = dirname(dir);
   }
   return spec;

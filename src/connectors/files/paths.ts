@@ -38,7 +38,7 @@ function walk(dir: string, out: string[]): void {
 /** The roots a load path names: its glob's matches, or itself (PATH_NOT_FOUND when nothing is there). */
 function rootsOf(path: string): string[] {
   if (hasGlob(path)) {
-    const found = expandGlob(path).filter((p) => !isHiddenName(p.slice(p.lastIndexOf("/") + 1)));
+    const found = expandGlob(path);
     if (found.length === 0) throw pathNotFound(resolve(path));
     return found;
   }
@@ -60,19 +60,26 @@ export function listInputFilesSync(path: string, options: Readonly<Record<string
   const o = new SourceOptions(options);
   const recursive = o.bool("recursiveFileLookup", false);
   const out: string[] = [];
-  const rootDirs = new Set<string>();
   for (const root of rootsOf(path)) {
     if (!statSync(root).isDirectory()) {
-      out.push(root);
+      // a hidden file is no data file, even named directly or matched by a glob (Spark's file index)
+      if (!isHiddenName(root.slice(root.lastIndexOf("/") + 1))) out.push(root);
       continue;
     }
-    rootDirs.add(root);
     const below: string[] = [];
     walk(root, below);
-    // Deeper files only under partition directories (or with recursiveFileLookup).
+    if (recursive) {
+      out.push(...below);
+      continue;
+    }
+    // Below partition directories, their files only (not the root's own, as Spark's file index
+    // lists its partitions); else the root's own files only.
     const base = o.get("basePath") ?? root;
-    const partitioned = recursive || below.some((f) => dirname(f) !== root && partitionSpecOf(f, base).length > 0);
-    for (const f of below) if (partitioned || dirname(f) === root) out.push(f);
+    const inPartition = below.map((f) => partitionSpecOf(f, base).length > 0);
+    const partitioned = inPartition.some(Boolean);
+    below.forEach((f, i) => {
+      if (partitioned ? inPartition[i] : dirname(f) === root) out.push(f);
+    });
   }
   const filter = o.get("pathGlobFilter");
   const keep = filter === undefined ? null : globMatcher(filter);

@@ -119,9 +119,10 @@ export class KafkaMicroBatchStream implements StreamSource {
     } else if (limit.kind !== "all") {
       end = target;
     } else if (!this.availableNowEnd && this.delayBatch(from, target)) end = from;
-    const json = end.toJson();
-    if (start === null && JSON.stringify(json) === JSON.stringify(from.toJson())) return null;
-    return json;
+    // At a query's first trigger the initial offsets are an offset even with nothing after them:
+    // Spark then runs batch 0 with no rows (startingOffsets latest before anything is produced),
+    // its offsets/0 recording where the query started.
+    return end.toJson();
   }
 
   /** Spark's delayBatch for minOffsetsPerTrigger / maxTriggerDelay. */
