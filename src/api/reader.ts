@@ -76,7 +76,7 @@ export class DataFrameReader {
     // Several paths, a glob, a file: partitions below each root only (Spark's base paths).
     else if (findOption(opts, "basePath") === undefined) opts[READ_ROOTS_OPTION] = JSON.stringify(readRoots(paths));
     const files = () =>
-      (paths.length === 1 ? readCommittedFilesSync(paths[0]!) : null) ?? paths.flatMap((p) => listInputFilesSync(p, opts));
+      (paths.length === 1 ? readCommittedFilesSync(paths[0]!) : null) ?? paths.flatMap((p) => listInputFilesSync(p, opts, true));
     const tz = this.session.timeZone;
     const schema = this.userSchema
       ? withPartitionColumns(this.userSchema, files(), opts, tz)

@@ -137,6 +137,9 @@ export function inferPartitionFields(
   let types: DataType[] = [];
   for (const f of files) {
     const spec = specOf(f);
+    // a file outside the partitions (the root's own, beside them) has none: Spark's
+    // resolvePartitions leaves its directory out
+    if (spec.length === 0 && files.length > 1) continue;
     const these = spec.map(([k]) => k);
     if (names === null) {
       names = these;

@@ -55,8 +55,13 @@ export function readRoots(paths: readonly string[]): string[] {
   return [...new Set(paths.flatMap((p) => rootsOf(p).map((r) => (statSync(r).isDirectory() ? r : dirname(r)))))];
 }
 
-/** Absolute paths of the data files a load path reads (`options`: the reader's), sorted by path. */
-export function listInputFilesSync(path: string, options: Readonly<Record<string, string>> = {}): string[] {
+/**
+ * Absolute paths of the data files a load path reads (`options`: the reader's), sorted by path.
+ * `scan`: a batch read's files (Spark's listFiles: beside partition directories, the root's own
+ * files are left out); otherwise every file the index holds (allFiles: what the file stream
+ * source takes, the root's files too).
+ */
+export function listInputFilesSync(path: string, options: Readonly<Record<string, string>> = {}, scan = false): string[] {
   const o = new SourceOptions(options);
   const recursive = o.bool("recursiveFileLookup", false);
   const out: string[] = [];
@@ -72,13 +77,13 @@ export function listInputFilesSync(path: string, options: Readonly<Record<string
       out.push(...below);
       continue;
     }
-    // Below partition directories, their files only (not the root's own, as Spark's file index
-    // lists its partitions); else the root's own files only.
+    // With partition directories, every file (a scan: the partitions' files only); else the
+    // root's own files only.
     const base = o.get("basePath") ?? root;
     const inPartition = below.map((f) => partitionSpecOf(f, base).length > 0);
     const partitioned = inPartition.some(Boolean);
     below.forEach((f, i) => {
-      if (partitioned ? inPartition[i] : dirname(f) === root) out.push(f);
+      if (partitioned ? !scan || inPartition[i] : dirname(f) === root) out.push(f);
     });
   }
   const filter = o.get("pathGlobFilter");
@@ -87,6 +92,6 @@ export function listInputFilesSync(path: string, options: Readonly<Record<string
   return [...new Set(files)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export async function listInputFiles(path: string, options: Readonly<Record<string, string>> = {}): Promise<string[]> {
-  return listInputFilesSync(path, options);
+export async function listInputFiles(path: string, options: Readonly<Record<string, string>> = {}, scan = false): Promise<string[]> {
+  return listInputFilesSync(path, options, scan);
 }

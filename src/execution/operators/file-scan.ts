@@ -66,7 +66,7 @@ export class FileScanExec implements PhysicalOperator {
     // A single directory written by a streaming file sink is read through its manifest, so
     // files of uncommitted (or failed) batches stay invisible, as in Spark.
     const committed = this.paths.length === 1 ? await readCommittedFiles(this.paths[0]!) : null;
-    const files = committed ?? (await Promise.all(this.paths.map((p) => listInputFiles(p, this.options)))).flat();
+    const files = committed ?? (await Promise.all(this.paths.map((p) => listInputFiles(p, this.options, true)))).flat();
     refuseOnlyCorruptColumn(this.format, this.options, this.output, files);
     const read = this.dataOutput ? this.output.map((a) => positionIn(all, a)) : undefined;
     return readFiles(this.format, files, schema, { ...this.options }, ctx.eval.timeZone, read);
