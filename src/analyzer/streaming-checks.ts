@@ -79,7 +79,6 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
         }
         break;
       case "deduplicate":
-        if (allowMultipleStatefulOperators) oneEventTimeColumn(outputOf(p.child));
         if (p.withinWatermark && !anyPlan(p.child, (c) => c.kind === "watermark")) {
           fail(
             "dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark; call withWatermark(...) first.",
@@ -87,7 +86,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
         }
         break;
       case "join":
-        checkJoin(p, mode, allowMultipleStatefulOperators);
+        checkJoin(p, mode);
         break;
       case "window": {
         const first = p.windowExprs[0]!;
@@ -162,7 +161,7 @@ const cap = (m: string) => `${m[0]!.toUpperCase()}${m.slice(1)}`;
  * default): a stateful operator's input may carry one event-time column only (a window over the
  * watermarked column, or a copy of it, is one more), else it could not tell which to evict by.
  */
-function oneEventTimeColumn(columns: readonly Expr[]): void {
+export function oneEventTimeColumn(columns: readonly Expr[]): void {
   const timed = columns.filter((a): a is Attribute => a.kind === "attribute" && a.metadata[WATERMARK_DELAY] !== undefined);
   if (timed.length <= 1) return;
   const names = timed.map((a) => `${a.name}#${a.exprId}-T${a.metadata[WATERMARK_DELAY]}ms`).join(",");
@@ -190,7 +189,7 @@ function comparesSides(condition: Expr | null, left: readonly Attribute[], right
   );
 }
 
-function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode, allowMultipleStatefulOperators: boolean): void {
+function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
   const ls = isStreamingPlan(p.left);
   const rs = isStreamingPlan(p.right);
   const jt = p.joinType;
@@ -219,10 +218,6 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode, allowMultipleS
     // (`<=>`, and what its optimizer makes `=` of, `NOT (a != b)`, `(a = b) = true`, count).
     if (leftKeys.length === 0 && !comparesSides(p.condition, l, r))
       throw new AnalysisException("_LEGACY_ERROR_TEMP_1181", "Stream-stream join without equality predicate is not supported.");
-    if (allowMultipleStatefulOperators) {
-      oneEventTimeColumn(l);
-      oneEventTimeColumn(r);
-    }
     if (jt === "inner" || jt === "cross") return;
     // Spark's checkForStreamStreamJoinWatermark: the row side's bound need not be usable at run
     // time (a side without a watermark of its own is then never evicted), only derivable.

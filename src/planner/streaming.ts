@@ -6,6 +6,7 @@
  */
 
 import { resolveColumn } from "../analyzer/resolve-names.js";
+import { oneEventTimeColumn } from "../analyzer/streaming-checks.js";
 import { outputOf, typeOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import { takeBatch } from "../columnar/batch.js";
@@ -116,6 +117,12 @@ export interface StreamingPlanOptions {
   readonly stateThreads?: number;
   /** arus.state.threads.moveAfter: state that goes to the state threads stays this long of each run on the main thread first. */
   readonly stateMoveAfter?: MoveAfter;
+  /**
+   * `spark.sql.streaming.statefulOperator.allowMultiple` when a query starts: a join side's input
+   * may hold one event-time column only, counted as Spark does on the optimized plan (a column
+   * nothing above reads is pruned first). Off for explain().
+   */
+  readonly oneEventTimeColumn?: boolean;
 }
 
 export function planStreaming(
@@ -187,6 +194,10 @@ export function planStreaming(
           const id = nextOperatorId++;
           const left = planChild(p.left);
           const right = planChild(p.right);
+          if (options.oneEventTimeColumn) {
+            oneEventTimeColumn(left.output);
+            oneEventTimeColumn(right.output);
+          }
           const { leftKeys, rightKeys } = extractEquiKeys(p.condition, left.output, right.output);
           const exec = new StreamStreamJoinExec(
             id,
@@ -239,6 +250,8 @@ export function planStreaming(
           const id = nextOperatorId++;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
           const keys = dedupKeys(p.keys, outputOf(p.child));
+          // (not checked for a deduplication: Spark counts its input after column pruning, which
+          // arus does not do below a deduplication; docs/differences.md)
           const kind = p.withinWatermark ? "dedupeWithinWatermark" : "dedupe";
           stateful.push({
             id,

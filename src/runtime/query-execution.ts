@@ -240,6 +240,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
       columnarJoin: columnarJoinEnabled(checkpoint, conf),
       paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
+      oneEventTimeColumn: conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"),
     });
     if (checkpoint.dir) {
       await checkOperatorMetadata(
