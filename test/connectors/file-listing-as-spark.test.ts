@@ -45,6 +45,13 @@ function tree(): string {
   return root;
 }
 
+/** A one-row file `{"k": k}` at `root/rel`. */
+function putK(root: string, rel: string, k: number): void {
+  const f = path.join(root, rel);
+  mkdirSync(path.dirname(f), { recursive: true });
+  writeFileSync(f, `{"k": ${k}}\n`);
+}
+
 const ks = async (df: DataFrame) => (await df.collect()).map((r) => r.k as number).sort((a, b) => a - b);
 const read = (opts: Record<string, string> = {}) => s.read.schema("k INT, v STRING").options(opts);
 
@@ -94,11 +101,7 @@ describe("file listing as Spark's file index (expected values from PySpark 4.3.0
 
   it("escaped glob characters, a wildcard over files and dirs, hidden names (review against PySpark 4.3.0)", async () => {
     const root = tmp();
-    const put = (rel: string, k: number) => {
-      const f = path.join(root, rel);
-      mkdirSync(path.dirname(f), { recursive: true });
-      writeFileSync(f, `{"k": ${k}}\n`);
-    };
+    const put = (rel: string, k: number) => putK(root, rel, k);
     put("esc/a[1].json", 1);
     put("crash/a.json", 1);
     put("crash/d/z.json", 2);
@@ -114,11 +117,7 @@ describe("file listing as Spark's file index (expected values from PySpark 4.3.0
 
   it("partition directories: a plain directory below one is in it; the root's own files are left out", async () => {
     const root = tmp();
-    const put = (rel: string, k: number) => {
-      const f = path.join(root, rel);
-      mkdirSync(path.dirname(f), { recursive: true });
-      writeFileSync(f, `{"k": ${k}}\n`);
-    };
+    const put = (rel: string, k: number) => putK(root, rel, k);
     put("nest/p=1/sub/a.json", 1);
     put("nest/p=2/b.json", 2);
     put("root/a.json", 0);

@@ -8,37 +8,17 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { type DataFrame, functions as F, Session } from "../../src/index.js";
 import { tempDirsSync } from "../temp-dirs.js";
+import { atSecond, LEFT_BATCHES, writeBatchFiles } from "./helpers.js";
 
 const tmp = tempDirsSync("arus-aliased-keys-");
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
 
-const t = (sec: number) => `2024-01-01 00:00:${String(sec).padStart(2, "0")}`;
-const FILES = [
-  [
-    { lk: 1, lt: t(1), lv: "a" },
-    { lk: null, lt: t(2), lv: "n1" },
-    { lk: 2, lt: t(3), lv: "long_a" },
-  ],
-  [
-    { lk: 1, lt: t(20), lv: "b" },
-    { lk: 4, lt: t(21), lv: "long_b" },
-  ],
-  [{ lk: 3, lt: t(40), lv: "c" }],
-];
+const t = atSecond;
 
 function events(): DataFrame {
-  const dir = tmp();
-  mkdirSync(path.join(dir, "in"));
-  FILES.forEach((rows, i) => {
-    const f = path.join(dir, "in", `part-${i}.json`);
-    writeFileSync(f, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
-    utimesSync(f, 1_700_000_000 + i * 10, 1_700_000_000 + i * 10);
-  });
-  return s.readStream
-    .schema("lk INT, lt TIMESTAMP, lv STRING")
-    .option("maxFilesPerTrigger", 1)
-    .json(path.join(dir, "in"))
-    .withWatermark("lt", "5 seconds");
+  const dir = path.join(tmp(), "in");
+  writeBatchFiles(dir, LEFT_BATCHES);
+  return s.readStream.schema("lk INT, lt TIMESTAMP, lv STRING").option("maxFilesPerTrigger", 1).json(dir).withWatermark("lt", "5 seconds");
 }
 
 /** Each batch's rows (sorted text) and every state operator's row count after each batch. */

@@ -1,5 +1,5 @@
 /** Shared helpers for the streaming semantics tests (not a test file itself). */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { functions as F, Session, type StreamingQuery, type StreamingQueryProgress } from "../../src/index.js";
 
@@ -56,4 +56,34 @@ export function dataBatchOp(q: StreamingQuery, i = 0): StreamingQueryProgress["s
   const op = p?.stateOperators[i];
   if (!op) throw new Error(`no data batch with stateOperators[${i}] in recentProgress`);
   return op;
+}
+
+/** `2024-01-01 00:00:SS` (seconds below 60), as the file-per-batch tests write event times. */
+export const atSecond = (sec: number): string => `2024-01-01 00:00:${String(sec).padStart(2, "0")}`;
+
+/**
+ * The left side of the stream-stream join tests (a NULL key, a value failing `length(lv) > 1`),
+ * three micro-batches: also the aliased-key aggregation tests' input.
+ */
+export const LEFT_BATCHES = [
+  [
+    { lk: 1, lt: atSecond(1), lv: "a" },
+    { lk: null, lt: atSecond(2), lv: "n1" },
+    { lk: 2, lt: atSecond(3), lv: "long_a" },
+  ],
+  [
+    { lk: 1, lt: atSecond(20), lv: "b" },
+    { lk: 4, lt: atSecond(21), lv: "long_b" },
+  ],
+  [{ lk: 3, lt: atSecond(40), lv: "c" }],
+];
+
+/** One JSON-lines file per micro-batch in `dir` (created), modification times in file order. */
+export function writeBatchFiles(dir: string, batches: readonly (readonly Record<string, unknown>[])[]): void {
+  mkdirSync(dir, { recursive: true });
+  batches.forEach((rows, i) => {
+    const f = path.join(dir, `part-${i}.json`);
+    writeFileSync(f, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    utimesSync(f, 1_700_000_000 + i * 10, 1_700_000_000 + i * 10);
+  });
 }

@@ -12,28 +12,17 @@
 // - a watermarked window in the join keys of one side only evicts both sides by key;
 // - MULTIPLE_EVENT_TIME_COLUMNS, and a stream-stream join without an equality.
 import assert from "node:assert/strict";
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { type DataFrame, functions as F, Session } from "../../src/index.js";
 import { tempDirsSync } from "../temp-dirs.js";
+import { atSecond, LEFT_BATCHES, writeBatchFiles } from "./helpers.js";
 
 const tmp = tempDirsSync("arus-join-rules-");
 const s = Session.builder().config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate();
 
-const t = (sec: number) => `2024-01-01 00:00:${String(sec).padStart(2, "0")}`;
-const LEFT = [
-  [
-    { lk: 1, lt: t(1), lv: "a" },
-    { lk: null, lt: t(2), lv: "n1" },
-    { lk: 2, lt: t(3), lv: "long_a" },
-  ],
-  [
-    { lk: 1, lt: t(20), lv: "b" },
-    { lk: 4, lt: t(21), lv: "long_b" },
-  ],
-  [{ lk: 3, lt: t(40), lv: "c" }],
-];
+const t = atSecond;
+const LEFT = LEFT_BATCHES;
 const RIGHT = [
   [
     { rk: 1, rt: t(3), rv: "x" },
@@ -50,17 +39,8 @@ const RIGHT = [
 /** The two sides as file streams, one file each per batch (modification times in file order). */
 function sides(): { l: DataFrame; r: DataFrame } {
   const dir = tmp();
-  for (const [side, files] of [
-    ["l", LEFT],
-    ["r", RIGHT],
-  ] as const) {
-    mkdirSync(path.join(dir, side));
-    files.forEach((rows, i) => {
-      const f = path.join(dir, side, `part-${i}.json`);
-      writeFileSync(f, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
-      utimesSync(f, 1_700_000_000 + i * 10, 1_700_000_000 + i * 10);
-    });
-  }
+  writeBatchFiles(path.join(dir, "l"), LEFT);
+  writeBatchFiles(path.join(dir, "r"), RIGHT);
   const read = (side: string, schema: string) => s.readStream.schema(schema).option("maxFilesPerTrigger", 1).json(path.join(dir, side));
   return { l: read("l", "lk INT, lt TIMESTAMP, lv STRING"), r: read("r", "rk INT, rt TIMESTAMP, rv STRING") };
 }
