@@ -93,13 +93,23 @@ export function planPhysical(p: LogicalPlan, hooks?: PlannerHooks): PhysicalOper
   }
 }
 
+/** A grouping key's column: an aliased one (`session_window(...) AS s`) is the column it names. */
+const groupingColumn = (e: Expr): Expr => (e.kind === "alias" && e.child.kind === "attribute" ? e.child : e);
+
+/** Is this aggregation grouped by a session window (aliased or not)? */
+export function isSessionAggregation(groupingExprs: readonly Expr[]): boolean {
+  return groupingExprs.some((g) => {
+    const c = groupingColumn(g);
+    return c.kind === "attribute" && c.metadata["spark.sessionWindow"] === true;
+  });
+}
+
 /** For a session-window aggregate: the column of the session window and of the other keys. */
 export function sessionColumns(
   groupingExprs: readonly Expr[],
   input: readonly Attribute[],
 ): { sessionColumn: number; keyColumns: number[] } | null {
-  // an aliased key (`session_window(...) AS s`) is its column
-  const keys = groupingExprs.map((e) => (e.kind === "alias" && e.child.kind === "attribute" ? e.child : e));
+  const keys = groupingExprs.map(groupingColumn);
   const isSession = (e: Expr) => e.kind === "attribute" && e.metadata["spark.sessionWindow"] === true;
   const s = keys.find(isSession) as Attribute | undefined;
   if (!s) return null;

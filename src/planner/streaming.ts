@@ -35,7 +35,7 @@ import { extractEquiKeys } from "../plan/join-keys.js";
 import { type Aggregate, anyPlan, isStreamingPlan, type LogicalPlan } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { simpleString } from "../types/datatypes.js";
-import { dedupKeys, planPhysical } from "./planner.js";
+import { dedupKeys, isSessionAggregation, planPhysical } from "./planner.js";
 import { pushedConjuncts } from "./pushed-filters.js";
 import { planTransformWithState } from "./transform-with-state.js";
 
@@ -168,11 +168,7 @@ export function planStreaming(
           if (!isStreamingPlan(p.child)) return null;
           const id = nextOperatorId++;
           const hasWatermark = anyPlan(p.child, (n) => n.kind === "watermark");
-          // (`session_window(...) AS s` too: the alias names the same session column)
-          const session = p.groupingExprs.some((g) => {
-            const key = g.kind === "alias" ? g.child : g;
-            return key.kind === "attribute" && key.metadata["spark.sessionWindow"] === true;
-          });
+          const session = isSessionAggregation(p.groupingExprs);
           const child = planChild(p.child);
           const exec = session
             ? new SessionWindowAggregateExec(id, p.groupingExprs, p.aggregateExprs, outputOf(p), child)

@@ -5,8 +5,7 @@
  * uncommitted (or failed) batches stay invisible.
  */
 import { stat } from "node:fs/promises";
-import { expandGlob, hasGlob } from "../files/glob.js";
-import { listInputFiles } from "../files/index.js";
+import { listStreamInputFilesSync } from "../files/paths.js";
 import { hasSinkMetadata, readCommittedEntries } from "./sink-log.js";
 
 export interface ListedFile {
@@ -20,9 +19,7 @@ export interface ListedFile {
 
 async function listDirectory(dir: string, options: Readonly<Record<string, string>>): Promise<ListedFile[]> {
   const out: ListedFile[] = [];
-  // a glob that matches nothing yet lists nothing (files may come)
-  if (hasGlob(dir) && expandGlob(dir).length === 0) return out;
-  for (const path of await listInputFiles(dir, options)) {
+  for (const path of listStreamInputFilesSync(dir, options)) {
     // A file may vanish between listing and stat (a writer renaming, a cleaner): skip it.
     const st = await stat(path).catch(() => null);
     if (st?.isFile()) out.push({ path, mtime: Math.floor(st.mtimeMs), size: st.size });

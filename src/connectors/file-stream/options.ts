@@ -3,11 +3,11 @@
  * Everything else in the option map is passed through to the format's reader.
  */
 
-import { statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { IllegalArgumentException } from "../../common/errors.js";
 import { expandGlob, hasGlob } from "../files/glob.js";
 import { READ_ROOTS_OPTION } from "../files/partitions.js";
+import { readRoots } from "../files/paths.js";
 import { findOption } from "../registry.js";
 
 export type CleanSourceMode = "off" | "delete" | "archive";
@@ -123,7 +123,7 @@ export function readerOptions(options: Readonly<Record<string, string>>, basePat
   if (findOption(out, "basePath") === undefined) {
     // a glob's matches are the roots partitions are found below (those it has when the query is defined)
     if (!hasGlob(basePath)) out.basePath = basePath;
-    else out[READ_ROOTS_OPTION] = JSON.stringify(expandGlob(basePath).map((p) => (statSync(p).isDirectory() ? p : dirname(p))));
+    else out[READ_ROOTS_OPTION] = JSON.stringify(expandGlob(basePath).length === 0 ? [] : readRoots([basePath]));
   }
   return out;
 }

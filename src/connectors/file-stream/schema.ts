@@ -7,8 +7,9 @@
 import { statSync } from "node:fs";
 import { AnalysisException, IllegalArgumentException } from "../../common/errors.js";
 import type { StructType } from "../../types/datatypes.js";
-import { expandGlob, hasGlob } from "../files/glob.js";
-import { inferFileSchemaSync, listInputFilesSync, TEXT_SCHEMA, withPartitionColumns } from "../files/index.js";
+import { hasGlob } from "../files/glob.js";
+import { inferFileSchemaSync, TEXT_SCHEMA, withPartitionColumns } from "../files/index.js";
+import { listStreamInputFilesSync } from "../files/paths.js";
 import { parseFileStreamOptions, readerOptions } from "./options.js";
 import { readCommittedFilesSync } from "./sink-log.js";
 
@@ -25,8 +26,7 @@ export function fileStreamSchema(
     throw new AnalysisException("PATH_NOT_FOUND", `[PATH_NOT_FOUND] Path does not exist: file:${path}.`);
   }
   const readOpts = readerOptions(options, path);
-  const files = () =>
-    readCommittedFilesSync(path) ?? (hasGlob(path) && expandGlob(path).length === 0 ? [] : listInputFilesSync(path, readOpts));
+  const files = () => readCommittedFilesSync(path) ?? listStreamInputFilesSync(path, readOpts);
   // partition columns the user's schema leaves out are added, as Spark's DataSource does
   if (userSchema) return withPartitionColumns(userSchema, files(), readOpts, timeZone);
   const fmt = format.toLowerCase();

@@ -73,8 +73,7 @@ export function partitionSpecOf(file: string, basePath?: string): PartitionSpec 
     const name = dir.slice(dir.lastIndexOf(sep) + 1);
     const eq = name.indexOf("=");
     // Spark's parsePartition: directories that are not `k=v` below the partitions are skipped
-    // (`p=1/sub/f.json` is in p=1); one above them ends the walk.
-    // Without a base to stop at, the first directory that is not `k=v` ends the walk.
+    // (`p=1/sub/f.json` is in p=1); one above them, or any without a base to stop at, ends the walk.
     if (eq <= 0) {
       if (spec.length > 0 || base === null) break;
     } else spec.unshift([unescapePathName(name.slice(0, eq)), unescapePathName(name.slice(eq + 1))]);
@@ -101,8 +100,15 @@ export function partitionSpecFor(file: string, options: { get(key: string): stri
   const roots = options.get(READ_ROOTS_OPTION);
   if (roots === undefined) return partitionSpecOf(file);
   const abs = resolve(file);
-  const root = (JSON.parse(roots) as string[]).filter((r) => abs.startsWith(r + sep)).sort((a, b) => b.length - a.length)[0];
+  const root = parsedRoots(roots).find((r) => abs.startsWith(r + sep));
   return partitionSpecOf(file, root ?? dirname(abs));
+}
+
+/** READ_ROOTS_OPTION's roots, deepest first (a read asks once per file: parsed once per text). */
+let lastRoots: { text: string; roots: string[] } | null = null;
+function parsedRoots(text: string): string[] {
+  if (lastRoots?.text !== text) lastRoots = { text, roots: (JSON.parse(text) as string[]).sort((a, b) => b.length - a.length) };
+  return lastRoots.roots;
 }
 
 function inferValueType(raw: string, tz: string): DataType {
@@ -139,7 +145,7 @@ export function inferPartitionFields(
     const spec = specOf(f);
     // a file outside the partitions (the root's own, beside them) has none: Spark's
     // resolvePartitions leaves its directory out
-    if (spec.length === 0 && files.length > 1) continue;
+    if (spec.length === 0) continue;
     const these = spec.map(([k]) => k);
     if (names === null) {
       names = these;

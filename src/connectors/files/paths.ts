@@ -92,6 +92,11 @@ export function listInputFilesSync(path: string, options: Readonly<Record<string
   return [...new Set(files)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** What a stream over `path` lists now: as listInputFilesSync, but nothing while a glob matches nothing (files may come). */
+export function listStreamInputFilesSync(path: string, options: Readonly<Record<string, string>>): string[] {
+  return hasGlob(path) && expandGlob(path).length === 0 ? [] : listInputFilesSync(path, options);
+}
+
 export async function listInputFiles(path: string, options: Readonly<Record<string, string>> = {}, scan = false): Promise<string[]> {
   return listInputFilesSync(path, options, scan);
 }

@@ -101,7 +101,6 @@ export function withPartitionColumns(
   timeZone: string,
 ): StructType {
   const o = new SourceOptions(options);
-  if (files.length === 0 || o.bool("recursiveFileLookup", false)) return user;
   const parts = inferPartitionFields(files, effectiveZone(o, timeZone), (f) => partitionSpecFor(f, o));
   if (parts.length === 0) return user;
   const named = new Map(user.fields.map((f) => [f.name.toLowerCase(), f]));
