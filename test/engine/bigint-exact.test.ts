@@ -182,6 +182,35 @@ describe("streaming state keeps 64-bit keys and sums exact", () => {
     });
   }
 
+  for (const columnar of ["true", "false"]) {
+    it(`a new key after a sum and a max went past 2^53 in the same run (arus.state.aggregation.columnar=${columnar})`, async () => {
+      s.conf.set("arus.state.aggregation.columnar", columnar);
+      const ms = s.memoryStream("k STRING, v BIGINT");
+      const out: unknown[][] = [];
+      const q = await ms
+        .toDF()
+        .groupBy("k")
+        .agg(F.sum("v").alias("s"), F.max("v").alias("mx"), F.max(F.struct("v")).alias("st"))
+        .writeStream.outputMode("update")
+        .foreachBatch(async (b, id) => {
+          out[id] = await b.collect();
+        })
+        .start();
+      try {
+        ms.addData([{ k: "a", v: 2n ** 60n + 1n }]);
+        await q.processAllAvailable();
+        // the table's buffer columns moved to the 64-bit lane in batch 0; a new entry starts at 0n there
+        ms.addData([{ k: "b", v: 3 }]);
+        await q.processAllAvailable();
+        assert.equal(q.exception, null);
+        assert.deepEqual(out, [[{ k: "a", s: 2n ** 60n + 1n, mx: 2n ** 60n + 1n, st: { v: 2n ** 60n + 1n } }], [{ k: "b", s: 3, mx: 3, st: { v: 3 } }]]);
+      } finally {
+        await q.stop();
+        s.conf.set("arus.state.aggregation.columnar", "true");
+      }
+    });
+  }
+
   it("dropDuplicates on 64-bit ids", async () => {
     const dir = await tmp();
     const input = join(dir, "in");

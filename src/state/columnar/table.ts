@@ -73,8 +73,6 @@ export class ColumnarTable {
   /** Per entry, 1 + its partition among `partsFor` partitions once `partitionsOf` computed it (0: not yet). */
   private parts = new Int32Array(0);
   private partsFor = 0;
-  /** Has any buffer column moved to the wide lane (`widenBuffer`)? Until then none is checked per entry. */
-  private wideBuffers = false;
 
   // ---- index
   private slots = new Int32Array(0);
@@ -380,7 +378,6 @@ export class ColumnarTable {
     if (isWide(col)) return col;
     const w = widen(col as Float64Array);
     this.bv[c] = w;
-    this.wideBuffers = true;
     return w;
   }
 
@@ -412,7 +409,8 @@ export class ColumnarTable {
     }
     for (let c = 0; c < this.bv.length; c++) {
       const col = this.bv[c]!;
-      if (this.wideBuffers && isWide(col)) col[e] = 0n;
+      // Checked per column, not by a flag: the merge kernels widen `bv` in place (columnar-kernels.ts).
+      if (isWide(col)) col[e] = 0n;
       else (col as Float64Array | Uint8Array)[e] = 0;
       const v = this.bvalid[c];
       if (v !== null) v[e] = 0;
