@@ -27,6 +27,7 @@ export const STICKY_CONFS = [
   "spark.sql.streaming.aggregation.stateFormatVersion",
   "spark.sql.streaming.stateStore.compression.codec",
   "arus.state.aggregation.columnar",
+  "arus.state.aggregation.columnarStructs",
   "arus.state.join.columnar",
 ];
 
@@ -36,6 +37,7 @@ export const STICKY_CONFS = [
  */
 export const STICKY_CONF_BEFORE_RECORDED: Readonly<Record<string, string>> = {
   "arus.state.aggregation.columnar": "false",
+  "arus.state.aggregation.columnarStructs": "false",
   "arus.state.join.columnar": "false",
 };
 

@@ -27,6 +27,8 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "spark.sql.caseSensitive": "false",
   // arus: streaming aggregation state in typed-array columns (docs/state.md); sticky per checkpoint
   "arus.state.aggregation.columnar": "true",
+  // arus: min / max of a struct of numbers in that columnar state, one column per field (docs/state.md); sticky per checkpoint
+  "arus.state.aggregation.columnarStructs": "true",
   // arus: stream-stream join state in typed-array columns (docs/state.md); sticky per checkpoint
   "arus.state.join.columnar": "true",
   // arus: sliding windows aggregate per pane before expanding (same output); "false" expands every row

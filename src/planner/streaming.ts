@@ -15,8 +15,10 @@ import { compilePredicate } from "../execution/compile.js";
 import type { ExecContext, PhysicalOperator } from "../execution/operator.js";
 import { FilterExec } from "../execution/operators/basic.js";
 import { MovingBackend } from "../execution/parallel/moving-backend.js";
+import { RouteCombiner } from "../execution/parallel/route-combiner.js";
 import { type MoveAfter, StateMove, staysOnMainFirst } from "../execution/parallel/state-move.js";
 import { StateThreadsBackend } from "../execution/parallel/threads-backend.js";
+import type { SkipSettings } from "../execution/partial/adaptive-skip.js";
 import type { AggregationBackend } from "../execution/stateful/aggregation-backend.js";
 import { ColumnarAggregation } from "../execution/stateful/columnar-aggregation.js";
 import { ColumnarBackend } from "../execution/stateful/columnar-backend.js";
@@ -109,10 +111,17 @@ const columns = (as: readonly Attribute[]) => as.map((a) => `${a.name}: ${simple
 export interface StreamingPlanOptions {
   /** arus.state.aggregation.columnar: aggregations keep their state in the columnar store where it fits. */
   readonly columnarAggregation?: boolean;
+  /** arus.state.aggregation.columnarStructs: min / max of a struct of numbers fits that columnar store. */
+  readonly columnarStructBuffers?: boolean;
   /** arus.state.join.columnar: stream-stream joins keep their state in the columnar join tables. */
   readonly columnarJoin?: boolean;
   /** arus.state.aggregation.panes: sliding windows of a columnar aggregation aggregate by panes first. */
   readonly paneAggregation?: boolean;
+  /**
+   * arus.exec.partialAggregation's adaptive settings: rows routed to the state threads from the
+   * main thread are grouped first where that pays (route-combiner.ts); absent, they go as rows.
+   */
+  readonly routeCombining?: SkipSettings;
   /** arus.state.threads: more than 1 puts columnar aggregation state on that many state threads. */
   readonly stateThreads?: number;
   /** arus.state.threads.moveAfter: state that goes to the state threads stays this long of each run on the main thread first. */
@@ -282,7 +291,8 @@ export function aggregationBackend(
   options: StreamingPlanOptions,
 ): { readonly spec: AggregationSpec; readonly backend: AggregationBackend; readonly panes: PaneShape | null } {
   const spec = new AggregationSpec(p.groupingExprs, p.aggregateExprs, child.output);
-  const aggregation = options.columnarAggregation ? ColumnarAggregation.of(spec) : null;
+  const structBuffers = options.columnarStructBuffers ?? false;
+  const aggregation = options.columnarAggregation ? ColumnarAggregation.of(spec, { structBuffers }) : null;
   if (!aggregation) return { spec, backend: new RowStoreBackend(operatorId, spec, eventTimeKeyIndex(spec.groupAttrs)), panes: null };
   const backend =
     (options.stateThreads ?? 1) > 1
@@ -303,12 +313,17 @@ function threadsBackend(
   child: PhysicalOperator,
   options: StreamingPlanOptions,
 ): StateThreadsBackend | MovingBackend {
-  const threads = new StateThreadsBackend(aggregation, {
-    operatorId,
-    groupingExprs: p.groupingExprs,
-    aggregateExprs: p.aggregateExprs,
-    childOutput: child.output,
-  });
+  const threads = new StateThreadsBackend(
+    aggregation,
+    {
+      operatorId,
+      groupingExprs: p.groupingExprs,
+      aggregateExprs: p.aggregateExprs,
+      childOutput: child.output,
+      structBuffers: options.columnarStructBuffers ?? false,
+    },
+    options.routeCombining ? new RouteCombiner(aggregation.spec, options.routeCombining) : null,
+  );
   const after = options.stateMoveAfter;
   if (!staysOnMainFirst(after)) return threads;
   return new MovingBackend(new ColumnarBackend(operatorId, aggregation), threads, new StateMove(operatorId, after));

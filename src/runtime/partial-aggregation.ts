@@ -37,6 +37,15 @@ function skipSettings(conf: RuntimeConfig): SkipSettings {
 }
 
 /**
+ * The planner's `routeCombining` (execution/parallel/route-combiner.ts): rows the main thread
+ * routes to the state threads are grouped first, under `arus.exec.partialAggregation` and its
+ * adaptive settings.
+ */
+export function routeCombining(conf: RuntimeConfig): { routeCombining?: SkipSettings } {
+  return conf.getBool(PARTIAL_AGGREGATION_CONF) ? { routeCombining: skipSettings(conf) } : {};
+}
+
+/**
  * The aggregations whose stage A qualifies, each with its stage: routed to the state threads'
  * owners when they hold the state; when the state moves there after a while (moving-backend.ts),
  * the stage's spec is routed from the move on (each file's task posts the spec as it is then; a

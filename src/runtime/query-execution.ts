@@ -34,11 +34,12 @@ import type { ClusterOptions } from "./cluster/options.js";
 import { startGroupQuery } from "./cluster/start.js";
 import { MicroBatchExecution, type QueryEvents } from "./micro-batch-execution.js";
 import { checkOperatorMetadata } from "./operator-metadata.js";
-import { partialAggregationApplies, showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
+import { partialAggregationApplies, routeCombining, showPartialAggregation, usePartialAggregation } from "./partial-aggregation.js";
 import { scanTasksApply, useScanTasks } from "./scan-tasks.js";
 import {
   columnarAggregationEnabled,
   columnarJoinEnabled,
+  columnarStructBuffersEnabled,
   PANE_AGGREGATION_CONF,
   StateStoreRegistry,
   stateMoveAfter,
@@ -121,6 +122,8 @@ export function explainStreaming(plan: LogicalPlan, conf: RuntimeConfig, exclude
   const fresh = { stickyConf: {} };
   const { streamingPlan, threads } = planWithStateThreads(optimized, "append", conf, false, {
     columnarAggregation: columnarAggregationEnabled(fresh, conf),
+    columnarStructBuffers: columnarStructBuffersEnabled(fresh, conf),
+    ...routeCombining(conf),
     columnarJoin: columnarJoinEnabled(fresh, conf),
     paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
   });
@@ -238,6 +241,8 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
   try {
     const { streamingPlan, threads: threadCount } = planWithStateThreads(plan, spec.outputMode, conf, spec.keepLateRows, {
       columnarAggregation: columnarAggregationEnabled(checkpoint, conf),
+      columnarStructBuffers: columnarStructBuffersEnabled(checkpoint, conf),
+      ...routeCombining(conf),
       columnarJoin: columnarJoinEnabled(checkpoint, conf),
       paneAggregation: conf.getBool(PANE_AGGREGATION_CONF),
       oneEventTimeColumn: conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"),

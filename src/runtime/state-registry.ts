@@ -33,6 +33,8 @@ const PROVIDERS: Record<string, ProviderKind> = {
 export const LMDB_LOCAL_DIR_CONF = "arus.state.lmdb.localDir";
 /** Keep streaming aggregation state in the columnar store (sticky: the checkpoint's value wins). */
 export const COLUMNAR_AGGREGATION_CONF = "arus.state.aggregation.columnar";
+/** min / max of a struct of numbers in the columnar aggregation state (sticky: the checkpoint's value wins). */
+export const COLUMNAR_STRUCTS_CONF = "arus.state.aggregation.columnarStructs";
 /** Keep stream-stream join state in the columnar join tables (sticky: the checkpoint's value wins). */
 export const COLUMNAR_JOIN_CONF = "arus.state.join.columnar";
 /**
@@ -108,6 +110,16 @@ export function columnarAggregationEnabled(checkpoint: Pick<CheckpointStore, "st
   const cls =
     checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
   return flag.trim().toLowerCase() === "true" && PROVIDERS[cls] === "memory";
+}
+
+/**
+ * May a columnar aggregation hold min / max of a struct of numbers (one column per field)? The
+ * conf as the checkpoint froze it: a checkpoint from before it kept such an aggregation in the
+ * row store, and its state files stay readable only there.
+ */
+export function columnarStructBuffersEnabled(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
+  const flag = checkpoint.stickyConf[COLUMNAR_STRUCTS_CONF] ?? conf.get(COLUMNAR_STRUCTS_CONF, "false");
+  return flag.trim().toLowerCase() === "true";
 }
 
 /**

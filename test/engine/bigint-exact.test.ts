@@ -203,7 +203,10 @@ describe("streaming state keeps 64-bit keys and sums exact", () => {
         ms.addData([{ k: "b", v: 3 }]);
         await q.processAllAvailable();
         assert.equal(q.exception, null);
-        assert.deepEqual(out, [[{ k: "a", s: 2n ** 60n + 1n, mx: 2n ** 60n + 1n, st: { v: 2n ** 60n + 1n } }], [{ k: "b", s: 3, mx: 3, st: { v: 3 } }]]);
+        assert.deepEqual(out, [
+          [{ k: "a", s: 2n ** 60n + 1n, mx: 2n ** 60n + 1n, st: { v: 2n ** 60n + 1n } }],
+          [{ k: "b", s: 3, mx: 3, st: { v: 3 } }],
+        ]);
       } finally {
         await q.stop();
         s.conf.set("arus.state.aggregation.columnar", "true");

@@ -6,10 +6,12 @@
  * thread without a stop. Random events (event time, key, value with NULLs) over random
  * partition counts, output modes, window shapes and groupings (window + key, key only, none).
  * Rows are compared per batch, sorted: threads answer in partition order, not first-touch order.
+ * The rows come to the main thread, which groups them before routing (route-combiner.ts).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { RouteCombiner } from "../../src/execution/parallel/route-combiner.js";
 import { StatePartitionThreads } from "../../src/execution/parallel/state-threads.js";
 import { type DataFrame, functions as F, type MemoryStream } from "../../src/index.js";
 import { utcSession } from "../streaming/helpers.js";
@@ -44,6 +46,8 @@ function query(sc: Scenario, ms: MemoryStream): DataFrame {
     F.max("v").alias("hi"),
     F.min("v").alias("lo"),
     F.avg("v").alias("mean"),
+    F.max(F.struct("v", "ts")).alias("top"),
+    F.first("v").alias("first"),
   ] as const;
   // append mode needs the event-time window in the grouping
   const grouping = sc.mode === "append" ? "window+key" : sc.grouping;
@@ -98,6 +102,7 @@ async function run(sc: Scenario, threadsOf: (i: number) => number): Promise<Map<
 describe("state threads", () => {
   it("give the main thread's output, batch by batch, across restarts that change the thread count", async () => {
     session.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false"); // one batch per addData
+    const combinedBefore = RouteCombiner.chunksCombined;
     try {
       await fc.assert(
         fc.asyncProperty(scenario, async (sc) => {
@@ -111,6 +116,7 @@ describe("state threads", () => {
         }),
         { numRuns: 25 },
       );
+      assert.ok(RouteCombiner.chunksCombined > combinedBefore, "rows were grouped before they were routed");
     } finally {
       session.conf.set("spark.sql.shuffle.partitions", "2");
       session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");

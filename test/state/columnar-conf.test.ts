@@ -39,8 +39,15 @@ function stateFormats(dir: string): Set<number> {
   return out;
 }
 
-/** Run `k` counts over two query runs (a restart in between, with `flag2` set for the second). */
-async function twoRuns(dir: string, flag1: string, flag2: string, agg: (df: DataFrame) => DataFrame): Promise<string[]> {
+/** Run `agg` over two query runs (a restart in between, `between` run there, with `flag2` set for the second). */
+async function twoRuns(
+  dir: string,
+  flag1: string,
+  flag2: string,
+  agg: (df: DataFrame) => DataFrame,
+  flag = FLAG,
+  between: () => void = () => {},
+): Promise<string[]> {
   const rows: string[] = [];
   const ms = s.memoryStream("k STRING, v INT");
   const start = () =>
@@ -51,7 +58,7 @@ async function twoRuns(dir: string, flag1: string, flag2: string, agg: (df: Data
         for (const r of await b.collect()) rows.push(`${id} ${JSON.stringify(r)}`);
       })
       .start();
-  s.conf.set(FLAG, flag1);
+  s.conf.set(flag, flag1);
   const q1 = await start();
   ms.addData([
     { k: "a", v: 1 },
@@ -59,7 +66,8 @@ async function twoRuns(dir: string, flag1: string, flag2: string, agg: (df: Data
   ]);
   await q1.processAllAvailable();
   await q1.stop();
-  s.conf.set(FLAG, flag2);
+  between();
+  s.conf.set(flag, flag2);
   const q2 = await start();
   ms.addData([
     { k: "a", v: 3 },
@@ -120,6 +128,33 @@ describe("arus.state.aggregation.columnar", () => {
     await q2.stop();
     assert.deepEqual(rows.sort(), EXPECTED);
     assert.deepEqual([...stateFormats(dir)], [2]);
+  });
+
+  it("min / max of a struct of numbers: columnar in a new checkpoint; one from before arus.state.aggregation.columnarStructs keeps the row store", async () => {
+    const STRUCTS = "arus.state.aggregation.columnarStructs";
+    const top = (df: DataFrame) => df.groupBy("k").agg(F.max(F.struct("v", F.lit(1).alias("one"))).alias("t"));
+    const expected = [
+      '0 {"k":"a","t":{"v":1,"one":1}}',
+      '0 {"k":"b","t":{"v":2,"one":1}}',
+      '1 {"k":"a","t":{"v":3,"one":1}}',
+      '1 {"k":"c","t":{"v":4,"one":1}}',
+    ];
+    const fresh = ckpt();
+    assert.deepEqual(await twoRuns(fresh, "true", "true", top, STRUCTS), expected);
+    assert.deepEqual([...stateFormats(fresh)], [3]);
+    const older = ckpt();
+    const rows = await twoRuns(older, "false", "true", top, STRUCTS, () => {
+      // as an older arus wrote it: no arus.state.aggregation.columnarStructs in the offset log
+      for (const f of readdirSync(path.join(older, "offsets"))) {
+        const p = path.join(older, "offsets", f);
+        const text = readFileSync(p, "utf8");
+        assert.match(text, /"arus.state.aggregation.columnarStructs":"false"/);
+        writeFileSync(p, text.replace(/,"arus.state.aggregation.columnarStructs":"false"/, ""));
+      }
+    });
+    assert.deepEqual(rows, expected);
+    assert.deepEqual([...stateFormats(older)], [2]);
+    s.conf.unset(STRUCTS);
   });
 
   it("applies only to the in-memory provider and to aggregations that fit", async () => {

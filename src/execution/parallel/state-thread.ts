@@ -67,7 +67,8 @@ function operatorOf(r: StateThreadRequest & { kind: "aggregate" }): Operator {
   let op = operators.get(key);
   if (!op) {
     reserveExprIds(r.op.exprIdsInUse);
-    const agg = ColumnarAggregation.of(new AggregationSpec(r.op.groupingExprs, r.op.aggregateExprs, r.op.childOutput));
+    const spec = new AggregationSpec(r.op.groupingExprs, r.op.aggregateExprs, r.op.childOutput);
+    const agg = ColumnarAggregation.of(spec, { structBuffers: r.op.structBuffers });
     if (!agg) throw new Error(`operator ${r.op.operatorId}: this aggregation does not fit the columnar state`);
     const heads = new Map<string, number>();
     const written: number[] = [];

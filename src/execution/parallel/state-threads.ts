@@ -46,6 +46,8 @@ export interface ColumnarOperatorDef {
   readonly groupingExprs: readonly Expr[];
   readonly aggregateExprs: readonly Expr[];
   readonly childOutput: readonly Attribute[];
+  /** `arus.state.aggregation.columnarStructs` as the query planned it (ColumnarPlanOptions). */
+  readonly structBuffers: boolean;
   /** Expression ids below this are taken on the main thread (`reserveExprIds`). */
   readonly exprIdsInUse: number;
 }

@@ -27,7 +27,6 @@ import { identityIds } from "../../columnar/vector.js";
 import { crashPoint } from "../../common/crash-points.js";
 import type { EvalContext } from "../../functions/index.js";
 import type { ColumnarStateStore } from "../../state/columnar/index.js";
-import type { DataType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { type CompiledExpr, compileExpr } from "../compile.js";
 import {
@@ -37,7 +36,7 @@ import {
   type EmitView,
   emitByMode,
 } from "./aggregation-backend.js";
-import { type ColumnarPlan, columnarPlanOf } from "./columnar-kernels.js";
+import { aggregateBuffers, type ColumnarPlan, type ColumnarPlanOptions, columnarPlanOf } from "./columnar-kernels.js";
 import { eventTimeKeyIndex } from "./common.js";
 
 /** Per chunk, the state ids and batch-local group ids of its rows: read by this chunk's accumulators only (columnar/scratch.ts). */
@@ -47,7 +46,6 @@ const localIdScratch = new ScratchInt32();
 export class ColumnarAggregation {
   /** Which grouping key carries the watermark (window struct or timestamp), or -1. */
   readonly eventTimeKey: number;
-  private readonly bufferTypes: DataType[][];
   /** The result projection over the intermediate attributes, compiled once (not per batch). */
   private readonly resultProjection: CompiledExpr[];
 
@@ -56,13 +54,12 @@ export class ColumnarAggregation {
     readonly plan: ColumnarPlan,
   ) {
     this.eventTimeKey = eventTimeKeyIndex(spec.groupAttrs);
-    this.bufferTypes = spec.bufferTypes();
     this.resultProjection = spec.resultExprs.map((e) => compileExpr(e, spec.intermediateAttrs));
   }
 
   /** The columnar form of this aggregation, or null when its state does not fit the columnar store. */
-  static of(spec: AggregationSpec): ColumnarAggregation | null {
-    const plan = columnarPlanOf(spec);
+  static of(spec: AggregationSpec, options: ColumnarPlanOptions = {}): ColumnarAggregation | null {
+    const plan = columnarPlanOf(spec, options);
     return plan ? new ColumnarAggregation(spec, plan) : null;
   }
 
@@ -140,8 +137,7 @@ export class ColumnarAggregation {
     const accs = spec.newAccumulators(ev);
     const results = accs.map((a, i) => {
       a.resize(n);
-      const off = this.plan.offsets[i]!;
-      a.merge(seq, n, bufs.slice(off, off + this.bufferTypes[i]!.length));
+      a.merge(seq, n, aggregateBuffers(this.plan, i, bufs, n));
       return a.evaluate(n);
     });
     const intermediate = makeBatch([...keys, ...results], n);

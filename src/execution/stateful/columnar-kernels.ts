@@ -2,47 +2,18 @@
  * How a columnar aggregation keeps its buffers (docs/state.md): the state table's layout for
  * the aggregate calls, and one merge kernel per call that folds a batch's partial buffers into
  * the table's typed buffer columns in place, by entry id. Only aggregates with numeric buffers
- * fit (count, sum, avg, min, max, first, last, without DISTINCT); `columnarPlanOf` returns null
- * for anything else and the planner keeps the row operator.
+ * fit (count, sum, avg, min, max, first, last, without DISTINCT), and min / max of a struct of
+ * numeric fields (`max(struct(num, auction))`: one column per field, columnar-struct-kernel.ts);
+ * `columnarPlanOf` returns null for anything else and the planner keeps the row operator.
  */
-import { isWide, LONG_MAX, LONG_MIN, MAX_SAFE, widen } from "../../columnar/int64.js";
-import type { Vector } from "../../columnar/vector.js";
+import { isWide, LONG_MAX, LONG_MIN, MAX_SAFE } from "../../columnar/int64.js";
+import { makeVector, type Vector } from "../../columnar/vector.js";
 import { longOverflow } from "../../functions/long-ops.js";
 import { type ColumnarSchema, columnarSchemaOf } from "../../state/columnar/index.js";
-import type { DataType } from "../../types/datatypes.js";
+import { BooleanType, type DataType, type StructType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
-
-/** BIGINT/TIMESTAMP columns may be wide (columnar/int64.ts): a kernel that meets one widens the table's column in `bv`. */
-type BufArray = Float64Array | Uint8Array | BigInt64Array;
-
-/** Merge one aggregate's partial buffers (n groups) into the table's columns [col, ...) at entry ids. */
-type MergeKernel = (
-  ids: Int32Array,
-  n: number,
-  partial: readonly Vector[],
-  bv: BufArray[],
-  bvalid: (Uint8Array | null)[],
-  col: number,
-  ansi: boolean,
-) => void;
-
-/** Spark's ordering of numbers: NaN above everything, equal to itself; a bigint compares exactly. */
-function compareNumbers(x: number, y: number): number {
-  if (x < y) return -1;
-  if (x > y) return 1;
-  if (x === y) return 0;
-  if (typeof x !== "number" || typeof y !== "number") return 0; // number vs bigint, equal values
-  return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
-}
-
-/** Column `col` of `bv` on the wide lane, in place (the table's own array of columns). */
-function widenColumn(bv: BufArray[], col: number): BigInt64Array {
-  const c = bv[col]!;
-  if (isWide(c)) return c;
-  const w = widen(c as Float64Array);
-  bv[col] = w;
-  return w;
-}
+import { structFieldsFit, structPickKernel } from "./columnar-struct-kernel.js";
+import { compareNumbers, type MergeKernel, widenColumn } from "./merge-kernel.js";
 
 /**
  * sum(BIGINT) into the table: doubles while every sum stays a safe integer, then the column
@@ -143,18 +114,58 @@ export interface ColumnarPlan {
   readonly kernels: readonly MergeKernel[];
   /** First buffer column of each aggregate. */
   readonly offsets: readonly number[];
+  /** How many buffer columns each aggregate has. */
+  readonly widths: readonly number[];
+  /** Per aggregate, the struct a min / max keeps as one column per field (then its `set` column), else null. */
+  readonly structs: readonly (StructType | null)[];
+}
+
+export interface ColumnarPlanOptions {
+  /**
+   * min / max of a struct of numeric fields in the table (`arus.state.aggregation.columnarStructs`,
+   * sticky: a checkpoint from before it keeps such an aggregation in the row store).
+   */
+  readonly structBuffers?: boolean;
+}
+
+/**
+ * Aggregate `i`'s buffers as its accumulator merges them, from the table's buffer columns
+ * (`bufs`, every column, `n` rows): a struct min / max gets its struct back from the field
+ * columns, NULL where no value was set.
+ */
+export function aggregateBuffers(plan: ColumnarPlan, i: number, bufs: readonly Vector[], n: number): Vector[] {
+  const off = plan.offsets[i]!;
+  const width = plan.widths[i]!;
+  const struct = plan.structs[i];
+  if (!struct) return bufs.slice(off, off + width);
+  const set = bufs[off + width - 1]!;
+  const fields = bufs.slice(off, off + width - 1);
+  return [makeVector(struct, [], (set.values as Uint8Array).slice(0, n), n, fields), set];
 }
 
 /** The columnar layout and merge kernels of an aggregation, or null when it does not fit. */
-export function columnarPlanOf(spec: AggregationSpec): ColumnarPlan | null {
+export function columnarPlanOf(spec: AggregationSpec, options: ColumnarPlanOptions = {}): ColumnarPlan | null {
   const kernels: MergeKernel[] = [];
   const buffers: { type: DataType; nullable: boolean }[] = [];
   const offsets: number[] = [];
+  const widths: number[] = [];
+  const structs: (StructType | null)[] = [];
   const bufferTypes = spec.bufferTypes();
   for (let i = 0; i < spec.aggCalls.length; i++) {
     const c = spec.aggCalls[i]!;
     if (c.call.distinct) return null;
     const types = bufferTypes[i]!;
+    const value = types[0];
+    if ((c.fn.name === "min" || c.fn.name === "max") && value?.kind === "struct") {
+      if (!options.structBuffers || !structFieldsFit(value)) return null;
+      offsets.push(buffers.length);
+      for (const f of value.fields) buffers.push({ type: f.type, nullable: true });
+      buffers.push({ type: BooleanType, nullable: false });
+      widths.push(value.fields.length + 1);
+      structs.push(value);
+      kernels.push(structPickKernel(value.fields.length, c.fn.name === "max" ? 1 : -1));
+      continue;
+    }
     let kernel: MergeKernel;
     let nullable: boolean[];
     switch (c.fn.name) {
@@ -188,11 +199,13 @@ export function columnarPlanOf(spec: AggregationSpec): ColumnarPlan | null {
     if (types.length !== nullable.length) return null;
     offsets.push(buffers.length);
     for (let k = 0; k < types.length; k++) buffers.push({ type: types[k]!, nullable: nullable[k]! });
+    widths.push(types.length);
+    structs.push(null);
     kernels.push(kernel);
   }
   const schema = columnarSchemaOf(
     spec.groupAttrs.map((a) => a.type),
     buffers,
   );
-  return schema ? { schema, kernels, offsets } : null;
+  return schema ? { schema, kernels, offsets, widths, structs } : null;
 }
