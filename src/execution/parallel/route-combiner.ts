@@ -14,8 +14,8 @@
 
 import type { EvalContext } from "../../functions/index.js";
 import type { AggregationSpec } from "../aggregation.js";
-import type { SkipSettings } from "../partial/adaptive-skip.js";
 import { GroupIndex } from "../group-index.js";
+import type { SkipSettings } from "../partial/adaptive-skip.js";
 import { type AggregateChunk, aggregateChunk } from "../stateful/aggregation-backend.js";
 
 export class RouteCombiner {
