@@ -40,6 +40,8 @@ export class RouteCombiner {
 
   private grouped(c: AggregateChunk, ev: EvalContext): AggregateChunk {
     const spec = this.spec;
+    // GroupIndex, not stage A's table grouping: a run of rows with the key of the row before
+    // skips hashing, and an aggregation emits a window's rows together (q5: half the time).
     const groups = new GroupIndex(spec.groupAttrs.map((a) => a.type));
     const gid = groups.assign(c.keys, c.n);
     const G = groups.numGroups;
