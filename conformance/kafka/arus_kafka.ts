@@ -100,7 +100,8 @@ export async function runArusKafkaCase(
     let schema: ReturnType<typeof schemaOf> | null = null;
     let progress: Record<string, Any>[] = [];
     try {
-      let r = session.readStream.format("kafka").option("kafka.bootstrap.servers", spec.bootstrap).option("subscribe", spec.topic);
+      let r = session.readStream.format("kafka").option("kafka.bootstrap.servers", spec.bootstrap);
+      if (!("assign" in spec.options || "subscribePattern" in spec.options)) r = r.option("subscribe", spec.topic);
       for (const [k, v] of Object.entries(spec.options)) r = r.option(k, v);
       const q = def.arus(r.load(), F);
       let w = q.writeStream.outputMode(spec.outputMode).option("checkpointLocation", ck).trigger({ availableNow: true });

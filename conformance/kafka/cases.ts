@@ -15,6 +15,8 @@ export interface KafkaRecord {
   readonly key?: string | null;
   readonly value: string | null;
   readonly headers?: readonly { key: string; value: string | null }[];
+  /** CreateTime in ms; absent: the producer's clock at the run. */
+  readonly timestamp?: number;
 }
 
 export interface KafkaCaseDef {
@@ -22,7 +24,10 @@ export interface KafkaCaseDef {
   readonly description: string;
   readonly partitions: number;
   readonly records: readonly KafkaRecord[];
-  /** Read options besides `kafka.bootstrap.servers` and `subscribe`; `$TOPIC` is replaced by the topic's name. */
+  /**
+   * Read options besides `kafka.bootstrap.servers`, and `subscribe` to the case's topic unless
+   * they hold `assign` or `subscribePattern`; `$TOPIC` is replaced by the topic's name.
+   */
   readonly options: Readonly<Record<string, string>>;
   readonly outputMode?: "append" | "update" | "complete";
   /** One Python expression over `df`, `F` (pyspark.sql.functions). */
@@ -74,6 +79,18 @@ const windowedArus = (df: Any, F: Any) =>
     .withWatermark("ts", "10 seconds")
     .groupBy(F.window("ts", "10 seconds"), "k")
     .count();
+
+/**
+ * CreateTimes of the timestamp cases: whole seconds from an hour before the run (recent enough
+ * that no retention rule deletes them; both engines read the same produced records).
+ */
+const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
+/** Five records a partition, one a second; partition 1's half a second after partition 0's. */
+const TIMED = [0, 1].flatMap((p) => [0, 1, 2, 3, 4].map((i) => ({ partition: p, value: `p${p}-${i}`, timestamp: T0 + i * 1000 + p * 500 })));
+const timedPy = `df.selectExpr("CAST(value AS STRING) v", "partition", "offset", "timestamp")`;
+const timedArus = (df: Any) => df.selectExpr("CAST(value AS STRING) v", "partition", "offset", "timestamp");
+const offsetsPy = `df.selectExpr("CAST(value AS STRING) v", "topic", "partition", "offset")`;
+const offsetsArus = (df: Any) => df.selectExpr("CAST(value AS STRING) v", "topic", "partition", "offset");
 
 export const KAFKA_CASES: readonly KafkaCaseDef[] = [
   {
@@ -210,5 +227,69 @@ export const KAFKA_CASES: readonly KafkaCaseDef[] = [
         F.array(F.struct(F.lit("src").alias("key"), F.lit("conf").cast("binary").alias("value"))).alias("headers"),
       ),
     sink: { partitions: 2 },
+  },
+  {
+    id: "kafka/assign-partitions",
+    description:
+      "assign as JSON (partitions 0 and 2 of three) instead of subscribe, from earliest, 3 records per batch: partition 1's records are never read, and the offsets name the assigned partitions only.",
+    partitions: 3,
+    records: [
+      ...[0, 1, 2].map((i) => ({ partition: 0, value: `p0-${i}` })),
+      ...[0, 1].map((i) => ({ partition: 1, value: `p1-${i}` })),
+      ...[0, 1, 2, 3].map((i) => ({ partition: 2, value: `p2-${i}` })),
+    ],
+    options: { assign: '{"$TOPIC":[0,2]}', startingOffsets: "earliest", maxOffsetsPerTrigger: "3" },
+    pyspark: offsetsPy,
+    arus: offsetsArus,
+  },
+  {
+    id: "kafka/subscribe-pattern",
+    description:
+      "subscribePattern, a regular expression that matches the case's topic as a whole (an alternative with a name no topic has), from earliest over two partitions, 2 records per batch.",
+    partitions: 2,
+    records: [0, 1, 2, 3, 4].map((i) => ({ partition: i % 2, value: `v${i}` })),
+    options: { subscribePattern: "no-such-topic|$TOPIC", startingOffsets: "earliest", maxOffsetsPerTrigger: "2" },
+    pyspark: offsetsPy,
+    arus: offsetsArus,
+  },
+  {
+    id: "kafka/starting-timestamp",
+    description:
+      "startingTimestamp between two records' CreateTimes (2.5 s after the first of partition 0, 2 s after partition 1's first): each partition starts at its first record at or after it; the timestamp column is the producer's.",
+    partitions: 2,
+    records: TIMED,
+    options: { startingTimestamp: String(T0 + 2500), maxOffsetsPerTrigger: "3" },
+    pyspark: timedPy,
+    arus: timedArus,
+  },
+  {
+    id: "kafka/starting-offsets-by-timestamp",
+    description:
+      "startingOffsetsByTimestamp per partition (partition 0 from a CreateTime it has exactly, partition 1 from one between two records), 4 records per batch.",
+    partitions: 2,
+    records: TIMED,
+    options: { startingOffsetsByTimestamp: `{"$TOPIC":{"0":${T0 + 1000},"1":${T0 + 3000}}}`, maxOffsetsPerTrigger: "4" },
+    pyspark: timedPy,
+    arus: timedArus,
+  },
+  {
+    id: "kafka/starting-timestamp-after-every-record",
+    description:
+      "startingTimestamp after every record with startingOffsetsByTimestampStrategy latest: each partition starts at its end, so nothing is read.",
+    partitions: 2,
+    records: TIMED,
+    options: { startingTimestamp: String(T0 + 60_000), startingOffsetsByTimestampStrategy: "latest", maxOffsetsPerTrigger: "3" },
+    pyspark: timedPy,
+    arus: timedArus,
+  },
+  {
+    id: "kafka/starting-timestamp-unmatched-fails",
+    description:
+      "startingTimestamp after every record with the default strategy (error): the query fails at its start, before a batch.",
+    partitions: 1,
+    records: TIMED.filter((r) => r.partition === 0),
+    options: { startingTimestamp: String(T0 + 60_000), maxOffsetsPerTrigger: "3" },
+    pyspark: timedPy,
+    arus: timedArus,
   },
 ];

@@ -57,6 +57,7 @@ async function setUpTopics(bootstrap: string, defs: readonly KafkaCaseDef[]): Pr
           key: r.key == null ? null : Buffer.from(r.key),
           value: r.value === null ? null : Buffer.from(r.value),
           headers: (r.headers ?? []).map((h) => ({ key: h.key, value: h.value === null ? null : Buffer.from(h.value) })),
+          ...(r.timestamp === undefined ? {} : { timestamp: r.timestamp }),
         })),
       );
       const spec: KafkaSpec = {

@@ -102,7 +102,9 @@ def run_case(spark, spec: dict, outdir: str, workroot: str) -> dict:
         res["batch_ids"].append(bid)
 
     try:
-        r = spark.readStream.format("kafka").option("kafka.bootstrap.servers", spec["bootstrap"]).option("subscribe", spec["topic"])
+        r = spark.readStream.format("kafka").option("kafka.bootstrap.servers", spec["bootstrap"])
+        if "assign" not in spec["options"] and "subscribePattern" not in spec["options"]:
+            r = r.option("subscribe", spec["topic"])
         for k, v in spec["options"].items():
             r = r.option(k, v)
         df = r.load()

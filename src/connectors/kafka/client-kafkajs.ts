@@ -289,6 +289,7 @@ export function topicMessages(records: readonly OutRecord[]) {
       // A list, in order, null values kept: kafkajs-record.ts's encoder writes it (kafkajs's own
       // takes an object, which regroups repeated keys and cannot hold a null value).
       headers: r.headers.length ? r.headers.map((h) => ({ key: h.key, value: h.value === null ? null : asBuffer(h.value) })) : undefined,
+      timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
     });
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));

@@ -29,6 +29,8 @@ export interface OutRecord {
   readonly key: Uint8Array | null;
   readonly value: Uint8Array | null;
   readonly headers: readonly { key: string; value: Uint8Array | null }[];
+  /** CreateTime in ms; absent: the producer's clock (the sink never sets it, as Spark's). */
+  readonly timestamp?: number;
 }
 
 export interface ClientConfig {
