@@ -126,7 +126,7 @@ export async function runArusKafkaCase(
         progress = (sq.recentProgress ?? []).map(plain);
       }
     } catch (e) {
-      meta.status = "error";
+      meta.status = spec.expectError ? "expected-error" : "error";
       meta.error = { type: (e as Error).name, message: String((e as Error).stack ?? e) };
     }
     for (const [id, rows] of batches) jsonl(join(outdir, "batches", `${id}.jsonl`), rows);

@@ -35,6 +35,8 @@ export interface KafkaCaseDef {
   readonly arus: (df: Any, F: Any) => Any;
   /** The case's query is written to a Kafka topic of `partitions` partitions (instead of foreachBatch). */
   readonly sink?: { readonly partitions: number };
+  /** The query must fail in both engines; the value is a substring expected in Spark's message. */
+  readonly expectError?: string;
 }
 
 /** What is handed to spark_kafka_runner.py (JSON). */
@@ -47,6 +49,7 @@ export interface KafkaSpec {
   pyspark: string;
   /** Sink cases: the topic Spark writes to, and the topic arus wrote to (both read back). */
   sinkTopics?: { spark: string; arus: string };
+  expectError?: string;
 }
 
 const json = (o: Record<string, JsonValue>) => JSON.stringify(o);
@@ -291,5 +294,6 @@ export const KAFKA_CASES: readonly KafkaCaseDef[] = [
     options: { startingTimestamp: String(T0 + 60_000), maxOffsetsPerTrigger: "3" },
     pyspark: timedPy,
     arus: timedArus,
+    expectError: "No offset matched from request of topic-partition",
   },
 ];

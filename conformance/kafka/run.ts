@@ -67,6 +67,7 @@ async function setUpTopics(bootstrap: string, defs: readonly KafkaCaseDef[]): Pr
         options: Object.fromEntries(Object.entries(d.options).map(([k, v]) => [k, v.replaceAll("$TOPIC", topic)])),
         outputMode: d.outputMode ?? "append",
         pyspark: d.pyspark,
+        ...(d.expectError ? { expectError: d.expectError } : {}),
       };
       if (d.sink) {
         spec.sinkTopics = { spark: `${topic}-out-spark`, arus: `${topic}-out-arus` };
@@ -227,7 +228,7 @@ async function main() {
     await runArusKafkaCase(def, s, adir, s.sinkTopics ? "read-back" : "query");
     const sres = readResult(sdir);
     sparkVersion = sres.meta.sparkVersion ?? sparkVersion;
-    let o = compareResults(s.id, sres, readResult(adir));
+    let o = compareResults(s.id, sres, readResult(adir), {}, def.expectError ?? null);
     if (o.verdict === "pass") {
       const diffs = [...compareOffsets(sdir, adir), ...(s.sinkTopics ? compareReadBack(sdir, adir) : [])];
       if (diffs.length) o = { id: s.id, verdict: "fail", reason: diffs[0]!.message, diffs };

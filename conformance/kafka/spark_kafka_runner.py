@@ -128,6 +128,15 @@ def run_case(spark, spec: dict, outdir: str, workroot: str) -> dict:
         meta["status"] = "error"
         meta["error"] = error_info(e)
         meta["traceback"] = traceback.format_exc()
+    expect = spec.get("expectError")
+    if expect:
+        # as spark_runner.py: the case says the query must fail, and with which message
+        if meta.get("error") is None:
+            meta["status"] = "unexpected-success"
+        elif expect.lower() in meta["error"]["message"].lower():
+            meta["status"] = "expected-error"
+        else:
+            meta["status"] = "wrong-error"
     for bid, rows in res["batches"].items():
         write_jsonl(os.path.join(tmp, "batches", f"{bid}.jsonl"), rows)
     with open(os.path.join(tmp, "batch_ids.json"), "w") as f:
