@@ -6,7 +6,8 @@
  * thread without a stop. Random events (event time, key, value with NULLs) over random
  * partition counts, output modes, window shapes and groupings (window + key, key only, none).
  * Rows are compared per batch, sorted: threads answer in partition order, not first-touch order.
- * The rows come to the main thread, which groups them before routing (route-combiner.ts).
+ * The rows come to the main thread, which groups them before routing (route-combiner.ts) until a
+ * random probe decides whether grouping pays.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -34,6 +35,8 @@ const scenario = fc.record({
   batches: fc.array(fc.array(event, { minLength: 0, maxLength: 12 }), { minLength: 1, maxLength: 7 }),
   // per batch: the thread count the query under test runs it with (a change = stop and restart)
   threads: fc.array(fc.constantFrom(1, 2, 3), { minLength: 7, maxLength: 7 }),
+  // the rows' grouping before routing: probed over this many rows, kept at or under this ratio
+  combine: fc.record({ probeRows: fc.integer({ min: 1, max: 40 }), maxGroupRatio: fc.constantFrom(0, 0.5, 1) }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
@@ -66,6 +69,8 @@ async function run(sc: Scenario, threadsOf: (i: number) => number): Promise<Map<
   let running = 0;
   async function start(threads: number) {
     session.conf.set("arus.state.threads", String(threads));
+    session.conf.set("arus.exec.partialAggregation.probeRows", String(sc.combine.probeRows));
+    session.conf.set("arus.exec.partialAggregation.maxGroupRatio", String(sc.combine.maxGroupRatio));
     try {
       return await df.writeStream
         .outputMode(sc.mode)
@@ -77,6 +82,8 @@ async function run(sc: Scenario, threadsOf: (i: number) => number): Promise<Map<
         .start();
     } finally {
       session.conf.unset("arus.state.threads");
+      session.conf.unset("arus.exec.partialAggregation.probeRows");
+      session.conf.unset("arus.exec.partialAggregation.maxGroupRatio");
     }
   }
   try {
@@ -103,6 +110,7 @@ describe("state threads", () => {
   it("give the main thread's output, batch by batch, across restarts that change the thread count", async () => {
     session.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false"); // one batch per addData
     const combinedBefore = RouteCombiner.chunksCombined;
+    const declinedBefore = RouteCombiner.probesDeclined;
     try {
       await fc.assert(
         fc.asyncProperty(scenario, async (sc) => {
@@ -117,6 +125,7 @@ describe("state threads", () => {
         { numRuns: 25 },
       );
       assert.ok(RouteCombiner.chunksCombined > combinedBefore, "rows were grouped before they were routed");
+      assert.ok(RouteCombiner.probesDeclined > declinedBefore, "a probe turned the grouping off, and rows were routed as rows");
     } finally {
       session.conf.set("spark.sql.shuffle.partitions", "2");
       session.conf.unset("spark.sql.streaming.noDataMicroBatches.enabled");

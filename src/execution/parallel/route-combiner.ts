@@ -23,8 +23,9 @@ export class RouteCombiner {
   private groups = 0;
   /** Null while probing; then whether grouping pays for the rest of the run. */
   private combine: boolean | null = null;
-  /** Chunks grouped before they were routed (tests read it). */
+  /** Chunks grouped before they were routed, and query runs whose probe turned grouping off (tests read them). */
   static chunksCombined = 0;
+  static probesDeclined = 0;
 
   constructor(
     private readonly spec: AggregationSpec,
@@ -66,5 +67,6 @@ export class RouteCombiner {
     this.groups += groups;
     if (this.rows < this.settings.probeRows) return;
     this.combine = this.groups <= this.settings.maxGroupRatio * this.rows;
+    if (!this.combine) RouteCombiner.probesDeclined++;
   }
 }
