@@ -3,7 +3,7 @@
  * mode accepts. Every rejection happens at start() with a message that says what to change.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, anyExpr, collectAttributes, type Expr, type WindowExpr } from "../plan/expressions.js";
+import { type Attribute, anyExpr, collectAttributes, conjuncts, type Expr, type WindowExpr } from "../plan/expressions.js";
 import { stateValueOffsetMs, watermarkKeyIndex } from "../plan/join-cleanup.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";
@@ -171,22 +171,37 @@ export function oneEventTimeColumn(columns: readonly Expr[]): void {
   );
 }
 
-/** Does `condition` hold a `=`, `<=>` or `!=` between an expression of each side? */
+/**
+ * Does a conjunct of `condition` equate an expression of each side (`=`, `<=>`)? As Spark's
+ * optimizer sees it before planning the join by its keys: `NOT (a != b)`, `NOT (NOT (a = b))`
+ * and `(a = b) = true` are equalities; `a != b`, `NOT (a = b)`, `(a = b) = false`, an equality
+ * under OR, CASE or coalesce are not (PySpark 4.3 refuses those as having no equality).
+ */
 function comparesSides(condition: Expr | null, left: readonly Attribute[], right: readonly Attribute[]): boolean {
+  if (condition === null) return false;
   const ids = (cols: readonly Attribute[]) => new Set(cols.map((a) => a.exprId));
   const [l, r] = [ids(left), ids(right)];
   const only = (e: Expr, side: Set<number>) => {
     const used = collectAttributes(e);
     return used.length > 0 && used.every((a) => side.has(a.exprId));
   };
-  return (
-    condition !== null &&
-    anyExpr(condition, (x) => {
-      if (x.kind !== "call" || !["=", "<=>", "!="].includes(x.name) || x.args.length !== 2) return false;
-      const [a, b] = x.args as [Expr, Expr];
-      return (only(a, l) && only(b, r)) || (only(a, r) && only(b, l));
-    })
-  );
+  const across = (a: Expr, b: Expr) => (only(a, l) && only(b, r)) || (only(a, r) && only(b, l));
+  const isTrue = (e: Expr) => e.kind === "literal" && e.value === true;
+  // `negated`: under an odd number of NOTs
+  const equates = (e: Expr, negated: boolean): boolean => {
+    if (e.kind !== "call") return false;
+    const [a, b] = e.args as [Expr, Expr];
+    if (e.name === "not" && e.args.length === 1) return equates(a, !negated);
+    if (e.args.length !== 2) return false;
+    if (e.name === "!=") return negated && across(a, b);
+    if (e.name === "<=>" || e.name === "=") {
+      if (!negated && across(a, b)) return true;
+      if (e.name === "=" && isTrue(b)) return equates(a, negated);
+      if (e.name === "=" && isTrue(a)) return equates(b, negated);
+    }
+    return false;
+  };
+  return conjuncts(condition).some((c) => equates(c, false));
 }
 
 function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {

@@ -169,4 +169,28 @@ describe("stream-stream joins by Spark 4.3's rules (expected values from PySpark
         e.message === "Stream-stream join without equality predicate is not supported." && e.errorClass === "_LEGACY_ERROR_TEMP_1181",
     );
   });
+
+  it("counts an equality as Spark's optimizer leaves it: only in a conjunct, under an even number of NOTs", async () => {
+    // PySpark 4.3.0, an inner join of the two watermarked sides: which conditions start
+    const runs = {
+      "lk != rk": false,
+      "NOT (lk = rk)": false,
+      "lk = rk OR lv > 3": false,
+      "(lk = rk) = false": false,
+      "CASE WHEN lk > 0 THEN lk = rk ELSE false END": false,
+      "coalesce(lk = rk, false)": false,
+      "NOT (lk != rk)": true,
+      "NOT (NOT (lk = rk))": true,
+      "(lk = rk) = true": true,
+      "lk <=> rk": true,
+      "lk = rk AND (lk = rk OR lv > 1)": true,
+    };
+    const { l, r } = watermarked();
+    let i = 0;
+    for (const [condition, starts] of Object.entries(runs)) {
+      const started = l.join(r, F.expr(condition), "inner").writeStream.format("memory").queryName(`join_rules_eq_${i++}`).start();
+      if (starts) await (await started).stop();
+      else await assert.rejects(started, (e: Error & { errorClass?: string }) => e.errorClass === "_LEGACY_ERROR_TEMP_1181", condition);
+    }
+  });
 });
