@@ -29,7 +29,13 @@ const hasWatermarkMeta = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
 const isSessionAgg = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
   groupingColumns(p).some((g) => g.metadata["spark.sessionWindow"] === true);
 
-export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleStatefulOperators = true): void {
+export function checkStreamingPlan(
+  plan: LogicalPlan,
+  mode: Mode,
+  allowMultipleStatefulOperators = true,
+  /** spark.sql.streaming.statefulOperator.checkCorrectness.enabled */
+  checkCorrectness = true,
+): void {
   const aggs: (LogicalPlan & { kind: "aggregate" })[] = [];
   const visit = (p: LogicalPlan): void => {
     planChildren(p).forEach(visit);
@@ -71,7 +77,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
       case "watermark":
         // Spark 3.4+ propagates watermarks per operator; a second withWatermark downstream of
         // one already in force would redefine it.
-        if (allowMultipleStatefulOperators && anyPlan(p.child, (c) => c.kind === "watermark")) {
+        if (allowMultipleStatefulOperators && receivesWatermark(p.child)) {
           throw new AnalysisException(
             "_LEGACY_ERROR_TEMP_3076",
             "Redefining watermark is disallowed. You can set the config 'spark.sql.streaming.statefulOperator.allowMultiple' to 'false' to restore the previous behavior. Note that multiple stateful operators will be disallowed.",
@@ -110,11 +116,45 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, allowMultipleS
       "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets; use append or update.",
     );
   }
-  if (aggs.length > 1 && mode !== "append") {
+  if (checkCorrectness && ((aggs.length > 1 && mode !== "append") || statefulAboveLateRows(plan, mode))) {
     fail(
-      "Detected pattern of possible 'correctness' issue due to global watermark. The query contains stateful operation which can emit rows older than the current watermark plus allowed late record delay, which are \"late rows\" in downstream stateful operations and these rows can be discarded. Multiple streaming aggregations are only supported in Append output mode.",
+      "Detected pattern of possible 'correctness' issue due to global watermark. The query contains stateful operation which can emit rows older than the current watermark plus allowed late record delay, which are \"late rows\" in downstream stateful operations and these rows can be discarded. Please refer the programming guide doc for more details. If you understand the possible risk of correctness issue and still need to run the query, you can disable this check by setting the config `spark.sql.streaming.statefulOperator.checkCorrectness.enabled` to false.",
     );
   }
+}
+
+/**
+ * Spark's checkStreamingQueryGlobalWatermarkLimit: a stateful operator above one that can emit
+ * rows older than the watermark (an aggregation outside Append mode, [flat]MapGroupsWithState
+ * with EventTimeTimeout), whose rows it would then drop as late.
+ */
+function statefulAboveLateRows(plan: LogicalPlan, mode: Mode): boolean {
+  const emitsLateRows = (p: LogicalPlan): boolean =>
+    isStreamingPlan(p) &&
+    ((p.kind === "aggregate" && mode !== "append") ||
+      (p.kind === "transformWithState" && p.fn.kind !== "transformWithState" && p.fn.timeout === "EventTimeTimeout"));
+  const isStateful = (p: LogicalPlan): boolean => {
+    if (!isStreamingPlan(p)) return false;
+    switch (p.kind) {
+      case "aggregate":
+      case "transformWithState":
+        return true;
+      case "join":
+        return isStreamingPlan(p.left) && isStreamingPlan(p.right);
+      case "deduplicate":
+        return p.withinWatermark || dedupHasEventTimeKey(p);
+      default:
+        return false;
+    }
+  };
+  return anyPlan(plan, (p) => isStateful(p) && planChildren(p).some((c) => anyPlan(c, emitsLateRows)));
+}
+
+/** Does a deduplication key on a watermarked column (all columns when it names none)? */
+function dedupHasEventTimeKey(p: LogicalPlan & { kind: "deduplicate" }): boolean {
+  const cols = outputOf(p.child);
+  const keys = p.keys === null ? cols : cols.filter((a) => p.keys!.some((k) => k.toLowerCase() === a.name.toLowerCase()));
+  return keys.some((a) => a.metadata[WATERMARK_DELAY] !== undefined);
 }
 
 /** Spark's rules for transformWithState and [flatMap|map]GroupsWithState on a stream. */
@@ -169,6 +209,17 @@ export function oneEventTimeColumn(columns: readonly Expr[]): void {
     "MULTIPLE_EVENT_TIME_COLUMNS",
     `[MULTIPLE_EVENT_TIME_COLUMNS] More than one event time columns are available. Please ensure there is at most one event time column per stream. event time columns: (${names})`,
   );
+}
+
+/**
+ * Does a watermark reach the output of `p` (Spark's WatermarkPropagator: a withWatermark below
+ * it, through every operator but those that produce no output watermark: [flat]MapGroupsWithState
+ * and a transformWithState in processing time)?
+ */
+function receivesWatermark(p: LogicalPlan): boolean {
+  if (p.kind === "watermark") return true;
+  if (p.kind === "transformWithState" && (p.fn.kind !== "transformWithState" || p.fn.timeMode === "processingTime")) return false;
+  return planChildren(p).some(receivesWatermark);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { outputOf } from "../analyzer/types.js";
 import type { PhysicalOperator } from "../execution/operator.js";
+import { eventTimeKeyIndex } from "../execution/stateful/common.js";
 import { GroupsWithStateProcessor, timeModeOf } from "../execution/stateful/tws/groups-with-state.js";
 import { SchemaCollectingHandle } from "../execution/stateful/tws/handle.js";
 import { TransformWithStateExec } from "../execution/stateful/tws/transform-with-state.js";
@@ -29,19 +30,21 @@ export function planTransformWithState(
   planChild: (c: LogicalPlan) => PhysicalOperator,
 ): PlannedTransformWithState {
   const fn = p.fn;
+  const child = planChild(p.child);
   let processor: StatefulProcessorLike;
   let timeMode: TimeMode;
   if (fn.kind === "transformWithState") {
     processor = fn.processor;
     timeMode = fn.timeMode;
   } else {
-    processor = new GroupsWithStateProcessor(fn.func, fn.stateSchema, fn.timeout, fn.kind === "mapGroupsWithState");
+    // GroupState.getCurrentWatermarkMs works whenever the input carries a watermark (Spark's watermarkPresent)
+    const watermarkPresent = eventTimeKeyIndex(child.output) >= 0;
+    processor = new GroupsWithStateProcessor(fn.func, fn.stateSchema, fn.timeout, fn.kind === "mapGroupsWithState", watermarkPresent);
     timeMode = timeModeOf(fn.timeout);
   }
   const collector = new SchemaCollectingHandle(timeMode, p.values);
   processor.init(collector);
   processor.close?.();
-  const child = planChild(p.child);
   const groupingAttrs = p.groupingExprs as readonly Attribute[];
   const isTws = fn.kind === "transformWithState";
   const progressName = isTws ? "transformWithStateExec" : "flatMapGroupsWithState";

@@ -162,7 +162,12 @@ function planWithStateThreads(
 
 /** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
 export function checkStreamingQuery(plan: LogicalPlan, outputMode: "append" | "update" | "complete", conf: RuntimeConfig): void {
-  checkStreamingPlan(plan, outputMode, conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"));
+  checkStreamingPlan(
+    plan,
+    outputMode,
+    conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"),
+    conf.getBool("spark.sql.streaming.statefulOperator.checkCorrectness.enabled"),
+  );
 }
 
 function streamingRelations(plan: LogicalPlan): StreamingRelation[] {

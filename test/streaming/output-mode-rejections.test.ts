@@ -109,6 +109,35 @@ describe("output modes and query shapes rejected at start()", () => {
       "update",
       "Detected pattern of possible 'correctness' issue due to global watermark",
     );
+    // an EventTimeTimeout flatMapGroupsWithState below a deduplication: its timed-out rows may be late there
+    const wm = df.withWatermark("ts", "10 seconds");
+    const timedOut = wm
+      .groupBy("k")
+      .flatMapGroupsWithState(
+        (key, rows) => [{ k: key[0], n: rows.length, ts: new Date(0) }],
+        "k STRING, n INT, ts TIMESTAMP",
+        "n INT",
+        "append",
+        "EventTimeTimeout",
+      )
+      .dropDuplicatesWithinWatermark(["k"]);
+    await rejects(timedOut, "append", "Detected pattern of possible 'correctness' issue due to global watermark");
+    // the check can be turned off, as in Spark
+    session.conf.set("spark.sql.streaming.statefulOperator.checkCorrectness.enabled", "false");
+    try {
+      const q = await df
+        .groupBy("k")
+        .count()
+        .groupBy("count")
+        .count()
+        .writeStream.outputMode("update")
+        .format("memory")
+        .queryName("correctness_off")
+        .start();
+      await q.stop();
+    } finally {
+      session.conf.unset("spark.sql.streaming.statefulOperator.checkCorrectness.enabled");
+    }
   });
 
   it("batch actions on a stream, and writeStream on a batch DataFrame", async () => {

@@ -7,7 +7,10 @@
  *     when their timeout < the batch's processing time (ProcessingTimeTimeout) or < the
  *     eviction watermark (EventTimeTimeout), the operator's timer rule;
  *   - the state is written after the function's output has been consumed (the function may be
- *     a generator that updates the state as it yields).
+ *     a generator that updates the state as it yields);
+ *   - progress counts Spark's one state row per key (its value and its timeout together): a call
+ *     that updates, removes or changes the timeout writes it (numRowsUpdated), or removes it
+ *     when it ends with remove() and no timeout (numRowsRemoved, whether or not state existed).
  */
 
 import { ArusError, IllegalArgumentException } from "../../../common/errors.js";
@@ -27,7 +30,8 @@ import type {
 } from "../../../plan/stateful-processor.js";
 import type { StructType } from "../../../types/datatypes.js";
 
-const STATE_NAME = "groupState";
+/** The value state holding a key's GroupState (its timeout is the key's one timer). */
+export const GROUP_STATE_NAME = "groupState";
 
 export function timeModeOf(timeout: GroupStateTimeout): TimeMode {
   return timeout === "ProcessingTimeTimeout" ? "processingTime" : timeout === "EventTimeTimeout" ? "eventTime" : "none";
@@ -45,6 +49,7 @@ class GroupStateImpl implements GroupState<ProcessorRow> {
     private readonly nowMs: number,
     private readonly watermarkMs: number,
     private readonly isMap: boolean,
+    private readonly watermarkPresent: boolean,
   ) {
     this.value = initial;
   }
@@ -102,10 +107,10 @@ class GroupStateImpl implements GroupState<ProcessorRow> {
     this.timeoutAt = ms;
   }
   getCurrentWatermarkMs(): number {
-    if (this.timeout !== "EventTimeTimeout") {
+    if (!this.watermarkPresent) {
       throw new ArusError(
         "UNSUPPORTED_OPERATION",
-        `Cannot get event time watermark timestamp without setting watermark before ${this.isMap ? "map" : "flatMap"}GroupsWithState (use GroupStateTimeout.EventTimeTimeout with withWatermark).`,
+        `Cannot get event time watermark timestamp without setting watermark before ${this.isMap ? "map" : "flatMap"}GroupsWithState (withWatermark on the input).`,
       );
     }
     return this.watermarkMs;
@@ -123,11 +128,18 @@ export class GroupsWithStateProcessor implements StatefulProcessorLike {
     private readonly stateSchema: StructType,
     private readonly timeout: GroupStateTimeout,
     private readonly isMap: boolean,
+    /** The input carries a watermark (GroupState.getCurrentWatermarkMs answers in every timeout mode). */
+    private readonly watermarkPresent = false,
   ) {}
   init(handle: StatefulProcessorHandle): void {
     this.handle = handle;
-    this.state = handle.getValueState(STATE_NAME, this.stateSchema);
+    this.state = handle.getValueState(GROUP_STATE_NAME, this.stateSchema);
+    this.rowsWritten = 0;
+    this.rowsRemoved = 0;
   }
+  /** This batch's calls that wrote / removed the key's state row, as Spark counts them (init resets them). */
+  rowsWritten = 0;
+  rowsRemoved = 0;
   handleInputRows(key: readonly unknown[], rows: readonly ProcessorRow[], tv: TimerValues): OutputRows {
     return this.invoke(key, rows, tv, false);
   }
@@ -135,7 +147,12 @@ export class GroupsWithStateProcessor implements StatefulProcessorLike {
     return this.invoke(key, [], tv, true);
   }
   private invoke(key: readonly unknown[], rows: readonly ProcessorRow[], tv: TimerValues, timedOut: boolean): OutputRows {
-    if (this.timeout !== "NoTimeout") for (const t of [...this.handle.listTimers()]) this.handle.deleteTimer(t);
+    let oldTimeout: number | null = null;
+    if (this.timeout !== "NoTimeout")
+      for (const t of [...this.handle.listTimers()]) {
+        oldTimeout = t;
+        this.handle.deleteTimer(t);
+      }
     const gs = new GroupStateImpl(
       this.state.get(),
       timedOut,
@@ -143,6 +160,7 @@ export class GroupsWithStateProcessor implements StatefulProcessorLike {
       tv.getCurrentProcessingTimeInMs(),
       tv.getCurrentWatermarkInMs(),
       this.isMap,
+      this.watermarkPresent,
     );
     const res = this.fn(key, rows, gs as unknown as GroupState<unknown>);
     let out: (ProcessorRow | readonly unknown[])[];
@@ -158,6 +176,8 @@ export class GroupsWithStateProcessor implements StatefulProcessorLike {
     if (gs.removed) this.state.clear();
     else if (gs.updated) this.state.update(gs.value!);
     if (gs.timeoutAt !== null) this.handle.registerTimer(gs.timeoutAt);
+    if (gs.removed && gs.timeoutAt === null) this.rowsRemoved++;
+    else if (gs.updated || gs.removed || gs.timeoutAt !== oldTimeout) this.rowsWritten++;
     return out;
   }
 }

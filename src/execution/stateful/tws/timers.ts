@@ -86,6 +86,11 @@ export class TimerIndex {
     });
   }
 
+  /** Each grouping key with timers, and the partition it lives in. */
+  *keys(): Iterable<[gk: string, partition: number]> {
+    for (const [gk, t] of this.byKey) yield [gk, t.partition];
+  }
+
   private write(store: StateStore, gk: string, t: KeyTimers): void {
     if (t.ts.size === 0) {
       store.remove(TIMER_PREFIX + gk);

@@ -34,12 +34,13 @@ import { encodeKey, type StateStore } from "../../../state/store.js";
 import { field, StructOf } from "../../../types/datatypes.js";
 import type { ExecContext, PhysicalOperator } from "../../operator.js";
 import { eventTimeKeyIndex, eventTimeMicros, lateRowsOf, newMetrics, partitionOf } from "../common.js";
-import { watermarksOf } from "../context.js";
+import { type StateOperatorMetrics, watermarksOf } from "../context.js";
 import type { WatermarkProducer } from "../watermark-propagation.js";
 import { EphemeralStore } from "./ephemeral-store.js";
+import { GROUP_STATE_NAME, GroupsWithStateProcessor } from "./groups-with-state.js";
 import { BatchProcessorHandle, type CurrentKey } from "./handle.js";
 import { RowCodec } from "./row-codec.js";
-import { SEP } from "./state-vars.js";
+import { SEP, storeKeyOf } from "./state-vars.js";
 import { TimerIndex } from "./timers.js";
 
 export interface TransformWithStateSpec {
@@ -266,6 +267,7 @@ export class TransformWithStateExec implements PhysicalOperator, WatermarkProduc
       metrics.numRowsRemoved += m.numRemovedKeys;
       bytes += m.memoryUsedBytes;
     }
+    if (processor instanceof GroupsWithStateProcessor) this.groupStateRowCounts(metrics, processor, stores);
     crashPoint("afterStateCommit", batchId);
     metrics.commitTimeMs = Date.now() - commitStarted;
     metrics.memoryUsedBytes = bytes;
@@ -292,6 +294,19 @@ export class TransformWithStateExec implements PhysicalOperator, WatermarkProduc
         out,
       ),
     ];
+  }
+
+  /**
+   * [flat]MapGroupsWithState: Spark keeps one state row per key (value and timeout together),
+   * arus a value row and a timer row; progress counts Spark's rows (the calls that wrote or
+   * removed them, and the keys with a value or a timeout).
+   */
+  private groupStateRowCounts(metrics: StateOperatorMetrics, processor: GroupsWithStateProcessor, stores: readonly StateStore[]): void {
+    let both = 0;
+    for (const [gk, p] of this.timers.keys()) if (stores[p]!.get(storeKeyOf("value", GROUP_STATE_NAME, gk)) !== undefined) both++;
+    metrics.numRowsTotal -= both;
+    metrics.numRowsUpdated = processor.rowsWritten;
+    metrics.numRowsRemoved = processor.rowsRemoved;
   }
 
   private async applyInitialState(
