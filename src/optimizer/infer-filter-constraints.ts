@@ -49,7 +49,7 @@ const NULL_INTOLERANT = new Set([
 ]);
 
 /** Spark's scanNullIntolerantAttribute: the attributes reached through null-intolerant nodes only. */
-function nullIntolerantAttributes(e: Expr): Attribute[] {
+export function nullIntolerantAttributes(e: Expr): Attribute[] {
   if (e.kind === "attribute") return [e];
   if (e.kind === "cast") return nullIntolerantAttributes(e.child);
   if (e.kind === "call" && !e.distinct && NULL_INTOLERANT.has(e.name)) return e.args.flatMap(nullIntolerantAttributes);

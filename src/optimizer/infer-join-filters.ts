@@ -1,13 +1,18 @@
 /**
- * InferFiltersFromConstraints (join keys only): an equi-join drops rows whose key is NULL, so
- * `isnotnull(key)` can filter the side(s) that must match before the join — Spark does this,
- * and pushes the filter into json/csv readers, which changes what `numInputRows` counts.
+ * InferFiltersFromConstraints for joins: a row with a NULL in a column that a null-intolerant
+ * conjunct of the condition reads (`k = rk`, `rt >= lt`, `rt <= lt + INTERVAL 5 SECONDS`) can
+ * match nothing, so `isnotnull(column)` filters the side(s) that must match before the join
+ * (both for inner / semi, the other side for an outer join) — Spark does this, pushes the filter
+ * into json/csv readers (which changes what `numInputRows` counts), and so never stores such a
+ * row in a stream-stream join's state.
  */
 
 import { outputOf } from "../analyzer/types.js";
-import { type Attribute, anyExpr, call, conjunction, conjuncts, type Expr } from "../plan/expressions.js";
+import { type Attribute, call, conjunction, conjuncts } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
+import { isVolatile } from "../plan/volatile.js";
+import { nullIntolerantAttributes } from "./infer-filter-constraints.js";
 import type { Rule } from "./rule.js";
 
 function withNotNull(side: LogicalPlan, attrs: Attribute[]): LogicalPlan {
@@ -28,16 +33,15 @@ export const inferJoinFilters: Rule = {
       const leftKeys: Attribute[] = [];
       const rightKeys: Attribute[] = [];
       const leftIds = new Set(outputIds(p.left));
+      const rightIds = new Set(outputIds(p.right));
       for (const c of conjuncts(p.condition)) {
-        if (c.kind !== "call" || c.name !== "=" || anyExpr(c, (x) => x.kind === "call" && x.name !== "=")) continue;
-        const [a, b] = c.args as [Expr, Expr];
-        if (a.kind !== "attribute" || b.kind !== "attribute") continue;
-        const [l, r] = leftIds.has(a.exprId) ? [a, b] : [b, a];
-        if (!leftIds.has(l.exprId) || leftIds.has(r.exprId)) continue;
-        leftKeys.push(l);
-        rightKeys.push(r);
+        if (isVolatile(c)) continue;
+        for (const a of nullIntolerantAttributes(c)) {
+          if (leftIds.has(a.exprId)) leftKeys.push(a);
+          else if (rightIds.has(a.exprId)) rightKeys.push(a);
+        }
       }
-      if (!leftKeys.length) return p;
+      if (!leftKeys.length && !rightKeys.length) return p;
       const filterLeft = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "right_outer";
       const filterRight = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "left_outer" || jt === "existence";
       const left = filterLeft ? withNotNull(p.left, leftKeys) : p.left;

@@ -89,7 +89,7 @@ function eventTimeMillis(batches: readonly Batch[], col: number): Float64Array {
     const et = eventTimeMicros(b.columns[col]!, b.numRows);
     for (let i = 0; i < b.numRows; i++, k++) {
       const micros = et[i]!;
-      ms[k] = micros === Number.NEGATIVE_INFINITY ? 0 : Math.floor(micros / 1000);
+      ms[k] = Number.isNaN(micros) ? 0 : Math.floor(micros / 1000); // NULL counts as 0 in the statistics (watermark.ts)
     }
   }
   return ms;

@@ -29,7 +29,7 @@ export function eventTimeKeyIndex(attrs: readonly Attribute[]): number {
   return attrs.findIndex((a) => a.metadata[WATERMARK_KEY] !== undefined);
 }
 
-/** Event time per row in micros (into `out`, n long): timestamps as is, window structs by their `end`. */
+/** Event time per row in micros (into `out`, n long): timestamps as is, window structs by their `end`; NULL as NaN. */
 export function eventTimeMicros(v: Vector, n: number, out: Float64Array = new Float64Array(n)): Float64Array {
   const src = v.children ? v.children[1]! : v;
   // Event times after 2255 (the wide lane, columnar/int64.ts) would round here: refuse them.
@@ -37,7 +37,9 @@ export function eventTimeMicros(v: Vector, n: number, out: Float64Array = new Fl
   const vals = src.values as Float64Array;
   for (let i = 0; i < n; i++) {
     const isNull = (v.validity !== null && v.validity[i] === 0) || (src.validity !== null && src.validity[i] === 0);
-    out[i] = isNull ? Number.NEGATIVE_INFINITY : vals[i]!;
+    // NaN: Spark's `eventTime <= watermark` is NULL for a NULL time, so the row is never late and
+    // its state never evicted by the watermark (every comparison with NaN is false).
+    out[i] = isNull ? Number.NaN : vals[i]!;
   }
   return out;
 }

@@ -66,6 +66,8 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
           dupes++;
           continue;
         }
+        // A NULL event time gives a NaN expiry: the key is never evicted (docs/differences.md:
+        // Spark reads its NULL expiry back as 0 and drops the key at its second batch's eviction).
         const expiresAt = this.withinWatermark && et ? et[i]! + this.delayMs() * 1000 : null;
         store.put(key, expiresAt === null ? [] : [expiresAt]);
         metrics.numRowsUpdated++;
@@ -108,7 +110,8 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
           if (evictMicros >= (row[0] as number)) doomed.push(k);
         } else {
           const v = (JSON.parse(k) as unknown[])[this.eventTimeKey];
-          const t = typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY);
+          // a NULL time is never at or below the watermark (NaN): the key stays, as in Spark
+          const t = typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NaN);
           if (t <= evictMicros) doomed.push(k);
         }
       }

@@ -95,7 +95,7 @@ export function fastTime(v: Vector): (i: number) => number {
     return (i) => vals[i]!;
   }
   const f = (v.type as Extract<DataType, { kind: "struct" }>).fields.findIndex((x) => x.name === "end");
-  if (f < 0) return () => Number.NEGATIVE_INFINITY;
+  if (f < 0) return () => Number.NaN; // a struct that is no window: no time (as endOf)
   const end = v.children[f]!.values as Float64Array;
   return (i) => end[i]!;
 }

@@ -50,7 +50,8 @@ export interface JoinSide {
 }
 
 /** The value as eviction compares it: a time (micros), or a window's end. */
-export const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NEGATIVE_INFINITY));
+/** A time, or a window's end; NULL as NaN, which no watermark passes (the row is never evicted by it, as in Spark). */
+export const endOf = (v: unknown): number => (typeof v === "number" ? v : ((v as { end: number } | null)?.end ?? Number.NaN));
 
 /** Row i of `cols` as an array of internal values. */
 export const rowOf = (cols: readonly Vector[], i: number): unknown[] => cols.map((c) => getValue(c, i));

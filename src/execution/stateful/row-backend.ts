@@ -213,7 +213,7 @@ export class RowStoreBackend implements AggregationBackend {
 
 /** Event time (micros) of a stored key value: a window's end, or the timestamp itself. */
 function stateEventTime(v: unknown): number {
-  if (v === null || v === undefined) return Number.NEGATIVE_INFINITY;
+  if (v === null || v === undefined) return Number.NaN; // never at or below a watermark: never evicted
   if (typeof v === "number") return v;
   return (v as { end: number }).end;
 }

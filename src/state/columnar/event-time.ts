@@ -1,7 +1,8 @@
 /**
  * Event-time scans over the live entries of the columnar state table (table.ts), for watermark
  * eviction: key column `col` is a timestamp (its value) or a window struct (field 1, its end;
- * field 0 for a one-field struct). NULL event times count as -infinity.
+ * field 0 for a one-field struct). A NULL event time is never expired (Spark's `time <= watermark`
+ * is NULL for it, so its group stays in state); the reports list it as -infinity.
  */
 import { IntList } from "./arrays.js";
 import { LIVE } from "./flags.js";
@@ -15,17 +16,17 @@ export function expiredIds(t: ColumnarTable, col: number, micros: number): Int32
   const flags = t.flags;
   const hwm = t.hwm;
   const out = new IntList();
-  if (ref.lane === "none") return t.liveIds(); // a NULL-typed key: always NULL
+  if (ref.lane === "none") return new Int32Array(0); // a NULL-typed key: always NULL, never expired
   if (ref.lane === "i" && k.kind === "struct") {
     // Decide per window tuple once, then pick the entries by code.
     const dict = t.tupleDicts[ref.index]!;
     const f = k.fields.length > 1 ? 1 : 0;
     const dead = new Uint8Array(dict.highWater + 1);
-    let any = t.nullCodes[ref.index]! > 0;
+    let any = false;
     for (let c = 0; c < dict.highWater; c++) {
       if (dict.refs[c]! <= 0) continue;
       const v = dict.field(c, f);
-      if (v === null || v <= micros) {
+      if (v !== null && v <= micros) {
         dead[c] = 1;
         any = true;
       }
@@ -38,13 +39,13 @@ export function expiredIds(t: ColumnarTable, col: number, micros: number): Int32
   const valid = t.laneValidity(ref);
   for (let e = 0; e < hwm; e++) {
     if ((flags[e]! & LIVE) === 0) continue;
-    if (vals[e]! <= micros || (valid !== null && valid[e] === 0)) out.push(e);
+    if (vals[e]! <= micros && (valid === null || valid[e] === 1)) out.push(e);
   }
   return out.view().slice();
 }
 
 /**
- * Live entries whose code is NULL or marked dead, ascending: counted first, then written into an
+ * Live entries whose code is marked dead (a NULL code never is), ascending: counted first, then written into an
  * array of exactly that size (a growing list allocated its size about three times over).
  */
 function deadByCode(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): Int32Array {
@@ -55,13 +56,13 @@ function deadByCode(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm:
 // One loop per function (docs/architecture.md, "Hot path rules").
 function countDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): number {
   let count = 0;
-  for (let e = 0; e < hwm; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! < 0 || dead[codes[e]!] === 1)) count++;
+  for (let e = 0; e < hwm; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! >= 0 && dead[codes[e]!] === 1)) count++;
   return count;
 }
 
 function fillDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number, out: Int32Array): Int32Array {
   const count = out.length;
-  for (let e = 0, k = 0; e < hwm && k < count; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! < 0 || dead[codes[e]!] === 1)) out[k++] = e;
+  for (let e = 0, k = 0; e < hwm && k < count; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! >= 0 && dead[codes[e]!] === 1)) out[k++] = e;
   return out;
 }
 

@@ -431,9 +431,10 @@ export class JoinSideTable {
   }
 }
 
-const NO_TIME = Number.NEGATIVE_INFINITY;
+/** A NULL time: no watermark passes it (Spark's `time <= watermark` is NULL), so the row is never evicted by it. */
+const NO_TIME = Number.NaN;
 
-/** A row's time as eviction compares it (a time, or a window's end; NULL: never later than anything), read without building the value. */
+/** A row's time as eviction compares it (a time, or a window's end; NULL: NO_TIME), read without building the value. */
 function endReader(c: JoinColumn): (r: number) => number {
   if (c instanceof F64Column) return (r) => (c.valid[r] ? c.values[r]! : NO_TIME);
   if (c instanceof StructColumn) {
