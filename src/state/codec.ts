@@ -30,7 +30,7 @@
  */
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
-import { Packr } from "msgpackr";
+import { addExtension, Packr } from "msgpackr";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
 import type { StateRow } from "./store.js";
 
@@ -85,7 +85,50 @@ export const valuePackr = new Packr({ moreTypes: true, useRecords: true, mapsAsO
 const legacyPackr = new Packr({ moreTypes: true, structuredClone: true });
 
 export function encodeValue(row: StateRow): Buffer {
-  return valuePackr.pack(row);
+  return valuePackr.pack(keepingNegativeZeros(row));
+}
+
+/**
+ * -0.0 through a state file: msgpack writes every integral number, -0 too, as the integer 0, so
+ * a DOUBLE state value of -0.0 (`min` of a column that holds it) came back as 0.0 after a
+ * restart, where Spark keeps its bits. A -0 is written as this extension instead, and read
+ * back as -0 by the unpacking itself. (A file holding one cannot be read by an arus from before it.)
+ */
+class NegativeZero {}
+const NEGATIVE_ZERO = new NegativeZero();
+addExtension({ Class: NegativeZero, type: 45, pack: () => Buffer.from([0]), unpack: () => -0 });
+
+/** `v` with every -0 inside it (row fields, array elements, struct fields, map values) as NEGATIVE_ZERO; `v` itself when it holds none. */
+export function keepingNegativeZeros<T>(v: T): T {
+  if (typeof v === "number") return (v === 0 && 1 / v < 0 ? NEGATIVE_ZERO : v) as T;
+  if (v === null || typeof v !== "object" || ArrayBuffer.isView(v)) return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      const y = typeof x === "number" ? (x === 0 && 1 / x < 0 ? NEGATIVE_ZERO : x) : typeof x === "object" ? keepingNegativeZeros(x) : x;
+      if (y !== x) (out ??= v.slice())[i] = y;
+    }
+    return (out ?? v) as T;
+  }
+  if (v instanceof Map) {
+    let changed = false;
+    const out = new Map();
+    for (const [k, x] of v) {
+      const y = keepingNegativeZeros(x);
+      if (y !== x) changed = true;
+      out.set(k, y);
+    }
+    return (changed ? out : v) as T;
+  }
+  if (v instanceof Date) return v;
+  let out: Record<string, unknown> | null = null;
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    const y = keepingNegativeZeros(x);
+    if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+  }
+  return (out ?? v) as T;
 }
 export function decodeValue(buf: Uint8Array): StateRow {
   return valuePackr.unpack(buf) as StateRow;
@@ -208,7 +251,7 @@ export function* encodeStateFile(
   let flat: unknown[] = [];
   let total = 0;
   for (const [k, v] of records) {
-    flat.push(encodeKeyField(k), v);
+    flat.push(encodeKeyField(k), v === null ? v : keepingNegativeZeros(v));
     total++;
     if (flat.length >= 2 * RECORDS_PER_CHUNK) {
       yield encodeChunk(flat);

@@ -15,7 +15,16 @@ import { closeSync, existsSync, promises as fsp, fsyncSync, openSync, readFileSy
 import { uptime } from "node:os";
 import path from "node:path";
 import type { Database, RootDatabase } from "lmdb";
-import { decodeKeyField, decodeValue, encodeKeyField, encodeValue, isWellFormed, type StateRecord, valuePackr } from "./codec.js";
+import {
+  decodeKeyField,
+  decodeValue,
+  encodeKeyField,
+  encodeValue,
+  isWellFormed,
+  keepingNegativeZeros,
+  type StateRecord,
+  valuePackr,
+} from "./codec.js";
 import type { StateRow } from "./store.js";
 
 type LmdbModule = typeof import("lmdb");
@@ -196,7 +205,7 @@ export class LmdbCache {
       if (isSpecialKey(k)) {
         const id = specialId(k);
         if (v === null) this.special.removeSync(id);
-        else this.special.putSync(id, valuePackr.pack([encodeKeyField(k), v]));
+        else this.special.putSync(id, valuePackr.pack([encodeKeyField(k), keepingNegativeZeros(v)]));
       } else if (v === null) this.main.removeSync(k);
       else this.main.putSync(k, encodeValue(v));
     }

@@ -284,6 +284,11 @@ export function storeConformance(name: string, factory: ProviderFactory, options
         1.5,
         true,
         null,
+        // -0.0 keeps its sign (msgpack alone writes it as the integer 0), at the top and nested
+        -0,
+        [0, -0],
+        { x: -0 },
+        new Map([["z", -0]]),
       ];
       s.put("v", values);
       await s.commit();
@@ -668,7 +673,7 @@ export function storeConformance(name: string, factory: ProviderFactory, options
       );
       const leaf = fc.oneof(
         fc.integer(),
-        fc.double({ noNaN: false }).filter((d) => !Object.is(d, -0)),
+        fc.double({ noNaN: false }), // -0.0 included: it must come back as -0.0 (codec.ts keepingNegativeZeros)
         fc.string({ maxLength: 6 }),
         fc.constant(null),
         fc.boolean(),
