@@ -18,7 +18,7 @@ import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from ".
 import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
 import { isStreamingPlan, type LogicalPlan, Plans } from "../plan/logical.js";
 import { analyzePlan, BatchQuery, explainStreaming, resolveExpression } from "../runtime/query-execution.js";
-import { parseQuery, parseSchema } from "../sql/index.js";
+import { parseQuery, parseSchema, readStatement } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
 import { lit } from "./column.js";
@@ -26,6 +26,7 @@ import { DataFrame } from "./dataframe.js";
 import { DataFrameReader } from "./reader.js";
 import type { SessionInternals } from "./session-internals.js";
 import { SparkContext } from "./spark-context.js";
+import { runViewCommand } from "./sql-commands.js";
 import { StreamingQueryManager } from "./streaming/manager.js";
 import { MemoryStream } from "./streaming/memory-stream.js";
 import { DataStreamReader } from "./streaming/reader.js";
@@ -205,7 +206,9 @@ export class Session implements SessionInternals {
         : Array.isArray(args)
           ? { positional: args.map(value) }
           : { named: new Map([...(args instanceof Map ? args : Object.entries(args))].map(([k, v]) => [k, value(v)])) };
-    return new DataFrame(this, parseQuery(text, params));
+    const st = readStatement(text, params);
+    if (st === null) return new DataFrame(this, parseQuery(text, params)); // PARSE_EMPTY_STATEMENT
+    return st.kind === "query" ? new DataFrame(this, st.plan) : runViewCommand(this, st);
   }
   table(name: string): DataFrame {
     return new DataFrame(this, Plans.unresolvedRelation(name));

@@ -11,6 +11,7 @@ import { readNamedExpression } from "./expression.js";
 import { readQuery } from "./query.js";
 
 export type { SqlParameters } from "./cursor.js";
+export { readStatement, type Statement } from "./statement.js";
 export { parseDataType, parseSchema } from "./datatype.js";
 export { type Token, tokenize } from "./lexer.js";
 
