@@ -8,8 +8,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {
     "arus follows Scala's flatMapGroupsWithState: a call that sets no timeout clears the old one. PySpark 4.3's applyInPandasWithState compares the call's timeout with -1 instead of the stored one (GroupStateImpl.createForStreaming), so a call that writes nothing keeps the old timeout (docs/differences.md).",
   "groupstate/timed-out-key-untouched-fires-again":
     "The same PySpark 4.3 rule: a timed-out call that neither updates, removes nor sets a timeout leaves the fired timeout in place, so the key times out again every batch; arus (as Scala) clears it (docs/differences.md).",
-  "nulltime/dedup-within-watermark-null-time":
-    "A NULL event time under dropDuplicatesWithinWatermark: arus never evicts its key (no watermark passes a NULL time, as for every other stateful operator); Spark stores the NULL expiry, reads it back as 0 and drops the key at its second batch's eviction. The rows agree; numRowsTotal stays one higher (docs/differences.md).",
   "groupstate/two-in-one-query-error":
     "PySpark refuses a second applyInPandasWithState in one query; arus follows Scala, which allows several flatMapGroupsWithState when all are Append in an Append query (docs/differences.md).",
 };

@@ -22,10 +22,14 @@ function push(p: LogicalPlan): LogicalPlan {
     case "filter":
       return push(Plans.filter(call("and", [child.condition, p.condition]), child.child));
     case "watermark": {
-      // Through a watermark only when the event-time column is not involved (Spark's rule):
+      // Through a watermark the conjuncts that do not read the event-time column (Spark's rule):
       // filtering event times before the watermark node would change the watermark.
-      const uses = collectAttributes(p.condition).some((a) => a.name === child.eventTime);
-      return uses ? p : Plans.watermark(child.eventTime, child.delayMs, push(Plans.filter(p.condition, child.child)));
+      const usesTime = (c: Expr) => collectAttributes(c).some((a) => a.name === child.eventTime);
+      const below = conjuncts(p.condition).filter((c) => !usesTime(c));
+      if (!below.length) return p;
+      const stay = conjuncts(p.condition).filter((c) => usesTime(c));
+      const wm = Plans.watermark(child.eventTime, child.delayMs, push(Plans.filter(conjunction(below), child.child)));
+      return stay.length ? Plans.filter(conjunction(stay), wm) : wm;
     }
     case "project": {
       if (child.projectList.some(isVolatile)) return p;

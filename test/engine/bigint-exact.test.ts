@@ -214,6 +214,35 @@ describe("streaming state keeps 64-bit keys and sums exact", () => {
     });
   }
 
+  it("a NULL first / last value beside one past 2^53 (the buffer column on the 64-bit lane)", async () => {
+    s.conf.set("arus.state.aggregation.columnar", "true");
+    const ms = s.memoryStream("k STRING, big BIGINT");
+    const out: unknown[][] = [];
+    const q = await ms
+      .toDF()
+      .groupBy("k")
+      .agg(F.first("big").alias("f"), F.last("big").alias("l"))
+      .writeStream.outputMode("update")
+      .foreachBatch(async (b, id) => {
+        out[id] = (await b.collect()).sort((x, y) => String(x.k).localeCompare(String(y.k)));
+      })
+      .start();
+    try {
+      ms.addData([
+        { k: "a", big: null },
+        { k: "b", big: 2n ** 60n + 1n },
+      ]);
+      await q.processAllAvailable();
+      assert.equal(q.exception, null);
+      assert.deepEqual(out[0], [
+        { k: "a", f: null, l: null },
+        { k: "b", f: 2n ** 60n + 1n, l: 2n ** 60n + 1n },
+      ]);
+    } finally {
+      await q.stop();
+    }
+  });
+
   it("dropDuplicates on 64-bit ids", async () => {
     const dir = await tmp();
     const input = join(dir, "in");

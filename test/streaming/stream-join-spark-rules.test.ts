@@ -184,6 +184,16 @@ describe("stream-stream joins by Spark 4.3's rules (expected values from PySpark
       "(lk = rk) = true": true,
       "lk <=> rk": true,
       "lk = rk AND (lk = rk OR lv > 1)": true,
+      // what Spark's optimizer folds to an equality first
+      "lk = rk OR false": true,
+      "IF(true, lk = rk, false)": true,
+      "CASE WHEN true THEN lk = rk END": true,
+      "(lk = rk) IN (true)": true,
+      "(lk = rk) = (1 = 1)": true,
+      "NOT (lk = rk) = false": true,
+      "NOT ((lk = rk) = false)": true,
+      "(lk = rk) != false": true,
+      "NOT (lk != rk OR lk > 100)": true,
     };
     const { l, r } = watermarked();
     let i = 0;

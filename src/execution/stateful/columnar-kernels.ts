@@ -102,7 +102,7 @@ function pickKernel(better: ((x: number, cur: number) => boolean) | "always" | "
         else if (better !== "never") take = !isNull && valid[e] === 1 && better(pv[i]!, vals[e]!);
       }
       if (!take) continue;
-      vals[e] = toCol(isNull ? 0 : pv[i]!);
+      vals[e] = isNull ? (isWide(vals) ? (0n as unknown as number) : 0) : toCol(pv[i]!);
       valid[e] = isNull ? 0 : 1;
       set[e] = 1;
     }

@@ -66,8 +66,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
           dupes++;
           continue;
         }
-        // A NULL event time gives a NaN expiry: the key is never evicted (docs/differences.md:
-        // Spark reads its NULL expiry back as 0 and drops the key at its second batch's eviction).
+        // A NULL event time gives a NaN expiry (evict reads it as 0, as Spark reads its NULL back)
         const expiresAt = this.withinWatermark && et ? et[i]! + this.delayMs() * 1000 : null;
         store.put(key, expiresAt === null ? [] : [expiresAt]);
         metrics.numRowsUpdated++;
@@ -82,7 +81,9 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
       if (keep.length) out.push(keep.length === b.numRows ? b : takeBatch(b, keep));
     }
     metrics.allUpdatesTimeMs = Date.now() - started;
-    metrics.numRowsRemoved = this.evict(stores, wm.evictionMs * 1000);
+    // Spark evicts nothing in a query's first batch (its eviction watermark is not set yet); it
+    // shows only for an expiry at or below 0, such as a NULL event time's (read as 0 below).
+    metrics.numRowsRemoved = st.batchId === 0 && this.withinWatermark ? 0 : this.evict(stores, wm.evictionMs * 1000);
     const commitStart = Date.now();
     let total = 0;
     let bytes = 0;
@@ -107,7 +108,9 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
       const doomed: string[] = [];
       for (const [k, row] of s.entries()) {
         if (this.withinWatermark) {
-          if (evictMicros >= (row[0] as number)) doomed.push(k);
+          // a NULL expiry (NaN): Spark stores NULL and reads it back as 0 (UnsafeRow.getLong)
+          const expiresAt = row[0] as number;
+          if (evictMicros >= (Number.isNaN(expiresAt) ? 0 : expiresAt)) doomed.push(k);
         } else {
           const v = (JSON.parse(k) as unknown[])[this.eventTimeKey];
           // a NULL time is never at or below the watermark (NaN): the key stays, as in Spark

@@ -206,7 +206,11 @@ export class RowStoreBackend implements AggregationBackend {
   openEventTimes(): number[] {
     if (this.eventTimeKey < 0) return [];
     const out: number[] = [];
-    for (const s of this.lastStores) for (const [, row] of s.entries()) out.push(stateEventTime(row[this.eventTimeKey]));
+    for (const s of this.lastStores)
+      for (const [, row] of s.entries()) {
+        const t = stateEventTime(row[this.eventTimeKey]);
+        if (!Number.isNaN(t)) out.push(t); // a NULL time never closes: not an open event time
+      }
     return out;
   }
 }

@@ -2,7 +2,7 @@
  * Event-time scans over the live entries of the columnar state table (table.ts), for watermark
  * eviction: key column `col` is a timestamp (its value) or a window struct (field 1, its end;
  * field 0 for a one-field struct). A NULL event time is never expired (Spark's `time <= watermark`
- * is NULL for it, so its group stays in state); the reports list it as -infinity.
+ * is NULL for it, so its group stays in state); the reports (distinctEventTimes) leave it out.
  */
 import { IntList } from "./arrays.js";
 import { LIVE } from "./flags.js";
@@ -66,15 +66,15 @@ function fillDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: n
   return out;
 }
 
-/** Event time (micros) of every live entry, as `expiredIds` reads it. */
+/** Event time (micros) of every live entry with one, as `expiredIds` reads it. */
 export function eventTimes(t: ColumnarTable, col: number): number[] {
   const ids = t.liveIds();
-  const out: number[] = new Array(ids.length);
+  const out: number[] = [];
   const v = keyVector(t, col, ids, ids.length);
   const src = v.children ? v.children[v.children.length > 1 ? 1 : 0]! : v;
   for (let i = 0; i < ids.length; i++) {
     const isNull = (v.validity !== null && v.validity[i] === 0) || (src.validity !== null && src.validity[i] === 0);
-    out[i] = isNull ? Number.NEGATIVE_INFINITY : Number((src.values as Float64Array | BigInt64Array)[i]!);
+    if (!isNull) out.push(Number((src.values as Float64Array | BigInt64Array)[i]!)); // a NULL time never closes: left out
   }
   return out;
 }
@@ -91,25 +91,22 @@ export function distinctEventTimes(t: ColumnarTable, col: number): number[] {
     const dict = t.tupleDicts[ref.index]!;
     const f = k.fields.length > 1 ? 1 : 0;
     const out = new Set<number>();
-    if (t.nullCodes[ref.index]! > 0) out.add(Number.NEGATIVE_INFINITY);
     for (let c = 0; c < dict.highWater; c++) {
       if (dict.refs[c]! <= 0) continue;
-      out.add(dict.field(c, f) ?? Number.NEGATIVE_INFINITY);
+      const end = dict.field(c, f);
+      if (end !== null) out.add(end);
     }
     return [...out];
   }
   // a timestamp in its lane: one pass over the live entries, no key vector
   const out = new Set<number>();
-  if (ref.lane === "none") {
-    if (t.numLive > 0) out.add(Number.NEGATIVE_INFINITY);
-    return [...out];
-  }
+  if (ref.lane === "none") return [...out]; // a NULL-typed key: no event time
   const vals = ref.lane === "f" ? t.fk[ref.index]! : t.ik[ref.index]!;
   const valid = t.laneValidity(ref);
   const flags = t.flags;
   for (let e = 0; e < t.hwm; e++) {
     if ((flags[e]! & LIVE) === 0) continue;
-    out.add(valid !== null && valid[e] === 0 ? Number.NEGATIVE_INFINITY : Number(vals[e]!)); // a report: a bigint past 2255 as its double
+    if (valid === null || valid[e] === 1) out.add(Number(vals[e]!)); // a report: a bigint past 2255 as its double
   }
   return [...out];
 }
