@@ -11,9 +11,9 @@ import { readNamedExpression } from "./expression.js";
 import { readQuery } from "./query.js";
 
 export type { SqlParameters } from "./cursor.js";
-export { readStatement, type Statement } from "./statement.js";
 export { parseDataType, parseSchema } from "./datatype.js";
 export { type Token, tokenize } from "./lexer.js";
+export { readStatement, type Statement } from "./statement.js";
 
 /**
  * One expression as used by `F.expr`, `selectExpr` and `filter("...")`. Like Spark's

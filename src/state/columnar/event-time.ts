@@ -56,13 +56,13 @@ function deadByCode(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm:
 // One loop per function (docs/architecture.md, "Hot path rules").
 function countDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number): number {
   let count = 0;
-  for (let e = 0; e < hwm; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! >= 0 && dead[codes[e]!] === 1)) count++;
+  for (let e = 0; e < hwm; e++) if ((flags[e]! & LIVE) !== 0 && codes[e]! >= 0 && dead[codes[e]!] === 1) count++;
   return count;
 }
 
 function fillDead(flags: Uint8Array, codes: Int32Array, dead: Uint8Array, hwm: number, out: Int32Array): Int32Array {
   const count = out.length;
-  for (let e = 0, k = 0; e < hwm && k < count; e++) if ((flags[e]! & LIVE) !== 0 && (codes[e]! >= 0 && dead[codes[e]!] === 1)) out[k++] = e;
+  for (let e = 0, k = 0; e < hwm && k < count; e++) if ((flags[e]! & LIVE) !== 0 && codes[e]! >= 0 && dead[codes[e]!] === 1) out[k++] = e;
   return out;
 }
 
