@@ -29,13 +29,16 @@ const hasWatermarkMeta = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
 const isSessionAgg = (p: LogicalPlan & { kind: "aggregate" }): boolean =>
   groupingColumns(p).some((g) => g.metadata["spark.sessionWindow"] === true);
 
-export function checkStreamingPlan(
-  plan: LogicalPlan,
-  mode: Mode,
-  allowMultipleStatefulOperators = true,
+/** The confs the checks follow. */
+export interface StreamingCheckOptions {
+  /** spark.sql.streaming.statefulOperator.allowMultiple */
+  readonly allowMultipleStatefulOperators?: boolean;
   /** spark.sql.streaming.statefulOperator.checkCorrectness.enabled */
-  checkCorrectness = true,
-): void {
+  readonly checkCorrectness?: boolean;
+}
+
+export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: StreamingCheckOptions = {}): void {
+  const { allowMultipleStatefulOperators = true, checkCorrectness = true } = options;
   const aggs: (LogicalPlan & { kind: "aggregate" })[] = [];
   const visit = (p: LogicalPlan): void => {
     planChildren(p).forEach(visit);

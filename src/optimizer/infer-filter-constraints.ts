@@ -1,5 +1,5 @@
 /**
- * InferFiltersFromConstraints for filters (Spark's rule; join keys are in infer-join-filters.ts):
+ * InferFiltersFromConstraints for filters (Spark's rule; join conditions are in infer-join-filters.ts):
  * a condition built only of null-intolerant expressions over a column (`length(k) > 1`,
  * `k <> 'a'`, `v + 1 = 3`) is false or NULL whenever that column is NULL, so Spark adds
  * `isnotnull(column)` in front of it. The added test is what file scans can take: Spark pushes

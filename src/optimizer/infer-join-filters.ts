@@ -30,22 +30,22 @@ export const inferJoinFilters: Rule = {
     transformPlanUp(plan, (p) => {
       if (p.kind !== "join" || !p.condition || p.usingColumns) return p;
       const jt = p.joinType;
-      const leftKeys: Attribute[] = [];
-      const rightKeys: Attribute[] = [];
+      const leftCols: Attribute[] = [];
+      const rightCols: Attribute[] = [];
       const leftIds = new Set(outputIds(p.left));
       const rightIds = new Set(outputIds(p.right));
       for (const c of conjuncts(p.condition)) {
         if (isVolatile(c)) continue;
         for (const a of nullIntolerantAttributes(c)) {
-          if (leftIds.has(a.exprId)) leftKeys.push(a);
-          else if (rightIds.has(a.exprId)) rightKeys.push(a);
+          if (leftIds.has(a.exprId)) leftCols.push(a);
+          else if (rightIds.has(a.exprId)) rightCols.push(a);
         }
       }
-      if (!leftKeys.length && !rightKeys.length) return p;
+      if (!leftCols.length && !rightCols.length) return p;
       const filterLeft = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "right_outer";
       const filterRight = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "left_outer" || jt === "existence";
-      const left = filterLeft ? withNotNull(p.left, leftKeys) : p.left;
-      const right = filterRight ? withNotNull(p.right, rightKeys) : p.right;
+      const left = filterLeft ? withNotNull(p.left, leftCols) : p.left;
+      const right = filterRight ? withNotNull(p.right, rightCols) : p.right;
       return left === p.left && right === p.right ? p : Plans.rejoin(p, left, right, p.condition);
     }),
 };

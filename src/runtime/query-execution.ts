@@ -162,12 +162,10 @@ function planWithStateThreads(
 
 /** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
 export function checkStreamingQuery(plan: LogicalPlan, outputMode: "append" | "update" | "complete", conf: RuntimeConfig): void {
-  checkStreamingPlan(
-    plan,
-    outputMode,
-    conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"),
-    conf.getBool("spark.sql.streaming.statefulOperator.checkCorrectness.enabled"),
-  );
+  checkStreamingPlan(plan, outputMode, {
+    allowMultipleStatefulOperators: conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"),
+    checkCorrectness: conf.getBool("spark.sql.streaming.statefulOperator.checkCorrectness.enabled"),
+  });
 }
 
 function streamingRelations(plan: LogicalPlan): StreamingRelation[] {

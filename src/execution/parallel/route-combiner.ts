@@ -36,7 +36,7 @@ export class RouteCombiner {
   prepare(chunks: readonly AggregateChunk[], ev: EvalContext): readonly AggregateChunk[] {
     if (this.combine === false) return chunks;
     // stage A's partial groups (already grouped, or already split by owner) go as they are
-    return chunks.map((c) => (c.partial || c.owner !== undefined || c.n === 0 || this.combine === false ? c : this.grouped(c, ev)));
+    return chunks.map((c) => (c.partial || c.owner !== undefined || c.n === 0 ? c : this.grouped(c, ev)));
   }
 
   private grouped(c: AggregateChunk, ev: EvalContext): AggregateChunk {
