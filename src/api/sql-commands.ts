@@ -3,7 +3,6 @@
  * REPLACE] TEMP VIEW name [(columns)] AS query and DROP VIEW [IF EXISTS] name, with Spark's
  * errors. Each answers an empty DataFrame of no columns, as Spark answers a command.
  */
-import { outputOf } from "../analyzer/types.js";
 import { AnalysisException } from "../common/errors.js";
 import type { LogicalPlan } from "../plan/logical.js";
 import type { Statement } from "../sql/index.js";
@@ -27,7 +26,7 @@ function viewPlan(session: Session, name: string, plan: LogicalPlan, columns: re
   // analyzed, as a DataFrame's plan (createOrReplaceTempView stores one)
   const df = new DataFrame(session, plan);
   if (columns === null) return df.plan;
-  const data = outputOf(df.plan);
+  const data = df.columns;
   if (data.length !== columns.length) {
     const [cls, reason] =
       data.length > columns.length
@@ -36,7 +35,7 @@ function viewPlan(session: Session, name: string, plan: LogicalPlan, columns: re
     const list = (ns: readonly string[]) => ns.map((n) => `\`${n}\``).join(", ");
     throw new AnalysisException(
       `CREATE_VIEW_COLUMN_ARITY_MISMATCH.${cls}`,
-      `[CREATE_VIEW_COLUMN_ARITY_MISMATCH.${cls}] Cannot create view \`${name}\`, the reason is ${reason}:\nView columns: ${list(columns)}.\nData columns: ${list(data.map((a) => a.name))}. SQLSTATE: 21S01`,
+      `[CREATE_VIEW_COLUMN_ARITY_MISMATCH.${cls}] Cannot create view \`${name}\`, the reason is ${reason}:\nView columns: ${list(columns)}.\nData columns: ${list(data)}. SQLSTATE: 21S01`,
     );
   }
   return df.toDF(...columns).plan;

@@ -63,6 +63,7 @@ class StructInterner {
       const v = o[k];
       const t = typeof v;
       if (t === "object" ? v !== null : t !== "number" && t !== "string" && t !== "boolean") return o;
+      if (v === 0 && 1 / v < 0) return o; // -0 would print as "0" in the signature: not interned
       sig += t === "string" ? `${k.length}:${k}s${(v as string).length}:${v},` : `${k.length}:${k}n${v},`;
     }
     let c = this.table.get(sig);
@@ -85,7 +86,8 @@ function sameFlat(a: Record<string, unknown>, b: Record<string, unknown>): boole
   let n = 0;
   for (const k in a) {
     const v = a[k];
-    if (v !== b[k] || (typeof v === "object" && v !== null)) return false;
+    // Object.is: -0 and 0 are different values here (a DOUBLE field keeps its sign)
+    if (!Object.is(v, b[k]) || (typeof v === "object" && v !== null)) return false;
     if (v === undefined && !(k in b)) return false;
     n++;
   }
