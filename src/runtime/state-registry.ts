@@ -106,10 +106,19 @@ export function stateThreadCount(conf: RuntimeConfig, filesOnDecodeThreads: () =
  * the row format). Aggregations the columnar store cannot hold still use the row store.
  */
 export function columnarAggregationEnabled(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
-  const flag = checkpoint.stickyConf[COLUMNAR_AGGREGATION_CONF] ?? conf.get(COLUMNAR_AGGREGATION_CONF, "false");
+  return stickyFlag(checkpoint, conf, COLUMNAR_AGGREGATION_CONF) && inMemoryProvider(checkpoint, conf);
+}
+
+/** A sticky boolean conf as the checkpoint froze it (the session's value for a fresh one). */
+function stickyFlag(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig, key: string): boolean {
+  return (checkpoint.stickyConf[key] ?? conf.get(key, "false")).trim().toLowerCase() === "true";
+}
+
+/** Does the query's state live in the in-memory provider (as the checkpoint froze the provider class)? */
+function inMemoryProvider(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
   const cls =
     checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
-  return flag.trim().toLowerCase() === "true" && PROVIDERS[cls] === "memory";
+  return PROVIDERS[cls] === "memory";
 }
 
 /**
@@ -118,8 +127,7 @@ export function columnarAggregationEnabled(checkpoint: Pick<CheckpointStore, "st
  * row store, and its state files stay readable only there.
  */
 export function columnarStructBuffersEnabled(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
-  const flag = checkpoint.stickyConf[COLUMNAR_STRUCTS_CONF] ?? conf.get(COLUMNAR_STRUCTS_CONF, "false");
-  return flag.trim().toLowerCase() === "true";
+  return stickyFlag(checkpoint, conf, COLUMNAR_STRUCTS_CONF);
 }
 
 /**
@@ -127,10 +135,7 @@ export function columnarStructBuffersEnabled(checkpoint: Pick<CheckpointStore, "
  * it (a checkpoint that predates the conf: no), and only with the in-memory provider.
  */
 export function columnarJoinEnabled(checkpoint: Pick<CheckpointStore, "stickyConf">, conf: RuntimeConfig): boolean {
-  const flag = checkpoint.stickyConf[COLUMNAR_JOIN_CONF] ?? conf.get(COLUMNAR_JOIN_CONF, "false");
-  const cls =
-    checkpoint.stickyConf["spark.sql.streaming.stateStore.providerClass"] ?? conf.get("spark.sql.streaming.stateStore.providerClass");
-  return flag.trim().toLowerCase() === "true" && PROVIDERS[cls] === "memory";
+  return stickyFlag(checkpoint, conf, COLUMNAR_JOIN_CONF) && inMemoryProvider(checkpoint, conf);
 }
 
 export class StateStoreRegistry {

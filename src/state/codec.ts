@@ -100,13 +100,13 @@ addExtension({ Class: NegativeZero, type: 45, pack: () => Buffer.from([0]), unpa
 
 /** `v` with every -0 inside it (row fields, array elements, struct fields, map values) as NEGATIVE_ZERO; `v` itself when it holds none. */
 export function keepingNegativeZeros<T>(v: T): T {
-  if (typeof v === "number") return (v === 0 && 1 / v < 0 ? NEGATIVE_ZERO : v) as T;
+  if (typeof v === "number") return (Object.is(v, -0) ? NEGATIVE_ZERO : v) as T;
   if (v === null || typeof v !== "object" || ArrayBuffer.isView(v)) return v;
   if (Array.isArray(v)) {
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
-      const y = typeof x === "number" ? (x === 0 && 1 / x < 0 ? NEGATIVE_ZERO : x) : typeof x === "object" ? keepingNegativeZeros(x) : x;
+      const y = typeof x === "number" ? (Object.is(x, -0) ? NEGATIVE_ZERO : x) : typeof x === "object" ? keepingNegativeZeros(x) : x;
       if (y !== x) (out ??= v.slice())[i] = y;
     }
     return (out ?? v) as T;

@@ -63,7 +63,7 @@ class StructInterner {
       const v = o[k];
       const t = typeof v;
       if (t === "object" ? v !== null : t !== "number" && t !== "string" && t !== "boolean") return o;
-      if (v === 0 && 1 / v < 0) return o; // -0 would print as "0" in the signature: not interned
+      if (Object.is(v, -0)) return o; // -0 would print as "0" in the signature: not interned
       sig += t === "string" ? `${k.length}:${k}s${(v as string).length}:${v},` : `${k.length}:${k}n${v},`;
     }
     let c = this.table.get(sig);

@@ -13,7 +13,7 @@ import { type ColumnarSchema, columnarSchemaOf } from "../../state/columnar/inde
 import { BooleanType, type DataType, type StructType } from "../../types/datatypes.js";
 import type { AggregationSpec } from "../aggregation.js";
 import { structFieldsFit, structPickKernel } from "./columnar-struct-kernel.js";
-import { compareNumbers, type MergeKernel, widenColumn } from "./merge-kernel.js";
+import { compareNumbers, laneValue, type MergeKernel, widenColumn } from "./merge-kernel.js";
 
 /**
  * sum(BIGINT) into the table: doubles while every sum stays a safe integer, then the column
@@ -88,7 +88,6 @@ function pickKernel(better: ((x: number, cur: number) => boolean) | "always" | "
     // one lane kind on both sides (columnar/int64.ts): a wide partial widens the column
     if (isWide(pv)) widenColumn(bv, col);
     const vals = bv[col]! as Float64Array;
-    const toCol = isWide(vals) && !isWide(pv) ? (x: number) => BigInt(x) as unknown as number : (x: number) => x;
     const valid = bvalid[col]!;
     const set = bv[col + 1] as Uint8Array;
     for (let i = 0; i < n; i++) {
@@ -102,7 +101,7 @@ function pickKernel(better: ((x: number, cur: number) => boolean) | "always" | "
         else if (better !== "never") take = !isNull && valid[e] === 1 && better(pv[i]!, vals[e]!);
       }
       if (!take) continue;
-      vals[e] = isNull ? (isWide(vals) ? (0n as unknown as number) : 0) : toCol(pv[i]!);
+      vals[e] = laneValue(vals, isNull ? 0 : pv[i]!);
       valid[e] = isNull ? 0 : 1;
       set[e] = 1;
     }

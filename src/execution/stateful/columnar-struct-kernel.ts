@@ -12,7 +12,7 @@ import { isWide } from "../../columnar/int64.js";
 import type { Vector } from "../../columnar/vector.js";
 import { physOf } from "../../state/columnar/index.js";
 import type { StructType } from "../../types/datatypes.js";
-import { type BufArray, compareNumbers, type MergeKernel, widenColumn } from "./merge-kernel.js";
+import { type BufArray, compareNumbers, laneValue, type MergeKernel, widenColumn } from "./merge-kernel.js";
 
 /** Can every field of this struct be a numeric table column? (Nested structs, strings, ... cannot.) */
 export function structFieldsFit(t: StructType): boolean {
@@ -64,8 +64,6 @@ function compareWithEntry(
 function writeField(p: Vector, i: number, bv: BufArray[], valid: Uint8Array, col: number, e: number): void {
   const isNull = p.validity !== null && p.validity[i] === 0;
   const column = bv[col]!;
-  const x = isNull ? 0 : (p.values as Float64Array)[i]!;
-  // A wide column takes a number from a narrow partial as a bigint.
-  (column as Float64Array)[e] = isWide(column) && typeof x === "number" ? (BigInt(x) as unknown as number) : x;
+  (column as Float64Array)[e] = laneValue(column, isNull ? 0 : (p.values as Float64Array)[i]!);
   valid[e] = isNull ? 0 : 1;
 }

@@ -28,6 +28,11 @@ export function compareNumbers(x: number, y: number): number {
   return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
 }
 
+/** `x` as `column` stores it: a number into a column on the wide lane becomes a bigint. */
+export function laneValue(column: BufArray, x: number): number {
+  return isWide(column) && typeof x === "number" ? (BigInt(x) as unknown as number) : x;
+}
+
 /** Column `col` of `bv` on the wide lane, in place (the table's own array of columns). */
 export function widenColumn(bv: BufArray[], col: number): BigInt64Array {
   const c = bv[col]!;
