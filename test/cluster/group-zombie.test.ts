@@ -134,7 +134,9 @@ describe("group mode: a worker process paused past its session timeout (zombie)"
       // The zombie's transaction held records (sent before the pause) that no read_committed reader sees.
       if (c.fenced) assert.ok(v.aborted > 0, "the zombie's records were aborted");
       assert.deepEqual([...w1.errors(), ...w2.errors()], []);
-      assert.ok(resumedAt - pausedAt >= c.pauseMs);
+      // A timer may fire up to a millisecond before Date.now() shows its delay passed (libuv's
+      // clock is coarser than the wall clock), so the pause is checked to the millisecond's slack.
+      assert.ok(resumedAt - pausedAt >= c.pauseMs - 2, `w2 paused ${resumedAt - pausedAt} ms, less than ${c.pauseMs}`);
     });
   }
 });
