@@ -177,7 +177,7 @@ export function outputOf(p: LogicalPlan): readonly Attribute[] {
       return outputOf(p.child);
     case "watermark":
       return outputOf(p.child).map((a) =>
-        a.name === p.eventTime
+        a.name.toLowerCase() === p.eventTime.toLowerCase() // names resolve case-insensitively
           ? Object.freeze({ ...a, metadata: Object.freeze({ ...a.metadata, "spark.watermarkDelayMs": p.delayMs }) })
           : a.metadata["spark.watermarkDelayMs"] !== undefined
             ? Object.freeze({ ...a, metadata: Object.freeze(withoutKey(a.metadata, "spark.watermarkDelayMs")) })

@@ -17,6 +17,7 @@ import { outputOf, toAttribute } from "../analyzer/types.js";
 import { corruptColumnName, SourceOptions } from "../connectors/files/options.js";
 import { type Attribute, collectAttributes, type Expr } from "../plan/expressions.js";
 import { isStreamingPlan, type LogicalPlan, Plans, planChildren, withPlanChildren } from "../plan/logical.js";
+import { eventTimeColumns } from "./event-time-column.js";
 import type { Rule } from "./rule.js";
 
 /**
@@ -113,9 +114,8 @@ function prune(p: LogicalPlan, needed: Set<number> | null, st: PruneState): Logi
     case "watermark": {
       if (!needed) break;
       // The event-time column is named, not referenced: keep whichever child column it names.
-      const name = p.eventTime.toLowerCase();
-      const eventTime = outputOf(p.child).filter((a) => a.name.toLowerCase() === name);
-      return withPlanChildren(p, [prune(p.child, plus(needed, eventTime), st)]);
+      // The event-time column is named, not referenced: keep it though nothing above reads it.
+      return withPlanChildren(p, [prune(p.child, plus(needed, eventTimeColumns(p)), st)]);
     }
     case "sort":
       if (!needed) break;

@@ -8,6 +8,7 @@ import { outputOf } from "../analyzer/types.js";
 import { call, collectAttributes, conjunction, conjuncts, type Expr, transformUp } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import { isVolatile } from "../plan/volatile.js";
+import { eventTimeColumns } from "./event-time-column.js";
 import type { Rule } from "./rule.js";
 
 function refersOnlyTo(e: Expr, plan: LogicalPlan): boolean {
@@ -24,7 +25,8 @@ function push(p: LogicalPlan): LogicalPlan {
     case "watermark": {
       // Through a watermark the conjuncts that do not read the event-time column (Spark's rule):
       // filtering event times before the watermark node would change the watermark.
-      const usesTime = (c: Expr) => collectAttributes(c).some((a) => a.name === child.eventTime);
+      const eventTime = new Set(eventTimeColumns(child).map((a) => a.exprId));
+      const usesTime = (c: Expr) => collectAttributes(c).some((a) => eventTime.has(a.exprId));
       const below = conjuncts(p.condition).filter((c) => !usesTime(c));
       if (!below.length) return p;
       const stay = conjuncts(p.condition).filter((c) => usesTime(c));
