@@ -59,6 +59,6 @@ export type {
 export { GroupStateTimeout, StatefulProcessor } from "./plan/stateful-processor.js";
 export type { StreamingQueryProgress } from "./runtime/progress.js";
 export type { TriggerSpec } from "./runtime/trigger.js";
-export { Decimal } from "./types/decimal-value.js";
+export { Decimal, type DecimalLike } from "./types/decimal-value.js";
 export * as types from "./types/public.js";
 export * as T from "./types/public.js";
