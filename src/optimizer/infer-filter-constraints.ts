@@ -2,7 +2,8 @@
  * InferFiltersFromConstraints for filters (Spark's rule; join conditions are in infer-join-filters.ts):
  * a condition built only of null-intolerant expressions over a column (`length(k) > 1`,
  * `k <> 'a'`, `v + 1 = 3`) is false or NULL whenever that column is NULL, so Spark adds
- * `isnotnull(column)` in front of it. The added test is what file scans can take: Spark pushes
+ * `isnotnull(column)` in front of it; `isnotnull(length(k))` gives `isnotnull(k)` likewise
+ * (which expressions count: null-intolerant.ts). The added test is what file scans can take: Spark pushes
  * it into the json/csv readers (explain shows `IsNotNull(k)` among the PushedFilters), which
  * changes what `numInputRows` counts. Non-deterministic conjuncts infer nothing.
  */
@@ -10,51 +11,8 @@
 import { type Attribute, call, conjunction, conjuncts, type Expr } from "../plan/expressions.js";
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import { isVolatile } from "../plan/volatile.js";
+import { notNullColumnsOf } from "./null-intolerant.js";
 import type { Rule } from "./rule.js";
-
-/** Spark expressions that are NullIntolerant (a NULL input gives a NULL result), by arus name. */
-const NULL_INTOLERANT = new Set([
-  "=",
-  "!=",
-  "<",
-  "<=",
-  ">",
-  ">=",
-  "not",
-  "+",
-  "-",
-  "*",
-  "/",
-  "%",
-  "div",
-  "negative",
-  "positive",
-  "abs",
-  "length",
-  "upper",
-  "lower",
-  "substring",
-  "substr",
-  "startswith",
-  "endswith",
-  "contains",
-  "like",
-  "rlike",
-  "year",
-  "month",
-  "dayofmonth",
-  "hour",
-  "minute",
-  "second",
-]);
-
-/** Spark's scanNullIntolerantAttribute: the attributes reached through null-intolerant nodes only. */
-export function nullIntolerantAttributes(e: Expr): Attribute[] {
-  if (e.kind === "attribute") return [e];
-  if (e.kind === "cast") return nullIntolerantAttributes(e.child);
-  if (e.kind === "call" && !e.distinct && NULL_INTOLERANT.has(e.name)) return e.args.flatMap(nullIntolerantAttributes);
-  return [];
-}
 
 /** Ids of the attributes a plan's constraints already hold non-NULL (filters below it, through unary nodes). */
 function knownNotNull(p: LogicalPlan, out = new Set<number>()): Set<number> {
@@ -62,8 +20,7 @@ function knownNotNull(p: LogicalPlan, out = new Set<number>()): Set<number> {
     case "filter":
       for (const c of conjuncts(p.condition)) {
         if (isVolatile(c)) continue;
-        if (c.kind === "call" && c.name === "isnotnull" && c.args[0]!.kind === "attribute") out.add(c.args[0]!.exprId);
-        for (const a of nullIntolerantAttributes(c)) out.add(a.exprId);
+        for (const a of notNullColumnsOf(c)) out.add(a.exprId);
       }
       return knownNotNull(p.child, out);
     case "watermark":
@@ -90,7 +47,7 @@ export const inferFilterConstraints: Rule = {
       const added: Attribute[] = [];
       for (const c of conjuncts(p.condition)) {
         if (isVolatile(c)) continue;
-        for (const a of nullIntolerantAttributes(c)) {
+        for (const a of notNullColumnsOf(c)) {
           if (!a.nullable || below.has(a.exprId) || own.has(a.exprId) || added.some((b) => b.exprId === a.exprId)) continue;
           added.push(a);
         }

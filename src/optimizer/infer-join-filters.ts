@@ -12,7 +12,7 @@ import { type Attribute, call, conjunction, conjuncts } from "../plan/expression
 import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import { semanticKey } from "../plan/semantic.js";
 import { isVolatile } from "../plan/volatile.js";
-import { nullIntolerantAttributes } from "./infer-filter-constraints.js";
+import { notNullColumnsOf } from "./null-intolerant.js";
 import type { Rule } from "./rule.js";
 
 function withNotNull(side: LogicalPlan, attrs: Attribute[]): LogicalPlan {
@@ -36,7 +36,7 @@ export const inferJoinFilters: Rule = {
       const rightIds = new Set(outputIds(p.right));
       for (const c of conjuncts(p.condition)) {
         if (isVolatile(c)) continue;
-        for (const a of nullIntolerantAttributes(c)) {
+        for (const a of notNullColumnsOf(c)) {
           if (leftIds.has(a.exprId)) leftCols.push(a);
           else if (rightIds.has(a.exprId)) rightCols.push(a);
         }
