@@ -1,12 +1,12 @@
 /**
  * PushDownPredicates: moves filters towards the scans — through projections (substituting
  * aliases), into the matching side of inner joins and the preserved side of outer joins — and
- * merges adjacent filters. Non-deterministic conditions stay where they are.
+ * merges adjacent filters; a join's single-side ON conjuncts go into that side too. Non-deterministic conditions stay where they are.
  */
 
 import { outputOf } from "../analyzer/types.js";
 import { call, collectAttributes, conjunction, conjuncts, type Expr, transformUp } from "../plan/expressions.js";
-import { type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
+import { type Join, type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
 import { isVolatile } from "../plan/volatile.js";
 import { eventTimeColumns } from "./event-time-column.js";
 import type { Rule } from "./rule.js";
@@ -73,7 +73,33 @@ function push(p: LogicalPlan): LogicalPlan {
   }
 }
 
+/**
+ * The join's own condition (Spark's PushPredicateThroughJoin): a deterministic ON conjunct that
+ * reads one side only filters that side before the join, where it can reach the side's scan
+ * (`k = sk AND v IN (1, 2)` reads only the rows with v 1 or 2, and only they are numInputRows),
+ * unless that side is preserved by an outer join: there it decides matching, not which rows exist.
+ */
+function pushJoinCondition(j: Join): LogicalPlan {
+  if (!j.condition || j.usingColumns) return j;
+  const jt = j.joinType;
+  const intoLeft = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "right_outer";
+  const intoRight = intoLeft ? jt !== "right_outer" : jt === "left_outer" || jt === "left_anti" || jt === "existence";
+  const toLeft: Expr[] = [];
+  const toRight: Expr[] = [];
+  const stay: Expr[] = [];
+  for (const c of conjuncts(j.condition)) {
+    if (isVolatile(c)) stay.push(c);
+    else if (intoLeft && refersOnlyTo(c, j.left)) toLeft.push(c);
+    else if (intoRight && refersOnlyTo(c, j.right)) toRight.push(c);
+    else stay.push(c);
+  }
+  if (!toLeft.length && !toRight.length) return j;
+  const left = toLeft.length ? push(Plans.filter(conjunction(toLeft), j.left)) : j.left;
+  const right = toRight.length ? push(Plans.filter(conjunction(toRight), j.right)) : j.right;
+  return Plans.rejoin(j, left, right, stay.length ? conjunction(stay) : null);
+}
+
 export const pushDownPredicates: Rule = {
   name: "PushDownPredicates",
-  apply: (plan) => transformPlanUp(plan, push),
+  apply: (plan) => transformPlanUp(plan, (p) => (p.kind === "join" ? pushJoinCondition(p) : push(p))),
 };
