@@ -93,8 +93,8 @@ export class Session implements SessionInternals {
 
   /** @internal use Session.builder() */
   constructor(settings: Record<string, string> = {}) {
-    this.conf = new RuntimeConfig(settings);
-    if (this.conf.getOption("spark.app.name") === undefined) this.conf.set("spark.app.name", randomUUID());
+    // the generated app name is an initial setting, so SQL's RESET keeps it
+    this.conf = new RuntimeConfig({ "spark.app.name": randomUUID(), ...settings });
     this.sparkContext = new SparkContext(this.conf);
     setScanThreads(localThreads(this.conf.getOption("spark.master")));
     this.conf.watch(JSON_DECODER_CONF, (v) => setJsonDecoder(jsonDecoderOf(v)));

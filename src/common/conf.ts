@@ -58,8 +58,11 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
 export class RuntimeConfig {
   private readonly values = new Map<string, string>();
   private readonly watchers = new Map<string, (value: string | undefined) => void>();
+  /** The settings the session was built with: what SQL's RESET goes back to (as Spark's SparkConf). */
+  private readonly initial: ReadonlyMap<string, string>;
   constructor(initial: Record<string, string> = {}) {
     for (const [k, v] of Object.entries(initial)) this.set(k, v);
+    this.initial = new Map(this.values);
   }
   set(key: string, value: string | number | boolean): void {
     const v = String(value);
@@ -92,6 +95,16 @@ export class RuntimeConfig {
     this.values.delete(key);
     this.watchers.get(key)?.(this.getOption(key));
     if (key === PRECISION_LOSS) setDecimalPrecisionLoss(true);
+  }
+  /** SQL's `RESET key`: the value the session was built with, else the default. */
+  reset(key: string): void {
+    const v = this.initial.get(key);
+    if (v === undefined) this.unset(key);
+    else this.set(key, v);
+  }
+  /** SQL's `RESET`: every key back to the session's initial settings. */
+  resetAll(): void {
+    for (const k of new Set([...this.values.keys(), ...this.initial.keys()])) this.reset(k);
   }
   /** The user's own setting of a key (not a default), or undefined. */
   getExplicit(key: string): string | undefined {
