@@ -1,11 +1,14 @@
 /**
  * `spark.sql(text)` statements besides a query: Spark's CREATE [OR REPLACE] TEMP[ORARY] VIEW
- * name [(columns)] AS query, and DROP VIEW [IF EXISTS] name. A query is parsed
- * by query.ts; everything else Spark's SQL knows (tables, DDL, SET, ...) stays a syntax error.
+ * name [(columns)] AS query, DROP VIEW [IF EXISTS] name, SET / RESET (set-statement.ts) and
+ * SHOW TABLES / VIEWS / COLUMNS and DESCRIBE (show-statement.ts). A query is parsed by
+ * query.ts; everything else Spark's SQL knows (tables, DDL, USE, ...) stays a syntax error.
  */
 import type { LogicalPlan } from "../plan/logical.js";
 import { Cursor, type SqlParameters } from "./cursor.js";
 import { readQuery } from "./query.js";
+import { type ConfStatement, readConfStatement } from "./set-statement.js";
+import { readShowStatement, type ShowStatement } from "./show-statement.js";
 
 export type Statement =
   | { readonly kind: "query"; readonly plan: LogicalPlan }
@@ -17,10 +20,15 @@ export type Statement =
       readonly columns: readonly string[] | null;
       readonly plan: LogicalPlan;
     }
-  | { readonly kind: "dropView"; readonly name: string; readonly ifExists: boolean };
+  | { readonly kind: "dropView"; readonly name: string; readonly ifExists: boolean }
+  | ConfStatement
+  | ShowStatement;
 
 /** A statement; null when `text` is empty. */
 export function readStatement(text: string, params?: SqlParameters): Statement | null {
+  // SET's key and value are raw text (`SET a.b=c d`), read before any tokenizing
+  const conf = readConfStatement(text);
+  if (conf) return conf;
   const cur = new Cursor(text, params);
   if (cur.atEnd()) return null;
   let st: Statement;
@@ -28,7 +36,7 @@ export function readStatement(text: string, params?: SqlParameters): Statement |
   else if (cur.acceptKeyword("DROP", "VIEW")) {
     const ifExists = cur.acceptKeyword("IF", "EXISTS");
     st = { kind: "dropView", name: cur.identifier(), ifExists };
-  } else st = { kind: "query", plan: readQuery(cur) };
+  } else st = readShowStatement(cur) ?? { kind: "query", plan: readQuery(cur) };
   cur.expectEnd();
   return st;
 }
