@@ -55,6 +55,20 @@ export const DEFAULTS: Readonly<Record<string, string>> = {
   "arus.columnar.utf8Strings": "true",
 };
 
+/** Milliseconds per unit of Spark's duration strings (JavaUtils.timeSuffixes). */
+const TIME_UNITS_MS: Readonly<Record<string, number>> = {
+  us: 0.001,
+  usec: 0.001,
+  ms: 1,
+  msec: 1,
+  s: 1000,
+  sec: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
 export class RuntimeConfig {
   private readonly values = new Map<string, string>();
   private readonly watchers = new Map<string, (value: string | undefined) => void>();
@@ -126,10 +140,13 @@ export class RuntimeConfig {
     return this.get(key).toLowerCase() === "true";
   }
   /** Milliseconds of a duration config such as "10ms" or "10s". */
+  /** A duration setting in milliseconds, read as Spark's timeStringAs reads one (no unit: milliseconds). */
   getMs(key: string): number {
-    const m = /^(\d+)\s*(ms|s|m)?$/.exec(this.get(key).trim());
-    if (!m) throw new IllegalArgumentException(`Config ${key} must be a duration like 10ms, got '${this.get(key)}'.`);
-    return Number(m[1]) * (m[2] === "s" ? 1000 : m[2] === "m" ? 60000 : 1);
+    const m = /^(\d+)\s*([a-z]+)?$/.exec(this.get(key).trim().toLowerCase());
+    const perUnit = m ? TIME_UNITS_MS[m[2] ?? "ms"] : undefined;
+    if (!m || perUnit === undefined)
+      throw new IllegalArgumentException(`Config ${key} must be a duration like 10ms, 5s, 2min or 1h, got '${this.get(key)}'.`);
+    return Math.floor(Number(m[1]) * perUnit);
   }
   get timeZone(): string {
     return resolveTimeZone(this.get("spark.sql.session.timeZone"));

@@ -213,7 +213,7 @@ describe("arus.state.threads = auto", () => {
     );
     await assert.rejects(
       overFiles({ "arus.state.threads.moveAfter": "-1" }),
-      /Config arus\.state\.threads\.moveAfter must be a duration like 10ms, got '-1'/,
+      /Config arus\.state\.threads\.moveAfter must be a duration like 10ms, 5s, 2min or 1h, got '-1'/,
     );
   });
 });
