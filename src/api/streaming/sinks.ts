@@ -36,7 +36,11 @@ export function memorySink(
   let tables = memoryTables.get(session);
   if (!tables) {
     const byName = new Map<string, () => LogicalPlan | undefined>();
-    session.catalog.addResolver((n) => byName.get(n.toLowerCase())?.());
+    session.catalog.addTempViewSource({
+      names: () => [...byName.keys()],
+      lookup: (n) => byName.get(n)?.(),
+      drop: (n) => byName.delete(n),
+    });
     memoryTables.set(session, (tables = byName));
   }
   tables.set(name.toLowerCase(), () =>
