@@ -10,7 +10,10 @@
  *     a generator that updates the state as it yields);
  *   - progress counts Spark's one state row per key (its value and its timeout together): a call
  *     that updates, removes or changes the timeout writes it (numRowsUpdated), or removes it
- *     when it ends with remove() and no timeout (numRowsRemoved, whether or not state existed).
+ *     when it ends with remove() and no timeout (numRowsRemoved, whether or not state existed);
+ *   - a written row may hold neither a value nor a timeout (a key that only had a timeout, after a
+ *     call that set nothing): Spark keeps it, invisible to the function but in numRowsTotal, until
+ *     a call removes it. arus marks such a key in a value state of its own (NULL_ROW_NAME).
  */
 
 import { ArusError, IllegalArgumentException } from "../../../common/errors.js";
@@ -32,6 +35,9 @@ import type { StructType } from "../../../types/datatypes.js";
 
 /** The value state holding a key's GroupState (its timeout is the key's one timer). */
 export const GROUP_STATE_NAME = "groupState";
+/** The value state marking a key whose Spark state row has a NULL value and no timeout. */
+const NULL_ROW_NAME = "groupStateNullRow";
+const NULL_ROW = { kept: true };
 
 export function timeModeOf(timeout: GroupStateTimeout): TimeMode {
   return timeout === "ProcessingTimeTimeout" ? "processingTime" : timeout === "EventTimeTimeout" ? "eventTime" : "none";
@@ -123,6 +129,8 @@ class GroupStateImpl implements GroupState<ProcessorRow> {
 export class GroupsWithStateProcessor implements StatefulProcessorLike {
   private handle!: StatefulProcessorHandle;
   private state!: ValueState;
+  /** Declared only with a timeout: without one a written row always has a value. */
+  private nullRow: ValueState | null = null;
   constructor(
     private readonly fn: GroupsWithStateFunction<unknown>,
     private readonly stateSchema: StructType,
@@ -134,6 +142,7 @@ export class GroupsWithStateProcessor implements StatefulProcessorLike {
   init(handle: StatefulProcessorHandle): void {
     this.handle = handle;
     this.state = handle.getValueState(GROUP_STATE_NAME, this.stateSchema);
+    this.nullRow = this.timeout === "NoTimeout" ? null : handle.getValueState(NULL_ROW_NAME, "kept BOOLEAN");
     this.rowsWritten = 0;
     this.rowsRemoved = 0;
   }
@@ -176,8 +185,18 @@ export class GroupsWithStateProcessor implements StatefulProcessorLike {
     if (gs.removed) this.state.clear();
     else if (gs.updated) this.state.update(gs.value!);
     if (gs.timeoutAt !== null) this.handle.registerTimer(gs.timeoutAt);
-    if (gs.removed && gs.timeoutAt === null) this.rowsRemoved++;
-    else if (gs.updated || gs.removed || gs.timeoutAt !== oldTimeout) this.rowsWritten++;
+    if (gs.removed && gs.timeoutAt === null) {
+      this.rowsRemoved++;
+      this.markNullRow(false);
+    } else if (gs.updated || gs.removed || gs.timeoutAt !== oldTimeout) {
+      this.rowsWritten++;
+      this.markNullRow(gs.value === null && gs.timeoutAt === null);
+    }
     return out;
+  }
+  private markNullRow(on: boolean): void {
+    if (!this.nullRow || this.nullRow.exists() === on) return;
+    if (on) this.nullRow.update(NULL_ROW);
+    else this.nullRow.clear();
   }
 }
