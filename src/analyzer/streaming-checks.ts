@@ -52,14 +52,6 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
         if (p.aggregateExprs.some((e) => anyExpr(e, (x) => x.kind === "call" && x.distinct && isAggregateCall(x)))) {
           fail("Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.");
         }
-        if (mode === "append" && !hasWatermarkMeta(p)) {
-          fail(
-            "Append output mode not supported when there are streaming aggregations on streaming DataFrames/DataSets without watermark; " +
-              "add withWatermark(...) on the event-time column and group by it (or by a window over it), or use outputMode('update') / ('complete').",
-          );
-        }
-        if (mode === "update" && isSessionAgg(p))
-          fail("Update output mode not supported for session window on streaming DataFrames/DataSets; use append or complete.");
         if (isSessionAgg(p) && p.groupingExprs.length < 2)
           fail("Grouping key must be specified when using sessionWindow: add a column besides session_window(...) to groupBy().");
         break;
@@ -113,18 +105,46 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
     }
   };
   const groupsWithState: (LogicalPlan & { kind: "transformWithState" })[] = [];
+  checkOutputMode(plan, mode);
   visit(plan);
   for (const p of groupsWithState) checkGroupsWithState(p, mode, aggs.length > 0);
-  if (mode === "complete" && aggs.length === 0) {
-    fail(
-      "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets; use append or update.",
-    );
-  }
   if (checkCorrectness && ((aggs.length > 1 && mode !== "append") || statefulAboveLateRows(plan, mode))) {
     fail(
       "Detected pattern of possible 'correctness' issue due to global watermark. The query contains stateful operation which can emit rows older than the current watermark plus allowed late record delay, which are \"late rows\" in downstream stateful operations and these rows can be discarded. Please refer the programming guide doc for more details. If you understand the possible risk of correctness issue and still need to run the query, you can disable this check by setting the config `spark.sql.streaming.statefulOperator.checkCorrectness.enabled` to false.",
     );
   }
+}
+
+/**
+ * The output mode against the query's streaming aggregations, before any other check (Spark 4's
+ * order: an append aggregation without a watermark is reported before, say, its DISTINCT).
+ * As Spark, only the topmost aggregation is looked at.
+ */
+function checkOutputMode(plan: LogicalPlan, mode: Mode): void {
+  const top = topmostStreamingAggregate(plan);
+  const unsupported = (operation: string, hint: string): never => {
+    throw new AnalysisException(
+      "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+      `[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: ${mode}. This output mode is not supported for ${operation} on streaming DataFrames/DataSets. ${hint}`,
+    );
+  };
+  if (mode === "append" && top && !hasWatermarkMeta(top)) {
+    unsupported(
+      "streaming aggregations without watermark",
+      "Add withWatermark(...) on the event-time column and group by it (or by a window over it), or use outputMode('update') / ('complete').",
+    );
+  }
+  if (mode === "update" && top && isSessionAgg(top)) unsupported("session window streaming aggregations", "Use append or complete.");
+  if (mode === "complete" && !top) unsupported("no streaming aggregations", "Use append or update.");
+}
+
+function topmostStreamingAggregate(p: LogicalPlan): (LogicalPlan & { kind: "aggregate" }) | null {
+  if (p.kind === "aggregate" && isStreamingPlan(p)) return p;
+  for (const c of planChildren(p)) {
+    const found = topmostStreamingAggregate(c);
+    if (found) return found;
+  }
+  return null;
 }
 
 /**

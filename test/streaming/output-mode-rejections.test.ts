@@ -28,10 +28,23 @@ async function rejects(df: DataFrame, mode: "append" | "update" | "complete", te
 
 describe("output modes and query shapes rejected at start()", () => {
   it("append + aggregation without a watermark, or not grouped by the event time", async () => {
-    const msg = "Append output mode not supported when there are streaming aggregations on streaming DataFrames/DataSets without watermark";
+    const msg =
+      "[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: append. This output mode is not supported for streaming aggregations without watermark on streaming DataFrames/DataSets.";
     const { df } = events();
     await rejects(df.groupBy("k").count(), "append", msg);
     await rejects(df.withWatermark("ts", "1 minute").groupBy("k").count(), "append", msg);
+  });
+
+  it("the output mode is checked first, with Spark 4's error class (PySpark 4.3)", async () => {
+    const { df } = events();
+    const modeError = (mode: string) => (e: Error) => {
+      assert.equal((e as Error & { errorClass?: string }).errorClass, "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION", e.message);
+      assert.match(e.message, new RegExp(`Invalid streaming output mode: ${mode}\\.`));
+    };
+    // a DISTINCT aggregate in append mode without a watermark: the mode is what Spark reports
+    await testStream(df.groupBy("k").agg(F.count_distinct("v")), "append", [expectFailure(modeError("append"))]);
+    // dropDuplicatesWithinWatermark without a watermark in complete mode: the mode again
+    await testStream(df.dropDuplicatesWithinWatermark(["k"]), "complete", [expectFailure(modeError("complete"))]);
   });
 
   it("complete mode without an aggregation", async () => {
@@ -39,9 +52,9 @@ describe("output modes and query shapes rejected at start()", () => {
     await rejects(
       df.filter("v > 0"),
       "complete",
-      "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets",
+      "Invalid streaming output mode: complete. This output mode is not supported for no streaming aggregations on streaming DataFrames/DataSets.",
     );
-    await rejects(df.withWatermark("ts", "1 second").dropDuplicates(["k", "ts"]), "complete", "Complete output mode not supported");
+    await rejects(df.withWatermark("ts", "1 second").dropDuplicates(["k", "ts"]), "complete", "Invalid streaming output mode: complete.");
   });
 
   it("update mode with a session window", async () => {
@@ -49,7 +62,7 @@ describe("output modes and query shapes rejected at start()", () => {
     await rejects(
       df.withWatermark("ts", "1 second").groupBy(F.session_window("ts", "5 seconds"), "k").count(),
       "update",
-      "Update output mode not supported for session window on streaming DataFrames/DataSets",
+      "Invalid streaming output mode: update. This output mode is not supported for session window streaming aggregations on streaming DataFrames/DataSets.",
     );
   });
 
