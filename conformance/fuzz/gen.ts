@@ -14,6 +14,9 @@
 import { type CaseDef, type InputRow, t } from "../case.js";
 import { Rng } from "./prng.js";
 
+/** Bumped whenever a change to the generator changes what a seed produces (seeds are comparable within a version). */
+export const GEN_VERSION = 4;
+
 export type Ty = "int" | "bigint" | "double" | "string" | "bool" | "ts";
 
 /** An expression in the three syntaxes. */
@@ -251,6 +254,8 @@ export interface Generated {
   arusSrc: string;
   /** A short summary of the shape, for the run's table. */
   shape: string;
+  /** Set for a SQL case (then `pyspark` holds the same text and `arusSrc` is empty). */
+  sql?: string;
 }
 
 const BASE_COLS: Col[] = [
@@ -283,8 +288,224 @@ export interface GenOptions {
   missingFields?: boolean;
 }
 
-/** Generates one case from its seed. */
+/** Generates one case from its seed: a single-input query, or (15 %) a stream-stream join. */
 export function generate(seed: number, opts: GenOptions = {}): Generated {
+  const kind = new Rng(seed ^ 0x5bd1e995).next();
+  if (kind < 0.15) return generateJoin(seed);
+  if (kind < 0.25) return generateSql(seed);
+  return generateSingle(seed, opts);
+}
+
+/** Input rows for `nBatches` triggers with a clock that moves on, late rows and repeats. */
+function timedBatches(r: Rng, nBatches: number, row: (ts: string | null) => InputRow): InputRow[][] {
+  const batches: InputRow[][] = [];
+  let clock = r.int(0, 20);
+  const seen: InputRow[] = [];
+  for (let b = 0; b < nBatches; b++) {
+    clock += r.weighted([
+      [1, 0],
+      [4, r.int(1, 15)],
+      [1, r.int(15, 40)],
+    ]);
+    const rows: InputRow[] = [];
+    const n = r.bool(0.15) ? 0 : r.int(1, 4);
+    for (let i = 0; i < n; i++) {
+      if (seen.length && r.bool(0.1)) {
+        rows.push({ ...r.pick(seen) });
+        continue;
+      }
+      const ts = r.bool(0.03)
+        ? null
+        : t(
+            clock +
+              r.weighted([
+                [3, 5 * r.int(-3, 1)],
+                [3, r.int(-20, 5)],
+              ]),
+            r.weighted([
+              [10, 0],
+              [1, -1],
+              [1, 1],
+            ]),
+          );
+      const x = row(ts);
+      rows.push(x);
+      seen.push(x);
+    }
+    batches.push(rows);
+  }
+  return batches;
+}
+
+/**
+ * A stream-stream join of l(k, lt, v) and r(rk, rt, w): watermarks on either side, an equality
+ * on the key and (mostly) a time range, inner/outer/semi (sometimes a type Spark refuses without
+ * the right watermarks), optionally a windowed count after it.
+ */
+export function generateJoin(seed: number): Generated {
+  const r = new Rng(seed);
+  const shape: string[] = ["join"];
+  const wm = (col: string) => {
+    if (!r.bool(0.85)) return "";
+    const d = r.pick(["0 seconds", "5 seconds", "10 seconds", "2 seconds"]);
+    shape.push(`wm ${col} ${d}`);
+    return `.withWatermark(${q(col)}, ${q(d)})`;
+  };
+  const lw = wm("lt");
+  const rw = wm("rt");
+  const conj: string[] = [];
+  if (r.bool(0.95)) conj.push("k = rk");
+  const timeForm = r.weighted<string>([
+    [4, "range"],
+    [2, "between"],
+    [1, "equal"],
+    [1.5, "none"],
+  ]);
+  if (timeForm === "range") conj.push(`rt >= lt AND rt <= lt + interval ${r.pick([0, 5, 10])} seconds`);
+  else if (timeForm === "between")
+    conj.push(`rt BETWEEN lt - interval ${r.pick([2, 5])} seconds AND lt + interval ${r.pick([3, 5])} seconds`);
+  else if (timeForm === "equal") conj.push("lt = rt");
+  if (r.bool(0.2)) conj.push(r.pick(["v > 2", "w < 5", "v <= w", "rk <> 'c'"]));
+  if (!conj.length) conj.push("k = rk");
+  const cond = conj.join(" AND ");
+  shape.push(timeForm);
+  const how = r.weighted<string>([
+    [4, "inner"],
+    [2, "left_outer"],
+    [1.5, "right_outer"],
+    [1.5, "full_outer"],
+    [1.5, "left_semi"],
+    [0.3, "left_anti"],
+  ]);
+  shape.push(how);
+  let post = "";
+  if (r.bool(0.15) && lw) {
+    post = `.groupBy(F.window("lt", ${q(r.pick(["10 seconds", "5 seconds"]))})).count()`;
+    shape.push("window count");
+  } else if (r.bool(0.15)) {
+    post = how === "left_semi" || how === "left_anti" ? `.select("k", "lt")` : `.select("k", "rk", "lt", "rt")`;
+    shape.push("select");
+  }
+  const outputMode: OutputMode = r.bool(0.9) ? "append" : r.pick(["update", "complete"] as OutputMode[]);
+  const nBatches = r.int(2, 5);
+  const key = () =>
+    r.weighted<string | null>([
+      [4, "a"],
+      [3, "b"],
+      [2, "c"],
+      [1, null],
+    ]);
+  const lb = timedBatches(r, nBatches, (ts) => ({ k: key(), lt: ts, v: r.bool(0.1) ? null : r.int(0, 9) }));
+  const rb = timedBatches(r, nBatches, (ts) => ({ rk: key(), rt: ts, w: r.bool(0.1) ? null : r.int(0, 9) }));
+  const restartAt = nBatches >= 3 && r.bool(0.2) ? [r.int(1, nBatches - 1)] : undefined;
+  const expr = `l${lw}.join(r${rw}, F.expr(${q(cond)}), ${q(how)})${post}`;
+  const pyspark = `def build(spark, l, r):\n    return ${expr}`;
+  const arusSrc = `({ inputs, F }) => inputs.${expr.replace(/^l/, "l").replace("join(r", "join(inputs.r")}`;
+  const arus = new Function(`return (${arusSrc});`)() as CaseDef["arus"];
+  const def: CaseDef = {
+    description: `fuzz seed ${seed}: ${shape.join(" -> ")}, ${outputMode}`,
+    inputs: [
+      { name: "l", schema: "k STRING, lt TIMESTAMP, v INT", batches: lb },
+      { name: "r", schema: "rk STRING, rt TIMESTAMP, w INT", batches: rb },
+    ],
+    outputMode,
+    pyspark,
+    arus,
+    ...(restartAt ? { restartAt } : {}),
+  };
+  return { def, pyspark, arusSrc, shape: `${shape.join(" -> ")} [${outputMode}${restartAt ? `, restart@${restartAt[0]}` : ""}]` };
+}
+
+/** An aggregation written as one SQL query (run as text by both engines), watermark set by the harness. */
+export function generateSql(seed: number): Generated {
+  const r = new Rng(seed);
+  const shape: string[] = ["sql"];
+  const delay = r.bool(0.8) ? r.pick(DELAYS) : null;
+  if (delay) shape.push(`wm(${delay})`);
+  const g = new ExprGen(r, BASE_COLS);
+  const where = r.bool(0.5) ? ` WHERE ${g.bool(2).sql}` : "";
+  if (where) shape.push("where");
+  const time = r.weighted<string>([
+    [3, "window"],
+    [2, "sliding"],
+    [1.5, "session"],
+    [1.5, "none"],
+  ]);
+  const sel: string[] = [];
+  const grp: string[] = [];
+  if (time === "window") {
+    const w = `window(ts, '${r.pick(TUMBLING)}')`;
+    sel.push(r.bool() ? `${w} AS w` : `${w}.start AS ws`);
+    grp.push(w);
+  } else if (time === "sliding") {
+    const [w, sl] = r.pick(SLIDING);
+    sel.push(`window(ts, '${w}', '${sl}') AS w`);
+    grp.push(`window(ts, '${w}', '${sl}')`);
+  } else if (time === "session") {
+    const sw = `session_window(ts, '${r.pick(GAPS)}')`;
+    sel.push(`${sw} AS sw`);
+    grp.push(sw);
+  }
+  shape.push(time);
+  for (const c of r.subset(["k", "k2"])) {
+    sel.push(c);
+    grp.push(c);
+  }
+  const aggs = r
+    .subset(
+      [
+        "count(*) AS n",
+        "sum(v) AS s",
+        "min(k) AS mk",
+        "max(ts) AS mt",
+        "avg(d) AS ad",
+        "count(v) FILTER (WHERE v > 3) AS fc",
+        "count_if(v > 2) AS ci",
+        "max(v) - min(v) AS spread",
+      ],
+      1,
+    )
+    .slice(0, 3);
+  sel.push(...aggs);
+  const having = r.bool(0.15) ? ` HAVING count(*) > ${r.int(0, 2)}` : "";
+  if (having) shape.push("having");
+  const sql = `SELECT ${sel.join(", ")} FROM input${where}${grp.length ? ` GROUP BY ${grp.join(", ")}` : ""}${having}`;
+  const timed = delay && time !== "none";
+  const valid: OutputMode[] =
+    time === "session"
+      ? timed && grp.length > 1
+        ? ["append", "complete"]
+        : ["complete"]
+      : timed
+        ? ["append", "update", "complete"]
+        : ["update", "complete"];
+  const outputMode: OutputMode = r.bool(0.85) ? r.pick(valid) : r.pick(["append", "update", "complete"] as OutputMode[]);
+  const nBatches = r.int(2, 5);
+  const batches = timedBatches(r, nBatches, (ts) => ({
+    k: r.pick(["a", "b", "c", null]),
+    k2: r.pick([0, 1, null]),
+    v: r.bool(0.1) ? null : r.int(-2, 9),
+    d: r.pick([0.5, 1.25, -2.5, null]),
+    ts,
+  }));
+  const restartAt = nBatches >= 3 && r.bool(0.2) ? [r.int(1, nBatches - 1)] : undefined;
+  const def: CaseDef = {
+    description: `fuzz seed ${seed}: ${shape.join(" -> ")}, ${outputMode}`,
+    input: { schema: SCHEMA, batches, ...(delay ? { watermark: { column: "ts", delay } } : {}) },
+    outputMode,
+    sql,
+    ...(restartAt ? { restartAt } : {}),
+  };
+  return {
+    def,
+    pyspark: sql,
+    arusSrc: "",
+    sql,
+    shape: `${shape.join(" -> ")} [${outputMode}${restartAt ? `, restart@${restartAt[0]}` : ""}]`,
+  };
+}
+
+function generateSingle(seed: number, opts: GenOptions): Generated {
   const r = new Rng(seed);
   let cols: Col[] = BASE_COLS.map((c) => ({ ...c }));
   let tsName = "ts";
@@ -730,21 +951,26 @@ export function generate(seed: number, opts: GenOptions = {}): Generated {
 /** The case as a `.case.ts` file (to rerun or minimise it by hand). */
 export function caseFileText(g: Generated, caseImport: string, extra: { description?: string; notes?: string } = {}): string {
   const d = g.def;
-  const inp = d.input as { schema: string; batches: InputRow[][] };
-  const batches = inp.batches.map((b) => `      ${JSON.stringify(b)},`).join("\n");
+  const inputText = (
+    inp: { name?: string; schema: string; batches: InputRow[][]; watermark?: { column: string; delay: string } },
+    indent: string,
+  ) =>
+    `{${inp.name ? `\n${indent}  name: ${q(inp.name)},` : ""}${inp.watermark ? `\n${indent}  watermark: ${JSON.stringify(inp.watermark)},` : ""}
+${indent}  schema: ${q(inp.schema)},
+${indent}  batches: [
+${inp.batches.map((b) => `${indent}    ${JSON.stringify(b)},`).join("\n")}
+${indent}  ],
+${indent}}`;
+  const inputs = d.inputs
+    ? `inputs: [\n${(d.inputs as { name?: string; schema: string; batches: InputRow[][] }[]).map((i) => `    ${inputText(i, "    ")},`).join("\n")}\n  ],`
+    : `input: ${inputText(d.input as { schema: string; batches: InputRow[][] }, "  ")},`;
   return `import { defineCase } from ${q(caseImport)};
 
 export default defineCase({
   description: ${q(extra.description ?? d.description)},
-  input: {
-    schema: ${q(inp.schema)},
-    batches: [
-${batches}
-    ],
-  },
+  ${inputs}
   outputMode: ${q(d.outputMode ?? "append")},${d.restartAt ? `\n  restartAt: ${JSON.stringify(d.restartAt)},` : ""}${d.trigger ? `\n  trigger: ${q(d.trigger)},` : ""}
-  pyspark: ${q(g.pyspark)},
-  arus: ${g.arusSrc},${extra.notes ? `\n  notes: ${q(extra.notes)},` : ""}
+  ${g.sql ? `sql: ${q(g.sql)},` : `pyspark: ${q(g.pyspark)},\n  arus: ${g.arusSrc},`}${extra.notes ? `\n  notes: ${q(extra.notes)},` : ""}
 });
 `;
 }

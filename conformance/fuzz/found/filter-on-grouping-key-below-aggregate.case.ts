@@ -20,5 +20,5 @@ export default defineCase({
   notes:
     "Spark 4.3.0: rows batch 0 [{k:'a',s:1}], batch 1 [{k:'a',s:4}] (arus the same); progress batch 0 numInputRows 1, stateStoreSave numRowsTotal 1, numRowsUpdated 1; batch 1 numRowsTotal 1. " +
     "arus: batch 0 numInputRows 2, numRowsTotal 2, numRowsUpdated 2; batch 1 numRowsTotal 2 (the filter stays above the aggregate, group b is stored). " +
-    "Through a watermark the pushed filter also stops rows from moving the watermark: with withWatermark before the groupBy, Spark's watermark stayed at 0 where arus's advanced (fuzz seed 1 case 27).",
+    "Through a watermark the pushed filter also stops rows from moving the watermark: with withWatermark before the groupBy, Spark's watermark stayed at 0 where arus's advanced (fuzz seed 1 case 27), and with a window in append mode arus then runs extra no-data batches Spark does not (seed 8 case 6: foreachBatch ids Spark [0..4], arus [0..6]).",
 });
