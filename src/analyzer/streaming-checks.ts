@@ -81,7 +81,9 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
         }
         break;
       case "deduplicate":
-        if (p.withinWatermark && !anyPlan(p.child, (c) => c.kind === "watermark")) {
+        // Spark looks for an event-time column among the input's columns, not for a watermark
+        // below: `withColumn("ts", ts + INTERVAL 1 SECOND)` after withWatermark("ts") has none
+        if (p.withinWatermark && !outputOf(p.child).some((a) => a.metadata[WATERMARK_DELAY] !== undefined)) {
           fail(
             "dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark; call withWatermark(...) first.",
           );

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { F } from "../../src/index.js";
 import { addData, assertOnQuery, checkAnswer, checkNewRows, expectFailure, testStream } from "../../src/testing/index.js";
 import { dataBatchOp, sec, stateOp, utcSession } from "./helpers.js";
 
@@ -130,6 +131,14 @@ describe("dropDuplicatesWithinWatermark", () => {
   it("is rejected without a watermark", async () => {
     const ms = session.memoryStream("id STRING, ts TIMESTAMP");
     await testStream(ms.toDF().dropDuplicatesWithinWatermark(["id"]), "append", [
+      expectFailure("dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark"),
+    ]);
+  });
+
+  it("is rejected when the event-time column was replaced after withWatermark (Spark reads the input's columns)", async () => {
+    const ms = session.memoryStream("id STRING, ts TIMESTAMP");
+    const df = ms.toDF().withWatermark("ts", "5 seconds").withColumn("ts", F.expr("ts + INTERVAL 1 SECOND"));
+    await testStream(df.dropDuplicatesWithinWatermark(["id"]), "append", [
       expectFailure("dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets without watermark"),
     ]);
   });

@@ -66,8 +66,7 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
           dupes++;
           continue;
         }
-        // A NULL event time gives a NaN expiry (evict reads it as 0, as Spark reads its NULL back)
-        const expiresAt = this.withinWatermark && et ? et[i]! + this.delayMs() * 1000 : null;
+        const expiresAt = this.withinWatermark && et ? expiryOf(et[i]!, this.delayMs()) : null;
         store.put(key, expiresAt === null ? [] : [expiresAt]);
         metrics.numRowsUpdated++;
         keep.push(i);
@@ -81,9 +80,8 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
       if (keep.length) out.push(keep.length === b.numRows ? b : takeBatch(b, keep));
     }
     metrics.allUpdatesTimeMs = Date.now() - started;
-    // Spark evicts nothing in a query's first batch (its eviction watermark is not set yet); it
-    // shows only for an expiry at or below 0, such as a NULL event time's (read as 0 below).
-    metrics.numRowsRemoved = st.batchId === 0 && this.withinWatermark ? 0 : this.evict(stores, wm.evictionMs * 1000);
+    // Batch 0 evicts too, at watermark 0: only an expiry at or below 0 goes (a NULL time's with delay 0).
+    metrics.numRowsRemoved = this.evict(stores, wm.evictionMs * 1000);
     const commitStart = Date.now();
     let total = 0;
     let bytes = 0;
@@ -108,9 +106,10 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
       const doomed: string[] = [];
       for (const [k, row] of s.entries()) {
         if (this.withinWatermark) {
-          // a NULL expiry (NaN): Spark stores NULL and reads it back as 0 (UnsafeRow.getLong)
-          const expiresAt = row[0] as number;
-          if (evictMicros >= (Number.isNaN(expiresAt) ? 0 : expiresAt)) doomed.push(k);
+          // NaN: a NULL time's expiry as arus stored it before it stored expiryOf's
+          const stored = row[0] as number;
+          const expiresAt = Number.isNaN(stored) ? expiryOf(Number.NaN, this.delayMs()) : stored;
+          if (evictMicros >= expiresAt) doomed.push(k);
         } else {
           const v = (JSON.parse(k) as unknown[])[this.eventTimeKey];
           // a NULL time is never at or below the watermark (NaN): the key stays, as in Spark
@@ -127,4 +126,13 @@ export class StreamingDeduplicateExec implements PhysicalOperator {
   describe(): string {
     return `[${this.keys.map((k) => k.name).join(", ")}], operator ${this.operatorId}`;
   }
+}
+
+/**
+ * When a dropDuplicatesWithinWatermark key expires (µs): its first row's event time plus the
+ * delay. Spark reads a NULL time as 0 (UnsafeRow.getLong) before adding the delay, so a NULL-time
+ * key lives until the watermark reaches the delay itself.
+ */
+function expiryOf(eventTimeMicros: number, delayMs: number): number {
+  return (Number.isNaN(eventTimeMicros) ? 0 : eventTimeMicros) + delayMs * 1000;
 }
