@@ -6,6 +6,7 @@
 import type { LogicalPlan } from "../plan/logical.js";
 import { constantFolding } from "./constant-folding.js";
 import { eliminateSubqueryAliases } from "./eliminate-subquery-aliases.js";
+import { inferEqualConstraints } from "./infer-equal-constraints.js";
 import { inferFilterConstraints } from "./infer-filter-constraints.js";
 import { inferFiltersFromGenerate } from "./infer-filters-from-generate.js";
 import { inferJoinFilters } from "./infer-join-filters.js";
@@ -18,6 +19,7 @@ export const RULES: readonly Rule[] = [
   eliminateSubqueryAliases,
   constantFolding,
   likeSimplification,
+  inferEqualConstraints,
   inferFilterConstraints,
   inferJoinFilters,
   inferFiltersFromGenerate,
