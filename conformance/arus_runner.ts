@@ -276,9 +276,19 @@ async function runQuery(
   return out;
 }
 
-function errorInfo(e: unknown): { type: string; message: string } {
+function errorInfo(e: unknown): { type: string; message: string; conditions: string[] } {
   const err = e as Error;
-  return { type: err?.name ?? typeof e, message: String(err?.stack ?? err?.message ?? e).slice(0, 6000) };
+  // every error class the error or its causes carry, and any named in their messages ([DIVIDE_BY_ZERO])
+  const conditions: string[] = [];
+  for (let x = e as (Error & { errorClass?: string }) | undefined, depth = 0; x && depth < 8; x = x.cause as typeof x, depth++) {
+    if (typeof x.errorClass === "string") conditions.push(x.errorClass);
+    for (const m of String(x.message ?? "").matchAll(/\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]/g)) conditions.push(m[1]!);
+  }
+  return {
+    type: err?.name ?? typeof e,
+    message: String(err?.stack ?? err?.message ?? e).slice(0, 6000),
+    conditions: [...new Set(conditions)],
+  };
 }
 
 function writeJsonl(p: string, items: unknown[]): void {

@@ -374,6 +374,23 @@ export interface CaseOutcome {
   diffs: Diff[];
 }
 
+/** Wrappers that say where an error surfaced, not what it is. */
+const WRAPPER_CLASSES = new Set(["STREAM_FAILED", "FOREACH_BATCH_USER_FUNCTION_ERROR"]);
+
+/**
+ * When Spark's error names an error class (its condition, or one in its message), arus's must
+ * name one of the same: a message that only reads alike is not Spark's error. Null when they agree.
+ */
+function errorClassDiff(spark: EngineResult["meta"]["error"], arus: EngineResult["meta"]["error"]): string | null {
+  const named = (e: typeof spark) =>
+    new Set([...(e?.conditions ?? []), ...(e?.condition ? [e.condition] : [])].filter((c) => !WRAPPER_CLASSES.has(c)));
+  const want = named(spark);
+  if (want.size === 0) return null;
+  const got = named(arus);
+  if ([...want].some((c) => got.has(c))) return null;
+  return `error class differs: Spark ${[...want].join(" / ")}, arus ${got.size ? [...got].join(" / ") : "none"} (${arus?.message.split("\n")[0]?.slice(0, 160)})`;
+}
+
 /** Everything for one case: statuses first, then rows, batch ids, schema, progress, console. */
 export function compareResults(
   id: string,
@@ -405,6 +422,8 @@ export function compareResults(
           diffs: [{ kind: "status", message: `failure phase differs: Spark ${sp}, arus ${ap}; arus said: ${arusMsg}` }],
         };
       }
+      const classes = errorClassDiff(spark.meta.error, arus.meta.error);
+      if (classes) return { id, verdict: "fail", reason: classes, diffs: [{ kind: "status", message: classes }] };
       // batches delivered before the failure must still agree
       const diffs = compareBatchData(spark, arus, opts);
       return {
