@@ -118,26 +118,40 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
 }
 
 /**
- * The output mode against the query's streaming aggregations, before any other check (Spark 4's
+ * The output mode against the query's streaming aggregations, before any other check (Spark's
  * order: an append aggregation without a watermark is reported before, say, its DISTINCT).
  * As Spark, only the topmost aggregation is looked at.
  */
 function checkOutputMode(plan: LogicalPlan, mode: Mode): void {
   const top = topmostStreamingAggregate(plan);
-  const unsupported = (operation: string, hint: string): never => {
-    throw new AnalysisException(
-      "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
-      `[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: ${mode}. This output mode is not supported for ${operation} on streaming DataFrames/DataSets. ${hint}`,
+  // The class and text of the spec (Spark 4.0's _LEGACY_ERROR_TEMP_3102), a hint, then Spark
+  // 4.3's wording of the same refusal, so code written against either finds its text.
+  const unsupported = (legacy: string, hint: string, operation: string): never =>
+    fail(
+      `${legacy}; ${hint} (Spark 4.3: [STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output mode: ${mode}. ` +
+        `This output mode is not supported for ${operation} on streaming DataFrames/DataSets.)`,
     );
-  };
   if (mode === "append" && top && !hasWatermarkMeta(top)) {
     unsupported(
+      "Append output mode not supported when there are streaming aggregations on streaming DataFrames/DataSets without watermark",
+      "add withWatermark(...) on the event-time column and group by it (or by a window over it), or use outputMode('update') / ('complete').",
       "streaming aggregations without watermark",
-      "Add withWatermark(...) on the event-time column and group by it (or by a window over it), or use outputMode('update') / ('complete').",
     );
   }
-  if (mode === "update" && top && isSessionAgg(top)) unsupported("session window streaming aggregations", "Use append or complete.");
-  if (mode === "complete" && !top) unsupported("no streaming aggregations", "Use append or update.");
+  if (mode === "update" && top && isSessionAgg(top)) {
+    unsupported(
+      "Update output mode not supported for session window on streaming DataFrames/DataSets",
+      "use append or complete.",
+      "session window streaming aggregations",
+    );
+  }
+  if (mode === "complete" && !top) {
+    unsupported(
+      "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames/Datasets",
+      "use append or update.",
+      "no streaming aggregations",
+    );
+  }
 }
 
 function topmostStreamingAggregate(p: LogicalPlan): (LogicalPlan & { kind: "aggregate" }) | null {

@@ -84,7 +84,7 @@ async function assertStreamAsPySpark(mode: string, watermark: string | null, sql
 async function assertRefused(mode: string, watermark: string, sql: string): Promise<void> {
   await assert.rejects(
     () => run(mode, watermark, sql),
-    (e: Error & { errorClass?: string }) => e.errorClass === "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION" && /without watermark/.test(e.message),
+    (e: Error & { errorClass?: string }) => e.errorClass === "_LEGACY_ERROR_TEMP_3102" && /without watermark/.test(e.message),
   );
 }
 

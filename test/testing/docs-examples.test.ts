@@ -78,7 +78,7 @@ describe("docs/testing.md examples", () => {
 
   it("expected failures", async () => {
     const { events } = setup();
-    await testStream(events.toDF().groupBy("user").count(), "append", [expectFailure(/Invalid streaming output mode: append/)]);
+    await testStream(events.toDF().groupBy("user").count(), "append", [expectFailure(/Append output mode not supported/)]);
     const e2 = setup().events;
     await testStream(e2.toDF().select(F.expr("1 / 0").alias("x")), "append", [
       addData(e2, [{ user: "a", ts: new Date(0) }]),

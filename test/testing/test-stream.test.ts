@@ -132,7 +132,7 @@ describe("testStream: passing scripts", () => {
 
   it("expectFailure matches an error at start() and a query that fails while running", async () => {
     const ms = session.memoryStream("k STRING, v INT");
-    await testStream(ms.toDF().groupBy("k").count(), "append", [expectFailure(/Invalid streaming output mode: append/)]);
+    await testStream(ms.toDF().groupBy("k").count(), "append", [expectFailure(/Append output mode not supported/)]);
     await testStream(ms.toDF().select(F.expr("10 / v").alias("r")), "append", [
       addData(ms, [{ k: "a", v: 0 }]),
       expectFailure((e) => e.message.includes("DIVIDE_BY_ZERO")),
