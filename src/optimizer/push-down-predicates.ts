@@ -1,7 +1,8 @@
 /**
  * PushDownPredicates: moves filters towards the scans — through projections (substituting
  * aliases), into the matching side of inner joins and the preserved side of outer joins — and
- * merges adjacent filters; a join's single-side ON conjuncts go into that side too. Non-deterministic conditions stay where they are.
+ * merges adjacent filters; a join's single-side ON conjuncts go into that side too.
+ * Non-deterministic conditions stay where they are.
  */
 
 import { outputOf } from "../analyzer/types.js";
@@ -82,8 +83,9 @@ function push(p: LogicalPlan): LogicalPlan {
 function pushJoinCondition(j: Join): LogicalPlan {
   if (!j.condition || j.usingColumns) return j;
   const jt = j.joinType;
-  const intoLeft = jt === "inner" || jt === "cross" || jt === "left_semi" || jt === "right_outer";
-  const intoRight = intoLeft ? jt !== "right_outer" : jt === "left_outer" || jt === "left_anti" || jt === "existence";
+  const both = jt === "inner" || jt === "cross" || jt === "left_semi";
+  const intoLeft = both || jt === "right_outer";
+  const intoRight = both || jt === "left_outer" || jt === "left_anti" || jt === "existence";
   const toLeft: Expr[] = [];
   const toRight: Expr[] = [];
   const stay: Expr[] = [];
