@@ -316,6 +316,9 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
           `[EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE] The event time \`${p.eventTime}\` has the invalid type "${sqlTypeName(t)}", but expected "TIMESTAMP".`,
         );
       }
+      // the column's own name from here on (`withWatermark("TS")` on `ts`): planning, group mode
+      // and progress then find it by name as they find any column
+      if (ts.kind === "attribute" && ts.name !== p.eventTime) return Plans.watermark(ts.name, p.delayMs, p.child);
       return p;
     }
     case "union":

@@ -5,7 +5,7 @@
  */
 import { describe, it } from "node:test";
 import { functions as F } from "../../src/index.js";
-import { addData, checkAnswer, checkNewRows, testStream } from "../../src/testing/index.js";
+import { addData, assertOnQuery, checkAnswer, checkNewRows, testStream } from "../../src/testing/index.js";
 import { sec, utcSession } from "./helpers.js";
 
 const session = utcSession();
@@ -20,6 +20,8 @@ describe("withWatermark column name case", () => {
       checkAnswer([{ window: { start: sec(0), end: sec(10) }, count: 2 }]),
       addData(ms, [{ ts: sec(3) }, { ts: sec(30) }]), // :03 is late
       checkNewRows([{ window: { start: sec(10), end: sec(20) }, count: 1 }]),
+      // the watermark is on the column itself, under its own name
+      assertOnQuery((q) => /^ {2}ts: delay 5000 ms/m.test(q.explainWatermark()), "explainWatermark names the column ts"),
     ]);
   });
 });
