@@ -208,7 +208,12 @@ const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: 
   },
   {
     file: "case-when-same-branches-not-simplified",
-    test: (py, o) => /F\.when\(/.test(py) && onlyMetrics(o, ["numInputRows"]),
+    test: (py, o) => /F\.when\(|CASE WHEN/.test(py) && onlyMetrics(o, ["numInputRows"]),
+  },
+  {
+    file: "inner-stream-join-update-mode",
+    test: (py, o, _shape, spec) =>
+      /\.join\(r/.test(py) && spec.outputMode === "update" && /not supported in Update output mode/.test(o.reason),
   },
   {
     file: "redefining-watermark-phase",
