@@ -289,13 +289,15 @@ export interface GenOptions {
    * everything else.
    */
   missingFields?: boolean;
+  /** Only this kind of case (default: a mix, 75 % single input, 15 % join, 10 % SQL). */
+  kind?: "single" | "join" | "sql";
 }
 
 /** Generates one case from its seed: a single-input query, or (15 %) a stream-stream join. */
 export function generate(seed: number, opts: GenOptions = {}): Generated {
   const kind = new Rng(seed ^ 0x5bd1e995).next();
-  if (kind < 0.15) return generateJoin(seed);
-  if (kind < 0.25) return generateSql(seed);
+  if (opts.kind === "join" || (!opts.kind && kind < 0.15)) return generateJoin(seed);
+  if (opts.kind === "sql" || (!opts.kind && kind < 0.25)) return generateSql(seed);
   return generateSingle(seed, opts);
 }
 

@@ -6,6 +6,7 @@
  *   node --import tsx conformance/fuzz/run.ts --dir DIR [--no-spark]   # every *.case.ts in DIR (minimising by hand)
  *
  * `--missing-fields` lets the generator leave NULL fields out of JSON lines (off by default, see gen.ts).
+ * `--kind single|join|sql` generates only that kind of case (default: the mix of gen.ts).
  * `--strict` reports the failures that match a KNOWN signature (already in fuzz/found/) as failures too.
  * Case i of seed N is generated from caseSeed(N, i) (gen.ts), gets the id `s<N>-<i>`, and is
  * written as a `.case.ts` file under OUT/cases/ (to rerun or minimise by hand). All cases of a
@@ -53,6 +54,7 @@ function parseArgs(argv: string[]) {
     show: false,
     missingFields: false,
     strict: false,
+    kind: undefined as "single" | "join" | "sql" | undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -66,13 +68,14 @@ function parseArgs(argv: string[]) {
     else if (a === "--show") o.show = true;
     else if (a === "--missing-fields") o.missingFields = true;
     else if (a === "--strict") o.strict = true;
+    else if (a === "--kind") o.kind = argv[++i] as "single" | "join" | "sql";
     else {
       console.error(`unknown argument ${a}\nusage: run.ts --seed N [--cases K] [--only i,j] [--out DIR] [--no-spark] [--show] | --found`);
       process.exit(2);
     }
   }
   if (o.found) o.dir = join(HERE, "found");
-  if (!o.out) o.out = o.dir ? `/tmp/arus-fuzz/dir-${basename(o.dir)}` : `/tmp/arus-fuzz/${o.seed}`;
+  if (!o.out) o.out = o.dir ? `/tmp/arus-fuzz/dir-${basename(o.dir)}` : `/tmp/arus-fuzz/${o.seed}${o.kind ? `-${o.kind}` : ""}`;
   return o;
 }
 
@@ -262,7 +265,7 @@ async function main() {
     const idx = o.only ?? Array.from({ length: o.cases }, (_, i) => i);
     items = idx.map((i) => {
       const id = `s${o.seed}-${i}`;
-      const gen = generate(caseSeed(o.seed, i), { missingFields: o.missingFields });
+      const gen = generate(caseSeed(o.seed, i), { missingFields: o.missingFields, kind: o.kind });
       return { id, def: gen.def, spec: toSpec(id, gen.def), gen };
     });
   }
