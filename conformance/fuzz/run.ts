@@ -200,7 +200,7 @@ const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: 
   },
   {
     file: "full-outer-join-not-narrowed-by-filter",
-    test: (py) => /"full_outer"\)\.(groupBy|filter)/.test(py),
+    test: (py) => /"(full|right|left)_outer"\)\.(groupBy|filter)/.test(py),
   },
   {
     file: "session-window-null-time-not-pushed",
@@ -217,6 +217,10 @@ const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: 
     file: "inner-stream-join-update-mode",
     test: (py, o, _shape, spec) =>
       /\.join\(r/.test(py) && spec.outputMode === "update" && /not supported in Update output mode/.test(o.reason),
+  },
+  {
+    file: "stream-join-without-equality-phase",
+    test: (_py, o) => /without equality predicate/.test(o.reason) && /Spark failed at run, arus at start/.test(o.reason),
   },
   {
     file: "redefining-watermark-phase",
