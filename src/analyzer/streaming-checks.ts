@@ -70,16 +70,6 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
       case "union":
         if (p.children.some((c) => !isStreamingPlan(c))) fail("Union between streaming and batch DataFrames/Datasets is not supported.");
         break;
-      case "watermark":
-        // Spark 3.4+ propagates watermarks per operator; a second withWatermark downstream of
-        // one already in force would redefine it.
-        if (allowMultipleStatefulOperators && receivesWatermark(p.child)) {
-          throw new AnalysisException(
-            "_LEGACY_ERROR_TEMP_3076",
-            "Redefining watermark is disallowed. You can set the config 'spark.sql.streaming.statefulOperator.allowMultiple' to 'false' to restore the previous behavior. Note that multiple stateful operators will be disallowed.",
-          );
-        }
-        break;
       case "deduplicate":
         // Spark looks for an event-time column among the input's columns, not for a watermark
         // below: `withColumn("ts", ts + INTERVAL 1 SECOND)` after withWatermark("ts") has none
@@ -249,17 +239,6 @@ export function oneEventTimeColumn(columns: readonly Expr[]): void {
     "MULTIPLE_EVENT_TIME_COLUMNS",
     `[MULTIPLE_EVENT_TIME_COLUMNS] More than one event time columns are available. Please ensure there is at most one event time column per stream. event time columns: (${names})`,
   );
-}
-
-/**
- * Does a watermark reach the output of `p` (Spark's WatermarkPropagator: a withWatermark below
- * it, through every operator but those that produce no output watermark: [flat]MapGroupsWithState
- * and a transformWithState in processing time)?
- */
-function receivesWatermark(p: LogicalPlan): boolean {
-  if (p.kind === "watermark") return true;
-  if (p.kind === "transformWithState" && (p.fn.kind !== "transformWithState" || p.fn.timeMode === "processingTime")) return false;
-  return planChildren(p).some(receivesWatermark);
 }
 
 function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {

@@ -11,7 +11,10 @@
  *   - any other node passes the minimum of its children's watermarks on (union, projections).
  * Children without a watermark are left out of the minimum; an operator with none gets 0.
  * Input watermarks are never negative, and a global watermark of 0 gives every operator 0.
+ * A withWatermark above another (through operators that pass the watermark on) is refused here,
+ * at run time, as Spark's simulation refuses it, not when the query starts.
  */
+import { AnalysisException } from "../../common/errors.js";
 import type { PhysicalOperator } from "../operator.js";
 import { WatermarkExec } from "./watermark.js";
 
@@ -30,7 +33,12 @@ export function propagateWatermarks(plan: PhysicalOperator, globalMs: number): M
   const inputs = new Map<number, number>();
   const visit = (op: PhysicalOperator): number | null => {
     const fromChildren = op.children.map(visit).filter((w): w is number => w !== null);
-    if (op instanceof WatermarkExec) return globalMs;
+    if (op instanceof WatermarkExec) {
+      // a withWatermark below this one already gives its rows a watermark: Spark's simulation
+      // refuses it, so the query fails in its first batch with a watermark other than 0
+      if (fromChildren.length > 0 && globalMs !== 0) throw redefiningWatermark();
+      return globalMs;
+    }
     const input = fromChildren.length ? Math.min(...fromChildren) : null;
     const id = operatorIdOf(op);
     if (id === null) return input;
@@ -41,4 +49,11 @@ export function propagateWatermarks(plan: PhysicalOperator, globalMs: number): M
   };
   visit(plan);
   return inputs;
+}
+
+function redefiningWatermark(): AnalysisException {
+  return new AnalysisException(
+    "_LEGACY_ERROR_TEMP_3076",
+    "Redefining watermark is disallowed. You can set the config 'spark.sql.streaming.statefulOperator.allowMultiple' to 'false' to restore the previous behavior. Note that multiple stateful operators will be disallowed.",
+  );
 }
