@@ -19,6 +19,10 @@ export const RULES: readonly Rule[] = [
   eliminateSubqueryAliases,
   constantFolding,
   likeSimplification,
+  // Spark pushes filters down before it infers (its "Operator Optimization before Inferring
+  // Filters" batch), so inference sees `lower(k) = 'b'` at the scan, not `c0 = 'b'` above the
+  // projection defining c0, and adds isnotnull(k), which the scan can take.
+  pushDownPredicates,
   inferEqualConstraints,
   inferFilterConstraints,
   inferJoinFilters,

@@ -1,16 +1,18 @@
 /**
  * PushDownPredicates: moves filters towards the scans — through projections (substituting
  * aliases), into the matching side of inner joins and the preserved side of outer joins — and
- * merges adjacent filters; a join's single-side ON conjuncts go into that side too.
- * Non-deterministic conditions stay where they are.
+ * merges adjacent filters; a join's single-side ON conjuncts go into that side too; into every
+ * input of a union, and below an aggregate when they read grouping columns only
+ * (push-through-union-aggregate.ts). Non-deterministic conditions stay where they are.
  */
 
 import { outputOf } from "../analyzer/types.js";
 import { call, collectAttributes, conjunction, conjuncts, type Expr, transformUp } from "../plan/expressions.js";
 import { type Join, type LogicalPlan, Plans, transformPlanUp, withPlanChildren } from "../plan/logical.js";
-import { isVolatile } from "../plan/volatile.js";
 import { eventTimeColumns } from "./event-time-column.js";
+import { pushThroughAggregate, pushThroughUnion } from "./push-through-union-aggregate.js";
 import type { Rule } from "./rule.js";
+import { isNonDeterministic as isVolatile } from "./volatile.js";
 
 function refersOnlyTo(e: Expr, plan: LogicalPlan): boolean {
   const ids = new Set(outputOf(plan).map((a) => a.exprId));
@@ -18,8 +20,12 @@ function refersOnlyTo(e: Expr, plan: LogicalPlan): boolean {
 }
 
 function push(p: LogicalPlan): LogicalPlan {
-  if (p.kind !== "filter" || isVolatile(p.condition)) return p;
+  if (p.kind !== "filter") return p;
   const child = p.child;
+  // A union or an aggregate takes the deterministic conjuncts and leaves the others above it.
+  if (child.kind === "union") return pushThroughUnion(p.condition, child, push);
+  if (child.kind === "aggregate") return pushThroughAggregate(p.condition, child, push);
+  if (isVolatile(p.condition)) return p;
   switch (child.kind) {
     case "filter":
       return push(Plans.filter(call("and", [child.condition, p.condition]), child.child));
