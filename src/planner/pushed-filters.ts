@@ -4,15 +4,18 @@
  * data source filter, applied by JsonFilters / CSVFilters while parsing). Rows a pushed filter
  * removes never leave the scan, so progress `numInputRows` does not count them.
  *
- * Translatable, as in Spark: column vs literal comparisons (=, <=>, <, <=, >, >=, either side),
+ * Translatable, as in Spark: column vs literal comparisons (=, <=>, <, <=, >, >=, either side;
+ * a literal cast to a timestamp or date counts as a literal, see literalOf),
  * `!=`/`<>` (a Not of EqualTo), IS [NOT] NULL, IN over literals, startswith / endswith /
  * contains with a literal (what LikeSimplification makes of `LIKE 'ab%'` etc.), a BOOLEAN
  * column on its own (EqualTo(col, true)), and AND / OR / NOT of translatable parts.
  */
 
+import { constantVector, getValue } from "../columnar/vector.js";
 import { formatDate } from "../common/datetime/index.js";
 import { javaDoubleToString } from "../common/show.js";
-import { conjuncts, type Expr, type Literal } from "../plan/expressions.js";
+import { castVector } from "../functions/index.js";
+import { conjuncts, type Expr, type Literal, literal } from "../plan/expressions.js";
 
 const FLIP: Record<string, string> = { "=": "=", "<=>": "<=>", "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
 const NAMES: Record<string, string> = {
@@ -56,6 +59,26 @@ function scalaValue(l: Literal): string {
   }
 }
 
+/**
+ * A literal operand: a literal, or a literal cast to TIMESTAMP / DATE (`TIMESTAMP '2024-01-01
+ * 00:00:10'`, `lit(s).cast('timestamp')`, a string compared with a timestamp column), which Spark
+ * folds into a literal before it translates the filter. ConstantFolding leaves those casts alone
+ * when they depend on the session time zone, which the planner does not know: the pushed
+ * expression keeps the cast (the scan evaluates it in the session zone), and the explain text
+ * shows its value read in UTC, the wall-clock time written when the JVM and session zones agree.
+ */
+function literalOf(e: Expr): Literal | null {
+  if (e.kind === "literal") return e;
+  if (e.kind !== "cast" || e.child.kind !== "literal" || !["timestamp", "date"].includes(e.to.kind)) return null;
+  const c = e.child;
+  try {
+    const ctx = { timeZone: "UTC", batchTimestampMs: 0, watermarkMs: 0, ansi: false };
+    return literal(getValue(castVector(constantVector(c.type, c.value, 1), e.to, 1, ctx), 0), e.to);
+  } catch {
+    return null;
+  }
+}
+
 /** The data source filter Spark translates `e` into (its toString, as explain prints it), or null. */
 export function translateFilter(e: Expr): string | null {
   if (e.kind === "attribute") return e.type.kind === "boolean" ? `EqualTo(${e.name},true)` : null;
@@ -63,8 +86,9 @@ export function translateFilter(e: Expr): string | null {
   if (e.kind !== "call") return null;
   const [a, b] = e.args;
   if (NAMES[e.name] && a && b) {
-    if (a.kind === "attribute" && b.kind === "literal") return `${NAMES[e.name]}(${a.name},${scalaValue(b)})`;
-    if (a.kind === "literal" && b.kind === "attribute") return `${NAMES[FLIP[e.name]!]}(${b.name},${scalaValue(a)})`;
+    const [la, lb] = [literalOf(a), literalOf(b)];
+    if (a.kind === "attribute" && lb) return `${NAMES[e.name]}(${a.name},${scalaValue(lb)})`;
+    if (la && b.kind === "attribute") return `${NAMES[FLIP[e.name]!]}(${b.name},${scalaValue(la)})`;
     return null;
   }
   switch (e.name) {
@@ -77,8 +101,8 @@ export function translateFilter(e: Expr): string | null {
     case "isnotnull":
       return a?.kind === "attribute" ? `IsNotNull(${a.name})` : null;
     case "in": {
-      const list = e.args.slice(1);
-      if (a?.kind !== "attribute" || !list.every((x) => x.kind === "literal")) return null;
+      const list = e.args.slice(1).map(literalOf);
+      if (a?.kind !== "attribute" || !list.every((x) => x !== null)) return null;
       // Spark sorts the formatted values for a deterministic string.
       const values = [...new Set(list.map((x) => scalaValue(x as Literal)))].sort();
       return `In(${a.name}, [${values.join(",")}])`;
