@@ -38,8 +38,17 @@ export interface StreamingCheckOptions {
   readonly checkCorrectness?: boolean;
 }
 
-export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: StreamingCheckOptions = {}): void {
+/**
+ * Refuses at start() what Spark's UnsupportedOperationChecker refuses there. Returns what Spark
+ * only finds when it plans the first batch (its physical planning strategies), for the query to
+ * fail with then, after start() returned: null when there is nothing.
+ */
+export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: StreamingCheckOptions = {}): AnalysisException | null {
   const { allowMultipleStatefulOperators = true, checkCorrectness = true } = options;
+  let atPlanning: AnalysisException | null = null;
+  const refuseAtPlanning = (e: AnalysisException) => {
+    atPlanning ??= e;
+  };
   const aggs: (LogicalPlan & { kind: "aggregate" })[] = [];
   const visit = (p: LogicalPlan): void => {
     planChildren(p).forEach(visit);
@@ -52,8 +61,14 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
         if (p.aggregateExprs.some((e) => anyExpr(e, (x) => x.kind === "call" && x.distinct && isAggregateCall(x)))) {
           fail("Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using approx_count_distinct() instead.");
         }
+        // Spark's AggUtils.planStreamingAggregationForSession, when it plans the first batch
         if (isSessionAgg(p) && p.groupingExprs.length < 2)
-          fail("Grouping key must be specified when using sessionWindow: add a column besides session_window(...) to groupBy().");
+          refuseAtPlanning(
+            new AnalysisException(
+              "UNSUPPORTED_FEATURE",
+              "Global aggregation with session window in streaming query is not supported. (Grouping key must be specified when using sessionWindow: add a column besides session_window(...) to groupBy().)",
+            ),
+          );
         break;
       }
       case "sort":
@@ -80,7 +95,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
         }
         break;
       case "join":
-        checkJoin(p, mode);
+        checkJoin(p, mode, refuseAtPlanning);
         break;
       case "window": {
         const first = p.windowExprs[0]!;
@@ -105,6 +120,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: Mode, options: Strea
       "Detected pattern of possible 'correctness' issue due to global watermark. The query contains stateful operation which can emit rows older than the current watermark plus allowed late record delay, which are \"late rows\" in downstream stateful operations and these rows can be discarded. Please refer the programming guide doc for more details. If you understand the possible risk of correctness issue and still need to run the query, you can disable this check by setting the config `spark.sql.streaming.statefulOperator.checkCorrectness.enabled` to false.",
     );
   }
+  return atPlanning;
 }
 
 /**
@@ -241,7 +257,7 @@ export function oneEventTimeColumn(columns: readonly Expr[]): void {
   );
 }
 
-function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
+function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode, refuseAtPlanning: (e: AnalysisException) => void): void {
   const ls = isStreamingPlan(p.left);
   const rs = isStreamingPlan(p.right);
   const jt = p.joinType;
@@ -268,8 +284,9 @@ function checkJoin(p: LogicalPlan & { kind: "join" }, mode: Mode): void {
     const { leftKeys, rightKeys } = extractEquiKeys(p.condition, l, r);
     // Spark's StreamingJoinStrategy plans a stream-stream join only as a hash join on keys
     // (`<=>`, and what its optimizer makes `=` of, `NOT (a != b)`, `(a = b) = true`, count).
+    // (a planning strategy: the query starts, its first batch fails)
     if (leftKeys.length === 0 && !comparesSides(p.condition, l, r))
-      throw new AnalysisException("_LEGACY_ERROR_TEMP_1181", "Stream-stream join without equality predicate is not supported.");
+      refuseAtPlanning(new AnalysisException("_LEGACY_ERROR_TEMP_1181", "Stream-stream join without equality predicate is not supported."));
     if (jt === "inner" || jt === "cross") return;
     // Spark's checkForStreamStreamJoinWatermark: the row side's bound need not be usable at run
     // time (a side without a watermark of its own is then never evicted), only derivable.

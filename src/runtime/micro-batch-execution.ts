@@ -85,6 +85,8 @@ export interface MicroBatchConfig {
   readonly events: QueryEvents;
   /** Sources (by id) whose files go through a file task (partial aggregation, execution/partial/). */
   readonly preparedSources?: ReadonlySet<string>;
+  /** A refusal Spark makes when it plans a batch: every batch fails with it, once its input is read. */
+  readonly planningError?: Error | null;
 }
 
 export class MicroBatchExecution {
@@ -347,6 +349,8 @@ export class MicroBatchExecution {
     };
     // Normally done while this trigger's latestOffset was in flight; never while a batch executes.
     await this.runDueMaintenance();
+    // Spark plans the batch before it reads a row (its getBatch is lazy)
+    if (cfg.planningError) throw cfg.planningError;
     let t = clock.now();
     const input = await readSources(cfg, b);
     prog.record("getBatch", t);

@@ -16,6 +16,7 @@ import { checkStreamingPlan } from "../analyzer/streaming-checks.js";
 import { outputOf } from "../analyzer/types.js";
 import type { Batch } from "../columnar/batch.js";
 import type { RuntimeConfig } from "../common/conf.js";
+import type { AnalysisException } from "../common/errors.js";
 import { lookupSource } from "../connectors/registry.js";
 import type { StreamSink } from "../connectors/sink.js";
 import type { StreamSource } from "../connectors/source.js";
@@ -160,9 +161,16 @@ function planWithStateThreads(
   return { streamingPlan: planStreaming(plan, outputMode, { ...options, stateThreads: threads, stateMoveAfter: moveAfter }), threads };
 }
 
-/** The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened. */
-export function checkStreamingQuery(plan: LogicalPlan, outputMode: "append" | "update" | "complete", conf: RuntimeConfig): void {
-  checkStreamingPlan(plan, outputMode, {
+/**
+ * The streaming checks (Spark's UnsupportedOperationChecker), before anything is opened; returns
+ * the refusal Spark only makes when it plans the first batch (StreamingQuerySpec.planningError).
+ */
+export function checkStreamingQuery(
+  plan: LogicalPlan,
+  outputMode: "append" | "update" | "complete",
+  conf: RuntimeConfig,
+): AnalysisException | null {
+  return checkStreamingPlan(plan, outputMode, {
     allowMultipleStatefulOperators: conf.getBool("spark.sql.streaming.statefulOperator.allowMultiple"),
     checkCorrectness: conf.getBool("spark.sql.streaming.statefulOperator.checkCorrectness.enabled"),
   });
@@ -191,6 +199,8 @@ export interface StreamingQuerySpec {
   readonly name: string | null;
   /** The analyzed plan (checked by `checkStreamingQuery`). */
   readonly plan: LogicalPlan;
+  /** What `checkStreamingQuery` left for the first batch to fail with, as Spark's planning does. */
+  readonly planningError?: Error | null;
   readonly outputMode: "append" | "update" | "complete";
   readonly trigger: Trigger;
   readonly conf: RuntimeConfig;
@@ -297,6 +307,7 @@ export async function startStreamingQuery(spec: StreamingQuerySpec): Promise<Sta
       checkpoint,
       states,
       events: spec.events,
+      planningError: spec.planningError ?? null,
     });
     execution.status = { message: "Initializing sources", isDataAvailable: false, isTriggerActive: false };
     await execution.recover();
@@ -314,6 +325,8 @@ async function startGroupWorker(
   plan: LogicalPlan,
   cluster: NonNullable<StreamingQuerySpec["cluster"]>,
 ): Promise<StartedStream> {
+  // a worker of a group refuses at start what a single query fails its first batch with
+  if (spec.planningError) throw spec.planningError;
   const output = outputOf(spec.plan);
   const { execution, physicalText } = startGroupQuery({
     id: spec.id,

@@ -57,6 +57,17 @@ describe("output modes and query shapes rejected at start()", () => {
     await testStream(sessions, "update", [expectFailure(modeError("update", "session window streaming aggregations"))]);
   });
 
+  it("a session window without another grouping key starts, then fails its first batch (Spark's planning)", async () => {
+    const { ms, df } = events();
+    await testStream(df.withWatermark("ts", "1 second").groupBy(F.session_window("ts", "5 seconds")).count(), "complete", [
+      addData(ms, [{ k: "a", v: 1, ts: new Date(1000) }]),
+      expectFailure((e) => {
+        assert.match(e.message, /Global aggregation with session window in streaming query is not supported/);
+        assert.match(e.message, /Grouping key must be specified when using sessionWindow/);
+      }),
+    ]);
+  });
+
   it("complete mode without an aggregation", async () => {
     const { df } = events();
     await rejects(

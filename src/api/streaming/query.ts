@@ -75,7 +75,7 @@ export class StreamingQuery {
         `Cannot start query with name ${spec.name} as a query with that name is already active in this SparkSession`,
       );
     }
-    checkStreamingQuery(df.plan, spec.outputMode, session.conf);
+    const planningError = checkStreamingQuery(df.plan, spec.outputMode, session.conf);
     armCrashPoint(session.conf.getOption("arus.test.crashPoint"));
     const sink = spec.makeSink();
     const conf = session.conf;
@@ -93,6 +93,7 @@ export class StreamingQuery {
       runId: q.runId,
       name: spec.name,
       plan: df.plan,
+      planningError,
       outputMode: spec.outputMode,
       trigger: spec.trigger,
       conf,
