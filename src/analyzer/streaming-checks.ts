@@ -1,6 +1,8 @@
 /**
  * Spark's UnsupportedOperationChecker for streaming queries: which plan shapes each output
- * mode accepts. Every rejection happens at start() with a message that says what to change.
+ * mode accepts. Its rejections happen at start() with a message that says what to change; the
+ * two Spark only makes when it plans a batch (a join without an equality, a global session
+ * window) are returned for the first batch to fail with.
  */
 import { AnalysisException } from "../common/errors.js";
 import { type Attribute, anyExpr, collectAttributes, type Expr, type WindowExpr } from "../plan/expressions.js";
