@@ -44,11 +44,9 @@ export function pushThroughAggregate(condition: Expr, agg: Aggregate, push: Push
   for (const e of agg.aggregateExprs) if (e.kind === "alias" && !anyExpr(e.child, isAggregateCall)) aliases.set(e.exprId, e.child);
   const inputIds = new Set(outputOf(agg.child).map((a) => a.exprId));
   const pushable = (c: Expr) => {
-    const read = collectAttributes(c);
-    // A session window is merged across rows by the aggregate itself: a row's own session says
-    // nothing about the merged one, so conjuncts on it stay above (arus's choice, not checked in Spark).
-    if (read.some((a) => a.metadata["spark.sessionWindow"] === true)) return false;
-    return read.length > 0 && !isVolatile(c) && collectAttributes(rewrite(c, aliases)).every((a) => inputIds.has(a.exprId));
+    // Also a conjunct on a session_window column: Spark filters each row's own session (start =
+    // its time) before the sessions merge, as PySpark 4.3's plan shows, and arus does the same.
+    return collectAttributes(c).length > 0 && !isVolatile(c) && collectAttributes(rewrite(c, aliases)).every((a) => inputIds.has(a.exprId));
   };
   const below = conjuncts(condition).filter(pushable);
   if (!below.length) return Plans.filter(condition, agg);

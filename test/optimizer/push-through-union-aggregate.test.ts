@@ -102,6 +102,24 @@ describe("PushDownPredicates below an Aggregate (Spark's PushPredicateThroughNon
   });
 });
 
+describe("PushDownPredicates below a session-window aggregate", () => {
+  it("the key conjunct reaches the scan, the session_window.start one goes below the aggregate, above the watermark", () => {
+    const q = df
+      .withWatermark("ts", "5 seconds")
+      .groupBy(F.session_window(F.col("ts"), "6 seconds"), F.col("k"))
+      .agg(F.sum("v").alias("s"))
+      .filter(
+        F.col("k")
+          .equalTo("a")
+          .and(F.col("session_window.start").geq(F.lit("2024-01-01").cast("timestamp"))),
+      );
+    const t = tree(q);
+    assert.match(t, /^Aggregate/, t);
+    assert.match(t, /EventTimeWatermark[^\n]*\n\s+\+- Filter \(\(k IS NOT NULL\) AND \(k = a\)\)\n\s+\+- StreamingRelation/, t);
+    assert.match(t.slice(0, t.indexOf("EventTimeWatermark")), /__session_window\(ts[^\n]*\.start >= /);
+  });
+});
+
 describe("InferFiltersFromConstraints after the push through a projection", () => {
   it("a filter on c0 = lower(k) infers isnotnull(k) at the scan", () => {
     const q = df.withColumn("c0", F.lower(F.col("k"))).filter(F.col("c0").equalTo("b"));
