@@ -5,6 +5,7 @@
  */
 import type { LogicalPlan } from "../plan/logical.js";
 import { constantFolding } from "./constant-folding.js";
+import { eliminateOuterJoin } from "./eliminate-outer-join.js";
 import { eliminateSubqueryAliases } from "./eliminate-subquery-aliases.js";
 import { inferEqualConstraints } from "./infer-equal-constraints.js";
 import { inferFilterConstraints } from "./infer-filter-constraints.js";
@@ -19,6 +20,9 @@ export const RULES: readonly Rule[] = [
   eliminateSubqueryAliases,
   constantFolding,
   likeSimplification,
+  // before the push-down: a filter above a full outer join cannot move, above the left outer
+  // join it narrows to it can (and the joins' inference then filters the side that must match)
+  eliminateOuterJoin,
   // Spark pushes filters down before it infers (its "Operator Optimization before Inferring
   // Filters" batch), so inference sees `lower(k) = 'b'` at the scan, not `c0 = 'b'` above the
   // projection defining c0, and adds isnotnull(k), which the scan can take.
