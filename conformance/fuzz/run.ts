@@ -163,48 +163,6 @@ function sameSpec(path: string, spec: CaseSpec): boolean {
  */
 const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: string }, shape: string, spec: CaseSpec) => boolean }[] = [
   {
-    file: "filter-not-pushed-through-union",
-    test: (_py, o, shape) => /selfUnion/.test(shape) && onlyMetrics(o, ["numInputRows"]),
-  },
-  {
-    // a NULL event time under dropDuplicatesWithinWatermark
-    file: "dedup-within-watermark-null-time-expiry (and -zero-delay)",
-    test: (py, _o, _shape, spec) =>
-      /dropDuplicatesWithinWatermark/.test(py) && spec.inputs.some((i) => "files" in i && (i.files ?? []).some((f) => /"ts":null/.test(f))),
-  },
-  {
-    // only counting metrics differ and the query has a timestamp literal filter
-    file: "timestamp-literal-filter-not-pushed",
-    test: (py, o) => /cast\("timestamp"\)|TIMESTAMP '/.test(py) && onlyMetrics(o, ["numInputRows"]),
-  },
-  {
-    file: "filter-on-grouping-key-below-aggregate",
-    test: (_py, o, shape) =>
-      /having/.test(shape) &&
-      // rows may come a batch early or late too, once the watermark differs
-      (o.diffs.some((d) => d.kind === "progress" && /watermark Spark/.test(d.message)) ||
-        // state metrics, the watermark, and (through the watermark) the no-data batches it triggers
-        onlyMetrics(
-          {
-            ...o,
-            diffs: o.diffs.filter(
-              (d) =>
-                !(d.kind === "batch-ids" && /only in (arus|Spark): [\d, ]+\(0 rows\)/.test(d.message)) &&
-                !(d.kind === "progress" && /^progress for batch \d+ only in/.test(d.message)),
-            ),
-          },
-          ["numInputRows", "numRowsTotal", "numRowsUpdated", "numRowsRemoved", "watermark", "numRowsDroppedByWatermark"],
-        )),
-  },
-  {
-    file: "append-agg-no-watermark-error-class (and complete-no-agg-error-class, session-update-error-class)",
-    test: (_py, o) => o.sparkError === "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION" && /different errors/.test(o.reason),
-  },
-  {
-    file: "full-outer-join-not-narrowed-by-filter",
-    test: (py) => /"(full|right|left)_outer"\)\.(groupBy|filter)/.test(py),
-  },
-  {
     file: "session-window-null-time-not-pushed",
     test: (py, o, _shape, spec) =>
       /session_window/.test(py) &&
@@ -221,25 +179,9 @@ const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: 
       /\.join\(r/.test(py) && spec.outputMode === "update" && /not supported in Update output mode/.test(o.reason),
   },
   {
-    file: "stream-join-without-equality-phase",
-    test: (_py, o) => /without equality predicate/.test(o.reason) && /Spark failed at run, arus at start/.test(o.reason),
-  },
-  {
     file: "outer-join-one-side-conjunct-accepted",
     test: (py, o) =>
       /AND (v|w) [<>]|AND v <= w/.test(py) && /arus failed: .*not supported without a watermark in the join keys/.test(o.reason),
-  },
-  {
-    file: "redefining-watermark-phase",
-    test: (_py, o, shape) => /wm2/.test(shape) && /Redefining watermark/.test(o.reason),
-  },
-  {
-    file: "dedup-within-watermark-after-event-time-rewrite",
-    test: (_py, o, shape) => /shiftTs/.test(shape) && /but arus ran it/.test(o.reason),
-  },
-  {
-    file: "session-window-global-aggregation-phase",
-    test: (py, o) => /session_window/.test(py) && /Spark failed at run, arus at start/.test(o.reason),
   },
 ];
 
