@@ -5,7 +5,7 @@
  * window) are returned for the first batch to fail with.
  */
 import { AnalysisException } from "../common/errors.js";
-import { type Attribute, anyExpr, collectAttributes, type Expr, type WindowExpr } from "../plan/expressions.js";
+import { type Attribute, anyExpr, type Expr, type WindowExpr } from "../plan/expressions.js";
 import { stateValueOffsetMs, watermarkKeyIndex } from "../plan/join-cleanup.js";
 import { extractEquiKeys } from "../plan/join-keys.js";
 import { anyPlan, isStreamingPlan, type LogicalPlan, planChildren } from "../plan/logical.js";

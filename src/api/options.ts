@@ -16,7 +16,8 @@ export type OptionValue = string | number | boolean;
 export function setOption(opts: Record<string, string>, key: string, value: OptionValue): void {
   const t = typeof value;
   if (t !== "string" && t !== "number" && t !== "boolean") {
-    const what = (value as unknown) instanceof Promise ? "a Promise (a missing await?)" : value === null ? "null" : t === "object" ? "an object" : t;
+    const what =
+      (value as unknown) instanceof Promise ? "a Promise (a missing await?)" : value === null ? "null" : t === "object" ? "an object" : t;
     throw new IllegalArgumentException(`option("${key}") takes a string, number or boolean, got ${what}.`);
   }
   opts[key] = String(value);
