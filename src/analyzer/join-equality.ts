@@ -35,7 +35,7 @@ export function comparesSides(condition: Expr | null, left: readonly Attribute[]
     // what Spark's optimizer folds away before it looks for keys: `x OR false`, `x AND true`,
     // `IF(true, x, _)`, `CASE WHEN true THEN x END`, `x IN (true)`
     if ((e.name === "or" && !negated) || (e.name === "and" && negated)) {
-      const keep = e.name === "or" ? false : true;
+      const keep = e.name !== "or";
       if (constant(b) === keep) return equates(a, negated);
       if (constant(a) === keep) return equates(b, negated);
       return false;
