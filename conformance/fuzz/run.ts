@@ -163,13 +163,6 @@ function sameSpec(path: string, spec: CaseSpec): boolean {
  */
 const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: string }, shape: string, spec: CaseSpec) => boolean }[] = [
   {
-    file: "session-window-null-time-not-pushed",
-    test: (py, o, _shape, spec) =>
-      /session_window/.test(py) &&
-      onlyMetrics(o, ["numInputRows"]) &&
-      spec.inputs.some((i) => "files" in i && (i.files ?? []).some((f) => /"ts":null/.test(f))),
-  },
-  {
     file: "case-when-same-branches-not-simplified",
     test: (py, o) => /F\.when\(|CASE WHEN/.test(py) && onlyMetrics(o, ["numInputRows"]),
   },

@@ -102,7 +102,10 @@ export function extractTimeWindow(exprs: readonly Expr[], child: LogicalPlan): {
           ? call("__interval_micros", [gap])
           : gap;
     const a = alias(call("__session_window", [ts, gapExpr]), "session_window", { ...meta, "spark.sessionWindow": true });
-    newChild = Plans.filter(call("isnotnull", [a.child]), child);
+    // a NULL time has no session: filtered as window() filters it, so the scan can take it (Spark
+    // pushes IsNotNull(ts) there for session_window too); the session's own check stays for a
+    // NULL dynamic gap
+    newChild = Plans.filter(call("and", [call("isnotnull", [ts]), call("isnotnull", [a.child])]), child);
     newChild = Plans.project([...input, a], newChild);
     windowAttr = outputOf(newChild).at(-1)!;
     // Sessions of zero or negative length are dropped (dynamic gaps).
