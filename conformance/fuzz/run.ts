@@ -163,10 +163,6 @@ function sameSpec(path: string, spec: CaseSpec): boolean {
  */
 const KNOWN: { file: string; test: (py: string, o: CaseOutcome & { sparkError?: string }, shape: string, spec: CaseSpec) => boolean }[] = [
   {
-    file: "case-when-same-branches-not-simplified",
-    test: (py, o) => /F\.when\(|CASE WHEN/.test(py) && onlyMetrics(o, ["numInputRows"]),
-  },
-  {
     file: "inner-stream-join-update-mode",
     test: (py, o, _shape, spec) =>
       /\.join\(r/.test(py) && spec.outputMode === "update" && /not supported in Update output mode/.test(o.reason),

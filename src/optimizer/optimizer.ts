@@ -15,10 +15,12 @@ import { likeSimplification } from "./like-simplification.js";
 import { pruneColumns } from "./prune-columns.js";
 import { pushDownPredicates } from "./push-down-predicates.js";
 import type { OptimizerContext, Rule } from "./rule.js";
+import { simplifyConditionals } from "./simplify-conditionals.js";
 
 export const RULES: readonly Rule[] = [
   eliminateSubqueryAliases,
   constantFolding,
+  simplifyConditionals,
   likeSimplification,
   // before the push-down: a filter above a full outer join cannot move, above the left outer
   // join it narrows to it can (and the joins' inference then filters the side that must match)
