@@ -7,12 +7,22 @@ import { anyExpr, type Expr } from "./expressions.js";
 
 const VOLATILE = new Set(["current_timestamp", "current_date", "current_watermark", "rand", "now"]);
 
+const NO_PURE: ReadonlySet<string> = new Set();
+
 /**
  * Does `e` call a non-deterministic function (or an internal `__` one, which may keep state)?
  * `unix_timestamp()` without arguments is the current time; of a column it is deterministic.
  */
-export const isVolatile = (e: Expr): boolean =>
-  anyExpr(
+export const isVolatile = (e: Expr): boolean => callsVolatile(e, NO_PURE);
+
+/** isVolatile, with the internal functions in `pureInternal` known to be pure functions of the row. */
+export function callsVolatile(e: Expr, pureInternal: ReadonlySet<string>): boolean {
+  return anyExpr(
     e,
-    (x) => x.kind === "call" && (VOLATILE.has(x.name) || x.name.startsWith("__") || (x.name === "unix_timestamp" && x.args.length === 0)),
+    (x) =>
+      x.kind === "call" &&
+      (VOLATILE.has(x.name) ||
+        (x.name.startsWith("__") && !pureInternal.has(x.name)) ||
+        (x.name === "unix_timestamp" && x.args.length === 0)),
   );
+}
