@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import fsSync, { promises as fs } from "node:fs";
 import path from "node:path";
 import { withPath } from "../common/errors.js";
+import { spareFiles } from "./spare-files.js";
 
 /** File-system calls the log uses; tests inject failures through this seam. */
 export interface CheckpointFs {
@@ -117,6 +118,22 @@ export const nodeFs: CheckpointFs & SyncAll = {
  */
 const noSync = async () => {};
 export const unsyncedFs: CheckpointFs & SyncAll = { ...nodeFs, sync: noSync, syncAll: noSync, syncAllFor: noSync, syncDir: noSync };
+
+/**
+ * nodeFs for the checkpoint's own folders, written every batch (offsets/, commits/, a source's
+ * log, a state store's writes record): a temp file is a spare made ahead (spare-files.ts) where
+ * its folder has one, instead of a file created on the batch's serial path.
+ */
+export const checkpointFs: CheckpointFs & SyncAll = {
+  ...nodeFs,
+  writeFile: async (p, d) => {
+    spareFiles.claim(p);
+    fsSync.writeFileSync(p, d);
+  },
+};
+
+/** checkpointFs without the fdatasync (`arus.checkpoint.fsync=false`). */
+export const unsyncedCheckpointFs: CheckpointFs & SyncAll = { ...unsyncedFs, writeFile: checkpointFs.writeFile };
 
 /** A file written under its temp name, not yet synced nor renamed (stageAtomic). */
 export interface StagedFile {

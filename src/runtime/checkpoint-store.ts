@@ -11,6 +11,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import {
   type CheckpointFs,
+  checkpointFs,
   discardStaged,
   nodeFs,
   publishStaged,
@@ -18,7 +19,7 @@ import {
   stageAtomic,
   syncDirOf,
   syncStaged,
-  unsyncedFs,
+  unsyncedCheckpointFs,
 } from "../checkpoint/atomic-file.js";
 import { FileMetadataLog, MemoryMetadataLog, type MetadataLog } from "../checkpoint/metadata-log.js";
 import {
@@ -29,6 +30,7 @@ import {
   type StateWrites,
   stateWritesCodec,
 } from "../checkpoint/offset-log.js";
+import { spareFiles } from "../checkpoint/spare-files.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { CheckpointLock } from "./checkpoint-lock.js";
 import { queryIdOf, stickyConfs } from "./checkpoint-metadata.js";
@@ -58,7 +60,7 @@ export class CheckpointStore {
      */
     readonly fsync: boolean,
   ) {
-    this.fsys = fsync ? nodeFs : unsyncedFs;
+    this.fsys = fsync ? checkpointFs : unsyncedCheckpointFs;
     this.offsets = dir ? new FileMetadataLog(path.join(dir, "offsets"), offsetCodec, this.fsys) : new MemoryMetadataLog();
     this.commits = dir ? new FileMetadataLog(path.join(dir, "commits"), commitCodec, this.fsys) : new MemoryMetadataLog();
     this.stateHeads = dir ? new StateHeads(path.join(dir, "state")) : null;
@@ -328,7 +330,13 @@ export class CheckpointStore {
     return this.lock.acquire();
   }
 
+  /** Delete this thread's spare files (spare-files.ts) in the checkpoint: the query has ended. */
+  async dropSpares(): Promise<void> {
+    if (this.dir) await spareFiles.drain(this.dir);
+  }
+
   async releaseLock(): Promise<void> {
+    await this.dropSpares(); // a query that failed to start may have written some
     await this.lock.release();
   }
 

@@ -14,7 +14,7 @@ import type { MoveAfter } from "../execution/parallel/state-move.js";
 import { StatePartitionThreads } from "../execution/parallel/state-threads.js";
 import { type ColumnarSchema, ColumnarStateProvider, type ColumnarStateStore } from "../state/columnar/index.js";
 import { DeferredStateWrites } from "../state/deferred-writes.js";
-import { unsyncedStateFs } from "../state/files.js";
+import { queryStateFs, unsyncedQueryStateFs } from "../state/files.js";
 import { ColumnarJoinProvider, type ColumnarJoinStore } from "../state/join/index.js";
 import { MemoryStateStoreProvider } from "../state/memory-provider.js";
 import type { ProviderOptions } from "../state/provider-base.js";
@@ -159,7 +159,7 @@ export class StateStoreRegistry {
       throw new IllegalArgumentException(`Unknown state store provider '${cls}'. Available: ${Object.keys(PROVIDERS).join(", ")}.`);
     }
     this.kind = kind;
-    this.deferred = checkpoint.fsync && checkpoint.dir ? new DeferredStateWrites() : null;
+    this.deferred = checkpoint.fsync && checkpoint.dir ? new DeferredStateWrites(queryStateFs) : null;
   }
 
   /**
@@ -271,10 +271,10 @@ export class StateStoreRegistry {
     };
   }
 
-  /** The state files' file system: without fdatasync under `arus.checkpoint.fsync=false`. */
+  /** The state files' file system (with spare files): without fdatasync under `arus.checkpoint.fsync=false`. */
   private fs(): Pick<ProviderOptions, "fs"> {
-    if (!this.checkpoint.fsync) return { fs: unsyncedStateFs };
-    return this.deferred ? { fs: this.deferred.fs } : {};
+    if (!this.checkpoint.fsync) return { fs: unsyncedQueryStateFs };
+    return { fs: this.deferred ? this.deferred.fs : queryStateFs };
   }
 
   /** The commit log's word on which state files exist, and the hook that tells it of new ones. */

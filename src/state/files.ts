@@ -20,6 +20,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
+import { spareFiles } from "../checkpoint/spare-files.js";
 import { withPath } from "../common/errors.js";
 import {
   type ByteSource,
@@ -37,10 +38,11 @@ import { type LoadPlan, planLoad } from "./load-plan.js";
 import { nodeStateFs, type StateFs } from "./state-fs.js";
 
 export type { LoadPlan } from "./load-plan.js";
-export { nodeStateFs, type StateFs, unsyncedStateFs } from "./state-fs.js";
+export { nodeStateFs, queryStateFs, type StateFs, unsyncedQueryStateFs, unsyncedStateFs } from "./state-fs.js";
 
 const FILE_RE = /^(\d+)\.(delta|snapshot)$/;
-const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$/;
+/** A write's temp file, or a spare (spare-files.ts) a crash left. */
+const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$|^\.spare\.[0-9a-f-]+\.tmp$/;
 
 export interface WriteHooks {
   /** Called once the first bytes of the temp file are written (crash-injection point). */
@@ -301,8 +303,9 @@ export class StateFiles {
     this.tempsPossible = false;
     let deleted = 0;
     for (const f of await this.fs.readdir(this.dir)) {
-      if (TEMP_RE.test(f)) {
-        await this.fs.unlink(path.join(this.dir, f)).catch(() => {});
+      const p = path.join(this.dir, f);
+      if (TEMP_RE.test(f) && !spareFiles.holds(p)) {
+        await this.fs.unlink(p).catch(() => {});
         deleted++;
       }
     }

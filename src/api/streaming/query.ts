@@ -119,11 +119,11 @@ export class StreamingQuery {
       },
     });
     q.physicalText = started.physicalText;
-    q.finished = q.runLoop(q.execution!, sink).finally(() => checkpoint.releaseLock());
+    q.finished = q.runLoop(q.execution!, sink, checkpoint).finally(() => checkpoint.releaseLock());
     return q;
   }
 
-  private async runLoop(exec: StreamExecution, sink: StreamSink): Promise<void> {
+  private async runLoop(exec: StreamExecution, sink: StreamSink, checkpoint: CheckpointStore): Promise<void> {
     try {
       await exec.run();
       exec.status = { message: "Stopped", isDataAvailable: false, isTriggerActive: false };
@@ -137,6 +137,7 @@ export class StreamingQuery {
       // A state store's last maintenance (snapshot, retention) may still fail here: nothing
       // committed is lost (the deltas stay), but it is said, as Spark's maintenance thread logs it.
       await exec.close().catch((e: Error) => logWarning("StateStore", `closing the query's state stores: ${e.message}`));
+      await checkpoint.dropSpares();
       this.session.streams.terminated(this);
       for (const w of this.terminationWaiters) w();
       this.terminationWaiters = [];

@@ -5,6 +5,7 @@
  */
 
 import { join } from "node:path";
+import { checkpointFs } from "../../checkpoint/atomic-file.js";
 import { ArusError } from "../../common/errors.js";
 import { writeAtomic } from "./atomic.js";
 import { listLog, logCorrupt, readLog, serializeLog } from "./metadata-log.js";
@@ -66,7 +67,7 @@ export class FileStreamSourceLog {
 
   /** Records `entries` as log offset `id`; ids are contiguous and never rewritten. */
   async add(id: number, entries: readonly FileEntry[]): Promise<void> {
-    if (this.dir && !(await writeAtomic(this.dir, String(id), serializeLog(entries)))) {
+    if (this.dir && !(await writeAtomic(this.dir, String(id), serializeLog(entries), false, checkpointFs))) {
       throw new ArusError(
         "CONCURRENT_STREAM_LOG_UPDATE",
         `[CONCURRENT_STREAM_LOG_UPDATE] Concurrent update to the log. Multiple streaming jobs detected for ${id}. Please make sure only one streaming job runs on a specific checkpoint location at a time.`,

@@ -5,13 +5,14 @@
  * rows routed here and answers with the output rows, their typed arrays moved. Stream-stream
  * joins' state is held and run likewise (state-thread-join.ts).
  */
+import { spareFiles } from "../../checkpoint/spare-files.js";
 import { batchTransferList } from "../../columnar/transfer.js";
 import { armCrashPoint } from "../../common/crash-points.js";
 import { serveTasks } from "../../common/worker-pool.js";
 import { reserveExprIds } from "../../plan/expressions.js";
 import { ColumnarStateProvider } from "../../state/columnar/index.js";
 import { DeferredStateWrites } from "../../state/deferred-writes.js";
-import { unsyncedStateFs } from "../../state/files.js";
+import { queryStateFs, unsyncedQueryStateFs } from "../../state/files.js";
 import { AggregationSpec } from "../aggregation.js";
 import { ColumnarAggregation } from "../stateful/columnar-aggregation.js";
 import { dropJoins, joinProvidersOf, runJoin } from "./state-thread-join.js";
@@ -48,14 +49,14 @@ function holdSyncsForTests(query: string): void {
 
 function deferredOf(query: string): DeferredStateWrites {
   let d = deferredWrites.get(query);
-  if (!d) deferredWrites.set(query, (d = new DeferredStateWrites()));
+  if (!d) deferredWrites.set(query, (d = new DeferredStateWrites(queryStateFs)));
   return d;
 }
 
 /** A provider's retention and file system, as the main thread's would have them. */
 function fileOptions(query: string, o: StateThreadProviderOptions) {
   const { fsync, deferSyncs, ...retention } = o;
-  return { ...retention, ...(fsync === false ? { fs: unsyncedStateFs } : deferSyncs ? { fs: deferredOf(query).fs } : {}) };
+  return { ...retention, fs: fsync === false ? unsyncedQueryStateFs : deferSyncs ? deferredOf(query).fs : queryStateFs };
 }
 
 function* ofQuery(query: string): Generator<[string, Operator]> {
@@ -146,6 +147,8 @@ serveTasks<StateThreadRequest, StateThreadReply>(async (r) => {
         await p.close().catch((error: unknown) => {
           failure ??= { error };
         });
+      // This thread's spare files go too (every query's: one still running makes new ones).
+      await spareFiles.drain();
       if (failure) throw (failure as { error: unknown }).error;
       return { result: null, transfer: [] };
     }
