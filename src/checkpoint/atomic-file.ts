@@ -122,18 +122,24 @@ export const unsyncedFs: CheckpointFs & SyncAll = { ...nodeFs, sync: noSync, syn
 /**
  * nodeFs for the checkpoint's own folders, written every batch (offsets/, commits/, a source's
  * log, a state store's writes record): a temp file is a spare made ahead (spare-files.ts) where
- * its folder has one, instead of a file created on the batch's serial path.
+ * its folder has one, instead of a file created on the batch's serial path, and retention's old
+ * files become spares instead of being deleted.
  */
 export const checkpointFs: CheckpointFs & SyncAll = {
   ...nodeFs,
   writeFile: async (p, d) => {
     spareFiles.claim(p);
-    fsSync.writeFileSync(p, d);
+    fsSync.writeFileSync(p, d); // truncates a recycled spare
   },
+  unlink: (p) => spareFiles.recycle(p),
 };
 
 /** checkpointFs without the fdatasync (`arus.checkpoint.fsync=false`). */
-export const unsyncedCheckpointFs: CheckpointFs & SyncAll = { ...unsyncedFs, writeFile: checkpointFs.writeFile };
+export const unsyncedCheckpointFs: CheckpointFs & SyncAll = {
+  ...unsyncedFs,
+  writeFile: checkpointFs.writeFile,
+  unlink: checkpointFs.unlink,
+};
 
 /** A file written under its temp name, not yet synced nor renamed (stageAtomic). */
 export interface StagedFile {

@@ -10,10 +10,13 @@
  * (docs/reliability.md, "What a batch writes, and what it costs"). A rename within a folder
  * costs ~30 µs whatever the churn.
  *
- * A folder gets a spare only from its second write on (one-off writes make none), at most one
- * at a time. A spare that vanished (a temp sweep took it) is skipped: the write creates its file
- * as before. `drain` deletes a stopped query's spares; one left by a crash is an empty hidden
- * `.spare.<uuid>.tmp` that nothing reads (state folders sweep theirs, StateFiles).
+ * A folder gets a spare only from its second write on (one-off writes make none), made one at a
+ * time when it has none left. Retention's old files become spares instead of being deleted
+ * (`recycle`, up to MAX_READY per folder): in a checkpoint's steady state a write then costs a
+ * rename, and nothing is created or deleted. A spare that vanished (a temp sweep took it) is
+ * skipped: the write creates its file as before. `drain` deletes a stopped query's spares; one
+ * left by a crash is a hidden `.spare.<uuid>.tmp` that nothing reads (state folders sweep
+ * theirs, StateFiles).
  *
  * One pool per thread (a module instance per worker): each folder is written by one thread.
  */
@@ -24,25 +27,34 @@ import path from "node:path";
 /** A spare's name (also matched by the state folders' temp sweep). */
 export const SPARE_NAME_RE = /^\.spare\.[0-9a-f-]+\.tmp$/;
 
+/** Spares a folder keeps at most (more recycled files are deleted). */
+const MAX_READY = 2;
+
 export class SpareFiles {
   /** Folder → spares ready in it. */
   private readonly ready = new Map<string, string[]>();
   /** Folder → writes seen (a spare is made from the second on). */
   private readonly writes = new Map<string, number>();
-  /** Folder → its spare being made. */
-  private readonly making = new Map<string, Promise<void>>();
+  /** Folders whose spare is being made (one at a time). */
+  private readonly making = new Set<string>();
+  /** Folder → spares being made or recycled into it (counted against MAX_READY). */
+  private readonly incoming = new Map<string, number>();
+  /** Every make and recycle in flight, with its folder (drain waits for them). */
+  private readonly inflight = new Map<Promise<void>, string>();
 
   /**
    * Give `tmp` (the path of a temp file about to be written, not existing yet) a spare of its
-   * folder: true when `tmp` now exists, empty; false when the caller must create it. Starts
-   * making the folder's next spare either way.
+   * folder: true when `tmp` now exists (empty, or a recycled file's bytes: write it with
+   * truncation); false when the caller must create it. Starts making the folder's next spare
+   * when none is left.
    */
   claim(tmp: string): boolean {
     const dir = path.dirname(tmp);
     const seen = (this.writes.get(dir) ?? 0) + 1;
     this.writes.set(dir, seen);
-    const spare = this.ready.get(dir)?.pop();
-    if (seen >= 2 && !this.making.has(dir)) this.make(dir);
+    const list = this.ready.get(dir);
+    const spare = list?.pop();
+    if (seen >= 2 && !list?.length && !this.making.has(dir)) this.make(dir);
     if (spare === undefined) return false;
     try {
       renameSync(spare, tmp);
@@ -52,26 +64,65 @@ export class SpareFiles {
     }
   }
 
-  private make(dir: string): void {
+  /**
+   * Delete `p`, an old checkpoint file (retention) — or keep it as a spare of its folder when
+   * that folder is being written and has room: a checkpoint in its steady state then neither
+   * creates nor deletes a file per write.
+   */
+  async recycle(p: string): Promise<void> {
+    const dir = path.dirname(p);
+    if ((this.writes.get(dir) ?? 0) < 2 || this.room(dir) <= 0 || path.basename(p).startsWith(".")) return fs.unlink(p);
     const spare = path.join(dir, `.spare.${randomUUID()}.tmp`);
-    const made = fs
-      .open(spare, "wx")
-      .then((h) => h.close())
-      .then(
-        () => {
-          let list = this.ready.get(dir);
-          if (!list) this.ready.set(dir, (list = []));
-          list.push(spare);
-        },
-        () => {}, // the folder is gone, or full: the next write creates its own file
-      )
-      .finally(() => this.making.delete(dir));
-    this.making.set(dir, made);
+    await this.arrive(
+      dir,
+      fs.rename(p, spare).then(() => spare),
+      true,
+    );
   }
 
-  /** Resolves once the spares being made now are made (or failed). */
+  private room(dir: string): number {
+    return MAX_READY - (this.ready.get(dir)?.length ?? 0) - (this.incoming.get(dir) ?? 0);
+  }
+
+  private make(dir: string): void {
+    const spare = path.join(dir, `.spare.${randomUUID()}.tmp`);
+    this.making.add(dir);
+    const made = fs.open(spare, "wx").then(async (h) => {
+      await h.close();
+      return spare;
+    });
+    // the folder is gone, or full: the next write creates its own file
+    this.arrive(dir, made, false)
+      .catch(() => {})
+      .finally(() => this.making.delete(dir));
+  }
+
+  /** Count `coming` against the folder's room until it is a spare there; `rethrow`: its failure is the caller's. */
+  private async arrive(dir: string, coming: Promise<string>, rethrow: boolean): Promise<void> {
+    this.incoming.set(dir, (this.incoming.get(dir) ?? 0) + 1);
+    const done = coming.then(
+      (spare) => {
+        let list = this.ready.get(dir);
+        if (!list) this.ready.set(dir, (list = []));
+        list.push(spare);
+      },
+      (e: unknown) => {
+        if (rethrow) throw e;
+      },
+    );
+    const tracked = done.catch(() => {});
+    this.inflight.set(tracked, dir);
+    try {
+      await done;
+    } finally {
+      this.incoming.set(dir, this.incoming.get(dir)! - 1);
+      this.inflight.delete(tracked);
+    }
+  }
+
+  /** Resolves once the spares being made or recycled now are in place (or failed). */
   async made(): Promise<void> {
-    await Promise.all(this.making.values());
+    await Promise.all(this.inflight.keys());
   }
 
   /** Is `p` a spare this pool holds ready? */
@@ -81,7 +132,7 @@ export class SpareFiles {
 
   /**
    * Delete the spares in `root` and below (every spare when null), after the ones being made
-   * there; their folders start from no writes seen again.
+   * or recycled there; their folders start from no writes seen again.
    */
   async drain(root: string | null = null): Promise<void> {
     const top = root === null ? null : path.resolve(root);
@@ -89,7 +140,7 @@ export class SpareFiles {
       const d = path.resolve(dir);
       return top === null || d === top || d.startsWith(top + path.sep);
     };
-    await Promise.all([...this.making].filter(([dir]) => within(dir)).map(([, made]) => made));
+    await Promise.all([...this.inflight].filter(([, dir]) => within(dir)).map(([p]) => p));
     const doomed: string[] = [];
     for (const [dir, list] of this.ready) {
       if (!within(dir)) continue;

@@ -23,6 +23,7 @@ export interface StateFs extends CheckpointFs {
  */
 function openWrite(spares: boolean): NonNullable<StateFs["openWrite"]> {
   return async (p) => {
+    // "w" truncates a claimed spare (a recycled one holds an old file's bytes)
     const fd = fsSync.openSync(p, spares && spareFiles.claim(p) ? "w" : "wx");
     return {
       write: async (b) => {
@@ -73,5 +74,10 @@ function unsynced(fs: StateFs): StateFs {
 export const unsyncedStateFs: StateFs = unsynced(nodeStateFs);
 
 /** A running query's stores: nodeStateFs with spare files (the query's end deletes them). */
-export const queryStateFs: StateFs = { ...nodeStateFs, writeFile: checkpointFs.writeFile, openWrite: openWrite(true) };
+export const queryStateFs: StateFs = {
+  ...nodeStateFs,
+  writeFile: checkpointFs.writeFile,
+  unlink: checkpointFs.unlink,
+  openWrite: openWrite(true),
+};
 export const unsyncedQueryStateFs: StateFs = unsynced(queryStateFs);

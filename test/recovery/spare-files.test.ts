@@ -55,6 +55,33 @@ describe("spare files", () => {
     assert.ok(!existsSync(tmp));
   });
 
+  it("retention's old files become spares while the folder has room, and are deleted after", async () => {
+    const dir = tempDir();
+    const pool = new SpareFiles();
+    const old = [0, 1, 2, 3].map((i) => path.join(dir, String(i)));
+    for (const f of old) writeFileSync(f, `entry ${f}`);
+    await pool.recycle(old[0]!);
+    assert.ok(!existsSync(old[0]!), "deleted: the folder is not being written");
+    assert.deepEqual(spares(dir), []);
+    pool.claim(path.join(dir, ".4.tmp"));
+    pool.claim(path.join(dir, ".5.tmp")); // the second write makes a spare
+    await pool.made();
+    await pool.recycle(old[1]!);
+    await pool.recycle(old[2]!);
+    assert.ok(!existsSync(old[1]!) && !existsSync(old[2]!));
+    assert.equal(spares(dir).length, 2, "one made, one recycled: the folder is full");
+    // a recycled spare is written over with truncation
+    const tmp = path.join(dir, ".6.tmp");
+    assert.equal(pool.claim(tmp), true);
+    writeFileSync(tmp, "new");
+    assert.equal(readFileSync(tmp, "utf8"), "new");
+    await pool.drain(dir);
+    assert.deepEqual(spares(dir), []);
+    await pool.recycle(old[3]!);
+    assert.ok(!existsSync(old[3]!), "deleted: the drained folder starts over");
+    assert.deepEqual(spares(dir), []);
+  });
+
   it("drain deletes the spares under a folder only", async () => {
     const a = tempDir();
     const b = tempDir();
@@ -80,6 +107,7 @@ describe("spare files", () => {
         .getOrCreate();
       if (threads) session.conf.set("arus.state.threads", threads);
       else session.conf.unset("arus.state.threads");
+      session.conf.set("spark.sql.streaming.minBatchesToRetain", "3"); // retention (and recycling) from batch 3
       const dir = tempDir();
       const out: string[] = [];
       const ms = session.memoryStream("k STRING, ts TIMESTAMP");
@@ -111,6 +139,9 @@ describe("spare files", () => {
         await q.stop();
       }
       assert.ok(running.includes("offsets") && running.includes("commits"), `spares while running: ${running}`);
+      assert.ok(running.filter((d) => d === "offsets").length <= 2, "at most two spares a folder");
+      const kept = readdirSync(path.join(dir, "offsets")).filter((f) => !f.startsWith("."));
+      assert.ok(!kept.includes("0") && kept.length <= 4, `retention ran (offsets kept: ${kept})`);
       assert.deepEqual(sparesUnder(dir), [], "none left after stop");
       // a crash's leftover in a state folder is swept by the restarted query
       const part = path.join(dir, "state", "0", "0");
@@ -129,7 +160,16 @@ describe("spare files", () => {
       assert.ok(!existsSync(leftover), "the leftover spare was swept");
       assert.deepEqual(sparesUnder(dir), []);
       assert.deepEqual(out.slice(0, 4).sort(), ["a@0=2", "a@2=2", "b@0=1", "b@2=1"]);
-      assert.equal(readFileSync(path.join(dir, "commits", "17"), "utf8").split("\n")[0], "v1");
+      const last = (log: string) =>
+        Math.max(
+          ...readdirSync(path.join(dir, log))
+            .filter((f) => /^\d+$/.test(f))
+            .map(Number),
+        );
+      assert.equal(last("commits"), last("offsets"), "every batch committed");
+      assert.ok(last("commits") >= 17);
+      assert.match(readFileSync(path.join(dir, "commits", String(last("commits"))), "utf8"), /^v1\n\{"nextBatchWatermarkMs":\d+\}$/);
+      session.conf.unset("spark.sql.streaming.minBatchesToRetain");
     });
   }
 });
