@@ -29,6 +29,8 @@ export const SPARE_NAME_RE = /^\.spare\.[0-9a-f-]+\.tmp$/;
 
 /** Spares a folder keeps at most (more recycled files are deleted). */
 const MAX_READY = 2;
+/** Spares made at once, all folders together: libuv's pool (4 threads) keeps room for the fdatasyncs. */
+const MAX_MAKING = 3;
 
 export class SpareFiles {
   /** Folder → spares ready in it. */
@@ -37,6 +39,8 @@ export class SpareFiles {
   private readonly writes = new Map<string, number>();
   /** Folders whose spare is being made (one at a time). */
   private readonly making = new Set<string>();
+  /** Folders that want a spare while MAX_MAKING are being made, in order. */
+  private readonly waiting = new Set<string>();
   /** Folder → spares being made or recycled into it (counted against MAX_READY). */
   private readonly incoming = new Map<string, number>();
   /** Every make and recycle in flight, with its folder (drain waits for them). */
@@ -54,7 +58,7 @@ export class SpareFiles {
     this.writes.set(dir, seen);
     const list = this.ready.get(dir);
     const spare = list?.pop();
-    if (seen >= 2 && !list?.length && !this.making.has(dir)) this.make(dir);
+    if (seen >= 2 && !list?.length) this.wantSpare(dir);
     if (spare === undefined) return false;
     try {
       renameSync(spare, tmp);
@@ -84,6 +88,13 @@ export class SpareFiles {
     return MAX_READY - (this.ready.get(dir)?.length ?? 0) - (this.incoming.get(dir) ?? 0);
   }
 
+  /** Make a spare in `dir` now, or once one of the MAX_MAKING being made is done. */
+  private wantSpare(dir: string): void {
+    if (this.making.has(dir)) return;
+    if (this.making.size < MAX_MAKING) this.make(dir);
+    else this.waiting.add(dir);
+  }
+
   private make(dir: string): void {
     const spare = path.join(dir, `.spare.${randomUUID()}.tmp`);
     this.making.add(dir);
@@ -94,7 +105,14 @@ export class SpareFiles {
     // the folder is gone, or full: the next write creates its own file
     this.arrive(dir, made, false)
       .catch(() => {})
-      .finally(() => this.making.delete(dir));
+      .finally(() => {
+        this.making.delete(dir);
+        const next = this.waiting.values().next();
+        if (!next.done) {
+          this.waiting.delete(next.value);
+          if (!this.ready.get(next.value)?.length) this.wantSpare(next.value);
+        }
+      });
   }
 
   /** Count `coming` against the folder's room until it is a spare there; `rethrow`: its failure is the caller's. */
@@ -140,7 +158,12 @@ export class SpareFiles {
       const d = path.resolve(dir);
       return top === null || d === top || d.startsWith(top + path.sep);
     };
-    await Promise.all([...this.inflight].filter(([, dir]) => within(dir)).map(([p]) => p));
+    for (const dir of [...this.waiting]) if (within(dir)) this.waiting.delete(dir);
+    for (;;) {
+      const busy = [...this.inflight].filter(([, dir]) => within(dir));
+      if (busy.length === 0) break;
+      await Promise.all(busy.map(([p]) => p));
+    }
     const doomed: string[] = [];
     for (const [dir, list] of this.ready) {
       if (!within(dir)) continue;
