@@ -7,7 +7,7 @@
  * On ext4 without a journal, each new inode is checked against every inode freed in the last
  * ~30 s (the kernel's `recently_deleted`): under a checkpoint's steady create / delete churn a
  * create cost 0.6–1 ms of kernel CPU here against 25 µs in a quiet folder, 5–9 of them a batch
- * (docs/reliability.md, "What a batch writes, and what it costs"). A rename within a folder
+ * (docs/reliability.md, "Spare files"). A rename within a folder
  * costs ~30 µs whatever the churn.
  *
  * A folder gets a spare only from its second write on (one-off writes make none), made one at a
@@ -80,7 +80,6 @@ export class SpareFiles {
     await this.arrive(
       dir,
       fs.rename(p, spare).then(() => spare),
-      true,
     );
   }
 
@@ -102,9 +101,8 @@ export class SpareFiles {
       await h.close();
       return spare;
     });
-    // the folder is gone, or full: the next write creates its own file
-    this.arrive(dir, made, false)
-      .catch(() => {})
+    this.arrive(dir, made)
+      .catch(() => {}) // the folder is gone, or full: the next write creates its own file
       .finally(() => {
         this.making.delete(dir);
         const next = this.waiting.values().next();
@@ -115,19 +113,14 @@ export class SpareFiles {
       });
   }
 
-  /** Count `coming` against the folder's room until it is a spare there; `rethrow`: its failure is the caller's. */
-  private async arrive(dir: string, coming: Promise<string>, rethrow: boolean): Promise<void> {
+  /** Count `coming` against the folder's room until it is a spare there; rejects as it does. */
+  private async arrive(dir: string, coming: Promise<string>): Promise<void> {
     this.incoming.set(dir, (this.incoming.get(dir) ?? 0) + 1);
-    const done = coming.then(
-      (spare) => {
-        let list = this.ready.get(dir);
-        if (!list) this.ready.set(dir, (list = []));
-        list.push(spare);
-      },
-      (e: unknown) => {
-        if (rethrow) throw e;
-      },
-    );
+    const done = coming.then((spare) => {
+      let list = this.ready.get(dir);
+      if (!list) this.ready.set(dir, (list = []));
+      list.push(spare);
+    });
     const tracked = done.catch(() => {});
     this.inflight.set(tracked, dir);
     try {

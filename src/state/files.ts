@@ -20,7 +20,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { CheckpointCorruptError } from "../checkpoint/metadata-log.js";
-import { spareFiles } from "../checkpoint/spare-files.js";
+import { SPARE_NAME_RE, spareFiles } from "../checkpoint/spare-files.js";
 import { withPath } from "../common/errors.js";
 import {
   type ByteSource,
@@ -41,8 +41,7 @@ export type { LoadPlan } from "./load-plan.js";
 export { nodeStateFs, queryStateFs, type StateFs, unsyncedQueryStateFs, unsyncedStateFs } from "./state-fs.js";
 
 const FILE_RE = /^(\d+)\.(delta|snapshot)$/;
-/** A write's temp file, or a spare (spare-files.ts) a crash left. */
-const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$|^\.spare\.[0-9a-f-]+\.tmp$/;
+const TEMP_RE = /^\.\d+\.(delta|snapshot)\..+\.tmp$/;
 
 export interface WriteHooks {
   /** Called once the first bytes of the temp file are written (crash-injection point). */
@@ -304,7 +303,8 @@ export class StateFiles {
     let deleted = 0;
     for (const f of await this.fs.readdir(this.dir)) {
       const p = path.join(this.dir, f);
-      if (TEMP_RE.test(f) && !spareFiles.holds(p)) {
+      // a write's temp file, or a spare a crash left (this thread's live ones stay)
+      if ((TEMP_RE.test(f) || SPARE_NAME_RE.test(f)) && !spareFiles.holds(p)) {
         await this.fs.unlink(p).catch(() => {});
         deleted++;
       }

@@ -5,7 +5,7 @@
  * swept, and the output is the same.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { SPARE_NAME_RE, SpareFiles } from "../../src/checkpoint/spare-files.js";
@@ -87,7 +87,7 @@ describe("spare files", () => {
     const b = tempDir();
     const pool = new SpareFiles();
     for (const dir of [path.join(a, "x"), b]) {
-      await import("node:fs/promises").then((fs) => fs.mkdir(dir, { recursive: true }));
+      mkdirSync(dir, { recursive: true });
       pool.claim(path.join(dir, ".0.tmp"));
       pool.claim(path.join(dir, ".1.tmp"));
     }
