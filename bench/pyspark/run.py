@@ -82,11 +82,11 @@ def load_average() -> str:
         return " ".join(f.read().split()[:3])
 
 
-def new_session(driver_memory: str):
+def new_session(driver_memory: str, master: str = "local[2]"):
     from pyspark.sql import SparkSession
 
     spark = (
-        SparkSession.builder.master("local[2]")
+        SparkSession.builder.master(master)
         .appName("arus-bench-pyspark")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.session.timeZone", "UTC")
@@ -180,11 +180,13 @@ def main() -> None:
     ap.add_argument("--no-checksum", action="store_true")
     ap.add_argument("--no-warmup", action="store_true")
     ap.add_argument("--driver-memory", default="2g")
+    # local[1] under `taskset -c 0` against local[2]: Spark's own scaling on a machine (bench/RESULTS.md)
+    ap.add_argument("--master", default="local[2]")
     args = ap.parse_args()
     data = os.path.abspath(args.data)
 
     t0 = time.perf_counter()
-    spark = new_session(args.driver_memory)
+    spark = new_session(args.driver_memory, args.master)
     jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
     startup = time.perf_counter() - t0
     log(f"Spark {spark.version} up in {startup:.1f} s (JVM pid {jvm_pid})")

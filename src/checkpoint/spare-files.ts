@@ -15,8 +15,9 @@
  * (`recycle`, up to MAX_READY per folder): in a checkpoint's steady state a write then costs a
  * rename, and nothing is created or deleted. A spare that vanished (a temp sweep took it) is
  * skipped: the write creates its file as before. `drain` deletes a stopped query's spares; one
- * left by a crash is a hidden `.spare.<uuid>.tmp` that nothing reads (state folders sweep
- * theirs, StateFiles).
+ * left by a crash is a hidden `.spare.<uuid>.tmp` that nothing reads, deleted when a query next
+ * starts on the checkpoint (`sweepLeftSpares` for the log folders, StateFiles' temp sweep for
+ * the state folders).
  *
  * One pool per thread (a module instance per worker): each folder is written by one thread.
  */
@@ -170,3 +171,17 @@ export class SpareFiles {
 
 /** This thread's pool. */
 export const spareFiles = new SpareFiles();
+
+/**
+ * Delete the spares a crashed run left in `dirs` (missing folders are skipped; this thread's
+ * own live spares stay). Called with the checkpoint's lock held: no other run writes there.
+ */
+export async function sweepLeftSpares(dirs: readonly string[]): Promise<void> {
+  await Promise.all(
+    dirs.map(async (dir) => {
+      const names = await fs.readdir(dir).catch(() => [] as string[]);
+      const left = names.filter((n) => SPARE_NAME_RE.test(n)).map((n) => path.join(dir, n));
+      await Promise.all(left.filter((p) => !spareFiles.holds(p)).map((p) => fs.unlink(p).catch(() => {})));
+    }),
+  );
+}

@@ -30,7 +30,7 @@ import {
   type StateWrites,
   stateWritesCodec,
 } from "../checkpoint/offset-log.js";
-import { spareFiles } from "../checkpoint/spare-files.js";
+import { spareFiles, sweepLeftSpares } from "../checkpoint/spare-files.js";
 import type { RuntimeConfig } from "../common/conf.js";
 import { CheckpointLock } from "./checkpoint-lock.js";
 import { queryIdOf, stickyConfs } from "./checkpoint-metadata.js";
@@ -325,9 +325,18 @@ export class CheckpointStore {
     for (const log of this.writeLogs.values()) await log.purge(threshold);
   }
 
-  /** One query per checkpoint, across processes (checkpoint-lock.ts). */
-  acquireLock(): Promise<void> {
-    return this.lock.acquire();
+  /** One query per checkpoint, across processes (checkpoint-lock.ts); then the spares a crash left in the logs' folders go. */
+  async acquireLock(): Promise<void> {
+    await this.lock.acquire();
+    if (this.dir) await sweepLeftSpares(await this.logFolders(this.dir));
+  }
+
+  /** The folders of the checkpoint's logs that get spares (spare-files.ts; the state stores' own folders sweep theirs). */
+  private async logFolders(dir: string): Promise<string[]> {
+    const under = async (parent: string) => (await fs.readdir(parent).catch(() => [] as string[])).map((n) => path.join(parent, n));
+    const sources = await under(path.join(dir, "sources"));
+    const writes = (await under(path.join(dir, "state"))).map((op) => path.join(op, "_metadata", "writes"));
+    return [path.join(dir, "offsets"), path.join(dir, "commits"), ...sources, ...writes];
   }
 
   /** Delete this thread's spare files (spare-files.ts) in the checkpoint: the query has ended. */

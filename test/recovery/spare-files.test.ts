@@ -1,8 +1,8 @@
 /**
  * Spare files (src/checkpoint/spare-files.ts): a checkpoint folder written more than once gets
  * an empty file made ahead, which the next atomic write takes as its temp file instead of
- * creating one; a stopped query leaves none behind, a crash's leftovers in a state folder are
- * swept, and the output is the same.
+ * creating one; a stopped query leaves none behind, a crash's leftovers are swept (the logs'
+ * folders' when a query starts, a state folder's with its temp files), and the output is the same.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -147,8 +147,18 @@ describe("spare files", () => {
       const part = path.join(dir, "state", "0", "0");
       const leftover = path.join(part, ".spare.0123abcd-0000-4000-8000-000000000000.tmp");
       writeFileSync(leftover, "");
+      // and those in the logs' folders when it starts, a recycled file's bytes in one
+      const logLeftovers = ["offsets", "commits", path.join("state", "0", "_metadata", "writes")].map((d) =>
+        path.join(dir, d, ".spare.4567cdef-0000-4000-8000-000000000000.tmp"),
+      );
+      for (const p of logLeftovers) writeFileSync(p, "v1\n{}");
       const q2 = await start();
       try {
+        assert.deepEqual(
+          logLeftovers.filter((p) => existsSync(p)),
+          [],
+          "the logs' leftover spares were swept at start",
+        );
         for (let b = 6; b < 18; b++) {
           // maintenance (and its temp sweep) runs every 10 batches
           ms.addData([{ k: "a", ts: new Date(b * 2000) }]);

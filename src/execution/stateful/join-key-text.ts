@@ -163,25 +163,71 @@ function numberHash(v: Vector): PartHash | null {
   };
 }
 
+/**
+ * FNV-1a over `s` from any state h in O(1) after the first rows: for characters below 256,
+ * `h ^ c` changes only h's low byte, and the low byte of a product depends only on the low
+ * bytes of its factors, so hashing n characters from h gives P^n × (h with its low byte
+ * cleared) + T[h's low byte] (mod 2^32), T depending on s alone. A struct key part (a window)
+ * repeats over a run of rows after parts that differ (an id): T fills as low bytes come.
+ * (Wider characters go step by step.)
+ */
+export class TextHash {
+  private codes = new Uint16Array(0);
+  private narrow = true;
+  private pn = 1;
+  private readonly table = new Int32Array(256);
+  private readonly known = new Uint8Array(256);
+
+  /** Hash `s` from now on (the table of the previous text is dropped). */
+  reset(s: string): void {
+    const cs = new Uint16Array(s.length);
+    let narrow = true;
+    let pn = 1;
+    for (let c = 0; c < s.length; c++) {
+      cs[c] = s.charCodeAt(c);
+      if (cs[c]! > 0xff) narrow = false;
+      pn = Math.imul(pn, 0x01000193);
+    }
+    this.codes = cs;
+    this.narrow = narrow;
+    this.pn = pn;
+    this.known.fill(0);
+  }
+
+  /** FNV-1a of the text from state h (as int32). */
+  from(h: number): number {
+    if (!this.narrow) return this.steps(h);
+    const lo = h & 0xff;
+    if (this.known[lo] === 0) {
+      this.table[lo] = this.steps(lo);
+      this.known[lo] = 1;
+    }
+    return (Math.imul(this.pn, h & ~0xff) + this.table[lo]!) | 0;
+  }
+
+  private steps(h: number): number {
+    // (a local copy: the field would be read again on every step)
+    const cs = this.codes;
+    for (let c = 0; c < cs.length; c++) h = Math.imul(h ^ cs[c]!, 0x01000193);
+    return h;
+  }
+}
+
 function columnHash(v: Vector): PartHash | null {
   if (!v.children) return numberHash(v);
   // a struct's text is written once per run of equal rows (columnPart): hashed from it
   const text = columnPart(v);
   if (text === null) return null;
   let last: string | null = null;
-  let codes = new Uint16Array(0);
+  const hash = new TextHash();
   return (h, i) => {
     const s = text(i);
     if (s === null) return null;
     if (s !== last) {
       last = s;
-      codes = new Uint16Array(s.length);
-      for (let c = 0; c < s.length; c++) codes[c] = s.charCodeAt(c);
+      hash.reset(s);
     }
-    // (a local copy: the closure's variable would be read again on every step)
-    const cs = codes;
-    for (let c = 0; c < cs.length; c++) h = Math.imul(h ^ cs[c]!, 0x01000193);
-    return h;
+    return hash.from(h);
   };
 }
 
