@@ -11,6 +11,7 @@ import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { setUtf8Strings, UTF8_STRINGS_CONF, utf8StringsOf } from "../columnar/utf8-conf.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
+import { logWarning } from "../common/log.js";
 import { HEAP_GROWING_CONF, heapGrowingPercentOf, setHeapGrowingPercent } from "../common/heap-growth.js";
 import { getField } from "../common/row-object.js";
 import { JSON_DECODER_CONF, jsonDecoderOf, setJsonDecoder, setScanThreads } from "../connectors/files/index.js";
@@ -18,7 +19,7 @@ import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from ".
 import { type Attribute, attribute, type Expr } from "../plan/expressions.js";
 import { isStreamingPlan, type LogicalPlan, Plans } from "../plan/logical.js";
 import { analyzePlan, BatchQuery, explainStreaming, resolveExpression } from "../runtime/query-execution.js";
-import { parseQuery, parseSchema, readStatement } from "../sql/index.js";
+import { isRuntimeSetting, parseQuery, parseSchema, readStatement, sessionConfGuard } from "../sql/index.js";
 import { LongType, type StructType } from "../types/datatypes.js";
 import { SessionCatalog } from "./catalog.js";
 import { lit } from "./column.js";
@@ -64,7 +65,10 @@ export class SessionBuilder {
   /** Returns the active session (updated with this builder's settings) or a new one. */
   getOrCreate(): Session {
     if (Session.active && !Session.active.stopped) {
-      for (const [k, v] of Object.entries(this.settings)) Session.active.conf.set(k, v);
+      // as Spark: static and core settings of a running session stay; the others are checked
+      const ignored = Object.keys(this.settings).filter((k) => !isRuntimeSetting(k));
+      if (ignored.length > 0) logWarning("SparkSession", `Using an existing Spark session; only runtime SQL configurations will take effect (ignored: ${ignored.join(", ")}).`);
+      for (const [k, v] of Object.entries(this.settings)) if (isRuntimeSetting(k)) Session.active.conf.set(k, v);
       if (this.settings["spark.master"]) setScanThreads(localThreads(this.settings["spark.master"]));
       return Session.active;
     }
@@ -100,6 +104,7 @@ export class Session implements SessionInternals {
     this.conf.watch(JSON_DECODER_CONF, (v) => setJsonDecoder(jsonDecoderOf(v)));
     this.conf.watch(HEAP_GROWING_CONF, (v) => setHeapGrowingPercent(heapGrowingPercentOf(v)));
     this.conf.watch(UTF8_STRINGS_CONF, (v) => setUtf8Strings(utf8StringsOf(v)));
+    this.conf.guardWith(sessionConfGuard);
     this.streams = new StreamingQueryManager(this);
     // Files queried directly in SQL: SELECT * FROM json.`/data/events.json` (as in Spark, with
     // the reader's defaults: csv.`path` has no header and all-string columns _c0, _c1, ...).

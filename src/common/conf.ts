@@ -69,17 +69,33 @@ const TIME_UNITS_MS: Readonly<Record<string, number>> = {
   d: 86_400_000,
 };
 
+/** What a user may change at run time (Spark's RuntimeConfig checks; sql/conf-rules.ts): each throws to refuse. */
+export interface ConfGuard {
+  set(key: string, value: string): void;
+  unset(key: string): void;
+}
+
 export class RuntimeConfig {
   private readonly values = new Map<string, string>();
   private readonly watchers = new Map<string, (value: string | undefined) => void>();
   /** The settings the session was built with: what SQL's RESET goes back to (as Spark's SparkConf). */
   private readonly initial: ReadonlyMap<string, string>;
+  private guard: ConfGuard | null = null;
   constructor(initial: Record<string, string> = {}) {
-    for (const [k, v] of Object.entries(initial)) this.set(k, v);
+    for (const [k, v] of Object.entries(initial)) this.assign(k, String(v));
     this.initial = new Map(this.values);
   }
+  /** From now on `set` and `unset` refuse what `guard` refuses (the session's builder settings came before). */
+  guardWith(guard: ConfGuard): void {
+    this.guard = guard;
+  }
+  /** A user's setting: refused as Spark refuses it (a static or core setting, a value of the wrong type). */
   set(key: string, value: string | number | boolean): void {
     const v = String(value);
+    this.guard?.set(key, v);
+    this.assign(key, v);
+  }
+  private assign(key: string, v: string): void {
     if (key === "spark.sql.session.timeZone") resolveTimeZone(v);
     if (key === "spark.sql.streaming.multipleWatermarkPolicy" && !["min", "max"].includes(v.toLowerCase())) {
       throw new IllegalArgumentException(`spark.sql.streaming.multipleWatermarkPolicy must be 'min' or 'max', got '${v}'.`);
@@ -106,6 +122,10 @@ export class RuntimeConfig {
   }
   /** Forget a user setting; the default applies again. */
   unset(key: string): void {
+    this.guard?.unset(key);
+    this.remove(key);
+  }
+  private remove(key: string): void {
     this.values.delete(key);
     this.watchers.get(key)?.(this.getOption(key));
     if (key === PRECISION_LOSS) setDecimalPrecisionLoss(true);
@@ -113,8 +133,8 @@ export class RuntimeConfig {
   /** SQL's `RESET key`: the value the session was built with, else the default. */
   reset(key: string): void {
     const v = this.initial.get(key);
-    if (v === undefined) this.unset(key);
-    else this.set(key, v);
+    if (v === undefined) this.remove(key);
+    else this.assign(key, v);
   }
   /** SQL's `RESET`: every key back to the session's initial settings. */
   resetAll(): void {

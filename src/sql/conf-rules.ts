@@ -1,10 +1,12 @@
 /**
- * What SQL's SET / RESET may change, with Spark's errors (PySpark 4.3.0): static SQL settings
- * (CANNOT_MODIFY_STATIC_CONFIG), Spark core settings (CANNOT_MODIFY_CONFIG) and the typed values
- * of the settings arus reads (INVALID_CONF_VALUE.*). `session.conf.set` stays unchecked, as the
- * builder goes through it too.
+ * What SQL's SET / RESET and `session.conf.set` / `unset` may change, with Spark's errors
+ * (PySpark 4.3.0): static SQL settings (CANNOT_MODIFY_STATIC_CONFIG), Spark core settings
+ * (CANNOT_MODIFY_CONFIG) and the typed values of the settings arus reads (INVALID_CONF_VALUE.*).
+ * The builder's settings of a new session are not checked; those given to `getOrCreate` of a
+ * running one are, except the static and core ones, which it ignores (`isRuntimeSetting`).
  */
 import { resolveTimeZone } from "../common/datetime/index.js";
+import type { ConfGuard } from "../common/conf.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { SPARK_CORE_CONFS } from "./spark-core-confs.js";
 
@@ -101,6 +103,22 @@ export function checkModifiable(key: string, setting: boolean): void {
       "CANNOT_MODIFY_CONFIG",
       `[CANNOT_MODIFY_CONFIG] Cannot modify the value of the Spark config: "${key}".\nSee also 'https://spark.apache.org/docs/latest/sql-migration-guide.html#ddl-statements'. SQLSTATE: 46110`,
     );
+}
+
+/** Spark's RuntimeConfig: `set` and `unset` refuse static and core settings, `set` a value of the wrong type. */
+export const sessionConfGuard: ConfGuard = {
+  set(key, value) {
+    checkModifiable(key, true);
+    checkValue(key, value);
+  },
+  unset(key) {
+    checkModifiable(key, true);
+  },
+};
+
+/** Can a running session take this setting (neither a static SQL setting nor a Spark core one)? */
+export function isRuntimeSetting(key: string): boolean {
+  return !STATIC.has(key) && !SPARK_CORE_CONFS.has(key);
 }
 
 /** Spark's INVALID_CONF_VALUE for a value its setting's type or check refuses. */

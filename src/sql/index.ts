@@ -10,7 +10,7 @@ import { Cursor, type SqlParameters } from "./cursor.js";
 import { readNamedExpression } from "./expression.js";
 import { readQuery } from "./query.js";
 
-export { checkModifiable, checkValue } from "./conf-rules.js";
+export { checkModifiable, isRuntimeSetting, sessionConfGuard } from "./conf-rules.js";
 export type { SqlParameters } from "./cursor.js";
 export { parseDataType, parseSchema } from "./datatype.js";
 export { type Token, tokenize } from "./lexer.js";

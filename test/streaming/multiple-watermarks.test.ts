@@ -117,6 +117,9 @@ describe("multiple watermarks", () => {
   });
 
   it("rejects an unknown policy", () => {
-    assert.throws(() => session.conf.set("spark.sql.streaming.multipleWatermarkPolicy", "median"), /must be 'min' or 'max'/);
+    assert.throws(
+      () => session.conf.set("spark.sql.streaming.multipleWatermarkPolicy", "median"),
+      /^IllegalArgumentException: \[INVALID_CONF_VALUE.REQUIREMENT\] The value 'median' in the config "spark.sql.streaming.multipleWatermarkPolicy" is invalid. Invalid value for 'spark.sql.streaming.multipleWatermarkPolicy'. Valid values are 'min' and 'max'/,
+    );
   });
 });
