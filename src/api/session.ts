@@ -11,8 +11,8 @@ import { type Batch, batchFromRows } from "../columnar/batch.js";
 import { setUtf8Strings, UTF8_STRINGS_CONF, utf8StringsOf } from "../columnar/utf8-conf.js";
 import { localThreads, RuntimeConfig } from "../common/conf.js";
 import { IllegalArgumentException } from "../common/errors.js";
-import { logWarning } from "../common/log.js";
 import { HEAP_GROWING_CONF, heapGrowingPercentOf, setHeapGrowingPercent } from "../common/heap-growth.js";
+import { logWarning } from "../common/log.js";
 import { getField } from "../common/row-object.js";
 import { JSON_DECODER_CONF, jsonDecoderOf, setJsonDecoder, setScanThreads } from "../connectors/files/index.js";
 import { DEFAULT_WAREHOUSE, tableInfoSync, WAREHOUSE_KEY, warehouseDir } from "../connectors/table/index.js";
@@ -67,7 +67,11 @@ export class SessionBuilder {
     if (Session.active && !Session.active.stopped) {
       // as Spark: static and core settings of a running session stay; the others are checked
       const ignored = Object.keys(this.settings).filter((k) => !isRuntimeSetting(k));
-      if (ignored.length > 0) logWarning("SparkSession", `Using an existing Spark session; only runtime SQL configurations will take effect (ignored: ${ignored.join(", ")}).`);
+      if (ignored.length > 0)
+        logWarning(
+          "SparkSession",
+          `Using an existing Spark session; only runtime SQL configurations will take effect (ignored: ${ignored.join(", ")}).`,
+        );
       for (const [k, v] of Object.entries(this.settings)) if (isRuntimeSetting(k)) Session.active.conf.set(k, v);
       if (this.settings["spark.master"]) setScanThreads(localThreads(this.settings["spark.master"]));
       return Session.active;

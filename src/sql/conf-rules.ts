@@ -5,8 +5,9 @@
  * The builder's settings of a new session are not checked; those given to `getOrCreate` of a
  * running one are, except the static and core ones, which it ignores (`isRuntimeSetting`).
  */
-import { resolveTimeZone } from "../common/datetime/index.js";
+
 import type { ConfGuard } from "../common/conf.js";
+import { resolveTimeZone } from "../common/datetime/index.js";
 import { AnalysisException, IllegalArgumentException } from "../common/errors.js";
 import { SPARK_CORE_CONFS } from "./spark-core-confs.js";
 

@@ -29,7 +29,8 @@ const refuses = (f: () => void, errorClass: string, message: RegExp) =>
 
 describe("session.conf", () => {
   it("refuses to set or unset a static setting, or a Spark core one", () => {
-    const staticError = /^\[CANNOT_MODIFY_STATIC_CONFIG\] Cannot modify the value of the static Spark config: "spark\.sql\.warehouse\.dir"\. SQLSTATE: 46110$/;
+    const staticError =
+      /^\[CANNOT_MODIFY_STATIC_CONFIG\] Cannot modify the value of the static Spark config: "spark\.sql\.warehouse\.dir"\. SQLSTATE: 46110$/;
     refuses(() => s.conf.set("spark.sql.warehouse.dir", "/tmp/elsewhere"), "CANNOT_MODIFY_STATIC_CONFIG", staticError);
     refuses(() => s.conf.unset("spark.sql.warehouse.dir"), "CANNOT_MODIFY_STATIC_CONFIG", staticError);
     const coreError = /^\[CANNOT_MODIFY_CONFIG\] Cannot modify the value of the Spark config: "spark\.executor\.memory"\.\n/;
@@ -43,7 +44,9 @@ describe("session.conf", () => {
       refuses(
         () => s.conf.set(key, value),
         `INVALID_CONF_VALUE.${sub}`,
-        new RegExp(`^\\[INVALID_CONF_VALUE\\.${sub.replace(".", "\\.")}\\] The value '${value}' in the config "${key.replaceAll(".", "\\.")}" is invalid\\. ${why} SQLSTATE: 22022$`),
+        new RegExp(
+          `^\\[INVALID_CONF_VALUE\\.${sub.replace(".", "\\.")}\\] The value '${value}' in the config "${key.replaceAll(".", "\\.")}" is invalid\\. ${why} SQLSTATE: 22022$`,
+        ),
       );
     invalid("spark.sql.shuffle.partitions", "abc", "TYPE_MISMATCH", "It should be a/an 'int' value\\.");
     invalid("spark.sql.shuffle.partitions", "0", "REQUIREMENT", "The value of spark\\.sql\\.shuffle\\.partitions must be positive");
@@ -78,7 +81,11 @@ describe("session.conf", () => {
     const before = Session.active;
     Session.active = s;
     try {
-      const same = Session.builder().config("spark.sql.warehouse.dir", "/tmp/other").config("spark.executor.memory", "2g").config("spark.sql.shuffle.partitions", "7").getOrCreate();
+      const same = Session.builder()
+        .config("spark.sql.warehouse.dir", "/tmp/other")
+        .config("spark.executor.memory", "2g")
+        .config("spark.sql.shuffle.partitions", "7")
+        .getOrCreate();
       assert.equal(same, s);
       assert.equal(s.conf.get("spark.sql.warehouse.dir"), warehouse, "static setting ignored");
       assert.equal(s.conf.getOption("spark.executor.memory"), undefined, "core setting ignored");

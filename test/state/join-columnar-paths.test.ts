@@ -17,8 +17,8 @@ import { getValue, type Vector, vectorFromValues } from "../../src/columnar/vect
 import { keyTextHash } from "../../src/common/hash.js";
 import { partitionOf } from "../../src/execution/stateful/common.js";
 import { isNullKey, joinKeyHashes, NULL_KEY, sideInput } from "../../src/execution/stateful/join-input.js";
-import { endOf } from "../../src/execution/stateful/join-side.js";
 import { TextHash } from "../../src/execution/stateful/join-key-text.js";
+import { endOf } from "../../src/execution/stateful/join-side.js";
 import { joinKey, plainKey } from "../../src/execution/stateful/join-state.js";
 import { gatherColumn } from "../../src/state/join/columns.js";
 import { ColumnarJoinProvider } from "../../src/state/join/index.js";
@@ -99,7 +99,11 @@ describe("join input keys", () => {
       for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
       return h;
     };
-    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 8 }), fc.string({ unit: "grapheme-ascii", minLength: 40, maxLength: 60 }));
+    const text = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: "binary", maxLength: 8 }),
+      fc.string({ unit: "grapheme-ascii", minLength: 40, maxLength: 60 }),
+    );
     const state = fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 255 }));
     fc.assert(
       fc.property(fc.array(fc.tuple(text, fc.array(state, { maxLength: 40 })), { maxLength: 5 }), (runs) => {
