@@ -34,6 +34,11 @@ export const RULES: readonly Rule[] = [
   inferJoinFilters,
   inferFiltersFromGenerate,
   pushDownPredicates,
+  // Spark runs these with the push-down to a fixed point: a condition pushed through a
+  // projection of constants (`c > 1` below `1 AS c`) folds there (`1 > 1` to false), and a
+  // false filter over a scan reads no row (numInputRows 0, as Spark's pruned scan)
+  constantFolding,
+  simplifyConditionals,
   pruneColumns,
 ];
 

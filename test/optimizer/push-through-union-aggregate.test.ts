@@ -126,3 +126,17 @@ describe("InferFiltersFromConstraints after the push through a projection", () =
     assert.match(tree(q), /^Project[^\n]*\n\+- Filter \(\(k IS NOT NULL\) AND \(lower\(k\) = b\)\)\n\s+\+- StreamingRelation/);
   });
 });
+
+describe("ConstantFolding after the push", () => {
+  it("a condition on a constant grouping column folds to false where it lands, above the scan", () => {
+    const q = df
+      .withWatermark("ts", "5 seconds")
+      .withColumn("c", F.lit(1))
+      .groupBy(F.window("ts", "10 seconds"), "c")
+      .count()
+      .filter(F.col("c").gt(1));
+    const t = tree(q);
+    assert.match(t, /\+- Filter false\n\s+\+- StreamingRelation memory$/, t);
+    assert.doesNotMatch(t, /1 > 1/);
+  });
+});
