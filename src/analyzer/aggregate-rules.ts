@@ -61,8 +61,10 @@ export function resolveHiddenAggregates<T extends Expr>(
   exprs: readonly T[],
   build: (agg: LogicalPlan, resolved: Expr[]) => LogicalPlan,
   resolveExpr: (e: Expr, input: readonly Attribute[]) => Expr,
+  /** Columns `build` joins beside the aggregate (a HAVING's scalar subqueries): read as they are. */
+  beside: readonly Attribute[] = [],
 ): LogicalPlan {
-  const visible = outputOf(agg);
+  const visible = [...outputOf(agg), ...beside];
   const below = outputOf(agg.child);
   const byKey = new Map<string, Attribute>();
   agg.aggregateExprs.forEach((e, i) => {
@@ -98,5 +100,5 @@ export function resolveHiddenAggregates<T extends Expr>(
   const widened = Plans.aggregate(agg.groupingExprs, [...agg.aggregateExprs, ...hidden], agg.child);
   checkAggregate(widened);
   const top = build(widened, resolved);
-  return hidden.length ? Plans.project(visible, top) : top;
+  return hidden.length ? Plans.project(outputOf(agg), top) : top;
 }

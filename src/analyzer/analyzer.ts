@@ -48,7 +48,15 @@ import { expandPivot, expandUnpivot } from "./pivot-rules.js";
 import { resolveColumn, unresolvedColumn } from "./resolve-names.js";
 import { rewriteSetOperation } from "./set-operations.js";
 import { resolveTransformWithState } from "./stateful-rules.js";
-import { isSubqueryCall, joinExistenceSubqueries, joinScalarSubqueries, joinSubqueries, subqueryOutsideWhere } from "./subqueries.js";
+import {
+  hasScalarSubquery,
+  havingScalarSubqueries,
+  isSubqueryCall,
+  joinExistenceSubqueries,
+  joinScalarSubqueries,
+  joinSubqueries,
+  subqueryOutsideWhere,
+} from "./subqueries.js";
 import { extractTimeWindow, hasTimeWindow } from "./time-windows.js";
 import { outputOf, toAttribute, typeOf } from "./types.js";
 import { resolveUnion } from "./union-rules.js";
@@ -167,6 +175,23 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         // (SELECT ...) in the condition: joined beneath it, its column dropped above
         const scalar = joinScalarSubqueries([p.condition], p.child, subquerySteps(catalog));
         if (scalar) return Plans.project(outputOf(p.child), resolveNode(Plans.filter(scalar.exprs[0]!, scalar.child), catalog));
+      }
+      if (p.child.kind === "aggregate" && hasScalarSubquery(p.condition)) {
+        // (SELECT ...) in a HAVING: joined above the aggregate, its column dropped above the filter
+        refuseWindow(p.condition, "HAVING");
+        const agg = p.child;
+        const lifted = havingScalarSubqueries(p.condition, agg, subquerySteps(catalog));
+        const condition = rewriteGroupingAbove(lifted.condition, agg, resolveExpr);
+        return resolveHiddenAggregates(
+          agg,
+          [condition],
+          (widened, [cond]) => {
+            requireBoolean(cond!, "filter");
+            return Plans.project(outputOf(widened), Plans.filter(cond!, lifted.joinTo(widened)));
+          },
+          resolveExpr,
+          lifted.values,
+        );
       }
       const input = outputOf(p.child);
       refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");

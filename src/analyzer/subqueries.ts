@@ -7,16 +7,17 @@
  *   on nothing. The other conjuncts filter above the joins;
  * - an IN / EXISTS inside a larger expression (OR, CASE, a SELECT list) is an existence join's
  *   flag (`joinExistenceSubqueries`);
- * - an uncorrelated scalar subquery `(SELECT ...)` in a SELECT list or a WHERE is a one-row
- *   aggregate joined to the rows;
+ * - an uncorrelated scalar subquery `(SELECT ...)` in a SELECT list, a WHERE or a HAVING is a
+ *   one-row aggregate joined to the rows (to the groups, above the aggregate, for a HAVING);
  * - correlated ones (naming the outer query's columns) are decorrelated into joins
  *   (correlated-subqueries.ts).
- * Anything else (a subquery in GROUP BY, ORDER BY or ON, a HAVING's larger expression) is
- * refused by name.
+ * Anything else (a subquery in GROUP BY, ORDER BY or ON, an IN / EXISTS in a HAVING's larger
+ * expression, a correlated scalar subquery in a HAVING) is refused by name.
  */
 import { AnalysisException } from "../common/errors.js";
 import { SINGLE_VALUE } from "../functions/single-value.js";
 import {
+  type Attribute,
   alias,
   anyExpr,
   attribute,
@@ -49,7 +50,8 @@ const isScalarSubquery = (e: Expr): boolean => isSubqueryCall(e) && (e as Call).
 /** `x IN (SELECT ...)` or `EXISTS (SELECT ...)`: a subquery that is a condition. */
 const isPredicateSubquery = (e: Expr): boolean => isSubqueryCall(e) && !isScalarSubquery(e);
 
-function hasScalarSubquery(e: Expr): boolean {
+/** Does `e` hold a scalar subquery `(SELECT ...)`? */
+export function hasScalarSubquery(e: Expr): boolean {
   return anyExpr(e, isScalarSubquery);
 }
 
@@ -58,7 +60,7 @@ export function subqueryOutsideWhere(e?: Expr): AnalysisException {
   if (e !== undefined && isScalarSubquery(e)) {
     return new AnalysisException(
       "UNSUPPORTED_FEATURE",
-      "[UNSUPPORTED_FEATURE] Scalar subqueries are supported in a SELECT list and in a WHERE condition (not in HAVING, GROUP BY or a join's ON).",
+      "[UNSUPPORTED_FEATURE] Scalar subqueries are supported in a SELECT list, in a WHERE condition and, uncorrelated, in a HAVING condition (not in GROUP BY, ORDER BY or a join's ON).",
     );
   }
   return new AnalysisException(
@@ -184,20 +186,51 @@ export function joinScalarSubqueries(
         plan = correlated.plan;
         return correlated.value;
       }
-      const sub = analyzeUncorrelated((x as Call).subquery!, steps);
-      const cols = outputOf(sub);
-      if (cols.length !== 1) {
-        throw new AnalysisException(
-          "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
-          `[INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN] Invalid subquery: Scalar subquery must return only one column, but got ${cols.length}.`,
-        );
-      }
-      const one = steps.analyze(Plans.aggregate([], [alias(call(SINGLE_VALUE, [cols[0]!]), "scalarsubquery()")], sub));
+      const one = oneRowOf((x as Call).subquery!, steps);
       plan = Plans.join(plan, one, "inner", null);
       return outputOf(one)[0]!;
     }),
   );
   return { exprs: out, child: plan };
+}
+
+/** An uncorrelated scalar subquery as a global aggregate of its one column (`__single_value`), named as Spark names it. */
+function oneRowOf(subquery: LogicalPlan, steps: Steps): LogicalPlan {
+  const sub = analyzeUncorrelated(subquery, steps);
+  const cols = outputOf(sub);
+  if (cols.length !== 1) {
+    throw new AnalysisException(
+      "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
+      `[INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN] Invalid subquery: Scalar subquery must return only one column, but got ${cols.length}.`,
+    );
+  }
+  return steps.analyze(Plans.aggregate([], [alias(call(SINGLE_VALUE, [cols[0]!]), "scalarsubquery()")], sub));
+}
+
+/**
+ * Uncorrelated scalar subqueries in a HAVING condition over `agg`: each a one-row aggregate
+ * joined above the aggregate (one row: each group once), the condition reading its column
+ * (`values`); `joinTo` makes those joins above the (possibly widened) aggregate. Joined above,
+ * not below: a global aggregate of no rows still has its row. A correlated one is refused.
+ */
+export function havingScalarSubqueries(
+  condition: Expr,
+  agg: LogicalPlan,
+  steps: Steps,
+): { condition: Expr; values: Attribute[]; joinTo: (plan: LogicalPlan) => LogicalPlan } {
+  const ones: LogicalPlan[] = [];
+  const out = transformUp(condition, (x) => {
+    if (!isScalarSubquery(x)) return x;
+    if (correlatedScalar(agg, (x as Call).subquery!, steps)) throw subqueryOutsideWhere(x);
+    const one = oneRowOf((x as Call).subquery!, steps);
+    ones.push(one);
+    return outputOf(one)[0]!;
+  });
+  return {
+    condition: out,
+    values: ones.map((one) => outputOf(one)[0]!),
+    joinTo: (plan) => ones.reduce((p, one) => Plans.join(p, one, "inner", null), plan),
+  };
 }
 
 /**

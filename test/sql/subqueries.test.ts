@@ -1,8 +1,8 @@
 /**
  * Subqueries (analyzer/subqueries.ts): `x [NOT] IN (SELECT ...)` and `[NOT] EXISTS (SELECT ...)`
  * in WHERE, uncorrelated or (EXISTS) correlated through its WHERE, as semi and anti joins — NOT
- * IN with SQL's NULL rules — and uncorrelated scalar subqueries in a SELECT list or WHERE (one
- * row joined; none is NULL, more is SCALAR_SUBQUERY_TOO_MANY_ROWS). Columns and rows are PySpark 4.3's (each row as
+ * IN with SQL's NULL rules — and uncorrelated scalar subqueries in a SELECT list, WHERE or HAVING
+ * (one row joined; none is NULL, more is SCALAR_SUBQUERY_TOO_MANY_ROWS). Columns and rows are PySpark 4.3's (each row as
  * to_json(struct(*)), sorted; errors by class); then a stream filtered by a static table, and the
  * forms arus refuses.
  */
@@ -12,6 +12,8 @@ import { Session } from "../../src/index.js";
 import { type QueryOutcome, queryOutcome } from "../pyspark-outcomes.js";
 
 const session = Session.builder().getOrCreate();
+const KV = "VALUES ('a', 1), ('b', 5), ('b', 2), ('c', 4) AS t(k, v)";
+const W = "VALUES (3), (6) AS u(w)";
 
 const PYSPARK: [string, QueryOutcome][] = [
   [
@@ -68,6 +70,30 @@ const PYSPARK: [string, QueryOutcome][] = [
   [
     "SELECT k, v FROM VALUES ('a', 1), ('b', 2) AS t(k, v) WHERE EXISTS (SELECT * FROM VALUES ('a', 1), ('b', 5) AS s(k, w) WHERE s.k = t.k AND s.w <= t.v)",
     { columns: ["k", "v"], rows: ['{"k":"a","v":1}'] },
+  ],
+  // uncorrelated scalar subqueries in HAVING (one row joined to the groups)
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING sum(v) > (SELECT 2)`,
+    { columns: ["k", "s"], rows: ['{"k":"b","s":7}', '{"k":"c","s":4}'] },
+  ],
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING s >= (SELECT min(w) FROM ${W})`,
+    { columns: ["k", "s"], rows: ['{"k":"b","s":7}', '{"k":"c","s":4}'] },
+  ],
+  [
+    `SELECT k FROM ${KV} GROUP BY k HAVING max(v) < (SELECT max(w) FROM ${W}) AND count(*) > (SELECT 1)`,
+    { columns: ["k"], rows: ['{"k":"b"}'] },
+  ],
+  [`SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING sum(v) > (SELECT w FROM ${W} WHERE w > 100)`, { columns: ["k", "s"], rows: [] }],
+  // a global aggregate of no rows keeps its row: the subquery is joined above it
+  [
+    "SELECT sum(v) AS s FROM VALUES (1), (5) AS t(v) WHERE v > 100 HAVING coalesce(sum(v), 0) < (SELECT 5)",
+    { columns: ["s"], rows: ["{}"] },
+  ],
+  [`SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING sum(v) > (SELECT w FROM ${W})`, { error: "SCALAR_SUBQUERY_TOO_MANY_ROWS" }],
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY ROLLUP(k) HAVING sum(v) > (SELECT 5)`,
+    { columns: ["k", "s"], rows: ['{"k":"b","s":7}', '{"s":12}'] },
   ],
 ];
 
@@ -138,8 +164,8 @@ describe("subqueries in WHERE", () => {
       /not inside a larger HAVING expression/,
     );
     assert.throws(
-      () => session.sql("SELECT k, sum(v) FROM VALUES ('a', 1), ('b', 5) AS t(k, v) GROUP BY k HAVING sum(v) > (SELECT 2)"),
-      /\[UNSUPPORTED_FEATURE\] Scalar subqueries are supported in a SELECT list and in a WHERE condition/,
+      () => session.sql("SELECT k, sum(v) FROM VALUES ('a', 1), ('b', 5) AS t(k, v) GROUP BY k ORDER BY sum(v) > (SELECT 2)"),
+      /\[UNSUPPORTED_FEATURE\] Scalar subqueries are supported in a SELECT list, in a WHERE condition and, uncorrelated, in a HAVING condition/,
     );
   });
 });
