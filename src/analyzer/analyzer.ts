@@ -190,7 +190,7 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
             return Plans.project(outputOf(widened), Plans.filter(cond!, lifted.joinTo(widened)));
           },
           resolveExpr,
-          lifted.values,
+          lifted.beside,
         );
       }
       const input = outputOf(p.child);

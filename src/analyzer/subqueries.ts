@@ -12,7 +12,7 @@
  * - correlated ones (naming the outer query's columns) are decorrelated into joins
  *   (correlated-subqueries.ts).
  * Anything else (a subquery in GROUP BY, ORDER BY or ON, an IN / EXISTS in a HAVING's larger
- * expression, a correlated scalar subquery in a HAVING) is refused by name.
+ * expression) is refused by name.
  */
 import { AnalysisException } from "../common/errors.js";
 import { SINGLE_VALUE } from "../functions/single-value.js";
@@ -30,7 +30,7 @@ import {
   transformDown,
   transformUp,
 } from "../plan/expressions.js";
-import { type LogicalPlan, Plans } from "../plan/logical.js";
+import { type LogicalPlan, Plans, transformPlanUp } from "../plan/logical.js";
 import { exprToSql } from "../plan/sql-text.js";
 import { BooleanType } from "../types/datatypes.js";
 import {
@@ -60,7 +60,7 @@ export function subqueryOutsideWhere(e?: Expr): AnalysisException {
   if (e !== undefined && isScalarSubquery(e)) {
     return new AnalysisException(
       "UNSUPPORTED_FEATURE",
-      "[UNSUPPORTED_FEATURE] Scalar subqueries are supported in a SELECT list, in a WHERE condition and, uncorrelated, in a HAVING condition (not in GROUP BY, ORDER BY or a join's ON).",
+      "[UNSUPPORTED_FEATURE] Scalar subqueries are supported in a SELECT list, in a WHERE condition and in a HAVING condition (not in GROUP BY, ORDER BY or a join's ON).",
     );
   }
   return new AnalysisException(
@@ -208,28 +208,34 @@ function oneRowOf(subquery: LogicalPlan, steps: Steps): LogicalPlan {
 }
 
 /**
- * Uncorrelated scalar subqueries in a HAVING condition over `agg`: each a one-row aggregate
- * joined above the aggregate (one row: each group once), the condition reading its column
- * (`values`); `joinTo` makes those joins above the (possibly widened) aggregate. Joined above,
- * not below: a global aggregate of no rows still has its row. A correlated one is refused.
+ * Scalar subqueries in a HAVING condition over `agg`, joined above the aggregate: an
+ * uncorrelated one as a one-row aggregate (each group once), a correlated one (naming the
+ * aggregate's columns) decorrelated as in a WHERE (correlated-subqueries.ts). The condition reads
+ * their columns (`beside`); `joinTo` makes the joins above the aggregate the HAVING's hidden
+ * aggregates widened. Joined above, not below: a global aggregate of no rows keeps its row.
  */
 export function havingScalarSubqueries(
   condition: Expr,
   agg: LogicalPlan,
   steps: Steps,
-): { condition: Expr; values: Attribute[]; joinTo: (plan: LogicalPlan) => LogicalPlan } {
-  const ones: LogicalPlan[] = [];
+): { condition: Expr; beside: Attribute[]; joinTo: (widened: LogicalPlan) => LogicalPlan } {
+  let plan = agg;
   const out = transformUp(condition, (x) => {
     if (!isScalarSubquery(x)) return x;
-    if (correlatedScalar(agg, (x as Call).subquery!, steps)) throw subqueryOutsideWhere(x);
+    const correlated = correlatedScalar(plan, (x as Call).subquery!, steps);
+    if (correlated) {
+      plan = correlated.plan;
+      return correlated.value;
+    }
     const one = oneRowOf((x as Call).subquery!, steps);
-    ones.push(one);
+    plan = Plans.join(plan, one, "inner", null);
     return outputOf(one)[0]!;
   });
+  const own = new Set(outputOf(agg).map((a) => a.exprId));
   return {
     condition: out,
-    values: ones.map((one) => outputOf(one)[0]!),
-    joinTo: (plan) => ones.reduce((p, one) => Plans.join(p, one, "inner", null), plan),
+    beside: outputOf(plan).filter((a) => !own.has(a.exprId)),
+    joinTo: (widened) => transformPlanUp(plan, (n) => (n === agg ? widened : n)),
   };
 }
 

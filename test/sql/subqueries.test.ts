@@ -14,6 +14,7 @@ import { type QueryOutcome, queryOutcome } from "../pyspark-outcomes.js";
 const session = Session.builder().getOrCreate();
 const KV = "VALUES ('a', 1), ('b', 5), ('b', 2), ('c', 4) AS t(k, v)";
 const W = "VALUES (3), (6) AS u(w)";
+const KW = "VALUES ('a', 0), ('b', 3), ('b', 9), ('d', 1) AS u(k, w)";
 
 const PYSPARK: [string, QueryOutcome][] = [
   [
@@ -95,6 +96,27 @@ const PYSPARK: [string, QueryOutcome][] = [
     `SELECT k, sum(v) AS s FROM ${KV} GROUP BY ROLLUP(k) HAVING sum(v) > (SELECT 5)`,
     { columns: ["k", "s"], rows: ['{"k":"b","s":7}', '{"s":12}'] },
   ],
+  // correlated through a grouping column: decorrelated as in a WHERE, joined above the aggregate
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING sum(v) > (SELECT max(w) FROM ${KW} WHERE u.k = t.k)`,
+    { columns: ["k", "s"], rows: ['{"k":"a","s":1}'] },
+  ],
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING sum(v) >= (SELECT count(*) FROM ${KW} WHERE u.k = t.k)`,
+    { columns: ["k", "s"], rows: ['{"k":"a","s":1}', '{"k":"b","s":7}', '{"k":"c","s":4}'] },
+  ],
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING (SELECT count(*) FROM ${KW} WHERE u.k = t.k) = 0`,
+    { columns: ["k", "s"], rows: ['{"k":"c","s":4}'] },
+  ],
+  [
+    `SELECT k, sum(v) AS s FROM ${KV} GROUP BY k HAVING max(v) < (SELECT sum(w) FROM ${KW} WHERE u.k = t.k) AND sum(v) > (SELECT 1)`,
+    { columns: ["k", "s"], rows: ['{"k":"b","s":7}'] },
+  ],
+  [
+    `SELECT k, count(*) AS c FROM ${KV} GROUP BY k HAVING count(*) < (SELECT max(w) FROM ${KW} WHERE u.k <> t.k)`,
+    { columns: ["k", "c"], rows: ['{"k":"a","c":1}', '{"k":"c","c":1}'] },
+  ],
 ];
 
 describe("subqueries in WHERE", () => {
@@ -165,7 +187,7 @@ describe("subqueries in WHERE", () => {
     );
     assert.throws(
       () => session.sql("SELECT k, sum(v) FROM VALUES ('a', 1), ('b', 5) AS t(k, v) GROUP BY k ORDER BY sum(v) > (SELECT 2)"),
-      /\[UNSUPPORTED_FEATURE\] Scalar subqueries are supported in a SELECT list, in a WHERE condition and, uncorrelated, in a HAVING condition/,
+      /\[UNSUPPORTED_FEATURE\] Scalar subqueries are supported in a SELECT list, in a WHERE condition and in a HAVING condition/,
     );
   });
 });
