@@ -219,21 +219,12 @@ export function havingScalarSubqueries(
   agg: LogicalPlan,
   steps: Steps,
 ): { condition: Expr; beside: Attribute[]; joinTo: (widened: LogicalPlan) => LogicalPlan } {
-  let plan = agg;
-  const out = transformUp(condition, (x) => {
-    if (!isScalarSubquery(x)) return x;
-    const correlated = correlatedScalar(plan, (x as Call).subquery!, steps);
-    if (correlated) {
-      plan = correlated.plan;
-      return correlated.value;
-    }
-    const one = oneRowOf((x as Call).subquery!, steps);
-    plan = Plans.join(plan, one, "inner", null);
-    return outputOf(one)[0]!;
-  });
+  // the joins a WHERE's subqueries get, above the aggregate
+  const joined = joinScalarSubqueries([condition], agg, steps);
+  const plan = joined?.child ?? agg;
   const own = new Set(outputOf(agg).map((a) => a.exprId));
   return {
-    condition: out,
+    condition: joined?.exprs[0] ?? condition,
     beside: outputOf(plan).filter((a) => !own.has(a.exprId)),
     joinTo: (widened) => transformPlanUp(plan, (n) => (n === agg ? widened : n)),
   };
