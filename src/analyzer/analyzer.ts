@@ -176,9 +176,10 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
         const scalar = joinScalarSubqueries([p.condition], p.child, subquerySteps(catalog));
         if (scalar) return Plans.project(outputOf(p.child), resolveNode(Plans.filter(scalar.exprs[0]!, scalar.child), catalog));
       }
+      const input = outputOf(p.child);
+      refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");
       if (p.child.kind === "aggregate" && hasScalarSubquery(p.condition)) {
         // (SELECT ...) in a HAVING: joined above the aggregate, its column dropped above the filter
-        refuseWindow(p.condition, "HAVING");
         const agg = p.child;
         const lifted = havingScalarSubqueries(p.condition, agg, subquerySteps(catalog));
         const condition = rewriteGroupingAbove(lifted.condition, agg, resolveExpr);
@@ -193,8 +194,6 @@ function resolveNode(p: LogicalPlan, catalog: Catalog): LogicalPlan {
           lifted.beside,
         );
       }
-      const input = outputOf(p.child);
-      refuseWindow(p.condition, p.child.kind === "aggregate" ? "HAVING" : "WHERE");
       const condition = p.child.kind === "aggregate" ? rewriteGroupingAbove(p.condition, p.child, resolveExpr) : p.condition;
       if (p.child.kind === "aggregate" && anyExpr(condition, (e) => (e.kind === "call" && isAggregateCall(e)) || isGroupingCall(e))) {
         return resolveHiddenAggregates(p.child, [condition], (agg, [cond]) => Plans.filter(cond!, agg), resolveExpr);

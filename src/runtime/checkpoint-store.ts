@@ -85,11 +85,7 @@ export class CheckpointStore {
 
   private writeLog(op: string): FileMetadataLog<StateWrites> {
     let log = this.writeLogs.get(op);
-    if (!log)
-      this.writeLogs.set(
-        op,
-        (log = new FileMetadataLog(path.join(this.dir!, "state", op, "_metadata", "writes"), stateWritesCodec, this.fsys)),
-      );
+    if (!log) this.writeLogs.set(op, (log = new FileMetadataLog(writesLogDir(this.dir!, op), stateWritesCodec, this.fsys)));
     return log;
   }
 
@@ -333,9 +329,9 @@ export class CheckpointStore {
 
   /** The folders of the checkpoint's logs that get spares (spare-files.ts; the state stores' own folders sweep theirs). */
   private async logFolders(dir: string): Promise<string[]> {
-    const under = async (parent: string) => (await fs.readdir(parent).catch(() => [] as string[])).map((n) => path.join(parent, n));
-    const sources = await under(path.join(dir, "sources"));
-    const writes = (await under(path.join(dir, "state"))).map((op) => path.join(op, "_metadata", "writes"));
+    const names = (parent: string) => fs.readdir(parent).catch(() => [] as string[]);
+    const sources = (await names(path.join(dir, "sources"))).map((i) => path.join(dir, "sources", i));
+    const writes = (await names(path.join(dir, "state"))).map((op) => writesLogDir(dir, op));
     return [path.join(dir, "offsets"), path.join(dir, "commits"), ...sources, ...writes];
   }
 
@@ -352,4 +348,9 @@ export class CheckpointStore {
   describe(): string {
     return this.dir ?? "<in memory>";
   }
+}
+
+/** `state/<op>/_metadata/writes/`: the state files each batch of operator `op` wrote. */
+function writesLogDir(dir: string, op: string): string {
+  return path.join(dir, "state", op, "_metadata", "writes");
 }
